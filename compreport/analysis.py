@@ -1,0 +1,273 @@
+"""The Analysis: every number of a report, computed once (results.json is its serialisation).
+
+``analyze(competitions, settings)`` runs the paired bootstrap for each competition and
+builds one :class:`MetricAnalysis` per metric. Renderers read these objects (or the
+JSON, via :meth:`Analysis.from_dict`) and compute nothing statistical.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from . import bootstrap, inference
+from ._version import __version__
+from .competition import Competition
+from .errors import InputError, warn
+from .load import unseen_label_warnings
+from .metrics import get_metric
+
+
+@dataclass
+class Settings:
+    """Analysis settings, stamped into every output.
+
+    Attributes
+    ----------
+    bootstrap : int
+        Replicates B (default 10,000, as the paper).
+    seed : int
+        Seed of the resampling plan.
+    alpha : float
+        Significance level; intervals are at confidence 1 - alpha.
+    ci_method, test : str
+        ``percentile`` intervals; ``bootstrap`` p-values (Berg-Kirkpatrick et al. 2012).
+    """
+
+    bootstrap: int = 10000
+    seed: int = 0
+    alpha: float = 0.05
+    ci_method: str = "percentile"
+    test: str = "bootstrap"
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["families"] = {"vs_best": "vs-best", "pairs": "all-pairs"}
+        d["corrections"] = list(inference.CORRECTIONS)
+        return d
+
+
+@dataclass
+class Score:
+    system: str
+    score: float
+    boot_mean: float
+    se: float
+    ci_low: float
+    ci_high: float
+    rank: int
+
+
+@dataclass
+class Comparison:
+    """Oriented difference ``a - b`` (positive: ``a`` better) with its CI and p-values."""
+
+    a: str
+    b: str
+    diff: float
+    ci_low: float
+    ci_high: float
+    p_value: float
+    p_bonferroni: float
+    p_holm: float
+    p_bh: float
+
+
+@dataclass
+class MetricAnalysis:
+    name: str
+    params: dict
+    higher_is_better: bool
+    ideal: float | None
+    primary: bool
+    best: str
+    scores: list[Score]
+    vs_best: list[Comparison]
+    pairs: list[Comparison]
+    competitiveness: dict
+    replicates: np.ndarray | None = field(default=None, repr=False)
+    systems: list[str] = field(default_factory=list, repr=False)
+
+    def to_dict(self) -> dict:
+        out = {
+            "name": self.name, "params": self.params, "higher_is_better": self.higher_is_better,
+            "ideal": self.ideal, "primary": self.primary, "best": self.best,
+            "scores": [asdict(s) for s in self.scores],
+            "vs_best": [{"system": c.b} | {k: v for k, v in asdict(c).items() if k not in ("a", "b")}
+                        for c in self.vs_best],
+            "pairs": [asdict(c) for c in self.pairs],
+            "competitiveness": self.competitiveness,
+        }
+        return out
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "MetricAnalysis":
+        best = d["best"]
+        return cls(
+            name=d["name"], params=d["params"], higher_is_better=d["higher_is_better"], ideal=d.get("ideal"),
+            primary=d["primary"], best=best, scores=[Score(**s) for s in d["scores"]],
+            vs_best=[Comparison(a=best, b=c["system"], **{k: v for k, v in c.items() if k != "system"})
+                     for c in d["vs_best"]],
+            pairs=[Comparison(**c) for c in d["pairs"]], competitiveness=d["competitiveness"],
+        )
+
+
+_META = ("id", "name", "year", "challenge", "task", "subtask", "language", "group")
+
+
+@dataclass
+class CompetitionAnalysis:
+    id: str
+    name: str
+    n: int
+    systems: list[str]
+    baselines: list[str]
+    metrics: list[MetricAnalysis]
+    year: int | None = None
+    challenge: str = ""
+    task: str = ""
+    subtask: str = ""
+    language: str = ""
+    group: list[str] = field(default_factory=list)
+    inputs: list[dict] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    engine: dict = field(default_factory=dict)
+
+    @property
+    def primary(self) -> MetricAnalysis:
+        return self.metrics[0]
+
+    def to_dict(self) -> dict:
+        out = {k: getattr(self, k) for k in _META}
+        out.update(n=self.n, systems=self.systems, baselines=self.baselines,
+                   metrics=[ma.to_dict() for ma in self.metrics], inputs=self.inputs,
+                   warnings=self.warnings, engine=self.engine)
+        return out
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "CompetitionAnalysis":
+        kw = {k: d.get(k) for k in _META}
+        return cls(**kw, n=d["n"], systems=d["systems"], baselines=d["baselines"],
+                   metrics=[MetricAnalysis.from_dict(x) for x in d["metrics"]], inputs=d.get("inputs", []),
+                   warnings=d.get("warnings", []), engine=d.get("engine", {}))
+
+
+@dataclass
+class Analysis:
+    """Settings plus one CompetitionAnalysis per competition; serialises to results.json."""
+
+    settings: Settings
+    competitions: list[CompetitionAnalysis]
+    version: str = __version__
+
+    def to_dict(self) -> dict:
+        return _clean({"tool": {"name": "compreport", "version": self.version},
+                       "settings": self.settings.to_dict(),
+                       "competitions": [c.to_dict() for c in self.competitions]})
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Analysis":
+        s = {k: d["settings"][k] for k in ("bootstrap", "seed", "alpha", "ci_method", "test")}
+        return cls(Settings(**s), [CompetitionAnalysis.from_dict(c) for c in d["competitions"]],
+                   d["tool"]["version"])
+
+    @classmethod
+    def read(cls, path: str | Path) -> "Analysis":
+        return cls.from_dict(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+def _clean(obj):
+    """JSON-ready: numpy scalars to Python, NaN/inf to None."""
+    if isinstance(obj, dict):
+        return {k: _clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_clean(v) for v in obj]
+    if isinstance(obj, (np.floating, float)):
+        f = float(obj)
+        return f if math.isfinite(f) else None
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, np.bool_):
+        return bool(obj)
+    return obj
+
+
+def _comparisons(names, a, b, d, corr) -> list[Comparison]:
+    return [Comparison(names[a[i]], names[b[i]], float(d["diff"][i]), float(d["ci_low"][i]),
+                       float(d["ci_high"][i]), float(d["p_value"][i]), float(corr["bonferroni"][i]),
+                       float(corr["holm"][i]), float(corr["bh"][i])) for i in range(len(a))]
+
+
+def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float | None, primary: bool,
+                   systems: list[str], observed: np.ndarray, replicates: np.ndarray, alpha: float,
+                   n: int) -> MetricAnalysis:
+    """Scores, vs-best, all pairs and competitiveness of one metric from its replicates (B, m)."""
+    m = len(systems)
+    order, rank = inference.order_systems(observed, higher_is_better)
+    lo, hi = inference.percentile_interval(replicates, alpha)
+    B = replicates.shape[0]
+    mean = replicates.mean(axis=0) if B else np.full(m, np.nan)
+    se = replicates.std(axis=0, ddof=1) if B > 1 else np.full(m, np.nan)
+    scores = [Score(systems[i], float(observed[i]), float(mean[i]), float(se[i]), float(lo[i]), float(hi[i]),
+                    int(rank[i])) for i in order]
+    best = int(order[0])
+    others = order[1:]
+    vb = inference.differences(observed, replicates, np.full(len(others), best), others, higher_is_better, alpha)
+    vb_corr = inference.correct(vb["p_value"])
+    ia, ib = np.triu_indices(m, k=1)
+    pa, pb = order[ia], order[ib]
+    pr = inference.differences(observed, replicates, pa, pb, higher_is_better, alpha)
+    pr_corr = inference.correct(pr["p_value"])
+    comp = inference.competitiveness(
+        observed, order, {"none": vb["p_value"], **vb_corr}, {"none": pr["p_value"], **pr_corr},
+        alpha, n, ideal, higher_is_better)
+    return MetricAnalysis(
+        name=name, params=params, higher_is_better=higher_is_better, ideal=ideal, primary=primary,
+        best=systems[best], scores=scores,
+        vs_best=_comparisons(systems, np.full(len(others), best), others, vb, vb_corr),
+        pairs=_comparisons(systems, pa, pb, pr, pr_corr), competitiveness=comp,
+        replicates=replicates, systems=list(systems))
+
+
+def analyze_competition(comp: Competition, settings: Settings, *, jobs: int = 1,
+                        progress: bool | None = None, mode: str | None = None) -> CompetitionAnalysis:
+    """Prepare metrics, run the shared paired bootstrap and analyse every metric."""
+    if not comp.metrics:
+        raise InputError(f"competition {comp.id!r}: no metric given (use --metric or [[metrics]])")
+    prepared, label_fields = [], set()
+    for spec in comp.metrics:
+        metric = get_metric(spec.name, spec.base)
+        p = metric.prepare(comp, dict(spec.params))
+        prepared.append(p)
+        label_fields.update(p.label_fields)
+    notes = list(comp.warnings)
+    if label_fields:
+        notes += unseen_label_warnings(comp, sorted(label_fields))
+    if comp.m == 1:
+        notes.append(f"competition {comp.id!r} has a single system ({comp.systems[0]!r}): "
+                     f"confidence intervals only, no comparisons")
+    for note in notes:
+        warn(note)
+    res = bootstrap.run(prepared, comp.n, comp.m, settings.bootstrap, settings.seed,
+                        bootstrap.competition_key(comp.id), jobs=jobs, progress=progress, mode=mode)
+    metrics = [analyze_metric(p.name, p.params, p.higher_is_better, p.ideal, i == 0, comp.systems, obs, reps,
+                              settings.alpha, comp.n)
+               for i, (p, obs, reps) in enumerate(zip(prepared, res.observed, res.replicates, strict=True))]
+    return CompetitionAnalysis(
+        id=comp.id, name=comp.name, n=comp.n, systems=comp.systems, baselines=comp.baselines, metrics=metrics,
+        year=comp.year, challenge=comp.challenge, task=comp.task, subtask=comp.subtask, language=comp.language,
+        group=comp.group, inputs=comp.inputs, warnings=notes,
+        engine={"resampling": res.mode, "patterns": res.patterns, "block_replicates": bootstrap.block_rows(comp.n)})
+
+
+def analyze(competitions: list[Competition], settings: Settings, *, jobs: int = 1,
+            progress: bool | None = None) -> Analysis:
+    return Analysis(settings, [analyze_competition(c, settings, jobs=jobs, progress=progress)
+                               for c in competitions])

@@ -1,0 +1,251 @@
+"""Paired bootstrap engine: one seeded set of resamples serves every system and every metric.
+
+How a replicate is drawn
+------------------------
+Replicates come in fixed *blocks*; block ``k`` is drawn by its own generator,
+``default_rng(SeedSequence(seed, spawn_key=(key, k)))``, so the numbers do not depend
+on how many blocks are processed together or on ``jobs``. ``key`` is derived from the
+competition id: adding a competition to a workshop does not change another's numbers.
+
+Two exact ways to draw the same bootstrap distribution are used:
+
+* ``items``: ``rows x n`` item indices drawn uniformly with replacement (the textbook
+  bootstrap); required when a metric is evaluated per resample (``spearman``,
+  ``roc_auc``, user metrics), and the indices are shared with those metrics;
+* ``patterns``: when every metric is decomposable, items with identical values in every
+  column (gold plus every system's prediction) are one *pattern*, and a resample is a
+  multinomial draw of ``n`` items over the patterns. Used when patterns are few
+  (``5 * patterns < n``), which makes the cost independent of ``n``.
+
+In both, replicate statistics are ``counts @ stats``: per-pattern sufficient statistics
+(:mod:`compreport.metrics`) weighted by how often each pattern was drawn.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import zlib
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .metrics import Prepared
+
+#: Largest number of index cells (rows * n) drawn at once; bounds memory to ~64 MB per block.
+_BLOCK_CELLS = 1 << 23
+
+
+def block_rows(n: int) -> int:
+    """Replicates per block: a function of ``n`` only, so results never depend on chunking."""
+    return max(1, min(256, _BLOCK_CELLS // max(n, 1)))
+
+
+def competition_key(competition_id: str) -> int:
+    """A stable 32-bit stream key for a competition id."""
+    return zlib.crc32(competition_id.encode("utf-8"))
+
+
+@dataclass
+class Resampler:
+    """The shared resampling plan of one competition.
+
+    Parameters
+    ----------
+    n : int
+        Test items.
+    B : int
+        Replicates.
+    seed : int
+        User seed (recorded in every output).
+    key : int
+        Stream key of the competition (:func:`competition_key`).
+    """
+
+    n: int
+    B: int
+    seed: int
+    key: int = 0
+
+    @property
+    def rows(self) -> int:
+        return block_rows(self.n)
+
+    def blocks(self) -> list[tuple[int, int]]:
+        r = self.rows
+        return [(s, min(s + r, self.B)) for s in range(0, self.B, r)]
+
+    def rng(self, block: int) -> np.random.Generator:
+        return np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(self.key, block)))
+
+    def indices(self, block: int) -> np.ndarray:
+        """Item indices of block ``block``: int array (rows, n)."""
+        start, stop = self.blocks()[block]
+        return self.rng(block).integers(0, self.n, size=(stop - start, self.n))
+
+    def pattern_counts(self, block: int, freq: np.ndarray) -> np.ndarray:
+        """Multinomial counts over patterns with frequencies ``freq`` (summing to n): (rows, U)."""
+        start, stop = self.blocks()[block]
+        return self.rng(block).multinomial(self.n, freq / self.n, size=stop - start)
+
+
+@dataclass
+class BootstrapResult:
+    """Scores of every metric on the full test set and on each replicate.
+
+    Attributes
+    ----------
+    observed : list of ndarray (m,)
+        One per metric, in the order given.
+    replicates : list of ndarray (B, m)
+        Replicate ``i`` of every metric comes from the same resample.
+    mode : str
+        ``"items"`` or ``"patterns"`` (see module docstring).
+    patterns : int or None
+        Distinct joint patterns (decomposable metrics only).
+    """
+
+    observed: list[np.ndarray]
+    replicates: list[np.ndarray] = field(repr=False)
+    mode: str
+    patterns: int | None
+
+
+def _stats_matrix(prepared: list[Prepared], rows: np.ndarray, col_slices: list[slice], m: int):
+    """Stack every decomposable metric's statistics for pattern rows: (U, T) and per-metric layout."""
+    blocks, layout, t = [], [], 0
+    for p, cs in zip(prepared, col_slices, strict=True):
+        if not p.decomposable:
+            layout.append(None)
+            continue
+        shared, per = p.stats(rows[:, cs])
+        a, b = shared.shape[1], per.shape[2]
+        blocks += [shared, per.reshape(len(rows), m * b)]
+        layout.append((t, a, b))
+        t += a + m * b
+    return (np.hstack(blocks) if blocks else np.zeros((len(rows), 0))), layout
+
+
+def _finalize(p: Prepared, summed: np.ndarray, lay: tuple[int, int, int], m: int, count) -> np.ndarray:
+    t, a, b = lay
+    shared = summed[..., t:t + a]
+    per = summed[..., t + a:t + a + m * b].reshape(summed.shape[:-1] + (m, b))
+    return p.finalize(shared, per, count)
+
+
+# State for forked workers of the generic path (closures are not picklable).
+_WORK: dict = {}
+
+
+def _generic_block(block: int) -> list[np.ndarray]:
+    rs: Resampler = _WORK["resampler"]
+    generic: list[Prepared] = _WORK["generic"]
+    idx = rs.indices(block)
+    return [np.stack([p.evaluate(row) for row in idx]) for p in generic]
+
+
+def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 0, *,
+        jobs: int = 1, mode: str | None = None, progress: bool | None = None) -> BootstrapResult:
+    """Draw ``B`` paired replicates and score every system under every metric.
+
+    Parameters
+    ----------
+    prepared : list of Prepared
+        Metrics bound to the competition's data.
+    n, m : int
+        Items and systems.
+    B : int
+        Replicates (0 allowed: observed scores only).
+    seed, key : int
+        See :class:`Resampler`.
+    jobs : int
+        Worker processes for metrics evaluated per resample (results do not depend on it).
+    mode : {"items", "patterns", None}
+        Force a drawing scheme; ``None`` chooses (see module docstring).
+    progress : bool or None
+        Show a progress bar on stderr; ``None``: only when stderr is a terminal.
+    """
+    rs = Resampler(n, B, seed, key)
+    decomp = [p for p in prepared if p.decomposable]
+    generic_at = [i for i, p in enumerate(prepared) if not p.decomposable]
+    generic = [prepared[i] for i in generic_at]
+    widths = [p.columns.shape[1] if p.decomposable else 0 for p in prepared]
+    edges = np.cumsum([0] + widths)
+    col_slices = [slice(int(a), int(b)) for a, b in zip(edges[:-1], edges[1:], strict=True)]
+
+    patterns = None
+    if decomp:
+        cols = np.hstack([p.columns for p in decomp])
+        reps, inverse, freq = np.unique(cols, axis=0, return_inverse=True, return_counts=True)
+        inverse = inverse.ravel()
+        patterns = len(reps)
+        full_cols = np.zeros((patterns, edges[-1]))
+        j = 0
+        for p, cs in zip(prepared, col_slices, strict=True):
+            if p.decomposable:
+                full_cols[:, cs] = reps[:, j:j + p.columns.shape[1]]
+                j += p.columns.shape[1]
+        stats, layout = _stats_matrix(prepared, full_cols, col_slices, m)
+        total = freq.astype(np.float64) @ stats
+    if mode is None:
+        mode = "patterns" if not generic and patterns is not None and 5 * patterns < n else "items"
+    if mode == "patterns" and generic:
+        raise ValueError("mode='patterns' needs every metric to be decomposable")
+
+    observed: list[np.ndarray] = []
+    for i, p in enumerate(prepared):
+        if p.decomposable:
+            observed.append(_finalize(p, total, layout[i], m, n))
+        else:
+            observed.append(np.asarray(p.evaluate(np.arange(n)), dtype=float))
+    replicates = [np.empty((B, m)) for _ in prepared]
+
+    blocks = rs.blocks()
+    show = sys.stderr.isatty() if progress is None else progress
+    bar = None
+    if show and B:
+        from tqdm import tqdm
+
+        bar = tqdm(total=B, unit="rep", desc="bootstrap", file=sys.stderr, leave=False)
+
+    pool = None
+    generic_out = None
+    if generic and B:
+        _WORK.update(resampler=rs, generic=generic)
+        if jobs > 1 and len(blocks) > 1:
+            import multiprocessing as mp
+
+            pool = mp.get_context("fork").Pool(min(jobs, len(blocks)))
+            generic_out = pool.imap(_generic_block, range(len(blocks)))
+        else:
+            generic_out = map(_generic_block, range(len(blocks)))
+    try:
+        for k, (start, stop) in enumerate(blocks):
+            if decomp:
+                if mode == "patterns":
+                    w = rs.pattern_counts(k, freq).astype(np.float64)
+                else:
+                    idx = rs.indices(k)
+                    r = stop - start
+                    flat = inverse[idx] + (np.arange(r) * patterns)[:, None]
+                    w = np.bincount(flat.ravel(), minlength=r * patterns).reshape(r, patterns).astype(np.float64)
+                summed = w @ stats
+                for i, p in enumerate(prepared):
+                    if p.decomposable:
+                        replicates[i][start:stop] = _finalize(p, summed, layout[i], m, n)
+            if generic_out is not None:
+                for i, vals in zip(generic_at, next(generic_out), strict=True):
+                    replicates[i][start:stop] = vals
+            if bar is not None:
+                bar.update(stop - start)
+    finally:
+        if pool is not None:
+            pool.terminate()
+        _WORK.clear()
+        if bar is not None:
+            bar.close()
+    return BootstrapResult(observed, replicates, mode, patterns)
+
+
+def default_jobs() -> int:
+    return max(1, min(4, os.cpu_count() or 1))

@@ -1,0 +1,220 @@
+"""Command line: ``compreport report|demo|validate|init|metrics``.
+
+The CLI parses arguments, calls the stages and turns an :class:`InputError` into one
+line ``error: ...`` on stderr with exit status 2. It computes nothing itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from pathlib import Path
+
+from ._version import __version__
+from .errors import InputError, InputWarning
+
+FORMATS = ("json", "latex", "html", "pdf")
+#: Formats this version can write (the others are planned; see README).
+AVAILABLE_FORMATS = ("json",)
+
+
+def _comma_list(values: list[str] | None) -> list[str]:
+    out: list[str] = []
+    for v in values or []:
+        out += [x.strip() for x in v.split(",") if x.strip()]
+    return out
+
+
+def _add_input_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("reading inputs")
+    g.add_argument("--metric", action="append", metavar="NAME",
+                   help="metric (repeatable or comma list; the first ranks systems); overrides specs")
+    g.add_argument("--pos-label", metavar="LABEL", help="positive class of f1/precision/recall/roc_auc")
+    g.add_argument("--labels", metavar="A,B", help="classes averaged over by macro/micro/weighted metrics")
+    g.add_argument("--gold", metavar="NAME", help="gold column of a wide table (default: y)")
+    g.add_argument("--id", metavar="NAME", help="id column (wide table: optional; gold file: default id)")
+    g.add_argument("--runs", metavar="DIR_OR_GLOB", help="run files; INPUT is then the gold file")
+
+
+def _add_stats_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("statistics")
+    g.add_argument("-B", "--bootstrap", type=int, metavar="N", help="bootstrap replicates (default 10000)")
+    g.add_argument("--seed", type=int, help="seed of the resampling plan (default 0, recorded)")
+    g.add_argument("--alpha", type=float, help="significance level; CIs at 1-alpha (default 0.05)")
+    g.add_argument("--jobs", type=int, default=1, help="worker processes for per-resample metrics (default 1)")
+
+
+def _add_output_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("output")
+    g.add_argument("-o", "--output", required=True, metavar="OUT", help="output directory")
+    g.add_argument("--force", action="store_true", help="replace a non-empty output directory")
+    g.add_argument("--format", metavar="LIST",
+                   help="comma list of json, latex, html, pdf (default: every available; json always)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="compreport", description="Paired-bootstrap analysis and reports for NLP shared tasks.")
+    parser.add_argument("--version", action="version", version=f"compreport {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("report", help="analyse competitions and write the report")
+    p.add_argument("inputs", nargs="+", metavar="INPUT",
+                   help="wide CSV/TSV, gold file (with --runs), competition.toml, workshop.toml or a directory")
+    _add_input_options(p)
+    _add_stats_options(p)
+    _add_output_options(p)
+
+    p = sub.add_parser("demo", help="report on the bundled synthetic workshop")
+    _add_stats_options(p)
+    _add_output_options(p)
+
+    p = sub.add_parser("validate", help="check inputs without running the bootstrap")
+    p.add_argument("inputs", nargs="+", metavar="INPUT")
+    _add_input_options(p)
+
+    p = sub.add_parser("init", help="scaffold a commented competition.toml and its folders")
+    p.add_argument("directory", metavar="DIR")
+    p.add_argument("--force", action="store_true", help="overwrite an existing competition.toml")
+
+    sub.add_parser("metrics", help="list the metrics")
+    return parser
+
+
+def _options(args):
+    from .spec import Options
+
+    return Options(gold=args.gold, id=args.id, runs=args.runs, metrics=_comma_list(args.metric),
+                   pos_label=args.pos_label, labels=_comma_list([args.labels]) if args.labels else None)
+
+
+def _settings(args, from_specs: dict):
+    from .analysis import Settings
+
+    s = Settings()
+    for key, attr in (("resamples", "bootstrap"), ("seed", "seed"), ("alpha", "alpha")):
+        if key in from_specs:
+            setattr(s, attr, from_specs[key])
+    for attr in ("bootstrap", "seed", "alpha"):
+        v = getattr(args, attr)
+        if v is not None:
+            setattr(s, attr, v)
+    if s.bootstrap < 0:
+        raise InputError(f"-B/--bootstrap must be >= 0, got {s.bootstrap}")
+    if s.seed < 0:
+        raise InputError(f"--seed must be >= 0, got {s.seed}")
+    if not 0 < s.alpha < 1:
+        raise InputError(f"--alpha must be between 0 and 1, got {s.alpha}")
+    if args.jobs < 1:
+        raise InputError(f"--jobs must be >= 1, got {args.jobs}")
+    return s
+
+
+def _formats(value: str | None) -> list[str]:
+    if value is None:
+        return list(AVAILABLE_FORMATS)
+    wanted = _comma_list([value])
+    for f in wanted:
+        if f not in FORMATS:
+            raise InputError(f"--format: unknown format {f!r} (formats: {', '.join(FORMATS)})")
+        if f not in AVAILABLE_FORMATS:
+            raise InputError(f"--format: {f!r} is not available in compreport {__version__} "
+                             f"(available: {', '.join(AVAILABLE_FORMATS)})")
+    return ["json"] + [f for f in wanted if f != "json"]
+
+
+def _report(inputs: list[str], args, opts) -> list[Path]:
+    from .analysis import analyze
+    from .output import check_target, staged
+    from .spec import load_inputs
+
+    out = Path(args.output)
+    check_target(out, args.force)  # fail before any work
+    formats = _formats(args.format)
+    loaded = load_inputs(inputs, opts)
+    settings = _settings(args, loaded.bootstrap)
+    analysis = analyze(loaded.competitions, settings, jobs=args.jobs)
+    with staged(out, args.force) as tmp:
+        (tmp / "results.json").write_text(analysis.to_json(), encoding="utf-8")
+    written = [out / "results.json"]
+    del formats  # json is the only renderer in this version
+    return written
+
+
+def cmd_report(args) -> int:
+    for path in _report(args.inputs, args, _options(args)):
+        print(path)
+    return 0
+
+
+def cmd_demo(args) -> int:
+    from .resources import demo_workshop_dir
+    from .spec import Options
+
+    for path in _report([str(demo_workshop_dir())], args, Options()):
+        print(path)
+    return 0
+
+
+def cmd_validate(args) -> int:
+    from .metrics import get_metric
+    from .spec import load_inputs
+
+    loaded = load_inputs(args.inputs, _options(args))
+    for comp in loaded.competitions:
+        names = []
+        for spec in comp.metrics:
+            metric = get_metric(spec.name, Path(spec.base) if spec.base else None)
+            prepared = metric.prepare(comp, dict(spec.params))
+            extra = ", ".join(f"{k}={v}" for k, v in prepared.params.items())
+            names.append(f"{spec.name}({extra})" if extra else spec.name)
+        print(f"ok: {comp.id}: {comp.n} items, {comp.m} systems, metrics: {', '.join(names)}")
+    return 0
+
+
+def cmd_metrics(args) -> int:
+    from .metrics import REGISTRY
+
+    width = max(len(k) for k in REGISTRY)
+    for name, metric in REGISTRY.items():
+        orient = "higher" if metric.higher_is_better else "lower"
+        print(f"{name:<{width}}  {orient} is better, ideal {metric.ideal:g}  {metric.description}")
+    print(f"{'FILE.py:FUNC':<{width}}  user metric: FUNC(y_true, y_pred) -> float")
+    return 0
+
+
+def cmd_init(args) -> int:
+    from .scaffold import scaffold
+
+    for path in scaffold(Path(args.directory), args.force):
+        print(path)
+    return 0
+
+
+COMMANDS = {"report": cmd_report, "demo": cmd_demo, "validate": cmd_validate, "init": cmd_init,
+            "metrics": cmd_metrics}
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    if issubclass(category, InputWarning):
+        print(f"warning: {message}", file=sys.stderr)
+    else:
+        print(f"warning: {category.__name__}: {message}", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    warnings.showwarning = _show_warning
+    try:
+        return COMMANDS[args.command](args)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,304 @@
+"""Read gold and predictions from files into a validated :class:`Competition`.
+
+Two layouts are understood:
+
+* a *wide table* (CSV/TSV): one row per test item, a gold column, an optional id
+  column and one column per system;
+* a *gold file plus run files*: the gold file holds ``id`` and the label(s), every
+  run file holds ``id`` and the prediction(s) of one system (header optional), and
+  the system is named after the file stem.
+
+Every problem is raised as :class:`InputError` naming the file and line, column or id.
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .competition import Competition, MetricSpec, Source
+from .errors import InputError
+
+#: Cell values read as "no prediction".
+MISSING = frozenset({"", "nan", "null"})
+_TABLE_SUFFIXES = {".csv", ".tsv", ".tab", ".txt", ""}
+
+
+@dataclass
+class Table:
+    """Raw cells of a delimited file. ``rows[i]`` is on line ``lines[i]``."""
+
+    path: str
+    rows: list[list[str]]
+    lines: list[int]
+
+
+def sha256(path: str | Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _delimiter(path: str, first_line: str) -> str:
+    suffix = Path(path).suffix.lower()
+    if suffix in (".tsv", ".tab"):
+        return "\t"
+    if suffix == ".csv":
+        return ","
+    return "\t" if "\t" in first_line else ","
+
+
+def read_table(path: str | Path) -> Table:
+    """Read a CSV/TSV file as strings, keeping the line number of each row.
+
+    Blank lines are skipped. Raises InputError for a missing, unreadable or empty file.
+    """
+    import csv
+
+    path = str(path)
+    if not os.path.exists(path):
+        raise InputError(f"{path}: no such file")
+    if os.path.isdir(path):
+        raise InputError(f"{path}: is a directory, expected a CSV/TSV file")
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as fh:
+            text = fh.read()
+    except UnicodeDecodeError as exc:
+        line = text_line_of_byte(path, exc.start)
+        raise InputError(f"{path}, line {line}: not UTF-8 text") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    if not text.strip():
+        raise InputError(f"{path}: file is empty")
+    delim = _delimiter(path, text.split("\n", 1)[0])
+    reader = csv.reader(text.splitlines(keepends=True), delimiter=delim)
+    rows, lines = [], []
+    try:
+        for row in reader:
+            if not row or all(not c.strip() for c in row):
+                continue
+            rows.append([c.strip() for c in row])
+            lines.append(reader.line_num)
+    except csv.Error as exc:
+        raise InputError(f"{path}, line {reader.line_num}: {exc}") from None
+    return Table(path, rows, lines)
+
+
+def text_line_of_byte(path: str, offset: int) -> int:
+    with open(path, "rb") as fh:
+        return fh.read(offset).count(b"\n") + 1
+
+
+def _check_unique(path: str, ids: list[str], lines: list[int]) -> None:
+    seen: dict[str, int] = {}
+    for ident, line in zip(ids, lines, strict=True):
+        if ident in seen:
+            raise InputError(f"{path}, line {line}: id {ident!r} appears twice (lines {seen[ident]} and {line})")
+        seen[ident] = line
+
+
+def _check_missing(path: str, values: np.ndarray, lines: np.ndarray, columns: list[str]) -> None:
+    """Blank/NaN cells are errors: ``values`` is (n, F) of str."""
+    lowered = np.char.lower(values.astype(str))
+    bad = np.isin(lowered, list(MISSING))
+    if bad.any():
+        i, f = np.argwhere(bad)[0]
+        raise InputError(f"{path}, line {int(lines[i])}, {columns[f]}: blank or NaN value")
+
+
+def _header_index(path: str, header: list[str], name: str, what: str, option: str) -> int:
+    if name not in header:
+        shown = ", ".join(repr(h) for h in header)
+        raise InputError(f"{path}: {what} column {name!r} not found (columns: {shown}); pass {option} NAME")
+    return header.index(name)
+
+
+def read_wide(path: str | Path, gold: str = "y", id_column: str | None = None) -> dict:
+    """Read the wide layout. Returns the pieces of a Competition (without metadata)."""
+    table = read_table(path)
+    path = table.path
+    header, rows = table.rows[0], table.rows[1:]
+    for j, name in enumerate(header):
+        if not name:
+            raise InputError(f"{path}, line {table.lines[0]}, column {j + 1}: empty column name")
+        if header.index(name) != j:
+            raise InputError(f"{path}, line {table.lines[0]}: column {name!r} appears twice "
+                             f"(columns {header.index(name) + 1} and {j + 1})")
+    g = _header_index(path, header, gold, "gold", "--gold")
+    idc = _header_index(path, header, id_column, "id", "--id") if id_column else None
+    if not rows:
+        raise InputError(f"{path}: no data rows after the header")
+    lines = np.asarray(table.lines[1:])
+    for row, line in zip(rows, lines, strict=True):
+        if len(row) != len(header):
+            raise InputError(f"{path}, line {line}: expected {len(header)} columns, found {len(row)}")
+    cells = np.array(rows, dtype=object).astype(str)
+    if idc is not None:
+        ids = cells[:, idc]
+        _check_unique(path, list(ids), list(lines))
+    else:
+        ids = np.array([str(i) for i in range(1, len(rows) + 1)])
+    sys_cols = [j for j in range(len(header)) if j not in (g, idc)]
+    if not sys_cols:
+        raise InputError(f"{path}: no system columns besides the gold column {gold!r}")
+    gold_values = cells[:, [g]]
+    _check_missing(path, gold_values, lines, [f"column {gold!r}"])
+    preds = np.stack([cells[:, [j]] for j in sys_cols])
+    sources = []
+    for j, p in zip(sys_cols, preds, strict=True):
+        cols = [f"column {header[j]!r}"]
+        _check_missing(path, p, lines, cols)
+        sources.append(Source(path, lines, cols))
+    return dict(
+        gold=gold_values, predictions=preds, systems=[header[j] for j in sys_cols], item_ids=ids,
+        fields=["label"], gold_source=Source(path, lines, [f"column {gold!r}"]), system_sources=sources,
+        inputs=[{"path": path, "sha256": sha256(path)}],
+    )
+
+
+def _is_header(first: list[str], id_column: str, known_ids: set[str] | None) -> bool:
+    cell = first[0]
+    if known_ids is not None and cell in known_ids:
+        return False
+    return cell.lower() in {id_column.lower(), "id"}
+
+
+def read_gold(path: str | Path, id_column: str = "id", fields: list[str] | None = None) -> dict:
+    """Read a gold file: ``id`` then one column per field. Header optional."""
+    table = read_table(path)
+    path = table.path
+    rows, lines = table.rows, table.lines
+    names: list[str]
+    if _is_header(rows[0], id_column, None):
+        header = rows[0]
+        rows, lines = rows[1:], lines[1:]
+        idc = header.index(id_column) if id_column in header else 0
+        if fields and all(f in header for f in fields):
+            cols = [header.index(f) for f in fields]
+        else:
+            cols = [j for j in range(len(header)) if j != idc]
+        names = [f"column {header[j]!r}" for j in cols]
+        ncols = len(header)
+    else:
+        idc, ncols = 0, len(rows[0])
+        cols = list(range(1, ncols))
+        names = [f"column {j + 1}" for j in cols]
+    if not rows:
+        raise InputError(f"{path}: no data rows")
+    nf = len(fields) if fields else 1
+    if len(cols) != nf:
+        what = f"{nf} label column(s) ({', '.join(fields)})" if fields else "one label column"
+        raise InputError(f"{path}: expected an id column and {what}, found {len(cols)} other column(s)")
+    for row, line in zip(rows, lines, strict=True):
+        if len(row) != ncols:
+            raise InputError(f"{path}, line {line}: expected {ncols} columns, found {len(row)}")
+    cells = np.array(rows, dtype=object).astype(str)
+    ids = cells[:, idc]
+    _check_unique(path, list(ids), lines)
+    arr_lines = np.asarray(lines)
+    values = cells[:, cols]
+    _check_missing(path, values, arr_lines, names)
+    return dict(ids=ids, values=values, source=Source(path, arr_lines, names))
+
+
+def run_files(runs: str | Path) -> list[str]:
+    """List run files: every visible table file of a directory, or a glob; sorted."""
+    runs = str(runs)
+    if os.path.isdir(runs):
+        files = [os.path.join(runs, f) for f in sorted(os.listdir(runs))
+                 if not f.startswith(".") and os.path.isfile(os.path.join(runs, f))
+                 and Path(f).suffix.lower() in _TABLE_SUFFIXES]
+    else:
+        files = sorted(f for f in glob.glob(runs) if os.path.isfile(f))
+    if not files:
+        raise InputError(f"{runs}: no run files found")
+    return files
+
+
+def read_runs(gold_path: str | Path, runs: str | Path, id_column: str = "id",
+              fields: list[str] | None = None) -> dict:
+    """Read the gold file plus run files layout, joined by id."""
+    gold = read_gold(gold_path, id_column, fields)
+    ids = gold["ids"]
+    position = {ident: i for i, ident in enumerate(ids)}
+    n, nf = gold["values"].shape
+    files = run_files(runs)
+    systems, preds, sources = [], [], []
+    seen_names: dict[str, str] = {}
+    for f in files:
+        name = Path(f).stem
+        if name in seen_names:
+            raise InputError(f"{f}: system name {name!r} is also the name of {seen_names[name]}")
+        seen_names[name] = f
+        table = read_table(f)
+        rows, lines = table.rows, table.lines
+        if _is_header(rows[0], id_column, set(position)):
+            rows, lines = rows[1:], lines[1:]
+        if not rows:
+            raise InputError(f"{f}: no predictions")
+        values = np.empty((n, nf), dtype=object)
+        filled = np.zeros(n, dtype=bool)
+        line_of = np.zeros(n, dtype=int)
+        for row, line in zip(rows, lines, strict=True):
+            if len(row) != nf + 1:
+                raise InputError(f"{f}, line {line}: expected {nf + 1} columns (id and {nf} prediction(s)), "
+                                 f"found {len(row)}")
+            i = position.get(row[0])
+            if i is None:
+                raise InputError(f"{f}, line {line}: id {row[0]!r} is not in the gold file {gold['source'].path}")
+            if filled[i]:
+                raise InputError(f"{f}, line {line}: id {row[0]!r} appears twice (lines {line_of[i]} and {line})")
+            filled[i] = True
+            line_of[i] = line
+            values[i] = row[1:]
+        if not filled.all():
+            missing = ids[~filled]
+            raise InputError(f"{f}: {len(missing)} gold id(s) have no prediction, first: id {missing[0]!r}")
+        names = [f"column {j + 2}" for j in range(nf)]
+        values = values.astype(str)
+        _check_missing(f, values, line_of, names)
+        systems.append(name)
+        preds.append(values)
+        sources.append(Source(f, line_of, names))
+    paths = [str(gold_path)] + files
+    return dict(
+        gold=gold["values"], predictions=np.stack(preds), systems=systems, item_ids=ids,
+        fields=list(fields) if fields else ["label"], gold_source=gold["source"], system_sources=sources,
+        inputs=[{"path": p, "sha256": sha256(p)} for p in paths],
+    )
+
+
+def unseen_label_warnings(comp: Competition, fields: list[int]) -> list[str]:
+    """Warnings for predicted labels never seen in gold, in the label ``fields`` given."""
+    out = []
+    for f in fields:
+        fname = comp.fields[f]
+        gold_labels = set(np.unique(comp.gold[:, f]))
+        for s, system in enumerate(comp.systems):
+            col = comp.predictions[s, :, f]
+            labels, first = np.unique(col, return_index=True)
+            extra = [(lab, i) for lab, i in zip(labels, first, strict=True) if lab not in gold_labels]
+            if extra:
+                lab, i = extra[0]
+                count = int((col == lab).sum())
+                what = f"field {fname!r}: " if len(comp.fields) > 1 else ""
+                out.append(f"{comp.locate(s, int(i), f)}: {what}system {system!r} predicts label {lab!r} "
+                           f"({count} item(s)) never seen in gold")
+    return out
+
+
+def build(pieces: dict, *, id: str, name: str, metrics: list[MetricSpec], **meta) -> Competition:
+    """Assemble a Competition from loader pieces and metadata, checking baselines."""
+    comp = Competition(id=id, name=name, metrics=metrics, **pieces, **meta)
+    for b in comp.baselines:
+        if b not in comp.systems:
+            raise InputError(f"baseline {b!r} of competition {comp.id!r} is not a system "
+                             f"(systems: {', '.join(comp.systems)})")
+    return comp

@@ -1,0 +1,51 @@
+"""``compreport init DIR``: a commented competition.toml and the folders it names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .errors import InputError
+
+TEMPLATE = '''\
+# compreport competition spec. Every key is optional unless marked "required".
+# Unknown keys are errors (with a suggestion), so typos do not pass silently.
+
+name = "My task 2026: Subtask A (Spanish)"   # shown in tables and reports
+# id = "my-task-a-es"        # folder name under OUT/ (default: derived from name)
+challenge = "My task"        # the group path (challenge -> task -> language) of the
+year = 2026                  # cross-competition tables; override with `group = [...]`
+task = "Subtask A"
+language = "Spanish"
+baselines = []               # system names that are baselines, e.g. ["baseline_svm"]
+
+[data]                       # required: one of the two layouts
+gold = "gold.tsv"            # id<TAB>label, header optional
+runs = "runs"                # one file per run (id<TAB>label); system name = file stem
+# id_column = "id"
+# fields = ["polarity", "type"]   # predictions with several fields (measure_s, measure_c)
+# table = "data.csv"         # ... or a wide table: one row per item, one column per system
+# gold_column = "y"
+
+[[metrics]]                  # the first metric ranks the systems
+name = "macro_f1"            # `compreport metrics` lists them
+# labels = ["FAVOR", "AGAINST"]   # average over a subset of classes
+# [[metrics]]
+# name = "f1"
+# pos_label = 1
+
+[bootstrap]
+resamples = 10000
+seed = 0
+alpha = 0.05
+'''
+
+
+def scaffold(directory: Path, force: bool = False) -> list[Path]:
+    spec = directory / "competition.toml"
+    if spec.exists() and not force:
+        raise InputError(f"{spec}: already exists; pass --force to overwrite it")
+    if directory.exists() and not directory.is_dir():
+        raise InputError(f"{directory}: exists and is not a directory")
+    (directory / "runs").mkdir(parents=True, exist_ok=True)
+    spec.write_text(TEMPLATE, encoding="utf-8")
+    return [spec, directory / "runs"]

@@ -1,0 +1,302 @@
+"""Specs: ``competition.toml`` and ``workshop.toml`` (pydantic models), and turning inputs into Competitions.
+
+An INPUT on the command line is one of
+
+* a wide CSV/TSV table (gold column ``--gold``, optional ``--id``, one column per system);
+* a gold file, with ``--runs DIR_OR_GLOB`` naming the run files;
+* a ``competition.toml``, or a directory holding one;
+* a ``workshop.toml``, or a directory holding one, or a directory of competition folders.
+
+A key that a spec does not know is an error that suggests the closest known key.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from . import load
+from .competition import Competition, MetricSpec
+from .errors import InputError
+from .metrics import suggest
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class DataSpec(_Strict):
+    """``[data]``: either ``table`` (wide layout) or ``gold`` + ``runs``."""
+
+    table: str | None = None
+    gold: str | None = None
+    runs: str | None = None
+    gold_column: str = "y"
+    id_column: str | None = None
+    fields: list[str] | None = None
+
+
+class BootstrapSpec(_Strict):
+    """``[bootstrap]``: resamples (B), seed and alpha."""
+
+    resamples: int | None = Field(default=None, ge=0)
+    seed: int | None = Field(default=None, ge=0)
+    alpha: float | None = Field(default=None, gt=0, lt=1)
+
+
+class MetricEntry(BaseModel):
+    """``[[metrics]]``: ``name`` plus the metric's parameters (checked by the metric)."""
+
+    model_config = ConfigDict(extra="allow")
+    name: str
+
+
+class CompetitionSpec(_Strict):
+    id: str | None = None
+    name: str | None = None
+    challenge: str = ""
+    year: int | None = None
+    task: str = ""
+    subtask: str = ""
+    language: str = ""
+    group: list[str] | None = None
+    baselines: list[str] = []
+    description: str = ""
+    data: DataSpec
+    metrics: list[MetricEntry] = []
+    bootstrap: BootstrapSpec = BootstrapSpec()
+
+
+class WorkshopEntry(_Strict):
+    """``[[competitions]]`` of a workshop: the competition spec and optional overrides."""
+
+    spec: str
+    id: str | None = None
+    group: list[str] | None = None
+
+
+class WorkshopSpec(_Strict):
+    name: str = ""
+    year: int | None = None
+    description: str = ""
+    bootstrap: BootstrapSpec = BootstrapSpec()
+    competitions: list[WorkshopEntry]
+
+
+@dataclass
+class Options:
+    """Command-line options that shape how inputs are read."""
+
+    gold: str | None = None
+    id: str | None = None
+    runs: str | None = None
+    metrics: list[str] = field(default_factory=list)
+    pos_label: str | None = None
+    labels: list[str] | None = None
+
+
+@dataclass
+class Loaded:
+    competitions: list[Competition]
+    bootstrap: dict  # settings found in specs: resamples/seed/alpha -> value
+    workshop: dict = field(default_factory=dict)
+
+
+def slug(text: str) -> str:
+    """A file-name-safe id: ASCII letters, digits and dashes (``Tü Par`` -> ``tu-par``)."""
+    ascii_ = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    s = re.sub(r"[^a-z0-9]+", "-", ascii_.lower()).strip("-")
+    return s[:80].strip("-") or "competition"
+
+
+def _read_toml(path: Path) -> dict:
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{path}: invalid TOML: {exc}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not UTF-8 text") from None
+
+
+def _model_for(loc: tuple, model: type[BaseModel]) -> type[BaseModel] | None:
+    """The pydantic model that owns the key at ``loc`` (to list its known keys)."""
+    for part in loc[:-1]:
+        if isinstance(part, int):
+            continue
+        fld = model.model_fields.get(part)
+        if fld is None:
+            return None
+        ann = fld.annotation
+        args = getattr(ann, "__args__", ())
+        cands = [a for a in (ann, *args) if isinstance(a, type) and issubclass(a, BaseModel)]
+        if not cands:
+            return None
+        model = cands[0]
+    return model
+
+
+def _validate(model: type[BaseModel], data: dict, path: Path) -> Any:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = tuple(err["loc"])
+        where = ".".join(str(p) for p in loc)
+        if err["type"] == "extra_forbidden":
+            owner = _model_for(loc, model)
+            known = list(owner.model_fields) if owner else []
+            section = ".".join(str(p) for p in loc[:-1] if not isinstance(p, int))
+            sect = f" in [{section}]" if section else ""
+            raise InputError(f"{path}: unknown key {loc[-1]!r}{sect}{suggest(str(loc[-1]), known)}"
+                             f" (known keys: {', '.join(known)})") from None
+        if err["type"] == "missing":
+            raise InputError(f"{path}: missing key {where!r}") from None
+        raise InputError(f"{path}: key {where!r}: {err['msg']} (got {err.get('input')!r})") from None
+
+
+def _metric_specs(entries: list[MetricEntry], opts: Options, base: Path | None) -> list[MetricSpec]:
+    if opts.metrics:
+        specs = [MetricSpec(name) for name in opts.metrics]
+    else:
+        specs = [MetricSpec(e.name, dict(e.model_extra or {}), str(base) if base else None) for e in entries]
+    from .metrics import get_metric
+
+    for s in specs:
+        metric = get_metric(s.name, Path(s.base) if s.base else None)
+        if opts.pos_label is not None and "pos_label" in metric.allowed:
+            s.params["pos_label"] = _natural(opts.pos_label)
+        if opts.labels and "labels" in metric.allowed:
+            s.params["labels"] = list(opts.labels)
+    return specs
+
+
+def _natural(value: str):
+    """``"1"`` -> 1 (so results.json shows ``"pos_label": 1``); other strings unchanged."""
+    return int(value) if re.fullmatch(r"-?\d+", value) else value
+
+
+def _resolve(base: Path, p: str) -> str:
+    q = Path(p)
+    return str(q if q.is_absolute() else base / q)
+
+
+def load_competition_spec(path: Path, opts: Options, entry: WorkshopEntry | None = None) -> tuple[Competition, dict]:
+    spec: CompetitionSpec = _validate(CompetitionSpec, _read_toml(path), path)
+    base = path.parent
+    d = spec.data
+    if d.table and (d.gold or d.runs):
+        raise InputError(f"{path}: [data] names both `table` and `gold`/`runs`; use one layout")
+    if d.table:
+        if d.fields and len(d.fields) > 1:
+            raise InputError(f"{path}: [data] `fields` needs the gold + runs layout")
+        pieces = load.read_wide(_resolve(base, d.table), gold=opts.gold or d.gold_column, id_column=opts.id or d.id_column)
+    elif d.gold and d.runs:
+        pieces = load.read_runs(_resolve(base, d.gold), _resolve(base, d.runs), id_column=opts.id or d.id_column or "id",
+                                fields=d.fields)
+    else:
+        raise InputError(f"{path}: [data] needs `table` (wide layout) or both `gold` and `runs`")
+    name = spec.name or (entry.id if entry and entry.id else path.parent.name)
+    cid = (entry.id if entry and entry.id else None) or spec.id or slug(name)
+    group = (entry.group if entry and entry.group else None) or spec.group or [
+        x for x in (f"{spec.challenge} {spec.year or ''}".strip(), spec.task, spec.language) if x]
+    comp = load.build(pieces, id=cid, name=name, metrics=_metric_specs(spec.metrics, opts, base),
+                      year=spec.year, challenge=spec.challenge, task=spec.task, subtask=spec.subtask,
+                      language=spec.language, group=group, baselines=list(spec.baselines))
+    return comp, spec.bootstrap.model_dump(exclude_none=True)
+
+
+def _wide_or_runs(path: Path, opts: Options) -> Competition:
+    if opts.runs:
+        pieces = load.read_runs(str(path), opts.runs, id_column=opts.id or "id")
+    else:
+        pieces = load.read_wide(str(path), gold=opts.gold or "y", id_column=opts.id)
+    if not opts.metrics:
+        raise InputError(f"{path}: no metric given; pass --metric NAME (see `compreport metrics`)")
+    name = path.stem
+    return load.build(pieces, id=slug(name), name=name, metrics=_metric_specs([], opts, None), group=[name])
+
+
+def _is_workshop_toml(path: Path) -> bool:
+    return path.name == "workshop.toml" or "competitions" in _read_toml(path)
+
+
+def load_inputs(inputs: list[str], opts: Options) -> Loaded:
+    """Read every INPUT into Competitions; settings found in specs are returned for merging."""
+    comps: list[Competition] = []
+    boot_sources: list[tuple[str, dict]] = []
+    workshop: dict = {}
+    if opts.runs and len(inputs) != 1:
+        raise InputError("--runs takes exactly one INPUT: the gold file")
+    for raw in inputs:
+        path = Path(raw)
+        if not path.exists():
+            raise InputError(f"{raw}: no such file or directory")
+        if path.is_dir():
+            if (path / "workshop.toml").is_file():
+                path = path / "workshop.toml"
+            elif (path / "competition.toml").is_file():
+                path = path / "competition.toml"
+            else:
+                subs = sorted(p / "competition.toml" for p in path.iterdir()
+                              if p.is_dir() and (p / "competition.toml").is_file())
+                if not subs:
+                    raise InputError(f"{raw}: directory holds no workshop.toml, competition.toml or competition folders")
+                for sub in subs:
+                    comp, boot = load_competition_spec(sub, opts)
+                    comps.append(comp)
+                    boot_sources.append((str(sub), boot))
+                continue
+        if path.suffix.lower() == ".toml":
+            if _is_workshop_toml(path):
+                ws: WorkshopSpec = _validate(WorkshopSpec, _read_toml(path), path)
+                workshop = {"name": ws.name, "year": ws.year, "description": ws.description}
+                if ws.bootstrap.model_dump(exclude_none=True):
+                    boot_sources.insert(0, (str(path), {"workshop": True, **ws.bootstrap.model_dump(exclude_none=True)}))
+                for entry in ws.competitions:
+                    sub = Path(_resolve(path.parent, entry.spec))
+                    if sub.is_dir():
+                        sub = sub / "competition.toml"
+                    comp, boot = load_competition_spec(sub, opts, entry)
+                    comps.append(comp)
+                    boot_sources.append((str(sub), boot))
+            else:
+                comp, boot = load_competition_spec(path, opts)
+                comps.append(comp)
+                boot_sources.append((str(path), boot))
+        else:
+            comps.append(_wide_or_runs(path, opts))
+    seen: dict[str, str] = {}
+    for c in comps:
+        if c.id in seen:
+            raise InputError(f"competition id {c.id!r} is used twice ({seen[c.id]} and {c.name!r}); "
+                             f"set `id` in the spec")
+        seen[c.id] = c.name
+    return Loaded(comps, _merge_bootstrap(boot_sources), workshop)
+
+
+def _merge_bootstrap(sources: list[tuple[str, dict]]) -> dict:
+    """Workshop [bootstrap] wins; otherwise competitions must agree on each setting."""
+    merged: dict = {}
+    origin: dict = {}
+    for src, boot in sources:
+        is_ws = boot.pop("workshop", False)
+        for k, v in boot.items():
+            if is_ws:
+                merged[k], origin[k] = v, "workshop"
+            elif origin.get(k) == "workshop":
+                continue
+            elif k in merged and merged[k] != v:
+                raise InputError(f"{src}: [bootstrap] {k} = {v} differs from {merged[k]} in {origin[k]}; "
+                                 f"one run uses one setting: pass it on the command line to override")
+            else:
+                merged[k], origin[k] = v, src
+    return merged
