@@ -1,0 +1,57 @@
+# Two commands set everything up on a fresh Debian machine (as root, or with sudo):
+#   make demo   - venv, system libraries, the package, then `compreport demo -o out/`
+#   make test   - the above plus test extras and the TeX toolchain, then pytest
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+OUT ?= out
+
+# WeasyPrint's libraries on bare Debian; the TeX toolchain and poppler for the tests.
+APT_RUNTIME := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
+APT_TEST := texlive-latex-extra texlive-science lmodern latexmk poppler-utils
+
+# Install the Debian packages given in $(1) that are not installed yet.
+define apt_install
+	missing=""; \
+	for p in $(1); do dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  if [ "$$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	  $$SUDO apt-get update -qq; \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+endef
+
+.PHONY: demo test sysdeps sysdeps-test venv bench clean
+
+sysdeps:
+	@command -v dpkg-query >/dev/null || { echo "not a Debian system: install $(APT_RUNTIME) yourself"; exit 0; }
+	@$(call apt_install,$(APT_RUNTIME))
+	@$(PYTHON) -c "import venv, ensurepip" 2>/dev/null || { $(call apt_install,python3-venv python3-pip); }
+
+sysdeps-test: sysdeps
+	@command -v dpkg-query >/dev/null || { echo "not a Debian system: install $(APT_TEST) yourself"; exit 0; }
+	@$(call apt_install,$(APT_TEST))
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+
+venv: $(PY)
+
+demo: sysdeps venv
+	$(PY) -m pip install -q .
+	$(VENV)/bin/compreport demo -o $(OUT) --force
+
+test: sysdeps-test venv
+	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pytest
+
+bench: venv
+	$(PY) -m pip install -q -e '.[test,bench]'
+	$(PY) benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) $(OUT) build dist *.egg-info

@@ -1,0 +1,95 @@
+"""p-values, corrections, ordering, intervals and competitiveness on hand-checkable inputs."""
+
+import numpy as np
+import pytest
+from statsmodels.stats.multitest import multipletests
+
+from compreport import inference
+from compreport.analysis import analyze_metric
+
+
+def test_p_value_counts_replicates_at_or_beyond_twice_delta():
+    d = np.array([[0.0], [0.1], [0.2], [0.25], [0.3]])
+    # delta = 0.1 -> 2*delta = 0.2: replicates 0.2, 0.25, 0.3 count -> (1 + 3) / 6
+    assert inference.bootstrap_p_value(d, np.array([0.1]))[0] == pytest.approx(4 / 6)
+
+
+def test_p_value_never_zero_and_identical_systems_get_one():
+    d = np.zeros((1000, 1))
+    assert inference.bootstrap_p_value(d, np.array([0.0]))[0] == 1.0
+    far = np.full((1000, 1), 0.05)
+    p = inference.bootstrap_p_value(far, np.array([0.5]))[0]
+    assert p == pytest.approx(1 / 1001) and p > 0
+
+
+def test_p_value_tolerates_rounding_at_the_threshold():
+    # 3 * (1/7) - 2 * (1/7) is not exactly 1/7 in floating point; 2*delta must still count
+    delta = 3 / 7 - 2 / 7
+    d = np.array([[2 / 7], [0.0]])
+    assert inference.bootstrap_p_value(d, np.array([delta]))[0] == pytest.approx(2 / 3)
+
+
+def test_corrections_are_statsmodels_with_results_json_keys():
+    p = np.array([0.2030, 0.0551, 0.0012, 0.00005, 0.1490])
+    out = inference.correct(p)
+    assert set(out) == {"bonferroni", "holm", "bh"}
+    np.testing.assert_allclose(out["bonferroni"], np.minimum(1, p * 5))
+    np.testing.assert_allclose(out["holm"], multipletests(p, method="holm")[1])
+    np.testing.assert_allclose(out["bh"], multipletests(p, method="fdr_bh")[1])
+    # Holm by hand: sorted p * (5, 4, 3, 2, 1), running maximum
+    srt = np.sort(p) * np.arange(5, 0, -1)
+    holm = np.maximum.accumulate(srt)
+    np.testing.assert_allclose(np.sort(out["holm"]), np.minimum(1, holm))
+    assert inference.correct(np.array([]))["holm"].size == 0
+
+
+def test_order_and_competition_ranks_with_ties_and_orientation():
+    obs = np.array([0.5, 0.7, 0.7, 0.6])
+    order, rank = inference.order_systems(obs, True)
+    assert list(order) == [1, 2, 3, 0]
+    assert list(rank) == [4, 1, 1, 3]
+    order, rank = inference.order_systems(np.array([0.3, 0.1, 0.2]), False)  # MAE: lowest first
+    assert list(order) == [1, 2, 0] and list(rank) == [3, 1, 2]
+
+
+def test_percentile_interval_matches_numpy_quantile():
+    rng = np.random.default_rng(1)
+    reps = rng.normal(size=(2000, 3))
+    lo, hi = inference.percentile_interval(reps, 0.05)
+    np.testing.assert_allclose(lo, np.quantile(reps, 0.025, axis=0))
+    np.testing.assert_allclose(hi, np.quantile(reps, 0.975, axis=0))
+
+
+def test_competitiveness_bounded_metric_and_error_metric():
+    obs = np.array([0.80, 0.70, 0.60, 0.50])
+    order = np.array([0, 1, 2, 3])
+    pv = {"none": np.array([0.2, 0.01, 0.001])}
+    pp = {"none": np.array([0.2, 0.01, 0.001, 0.3, 0.04, 0.06])}
+    c = inference.competitiveness(obs, order, pv, pp, 0.05, 100, 1.0, True)
+    assert c["possible_comparisons"] == 6 and c["m"] == 4 and c["n"] == 100
+    assert c["ties_with_winner"] == {"none": 1}
+    assert c["ties"] == {"none": 3}
+    assert c["win_minus_median"] == pytest.approx(0.80 - 0.65)
+    assert c["cv"] == pytest.approx(100 * np.std(obs, ddof=1) / obs.mean())
+    assert c["ppi"] == pytest.approx(20.0) and c["ppi_unit"] == "percent"
+    mae = np.array([0.31, 0.40, 0.52])
+    c = inference.competitiveness(mae, np.array([0, 1, 2]), {"none": np.ones(2)}, {"none": np.ones(3)},
+                                  0.05, 50, 0.0, False)
+    assert c["ppi"] == pytest.approx(0.31) and c["ppi_unit"] == "metric"
+
+
+def test_analyze_metric_orients_differences_for_lower_is_better():
+    rng = np.random.default_rng(0)
+    obs = np.array([0.5, 0.3, 0.4])  # MAE: system 1 best
+    reps = obs + rng.normal(0, 0.01, size=(500, 3))
+    ma = analyze_metric("mae", {}, False, 0.0, True, ["a", "b", "c"], obs, reps, 0.05, 100)
+    assert ma.best == "b"
+    assert [s.system for s in ma.scores] == ["b", "c", "a"]
+    assert all(c.diff > 0 for c in ma.vs_best)
+    assert [(c.a, c.b) for c in ma.pairs] == [("b", "c"), ("b", "a"), ("c", "a")]
+    assert ma.pairs[0].diff == pytest.approx(0.1)
+    # families: vs_best corrected over m-1 = 2, pairs over 3
+    for c in ma.vs_best:
+        assert c.p_bonferroni == pytest.approx(min(1, 2 * c.p_value))
+    for c in ma.pairs:
+        assert c.p_bonferroni == pytest.approx(min(1, 3 * c.p_value))

@@ -1,0 +1,148 @@
+"""results.json follows the documented contract, and is reproducible byte for byte."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from compreport.analysis import Analysis
+from compreport.cli import main
+
+DATA = Path(__file__).parent / "data" / "bestgen2022-absa"
+SYSTEMS = ["aen_bert", "bert_spc", "memnet", "atae_lstm", "td_lstm"]
+
+
+def bestgen_wide(path: Path) -> Path:
+    """The Bestgen (2022) ABSA predictions as a wide CSV (row 1 = predictions, row 2 = gold)."""
+    cols = {}
+    for s in SYSTEMS:
+        rows = (DATA / f"{s}.csv").read_text().split()
+        cols["y"] = rows[1].split(",")
+        cols[s] = rows[0].split(",")
+    lines = ["y," + ",".join(SYSTEMS)]
+    for i in range(len(cols["y"])):
+        lines.append(",".join([cols["y"][i]] + [cols[s][i] for s in SYSTEMS]))
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("rep")
+    csv = bestgen_wide(tmp / "absa.csv")
+    out = tmp / "out"
+    assert main(["report", str(csv), "--metric", "accuracy,macro_f1", "-B", "2000", "-o", str(out)]) == 0
+    return csv, out, json.loads((out / "results.json").read_text())
+
+
+def test_top_level_and_settings(report):
+    _, _, d = report
+    assert d["tool"]["name"] == "compreport" and d["tool"]["version"]
+    s = d["settings"]
+    assert (s["bootstrap"], s["seed"], s["alpha"], s["ci_method"], s["test"]) == (2000, 0, 0.05, "percentile",
+                                                                                 "bootstrap")
+    (c,) = d["competitions"]
+    for key in ("id", "name", "year", "task", "language", "group", "n", "systems", "baselines", "metrics"):
+        assert key in c
+    assert c["n"] == 638 and c["systems"] == SYSTEMS and c["id"] == "absa"
+    assert c["inputs"][0]["sha256"] and len(c["inputs"][0]["sha256"]) == 64
+
+
+def test_metric_entries(report):
+    _, _, d = report
+    acc, mf1 = d["competitions"][0]["metrics"]
+    assert (acc["name"], acc["primary"], mf1["primary"]) == ("accuracy", True, False)
+    assert acc["higher_is_better"] is True and acc["best"] == "aen_bert"
+    assert set(acc["scores"][0]) == {"system", "score", "boot_mean", "se", "ci_low", "ci_high", "rank"}
+    assert set(acc["vs_best"][0]) == {"system", "diff", "ci_low", "ci_high", "p_value", "p_bonferroni", "p_holm",
+                                      "p_bh"}
+    assert set(acc["pairs"][0]) == {"a", "b", "diff", "ci_low", "ci_high", "p_value", "p_bonferroni", "p_holm",
+                                    "p_bh"}
+    comp = acc["competitiveness"]
+    assert set(comp) == {"n", "m", "possible_comparisons", "ties_with_winner", "ties", "win_minus_median", "cv",
+                         "ppi", "ppi_unit"}
+    assert set(comp["ties"]) == set(comp["ties_with_winner"]) == {"none", "bonferroni", "holm", "bh"}
+    assert (comp["m"], comp["possible_comparisons"]) == (5, 10)
+    assert len(acc["vs_best"]) == 4 and len(acc["pairs"]) == 10
+
+
+def test_published_accuracies_and_differences(report):
+    """Bestgen (2022) Table 1: M1/M2 accuracies and the observed differences (Cond1 - Cond2)."""
+    _, _, d = report
+    acc = d["competitions"][0]["metrics"][0]
+    score = {s["system"]: s["score"] for s in acc["scores"]}
+    published = {"aen_bert": 0.781, "bert_spc": 0.770, "memnet": 0.721, "atae_lstm": 0.708, "td_lstm": 0.683}
+    for s, v in published.items():
+        assert score[s] == pytest.approx(v, abs=5e-4)
+    diffs = {(p["a"], p["b"]): p["diff"] for p in acc["pairs"]}
+    assert diffs[("aen_bert", "bert_spc")] == pytest.approx(0.0110, abs=1e-4)
+    assert diffs[("memnet", "td_lstm")] == pytest.approx(0.0376, abs=1e-4)
+    assert diffs[("atae_lstm", "td_lstm")] == pytest.approx(0.0251, abs=1e-4)
+
+
+def test_ordering_orientation_and_families(report):
+    _, _, d = report
+    for ma in d["competitions"][0]["metrics"]:
+        scores = [s["score"] for s in ma["scores"]]
+        assert scores == sorted(scores, reverse=True)
+        assert [s["rank"] for s in ma["scores"]] == [1, 2, 3, 4, 5]
+        rank = {s["system"]: s["rank"] for s in ma["scores"]}
+        for p in ma["pairs"]:
+            assert rank[p["a"]] <= rank[p["b"]] and p["diff"] >= 0
+            assert 0 < p["p_value"] <= 1
+            assert p["p_bonferroni"] == pytest.approx(min(1.0, 10 * p["p_value"]))
+            assert p["ci_low"] <= p["diff"] + 0.02 and p["ci_high"] >= p["diff"] - 0.02
+        for v in ma["vs_best"]:
+            assert v["p_bonferroni"] == pytest.approx(min(1.0, 4 * v["p_value"]))
+        comp = ma["competitiveness"]
+        assert comp["ties"]["none"] == sum(p["p_value"] >= 0.05 for p in ma["pairs"])
+        assert comp["ties_with_winner"]["holm"] == sum(v["p_holm"] >= 0.05 for v in ma["vs_best"])
+        assert comp["ppi"] == pytest.approx(100 * (1 - ma["scores"][0]["score"]))
+
+
+def test_boot_mean_se_and_ci_are_from_the_replicates(report):
+    _, _, d = report
+    for s in d["competitions"][0]["metrics"][0]["scores"]:
+        se_binomial = np.sqrt(s["score"] * (1 - s["score"]) / 638)
+        assert s["se"] == pytest.approx(se_binomial, rel=0.1)
+        assert s["boot_mean"] == pytest.approx(s["score"], abs=3 * se_binomial / np.sqrt(2000) + 1e-3)
+        assert s["ci_low"] < s["score"] < s["ci_high"]
+        assert s["ci_high"] - s["ci_low"] == pytest.approx(2 * 1.96 * se_binomial, rel=0.15)
+
+
+def test_same_seed_byte_identical_other_seed_differs(report, tmp_path):
+    csv, out, _ = report
+    again = tmp_path / "again"
+    assert main(["report", str(csv), "--metric", "accuracy,macro_f1", "-B", "2000", "-o", str(again)]) == 0
+    assert (again / "results.json").read_bytes() == (out / "results.json").read_bytes()
+    other = tmp_path / "other"
+    assert main(["report", str(csv), "--metric", "accuracy,macro_f1", "-B", "2000", "--seed", "7",
+                 "-o", str(other)]) == 0
+    d = json.loads((other / "results.json").read_text())
+    assert d["settings"]["seed"] == 7
+    assert (other / "results.json").read_bytes() != (out / "results.json").read_bytes()
+
+
+def test_round_trip_through_analysis(report):
+    _, out, d = report
+    a = Analysis.read(out / "results.json")
+    assert json.loads(a.to_json()) | {"settings": d["settings"]} == d
+
+
+def test_identical_systems_and_lower_is_better(tmp_path):
+    rng = np.random.default_rng(3)
+    y = rng.normal(3, 1, 300)
+    good = y + rng.normal(0, 0.5, 300)
+    lines = ["y,good,twin,bad"] + [f"{a:.4f},{b:.4f},{b:.4f},{a + 1.5:.4f}" for a, b in zip(y, good)]
+    (tmp_path / "reg.csv").write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out"
+    assert main(["report", str(tmp_path / "reg.csv"), "--metric", "mae", "-B", "1000", "-o", str(out)]) == 0
+    ma = json.loads((out / "results.json").read_text())["competitions"][0]["metrics"][0]
+    assert ma["higher_is_better"] is False and ma["best"] == "good"
+    twin = next(v for v in ma["vs_best"] if v["system"] == "twin")
+    assert twin["diff"] == 0 and twin["p_value"] == 1.0 and twin["ci_low"] == twin["ci_high"] == 0
+    bad = next(v for v in ma["vs_best"] if v["system"] == "bad")
+    assert bad["diff"] > 0 and bad["p_value"] == pytest.approx(1 / 1001)
+    assert ma["competitiveness"]["ppi_unit"] == "metric"
+    assert ma["competitiveness"]["ppi"] == pytest.approx(ma["scores"][0]["score"])
