@@ -99,6 +99,7 @@ def text_line_of_byte(path: str, offset: int) -> int:
 def _check_unique(path: str, ids: list[str], lines: list[int]) -> None:
     seen: dict[str, int] = {}
     for ident, line in zip(ids, lines, strict=True):
+        ident = str(ident)  # np.str_ -> str, so messages show 'x' not np.str_('x')
         if ident in seen:
             raise InputError(f"{path}, line {line}: id {ident!r} appears twice (lines {seen[ident]} and {line})")
         seen[ident] = line
@@ -260,7 +261,7 @@ def read_runs(gold_path: str | Path, runs: str | Path, id_column: str = "id",
             values[i] = row[1:]
         if not filled.all():
             missing = ids[~filled]
-            raise InputError(f"{f}: {len(missing)} gold id(s) have no prediction, first: id {missing[0]!r}")
+            raise InputError(f"{f}: {len(missing)} gold id(s) have no prediction, first: id {str(missing[0])!r}")
         names = [f"column {j + 2}" for j in range(nf)]
         values = values.astype(str)
         _check_missing(f, values, line_of, names)
@@ -286,7 +287,7 @@ def unseen_label_warnings(comp: Competition, fields: list[int]) -> list[str]:
             labels, first = np.unique(col, return_index=True)
             extra = [(lab, i) for lab, i in zip(labels, first, strict=True) if lab not in gold_labels]
             if extra:
-                lab, i = extra[0]
+                lab, i = str(extra[0][0]), extra[0][1]
                 count = int((col == lab).sum())
                 what = f"field {fname!r}: " if len(comp.fields) > 1 else ""
                 out.append(f"{comp.locate(s, int(i), f)}: {what}system {system!r} predicts label {lab!r} "

@@ -127,6 +127,51 @@ def _read_toml(path: Path) -> dict:
         raise InputError(f"{path}: not UTF-8 text") from None
 
 
+_TOML_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\[\]]+?)\s*\]\]?\s*(#.*)?$")
+_TOML_KEY = re.compile(r"^\s*([A-Za-z0-9_\-.\"' ]+?)\s*=")
+
+
+def _toml_key_path(text: str) -> tuple:
+    return tuple(part.strip().strip("\"'") for part in text.split("."))
+
+
+def _key_line(path: Path, loc: tuple) -> int | None:
+    """Best-effort 1-based line of the key at pydantic ``loc`` (e.g. ``('competitions', 0, 'grup')``).
+
+    Understands ``[table]``, ``[[array.of.tables]]`` and dotted keys; None when not found
+    (inline tables, multi-line values).
+    """
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    target = tuple(loc)
+    current: tuple = ()
+    counts: dict[tuple, int] = {}
+    for number, line in enumerate(lines, start=1):
+        head = _TOML_HEADER.match(line)
+        if head:
+            names = _toml_key_path(head.group(2))
+            if names == target:  # the unknown key is a table name: [tabel] or [[tabel]]
+                return number
+            if head.group(1) == "[[":
+                counts[names] = counts.get(names, -1) + 1
+                current = names + (counts[names],)
+            else:
+                current = names
+            continue
+        key = _TOML_KEY.match(line)
+        if key and current + _toml_key_path(key.group(1)) == target:
+            return number
+    return None
+
+
+def _where(path: Path, loc: tuple) -> str:
+    """``path, line N`` when the key at ``loc`` can be found, else ``path``."""
+    line = _key_line(path, loc) if loc else None
+    return f"{path}, line {line}" if line else f"{path}"
+
+
 def _model_for(loc: tuple, model: type[BaseModel]) -> type[BaseModel] | None:
     """The pydantic model that owns the key at ``loc`` (to list its known keys)."""
     for part in loc[:-1]:
@@ -148,7 +193,9 @@ def _validate(model: type[BaseModel], data: dict, path: Path) -> Any:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
+        errors = exc.errors()
+        # An unknown key is usually a typo, and the cause of any "missing key" error: report it first.
+        err = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
         loc = tuple(err["loc"])
         where = ".".join(str(p) for p in loc)
         if err["type"] == "extra_forbidden":
@@ -156,22 +203,32 @@ def _validate(model: type[BaseModel], data: dict, path: Path) -> Any:
             known = list(owner.model_fields) if owner else []
             section = ".".join(str(p) for p in loc[:-1] if not isinstance(p, int))
             sect = f" in [{section}]" if section else ""
-            raise InputError(f"{path}: unknown key {loc[-1]!r}{sect}{suggest(str(loc[-1]), known)}"
+            raise InputError(f"{_where(path, loc)}: unknown key {loc[-1]!r}{sect}{suggest(str(loc[-1]), known)}"
                              f" (known keys: {', '.join(known)})") from None
         if err["type"] == "missing":
             raise InputError(f"{path}: missing key {where!r}") from None
-        raise InputError(f"{path}: key {where!r}: {err['msg']} (got {err.get('input')!r})") from None
+        raise InputError(f"{_where(path, loc)}: key {where!r}: {err['msg']} (got {err.get('input')!r})") from None
 
 
-def _metric_specs(entries: list[MetricEntry], opts: Options, base: Path | None) -> list[MetricSpec]:
+def _metric_specs(entries: list[MetricEntry], opts: Options, base: Path | None,
+                  spec_path: Path | None = None) -> list[MetricSpec]:
     if opts.metrics:
         specs = [MetricSpec(name) for name in opts.metrics]
     else:
         specs = [MetricSpec(e.name, dict(e.model_extra or {}), str(base) if base else None) for e in entries]
     from .metrics import get_metric
 
-    for s in specs:
-        metric = get_metric(s.name, Path(s.base) if s.base else None)
+    for i, s in enumerate(specs):
+        try:
+            metric = get_metric(s.name, Path(s.base) if s.base else None)
+        except InputError as exc:
+            # Say where the name came from: the --metric option or the spec's [[metrics]] entry.
+            if opts.metrics:
+                raise InputError(f"--metric: {exc}") from None
+            if spec_path is not None:
+                raise InputError(f"{_where(spec_path, ('metrics', i, 'name'))}: [[metrics]] entry {i + 1}: "
+                                 f"{exc}") from None
+            raise
         if opts.pos_label is not None and "pos_label" in metric.allowed:
             s.params["pos_label"] = _natural(opts.pos_label)
         if opts.labels and "labels" in metric.allowed:
@@ -208,7 +265,7 @@ def load_competition_spec(path: Path, opts: Options, entry: WorkshopEntry | None
     cid = (entry.id if entry and entry.id else None) or spec.id or slug(name)
     group = (entry.group if entry and entry.group else None) or spec.group or [
         x for x in (f"{spec.challenge} {spec.year or ''}".strip(), spec.task, spec.language) if x]
-    comp = load.build(pieces, id=cid, name=name, metrics=_metric_specs(spec.metrics, opts, base),
+    comp = load.build(pieces, id=cid, name=name, metrics=_metric_specs(spec.metrics, opts, base, path),
                       year=spec.year, challenge=spec.challenge, task=spec.task, subtask=spec.subtask,
                       language=spec.language, group=group, baselines=list(spec.baselines))
     return comp, spec.bootstrap.model_dump(exclude_none=True)
