@@ -43,10 +43,17 @@ class Settings:
     alpha: float = 0.05
     ci_method: str = "percentile"
     test: str = "bootstrap"
+    family: str = "all-pairs"
+    correction: str = "holm"
+
+    CI_METHODS = ("percentile", "bca", "normal")
+    TESTS = ("bootstrap", "randomization")
+    FAMILIES = ("all-pairs", "per-row")
+    GROUP_CORRECTIONS = ("none", "bonferroni", "holm", "bh")
 
     def to_dict(self) -> dict:
         d = asdict(self)
-        d["families"] = {"vs_best": "vs-best", "pairs": "all-pairs"}
+        d["families"] = {"vs_best": "vs-best", "pairs": self.family}
         d["corrections"] = list(inference.CORRECTIONS)
         return d
 
@@ -60,6 +67,7 @@ class Score:
     ci_low: float
     ci_high: float
     rank: int
+    group: str = ""
 
 
 @dataclass
@@ -174,7 +182,8 @@ class Analysis:
 
     @classmethod
     def from_dict(cls, d: dict) -> "Analysis":
-        s = {k: d["settings"][k] for k in ("bootstrap", "seed", "alpha", "ci_method", "test")}
+        s = {k: d["settings"][k] for k in ("bootstrap", "seed", "alpha", "ci_method", "test", "family", "correction")
+             if k in d["settings"]}
         return cls(Settings(**s), [CompetitionAnalysis.from_dict(c) for c in d["competitions"]],
                    d["tool"]["version"])
 
@@ -206,32 +215,45 @@ def _comparisons(names, a, b, d, corr) -> list[Comparison]:
 
 
 def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float | None, primary: bool,
-                   systems: list[str], observed: np.ndarray, replicates: np.ndarray, alpha: float,
-                   n: int) -> MetricAnalysis:
-    """Scores, vs-best, all pairs and competitiveness of one metric from its replicates (B, m)."""
-    m = len(systems)
+                   systems: list[str], observed: np.ndarray, replicates: np.ndarray, settings: "Settings",
+                   n: int, jack: tuple[np.ndarray, np.ndarray] | None = None,
+                   test_p=None) -> MetricAnalysis:
+    """Scores, vs-best, all pairs, groups and competitiveness of one metric from its replicates (B, m).
+
+    ``jack`` (leave-one-out scores and weights) is needed for BCa intervals; ``test_p(a, b)``
+    replaces the bootstrap p-values (the randomization test).
+    """
+    m, alpha, ci = len(systems), settings.alpha, settings.ci_method
     order, rank = inference.order_systems(observed, higher_is_better)
-    lo, hi = inference.percentile_interval(replicates, alpha)
+    lo, hi = inference.interval(replicates, observed, ci, alpha, jack)
     B = replicates.shape[0]
     mean = replicates.mean(axis=0) if B else np.full(m, np.nan)
     se = replicates.std(axis=0, ddof=1) if B > 1 else np.full(m, np.nan)
-    scores = [Score(systems[i], float(observed[i]), float(mean[i]), float(se[i]), float(lo[i]), float(hi[i]),
-                    int(rank[i])) for i in order]
     best = int(order[0])
     others = order[1:]
-    vb = inference.differences(observed, replicates, np.full(len(others), best), others, higher_is_better, alpha)
-    vb_corr = inference.correct(vb["p_value"])
+    firsts = np.full(len(others), best)
+    vb = inference.differences(observed, replicates, firsts, others, higher_is_better, alpha, ci, jack)
     ia, ib = np.triu_indices(m, k=1)
     pa, pb = order[ia], order[ib]
-    pr = inference.differences(observed, replicates, pa, pb, higher_is_better, alpha)
-    pr_corr = inference.correct(pr["p_value"])
+    pr = inference.differences(observed, replicates, pa, pb, higher_is_better, alpha, ci, jack)
+    if test_p is not None:
+        vb["p_value"], pr["p_value"] = test_p(firsts, others), test_p(pa, pb)
+    vb_corr = inference.correct(vb["p_value"])
+    pr_corr = (inference.correct_within(pr["p_value"], ia) if settings.family == "per-row"
+               else inference.correct(pr["p_value"]))
+    decide = pr["p_value"] if settings.correction == "none" else pr_corr[settings.correction]
+    different = np.zeros((m, m), dtype=bool)
+    different[pa, pb] = different[pb, pa] = decide < alpha
+    group = inference.letters(list(order), different)
+    scores = [Score(systems[i], float(observed[i]), float(mean[i]), float(se[i]), float(lo[i]), float(hi[i]),
+                    int(rank[i]), group[i]) for i in order]
     comp = inference.competitiveness(
         observed, order, {"none": vb["p_value"], **vb_corr}, {"none": pr["p_value"], **pr_corr},
         alpha, n, ideal, higher_is_better)
     return MetricAnalysis(
         name=name, params=params, higher_is_better=higher_is_better, ideal=ideal, primary=primary,
         best=systems[best], scores=scores,
-        vs_best=_comparisons(systems, np.full(len(others), best), others, vb, vb_corr),
+        vs_best=_comparisons(systems, firsts, others, vb, vb_corr),
         pairs=_comparisons(systems, pa, pb, pr, pr_corr), competitiveness=comp,
         replicates=replicates, systems=list(systems))
 
@@ -255,11 +277,21 @@ def analyze_competition(comp: Competition, settings: Settings, *, jobs: int = 1,
                      f"confidence intervals only, no comparisons")
     for note in notes:
         warn(note)
+    randomization = settings.test == "randomization"
+    if randomization:
+        for p in prepared:
+            if not p.decomposable:
+                raise InputError(f"competition {comp.id!r}: --test randomization needs metrics with per-item "
+                                 f"statistics; {p.name!r} has none (use --test bootstrap)")
     res = bootstrap.run(prepared, comp.n, comp.m, settings.bootstrap, settings.seed,
-                        bootstrap.competition_key(comp.id), jobs=jobs, progress=progress, mode=mode)
-    metrics = [analyze_metric(p.name, p.params, p.higher_is_better, p.ideal, i == 0, comp.systems, obs, reps,
-                              settings.alpha, comp.n)
-               for i, (p, obs, reps) in enumerate(zip(prepared, res.observed, res.replicates, strict=True))]
+                        bootstrap.competition_key(comp.id), jobs=jobs, progress=progress, mode=mode,
+                        jackknife=settings.ci_method == "bca", randomization=randomization)
+    metrics = []
+    for i, p in enumerate(prepared):
+        test_p = (lambda a, b, i=i: res.randomization_p(i, a, b)) if randomization else None
+        metrics.append(analyze_metric(p.name, p.params, p.higher_is_better, p.ideal, i == 0, comp.systems,
+                                      res.observed[i], res.replicates[i], settings, comp.n,
+                                      res.jackknife[i] if res.jackknife else None, test_p))
     return CompetitionAnalysis(
         id=comp.id, name=comp.name, n=comp.n, systems=comp.systems, baselines=comp.baselines, metrics=metrics,
         year=comp.year, challenge=comp.challenge, task=comp.task, subtask=comp.subtask, language=comp.language,

@@ -75,8 +75,9 @@ class Resampler:
         r = self.rows
         return [(s, min(s + r, self.B)) for s in range(0, self.B, r)]
 
-    def rng(self, block: int) -> np.random.Generator:
-        return np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(self.key, block)))
+    def rng(self, block: int, stream: int = 0) -> np.random.Generator:
+        """Generator of ``block``; stream 0 draws resamples, stream 1 the randomization swaps."""
+        return np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(self.key, stream, block)))
 
     def indices(self, block: int) -> np.ndarray:
         """Item indices of block ``block``: int array (rows, n)."""
@@ -87,6 +88,15 @@ class Resampler:
         """Multinomial counts over patterns with frequencies ``freq`` (summing to n): (rows, U)."""
         start, stop = self.blocks()[block]
         return self.rng(block).multinomial(self.n, freq / self.n, size=stop - start)
+
+    def swap_counts(self, block: int, freq: np.ndarray) -> np.ndarray:
+        """Randomization rounds: how many of each pattern's items swap their two predictions.
+
+        Each item swaps with probability 1/2, independently, so a pattern of ``f`` items
+        contributes Binomial(f, 1/2) swaps: (rows, U).
+        """
+        start, stop = self.blocks()[block]
+        return self.rng(block, stream=1).binomial(freq, 0.5, size=(stop - start, len(freq)))
 
 
 @dataclass
@@ -109,6 +119,40 @@ class BootstrapResult:
     replicates: list[np.ndarray] = field(repr=False)
     mode: str
     patterns: int | None
+    jackknife: list[tuple[np.ndarray, np.ndarray] | None] = field(default_factory=list, repr=False)
+    prepared: list[Prepared] = field(default_factory=list, repr=False)
+    layout: list = field(default_factory=list, repr=False)
+    total: np.ndarray | None = field(default=None, repr=False)
+    swaps: np.ndarray | None = field(default=None, repr=False)
+    m: int = 0
+    n: int = 0
+
+    def randomization_p(self, i: int, a: np.ndarray, b: np.ndarray, chunk: int = 64) -> np.ndarray:
+        """Approximate-randomization p-values of metric ``i`` for the pairs ``a[j]`` vs ``b[j]``.
+
+        In each of R rounds every item swaps the two systems' predictions with probability
+        1/2 (the same swaps serve every pair, as the bootstrap shares its resamples);
+        ``p = (1 + #{|delta_r| >= |delta|}) / (R + 1)``, two-sided (MUC-6; Fisher-Pitman).
+        """
+        p, lay, m = self.prepared[i], self.layout[i], self.m
+        if lay is None or self.swaps is None:
+            raise ValueError("randomization needs decomposable metrics and run(..., randomization=True)")
+        t, na, nb = lay
+        shared = np.broadcast_to(self.total[t:t + na], (self.swaps.shape[0], na))
+        tot = self.total[t + na:t + na + m * nb].reshape(m, nb)
+        sw = self.swaps[:, t + na:t + na + m * nb].reshape(-1, m, nb)
+        obs = self.observed[i]
+        out = np.empty(len(a))
+        for s in range(0, len(a), chunk):
+            aa, bb = a[s:s + chunk], b[s:s + chunk]
+            delta = np.abs(obs[aa] - obs[bb])
+            moved = sw[:, bb] - sw[:, aa]           # (R, k, nb): b's stats land in a's slot
+            sa = p.finalize(shared, tot[aa] + moved, float(self.n), systems=aa)
+            sb = p.finalize(shared, tot[bb] - moved, float(self.n), systems=bb)
+            d = np.abs(sa - sb)
+            hits = (d >= delta - 1e-10 * np.maximum(1.0, delta)).sum(axis=0)
+            out[s:s + chunk] = (1 + hits) / (d.shape[0] + 1)
+        return out
 
 
 def _stats_matrix(prepared: list[Prepared], rows: np.ndarray, col_slices: list[slice], m: int):
@@ -130,7 +174,7 @@ def _finalize(p: Prepared, summed: np.ndarray, lay: tuple[int, int, int], m: int
     t, a, b = lay
     shared = summed[..., t:t + a]
     per = summed[..., t + a:t + a + m * b].reshape(summed.shape[:-1] + (m, b))
-    return p.finalize(shared, per, count)
+    return p.finalize(shared, per, np.asarray(count, dtype=float))
 
 
 # State for forked workers of the generic path (closures are not picklable).
@@ -145,7 +189,8 @@ def _generic_block(block: int) -> list[np.ndarray]:
 
 
 def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 0, *,
-        jobs: int = 1, mode: str | None = None, progress: bool | None = None) -> BootstrapResult:
+        jobs: int = 1, mode: str | None = None, progress: bool | None = None,
+        jackknife: bool = False, randomization: bool = False) -> BootstrapResult:
     """Draw ``B`` paired replicates and score every system under every metric.
 
     Parameters
@@ -164,6 +209,12 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
         Force a drawing scheme; ``None`` chooses (see module docstring).
     progress : bool or None
         Show a progress bar on stderr; ``None``: only when stderr is a terminal.
+    jackknife : bool
+        Also compute leave-one-out scores (for BCa): per metric ``(values (J, m), weights (J,))``,
+        one row per pattern weighted by its frequency (decomposable) or per item (generic).
+    randomization : bool
+        Also draw ``B`` rounds of random prediction swaps (decomposable metrics only), for
+        :meth:`BootstrapResult.randomization_p`.
     """
     rs = Resampler(n, B, seed, key)
     decomp = [p for p in prepared if p.decomposable]
@@ -191,6 +242,8 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
         mode = "patterns" if not generic and patterns is not None and 5 * patterns < n else "items"
     if mode == "patterns" and generic:
         raise ValueError("mode='patterns' needs every metric to be decomposable")
+    if randomization and generic:
+        raise ValueError("the randomization test needs decomposable metrics")
 
     observed: list[np.ndarray] = []
     for i, p in enumerate(prepared):
@@ -199,6 +252,21 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
         else:
             observed.append(np.asarray(p.evaluate(np.arange(n)), dtype=float))
     replicates = [np.empty((B, m)) for _ in prepared]
+    jack: list = []
+    if jackknife:
+        for i, p in enumerate(prepared):
+            if p.decomposable:
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    jack.append((_finalize(p, total[None, :] - stats, layout[i], m, n - 1), freq.astype(float)))
+            else:
+                keep = np.ones(n, dtype=bool)
+                vals = np.empty((n, m))
+                for j in range(n):
+                    keep[j] = False
+                    vals[j] = p.evaluate(np.flatnonzero(keep))
+                    keep[j] = True
+                jack.append((vals, np.ones(n)))
+    swaps = np.empty((B, stats.shape[1])) if randomization and decomp else None
 
     blocks = rs.blocks()
     show = sys.stderr.isatty() if progress is None else progress
@@ -233,6 +301,8 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
                 for i, p in enumerate(prepared):
                     if p.decomposable:
                         replicates[i][start:stop] = _finalize(p, summed, layout[i], m, n)
+            if swaps is not None:
+                swaps[start:stop] = rs.swap_counts(k, freq).astype(np.float64) @ stats
             if generic_out is not None:
                 for i, vals in zip(generic_at, next(generic_out), strict=True):
                     replicates[i][start:stop] = vals
@@ -244,7 +314,8 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
         _WORK.clear()
         if bar is not None:
             bar.close()
-    return BootstrapResult(observed, replicates, mode, patterns)
+    return BootstrapResult(observed, replicates, mode, patterns, jack, list(prepared),
+                           layout if decomp else [None] * len(prepared), total if decomp else None, swaps, m, n)
 
 
 def default_jobs() -> int:

@@ -42,6 +42,15 @@ def _add_stats_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("-B", "--bootstrap", type=int, metavar="N", help="bootstrap replicates (default 10000)")
     g.add_argument("--seed", type=int, help="seed of the resampling plan (default 0, recorded)")
     g.add_argument("--alpha", type=float, help="significance level; CIs at 1-alpha (default 0.05)")
+    g.add_argument("--ci", choices=("percentile", "bca", "normal"),
+                   help="interval method for systems and differences (default percentile)")
+    g.add_argument("--test", choices=("bootstrap", "randomization"),
+                   help="p-values: paired bootstrap (default) or approximate randomization")
+    g.add_argument("--family", choices=("all-pairs", "per-row"),
+                   help="correction family of the pairwise comparisons (default all-pairs); "
+                        "comparisons with the winner are always their own family")
+    g.add_argument("--correction", choices=("none", "bonferroni", "holm", "bh"),
+                   help="correction behind the significance groups (default holm)")
     g.add_argument("--jobs", type=int, default=1, help="worker processes for per-resample metrics (default 1)")
 
 
@@ -96,8 +105,9 @@ def _settings(args, from_specs: dict):
     for key, attr in (("resamples", "bootstrap"), ("seed", "seed"), ("alpha", "alpha")):
         if key in from_specs:
             setattr(s, attr, from_specs[key])
-    for attr in ("bootstrap", "seed", "alpha"):
-        v = getattr(args, attr)
+    for attr, option in (("bootstrap", "bootstrap"), ("seed", "seed"), ("alpha", "alpha"), ("ci_method", "ci"),
+                         ("test", "test"), ("family", "family"), ("correction", "correction")):
+        v = getattr(args, option)
         if v is not None:
             setattr(s, attr, v)
     if s.bootstrap < 0:

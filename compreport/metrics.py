@@ -46,8 +46,10 @@ class Prepared:
         ``stats(rows)`` with ``rows`` a (R, c) slice of ``columns`` returns
         ``(shared, per_system)`` of shapes (R, a) and (R, m, b).
     finalize : callable
-        ``finalize(shared_sum, system_sum, count)`` with shapes (..., a), (..., m, b),
-        (...) returns scores of shape (..., m).
+        ``finalize(shared_sum, system_sum, count, systems=None)`` with shapes (..., a),
+        (..., m, b), (...) returns scores of shape (..., m). ``systems`` (k,) says which
+        system each of ``k`` stat rows belongs to when they are not the m systems in order
+        (the randomization test scores swapped pairs).
     evaluate : callable or None
         For non-decomposable metrics: ``evaluate(idx)`` returns the (m,) scores of the
         items ``idx`` (an int array, repeats allowed).
@@ -247,7 +249,7 @@ class ClassificationMetric(Metric):
                 g = rows[:, :1]
                 return np.zeros((len(rows), 0)), (rows[:, 1:1 + m] == g)[..., None].astype(np.float64)
 
-            def finalize(shared, sys, count):
+            def finalize(shared, sys, count, systems=None):
                 return _div(sys[..., 0], np.asarray(count)[..., None])
         elif name in _BINARY:
             pos = self._pos(comp, enc, params)
@@ -257,7 +259,7 @@ class ClassificationMetric(Metric):
                 p = rows[:, 1:1 + m] == pos
                 return g[:, None].astype(np.float64), np.stack([p & g[:, None], p], axis=-1).astype(np.float64)
 
-            def finalize(shared, sys, count):
+            def finalize(shared, sys, count, systems=None):
                 tp, pp, gs = sys[..., 0], sys[..., 1], shared[..., [0]]
                 if name == "precision":
                     return _div(tp, pp)
@@ -265,14 +267,15 @@ class ClassificationMetric(Metric):
                     return _div(tp, gs)
                 return _div(2 * tp, pp + gs)
         else:
-            mask = self._mask(comp, enc, params)
+            full_mask = self._mask(comp, enc, params)
 
             def stats(rows):
                 return _confusion_stats(rows, k, m)
 
-            def finalize(shared, sys, count):
+            def finalize(shared, sys, count, systems=None):
                 gs = shared[..., None, :]
                 tp, pp = sys[..., :k], sys[..., k:]
+                mask = full_mask if systems is None else full_mask[systems]
                 if name == "micro_f1":
                     return _div(2 * (tp * mask).sum(-1), ((pp + gs) * mask).sum(-1))
                 if name == "weighted_f1":
@@ -329,7 +332,7 @@ class ErrorMetric(Metric):
         def stats(rows):
             return np.zeros((len(rows), 0)), self.loss(name, rows[:, :1], rows[:, 1:1 + m])[..., None]
 
-        def finalize(shared, sys, count):
+        def finalize(shared, sys, count, systems=None):
             mean = _div(sys[..., 0], np.asarray(count)[..., None])
             return np.sqrt(mean) if name == "rmse" else mean
         return self._prepared(params, columns=columns, stats=stats, finalize=finalize)
@@ -363,7 +366,7 @@ class PearsonMetric(Metric):
             y, x = rows[:, :1], rows[:, 1:1 + m]
             return np.column_stack([y, y * y]), np.stack([x, x * x, x * y], axis=-1)
 
-        def finalize(shared, sys, count):
+        def finalize(shared, sys, count, systems=None):
             c = np.asarray(count, dtype=float)[..., None]
             sy, syy = shared[..., [0]], shared[..., [1]]
             sx, sxx, sxy = sys[..., 0], sys[..., 1], sys[..., 2]
@@ -491,7 +494,7 @@ class MeasureS(Metric):
         gold, pred = to_float(comp, fp, self.name)
         enc = encode(comp, ft)
         m, k = comp.m, enc.k
-        mask = ClassificationMetric("macro_f1", "")._mask(comp, enc, {})
+        full_mask = ClassificationMetric("macro_f1", "")._mask(comp, enc, {})
         columns = np.column_stack([enc.gold, enc.pred.T, gold, pred.T]).astype(np.float64)
 
         def stats(rows):
@@ -499,8 +502,9 @@ class MeasureS(Metric):
             err = np.abs(rows[:, 2 + m:] - rows[:, [1 + m]])
             return gs, np.concatenate([conf, err[..., None]], axis=-1)
 
-        def finalize(shared, sys, count):
+        def finalize(shared, sys, count, systems=None):
             gs = shared[..., None, :]
+            mask = full_mask if systems is None else full_mask[systems]
             f1 = (_f1_per_class(sys[..., :k], sys[..., k:2 * k], gs) * mask).sum(-1) / mask.sum(-1)
             mae = _div(sys[..., 2 * k], np.asarray(count)[..., None])
             return (1 / (1 + mae) + f1) / 2
@@ -549,9 +553,10 @@ class MeasureC(Metric):
                 sys.append(conf)
             return np.concatenate(shared, -1), np.concatenate(sys, -1)
 
-        def finalize(shared, sys, count):
+        def finalize(shared, sys, count, systems=None):
             total, a, b = 0.0, 0, 0
             for w, k, mask in zip(weights, ks, masks, strict=True):
+                mask = mask if systems is None else mask[systems]
                 gs = shared[..., None, a:a + k]
                 f1 = (_f1_per_class(sys[..., b:b + k], sys[..., b + k:b + 2 * k], gs) * mask).sum(-1) / mask.sum(-1)
                 total = total + w * f1

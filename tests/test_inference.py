@@ -5,7 +5,7 @@ import pytest
 from statsmodels.stats.multitest import multipletests
 
 from compreport import inference
-from compreport.analysis import analyze_metric
+from compreport.analysis import Settings, analyze_metric
 
 
 def test_p_value_counts_replicates_at_or_beyond_twice_delta():
@@ -82,7 +82,7 @@ def test_analyze_metric_orients_differences_for_lower_is_better():
     rng = np.random.default_rng(0)
     obs = np.array([0.5, 0.3, 0.4])  # MAE: system 1 best
     reps = obs + rng.normal(0, 0.01, size=(500, 3))
-    ma = analyze_metric("mae", {}, False, 0.0, True, ["a", "b", "c"], obs, reps, 0.05, 100)
+    ma = analyze_metric("mae", {}, False, 0.0, True, ["a", "b", "c"], obs, reps, Settings(), 100)
     assert ma.best == "b"
     assert [s.system for s in ma.scores] == ["b", "c", "a"]
     assert all(c.diff > 0 for c in ma.vs_best)

@@ -54,7 +54,7 @@ def test_metric_entries(report):
     acc, mf1 = d["competitions"][0]["metrics"]
     assert (acc["name"], acc["primary"], mf1["primary"]) == ("accuracy", True, False)
     assert acc["higher_is_better"] is True and acc["best"] == "aen_bert"
-    assert set(acc["scores"][0]) == {"system", "score", "boot_mean", "se", "ci_low", "ci_high", "rank"}
+    assert set(acc["scores"][0]) == {"system", "score", "boot_mean", "se", "ci_low", "ci_high", "rank", "group"}
     assert set(acc["vs_best"][0]) == {"system", "diff", "ci_low", "ci_high", "p_value", "p_bonferroni", "p_holm",
                                       "p_bh"}
     assert set(acc["pairs"][0]) == {"a", "b", "diff", "ci_low", "ci_high", "p_value", "p_bonferroni", "p_holm",
