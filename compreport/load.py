@@ -133,6 +133,8 @@ def read_wide(path: str | Path, gold: str = "y", id_column: str | None = None) -
             raise InputError(f"{path}, line {table.lines[0]}: column {name!r} appears twice "
                              f"(columns {header.index(name) + 1} and {j + 1})")
     g = _header_index(path, header, gold, "gold", "--gold")
+    if id_column is None and "id" in header and header.index("id") != g:
+        id_column = "id"  # a column called id is the item id, not a system
     idc = _header_index(path, header, id_column, "id", "--id") if id_column else None
     if not rows:
         raise InputError(f"{path}: no data rows after the header")

@@ -127,7 +127,8 @@ class Encoded:
     def code(self, comp: Competition, label, what: str) -> int:
         s = str(label)
         if s not in self.labels:
-            raise InputError(f"competition {comp.id!r}: {what} {s!r} is not among the labels "
+            where = comp.gold_source.path if comp.gold_source else f"competition {comp.id!r}"
+            raise InputError(f"{where}: {what} {s!r} is not among the labels of gold and predictions "
                              f"({', '.join(self.labels)}){suggest(s, self.labels)}")
         return self.labels.index(s)
 
@@ -154,7 +155,7 @@ def to_float(comp: Competition, f: int, metric: str) -> tuple[np.ndarray, np.nda
             except ValueError:
                 ok = False
             if not ok:
-                raise InputError(f"{comp.locate(system, i, f)}: value {v!r} is not a finite number "
+                raise InputError(f"{comp.locate(system, i, f)}: value {str(v)!r} is not a finite number "
                                  f"(metric {metric!r} needs numbers)")
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -217,7 +218,7 @@ class ClassificationMetric(Metric):
             else:
                 raise InputError(f"competition {comp.id!r}: metric {self.name!r} needs `pos_label` "
                                  f"(labels: {', '.join(enc.labels)}); pass --pos-label LABEL")
-        return enc.code(comp, params["pos_label"], "`pos_label`")
+        return enc.code(comp, params["pos_label"], "`pos_label` (--pos-label)")
 
     def _mask(self, comp: Competition, enc: Encoded, params: dict) -> np.ndarray:
         """(m, k) boolean: labels averaged over for each system."""
@@ -227,7 +228,7 @@ class ClassificationMetric(Metric):
             if isinstance(labels, str):
                 labels = [x.strip() for x in labels.split(",") if x.strip()]
             params["labels"] = list(labels)
-            codes = [enc.code(comp, lab, "label in `labels`") for lab in labels]
+            codes = [enc.code(comp, lab, "label in `labels` (--labels)") for lab in labels]
             mask = np.zeros((m, k), dtype=bool)
             mask[:, codes] = True
             return mask
@@ -466,7 +467,7 @@ def _scores(comp: Competition, f: int, metric: str) -> np.ndarray:
         bad = ~np.isfinite(out[s])
         if bad.any():
             i = int(np.argmax(bad))
-            raise InputError(f"{comp.locate(s, i, f)}: value {col[i]!r} is not a finite number "
+            raise InputError(f"{comp.locate(s, i, f)}: value {str(col[i])!r} is not a finite number "
                              f"(metric {metric!r} needs scores)")
     return out
 

@@ -209,7 +209,7 @@ def test_unknown_metric_in_spec_names_file_and_line(tmp_path):
 def test_pos_label_not_among_labels(tmp_path):
     write(tmp_path, "bin.csv", "id,y,A,B\n1,1,1,0\n2,0,0,0\n3,1,1,1\n4,0,1,0\n")
     assert_bad(tmp_path, report(tmp_path, "bin.csv", "--id", "id", "--metric", "f1", "--pos-label", "7"),
-               "'bin'", "pos_label", "'7'", "not among the labels")
+               "bin.csv", "--pos-label", "'7'", "not among the labels")
 
 
 # --------------------------------------------------------------------------- TOML specs
