@@ -1,0 +1,175 @@
+"""Published numbers and statistical properties: BCa, randomization, coverage, families, groups."""
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.stats
+
+from compreport import bootstrap, inference
+from compreport.analysis import Settings, analyze_competition
+from compreport.competition import Competition, MetricSpec
+from compreport.metrics import get_metric
+
+DATA = Path(__file__).parent / "data" / "bestgen2022-absa"
+SYSTEMS = ["aen_bert", "bert_spc", "memnet", "atae_lstm", "td_lstm"]
+
+
+def competition(gold, preds, names=None, metric="accuracy", cid="t"):
+    gold = np.asarray(gold).astype(str)
+    preds = np.asarray(preds).astype(str)
+    names = names or [f"s{i}" for i in range(len(preds))]
+    return Competition(id=cid, name=cid, gold=gold[:, None], predictions=preds[:, :, None], systems=names,
+                       item_ids=np.arange(len(gold)).astype(str), metrics=[MetricSpec(metric)])
+
+
+def bestgen():
+    rows = {s: (DATA / f"{s}.csv").read_text().split() for s in SYSTEMS}
+    gold = rows[SYSTEMS[0]][1].split(",")
+    return competition(gold, [rows[s][0].split(",") for s in SYSTEMS], SYSTEMS, cid="absa")
+
+
+def expected_table(name):
+    """Rows of Bestgen's expected files: (cond1, cond2, numbers...)."""
+    out = []
+    for line in (DATA / name).read_text().splitlines():
+        parts = line.replace("|", " ").replace("[", " ").replace("]", " ").split()
+        if len(parts) >= 5 and parts[0] in SYSTEMS:
+            out.append((parts[0], parts[1], [float(x) for x in parts[2:]]))
+    return out
+
+
+@pytest.fixture(scope="module")
+def absa_bca():
+    return analyze_competition(bestgen(), Settings(bootstrap=10000, ci_method="bca"))
+
+
+def test_bestgen_bca_intervals_of_accuracy_differences(absa_bca):
+    """Bestgen (2022) Table 1: 95% BCa CIs of the ten paired accuracy differences, within 0.005."""
+    pairs = {(c.a, c.b): c for c in absa_bca.metrics[0].pairs}
+    rows = expected_table("expected_bca_ci_accuracy.txt")
+    assert len(rows) == 10
+    for a, b, (m1, m2, low, diff, high) in rows:
+        c = pairs[(a, b)]
+        assert c.diff == pytest.approx(diff, abs=1e-4)
+        assert c.ci_low == pytest.approx(low, abs=0.005), (a, b)
+        assert c.ci_high == pytest.approx(high, abs=0.005), (a, b)
+
+
+def test_bestgen_fisher_pitman_p_values():
+    """Bestgen (2022): paired permutation p-values with 10,000 rounds, within 0.02."""
+    res = analyze_competition(bestgen(), Settings(bootstrap=10000, test="randomization"))
+    pairs = {(c.a, c.b): c for c in res.metrics[0].pairs}
+    rows = expected_table("expected_fisher_pitman_accuracy.txt")
+    assert len(rows) == 10
+    for a, b, (m1, m2, diff, p) in rows:
+        assert pairs[(a, b)].p_value == pytest.approx(p, abs=0.02), (a, b)
+
+
+def test_bca_matches_scipy_on_small_data():
+    rng = np.random.default_rng(5)
+    n = 150
+    gold = rng.integers(0, 3, n)
+    pred = np.where(rng.random(n) < 0.7, gold, rng.integers(0, 3, n))
+    comp = competition(gold, [pred, pred])
+    prep = get_metric("accuracy").prepare(comp, {})
+    res = bootstrap.run([prep], n, 2, 8000, 3, jackknife=True)
+    lo, hi = inference.bca_interval(res.replicates[0], res.observed[0], *res.jackknife[0], 0.05)
+    ref = scipy.stats.bootstrap((gold, pred), lambda g, p, axis=-1: (g == p).mean(axis=axis), paired=True,
+                                vectorized=True, method="BCa", n_resamples=8000, random_state=1)
+    # accuracy moves in steps of 1/150; Monte-Carlo error of a 2.5% quantile at B=8000 is ~1 step
+    assert lo[0] == pytest.approx(ref.confidence_interval.low, abs=2 / n)
+    assert hi[0] == pytest.approx(ref.confidence_interval.high, abs=2 / n)
+
+
+def test_bca_of_identical_systems_is_degenerate_not_a_crash():
+    gold = np.array([0, 1, 1, 0, 1] * 20)
+    pred = np.array([0, 1, 0, 0, 1] * 20)
+    res = analyze_competition(competition(gold, [pred, pred]), Settings(bootstrap=500, ci_method="bca"))
+    (c,) = res.metrics[0].pairs
+    assert (c.diff, c.ci_low, c.ci_high, c.p_value) == (0.0, 0.0, 0.0, 1.0)
+
+
+def test_randomization_identical_systems_p_is_one_and_far_systems_small():
+    rng = np.random.default_rng(2)
+    gold = rng.integers(0, 2, 400)
+    good = np.where(rng.random(400) < 0.9, gold, 1 - gold)
+    bad = np.where(rng.random(400) < 0.6, gold, 1 - gold)
+    res = analyze_competition(competition(gold, [good, good, bad]),
+                              Settings(bootstrap=2000, test="randomization"))
+    p = {(c.a, c.b): c.p_value for c in res.metrics[0].pairs}
+    assert p[("s0", "s1")] == 1.0
+    assert p[("s0", "s2")] == pytest.approx(1 / 2001)
+
+
+def test_percentile_ci_coverage_of_accuracy():
+    """On data from a known population (accuracy 0.7), the 95% CI covers the truth 93-97% of the time."""
+    rng = np.random.default_rng(11)
+    n, reps, truth = 200, 400, 0.7
+    covered = 0
+    for r in range(reps):
+        gold = rng.integers(0, 2, n)
+        pred = np.where(rng.random(n) < truth, gold, 1 - gold)
+        prep = get_metric("accuracy").prepare(competition(gold, [pred]), {})
+        res = bootstrap.run([prep], n, 1, 1000, r)
+        lo, hi = inference.percentile_interval(res.replicates[0], 0.05)
+        covered += lo[0] <= truth <= hi[0]
+    assert 0.93 <= covered / reps <= 0.97, covered / reps
+
+
+def test_paper_table5_per_row_family():
+    """The paper's Table 5 (Basque, F1): Bonferroni/Holm/BH corrected within each row."""
+    rows = ["WordUp.01"] * 4 + ["WordUp.02"] * 3 + ["MultiAztertest.01"] * 2 + ["SQYQP.01"]
+    p = np.array([0.2030, 0.0551, 0.0012, 0.0000, 0.1490, 0.0039, 0.0000, 0.0330, 0.0003, 0.0427])
+    paper = {
+        "bonferroni": [0.8120, 0.2204, 0.0048, 0.0000, 0.4470, 0.0117, 0.0000, 0.0660, 0.0006, 0.0427],
+        "holm": [0.2030, 0.1102, 0.0036, 0.0000, 0.1490, 0.0078, 0.0000, 0.0330, 0.0006, 0.0427],
+        "bh": [0.2030, 0.0735, 0.0024, 0.0000, 0.1490, 0.0058, 0.0000, 0.0330, 0.0006, 0.0427],
+    }
+    out = inference.correct_within(p, np.array(rows))
+    for key, col in paper.items():
+        np.testing.assert_allclose(out[key], col, atol=1e-4, err_msg=key)
+    # one family of all ten pairs gives different (larger) Bonferroni values
+    assert inference.correct(p)["bonferroni"][0] == pytest.approx(1.0)
+
+
+def _letters_ok(groups, different):
+    m = different.shape[0]
+    for i in range(m):
+        for j in range(i + 1, m):
+            share = bool(set(groups[i]) & set(groups[j]))
+            assert share == (not different[i, j]), (i, j, groups)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_letter_display_is_valid_and_agrees_with_scikit_posthocs(seed):
+    import scikit_posthocs
+
+    rng = np.random.default_rng(seed)
+    m = 7
+    score = np.sort(rng.random(m))[::-1]
+    # significance that follows the ranking: far-apart systems differ
+    different = np.abs(score[:, None] - score[None, :]) > rng.uniform(0.2, 0.5)
+    np.fill_diagonal(different, False)
+    ours = inference.letters(list(range(m)), different)
+    _letters_ok(ours, different)
+    pv = np.where(different, 0.001, 0.5)
+    theirs = scikit_posthocs.compact_letter_display(pv, alpha=0.05)
+    groups_ours = {frozenset(i for i in range(m) if ch in ours[i]) for ch in set("".join(ours.values()))}
+    groups_theirs = {frozenset(i for i in range(m) if ch in theirs.iloc[i])
+                     for ch in set("".join(theirs)) - {" "}}
+    assert groups_ours == groups_theirs
+
+
+def test_groups_in_results_follow_the_chosen_correction():
+    c = bestgen()
+    res = analyze_competition(c, Settings(bootstrap=3000, correction="none"))
+    ma = res.metrics[0]
+    assert ma.scores[0].group.startswith("a")
+    p = {frozenset((x.a, x.b)): x.p_value for x in ma.pairs}
+    g = {s.system: s.group for s in ma.scores}
+    for pair, pv in p.items():
+        a, b = tuple(pair)
+        assert bool(set(g[a]) & set(g[b])) == (pv >= 0.05)
+    assert re.fullmatch(r"[a-z]+", ma.scores[-1].group)
