@@ -272,6 +272,17 @@ def analyze_competition(comp: Competition, settings: Settings, *, jobs: int = 1,
     notes = list(comp.warnings)
     if label_fields:
         notes += unseen_label_warnings(comp, sorted(label_fields))
+    names = [p.name for p in prepared]
+    for name in names:
+        if names.count(name) > 1:
+            raise InputError(f"competition {comp.id!r}: metric {name!r} is given twice; results name metrics "
+                             f"by name, so give each metric once")
+    pairs = comp.m * (comp.m - 1) // 2
+    if settings.bootstrap and pairs / (settings.bootstrap + 1) >= settings.alpha:
+        need = int(np.ceil(pairs / settings.alpha))
+        notes.append(f"competition {comp.id!r}: with B = {settings.bootstrap} the smallest p-value is "
+                     f"1/(B+1), so Bonferroni/Holm over {pairs} pairs can never reject at alpha = "
+                     f"{settings.alpha}; use -B {need} or more")
     if comp.m == 1:
         notes.append(f"competition {comp.id!r} has a single system ({comp.systems[0]!r}): "
                      f"confidence intervals only, no comparisons")

@@ -173,3 +173,22 @@ def test_groups_in_results_follow_the_chosen_correction():
         a, b = tuple(pair)
         assert bool(set(g[a]) & set(g[b])) == (pv >= 0.05)
     assert re.fullmatch(r"[a-z]+", ma.scores[-1].group)
+
+
+def test_too_few_resamples_for_the_corrections_is_warned():
+    from compreport.errors import InputWarning
+
+    rng = np.random.default_rng(0)
+    gold = rng.integers(0, 2, 100)
+    preds = [np.where(rng.random(100) < q, gold, 1 - gold) for q in np.linspace(0.5, 0.95, 12)]
+    with pytest.warns(InputWarning, match=r"66 pairs can never reject.*-B 1320"):
+        analyze_competition(competition(gold, preds), Settings(bootstrap=1000))
+
+
+def test_a_metric_given_twice_is_an_error():
+    from compreport.errors import InputError
+
+    comp = competition([0, 1, 1, 0], [[0, 1, 0, 0], [1, 1, 1, 0]])
+    comp.metrics = [MetricSpec("accuracy"), MetricSpec("accuracy")]
+    with pytest.raises(InputError, match="given twice"):
+        analyze_competition(comp, Settings(bootstrap=10))
