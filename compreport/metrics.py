@@ -374,8 +374,14 @@ class PearsonMetric(Metric):
             cov = sxy - sx * sy / c
             vx = sxx - sx * sx / c
             vy = syy - sy * sy / c
+            # A constant resample has variance 0, but the sums leave rounding residue of the
+            # order of count * eps * sxx (sign arbitrary): within that bound the variance is
+            # indistinguishable from 0 and r is undefined (NaN, as scipy), not a spurious number.
+            tol = 8 * _EPS * np.maximum(c, 1.0)
+            flat = (vx <= tol * sxx) | (vy <= tol * syy)
             with np.errstate(invalid="ignore", divide="ignore"):
-                return cov / np.sqrt(vx * vy)
+                r = cov / np.sqrt(vx * vy)
+            return np.where(flat, np.nan, np.clip(r, -1.0, 1.0))
         return self._prepared(params, columns=columns, stats=stats, finalize=finalize)
 
     def reference(self, gold, pred, field=None):

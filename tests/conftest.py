@@ -1,0 +1,63 @@
+"""Shared test helpers: build a Competition straight from arrays (no files)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from compreport import bootstrap
+from compreport.competition import Competition, MetricSpec
+from compreport.metrics import get_metric
+
+
+def make_competition(gold, predictions, systems=None, metrics=None, fields=None, cid="t"):
+    """A :class:`Competition` from arrays of values.
+
+    ``gold``: (n,) or (n, F); ``predictions``: (m, n) or (m, n, F); values become strings,
+    as the loaders give them. ``metrics``: names or :class:`MetricSpec` (default accuracy).
+    """
+    gold = np.asarray(gold).astype(str)
+    predictions = np.asarray(predictions).astype(str)
+    if gold.ndim == 1:
+        gold = gold[:, None]
+    if predictions.ndim == 2:
+        predictions = predictions[:, :, None]
+    n, f = gold.shape
+    m = predictions.shape[0]
+    assert predictions.shape == (m, n, f), (predictions.shape, gold.shape)
+    systems = list(systems) if systems is not None else [f"s{i}" for i in range(m)]
+    metrics = [x if isinstance(x, MetricSpec) else MetricSpec(x) for x in (metrics or ["accuracy"])]
+    fields = list(fields) if fields is not None else (["label"] if f == 1 else [f"f{j}" for j in range(f)])
+    return Competition(id=cid, name=cid, gold=gold, predictions=predictions, systems=systems,
+                       item_ids=np.arange(n).astype(str), metrics=metrics, fields=fields)
+
+
+def prepare(comp, name, **params):
+    """``get_metric(name).prepare(comp, params)``."""
+    return get_metric(name).prepare(comp, dict(params))
+
+
+def observed(comp, name, **params):
+    """Full-data scores (m,) of one metric, through the engine (B=0)."""
+    p = prepare(comp, name, **params)
+    res = bootstrap.run([p], comp.n, comp.m, B=0, seed=0, progress=False)
+    assert res.replicates[0].shape == (0, comp.m)
+    return res.observed[0]
+
+
+def engine_on(p, idx):
+    """Scores (m,) of prepared metric ``p`` on the resample ``idx`` (int array, repeats allowed).
+
+    Decomposable metrics: sum the per-item statistics of the rows ``idx`` and finalize,
+    as the engine does; others: ``p.evaluate(idx)``.
+    """
+    idx = np.asarray(idx, dtype=np.int64)
+    if not p.decomposable:
+        return np.asarray(p.evaluate(idx), dtype=float)
+    shared, per = p.stats(p.columns[idx])
+    return np.asarray(p.finalize(shared.sum(0), per.sum(0), float(len(idx))), dtype=float)
+
+
+@pytest.fixture
+def competition_factory():
+    return make_competition
