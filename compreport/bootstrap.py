@@ -23,7 +23,6 @@ In both, replicate statistics are ``counts @ stats``: per-pattern sufficient sta
 
 from __future__ import annotations
 
-import os
 import sys
 import zlib
 from dataclasses import dataclass, field
@@ -230,13 +229,8 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
         reps, inverse, freq = np.unique(cols, axis=0, return_inverse=True, return_counts=True)
         inverse = inverse.ravel()
         patterns = len(reps)
-        full_cols = np.zeros((patterns, edges[-1]))
-        j = 0
-        for p, cs in zip(prepared, col_slices, strict=True):
-            if p.decomposable:
-                full_cols[:, cs] = reps[:, j:j + p.columns.shape[1]]
-                j += p.columns.shape[1]
-        stats, layout = _stats_matrix(prepared, full_cols, col_slices, m)
+        # generic metrics have zero-width slices: pattern rows already follow col_slices
+        stats, layout = _stats_matrix(prepared, reps, col_slices, m)
         total = freq.astype(np.float64) @ stats
     if mode is None:
         mode = "patterns" if not generic and patterns is not None and 5 * patterns < n else "items"
@@ -317,6 +311,3 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
     return BootstrapResult(observed, replicates, mode, patterns, jack, list(prepared),
                            layout if decomp else [None] * len(prepared), total if decomp else None, swaps, m, n)
 
-
-def default_jobs() -> int:
-    return max(1, min(4, os.cpu_count() or 1))

@@ -141,14 +141,13 @@ def _report(inputs: list[str], args, opts) -> list[Path]:
 
     out = Path(args.output)
     check_target(out, args.force)  # fail before any work
-    formats = _formats(args.format)
+    _formats(args.format)  # validate before any work; json is the only renderer in this version
     loaded = load_inputs(inputs, opts)
     settings = _settings(args, loaded.bootstrap)
     analysis = analyze(loaded.competitions, settings, jobs=args.jobs)
     with staged(out, args.force) as tmp:
         (tmp / "results.json").write_text(analysis.to_json(), encoding="utf-8")
     written = [out / "results.json"]
-    del formats  # json is the only renderer in this version
     return written
 
 

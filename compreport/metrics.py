@@ -190,6 +190,29 @@ def _f1_per_class(tp, pp, gs):
     return _div(2 * tp, pp + gs)
 
 
+def _label_mask(comp: Competition, enc: Encoded, params: dict) -> np.ndarray:
+    """(m, k) boolean: the labels each system's scores average over.
+
+    ``params["labels"]`` (list or comma string, normalised to a list in place) when given,
+    else every label in gold or in that system's predictions (scikit-learn's default).
+    """
+    m, k = comp.m, enc.k
+    if params.get("labels"):
+        labels = params["labels"]
+        if isinstance(labels, str):
+            labels = [x.strip() for x in labels.split(",") if x.strip()]
+        params["labels"] = list(labels)
+        codes = [enc.code(comp, lab, "label in `labels` (--labels)") for lab in labels]
+        mask = np.zeros((m, k), dtype=bool)
+        mask[:, codes] = True
+        return mask
+    present_gold = np.bincount(enc.gold, minlength=k) > 0
+    mask = np.zeros((m, k), dtype=bool)
+    for s in range(m):
+        mask[s] = present_gold | (np.bincount(enc.pred[s], minlength=k) > 0)
+    return mask
+
+
 # --------------------------------------------------------------------------- classification
 
 _AVERAGED = {"macro_f1", "micro_f1", "weighted_f1", "macro_precision", "macro_recall"}
@@ -219,24 +242,6 @@ class ClassificationMetric(Metric):
                 raise InputError(f"competition {comp.id!r}: metric {self.name!r} needs `pos_label` "
                                  f"(labels: {', '.join(enc.labels)}); pass --pos-label LABEL")
         return enc.code(comp, params["pos_label"], "`pos_label` (--pos-label)")
-
-    def _mask(self, comp: Competition, enc: Encoded, params: dict) -> np.ndarray:
-        """(m, k) boolean: labels averaged over for each system."""
-        m, k = comp.m, enc.k
-        if params.get("labels"):
-            labels = params["labels"]
-            if isinstance(labels, str):
-                labels = [x.strip() for x in labels.split(",") if x.strip()]
-            params["labels"] = list(labels)
-            codes = [enc.code(comp, lab, "label in `labels` (--labels)") for lab in labels]
-            mask = np.zeros((m, k), dtype=bool)
-            mask[:, codes] = True
-            return mask
-        present_gold = np.bincount(enc.gold, minlength=k) > 0
-        mask = np.zeros((m, k), dtype=bool)
-        for s in range(m):
-            mask[s] = present_gold | (np.bincount(enc.pred[s], minlength=k) > 0)
-        return mask
 
     def prepare(self, comp: Competition, params: dict) -> Prepared:
         params = self.check_params(params)
@@ -268,7 +273,7 @@ class ClassificationMetric(Metric):
                     return _div(tp, gs)
                 return _div(2 * tp, pp + gs)
         else:
-            full_mask = self._mask(comp, enc, params)
+            full_mask = _label_mask(comp, enc, params)
 
             def stats(rows):
                 return _confusion_stats(rows, k, m)
@@ -501,7 +506,7 @@ class MeasureS(Metric):
         gold, pred = to_float(comp, fp, self.name)
         enc = encode(comp, ft)
         m, k = comp.m, enc.k
-        full_mask = ClassificationMetric("macro_f1", "")._mask(comp, enc, {})
+        full_mask = _label_mask(comp, enc, {})
         columns = np.column_stack([enc.gold, enc.pred.T, gold, pred.T]).astype(np.float64)
 
         def stats(rows):
@@ -548,7 +553,7 @@ class MeasureC(Metric):
                              f"but {len(weights)} weight(s)")
         m = comp.m
         encs = [encode(comp, f) for f in fs]
-        masks = [ClassificationMetric("macro_f1", "")._mask(comp, e, {}) for e in encs]
+        masks = [_label_mask(comp, e, {}) for e in encs]
         columns = np.column_stack([np.column_stack([e.gold, e.pred.T]) for e in encs]).astype(np.float64)
         ks = [e.k for e in encs]
 
