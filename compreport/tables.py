@@ -132,10 +132,10 @@ def pair_matrix(metric: MetricAnalysis, correction: str = "none", family: str = 
 LEGEND = (
     ("n", "Test data size"),
     ("m", "Number of participants or runs"),
-    ("Ties w/ win.", "Possible ties with the winner (corrections: none/Bonferroni/Holm/BH)"),
+    ("Ties w/ win.", "Possible ties with the winner, with corrections none / Bonferroni / Holm / BH"),
     ("Poss. compars.", "Total possible comparisons, m(m-1)/2"),
-    ("none/Bonf.", "Ties between competitors, no correction / Bonferroni"),
-    ("Holm/BH", "Ties between competitors, Holm / Benjamini-Hochberg"),
+    ("none/Bonf.", "Ties between competitors, with no correction / Bonferroni"),
+    ("Holm/BH", "Ties between competitors, with Holm / Benjamini-Hochberg correction"),
     ("|win.-med.|", "Performance difference between the winner and the competitor in the middle of the table"),
     ("CV", "Coefficient of variation of competitors' performance, CV = 100 s/x̄ (%)"),
     ("PPI", "Possible percentage improvement, e.g. for F1: 100 (1 - F1 of the winner)"),
