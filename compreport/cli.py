@@ -15,8 +15,9 @@ from ._version import __version__
 from .errors import InputError, InputWarning
 
 FORMATS = ("json", "latex", "html", "pdf")
-#: Formats this version can write (the others are planned; see README).
-AVAILABLE_FORMATS = ("json",)
+#: Formats this version can write.
+AVAILABLE_FORMATS = FORMATS
+FIGURE_FORMATS = ("pdf", "svg", "png")
 
 
 def _comma_list(values: list[str] | None) -> list[str]:
@@ -59,7 +60,15 @@ def _add_output_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("-o", "--output", required=True, metavar="OUT", help="output directory")
     g.add_argument("--force", action="store_true", help="replace a non-empty output directory")
     g.add_argument("--format", metavar="LIST",
-                   help="comma list of json, latex, html, pdf (default: every available; json always)")
+                   help="comma list of json, latex, html, pdf (default: all; json always)")
+    g.add_argument("--latex-style", choices=("ceurart", "sepln"), default="ceurart",
+                   help="table layout: one-column CEUR working notes (default) or two-column SEPLN journal")
+    g.add_argument("--decimals", type=int, default=4, metavar="N", help="decimals of scores and CIs (default 4)")
+    g.add_argument("--diff-decimals", type=int, default=3, metavar="N",
+                   help="decimals of differences (default 3)")
+    g.add_argument("--figure-formats", metavar="LIST", default="pdf,svg",
+                   help="figure files to write: comma list of pdf, svg, png (default pdf,svg)")
+    g.add_argument("--no-compile", action="store_true", help="write appendix.tex without running latexmk")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -141,19 +150,67 @@ def _report(inputs: list[str], args, opts) -> list[Path]:
 
     out = Path(args.output)
     check_target(out, args.force)  # fail before any work
-    _formats(args.format)  # validate before any work; json is the only renderer in this version
+    formats = _formats(args.format)
+    figure_formats = _figure_formats(args.figure_formats)
+    for option in ("decimals", "diff_decimals"):
+        if not 0 <= getattr(args, option) <= 10:
+            raise InputError(f"--{option.replace('_', '-')} must be between 0 and 10, got {getattr(args, option)}")
     loaded = load_inputs(inputs, opts)
     settings = _settings(args, loaded.bootstrap)
     analysis = analyze(loaded.competitions, settings, jobs=args.jobs)
     with staged(out, args.force) as tmp:
         (tmp / "results.json").write_text(analysis.to_json(), encoding="utf-8")
-    written = [out / "results.json"]
+        written = [tmp / "results.json"] + _render(analysis, tmp, formats, figure_formats, args)
+    return [out / p.relative_to(tmp) for p in written]
+
+
+def _figure_formats(value: str) -> list[str]:
+    wanted = _comma_list([value])
+    for f in wanted:
+        if f not in FIGURE_FORMATS:
+            raise InputError(f"--figure-formats: unknown format {f!r} (formats: {', '.join(FIGURE_FORMATS)})")
+    return wanted
+
+
+def _render(analysis, tmp: Path, formats: list[str], figure_formats: list[str], args) -> list[Path]:
+    """Run the renderers asked for; rendering libraries are imported here only (json stays fast)."""
+    written: list[Path] = []
+    if {"latex", "html", "pdf"} & set(formats) and figure_formats:
+        from .figures import write_figures
+
+        written += write_figures(analysis, tmp, tuple(figure_formats))
+    if "latex" in formats:
+        from .latex import Options, write_latex
+
+        written += write_latex(analysis, tmp, Options(style=args.latex_style, decimals=args.decimals,
+                                                      diff_decimals=args.diff_decimals),
+                               compile_pdf=not args.no_compile)
+    if "html" in formats:
+        from .htmlreport import write_html
+
+        written += write_html(analysis, tmp)
+    if "pdf" in formats:
+        from .pdfreport import write_pdf
+
+        written += write_pdf(analysis, tmp)
     return written
 
 
+def _print_written(out: Path, paths: list[Path]) -> None:
+    """One line per top-level file, one line per competition folder with its file count."""
+    per_folder: dict[str, int] = {}
+    for p in paths:
+        rel = p.relative_to(out)
+        if len(rel.parts) == 1:
+            print(p)
+        else:
+            per_folder[rel.parts[0]] = per_folder.get(rel.parts[0], 0) + 1
+    for folder, count in per_folder.items():
+        print(f"{out / folder}/ ({count} files)")
+
+
 def cmd_report(args) -> int:
-    for path in _report(args.inputs, args, _options(args)):
-        print(path)
+    _print_written(Path(args.output), _report(args.inputs, args, _options(args)))
     return 0
 
 
@@ -161,8 +218,7 @@ def cmd_demo(args) -> int:
     from .resources import demo_workshop_dir
     from .spec import Options
 
-    for path in _report([str(demo_workshop_dir())], args, Options()):
-        print(path)
+    _print_written(Path(args.output), _report([str(demo_workshop_dir())], args, Options()))
     return 0
 
 

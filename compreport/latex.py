@@ -140,7 +140,9 @@ def text_width(text: str, em: float) -> float:
     """Rough width (pt) of plain text in Latin Modern: generous, so estimates err towards splitting."""
     w = 0.0
     for ch in text:
-        if ch.isupper() or ch in "mwMW%&@":
+        if ch.isdigit() or ch in "/-":
+            w += 0.5
+        elif ch.isupper() or ch in "mwMW%&@":
             w += 0.78
         elif ch in "ilj.,;:|!'() ":
             w += 0.32
@@ -371,7 +373,13 @@ class Renderer:
             return self._render("empty.tex.j2", what="competitiveness summary", reason="no competition")
         lay, d = self.opt.layout, self.opt.summary_decimals
         label_w = max(text_width(x, lay.em) for x in tables.SUMMARY_ROWS + ("Challenge", "Language"))
-        col_w = _col(max(_num_width(d, lay.em, 3), text_width("00/00/00/00", lay.em)))
+        cells = {c: [v if isinstance(v, str) else str(v) if isinstance(v, int) else number(v, d)
+                     for v in df[c]] for c in df.columns}
+        widest_cell = max(text_width(x, lay.em) for col in cells.values() for x in col)
+        words = [w for c in df.columns for text in c[:3] for w in str(text).split()]
+        widest_word = max([text_width(w, lay.em) for w in words] + [0.0])
+        # header names wrap between words, so a column is at least as wide as the widest word
+        col_w = _col(max(widest_cell, widest_word, 3.5 * lay.em))
         per_table = max(1, int((lay.widest - _col(label_w)) // col_w))
         cols = list(df.columns)
         chunks = _chunks(list(range(len(cols))), per_table)

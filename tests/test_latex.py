@@ -1,0 +1,279 @@
+"""LaTeX tables: escaping, real pdflatex builds in one- and two-column documents, overfull boxes,
+snapshots, byte-identical output, and the paper's Table 5 layout (per-row family)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from compreport import inference, latex
+from compreport.analysis import (Analysis, Comparison, MetricAnalysis, Score, Settings, analyze_competition)
+from compreport.competition import MetricSpec
+
+from conftest import make_competition
+
+HERE = Path(__file__).parent
+SNAPSHOTS = HERE / "snapshots" / "latex"
+needs_tex = pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex not installed")
+
+HOSTILE = ["Tü Par.01", "Álvarez.01", "R&D_team.01", "100%.01", r"\input{x}", "{", r"x}\end{tabular}",
+           "$x^2$ #1", "a--b ~c", "<<q>> 'z' `y`"]
+
+PREAMBLE = {
+    "ceurart": r"\documentclass[a4paper,10pt]{article}\usepackage[a4paper,textwidth=14cm]{geometry}",
+    "sepln": r"\documentclass[a4paper,11pt,twocolumn]{article}"
+             r"\usepackage[a4paper,textwidth=15.5cm,columnsep=0.5cm]{geometry}",
+}
+PACKAGES = r"""\usepackage[T1]{fontenc}\usepackage[utf8]{inputenc}\usepackage{lmodern}
+\usepackage{booktabs,siunitx,array,longtable,tabularx}
+\sisetup{detect-weight=true, mode=text}
+"""
+
+
+def _competition(m: int, names=None, seed=0, n=300, cid="t"):
+    rng = np.random.default_rng(seed)
+    gold = rng.integers(0, 3, n)
+    preds = []
+    for i in range(m):
+        p = gold.copy()
+        flip = rng.random(n) < 0.15 + 0.03 * i
+        p[flip] = rng.integers(0, 3, flip.sum())
+        preds.append(p)
+    comp = make_competition(gold, preds, systems=names or [f"System{i:02d}.{i % 3 + 1:02d}" for i in range(m)],
+                            metrics=[MetricSpec("macro_f1"), MetricSpec("accuracy")], cid=cid)
+    comp.name = f"Task {cid}"
+    return comp
+
+
+def _analysis(comps, **settings) -> Analysis:
+    s = Settings(bootstrap=settings.pop("bootstrap", 400), **settings)
+    return Analysis(s, [analyze_competition(c, s, progress=False) for c in comps])
+
+
+def _compile(folder: Path, body: str, style: str) -> tuple[str, str]:
+    """pdflatex the body in a test document of ``style``; returns (log, pdftotext)."""
+    (folder / "doc.tex").write_text(PREAMBLE[style] + "\n" + PACKAGES + "\\begin{document}\n" + body
+                                    + "\n\\end{document}\n", encoding="utf-8")
+    proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape",
+                           "doc.tex"], cwd=folder, capture_output=True, text=True, errors="replace")
+    log = (folder / "doc.log").read_text(errors="replace")
+    assert proc.returncode == 0, log[-3000:]
+    text = subprocess.run(["pdftotext", "-enc", "UTF-8", "doc.pdf", "-"], cwd=folder, capture_output=True,
+                          text=True).stdout if shutil.which("pdftotext") else ""
+    return log, text
+
+
+def _overfull(log: str) -> list[float]:
+    return [float(x) for x in re.findall(r"Overfull \\hbox \(([0-9.]+)pt too wide\)", log)]
+
+
+def _all_tables(analysis: Analysis, style: str) -> dict[str, str]:
+    r = latex.Renderer(analysis, latex.Options(style=style))
+    out = {}
+    for comp in analysis.competitions:
+        for name, tex in r.competition_tables(comp).items():
+            out[f"{comp.id}/{name}"] = tex
+    out["legend.tex"] = r.legend()
+    out["summary.tex"] = r.summary()
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+
+
+def test_escape_prints_literally_and_never_injects():
+    assert latex.escape(r"\input{/etc/passwd}") == r"\textbackslash{}input\{/etc/passwd\}"
+    assert latex.escape("x}\\end{tabular}") == r"x\}\textbackslash{}end\{tabular\}"
+    assert latex.escape("100% R&D_team $#^~") == r"100\% R\&D\_team \$\#\textasciicircum{}\textasciitilde{}"
+    assert latex.escape("Tü Par") == "Tü Par"
+    assert latex.escape("a--b") == "a-{}-{}b"
+    assert latex.escape("line\nbreak") == "line break"
+    # no character outside pdflatex's utf8/T1 coverage survives
+    assert latex.escape("北京 ✓") == "?? ?"
+    for s in HOSTILE:
+        out = latex.escape(s)
+        assert "\\input" not in out and "\\end" not in out
+        # braces only as escapes or empty groups of our own
+        assert re.sub(r"\\[A-Za-z]+\{\}|\\[{}]|-\{\}", "", out).count("{") == 0
+
+
+def test_number_format():
+    assert latex.number(0.12345, 4) == "0.1235"
+    assert latex.number(float("nan"), 3) == "{--}"
+    assert latex.number(None, 3) == "{--}"
+
+
+@pytest.fixture(scope="module")
+def hostile_analysis():
+    return _analysis([_competition(len(HOSTILE), HOSTILE, cid="hostile")], bootstrap=1000)
+
+
+@needs_tex
+@pytest.mark.parametrize("style", ["ceurart", "sepln"])
+def test_hostile_and_unicode_names_compile_and_print_as_given(hostile_analysis, style, tmp_path):
+    tables = _all_tables(hostile_analysis, style)
+    body = "\n\\clearpage\n".join(tables.values())
+    log, text = _compile(tmp_path, body, style)
+    flat = re.sub(r"\s+", " ", text)
+    for name in HOSTILE:
+        assert name in flat, (name, flat[:2000])
+
+
+@pytest.fixture(scope="module")
+def twelve():
+    names = ["ToxiHunters.01", "ToxiHunters.02", "Álvarez-UNED.01", "R&D_team.01", "DeepComentarios.01",
+             "LenguaViva.02", "NLP-Cántabro.01", "baseline.svm", "Team 42.01", "BertoLab.01", "100%Tox.01",
+             "baseline.majority"]
+    a = _competition(12, names, cid="twelve")
+    a.baselines = ["baseline.svm", "baseline.majority"]
+    b = _competition(5, None, seed=3, cid="five")
+    b.language, b.task, b.challenge = "Basque", "Stance detection", "VaxxStance 2021"
+    b.group = ["VaxxStance 2021", "Stance detection", "Basque"]
+    return _analysis([a, b], bootstrap=2000)
+
+
+@needs_tex
+@pytest.mark.parametrize("style", ["ceurart", "sepln"])
+def test_every_table_compiles_without_overfull_boxes(twelve, style, tmp_path):
+    tables = _all_tables(twelve, style)
+    assert {"twelve/leaderboard.tex", "twelve/ci.tex", "twelve/pairs-macro-f1.tex", "twelve/pvalues-macro-f1.tex",
+            "twelve/diff-best-accuracy.tex", "summary.tex", "legend.tex"} <= set(tables)
+    body = "\n\\clearpage\n".join(tables.values())
+    log, text = _compile(tmp_path, body, style)
+    assert max(_overfull(log), default=0.0) <= 1.0, [line for line in log.splitlines() if "Overfull" in line]
+    for name in ("ToxiHunters.01", "R&D_team.01", "100%Tox.01", "Álvarez-UNED.01", "NLP-Cántabro.01"):
+        assert name in text
+    for src in tables.values():
+        assert "resizebox" not in src and "scalebox" not in src
+        assert not re.search(r"\\begin\{tabular\}\{[^}]*\|", src)  # no vertical rules
+        for size in ("\\small", "\\footnotesize", "\\scriptsize", "\\tiny"):
+            assert size not in src
+        # captions above: \caption comes before the tabular
+        if "\\begin{tabular}" in src:
+            assert src.index("\\caption") < src.index("\\begin{tabular}")
+
+
+def test_sepln_uses_table_star_for_wide_tables_and_splits_the_matrix(twelve):
+    r = latex.Renderer(twelve, latex.Options(style="sepln"))
+    comp = twelve.competitions[0]
+    matrix = r.pair_matrix(comp, comp.primary)
+    parts = matrix.count("\\begin{table")
+    assert parts >= 2 and "part 1 of" in matrix
+    # every system appears as a row label or in the caption key, and every pair once
+    cells = re.findall(r"& (\d\.\d{3})", matrix)
+    assert len(cells) == 12 * 11 // 2
+    ceur = latex.Renderer(twelve, latex.Options(style="ceurart")).pair_matrix(comp, comp.primary)
+    assert "table*" not in ceur
+
+
+def test_pair_matrix_marks_follow_corrected_p_values(twelve):
+    comp = twelve.competitions[0]
+    ma = comp.primary
+    tex = latex.Renderer(twelve).pair_matrix(comp, ma)
+    holm = {(c.a, c.b): c.p_holm for c in ma.pairs}
+    n_marked = sum(1 for p in holm.values() if p < 0.1)
+    assert len(re.findall(r"\d\\textsuperscript\{", tex)) == n_marked
+    assert "Holm correction over all pairs" in tex
+
+
+def test_caption_names_family_and_decimals_are_configurable(twelve):
+    r = latex.Renderer(twelve, latex.Options(decimals=2, diff_decimals=5))
+    comp = twelve.competitions[0]
+    lb = r.leaderboard(comp)
+    assert re.search(r"& \\bfseries 0\.\d\d ", lb)
+    vb = r.differences_from_best(comp, comp.primary)
+    assert re.search(r"-?0\.\d{5} &", vb)
+    per_row = Analysis(Settings(bootstrap=400, family="per-row"), twelve.competitions)
+    assert "each row" in latex.Renderer(per_row).p_values(comp, comp.primary)
+
+
+def _vaxxstance_basque() -> Analysis:
+    """The paper's Table 5 (VaxxStance Basque, F1) from its raw p-values, corrected per row."""
+    names = ["WordUp.01", "WordUp.02", "MultiAztertest.01", "SQYQP.01", "MultiAztertest.02"]
+    scores = [0.5734, 0.5465, 0.5024, 0.4256, 0.3402]
+    ia, ib = np.triu_indices(5, k=1)
+    diff = [0.027, 0.071, 0.148, 0.231, 0.044, 0.121, 0.204, 0.077, 0.160, 0.083]
+    p = np.array([0.2030, 0.0551, 0.0012, 0.0000, 0.1490, 0.0039, 0.0000, 0.0330, 0.0003, 0.0427])
+    corr = inference.correct_within(p, ia)
+    pairs = [Comparison(names[a], names[b], d, np.nan, np.nan, float(pv), float(corr["bonferroni"][k]),
+                        float(corr["holm"][k]), float(corr["bh"][k]))
+             for k, (a, b, d, pv) in enumerate(zip(ia, ib, diff, p))]
+    sc = [Score(nm, s, s, 0.0, s, s, i + 1, "a") for i, (nm, s) in enumerate(zip(names, scores))]
+    ma = MetricAnalysis("f1", {}, True, 1.0, True, names[0], sc, [], pairs, {})
+    from compreport.analysis import CompetitionAnalysis
+
+    comp = CompetitionAnalysis("vaxx-eu", "VaxxStance 2021 Basque", 312, names, [], [ma])
+    return Analysis(Settings(family="per-row"), [comp])
+
+
+def test_paper_table5_layout_per_row_family():
+    an = _vaxxstance_basque()
+    comp = an.competitions[0]
+    tex = latex.Renderer(an, latex.Options(p_decimals=4)).p_values(comp, comp.primary)
+    rows = re.findall(r"^(\S+) & (\S+) & ([0-9.]+) & ([0-9.]+) & ([0-9.]+) & ([0-9.]+) & ([0-9.]+) \\\\$", tex,
+                      re.M)
+    assert len(rows) == 10
+    assert [r[:2] for r in rows[:4]] == [("WordUp.01", b) for b in
+                                          ("WordUp.02", "MultiAztertest.01", "SQYQP.01", "MultiAztertest.02")]
+    paper_bonferroni = ["0.8120", "0.2204", "0.0048", "0.0000", "0.4470", "0.0117", "0.0000", "0.0660", "0.0006",
+                        "0.0427"]
+    paper_holm = ["0.2030", "0.1102", "0.0036", "0.0000", "0.1490", "0.0078", "0.0000", "0.0330", "0.0006",
+                  "0.0427"]
+    assert [r[4] for r in rows] == paper_bonferroni
+    assert [r[5] for r in rows] == paper_holm
+    assert [r[2] for r in rows][:4] == ["0.027", "0.071", "0.148", "0.231"]
+    assert "each row" in tex
+
+
+def test_snapshots(twelve):
+    """Emitted LaTeX equals the stored snapshots (regenerate with UPDATE_SNAPSHOTS=1)."""
+    an = _vaxxstance_basque()
+    got = {}
+    for style in ("ceurart", "sepln"):
+        r = latex.Renderer(an, latex.Options(style=style))
+        comp = an.competitions[0]
+        got[f"{style}-pvalues.tex"] = r.p_values(comp, comp.primary)
+        got[f"{style}-matrix.tex"] = r.pair_matrix(comp, comp.primary)
+        got[f"{style}-leaderboard.tex"] = r.leaderboard(comp)
+    if os.environ.get("UPDATE_SNAPSHOTS"):
+        SNAPSHOTS.mkdir(parents=True, exist_ok=True)
+        for name, text in got.items():
+            (SNAPSHOTS / name).write_text(text, encoding="utf-8")
+    for name, text in got.items():
+        assert (SNAPSHOTS / name).read_text(encoding="utf-8") == text, name
+
+
+@needs_tex
+def test_write_latex_is_byte_identical_and_compiles_the_appendix(twelve, tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    for out in (a, b):
+        out.mkdir()
+        written = latex.write_latex(twelve, out)
+    rel = sorted(str(p.relative_to(b)) for p in written)
+    assert "appendix.pdf" in rel and "appendix.tex" in rel and "references.bib" in rel
+    assert "twelve/tables/leaderboard.tex" in rel and "summary/competitiveness.csv" in rel
+    for r in rel:
+        assert (a / r).read_bytes() == (b / r).read_bytes(), r
+    text = subprocess.run(["pdftotext", str(a / "appendix.pdf"), "-"], capture_output=True, text=True).stdout
+    assert "10,000" not in text and "400 paired bootstrap" not in text  # settings come from the analysis
+    assert "2,000 paired bootstrap resamples" in re.sub(r"\s+", " ", text)
+    assert "Berg-Kirkpatrick" in text and "ToxiHunters.01" in text
+    bib = (a / "references.bib").read_text()
+    assert "@inproceedings{bergkirkpatrick2012" in bib and "@article{holm1979" in bib
+    first = (a / "twelve/tables/leaderboard.tex").read_text().splitlines()[0]
+    assert first.startswith("% compreport") and "B=2000" in first and "seed=0" in first
+
+
+def test_appendix_without_tex_keeps_the_tex(twelve, tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(latex.shutil, "which", lambda name: None)
+    written = latex.write_latex(twelve, tmp_path)
+    assert (tmp_path / "appendix.tex").exists() and not (tmp_path / "appendix.pdf").exists()
+    assert tmp_path / "appendix.pdf" not in written
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "not found" in err[0]
