@@ -100,6 +100,23 @@ class MetricAnalysis:
     replicates: np.ndarray | None = field(default=None, repr=False)
     systems: list[str] = field(default_factory=list, repr=False)
 
+    def difference_replicates(self, a: str, b: str) -> np.ndarray:
+        """Bootstrap replicates (B,) of the oriented difference ``a - b`` (positive: ``a`` better).
+
+        The sign is flipped for lower-is-better metrics, as in :class:`Comparison`. Raises
+        ``ValueError`` when the replicates are not held (an Analysis read back from results.json)
+        or a system is unknown.
+        """
+        if self.replicates is None:
+            raise ValueError(f"metric {self.name!r}: no bootstrap replicates (they are not stored in "
+                             f"results.json; run the analysis to get them)")
+        for s in (a, b):
+            if s not in self.systems:
+                raise ValueError(f"metric {self.name!r}: unknown system {s!r}")
+        sign = 1.0 if self.higher_is_better else -1.0
+        ia, ib = self.systems.index(a), self.systems.index(b)
+        return sign * (self.replicates[:, ia] - self.replicates[:, ib])
+
     def to_dict(self) -> dict:
         out = {
             "name": self.name, "params": self.params, "higher_is_better": self.higher_is_better,

@@ -1,0 +1,476 @@
+"""Figures: matplotlib renderings of the Analysis (paper Figures 1-3, metric facets, workshop summary).
+
+Every figure is built with the object API (:class:`matplotlib.figure.Figure` on an Agg
+canvas): no pyplot, no global state. The style (fonts, PDF/SVG options) is applied through
+:func:`matplotlib.rc_context` around building *and* saving, so use :func:`save` or
+:func:`to_svg` rather than ``fig.savefig`` to get embedded TrueType fonts, text kept as text
+in SVG and byte-reproducible files.
+
+Nothing here computes statistics: scores, intervals, differences and p-values are read from the
+:class:`~compreport.analysis.MetricAnalysis`; the one array derived is the bootstrap distribution
+of a difference, from :meth:`MetricAnalysis.difference_replicates`.
+
+Team names are shown literally: mathtext is off (``$x^2$``, ``a_b`` and ``100%`` are not
+interpreted) and SVG text is XML-escaped by matplotlib.
+
+This module imports matplotlib; nothing else in the package imports it at module level, so
+``--format json`` never loads matplotlib.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+
+from ._version import __version__
+from .analysis import Analysis, Comparison, CompetitionAnalysis, MetricAnalysis
+from .spec import slug
+
+#: Okabe & Ito (2008) colour-blind-safe palette.
+OKABE_ITO = {
+    "black": "#000000", "orange": "#E69F00", "sky_blue": "#56B4E9", "bluish_green": "#009E73",
+    "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00", "reddish_purple": "#CC79A7",
+}
+#: Participant systems and baselines in the CI plots.
+SYSTEM_COLOR = OKABE_ITO["blue"]
+BASELINE_COLOR = OKABE_ITO["orange"]
+#: Difference plot (paper Fig. 2): "red" = the CI of the difference contains 0, "green" = it does not.
+CONTAINS_ZERO_COLOR = OKABE_ITO["vermillion"]
+EXCLUDES_ZERO_COLOR = OKABE_ITO["bluish_green"]
+#: An interval that is not defined (no replicates, B = 0): its point only, in grey.
+UNDEFINED_COLOR = "#999999"
+
+#: File formats :func:`save` writes.
+FORMATS = ("pdf", "svg", "png")
+PNG_DPI = 200
+
+_RC = {
+    "font.family": "DejaVu Sans",
+    "font.size": 9,
+    "axes.titlesize": 10,
+    "axes.labelsize": 9,
+    "xtick.labelsize": 8,
+    "ytick.labelsize": 8,
+    "legend.fontsize": 8,
+    "figure.titlesize": 10,
+    "text.usetex": False,
+    "text.parse_math": False,
+    "axes.unicode_minus": True,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.axisbelow": True,
+    "grid.color": "#d9d9d9",
+    "grid.linewidth": 0.6,
+    "legend.frameon": False,
+    "pdf.fonttype": 42,
+    "ps.fonttype": 42,
+    "svg.fonttype": "none",
+    "svg.hashsalt": "compreport",
+    "savefig.dpi": PNG_DPI,
+    "figure.dpi": 100,
+}
+_METADATA = {
+    "pdf": {"CreationDate": None, "ModDate": None, "Producer": f"compreport {__version__}",
+            "Creator": f"compreport {__version__} (matplotlib {matplotlib.__version__})"},
+    "svg": {"Date": None, "Creator": f"compreport {__version__} (matplotlib {matplotlib.__version__})"},
+    "png": {"Software": f"compreport {__version__} (matplotlib {matplotlib.__version__})"},
+}
+_TEXT = {"parse_math": False}
+
+_ROW_IN = 0.24          # inches per system row
+_CHAR_IN = 0.062        # approximate width of one 8 pt DejaVu Sans character
+
+
+def _styled(func):
+    """Run ``func`` inside the module's rc_context (no global rcParams change)."""
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        with matplotlib.rc_context(_RC):
+            return func(*args, **kwargs)
+    return wrapper
+
+
+def _new_figure(width: float, height: float) -> Figure:
+    fig = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _pct(level: float) -> str:
+    return f"{100 * level:g}%"
+
+
+def format_p(p: float | None) -> str:
+    """A p-value as the figures print it: 4 decimals, or 2 significant digits below 0.001."""
+    if p is None or not np.isfinite(p):
+        return "n/a"
+    return f"{p:.4f}" if p >= 0.001 else f"{p:.2g}"
+
+
+def _label_width(labels: Sequence[str]) -> float:
+    return min(max((len(s) for s in labels), default=0) * _CHAR_IN, 4.5)
+
+
+def _direction(metric: MetricAnalysis) -> str:
+    return "higher is better" if metric.higher_is_better else "lower is better"
+
+
+def _lower_note(metric: MetricAnalysis) -> str:
+    return "" if metric.higher_is_better else f"; lower {metric.name} is better"
+
+
+def _set_system_ticks(ax, names: Sequence[str]) -> None:
+    """One y tick per system (row 0 at top), names shown literally."""
+    ax.set_yticks(np.arange(len(names)), list(names), parse_math=False)
+    for text in ax.get_yticklabels():
+        text.set_parse_math(False)
+    ax.set_ylim(len(names) - 0.5, -0.5)
+    ax.tick_params(axis="y", length=0)
+    ax.grid(True, axis="x")
+
+
+def _draw_intervals(ax, names: Sequence[str], scores: dict, baselines: set[str], gid: str) -> None:
+    """Score points and CI bars, one row per name (in ``names`` order)."""
+    y = np.arange(len(names))
+    rows = [scores.get(s) for s in names]
+    lo = np.array([np.nan if r is None else r.ci_low for r in rows], dtype=float)
+    hi = np.array([np.nan if r is None else r.ci_high for r in rows], dtype=float)
+    pt = np.array([np.nan if r is None else r.score for r in rows], dtype=float)
+    is_base = np.array([s in baselines for s in names], dtype=bool)
+    colors = [BASELINE_COLOR if b else SYSTEM_COLOR for b in is_base]
+    ax.hlines(y, lo, hi, colors=colors, linewidth=1.8, gid=gid)
+    for sel, color, marker, what in ((~is_base, SYSTEM_COLOR, "o", "systems"),
+                                     (is_base, BASELINE_COLOR, "D", "baselines")):
+        if sel.any():
+            ax.plot(pt[sel], y[sel], linestyle="none", marker=marker, markersize=4.5, color=color,
+                    markeredgecolor="white", markeredgewidth=0.5, zorder=3, gid=f"{gid}-{what}")
+
+
+def _ci_legend_handles(level: float, has_baselines: bool) -> list:
+    handles = [Line2D([], [], color=SYSTEM_COLOR, marker="o", markersize=4.5, linewidth=1.8,
+                      label=f"system: score and {_pct(level)} CI")]
+    if has_baselines:
+        handles.append(Line2D([], [], color=BASELINE_COLOR, marker="D", markersize=4.5, linewidth=1.8,
+                              label=f"baseline: score and {_pct(level)} CI"))
+    return handles
+
+
+@_styled
+def ci_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float = 0.95) -> Figure:
+    """Ordered bootstrap confidence intervals (paper Fig. 1): one row per system, best at top.
+
+    Point: observed score; bar: the ``level`` CI of :class:`~compreport.analysis.Score`.
+    Baselines get another colour and marker (a diamond) and a legend entry. The intervals
+    are the LineCollection with gid ``"ci-intervals"`` (segment i = ``metric.scores[i]``).
+    """
+    names = [s.system for s in metric.scores]
+    baselines = set(comp.baselines)
+    m = len(names)
+    fig = _new_figure(4.4 + _label_width(names), 1.45 + _ROW_IN * m)
+    ax = fig.add_subplot()
+    _draw_intervals(ax, names, {s.system: s for s in metric.scores}, baselines, "ci-intervals")
+    _set_system_ticks(ax, names)
+    ax.set_xlabel(f"{metric.name} with {_pct(level)} bootstrap CI ({_direction(metric)})", **_TEXT)
+    ax.set_title(f"{comp.name}\nordered bootstrap confidence intervals of {metric.name}", loc="left", **_TEXT)
+    fig.legend(handles=_ci_legend_handles(level, bool(baselines & set(names))), loc="outside lower center",
+               ncols=2)
+    return fig
+
+
+def contains_zero(c: Comparison) -> bool:
+    """Whether the CI of a stored difference contains 0 (the paper's "red" intervals); False if undefined."""
+    return bool(c.ci_low <= 0 <= c.ci_high)
+
+
+@_styled
+def diff_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float = 0.95) -> Figure:
+    """CIs of the differences from the best (paper Fig. 2), one row per other system.
+
+    Vermillion ("red") where the CI contains 0, bluish green ("green") where it excludes 0;
+    a vertical line at 0. Differences are oriented so positive means the best is better.
+    The intervals are the LineCollection with gid ``"diff-intervals"`` (segment i =
+    ``metric.vs_best[i]``).
+    """
+    comps = list(metric.vs_best)
+    names = [c.b for c in comps]
+    m = len(names)
+    fig = _new_figure(4.4 + _label_width(names), 1.6 + _ROW_IN * max(m, 1))
+    ax = fig.add_subplot()
+    y = np.arange(m)
+    zero = np.array([contains_zero(c) for c in comps], dtype=bool)
+    defined = np.array([np.isfinite(c.ci_low) and np.isfinite(c.ci_high) for c in comps], dtype=bool)
+    colors = [CONTAINS_ZERO_COLOR if z else EXCLUDES_ZERO_COLOR if d else UNDEFINED_COLOR
+              for z, d in zip(zero, defined)]
+    ax.axvline(0, color=OKABE_ITO["black"], linewidth=0.8, zorder=1)
+    ax.hlines(y, [c.ci_low for c in comps], [c.ci_high for c in comps], colors=colors, linewidth=1.8,
+              gid="diff-intervals")
+    diff = np.array([c.diff for c in comps], dtype=float)
+    for sel, color, face, what in ((zero, CONTAINS_ZERO_COLOR, "white", "contains-zero"),
+                                   (~zero & defined, EXCLUDES_ZERO_COLOR, EXCLUDES_ZERO_COLOR, "excludes-zero"),
+                                   (~defined, UNDEFINED_COLOR, UNDEFINED_COLOR, "undefined")):
+        if sel.any():
+            ax.plot(diff[sel], y[sel], linestyle="none", marker="o", markersize=4.5, color=color,
+                    markerfacecolor=face, markeredgewidth=1.2, zorder=3, gid=f"diff-{what}")
+    _set_system_ticks(ax, names)
+    ax.set_xlabel(f"difference in {metric.name} from the best, {_pct(level)} bootstrap CI "
+                  f"(positive: the best is better{_lower_note(metric)})", **_TEXT)
+    ax.set_title(f"{comp.name}\ndifferences in {metric.name} from the best, {metric.best}", loc="left", **_TEXT)
+    handles = [Line2D([], [], color=CONTAINS_ZERO_COLOR, marker="o", markerfacecolor="white", markersize=4.5,
+                      markeredgewidth=1.2, linewidth=1.8, label=f"{_pct(level)} CI contains 0"),
+               Line2D([], [], color=EXCLUDES_ZERO_COLOR, marker="o", markersize=4.5, linewidth=1.8,
+                      label=f"{_pct(level)} CI excludes 0")]
+    fig.legend(handles=handles, loc="outside lower center", ncols=2)
+    return fig
+
+
+def find_comparison(metric: MetricAnalysis, a: str, b: str) -> tuple[Comparison, bool]:
+    """The stored Comparison of ``a`` and ``b`` (vs_best, then pairs) and whether it is stored as (b, a)."""
+    for c in list(metric.vs_best) + list(metric.pairs):
+        if (c.a, c.b) == (a, b):
+            return c, False
+    for c in list(metric.vs_best) + list(metric.pairs):
+        if (c.a, c.b) == (b, a):
+            return c, True
+    raise ValueError(f"metric {metric.name!r}: no comparison of {a!r} and {b!r}")
+
+
+@_styled
+def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str, b: str) -> Figure:
+    """Histogram of the bootstrap distribution of the difference ``a - b`` (paper Fig. 3).
+
+    Vertical lines at 0, δ(x) and 2δ(x) (δ(x) the observed difference of the stored
+    Comparison); the shaded side of 2δ(x) is the region the paired-bootstrap p-value counts.
+    The title shows the unadjusted p-value of the stored Comparison (a pair stored as (b, a)
+    is shown with its orientation flipped). Raises ValueError without replicates.
+    """
+    reps = metric.difference_replicates(a, b)
+    c, flipped = find_comparison(metric, a, b)
+    delta = -c.diff if flipped else c.diff
+    reps = reps[np.isfinite(reps)]
+    fig = _new_figure(6.4, 4.2)
+    ax = fig.add_subplot()
+    bins = int(np.clip(np.sqrt(reps.size), 10, 60)) if reps.size else 10
+    ax.hist(reps, bins=bins, color=OKABE_ITO["sky_blue"], edgecolor="white", linewidth=0.3, zorder=2,
+            label=f"bootstrap replicates (B = {reps.size})", gid="dist-histogram")
+    lines = ((0.0, "0", OKABE_ITO["black"], "-"),
+             (delta, f"δ(x) = {delta:.4f}", OKABE_ITO["blue"], "--"),
+             (2 * delta, f"2δ(x) = {2 * delta:.4f}", OKABE_ITO["vermillion"], ":"))
+    for x, label, color, style in lines:
+        ax.axvline(x, color=color, linestyle=style, linewidth=1.4, label=label, zorder=3)
+    lo, hi = ax.get_xlim()
+    pad = 0.04 * (hi - lo)
+    lo, hi = min(lo, 2 * delta - pad, -pad), max(hi, 2 * delta + pad, pad)
+    if delta != 0:
+        span = (2 * delta, hi) if delta > 0 else (lo, 2 * delta)
+        ax.axvspan(*span, color=OKABE_ITO["vermillion"], alpha=0.10, linewidth=0, zorder=1,
+                   label="region counted in the p-value")
+    ax.set_xlim(lo, hi)
+    ax.grid(True, axis="y")
+    ax.set_xlabel(f"difference in {metric.name} (positive: {a} better{_lower_note(metric)})", **_TEXT)
+    ax.set_ylabel("replicates")
+    ax.set_title(f"{a} − {b}: δ(x) = {delta:.4f}, p-value(x) = {format_p(c.p_value)}", loc="left", **_TEXT)
+    fig.suptitle(f"{comp.name}: bootstrap distribution of the difference in {metric.name}", **_TEXT)
+    fig.legend(loc="outside lower center", ncols=3)
+    for t in fig.legends[0].get_texts():
+        t.set_parse_math(False)
+    return fig
+
+
+@_styled
+def facet_plot(comp: CompetitionAnalysis, *, level: float = 0.95) -> Figure | None:
+    """One panel of ordered CIs per metric, systems in the primary metric's order; None for one metric."""
+    if len(comp.metrics) < 2:
+        return None
+    names = [s.system for s in comp.primary.scores]
+    baselines = set(comp.baselines)
+    k = len(comp.metrics)
+    ncols = min(k, 4)
+    nrows = -(-k // ncols)
+    fig = _new_figure(_label_width(names) + 0.6 + 2.3 * ncols, nrows * (0.9 + _ROW_IN * len(names)) + 0.8)
+    axes = np.atleast_1d(fig.subplots(nrows, ncols, sharey=True, squeeze=False)).ravel()
+    for i, (ax, metric) in enumerate(zip(axes, comp.metrics)):
+        _draw_intervals(ax, names, {s.system: s for s in metric.scores}, baselines, f"facet-{i}-intervals")
+        _set_system_ticks(ax, names)
+        what = "primary, " if metric.primary else ""
+        ax.set_title(f"{metric.name}\n({what}{_direction(metric)})", **_TEXT)
+        ax.set_xlabel(f"score, {_pct(level)} CI")
+    for ax in axes[k:]:
+        ax.set_visible(False)
+    fig.suptitle(f"{comp.name}: every metric (systems in the order of {comp.primary.name})", **_TEXT)
+    fig.legend(handles=_ci_legend_handles(level, bool(baselines & set(names))), loc="outside lower center",
+               ncols=2)
+    return fig
+
+
+def _competition_labels(analysis: Analysis) -> list[str]:
+    labels = [f"{c.name} ({c.primary.name})" for c in analysis.competitions]
+    if len(set(labels)) < len(labels):
+        labels = [f"{lab} [{c.id}]" for lab, c in zip(labels, analysis.competitions)]
+    return labels
+
+
+@_styled
+def workshop_plot(analysis: Analysis) -> Figure | None:
+    """Competitiveness of every competition (primary metric): CV, |win − med|, PPI, share of ties.
+
+    Four panels of horizontal bars, one bar per competition (in analysis order, first at top).
+    Share of ties = ``ties["none"] / possible_comparisons`` (unadjusted p >= alpha), in percent.
+    PPI bars are drawn only where ``ppi_unit`` is ``"percent"``; a PPI in metric units (an
+    error metric, say) is written as a number with its metric name, not drawn on the percent
+    scale. Undefined values (one system, no ideal) are written ``n/a``. None without competitions.
+    """
+    comps = analysis.competitions
+    if not comps:
+        return None
+    labels = _competition_labels(analysis)
+    k = len(comps)
+
+    def cp(c):
+        return c.primary.competitiveness
+
+    def ties(c):
+        n = cp(c).get("possible_comparisons") or 0
+        return (100 * cp(c)["ties"]["none"] / n, f"{100 * cp(c)['ties']['none'] / n:.0f}%") if n else (None, "n/a")
+
+    def ppi(c):
+        v = cp(c).get("ppi")
+        if v is None:
+            return None, "n/a"
+        if cp(c).get("ppi_unit") == "percent":
+            return v, f"{v:.1f}"
+        return None, f"{v:.3g} ({c.primary.name})"
+
+    def plain(key, fmt):
+        def get(c):
+            v = cp(c).get(key)
+            return (None, "n/a") if v is None else (v, format(v, fmt))
+        return get
+
+    panels = (("CV (%)", "spread of the scores", plain("cv", ".1f")),
+              ("|win − med|", "metric units", plain("win_minus_median", ".3g")),
+              ("PPI (%)", "room to the ideal score", ppi),
+              ("ties (% of pairs)", "p ≥ α, unadjusted", ties))
+    fig = _new_figure(_label_width(labels) + 0.4 + 4 * 1.8, 1.5 + 0.3 * k)
+    axes = fig.subplots(1, 4, sharey=True)
+    y = np.arange(k)
+    colors = [OKABE_ITO["blue"], OKABE_ITO["bluish_green"], OKABE_ITO["orange"], OKABE_ITO["reddish_purple"]]
+    for ax, (title, xlabel, get), color in zip(axes, panels, colors):
+        got = [get(c) for c in comps]
+        num = np.array([np.nan if v is None else float(v) for v, _ in got], dtype=float)
+        ax.barh(y, np.nan_to_num(num, nan=0.0), height=0.62, color=color, gid=f"workshop-{slug(title)}")
+        top = float(np.nanmax(num)) if np.isfinite(num).any() else 1.0
+        top = top if top > 0 else 1.0
+        ax.set_xlim(0, top * 1.35)
+        for yi, (v, text) in enumerate(got):
+            x = max(float(v), 0.0) if v is not None and np.isfinite(v) else 0.0
+            ax.text(x + top * 0.03, yi, text, va="center", ha="left", fontsize=7, parse_math=False)
+        ax.set_title(title, **_TEXT)
+        ax.set_xlabel(xlabel, fontsize=7)
+        ax.grid(True, axis="x")
+        ax.tick_params(axis="x", labelsize=7)
+    _set_system_ticks(axes[0], labels)
+    for ax in axes[1:]:
+        ax.tick_params(axis="y", length=0)
+    fig.suptitle("Competitiveness of the competitions (primary metric)", **_TEXT)
+    return fig
+
+
+def _figure_builders(comp: CompetitionAnalysis, level: float) -> Iterator[tuple[str, Callable[[], Figure]]]:
+    stems: set[str] = set()
+    for i, metric in enumerate(comp.metrics):
+        key = slug(metric.name)
+        if key in stems:
+            key = f"{key}-{i + 1}"
+        stems.add(key)
+        yield f"ci-{key}", functools.partial(ci_plot, comp, metric, level=level)
+        if len(metric.scores) >= 2:
+            yield f"diff-{key}", functools.partial(diff_plot, comp, metric, level=level)
+            if metric.replicates is not None and metric.replicates.shape[0] > 0:
+                a, b = metric.scores[0].system, metric.scores[1].system
+                yield f"dist-{key}", functools.partial(distribution_plot, comp, metric, a, b)
+    if len(comp.metrics) > 1:
+        yield "facets", functools.partial(facet_plot, comp, level=level)
+
+
+def competition_figures(comp: CompetitionAnalysis, *, level: float = 0.95) -> dict[str, Figure]:
+    """Every figure of one competition, keyed by file stem.
+
+    ``ci-<metric>``; ``diff-<metric>`` when m >= 2; ``dist-<metric>`` (winner vs runner-up)
+    when m >= 2 and replicates are held; ``facets`` when there are several metrics.
+    ``<metric>`` is :func:`compreport.spec.slug` of the metric name.
+    """
+    return {stem: build() for stem, build in _figure_builders(comp, level)}
+
+
+@_styled
+def to_svg(fig: Figure, *, salt: str | None = None) -> str:
+    """The figure as inline SVG text (no XML declaration or doctype), for embedding in HTML.
+
+    ``salt`` (default ``"compreport"``) seeds the ids of clip paths; give each figure of one
+    HTML page its own salt (its stem, say) so ids never repeat across inline SVGs.
+    """
+    buf = io.BytesIO()
+    with matplotlib.rc_context({"svg.hashsalt": salt or _RC["svg.hashsalt"]}):
+        fig.savefig(buf, format="svg", bbox_inches="tight", metadata=_METADATA["svg"])
+    text = buf.getvalue().decode("utf-8")
+    start = text.find("<svg")
+    return text[start:] if start >= 0 else text
+
+
+@_styled
+def save(fig: Figure, path_without_suffix: Path, formats: Sequence[str] = ("pdf", "svg")) -> list[Path]:
+    """Write ``fig`` as ``<path_without_suffix>.<fmt>`` for each of ``formats`` (pdf, svg, png at 200 dpi)."""
+    base = Path(path_without_suffix)
+    bad = [f for f in formats if f not in FORMATS]
+    if bad:
+        raise ValueError(f"unknown figure format(s) {', '.join(map(repr, bad))}; use {', '.join(FORMATS)}")
+    base.parent.mkdir(parents=True, exist_ok=True)
+    written = []
+    for fmt in formats:
+        path = base.with_name(f"{base.name}.{fmt}")
+        fig.savefig(path, format=fmt, bbox_inches="tight", metadata=_METADATA[fmt],
+                    **({"dpi": PNG_DPI} if fmt == "png" else {}))
+        written.append(path)
+    return written
+
+
+def write_figures(analysis: Analysis, out: Path, formats: Sequence[str] = ("pdf", "svg")) -> list[Path]:
+    """Write every figure: ``out/<comp.id>/figures/<stem>.<fmt>`` and ``out/summary/competitiveness.<fmt>``.
+
+    Intervals are labelled at the confidence 1 - alpha of ``analysis.settings``. Figures are
+    built one at a time and released after saving. Returns the paths written.
+    """
+    out = Path(out)
+    level = 1 - analysis.settings.alpha
+    written: list[Path] = []
+    for comp in analysis.competitions:
+        for stem, build in _figure_builders(comp, level):
+            fig = build()
+            written += save(fig, out / comp.id / "figures" / stem, formats)
+            _close(fig)
+    fig = workshop_plot(analysis)
+    if fig is not None:
+        written += save(fig, out / "summary" / "competitiveness", formats)
+        _close(fig)
+    return written
+
+
+def _close(fig: Figure) -> None:
+    """Release a figure's artists (no pyplot registry to close it from)."""
+    fig.clear()
+
+
+__all__ = [
+    "ci_plot", "diff_plot", "distribution_plot", "facet_plot", "workshop_plot", "competition_figures",
+    "to_svg", "save", "write_figures", "format_p", "contains_zero", "find_comparison",
+    "OKABE_ITO", "SYSTEM_COLOR", "BASELINE_COLOR", "CONTAINS_ZERO_COLOR", "EXCLUDES_ZERO_COLOR",
+    "UNDEFINED_COLOR", "FORMATS", "PNG_DPI",
+]

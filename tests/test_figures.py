@@ -1,0 +1,358 @@
+"""Figures: files, fonts, text kept literal, colours of the zero rule, reproducibility, layout."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import warnings
+import xml.etree.ElementTree as ET
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+matplotlib = pytest.importorskip("matplotlib")
+
+from matplotlib.collections import LineCollection  # noqa: E402
+from matplotlib.colors import to_rgba  # noqa: E402
+
+from compreport import figures  # noqa: E402
+from compreport.analysis import Analysis, Settings, analyze, analyze_competition  # noqa: E402
+from compreport.resources import demo_workshop_dir  # noqa: E402
+from compreport.spec import Options, load_inputs, slug  # noqa: E402
+
+from conftest import make_competition  # noqa: E402
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+HOSTILE = ["$x^2$", "a_b", "<script>", "100%Tox.01", "Álvarez-UNED.01", "R&D_team.01"]
+
+
+@pytest.fixture(scope="module")
+def demo() -> Analysis:
+    loaded = load_inputs([str(demo_workshop_dir())], Options())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")     # "B too small for Bonferroni" notes
+        return analyze(loaded.competitions, Settings(bootstrap=500), progress=False)
+
+
+@pytest.fixture(scope="module")
+def written(demo, tmp_path_factory) -> tuple[Path, list[Path]]:
+    """Every figure of the demo as SVG; PDFs (slow: TrueType subsetting) for two competitions."""
+    out = tmp_path_factory.mktemp("figs")
+    paths = figures.write_figures(demo, out, formats=("svg",))
+    paths += figures.write_figures(Analysis(demo.settings, demo.competitions[:2]), out, formats=("pdf",))
+    return out, paths
+
+
+@pytest.fixture(scope="module")
+def hostile() -> Analysis:
+    """Five systems with hostile names (mathtext, markup, underscores), one of them a baseline."""
+    rng = np.random.default_rng(3)
+    gold = rng.integers(0, 2, 200)
+    preds = [np.where(rng.random(200) < acc, gold, 1 - gold) for acc in (0.9, 0.85, 0.8, 0.7, 0.6, 0.55)]
+    comp = make_competition(gold, preds, systems=HOSTILE, metrics=["accuracy", "f1"], cid="hostile")
+    comp.baselines = ["a_b"]
+    ca = analyze_competition(comp, Settings(bootstrap=300), progress=False)
+    return Analysis(Settings(bootstrap=300), [ca])
+
+
+def svg_texts(svg: str) -> list[str]:
+    root = ET.fromstring(svg)
+    return ["".join(el.itertext()) for el in root.iter(f"{SVG_NS}text")]
+
+
+def hlines(fig, gid: str) -> LineCollection:
+    found = [c for ax in fig.axes for c in ax.collections if c.get_gid() == gid]
+    assert len(found) == 1, gid
+    return found[0]
+
+
+# --- files ---------------------------------------------------------------------------------------
+
+def test_every_figure_file_is_written(demo, written):
+    out, paths = written
+    assert paths and all(p.is_file() and p.stat().st_size > 0 for p in paths)
+    assert len(set(paths)) == len(paths)
+    for comp in demo.competitions:
+        stems = set(figures.competition_figures(comp))
+        for metric in comp.metrics:
+            key = slug(metric.name)
+            assert {f"ci-{key}", f"diff-{key}", f"dist-{key}"} <= stems
+        assert ("facets" in stems) == (len(comp.metrics) > 1)
+        for stem in stems:
+            assert out / comp.id / "figures" / f"{stem}.svg" in paths
+            if comp in demo.competitions[:2]:
+                assert out / comp.id / "figures" / f"{stem}.pdf" in paths
+    for fmt in ("pdf", "svg"):
+        assert (out / "summary" / f"competitiveness.{fmt}").stat().st_size > 0
+    n_svg = sum(len(figures.competition_figures(c)) for c in demo.competitions) + 1
+    n_pdf = sum(len(figures.competition_figures(c)) for c in demo.competitions[:2]) + 1
+    assert len(paths) == n_svg + n_pdf
+
+
+def test_pdf_embeds_truetype(written):
+    out, paths = written
+    pdfs = [p for p in paths if p.suffix == ".pdf"]
+    for p in pdfs:
+        data = p.read_bytes()
+        assert data.startswith(b"%PDF")
+        assert b"/FontFile2" in data and b"/Type3" not in data, p
+        assert b"CreationDate" not in data
+    if shutil.which("pdffonts"):
+        res = subprocess.run(["pdffonts", str(pdfs[0])], capture_output=True, text=True, check=True)
+        rows = res.stdout.splitlines()[2:]
+        assert rows and all("TrueType" in r and " yes " in r for r in rows), res.stdout
+
+
+def test_svg_is_xml_with_every_system_name_as_text(demo, written):
+    out, _ = written
+    for comp in demo.competitions:
+        for metric in comp.metrics:
+            svg = (out / comp.id / "figures" / f"ci-{slug(metric.name)}.svg").read_text(encoding="utf-8")
+            texts = svg_texts(svg)
+            for system in comp.systems:
+                assert system in texts, (comp.id, system)
+        texts = svg_texts((out / "summary" / "competitiveness.svg").read_text(encoding="utf-8"))
+        assert any(t.startswith(comp.name) for t in texts)
+
+
+def test_png_is_200_dpi(demo, tmp_path):
+    comp = demo.competitions[0]
+    fig = figures.ci_plot(comp, comp.primary)
+    [png] = figures.save(fig, tmp_path / "ci", ("png",))
+    assert png.name == "ci.png" and png.read_bytes().startswith(b"\x89PNG")
+    from PIL import Image
+    with Image.open(png) as im:
+        assert round(im.info["dpi"][0]) == 200
+        assert im.size[0] >= 200 * fig.get_size_inches()[0] * 0.8
+
+
+def test_save_rejects_unknown_format(demo, tmp_path):
+    comp = demo.competitions[0]
+    with pytest.raises(ValueError, match="eps"):
+        figures.save(figures.ci_plot(comp, comp.primary), tmp_path / "x", ("pdf", "eps"))
+
+
+# --- content --------------------------------------------------------------------------------------
+
+def test_diff_plot_colours_follow_the_zero_rule(demo):
+    red, green = to_rgba(figures.CONTAINS_ZERO_COLOR), to_rgba(figures.EXCLUDES_ZERO_COLOR)
+    seen = set()
+    for comp in demo.competitions:
+        for metric in comp.metrics:
+            fig = figures.diff_plot(comp, metric)
+            colors = hlines(fig, "diff-intervals").get_colors()
+            segs = hlines(fig, "diff-intervals").get_segments()
+            assert len(colors) == len(segs) == len(metric.vs_best)
+            labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+            assert labels == [c.b for c in metric.vs_best]
+            for c, color, seg in zip(metric.vs_best, colors, segs):
+                contains = c.ci_low <= 0 <= c.ci_high
+                assert tuple(color) == (red if contains else green), (comp.id, c)
+                assert np.allclose(seg[:, 0], [c.ci_low, c.ci_high])
+                seen.add(contains)
+            assert any(getattr(line, "get_xdata", None) and list(line.get_xdata()) == [0, 0]
+                       for line in fig.axes[0].lines)
+    assert seen == {True, False}, "the demo should exercise both colours"
+
+
+def test_ci_plot_rows_best_first_and_baselines_distinct(demo):
+    comp = next(c for c in demo.competitions if c.baselines)
+    metric = comp.primary
+    fig = figures.ci_plot(comp, metric)
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels == [s.system for s in metric.scores]
+    lo, hi = ax.get_ylim()
+    assert lo > hi, "row 0 (the best) is at the top"
+    colors = hlines(fig, "ci-intervals").get_colors()
+    for s, color in zip(metric.scores, colors):
+        want = figures.BASELINE_COLOR if s.system in comp.baselines else figures.SYSTEM_COLOR
+        assert tuple(color) == to_rgba(want)
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert any("baseline" in t for t in legend)
+    assert "95%" in ax.get_xlabel() and metric.name in ax.get_xlabel()
+
+
+def test_hostile_names_are_literal_in_svg(hostile):
+    comp = hostile.competitions[0]
+    figs = figures.competition_figures(comp)
+    for stem in ("ci-accuracy", "diff-accuracy", "facets"):
+        svg = figures.to_svg(figs[stem])
+        assert svg.startswith("<svg") and "<?xml" not in svg and "DOCTYPE" not in svg
+        texts = svg_texts(svg)
+        shown = set(comp.systems) if stem != "diff-accuracy" else {c.b for c in comp.primary.vs_best}
+        for name in shown:
+            assert name in texts, (stem, name)
+        assert "<script>" not in svg.replace("&lt;script&gt;", "")
+    texts = " ".join(svg_texts(figures.to_svg(figs["dist-accuracy"])))
+    a, b = comp.primary.scores[0].system, comp.primary.scores[1].system
+    assert f"{a} − {b}" in texts
+
+
+def test_level_reaches_the_labels(demo):
+    comp = demo.competitions[0]
+    assert "90%" in figures.ci_plot(comp, comp.primary, level=0.9).axes[0].get_xlabel()
+    assert "99%" in figures.diff_plot(comp, comp.primary, level=0.99).axes[0].get_xlabel()
+
+
+def test_distribution_title_has_the_stored_p_value(demo):
+    for comp in demo.competitions:
+        metric = comp.primary
+        a, b = metric.scores[0].system, metric.scores[2].system
+        fig = figures.distribution_plot(comp, metric, a, b)
+        c = next(c for c in metric.vs_best if c.b == b)
+        title = fig.axes[0].get_title(loc="left")
+        assert f"p-value(x) = {figures.format_p(c.p_value)}" in title
+        assert f"δ(x) = {c.diff:.4f}" in title
+        xs = sorted({float(line.get_xdata()[0]) for line in fig.axes[0].lines})
+        assert np.allclose(xs, sorted({0.0, c.diff, 2 * c.diff}))
+        # the histogram holds every replicate difference
+        bars = [p for p in fig.axes[0].patches if p.get_gid() == "dist-histogram"]
+        assert sum(p.get_height() for p in bars) == demo.settings.bootstrap
+
+
+def test_distribution_flipped_pair_uses_the_stored_comparison(demo):
+    comp = demo.competitions[0]
+    metric = comp.primary
+    a, b = metric.scores[1].system, metric.scores[3].system    # stored in pairs as (a, b)
+    c, flipped = figures.find_comparison(metric, b, a)
+    assert flipped and (c.a, c.b) == (a, b)
+    title = figures.distribution_plot(comp, metric, b, a).axes[0].get_title(loc="left")
+    assert f"p-value(x) = {figures.format_p(c.p_value)}" in title
+    assert f"δ(x) = {-c.diff:.4f}" in title
+
+
+def test_difference_replicates(demo):
+    ratings = next(c for c in demo.competitions if not c.primary.higher_is_better)
+    for comp in (demo.competitions[0], ratings):
+        m = comp.primary
+        a, b = m.scores[0].system, m.scores[1].system
+        d = m.difference_replicates(a, b)
+        raw = m.replicates[:, m.systems.index(a)] - m.replicates[:, m.systems.index(b)]
+        assert d.shape == (demo.settings.bootstrap,)
+        assert np.array_equal(d, raw if m.higher_is_better else -raw)
+        assert np.array_equal(m.difference_replicates(b, a), -d)
+    back = Analysis.from_dict(demo.to_dict())
+    with pytest.raises(ValueError, match="replicates"):
+        back.competitions[0].primary.difference_replicates(a, b)
+    with pytest.raises(ValueError, match="unknown system"):
+        demo.competitions[0].primary.difference_replicates("nobody", a)
+
+
+def test_figures_from_results_json_skip_distributions(demo, tmp_path):
+    back = Analysis.from_dict(demo.to_dict())
+    comp = back.competitions[0]
+    stems = set(figures.competition_figures(comp))
+    assert stems and not any(s.startswith("dist-") for s in stems)
+    assert any(s.startswith("diff-") for s in stems)
+    with pytest.raises(ValueError):
+        figures.distribution_plot(comp, comp.primary, comp.primary.scores[0].system,
+                                  comp.primary.scores[1].system)
+    assert figures.write_figures(back, tmp_path, formats=("svg",))
+
+
+def test_facets_and_workshop(demo, hostile):
+    single = replace(demo.competitions[0], metrics=demo.competitions[0].metrics[:1])
+    assert figures.facet_plot(single) is None
+    assert "facets" not in figures.competition_figures(single)
+    multi = next(c for c in demo.competitions if len(c.metrics) > 1)
+    fig = figures.facet_plot(multi)
+    visible = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(visible) == len(multi.metrics)
+    order = [s.system for s in multi.primary.scores]
+    assert [t.get_text() for t in visible[0].get_yticklabels()] == order
+    for i, (ax, metric) in enumerate(zip(visible, multi.metrics)):
+        segs = hlines(fig, f"facet-{i}-intervals").get_segments()
+        by_name = {s.system: s for s in metric.scores}
+        for row, (name, seg) in enumerate(zip(order, segs)):
+            assert np.allclose(seg, [[by_name[name].ci_low, row], [by_name[name].ci_high, row]])
+    ws = figures.workshop_plot(demo)
+    assert len(ws.axes) == 4
+    labels = [t.get_text() for t in ws.axes[0].get_yticklabels()]
+    assert labels == [f"{c.name} ({c.primary.name})" for c in demo.competitions]
+    ties = next(c for ax in ws.axes for c in ax.containers if c.patches[0].get_gid() == "workshop-ties-of-pairs")
+    for comp, bar in zip(demo.competitions, ties.patches):
+        cp = comp.primary.competitiveness
+        assert bar.get_width() == pytest.approx(100 * cp["ties"]["none"] / cp["possible_comparisons"])
+    assert figures.workshop_plot(Analysis(demo.settings, [])) is None
+
+
+def test_single_system_competition(tmp_path):
+    gold = np.array([0, 1] * 20)
+    comp = make_competition(gold, [gold], systems=["only"], cid="solo")
+    ca = analyze_competition(comp, Settings(bootstrap=50), progress=False)
+    assert list(figures.competition_figures(ca)) == ["ci-accuracy"]
+    paths = figures.write_figures(Analysis(Settings(bootstrap=50), [ca]), tmp_path, formats=("svg",))
+    assert {p.relative_to(tmp_path).as_posix() for p in paths} == {
+        "solo/figures/ci-accuracy.svg", "summary/competitiveness.svg"}
+
+
+# --- reproducibility and layout --------------------------------------------------------------------
+
+def test_same_inputs_give_byte_identical_files(demo, tmp_path):
+    comp = demo.competitions[0]
+    sub = Analysis(demo.settings, [replace(comp, metrics=comp.metrics[:1])])
+    first = figures.write_figures(sub, tmp_path / "one", formats=("pdf", "svg", "png"))
+    second = figures.write_figures(sub, tmp_path / "two", formats=("pdf", "svg", "png"))
+    assert [p.relative_to(tmp_path / "one") for p in first] == [p.relative_to(tmp_path / "two") for p in second]
+    assert {p.suffix for p in first} == {".pdf", ".svg", ".png"} and len(first) == 3 * 4
+    for p, q in zip(first, second):
+        assert p.read_bytes() == q.read_bytes(), p
+    assert figures.to_svg(figures.ci_plot(comp, comp.primary)) == figures.to_svg(figures.ci_plot(comp, comp.primary))
+
+
+def test_no_global_rcparams_leak(demo):
+    before = dict(matplotlib.rcParams)
+    comp = demo.competitions[0]
+    figures.to_svg(figures.ci_plot(comp, comp.primary))
+    assert dict(matplotlib.rcParams) == before
+
+
+def test_height_grows_with_m():
+    rng = np.random.default_rng(0)
+    gold = rng.integers(0, 3, 300)
+
+    def comp_of(m):
+        preds = [np.where(rng.random(300) < 0.4 + 0.5 * i / m, gold, rng.integers(0, 3, 300)) for i in range(m)]
+        names = [f"Team with a rather long name number {i:02d}.run-{i % 3 + 1}" for i in range(m)]
+        c = make_competition(gold, preds, systems=names, metrics=["macro_f1"], cid=f"m{m}")
+        return analyze_competition(c, Settings(bootstrap=100), progress=False)
+
+    small, big = comp_of(5), comp_of(40)
+    h_small = figures.ci_plot(small, small.primary).get_size_inches()[1]
+    fig = figures.ci_plot(big, big.primary)
+    h_big = fig.get_size_inches()[1]
+    assert h_big > h_small * 3
+    assert h_big / 40 >= 0.2, "at least 0.2 in per row"
+    assert figures.diff_plot(big, big.primary).get_size_inches()[1] > figures.diff_plot(
+        small, small.primary).get_size_inches()[1] * 3
+    # nothing clipped: every tick label lies inside the saved (tight) figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    fig_box = fig.get_tightbbox(renderer)
+    for t in fig.axes[0].get_yticklabels():
+        box = t.get_window_extent(renderer).transformed(fig.dpi_scale_trans.inverted())
+        assert box.x0 >= fig_box.x0 - 1e-6 and box.x1 <= fig_box.x1 + 1e-6
+    ticks = fig.axes[0].get_yticklabels()
+    assert len(ticks) == 40
+    # labels do not overlap one another
+    boxes = sorted((t.get_window_extent(renderer) for t in ticks), key=lambda b: b.y0)
+    assert all(b.y1 <= nxt.y0 + 0.5 for b, nxt in zip(boxes, boxes[1:]))
+
+
+def test_json_path_does_not_import_matplotlib():
+    code = ("import sys, compreport, compreport.cli, compreport.analysis, compreport.output, compreport.tables; "
+            "bad = [m for m in sys.modules if m.split('.')[0] == 'matplotlib' or m == 'compreport.figures']; "
+            "print(bad); sys.exit(1 if bad else 0)")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout + res.stderr
+
+
+def test_metric_name_stems_are_safe(demo):
+    comp = demo.competitions[0]
+    metric = replace(comp.primary, name="my/metric:f1 (β)")
+    figs = figures.competition_figures(replace(comp, metrics=[metric]))
+    assert "ci-my-metric-f1" in figs
