@@ -60,7 +60,9 @@ def cli(tmp: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def report(tmp: Path, *args: str, out: str = "out") -> subprocess.CompletedProcess:
-    return cli(tmp, "report", *args, "-o", out, "-B", "50")
+    """``compreport report ARGS -o OUT -B 50``, json only unless ``--format`` is given (keeps the suite fast)."""
+    fmt = () if "--format" in args else ("--format", "json")
+    return cli(tmp, "report", *args, "-o", out, "-B", "50", *fmt)
 
 
 def stderr_lines(res: subprocess.CompletedProcess) -> list[str]:
