@@ -1,0 +1,83 @@
+"""End to end: `compreport report` writes every format of the output layout, reproducibly."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from compreport.resources import demo_workshop_dir
+
+needs_tex = pytest.mark.skipif(shutil.which("latexmk") is None, reason="latexmk not installed")
+
+
+def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "compreport", *args], cwd=cwd, capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def two_competitions(tmp_path_factory) -> Path:
+    """A workshop of two demo competitions (a hostile-named one included), copied to a temp dir."""
+    root = tmp_path_factory.mktemp("ws")
+    src = demo_workshop_dir()
+    for cid in ("detox-binary", "stance-eu"):
+        shutil.copytree(src / cid, root / cid)
+    (root / "workshop.toml").write_text('name = "Mini workshop"\n\n[[competitions]]\nspec = "detox-binary"\n\n'
+                                        '[[competitions]]\nspec = "stance-eu"\n', encoding="utf-8")
+    return root
+
+
+@needs_tex
+def test_report_writes_every_format_and_is_byte_identical(two_competitions, tmp_path):
+    outs = []
+    for name in ("a", "b"):
+        res = _run("report", str(two_competitions), "-o", str(tmp_path / name), "-B", "1000", cwd=tmp_path)
+        assert res.returncode == 0, res.stderr
+        assert "error" not in res.stderr
+        outs.append(tmp_path / name)
+    a, b = outs
+    printed = res.stdout.splitlines()
+    assert str(b / "results.json") in printed and str(b / "appendix.pdf") in printed
+    files = sorted(str(p.relative_to(a)) for p in a.rglob("*") if p.is_file())
+    expected = ["results.json", "appendix.tex", "appendix.pdf", "references.bib", "index.html", "overview.pdf",
+                "summary/competitiveness.tex", "summary/competitiveness.csv", "summary/legend.tex",
+                "summary/competitiveness.pdf", "summary/competitiveness.svg",
+                "detox-binary/report.html", "detox-binary/report.pdf",
+                "detox-binary/tables/leaderboard.tex", "detox-binary/tables/ci.tex",
+                "detox-binary/tables/pairs-f1.tex", "detox-binary/tables/pvalues-f1.tex",
+                "detox-binary/tables/diff-best-f1.tex", "detox-binary/figures/ci-f1.pdf",
+                "detox-binary/figures/diff-f1.svg", "detox-binary/figures/dist-f1.pdf",
+                "stance-eu/report.html", "stance-eu/tables/leaderboard.tex"]
+    for rel in expected:
+        assert rel in files, rel
+    teams = [f for f in files if f.startswith("detox-binary/teams/")]
+    data = json.loads((a / "results.json").read_text())
+    comp = next(c for c in data["competitions"] if c["id"] == "detox-binary")
+    assert len(teams) == len(comp["systems"]) - len(comp["baselines"])
+    for rel in files:  # the same inputs and seed give byte-identical files
+        assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
+
+
+def test_json_only_imports_no_renderer(two_competitions, tmp_path):
+    code = ("import sys; from compreport.cli import main; rc = main(['report', sys.argv[1], '-o', sys.argv[2], "
+            "'-B', '200', '--format', 'json']); "
+            "bad = [m for m in ('matplotlib', 'weasyprint', 'pylatex', 'jinja2', 'compreport.latex', "
+            "'compreport.figures') if m in sys.modules]; print(rc, bad)")
+    res = subprocess.run([sys.executable, "-c", code, str(two_competitions), str(tmp_path / "o")],
+                         capture_output=True, text=True)
+    assert res.stdout.strip().splitlines()[-1] == "0 []", res.stdout + res.stderr
+    assert sorted(p.name for p in (tmp_path / "o").iterdir()) == ["results.json"]
+
+
+def test_bad_render_options_fail_before_any_work(two_competitions, tmp_path):
+    for args, words in ((["--figure-formats", "gif"], "gif"), (["--decimals", "12"], "--decimals"),
+                        (["--format", "docx"], "docx")):
+        res = _run("report", str(two_competitions), "-o", str(tmp_path / "o"), *args, cwd=tmp_path)
+        assert res.returncode == 2, res.stderr
+        lines = [x for x in res.stderr.splitlines() if x.strip()]
+        assert len(lines) == 1 and lines[0].startswith("error:") and words in lines[0]
+        assert not (tmp_path / "o").exists()
