@@ -1,0 +1,394 @@
+"""HTML and PDF reports: self-contained, escaped, complete, one-page team sheets, reproducible."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import warnings
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from compreport import htmlreport
+from compreport.analysis import Analysis, Settings, analyze_competition
+from compreport.errors import InputError
+from compreport.resources import demo_workshop_dir
+from compreport.spec import Options, load_inputs
+
+from conftest import make_competition
+
+B = 500
+SCRIPT = "<script>alert(1)</script>"
+HOSTILE = [SCRIPT, "../evil", ".hidden", "a/b", "Tü Par", "Tu Par", '"q" & <b>bold</b>', "???", "CON",
+           "baseline"]
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+def _hostile_competition():
+    rng = np.random.default_rng(5)
+    n = 240
+    gold = rng.integers(0, 3, n)
+    preds = []
+    for i, _ in enumerate(HOSTILE):
+        keep = rng.random(n) < 0.45 + 0.04 * i
+        preds.append(np.where(keep, gold, rng.integers(0, 3, n)))
+    comp = make_competition(gold, np.array(preds), systems=HOSTILE, metrics=["accuracy", "macro_f1"], cid="hostile")
+    comp.baselines = ["baseline"]
+    comp.name = "Hostile & <Names>"
+    comp.challenge, comp.task, comp.language, comp.year = "Evil", "Escaping", "Spanish", 2026
+    comp.group = ["Evil 2026", "Escaping", "Spanish"]
+    comp.inputs = [{"path": "/somewhere/runs/<x>.tsv", "sha256": "0" * 64}]
+    return comp
+
+
+@pytest.fixture(scope="module")
+def settings():
+    return Settings(bootstrap=B)
+
+
+@pytest.fixture(scope="module")
+def hostile(settings):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return analyze_competition(_hostile_competition(), settings, progress=False)
+
+
+@pytest.fixture(scope="module")
+def analysis(settings, hostile):
+    comps = load_inputs([str(demo_workshop_dir())], Options()).competitions
+    keep = [c for c in comps if c.id in ("detox-binary", "ratings-mae")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        done = [analyze_competition(c, settings, progress=False) for c in keep]
+    return Analysis(settings, [*done, hostile])
+
+
+@pytest.fixture(scope="module")
+def html_dir(analysis, tmp_path_factory):
+    out = tmp_path_factory.mktemp("html")
+    written = htmlreport.write_html(analysis, out)
+    assert written == [out / "index.html", *(out / c.id / "report.html" for c in analysis.competitions)]
+    return out
+
+
+class _Page(HTMLParser):
+    """Collects tags, attributes and text; checks that non-void elements are closed in order."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags, self.attrs, self.text, self.stack, self.errors = [], [], [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        self.attrs += attrs
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        self.tags.append(tag)
+        self.attrs += attrs
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"</{tag}> closes {self.stack[-1:] or 'nothing'}")
+        else:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def _parse(text: str) -> _Page:
+    page = _Page()
+    page.feed(text)
+    page.close()
+    assert not page.errors, page.errors[:5]
+    assert not page.stack, page.stack
+    return page
+
+
+def _squeeze(s: str) -> str:
+    return re.sub(r"\s+", "", s)
+
+
+# ----------------------------------------------------------------------------------------------- formatting
+
+def test_number_formats():
+    assert htmlreport.fmt_score(0.123456) == "0.1235"
+    assert htmlreport.fmt_diff(0.12345) == "0.123"
+    assert htmlreport.fmt_diff(-0.0001) == "0.000"  # no negative zero
+    assert htmlreport.fmt_diff(-0.25) == "-0.250"
+    for missing in (None, float("nan"), float("inf"), np.nan):
+        assert htmlreport.fmt_score(missing) == "–"
+        assert htmlreport.fmt_p(missing) == "–"
+    assert htmlreport.fmt_p(0.03456) == "0.0346"
+    assert htmlreport.fmt_p(1 / 100001) == "<0.0001"  # p is never 0
+    assert htmlreport.fmt_ci(0.1, None) == "[0.1000, –]"
+    assert htmlreport.fmt_ci(None, None) == "–"
+    assert htmlreport.fmt_cell(np.int64(12)) == "12"
+    assert htmlreport.fmt_cell("2/2/2/2") == "2/2/2/2"
+    assert htmlreport.fmt_cell(34.0223) == "34.022"
+
+
+def test_reference_texts():
+    from compreport import methods
+
+    for key in methods.REFERENCES:
+        text = htmlreport.reference_text(key)
+        assert "{" not in text and "}" not in text and "year" not in text
+        assert methods.REFERENCES[key][0].split(",")[-1].strip() in text  # the year
+
+
+# ----------------------------------------------------------------------------------------------- HTML
+
+def test_html_parses_and_names_every_system(analysis, html_dir):
+    index = (html_dir / "index.html").read_text(encoding="utf-8")
+    page = _parse(index)
+    text = "".join(page.text)
+    for comp in analysis.competitions:
+        assert comp.name in text
+        assert f"{comp.id}/report.html" in index
+        assert comp.primary.best in text
+    for comp in analysis.competitions:
+        page = _parse((html_dir / comp.id / "report.html").read_text(encoding="utf-8"))
+        text = "".join(page.text)
+        for system in comp.systems:
+            assert system in text, system
+        for sec in ("Leaderboard", "Differences from the best", "Pairwise differences", "Pairwise p-values",
+                    "Methods", "References", "Provenance", "Holm correction over all pairs"):
+            assert sec in text, sec
+        assert "svg" in page.tags  # inline figures
+        for i in comp.inputs:
+            assert i["sha256"] in text
+            assert Path(i["path"]).name in text
+
+
+def test_script_team_is_text(hostile, html_dir):
+    raw = (html_dir / "hostile" / "report.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in raw
+    page = _parse(raw)
+    assert "script" not in page.tags and "b" not in page.tags
+    assert SCRIPT in "".join(page.text)
+    for f in html_dir.rglob("*.html"):
+        content = f.read_text(encoding="utf-8")
+        assert "<script" not in content.lower(), f
+        assert "Hostile & <Names>" not in content  # the competition name is escaped too
+
+
+def test_no_remote_resources(html_dir):
+    for f in html_dir.rglob("*.html"):
+        content = f.read_text(encoding="utf-8")
+        page = _parse(content)
+        for name, value in page.attrs:
+            if name in ("src", "href", "xlink:href", "action", "srcset", "poster"):
+                assert not re.match(r"\s*(https?:)?//", value or "", re.I), (f, name, value)
+                if name == "href" and not value.startswith("#"):  # relative links between our own files
+                    assert (f.parent / value).resolve().is_file(), (f, value)
+        assert "@import" not in content and not re.search(r"url\(\s*['\"]?(https?:)?//", content)
+        assert not {"link", "iframe", "object", "embed", "img"} & set(page.tags), f
+
+
+def test_html_byte_identical(analysis, html_dir, tmp_path):
+    htmlreport.write_html(analysis, tmp_path)
+    files = sorted(p.relative_to(html_dir) for p in html_dir.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
+    for rel in files:
+        assert (html_dir / rel).read_bytes() == (tmp_path / rel).read_bytes(), rel
+
+
+def test_matrix_shading_and_caption(analysis):
+    comp = analysis.competitions[0]
+    raw = htmlreport.competition_html(analysis, comp)
+    assert 'class="cell sig' in raw
+    assert "Holm correction over all pairs" in raw
+    ctx = htmlreport.matrix_context(comp.primary, analysis.settings, for_pdf=True)
+    cells = [c for b in ctx["blocks"] for r in b["rows"] for c in r["cells"] if c is not None]
+    m = len(comp.systems)
+    assert len(cells) == m * (m - 1) // 2  # every pair once, lower triangle
+
+
+def test_wide_matrix_split_in_pdf_blocks(settings):
+    rng = np.random.default_rng(1)
+    n, m = 150, 25
+    gold = rng.integers(0, 2, n)
+    preds = np.array([np.where(rng.random(n) < 0.5 + 0.015 * i, gold, 1 - gold) for i in range(m)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ca = analyze_competition(make_competition(gold, preds, cid="wide"), settings, progress=False)
+    ctx = htmlreport.matrix_context(ca.primary, settings, for_pdf=True)
+    assert ctx["landscape"] and not ctx["named"]
+    assert [len(b["columns"]) for b in ctx["blocks"]] == [20, 4]
+    assert sum(c is not None for b in ctx["blocks"] for r in b["rows"] for c in r["cells"]) == m * (m - 1) // 2
+    assert len(htmlreport.matrix_context(ca.primary, settings, for_pdf=False)["blocks"]) == 1
+
+
+def test_team_html_winner_and_alike(analysis):
+    comp = analysis.competitions[0]
+    ma = comp.primary
+    winner, last = ma.scores[0].system, [s.system for s in ma.scores if s.system not in comp.baselines][-1]
+    text = "".join(_parse(htmlreport.team_html(analysis, comp, winner)).text)
+    assert "is the winner" in text and ma.vs_best[0].b in text
+    text = "".join(_parse(htmlreport.team_html(analysis, comp, last)).text)
+    assert f"Winner: {winner}" in text
+    ctx = htmlreport.team_context(analysis, comp, last)
+    me = next(s for s in ma.scores if s.system == last)
+    assert ctx["alike"] == [s.system for s in ma.scores
+                            if s.system != last and set(s.group) & set(me.group)]
+
+
+def test_unsafe_competition_id(analysis, tmp_path):
+    comp = analysis.competitions[0]
+    bad = Analysis(analysis.settings, [type(comp)(**{**comp.__dict__, "id": "../up"})])
+    with pytest.raises(InputError):
+        htmlreport.write_html(bad, tmp_path)
+
+
+# ----------------------------------------------------------------------------------------------- PDF
+
+def _tool(name):
+    path = shutil.which(name)
+    if path is None:
+        pytest.skip(f"{name} (poppler-utils) not installed")
+    return path
+
+
+def _pages(pdf: Path) -> int:
+    out = subprocess.run([_tool("pdfinfo"), str(pdf)], capture_output=True, text=True, check=True).stdout
+    return int(re.search(r"^Pages:\s+(\d+)", out, re.M).group(1))
+
+
+def _text(pdf: Path) -> str:
+    return subprocess.run([_tool("pdftotext"), "-enc", "UTF-8", str(pdf), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+@pytest.fixture(scope="module")
+def pdf_dir(analysis, tmp_path_factory):
+    pytest.importorskip("weasyprint")
+    from compreport import pdfreport
+
+    out = tmp_path_factory.mktemp("pdf")
+    written = pdfreport.write_pdf(analysis, out)
+    assert written[0] == out / "overview.pdf"
+    assert all(p.is_file() for p in written)
+    assert pdfreport.REFUSED == []  # nothing was fetched, nothing even tried
+    return out
+
+
+def test_report_pdfs(analysis, pdf_dir):
+    assert _pages(pdf_dir / "overview.pdf") >= 1
+    overview = _squeeze(_text(pdf_dir / "overview.pdf"))
+    for comp in analysis.competitions:
+        assert _squeeze(comp.name) in overview
+        pdf = pdf_dir / comp.id / "report.pdf"
+        assert _pages(pdf) >= 2
+        text = _squeeze(_text(pdf))
+        for system in comp.systems:
+            assert _squeeze(system) in text, system
+        assert "1/" in text  # page numbers "1 / N"
+    info = subprocess.run([_tool("pdfinfo"), str(pdf_dir / "overview.pdf")], capture_output=True, text=True).stdout
+    assert "CreationDate" not in info and "ModDate" not in info
+
+
+def test_first_page_not_blank(pdf_dir, tmp_path):
+    from PIL import Image
+
+    subprocess.run([_tool("pdftoppm"), "-r", "50", "-png", "-f", "1", "-l", "1",
+                    str(pdf_dir / "hostile" / "report.pdf"), str(tmp_path / "p")], check=True)
+    png = next(tmp_path.glob("p*.png"))
+    img = np.asarray(Image.open(png).convert("L"))
+    assert (img < 128).sum() > 500
+
+
+def test_team_pdfs_one_page(analysis, pdf_dir):
+    from compreport import pdfreport
+
+    for comp in analysis.competitions:
+        files = pdfreport.team_files(comp)
+        assert set(files) == set(comp.systems) - set(comp.baselines)
+        winner = comp.primary.best
+        by_system = {s.system: s for s in comp.primary.scores}
+        teams = pdf_dir / comp.id / "teams"
+        assert sorted(p.name for p in teams.iterdir()) == sorted(files.values())
+        for system, name in files.items():
+            pdf = teams / name
+            assert _pages(pdf) == 1, (comp.id, system)
+            text = _squeeze(_text(pdf))
+            assert _squeeze(system) in text
+            assert htmlreport.fmt_score(by_system[system].score) in text
+            assert _squeeze(winner) in text
+
+
+def test_team_file_names(hostile, pdf_dir):
+    from compreport import pdfreport
+
+    files = pdfreport.team_files(hostile)
+    assert "baseline" not in files
+    names = list(files.values())
+    assert len(set(names)) == len(names)
+    for name in names:
+        assert re.fullmatch(r"[a-z0-9][a-z0-9-]*\.pdf", name), name
+    assert files["Tü Par"] == "tu-par.pdf" and files["Tu Par"] == "tu-par-2.pdf"
+    assert files["../evil"] == "evil.pdf" and files[".hidden"] == "hidden.pdf" and files["a/b"] == "a-b.pdf"
+    assert files["???"] == "system.pdf" and files["CON"] == "con-system.pdf"
+    teams = (pdf_dir / "hostile" / "teams").resolve()
+    for name in names:
+        assert (teams / name).resolve().parent == teams
+    assert not (pdf_dir / "evil.pdf").exists() and not (pdf_dir / "hostile" / ".hidden.pdf").exists()
+
+
+def test_team_names_collide_deterministically():
+    from compreport import pdfreport
+
+    comp = make_competition([0, 1], [[0, 1], [1, 0], [0, 0], [1, 1]], systems=["A b", "a-b", "a b-2", "A B"])
+    assert pdfreport.team_files(comp) == {"A b": "a-b.pdf", "a-b": "a-b-3.pdf", "a b-2": "a-b-2.pdf",
+                                          "A B": "a-b-4.pdf"}
+
+
+def test_pdf_byte_identical(analysis, hostile, tmp_path):
+    pytest.importorskip("weasyprint")
+    from compreport import pdfreport
+
+    small = Analysis(analysis.settings, [hostile])
+    a, b = pdfreport.write_pdf(small, tmp_path / "a"), pdfreport.write_pdf(small, tmp_path / "b")
+    assert [p.relative_to(tmp_path / "a") for p in a] == [p.relative_to(tmp_path / "b") for p in b]
+    for pa, pb in zip(a, b):
+        assert pa.read_bytes() == pb.read_bytes(), pa.name
+
+
+def test_fetcher_refuses_network(tmp_path):
+    weasyprint = pytest.importorskip("weasyprint")
+    from compreport import pdfreport
+
+    before = len(pdfreport.REFUSED)
+    html = ('<html><body><p>x</p><img src="http://127.0.0.1:9/x.png">'
+            '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">'
+            '<link rel="stylesheet" href="https://127.0.0.1:9/a.css"></body></html>')
+    weasyprint.HTML(string=html, url_fetcher=pdfreport.url_fetcher()).write_pdf(tmp_path / "x.pdf")
+    refused = pdfreport.REFUSED[before:]
+    assert refused and all(not u.startswith("data:") for u in refused)
+    assert any(u.startswith("http://127.0.0.1:9") for u in refused)
+
+
+def test_team_sheet_shrinks_to_one_page(settings):
+    """90 systems with long names, all in one group: the list of look-alikes still fits one page."""
+    pytest.importorskip("weasyprint")
+    from compreport import pdfreport
+
+    rng = np.random.default_rng(2)
+    n, m = 80, 90
+    gold = rng.integers(0, 2, n)
+    preds = np.array([np.where(rng.random(n) < 0.6 + 0.001 * i, gold, 1 - gold) for i in range(m)])
+    names = [f"A-Rather-Long-Team-Name-Number-{i:03d}.run{i % 4}" for i in range(m)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ca = analyze_competition(make_competition(gold, preds, systems=names, metrics=["accuracy", "macro_f1"],
+                                                  cid="big"), Settings(bootstrap=200), progress=False)
+    an = Analysis(Settings(bootstrap=200), [ca])
+    system = ca.primary.scores[40].system
+    assert len(htmlreport.team_context(an, ca, system)["alike"]) > 60
+    doc = pdfreport._team_document(pdfreport._Renderer(), an, ca, system)
+    assert len(doc.pages) == 1
