@@ -192,7 +192,10 @@ def _render(analysis, tmp: Path, formats: list[str], figure_formats: list[str], 
     if "pdf" in formats:
         from .pdfreport import write_pdf
 
-        written += write_pdf(analysis, tmp)
+        try:
+            written += write_pdf(analysis, tmp)
+        except RuntimeError as exc:  # WeasyPrint or its Pango libraries missing: nothing is written
+            raise InputError(f"--format pdf: {exc} (install them with `make demo`, or drop pdf from --format)")
     return written
 
 

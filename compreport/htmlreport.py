@@ -239,8 +239,25 @@ def _figure_metric(stem: str, comp: CompetitionAnalysis) -> tuple[str, str | Non
     return kind, None
 
 
+#: (id(analysis), competition id) -> (analysis, blocks): the HTML and the PDF pages of one run share
+#: their inline figures instead of drawing them twice. Holding the analysis keeps its id unique.
+_FIGURE_CACHE: dict[tuple[int, str], tuple] = {}
+
+
 def competition_figure_blocks(analysis: Analysis, comp: CompetitionAnalysis) -> tuple[dict, list]:
     """Inline SVG figures of one competition: ({metric name: [figure, ...]}, [other figures])."""
+    key = (id(analysis), comp.id)
+    hit = _FIGURE_CACHE.get(key)
+    if hit is not None and hit[0] is analysis:
+        return hit[1]
+    if len(_FIGURE_CACHE) > 64:
+        _FIGURE_CACHE.clear()
+    blocks = _draw_figure_blocks(analysis, comp)
+    _FIGURE_CACHE[key] = (analysis, blocks)
+    return blocks
+
+
+def _draw_figure_blocks(analysis: Analysis, comp: CompetitionAnalysis) -> tuple[dict, list]:
     from . import figures
 
     per_metric: dict[str, list] = {ma.name: [] for ma in comp.metrics}

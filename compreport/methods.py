@@ -117,9 +117,9 @@ def paragraph(settings: Settings) -> list[str | Cite]:
     level = f"{100 * (1 - settings.alpha):g}%"
     ci_name, ci_cite = _CI_WORDS[settings.ci_method]
     out: list[str | Cite] = [
-        f"Scores are reported with {level} {ci_name} confidence intervals from {settings.bootstrap:,} paired "
-        f"bootstrap resamples of the test items (seed {settings.seed}) ", Cite(ci_cite),
-        "; every system and metric is scored on the same resamples. "]
+        f"Scores are reported with {level} {ci_name} confidence intervals ", Cite(ci_cite),
+        f" from {settings.bootstrap:,} paired bootstrap resamples of the test items (seed {settings.seed}); "
+        "every system and metric is scored on the same resamples. "]
     if settings.test == "randomization":
         out += [f"p-values come from an approximate randomization test with {settings.bootstrap:,} rounds, "
                 f"swapping each item's two predictions with probability 1/2 ", Cite("noreen1989"), " as in MUC ",
