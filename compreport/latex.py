@@ -496,6 +496,8 @@ def appendix(analysis: Analysis, options: Options, tables_by_comp: dict[str, lis
         doc.append(NoEscape(methods_latex(analysis.settings)))
     with doc.create(Section("Competitiveness across competitions")):
         doc.append(NoEscape(r"\input{summary/legend.tex}" + "\n" + r"\input{summary/competitiveness.tex}"))
+        for stem, _, _ in _language_blocks(analysis):
+            doc.append(NoEscape(f"\n\\input{{summary/ci-{stem}.tex}}\n"))
     for comp in analysis.competitions:
         with doc.create(Section(NoEscape(escape(comp.name)))):
             doc.append(NoEscape(f"{comp.n:,} test items, {len(comp.systems)} systems."))
@@ -538,6 +540,10 @@ def write_latex(analysis: Analysis, out: Path, options: Options | None = None,
     for name, text in (("legend.tex", r.legend()), ("competitiveness.tex", r.summary())):
         (summary / name).write_text(text, encoding="utf-8")
         written.append(summary / name)
+    for stem, caption, blocks in _language_blocks(analysis):  # paper Table 2: one task, several languages
+        name = f"ci-{stem}.tex"
+        (summary / name).write_text(r.ci_blocks(blocks, caption=caption, label=f"tab:ci-{stem}"), encoding="utf-8")
+        written.append(summary / name)
     df = tables.competitiveness_summary(analysis)
     df.columns = df.columns.get_level_values("id")
     df.to_csv(summary / "competitiveness.csv", index_label="row", lineterminator="\n")
@@ -552,6 +558,25 @@ def write_latex(analysis: Analysis, out: Path, options: Options | None = None,
         if pdf is not None:
             written.append(pdf)
     return written
+
+
+def _language_blocks(analysis: Analysis) -> list[tuple[str, str, list[tuple[str, MetricAnalysis]]]]:
+    """Competitions that share challenge and task (all but the last level of ``group``) and primary
+    metric, as CI blocks side by side titled by their last level (the language):
+    ``[(file stem, caption, blocks), ...]``; only sets of two or more."""
+    sets: dict[tuple, list[CompetitionAnalysis]] = {}
+    for comp in analysis.competitions:
+        if len(comp.group) >= 2:
+            sets.setdefault((*comp.group[:-1], comp.primary.name), []).append(comp)
+    out = []
+    for key, comps in sets.items():
+        if len(comps) < 2:
+            continue
+        *path, metric = key
+        caption = (f"Ordered bootstrap confidence intervals of {metric_name(comps[0].primary)} for "
+                   f"{escape(': '.join(path))}")
+        out.append((slug("-".join(path)), caption, [(escape(c.group[-1]), c.primary) for c in comps]))
+    return out
 
 
 def compile_appendix(out: Path) -> Path | None:

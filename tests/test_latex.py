@@ -277,3 +277,21 @@ def test_appendix_without_tex_keeps_the_tex(twelve, tmp_path, monkeypatch, capsy
     assert tmp_path / "appendix.pdf" not in written
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "not found" in err[0]
+
+
+def test_languages_of_one_task_side_by_side(tmp_path):
+    """Paper Table 2: competitions sharing challenge and task get their CI blocks titled by language."""
+    comps = []
+    for cid, lang in (("eu", "Basque"), ("es", "Spanish")):
+        c = _competition(4, None, seed=len(lang), cid=cid)
+        c.group = ["VaxxStance 2021", "Close track", lang]
+        comps.append(c)
+    other = _competition(3, None, seed=9, cid="other")
+    other.group = ["Other 2021", "Task", "English"]
+    an = _analysis(comps + [other], bootstrap=200)
+    written = latex.write_latex(an, tmp_path, compile_pdf=False)
+    path = tmp_path / "summary" / "ci-vaxxstance-2021-close-track.tex"
+    assert path in written and len([p for p in written if p.name.startswith("ci-")]) == 1
+    tex = path.read_text()
+    assert "{Basque}" in tex and "{Spanish}" in tex and "VaxxStance 2021: Close track" in tex
+    assert "\\input{summary/ci-vaxxstance-2021-close-track.tex}" in (tmp_path / "appendix.tex").read_text()
