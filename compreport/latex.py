@@ -22,7 +22,6 @@ from pathlib import Path
 import jinja2
 
 from . import methods, tables
-from ._version import __version__
 from .analysis import Analysis, CompetitionAnalysis, MetricAnalysis
 from .resources import templates_dir
 from .spec import slug
@@ -308,7 +307,6 @@ class Renderer:
         if pm.diff.empty:
             return self._render("empty.tex.j2", what=f"pairwise differences of {escape(comp.name)}",
                                 reason="a single system")
-        rank = {sc.system: sc.rank for sc in ma.scores}
         order = [sc.system for sc in ma.scores]
         number_of = {sysname: i + 1 for i, sysname in enumerate(order)}
         vals = [v for v in pm.diff.to_numpy().ravel().tolist() if v == v]
@@ -332,7 +330,7 @@ class Renderer:
                 "matrix.tex.j2", comp=comp, ma=ma, cols=[number_of[c] for c in cols], rows=body,
                 fmt=_fmt(d, vals, post=r"\textsuperscript{***}"), env=self._env_for(width),
                 correction=tables.correction_label(s), label=_label(comp, f"pairs-{slug(ma.name)}")
-                + ("" if k == 0 else f"-{k + 1}"), part=(k + 1, len(col_chunks)), ranks=rank,
+                + ("" if k == 0 else f"-{k + 1}"), part=(k + 1, len(col_chunks)),
                 key=[(number_of[x], x) for x in order if x in cols]))
         return "\n".join(parts)
 
