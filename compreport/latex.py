@@ -592,7 +592,7 @@ def compile_appendix(out: Path) -> Path | None:
     if proc.returncode != 0:  # our bug, not the user's: keep the .tex and the log, say so
         from .errors import warn
 
-        warn(f"appendix.pdf not built: latexmk failed on appendix.tex (see appendix.log in the output)")
+        warn("appendix.pdf not built: latexmk failed on appendix.tex (see appendix.log in the output)")
         return None
     subprocess.run([latexmk, "-c", "appendix.tex"], cwd=out, env=env, capture_output=True)
     for leftover in ("appendix.bbl", "appendix.run.xml", "appendix.synctex.gz"):
