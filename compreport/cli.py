@@ -15,8 +15,6 @@ from ._version import __version__
 from .errors import InputError, InputWarning
 
 FORMATS = ("json", "latex", "html", "pdf")
-#: Formats this version can write.
-AVAILABLE_FORMATS = FORMATS
 FIGURE_FORMATS = ("pdf", "svg", "png")
 
 
@@ -132,14 +130,11 @@ def _settings(args, from_specs: dict):
 
 def _formats(value: str | None) -> list[str]:
     if value is None:
-        return list(AVAILABLE_FORMATS)
+        return list(FORMATS)
     wanted = _comma_list([value])
     for f in wanted:
         if f not in FORMATS:
             raise InputError(f"--format: unknown format {f!r} (formats: {', '.join(FORMATS)})")
-        if f not in AVAILABLE_FORMATS:
-            raise InputError(f"--format: {f!r} is not available in compreport {__version__} "
-                             f"(available: {', '.join(AVAILABLE_FORMATS)})")
     return ["json"] + [f for f in wanted if f != "json"]
 
 
