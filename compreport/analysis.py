@@ -48,7 +48,7 @@ class Settings:
 
     CI_METHODS = ("percentile", "bca", "normal")
     TESTS = ("bootstrap", "randomization")
-    FAMILIES = ("all-pairs", "per-row")
+    FAMILIES = ("all-pairs", "per-row", "vs-best")
     GROUP_CORRECTIONS = ("none", "bonferroni", "holm", "bh")
 
     def to_dict(self) -> dict:
@@ -256,16 +256,28 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
     if test_p is not None:
         vb["p_value"], pr["p_value"] = test_p(firsts, others), test_p(pa, pb)
     vb_corr = inference.correct(vb["p_value"])
-    pr_corr = (inference.correct_within(pr["p_value"], ia) if settings.family == "per-row"
-               else inference.correct(pr["p_value"]))
+    all_pairs = inference.correct(pr["p_value"])
+    if settings.family == "per-row":
+        pr_corr = inference.correct_within(pr["p_value"], ia)
+    elif settings.family == "vs-best":  # only the pairs with the best are tested: the vs-best family
+        with_best = ia == 0  # same pairs, same order as vs_best (best, order[1]), (best, order[2]), ...
+        pr_corr = {k: np.full(len(ia), np.nan) for k in vb_corr}
+        for k, v in vb_corr.items():
+            pr_corr[k][with_best] = v
+    else:
+        pr_corr = all_pairs
     decide = pr["p_value"] if settings.correction == "none" else pr_corr[settings.correction]
+    if settings.family == "vs-best":
+        decide = np.where(ia == 0, decide, np.nan)  # pairs without the best are not tested
     different = np.zeros((m, m), dtype=bool)
     different[pa, pb] = different[pb, pa] = decide < alpha
     group = inference.letters(list(order), different)
     scores = [Score(systems[i], float(observed[i]), float(mean[i]), float(se[i]), float(lo[i]), float(hi[i]),
                     int(rank[i]), group[i]) for i in order]
+    # ties among all pairs (paper Tables 7-11) need every pair: all-pairs corrections under vs-best
+    tie_corr = all_pairs if settings.family == "vs-best" else pr_corr
     comp = inference.competitiveness(
-        observed, order, {"none": vb["p_value"], **vb_corr}, {"none": pr["p_value"], **pr_corr},
+        observed, order, {"none": vb["p_value"], **vb_corr}, {"none": pr["p_value"], **tie_corr},
         alpha, n, ideal, higher_is_better)
     return MetricAnalysis(
         name=name, params=params, higher_is_better=higher_is_better, ideal=ideal, primary=primary,

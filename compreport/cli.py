@@ -45,9 +45,9 @@ def _add_stats_options(p: argparse.ArgumentParser) -> None:
                    help="interval method for systems and differences (default percentile)")
     g.add_argument("--test", choices=("bootstrap", "randomization"),
                    help="p-values: paired bootstrap (default) or approximate randomization")
-    g.add_argument("--family", choices=("all-pairs", "per-row"),
-                   help="correction family of the pairwise comparisons (default all-pairs); "
-                        "comparisons with the winner are always their own family")
+    g.add_argument("--family", choices=("all-pairs", "per-row", "vs-best"),
+                   help="correction family of the pairwise comparisons (default all-pairs); vs-best tests "
+                        "only the m-1 comparisons with the winner; those are always their own family")
     g.add_argument("--correction", choices=("none", "bonferroni", "holm", "bh"),
                    help="correction behind the significance groups (default holm)")
     g.add_argument("--jobs", type=int, default=1, help="worker processes for per-resample metrics (default 1)")

@@ -127,6 +127,7 @@ def environment():
         keep_trailing_newline=True)
     env.filters.update(score=fmt_score, diff=fmt_diff, p=fmt_p, num=fmt_num, cell=fmt_cell)
     env.globals.update(fmt_ci=fmt_ci, MISSING=MISSING)
+    env.filters["family"] = tables.family_words
     return env
 
 
@@ -539,7 +540,7 @@ def method_sentences(settings: Settings) -> list:
         second = [f"The difference to the winner is {label}-corrected over the comparisons with the winner, and "
                   f"systems sharing a significance-group letter are not significantly different at "
                   f"\u03b1 = {s.alpha:g} after {label} correction over "
-                  f"{'all pairs' if s.family == 'all-pairs' else 'each row of the pairwise table'} ",
+                  f"{tables.family_words(s.family)} ",
                   methods.Cite("piepho2004"), "."]
     return citation_segments(first + second)
 

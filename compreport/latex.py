@@ -210,6 +210,7 @@ def environment() -> jinja2.Environment:
     env.filters["tex"] = escape
     env.filters["num"] = number
     env.filters["metric"] = metric_name
+    env.filters["family"] = _family_words
     return env
 
 
@@ -427,8 +428,7 @@ def _label(comp: CompetitionAnalysis, what: str) -> str:
 
 
 def _family_words(family: str) -> str:
-    return {"all-pairs": "all pairs", "per-row": "each row (a system against those ranked below it)"}.get(
-        family, escape(family))
+    return escape(tables.family_words(family))
 
 
 def _pack(widths: list[float], limit: float) -> list[list[int]]:

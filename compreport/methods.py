@@ -109,7 +109,8 @@ _CI_WORDS = {"percentile": ("percentile", "efron1993"), "bca": ("bias-corrected 
              "normal": ("normal-approximation (estimate ± z·SE)", "efron1993")}
 _CORRECTION_CITE = {"bonferroni": "dunn1961", "holm": "holm1979", "bh": "benjamini1995"}
 _FAMILY_WORDS = {"all-pairs": "over all pairs of systems",
-                 "per-row": "within each row (each system against those ranked below it)"}
+                 "per-row": "within each row (each system against those ranked below it)",
+                 "vs-best": "only over the comparisons with the best (the other pairs are not tested)"}
 
 
 def paragraph(settings: Settings) -> list[str | Cite]:

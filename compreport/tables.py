@@ -91,7 +91,8 @@ def differences_from_best(metric: MetricAnalysis) -> pd.DataFrame:
 
 def pairwise_p_values(metric: MetricAnalysis) -> pd.DataFrame:
     """All pairs in rank order (paper Table 5): ``a``, ``b``, ``diff`` (a - b, oriented), ``p_value``,
-    ``p_bonferroni``, ``p_holm``, ``p_bh`` (corrected over the family of ``settings.family``)."""
+    ``p_bonferroni``, ``p_holm``, ``p_bh`` (corrected over the family of ``settings.family``; NaN for
+    pairs outside it, i.e. pairs without the best under ``vs-best``)."""
     cols = ["a", "b", "diff", *P_COLUMNS.values()]
     return pd.DataFrame([{"a": c.a, "b": c.b, "diff": c.diff, **{v: getattr(c, v) for v in P_COLUMNS.values()}}
                          for c in metric.pairs], columns=cols)
@@ -188,11 +189,23 @@ def ci_blocks(blocks: list[tuple[str, MetricAnalysis]]) -> list[tuple[str, pd.Da
     return [(title, confidence_intervals(ma)) for title, ma in blocks]
 
 
+#: How captions and the methods text name each correction family of the pairwise comparisons.
+FAMILY_WORDS = {
+    "all-pairs": "all pairs",
+    "per-row": "each row (each system against those ranked below it)",
+    "vs-best": "the comparisons with the best (other pairs are not tested)",
+}
+
+
+def family_words(family: str) -> str:
+    """Plain words for a ``--family`` value (``all-pairs``, ``per-row``, ``vs-best``)."""
+    return FAMILY_WORDS.get(family, family)
+
+
 def correction_label(settings: Settings, which: str = "pairs") -> str:
     """``"Holm correction over all pairs"``-style words for captions (``which``: pairs or vs_best)."""
     corr = settings.correction
     if corr == "none":
         return "no correction for multiple comparisons"
-    family = {"all-pairs": "all pairs", "per-row": "each row (each system against those ranked below it)"}
-    over = "the comparisons with the best" if which == "vs_best" else family.get(settings.family, settings.family)
+    over = "the comparisons with the best" if which == "vs_best" else family_words(settings.family)
     return f"{CORRECTION_LABELS[corr]} correction over {over}"

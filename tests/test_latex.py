@@ -295,3 +295,15 @@ def test_languages_of_one_task_side_by_side(tmp_path):
     tex = path.read_text()
     assert "{Basque}" in tex and "{Spanish}" in tex and "VaxxStance 2021: Close track" in tex
     assert "\\input{summary/ci-vaxxstance-2021-close-track.tex}" in (tmp_path / "appendix.tex").read_text()
+
+
+@needs_tex
+def test_vs_best_family_renders_untested_pairs_as_dashes(tmp_path):
+    an = _analysis([_competition(5, None, seed=5, cid="vb")], bootstrap=500, family="vs-best")
+    comp = an.competitions[0]
+    r = latex.Renderer(an)
+    pv = r.p_values(comp, comp.primary)
+    assert "comparisons with the best (other pairs are not tested)" in pv
+    assert pv.count("{--}") == 3 * (10 - 4)  # three corrections for each of the 6 pairs without the best
+    matrix = r.pair_matrix(comp, comp.primary)
+    _compile(tmp_path, pv + "\n" + matrix + "\n" + r.summary(), "ceurart")

@@ -192,3 +192,30 @@ def test_a_metric_given_twice_is_an_error():
     comp.metrics = [MetricSpec("accuracy"), MetricSpec("accuracy")]
     with pytest.raises(InputError, match="given twice"):
         analyze_competition(comp, Settings(bootstrap=10))
+
+
+def test_vs_best_family_tests_only_the_comparisons_with_the_best():
+    """--family vs-best: pairs with the best carry the vs-best corrections, other pairs none (NaN);
+    groups come from those m-1 tests alone; ties among all pairs still use all-pairs corrections."""
+    from conftest import make_competition
+
+    rng = np.random.default_rng(4)
+    gold = rng.integers(0, 2, 400)
+    preds = [np.where(rng.random(400) < q, gold, 1 - gold) for q in (0.9, 0.89, 0.8, 0.7, 0.6)]
+    comp = make_competition(gold, preds)
+    ca_all = analyze_competition(comp, Settings(bootstrap=2000), progress=False).primary
+    ma = analyze_competition(comp, Settings(bootstrap=2000, family="vs-best"), progress=False).primary
+    best = ma.best
+    vb = {c.b: c for c in ma.vs_best}
+    assert len(ma.pairs) == 10
+    for c in ma.pairs:
+        if c.a == best:
+            for k in ("p_value", "p_bonferroni", "p_holm", "p_bh"):
+                assert getattr(c, k) == getattr(vb[c.b], k)
+        else:
+            assert np.isnan(c.p_bonferroni) and np.isnan(c.p_holm) and np.isnan(c.p_bh)
+            assert 0 < c.p_value <= 1  # raw p-values are still reported
+    tied = {c.b for c in ma.vs_best if c.p_holm >= 0.05}
+    letter = ma.scores[0].group[0]
+    assert {s.system for s in ma.scores if letter in s.group} == {best} | tied
+    assert ma.competitiveness["ties"] == ca_all.competitiveness["ties"]
