@@ -243,13 +243,16 @@ def find_comparison(metric: MetricAnalysis, a: str, b: str) -> tuple[Comparison,
 
 
 @_styled
-def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str, b: str) -> Figure:
+def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str, b: str,
+                      test: str = "bootstrap") -> Figure:
     """Histogram of the bootstrap distribution of the difference ``a - b`` (paper Fig. 3).
 
     Vertical lines at 0, δ(x) and 2δ(x) (δ(x) the observed difference of the stored
     Comparison); the shaded side of 2δ(x) is the region the paired-bootstrap p-value counts.
     The title shows the unadjusted p-value of the stored Comparison (a pair stored as (b, a)
-    is shown with its orientation flipped). Raises ValueError without replicates.
+    is shown with its orientation flipped). With ``test="randomization"`` the p-value comes from
+    the randomization test, not from this histogram: nothing is shaded and the title says so.
+    Raises ValueError without replicates.
     """
     reps = metric.difference_replicates(a, b)
     c, flipped = find_comparison(metric, a, b)
@@ -268,7 +271,7 @@ def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str,
     lo, hi = ax.get_xlim()
     pad = 0.04 * (hi - lo)
     lo, hi = min(lo, 2 * delta - pad, -pad), max(hi, 2 * delta + pad, pad)
-    if delta != 0:
+    if delta != 0 and test == "bootstrap":
         span = (2 * delta, hi) if delta > 0 else (lo, 2 * delta)
         ax.axvspan(*span, color=OKABE_ITO["vermillion"], alpha=0.10, linewidth=0, zorder=1,
                    label="region counted in the p-value")
@@ -276,7 +279,9 @@ def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str,
     ax.grid(True, axis="y")
     ax.set_xlabel(f"difference in {metric.name} (positive: {a} better{_lower_note(metric)})", **_TEXT)
     ax.set_ylabel("replicates")
-    ax.set_title(f"{a} − {b}: δ(x) = {delta:.4f}, p-value(x) = {format_p(c.p_value)}", loc="left", **_TEXT)
+    which = "" if test == "bootstrap" else f" ({test} test)"
+    ax.set_title(f"{a} − {b}: δ(x) = {delta:.4f}, p-value(x) = {format_p(c.p_value)}{which}", loc="left",
+                 **_TEXT)
     fig.suptitle(f"{comp.name}: bootstrap distribution of the difference in {metric.name}", **_TEXT)
     fig.legend(loc="outside lower center", ncols=3)
     for t in fig.legends[0].get_texts():
@@ -383,7 +388,8 @@ def workshop_plot(analysis: Analysis) -> Figure | None:
     return fig
 
 
-def _figure_builders(comp: CompetitionAnalysis, level: float) -> Iterator[tuple[str, Callable[[], Figure]]]:
+def _figure_builders(comp: CompetitionAnalysis, level: float,
+                     test: str = "bootstrap") -> Iterator[tuple[str, Callable[[], Figure]]]:
     stems: set[str] = set()
     for i, metric in enumerate(comp.metrics):
         key = slug(metric.name)
@@ -395,19 +401,20 @@ def _figure_builders(comp: CompetitionAnalysis, level: float) -> Iterator[tuple[
             yield f"diff-{key}", functools.partial(diff_plot, comp, metric, level=level)
             if metric.replicates is not None and metric.replicates.shape[0] > 0:
                 a, b = metric.scores[0].system, metric.scores[1].system
-                yield f"dist-{key}", functools.partial(distribution_plot, comp, metric, a, b)
+                yield f"dist-{key}", functools.partial(distribution_plot, comp, metric, a, b, test)
     if len(comp.metrics) > 1:
         yield "facets", functools.partial(facet_plot, comp, level=level)
 
 
-def competition_figures(comp: CompetitionAnalysis, *, level: float = 0.95) -> dict[str, Figure]:
+def competition_figures(comp: CompetitionAnalysis, *, level: float = 0.95,
+                        test: str = "bootstrap") -> dict[str, Figure]:
     """Every figure of one competition, keyed by file stem.
 
     ``ci-<metric>``; ``diff-<metric>`` when m >= 2; ``dist-<metric>`` (winner vs runner-up)
     when m >= 2 and replicates are held; ``facets`` when there are several metrics.
     ``<metric>`` is :func:`compreport.spec.slug` of the metric name.
     """
-    return {stem: build() for stem, build in _figure_builders(comp, level)}
+    return {stem: build() for stem, build in _figure_builders(comp, level, test)}
 
 
 @_styled
@@ -452,7 +459,7 @@ def write_figures(analysis: Analysis, out: Path, formats: Sequence[str] = ("pdf"
     level = 1 - analysis.settings.alpha
     written: list[Path] = []
     for comp in analysis.competitions:
-        for stem, build in _figure_builders(comp, level):
+        for stem, build in _figure_builders(comp, level, analysis.settings.test):
             fig = build()
             written += save(fig, out / comp.id / "figures" / stem, formats)
             _close(fig)

@@ -47,6 +47,8 @@ _FIGURE_CAPTIONS = {
     "diff": "Differences from the best with their {level} confidence intervals (positive: the best is better).",
     "dist": ("Bootstrap distribution of the difference between the best system and the runner-up; the p-value "
              "counts the replicates at or beyond twice the observed difference."),
+    "dist-randomization": ("Bootstrap distribution of the difference between the best system and the runner-up; "
+                           "the p-value in the title is the approximate randomization test's."),
     "facets": "All metrics side by side.",
 }
 
@@ -263,10 +265,11 @@ def _draw_figure_blocks(analysis: Analysis, comp: CompetitionAnalysis) -> tuple[
 
     per_metric: dict[str, list] = {ma.name: [] for ma in comp.metrics}
     others: list = []
-    figs = figures.competition_figures(comp, level=1 - analysis.settings.alpha)
+    figs = figures.competition_figures(comp, level=1 - analysis.settings.alpha, test=analysis.settings.test)
     for i, (stem, fig) in enumerate(figs.items()):
         kind, metric = _figure_metric(stem, comp)
-        caption = _FIGURE_CAPTIONS.get(kind, "").format(level=level(analysis.settings))
+        key = f"{kind}-{analysis.settings.test}" if f"{kind}-{analysis.settings.test}" in _FIGURE_CAPTIONS else kind
+        caption = _FIGURE_CAPTIONS.get(key, "").format(level=level(analysis.settings))
         item = {"stem": stem, "svg": _svg_markup(fig, f"f{i}-"), "caption": caption, "metric": metric}
         _close(fig)
         (per_metric[metric] if metric else others).append(item)

@@ -38,7 +38,7 @@ _SPECIAL = {
 }
 #: Non-ASCII characters pdflatex (utf8 input, T1 fonts) typesets: Latin-1 and Latin Extended-A,
 #: plus common punctuation. Others fall back to their ASCII decomposition, else "?".
-_UNICODE_OK = set(map(chr, range(0xA1, 0x180))) | set("–—‘’“”…•€†‡")
+_UNICODE_OK = (set(map(chr, range(0xA1, 0x180))) - set("ĦħĸĿŀŉŦŧſ")) | set("–—‘’“”…•€†‡")
 #: Symbols our own prose uses, as LaTeX that pdflatex sets.
 _UNICODE_TEX = {"−": r"\textminus{}", "α": r"$\alpha$", "δ": r"$\delta$", "θ": r"$\theta$", "≥": r"$\geq$",
                 "≤": r"$\leq$"}
@@ -90,8 +90,10 @@ def metric_name(ma: MetricAnalysis | str, short: bool = False) -> str:
     table = SHORT_NAMES if short else METRIC_NAMES
     base = table.get(name, escape(name))
     params = {} if isinstance(ma, str) else ma.params
-    if params.get("labels") and name.startswith("macro") and not short:
+    if not short and params.get("labels"):
         base += " (" + ", ".join(escape(x) for x in params["labels"]) + ")"
+    elif not short and params.get("pos_label") is not None:
+        base += f" (positive class {escape(params['pos_label'])})"
     return base
 
 
@@ -247,8 +249,7 @@ class Renderer:
         width = (_col(2 * 0.5 * lay.em) + _col(name_w) + sum(_col(_num_width(d, lay.em)) for _ in metrics)
                  + _col(text_width(max(lb["group"], key=len, default=""), lay.em)))
         rows = []
-        for r in lb.itertuples(index=False):
-            row = r._asdict()
+        for row in lb.to_dict("records"):  # records, not itertuples: metric names need not be identifiers
             rows.append({"rank": row["rank"], "system": row["system"], "baseline": row["baseline"],
                          "scores": [(number(row[ma.name], d), _is_best(row[ma.name], best[ma.name], d))
                                     for ma, _ in metrics],
@@ -385,7 +386,10 @@ class Renderer:
         parts = []
         for k, idx in enumerate(chunks):
             sub = [cols[i] for i in idx]
-            header = [_spans([c[level] for c in sub]) for level in range(4)]
+            # a header cell spans equal neighbours under the same parent: challenge; task within its
+            # challenge; metric within its task; languages never span
+            keys = [lambda c: c[:1], lambda c: c[:2], lambda c: c, lambda c: (c[0], c[1], c[3])]
+            header = [_spans([c[level] for c in sub], [keys[level](c) for c in sub]) for level in range(4)]
             body = []
             for row in tables.SUMMARY_ROWS:
                 cells = []
@@ -405,8 +409,11 @@ class Renderer:
     def competition_tables(self, comp: CompetitionAnalysis) -> dict[str, str]:
         """File name -> LaTeX of every table of one competition."""
         out = {"leaderboard.tex": self.leaderboard(comp), "ci.tex": self.confidence_intervals(comp)}
-        for ma in comp.metrics:
+        keys: list[str] = []
+        for i, ma in enumerate(comp.metrics):
             key = slug(ma.name)
+            key = key if key not in keys else f"{key}-{i + 1}"  # two metric names with one slug
+            keys.append(key)
             if comp.systems and len(comp.systems) > 1:
                 out[f"diff-best-{key}.tex"] = self.differences_from_best(comp, ma)
                 out[f"pairs-{key}.tex"] = self.pair_matrix(comp, ma)
@@ -424,7 +431,7 @@ def _mark(marks: str) -> str:
 
 
 def _label(comp: CompetitionAnalysis, what: str) -> str:
-    return f"tab:{slug(comp.id)}-{what}"
+    return f"tab:{comp.id}-{what}"  # ids are letters, digits, '.', '_', '-' (spec.check_id)
 
 
 def _family_words(family: str) -> str:
@@ -445,12 +452,12 @@ def _pack(widths: list[float], limit: float) -> list[list[int]]:
     return groups
 
 
-def _spans(values: list[str]) -> list[tuple[str, int, int]]:
-    """Runs of equal consecutive values: ``[(escaped text, span, first column index), ...]``."""
+def _spans(values: list[str], keys: list) -> list[tuple[str, int, int]]:
+    """Runs of consecutive columns with equal ``keys``: ``[(value, span, first column index), ...]``."""
     out: list[tuple[str, int, int]] = []
-    for i, v in enumerate(values):
-        if out and out[-1][0] == v:
-            out[-1] = (v, out[-1][1] + 1, out[-1][2])
+    for i, (v, k) in enumerate(zip(values, keys)):
+        if i and keys[i - 1] == k:
+            out[-1] = (out[-1][0], out[-1][1] + 1, out[-1][2])
         else:
             out.append((v, 1, i))
     return out
@@ -511,7 +518,7 @@ def appendix(analysis: Analysis, options: Options, tables_by_comp: dict[str, lis
                             "\\end{figure}\n"))
         doc.append(NoEscape(r"\clearpage"))
     doc.append(NoEscape(r"\bibliographystyle{plainnat}" + "\n" + r"\bibliography{references}"))
-    return doc.dumps() + "\n"
+    return Renderer(analysis, options).stamp + "\n" + doc.dumps() + "\n"
 
 
 def write_latex(analysis: Analysis, out: Path, options: Options | None = None,

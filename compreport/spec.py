@@ -115,6 +115,20 @@ def slug(text: str) -> str:
     return s[:80].strip("-") or "competition"
 
 
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+#: Names at the top of OUT that a competition folder must not take.
+_RESERVED_IDS = {"summary", "index.html", "overview.pdf", "results.json", "appendix.tex", "appendix.pdf",
+                 "references.bib"}
+
+
+def check_id(cid: str, where: Path) -> None:
+    """A competition id names its folder in OUT, LaTeX paths and links: ASCII letters, digits, ``.``,
+    ``_``, ``-``; starting with a letter or digit; at most 100 characters; not a name OUT uses."""
+    if not _ID.fullmatch(cid) or cid.lower() in _RESERVED_IDS:
+        raise InputError(f"{where}: competition id {cid!r} must be 1-100 ASCII letters, digits, '.', '_' or '-', "
+                         f"start with a letter or digit, and not be one of {', '.join(sorted(_RESERVED_IDS))}")
+
+
 def _read_toml(path: Path) -> dict:
     try:
         with open(path, "rb") as fh:
@@ -263,6 +277,7 @@ def load_competition_spec(path: Path, opts: Options, entry: WorkshopEntry | None
         raise InputError(f"{path}: [data] needs `table` (wide layout) or both `gold` and `runs`")
     name = spec.name or (entry.id if entry and entry.id else path.parent.name)
     cid = (entry.id if entry and entry.id else None) or spec.id or slug(name)
+    check_id(cid, path)
     group = (entry.group if entry and entry.group else None) or spec.group or [
         x for x in (f"{spec.challenge} {spec.year or ''}".strip(), spec.task, spec.language) if x]
     comp = load.build(pieces, id=cid, name=name, metrics=_metric_specs(spec.metrics, opts, base, path),
@@ -330,7 +345,9 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
                 comps.append(comp)
                 boot_sources.append((str(path), boot))
         else:
-            comps.append(_wide_or_runs(path, opts))
+            comp = _wide_or_runs(path, opts)
+            check_id(comp.id, path)
+            comps.append(comp)
     seen: dict[str, str] = {}
     for c in comps:
         if c.id in seen:

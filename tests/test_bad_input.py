@@ -351,3 +351,12 @@ def test_init_creates_and_refuses_to_overwrite(tmp_path):
     spec.write_text("# edited by the user\n", encoding="utf-8")
     assert_error(cli(tmp_path, "init", "newcomp"), "newcomp", "competition.toml", "already exists", "--force")
     assert spec.read_text(encoding="utf-8") == "# edited by the user\n"
+
+
+@pytest.mark.parametrize("cid", ["../pwned", "/abs/path", ".hidden", "c%1 x", "summary", "a/b"])
+def test_competition_id_that_cannot_name_a_folder(tmp_path, cid):
+    """Ids name OUT/<id>/, LaTeX \\input paths and links: refused before any work, nothing written."""
+    competition(tmp_path, COMP_OK.replace('name = "C1"', f'name = "C1"\nid = {cid!r}'.replace("'", '"')))
+    res = report(tmp_path, "c1", "--format", "json,latex", "--no-compile")
+    assert_bad(tmp_path, res, "competition.toml", "competition id")
+    assert not (tmp_path / "pwned").exists() and not (tmp_path / "out").exists()

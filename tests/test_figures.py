@@ -356,3 +356,26 @@ def test_metric_name_stems_are_safe(demo):
     metric = replace(comp.primary, name="my/metric:f1 (β)")
     figs = figures.competition_figures(replace(comp, metrics=[metric]))
     assert "ci-my-metric-f1" in figs
+
+
+def test_distribution_plot_under_randomization_shades_nothing():
+    """With the randomization test the p-value is not read off this histogram: no shaded region,
+    and the title names the test."""
+    from conftest import make_competition
+
+    from compreport import figures
+    from compreport.analysis import Settings, analyze_competition
+
+    rng = np.random.default_rng(2)
+    gold = rng.integers(0, 2, 300)
+    preds = [np.where(rng.random(300) < q, gold, 1 - gold) for q in (0.85, 0.8, 0.7)]
+    comp = analyze_competition(make_competition(gold, preds), Settings(bootstrap=300, test="randomization"),
+                               progress=False)
+    ma = comp.primary
+    a, b = ma.scores[0].system, ma.scores[1].system
+    fig = figures.distribution_plot(comp, ma, a, b, test="randomization")
+    ax = fig.axes[0]
+    assert "randomization test" in ax.get_title(loc="left")
+    assert not [p for p in ax.patches if p.get_label() == "region counted in the p-value"]
+    shaded = figures.distribution_plot(comp, ma, a, b)
+    assert [p for p in shaded.axes[0].patches if p.get_label() == "region counted in the p-value"]

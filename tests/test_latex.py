@@ -307,3 +307,39 @@ def test_vs_best_family_renders_untested_pairs_as_dashes(tmp_path):
     assert pv.count("{--}") == 3 * (10 - 4)  # three corrections for each of the 6 pairs without the best
     matrix = r.pair_matrix(comp, comp.primary)
     _compile(tmp_path, pv + "\n" + matrix + "\n" + r.summary(), "ceurart")
+
+
+def test_user_metric_names_need_not_be_identifiers(tmp_path):
+    """A metric called ``my_metric.py:f`` (or anything) renders: rows are records, not namedtuples."""
+    path = tmp_path / "my_metric.py"
+    path.write_text("def f(y_true, y_pred):\n    return sum(a == b for a, b in zip(y_true, y_pred)) / len(y_true)\n")
+    comp = _competition(3, None, cid="um")
+    comp.metrics = [MetricSpec(f"{path}:f"), MetricSpec("accuracy")]
+    an = _analysis([comp], bootstrap=100)
+    tex = latex.Renderer(an).leaderboard(an.competitions[0])
+    assert "my\\_metric.py:f" in tex
+
+
+@needs_tex
+def test_every_kept_unicode_character_compiles(tmp_path):
+    """Whatever escape() keeps as non-ASCII, pdflatex (utf8 + T1) sets without error."""
+    kept = "".join(sorted(latex._UNICODE_OK))
+    assert latex.escape(kept) == kept
+    _compile(tmp_path, latex.escape(kept), "ceurart")
+    assert latex.escape("Ħamrun") == "?amrun"  # no ASCII decomposition: "?"
+
+
+def test_summary_header_spans_stay_within_their_parent():
+    """Equal languages of different challenges (or tasks) are not merged into one header cell."""
+    comps = []
+    for cid, group in (("a", ["A 2021", "Task 1", "Spanish"]), ("b", ["B 2022", "Task 1", "Spanish"]),
+                       ("c", ["B 2022", "Task 1", "Basque"])):
+        c = _competition(3, None, cid=cid, n=120)
+        c.group = group
+        comps.append(c)
+    tex = latex.Renderer(_analysis(comps, bootstrap=100)).summary()
+    assert "\\multicolumn{2}" in tex  # B 2022 over two columns, and its Task 1 too
+    lines = {line.split("&")[0].strip(): line for line in tex.splitlines() if "&" in line}
+    assert lines["Challenge"].count("\\multicolumn{2}") == 1
+    assert lines["Task"].count("\\multicolumn{2}") == 1  # Task 1 of A and Task 1 of B stay apart
+    assert "\\multicolumn{2}" not in lines["Language"]
