@@ -128,14 +128,19 @@ def _settings(args, from_specs: dict):
     return s
 
 
+def _choices(option: str, value: str, allowed: tuple[str, ...]) -> list[str]:
+    """A comma list of ``allowed`` values; an unknown one is an error naming ``option``."""
+    wanted = _comma_list([value])
+    for f in wanted:
+        if f not in allowed:
+            raise InputError(f"{option}: unknown format {f!r} (formats: {', '.join(allowed)})")
+    return wanted
+
+
 def _formats(value: str | None) -> list[str]:
     if value is None:
         return list(FORMATS)
-    wanted = _comma_list([value])
-    for f in wanted:
-        if f not in FORMATS:
-            raise InputError(f"--format: unknown format {f!r} (formats: {', '.join(FORMATS)})")
-    return ["json"] + [f for f in wanted if f != "json"]
+    return ["json"] + [f for f in _choices("--format", value, FORMATS) if f != "json"]
 
 
 def _report(inputs: list[str], args, opts) -> list[Path]:
@@ -146,7 +151,7 @@ def _report(inputs: list[str], args, opts) -> list[Path]:
     out = Path(args.output)
     check_target(out, args.force)  # fail before any work
     formats = _formats(args.format)
-    figure_formats = _figure_formats(args.figure_formats)
+    figure_formats = _choices("--figure-formats", args.figure_formats, FIGURE_FORMATS)
     for option in ("decimals", "diff_decimals"):
         if not 0 <= getattr(args, option) <= 10:
             raise InputError(f"--{option.replace('_', '-')} must be between 0 and 10, got {getattr(args, option)}")
@@ -157,14 +162,6 @@ def _report(inputs: list[str], args, opts) -> list[Path]:
         (tmp / "results.json").write_text(analysis.to_json(), encoding="utf-8")
         written = [tmp / "results.json"] + _render(analysis, tmp, formats, figure_formats, args)
     return [out / p.relative_to(tmp) for p in written]
-
-
-def _figure_formats(value: str) -> list[str]:
-    wanted = _comma_list([value])
-    for f in wanted:
-        if f not in FIGURE_FORMATS:
-            raise InputError(f"--figure-formats: unknown format {f!r} (formats: {', '.join(FIGURE_FORMATS)})")
-    return wanted
 
 
 def _render(analysis, tmp: Path, formats: list[str], figure_formats: list[str], args) -> list[Path]:

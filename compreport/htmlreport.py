@@ -24,7 +24,6 @@ from pathlib import Path
 
 from . import methods, tables
 from .analysis import Analysis, CompetitionAnalysis, MetricAnalysis, Settings
-from .errors import InputError
 from .inference import CORRECTION_LABELS
 from .resources import templates_dir
 
@@ -554,11 +553,12 @@ def team_html(analysis: Analysis, comp: CompetitionAnalysis, system: str) -> str
 
 
 def competition_dir(out: Path, comp: CompetitionAnalysis) -> Path:
-    """``out/<comp.id>``; refuses ids that would leave ``out`` (separators, leading dots, empty)."""
+    """``out/<comp.id>``; refuses ids that would leave ``out`` (the load-time rule, :func:`spec.check_id`,
+    applied again for analyses built without the loader)."""
+    from .spec import check_id
+
     cid = str(comp.id or "")
-    if not cid or cid.startswith(".") or "/" in cid or "\\" in cid or "\0" in cid:
-        raise InputError(f"competition id {cid!r} cannot name a directory of the report; "
-                         f"use letters, digits, dashes")
+    check_id(cid, Path(out))
     return Path(out) / cid
 
 

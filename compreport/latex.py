@@ -474,7 +474,7 @@ def methods_latex(settings) -> str:
 
 
 def appendix(analysis: Analysis, options: Options, tables_by_comp: dict[str, list[str]],
-             figures_by_comp: dict[str, list[str]]) -> str:
+             figures_by_comp: dict[str, list[str]], stamp: str) -> str:
     """The appendix document (pylatex): methods, then every competition's tables and figures."""
     from pylatex import Command, Document, NoEscape, Package, Section, Subsection
 
@@ -518,7 +518,7 @@ def appendix(analysis: Analysis, options: Options, tables_by_comp: dict[str, lis
                             "\\end{figure}\n"))
         doc.append(NoEscape(r"\clearpage"))
     doc.append(NoEscape(r"\bibliographystyle{plainnat}" + "\n" + r"\bibliography{references}"))
-    return Renderer(analysis, options).stamp + "\n" + doc.dumps() + "\n"
+    return stamp + "\n" + doc.dumps() + "\n"
 
 
 def write_latex(analysis: Analysis, out: Path, options: Options | None = None,
@@ -553,7 +553,7 @@ def write_latex(analysis: Analysis, out: Path, options: Options | None = None,
     df.columns = df.columns.get_level_values("id")
     df.to_csv(summary / "competitiveness.csv", index_label="row", lineterminator="\n")
     written.append(summary / "competitiveness.csv")
-    (out / "appendix.tex").write_text(appendix(analysis, options, tables_by_comp, figures_by_comp),
+    (out / "appendix.tex").write_text(appendix(analysis, options, tables_by_comp, figures_by_comp, r.stamp),
                                       encoding="utf-8")
     keys = methods.cited(methods.paragraph(analysis.settings))
     (out / "references.bib").write_text(methods.bibtex(keys), encoding="utf-8")
