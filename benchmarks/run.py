@@ -26,8 +26,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from synth import make_labels, wide_frame  # noqa: E402
 
-from compreport.analysis import Settings, analyze_competition  # noqa: E402
-from compreport.spec import Options, load_inputs  # noqa: E402
+from compreport.stats.analysis import Settings, analyze_competition  # noqa: E402
+from compreport.inputs.spec import Options, load_inputs  # noqa: E402
 
 
 def load() -> str:

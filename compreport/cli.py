@@ -99,30 +99,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _options(args):
-    from .spec import Options
+    from .inputs.spec import Options
 
     return Options(gold=args.gold, id=args.id, runs=args.runs, metrics=_comma_list(args.metric),
                    pos_label=args.pos_label, labels=_comma_list([args.labels]) if args.labels else None)
 
 
 def _settings(args, from_specs: dict):
-    from .analysis import Settings
+    """Settings: the specs' ``[bootstrap]`` values (already validated), then the command line's."""
+    from .settings import make_settings
 
-    s = Settings()
-    for key, attr in (("resamples", "bootstrap"), ("seed", "seed"), ("alpha", "alpha")):
-        if key in from_specs:
-            setattr(s, attr, from_specs[key])
-    for attr, option in (("bootstrap", "bootstrap"), ("seed", "seed"), ("alpha", "alpha"), ("ci_method", "ci"),
-                         ("test", "test"), ("family", "family"), ("correction", "correction")):
-        v = getattr(args, option)
-        if v is not None:
-            setattr(s, attr, v)
-    if s.bootstrap < 0:
-        raise InputError(f"-B/--bootstrap must be >= 0, got {s.bootstrap}")
-    if s.seed < 0:
-        raise InputError(f"--seed must be >= 0, got {s.seed}")
-    if not 0 < s.alpha < 1:
-        raise InputError(f"--alpha must be between 0 and 1, got {s.alpha}")
+    given = {attr: getattr(args, option) for attr, option in (
+        ("bootstrap", "bootstrap"), ("seed", "seed"), ("alpha", "alpha"), ("ci_method", "ci"), ("test", "test"),
+        ("family", "family"), ("correction", "correction"))}
+    s = make_settings(given, "cli", base=make_settings(from_specs, "spec"))
     if args.jobs < 1:
         raise InputError(f"--jobs must be >= 1, got {args.jobs}")
     return s
@@ -144,9 +134,9 @@ def _formats(value: str | None) -> list[str]:
 
 
 def _report(inputs: list[str], args, opts) -> list[Path]:
-    from .analysis import analyze
-    from .output import check_target, staged
-    from .spec import load_inputs
+    from .stats.analysis import analyze
+    from .report.staging import check_target, staged
+    from .inputs.spec import load_inputs
 
     out = Path(args.output)
     check_target(out, args.force)  # fail before any work
@@ -168,21 +158,21 @@ def _render(analysis, tmp: Path, formats: list[str], figure_formats: list[str], 
     """Run the renderers asked for; rendering libraries are imported here only (json stays fast)."""
     written: list[Path] = []
     if {"latex", "html", "pdf"} & set(formats) and figure_formats:
-        from .figures import write_figures
+        from .report.figures import write_figures
 
         written += write_figures(analysis, tmp, tuple(figure_formats))
     if "latex" in formats:
-        from .latex import Options, write_latex
+        from .report.latex import Options, write_latex
 
         written += write_latex(analysis, tmp, Options(style=args.latex_style, decimals=args.decimals,
                                                       diff_decimals=args.diff_decimals),
                                compile_pdf=not args.no_compile)
     if "html" in formats:
-        from .htmlreport import write_html
+        from .report.html import write_html
 
         written += write_html(analysis, tmp)
     if "pdf" in formats:
-        from .pdfreport import write_pdf
+        from .report.pdf import write_pdf
 
         try:
             written += write_pdf(analysis, tmp)
@@ -211,15 +201,15 @@ def cmd_report(args) -> int:
 
 def cmd_demo(args) -> int:
     from .resources import demo_workshop_dir
-    from .spec import Options
+    from .inputs.spec import Options
 
     _print_written(Path(args.output), _report([str(demo_workshop_dir())], args, Options()))
     return 0
 
 
 def cmd_validate(args) -> int:
-    from .metrics import get_metric
-    from .spec import load_inputs
+    from .stats.metrics import get_metric
+    from .inputs.spec import load_inputs
 
     loaded = load_inputs(args.inputs, _options(args))
     for comp in loaded.competitions:
@@ -234,7 +224,7 @@ def cmd_validate(args) -> int:
 
 
 def cmd_metrics(args) -> int:
-    from .metrics import REGISTRY
+    from .stats.metrics import REGISTRY
 
     width = max(len(k) for k in REGISTRY)
     for name, metric in REGISTRY.items():
@@ -245,7 +235,7 @@ def cmd_metrics(args) -> int:
 
 
 def cmd_init(args) -> int:
-    from .scaffold import scaffold
+    from .inputs.scaffold import scaffold
 
     for path in scaffold(Path(args.directory), args.force):
         print(path)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import warnings
 
 
-class InputError(Exception):
-    """Bad input: the CLI prints ``error: <message>`` and exits with status 2.
+class InputError(ValueError):
+    """Bad input or an invalid setting: the CLI prints ``error: <message>`` and exits with status 2.
 
     The message names the file and the line, column or id at fault.
     """

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compreport import bootstrap
-from compreport.competition import Competition, MetricSpec
-from compreport.metrics import get_metric
+from compreport.stats import resampling as bootstrap
+from compreport.inputs.competition import Competition, MetricSpec
+from compreport.stats.metrics import get_metric
 
 
 def make_competition(gold, predictions, systems=None, metrics=None, fields=None, cid="t"):

@@ -13,8 +13,8 @@ import pytest
 import scipy.stats
 from sklearn import metrics as sk
 
-from compreport import bootstrap
-from compreport.bootstrap import Resampler, block_rows, competition_key
+from compreport.stats import resampling as bootstrap
+from compreport.stats.resampling import Resampler, block_rows, competition_key
 
 from conftest import make_competition, prepare
 

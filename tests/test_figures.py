@@ -18,10 +18,10 @@ matplotlib = pytest.importorskip("matplotlib")
 from matplotlib.collections import LineCollection  # noqa: E402
 from matplotlib.colors import to_rgba  # noqa: E402
 
-from compreport import figures  # noqa: E402
-from compreport.analysis import Analysis, Settings, analyze, analyze_competition  # noqa: E402
+from compreport.report import figures  # noqa: E402
+from compreport.stats.analysis import Analysis, Settings, analyze, analyze_competition  # noqa: E402
 from compreport.resources import demo_workshop_dir  # noqa: E402
-from compreport.spec import Options, load_inputs, slug  # noqa: E402
+from compreport.inputs.spec import Options, load_inputs, slug  # noqa: E402
 
 from conftest import make_competition  # noqa: E402
 
@@ -344,8 +344,8 @@ def test_height_grows_with_m():
 
 
 def test_json_path_does_not_import_matplotlib():
-    code = ("import sys, compreport, compreport.cli, compreport.analysis, compreport.output, compreport.tables; "
-            "bad = [m for m in sys.modules if m.split('.')[0] == 'matplotlib' or m == 'compreport.figures']; "
+    code = ("import sys, compreport, compreport.cli, compreport.stats.analysis, compreport.report.staging, compreport.report.tables; "
+            "bad = [m for m in sys.modules if m.split('.')[0] == 'matplotlib' or m == 'compreport.report.figures']; "
             "print(bad); sys.exit(1 if bad else 0)")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert res.returncode == 0, res.stdout + res.stderr
@@ -363,8 +363,8 @@ def test_distribution_plot_under_randomization_shades_nothing():
     and the title names the test."""
     from conftest import make_competition
 
-    from compreport import figures
-    from compreport.analysis import Settings, analyze_competition
+    from compreport.report import figures
+    from compreport.stats.analysis import Settings, analyze_competition
 
     rng = np.random.default_rng(2)
     gold = rng.integers(0, 2, 300)

@@ -12,11 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from compreport import htmlreport
-from compreport.analysis import Analysis, Settings, analyze_competition
+from compreport.report import html as htmlreport
+from compreport.stats.analysis import Analysis, Settings, analyze_competition
 from compreport.errors import InputError
 from compreport.resources import demo_workshop_dir
-from compreport.spec import Options, load_inputs
+from compreport.inputs.spec import Options, load_inputs
 
 from conftest import make_competition
 
@@ -134,7 +134,7 @@ def test_number_formats():
 
 
 def test_reference_texts():
-    from compreport import methods
+    from compreport.report import prose as methods
 
     for key in methods.REFERENCES:
         text = htmlreport.reference_text(key)
@@ -268,7 +268,7 @@ def _text(pdf: Path) -> str:
 @pytest.fixture(scope="module")
 def pdf_dir(analysis, tmp_path_factory):
     pytest.importorskip("weasyprint")
-    from compreport import pdfreport
+    from compreport.report import pdf as pdfreport
 
     out = tmp_path_factory.mktemp("pdf")
     written = pdfreport.write_pdf(analysis, out)
@@ -304,7 +304,7 @@ def test_first_page_not_blank(pdf_dir, tmp_path):
 
 
 def test_team_pdfs_one_page(analysis, pdf_dir):
-    from compreport import pdfreport
+    from compreport.report import pdf as pdfreport
 
     for comp in analysis.competitions:
         files = pdfreport.team_files(comp)
@@ -323,7 +323,7 @@ def test_team_pdfs_one_page(analysis, pdf_dir):
 
 
 def test_team_file_names(hostile, pdf_dir):
-    from compreport import pdfreport
+    from compreport.report import pdf as pdfreport
 
     files = pdfreport.team_files(hostile)
     assert "baseline" not in files
@@ -341,7 +341,7 @@ def test_team_file_names(hostile, pdf_dir):
 
 
 def test_team_names_collide_deterministically():
-    from compreport import pdfreport
+    from compreport.report import pdf as pdfreport
 
     comp = make_competition([0, 1], [[0, 1], [1, 0], [0, 0], [1, 1]], systems=["A b", "a-b", "a b-2", "A B"])
     assert pdfreport.team_files(comp) == {"A b": "a-b.pdf", "a-b": "a-b-3.pdf", "a b-2": "a-b-2.pdf",
@@ -350,7 +350,7 @@ def test_team_names_collide_deterministically():
 
 def test_pdf_byte_identical(analysis, hostile, tmp_path):
     pytest.importorskip("weasyprint")
-    from compreport import pdfreport
+    from compreport.report import pdf as pdfreport
 
     small = Analysis(analysis.settings, [hostile])
     a, b = pdfreport.write_pdf(small, tmp_path / "a"), pdfreport.write_pdf(small, tmp_path / "b")
@@ -361,7 +361,7 @@ def test_pdf_byte_identical(analysis, hostile, tmp_path):
 
 def test_fetcher_refuses_network(tmp_path):
     weasyprint = pytest.importorskip("weasyprint")
-    from compreport import pdfreport
+    from compreport.report import pdf as pdfreport
 
     before = len(pdfreport.REFUSED)
     html = ('<html><body><p>x</p><img src="http://127.0.0.1:9/x.png">'
@@ -376,7 +376,7 @@ def test_fetcher_refuses_network(tmp_path):
 def test_team_sheet_shrinks_to_one_page(settings):
     """90 systems with long names, all in one group: the list of look-alikes still fits one page."""
     pytest.importorskip("weasyprint")
-    from compreport import pdfreport
+    from compreport.report import pdf as pdfreport
 
     rng = np.random.default_rng(2)
     n, m = 80, 90

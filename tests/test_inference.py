@@ -4,21 +4,21 @@ import numpy as np
 import pytest
 from statsmodels.stats.multitest import multipletests
 
-from compreport import inference
-from compreport.analysis import Settings, analyze_metric
+from compreport.stats import competitiveness, intervals, multitest, ranking, significance
+from compreport.stats.analysis import Settings, analyze_metric
 
 
 def test_p_value_counts_replicates_at_or_beyond_twice_delta():
     d = np.array([[0.0], [0.1], [0.2], [0.25], [0.3]])
     # delta = 0.1 -> 2*delta = 0.2: replicates 0.2, 0.25, 0.3 count -> (1 + 3) / 6
-    assert inference.bootstrap_p_value(d, np.array([0.1]))[0] == pytest.approx(4 / 6)
+    assert significance.bootstrap_p_value(d, np.array([0.1]))[0] == pytest.approx(4 / 6)
 
 
 def test_p_value_never_zero_and_identical_systems_get_one():
     d = np.zeros((1000, 1))
-    assert inference.bootstrap_p_value(d, np.array([0.0]))[0] == 1.0
+    assert significance.bootstrap_p_value(d, np.array([0.0]))[0] == 1.0
     far = np.full((1000, 1), 0.05)
-    p = inference.bootstrap_p_value(far, np.array([0.5]))[0]
+    p = significance.bootstrap_p_value(far, np.array([0.5]))[0]
     assert p == pytest.approx(1 / 1001) and p > 0
 
 
@@ -26,12 +26,12 @@ def test_p_value_tolerates_rounding_at_the_threshold():
     # 3 * (1/7) - 2 * (1/7) is not exactly 1/7 in floating point; 2*delta must still count
     delta = 3 / 7 - 2 / 7
     d = np.array([[2 / 7], [0.0]])
-    assert inference.bootstrap_p_value(d, np.array([delta]))[0] == pytest.approx(2 / 3)
+    assert significance.bootstrap_p_value(d, np.array([delta]))[0] == pytest.approx(2 / 3)
 
 
 def test_corrections_are_statsmodels_with_results_json_keys():
     p = np.array([0.2030, 0.0551, 0.0012, 0.00005, 0.1490])
-    out = inference.correct(p)
+    out = multitest.correct(p)
     assert set(out) == {"bonferroni", "holm", "bh"}
     np.testing.assert_allclose(out["bonferroni"], np.minimum(1, p * 5))
     np.testing.assert_allclose(out["holm"], multipletests(p, method="holm")[1])
@@ -40,22 +40,22 @@ def test_corrections_are_statsmodels_with_results_json_keys():
     srt = np.sort(p) * np.arange(5, 0, -1)
     holm = np.maximum.accumulate(srt)
     np.testing.assert_allclose(np.sort(out["holm"]), np.minimum(1, holm))
-    assert inference.correct(np.array([]))["holm"].size == 0
+    assert multitest.correct(np.array([]))["holm"].size == 0
 
 
 def test_order_and_competition_ranks_with_ties_and_orientation():
     obs = np.array([0.5, 0.7, 0.7, 0.6])
-    order, rank = inference.order_systems(obs, True)
+    order, rank = ranking.order_systems(obs, True)
     assert list(order) == [1, 2, 3, 0]
     assert list(rank) == [4, 1, 1, 3]
-    order, rank = inference.order_systems(np.array([0.3, 0.1, 0.2]), False)  # MAE: lowest first
+    order, rank = ranking.order_systems(np.array([0.3, 0.1, 0.2]), False)  # MAE: lowest first
     assert list(order) == [1, 2, 0] and list(rank) == [3, 1, 2]
 
 
 def test_percentile_interval_matches_numpy_quantile():
     rng = np.random.default_rng(1)
     reps = rng.normal(size=(2000, 3))
-    lo, hi = inference.percentile_interval(reps, 0.05)
+    lo, hi = intervals.percentile_interval(reps, 0.05)
     np.testing.assert_allclose(lo, np.quantile(reps, 0.025, axis=0))
     np.testing.assert_allclose(hi, np.quantile(reps, 0.975, axis=0))
 
@@ -65,7 +65,7 @@ def test_competitiveness_bounded_metric_and_error_metric():
     order = np.array([0, 1, 2, 3])
     pv = {"none": np.array([0.2, 0.01, 0.001])}
     pp = {"none": np.array([0.2, 0.01, 0.001, 0.3, 0.04, 0.06])}
-    c = inference.competitiveness(obs, order, pv, pp, 0.05, 100, 1.0, True)
+    c = competitiveness.competitiveness(obs, order, pv, pp, 0.05, 100, 1.0, True)
     assert c["possible_comparisons"] == 6 and c["m"] == 4 and c["n"] == 100
     assert c["ties_with_winner"] == {"none": 1}
     assert c["ties"] == {"none": 3}
@@ -73,7 +73,7 @@ def test_competitiveness_bounded_metric_and_error_metric():
     assert c["cv"] == pytest.approx(100 * np.std(obs, ddof=1) / obs.mean())
     assert c["ppi"] == pytest.approx(20.0) and c["ppi_unit"] == "percent"
     mae = np.array([0.31, 0.40, 0.52])
-    c = inference.competitiveness(mae, np.array([0, 1, 2]), {"none": np.ones(2)}, {"none": np.ones(3)},
+    c = competitiveness.competitiveness(mae, np.array([0, 1, 2]), {"none": np.ones(2)}, {"none": np.ones(3)},
                                   0.05, 50, 0.0, False)
     assert c["ppi"] == pytest.approx(0.31) and c["ppi_unit"] == "metric"
 

@@ -12,9 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from compreport import inference, latex
-from compreport.analysis import (Analysis, Comparison, MetricAnalysis, Score, Settings, analyze_competition)
-from compreport.competition import MetricSpec
+from compreport.stats import multitest
+from compreport.report import latex
+from compreport.stats.analysis import (Analysis, Comparison, MetricAnalysis, Score, Settings, analyze_competition)
+from compreport.inputs.competition import MetricSpec
 
 from conftest import make_competition
 
@@ -200,13 +201,13 @@ def _vaxxstance_basque() -> Analysis:
     ia, ib = np.triu_indices(5, k=1)
     diff = [0.027, 0.071, 0.148, 0.231, 0.044, 0.121, 0.204, 0.077, 0.160, 0.083]
     p = np.array([0.2030, 0.0551, 0.0012, 0.0000, 0.1490, 0.0039, 0.0000, 0.0330, 0.0003, 0.0427])
-    corr = inference.correct_within(p, ia)
+    corr = multitest.correct_within(p, ia)
     pairs = [Comparison(names[a], names[b], d, np.nan, np.nan, float(pv), float(corr["bonferroni"][k]),
                         float(corr["holm"][k]), float(corr["bh"][k]))
              for k, (a, b, d, pv) in enumerate(zip(ia, ib, diff, p))]
     sc = [Score(nm, s, s, 0.0, s, s, i + 1, "a") for i, (nm, s) in enumerate(zip(names, scores))]
     ma = MetricAnalysis("f1", {}, True, 1.0, True, names[0], sc, [], pairs, {})
-    from compreport.analysis import CompetitionAnalysis
+    from compreport.stats.analysis import CompetitionAnalysis
 
     comp = CompetitionAnalysis("vaxx-eu", "VaxxStance 2021 Basque", 312, names, [], [ma])
     return Analysis(Settings(family="per-row"), [comp])

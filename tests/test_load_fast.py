@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from compreport import load
+from compreport.inputs import readers as load
 from compreport.errors import InputError
 
 

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn import metrics as sk
 
-from compreport.metrics import REGISTRY, get_metric
+from compreport.stats.metrics import REGISTRY, get_metric
 
 from conftest import engine_on, make_competition, observed, prepare
 

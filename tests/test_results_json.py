@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from compreport.analysis import Analysis
+from compreport.stats.analysis import Analysis
 from compreport.cli import main
 
 DATA = Path(__file__).parent / "data" / "bestgen2022-absa"

@@ -7,10 +7,11 @@ import numpy as np
 import pytest
 import scipy.stats
 
-from compreport import bootstrap, inference
-from compreport.analysis import Settings, analyze_competition
-from compreport.competition import Competition, MetricSpec
-from compreport.metrics import get_metric
+from compreport.stats import resampling as bootstrap
+from compreport.stats import intervals, letters, multitest
+from compreport.stats.analysis import Settings, analyze_competition
+from compreport.inputs.competition import Competition, MetricSpec
+from compreport.stats.metrics import get_metric
 
 DATA = Path(__file__).parent / "data" / "bestgen2022-absa"
 SYSTEMS = ["aen_bert", "bert_spc", "memnet", "atae_lstm", "td_lstm"]
@@ -75,7 +76,7 @@ def test_bca_matches_scipy_on_small_data():
     comp = competition(gold, [pred, pred])
     prep = get_metric("accuracy").prepare(comp, {})
     res = bootstrap.run([prep], n, 2, 8000, 3, jackknife=True)
-    lo, hi = inference.bca_interval(res.replicates[0], res.observed[0], *res.jackknife[0], 0.05)
+    lo, hi = intervals.bca_interval(res.replicates[0], res.observed[0], *res.jackknife[0], 0.05)
     ref = scipy.stats.bootstrap((gold, pred), lambda g, p, axis=-1: (g == p).mean(axis=axis), paired=True,
                                 vectorized=True, method="BCa", n_resamples=8000, random_state=1)
     # accuracy moves in steps of 1/150; Monte-Carlo error of a 2.5% quantile at B=8000 is ~1 step
@@ -113,7 +114,7 @@ def test_percentile_ci_coverage_of_accuracy():
         pred = np.where(rng.random(n) < truth, gold, 1 - gold)
         prep = get_metric("accuracy").prepare(competition(gold, [pred]), {})
         res = bootstrap.run([prep], n, 1, 1000, r)
-        lo, hi = inference.percentile_interval(res.replicates[0], 0.05)
+        lo, hi = intervals.percentile_interval(res.replicates[0], 0.05)
         covered += lo[0] <= truth <= hi[0]
     assert 0.93 <= covered / reps <= 0.97, covered / reps
 
@@ -127,11 +128,11 @@ def test_paper_table5_per_row_family():
         "holm": [0.2030, 0.1102, 0.0036, 0.0000, 0.1490, 0.0078, 0.0000, 0.0330, 0.0006, 0.0427],
         "bh": [0.2030, 0.0735, 0.0024, 0.0000, 0.1490, 0.0058, 0.0000, 0.0330, 0.0006, 0.0427],
     }
-    out = inference.correct_within(p, np.array(rows))
+    out = multitest.correct_within(p, np.array(rows))
     for key, col in paper.items():
         np.testing.assert_allclose(out[key], col, atol=1e-4, err_msg=key)
     # one family of all ten pairs gives different (larger) Bonferroni values
-    assert inference.correct(p)["bonferroni"][0] == pytest.approx(1.0)
+    assert multitest.correct(p)["bonferroni"][0] == pytest.approx(1.0)
 
 
 def _letters_ok(groups, different):
@@ -152,7 +153,7 @@ def test_letter_display_is_valid_and_agrees_with_scikit_posthocs(seed):
     # significance that follows the ranking: far-apart systems differ
     different = np.abs(score[:, None] - score[None, :]) > rng.uniform(0.2, 0.5)
     np.fill_diagonal(different, False)
-    ours = inference.letters(list(range(m)), different)
+    ours = letters.letters(list(range(m)), different)
     _letters_ok(ours, different)
     pv = np.where(different, 0.001, 0.5)
     theirs = scikit_posthocs.compact_letter_display(pv, alpha=0.05)

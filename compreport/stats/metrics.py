@@ -21,8 +21,8 @@ from typing import Callable
 
 import numpy as np
 
-from .competition import Competition
-from .errors import InputError
+from ..inputs.competition import Competition
+from ..errors import InputError
 
 _EPS = np.finfo(np.float64).eps
 

@@ -7,10 +7,11 @@ so each renderer escapes the text for its format and renders citations its own w
 
 from __future__ import annotations
 
+from .. import vocabulary as vocab
+
 from dataclasses import dataclass
 
-from .analysis import Settings
-from .inference import CORRECTION_LABELS
+from ..settings import Settings
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,7 @@ def paragraph(settings: Settings) -> list[str | Cite]:
                 f"{settings.alpha:g}) use uncorrected p-values ", Cite("piepho2004"), ". "]
     else:
         out += [f"Significance groups (systems sharing a letter are not significantly different at α = "
-                f"{settings.alpha:g}) use the {CORRECTION_LABELS[settings.correction]} correction ",
+                f"{settings.alpha:g}) use the {vocab.CORRECTIONS[settings.correction].label} correction ",
                 Cite(_CORRECTION_CITE[settings.correction]), " and a compact letter display ", Cite("piepho2004"),
                 ". "]
     out += ["The best system is chosen on the same test set it is compared on."]

@@ -14,48 +14,15 @@ from pathlib import Path
 
 import numpy as np
 
-from . import bootstrap, inference
-from ._version import __version__
-from .competition import Competition
-from .errors import InputError, warn
-from .load import unseen_label_warnings
+from . import resampling as bootstrap
+
+from . import competitiveness, intervals, letters, multitest, ranking, significance
+from .._version import __version__
+from ..inputs.competition import Competition
+from ..errors import InputError, warn
+from ..settings import Settings
+from ..inputs.readers import unseen_label_warnings
 from .metrics import get_metric
-
-
-@dataclass
-class Settings:
-    """Analysis settings, stamped into every output.
-
-    Attributes
-    ----------
-    bootstrap : int
-        Replicates B (default 10,000, as the paper).
-    seed : int
-        Seed of the resampling plan.
-    alpha : float
-        Significance level; intervals are at confidence 1 - alpha.
-    ci_method, test : str
-        ``percentile`` intervals; ``bootstrap`` p-values (Berg-Kirkpatrick et al. 2012).
-    """
-
-    bootstrap: int = 10000
-    seed: int = 0
-    alpha: float = 0.05
-    ci_method: str = "percentile"
-    test: str = "bootstrap"
-    family: str = "all-pairs"
-    correction: str = "holm"
-
-    CI_METHODS = ("percentile", "bca", "normal")
-    TESTS = ("bootstrap", "randomization")
-    FAMILIES = ("all-pairs", "per-row", "vs-best")
-    GROUP_CORRECTIONS = ("none", "bonferroni", "holm", "bh")
-
-    def to_dict(self) -> dict:
-        d = asdict(self)
-        d["families"] = {"vs_best": "vs-best", "pairs": self.family}
-        d["corrections"] = list(inference.CORRECTIONS)
-        return d
 
 
 @dataclass
@@ -199,9 +166,7 @@ class Analysis:
 
     @classmethod
     def from_dict(cls, d: dict) -> "Analysis":
-        s = {k: d["settings"][k] for k in ("bootstrap", "seed", "alpha", "ci_method", "test", "family", "correction")
-             if k in d["settings"]}
-        return cls(Settings(**s), [CompetitionAnalysis.from_dict(c) for c in d["competitions"]],
+        return cls(Settings.from_dict(d["settings"]), [CompetitionAnalysis.from_dict(c) for c in d["competitions"]],
                    d["tool"]["version"])
 
     @classmethod
@@ -241,24 +206,24 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
     replaces the bootstrap p-values (the randomization test).
     """
     m, alpha, ci = len(systems), settings.alpha, settings.ci_method
-    order, rank = inference.order_systems(observed, higher_is_better)
-    lo, hi = inference.interval(replicates, observed, ci, alpha, jack)
+    order, rank = ranking.order_systems(observed, higher_is_better)
+    lo, hi = intervals.interval(replicates, observed, ci, alpha, jack)
     B = replicates.shape[0]
     mean = replicates.mean(axis=0) if B else np.full(m, np.nan)
     se = replicates.std(axis=0, ddof=1) if B > 1 else np.full(m, np.nan)
     best = int(order[0])
     others = order[1:]
     firsts = np.full(len(others), best)
-    vb = inference.differences(observed, replicates, firsts, others, higher_is_better, alpha, ci, jack)
+    vb = significance.differences(observed, replicates, firsts, others, higher_is_better, alpha, ci, jack)
     ia, ib = np.triu_indices(m, k=1)
     pa, pb = order[ia], order[ib]
-    pr = inference.differences(observed, replicates, pa, pb, higher_is_better, alpha, ci, jack)
+    pr = significance.differences(observed, replicates, pa, pb, higher_is_better, alpha, ci, jack)
     if test_p is not None:
         vb["p_value"], pr["p_value"] = test_p(firsts, others), test_p(pa, pb)
-    vb_corr = inference.correct(vb["p_value"])
-    all_pairs = inference.correct(pr["p_value"])
+    vb_corr = multitest.correct(vb["p_value"])
+    all_pairs = multitest.correct(pr["p_value"])
     if settings.family == "per-row":
-        pr_corr = inference.correct_within(pr["p_value"], ia)
+        pr_corr = multitest.correct_within(pr["p_value"], ia)
     elif settings.family == "vs-best":  # only the pairs with the best are tested: the vs-best family
         with_best = ia == 0  # same pairs, same order as vs_best (best, order[1]), (best, order[2]), ...
         pr_corr = {k: np.full(len(ia), np.nan) for k in vb_corr}
@@ -271,12 +236,12 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
         decide = np.where(ia == 0, decide, np.nan)  # pairs without the best are not tested
     different = np.zeros((m, m), dtype=bool)
     different[pa, pb] = different[pb, pa] = decide < alpha
-    group = inference.letters(list(order), different)
+    group = letters.letters(list(order), different)
     scores = [Score(systems[i], float(observed[i]), float(mean[i]), float(se[i]), float(lo[i]), float(hi[i]),
                     int(rank[i]), group[i]) for i in order]
     # ties among all pairs (paper Tables 7-11) need every pair: all-pairs corrections under vs-best
     tie_corr = all_pairs if settings.family == "vs-best" else pr_corr
-    comp = inference.competitiveness(
+    comp = competitiveness.competitiveness(
         observed, order, {"none": vb["p_value"], **vb_corr}, {"none": pr["p_value"], **tie_corr},
         alpha, n, ideal, higher_is_better)
     return MetricAnalysis(

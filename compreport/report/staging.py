@@ -8,7 +8,7 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from .errors import InputError
+from ..errors import InputError
 
 
 def check_target(out: Path, force: bool) -> None:

@@ -30,9 +30,9 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from ._version import __version__
-from .analysis import Analysis, Comparison, CompetitionAnalysis, MetricAnalysis
-from .spec import slug
+from .._version import __version__
+from ..stats.analysis import Analysis, Comparison, CompetitionAnalysis, MetricAnalysis
+from ..inputs.spec import slug
 
 #: Okabe & Ito (2008) colour-blind-safe palette.
 OKABE_ITO = {

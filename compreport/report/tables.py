@@ -12,13 +12,15 @@ competitiveness legend (Table 6) and the cross-competition summary (Tables 7-11)
 
 from __future__ import annotations
 
+from .. import vocabulary as vocab
+
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from .analysis import Analysis, CompetitionAnalysis, MetricAnalysis, Settings
-from .inference import CORRECTION_LABELS
+from ..settings import Settings
+from ..stats.analysis import Analysis, CompetitionAnalysis, MetricAnalysis
 
 #: Significance marks of the pairwise matrix: (threshold, mark), strictest first (paper Table 4).
 STARS = ((0.001, "***"), (0.01, "**"), (0.05, "*"), (0.1, "†"))
@@ -208,4 +210,4 @@ def correction_label(settings: Settings, which: str = "pairs") -> str:
     if corr == "none":
         return "no correction for multiple comparisons"
     over = "the comparisons with the best" if which == "vs_best" else family_words(settings.family)
-    return f"{CORRECTION_LABELS[corr]} correction over {over}"
+    return f"{vocab.CORRECTIONS[corr].label} correction over {over}"

@@ -16,16 +16,20 @@ missing values (None, NaN) are shown as an en dash.
 
 from __future__ import annotations
 
+from .. import vocabulary as vocab
+
 import math
 import numbers
 import re
 from functools import lru_cache
 from pathlib import Path
 
-from . import methods, tables
-from .analysis import Analysis, CompetitionAnalysis, MetricAnalysis, Settings
-from .inference import CORRECTION_LABELS
-from .resources import templates_dir
+from . import prose as methods
+
+from . import tables
+from ..settings import Settings
+from ..stats.analysis import Analysis, CompetitionAnalysis, MetricAnalysis
+from ..resources import templates_dir
 
 SCORE_DIGITS = 4
 DIFF_DIGITS = 3
@@ -194,7 +198,7 @@ def provenance(analysis: Analysis, comp: CompetitionAnalysis | None = None) -> d
     rows = [("compreport version", analysis.version), ("Seed", str(s.seed)), ("Bootstrap replicates B", f"{s.bootstrap:,}"),
             ("alpha", f"{s.alpha:g}"), ("Confidence level", level(s)), ("CI method", s.ci_method),
             ("Test", s.test), ("Pairwise correction family", s.family),
-            ("Correction for significance groups", CORRECTION_LABELS.get(s.correction, s.correction))]
+            ("Correction for significance groups", vocab.CORRECTIONS[s.correction].label)]
     out = {"rows": rows, "inputs": [], "warnings": [], "engine": []}
     if comp is not None:
         out["inputs"] = [{"name": _basename(i.get("path")), "sha256": i.get("sha256") or MISSING} for i in comp.inputs]
@@ -232,7 +236,7 @@ def _close(fig) -> None:
 
 def _figure_metric(stem: str, comp: CompetitionAnalysis) -> tuple[str, str | None]:
     """``ci-macro_f1`` -> (``ci``, ``macro_f1``); the metric may appear as its name or its slug."""
-    from .spec import slug
+    from ..inputs.spec import slug
 
     kind, _, rest = stem.partition("-")
     for ma in comp.metrics:
@@ -516,7 +520,7 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str) -> 
         "system": system, "me": me, "m": len(ma.scores), "winner": winner, "best": ma.best,
         "best_score": by_system[ma.best].score,
         "comparison": comparison, "alike": alike, "alike_baselines": [a for a in alike if a in comp.baselines],
-        "others": others, "correction": CORRECTION_LABELS.get(corr, corr),
+        "others": others, "correction": vocab.CORRECTIONS[corr].label,
         "vs_best_correction": tables.correction_label(s, "vs_best"),
         "group_correction": tables.correction_label(s, "pairs"),
         "method_sentences": method_sentences(s),
@@ -538,7 +542,7 @@ def method_sentences(settings: Settings) -> list:
         second = [f"Comparisons are not corrected for multiplicity, and systems sharing a significance-group "
                   f"letter are not significantly different at \u03b1 = {s.alpha:g} ", methods.Cite("piepho2004"), "."]
     else:
-        label = CORRECTION_LABELS[s.correction]
+        label = vocab.CORRECTIONS[s.correction].label
         second = [f"The difference to the winner is {label}-corrected over the comparisons with the winner, and "
                   f"systems sharing a significance-group letter are not significantly different at "
                   f"\u03b1 = {s.alpha:g} after {label} correction over "
@@ -555,7 +559,7 @@ def team_html(analysis: Analysis, comp: CompetitionAnalysis, system: str) -> str
 def competition_dir(out: Path, comp: CompetitionAnalysis) -> Path:
     """``out/<comp.id>``; refuses ids that would leave ``out`` (the load-time rule, :func:`spec.check_id`,
     applied again for analyses built without the loader)."""
-    from .spec import check_id
+    from ..inputs.spec import check_id
 
     cid = str(comp.id or "")
     check_id(cid, Path(out))

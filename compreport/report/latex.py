@@ -21,10 +21,12 @@ from pathlib import Path
 
 import jinja2
 
-from . import methods, tables
-from .analysis import Analysis, CompetitionAnalysis, MetricAnalysis
-from .resources import templates_dir
-from .spec import slug
+from . import prose as methods
+
+from . import tables
+from ..stats.analysis import Analysis, CompetitionAnalysis, MetricAnalysis
+from ..resources import templates_dir
+from ..inputs.spec import slug
 
 # --------------------------------------------------------------------------------------------------
 # Escaping
@@ -597,7 +599,7 @@ def compile_appendix(out: Path) -> Path | None:
            "appendix.tex"]
     proc = subprocess.run(cmd, cwd=out, env=env, capture_output=True, text=True)
     if proc.returncode != 0:  # our bug, not the user's: keep the .tex and the log, say so
-        from .errors import warn
+        from ..errors import warn
 
         warn("appendix.pdf not built: latexmk failed on appendix.tex (see appendix.log in the output)")
         return None

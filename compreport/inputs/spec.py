@@ -19,12 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
-from . import load
+from . import readers as load
 from .competition import Competition, MetricSpec
-from .errors import InputError
-from .metrics import suggest
+from ..errors import InputError
+from ..settings import validate
+from ..stats.metrics import suggest
 
 
 class _Strict(BaseModel):
@@ -43,11 +44,35 @@ class DataSpec(_Strict):
 
 
 class BootstrapSpec(_Strict):
-    """``[bootstrap]``: resamples (B), seed and alpha."""
+    """``[bootstrap]``: resamples (B), seed, alpha, ci, test, family, correction.
 
-    resamples: int | None = Field(default=None, ge=0)
-    seed: int | None = Field(default=None, ge=0)
-    alpha: float | None = Field(default=None, gt=0, lt=1)
+    Values are checked by :func:`compreport.settings.validate` (see :func:`_settings_of`), the one
+    validation the API and the CLI use too.
+    """
+
+    resamples: Any = None
+    seed: Any = None
+    alpha: Any = None
+    ci: Any = None
+    test: Any = None
+    family: Any = None
+    correction: Any = None
+
+
+#: ``[bootstrap]`` key -> Settings field.
+_SETTING_OF_KEY = {"resamples": "bootstrap", "seed": "seed", "alpha": "alpha", "ci": "ci_method", "test": "test",
+                   "family": "family", "correction": "correction"}
+
+_KEY_OF_SETTING = {v: k for k, v in _SETTING_OF_KEY.items()}
+
+
+def _settings_of(boot: BootstrapSpec, path: Path) -> dict:
+    """The ``[bootstrap]`` values given in ``path`` as validated Settings fields."""
+    given = {_SETTING_OF_KEY[k]: v for k, v in boot.model_dump(exclude_none=True).items()}
+    try:
+        return validate(given, "spec")
+    except InputError as exc:
+        raise InputError(f"{path}: {exc}") from None
 
 
 class MetricEntry(BaseModel):
@@ -104,7 +129,7 @@ class Options:
 @dataclass
 class Loaded:
     competitions: list[Competition]
-    bootstrap: dict  # settings found in specs: resamples/seed/alpha -> value
+    bootstrap: dict  # settings found in specs: Settings field -> validated value
     workshop: dict = field(default_factory=dict)
 
 
@@ -230,7 +255,7 @@ def _metric_specs(entries: list[MetricEntry], opts: Options, base: Path | None,
         specs = [MetricSpec(name) for name in opts.metrics]
     else:
         specs = [MetricSpec(e.name, dict(e.model_extra or {}), str(base) if base else None) for e in entries]
-    from .metrics import get_metric
+    from ..stats.metrics import get_metric
 
     for i, s in enumerate(specs):
         try:
@@ -283,7 +308,7 @@ def load_competition_spec(path: Path, opts: Options, entry: WorkshopEntry | None
     comp = load.build(pieces, id=cid, name=name, metrics=_metric_specs(spec.metrics, opts, base, path),
                       year=spec.year, challenge=spec.challenge, task=spec.task, subtask=spec.subtask,
                       language=spec.language, group=group, baselines=list(spec.baselines))
-    return comp, spec.bootstrap.model_dump(exclude_none=True)
+    return comp, _settings_of(spec.bootstrap, path)
 
 
 def _wide_or_runs(path: Path, opts: Options) -> Competition:
@@ -331,8 +356,9 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
             if _is_workshop_toml(path):
                 ws: WorkshopSpec = _validate(WorkshopSpec, _read_toml(path), path)
                 workshop = {"name": ws.name, "year": ws.year, "description": ws.description}
-                if ws.bootstrap.model_dump(exclude_none=True):
-                    boot_sources.insert(0, (str(path), {"workshop": True, **ws.bootstrap.model_dump(exclude_none=True)}))
+                ws_settings = _settings_of(ws.bootstrap, path)
+                if ws_settings:
+                    boot_sources.insert(0, (str(path), {"workshop": True, **ws_settings}))
                 for entry in ws.competitions:
                     sub = Path(_resolve(path.parent, entry.spec))
                     if sub.is_dir():
@@ -369,7 +395,7 @@ def _merge_bootstrap(sources: list[tuple[str, dict]]) -> dict:
             elif origin.get(k) == "workshop":
                 continue
             elif k in merged and merged[k] != v:
-                raise InputError(f"{src}: [bootstrap] {k} = {v} differs from {merged[k]} in {origin[k]}; "
+                raise InputError(f"{src}: [bootstrap] {_KEY_OF_SETTING[k]} = {v} differs from {merged[k]} in {origin[k]}; "
                                  f"one run uses one setting: pass it on the command line to override")
             else:
                 merged[k], origin[k] = v, src

@@ -19,9 +19,9 @@ import re
 import unicodedata
 from pathlib import Path
 
-from . import htmlreport
-from .analysis import Analysis, CompetitionAnalysis
-from .spec import slug
+from . import html as htmlreport
+from ..stats.analysis import Analysis, CompetitionAnalysis
+from ..inputs.spec import slug
 
 #: URLs the fetcher refused during this process (should stay empty: our pages reference nothing).
 REFUSED: list[str] = []

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from .competition import Competition, MetricSpec, Source
-from .errors import InputError
+from ..errors import InputError
 
 #: Cell values read as "no prediction".
 MISSING = frozenset({"", "nan", "null"})

@@ -1,0 +1,1 @@
+"""Report: format-neutral tables, prose, figures, and the LaTeX, HTML and PDF renderers."""

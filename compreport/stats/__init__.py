@@ -1,0 +1,2 @@
+"""Statistics: metrics as sufficient statistics, the paired bootstrap, intervals, tests, corrections,
+significance groups and competitiveness, gathered into an :class:`~compreport.stats.analysis.Analysis`."""

@@ -1,0 +1,102 @@
+"""The words of the method, in one place: ids, results.json keys, display labels and citations.
+
+Every renderer (LaTeX, HTML, Markdown, team sheets, methods text, figures) names a correction,
+a CI method, a correction family or a test through the tables here, so a label changes in one
+place. Settings are validated against the same tables (:mod:`compreport.settings`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Term:
+    """One value of a setting.
+
+    Attributes
+    ----------
+    id : str
+        The value as given to the API, the spec and the CLI (``holm``).
+    key : str
+        Its key in results.json (``holm``; ``p_holm`` is the Comparison field).
+    label : str
+        Display label (``Holm``).
+    words : str
+        How a sentence names it (``the Holm correction``).
+    cite : str or None
+        BibTeX key of the work to cite (:data:`compreport.report.prose.REFERENCES`).
+    """
+
+    id: str
+    key: str
+    label: str
+    words: str
+    cite: str | None = None
+
+
+def _table(*terms: Term) -> dict[str, Term]:
+    return {t.id: t for t in terms}
+
+
+#: Corrections for multiple comparisons, in the order tables show them (``none`` first).
+CORRECTIONS = _table(
+    Term("none", "none", "none", "no correction for multiple comparisons"),
+    Term("bonferroni", "bonferroni", "Bonferroni", "the Bonferroni correction", "dunn1961"),
+    Term("holm", "holm", "Holm", "the Holm correction", "holm1979"),
+    Term("bh", "bh", "BH", "the Benjamini–Hochberg correction", "benjamini1995"),
+)
+#: statsmodels ``multipletests`` method of each correction that adjusts p-values.
+MULTIPLETESTS_METHOD = {"bonferroni": "bonferroni", "holm": "holm", "bh": "fdr_bh"}
+#: Comparison field holding each correction's p-value.
+P_FIELD = {"none": "p_value", "bonferroni": "p_bonferroni", "holm": "p_holm", "bh": "p_bh"}
+
+#: Confidence-interval methods.
+CI_METHODS = _table(
+    Term("percentile", "percentile", "percentile", "percentile", "efron1993"),
+    Term("bca", "bca", "BCa", "bias-corrected and accelerated (BCa)", "efron1987"),
+    Term("normal", "normal", "normal", "normal-approximation (estimate ± z·SE)", "efron1993"),
+)
+
+#: Tests behind the p-values.
+TESTS = _table(
+    Term("bootstrap", "bootstrap", "paired bootstrap", "the paired bootstrap test", "bergkirkpatrick2012"),
+    Term("randomization", "randomization", "approximate randomization",
+         "an approximate randomization test", "noreen1989"),
+)
+
+#: Families a correction is applied over (``--family``).
+FAMILIES = _table(
+    Term("all-pairs", "all-pairs", "all pairs", "all pairs of systems"),
+    Term("per-row", "per-row", "per row", "each row (each system against those ranked below it)"),
+    Term("vs-best", "vs-best", "vs. the best", "the comparisons with the best (other pairs are not tested)"),
+)
+
+#: Significance marks of the pairwise matrix: (threshold, mark), strictest first (paper Table 4).
+STARS = ((0.001, "***"), (0.01, "**"), (0.05, "*"), (0.1, "†"))
+
+
+def correction_over(correction: str, family: str) -> str:
+    """How a verdict names its rule: ``"Holm correction over all pairs of systems"``.
+
+    Parameters
+    ----------
+    correction : str
+        A key of :data:`CORRECTIONS`.
+    family : str
+        A key of :data:`FAMILIES`, or ``"vs_best"`` for the m − 1 comparisons with the best.
+    """
+    if correction == "none":
+        return "no correction for multiple comparisons"
+    over = "the m − 1 comparisons with the best" if family == "vs_best" else FAMILIES[family].words
+    return f"{CORRECTIONS[correction].label} correction over {over}"
+
+
+def stars(p: float | None) -> str:
+    """``***`` p < .001, ``**`` p < .01, ``*`` p < .05, ``†`` p < .1, else ``""`` (also for None/NaN)."""
+    if p is None or p != p:
+        return ""
+    for threshold, mark in STARS:
+        if p < threshold:
+            return mark
+    return ""
