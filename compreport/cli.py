@@ -147,7 +147,7 @@ def _report(inputs: list[str], args, opts) -> list[Path]:
             raise InputError(f"--{option.replace('_', '-')} must be between 0 and 10, got {getattr(args, option)}")
     loaded = load_inputs(inputs, opts)
     settings = _settings(args, loaded.bootstrap)
-    analysis = analyze(loaded.competitions, settings, jobs=args.jobs)
+    analysis = analyze(loaded.competitions, settings, jobs=args.jobs, workshop=loaded.workshop)
     with staged(out, args.force) as tmp:
         (tmp / "results.json").write_text(analysis.to_json(), encoding="utf-8")
         written = [tmp / "results.json"] + _render(analysis, tmp, formats, figure_formats, args)

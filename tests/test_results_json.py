@@ -54,11 +54,14 @@ def test_metric_entries(report):
     acc, mf1 = d["competitions"][0]["metrics"]
     assert (acc["name"], acc["primary"], mf1["primary"]) == ("accuracy", True, False)
     assert acc["higher_is_better"] is True and acc["best"] == "aen_bert"
-    assert set(acc["scores"][0]) == {"system", "score", "boot_mean", "se", "ci_low", "ci_high", "rank", "group"}
+    assert set(acc["scores"][0]) == {"system", "score", "boot_mean", "se", "ci_low", "ci_high", "rank", "group",
+                                     "is_best", "differs_from_best", "p_vs_best", "ties_with_best"}
+    verdict = {"excludes_zero", "p_adjusted", "significant"}
     assert set(acc["vs_best"][0]) == {"system", "diff", "ci_low", "ci_high", "p_value", "p_bonferroni", "p_holm",
-                                      "p_bh"}
+                                      "p_bh"} | verdict
     assert set(acc["pairs"][0]) == {"a", "b", "diff", "ci_low", "ci_high", "p_value", "p_bonferroni", "p_holm",
-                                    "p_bh"}
+                                    "p_bh"} | verdict
+    assert acc["verdicts"] == {"alpha": 0.05, "correction": "holm", "family": "all-pairs"}
     comp = acc["competitiveness"]
     assert set(comp) == {"n", "m", "possible_comparisons", "ties_with_winner", "ties", "win_minus_median", "cv",
                          "ppi", "ppi_unit"}
@@ -146,3 +149,24 @@ def test_identical_systems_and_lower_is_better(tmp_path):
     assert bad["diff"] > 0 and bad["p_value"] == pytest.approx(1 / 1001)
     assert ma["competitiveness"]["ppi_unit"] == "metric"
     assert ma["competitiveness"]["ppi"] == pytest.approx(ma["scores"][0]["score"])
+
+
+def test_stored_verdicts_agree_with_each_other(report):
+    """One rule (Holm over all pairs here) decides every stored verdict: vs-best, pairs and groups agree."""
+    _, _, d = report
+    for ma in d["competitions"][0]["metrics"]:
+        scores = {s["system"]: s for s in ma["scores"]}
+        pairs = {(c["a"], c["b"]): c for c in ma["pairs"]}
+        assert [s["is_best"] for s in ma["scores"]] == [True] + [False] * (len(scores) - 1)
+        for c in ma["pairs"]:
+            assert c["p_adjusted"] == c["p_holm"]
+            assert c["significant"] == (c["p_holm"] < 0.05)
+            shares = bool(set(scores[c["a"]]["group"]) & set(scores[c["b"]]["group"]))
+            assert shares == (not c["significant"])
+            assert c["excludes_zero"] == (c["ci_low"] > 0 or c["ci_high"] < 0)
+        for c in ma["vs_best"]:
+            pair = pairs[(ma["best"], c["system"])]
+            me = scores[c["system"]]
+            assert c["significant"] == pair["significant"] == me["differs_from_best"]
+            assert c["p_adjusted"] == pair["p_adjusted"] == me["p_vs_best"]
+            assert me["ties_with_best"] == (not me["differs_from_best"])

@@ -3,6 +3,8 @@
 import re
 from pathlib import Path
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.stats
@@ -182,8 +184,14 @@ def test_too_few_resamples_for_the_corrections_is_warned():
     rng = np.random.default_rng(0)
     gold = rng.integers(0, 2, 100)
     preds = [np.where(rng.random(100) < q, gold, 1 - gold) for q in np.linspace(0.5, 0.95, 12)]
-    with pytest.warns(InputWarning, match=r"66 pairs can never reject.*-B 1320"):
+    with pytest.warns(InputWarning, match=r"Holm correction over all pairs of systems \(66 comparisons\) can never "
+                                          r"reject.*-B 1320"):
         analyze_competition(competition(gold, preds), Settings(bootstrap=1000))
+    # the vs-best family has m - 1 = 11 comparisons: B = 1000 can reject there; BH can always reject
+    for settings in (Settings(bootstrap=1000, family="vs-best"), Settings(bootstrap=1000, correction="bh")):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", InputWarning)
+            analyze_competition(competition(gold, preds), settings)
 
 
 def test_a_metric_given_twice_is_an_error():

@@ -1,0 +1,334 @@
+"""Result objects of an analysis: numbers *and* the decisions taken from them, stored once.
+
+Every verdict a report states (significantly different or not, significance group, interval
+excluding zero, tie with the best, rank, best) is decided by :mod:`compreport.stats.analysis`
+and stored here; renderers only read these fields. results.json is :meth:`Analysis.to_dict`,
+and :meth:`Analysis.from_dict` reads it back.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+import numpy as np
+
+from .._version import __version__
+from ..settings import Settings
+
+
+@dataclass
+class Score:
+    """One system under one metric.
+
+    Attributes
+    ----------
+    system : str
+        System name.
+    score : float
+        The metric on the full test set.
+    boot_mean, se : float
+        Mean and standard deviation (ddof=1) of the bootstrap replicates (NaN when B = 0).
+    ci_low, ci_high : float
+        Confidence interval at level 1 - alpha (NaN when B = 0).
+    rank : int
+        Competition rank by the exact score (ties share a rank: 1, 2, 2, 4).
+    group : str
+        Significance-group letters; systems sharing a letter are not significantly different.
+    is_best : bool
+        The exact score equals the best exact score (several systems when they tie exactly).
+    differs_from_best : bool or None
+        Significantly different from the best under the report's correction and family;
+        None for a best system and when the comparison is undefined (B = 0).
+    p_vs_best : float
+        The p-value behind ``differs_from_best`` (corrected; NaN where it is None).
+    """
+
+    system: str
+    score: float
+    boot_mean: float
+    se: float
+    ci_low: float
+    ci_high: float
+    rank: int
+    group: str = ""
+    is_best: bool = False
+    differs_from_best: bool | None = None
+    p_vs_best: float = float("nan")
+
+    @property
+    def ties_with_best(self) -> bool | None:
+        """Not significantly different from the best (None for a best system or undefined)."""
+        return None if self.differs_from_best is None else not self.differs_from_best
+
+
+@dataclass
+class Comparison:
+    """Oriented difference ``a - b`` (positive: ``a`` better) with its CI, p-values and verdict.
+
+    Attributes
+    ----------
+    a, b : str
+        The two systems; ``a`` ranks above (or level with) ``b``.
+    diff : float
+        Observed difference, oriented so that positive means ``a`` is better for any metric.
+    ci_low, ci_high : float
+        Uncorrected confidence interval of the difference at level 1 - alpha.
+    p_value : float
+        Raw p-value (paired bootstrap or approximate randomization).
+    p_bonferroni, p_holm, p_bh : float
+        Corrected within the family of the list holding the comparison (``vs_best``: the
+        m − 1 comparisons with the best; ``pairs``: ``settings.family``); NaN outside it.
+    excludes_zero : bool
+        The interval excludes 0 (False when it is undefined).
+    p_adjusted : float
+        The p-value behind ``significant``: ``settings.correction`` over ``settings.family``
+        (raw when the correction is ``none``); NaN when the pair is not tested.
+    significant : bool or None
+        ``p_adjusted < alpha``; None when the pair is not tested (pairs without the best under
+        ``vs-best``) or the p-value is undefined.
+    """
+
+    a: str
+    b: str
+    diff: float
+    ci_low: float
+    ci_high: float
+    p_value: float
+    p_bonferroni: float
+    p_holm: float
+    p_bh: float
+    excludes_zero: bool = False
+    p_adjusted: float = float("nan")
+    significant: bool | None = None
+
+
+@dataclass
+class MetricAnalysis:
+    """Everything about one metric of one competition.
+
+    Attributes
+    ----------
+    scores : list of Score
+        Best first (rank order; exact ties keep input order).
+    best : str
+        The first of the best systems (``scores[0]``).
+    vs_best : list of Comparison
+        The best against every other system, in rank order.
+    pairs : list of Comparison
+        Every pair (a above b) in rank order.
+    verdicts : dict
+        The rule behind every verdict: ``alpha``, ``correction``, ``family``.
+    competitiveness : dict
+        The paper's Table 6 summary (:func:`compreport.stats.competitiveness.competitiveness`).
+    replicates : ndarray (B, m) or None
+        Bootstrap replicates by system in input order (not stored in results.json).
+    """
+
+    name: str
+    params: dict
+    higher_is_better: bool
+    ideal: float | None
+    primary: bool
+    best: str
+    scores: list[Score]
+    vs_best: list[Comparison]
+    pairs: list[Comparison]
+    competitiveness: dict
+    verdicts: dict = field(default_factory=dict)
+    replicates: np.ndarray | None = field(default=None, repr=False)
+    systems: list[str] = field(default_factory=list, repr=False)
+
+    def score_of(self, system: str) -> Score:
+        """The :class:`Score` of ``system`` (KeyError if unknown)."""
+        for s in self.scores:
+            if s.system == system:
+                return s
+        raise KeyError(f"metric {self.name!r} has no system {system!r}")
+
+    def pair(self, a: str, b: str) -> tuple[Comparison, bool]:
+        """The stored comparison of ``a`` and ``b`` and whether it is stored as (b, a)."""
+        for c in self.pairs:
+            if (c.a, c.b) == (a, b):
+                return c, False
+            if (c.a, c.b) == (b, a):
+                return c, True
+        raise KeyError(f"metric {self.name!r}: no comparison of {a!r} and {b!r}")
+
+    def difference_replicates(self, a: str, b: str) -> np.ndarray:
+        """Bootstrap replicates (B,) of the oriented difference ``a - b`` (positive: ``a`` better).
+
+        Raises ``ValueError`` when the replicates are not held (an analysis read back from
+        results.json) or a system is unknown.
+        """
+        if self.replicates is None:
+            raise ValueError(f"metric {self.name!r}: no bootstrap replicates (they are not stored in "
+                             f"results.json; run the analysis to get them)")
+        for s in (a, b):
+            if s not in self.systems:
+                raise ValueError(f"metric {self.name!r}: unknown system {s!r}")
+        sign = 1.0 if self.higher_is_better else -1.0
+        ia, ib = self.systems.index(a), self.systems.index(b)
+        return sign * (self.replicates[:, ia] - self.replicates[:, ib])
+
+    def to_dict(self) -> dict:
+        """This metric's entry of results.json."""
+        return {
+            "name": self.name, "params": self.params, "higher_is_better": self.higher_is_better,
+            "ideal": self.ideal, "primary": self.primary, "best": self.best, "verdicts": self.verdicts,
+            "scores": [asdict(s) | {"ties_with_best": s.ties_with_best} for s in self.scores],
+            "vs_best": [{"system": c.b} | {k: v for k, v in asdict(c).items() if k not in ("a", "b")}
+                        for c in self.vs_best],
+            "pairs": [asdict(c) for c in self.pairs],
+            "competitiveness": self.competitiveness,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "MetricAnalysis":
+        """Read back :meth:`to_dict` (replicates are not stored)."""
+        best = d["best"]
+        return cls(
+            name=d["name"], params=d["params"], higher_is_better=d["higher_is_better"], ideal=d.get("ideal"),
+            primary=d["primary"], best=best, scores=[_build(Score, s) for s in d["scores"]],
+            vs_best=[_build(Comparison, c | {"a": best, "b": c["system"]}) for c in d["vs_best"]],
+            pairs=[_build(Comparison, c) for c in d["pairs"]], competitiveness=d["competitiveness"],
+            verdicts=d.get("verdicts", {}))
+
+
+def _build(cls, d: dict):
+    """A dataclass from a results.json object: known keys only, ``null`` floats back to NaN."""
+    kw = {}
+    for f in fields(cls):
+        if f.name in d:
+            v = d[f.name]
+            kw[f.name] = float("nan") if v is None and f.type == "float" else v
+    return cls(**kw)
+
+
+#: Competition metadata shared by the input Competition and its analysis (declared once).
+META = ("id", "name", "year", "challenge", "task", "subtask", "language", "group")
+
+
+@dataclass
+class CompetitionAnalysis:
+    """One competition: its metadata, systems and one :class:`MetricAnalysis` per metric (primary first)."""
+
+    id: str
+    name: str
+    n: int
+    systems: list[str]
+    baselines: list[str]
+    metrics: list[MetricAnalysis]
+    year: int | None = None
+    challenge: str = ""
+    task: str = ""
+    subtask: str = ""
+    language: str = ""
+    group: list[str] = field(default_factory=list)
+    inputs: list[dict] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    engine: dict = field(default_factory=dict)
+
+    @property
+    def primary(self) -> MetricAnalysis:
+        """The ranking metric."""
+        return self.metrics[0]
+
+    def metric(self, name: str | None = None) -> MetricAnalysis:
+        """The metric called ``name`` (the primary one when None); KeyError naming the choices."""
+        if name is None:
+            return self.primary
+        for ma in self.metrics:
+            if ma.name == name:
+                return ma
+        raise KeyError(f"competition {self.id!r} has no metric {name!r} "
+                       f"(metrics: {', '.join(ma.name for ma in self.metrics)})")
+
+    def to_dict(self) -> dict:
+        """This competition's entry of results.json."""
+        out = {k: getattr(self, k) for k in META}
+        out.update(n=self.n, systems=self.systems, baselines=self.baselines,
+                   metrics=[ma.to_dict() for ma in self.metrics], inputs=self.inputs,
+                   warnings=self.warnings, engine=self.engine)
+        return out
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "CompetitionAnalysis":
+        """Read back :meth:`to_dict`."""
+        kw = {k: d.get(k) for k in META}
+        return cls(**kw, n=d["n"], systems=d["systems"], baselines=d["baselines"],
+                   metrics=[MetricAnalysis.from_dict(x) for x in d["metrics"]], inputs=d.get("inputs", []),
+                   warnings=d.get("warnings", []), engine=d.get("engine", {}))
+
+
+@dataclass
+class Analysis:
+    """Settings plus one :class:`CompetitionAnalysis` per competition; serialises to results.json.
+
+    Attributes
+    ----------
+    settings : Settings
+        The settings every number and verdict was computed under.
+    competitions : list of CompetitionAnalysis
+        In input order.
+    workshop : dict
+        ``name``, ``year``, ``description`` of the workshop (empty for loose competitions).
+    version : str
+        compreport version that computed it.
+    """
+
+    settings: Settings
+    competitions: list[CompetitionAnalysis]
+    version: str = __version__
+    workshop: dict = field(default_factory=dict)
+
+    def competition(self, id: str | None = None) -> CompetitionAnalysis:
+        """The competition ``id``; None is allowed when there is only one."""
+        if id is None:
+            if len(self.competitions) != 1:
+                raise KeyError(f"{len(self.competitions)} competitions: name one with competition= "
+                               f"({', '.join(c.id for c in self.competitions)})")
+            return self.competitions[0]
+        for c in self.competitions:
+            if c.id == id:
+                return c
+        raise KeyError(f"no competition {id!r} (competitions: {', '.join(c.id for c in self.competitions)})")
+
+    def to_dict(self) -> dict:
+        """The results.json contract: JSON-ready (NaN/inf as None, numpy scalars as Python)."""
+        return _clean({"tool": {"name": "compreport", "version": self.version},
+                       "settings": self.settings.to_dict(), "workshop": self.workshop,
+                       "competitions": [c.to_dict() for c in self.competitions]})
+
+    def to_json(self) -> str:
+        """results.json text (UTF-8, one space indent, trailing newline)."""
+        return json.dumps(self.to_dict(), indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Analysis":
+        """Read back :meth:`to_dict` (bootstrap replicates are not stored)."""
+        return cls(Settings.from_dict(d["settings"]), [CompetitionAnalysis.from_dict(c) for c in d["competitions"]],
+                   d["tool"]["version"], d.get("workshop") or {})
+
+    @classmethod
+    def read(cls, path: str | Path) -> "Analysis":
+        """Read a results.json file."""
+        return cls.from_dict(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+def _clean(obj):
+    """JSON-ready: numpy scalars to Python, NaN/inf to None."""
+    if isinstance(obj, dict):
+        return {k: _clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_clean(v) for v in obj]
+    if isinstance(obj, (np.floating, float)):
+        f = float(obj)
+        return f if math.isfinite(f) else None
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, np.bool_):
+        return bool(obj)
+    return obj
