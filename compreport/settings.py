@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import math
 import numbers
+import re
 from dataclasses import asdict, dataclass
 
 from . import vocabulary as vocab
@@ -19,7 +20,7 @@ from .errors import InputError
 
 #: How each setting is spelled by each kind of caller.
 SPELLING = {
-    "api": {"bootstrap": "`bootstrap`", "seed": "`seed`", "alpha": "`alpha`", "ci_method": "`ci`",
+    "api": {"bootstrap": "`bootstrap`", "seed": "`seed`", "alpha": "`alpha`", "ci_method": "`ci_method`",
             "test": "`test`", "family": "`family`", "correction": "`correction`"},
     "cli": {"bootstrap": "-B/--bootstrap", "seed": "--seed", "alpha": "--alpha", "ci_method": "--ci",
             "test": "--test", "family": "--family", "correction": "--correction"},
@@ -37,34 +38,79 @@ ALIASES = {
 }
 
 
-def suggest(value: str, options) -> str:
-    """``" (did you mean 'holm'?)"`` for the closest of ``options``, or ``""``."""
-    close = difflib.get_close_matches(str(value), list(options), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+def suggest(value, options) -> str:
+    """``" (did you mean 'holm'?)"`` for the closest of ``options`` (ignoring case), or ``""``."""
+    by_lower = {str(o).lower(): str(o) for o in options}
+    close = difflib.get_close_matches(str(value).lower(), list(by_lower), n=1, cutoff=0.6)
+    return f" (did you mean {by_lower[close[0]]!r}?)" if close else ""
 
 
-def _integer(name: str, value, where: str, low: int) -> int:
+def _as_whole(value) -> str:
+    """`` (write it as 10000)`` when ``value`` is a float or text holding a whole number, else ``""``."""
+    if isinstance(value, bool):
+        return ""
+    try:
+        f = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return ""
+    return f" (write it as {int(f)})" if math.isfinite(f) and f.is_integer() else ""
+
+
+def whole_number(value, where: str, low: int, high: int | None = None) -> int:
+    """``value`` as an int in [low, high]; anything else (a bool, a float, text) raises :class:`InputError`.
+
+    ``1e4`` and ``10000.0`` are refused even though they are whole: a count is written as one
+    (the message says how). ``where`` names the setting in the caller's words.
+    """
+    bounds = f">= {low}" if high is None else f"between {low} and {high}"
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise InputError(f"{where} must be a whole number >= {low}, got {value!r}")
-    if value < low:
-        raise InputError(f"{where} must be >= {low}, got {value}")
+        raise InputError(f"{where} must be a whole number {bounds}; got {value!r}{_as_whole(value)}")
+    if value < low or (high is not None and value > high):
+        raise InputError(f"{where} must be {bounds}; got {value}")
     return int(value)
 
 
 def _alpha(value, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
-        raise InputError(f"{where} must be a number between 0 and 1 (exclusive), got {value!r}")
+        raise InputError(f"{where} must be a number between 0 and 1 (exclusive); got {value!r}")
     if not 0 < value < 1:
-        raise InputError(f"{where} must be between 0 and 1 (exclusive), got {value}")
+        raise InputError(f"{where} must be between 0 and 1 (exclusive); got {value}")
     return float(value)
 
 
-def _choice(name: str, value, where: str) -> str:
-    allowed = CHOICES[name]
-    v = ALIASES.get(name, {}).get(value, value) if isinstance(value, str) else value
+def one_of(value, allowed, where: str, aliases: dict | None = None) -> str:
+    """``value`` if it is one of ``allowed`` (or an alias of one, which is returned instead).
+
+    Raises :class:`InputError` naming ``where``, the value, the allowed values and the closest one.
+    """
+    v = (aliases or {}).get(value, value) if isinstance(value, str) else None
     if v not in allowed:
         raise InputError(f"{where} must be one of {', '.join(allowed)}; got {value!r}{suggest(value, allowed)}")
     return v
+
+
+_WHOLE_TEXT = re.compile(r"[+-]?[0-9]+(?:_[0-9]+)*")
+
+
+def from_text(text, whole: bool = False):
+    """Command-line text as the number it spells: an int if ``whole`` (``"10000"``, ``"10_000"``,
+    ``"-1"``), else a float (``"0.05"``, ``"5e-2"``).
+
+    Text that does not spell one (``"1e4"`` when ``whole``, ``"abc"``) and values that are not
+    text come back unchanged, so that the validation names the value as the user typed it.
+    """
+    if not isinstance(text, str):
+        return text
+    if whole:
+        return int(text) if _WHOLE_TEXT.fullmatch(text.strip()) else text
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+#: Settings given as numbers, and whether they are whole (parsed from command-line text by :func:`from_text`).
+NUMERIC = {"bootstrap": True, "seed": True, "alpha": False}
 
 
 def validate(values: dict, source: str = "api") -> dict:
@@ -89,14 +135,12 @@ def validate(values: dict, source: str = "api") -> dict:
         if name not in words:
             raise InputError(f"unknown setting {name!r}{suggest(name, words)}; settings: {', '.join(words)}")
         where = words[name]
-        if name == "bootstrap":
-            out[name] = _integer(name, value, where, 0)
-        elif name == "seed":
-            out[name] = _integer(name, value, where, 0)
+        if name in ("bootstrap", "seed"):
+            out[name] = whole_number(value, where, 0)
         elif name == "alpha":
             out[name] = _alpha(value, where)
         else:
-            out[name] = _choice(name, value, where)
+            out[name] = one_of(value, CHOICES[name], where, ALIASES.get(name))
     return out
 
 

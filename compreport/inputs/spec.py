@@ -67,12 +67,18 @@ _KEY_OF_SETTING = {v: k for k, v in _SETTING_OF_KEY.items()}
 
 
 def _settings_of(boot: BootstrapSpec, path: Path) -> dict:
-    """The ``[bootstrap]`` values given in ``path`` as validated Settings fields."""
-    given = {_SETTING_OF_KEY[k]: v for k, v in boot.model_dump(exclude_none=True).items()}
-    try:
-        return validate(given, "spec")
-    except InputError as exc:
-        raise InputError(f"{path}: {exc}") from None
+    """The ``[bootstrap]`` values given in ``path`` as validated Settings fields.
+
+    An invalid value raises :class:`InputError` naming the file, the key's line when found,
+    ``[bootstrap] <key>``, the value and the allowed values.
+    """
+    out: dict = {}
+    for key, value in boot.model_dump(exclude_none=True).items():
+        try:
+            out |= validate({_SETTING_OF_KEY[key]: value}, "spec")
+        except InputError as exc:
+            raise InputError(f"{_where(path, ('bootstrap', key))}: {exc}") from None
+    return out
 
 
 class MetricEntry(BaseModel):
