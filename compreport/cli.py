@@ -11,11 +11,18 @@ import sys
 import warnings
 from pathlib import Path
 
+from . import vocabulary as vocab
 from ._version import __version__
 from .errors import InputError, InputWarning
+from .settings import NUMERIC, Settings, from_text, make_settings, one_of, suggest, validate, whole_number
 
 FORMATS = ("json", "latex", "html", "pdf")
 FIGURE_FORMATS = ("pdf", "svg", "png")
+LATEX_STYLES = ("ceurart", "sepln")  # the keys of report.latex.STYLES (not imported: json stays fast)
+#: Settings field -> attribute of the parsed arguments.
+SETTING_OPTIONS = {"bootstrap": "bootstrap", "seed": "seed", "alpha": "alpha", "ci_method": "ci", "test": "test",
+                   "family": "family", "correction": "correction"}
+_DEFAULT = Settings()
 
 
 def _comma_list(values: list[str] | None) -> list[str]:
@@ -37,20 +44,26 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
 
 
 def _add_stats_options(p: argparse.ArgumentParser) -> None:
+    # No argparse type= or choices=: every value is checked by compreport.settings.validate, which
+    # gives one `error:` line (exit 2) in the words of the command line.
+    d = _DEFAULT
     g = p.add_argument_group("statistics")
-    g.add_argument("-B", "--bootstrap", type=int, metavar="N", help="bootstrap replicates (default 10000)")
-    g.add_argument("--seed", type=int, help="seed of the resampling plan (default 0, recorded)")
-    g.add_argument("--alpha", type=float, help="significance level; CIs at 1-alpha (default 0.05)")
-    g.add_argument("--ci", choices=("percentile", "bca", "normal"),
-                   help="interval method for systems and differences (default percentile)")
-    g.add_argument("--test", choices=("bootstrap", "randomization"),
-                   help="p-values: paired bootstrap (default) or approximate randomization")
-    g.add_argument("--family", choices=("all-pairs", "per-row", "vs-best"),
-                   help="correction family of the pairwise comparisons (default all-pairs); vs-best tests "
-                        "only the m-1 comparisons with the winner; those are always their own family")
-    g.add_argument("--correction", choices=("none", "bonferroni", "holm", "bh"),
-                   help="correction behind the significance groups (default holm)")
-    g.add_argument("--jobs", type=int, default=1, help="worker processes for per-resample metrics (default 1)")
+    g.add_argument("-B", "--bootstrap", metavar="N", help=f"bootstrap replicates, a whole number >= 0 "
+                   f"(default {d.bootstrap}; 0: scores only)")
+    g.add_argument("--seed", metavar="N", help=f"seed of the resampling plan, a whole number >= 0 "
+                   f"(default {d.seed}, recorded)")
+    g.add_argument("--alpha", metavar="A", help=f"significance level in (0, 1); CIs at 1-alpha (default {d.alpha})")
+    g.add_argument("--ci", metavar="METHOD", help=f"interval method for systems and differences: "
+                   f"{', '.join(vocab.CI_METHODS)} (default {d.ci_method})")
+    g.add_argument("--test", metavar="TEST", help=f"where p-values come from: {', '.join(vocab.TESTS)} "
+                   f"(default {d.test})")
+    g.add_argument("--family", metavar="FAMILY",
+                   help=f"correction family of the pairwise comparisons: {', '.join(vocab.FAMILIES)} "
+                        f"(default {d.family}); vs-best tests only the m-1 comparisons with the winner; those are "
+                        f"always their own family")
+    g.add_argument("--correction", metavar="NAME", help=f"correction behind every verdict: "
+                   f"{', '.join(vocab.CORRECTIONS)} (default {d.correction})")
+    g.add_argument("--jobs", metavar="N", default=1, help="worker processes for per-resample metrics (default 1)")
 
 
 def _add_output_options(p: argparse.ArgumentParser) -> None:
@@ -58,14 +71,14 @@ def _add_output_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("-o", "--output", required=True, metavar="OUT", help="output directory")
     g.add_argument("--force", action="store_true", help="replace a non-empty output directory")
     g.add_argument("--format", metavar="LIST",
-                   help="comma list of json, latex, html, pdf (default: all; json always)")
-    g.add_argument("--latex-style", choices=("ceurart", "sepln"), default="ceurart",
-                   help="table layout: one-column CEUR working notes (default) or two-column SEPLN journal")
-    g.add_argument("--decimals", type=int, default=4, metavar="N", help="decimals of scores and CIs (default 4)")
-    g.add_argument("--diff-decimals", type=int, default=3, metavar="N",
-                   help="decimals of differences (default 3)")
+                   help=f"comma list of {', '.join(FORMATS)} (default: all; json always)")
+    g.add_argument("--latex-style", metavar="STYLE", default="ceurart",
+                   help="table layout: ceurart (one-column CEUR working notes; default) or sepln (two-column "
+                        "SEPLN journal)")
+    g.add_argument("--decimals", default=4, metavar="N", help="decimals of scores and CIs, 0-10 (default 4)")
+    g.add_argument("--diff-decimals", default=3, metavar="N", help="decimals of differences, 0-10 (default 3)")
     g.add_argument("--figure-formats", metavar="LIST", default="pdf,svg",
-                   help="figure files to write: comma list of pdf, svg, png (default pdf,svg)")
+                   help=f"figure files to write: comma list of {', '.join(FIGURE_FORMATS)} (default pdf,svg)")
     g.add_argument("--no-compile", action="store_true", help="write appendix.tex without running latexmk")
 
 
@@ -105,17 +118,31 @@ def _options(args):
                    pos_label=args.pos_label, labels=_comma_list([args.labels]) if args.labels else None)
 
 
-def _settings(args, from_specs: dict):
-    """Settings: the specs' ``[bootstrap]`` values (already validated), then the command line's."""
-    from .settings import make_settings
+def _cli_settings(args) -> dict:
+    """The statistics options given on the command line, parsed from text and validated (Settings fields)."""
+    given = {}
+    for name, option in SETTING_OPTIONS.items():
+        value = getattr(args, option)
+        if value is not None:
+            given[name] = from_text(value, NUMERIC[name]) if name in NUMERIC else value
+    return validate(given, "cli")
 
-    given = {attr: getattr(args, option) for attr, option in (
-        ("bootstrap", "bootstrap"), ("seed", "seed"), ("alpha", "alpha"), ("ci_method", "ci"), ("test", "test"),
-        ("family", "family"), ("correction", "correction"))}
-    s = make_settings(given, "cli", base=make_settings(from_specs, "spec"))
-    if args.jobs < 1:
-        raise InputError(f"--jobs must be >= 1, got {args.jobs}")
-    return s
+
+def _settings(given: dict, from_specs: dict) -> Settings:
+    """Settings: the specs' ``[bootstrap]`` values (already validated), overridden by the command line's."""
+    return make_settings(given, "cli", base=make_settings(from_specs, "spec"))
+
+
+def _check_options(args) -> None:
+    """Check every option of ``report``/``demo`` before any work or heavy import; an invalid value is
+    one :class:`InputError`. Normalises ``args`` in place; ``args.given`` holds the statistics options."""
+    args.given = _cli_settings(args)
+    args.jobs = whole_number(from_text(args.jobs, whole=True), "--jobs", 1)
+    args.decimals = whole_number(from_text(args.decimals, whole=True), "--decimals", 0, 10)
+    args.diff_decimals = whole_number(from_text(args.diff_decimals, whole=True), "--diff-decimals", 0, 10)
+    args.latex_style = one_of(args.latex_style, LATEX_STYLES, "--latex-style")
+    args.format = _formats(args.format)
+    args.figure_formats = _choices("--figure-formats", args.figure_formats, FIGURE_FORMATS)
 
 
 def _choices(option: str, value: str, allowed: tuple[str, ...]) -> list[str]:
@@ -123,7 +150,7 @@ def _choices(option: str, value: str, allowed: tuple[str, ...]) -> list[str]:
     wanted = _comma_list([value])
     for f in wanted:
         if f not in allowed:
-            raise InputError(f"{option}: unknown format {f!r} (formats: {', '.join(allowed)})")
+            raise InputError(f"{option} takes a comma list of {', '.join(allowed)}; got {f!r}{suggest(f, allowed)}")
     return wanted
 
 
@@ -139,14 +166,10 @@ def _report(inputs: list[str], args, opts) -> list[Path]:
     from .inputs.spec import load_inputs
 
     out = Path(args.output)
+    formats, figure_formats = args.format, args.figure_formats  # checked by _check_options
     check_target(out, args.force)  # fail before any work
-    formats = _formats(args.format)
-    figure_formats = _choices("--figure-formats", args.figure_formats, FIGURE_FORMATS)
-    for option in ("decimals", "diff_decimals"):
-        if not 0 <= getattr(args, option) <= 10:
-            raise InputError(f"--{option.replace('_', '-')} must be between 0 and 10, got {getattr(args, option)}")
     loaded = load_inputs(inputs, opts)
-    settings = _settings(args, loaded.bootstrap)
+    settings = _settings(args.given, loaded.bootstrap)
     analysis = analyze(loaded.competitions, settings, jobs=args.jobs, workshop=loaded.workshop)
     with staged(out, args.force) as tmp:
         (tmp / "results.json").write_text(analysis.to_json(), encoding="utf-8")
@@ -195,11 +218,13 @@ def _print_written(out: Path, paths: list[Path]) -> None:
 
 
 def cmd_report(args) -> int:
+    _check_options(args)
     _print_written(Path(args.output), _report(args.inputs, args, _options(args)))
     return 0
 
 
 def cmd_demo(args) -> int:
+    _check_options(args)
     from .resources import demo_workshop_dir
     from .inputs.spec import Options
 
