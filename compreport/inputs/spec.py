@@ -120,9 +120,22 @@ class WorkshopSpec(_Strict):
     competitions: list[WorkshopEntry]
 
 
+#: How messages name the reading options, in the words of each caller (``Options.source``).
+OPTION_WORDS = {
+    "cli": {"metric": "--metric", "pass_metric": "pass --metric NAME (see `compreport metrics`)",
+            "runs": "--runs takes exactly one INPUT", "override": "pass it on the command line to override"},
+    "api": {"metric": "`metrics`", "pass_metric": "pass metrics=[NAME] (`compreport metrics` lists them)",
+            "runs": "`runs` takes exactly one path", "override": "pass it to analyze() to override"},
+}
+
+
 @dataclass
 class Options:
-    """Command-line options that shape how inputs are read."""
+    """Options that shape how inputs are read (the CLI's or the Python API's).
+
+    ``source`` (``"cli"`` or ``"api"``) chooses the words that messages name the options by
+    (:data:`OPTION_WORDS`).
+    """
 
     gold: str | None = None
     id: str | None = None
@@ -130,6 +143,12 @@ class Options:
     metrics: list[str] = field(default_factory=list)
     pos_label: str | None = None
     labels: list[str] | None = None
+    source: str = "cli"
+
+    @property
+    def words(self) -> dict:
+        """The option words of :attr:`source`."""
+        return OPTION_WORDS[self.source]
 
 
 @dataclass
@@ -269,7 +288,7 @@ def _metric_specs(entries: list[MetricEntry], opts: Options, base: Path | None,
         except InputError as exc:
             # Say where the name came from: the --metric option or the spec's [[metrics]] entry.
             if opts.metrics:
-                raise InputError(f"--metric: {exc}") from None
+                raise InputError(f"{opts.words['metric']}: {exc}") from None
             if spec_path is not None:
                 raise InputError(f"{_where(spec_path, ('metrics', i, 'name'))}: [[metrics]] entry {i + 1}: "
                                  f"{exc}") from None
@@ -323,7 +342,7 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
     else:
         pieces = load.read_wide(str(path), gold=opts.gold or "y", id_column=opts.id)
     if not opts.metrics:
-        raise InputError(f"{path}: no metric given; pass --metric NAME (see `compreport metrics`)")
+        raise InputError(f"{path}: no metric given; {opts.words['pass_metric']}")
     name = path.stem
     return load.build(pieces, id=slug(name), name=name, metrics=_metric_specs([], opts, None), group=[name])
 
@@ -338,7 +357,7 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
     boot_sources: list[tuple[str, dict]] = []
     workshop: dict = {}
     if opts.runs and len(inputs) != 1:
-        raise InputError("--runs takes exactly one INPUT: the gold file")
+        raise InputError(f"{opts.words['runs']}: the gold file")
     for raw in inputs:
         path = Path(raw)
         if not path.exists():
@@ -386,10 +405,10 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
             raise InputError(f"competition id {c.id!r} is used twice ({seen[c.id]} and {c.name!r}); "
                              f"set `id` in the spec")
         seen[c.id] = c.name
-    return Loaded(comps, _merge_bootstrap(boot_sources), workshop)
+    return Loaded(comps, _merge_bootstrap(boot_sources, opts.words["override"]), workshop)
 
 
-def _merge_bootstrap(sources: list[tuple[str, dict]]) -> dict:
+def _merge_bootstrap(sources: list[tuple[str, dict]], override: str = OPTION_WORDS["cli"]["override"]) -> dict:
     """Workshop [bootstrap] wins; otherwise competitions must agree on each setting."""
     merged: dict = {}
     origin: dict = {}
@@ -402,7 +421,7 @@ def _merge_bootstrap(sources: list[tuple[str, dict]]) -> dict:
                 continue
             elif k in merged and merged[k] != v:
                 raise InputError(f"{src}: [bootstrap] {_KEY_OF_SETTING[k]} = {v} differs from {merged[k]} in {origin[k]}; "
-                                 f"one run uses one setting: pass it on the command line to override")
+                                 f"one run uses one setting: {override}")
             else:
                 merged[k], origin[k] = v, src
     return merged
