@@ -1,0 +1,417 @@
+"""The Python API: read inputs, analyse them, read the results as tables.
+
+>>> import compreport as cr
+>>> data = cr.load("examples/workshop")                       # doctest: +SKIP
+>>> a = cr.analyze(data, bootstrap=1000, seed=0)              # doctest: +SKIP
+>>> a.leaderboard(competition="paraphrase")                   # doctest: +SKIP
+
+:func:`load` reads what the command line's INPUT reads (a spec, a workshop directory, a wide
+CSV/TSV), :func:`from_frame` reads a pandas wide table, and :func:`analyze` runs the analysis
+under settings validated exactly as the CLI validates them (values given here override those of
+the specs). Every problem raises :class:`~compreport.errors.InputError` (a ``ValueError``)
+whose message names options the Python way (``pos_label=``, not ``--pos-label``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import numbers
+import os
+import re
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .errors import InputError
+from .inputs.competition import Competition, MetricSpec, Source
+from .settings import make_settings
+from .stats.results import Analysis
+
+__all__ = ["Inputs", "analyze", "from_frame", "load"]
+
+
+@dataclass
+class Inputs:
+    """Competitions read by :func:`load` or :func:`from_frame`, with what their specs said.
+
+    Attributes
+    ----------
+    competitions : list of Competition
+        In input order.
+    settings : dict
+        The ``[bootstrap]`` values of the specs as :class:`~compreport.settings.Settings`
+        fields (validated); :func:`analyze` starts from them.
+    workshop : dict
+        ``name``, ``year`` and ``description`` of a workshop.toml (empty otherwise).
+    pos_label : str or None
+        The ``pos_label`` given to :func:`load`/:func:`from_frame`; :func:`analyze` applies it
+        to the metrics its ``metrics=`` names, as the CLI applies ``--pos-label``.
+    labels : list of str or None
+        Likewise for ``labels``.
+    """
+
+    competitions: list[Competition]
+    settings: dict = field(default_factory=dict)
+    workshop: dict = field(default_factory=dict)
+    pos_label: str | None = None
+    labels: list[str] | None = None
+
+    def __repr__(self) -> str:
+        ids = ", ".join(c.id for c in self.competitions)
+        ws = f"workshop {self.workshop['name']!r}: " if self.workshop.get("name") else ""
+        return f"<Inputs: {ws}{len(self.competitions)} competition(s): {ids}>"
+
+
+# --------------------------------------------------------------------------- Python words
+
+#: CLI spellings in messages of the modules shared with the CLI, and how a Python caller says them.
+_PYTHON_WORDS = (
+    (re.compile(r"pass --pos-label LABEL"), "pass pos_label=LABEL"),
+    (re.compile(r" \(--pos-label\)"), ""),
+    (re.compile(r" \(--labels\)"), ""),
+    (re.compile(r"pass --gold NAME"), "pass gold=NAME"),
+    (re.compile(r"pass --id NAME"), "pass id=NAME"),
+    (re.compile(r"--test randomization"), "test='randomization'"),
+    (re.compile(r"use --test bootstrap"), "use test='bootstrap'"),
+    (re.compile(r"use -B (\d+) or more"), r"use bootstrap=\1 or more"),
+    (re.compile(r"`ci_method`"), "`ci`"),  # analyze() takes the interval method as ci=
+)
+
+
+def _python_wording(message: str) -> str:
+    for pattern, words in _PYTHON_WORDS:
+        message = pattern.sub(words, message)
+    return message
+
+
+@contextlib.contextmanager
+def _python_words() -> Iterator[None]:
+    """Errors and warnings raised inside, reworded for a Python caller (see :data:`_PYTHON_WORDS`)."""
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                yield
+            except InputError as exc:
+                raise InputError(_python_wording(str(exc))) from None
+    finally:
+        for w in caught:  # re-emitted under the caller's filters, attributed to the caller of the API
+            warnings.warn(_python_wording(str(w.message)), w.category, stacklevel=4)
+
+
+# --------------------------------------------------------------------------- argument checks
+
+def _names(value, what: str) -> list[str] | None:
+    """``None``, or a list of strings from a string (comma list, as on the command line) or a sequence."""
+    if value is None:
+        return None
+    items = value.split(",") if isinstance(value, str) else value
+    try:
+        items = list(items)
+    except TypeError:
+        raise InputError(f"`{what}` must be a name or a list of names; got {value!r}") from None
+    if not all(isinstance(x, str) for x in items):
+        raise InputError(f"`{what}` must be a name or a list of names; got {value!r}")
+    out = [x.strip() for x in items if x.strip()]
+    if not out:
+        raise InputError(f"`{what}` names nothing; got {value!r}")
+    return out
+
+
+def _label(value) -> str | None:
+    """``pos_label`` as the text the loaders compare it with (``1`` -> ``"1"``)."""
+    return None if value is None else str(value)
+
+
+def _labels(value) -> list[str] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return _names(value, "labels")
+    try:
+        return [str(x) for x in value]
+    except TypeError:
+        raise InputError(f"`labels` must be a list of labels; got {value!r}") from None
+
+
+def _metric_specs(metrics: list[str], pos_label: str | None, labels: list[str] | None) -> list[MetricSpec]:
+    """MetricSpecs for metric names, checked and parametrised as ``--metric`` does."""
+    from .inputs.spec import Options, _metric_specs as specs
+
+    return specs([], Options(metrics=metrics, pos_label=pos_label, labels=labels, source="api"), None)
+
+
+# --------------------------------------------------------------------------- load
+
+def load(path, *, metrics=None, gold: str | None = None, id: str | None = None, runs=None,
+         pos_label=None, labels=None) -> Inputs:
+    """Read competitions from files, as the command line reads its INPUT.
+
+    Parameters
+    ----------
+    path : str or path-like, or a list of them
+        A ``competition.toml``, a ``workshop.toml``, a directory holding one of them (or
+        competition folders), a wide CSV/TSV table (gold column, optional id column, one column
+        per system), or, with ``runs``, a gold file.
+    metrics : str or list of str, optional
+        Metric names (the first ranks systems); they replace the metrics of the specs. Needed
+        for a table or a gold file. A string may be a comma list.
+    gold : str, optional
+        Gold column of a wide table (default ``"y"``, or the spec's ``gold_column``).
+    id : str, optional
+        Item-id column (a wide table: optional, a column called ``id`` is used when present;
+        gold + run files: default ``"id"``).
+    runs : str or path-like, optional
+        A directory or glob of run files; ``path`` is then the gold file.
+    pos_label : str or int, optional
+        Positive class of ``f1``/``precision``/``recall``/``roc_auc``.
+    labels : str or list, optional
+        Classes averaged over by the macro/micro/weighted metrics.
+
+    Returns
+    -------
+    Inputs
+        The competitions, the specs' ``[bootstrap]`` settings and the workshop.
+
+    Raises
+    ------
+    InputError
+        For any problem with the files or the options; the message names the file and the
+        line, column or id at fault.
+    """
+    from .inputs.spec import Options, load_inputs
+
+    if isinstance(path, (str, os.PathLike)):
+        paths = [os.fspath(path)]
+    else:
+        try:
+            paths = [os.fspath(p) for p in path]
+        except TypeError:
+            raise InputError(f"`path` must be a path or a list of paths; got {path!r}") from None
+    if not paths:
+        raise InputError("`path` names no input")
+    opts = Options(gold=gold, id=id, runs=None if runs is None else os.fspath(runs),
+                   metrics=_names(metrics, "metrics") or [], pos_label=_label(pos_label), labels=_labels(labels),
+                   source="api")
+    with _python_words():
+        loaded = load_inputs(paths, opts)
+    return Inputs(loaded.competitions, dict(loaded.bootstrap), dict(loaded.workshop), opts.pos_label, opts.labels)
+
+
+# --------------------------------------------------------------------------- from_frame
+
+@dataclass
+class _FrameSource(Source):
+    """Where a value of a DataFrame sits: its index label and column (not a file line)."""
+
+    index: list = field(default_factory=list, repr=False)
+
+    def locate(self, item: int, field_index: int = 0) -> str:
+        return f"{self.path}, index {self.index[item]!r}, {self.columns[field_index]}"
+
+
+def from_frame(df, *, gold: str = "y", id: str | None = None, name: str = "competition",
+               metrics=("accuracy",), pos_label=None, labels=None, baselines=()) -> Inputs:
+    """One competition from a pandas wide table: one row per item, one column per system.
+
+    Values become text as the file loaders give them (``str`` of each cell, stripped), so a
+    table read with ``pandas.read_csv`` gives the same competition as :func:`load` on the file.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The gold column, an optional id column, and one column per system (named after it).
+    gold : str, default "y"
+        The gold column.
+    id : str, optional
+        The item-id column; when None, a column called ``id`` is used if present, else the items
+        are numbered 1..n.
+    name : str, default "competition"
+        Competition name; its id is the slug of it (``"My task"`` -> ``my-task``).
+    metrics : str or list of str, default ("accuracy",)
+        Metric names; the first ranks systems.
+    pos_label : str or int, optional
+        Positive class of ``f1``/``precision``/``recall``/``roc_auc``.
+    labels : str or list, optional
+        Classes averaged over by the macro/micro/weighted metrics.
+    baselines : list of str, optional
+        System columns that are baselines.
+
+    Returns
+    -------
+    Inputs
+        The one competition (no spec settings, no workshop).
+
+    Raises
+    ------
+    InputError
+        A missing gold or id column, a blank or missing value, a duplicate id or column, no
+        system column, an unknown metric; the message names the column and the index label.
+    """
+    from .inputs.readers import MISSING, build
+    from .inputs.spec import check_id, slug
+
+    where = "DataFrame"
+    gold, id = str(gold), None if id is None else str(id)  # column names are matched as text
+    if not (hasattr(df, "columns") and hasattr(df, "index") and hasattr(df, "isna")):
+        raise InputError(f"from_frame needs a pandas DataFrame; got {type(df).__name__}")
+    if not isinstance(name, str) or not name.strip():
+        raise InputError(f"`name` must be a non-empty string; got {name!r}")
+    header = [str(c) for c in df.columns]
+    for j, col in enumerate(header):
+        if not col:
+            raise InputError(f"{where}: column {j + 1} has an empty name")
+        if header.index(col) != j:
+            raise InputError(f"{where}: column {col!r} appears twice (columns {header.index(col) + 1} and {j + 1})")
+    shown = ", ".join(repr(h) for h in header)
+    if gold not in header:
+        raise InputError(f"{where}: gold column {gold!r} not found (columns: {shown}); pass gold=NAME")
+    if id is None and "id" in header and gold != "id":
+        id = "id"  # a column called id is the item id, not a system (as for a CSV file)
+    if id is not None and id not in header:
+        raise InputError(f"{where}: id column {id!r} not found (columns: {shown}); pass id=NAME")
+    if id is not None and id == gold:
+        raise InputError(f"{where}: `id` and `gold` name the same column {id!r}")
+    n = len(df.index)
+    if not n:
+        raise InputError(f"{where}: no rows")
+    g = header.index(gold)
+    idc = header.index(id) if id is not None else None
+    sys_cols = [j for j in range(len(header)) if j not in (g, idc)]
+    if not sys_cols:
+        raise InputError(f"{where}: no system columns besides the gold column {gold!r}")
+    index = list(df.index)
+    columns = []
+    for j in [g, *sys_cols] + ([idc] if idc is not None else []):
+        series = df.iloc[:, j]
+        missing = np.asarray(series.isna(), dtype=bool)
+        text = np.char.strip(np.asarray(series.to_numpy(dtype=object)).astype(str))
+        blank = missing | np.isin(np.char.lower(text), list(MISSING))
+        if blank.any():
+            i = int(np.flatnonzero(blank)[0])
+            raise InputError(f"{where}, index {index[i]!r}, column {header[j]!r}: blank or missing value")
+        columns.append(text)
+    cells = np.stack(columns, axis=1)  # one width for all, the longest cell's, as read_wide gives
+    k = 1 + len(sys_cols)
+    if idc is not None:
+        ids = cells[:, k]
+        first: dict[str, int] = {}
+        for i, ident in enumerate(ids.tolist()):
+            if ident in first:
+                raise InputError(f"{where}, column {id!r}: id {ident!r} appears twice "
+                                 f"(index {index[first[ident]]!r} and {index[i]!r})")
+            first[ident] = i
+    else:
+        ids = np.array([str(i) for i in range(1, n + 1)])
+    positions = np.arange(n)
+    digest = hashlib.sha256("\x1e".join(["\x1f".join(header)] + ["\x1f".join(r) for r in cells.tolist()])
+                            .encode("utf-8")).hexdigest()
+    pieces = dict(
+        gold=cells[:, [0]], predictions=np.stack([cells[:, [s]] for s in range(1, k)]),
+        systems=[header[j] for j in sys_cols], item_ids=ids, fields=["label"],
+        gold_source=_FrameSource(where, positions, [f"column {gold!r}"], index),
+        system_sources=[_FrameSource(where, positions, [f"column {header[j]!r}"], index) for j in sys_cols],
+        inputs=[{"path": "<DataFrame>", "sha256": digest}])
+    cid = slug(name)
+    check_id(cid, where)
+    pl, labs = _label(pos_label), _labels(labels)
+    names = _names(metrics, "metrics")
+    if names is None:
+        raise InputError("`metrics` names nothing; got None")
+    with _python_words():
+        specs = _metric_specs(names, pl, labs)
+        comp = build(pieces, id=cid, name=name, metrics=specs, group=[name], baselines=[str(b) for b in baselines])
+    return Inputs([comp], pos_label=pl, labels=labs)
+
+
+# --------------------------------------------------------------------------- analyze
+
+def _as_inputs(data) -> Inputs:
+    if isinstance(data, Inputs):
+        return data
+    if isinstance(data, Competition):
+        return Inputs([data])
+    if isinstance(data, (list, tuple)) and data and all(isinstance(c, Competition) for c in data):
+        return Inputs(list(data))
+    raise InputError(f"analyze needs what load() or from_frame() returns, a Competition or a list of them; "
+                     f"got {type(data).__name__}")
+
+
+def analyze(data, *, metrics=None, bootstrap: int | None = None, seed: int | None = None,
+            alpha: float | None = None, ci: str | None = None, test: str | None = None,
+            family: str | None = None, correction: str | None = None, jobs: int = 1,
+            progress: bool | None = False) -> Analysis:
+    """Run the paired bootstrap and decide every verdict, as ``compreport report`` does.
+
+    Settings left at None take the value of the specs' ``[bootstrap]`` (when ``data`` came from
+    :func:`load`), else the default; the same inputs and seed give the same numbers as the CLI.
+
+    Parameters
+    ----------
+    data : Inputs, Competition or list of Competition
+        What :func:`load` or :func:`from_frame` returned, or competitions.
+    metrics : str or list of str, optional
+        Metric names replacing every competition's metrics (the first ranks systems), as
+        ``--metric`` does; the ``pos_label``/``labels`` given to :func:`load` apply to them.
+    bootstrap : int, optional
+        Replicates B (default 10,000); 0 gives scores without intervals.
+    seed : int, optional
+        Seed of the resampling plan (default 0).
+    alpha : float, optional
+        Significance level (default 0.05); intervals are at confidence 1 - alpha.
+    ci : {"percentile", "bca", "normal"}, optional
+        Interval method (default percentile).
+    test : {"bootstrap", "randomization"}, optional
+        Where p-values come from (default bootstrap).
+    family : {"all-pairs", "per-row", "vs-best"}, optional
+        The comparisons the correction is applied over (default all-pairs).
+    correction : {"none", "bonferroni", "holm", "bh"}, optional
+        The correction behind every verdict (default holm).
+    jobs : int, default 1
+        Worker processes for metrics computed per resample.
+    progress : bool or None, default False
+        Show a progress bar on stderr (None: when stderr is a terminal).
+
+    Returns
+    -------
+    Analysis
+        Scores, intervals, comparisons and verdicts of every competition and metric; see
+        :meth:`~compreport.stats.results.Analysis.leaderboard`,
+        :meth:`~compreport.stats.results.Analysis.pairs` and
+        :meth:`~compreport.stats.results.Analysis.to_dict` (results.json).
+
+    Raises
+    ------
+    InputError
+        An invalid setting (the message names it, the value and the allowed values) or input.
+    """
+    inputs = _as_inputs(data)
+    comps = list(inputs.competitions)
+    if metrics is not None:
+        names = _names(metrics, "metrics")
+        with _python_words():
+            comps = [dataclasses.replace(c, metrics=_metric_specs(names, inputs.pos_label, inputs.labels))
+                     for c in comps]
+    if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or jobs < 1:
+        raise InputError(f"`jobs` must be a whole number >= 1; got {jobs!r}")
+    if progress is not None and not isinstance(progress, bool):
+        raise InputError(f"`progress` must be True, False or None; got {progress!r}")
+    seen: dict[str, str] = {}
+    for c in comps:
+        if not c.metrics:
+            raise InputError(f"competition {c.id!r}: no metric given; pass metrics=[NAME]")
+        if c.id in seen:
+            raise InputError(f"competition id {c.id!r} is used twice ({seen[c.id]!r} and {c.name!r}); "
+                             f"give the competitions different names")
+        seen[c.id] = c.name
+    given = {"bootstrap": bootstrap, "seed": seed, "alpha": alpha, "ci_method": ci, "test": test, "family": family,
+             "correction": correction}
+    from .stats.analysis import analyze as run
+
+    with _python_words():
+        settings = make_settings(given, "api", base=make_settings(inputs.settings, "spec"))
+        return run(comps, settings, jobs=int(jobs), progress=progress, workshop=inputs.workshop)
