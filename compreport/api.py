@@ -16,18 +16,14 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hashlib
 import numbers
 import os
 import re
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-
-import numpy as np
-
 from .errors import InputError
-from .inputs.competition import Competition, MetricSpec, Source
+from .inputs.competition import Competition, MetricSpec
 from .settings import make_settings
 from .stats.results import Analysis
 
@@ -204,16 +200,6 @@ def load(path, *, metrics=None, gold: str | None = None, id: str | None = None, 
 
 # --------------------------------------------------------------------------- from_frame
 
-@dataclass
-class _FrameSource(Source):
-    """Where a value of a DataFrame sits: its index label and column (not a file line)."""
-
-    index: list = field(default_factory=list, repr=False)
-
-    def locate(self, item: int, field_index: int = 0) -> str:
-        return f"{self.path}, index {self.index[item]!r}, {self.columns[field_index]}"
-
-
 def from_frame(df, *, gold: str = "y", id: str | None = None, name: str = "competition",
                metrics=("accuracy",), pos_label=None, labels=None, baselines=()) -> Inputs:
     """One competition from a pandas wide table: one row per item, one column per system.
@@ -252,72 +238,15 @@ def from_frame(df, *, gold: str = "y", id: str | None = None, name: str = "compe
         A missing gold or id column, a blank or missing value, a duplicate id or column, no
         system column, an unknown metric; the message names the column and the index label.
     """
-    from .inputs.readers import MISSING, build
+    from .inputs.frame import read_frame
+    from .inputs.readers import build
     from .inputs.spec import check_id, slug
 
-    where = "DataFrame"
-    gold, id = str(gold), None if id is None else str(id)  # column names are matched as text
-    if not (hasattr(df, "columns") and hasattr(df, "index") and hasattr(df, "isna")):
-        raise InputError(f"from_frame needs a pandas DataFrame; got {type(df).__name__}")
     if not isinstance(name, str) or not name.strip():
         raise InputError(f"`name` must be a non-empty string; got {name!r}")
-    header = [str(c) for c in df.columns]
-    for j, col in enumerate(header):
-        if not col:
-            raise InputError(f"{where}: column {j + 1} has an empty name")
-        if header.index(col) != j:
-            raise InputError(f"{where}: column {col!r} appears twice (columns {header.index(col) + 1} and {j + 1})")
-    shown = ", ".join(repr(h) for h in header)
-    if gold not in header:
-        raise InputError(f"{where}: gold column {gold!r} not found (columns: {shown}); pass gold=NAME")
-    if id is None and "id" in header and gold != "id":
-        id = "id"  # a column called id is the item id, not a system (as for a CSV file)
-    if id is not None and id not in header:
-        raise InputError(f"{where}: id column {id!r} not found (columns: {shown}); pass id=NAME")
-    if id is not None and id == gold:
-        raise InputError(f"{where}: `id` and `gold` name the same column {id!r}")
-    n = len(df.index)
-    if not n:
-        raise InputError(f"{where}: no rows")
-    g = header.index(gold)
-    idc = header.index(id) if id is not None else None
-    sys_cols = [j for j in range(len(header)) if j not in (g, idc)]
-    if not sys_cols:
-        raise InputError(f"{where}: no system columns besides the gold column {gold!r}")
-    index = list(df.index)
-    columns = []
-    for j in [g, *sys_cols] + ([idc] if idc is not None else []):
-        series = df.iloc[:, j]
-        missing = np.asarray(series.isna(), dtype=bool)
-        text = np.char.strip(np.asarray(series.to_numpy(dtype=object)).astype(str))
-        blank = missing | np.isin(np.char.lower(text), list(MISSING))
-        if blank.any():
-            i = int(np.flatnonzero(blank)[0])
-            raise InputError(f"{where}, index {index[i]!r}, column {header[j]!r}: blank or missing value")
-        columns.append(text)
-    cells = np.stack(columns, axis=1)  # one width for all, the longest cell's, as read_wide gives
-    k = 1 + len(sys_cols)
-    if idc is not None:
-        ids = cells[:, k]
-        first: dict[str, int] = {}
-        for i, ident in enumerate(ids.tolist()):
-            if ident in first:
-                raise InputError(f"{where}, column {id!r}: id {ident!r} appears twice "
-                                 f"(index {index[first[ident]]!r} and {index[i]!r})")
-            first[ident] = i
-    else:
-        ids = np.array([str(i) for i in range(1, n + 1)])
-    positions = np.arange(n)
-    digest = hashlib.sha256("\x1e".join(["\x1f".join(header)] + ["\x1f".join(r) for r in cells.tolist()])
-                            .encode("utf-8")).hexdigest()
-    pieces = dict(
-        gold=cells[:, [0]], predictions=np.stack([cells[:, [s]] for s in range(1, k)]),
-        systems=[header[j] for j in sys_cols], item_ids=ids, fields=["label"],
-        gold_source=_FrameSource(where, positions, [f"column {gold!r}"], index),
-        system_sources=[_FrameSource(where, positions, [f"column {header[j]!r}"], index) for j in sys_cols],
-        inputs=[{"path": "<DataFrame>", "sha256": digest}])
+    pieces = read_frame(df, gold=gold, id_column=id)
     cid = slug(name)
-    check_id(cid, where)
+    check_id(cid, "DataFrame")
     pl, labs = _label(pos_label), _labels(labels)
     names = _names(metrics, "metrics")
     if names is None:

@@ -317,14 +317,10 @@ class Analysis:
         """Read a results.json file."""
         return cls.from_dict(json.loads(Path(path).read_text(encoding="utf-8")))
 
-    # ----------------------------------------------------------------- tables (pandas, imported here only)
-
-    def _metric_of(self, metric: str | None, competition: str | None) -> tuple[CompetitionAnalysis, MetricAnalysis]:
-        c = self.competition(competition)
-        return c, c.metric(metric)
+    # ----------------------------------------------------------------- tables (compreport.stats.frames)
 
     def leaderboard(self, metric: str | None = None, competition: str | None = None):
-        """The ranking of one competition under one metric, best first, with every stored verdict.
+        """The ranking of one competition under one metric, best first, with the stored verdicts.
 
         Parameters
         ----------
@@ -336,116 +332,54 @@ class Analysis:
         Returns
         -------
         pandas.DataFrame
-            One row per system, best first, with columns ``rank``, ``system``, ``baseline``,
-            ``score``, ``ci_low``, ``ci_high``, ``group`` (significance letters), ``is_best``,
-            ``differs_from_best`` (True/False, None for a best system or without resamples) and
-            ``p_vs_best`` (the p-value behind it, under the correction and family of
-            ``attrs["verdicts"]``). ``attrs`` also names the ``competition`` and the ``metric``.
-
-        Raises
-        ------
-        KeyError
-            An unknown competition or metric, or no ``competition`` with several competitions.
+            Columns ``rank``, ``system``, ``baseline``, ``score``, ``ci_low``, ``ci_high``,
+            ``group`` (significance letters), ``is_best``, ``differs_from_best`` (None for a best
+            system or without resamples) and ``p_vs_best`` (the p-value behind it). ``attrs``
+            names the ``competition``, the ``metric`` and the ``verdicts`` rule.
         """
-        import pandas as pd
-
-        c, ma = self._metric_of(metric, competition)
-        rows = [{"rank": s.rank, "system": s.system, "baseline": s.system in c.baselines, "score": s.score,
-                 "ci_low": s.ci_low, "ci_high": s.ci_high, "group": s.group, "is_best": s.is_best,
-                 "differs_from_best": s.differs_from_best, "p_vs_best": s.p_vs_best} for s in ma.scores]
-        df = pd.DataFrame(rows, columns=["rank", "system", "baseline", "score", "ci_low", "ci_high", "group",
-                                         "is_best", "differs_from_best", "p_vs_best"])
-        df.attrs.update(competition=c.id, metric=ma.name, verdicts=dict(ma.verdicts))
-        return df
+        from . import frames  # pandas is imported there
+        return frames.leaderboard(self, metric, competition)
 
     def pairs(self, metric: str | None = None, competition: str | None = None):
         """Every pair of systems of one competition under one metric, in rank order.
 
         Parameters
         ----------
-        metric : str, optional
-            Metric name (default: the primary, ranking metric).
-        competition : str, optional
-            Competition id; may be omitted when the analysis holds one competition.
+        metric, competition : str, optional
+            As for :meth:`leaderboard`.
 
         Returns
         -------
         pandas.DataFrame
-            One row per pair (``system_a`` ranks above or level with ``system_b``), with columns
-            ``system_a``, ``system_b``, ``diff`` (oriented: positive means ``system_a`` is
-            better), ``ci_low``, ``ci_high`` (uncorrected interval of the difference),
-            ``p_raw``, ``p_adjusted`` and ``significant`` (the stored verdict: the report's
-            correction over its family; NaN/None for a pair the family does not test),
-            ``excludes_zero``, and ``p_bonferroni``, ``p_holm``, ``p_bh`` (each correction over
-            the family).
-
-        Raises
-        ------
-        KeyError
-            An unknown competition or metric, or no ``competition`` with several competitions.
+            Columns ``system_a``, ``system_b`` (ranked above or level), ``diff`` (positive:
+            ``system_a`` better), ``ci_low``, ``ci_high``, ``p_raw``, ``p_adjusted`` and
+            ``significant`` (the stored verdict; NaN/None for a pair the family does not test),
+            ``excludes_zero``, ``p_bonferroni``, ``p_holm``, ``p_bh``.
         """
-        import pandas as pd
-
-        c, ma = self._metric_of(metric, competition)
-        rows = [{"system_a": p.a, "system_b": p.b, "diff": p.diff, "ci_low": p.ci_low, "ci_high": p.ci_high,
-                 "p_raw": p.p_value, "p_adjusted": p.p_adjusted, "significant": p.significant,
-                 "excludes_zero": p.excludes_zero, "p_bonferroni": p.p_bonferroni, "p_holm": p.p_holm,
-                 "p_bh": p.p_bh} for p in ma.pairs]
-        df = pd.DataFrame(rows, columns=["system_a", "system_b", "diff", "ci_low", "ci_high", "p_raw", "p_adjusted",
-                                         "significant", "excludes_zero", "p_bonferroni", "p_holm", "p_bh"])
-        df.attrs.update(competition=c.id, metric=ma.name, verdicts=dict(ma.verdicts))
-        return df
+        from . import frames  # pandas is imported there
+        return frames.pairs(self, metric, competition)
 
     def competitiveness(self):
-        """The paper's competitiveness summary (Table 6): one row per competition, primary metric.
+        """The paper's competitiveness summary (Table 6), one row per competition (primary metric).
 
         Returns
         -------
         pandas.DataFrame
-            Columns ``id``, ``name``, ``metric``, ``n`` (items), ``m`` (systems),
-            ``possible_comparisons``, ``ties_with_winner_<c>`` (systems not significantly
-            different from the winner) and ``ties_<c>`` (pairs not significantly different) for
-            each correction ``<c>`` in none, bonferroni, holm, bh, ``win_minus_median``
-            (|winner - median|), ``cv`` (coefficient of variation of the scores, in percent),
-            ``ppi`` (room to the ideal score) and ``ppi_unit`` (``percent`` or ``metric``).
+            ``id``, ``name``, ``metric``, ``n``, ``m``, ``possible_comparisons``, ``ties_with_winner_<c>``
+            and ``ties_<c>`` (<c>: none, bonferroni, holm, bh), ``win_minus_median``, ``cv``, ``ppi``, ``ppi_unit``.
         """
-        import pandas as pd
-
-        rows = []
-        for c in self.competitions:
-            ma = c.primary
-            comp = ma.competitiveness
-            row = {"id": c.id, "name": c.name, "metric": ma.name, "n": comp.get("n", c.n),
-                   "m": comp.get("m", len(c.systems)), "possible_comparisons": comp.get("possible_comparisons")}
-            row.update({f"ties_with_winner_{k}": v for k, v in comp.get("ties_with_winner", {}).items()})
-            row.update({f"ties_{k}": v for k, v in comp.get("ties", {}).items()})
-            row.update({k: comp.get(k) for k in ("win_minus_median", "cv", "ppi", "ppi_unit")})
-            rows.append(row)
-        return pd.DataFrame(rows)
+        from . import frames  # pandas is imported there
+        return frames.competitiveness(self)
 
     def _repr_html_(self) -> str:
-        """The leaderboard of each competition (primary metric) as HTML tables, for notebooks."""
-        import html
-
-        fmt = "{:.4f}".format
-        parts = []
-        for c in self.competitions:
-            df = self.leaderboard(competition=c.id)
-            df["differs_from_best"] = [("" if v is None else v) for v in df["differs_from_best"]]
-            parts.append(f"<h4>{html.escape(c.name)} <small>({html.escape(c.id)}; {html.escape(c.primary.name)}; "
-                         f"n = {c.n}, m = {len(c.systems)})</small></h4>")
-            parts.append(df.to_html(index=False, escape=True, na_rep="", float_format=fmt))
-        s = self.settings
-        parts.append(f"<p><small>{html.escape(s.rule)}; alpha = {s.alpha:g}; {html.escape(s.ci_method)} intervals; "
-                     f"B = {s.bootstrap:,}; seed = {s.seed}; compreport {html.escape(self.version)}</small></p>")
-        return "\n".join(parts)
+        from . import frames  # pandas is imported there
+        return frames.to_html(self)
 
     def __repr__(self) -> str:
         ids = [c.id for c in self.competitions]
-        shown = ", ".join(ids[:5]) + (", ..." if len(ids) > 5 else "")
         s = self.settings
-        return (f"<Analysis: {len(ids)} competition(s) ({shown}); B = {s.bootstrap}, seed = {s.seed}, "
-                f"alpha = {s.alpha:g}, {s.correction} over {s.family}>")
+        return (f"<Analysis: {len(ids)} competition(s) ({', '.join(ids[:5])}{', ...' if len(ids) > 5 else ''}); "
+                f"B = {s.bootstrap}, seed = {s.seed}, alpha = {s.alpha:g}, {s.correction} over {s.family}>")
 
 
 def _clean(obj):
