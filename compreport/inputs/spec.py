@@ -131,11 +131,7 @@ OPTION_WORDS = {
 
 @dataclass
 class Options:
-    """Options that shape how inputs are read (the CLI's or the Python API's).
-
-    ``source`` (``"cli"`` or ``"api"``) chooses the words that messages name the options by
-    (:data:`OPTION_WORDS`).
-    """
+    """Options that shape how inputs are read; ``source`` ("cli"/"api") picks the words of messages."""
 
     gold: str | None = None
     id: str | None = None
