@@ -1,0 +1,87 @@
+"""Metric registry: each metric knows its orientation, its ideal value and its sufficient statistics.
+
+A metric is *prepared* against a :class:`~compreport.inputs.competition.Competition`, which
+validates its parameters and data and returns a :class:`Prepared` object. Decomposable
+metrics (everything but ``spearman``, ``roc_auc`` and user metrics) turn each test item
+into a row of additive statistics; the metric of any resample is then a function of
+the weighted sum of those rows (``finalize``), so a bootstrap replicate costs a matrix
+product, not a metric call. Non-decomposable metrics provide ``evaluate(idx)``.
+
+Conventions: scores are floats in the metric's own units; ``higher_is_better`` gives the
+orientation; undefined ratios (0/0) count as 0, as scikit-learn's ``zero_division=0``.
+
+Modules: :mod:`.base` (the interface), :mod:`.fields` (reading a field as codes or numbers),
+:mod:`.classification`, :mod:`.numeric` (errors, correlations, ROC AUC), :mod:`.restmex`
+(``measure_s``, ``measure_c``) and :mod:`.user` (``file.py:function``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...errors import InputError
+from ...settings import suggest
+from .base import Metric, Prepared
+from .classification import ClassificationMetric
+from .numeric import ErrorMetric, PearsonMetric, RocAucMetric, SpearmanMetric
+from .restmex import MeasureC, MeasureS
+from .user import UserMetric
+
+__all__ = ["REGISTRY", "Metric", "Prepared", "get_metric", "suggest"]
+
+#: Built-in metrics by name.
+REGISTRY: dict[str, Metric] = {}
+
+
+def _register(metric: Metric) -> None:
+    REGISTRY[metric.name] = metric
+
+
+for _name, _desc in [
+    ("accuracy", "fraction of items predicted correctly"),
+    ("precision", "precision of the class `pos_label`"),
+    ("recall", "recall of the class `pos_label`"),
+    ("f1", "F1 of the class `pos_label` (binary F1)"),
+    ("macro_f1", "F1 averaged over classes (optional `labels` subset)"),
+    ("micro_f1", "F1 from counts pooled over classes (optional `labels` subset)"),
+    ("weighted_f1", "F1 averaged over classes weighted by gold support"),
+    ("macro_precision", "precision averaged over classes (optional `labels` subset)"),
+    ("macro_recall", "recall averaged over classes (optional `labels` subset)"),
+]:
+    _register(ClassificationMetric(_name, _desc))
+for _name, _desc in [
+    ("mae", "mean absolute error (numeric predictions)"),
+    ("mse", "mean squared error (numeric predictions)"),
+    ("rmse", "root mean squared error (numeric predictions)"),
+    ("mape", "mean absolute percentage error, as a fraction (numeric predictions)"),
+]:
+    _register(ErrorMetric(_name, _desc))
+for _m in (PearsonMetric(), SpearmanMetric(), RocAucMetric(), MeasureS(), MeasureC()):
+    _register(_m)
+
+
+def get_metric(name: str, base: Path | None = None) -> Metric:
+    """Look a metric up by name; ``file.py:function`` loads a user metric.
+
+    Parameters
+    ----------
+    name : str
+        A :data:`REGISTRY` name or ``path/to/file.py:function``.
+    base : Path or None
+        Directory a user metric's relative path is resolved against.
+
+    Returns
+    -------
+    Metric
+
+    Raises
+    ------
+    InputError
+        For an unknown name (with a "did you mean") or a user metric that cannot be loaded.
+    """
+    if name in REGISTRY:
+        return REGISTRY[name]
+    if ":" in name and name.rpartition(":")[0].endswith(".py"):
+        return UserMetric(name, base)
+    raise InputError(f"unknown metric {name!r}{suggest(name, list(REGISTRY))}; "
+                     f"`compreport metrics` lists them, or use path/to/file.py:function")

@@ -1,0 +1,135 @@
+"""What every metric provides: the :class:`Metric` interface and the :class:`Prepared` result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from ...errors import InputError
+from ...inputs.competition import Competition
+from ...settings import suggest
+
+
+@dataclass
+class Prepared:
+    """A metric bound to one competition's data.
+
+    Attributes
+    ----------
+    name : str
+        The metric's name (a registry name or ``file.py:function``).
+    params : dict
+        The parameters after validation and defaults (``pos_label`` filled in, ``labels``
+        as a list).
+    higher_is_better : bool
+        Orientation of the scores.
+    ideal : float or None
+        The best possible score (``None``: unbounded or unknown).
+    columns : ndarray, shape (n, c), or None
+        Numeric columns that fully determine the item statistics (used to merge
+        identical items into patterns). ``None`` for non-decomposable metrics.
+    stats : callable
+        ``stats(rows)`` with ``rows`` a (R, c) slice of ``columns`` returns
+        ``(shared, per_system)`` of shapes (R, a) and (R, m, b).
+    finalize : callable
+        ``finalize(shared_sum, system_sum, count, systems=None)`` with shapes (..., a),
+        (..., m, b), (...) returns scores of shape (..., m). ``systems`` (k,) says which
+        system each of ``k`` stat rows belongs to when they are not the m systems in order
+        (the randomization test scores swapped pairs).
+    evaluate : callable or None
+        For non-decomposable metrics: ``evaluate(idx)`` returns the (m,) scores of the
+        items ``idx`` (an int array, repeats allowed).
+    label_fields : list of int
+        Fields read as class labels (checked for labels never seen in gold).
+    """
+
+    name: str
+    params: dict
+    higher_is_better: bool
+    ideal: float | None
+    columns: np.ndarray | None = field(default=None, repr=False)
+    stats: Callable | None = field(default=None, repr=False)
+    finalize: Callable | None = field(default=None, repr=False)
+    evaluate: Callable | None = field(default=None, repr=False)
+    label_fields: list[int] = field(default_factory=list)
+
+    @property
+    def decomposable(self) -> bool:
+        """Whether scores come from summed item statistics (``columns``/``stats``/``finalize``)."""
+        return self.columns is not None
+
+
+class Metric:
+    """Base class of every metric. Subclasses set the attributes and implement ``prepare`` and ``reference``.
+
+    Attributes
+    ----------
+    name : str
+        Registry name.
+    higher_is_better : bool
+        Orientation of the scores.
+    ideal : float or None
+        The best possible score.
+    allowed : tuple of str
+        Parameter names the metric accepts.
+    description : str
+        One line for ``compreport metrics``.
+    """
+
+    name: str = ""
+    higher_is_better: bool = True
+    ideal: float | None = 1.0
+    allowed: tuple[str, ...] = ("field",)
+    description: str = ""
+
+    def check_params(self, params: dict) -> dict:
+        """A copy of ``params``; :class:`~compreport.errors.InputError` for a name not in ``allowed``."""
+        for key in params:
+            if key not in self.allowed:
+                opts = ", ".join(self.allowed) or "none"
+                raise InputError(f"metric {self.name!r}: unknown parameter {key!r}{suggest(key, list(self.allowed))}"
+                                 f" (parameters: {opts})")
+        return dict(params)
+
+    def prepare(self, comp: Competition, params: dict) -> Prepared:  # pragma: no cover - abstract
+        """Validate ``params`` and the competition's values and bind the metric to them.
+
+        Parameters
+        ----------
+        comp : Competition
+            Gold (n, F) and predictions (m, n, F) as strings.
+        params : dict
+            The user's parameters (``field``, ``pos_label``, ``labels``, ...).
+
+        Returns
+        -------
+        Prepared
+        """
+        raise NotImplementedError
+
+    def reference(self, gold: np.ndarray, pred: np.ndarray, **params) -> float:  # pragma: no cover
+        """The metric computed by scikit-learn/scipy on raw values (used by the tests).
+
+        Parameters
+        ----------
+        gold, pred : array_like, shape (n,)
+            Gold and one system's predictions.
+        **params
+            As for :meth:`prepare`.
+
+        Returns
+        -------
+        float
+        """
+        raise NotImplementedError
+
+    def _prepared(self, params: dict, **kw) -> Prepared:
+        return Prepared(self.name, params, self.higher_is_better, self.ideal, **kw)
+
+
+def safe_divide(a, b) -> np.ndarray:
+    """``a / b`` elementwise (broadcast), 0 where ``b == 0`` (scikit-learn's ``zero_division=0``)."""
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
+    return np.divide(a, b, out=np.zeros(a.shape), where=b != 0)

@@ -1,0 +1,170 @@
+"""Classification metrics (accuracy, precision, recall, F1 and their averages) from per-class counts."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...errors import InputError
+from ...inputs.competition import Competition
+from .base import Metric, Prepared, safe_divide
+from .fields import Encoded, encode, field_index
+
+_AVERAGED = {"macro_f1", "micro_f1", "weighted_f1", "macro_precision", "macro_recall"}
+_BINARY = {"precision", "recall", "f1"}
+
+
+def _onehot(codes: np.ndarray, k: int) -> np.ndarray:
+    """(..., ) int codes -> (..., k) float one-hot."""
+    out = np.zeros(codes.shape + (k,))
+    np.put_along_axis(out, codes[..., None], 1.0, axis=-1)
+    return out
+
+
+def confusion_stats(rows: np.ndarray, k: int, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per-item class counts of gold and of every system.
+
+    Parameters
+    ----------
+    rows : ndarray, shape (R, 1 + m)
+        Label codes (0..k-1) of gold, then of the m systems.
+    k, m : int
+        Labels and systems.
+
+    Returns
+    -------
+    gold : ndarray, shape (R, k)
+        One-hot gold label.
+    per_system : ndarray, shape (R, m, 2k)
+        One-hot true positives, then one-hot predicted label.
+    """
+    g = rows[:, 0].astype(np.int64)
+    p = rows[:, 1:1 + m].astype(np.int64)
+    gs = _onehot(g, k)
+    pp = _onehot(p, k)
+    tp = pp * (p == g[:, None])[..., None]
+    return gs, np.concatenate([tp, pp], axis=-1)
+
+
+def f1_per_class(tp, pp, gs) -> np.ndarray:
+    """F1 of each class from true positives, predicted and gold counts (0 where undefined)."""
+    return safe_divide(2 * tp, pp + gs)
+
+
+def label_mask(comp: Competition, enc: Encoded, params: dict) -> np.ndarray:
+    """(m, k) boolean: the labels each system's scores average over.
+
+    ``params["labels"]`` (list or comma string, normalised to a list in place) when given,
+    else every label in gold or in that system's predictions (scikit-learn's default).
+    """
+    m, k = comp.m, enc.k
+    if params.get("labels"):
+        labels = params["labels"]
+        if isinstance(labels, str):
+            labels = [x.strip() for x in labels.split(",") if x.strip()]
+        params["labels"] = list(labels)
+        codes = [enc.code(comp, lab, "label in `labels` (--labels)") for lab in labels]
+        mask = np.zeros((m, k), dtype=bool)
+        mask[:, codes] = True
+        return mask
+    present_gold = np.bincount(enc.gold, minlength=k) > 0
+    mask = np.zeros((m, k), dtype=bool)
+    for s in range(m):
+        mask[s] = present_gold | (np.bincount(enc.pred[s], minlength=k) > 0)
+    return mask
+
+
+class ClassificationMetric(Metric):
+    """Accuracy and the precision/recall/F1 family, from per-class counts.
+
+    ``f1``/``precision``/``recall`` score the class ``pos_label`` (default: ``1`` when the
+    labels are ``0``/``1``). Averaged variants average over ``labels`` when given, else over
+    every label seen in gold or in that system's predictions (scikit-learn's default).
+
+    Parameters
+    ----------
+    name : str
+        ``accuracy``, ``precision``, ``recall``, ``f1``, ``macro_f1``, ``micro_f1``,
+        ``weighted_f1``, ``macro_precision`` or ``macro_recall``.
+    description : str
+        One line for ``compreport metrics``.
+    """
+
+    def __init__(self, name: str, description: str):
+        self.name = name
+        self.description = description
+        self.allowed = ("field", "pos_label") if name in _BINARY else \
+            ("field", "labels") if name in _AVERAGED else ("field",)
+
+    def _pos(self, comp: Competition, enc: Encoded, params: dict) -> int:
+        if "pos_label" not in params:
+            gold_labels = sorted(set(enc.labels[c] for c in np.unique(enc.gold)))
+            if set(gold_labels) in ({"0", "1"}, {"1"}):
+                params["pos_label"] = 1
+            else:
+                raise InputError(f"competition {comp.id!r}: metric {self.name!r} needs `pos_label` "
+                                 f"(labels: {', '.join(enc.labels)}); pass --pos-label LABEL")
+        return enc.code(comp, params["pos_label"], "`pos_label` (--pos-label)")
+
+    def prepare(self, comp: Competition, params: dict) -> Prepared:
+        """Bind to label codes of one field; see :meth:`Metric.prepare`."""
+        params = self.check_params(params)
+        f = field_index(comp, params)
+        enc = encode(comp, f)
+        m, k = comp.m, enc.k
+        columns = np.column_stack([enc.gold, enc.pred.T]).astype(np.float64)
+        name = self.name
+        if name == "accuracy":
+            def stats(rows):
+                g = rows[:, :1]
+                return np.zeros((len(rows), 0)), (rows[:, 1:1 + m] == g)[..., None].astype(np.float64)
+
+            def finalize(shared, sys, count, systems=None):
+                return safe_divide(sys[..., 0], np.asarray(count)[..., None])
+        elif name in _BINARY:
+            pos = self._pos(comp, enc, params)
+
+            def stats(rows):
+                g = rows[:, 0] == pos
+                p = rows[:, 1:1 + m] == pos
+                return g[:, None].astype(np.float64), np.stack([p & g[:, None], p], axis=-1).astype(np.float64)
+
+            def finalize(shared, sys, count, systems=None):
+                tp, pp, gs = sys[..., 0], sys[..., 1], shared[..., [0]]
+                if name == "precision":
+                    return safe_divide(tp, pp)
+                if name == "recall":
+                    return safe_divide(tp, gs)
+                return safe_divide(2 * tp, pp + gs)
+        else:
+            full_mask = label_mask(comp, enc, params)
+
+            def stats(rows):
+                return confusion_stats(rows, k, m)
+
+            def finalize(shared, sys, count, systems=None):
+                gs = shared[..., None, :]
+                tp, pp = sys[..., :k], sys[..., k:]
+                mask = full_mask if systems is None else full_mask[systems]
+                if name == "micro_f1":
+                    return safe_divide(2 * (tp * mask).sum(-1), ((pp + gs) * mask).sum(-1))
+                if name == "weighted_f1":
+                    w = gs * mask
+                    return safe_divide((f1_per_class(tp, pp, gs) * w).sum(-1), w.sum(-1))
+                per = {"macro_f1": lambda: f1_per_class(tp, pp, gs),
+                       "macro_precision": lambda: safe_divide(tp, pp),
+                       "macro_recall": lambda: safe_divide(tp, np.broadcast_to(gs, tp.shape))}[name]()
+                return (per * mask).sum(-1) / mask.sum(-1)
+        return self._prepared(params, columns=columns, stats=stats, finalize=finalize, label_fields=[f])
+
+    def reference(self, gold, pred, pos_label=None, labels=None, field=None):
+        """scikit-learn's score with ``zero_division=0``; see :meth:`Metric.reference`."""
+        from sklearn import metrics as sk
+
+        if self.name == "accuracy":
+            return sk.accuracy_score(gold, pred)
+        if self.name in _BINARY:
+            fn = {"precision": sk.precision_score, "recall": sk.recall_score, "f1": sk.f1_score}[self.name]
+            return fn(gold, pred, labels=[str(pos_label)], average="macro", zero_division=0)
+        kind, avg = self.name.split("_")
+        fn = {"f1": sk.f1_score, "precision": sk.precision_score, "recall": sk.recall_score}[avg]
+        return fn(gold, pred, labels=labels, average=kind, zero_division=0)

@@ -1,0 +1,188 @@
+"""Metrics of numeric predictions: mean errors, Pearson and Spearman correlations, ROC AUC of scores."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...errors import InputError
+from ...inputs.competition import Competition
+from .base import Metric, Prepared, safe_divide
+from .fields import field_index, to_float, to_scores
+
+_EPS = np.finfo(np.float64).eps
+
+
+def _numeric_field(metric: Metric, comp: Competition, params: dict) -> tuple[dict, np.ndarray, np.ndarray]:
+    """Checked params, then gold (n,) and predictions (m, n) of the chosen field as floats."""
+    params = metric.check_params(params)
+    gold, pred = to_float(comp, field_index(comp, params), metric.name)
+    return params, gold, pred
+
+
+class ErrorMetric(Metric):
+    """Mean errors (lower is better, ideal 0) from per-item losses.
+
+    Parameters
+    ----------
+    name : str
+        ``mae``, ``mse``, ``rmse`` or ``mape`` (a fraction, not a percentage).
+    description : str
+        One line for ``compreport metrics``.
+    """
+
+    higher_is_better = False
+    ideal = 0.0
+
+    def __init__(self, name: str, description: str):
+        self.name = name
+        self.description = description
+
+    @staticmethod
+    def loss(name: str, gold: np.ndarray, pred: np.ndarray) -> np.ndarray:
+        """Per-item loss of metric ``name`` (squared error for ``mse`` and ``rmse``), broadcast."""
+        d = pred - gold
+        if name == "mae":
+            return np.abs(d)
+        if name == "mape":
+            return np.abs(d) / np.maximum(np.abs(gold), _EPS)
+        return d * d
+
+    def prepare(self, comp: Competition, params: dict) -> Prepared:
+        """Bind to the numeric values of one field; see :meth:`Metric.prepare`."""
+        params, gold, pred = _numeric_field(self, comp, params)
+        m = comp.m
+        columns = np.column_stack([gold, pred.T])
+        name = self.name
+
+        def stats(rows):
+            return np.zeros((len(rows), 0)), self.loss(name, rows[:, :1], rows[:, 1:1 + m])[..., None]
+
+        def finalize(shared, sys, count, systems=None):
+            mean = safe_divide(sys[..., 0], np.asarray(count)[..., None])
+            return np.sqrt(mean) if name == "rmse" else mean
+        return self._prepared(params, columns=columns, stats=stats, finalize=finalize)
+
+    def reference(self, gold, pred, field=None):
+        """scikit-learn's error; see :meth:`Metric.reference`."""
+        from sklearn import metrics as sk
+
+        gold, pred = np.asarray(gold, float), np.asarray(pred, float)
+        if self.name == "rmse":
+            return float(np.sqrt(sk.mean_squared_error(gold, pred)))
+        fn = {"mae": sk.mean_absolute_error, "mse": sk.mean_squared_error,
+              "mape": sk.mean_absolute_percentage_error}[self.name]
+        return float(fn(gold, pred))
+
+
+class PearsonMetric(Metric):
+    """Pearson correlation between gold and predicted values, from centred sums (NaN when undefined)."""
+
+    name = "pearson"
+    description = "Pearson correlation coefficient (numeric predictions)"
+
+    def prepare(self, comp: Competition, params: dict) -> Prepared:
+        """Bind to the numeric values of one field; see :meth:`Metric.prepare`."""
+        params, gold, pred = _numeric_field(self, comp, params)
+        m = comp.m
+        # Centre on the full-data means: the sums below then stay small and cancellation-free.
+        columns = np.column_stack([gold - gold.mean(), (pred - pred.mean(axis=1, keepdims=True)).T])
+
+        def stats(rows):
+            y, x = rows[:, :1], rows[:, 1:1 + m]
+            return np.column_stack([y, y * y]), np.stack([x, x * x, x * y], axis=-1)
+
+        def finalize(shared, sys, count, systems=None):
+            c = np.asarray(count, dtype=float)[..., None]
+            sy, syy = shared[..., [0]], shared[..., [1]]
+            sx, sxx, sxy = sys[..., 0], sys[..., 1], sys[..., 2]
+            cov = sxy - sx * sy / c
+            vx = sxx - sx * sx / c
+            vy = syy - sy * sy / c
+            # A constant resample has variance 0, but the sums leave rounding residue of the
+            # order of count * eps * sxx (sign arbitrary): within that bound the variance is
+            # indistinguishable from 0 and r is undefined (NaN, as scipy), not a spurious number.
+            tol = 8 * _EPS * np.maximum(c, 1.0)
+            flat = (vx <= tol * sxx) | (vy <= tol * syy)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                r = cov / np.sqrt(vx * vy)
+            return np.where(flat, np.nan, np.clip(r, -1.0, 1.0))
+        return self._prepared(params, columns=columns, stats=stats, finalize=finalize)
+
+    def reference(self, gold, pred, field=None):
+        """``scipy.stats.pearsonr``; see :meth:`Metric.reference`."""
+        from scipy import stats
+
+        return float(stats.pearsonr(np.asarray(gold, float), np.asarray(pred, float))[0])
+
+
+class SpearmanMetric(Metric):
+    """Spearman rank correlation (not decomposable: evaluated per resample)."""
+
+    name = "spearman"
+    description = "Spearman rank correlation (numeric predictions)"
+
+    def prepare(self, comp: Competition, params: dict) -> Prepared:
+        """Bind to the numeric values of one field; see :meth:`Metric.prepare`."""
+        from scipy.stats import rankdata
+
+        params, gold, pred = _numeric_field(self, comp, params)
+
+        def evaluate(idx):
+            ry = rankdata(gold[idx])
+            rx = rankdata(pred[:, idx], axis=1)
+            ry = ry - ry.mean()
+            rx = rx - rx.mean(axis=1, keepdims=True)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return (rx @ ry) / np.sqrt((rx * rx).sum(1) * (ry @ ry))
+        return self._prepared(params, evaluate=evaluate)
+
+    def reference(self, gold, pred, field=None):
+        """``scipy.stats.spearmanr``; see :meth:`Metric.reference`."""
+        from scipy import stats
+
+        return float(stats.spearmanr(np.asarray(gold, float), np.asarray(pred, float))[0])
+
+
+class RocAucMetric(Metric):
+    """Area under the ROC curve of system scores against binary gold labels (NaN for a one-class resample)."""
+
+    name = "roc_auc"
+    description = "area under the ROC curve (systems submit scores; binary gold, `pos_label`)"
+    allowed = ("field", "pos_label")
+
+    def prepare(self, comp: Competition, params: dict) -> Prepared:
+        """Bind to gold labels and numeric system scores of one field; see :meth:`Metric.prepare`."""
+        from scipy.stats import rankdata
+
+        params = self.check_params(params)
+        f = field_index(comp, params)
+        gold_labels = sorted(set(comp.gold[:, f]))
+        if len(gold_labels) != 2:
+            raise InputError(f"{comp.locate(None, 0, f)}: metric 'roc_auc' needs two gold labels, "
+                             f"found {len(gold_labels)} ({', '.join(gold_labels[:10])})")
+        if "pos_label" not in params:
+            if set(gold_labels) != {"0", "1"}:
+                raise InputError(f"competition {comp.id!r}: metric 'roc_auc' needs `pos_label` "
+                                 f"(labels: {', '.join(gold_labels)}); pass --pos-label LABEL")
+            params["pos_label"] = 1
+        if str(params["pos_label"]) not in gold_labels:
+            raise InputError(f"competition {comp.id!r}: `pos_label` {str(params['pos_label'])!r} is not among "
+                             f"the labels ({', '.join(gold_labels)})")
+        pos = comp.gold[:, f] == str(params["pos_label"])
+        scores = to_scores(comp, f, self.name)
+
+        def evaluate(idx):
+            y = pos[idx]
+            npos = int(y.sum())
+            nneg = len(idx) - npos
+            if npos == 0 or nneg == 0:
+                return np.full(comp.m, np.nan)
+            r = rankdata(scores[:, idx], axis=1)
+            return (r[:, y].sum(1) - npos * (npos + 1) / 2) / (npos * nneg)
+        return self._prepared(params, evaluate=evaluate)
+
+    def reference(self, gold, pred, pos_label=1, field=None):
+        """``sklearn.metrics.roc_auc_score``; see :meth:`Metric.reference`."""
+        from sklearn import metrics as sk
+
+        return float(sk.roc_auc_score(np.asarray(gold) == str(pos_label), np.asarray(pred, float)))
