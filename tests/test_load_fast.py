@@ -1,8 +1,8 @@
 """The fast wide-table reader gives exactly what the csv-module reader gives, or steps aside.
 
-``load.read_wide`` tries ``_read_wide_fast`` (numpy on the bytes, pandas' C parser for non-ASCII
-text) and falls back to ``_read_wide_csv`` (the csv module, which knows line numbers) whenever a
-file is not plain or has a problem. These tests write tricky files and check that
+``load.read_wide`` tries ``fastwide.read_wide_fast`` (numpy on the bytes, pandas' C parser for
+non-ASCII text) and falls back to ``_read_wide_csv`` (the csv module, which knows line numbers)
+whenever a file is not plain or has a problem. These tests write tricky files and check that
 
 * plain files are taken by the fast path, with arrays (values, dtypes, shapes), line numbers,
   column names and hashes identical to the csv path's;
@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from compreport.inputs import fastwide
 from compreport.inputs import readers as load
 from compreport.errors import InputError
 
@@ -132,7 +133,7 @@ FALLBACK = {
 def test_fast_path_matches_csv_path(tmp_path, case):
     name, data, gold, idc = FAST[case]
     path = write(tmp_path, name, data)
-    fast = load._read_wide_fast(path, gold, idc)
+    fast = fastwide.read_wide_fast(path, gold, idc)
     assert fast is not None, "expected the fast path to take this file"
     slow = load._read_wide_csv(path, gold, idc)
     assert same(fast, slow)
@@ -143,14 +144,14 @@ def test_fast_path_matches_csv_path(tmp_path, case):
 def test_other_files_fall_back_unchanged(tmp_path, case):
     name, data, gold, idc = FALLBACK[case]
     path = write(tmp_path, name, data)
-    assert load._read_wide_fast(path, gold, idc) is None
+    assert fastwide.read_wide_fast(path, gold, idc) is None
     expected = csv_result(path, gold, idc)
     assert same(public_result(path, gold, idc), expected)
 
 
 def test_missing_file_and_directory(tmp_path):
     for path in (str(tmp_path / "nope.csv"), str(tmp_path)):
-        assert load._read_wide_fast(path, "y", None) is None
+        assert fastwide.read_wide_fast(path, "y", None) is None
         with pytest.raises(InputError) as exc:
             load.read_wide(path)
         assert str(exc.value) == csv_result(path, "y", None).removeprefix("InputError: ")
@@ -166,7 +167,7 @@ def test_synthetic_table_line_numbers_and_dtype(tmp_path):
             lines.append("")
         lines.append(",".join([f"item{i}"] + list(rng.choice(labels, 4))))
     path = write(tmp_path, "syn.csv", "\r\n".join(lines) + "\r\n")
-    fast = load._read_wide_fast(path, "gold", None)
+    fast = fastwide.read_wide_fast(path, "gold", None)
     assert fast is not None
     slow = load._read_wide_csv(path, "gold", None)
     assert same(fast, slow)
@@ -202,6 +203,6 @@ def test_random_files_agree(tmp_path):
         data = text.encode("utf-8") if rng.random() < 0.95 else text.encode("latin-1", "replace")
         path = write(tmp_path, f"{t}-{name}", data)
         idc = rng.choice(["id", None])
-        taken += load._read_wide_fast(path, "y", idc) is not None
+        taken += fastwide.read_wide_fast(path, "y", idc) is not None
         assert same(public_result(path, "y", idc), csv_result(path, "y", idc)), repr(data)
     assert taken > 40  # the fast path is exercised, not only the fallback

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .competition import Source
-from .readers import MISSING
+from .delimited import MISSING
 from ..errors import InputError
 
 WHERE = "DataFrame"
