@@ -26,16 +26,27 @@ class Source:
     columns: list[str]
 
     def locate(self, item: int, field_index: int = 0) -> str:
+        """``file, line L, column C`` of ``item`` (competition order) in field ``field_index``."""
         return f"{self.path}, line {int(self.lines[item])}, {self.columns[field_index]}"
 
 
 @dataclass
 class MetricSpec:
-    """A metric named by the user, with its parameters (``pos_label``, ``labels``, ...)."""
+    """A metric named by the user, with its parameters.
+
+    Attributes
+    ----------
+    name : str
+        A registry name (:data:`compreport.stats.metrics.REGISTRY`) or ``file.py:function``.
+    params : dict
+        ``field``, ``pos_label``, ``labels``, ... as the metric allows.
+    base : str or None
+        Directory that a user metric's relative path is resolved against.
+    """
 
     name: str
     params: dict = field(default_factory=dict)
-    base: str | None = None  # directory that a user metric's relative path is resolved against
+    base: str | None = None
 
 
 @dataclass
@@ -44,16 +55,34 @@ class Competition:
 
     Attributes
     ----------
+    id : str
+        Folder name under the output directory; also keys the resampling stream.
+    name : str
+        Display name.
     gold : ndarray of str, shape (n, F)
         Gold values, one column per field (``F == 1`` for ordinary tasks).
     predictions : ndarray of str, shape (m, n, F)
         Every system's predictions, aligned with ``gold`` by item id.
     systems : list of str
         System names (``team.run`` or run-file stems), in input order.
-    fields : list of str
-        Field names; ``["label"]`` unless predictions have several fields.
+    item_ids : ndarray of str, shape (n,)
+        Item ids (numbered from 1 when the input has none).
     metrics : list of MetricSpec
         The first is the primary (ranking) metric.
+    fields : list of str
+        Field names; ``["label"]`` unless predictions have several fields.
+    year, challenge, task, subtask, language : int or None, str
+        Metadata shown in reports.
+    group : list of str
+        Path of the competition in the cross-competition tables (challenge, task, language).
+    baselines : list of str
+        Systems that are baselines (each one of ``systems``).
+    inputs : list of dict
+        ``{"path", "sha256"}`` of every file read.
+    gold_source, system_sources : Source or None, list of Source
+        Where the gold and each system's values came from (for error messages).
+    warnings : list of str
+        Problems that do not stop the analysis (labels never seen in gold, ...).
     """
 
     id: str
@@ -75,14 +104,15 @@ class Competition:
     gold_source: Source | None = field(default=None, repr=False)
     system_sources: list[Source] = field(default_factory=list, repr=False)
     warnings: list[str] = field(default_factory=list)
-    settings: dict = field(default_factory=dict)
 
     @property
     def n(self) -> int:
+        """Number of test items."""
         return int(self.gold.shape[0])
 
     @property
     def m(self) -> int:
+        """Number of systems."""
         return len(self.systems)
 
     def locate(self, system: int | None, item: int, field_index: int = 0) -> str:

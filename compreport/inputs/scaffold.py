@@ -6,6 +6,7 @@ from pathlib import Path
 
 from ..errors import InputError
 
+#: The commented competition.toml that ``compreport init`` writes.
 TEMPLATE = '''\
 # compreport competition spec. Every key is optional unless marked "required".
 # Unknown keys are errors (with a suggestion), so typos do not pass silently.
@@ -41,6 +42,25 @@ alpha = 0.05
 
 
 def scaffold(directory: Path, force: bool = False) -> list[Path]:
+    """Write ``directory/competition.toml`` (:data:`TEMPLATE`) and create ``directory/runs``.
+
+    Parameters
+    ----------
+    directory : Path
+        Created if missing.
+    force : bool
+        Overwrite an existing competition.toml.
+
+    Returns
+    -------
+    list of Path
+        The spec and the runs folder.
+
+    Raises
+    ------
+    InputError
+        When the spec exists (without ``force``) or ``directory`` is a file.
+    """
     spec = directory / "competition.toml"
     if spec.exists() and not force:
         raise InputError(f"{spec}: already exists; pass --force to overwrite it")

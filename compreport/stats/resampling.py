@@ -18,7 +18,7 @@ Two exact ways to draw the same bootstrap distribution are used:
   (``5 * patterns < n``), which makes the cost independent of ``n``.
 
 In both, replicate statistics are ``counts @ stats``: per-pattern sufficient statistics
-(:mod:`compreport.metrics`) weighted by how often each pattern was drawn.
+(:mod:`compreport.stats.metrics`) weighted by how often each pattern was drawn.
 """
 
 from __future__ import annotations
@@ -68,9 +68,11 @@ class Resampler:
 
     @property
     def rows(self) -> int:
+        """Replicates per block (:func:`block_rows`)."""
         return block_rows(self.n)
 
     def blocks(self) -> list[tuple[int, int]]:
+        """``(start, stop)`` replicate ranges of the blocks, covering ``0..B``."""
         r = self.rows
         return [(s, min(s + r, self.B)) for s in range(0, self.B, r)]
 
@@ -112,6 +114,19 @@ class BootstrapResult:
         ``"items"`` or ``"patterns"`` (see module docstring).
     patterns : int or None
         Distinct joint patterns (decomposable metrics only).
+    jackknife : list of (ndarray (J, m), ndarray (J,)) or None
+        Per metric, leave-one-out scores and their weights (``run(..., jackknife=True)``).
+    prepared : list of Prepared
+        The metrics, in order.
+    layout : list of (int, int, int) or None
+        Per metric, ``(offset, shared width, per-system width)`` of its columns in the
+        stacked statistics (``None``: not decomposable).
+    total : ndarray or None
+        Stacked statistics summed over all items.
+    swaps : ndarray (B, T) or None
+        Stacked statistics of the swapped items of each randomization round.
+    m, n : int
+        Systems and items.
     """
 
     observed: list[np.ndarray]
@@ -132,6 +147,19 @@ class BootstrapResult:
         In each of R rounds every item swaps the two systems' predictions with probability
         1/2 (the same swaps serve every pair, as the bootstrap shares its resamples);
         ``p = (1 + #{|delta_r| >= |delta|}) / (R + 1)``, two-sided (MUC-6; Fisher-Pitman).
+
+        Parameters
+        ----------
+        i : int
+            Metric index.
+        a, b : ndarray of int, shape (k,)
+            System indices of each pair.
+        chunk : int
+            Pairs scored at once (bounds memory; results do not depend on it).
+
+        Returns
+        -------
+        ndarray, shape (k,)
         """
         p, lay, m = self.prepared[i], self.layout[i], self.m
         if lay is None or self.swaps is None:
@@ -214,6 +242,10 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
     randomization : bool
         Also draw ``B`` rounds of random prediction swaps (decomposable metrics only), for
         :meth:`BootstrapResult.randomization_p`.
+
+    Returns
+    -------
+    BootstrapResult
     """
     rs = Resampler(n, B, seed, key)
     decomp = [p for p in prepared if p.decomposable]
