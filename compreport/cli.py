@@ -161,47 +161,20 @@ def _formats(value: str | None) -> list[str]:
 
 
 def _report(inputs: list[str], args, opts) -> list[Path]:
-    from .stats.analysis import analyze
-    from .report.staging import check_target, staged
+    from .report import Report
+    from .report.staging import check_target
     from .inputs.spec import load_inputs
+    from .stats.analysis import analyze
 
     out = Path(args.output)
     formats, figure_formats = args.format, args.figure_formats  # checked by _check_options
-    check_target(out, args.force)  # fail before any work
+    check_target(out, args.force, "--force")  # fail before any work
     loaded = load_inputs(inputs, opts)
     settings = _settings(args.given, loaded.bootstrap)
     analysis = analyze(loaded.competitions, settings, jobs=args.jobs, workshop=loaded.workshop)
-    with staged(out, args.force) as tmp:
-        (tmp / "results.json").write_text(analysis.to_json(), encoding="utf-8")
-        written = [tmp / "results.json"] + _render(analysis, tmp, formats, figure_formats, args)
-    return [out / p.relative_to(tmp) for p in written]
-
-
-def _render(analysis, tmp: Path, formats: list[str], figure_formats: list[str], args) -> list[Path]:
-    """Run the renderers asked for; rendering libraries are imported here only (json stays fast)."""
-    written: list[Path] = []
-    if {"latex", "html", "pdf"} & set(formats) and figure_formats:
-        from .report.figures import write_figures
-
-        written += write_figures(analysis, tmp, tuple(figure_formats))
-    if "latex" in formats:
-        from .report.latex import Options, write_latex
-
-        written += write_latex(analysis, tmp, Options(style=args.latex_style, decimals=args.decimals,
-                                                      diff_decimals=args.diff_decimals),
-                               compile_pdf=not args.no_compile)
-    if "html" in formats:
-        from .report.html import write_html
-
-        written += write_html(analysis, tmp)
-    if "pdf" in formats:
-        from .report.pdf import write_pdf
-
-        try:
-            written += write_pdf(analysis, tmp)
-        except RuntimeError as exc:  # WeasyPrint or its Pango libraries missing: nothing is written
-            raise InputError(f"--format pdf: {exc} (install them with `make demo`, or drop pdf from --format)")
-    return written
+    report = Report(analysis, decimals=args.decimals, diff_decimals=args.diff_decimals, latex_style=args.latex_style)
+    return report.write(out, formats, force=args.force, figure_formats=figure_formats,
+                        compile_pdf=not args.no_compile, force_flag="--force")
 
 
 def _print_written(out: Path, paths: list[Path]) -> None:

@@ -19,6 +19,7 @@ from matplotlib.collections import LineCollection  # noqa: E402
 from matplotlib.colors import to_rgba  # noqa: E402
 
 from compreport.report import figures  # noqa: E402
+from compreport.report.model import Format  # noqa: E402
 from compreport.stats.analysis import Analysis, Settings, analyze, analyze_competition  # noqa: E402
 from compreport.resources import demo_workshop_dir  # noqa: E402
 from compreport.inputs.spec import Options, load_inputs, slug  # noqa: E402
@@ -205,7 +206,7 @@ def test_distribution_title_has_the_stored_p_value(demo):
         fig = figures.distribution_plot(comp, metric, a, b)
         c = next(c for c in metric.vs_best if c.b == b)
         title = fig.axes[0].get_title(loc="left")
-        assert f"p-value(x) = {figures.format_p(c.p_value)}" in title
+        assert f"p-value(x) = {Format().p(c.p_value)}" in title
         assert f"δ(x) = {c.diff:.4f}" in title
         xs = sorted({float(line.get_xdata()[0]) for line in fig.axes[0].lines})
         assert np.allclose(xs, sorted({0.0, c.diff, 2 * c.diff}))
@@ -218,10 +219,10 @@ def test_distribution_flipped_pair_uses_the_stored_comparison(demo):
     comp = demo.competitions[0]
     metric = comp.primary
     a, b = metric.scores[1].system, metric.scores[3].system    # stored in pairs as (a, b)
-    c, flipped = figures.find_comparison(metric, b, a)
+    c, flipped = metric.pair(b, a)
     assert flipped and (c.a, c.b) == (a, b)
     title = figures.distribution_plot(comp, metric, b, a).axes[0].get_title(loc="left")
-    assert f"p-value(x) = {figures.format_p(c.p_value)}" in title
+    assert f"p-value(x) = {Format().p(c.p_value)}" in title
     assert f"δ(x) = {-c.diff:.4f}" in title
 
 
@@ -344,7 +345,7 @@ def test_height_grows_with_m():
 
 
 def test_json_path_does_not_import_matplotlib():
-    code = ("import sys, compreport, compreport.cli, compreport.stats.analysis, compreport.report.staging, compreport.report.tables; "
+    code = ("import sys, compreport, compreport.cli, compreport.stats.analysis, compreport.report.staging, compreport.report.model, compreport.report; "
             "bad = [m for m in sys.modules if m.split('.')[0] == 'matplotlib' or m == 'compreport.report.figures']; "
             "print(bad); sys.exit(1 if bad else 0)")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

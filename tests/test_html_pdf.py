@@ -13,6 +13,9 @@ import numpy as np
 import pytest
 
 from compreport.report import html as htmlreport
+from compreport.report.model import Format
+from compreport.report.naming import team_files
+from compreport.report.team import team_context, team_html
 from compreport.stats.analysis import Analysis, Settings, analyze_competition
 from compreport.errors import InputError
 from compreport.resources import demo_workshop_dir
@@ -117,29 +120,31 @@ def _squeeze(s: str) -> str:
 # ----------------------------------------------------------------------------------------------- formatting
 
 def test_number_formats():
-    assert htmlreport.fmt_score(0.123456) == "0.1235"
-    assert htmlreport.fmt_diff(0.12345) == "0.123"
-    assert htmlreport.fmt_diff(-0.0001) == "0.000"  # no negative zero
-    assert htmlreport.fmt_diff(-0.25) == "-0.250"
+    fmt = Format()
+    assert fmt.score(0.123456) == "0.1235"
+    assert fmt.diff(0.12345) == "0.123"
+    assert fmt.diff(-0.0001) == "0.000"  # no negative zero
+    assert fmt.diff(-0.25) == "-0.250"
     for missing in (None, float("nan"), float("inf"), np.nan):
-        assert htmlreport.fmt_score(missing) == "–"
-        assert htmlreport.fmt_p(missing) == "–"
-    assert htmlreport.fmt_p(0.03456) == "0.0346"
-    assert htmlreport.fmt_p(1 / 100001) == "<0.0001"  # p is never 0
-    assert htmlreport.fmt_ci(0.1, None) == "[0.1000, –]"
-    assert htmlreport.fmt_ci(None, None) == "–"
-    assert htmlreport.fmt_cell(np.int64(12)) == "12"
-    assert htmlreport.fmt_cell("2/2/2/2") == "2/2/2/2"
-    assert htmlreport.fmt_cell(34.0223) == "34.022"
+        assert fmt.score(missing) == "–"
+        assert fmt.p(missing) == "–"
+    assert fmt.p(0.03456) == "0.0346"
+    assert fmt.p(1 / 100001) == "<0.0001"  # p is never 0
+    assert fmt.summary(np.int64(12)) == "12"
+    assert fmt.summary("2/2/2/2") == "2/2/2/2"
+    assert fmt.summary(34.0223) == "34.022"
+    assert Format(decimals=2).score(0.123456) == "0.12"
+    with pytest.raises(InputError, match="decimals"):
+        Format(decimals=11)
 
 
 def test_reference_texts():
-    from compreport.report import prose as methods
+    from compreport.report import references
 
-    for key in methods.REFERENCES:
-        text = htmlreport.reference_text(key)
+    for key in references.REFERENCES:
+        text = references.reference_text(key)
         assert "{" not in text and "}" not in text and "year" not in text
-        assert methods.REFERENCES[key][0].split(",")[-1].strip() in text  # the year
+        assert references.short(key).split(",")[-1].strip() in text  # the year
 
 
 # ----------------------------------------------------------------------------------------------- HTML
@@ -204,7 +209,7 @@ def test_matrix_shading_and_caption(analysis):
     raw = htmlreport.competition_html(analysis, comp)
     assert 'class="cell sig' in raw
     assert "Holm correction over all pairs" in raw
-    ctx = htmlreport.matrix_context(comp.primary, analysis.settings, for_pdf=True)
+    ctx = htmlreport.matrix_context(comp, comp.primary, Format(), for_pdf=True)
     cells = [c for b in ctx["blocks"] for r in b["rows"] for c in r["cells"] if c is not None]
     m = len(comp.systems)
     assert len(cells) == m * (m - 1) // 2  # every pair once, lower triangle
@@ -218,22 +223,22 @@ def test_wide_matrix_split_in_pdf_blocks(settings):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ca = analyze_competition(make_competition(gold, preds, cid="wide"), settings, progress=False)
-    ctx = htmlreport.matrix_context(ca.primary, settings, for_pdf=True)
+    ctx = htmlreport.matrix_context(ca, ca.primary, Format(), for_pdf=True)
     assert ctx["landscape"] and not ctx["named"]
     assert [len(b["columns"]) for b in ctx["blocks"]] == [20, 4]
     assert sum(c is not None for b in ctx["blocks"] for r in b["rows"] for c in r["cells"]) == m * (m - 1) // 2
-    assert len(htmlreport.matrix_context(ca.primary, settings, for_pdf=False)["blocks"]) == 1
+    assert len(htmlreport.matrix_context(ca, ca.primary, Format(), for_pdf=False)["blocks"]) == 1
 
 
 def test_team_html_winner_and_alike(analysis):
     comp = analysis.competitions[0]
     ma = comp.primary
     winner, last = ma.scores[0].system, [s.system for s in ma.scores if s.system not in comp.baselines][-1]
-    text = "".join(_parse(htmlreport.team_html(analysis, comp, winner)).text)
+    text = "".join(_parse(team_html(analysis, comp, winner)).text)
     assert "is the winner" in text and ma.vs_best[0].b in text
-    text = "".join(_parse(htmlreport.team_html(analysis, comp, last)).text)
+    text = "".join(_parse(team_html(analysis, comp, last)).text)
     assert f"Winner: {winner}" in text
-    ctx = htmlreport.team_context(analysis, comp, last)
+    ctx = team_context(analysis, comp, last, Format())
     me = next(s for s in ma.scores if s.system == last)
     assert ctx["alike"] == [s.system for s in ma.scores
                             if s.system != last and set(s.group) & set(me.group)]
@@ -307,7 +312,7 @@ def test_team_pdfs_one_page(analysis, pdf_dir):
     from compreport.report import pdf as pdfreport
 
     for comp in analysis.competitions:
-        files = pdfreport.team_files(comp)
+        files = team_files(comp)
         assert set(files) == set(comp.systems) - set(comp.baselines)
         winner = comp.primary.best
         by_system = {s.system: s for s in comp.primary.scores}
@@ -318,14 +323,14 @@ def test_team_pdfs_one_page(analysis, pdf_dir):
             assert _pages(pdf) == 1, (comp.id, system)
             text = _squeeze(_text(pdf))
             assert _squeeze(system) in text
-            assert htmlreport.fmt_score(by_system[system].score) in text
+            assert Format().score(by_system[system].score) in text
             assert _squeeze(winner) in text
 
 
 def test_team_file_names(hostile, pdf_dir):
     from compreport.report import pdf as pdfreport
 
-    files = pdfreport.team_files(hostile)
+    files = team_files(hostile)
     assert "baseline" not in files
     names = list(files.values())
     assert len(set(names)) == len(names)
@@ -344,7 +349,7 @@ def test_team_names_collide_deterministically():
     from compreport.report import pdf as pdfreport
 
     comp = make_competition([0, 1], [[0, 1], [1, 0], [0, 0], [1, 1]], systems=["A b", "a-b", "a b-2", "A B"])
-    assert pdfreport.team_files(comp) == {"A b": "a-b.pdf", "a-b": "a-b-3.pdf", "a b-2": "a-b-2.pdf",
+    assert team_files(comp) == {"A b": "a-b.pdf", "a-b": "a-b-3.pdf", "a b-2": "a-b-2.pdf",
                                           "A B": "a-b-4.pdf"}
 
 
@@ -389,6 +394,6 @@ def test_team_sheet_shrinks_to_one_page(settings):
                                                   cid="big"), Settings(bootstrap=200), progress=False)
     an = Analysis(Settings(bootstrap=200), [ca])
     system = ca.primary.scores[40].system
-    assert len(htmlreport.team_context(an, ca, system)["alike"]) > 60
-    doc = pdfreport._team_document(pdfreport._Renderer(), an, ca, system)
+    assert len(team_context(an, ca, system, Format())["alike"]) > 60
+    doc = pdfreport._team_document(pdfreport._Renderer(), team_html(an, ca, system))
     assert len(doc.pages) == 1

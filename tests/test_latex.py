@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from compreport.stats import multitest
-from compreport.report import latex
+from compreport.report import appendix, latex, tex
 from compreport.stats.analysis import (Analysis, Comparison, MetricAnalysis, Score, Settings, analyze_competition)
 from compreport.inputs.competition import MetricSpec
 
@@ -202,10 +202,12 @@ def _vaxxstance_basque() -> Analysis:
     diff = [0.027, 0.071, 0.148, 0.231, 0.044, 0.121, 0.204, 0.077, 0.160, 0.083]
     p = np.array([0.2030, 0.0551, 0.0012, 0.0000, 0.1490, 0.0039, 0.0000, 0.0330, 0.0003, 0.0427])
     corr = multitest.correct_within(p, ia)
+    # the stored verdicts, as the analysis takes them: Holm (the default correction) over each row
     pairs = [Comparison(names[a], names[b], d, np.nan, np.nan, float(pv), float(corr["bonferroni"][k]),
-                        float(corr["holm"][k]), float(corr["bh"][k]))
+                        float(corr["holm"][k]), float(corr["bh"][k]), p_adjusted=float(corr["holm"][k]),
+                        significant=bool(corr["holm"][k] < 0.05))
              for k, (a, b, d, pv) in enumerate(zip(ia, ib, diff, p))]
-    sc = [Score(nm, s, s, 0.0, s, s, i + 1, "a") for i, (nm, s) in enumerate(zip(names, scores))]
+    sc = [Score(nm, s, s, 0.0, s, s, i + 1, "a", is_best=i == 0) for i, (nm, s) in enumerate(zip(names, scores))]
     ma = MetricAnalysis("f1", {}, True, 1.0, True, names[0], sc, [], pairs, {})
     from compreport.stats.analysis import CompetitionAnalysis
 
@@ -217,15 +219,14 @@ def test_paper_table5_layout_per_row_family():
     an = _vaxxstance_basque()
     comp = an.competitions[0]
     tex = latex.Renderer(an, latex.Options(p_decimals=4)).p_values(comp, comp.primary)
-    rows = re.findall(r"^(\S+) & (\S+) & ([0-9.]+) & ([0-9.]+) & ([0-9.]+) & ([0-9.]+) & ([0-9.]+) \\\\$", tex,
-                      re.M)
+    p_cell = r"([0-9.]+|\{\\textless\{\}0\.0001\})"  # p = 0 prints as <0.0001, as every format prints it
+    rows = re.findall(rf"^(\S+) & (\S+) & ([0-9.]+) & {p_cell} & {p_cell} & {p_cell} & {p_cell} \\\\$", tex, re.M)
     assert len(rows) == 10
     assert [r[:2] for r in rows[:4]] == [("WordUp.01", b) for b in
                                           ("WordUp.02", "MultiAztertest.01", "SQYQP.01", "MultiAztertest.02")]
-    paper_bonferroni = ["0.8120", "0.2204", "0.0048", "0.0000", "0.4470", "0.0117", "0.0000", "0.0660", "0.0006",
-                        "0.0427"]
-    paper_holm = ["0.2030", "0.1102", "0.0036", "0.0000", "0.1490", "0.0078", "0.0000", "0.0330", "0.0006",
-                  "0.0427"]
+    zero = r"{\textless{}0.0001}"  # the paper's 0.0000
+    paper_bonferroni = ["0.8120", "0.2204", "0.0048", zero, "0.4470", "0.0117", zero, "0.0660", "0.0006", "0.0427"]
+    paper_holm = ["0.2030", "0.1102", "0.0036", zero, "0.1490", "0.0078", zero, "0.0330", "0.0006", "0.0427"]
     assert [r[4] for r in rows] == paper_bonferroni
     assert [r[5] for r in rows] == paper_holm
     assert [r[2] for r in rows][:4] == ["0.027", "0.071", "0.148", "0.231"]
@@ -255,7 +256,7 @@ def test_write_latex_is_byte_identical_and_compiles_the_appendix(twelve, tmp_pat
     a, b = tmp_path / "a", tmp_path / "b"
     for out in (a, b):
         out.mkdir()
-        written = latex.write_latex(twelve, out)
+        written = appendix.write_latex(twelve, out)
     rel = sorted(str(p.relative_to(b)) for p in written)
     assert "appendix.pdf" in rel and "appendix.tex" in rel and "references.bib" in rel
     assert "twelve/tables/leaderboard.tex" in rel and "summary/competitiveness.csv" in rel
@@ -272,8 +273,8 @@ def test_write_latex_is_byte_identical_and_compiles_the_appendix(twelve, tmp_pat
 
 
 def test_appendix_without_tex_keeps_the_tex(twelve, tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(latex.shutil, "which", lambda name: None)
-    written = latex.write_latex(twelve, tmp_path)
+    monkeypatch.setattr(appendix.shutil, "which", lambda name: None)
+    written = appendix.write_latex(twelve, tmp_path)
     assert (tmp_path / "appendix.tex").exists() and not (tmp_path / "appendix.pdf").exists()
     assert tmp_path / "appendix.pdf" not in written
     err = capsys.readouterr().err.strip().splitlines()
@@ -290,7 +291,7 @@ def test_languages_of_one_task_side_by_side(tmp_path):
     other = _competition(3, None, seed=9, cid="other")
     other.group = ["Other 2021", "Task", "English"]
     an = _analysis(comps + [other], bootstrap=200)
-    written = latex.write_latex(an, tmp_path, compile_pdf=False)
+    written = appendix.write_latex(an, tmp_path, compile_pdf=False)
     path = tmp_path / "summary" / "ci-vaxxstance-2021-close-track.tex"
     assert path in written and len([p for p in written if p.name.startswith("ci-")]) == 1
     tex = path.read_text()
@@ -324,10 +325,10 @@ def test_user_metric_names_need_not_be_identifiers(tmp_path):
 @needs_tex
 def test_every_kept_unicode_character_compiles(tmp_path):
     """Whatever escape() keeps as non-ASCII, pdflatex (utf8 + T1) sets without error."""
-    kept = "".join(sorted(latex._UNICODE_OK))
-    assert latex.escape(kept) == kept
-    _compile(tmp_path, latex.escape(kept), "ceurart")
-    assert latex.escape("Ħamrun") == "?amrun"  # no ASCII decomposition: "?"
+    kept = "".join(sorted(tex._UNICODE_OK))
+    assert tex.escape(kept) == kept
+    _compile(tmp_path, tex.escape(kept), "ceurart")
+    assert tex.escape("Ħamrun") == "?amrun"  # no ASCII decomposition: "?"
 
 
 def test_summary_header_spans_stay_within_their_parent():

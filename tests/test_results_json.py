@@ -64,7 +64,7 @@ def test_metric_entries(report):
     assert acc["verdicts"] == {"alpha": 0.05, "correction": "holm", "family": "all-pairs"}
     comp = acc["competitiveness"]
     assert set(comp) == {"n", "m", "possible_comparisons", "ties_with_winner", "ties", "win_minus_median", "cv",
-                         "ppi", "ppi_unit"}
+                         "ppi", "ppi_unit", "ties_family"}
     assert set(comp["ties"]) == set(comp["ties_with_winner"]) == {"none", "bonferroni", "holm", "bh"}
     assert (comp["m"], comp["possible_comparisons"]) == (5, 10)
     assert len(acc["vs_best"]) == 4 and len(acc["pairs"]) == 10

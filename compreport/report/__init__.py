@@ -1,1 +1,199 @@
-"""Report: format-neutral tables, prose, figures, and the LaTeX, HTML and PDF renderers."""
+"""Report: one Analysis, many renderings (LaTeX, Markdown, HTML, PDF, figures, files).
+
+:class:`Report` holds the rendering options (decimals, LaTeX layout) and the figures of one
+report, drawn once and shared by every format. Tables come from :mod:`.model` (format-neutral
+cells), words from :mod:`.prose`, verdicts from the stored analysis.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..errors import InputError
+from ..settings import suggest
+from ..stats.results import Analysis
+from . import model
+
+#: Table kinds of :meth:`Report.table`, :meth:`Report.to_latex` and :meth:`Report.to_markdown`.
+TABLES = ("leaderboard", "ci", "diff-best", "pairs", "pvalues", "summary", "legend")
+#: Output formats of :meth:`Report.write` (json is always written).
+FORMATS = ("json", "latex", "html", "pdf")
+#: Figure kinds of :meth:`Report.figure`.
+FIGURES = ("ci", "diff", "dist", "facets", "workshop")
+
+
+def _choice(what: str, value: str, allowed: Sequence[str]) -> str:
+    if value not in allowed:
+        raise InputError(f"`{what}` must be one of {', '.join(allowed)}; got {value!r}{suggest(value, allowed)}")
+    return value
+
+
+class Report:
+    """Renderings of one :class:`~compreport.stats.results.Analysis`.
+
+    Parameters
+    ----------
+    analysis : Analysis
+        The numbers and stored verdicts; nothing is recomputed.
+    decimals, diff_decimals, p_decimals : int
+        Decimals of scores and CIs (default 4), differences (3) and p-values (4), in every format.
+    latex_style : {"ceurart", "sepln"}
+        LaTeX layout: one-column CEUR working notes (default) or two-column SEPLN journal.
+
+    Examples
+    --------
+    >>> r = Report(analysis, decimals=3)              # doctest: +SKIP
+    >>> print(r.to_markdown("leaderboard"))           # doctest: +SKIP
+    >>> r.write("out", formats=("json", "latex"))     # doctest: +SKIP
+    """
+
+    def __init__(self, analysis: Analysis, *, decimals: int = 4, diff_decimals: int = 3, p_decimals: int = 4,
+                 latex_style: str = "ceurart"):
+        from .latex_layout import Options
+
+        self.analysis = analysis
+        self.latex_options = Options(style=latex_style, decimals=decimals, diff_decimals=diff_decimals,
+                                     p_decimals=p_decimals)
+        self.format = self.latex_options.format
+        self._gallery = None
+
+    @property
+    def gallery(self):
+        """The report's figures (:class:`~compreport.report.figures.Gallery`), each drawn once."""
+        if self._gallery is None:
+            from .figures import Gallery
+
+            self._gallery = Gallery(self.analysis)
+        return self._gallery
+
+    def _target(self, competition: str | None, metric: str | None):
+        comp = self.analysis.competition(competition)
+        return comp, comp.metric(metric)
+
+    def table(self, kind: str, competition: str | None = None, metric: str | None = None) -> model.Table:
+        """The format-neutral table ``kind`` (one of :data:`TABLES`); ``competition`` may be omitted
+        when there is one, ``metric`` defaults to the primary metric."""
+        _choice("kind", kind, TABLES)
+        if kind == "summary":
+            return model.summary(self.analysis, self.format)
+        if kind == "legend":
+            return model.legend()
+        comp, ma = self._target(competition, metric)
+        if kind == "leaderboard":
+            return model.leaderboard(comp, self.format)
+        build = {"ci": model.confidence_intervals, "diff-best": model.differences_from_best,
+                 "pairs": model.pair_matrix, "pvalues": model.pairwise_p_values}[kind]
+        return build(comp, ma, self.format)
+
+    def to_latex(self, kind: str, competition: str | None = None, metric: str | None = None) -> str:
+        """LaTeX of table ``kind`` (one of :data:`TABLES`), ready to ``\\input``."""
+        from .latex import Renderer
+
+        _choice("kind", kind, TABLES)
+        r = Renderer(self.analysis, self.latex_options)
+        if kind == "summary":
+            return r.summary()
+        if kind == "legend":
+            return r.legend()
+        comp, ma = self._target(competition, metric)
+        if kind == "leaderboard":
+            return r.leaderboard(comp)
+        if kind == "ci":
+            return r.ci_blocks([(r.env.filters["metric"](ma), comp, ma)],
+                               caption=f"Ordered bootstrap confidence intervals for {r.env.filters['tex'](comp.name)}",
+                               label=f"tab:{comp.id}-ci")
+        return {"diff-best": r.differences_from_best, "pairs": r.pair_matrix, "pvalues": r.p_values}[kind](comp, ma)
+
+    def to_markdown(self, kind: str, competition: str | None = None, metric: str | None = None) -> str:
+        """A Markdown pipe table of ``kind`` (one of :data:`TABLES`)."""
+        from .markdown import table
+
+        t = self.table(kind, competition, metric)
+        if kind == "leaderboard":
+            return table(t, [k for k in t.columns if k not in ("ci_low", "ci_high")])
+        return table(t)
+
+    def to_html(self, competition: str | None = None) -> str:
+        """The self-contained HTML page of one competition (omit ``competition`` when there is one),
+        or the workshop overview when ``competition`` is None and there are several."""
+        from . import html
+
+        if competition is None and len(self.analysis.competitions) > 1:
+            return html.index_html(self.analysis, self.format, self.gallery)
+        return html.competition_html(self.analysis, self.analysis.competition(competition), self.format,
+                                     self.gallery)
+
+    def figure(self, kind: str, competition: str | None = None, metric: str | None = None, *,
+               a: str | None = None, b: str | None = None):
+        """A new matplotlib Figure (shows as an image in a notebook).
+
+        ``kind``: ``ci`` (ordered CIs), ``diff`` (differences from the best), ``dist`` (bootstrap
+        distribution of ``a`` − ``b``, default winner − runner-up; needs the replicates of a run,
+        not a results.json), ``facets`` (every metric), ``workshop`` (competitiveness).
+        """
+        from . import figures
+
+        _choice("kind", kind, FIGURES)
+        if kind == "workshop":
+            return figures.workshop_plot(self.analysis)
+        comp, ma = self._target(competition, metric)
+        level = self.analysis.settings.level
+        if kind == "ci":
+            return figures.ci_plot(comp, ma, level=level)
+        if kind == "diff":
+            return figures.diff_plot(comp, ma, level=level)
+        if kind == "facets":
+            return figures.facet_plot(comp, level=level)
+        if len(ma.scores) < 2:
+            raise InputError(f"competition {comp.id!r} has a single system: no difference to show")
+        a = a or ma.scores[0].system
+        b = b or next(s.system for s in ma.scores if s.system != a)
+        return figures.distribution_plot(comp, ma, a, b, self.analysis.settings.test)
+
+    def write(self, out_dir: str | Path, formats: Sequence[str] = FORMATS, *, force: bool = False,
+              figure_formats: Sequence[str] = ("pdf", "svg"), compile_pdf: bool = True,
+              force_flag: str = "force=True") -> list[Path]:
+        """Write the report into ``out_dir`` atomically (a temporary folder moved into place when
+        complete); returns the paths written. results.json is always written.
+
+        Raises :class:`InputError` for a non-empty ``out_dir`` without ``force`` (``force_flag`` is how
+        the caller spells that option in the message), an unknown format, or missing PDF libraries.
+        """
+        from .staging import staged
+
+        formats = [_choice("formats", f, FORMATS) for f in formats]
+        for f in figure_formats:
+            _choice("figure_formats", f, ("pdf", "svg", "png"))
+        out = Path(out_dir)
+        with staged(out, force, force_flag) as tmp:
+            (tmp / "results.json").write_text(self.analysis.to_json(), encoding="utf-8")
+            written = [tmp / "results.json"] + self._render(tmp, formats, tuple(figure_formats), compile_pdf)
+        return [out / p.relative_to(tmp) for p in written]
+
+    def _render(self, tmp: Path, formats: list[str], figure_formats: tuple[str, ...], compile_pdf: bool) -> list[Path]:
+        written: list[Path] = []
+        pages = bool({"html", "pdf"} & set(formats))
+        if {"latex", "html", "pdf"} & set(formats) and figure_formats:
+            written += self.gallery.render(tmp, figure_formats, svg=pages)
+        if "latex" in formats:
+            from .appendix import write_latex
+
+            written += write_latex(self.analysis, tmp, self.latex_options, compile_pdf=compile_pdf,
+                                   figures=self.gallery.pdfs)
+        if "html" in formats:
+            from .html import write_html
+
+            written += write_html(self.analysis, tmp, self.format, self.gallery)
+        if "pdf" in formats:
+            from .pdf import write_pdf
+
+            try:
+                written += write_pdf(self.analysis, tmp, self.format, self.gallery)
+            except RuntimeError as exc:  # WeasyPrint or its Pango libraries missing: nothing is written
+                raise InputError(f"PDF output: {exc} (install them with `make demo`, or leave pdf out of the "
+                                 f"formats)") from None
+        return written
+
+
+__all__ = ["Report", "TABLES", "FORMATS", "FIGURES"]

@@ -2,7 +2,7 @@
 
 Every figure is built with the object API (:class:`matplotlib.figure.Figure` on an Agg
 canvas): no pyplot, no global state. The style (fonts, PDF/SVG options) is applied through
-:func:`matplotlib.rc_context` around building *and* saving, so use :func:`save` or
+:func:`matplotlib.rc_context` around building *and* saving (:mod:`compreport.report.figstyle`), so use :func:`save` or
 :func:`to_svg` rather than ``fig.savefig`` to get embedded TrueType fonts, text kept as text
 in SVG and byte-reproducible files.
 
@@ -16,7 +16,6 @@ interpreted) and SVG text is XML-escaped by matplotlib.
 This module imports matplotlib; nothing else in the package imports it at module level, so
 ``--format json`` never loads matplotlib.
 """
-
 from __future__ import annotations
 
 import functools
@@ -26,144 +25,19 @@ from pathlib import Path
 
 import matplotlib
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from .._version import __version__
-from ..stats.analysis import Analysis, Comparison, CompetitionAnalysis, MetricAnalysis
+from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
+from .figstyle import (BASELINE_COLOR, CHAR_IN, CONTAINS_ZERO_COLOR, EXCLUDES_ZERO_COLOR, FORMATS, METADATA,
+                       OKABE_ITO, PNG_DPI, RC, ROW_IN, SYSTEM_COLOR, TEXT, UNDEFINED_COLOR, ci_legend_handles,
+                       draw_intervals, label_width, lower_note, new_figure, pct, set_system_ticks, styled)
+from .model import Format
 from ..inputs.spec import slug
+from .naming import metric_stems
+from .prose import direction
 
-#: Okabe & Ito (2008) colour-blind-safe palette.
-OKABE_ITO = {
-    "black": "#000000", "orange": "#E69F00", "sky_blue": "#56B4E9", "bluish_green": "#009E73",
-    "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00", "reddish_purple": "#CC79A7",
-}
-#: Participant systems and baselines in the CI plots.
-SYSTEM_COLOR = OKABE_ITO["blue"]
-BASELINE_COLOR = OKABE_ITO["orange"]
-#: Difference plot (paper Fig. 2): "red" = the CI of the difference contains 0, "green" = it does not.
-CONTAINS_ZERO_COLOR = OKABE_ITO["vermillion"]
-EXCLUDES_ZERO_COLOR = OKABE_ITO["bluish_green"]
-#: An interval that is not defined (no replicates, B = 0): its point only, in grey.
-UNDEFINED_COLOR = "#999999"
-
-#: File formats :func:`save` writes.
-FORMATS = ("pdf", "svg", "png")
-PNG_DPI = 200
-
-_RC = {
-    "font.family": "DejaVu Sans",
-    "font.size": 9,
-    "axes.titlesize": 10,
-    "axes.labelsize": 9,
-    "xtick.labelsize": 8,
-    "ytick.labelsize": 8,
-    "legend.fontsize": 8,
-    "figure.titlesize": 10,
-    "text.usetex": False,
-    "text.parse_math": False,
-    "axes.unicode_minus": True,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "axes.axisbelow": True,
-    "grid.color": "#d9d9d9",
-    "grid.linewidth": 0.6,
-    "legend.frameon": False,
-    "pdf.fonttype": 42,
-    "ps.fonttype": 42,
-    "svg.fonttype": "none",
-    "svg.hashsalt": "compreport",
-    "savefig.dpi": PNG_DPI,
-    "figure.dpi": 100,
-}
-_METADATA = {
-    "pdf": {"CreationDate": None, "ModDate": None, "Producer": f"compreport {__version__}",
-            "Creator": f"compreport {__version__} (matplotlib {matplotlib.__version__})"},
-    "svg": {"Date": None, "Creator": f"compreport {__version__} (matplotlib {matplotlib.__version__})"},
-    "png": {"Software": f"compreport {__version__} (matplotlib {matplotlib.__version__})"},
-}
-_TEXT = {"parse_math": False}
-
-_ROW_IN = 0.24          # inches per system row
-_CHAR_IN = 0.062        # approximate width of one 8 pt DejaVu Sans character
-
-
-def _styled(func):
-    """Run ``func`` inside the module's rc_context (no global rcParams change)."""
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        with matplotlib.rc_context(_RC):
-            return func(*args, **kwargs)
-    return wrapper
-
-
-def _new_figure(width: float, height: float) -> Figure:
-    fig = Figure(figsize=(width, height), layout="constrained")
-    FigureCanvasAgg(fig)
-    return fig
-
-
-def _pct(level: float) -> str:
-    return f"{100 * level:g}%"
-
-
-def format_p(p: float | None) -> str:
-    """A p-value as the figures print it: 4 decimals, or 2 significant digits below 0.001."""
-    if p is None or not np.isfinite(p):
-        return "n/a"
-    return f"{p:.4f}" if p >= 0.001 else f"{p:.2g}"
-
-
-def _label_width(labels: Sequence[str]) -> float:
-    return min(max((len(s) for s in labels), default=0) * _CHAR_IN, 4.5)
-
-
-def _direction(metric: MetricAnalysis) -> str:
-    return "higher is better" if metric.higher_is_better else "lower is better"
-
-
-def _lower_note(metric: MetricAnalysis) -> str:
-    return "" if metric.higher_is_better else f"; lower {metric.name} is better"
-
-
-def _set_system_ticks(ax, names: Sequence[str]) -> None:
-    """One y tick per system (row 0 at top), names shown literally."""
-    ax.set_yticks(np.arange(len(names)), list(names), parse_math=False)
-    for text in ax.get_yticklabels():
-        text.set_parse_math(False)
-    ax.set_ylim(len(names) - 0.5, -0.5)
-    ax.tick_params(axis="y", length=0)
-    ax.grid(True, axis="x")
-
-
-def _draw_intervals(ax, names: Sequence[str], scores: dict, baselines: set[str], gid: str) -> None:
-    """Score points and CI bars, one row per name (in ``names`` order)."""
-    y = np.arange(len(names))
-    rows = [scores.get(s) for s in names]
-    lo = np.array([np.nan if r is None else r.ci_low for r in rows], dtype=float)
-    hi = np.array([np.nan if r is None else r.ci_high for r in rows], dtype=float)
-    pt = np.array([np.nan if r is None else r.score for r in rows], dtype=float)
-    is_base = np.array([s in baselines for s in names], dtype=bool)
-    colors = [BASELINE_COLOR if b else SYSTEM_COLOR for b in is_base]
-    ax.hlines(y, lo, hi, colors=colors, linewidth=1.8, gid=gid)
-    for sel, color, marker, what in ((~is_base, SYSTEM_COLOR, "o", "systems"),
-                                     (is_base, BASELINE_COLOR, "D", "baselines")):
-        if sel.any():
-            ax.plot(pt[sel], y[sel], linestyle="none", marker=marker, markersize=4.5, color=color,
-                    markeredgecolor="white", markeredgewidth=0.5, zorder=3, gid=f"{gid}-{what}")
-
-
-def _ci_legend_handles(level: float, has_baselines: bool) -> list:
-    handles = [Line2D([], [], color=SYSTEM_COLOR, marker="o", markersize=4.5, linewidth=1.8,
-                      label=f"system: score and {_pct(level)} CI")]
-    if has_baselines:
-        handles.append(Line2D([], [], color=BASELINE_COLOR, marker="D", markersize=4.5, linewidth=1.8,
-                              label=f"baseline: score and {_pct(level)} CI"))
-    return handles
-
-
-@_styled
+@styled
 def ci_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float = 0.95) -> Figure:
     """Ordered bootstrap confidence intervals (paper Fig. 1): one row per system, best at top.
 
@@ -174,23 +48,18 @@ def ci_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float =
     names = [s.system for s in metric.scores]
     baselines = set(comp.baselines)
     m = len(names)
-    fig = _new_figure(4.4 + _label_width(names), 1.45 + _ROW_IN * m)
+    fig = new_figure(4.4 + label_width(names), 1.45 + ROW_IN * m)
     ax = fig.add_subplot()
-    _draw_intervals(ax, names, {s.system: s for s in metric.scores}, baselines, "ci-intervals")
-    _set_system_ticks(ax, names)
-    ax.set_xlabel(f"{metric.name} with {_pct(level)} bootstrap CI ({_direction(metric)})", **_TEXT)
-    ax.set_title(f"{comp.name}\nordered bootstrap confidence intervals of {metric.name}", loc="left", **_TEXT)
-    fig.legend(handles=_ci_legend_handles(level, bool(baselines & set(names))), loc="outside lower center",
+    draw_intervals(ax, names, {s.system: s for s in metric.scores}, baselines, "ci-intervals")
+    set_system_ticks(ax, names)
+    ax.set_xlabel(f"{metric.name} with {pct(level)} bootstrap CI ({direction(metric)})", **TEXT)
+    ax.set_title(f"{comp.name}\nordered bootstrap confidence intervals of {metric.name}", loc="left", **TEXT)
+    fig.legend(handles=ci_legend_handles(level, bool(baselines & set(names))), loc="outside lower center",
                ncols=2)
     return fig
 
 
-def contains_zero(c: Comparison) -> bool:
-    """Whether the CI of a stored difference contains 0 (the paper's "red" intervals); False if undefined."""
-    return bool(c.ci_low <= 0 <= c.ci_high)
-
-
-@_styled
+@styled
 def diff_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float = 0.95) -> Figure:
     """CIs of the differences from the best (paper Fig. 2), one row per other system.
 
@@ -202,11 +71,11 @@ def diff_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float
     comps = list(metric.vs_best)
     names = [c.b for c in comps]
     m = len(names)
-    fig = _new_figure(4.4 + _label_width(names), 1.6 + _ROW_IN * max(m, 1))
+    fig = new_figure(4.4 + label_width(names), 1.6 + ROW_IN * max(m, 1))
     ax = fig.add_subplot()
     y = np.arange(m)
-    zero = np.array([contains_zero(c) for c in comps], dtype=bool)
     defined = np.array([np.isfinite(c.ci_low) and np.isfinite(c.ci_high) for c in comps], dtype=bool)
+    zero = defined & ~np.array([c.excludes_zero for c in comps], dtype=bool)  # the stored verdict
     colors = [CONTAINS_ZERO_COLOR if z else EXCLUDES_ZERO_COLOR if d else UNDEFINED_COLOR
               for z, d in zip(zero, defined)]
     ax.axvline(0, color=OKABE_ITO["black"], linewidth=0.8, zorder=1)
@@ -219,30 +88,19 @@ def diff_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float
         if sel.any():
             ax.plot(diff[sel], y[sel], linestyle="none", marker="o", markersize=4.5, color=color,
                     markerfacecolor=face, markeredgewidth=1.2, zorder=3, gid=f"diff-{what}")
-    _set_system_ticks(ax, names)
-    ax.set_xlabel(f"difference in {metric.name} from the best, {_pct(level)} bootstrap CI "
-                  f"(positive: the best is better{_lower_note(metric)})", **_TEXT)
-    ax.set_title(f"{comp.name}\ndifferences in {metric.name} from the best, {metric.best}", loc="left", **_TEXT)
+    set_system_ticks(ax, names)
+    ax.set_xlabel(f"difference in {metric.name} from the best, {pct(level)} bootstrap CI "
+                  f"(positive: the best is better{lower_note(metric)})", **TEXT)
+    ax.set_title(f"{comp.name}\ndifferences in {metric.name} from the best, {metric.best}", loc="left", **TEXT)
     handles = [Line2D([], [], color=CONTAINS_ZERO_COLOR, marker="o", markerfacecolor="white", markersize=4.5,
-                      markeredgewidth=1.2, linewidth=1.8, label=f"{_pct(level)} CI contains 0"),
+                      markeredgewidth=1.2, linewidth=1.8, label=f"{pct(level)} CI contains 0"),
                Line2D([], [], color=EXCLUDES_ZERO_COLOR, marker="o", markersize=4.5, linewidth=1.8,
-                      label=f"{_pct(level)} CI excludes 0")]
+                      label=f"{pct(level)} CI excludes 0")]
     fig.legend(handles=handles, loc="outside lower center", ncols=2)
     return fig
 
 
-def find_comparison(metric: MetricAnalysis, a: str, b: str) -> tuple[Comparison, bool]:
-    """The stored Comparison of ``a`` and ``b`` (vs_best, then pairs) and whether it is stored as (b, a)."""
-    for c in list(metric.vs_best) + list(metric.pairs):
-        if (c.a, c.b) == (a, b):
-            return c, False
-    for c in list(metric.vs_best) + list(metric.pairs):
-        if (c.a, c.b) == (b, a):
-            return c, True
-    raise ValueError(f"metric {metric.name!r}: no comparison of {a!r} and {b!r}")
-
-
-@_styled
+@styled
 def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str, b: str,
                       test: str = "bootstrap") -> Figure:
     """Histogram of the bootstrap distribution of the difference ``a - b`` (paper Fig. 3).
@@ -255,10 +113,10 @@ def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str,
     Raises ValueError without replicates.
     """
     reps = metric.difference_replicates(a, b)
-    c, flipped = find_comparison(metric, a, b)
+    c, flipped = metric.pair(a, b)
     delta = -c.diff if flipped else c.diff
     reps = reps[np.isfinite(reps)]
-    fig = _new_figure(6.4, 4.2)
+    fig = new_figure(6.4, 4.2)
     ax = fig.add_subplot()
     bins = int(np.clip(np.sqrt(reps.size), 10, 60)) if reps.size else 10
     ax.hist(reps, bins=bins, color=OKABE_ITO["sky_blue"], edgecolor="white", linewidth=0.3, zorder=2,
@@ -277,19 +135,19 @@ def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str,
                    label="region counted in the p-value")
     ax.set_xlim(lo, hi)
     ax.grid(True, axis="y")
-    ax.set_xlabel(f"difference in {metric.name} (positive: {a} better{_lower_note(metric)})", **_TEXT)
+    ax.set_xlabel(f"difference in {metric.name} (positive: {a} better{lower_note(metric)})", **TEXT)
     ax.set_ylabel("replicates")
     which = "" if test == "bootstrap" else f" ({test} test)"
-    ax.set_title(f"{a} − {b}: δ(x) = {delta:.4f}, p-value(x) = {format_p(c.p_value)}{which}", loc="left",
-                 **_TEXT)
-    fig.suptitle(f"{comp.name}: bootstrap distribution of the difference in {metric.name}", **_TEXT)
+    ax.set_title(f"{a} − {b}: δ(x) = {delta:.4f}, p-value(x) = {Format().p(c.p_value)}{which}", loc="left",
+                 **TEXT)
+    fig.suptitle(f"{comp.name}: bootstrap distribution of the difference in {metric.name}", **TEXT)
     fig.legend(loc="outside lower center", ncols=3)
     for t in fig.legends[0].get_texts():
         t.set_parse_math(False)
     return fig
 
 
-@_styled
+@styled
 def facet_plot(comp: CompetitionAnalysis, *, level: float = 0.95) -> Figure | None:
     """One panel of ordered CIs per metric, systems in the primary metric's order; None for one metric."""
     if len(comp.metrics) < 2:
@@ -299,18 +157,18 @@ def facet_plot(comp: CompetitionAnalysis, *, level: float = 0.95) -> Figure | No
     k = len(comp.metrics)
     ncols = min(k, 4)
     nrows = -(-k // ncols)
-    fig = _new_figure(_label_width(names) + 0.6 + 2.3 * ncols, nrows * (0.9 + _ROW_IN * len(names)) + 0.8)
+    fig = new_figure(label_width(names) + 0.6 + 2.3 * ncols, nrows * (0.9 + ROW_IN * len(names)) + 0.8)
     axes = np.atleast_1d(fig.subplots(nrows, ncols, sharey=True, squeeze=False)).ravel()
     for i, (ax, metric) in enumerate(zip(axes, comp.metrics)):
-        _draw_intervals(ax, names, {s.system: s for s in metric.scores}, baselines, f"facet-{i}-intervals")
-        _set_system_ticks(ax, names)
+        draw_intervals(ax, names, {s.system: s for s in metric.scores}, baselines, f"facet-{i}-intervals")
+        set_system_ticks(ax, names)
         what = "primary, " if metric.primary else ""
-        ax.set_title(f"{metric.name}\n({what}{_direction(metric)})", **_TEXT)
-        ax.set_xlabel(f"score, {_pct(level)} CI")
+        ax.set_title(f"{metric.name}\n({what}{direction(metric)})", **TEXT)
+        ax.set_xlabel(f"score, {pct(level)} CI")
     for ax in axes[k:]:
         ax.set_visible(False)
-    fig.suptitle(f"{comp.name}: every metric (systems in the order of {comp.primary.name})", **_TEXT)
-    fig.legend(handles=_ci_legend_handles(level, bool(baselines & set(names))), loc="outside lower center",
+    fig.suptitle(f"{comp.name}: every metric (systems in the order of {comp.primary.name})", **TEXT)
+    fig.legend(handles=ci_legend_handles(level, bool(baselines & set(names))), loc="outside lower center",
                ncols=2)
     return fig
 
@@ -322,7 +180,7 @@ def _competition_labels(analysis: Analysis) -> list[str]:
     return labels
 
 
-@_styled
+@styled
 def workshop_plot(analysis: Analysis) -> Figure | None:
     """Competitiveness of every competition (primary metric): CV, |win − med|, PPI, share of ties.
 
@@ -363,7 +221,7 @@ def workshop_plot(analysis: Analysis) -> Figure | None:
               ("|win − med|", "metric units", plain("win_minus_median", ".3g")),
               ("PPI (%)", "room to the ideal score", ppi),
               ("ties (% of pairs)", "p ≥ α, unadjusted", ties))
-    fig = _new_figure(_label_width(labels) + 0.4 + 4 * 1.8, 1.5 + 0.3 * k)
+    fig = new_figure(label_width(labels) + 0.4 + 4 * 1.8, 1.5 + 0.3 * k)
     axes = fig.subplots(1, 4, sharey=True)
     y = np.arange(k)
     colors = [OKABE_ITO["blue"], OKABE_ITO["bluish_green"], OKABE_ITO["orange"], OKABE_ITO["reddish_purple"]]
@@ -377,25 +235,22 @@ def workshop_plot(analysis: Analysis) -> Figure | None:
         for yi, (v, text) in enumerate(got):
             x = max(float(v), 0.0) if v is not None and np.isfinite(v) else 0.0
             ax.text(x + top * 0.03, yi, text, va="center", ha="left", fontsize=7, parse_math=False)
-        ax.set_title(title, **_TEXT)
+        ax.set_title(title, **TEXT)
         ax.set_xlabel(xlabel, fontsize=7)
         ax.grid(True, axis="x")
         ax.tick_params(axis="x", labelsize=7)
-    _set_system_ticks(axes[0], labels)
+    set_system_ticks(axes[0], labels)
     for ax in axes[1:]:
         ax.tick_params(axis="y", length=0)
-    fig.suptitle("Competitiveness of the competitions (primary metric)", **_TEXT)
+    fig.suptitle("Competitiveness of the competitions (primary metric)", **TEXT)
     return fig
 
 
 def _figure_builders(comp: CompetitionAnalysis, level: float,
                      test: str = "bootstrap") -> Iterator[tuple[str, Callable[[], Figure]]]:
-    stems: set[str] = set()
-    for i, metric in enumerate(comp.metrics):
-        key = slug(metric.name)
-        if key in stems:
-            key = f"{key}-{i + 1}"
-        stems.add(key)
+    stems = metric_stems(comp)
+    for metric in comp.metrics:
+        key = stems[metric.name]
         yield f"ci-{key}", functools.partial(ci_plot, comp, metric, level=level)
         if len(metric.scores) >= 2:
             yield f"diff-{key}", functools.partial(diff_plot, comp, metric, level=level)
@@ -412,12 +267,12 @@ def competition_figures(comp: CompetitionAnalysis, *, level: float = 0.95,
 
     ``ci-<metric>``; ``diff-<metric>`` when m >= 2; ``dist-<metric>`` (winner vs runner-up)
     when m >= 2 and replicates are held; ``facets`` when there are several metrics.
-    ``<metric>`` is :func:`compreport.spec.slug` of the metric name.
+    ``<metric>`` is the metric's stem (:func:`compreport.report.naming.metric_stems`).
     """
     return {stem: build() for stem, build in _figure_builders(comp, level, test)}
 
 
-@_styled
+@styled
 def to_svg(fig: Figure, *, salt: str | None = None) -> str:
     """The figure as inline SVG text (no XML declaration or doctype), for embedding in HTML.
 
@@ -425,14 +280,12 @@ def to_svg(fig: Figure, *, salt: str | None = None) -> str:
     HTML page its own salt (its stem, say) so ids never repeat across inline SVGs.
     """
     buf = io.BytesIO()
-    with matplotlib.rc_context({"svg.hashsalt": salt or _RC["svg.hashsalt"]}):
-        fig.savefig(buf, format="svg", bbox_inches="tight", metadata=_METADATA["svg"])
-    text = buf.getvalue().decode("utf-8")
-    start = text.find("<svg")
-    return text[start:] if start >= 0 else text
+    with matplotlib.rc_context({"svg.hashsalt": salt or RC["svg.hashsalt"]}):
+        fig.savefig(buf, format="svg", bbox_inches="tight", metadata=METADATA["svg"])
+    return _inline(buf.getvalue().decode("utf-8"))
 
 
-@_styled
+@styled
 def save(fig: Figure, path_without_suffix: Path, formats: Sequence[str] = ("pdf", "svg")) -> list[Path]:
     """Write ``fig`` as ``<path_without_suffix>.<fmt>`` for each of ``formats`` (pdf, svg, png at 200 dpi)."""
     base = Path(path_without_suffix)
@@ -443,41 +296,84 @@ def save(fig: Figure, path_without_suffix: Path, formats: Sequence[str] = ("pdf"
     written = []
     for fmt in formats:
         path = base.with_name(f"{base.name}.{fmt}")
-        fig.savefig(path, format=fmt, bbox_inches="tight", metadata=_METADATA[fmt],
+        fig.savefig(path, format=fmt, bbox_inches="tight", metadata=METADATA[fmt],
                     **({"dpi": PNG_DPI} if fmt == "png" else {}))
         written.append(path)
     return written
 
 
-def write_figures(analysis: Analysis, out: Path, formats: Sequence[str] = ("pdf", "svg")) -> list[Path]:
-    """Write every figure: ``out/<comp.id>/figures/<stem>.<fmt>`` and ``out/summary/competitiveness.<fmt>``.
+class Gallery:
+    """Every figure of one report, each drawn once: saved as files and kept as inline SVG for HTML/PDF.
 
-    Intervals are labelled at the confidence 1 - alpha of ``analysis.settings``. Figures are
-    built one at a time and released after saving. Returns the paths written.
+    Owned by one :class:`compreport.report.Report` (no module-level cache). ``pdfs`` lists, per
+    competition id, the figure PDFs written (paths relative to the report root) for the appendix.
     """
-    out = Path(out)
-    level = 1 - analysis.settings.alpha
-    written: list[Path] = []
-    for comp in analysis.competitions:
-        for stem, build in _figure_builders(comp, level, analysis.settings.test):
+
+    def __init__(self, analysis: Analysis):
+        self.analysis = analysis
+        self._svg: dict[tuple[str, str], str] = {}
+        self.pdfs: dict[str, list[str]] = {}
+
+    def _builders(self) -> Iterator[tuple[str, str, Callable[[], Figure | None]]]:
+        """(folder, stem, build) of every figure; folder is a competition id or ``summary``."""
+        s = self.analysis.settings
+        for comp in self.analysis.competitions:
+            for stem, build in _figure_builders(comp, s.level, s.test):
+                yield comp.id, stem, build
+        yield "summary", "competitiveness", functools.partial(workshop_plot, self.analysis)
+
+    def stems(self, comp: CompetitionAnalysis) -> list[str]:
+        """The stems of one competition's figures, in drawing order."""
+        s = self.analysis.settings
+        return [stem for stem, _ in _figure_builders(comp, s.level, s.test)]
+
+    def render(self, out: Path | None = None, formats: Sequence[str] = (), svg: bool = False) -> list[Path]:
+        """Draw every figure once: write ``out/<folder>/figures/<stem>.<fmt>`` (the workshop figure
+        as ``out/summary/competitiveness.<fmt>``) for each of ``formats``, and keep its SVG text
+        when ``svg``. Returns the paths written."""
+        written: list[Path] = []
+        for folder, stem, build in self._builders():
+            if not formats and (not svg or (folder, stem) in self._svg):
+                continue
             fig = build()
-            written += save(fig, out / comp.id / "figures" / stem, formats)
+            if fig is None:
+                continue
+            if formats:
+                base = Path(out) / folder / ("" if folder == "summary" else "figures") / stem
+                paths = save(fig, base, formats)
+                written += paths
+                if "pdf" in formats and folder != "summary":
+                    self.pdfs.setdefault(folder, []).append(f"{folder}/figures/{stem}.pdf")
+                if svg and "svg" in formats:  # the file's own SVG: no second drawing
+                    self._svg[folder, stem] = _inline(base.with_name(f"{stem}.svg").read_text(encoding="utf-8"))
+            if svg and (folder, stem) not in self._svg:
+                self._svg[folder, stem] = to_svg(fig)
             _close(fig)
-    fig = workshop_plot(analysis)
-    if fig is not None:
-        written += save(fig, out / "summary" / "competitiveness", formats)
-        _close(fig)
-    return written
+        return written
+
+    def svg(self, folder: str, stem: str) -> str | None:
+        """SVG text of one figure (drawn now if :meth:`render` did not keep it); None if there is none."""
+        if (folder, stem) not in self._svg:
+            for f, st, build in self._builders():
+                if (f, st) == (folder, stem):
+                    fig = build()
+                    if fig is None:
+                        return None
+                    self._svg[folder, stem] = to_svg(fig)
+                    _close(fig)
+        return self._svg.get((folder, stem))
+
+
+def _inline(svg: str) -> str:
+    start = svg.find("<svg")
+    return svg[start:] if start >= 0 else svg
+
+
+def write_figures(analysis: Analysis, out: Path, formats: Sequence[str] = ("pdf", "svg")) -> list[Path]:
+    """Write every figure of ``analysis`` (see :meth:`Gallery.render`); returns the paths written."""
+    return Gallery(analysis).render(out, formats)
 
 
 def _close(fig: Figure) -> None:
     """Release a figure's artists (no pyplot registry to close it from)."""
     fig.clear()
-
-
-__all__ = [
-    "ci_plot", "diff_plot", "distribution_plot", "facet_plot", "workshop_plot", "competition_figures",
-    "to_svg", "save", "write_figures", "format_p", "contains_zero", "find_comparison",
-    "OKABE_ITO", "SYSTEM_COLOR", "BASELINE_COLOR", "CONTAINS_ZERO_COLOR", "EXCLUDES_ZERO_COLOR",
-    "UNDEFINED_COLOR", "FORMATS", "PNG_DPI",
-]

@@ -1,6 +1,6 @@
 """PDF reports with WeasyPrint: the competition reports, the workshop overview and one-page team sheets.
 
-The PDFs are the HTML of :mod:`compreport.htmlreport` under its print CSS (A4, page numbers,
+The PDFs are the HTML of :mod:`compreport.report.html` under its print CSS (A4, page numbers,
 repeated table headers, landscape pages for wide pairwise matrices). WeasyPrint is imported
 only here, and only when PDF output is asked for.
 
@@ -10,18 +10,18 @@ only here, and only when PDF output is asked for.
   byte-identical PDFs.
 * Team sheets: ``<id>/teams/<file>.pdf`` for every system that is not a baseline, one page
   each (rendered again with smaller type when the first layout overflows); file names come
-  from :func:`team_files`.
+  from :func:`compreport.report.naming.team_files`.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from pathlib import Path
 
-from . import html as htmlreport
-from ..stats.analysis import Analysis, CompetitionAnalysis
-from ..inputs.spec import slug
+from ..stats.results import Analysis
+from . import html, model
+from .figures import Gallery
+from .naming import competition_dir, team_files
+from .team import team_html
 
 #: URLs the fetcher refused during this process (should stay empty: our pages reference nothing).
 REFUSED: list[str] = []
@@ -36,9 +36,6 @@ _TEAM_DENSITIES = (
     " body.team table { font-size: 5.5pt !important; } body.team h1 { font-size: 12pt !important; }"
     " body.team h2 { margin-top: .4em !important; }",
 )
-
-#: Windows device names: not usable as file names there, whatever the extension.
-_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)), *(f"lpt{i}" for i in range(1, 10))}
 
 
 def _weasyprint():
@@ -75,38 +72,6 @@ def url_fetcher():
     return fetch
 
 
-def team_files(comp: CompetitionAnalysis) -> dict[str, str]:
-    """``{system: file name}`` (``<slug>.pdf``) for every non-baseline system, in the order of ``comp.systems``.
-
-    Names are :func:`compreport.spec.slug` of the system name (ASCII letters, digits, dashes: no
-    path separators, no leading dot, never empty — ``system`` when nothing is left); a name taken
-    by an earlier system, or by another system's own slug, gets ``-2``, ``-3``... in system order.
-    """
-    systems = [s for s in comp.systems if s not in set(comp.baselines)]
-    bases = [_file_base(s) for s in systems]
-    natural = set(bases)
-    taken: set[str] = set()
-    out = {}
-    for system, base in zip(systems, bases):
-        name = base
-        if name in taken:
-            k = 2
-            while f"{base}-{k}" in taken or f"{base}-{k}" in natural:
-                k += 1
-            name = f"{base}-{k}"
-        taken.add(name)
-        out[system] = f"{name}.pdf"
-    return out
-
-
-def _file_base(system: str) -> str:
-    ascii_ = unicodedata.normalize("NFKD", system).encode("ascii", "ignore").decode()
-    if not re.search(r"[A-Za-z0-9]", ascii_):
-        return "system"  # slug() would say "competition"
-    base = slug(system)
-    return f"{base}-system" if base in _RESERVED else base
-
-
 class _Renderer:
     """One WeasyPrint set-up (fetcher, fonts) shared by every document of a report."""
 
@@ -134,26 +99,28 @@ class _Renderer:
         return path
 
 
-def write_pdf(analysis: Analysis, out: Path) -> list[Path]:
+def write_pdf(analysis: Analysis, out: Path, fmt: model.Format | None = None,
+              gallery: Gallery | None = None) -> list[Path]:
     """Write ``out/overview.pdf``, ``out/<id>/report.pdf`` and ``out/<id>/teams/<file>.pdf`` (one page
-    per non-baseline system, see :func:`team_files`); return the paths written."""
+    per non-baseline system, see :func:`compreport.report.naming.team_files`); return the paths written."""
     out = Path(out)
+    fmt = fmt or model.Format()
+    gallery = gallery if gallery is not None else Gallery(analysis)
     r = _Renderer()
-    written = [r.write(r.render(htmlreport.index_html(analysis, for_pdf=True)), out / "overview.pdf")]
+    written = [r.write(r.render(html.index_html(analysis, fmt, gallery, for_pdf=True)), out / "overview.pdf")]
     for comp in analysis.competitions:
-        cdir = htmlreport.competition_dir(out, comp)
-        written.append(r.write(r.render(htmlreport.competition_html(analysis, comp, for_pdf=True)),
+        cdir = competition_dir(out, comp)
+        written.append(r.write(r.render(html.competition_html(analysis, comp, fmt, gallery, for_pdf=True)),
                                cdir / "report.pdf"))
         for system, name in team_files(comp).items():
-            written.append(r.write(_team_document(r, analysis, comp, system), cdir / "teams" / name))
+            written.append(r.write(_team_document(r, team_html(analysis, comp, system, fmt)), cdir / "teams" / name))
     return written
 
 
-def _team_document(r: _Renderer, analysis: Analysis, comp: CompetitionAnalysis, system: str):
+def _team_document(r: _Renderer, page: str):
     """The team sheet laid out on one page: smaller type while it overflows."""
-    html = htmlreport.team_html(analysis, comp, system)
     for css in _TEAM_DENSITIES:
-        doc = r.render(html, css)
+        doc = r.render(page, css)
         if len(doc.pages) == 1:
             break
     return doc

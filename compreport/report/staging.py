@@ -11,18 +11,19 @@ from pathlib import Path
 from ..errors import InputError
 
 
-def check_target(out: Path, force: bool) -> None:
-    """Refuse an existing non-empty OUT (or a file) unless ``force``."""
+def check_target(out: Path, force: bool, flag: str = "force=True") -> None:
+    """Refuse an existing non-empty OUT (or a file) unless ``force``; ``flag`` is how the caller
+    spells the override (``--force`` on the command line)."""
     if out.exists() and not out.is_dir():
         raise InputError(f"{out}: exists and is not a directory")
     if out.is_dir() and any(out.iterdir()) and not force:
-        raise InputError(f"{out}: output directory is not empty; pass --force to replace it")
+        raise InputError(f"{out}: output directory is not empty; pass {flag} to replace it")
 
 
 @contextmanager
-def staged(out: Path, force: bool):
+def staged(out: Path, force: bool, flag: str = "force=True"):
     """Yield a temporary directory; on success it replaces ``out``, on failure it is removed."""
-    check_target(out, force)
+    check_target(out, force, flag)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:

@@ -1,0 +1,165 @@
+"""The LaTeX files of a report: table snippets, the summary, and the appendix document.
+
+``appendix.tex`` (pylatex) holds the methods paragraph with citations, the competitiveness
+summary, and every competition's tables and figures; ``latexmk`` compiles it without shell
+escape into a byte-reproducible ``appendix.pdf`` when TeX is installed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
+from . import model, prose, references
+from .latex import Options, Renderer
+from .naming import competition_dir
+from .tex import escape, metric_name
+from ..inputs.spec import slug
+
+
+def methods_latex(settings) -> str:
+    """The methods paragraph with ``\\cite`` commands."""
+    return "".join(escape(s).replace("-{}", "-") if isinstance(s, str) else f"\\citep{{{s.key}}}"
+                   for s in prose.paragraph(settings))
+
+
+def appendix(analysis: Analysis, options: Options, tables_by_comp: dict[str, list[str]],
+             figures_by_comp: dict[str, list[str]], stamp: str) -> str:
+    """The appendix document (pylatex): methods, then every competition's tables and figures."""
+    from pylatex import Command, Document, NoEscape, Package, Section, Subsection
+
+    lay = options.layout
+    doc = Document(documentclass="article",
+                   document_options=["a4paper", f"{lay.em:g}pt"] + (["twocolumn"] if lay.twocolumn else []),
+                   fontenc="T1", inputenc="utf8", lmodern=True, textcomp=False, page_numbers=True,
+                   geometry_options={"textwidth": f"{lay.textwidth:g}pt", "textheight": "24cm",
+                                     "columnsep": "0.5cm"})
+    for pkg in ("booktabs", "siunitx", "array", "longtable", "tabularx", "graphicx"):
+        doc.packages.append(Package(pkg))
+    doc.packages.append(Package("natbib", options=["round"]))
+    if not options.layout.twocolumn:  # keep tables where they are input, in order
+        doc.packages.append(Package("float"))
+        doc.preamble.append(NoEscape(r"\floatplacement{table}{H}"))
+    doc.preamble.append(NoEscape(r"\sisetup{detect-weight=true, mode=text}"))
+    # Reproducible PDF: no dates, no random trailer id.
+    doc.preamble.append(NoEscape(r"\pdfinfoomitdate=1 \pdftrailerid{}"))
+    doc.preamble.append(Command("title", NoEscape(escape(prose.title(analysis)))))
+    doc.preamble.append(Command("author", f"compreport {analysis.version}"))
+    doc.preamble.append(Command("date", ""))
+    doc.append(NoEscape(r"\maketitle"))
+    with doc.create(Section("Methods")):
+        doc.append(NoEscape(methods_latex(analysis.settings)))
+    with doc.create(Section("Competitiveness across competitions")):
+        doc.append(NoEscape(r"\input{summary/legend.tex}" + "\n" + r"\input{summary/competitiveness.tex}"))
+        for stem, _, _ in _language_blocks(analysis):
+            doc.append(NoEscape(f"\n\\input{{summary/ci-{stem}.tex}}\n"))
+    for comp in analysis.competitions:
+        with doc.create(Section(NoEscape(escape(comp.name)))):
+            doc.append(NoEscape(f"{comp.n:,} test items, {len(comp.systems)} systems."))
+            for rel in tables_by_comp.get(comp.id, []):
+                doc.append(NoEscape(f"\n\\input{{{rel}}}\n"))
+            figs = figures_by_comp.get(comp.id, [])
+            if figs:
+                with doc.create(Subsection("Figures")):
+                    for rel in figs:
+                        doc.append(NoEscape(
+                            "\n\\begin{figure}[htbp]\\centering\n"
+                            f"\\includegraphics[width=\\linewidth,height=0.8\\textheight,keepaspectratio]{{{rel}}}\n"
+                            "\\end{figure}\n"))
+        doc.append(NoEscape(r"\clearpage"))
+    doc.append(NoEscape(r"\bibliographystyle{plainnat}" + "\n" + r"\bibliography{references}"))
+    return stamp + "\n" + doc.dumps() + "\n"
+
+
+def write_latex(analysis: Analysis, out: Path, options: Options | None = None,
+                compile_pdf: bool = True, figures: dict[str, list[str]] | None = None) -> list[Path]:
+    """Write every table snippet, the summary, ``appendix.tex``/``references.bib`` and, when a TeX
+    engine is present, ``appendix.pdf``. Returns the written paths.
+
+    Parameters
+    ----------
+    out : Path
+        The report root.
+    figures : dict, optional
+        ``{competition id: [figure PDF path relative to out, ...]}`` to include in the appendix
+        (the figures written in this run; none when omitted).
+    """
+    options = options or Options()
+    r = Renderer(analysis, options)
+    written: list[Path] = []
+    tables_by_comp: dict[str, list[str]] = {}
+    figures_by_comp = figures or {}
+    for comp in analysis.competitions:
+        folder = competition_dir(out, comp) / "tables"
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, tex in r.competition_tables(comp).items():
+            (folder / name).write_text(tex, encoding="utf-8")
+            written.append(folder / name)
+            tables_by_comp.setdefault(comp.id, []).append(f"{comp.id}/tables/{name}")
+    summary = out / "summary"
+    summary.mkdir(parents=True, exist_ok=True)
+    for name, text in (("legend.tex", r.legend()), ("competitiveness.tex", r.summary())):
+        (summary / name).write_text(text, encoding="utf-8")
+        written.append(summary / name)
+    for stem, caption, blocks in _language_blocks(analysis):  # paper Table 2: one task, several languages
+        name = f"ci-{stem}.tex"
+        (summary / name).write_text(r.ci_blocks(blocks, caption=caption, label=f"tab:ci-{stem}"), encoding="utf-8")
+        written.append(summary / name)
+    df = model.summary_frame(analysis)
+    df.to_csv(summary / "competitiveness.csv", index_label="row", lineterminator="\n")
+    written.append(summary / "competitiveness.csv")
+    (out / "appendix.tex").write_text(appendix(analysis, options, tables_by_comp, figures_by_comp, r.stamp),
+                                      encoding="utf-8")
+    keys = prose.cited(prose.paragraph(analysis.settings))
+    (out / "references.bib").write_text(references.bibtex(keys), encoding="utf-8")
+    written += [out / "appendix.tex", out / "references.bib"]
+    if compile_pdf:
+        pdf = compile_appendix(out)
+        if pdf is not None:
+            written.append(pdf)
+    return written
+
+
+def _language_blocks(analysis: Analysis) -> list[tuple[str, str, list[tuple[str, CompetitionAnalysis, MetricAnalysis]]]]:
+    """Competitions that share challenge and task (all but the last level of ``group``) and primary
+    metric, as CI blocks side by side titled by their last level (the language):
+    ``[(file stem, caption, blocks), ...]``; only sets of two or more."""
+    sets: dict[tuple, list[CompetitionAnalysis]] = {}
+    for comp in analysis.competitions:
+        if len(comp.group) >= 2:
+            sets.setdefault((*comp.group[:-1], comp.primary.name), []).append(comp)
+    out = []
+    for key, comps in sets.items():
+        if len(comps) < 2:
+            continue
+        *path, metric = key
+        caption = (f"Ordered bootstrap confidence intervals of {metric_name(comps[0].primary)} for "
+                   f"{escape(': '.join(path))}")
+        out.append((slug("-".join(path)), caption, [(escape(c.group[-1]), c, c.primary) for c in comps]))
+    return out
+
+
+def compile_appendix(out: Path) -> Path | None:
+    """``latexmk -pdf`` in non-shell-escape mode; None (with one note on stderr) when TeX is absent."""
+    import sys
+
+    latexmk = shutil.which("latexmk")
+    if latexmk is None or shutil.which("pdflatex") is None:
+        print("note: latexmk/pdflatex not found: wrote appendix.tex without compiling it", file=sys.stderr)
+        return None
+    env = dict(os.environ, SOURCE_DATE_EPOCH="0", FORCE_SOURCE_DATE="1")
+    cmd = [latexmk, "-pdf", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "-quiet",
+           "appendix.tex"]
+    proc = subprocess.run(cmd, cwd=out, env=env, capture_output=True, text=True)
+    if proc.returncode != 0:  # our bug, not the user's: keep the .tex and the log, say so
+        from ..errors import warn
+
+        warn("appendix.pdf not built: latexmk failed on appendix.tex (see appendix.log in the output)")
+        return None
+    subprocess.run([latexmk, "-c", "appendix.tex"], cwd=out, env=env, capture_output=True)
+    for leftover in ("appendix.bbl", "appendix.run.xml", "appendix.synctex.gz"):
+        (out / leftover).unlink(missing_ok=True)
+    return out / "appendix.pdf"

@@ -1,0 +1,152 @@
+"""The look of compreport's figures: palette, rc settings, reproducible metadata, shared drawing helpers.
+
+Figures are built with the object API (:class:`matplotlib.figure.Figure` on an Agg canvas) inside
+:func:`styled`'s ``rc_context``: no pyplot, no global state; mathtext is off so team names print
+literally.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+import matplotlib
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+
+from .._version import __version__
+from ..stats.results import MetricAnalysis
+
+#: Okabe & Ito (2008) colour-blind-safe palette.
+OKABE_ITO = {
+    "black": "#000000", "orange": "#E69F00", "sky_blue": "#56B4E9", "bluish_green": "#009E73",
+    "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00", "reddish_purple": "#CC79A7",
+}
+#: Participant systems and baselines in the CI plots.
+SYSTEM_COLOR = OKABE_ITO["blue"]
+BASELINE_COLOR = OKABE_ITO["orange"]
+#: Difference plot (paper Fig. 2): "red" = the CI of the difference contains 0, "green" = it does not.
+CONTAINS_ZERO_COLOR = OKABE_ITO["vermillion"]
+EXCLUDES_ZERO_COLOR = OKABE_ITO["bluish_green"]
+#: An interval that is not defined (no replicates, B = 0): its point only, in grey.
+UNDEFINED_COLOR = "#999999"
+
+#: File formats :func:`save` writes.
+FORMATS = ("pdf", "svg", "png")
+PNG_DPI = 200
+
+RC = {
+    "font.family": "DejaVu Sans",
+    "font.size": 9,
+    "axes.titlesize": 10,
+    "axes.labelsize": 9,
+    "xtick.labelsize": 8,
+    "ytick.labelsize": 8,
+    "legend.fontsize": 8,
+    "figure.titlesize": 10,
+    "text.usetex": False,
+    "text.parse_math": False,
+    "axes.unicode_minus": True,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.axisbelow": True,
+    "grid.color": "#d9d9d9",
+    "grid.linewidth": 0.6,
+    "legend.frameon": False,
+    "pdf.fonttype": 42,
+    "ps.fonttype": 42,
+    "svg.fonttype": "none",
+    "svg.hashsalt": "compreport",
+    "savefig.dpi": PNG_DPI,
+    "figure.dpi": 100,
+}
+METADATA = {
+    "pdf": {"CreationDate": None, "ModDate": None, "Producer": f"compreport {__version__}",
+            "Creator": f"compreport {__version__} (matplotlib {matplotlib.__version__})"},
+    "svg": {"Date": None, "Creator": f"compreport {__version__} (matplotlib {matplotlib.__version__})"},
+    "png": {"Software": f"compreport {__version__} (matplotlib {matplotlib.__version__})"},
+}
+TEXT = {"parse_math": False}
+
+ROW_IN = 0.24          # inches per system row
+CHAR_IN = 0.062        # approximate width of one 8 pt DejaVu Sans character
+
+
+def styled(func):
+    """Run ``func`` inside the module's rc_context (no global rcParams change)."""
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        with matplotlib.rc_context(RC):
+            return func(*args, **kwargs)
+    return wrapper
+
+
+class ReportFigure(Figure):
+    """A matplotlib Figure that shows itself as an image in a notebook, without ``%matplotlib inline``."""
+
+    def _repr_png_(self) -> bytes:
+        import io
+
+        buf = io.BytesIO()
+        with matplotlib.rc_context(RC):
+            self.savefig(buf, format="png", bbox_inches="tight", dpi=100, metadata=METADATA["png"])
+        return buf.getvalue()
+
+
+def new_figure(width: float, height: float) -> Figure:
+    """An empty figure of ``width`` x ``height`` inches on an Agg canvas (constrained layout)."""
+    fig = ReportFigure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def pct(level: float) -> str:
+    return f"{100 * level:g}%"
+
+
+def label_width(labels: Sequence[str]) -> float:
+    return min(max((len(s) for s in labels), default=0) * CHAR_IN, 4.5)
+
+
+def lower_note(metric: MetricAnalysis) -> str:
+    return "" if metric.higher_is_better else f"; lower {metric.name} is better"
+
+
+def set_system_ticks(ax, names: Sequence[str]) -> None:
+    """One y tick per system (row 0 at top), names shown literally."""
+    ax.set_yticks(np.arange(len(names)), list(names), parse_math=False)
+    for text in ax.get_yticklabels():
+        text.set_parse_math(False)
+    ax.set_ylim(len(names) - 0.5, -0.5)
+    ax.tick_params(axis="y", length=0)
+    ax.grid(True, axis="x")
+
+
+def draw_intervals(ax, names: Sequence[str], scores: dict, baselines: set[str], gid: str) -> None:
+    """Score points and CI bars, one row per name (in ``names`` order)."""
+    y = np.arange(len(names))
+    rows = [scores.get(s) for s in names]
+    lo = np.array([np.nan if r is None else r.ci_low for r in rows], dtype=float)
+    hi = np.array([np.nan if r is None else r.ci_high for r in rows], dtype=float)
+    pt = np.array([np.nan if r is None else r.score for r in rows], dtype=float)
+    is_base = np.array([s in baselines for s in names], dtype=bool)
+    colors = [BASELINE_COLOR if b else SYSTEM_COLOR for b in is_base]
+    ax.hlines(y, lo, hi, colors=colors, linewidth=1.8, gid=gid)
+    for sel, color, marker, what in ((~is_base, SYSTEM_COLOR, "o", "systems"),
+                                     (is_base, BASELINE_COLOR, "D", "baselines")):
+        if sel.any():
+            ax.plot(pt[sel], y[sel], linestyle="none", marker=marker, markersize=4.5, color=color,
+                    markeredgecolor="white", markeredgewidth=0.5, zorder=3, gid=f"{gid}-{what}")
+
+
+def ci_legend_handles(level: float, has_baselines: bool) -> list:
+    handles = [Line2D([], [], color=SYSTEM_COLOR, marker="o", markersize=4.5, linewidth=1.8,
+                      label=f"system: score and {pct(level)} CI")]
+    if has_baselines:
+        handles.append(Line2D([], [], color=BASELINE_COLOR, marker="D", markersize=4.5, linewidth=1.8,
+                              label=f"baseline: score and {pct(level)} CI"))
+    return handles
+
+

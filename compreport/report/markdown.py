@@ -1,0 +1,48 @@
+"""Markdown tables (GitHub pipe tables) of the report model, for READMEs, issues and notebooks.
+
+The cells are the same :class:`~compreport.report.model.Cell` objects LaTeX and HTML print:
+same digits, best values in bold (``**0.7127**``), baselines in italics.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .model import Table
+
+_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+
+
+def escape(text: str) -> str:
+    """Text that prints literally in Markdown: punctuation backslash-escaped, ``<`` and ``&`` as entities."""
+    text = str(text).replace("&", "&amp;").replace("<", "&lt;")
+    return _SPECIAL.sub(r"\\\1", re.sub(r"[\r\n\t]+", " ", text))
+
+
+def _number(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace("|", "\\|")
+
+
+def table(t: Table, keys: list[str] | None = None) -> str:
+    """``t`` as a pipe table over the column ``keys`` (default: every column)."""
+    keys = keys or list(t.columns)
+    numeric = {k: all(r.cells[k].numeric for r in t.rows if k in r.cells) and k not in ("system", "a", "b")
+               for k in keys}
+    lines = ["| " + " | ".join(escape(t.columns[k]) for k in keys) + " |",
+             "|" + "|".join("---:" if numeric[k] else ":---" for k in keys) + "|"]
+    for r in t.rows:
+        out = []
+        for k in keys:
+            c = r.cells.get(k)
+            if c is None:
+                out.append("")
+                continue
+            text = _number(c.text) if numeric[k] else escape(c.text)
+            text += escape(c.mark) if c.mark else ""
+            if c.bold:
+                text = f"**{text}**"
+            elif r.baseline and k == "system":
+                text = f"*{text}*"
+            out.append(text)
+        lines.append("| " + " | ".join(out) + " |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,320 @@
+"""The report model: pure functions from the Analysis to format-neutral tables of cells.
+
+Every renderer (LaTeX, HTML, Markdown, the team sheets) prints the same :class:`Cell`: its
+``text`` is the display text under the report's :class:`Format` (so a number prints the same
+digits everywhere) and ``bold`` its emphasis (the best value of a metric, by the stored
+:attr:`~compreport.stats.results.Score.is_best`). Nothing here decides anything: significance,
+best, groups and intervals excluding zero are read from the stored verdicts.
+
+Table kinds follow the paper (Nava-Muñoz et al.): leaderboard (Table 1), ordered bootstrap
+CIs (Table 2), CIs of differences from the best (Table 3), lower-triangular matrix of
+pairwise differences (Table 4), pairwise p-values with corrections (Table 5), the
+competitiveness legend (Table 6) and the cross-competition summary (Tables 7-11).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass, field
+
+from .. import vocabulary as vocab
+from ..stats.results import Analysis, Comparison, CompetitionAnalysis, MetricAnalysis
+
+#: How a missing or undefined value is shown (an en dash).
+MISSING = "\u2013"
+
+
+def _finite(x) -> float | None:
+    if x is None or isinstance(x, bool) or isinstance(x, str):
+        return None
+    try:
+        f = float(x)
+    except (TypeError, ValueError):
+        return None
+    return f if math.isfinite(f) else None
+
+
+@dataclass(frozen=True)
+class Format:
+    """Decimals of a report: scores and CIs, differences, p-values, the competitiveness summary.
+
+    p-values below half a unit of the last decimal print as ``<0.0001`` (never as 0).
+    """
+
+    decimals: int = 4
+    diff_decimals: int = 3
+    p_decimals: int = 4
+    summary_decimals: int = 3
+
+    def __post_init__(self):
+        from ..errors import InputError
+
+        for name in ("decimals", "diff_decimals", "p_decimals", "summary_decimals"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or not 0 <= v <= 10:
+                raise InputError(f"`{name}` must be a whole number between 0 and 10, got {v!r}")
+
+    @staticmethod
+    def number(x, digits: int) -> str:
+        """``x`` with ``digits`` decimals; missing -> en dash; no negative zero; strings as they are."""
+        if isinstance(x, str):
+            return x
+        f = _finite(x)
+        if f is None:
+            return MISSING
+        s = f"{f:.{digits}f}"
+        if s.startswith("-") and not any(c in "123456789" for c in s):
+            s = s[1:]
+        return s
+
+    def score(self, x) -> str:
+        return self.number(x, self.decimals)
+
+    def diff(self, x) -> str:
+        return self.number(x, self.diff_decimals)
+
+    def p(self, x) -> str:
+        f = _finite(x)
+        if f is None:
+            return MISSING
+        if f < 0.5 * 10 ** -self.p_decimals:
+            return f"<{10 ** -self.p_decimals:.{self.p_decimals}f}"
+        return f"{f:.{self.p_decimals}f}"
+
+    def summary(self, x) -> str:
+        if isinstance(x, numbers.Integral) and not isinstance(x, bool):
+            return str(int(x))
+        return self.number(x, self.summary_decimals)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One printed value.
+
+    Attributes
+    ----------
+    value : object
+        The stored value (float, int, str, bool or None).
+    text : str
+        Display text under the report's :class:`Format` (plain Unicode; renderers escape it).
+    bold : bool
+        Emphasis: the best value of its metric.
+    mark : str
+        Significance mark printed after the number (``***``, ``**``, ``*``, ``†``) in the matrix.
+    level : int
+        Shading class of ``mark``: 3 for ``***`` ... 0 for ``†``; -1 unmarked.
+    """
+
+    value: object
+    text: str
+    bold: bool = False
+    mark: str = ""
+    level: int = -1
+
+    @property
+    def numeric(self) -> bool:
+        """A number (or a missing number) rather than text: renderers align these on the decimal point."""
+        return self.value is None or (isinstance(self.value, numbers.Real) and not isinstance(self.value, bool))
+
+
+@dataclass
+class Row:
+    """One table row: the system (or row label) it is about and its cells by column key."""
+
+    label: str
+    cells: dict[str, Cell]
+    baseline: bool = False
+
+    def __getitem__(self, key: str) -> Cell:
+        return self.cells[key]
+
+
+@dataclass
+class Table:
+    """A format-neutral table: column keys with their plain labels, and rows of cells.
+
+    Attributes
+    ----------
+    kind : str
+        ``leaderboard``, ``ci``, ``diff-best``, ``pvalues``, ``pairs``, ``summary`` or ``legend``.
+    columns : dict
+        Column key -> plain-text header label, in display order.
+    rows : list of Row
+    competition, metric : optional
+        What the table is about (captions read them).
+    """
+
+    kind: str
+    columns: dict[str, str]
+    rows: list[Row]
+    competition: CompetitionAnalysis | None = None
+    metric: MetricAnalysis | None = None
+    extra: dict = field(default_factory=dict)
+
+
+_STAR_LEVEL = {mark: len(vocab.STARS) - 1 - i for i, (_, mark) in enumerate(vocab.STARS)}
+
+
+def _yes_no(v: bool | None) -> Cell:
+    return Cell(v, MISSING if v is None else "yes" if v else "no")
+
+
+def metric_title(ma: MetricAnalysis) -> str:
+    """``macro_f1 (labels=['a', 'b'])``: the name with its parameters."""
+    params = ", ".join(f"{k}={v}" for k, v in sorted(ma.params.items())) if ma.params else ""
+    return ma.name + (f" ({params})" if params else "")
+
+
+def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
+    """Rank, system, one score per metric (``score:<metric>``; best in bold), the primary metric's
+    CI (``ci_low``, ``ci_high``) and significance group; rows in the primary metric's order."""
+    primary = comp.primary
+    columns = {"rank": "Rank", "system": "System"}
+    columns |= {f"score:{ma.name}": ma.name for ma in comp.metrics}
+    columns |= {"ci_low": "CI low", "ci_high": "CI high", "group": "Group"}
+    by_metric = {ma.name: {s.system: s for s in ma.scores} for ma in comp.metrics}
+    rows = []
+    for s in primary.scores:
+        cells = {"rank": Cell(s.rank, str(s.rank)), "system": Cell(s.system, s.system)}
+        for ma in comp.metrics:
+            o = by_metric[ma.name][s.system]
+            cells[f"score:{ma.name}"] = Cell(o.score, fmt.score(o.score), bold=o.is_best)
+        cells |= {"ci_low": Cell(s.ci_low, fmt.score(s.ci_low)), "ci_high": Cell(s.ci_high, fmt.score(s.ci_high)),
+                  "group": Cell(s.group, s.group or MISSING)}
+        rows.append(Row(s.system, cells, s.system in comp.baselines))
+    return Table("leaderboard", columns, rows, comp, primary)
+
+
+def confidence_intervals(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Format) -> Table:
+    """Ordered bootstrap CIs (paper Table 2): rank, system, score, bootstrap mean and SE, CI, group."""
+    columns = {"rank": "Rank", "system": "System", "score": "Score", "mean": "Boot. mean", "se": "SE",
+               "ci_low": "CI low", "ci_high": "CI high", "group": "Group"}
+    rows = [Row(s.system, {
+        "rank": Cell(s.rank, str(s.rank)), "system": Cell(s.system, s.system),
+        "score": Cell(s.score, fmt.score(s.score), bold=s.is_best), "mean": Cell(s.boot_mean, fmt.score(s.boot_mean)),
+        "se": Cell(s.se, fmt.score(s.se)), "ci_low": Cell(s.ci_low, fmt.score(s.ci_low)),
+        "ci_high": Cell(s.ci_high, fmt.score(s.ci_high)), "group": Cell(s.group, s.group or MISSING)},
+        s.system in comp.baselines) for s in ma.scores]
+    return Table("ci", columns, rows, comp, ma)
+
+
+def _p_cells(c: Comparison, fmt: Format) -> dict[str, Cell]:
+    return {key: Cell(getattr(c, f), fmt.p(getattr(c, f))) for key, f in vocab.P_FIELD.items()}
+
+
+def differences_from_best(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Format) -> Table:
+    """CIs of the differences from the best (paper Table 3), with the stored verdicts.
+
+    ``diff`` is oriented: positive means the best is better. ``excludes_zero`` and
+    ``significant`` are the stored verdicts; the p-value columns ``none``/``bonferroni``/
+    ``holm``/``bh`` are corrected over the m − 1 comparisons with the best.
+    """
+    columns = {"system": "System", "diff": "Difference", "ci_low": "CI low", "ci_high": "CI high",
+               "excludes_zero": "Excludes 0", "none": "p", "bonferroni": "Bonferroni", "holm": "Holm", "bh": "BH",
+               "significant": "Significant"}
+    rows = []
+    for c in ma.vs_best:
+        cells = {"system": Cell(c.b, c.b), "diff": Cell(c.diff, fmt.diff(c.diff)),
+                 "ci_low": Cell(c.ci_low, fmt.diff(c.ci_low)), "ci_high": Cell(c.ci_high, fmt.diff(c.ci_high)),
+                 "excludes_zero": _yes_no(c.excludes_zero), **_p_cells(c, fmt), "significant": _yes_no(c.significant)}
+        rows.append(Row(c.b, cells, c.b in comp.baselines))
+    return Table("diff-best", columns, rows, comp, ma)
+
+
+def pairwise_p_values(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Format) -> Table:
+    """Every pair in rank order (paper Table 5): ``a``, ``b``, ``diff`` (a − b, oriented), raw and
+    corrected p-values over the report's family (– for pairs outside it), and the verdict."""
+    columns = {"a": "System A", "b": "System B", "diff": "Diff.", "none": "p", "bonferroni": "Bonferroni",
+               "holm": "Holm", "bh": "BH", "significant": "Significant"}
+    rows = [Row(f"{c.a} – {c.b}", {"a": Cell(c.a, c.a), "b": Cell(c.b, c.b), "diff": Cell(c.diff, fmt.diff(c.diff)),
+                                   **_p_cells(c, fmt), "significant": _yes_no(c.significant)})
+            for c in ma.pairs]
+    return Table("pvalues", columns, rows, comp, ma)
+
+
+def pair_matrix(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Format) -> Table:
+    """Lower-triangular differences column − row (paper Table 4), marked by the stored ``p_adjusted``.
+
+    Columns are the systems but the last (key = system name), rows the systems but the first,
+    best first; cell (row r, column c) is ``score(c) − score(r)`` oriented, for c ranked above r.
+    ``extra["position"]`` maps each system to its 1-based position in the ranking.
+    """
+    order = [s.system for s in ma.scores]
+    position = {name: i + 1 for i, name in enumerate(order)}
+    columns = {name: name for name in order[:-1]}
+    cells: dict[str, dict[str, Cell]] = {name: {} for name in order[1:]}
+    for c in ma.pairs:  # a ranks above b: a is the column, b the row
+        mark = vocab.stars(c.p_adjusted)
+        cells[c.b][c.a] = Cell(c.diff, fmt.diff(c.diff), mark=mark, level=_STAR_LEVEL.get(mark, -1))
+    rows = [Row(name, cells[name], name in comp.baselines) for name in order[1:]]
+    return Table("pairs", columns, rows, comp, ma, {"position": position})
+
+
+#: The paper's Table 6: row label -> description (the competitiveness legend).
+LEGEND = (
+    ("n", "Test data size"),
+    ("m", "Number of participants or runs"),
+    ("Ties w/ win.", "Possible ties with the winner, with corrections none / Bonferroni / Holm / BH over the "
+                     "m − 1 comparisons with the winner"),
+    ("Poss. compars.", "Total possible comparisons, m(m-1)/2"),
+    ("none/Bonf.", "Ties between competitors, with no correction / Bonferroni"),
+    ("Holm/BH", "Ties between competitors, with Holm / Benjamini-Hochberg correction"),
+    ("|win.-med.|", "Performance difference between the winner and the competitor in the middle of the table"),
+    ("CV", "Coefficient of variation of competitors' performance, CV = 100 s/mean (%)"),
+    ("PPI", "Possible percentage improvement, e.g. for F1: 100 (1 - F1 of the winner)"),
+)
+SUMMARY_ROWS = tuple(name for name, _ in LEGEND)
+
+
+def legend() -> Table:
+    """The competitiveness legend (paper Table 6): ``name``, ``description``."""
+    return Table("legend", {"name": "Name", "description": "Description"},
+                 [Row(n, {"name": Cell(n, n), "description": Cell(d, d)}) for n, d in LEGEND])
+
+
+def group_path(comp: CompetitionAnalysis) -> tuple[str, str, str]:
+    """(challenge, task, language) headings of a competition's summary column."""
+    g = list(comp.group or [])
+    if len(g) >= 3:
+        return g[0], " / ".join(g[1:-1]), g[-1]
+    challenge = comp.challenge + (f" {comp.year}" if comp.year and str(comp.year) not in comp.challenge else "")
+    return (challenge or comp.name, comp.task or comp.name, comp.language or "")
+
+
+def summary_values(ma: MetricAnalysis) -> list:
+    """The :data:`SUMMARY_ROWS` values of one metric's competitiveness (tie counts as ``a/b/c/d``)."""
+    c = ma.competitiveness
+    tw, t = c["ties_with_winner"], c["ties"]
+    return [c["n"], c["m"], "/".join(str(tw[k]) for k in ("none", "bonferroni", "holm", "bh")),
+            c["possible_comparisons"], f"{t['none']}/{t['bonferroni']}", f"{t['holm']}/{t['bh']}",
+            c["win_minus_median"], c["cv"], c["ppi"]]
+
+
+def summary(analysis: Analysis, fmt: Format, metric: str | None = None) -> Table:
+    """Cross-competition summary (paper Tables 7-11), one column per competition (key = its id).
+
+    ``extra["headings"]`` maps each id to (challenge, task, language, metric); rows are
+    :data:`SUMMARY_ROWS`. ``metric`` picks a metric by name (default: each primary metric).
+    """
+    columns, headings, values = {}, {}, {}
+    for comp in analysis.competitions:
+        ma = comp.primary if metric is None else next((x for x in comp.metrics if x.name == metric), None)
+        if ma is None:
+            continue
+        columns[comp.id] = comp.name
+        headings[comp.id] = (*group_path(comp), ma.name)
+        values[comp.id] = (ma, summary_values(ma))
+    rows = [Row(name, {cid: Cell(v[i], fmt.summary(v[i])) for cid, (_, v) in values.items()})
+            for i, name in enumerate(SUMMARY_ROWS)]
+    units = {cid: ma.competitiveness.get("ppi_unit") for cid, (ma, _) in values.items()}
+    return Table("summary", columns, rows, extra={"headings": headings, "ppi_unit": units})
+
+
+def summary_frame(analysis: Analysis):
+    """The summary as a pandas DataFrame (rows :data:`SUMMARY_ROWS`, columns = competition ids) for CSV."""
+    import pandas as pd
+
+    t = summary(analysis, Format())
+    return pd.DataFrame({cid: [r.cells[cid].value for r in t.rows] for cid in t.columns},
+                        index=list(SUMMARY_ROWS), dtype=object)

@@ -1,0 +1,131 @@
+"""The works the methods text cites: BibTeX entries, author-year citations and one-line references."""
+
+from __future__ import annotations
+
+import re
+
+#: BibTeX key -> (short author-year citation, BibTeX entry).
+REFERENCES = {
+    "efron1993": ("Efron and Tibshirani, 1993", """@book{efron1993,
+  author = {Efron, Bradley and Tibshirani, Robert J.},
+  title = {An Introduction to the Bootstrap},
+  publisher = {Chapman and Hall},
+  address = {New York},
+  year = {1993}
+}"""),
+    "efron1987": ("Efron, 1987", """@article{efron1987,
+  author = {Efron, Bradley},
+  title = {Better Bootstrap Confidence Intervals},
+  journal = {Journal of the American Statistical Association},
+  volume = {82},
+  number = {397},
+  pages = {171--185},
+  year = {1987}
+}"""),
+    "bergkirkpatrick2012": ("Berg-Kirkpatrick et al., 2012", """@inproceedings{bergkirkpatrick2012,
+  author = {Berg-Kirkpatrick, Taylor and Burkett, David and Klein, Dan},
+  title = {An Empirical Investigation of Statistical Significance in {NLP}},
+  booktitle = {Proceedings of the 2012 Joint Conference on Empirical Methods in Natural Language Processing
+               and Computational Natural Language Learning},
+  pages = {995--1005},
+  year = {2012}
+}"""),
+    "noreen1989": ("Noreen, 1989", """@book{noreen1989,
+  author = {Noreen, Eric W.},
+  title = {Computer-Intensive Methods for Testing Hypotheses: An Introduction},
+  publisher = {Wiley},
+  address = {New York},
+  year = {1989}
+}"""),
+    "chinchor1992": ("Chinchor, 1992", """@inproceedings{chinchor1992,
+  author = {Chinchor, Nancy},
+  title = {The Statistical Significance of the {MUC-4} Results},
+  booktitle = {Fourth Message Understanding Conference ({MUC-4})},
+  pages = {30--50},
+  year = {1992}
+}"""),
+    "phipson2010": ("Phipson and Smyth, 2010", """@article{phipson2010,
+  author = {Phipson, Belinda and Smyth, Gordon K.},
+  title = {Permutation {P}-values Should Never Be Zero: Calculating Exact {P}-values When Permutations
+           Are Randomly Drawn},
+  journal = {Statistical Applications in Genetics and Molecular Biology},
+  volume = {9},
+  number = {1},
+  year = {2010}
+}"""),
+    "holm1979": ("Holm, 1979", """@article{holm1979,
+  author = {Holm, Sture},
+  title = {A Simple Sequentially Rejective Multiple Test Procedure},
+  journal = {Scandinavian Journal of Statistics},
+  volume = {6},
+  number = {2},
+  pages = {65--70},
+  year = {1979}
+}"""),
+    "benjamini1995": ("Benjamini and Hochberg, 1995", """@article{benjamini1995,
+  author = {Benjamini, Yoav and Hochberg, Yosef},
+  title = {Controlling the False Discovery Rate: A Practical and Powerful Approach to Multiple Testing},
+  journal = {Journal of the Royal Statistical Society. Series B},
+  volume = {57},
+  number = {1},
+  pages = {289--300},
+  year = {1995}
+}"""),
+    "dunn1961": ("Dunn, 1961", """@article{dunn1961,
+  author = {Dunn, Olive Jean},
+  title = {Multiple Comparisons Among Means},
+  journal = {Journal of the American Statistical Association},
+  volume = {56},
+  number = {293},
+  pages = {52--64},
+  year = {1961}
+}"""),
+    "piepho2004": ("Piepho, 2004", """@article{piepho2004,
+  author = {Piepho, Hans-Peter},
+  title = {An Algorithm for a Letter-Based Representation of All-Pairwise Comparisons},
+  journal = {Journal of Computational and Graphical Statistics},
+  volume = {13},
+  number = {2},
+  pages = {456--466},
+  year = {2004}
+}"""),
+}
+
+
+def bibtex(keys: list[str]) -> str:
+    """BibTeX entries of ``keys``, in order."""
+    return "\n\n".join(REFERENCES[k][1] for k in keys) + "\n"
+
+
+def short(key: str) -> str:
+    """Author-year citation of ``key`` (``Holm, 1979``)."""
+    return REFERENCES[key][0]
+
+
+def _bib_fields(entry: str) -> dict[str, str]:
+    """Fields of one BibTeX entry (balanced braces), with inner braces dropped and spaces collapsed."""
+    fields = {}
+    for m in re.finditer(r"(\w+)\s*=\s*\{", entry):
+        depth, i = 1, m.end()
+        while i < len(entry) and depth:
+            depth += {"{": 1, "}": -1}.get(entry[i], 0)
+            i += 1
+        value = entry[m.end():i - 1].replace("{", "").replace("}", "")
+        fields[m.group(1).lower()] = re.sub(r"\s+", " ", value).strip().replace("--", "\u2013")
+    return fields
+
+
+def reference_text(key: str) -> str:
+    """A one-line reference from :data:`compreport.REFERENCES` (authors, year, title, venue)."""
+    f = _bib_fields(REFERENCES[key][1])
+    venue = f.get("journal") or f.get("booktitle") or ""
+    if f.get("volume"):
+        venue += f", {f['volume']}" + (f"({f['number']})" if f.get("number") else "")
+    if f.get("pages"):
+        venue += f", {f['pages']}"
+    if not venue:
+        venue = ", ".join(x for x in (f.get("publisher"), f.get("address")) if x)
+    parts = [f"{f.get('author', '')} ({f.get('year', '')}).", f"{f.get('title', '')}."]
+    if venue:
+        parts.append(venue.rstrip(".") + ".")
+    return " ".join(parts)

@@ -1,0 +1,70 @@
+"""The one-page team sheet: one system's result, to attach to the email to its team.
+
+Every verdict on the sheet is a stored one (:mod:`compreport.stats.results`), stated with the
+rule that decided it; the sheet never decides. The difference to the winner and the list of
+systems it cannot be told apart from read the same stored pair verdicts, so they cannot
+contradict each other.
+"""
+
+from __future__ import annotations
+
+from .. import vocabulary as vocab
+from ..stats.results import Analysis, CompetitionAnalysis
+from . import model, prose
+from .html import citation_segments, render
+
+
+def _comparison(ma, fmt: model.Format, a: str, b: str) -> dict:
+    """The stored comparison ``a`` − ``b`` (``a`` ranked above ``b``) as display text."""
+    c, _ = ma.pair(a, b)
+    return {"other": b if a != ma.best else a, "diff": fmt.diff(c.diff),
+            "ci": f"[{fmt.diff(c.ci_low)}, {fmt.diff(c.ci_high)}]", "p": fmt.p(c.p_value),
+            "p_adjusted": fmt.p(c.p_adjusted), "significant": c.significant}
+
+
+def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt: model.Format) -> dict:
+    """Everything the team sheet shows, read from the primary metric's stored results."""
+    s = analysis.settings
+    ma = comp.primary
+    me = ma.score_of(system)  # KeyError names the competition and the system
+    runner = next((x for x in ma.scores if not x.is_best), None)
+    comparison = verdict = note = None
+    if me.is_best:
+        if runner is not None:
+            comparison = _comparison(ma, fmt, system, runner.system) | {"other": runner.system}
+            verdict = prose.verdict(s, comparison["significant"], "The winner", "the runner-up")
+    else:
+        comparison = _comparison(ma, fmt, ma.best, system) | {"other": ma.best}
+        verdict = prose.verdict(s, me.differs_from_best, "The winner", system)
+        vs = next(c for c in ma.vs_best if c.b == system)
+        note = prose.other_family_note(s, getattr(vs, vocab.P_FIELD[s.correction]), fmt.p)
+    alike, untested = [], []
+    for x in ma.scores:
+        if x.system != system:
+            c, _ = ma.pair(system, x.system)
+            if c.significant is None:
+                untested.append(x.system)
+            elif not c.significant:
+                alike.append(x.system)
+    others = []
+    for om in comp.metrics[1:]:
+        o = om.score_of(system)
+        others.append({"name": model.metric_title(om), "direction": prose.direction(om), "score": fmt.score(o.score),
+                       "ci": f"[{fmt.score(o.ci_low)}, {fmt.score(o.ci_high)}]", "rank": o.rank, "m": len(om.scores)})
+    best = ma.score_of(ma.best)
+    return {
+        "comp": comp, "subtitle": prose.subtitle(comp), "settings": s, "level": prose.level(s),
+        "version": analysis.version, "metric": model.metric_title(ma), "direction": prose.direction(ma),
+        "system": system, "m": len(ma.scores), "winner": me.is_best, "best": ma.best,
+        "co_winners": [x.system for x in ma.scores if x.is_best and x.system != system],
+        "score": fmt.score(me.score), "ci": f"[{fmt.score(me.ci_low)}, {fmt.score(me.ci_high)}]",
+        "rank": me.rank, "group": me.group or model.MISSING, "best_score": fmt.score(best.score),
+        "comparison": comparison, "verdict": verdict, "note": note, "rule": s.rule,
+        "alike": alike, "alike_baselines": [a for a in alike if a in comp.baselines], "untested": untested,
+        "others": others, "method_sentences": citation_segments(prose.method_sentences(s)),
+    }
+
+
+def team_html(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt: model.Format | None = None) -> str:
+    """The one-page sheet of one system (rendered to PDF by :func:`compreport.report.pdf.write_pdf`)."""
+    return render("team.html", **team_context(analysis, comp, system, fmt or model.Format()))
