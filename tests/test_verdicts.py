@@ -1,0 +1,240 @@
+"""One verdict, one model: every rendered verdict is the stored one, and every format prints the same cells.
+
+A 12-system competition is built so that the Holm correction over the m − 1 comparisons with the
+winner and the Holm correction over all 66 pairs disagree for several systems: the report's rule
+(all pairs) must decide everything the team sheets, HTML pages and LaTeX tables say.
+"""
+
+from __future__ import annotations
+
+import html as htmllib
+import re
+import warnings
+
+import numpy as np
+import pytest
+
+import compreport as cr
+from compreport.report import Report, prose
+from compreport.report.latex import Renderer
+from compreport.report.model import MISSING
+from compreport.report.team import team_context, team_html
+from compreport.report.tex import escape
+from compreport.resources import demo_workshop_dir
+from compreport.settings import Settings
+from compreport.stats.analysis import analyze
+
+from conftest import make_competition
+
+
+def _twelve_competition():
+    rng = np.random.default_rng(0)
+    n = 400
+    gold = rng.integers(0, 2, n)
+    accs = [0.80, 0.74, 0.73, 0.72, 0.71, 0.70, 0.69, 0.68, 0.66, 0.64, 0.62, 0.60]
+    preds = [np.where(rng.random(n) < a, gold, 1 - gold) for a in accs]
+    return make_competition(gold, preds, systems=[f"Team{i:02d}.01" for i in range(12)], cid="twelve")
+
+
+def _analyze(settings: Settings):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return analyze([_twelve_competition()], settings)
+
+
+@pytest.fixture(scope="module")
+def twelve():
+    a = _analyze(Settings(bootstrap=2000))
+    ma = a.competitions[0].primary
+    # the premise: the m − 1 family and the report's family (all pairs) decide differently here
+    assert any(c.p_holm < 0.05 and c.significant is False for c in ma.vs_best)
+    return a
+
+
+@pytest.fixture(scope="module")
+def demo():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return cr.analyze(cr.load(str(demo_workshop_dir())), bootstrap=300, seed=0)
+
+
+def _text(page: str) -> str:
+    body = re.sub(r"<style.*?</style>|<svg.*?</svg>", " ", page, flags=re.S)
+    return re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", " ", body))).replace(" .", ".").replace(" ,", ",")
+
+
+def _sentences(text: str) -> list[str]:
+    return re.split(r"(?<=[.!?])\s+(?=[A-Z])", text)
+
+
+def _states_a_verdict(sentence: str) -> bool:
+    return bool(re.search(r"significantly|told apart|not significantly", sentence))
+
+
+def test_team_sheets_state_the_stored_verdicts_and_never_contradict(demo, twelve):
+    checked = 0
+    for analysis in (demo, twelve):
+        s = analysis.settings
+        for comp in analysis.competitions:
+            ma = comp.primary
+            for system in comp.systems:
+                me = ma.score_of(system)
+                ctx = team_context(analysis, comp, system, Report(analysis).format)
+                text = _text(team_html(analysis, comp, system))
+                # "cannot be told apart from" is exactly the stored pair verdicts
+                for x in ma.scores:
+                    if x.system != system:
+                        c, _ = ma.pair(system, x.system)
+                        assert (x.system in ctx["alike"]) == (c.significant is False), (comp.id, system, x.system)
+                if me.is_best:
+                    runner = next((x for x in ma.scores if not x.is_best), None)
+                    if runner is not None:
+                        c, _ = ma.pair(system, runner.system)
+                        assert prose.verdict(s, c.significant, "The winner", "the runner-up") in text
+                        assert (runner.system in ctx["alike"]) == (c.significant is False)
+                else:
+                    said = prose.verdict(s, me.differs_from_best, "The winner", system)
+                    assert said in text
+                    assert prose.verdict(s, not me.differs_from_best, "The winner", system) not in text
+                    # the two statements about the winner agree
+                    assert (ma.best in ctx["alike"]) == (me.differs_from_best is False)
+                for sentence in _sentences(text):
+                    if _states_a_verdict(sentence):
+                        assert s.rule in sentence, sentence
+                checked += 1
+    assert checked > 60
+
+
+def test_the_other_family_is_explained_not_decided(twelve):
+    comp = twelve.competitions[0]
+    ma = comp.primary
+    for c in ma.vs_best:
+        text = _text(team_html(twelve, comp, c.b))
+        assert "corrects over only the m − 1 comparisons with the winner" in text
+        assert f"(Holm: p = {Report(twelve).format.p(c.p_holm)})" in text
+        # whatever the m − 1 family says, the sheet's verdict is the stored one
+        verdict = [s for s in _sentences(text) if s.startswith("The winner")]
+        assert verdict == [prose.verdict(twelve.settings, c.significant, "The winner", c.b)]
+
+
+def _html_tables(page: str, cls: str) -> list[list[list[tuple[str, bool]]]]:
+    """Every ``<table class=cls>`` of a page: rows of (text, bold) per <td>."""
+    out = []
+    for table in re.findall(rf'<table class="{cls}">(.*?)</table>', page, re.S):
+        body = table.split("<tbody>", 1)[1]
+        rows = []
+        for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S):
+            cells = re.findall(r'<td(?: class="([^"]*)")?>(.*?)</td>', tr, re.S)
+            rows.append([(re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", "", t))).strip().removesuffix(
+                "baseline").strip(), "best" in (c or "").split()) for c, t in cells])
+        out.append(rows)
+    return out
+
+
+def _latex_rows(tex: str) -> list[list[tuple[str, bool]]]:
+    """Body rows of LaTeX tables: (text, bold) per cell, siunitx braces and marks removed."""
+    rows = []
+    bodies = ([tex.split("\\endlastfoot", 1)[1].split("\\end{longtable}", 1)[0]] if "\\endlastfoot" in tex
+              else re.findall(r"\\midrule\n(.*?)\\bottomrule", tex, re.S))
+    for body in bodies:
+        for line in body.splitlines():
+            if not line.endswith(r"\\") or "&" not in line:
+                continue
+            cells = []
+            for raw in line[:-2].split(" & "):
+                raw = raw.strip()
+                bold = raw.startswith(r"\bfseries ")
+                raw = re.sub(r"\\textsuperscript\{[^}]*\}", "", raw.removeprefix(r"\bfseries "))
+                raw = {"{--}": MISSING, r"{\textless{}0.0001}": "<0.0001"}.get(raw, raw)
+                cells.append((raw, bold))
+            rows.append(cells)
+    return rows
+
+
+def _markdown_rows(md: str) -> list[list[tuple[str, bool]]]:
+    rows = []
+    for line in md.splitlines()[2:]:
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+        rows.append([(c.strip("*").replace("&lt;", "<"), c.startswith("**")) for c in cells])
+    return rows
+
+
+#: For each table kind: the model keys of the cells each format prints, in order (None: a cell not compared).
+LAYOUTS = {
+    "ci": {"latex": [None, "ci_low", "mean", "ci_high"],
+           "html": ["rank", None, "score", "mean", "se", "ci_low", "ci_high", "group"],
+           "markdown": ["rank", None, "score", "mean", "se", "ci_low", "ci_high", "group"]},
+    "diff-best": {"latex": [None, "ci_low", "diff", "ci_high", None, "significant"],
+                  "html": [None, "diff", "ci_low", "ci_high", "excludes_zero", "none", "bonferroni", "holm", "bh",
+                           "significant"],
+                  "markdown": [None, "diff", "ci_low", "ci_high", "excludes_zero", "none", "bonferroni", "holm", "bh",
+                               "significant"]},
+    "pvalues": {"latex": [None, None, "diff", "none", "bonferroni", "holm", "bh"],
+                "html": [None, None, "diff", "none", "bonferroni", "holm", "bh", "significant"],
+                "markdown": [None, None, "diff", "none", "bonferroni", "holm", "bh", "significant"]},
+}
+HTML_CLASS = {"ci": "cis", "diff-best": "diffs", "pvalues": "pvalues"}
+
+
+def _compare(table, rows, keys, where):
+    assert len(rows) == len(table.rows), where
+    for r, got in zip(table.rows, rows):
+        assert len(got) == len(keys), (where, got)
+        for key, (text, bold) in zip(keys, got):
+            if key is not None:
+                cell = r.cells[key]
+                assert (text, bold) == (cell.text, cell.bold), (where, r.label, key)
+
+
+def test_latex_html_and_markdown_print_the_same_cells(demo):
+    report = Report(demo, decimals=3)  # --decimals reaches every format
+    for comp in demo.competitions:
+        page = report.to_html(comp.id)
+        lb = report.table("leaderboard", comp.id)
+        scores = [f"score:{ma.name}" for ma in comp.metrics]
+        _compare(lb, _latex_rows(report.to_latex("leaderboard", comp.id)), ["rank", None, *scores, "group"],
+                 (comp.id, "leaderboard", "latex"))
+        _compare(lb, _markdown_rows(report.to_markdown("leaderboard", comp.id)), ["rank", None, *scores, "group"],
+                 (comp.id, "leaderboard", "markdown"))
+        html_rows = [[c for i, c in enumerate(row) if i != 3] for row in _html_tables(page, "leaderboard")[0]]
+        _compare(lb, html_rows, ["rank", None, scores[0], "group", *scores[1:]], (comp.id, "leaderboard", "html"))
+        assert sum(c.bold for r in lb.rows for c in r.cells.values()) >= len(comp.metrics)
+        for i, ma in enumerate(comp.metrics):
+            for kind, layout in LAYOUTS.items():
+                t = report.table(kind, comp.id, ma.name)
+                if not t.rows:
+                    continue
+                where = (comp.id, ma.name, kind)
+                _compare(t, _latex_rows(report.to_latex(kind, comp.id, ma.name)), layout["latex"], where + ("latex",))
+                _compare(t, _markdown_rows(report.to_markdown(kind, comp.id, ma.name)), layout["markdown"],
+                         where + ("markdown",))
+                _compare(t, _html_tables(page, HTML_CLASS[kind])[i], layout["html"], where + ("html",))
+
+
+def test_latex_verdicts_and_captions_are_the_stored_ones(twelve):
+    comp = twelve.competitions[0]
+    ma = comp.primary
+    r = Renderer(twelve)
+    rule = escape(twelve.settings.rule)
+    rows = _latex_rows(r.differences_from_best(comp, ma))
+    assert [row[-1][0] for row in rows] == [MISSING if c.significant is None else "yes" if c.significant else "no"
+                                           for c in ma.vs_best]
+    tex = "\n".join(r.competition_tables(comp).values())
+    for caption in re.findall(r"\\caption\{(.*)\}", tex):
+        if re.search(r"significant|not significantly", caption):
+            assert rule in caption, caption
+    # the matrix marks are the stored p-values behind the verdicts
+    marked = len(re.findall(r"\d\\textsuperscript\{", r.pair_matrix(comp, ma)))
+    assert marked == sum(c.p_adjusted < 0.1 for c in ma.pairs)
+
+
+def test_vs_best_family_decides_only_the_comparisons_with_the_best():
+    a = _analyze(Settings(bootstrap=2000, family="vs-best"))
+    ca = a.competitions[0]
+    ma = ca.primary
+    for c in ma.pairs:
+        assert (c.significant is None) == (c.a != ma.best)
+    worst = ma.scores[-1].system
+    ctx = team_context(a, ca, worst, Report(a).format)
+    assert ctx["untested"] and ma.best not in ctx["untested"]
+    assert "only the comparisons with the winner are tested" in _text(team_html(a, ca, worst))
