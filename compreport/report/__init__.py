@@ -100,9 +100,10 @@ class Report:
         if kind == "leaderboard":
             return r.leaderboard(comp)
         if kind == "ci":
-            return r.ci_blocks([(r.env.filters["metric"](ma), comp, ma)],
-                               caption=f"Ordered bootstrap confidence intervals for {r.env.filters['tex'](comp.name)}",
-                               label=f"tab:{comp.id}-ci")
+            from .tex import escape, metric_name
+
+            return r.ci_blocks([(metric_name(ma), comp, ma)], label=f"tab:{comp.id}-ci",
+                               caption=f"Ordered bootstrap confidence intervals for {escape(comp.name)}")
         return {"diff-best": r.differences_from_best, "pairs": r.pair_matrix, "pvalues": r.p_values}[kind](comp, ma)
 
     def to_markdown(self, kind: str, competition: str | None = None, metric: str | None = None) -> str:

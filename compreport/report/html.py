@@ -17,6 +17,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from .. import vocabulary as vocab
 from ..settings import Settings
 from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 from . import model, prose, references
@@ -175,8 +176,8 @@ def competition_context(analysis: Analysis, comp: CompetitionAnalysis, fmt: mode
         "primary": {"name": comp.primary.name, "direction": prose.direction(comp.primary)},
         "has_baselines": any(r.baseline for r in lb.rows), "rule": s.rule,
         "other_figures": other_figures, "methods": methods_context(s), "provenance": provenance(analysis, comp),
-        "stars": [(t, mark, len(model.vocab.STARS) - 1 - i) for i, (t, mark) in enumerate(model.vocab.STARS)],
-        "fmt": fmt, "family_words": model.vocab.FAMILIES[s.family].words,
+        "stars": [(t, mark, len(vocab.STARS) - 1 - i) for i, (t, mark) in enumerate(vocab.STARS)],
+        "fmt": fmt, "family_words": vocab.FAMILIES[s.family].words,
     }
 
 

@@ -19,6 +19,7 @@ import numbers
 from dataclasses import dataclass, field
 
 from .. import vocabulary as vocab
+from ..errors import InputError
 from ..stats.results import Analysis, Comparison, CompetitionAnalysis, MetricAnalysis
 
 #: How a missing or undefined value is shown (an en dash).
@@ -48,8 +49,6 @@ class Format:
     summary_decimals: int = 3
 
     def __post_init__(self):
-        from ..errors import InputError
-
         for name in ("decimals", "diff_decimals", "p_decimals", "summary_decimals"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, numbers.Integral) or not 0 <= v <= 10:
