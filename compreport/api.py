@@ -23,7 +23,7 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from .errors import InputError
-from .inputs.competition import Competition, MetricSpec
+from .inputs.competition import Competition, CompetitionInfo, MetricSpec
 from .settings import make_settings
 from .stats.results import Analysis
 
@@ -253,7 +253,7 @@ def from_frame(df, *, gold: str = "y", id: str | None = None, name: str = "compe
         raise InputError("`metrics` names nothing; got None")
     with _python_words():
         specs = _metric_specs(names, pl, labs)
-        comp = build(pieces, id=cid, name=name, metrics=specs, group=[name], baselines=[str(b) for b in baselines])
+        comp = build(pieces, CompetitionInfo(cid, name, group=[name]), specs, [str(b) for b in baselines])
     return Inputs([comp], pos_label=pl, labels=labs)
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
+from dataclasses import KW_ONLY, dataclass, field
 
 import numpy as np
 
@@ -50,8 +51,13 @@ class MetricSpec:
 
 
 @dataclass
-class Competition:
-    """One ranked evaluation with one gold standard.
+class CompetitionInfo:
+    """A competition's metadata, declared once.
+
+    :class:`Competition` and :class:`~compreport.stats.results.CompetitionAnalysis` inherit these
+    fields; the keys a ``competition.toml`` may set (:mod:`compreport.inputs.spec`) and the
+    competition keys of results.json are taken from them. ``id`` and ``name`` may be given by
+    position; the others by keyword only.
 
     Attributes
     ----------
@@ -59,6 +65,39 @@ class Competition:
         Folder name under the output directory; also keys the resampling stream.
     name : str
         Display name.
+    year : int or None
+        Year of the competition.
+    challenge, task, subtask, language : str
+        Shown in reports ("" when not given).
+    group : list of str
+        Path of the competition in the cross-competition tables (challenge, task, language).
+    """
+
+    id: str
+    name: str
+    _: KW_ONLY
+    year: int | None = None
+    challenge: str = ""
+    task: str = ""
+    subtask: str = ""
+    language: str = ""
+    group: list[str] = field(default_factory=list)
+
+    def metadata(self) -> dict:
+        """The :class:`CompetitionInfo` fields and their values (not copied), in declaration order."""
+        return {name: getattr(self, name) for name in INFO_FIELDS}
+
+
+#: Names of the metadata fields, in declaration order (results.json writes them in this order).
+INFO_FIELDS = tuple(f.name for f in dataclasses.fields(CompetitionInfo))
+
+
+@dataclass
+class Competition(CompetitionInfo):
+    """One ranked evaluation with one gold standard: its metadata (:class:`CompetitionInfo`) and arrays.
+
+    Attributes
+    ----------
     gold : ndarray of str, shape (n, F)
         Gold values, one column per field (``F == 1`` for ordinary tasks).
     predictions : ndarray of str, shape (m, n, F)
@@ -71,10 +110,6 @@ class Competition:
         The first is the primary (ranking) metric.
     fields : list of str
         Field names; ``["label"]`` unless predictions have several fields.
-    year, challenge, task, subtask, language : int or None, str
-        Metadata shown in reports.
-    group : list of str
-        Path of the competition in the cross-competition tables (challenge, task, language).
     baselines : list of str
         Systems that are baselines (each one of ``systems``).
     inputs : list of dict
@@ -85,20 +120,12 @@ class Competition:
         Problems that do not stop the analysis (labels never seen in gold, ...).
     """
 
-    id: str
-    name: str
     gold: np.ndarray = field(repr=False)
     predictions: np.ndarray = field(repr=False)
     systems: list[str]
     item_ids: np.ndarray = field(repr=False)
     metrics: list[MetricSpec]
     fields: list[str] = field(default_factory=lambda: ["label"])
-    year: int | None = None
-    challenge: str = ""
-    task: str = ""
-    subtask: str = ""
-    language: str = ""
-    group: list[str] = field(default_factory=list)
     baselines: list[str] = field(default_factory=list)
     inputs: list[dict] = field(default_factory=list)
     gold_source: Source | None = field(default=None, repr=False)

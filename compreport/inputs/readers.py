@@ -15,7 +15,8 @@ column or id. The cell-level reading is in :mod:`.delimited`; plain wide tables 
 The readers return the *pieces* of a :class:`~compreport.inputs.competition.Competition` as a
 dict: ``gold`` (n, F) and ``predictions`` (m, n, F) arrays of str, ``systems``, ``item_ids``
 (n,), ``fields``, ``gold_source`` and ``system_sources`` (for error messages), and ``inputs``
-(path and SHA-256 of every file read). :func:`build` adds the metadata.
+(path and SHA-256 of every file read). :func:`build` adds the metadata (a
+:class:`~compreport.inputs.competition.CompetitionInfo`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .competition import Competition, MetricSpec, Source
+from .competition import Competition, CompetitionInfo, MetricSpec, Source
 from .delimited import check_missing, check_unique, read_table, sha256
 from .fastwide import read_wide_fast
 from ..errors import InputError
@@ -294,26 +295,26 @@ def unseen_label_warnings(comp: Competition, fields: list[int]) -> list[str]:
     return out
 
 
-def build(pieces: dict, *, id: str, name: str, metrics: list[MetricSpec], **meta) -> Competition:
+def build(pieces: dict, info: CompetitionInfo, metrics: list[MetricSpec], baselines=()) -> Competition:
     """Assemble a Competition from reader pieces and metadata.
 
     Parameters
     ----------
     pieces : dict
         What :func:`read_wide` or :func:`read_runs` returned.
-    id, name : str
-        Competition id (a folder name) and display name.
+    info : CompetitionInfo
+        The competition's id, name and other metadata.
     metrics : list of MetricSpec
         The first ranks the systems.
-    **meta
-        Other :class:`~compreport.inputs.competition.Competition` fields (``year``, ``baselines``, ...).
+    baselines : sequence of str, optional
+        Systems that are baselines.
 
     Raises
     ------
     InputError
         When a baseline is not one of the systems.
     """
-    comp = Competition(id=id, name=name, metrics=metrics, **pieces, **meta)
+    comp = Competition(**info.metadata(), metrics=metrics, baselines=list(baselines), **pieces)
     for b in comp.baselines:
         if b not in comp.systems:
             raise InputError(f"baseline {b!r} of competition {comp.id!r} is not a system "

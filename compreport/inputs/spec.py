@@ -12,20 +12,21 @@ A key that a spec does not know is an error that suggests the closest known key.
 
 from __future__ import annotations
 
+import dataclasses
 import re
-import tomllib
+import typing
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, create_model
 
 from . import readers as load
-from .competition import Competition, MetricSpec
+from .competition import INFO_FIELDS, Competition, CompetitionInfo, MetricSpec
+from .tomlfile import read_toml, validate_model, where
 from ..errors import InputError
 from ..settings import validate
-from ..stats.metrics import suggest
 
 
 class _Strict(BaseModel):
@@ -77,7 +78,7 @@ def _settings_of(boot: BootstrapSpec, path: Path) -> dict:
         try:
             out |= validate({_SETTING_OF_KEY[key]: value}, "spec")
         except InputError as exc:
-            raise InputError(f"{_where(path, ('bootstrap', key))}: {exc}") from None
+            raise InputError(f"{where(path, ('bootstrap', key))}: {exc}") from None
     return out
 
 
@@ -88,15 +89,30 @@ class MetricEntry(BaseModel):
     name: str
 
 
-class CompetitionSpec(_Strict):
-    id: str | None = None
-    name: str | None = None
-    challenge: str = ""
-    year: int | None = None
-    task: str = ""
-    subtask: str = ""
-    language: str = ""
-    group: list[str] | None = None
+#: Metadata keys a spec may leave out: they are derived from the folder name and the other keys.
+_DERIVED = ("id", "name", "group")
+
+
+def _metadata_keys() -> dict:
+    """The :class:`CompetitionInfo` fields as pydantic field definitions (type, default)."""
+    hints = typing.get_type_hints(CompetitionInfo)
+    keys = {}
+    for f in dataclasses.fields(CompetitionInfo):
+        if f.name in _DERIVED:
+            keys[f.name] = (hints[f.name] | None, None)
+        else:
+            keys[f.name] = (hints[f.name], f.default)
+    return keys
+
+
+#: The metadata keys of ``competition.toml``, taken from :class:`CompetitionInfo`.
+MetadataSpec = create_model("MetadataSpec", __base__=_Strict, **_metadata_keys())
+
+
+class CompetitionSpec(MetadataSpec):
+    """``competition.toml``: the metadata keys of :class:`CompetitionInfo`, ``baselines``,
+    ``description``, ``[data]``, ``[[metrics]]`` and ``[bootstrap]``."""
+
     baselines: list[str] = []
     description: str = ""
     data: DataSpec
@@ -113,6 +129,8 @@ class WorkshopEntry(_Strict):
 
 
 class WorkshopSpec(_Strict):
+    """``workshop.toml``: ``name``, ``year``, ``description``, ``[bootstrap]`` and ``[[competitions]]``."""
+
     name: str = ""
     year: int | None = None
     description: str = ""
@@ -175,101 +193,6 @@ def check_id(cid: str, where: Path) -> None:
                          f"start with a letter or digit, and not be one of {', '.join(sorted(_RESERVED_IDS))}")
 
 
-def _read_toml(path: Path) -> dict:
-    try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{path}: invalid TOML: {exc}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text") from None
-
-
-_TOML_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\[\]]+?)\s*\]\]?\s*(#.*)?$")
-_TOML_KEY = re.compile(r"^\s*([A-Za-z0-9_\-.\"' ]+?)\s*=")
-
-
-def _toml_key_path(text: str) -> tuple:
-    return tuple(part.strip().strip("\"'") for part in text.split("."))
-
-
-def _key_line(path: Path, loc: tuple) -> int | None:
-    """Best-effort 1-based line of the key at pydantic ``loc`` (e.g. ``('competitions', 0, 'grup')``).
-
-    Understands ``[table]``, ``[[array.of.tables]]`` and dotted keys; None when not found
-    (inline tables, multi-line values).
-    """
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return None
-    target = tuple(loc)
-    current: tuple = ()
-    counts: dict[tuple, int] = {}
-    for number, line in enumerate(lines, start=1):
-        head = _TOML_HEADER.match(line)
-        if head:
-            names = _toml_key_path(head.group(2))
-            if names == target:  # the unknown key is a table name: [tabel] or [[tabel]]
-                return number
-            if head.group(1) == "[[":
-                counts[names] = counts.get(names, -1) + 1
-                current = names + (counts[names],)
-            else:
-                current = names
-            continue
-        key = _TOML_KEY.match(line)
-        if key and current + _toml_key_path(key.group(1)) == target:
-            return number
-    return None
-
-
-def _where(path: Path, loc: tuple) -> str:
-    """``path, line N`` when the key at ``loc`` can be found, else ``path``."""
-    line = _key_line(path, loc) if loc else None
-    return f"{path}, line {line}" if line else f"{path}"
-
-
-def _model_for(loc: tuple, model: type[BaseModel]) -> type[BaseModel] | None:
-    """The pydantic model that owns the key at ``loc`` (to list its known keys)."""
-    for part in loc[:-1]:
-        if isinstance(part, int):
-            continue
-        fld = model.model_fields.get(part)
-        if fld is None:
-            return None
-        ann = fld.annotation
-        args = getattr(ann, "__args__", ())
-        cands = [a for a in (ann, *args) if isinstance(a, type) and issubclass(a, BaseModel)]
-        if not cands:
-            return None
-        model = cands[0]
-    return model
-
-
-def _validate(model: type[BaseModel], data: dict, path: Path) -> Any:
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        errors = exc.errors()
-        # An unknown key is usually a typo, and the cause of any "missing key" error: report it first.
-        err = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
-        loc = tuple(err["loc"])
-        where = ".".join(str(p) for p in loc)
-        if err["type"] == "extra_forbidden":
-            owner = _model_for(loc, model)
-            known = list(owner.model_fields) if owner else []
-            section = ".".join(str(p) for p in loc[:-1] if not isinstance(p, int))
-            sect = f" in [{section}]" if section else ""
-            raise InputError(f"{_where(path, loc)}: unknown key {loc[-1]!r}{sect}{suggest(str(loc[-1]), known)}"
-                             f" (known keys: {', '.join(known)})") from None
-        if err["type"] == "missing":
-            raise InputError(f"{path}: missing key {where!r}") from None
-        raise InputError(f"{_where(path, loc)}: key {where!r}: {err['msg']} (got {err.get('input')!r})") from None
-
-
 def _metric_specs(entries: list[MetricEntry], opts: Options, base: Path | None,
                   spec_path: Path | None = None) -> list[MetricSpec]:
     if opts.metrics:
@@ -286,7 +209,7 @@ def _metric_specs(entries: list[MetricEntry], opts: Options, base: Path | None,
             if opts.metrics:
                 raise InputError(f"{opts.words['metric']}: {exc}") from None
             if spec_path is not None:
-                raise InputError(f"{_where(spec_path, ('metrics', i, 'name'))}: [[metrics]] entry {i + 1}: "
+                raise InputError(f"{where(spec_path, ('metrics', i, 'name'))}: [[metrics]] entry {i + 1}: "
                                  f"{exc}") from None
             raise
         if opts.pos_label is not None and "pos_label" in metric.allowed:
@@ -307,7 +230,7 @@ def _resolve(base: Path, p: str) -> str:
 
 
 def load_competition_spec(path: Path, opts: Options, entry: WorkshopEntry | None = None) -> tuple[Competition, dict]:
-    spec: CompetitionSpec = _validate(CompetitionSpec, _read_toml(path), path)
+    spec: CompetitionSpec = validate_model(CompetitionSpec, read_toml(path), path)
     base = path.parent
     d = spec.data
     if d.table and (d.gold or d.runs):
@@ -326,9 +249,8 @@ def load_competition_spec(path: Path, opts: Options, entry: WorkshopEntry | None
     check_id(cid, path)
     group = (entry.group if entry and entry.group else None) or spec.group or [
         x for x in (f"{spec.challenge} {spec.year or ''}".strip(), spec.task, spec.language) if x]
-    comp = load.build(pieces, id=cid, name=name, metrics=_metric_specs(spec.metrics, opts, base, path),
-                      year=spec.year, challenge=spec.challenge, task=spec.task, subtask=spec.subtask,
-                      language=spec.language, group=group, baselines=list(spec.baselines))
+    info = CompetitionInfo(**spec.model_dump(include=set(INFO_FIELDS)) | {"id": cid, "name": name, "group": group})
+    comp = load.build(pieces, info, _metric_specs(spec.metrics, opts, base, path), spec.baselines)
     return comp, _settings_of(spec.bootstrap, path)
 
 
@@ -340,11 +262,11 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
     if not opts.metrics:
         raise InputError(f"{path}: no metric given; {opts.words['pass_metric']}")
     name = path.stem
-    return load.build(pieces, id=slug(name), name=name, metrics=_metric_specs([], opts, None), group=[name])
+    return load.build(pieces, CompetitionInfo(slug(name), name, group=[name]), _metric_specs([], opts, None))
 
 
 def _is_workshop_toml(path: Path) -> bool:
-    return path.name == "workshop.toml" or "competitions" in _read_toml(path)
+    return path.name == "workshop.toml" or "competitions" in read_toml(path)
 
 
 def load_inputs(inputs: list[str], opts: Options) -> Loaded:
@@ -375,7 +297,7 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
                 continue
         if path.suffix.lower() == ".toml":
             if _is_workshop_toml(path):
-                ws: WorkshopSpec = _validate(WorkshopSpec, _read_toml(path), path)
+                ws: WorkshopSpec = validate_model(WorkshopSpec, read_toml(path), path)
                 workshop = {"name": ws.name, "year": ws.year, "description": ws.description}
                 ws_settings = _settings_of(ws.bootstrap, path)
                 if ws_settings:

@@ -163,9 +163,8 @@ def analyze_competition(comp: Competition, settings: Settings, *, jobs: int = 1,
                                       res.observed[i], res.replicates[i], settings, comp.n,
                                       res.jackknife[i] if res.jackknife else None, test_p))
     return CompetitionAnalysis(
-        id=comp.id, name=comp.name, n=comp.n, systems=comp.systems, baselines=comp.baselines, metrics=metrics,
-        year=comp.year, challenge=comp.challenge, task=comp.task, subtask=comp.subtask, language=comp.language,
-        group=comp.group, inputs=comp.inputs, warnings=notes,
+        **comp.metadata(), n=comp.n, systems=comp.systems, baselines=comp.baselines, metrics=metrics,
+        inputs=comp.inputs, warnings=notes,
         engine={"resampling": res.mode, "patterns": res.patterns, "block_replicates": bootstrap.block_rows(comp.n)})
 
 

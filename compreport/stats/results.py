@@ -9,14 +9,15 @@ and :meth:`Analysis.from_dict` reads it back.
 from __future__ import annotations
 
 import json
-import math
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from .._version import __version__
+from ..inputs.competition import INFO_FIELDS, CompetitionInfo
 from ..settings import Settings
+from .jsonvalues import dataclass_from, json_ready
 
 
 @dataclass
@@ -191,42 +192,37 @@ class MetricAnalysis:
         best = d["best"]
         return cls(
             name=d["name"], params=d["params"], higher_is_better=d["higher_is_better"], ideal=d.get("ideal"),
-            primary=d["primary"], best=best, scores=[_build(Score, s) for s in d["scores"]],
-            vs_best=[_build(Comparison, c | {"a": best, "b": c["system"]}) for c in d["vs_best"]],
-            pairs=[_build(Comparison, c) for c in d["pairs"]], competitiveness=d["competitiveness"],
+            primary=d["primary"], best=best, scores=[dataclass_from(Score, s) for s in d["scores"]],
+            vs_best=[dataclass_from(Comparison, c | {"a": best, "b": c["system"]}) for c in d["vs_best"]],
+            pairs=[dataclass_from(Comparison, c) for c in d["pairs"]], competitiveness=d["competitiveness"],
             verdicts=d.get("verdicts", {}))
 
 
-def _build(cls, d: dict):
-    """A dataclass from a results.json object: known keys only, ``null`` floats back to NaN."""
-    kw = {}
-    for f in fields(cls):
-        if f.name in d:
-            v = d[f.name]
-            kw[f.name] = float("nan") if v is None and f.type == "float" else v
-    return cls(**kw)
-
-
-#: Competition metadata shared by the input Competition and its analysis (declared once).
-META = ("id", "name", "year", "challenge", "task", "subtask", "language", "group")
-
-
 @dataclass
-class CompetitionAnalysis:
-    """One competition: its metadata, systems and one :class:`MetricAnalysis` per metric (primary first)."""
+class CompetitionAnalysis(CompetitionInfo):
+    """One competition: its metadata (:class:`~compreport.inputs.competition.CompetitionInfo`),
+    systems and one :class:`MetricAnalysis` per metric (primary first).
 
-    id: str
-    name: str
+    Attributes
+    ----------
+    n : int
+        Number of test items.
+    systems, baselines : list of str
+        Every system in input order, and those that are baselines.
+    metrics : list of MetricAnalysis
+        The primary (ranking) metric first.
+    inputs : list of dict
+        ``{"path", "sha256"}`` of every file read.
+    warnings : list of str
+        Problems that did not stop the analysis.
+    engine : dict
+        How the resamples were drawn (``resampling``, ``patterns``, ``block_replicates``).
+    """
+
     n: int
     systems: list[str]
     baselines: list[str]
     metrics: list[MetricAnalysis]
-    year: int | None = None
-    challenge: str = ""
-    task: str = ""
-    subtask: str = ""
-    language: str = ""
-    group: list[str] = field(default_factory=list)
     inputs: list[dict] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     engine: dict = field(default_factory=dict)
@@ -248,7 +244,7 @@ class CompetitionAnalysis:
 
     def to_dict(self) -> dict:
         """This competition's entry of results.json."""
-        out = {k: getattr(self, k) for k in META}
+        out = self.metadata()
         out.update(n=self.n, systems=self.systems, baselines=self.baselines,
                    metrics=[ma.to_dict() for ma in self.metrics], inputs=self.inputs,
                    warnings=self.warnings, engine=self.engine)
@@ -257,7 +253,7 @@ class CompetitionAnalysis:
     @classmethod
     def from_dict(cls, d: dict) -> "CompetitionAnalysis":
         """Read back :meth:`to_dict`."""
-        kw = {k: d.get(k) for k in META}
+        kw = {k: d.get(k) for k in INFO_FIELDS}
         return cls(**kw, n=d["n"], systems=d["systems"], baselines=d["baselines"],
                    metrics=[MetricAnalysis.from_dict(x) for x in d["metrics"]], inputs=d.get("inputs", []),
                    warnings=d.get("warnings", []), engine=d.get("engine", {}))
@@ -298,7 +294,7 @@ class Analysis:
 
     def to_dict(self) -> dict:
         """The results.json contract: JSON-ready (NaN/inf as None, numpy scalars as Python)."""
-        return _clean({"tool": {"name": "compreport", "version": self.version},
+        return json_ready({"tool": {"name": "compreport", "version": self.version},
                        "settings": self.settings.to_dict(), "workshop": self.workshop,
                        "competitions": [c.to_dict() for c in self.competitions]})
 
@@ -381,18 +377,3 @@ class Analysis:
         return (f"<Analysis: {len(ids)} competition(s) ({', '.join(ids[:5])}{', ...' if len(ids) > 5 else ''}); "
                 f"B = {s.bootstrap}, seed = {s.seed}, alpha = {s.alpha:g}, {s.correction} over {s.family}>")
 
-
-def _clean(obj):
-    """JSON-ready: numpy scalars to Python, NaN/inf to None."""
-    if isinstance(obj, dict):
-        return {k: _clean(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_clean(v) for v in obj]
-    if isinstance(obj, (np.floating, float)):
-        f = float(obj)
-        return f if math.isfinite(f) else None
-    if isinstance(obj, np.integer):
-        return int(obj)
-    if isinstance(obj, np.bool_):
-        return bool(obj)
-    return obj

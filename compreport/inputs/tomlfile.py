@@ -1,0 +1,118 @@
+"""Reading a TOML spec file and validating it against a pydantic model, with errors that name
+the file and, when it can be found, the line of the offending key."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from ..errors import InputError
+from ..settings import suggest
+
+
+def read_toml(path: Path) -> dict:
+    """The TOML document at ``path``; :class:`InputError` when it is missing, not TOML or not UTF-8."""
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{path}: invalid TOML: {exc}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not UTF-8 text") from None
+
+
+_TOML_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\[\]]+?)\s*\]\]?\s*(#.*)?$")
+_TOML_KEY = re.compile(r"^\s*([A-Za-z0-9_\-.\"' ]+?)\s*=")
+
+
+def _toml_key_path(text: str) -> tuple:
+    return tuple(part.strip().strip("\"'") for part in text.split("."))
+
+
+def key_line(path: Path, loc: tuple) -> int | None:
+    """Best-effort 1-based line of the key at pydantic ``loc`` (e.g. ``('competitions', 0, 'grup')``).
+
+    Understands ``[table]``, ``[[array.of.tables]]`` and dotted keys; None when not found
+    (inline tables, multi-line values).
+    """
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    target = tuple(loc)
+    current: tuple = ()
+    counts: dict[tuple, int] = {}
+    for number, line in enumerate(lines, start=1):
+        head = _TOML_HEADER.match(line)
+        if head:
+            names = _toml_key_path(head.group(2))
+            if names == target:  # the unknown key is a table name: [tabel] or [[tabel]]
+                return number
+            if head.group(1) == "[[":
+                counts[names] = counts.get(names, -1) + 1
+                current = names + (counts[names],)
+            else:
+                current = names
+            continue
+        key = _TOML_KEY.match(line)
+        if key and current + _toml_key_path(key.group(1)) == target:
+            return number
+    return None
+
+
+def where(path: Path, loc: tuple) -> str:
+    """``path, line N`` when the key at ``loc`` can be found, else ``path``."""
+    line = key_line(path, loc) if loc else None
+    return f"{path}, line {line}" if line else f"{path}"
+
+
+def _model_for(loc: tuple, model: type[BaseModel]) -> type[BaseModel] | None:
+    """The pydantic model that owns the key at ``loc`` (to list its known keys)."""
+    for part in loc[:-1]:
+        if isinstance(part, int):
+            continue
+        fld = model.model_fields.get(part)
+        if fld is None:
+            return None
+        ann = fld.annotation
+        args = getattr(ann, "__args__", ())
+        cands = [a for a in (ann, *args) if isinstance(a, type) and issubclass(a, BaseModel)]
+        if not cands:
+            return None
+        model = cands[0]
+    return model
+
+
+def validate_model(model: type[BaseModel], data: dict, path: Path) -> Any:
+    """``data`` read from ``path`` validated as ``model``.
+
+    Raises
+    ------
+    InputError
+        For the first problem, an unknown key first (it is usually a typo, and the cause of any
+        "missing key"): the file, the key's line when found, the key, and for an unknown key the
+        closest known key and all known keys of its table.
+    """
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        errors = exc.errors()
+        err = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
+        loc = tuple(err["loc"])
+        dotted = ".".join(str(p) for p in loc)
+        if err["type"] == "extra_forbidden":
+            owner = _model_for(loc, model)
+            known = list(owner.model_fields) if owner else []
+            section = ".".join(str(p) for p in loc[:-1] if not isinstance(p, int))
+            sect = f" in [{section}]" if section else ""
+            raise InputError(f"{where(path, loc)}: unknown key {loc[-1]!r}{sect}{suggest(str(loc[-1]), known)}"
+                             f" (known keys: {', '.join(known)})") from None
+        if err["type"] == "missing":
+            raise InputError(f"{path}: missing key {dotted!r}") from None
+        raise InputError(f"{where(path, loc)}: key {dotted!r}: {err['msg']} (got {err.get('input')!r})") from None
