@@ -1,3 +1,5 @@
+"""``python -m compreport``: the command line."""
+
 import sys
 
 from .cli import main

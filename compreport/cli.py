@@ -83,6 +83,7 @@ def _add_output_options(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``compreport`` argument parser, one sub-command per entry of :data:`COMMANDS`."""
     parser = argparse.ArgumentParser(
         prog="compreport", description="Paired-bootstrap analysis and reports for NLP shared tasks.")
     parser.add_argument("--version", action="version", version=f"compreport {__version__}")
@@ -191,12 +192,14 @@ def _print_written(out: Path, paths: list[Path]) -> None:
 
 
 def cmd_report(args) -> int:
+    """``compreport report``: analyse the INPUTs and write the report to ``--output``; exit status 0."""
     _check_options(args)
     _print_written(Path(args.output), _report(args.inputs, args, _options(args)))
     return 0
 
 
 def cmd_demo(args) -> int:
+    """``compreport demo``: ``report`` on the bundled synthetic workshop; exit status 0."""
     _check_options(args)
     from .resources import demo_workshop_dir
     from .inputs.spec import Options
@@ -206,6 +209,8 @@ def cmd_demo(args) -> int:
 
 
 def cmd_validate(args) -> int:
+    """``compreport validate``: read the INPUTs and prepare their metrics, printing one ``ok:`` line
+    per competition, without resampling; exit status 0."""
     from .stats.metrics import get_metric
     from .inputs.spec import load_inputs
 
@@ -222,17 +227,20 @@ def cmd_validate(args) -> int:
 
 
 def cmd_metrics(args) -> int:
+    """``compreport metrics``: one line per registered metric (orientation, ideal value, description)."""
     from .stats.metrics import REGISTRY
 
     width = max(len(k) for k in REGISTRY)
     for name, metric in REGISTRY.items():
         orient = "higher" if metric.higher_is_better else "lower"
-        print(f"{name:<{width}}  {orient} is better, ideal {metric.ideal:g}  {metric.description}")
+        ideal = "none" if metric.ideal is None else f"{metric.ideal:g}"
+        print(f"{name:<{width}}  {orient} is better, ideal {ideal}  {metric.description}")
     print(f"{'FILE.py:FUNC':<{width}}  user metric: FUNC(y_true, y_pred) -> float")
     return 0
 
 
 def cmd_init(args) -> int:
+    """``compreport init DIR``: write a commented competition.toml and its folders, printing each path."""
     from .inputs.scaffold import scaffold
 
     for path in scaffold(Path(args.directory), args.force):
@@ -252,6 +260,19 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        Exit status: 0 on success, 2 for an input or option error (one ``error:`` line on stderr),
+        130 when interrupted.
+    """
     args = build_parser().parse_args(argv)
     warnings.showwarning = _show_warning
     try:

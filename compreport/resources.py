@@ -20,8 +20,10 @@ def _find(inside: str, in_repo: str) -> Path:
 
 
 def templates_dir() -> Path:
+    """The directory of the Jinja templates (``templates/``)."""
     return _find("templates", "templates")
 
 
 def demo_workshop_dir() -> Path:
+    """The directory of the bundled synthetic demo workshop (``examples/workshop``)."""
     return _find("examples/workshop", "examples/workshop")

@@ -27,6 +27,7 @@ class FrameSource(Source):
     index: list = field(default_factory=list, repr=False)
 
     def locate(self, item: int, field_index: int = 0) -> str:
+        """``DataFrame, index <label>, <column>`` of ``item`` (competition order) in field ``field_index``."""
         return f"{self.path}, index {self.index[item]!r}, {self.columns[field_index]}"
 
 

@@ -105,8 +105,8 @@ def _metadata_keys() -> dict:
     return keys
 
 
-#: The metadata keys of ``competition.toml``, taken from :class:`CompetitionInfo`.
-MetadataSpec = create_model("MetadataSpec", __base__=_Strict, **_metadata_keys())
+MetadataSpec = create_model("MetadataSpec", __base__=_Strict, **_metadata_keys(), __doc__=(
+    "The metadata keys of ``competition.toml``, made from the fields of :class:`CompetitionInfo`."))
 
 
 class CompetitionSpec(MetadataSpec):
@@ -167,8 +167,20 @@ class Options:
 
 @dataclass
 class Loaded:
+    """What :func:`load_inputs` read.
+
+    Attributes
+    ----------
+    competitions : list of Competition
+        In input order.
+    bootstrap : dict
+        Settings found in the specs' ``[bootstrap]``: Settings field -> validated value.
+    workshop : dict
+        ``name``, ``year``, ``description`` of a ``workshop.toml`` (empty without one).
+    """
+
     competitions: list[Competition]
-    bootstrap: dict  # settings found in specs: Settings field -> validated value
+    bootstrap: dict
     workshop: dict = field(default_factory=dict)
 
 
@@ -230,6 +242,22 @@ def _resolve(base: Path, p: str) -> str:
 
 
 def load_competition_spec(path: Path, opts: Options, entry: WorkshopEntry | None = None) -> tuple[Competition, dict]:
+    """Read the ``competition.toml`` at ``path`` and the data it names.
+
+    Parameters
+    ----------
+    path : Path
+        The spec; relative paths in it are resolved against its folder.
+    opts : Options
+        Reading options (``--metric`` and ``--gold``/``--id`` override the spec).
+    entry : WorkshopEntry, optional
+        The workshop's ``[[competitions]]`` entry, whose ``id`` and ``group`` win over the spec's.
+
+    Returns
+    -------
+    tuple of (Competition, dict)
+        The competition and its validated ``[bootstrap]`` settings (Settings field -> value).
+    """
     spec: CompetitionSpec = validate_model(CompetitionSpec, read_toml(path), path)
     base = path.parent
     d = spec.data

@@ -103,14 +103,17 @@ def new_figure(width: float, height: float) -> Figure:
 
 
 def pct(level: float) -> str:
+    """A confidence level (0.95) as a percentage (``95%``)."""
     return f"{100 * level:g}%"
 
 
 def label_width(labels: Sequence[str]) -> float:
+    """Width in inches that the longest of ``labels`` takes as a tick label, at most 4.5."""
     return min(max((len(s) for s in labels), default=0) * CHAR_IN, 4.5)
 
 
 def lower_note(metric: MetricAnalysis) -> str:
+    """``"; lower <metric> is better"`` for a lower-is-better metric (axis labels), else ``""``."""
     return "" if metric.higher_is_better else f"; lower {metric.name} is better"
 
 
@@ -142,6 +145,7 @@ def draw_intervals(ax, names: Sequence[str], scores: dict, baselines: set[str], 
 
 
 def ci_legend_handles(level: float, has_baselines: bool) -> list:
+    """Legend entries of the CI figures: systems, and baselines when ``has_baselines``."""
     handles = [Line2D([], [], color=SYSTEM_COLOR, marker="o", markersize=4.5, linewidth=1.8,
                       label=f"system: score and {pct(level)} CI")]
     if has_baselines:

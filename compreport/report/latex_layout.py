@@ -72,20 +72,24 @@ def num_width(decimals: int, em: float, int_digits: int = 1, sign: bool = False,
 
 
 def col(width: float) -> float:
+    """Width (pt) of a column whose content is ``width`` pt wide, with its two ``\\tabcolsep``."""
     return width + 2 * TABCOLSEP
 
 
 def chunks(items: list, size: int) -> list[list]:
+    """``items`` cut into consecutive lists of ``size`` (at least 1); ``[[]]`` when empty."""
     size = max(1, size)
     return [items[i:i + size] for i in range(0, len(items), size)] or [[]]
 
 
 def int_digits(values) -> int:
+    """Integer digits of the largest finite magnitude among ``values`` (at least 1)."""
     finite = [abs(v) for v in values if isinstance(v, (int, float)) and math.isfinite(v)]
     return max(1, len(str(int(max(finite))))) if finite else 1
 
 
 def has_negative(values) -> bool:
+    """Whether any finite number among ``values`` is negative (non-numbers are skipped)."""
     return any(isinstance(v, (int, float)) and math.isfinite(v) and v < 0 for v in values)
 
 
@@ -141,8 +145,10 @@ class Options:
 
     @property
     def layout(self) -> Style:
+        """The :class:`Style` named by ``style``."""
         return STYLES[self.style]
 
     @property
     def format(self) -> Format:
+        """The decimals as a :class:`~compreport.report.model.Format`."""
         return Format(self.decimals, self.diff_decimals, self.p_decimals, self.summary_decimals)

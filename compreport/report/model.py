@@ -68,12 +68,15 @@ class Format:
         return s
 
     def score(self, x) -> str:
+        """A score or a score's interval bound, with ``decimals`` decimals."""
         return self.number(x, self.decimals)
 
     def diff(self, x) -> str:
+        """A difference between two systems or its interval bound, with ``diff_decimals`` decimals."""
         return self.number(x, self.diff_decimals)
 
     def p(self, x) -> str:
+        """A p-value with ``p_decimals`` decimals (``<0.0001`` below half a unit of the last); en dash when missing."""
         f = _finite(x)
         if f is None:
             return MISSING
@@ -82,6 +85,7 @@ class Format:
         return f"{f:.{self.p_decimals}f}"
 
     def summary(self, x) -> str:
+        """A competitiveness-summary value: integers as they are, others with ``summary_decimals`` decimals."""
         if isinstance(x, numbers.Integral) and not isinstance(x, bool):
             return str(int(x))
         return self.number(x, self.summary_decimals)

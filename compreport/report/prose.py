@@ -34,6 +34,7 @@ def title(analysis: Analysis) -> str:
 
 
 def direction(ma: MetricAnalysis) -> str:
+    """``"higher is better"`` or ``"lower is better"`` for the metric."""
     return "higher is better" if ma.higher_is_better else "lower is better"
 
 

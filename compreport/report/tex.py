@@ -90,6 +90,11 @@ SHORT_NAMES = {
 
 
 def metric_name(ma: MetricAnalysis | str, short: bool = False) -> str:
+    """The metric's name as LaTeX: its typeset symbol when known, else the escaped name.
+
+    The long form (``short=False``) adds the averaged labels or the positive class from the
+    metric's parameters; the short form is for column headers.
+    """
     name = ma if isinstance(ma, str) else ma.name
     table = SHORT_NAMES if short else METRIC_NAMES
     base = table.get(name, escape(name))
