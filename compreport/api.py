@@ -9,18 +9,14 @@
 CSV/TSV), :func:`from_frame` reads a pandas wide table, and :func:`analyze` runs the analysis
 under settings validated exactly as the CLI validates them (values given here override those of
 the specs). Every problem raises :class:`~compreport.errors.InputError` (a ``ValueError``)
-whose message names options the Python way (``pos_label=``, not ``--pos-label``).
+whose message names options the Python way (``pos_label=``, not ``--pos-label``; :mod:`compreport.words`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import numbers
 import os
-import re
-import warnings
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from .errors import InputError
 from .inputs.competition import Competition, CompetitionInfo, MetricSpec
@@ -62,43 +58,6 @@ class Inputs:
         return f"<Inputs: {ws}{len(self.competitions)} competition(s): {ids}>"
 
 
-# --------------------------------------------------------------------------- Python words
-
-#: CLI spellings in messages of the modules shared with the CLI, and how a Python caller says them.
-_PYTHON_WORDS = (
-    (re.compile(r"pass --pos-label LABEL"), "pass pos_label=LABEL"),
-    (re.compile(r" \(--pos-label\)"), ""),
-    (re.compile(r" \(--labels\)"), ""),
-    (re.compile(r"pass --gold NAME"), "pass gold=NAME"),
-    (re.compile(r"pass --id NAME"), "pass id=NAME"),
-    (re.compile(r"--test randomization"), "test='randomization'"),
-    (re.compile(r"use --test bootstrap"), "use test='bootstrap'"),
-    (re.compile(r"use -B (\d+) or more"), r"use bootstrap=\1 or more"),
-    (re.compile(r"`ci_method`"), "`ci`"),  # analyze() takes the interval method as ci=
-)
-
-
-def _python_wording(message: str) -> str:
-    for pattern, words in _PYTHON_WORDS:
-        message = pattern.sub(words, message)
-    return message
-
-
-@contextlib.contextmanager
-def _python_words() -> Iterator[None]:
-    """Errors and warnings raised inside, reworded for a Python caller (see :data:`_PYTHON_WORDS`)."""
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                yield
-            except InputError as exc:
-                raise InputError(_python_wording(str(exc))) from None
-    finally:
-        for w in caught:  # re-emitted under the caller's filters, attributed to the caller of the API
-            warnings.warn(_python_wording(str(w.message)), w.category, stacklevel=4)
-
-
 # --------------------------------------------------------------------------- argument checks
 
 def _names(value, what: str) -> list[str] | None:
@@ -138,7 +97,7 @@ def _metric_specs(metrics: list[str], pos_label: str | None, labels: list[str] |
     """MetricSpecs for metric names, checked and parametrised as ``--metric`` does."""
     from .inputs.spec import Options, _metric_specs as specs
 
-    return specs([], Options(metrics=metrics, pos_label=pos_label, labels=labels, source="api"), None)
+    return specs([], Options(metrics=metrics, pos_label=pos_label, labels=labels), None)
 
 
 # --------------------------------------------------------------------------- load
@@ -191,10 +150,8 @@ def load(path, *, metrics=None, gold: str | None = None, id: str | None = None, 
     if not paths:
         raise InputError("`path` names no input")
     opts = Options(gold=gold, id=id, runs=None if runs is None else os.fspath(runs),
-                   metrics=_names(metrics, "metrics") or [], pos_label=_label(pos_label), labels=_labels(labels),
-                   source="api")
-    with _python_words():
-        loaded = load_inputs(paths, opts)
+                   metrics=_names(metrics, "metrics") or [], pos_label=_label(pos_label), labels=_labels(labels))
+    loaded = load_inputs(paths, opts)
     return Inputs(loaded.competitions, dict(loaded.bootstrap), dict(loaded.workshop), opts.pos_label, opts.labels)
 
 
@@ -251,9 +208,8 @@ def from_frame(df, *, gold: str = "y", id: str | None = None, name: str = "compe
     names = _names(metrics, "metrics")
     if names is None:
         raise InputError("`metrics` names nothing; got None")
-    with _python_words():
-        specs = _metric_specs(names, pl, labs)
-        comp = build(pieces, CompetitionInfo(cid, name, group=[name]), specs, [str(b) for b in baselines])
+    specs = _metric_specs(names, pl, labs)
+    comp = build(pieces, CompetitionInfo(cid, name, group=[name]), specs, [str(b) for b in baselines])
     return Inputs([comp], pos_label=pl, labels=labs)
 
 
@@ -322,9 +278,8 @@ def analyze(data, *, metrics=None, bootstrap: int | None = None, seed: int | Non
     comps = list(inputs.competitions)
     if metrics is not None:
         names = _names(metrics, "metrics")
-        with _python_words():
-            comps = [dataclasses.replace(c, metrics=_metric_specs(names, inputs.pos_label, inputs.labels))
-                     for c in comps]
+        comps = [dataclasses.replace(c, metrics=_metric_specs(names, inputs.pos_label, inputs.labels))
+                 for c in comps]
     if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or jobs < 1:
         raise InputError(f"`jobs` must be a whole number >= 1; got {jobs!r}")
     if progress is not None and not isinstance(progress, bool):
@@ -341,6 +296,5 @@ def analyze(data, *, metrics=None, bootstrap: int | None = None, seed: int | Non
              "correction": correction}
     from .stats.analysis import analyze as run
 
-    with _python_words():
-        settings = make_settings(given, "api", base=make_settings(inputs.settings, "spec"))
-        return run(comps, settings, jobs=int(jobs), progress=progress, workshop=inputs.workshop)
+    settings = make_settings(given, "analyze", base=make_settings(inputs.settings, "spec"))
+    return run(comps, settings, jobs=int(jobs), progress=progress, workshop=inputs.workshop)

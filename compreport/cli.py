@@ -169,13 +169,13 @@ def _report(inputs: list[str], args, opts) -> list[Path]:
 
     out = Path(args.output)
     formats, figure_formats = args.format, args.figure_formats  # checked by _check_options
-    check_target(out, args.force, "--force")  # fail before any work
+    check_target(out, args.force)  # fail before any work
     loaded = load_inputs(inputs, opts)
     settings = _settings(args.given, loaded.bootstrap)
     analysis = analyze(loaded.competitions, settings, jobs=args.jobs, workshop=loaded.workshop)
     report = Report(analysis, decimals=args.decimals, diff_decimals=args.diff_decimals, latex_style=args.latex_style)
     return report.write(out, formats, force=args.force, figure_formats=figure_formats,
-                        compile_pdf=not args.no_compile, force_flag="--force")
+                        compile_pdf=not args.no_compile)
 
 
 def _print_written(out: Path, paths: list[Path]) -> None:
@@ -273,10 +273,13 @@ def main(argv: list[str] | None = None) -> int:
         Exit status: 0 on success, 2 for an input or option error (one ``error:`` line on stderr),
         130 when interrupted.
     """
+    from .words import caller
+
     args = build_parser().parse_args(argv)
     warnings.showwarning = _show_warning
     try:
-        return COMMANDS[args.command](args)
+        with caller("cli"):  # messages name options as the command line spells them
+            return COMMANDS[args.command](args)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

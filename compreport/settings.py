@@ -24,6 +24,9 @@ SPELLING = {
             "test": "`test`", "family": "`family`", "correction": "`correction`"},
     "cli": {"bootstrap": "-B/--bootstrap", "seed": "--seed", "alpha": "--alpha", "ci_method": "--ci",
             "test": "--test", "family": "--family", "correction": "--correction"},
+    # compreport.analyze() takes the interval method as ``ci=``
+    "analyze": {"bootstrap": "`bootstrap`", "seed": "`seed`", "alpha": "`alpha`", "ci_method": "`ci`",
+                "test": "`test`", "family": "`family`", "correction": "`correction`"},
     "spec": {"bootstrap": "[bootstrap] resamples", "seed": "[bootstrap] seed", "alpha": "[bootstrap] alpha",
              "ci_method": "[bootstrap] ci", "test": "[bootstrap] test", "family": "[bootstrap] family",
              "correction": "[bootstrap] correction"},
@@ -120,7 +123,7 @@ def validate(values: dict, source: str = "api") -> dict:
     ----------
     values : dict
         Keys among the :class:`Settings` fields.
-    source : {"api", "cli", "spec"}
+    source : {"api", "analyze", "cli", "spec"}
         Whose words name a setting in the error message.
 
     Raises

@@ -150,7 +150,7 @@ def test_library_messages_use_python_words(tmp_path):
         cr.load(wide)
     with pytest.raises(cr.InputError, match=r"gold column 'gold' not found .*; pass gold=NAME$"):
         cr.load(wide, gold="gold", metrics="accuracy")
-    with pytest.raises(cr.InputError, match=r"^`runs` takes exactly one path"):
+    with pytest.raises(cr.InputError, match=r"^`runs` takes exactly one input"):
         cr.load([wide, wide], runs=tmp_path, metrics="accuracy")
     with pytest.warns(cr.errors.InputWarning, match=r"use bootstrap=\d+ or more$"):
         cr.analyze(cr.load(wide, metrics="accuracy"), bootstrap=5)

@@ -185,7 +185,11 @@ def test_too_few_resamples_for_the_corrections_is_warned():
     gold = rng.integers(0, 2, 100)
     preds = [np.where(rng.random(100) < q, gold, 1 - gold) for q in np.linspace(0.5, 0.95, 12)]
     with pytest.warns(InputWarning, match=r"Holm correction over all pairs of systems \(66 comparisons\) can never "
-                                          r"reject.*-B 1320"):
+                                          r"reject.*use bootstrap=1320 or more"):
+        analyze_competition(competition(gold, preds), Settings(bootstrap=1000))
+    from compreport.words import caller
+
+    with caller("cli"), pytest.warns(InputWarning, match=r"use -B 1320 or more"):  # the command line's words
         analyze_competition(competition(gold, preds), Settings(bootstrap=1000))
     # the vs-best family has m - 1 = 11 comparisons: B = 1000 can reject there; BH can always reject
     for settings in (Settings(bootstrap=1000, family="vs-best"), Settings(bootstrap=1000, correction="bh")):

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..words import option
 from .competition import Competition, CompetitionInfo, MetricSpec, Source
 from .delimited import check_missing, check_unique, read_table, sha256
 from .fastwide import read_wide_fast
@@ -35,10 +36,11 @@ from ..errors import InputError
 _TABLE_SUFFIXES = {".csv", ".tsv", ".tab", ".txt", ""}
 
 
-def _header_index(path: str, header: list[str], name: str, what: str, option: str) -> int:
+def _header_index(path: str, header: list[str], name: str, what: str) -> int:
     if name not in header:
         shown = ", ".join(repr(h) for h in header)
-        raise InputError(f"{path}: {what} column {name!r} not found (columns: {shown}); pass {option} NAME")
+        raise InputError(f"{path}: {what} column {name!r} not found (columns: {shown}); "
+                         f"pass {option(what, 'NAME')}")
     return header.index(name)
 
 
@@ -85,10 +87,10 @@ def _read_wide_csv(path: str | Path, gold: str = "y", id_column: str | None = No
         if header.index(name) != j:
             raise InputError(f"{path}, line {table.lines[0]}: column {name!r} appears twice "
                              f"(columns {header.index(name) + 1} and {j + 1})")
-    g = _header_index(path, header, gold, "gold", "--gold")
+    g = _header_index(path, header, gold, "gold")
     if id_column is None and "id" in header and header.index("id") != g:
         id_column = "id"  # a column called id is the item id, not a system
-    idc = _header_index(path, header, id_column, "id", "--id") if id_column else None
+    idc = _header_index(path, header, id_column, "id") if id_column else None
     if not rows:
         raise InputError(f"{path}: no data rows after the header")
     lines = np.asarray(table.lines[1:])

@@ -27,6 +27,7 @@ from .competition import INFO_FIELDS, Competition, CompetitionInfo, MetricSpec
 from .tomlfile import read_toml, validate_model, where
 from ..errors import InputError
 from ..settings import validate
+from ..words import option, override
 
 
 class _Strict(BaseModel):
@@ -138,18 +139,9 @@ class WorkshopSpec(_Strict):
     competitions: list[WorkshopEntry]
 
 
-#: How messages name the reading options, in the words of each caller (``Options.source``).
-OPTION_WORDS = {
-    "cli": {"metric": "--metric", "pass_metric": "pass --metric NAME (see `compreport metrics`)",
-            "runs": "--runs takes exactly one INPUT", "override": "pass it on the command line to override"},
-    "api": {"metric": "`metrics`", "pass_metric": "pass metrics=[NAME] (`compreport metrics` lists them)",
-            "runs": "`runs` takes exactly one path", "override": "pass it to analyze() to override"},
-}
-
-
 @dataclass
 class Options:
-    """Options that shape how inputs are read; ``source`` ("cli"/"api") picks the words of messages."""
+    """Options that shape how inputs are read (messages name them in the caller's words, :mod:`compreport.words`)."""
 
     gold: str | None = None
     id: str | None = None
@@ -157,12 +149,6 @@ class Options:
     metrics: list[str] = field(default_factory=list)
     pos_label: str | None = None
     labels: list[str] | None = None
-    source: str = "cli"
-
-    @property
-    def words(self) -> dict:
-        """The option words of :attr:`source`."""
-        return OPTION_WORDS[self.source]
 
 
 @dataclass
@@ -219,7 +205,7 @@ def _metric_specs(entries: list[MetricEntry], opts: Options, base: Path | None,
         except InputError as exc:
             # Say where the name came from: the --metric option or the spec's [[metrics]] entry.
             if opts.metrics:
-                raise InputError(f"{opts.words['metric']}: {exc}") from None
+                raise InputError(f"{option('metric')}: {exc}") from None
             if spec_path is not None:
                 raise InputError(f"{where(spec_path, ('metrics', i, 'name'))}: [[metrics]] entry {i + 1}: "
                                  f"{exc}") from None
@@ -288,7 +274,8 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
     else:
         pieces = load.read_wide(str(path), gold=opts.gold or "y", id_column=opts.id)
     if not opts.metrics:
-        raise InputError(f"{path}: no metric given; {opts.words['pass_metric']}")
+        raise InputError(f"{path}: no metric given; pass {option('metric', 'NAME')} "
+                         f"(`compreport metrics` lists them)")
     name = path.stem
     return load.build(pieces, CompetitionInfo(slug(name), name, group=[name]), _metric_specs([], opts, None))
 
@@ -303,7 +290,7 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
     boot_sources: list[tuple[str, dict]] = []
     workshop: dict = {}
     if opts.runs and len(inputs) != 1:
-        raise InputError(f"{opts.words['runs']}: the gold file")
+        raise InputError(f"{option('runs')} takes exactly one input: the gold file")
     for raw in inputs:
         path = Path(raw)
         if not path.exists():
@@ -351,10 +338,10 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
             raise InputError(f"competition id {c.id!r} is used twice ({seen[c.id]} and {c.name!r}); "
                              f"set `id` in the spec")
         seen[c.id] = c.name
-    return Loaded(comps, _merge_bootstrap(boot_sources, opts.words["override"]), workshop)
+    return Loaded(comps, _merge_bootstrap(boot_sources), workshop)
 
 
-def _merge_bootstrap(sources: list[tuple[str, dict]], override: str = OPTION_WORDS["cli"]["override"]) -> dict:
+def _merge_bootstrap(sources: list[tuple[str, dict]]) -> dict:
     """Workshop [bootstrap] wins; otherwise competitions must agree on each setting."""
     merged: dict = {}
     origin: dict = {}
@@ -367,7 +354,7 @@ def _merge_bootstrap(sources: list[tuple[str, dict]], override: str = OPTION_WOR
                 continue
             elif k in merged and merged[k] != v:
                 raise InputError(f"{src}: [bootstrap] {_KEY_OF_SETTING[k]} = {v} differs from {merged[k]} in {origin[k]}; "
-                                 f"one run uses one setting: {override}")
+                                 f"one run uses one setting: pass it {override()} to override")
             else:
                 merged[k], origin[k] = v, src
     return merged

@@ -153,13 +153,12 @@ class Report:
         return figures.distribution_plot(comp, ma, a, b, self.analysis.settings.test)
 
     def write(self, out_dir: str | Path, formats: Sequence[str] = FORMATS, *, force: bool = False,
-              figure_formats: Sequence[str] = ("pdf", "svg"), compile_pdf: bool = True,
-              force_flag: str = "force=True") -> list[Path]:
+              figure_formats: Sequence[str] = ("pdf", "svg"), compile_pdf: bool = True) -> list[Path]:
         """Write the report into ``out_dir`` atomically (a temporary folder moved into place when
         complete); returns the paths written. results.json is always written.
 
-        Raises :class:`InputError` for a non-empty ``out_dir`` without ``force`` (``force_flag`` is how
-        the caller spells that option in the message), an unknown format, or missing PDF libraries.
+        Raises :class:`InputError` for a non-empty ``out_dir`` without ``force``, an unknown format,
+        or missing PDF libraries.
         """
         from .staging import staged
 
@@ -167,7 +166,7 @@ class Report:
         for f in figure_formats:
             _choice("figure_formats", f, ("pdf", "svg", "png"))
         out = Path(out_dir)
-        with staged(out, force, force_flag) as tmp:
+        with staged(out, force) as tmp:
             (tmp / "results.json").write_text(self.analysis.to_json(), encoding="utf-8")
             written = [tmp / "results.json"] + self._render(tmp, formats, tuple(figure_formats), compile_pdf)
         return [out / p.relative_to(tmp) for p in written]

@@ -9,21 +9,21 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import InputError
+from ..words import option
 
 
-def check_target(out: Path, force: bool, flag: str = "force=True") -> None:
-    """Refuse an existing non-empty OUT (or a file) unless ``force``; ``flag`` is how the caller
-    spells the override (``--force`` on the command line)."""
+def check_target(out: Path, force: bool) -> None:
+    """Refuse an existing non-empty OUT (or a file) unless ``force``."""
     if out.exists() and not out.is_dir():
         raise InputError(f"{out}: exists and is not a directory")
     if out.is_dir() and any(out.iterdir()) and not force:
-        raise InputError(f"{out}: output directory is not empty; pass {flag} to replace it")
+        raise InputError(f"{out}: output directory is not empty; pass {option('force', True)} to replace it")
 
 
 @contextmanager
-def staged(out: Path, force: bool, flag: str = "force=True"):
+def staged(out: Path, force: bool):
     """Yield a temporary directory; on success it replaces ``out``, on failure it is removed."""
-    check_target(out, force, flag)
+    check_target(out, force)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:

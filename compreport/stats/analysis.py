@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..words import option
 from . import competitiveness, intervals, letters, multitest, ranking, significance
 from . import resampling as bootstrap
 from ..errors import InputError, warn
@@ -120,7 +121,8 @@ def analyze_competition(comp: Competition, settings: Settings, *, jobs: int = 1,
                         progress: bool | None = None, mode: str | None = None) -> CompetitionAnalysis:
     """Prepare metrics, run the shared paired bootstrap and analyse every metric."""
     if not comp.metrics:
-        raise InputError(f"competition {comp.id!r}: no metric given (use --metric or [[metrics]])")
+        raise InputError(f"competition {comp.id!r}: no metric given (pass {option('metric', 'NAME')} or add "
+                         f"[[metrics]])")
     prepared, label_fields = [], set()
     for spec in comp.metrics:
         metric = get_metric(spec.name, spec.base)
@@ -141,7 +143,7 @@ def analyze_competition(comp: Competition, settings: Settings, *, jobs: int = 1,
         need = int(np.ceil(family / settings.alpha))
         notes.append(f"competition {comp.id!r}: with B = {settings.bootstrap} the smallest p-value is "
                      f"1/(B+1), so {settings.rule} ({family} comparisons) can never reject at alpha = "
-                     f"{settings.alpha}; use -B {need} or more")
+                     f"{settings.alpha}; use {option('bootstrap', need)} or more")
     if comp.m == 1:
         notes.append(f"competition {comp.id!r} has a single system ({comp.systems[0]!r}): "
                      f"confidence intervals only, no comparisons")
@@ -151,8 +153,8 @@ def analyze_competition(comp: Competition, settings: Settings, *, jobs: int = 1,
     if randomization:
         for p in prepared:
             if not p.decomposable:
-                raise InputError(f"competition {comp.id!r}: --test randomization needs metrics with per-item "
-                                 f"statistics; {p.name!r} has none (use --test bootstrap)")
+                raise InputError(f"competition {comp.id!r}: {option('test', 'randomization')} needs metrics with "
+                                 f"per-item statistics; {p.name!r} has none (use {option('test', 'bootstrap')})")
     res = bootstrap.run(prepared, comp.n, comp.m, settings.bootstrap, settings.seed,
                         bootstrap.competition_key(comp.id), jobs=jobs, progress=progress, mode=mode,
                         jackknife=settings.ci_method == "bca", randomization=randomization)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...words import option
 from ...errors import InputError
 from ...inputs.competition import Competition
 from .base import Metric, Prepared, safe_divide
@@ -62,7 +63,7 @@ def label_mask(comp: Competition, enc: Encoded, params: dict) -> np.ndarray:
         if isinstance(labels, str):
             labels = [x.strip() for x in labels.split(",") if x.strip()]
         params["labels"] = list(labels)
-        codes = [enc.code(comp, lab, "label in `labels` (--labels)") for lab in labels]
+        codes = [enc.code(comp, lab, f"label in {option('labels')}") for lab in labels]
         mask = np.zeros((m, k), dtype=bool)
         mask[:, codes] = True
         return mask
@@ -102,8 +103,8 @@ class ClassificationMetric(Metric):
                 params["pos_label"] = 1
             else:
                 raise InputError(f"competition {comp.id!r}: metric {self.name!r} needs `pos_label` "
-                                 f"(labels: {', '.join(enc.labels)}); pass --pos-label LABEL")
-        return enc.code(comp, params["pos_label"], "`pos_label` (--pos-label)")
+                                 f"(labels: {', '.join(enc.labels)}); pass {option('pos_label', 'LABEL')}")
+        return enc.code(comp, params["pos_label"], option("pos_label"))
 
     def prepare(self, comp: Competition, params: dict) -> Prepared:
         """Bind to label codes of one field; see :meth:`Metric.prepare`."""

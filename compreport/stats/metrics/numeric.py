@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...words import option
 from ...errors import InputError
 from ...inputs.competition import Competition
 from .base import Metric, Prepared, safe_divide
@@ -163,7 +164,7 @@ class RocAucMetric(Metric):
         if "pos_label" not in params:
             if set(gold_labels) != {"0", "1"}:
                 raise InputError(f"competition {comp.id!r}: metric 'roc_auc' needs `pos_label` "
-                                 f"(labels: {', '.join(gold_labels)}); pass --pos-label LABEL")
+                                 f"(labels: {', '.join(gold_labels)}); pass {option('pos_label', 'LABEL')}")
             params["pos_label"] = 1
         if str(params["pos_label"]) not in gold_labels:
             raise InputError(f"competition {comp.id!r}: `pos_label` {str(params['pos_label'])!r} is not among "

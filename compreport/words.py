@@ -1,0 +1,62 @@
+"""How messages name an option: in the words of whoever called compreport.
+
+The same message can reach a user of the command line (``pass --pos-label LABEL``) or of the
+Python API (``pass pos_label=LABEL``). Code that raises names the option through :func:`option`;
+the CLI runs inside ``with caller("cli")``, everything else is spoken to in Python words.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from collections.abc import Iterator
+
+#: Who is being spoken to: ``"api"`` (Python, the default) or ``"cli"``.
+_CALLER: contextvars.ContextVar[str] = contextvars.ContextVar("compreport_caller", default="api")
+
+#: Option id -> (command-line flag, Python parameter, how a Python value is written).
+OPTIONS = {
+    "pos_label": ("--pos-label", "pos_label", "{}"),
+    "labels": ("--labels", "labels", "{}"),
+    "gold": ("--gold", "gold", "{}"),
+    "id": ("--id", "id", "{}"),
+    "metric": ("--metric", "metrics", "[{}]"),
+    "runs": ("--runs", "runs", "{}"),
+    "test": ("--test", "test", "{!r}"),
+    "bootstrap": ("-B", "bootstrap", "{}"),
+    "force": ("--force", "force", "{}"),
+}
+
+
+def current() -> str:
+    """``"cli"`` or ``"api"``: who messages are worded for now."""
+    return _CALLER.get()
+
+
+@contextlib.contextmanager
+def caller(kind: str) -> Iterator[None]:
+    """Word every message raised inside for ``kind`` (``"cli"`` or ``"api"``)."""
+    if kind not in ("cli", "api"):
+        raise ValueError(f"caller must be 'cli' or 'api', got {kind!r}")
+    token = _CALLER.set(kind)
+    try:
+        yield
+    finally:
+        _CALLER.reset(token)
+
+
+def option(name: str, value=None) -> str:
+    """How the current caller writes option ``name``, with ``value`` when given.
+
+    >>> option("pos_label", "LABEL")   # command line: '--pos-label LABEL'
+    'pos_label=LABEL'
+    """
+    cli, api, shape = OPTIONS[name]
+    if current() == "cli":
+        return cli if value is None or value is True else f"{cli} {value}"  # a switch takes no value
+    return f"`{api}`" if value is None else f"{api}={shape.format(value)}"
+
+
+def override() -> str:
+    """Where the caller overrides a setting the specs give: ``on the command line`` or ``to analyze()``."""
+    return "on the command line" if current() == "cli" else "to analyze()"
