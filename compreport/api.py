@@ -226,7 +226,8 @@ def _as_inputs(data) -> Inputs:
                      f"got {type(data).__name__}")
 
 
-def analyze(data, *, metrics=None, bootstrap: int | None = None, seed: int | None = None,
+def analyze(data, *, metrics=None, pos_label=None, labels=None, bootstrap: int | None = None,
+            seed: int | None = None,
             alpha: float | None = None, ci: str | None = None, test: str | None = None,
             family: str | None = None, correction: str | None = None, jobs: int = 1,
             progress: bool | None = False) -> Analysis:
@@ -241,7 +242,10 @@ def analyze(data, *, metrics=None, bootstrap: int | None = None, seed: int | Non
         What :func:`load` or :func:`from_frame` returned, or competitions.
     metrics : str or list of str, optional
         Metric names replacing every competition's metrics (the first ranks systems), as
-        ``--metric`` does; the ``pos_label``/``labels`` given to :func:`load` apply to them.
+        ``--metric`` does.
+    pos_label, labels : optional
+        Positive class and averaged classes of the ``metrics`` given here (default: those given to
+        :func:`load`/:func:`from_frame`).
     bootstrap : int, optional
         Replicates B (default 10,000); 0 gives scores without intervals.
     seed : int, optional
@@ -276,9 +280,14 @@ def analyze(data, *, metrics=None, bootstrap: int | None = None, seed: int | Non
     """
     inputs = _as_inputs(data)
     comps = list(inputs.competitions)
+    if metrics is None and (pos_label is not None or labels is not None):
+        raise InputError("`pos_label` and `labels` apply to the metrics named with `metrics=`; name them too "
+                         "(or pass pos_label/labels to load() or from_frame())")
     if metrics is not None:
         names = _names(metrics, "metrics")
-        comps = [dataclasses.replace(c, metrics=_metric_specs(names, inputs.pos_label, inputs.labels))
+        pl = inputs.pos_label if pos_label is None else _label(pos_label)
+        labs = inputs.labels if labels is None else _labels(labels)
+        comps = [dataclasses.replace(c, metrics=_metric_specs(names, pl, labs))
                  for c in comps]
     if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or jobs < 1:
         raise InputError(f"`jobs` must be a whole number >= 1; got {jobs!r}")

@@ -188,6 +188,12 @@ class Settings:
         return 1 - self.alpha
 
     @property
+    def ties_family(self) -> str:
+        """Family of the competitiveness summary's ties between competitors: every pair is needed, so
+        all pairs under ``vs-best`` (which tests only the comparisons with the best), else ``family``."""
+        return "all-pairs" if self.family == "vs-best" else self.family
+
+    @property
     def rule(self) -> str:
         """The rule behind every verdict, in words (``Holm correction over all pairs of systems``)."""
         return vocab.correction_over(self.correction, self.family)

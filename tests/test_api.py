@@ -178,10 +178,14 @@ def test_leaderboard_and_pairs_agree_with_the_stored_results(workshop):
         assert (row.system_a, row.system_b, row.diff, row.p_raw, row.p_bh) == (p.a, p.b, p.diff, p.p_value, p.p_bh)
         assert row.significant is p.significant and row.p_adjusted == p.p_adjusted == p.p_bh  # correction bh
     assert pr["significant"].any() and not pr["significant"].all()
-    with pytest.raises(KeyError, match="competitions: name one with competition="):
+    with pytest.raises(cr.InputError, match="competitions: name one with competition="):
         workshop.leaderboard()
-    with pytest.raises(KeyError, match="no metric 'f2'"):
+    with pytest.raises(cr.InputError, match="no metric 'f2'; metrics: accuracy, f1"):
         workshop.pairs(metric="f2", competition="paraphrase")
+    with pytest.raises(cr.InputError, match="no metric 'acuracy' \\(did you mean 'accuracy'\\?\\)"):
+        workshop.pairs(metric="acuracy", competition="paraphrase")
+    with pytest.raises(cr.InputError, match="no competition 'paraphrse' \\(did you mean 'paraphrase'\\?\\)"):
+        workshop.leaderboard(competition="paraphrse")
 
 
 def test_one_competition_needs_no_competition_argument(absa):

@@ -23,6 +23,11 @@ FORMATS = ("json", "latex", "html", "pdf")
 FIGURES = ("ci", "diff", "dist", "facets", "workshop")
 
 
+def _names(value: str | Sequence[str]) -> list[str]:
+    """A comma list (``"json,latex"``) or a sequence of names, as a list."""
+    return [x.strip() for x in value.split(",") if x.strip()] if isinstance(value, str) else list(value)
+
+
 def _choice(what: str, value: str, allowed: Sequence[str]) -> str:
     if value not in allowed:
         raise InputError(f"`{what}` must be one of {', '.join(allowed)}; got {value!r}{suggest(value, allowed)}")
@@ -152,19 +157,19 @@ class Report:
         b = b or next(s.system for s in ma.scores if s.system != a)
         return figures.distribution_plot(comp, ma, a, b, self.analysis.settings.test)
 
-    def write(self, out_dir: str | Path, formats: Sequence[str] = FORMATS, *, force: bool = False,
-              figure_formats: Sequence[str] = ("pdf", "svg"), compile_pdf: bool = True) -> list[Path]:
+    def write(self, out_dir: str | Path, formats: str | Sequence[str] = FORMATS, *, force: bool = False,
+              figure_formats: str | Sequence[str] = ("pdf", "svg"), compile_pdf: bool = True) -> list[Path]:
         """Write the report into ``out_dir`` atomically (a temporary folder moved into place when
-        complete); returns the paths written. results.json is always written.
+        complete); returns the paths written. results.json is always written; ``formats`` and
+        ``figure_formats`` are sequences or comma lists (``"json,latex"``).
 
         Raises :class:`InputError` for a non-empty ``out_dir`` without ``force``, an unknown format,
         or missing PDF libraries.
         """
         from .staging import staged
 
-        formats = [_choice("formats", f, FORMATS) for f in formats]
-        for f in figure_formats:
-            _choice("figure_formats", f, ("pdf", "svg", "png"))
+        formats = [_choice("formats", f, FORMATS) for f in _names(formats)]
+        figure_formats = [_choice("figure_formats", f, ("pdf", "svg", "png")) for f in _names(figure_formats)]
         out = Path(out_dir)
         with staged(out, force) as tmp:
             (tmp / "results.json").write_text(self.analysis.to_json(), encoding="utf-8")

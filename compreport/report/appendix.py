@@ -57,17 +57,20 @@ def appendix(analysis: Analysis, options: Options, tables_by_comp: dict[str, lis
         for stem, _, _ in _language_blocks(analysis):
             doc.append(NoEscape(f"\n\\input{{summary/ci-{stem}.tex}}\n"))
     for comp in analysis.competitions:
-        with doc.create(Section(NoEscape(escape(comp.name)))):
+        with doc.create(Section(NoEscape(escape(comp.name)), label=False)):
             doc.append(NoEscape(f"{comp.n:,} test items, {len(comp.systems)} systems."))
             for rel in tables_by_comp.get(comp.id, []):
                 doc.append(NoEscape(f"\n\\input{{{rel}}}\n"))
             figs = figures_by_comp.get(comp.id, [])
             if figs:
-                with doc.create(Subsection("Figures")):
+                with doc.create(Subsection("Figures", label=False)):
                     for rel in figs:
+                        stem = Path(rel).stem
+                        caption = escape(prose.figure_caption(stem.partition("-")[0], analysis.settings))
                         doc.append(NoEscape(
                             "\n\\begin{figure}[htbp]\\centering\n"
                             f"\\includegraphics[width=\\linewidth,height=0.8\\textheight,keepaspectratio]{{{rel}}}\n"
+                            f"\\caption{{{caption}}}\\label{{fig:{comp.id}-{stem}}}\n"
                             "\\end{figure}\n"))
         doc.append(NoEscape(r"\clearpage"))
     doc.append(NoEscape(r"\bibliographystyle{plainnat}" + "\n" + r"\bibliography{references}"))

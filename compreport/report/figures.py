@@ -138,7 +138,7 @@ def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str,
     ax.set_xlabel(f"difference in {metric.name} (positive: {a} better{lower_note(metric)})", **TEXT)
     ax.set_ylabel("replicates")
     which = "" if test == "bootstrap" else f" ({test} test)"
-    ax.set_title(f"{a} − {b}: δ(x) = {delta:.4f}, p-value(x) = {Format().p(c.p_value)}{which}", loc="left",
+    ax.set_title(f"{a} − {b}: δ(x) = {delta:.4f}, raw p-value(x) = {Format().p(c.p_value)}{which}", loc="left",
                  **TEXT)
     fig.suptitle(f"{comp.name}: bootstrap distribution of the difference in {metric.name}", **TEXT)
     fig.legend(loc="outside lower center", ncols=3)

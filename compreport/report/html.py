@@ -34,16 +34,6 @@ MATRIX_COLUMNS_PER_BLOCK = 20
 #: In PDF, the competitiveness summary is split into blocks of at most this many competitions.
 SUMMARY_COLUMNS_PER_BLOCK = 7
 
-_FIGURE_CAPTIONS = {
-    "ci": "Scores with their {level} bootstrap confidence intervals, best first.",
-    "diff": ("Differences from the best with their {level} confidence intervals (positive: the best is better); "
-             "green intervals exclude 0."),
-    "dist": ("Bootstrap distribution of the difference between the best system and the runner-up; the p-value "
-             "counts the replicates at or beyond twice the observed difference."),
-    "dist-randomization": ("Bootstrap distribution of the difference between the best system and the runner-up; "
-                           "the p-value in the title is the approximate randomization test's."),
-    "facets": "All metrics side by side.",
-}
 
 
 @lru_cache(maxsize=1)
@@ -122,14 +112,12 @@ def svg_markup(svg: str | None, prefix: str):
 def figure_blocks(analysis: Analysis, comp: CompetitionAnalysis, gallery: Gallery) -> tuple[dict, list]:
     """Inline SVG figures of one competition: ({metric name: [figure, ...]}, [other figures])."""
     stems = {stem: name for name, stem in metric_stems(comp).items()}
-    test = analysis.settings.test
     per_metric: dict[str, list] = {ma.name: [] for ma in comp.metrics}
     others: list = []
     for i, stem in enumerate(gallery.stems(comp)):
         kind, _, rest = stem.partition("-")
-        key = f"{kind}-{test}" if f"{kind}-{test}" in _FIGURE_CAPTIONS else kind
         item = {"stem": stem, "svg": svg_markup(gallery.svg(comp.id, stem), f"f{i}-"),
-                "caption": _FIGURE_CAPTIONS.get(key, "").format(level=prose.level(analysis.settings))}
+                "caption": prose.figure_caption(kind, analysis.settings)}
         (per_metric[stems[rest]] if rest in stems else others).append(item)
     return per_metric, others
 
@@ -255,7 +243,8 @@ def index_html(analysis: Analysis, fmt: model.Format | None = None, gallery: Gal
     return render("index.html", for_pdf=for_pdf, settings=analysis.settings, level=prose.level(analysis.settings),
                   title=prose.title(analysis), summaries=summary_blocks(analysis, fmt, for_pdf=for_pdf),
                   legend=model.legend(), competitions=competitions, workshop_svg=workshop_svg,
-                  methods=methods_context(analysis.settings), provenance=provenance(analysis))
+                  methods=methods_context(analysis.settings), provenance=provenance(analysis),
+                  ties_words=vocab.FAMILIES[analysis.settings.ties_family].words)
 
 
 def _write(path: Path, text: str) -> Path:

@@ -21,6 +21,7 @@ from . import model
 from .latex_layout import (TABCOLSEP, Options, chunks, col, has_negative, int_digits, num_width, pack, spans,
                            table_format, text_width)
 from .naming import metric_stems
+from .prose import direction
 from .tex import cell, escape, metric_name, number  # noqa: F401  (number: re-exported for callers)
 from ..resources import templates_dir
 
@@ -78,7 +79,8 @@ class Renderer:
         rows = [{"rank": r["rank"].text, "system": r.label, "baseline": r.baseline,
                  "scores": [cell(r[k]) for k in keys], "group": escape(r["group"].text)} for r in t.rows]
         return self._render("leaderboard.tex.j2", comp=comp, metrics=metrics, rows=rows, env=self._env_for(width),
-                            label=_label(comp, "leaderboard"), has_baselines=any(r.baseline for r in t.rows))
+                            label=_label(comp, "leaderboard"), has_baselines=any(r.baseline for r in t.rows),
+                            direction=direction(comp.primary))
 
     def confidence_intervals(self, comp: CompetitionAnalysis) -> str:
         """Ordered bootstrap CIs, one block per metric side by side; split when too wide."""
@@ -97,7 +99,8 @@ class Renderer:
             name_w = max([text_width(r.label, lay.em) for r in t.rows] + [0.0])
             widths.append(col(name_w) + 3 * col(num_width(d, lay.em, int_digits(vals), has_negative(vals))))
             prepared.append({"title": title, "fmt": table_format(d, vals), "rows": [
-                {"system": r.label, "low": cell(r["ci_low"]), "mean": cell(r["mean"]), "high": cell(r["ci_high"])}
+                {"system": r.label, "baseline": r.baseline, "low": cell(r["ci_low"]), "mean": cell(r["mean"]),
+                 "high": cell(r["ci_high"])}
                 for r in t.rows]})
         groups = pack(widths, lay.widest)
         parts = []
@@ -115,12 +118,13 @@ class Renderer:
         lay, d = self.opt.layout, self.fmt.diff_decimals
         vals = _values(t, ("ci_low", "diff", "ci_high"))
         name_w = max([text_width(r.label, lay.em) for r in t.rows] + [0.0])
-        width = (col(name_w) + 3 * col(num_width(d, lay.em, int_digits(vals), True)) + col(0.6 * lay.em)
-                 + col(text_width("Sig.", lay.em)))
+        width = (col(name_w) + 3 * col(num_width(d, lay.em, int_digits(vals), True)) + col(text_width("Excl. 0", lay.em))
+                 + col(num_width(self.fmt.p_decimals, lay.em)) + col(text_width("Sig.", lay.em)))
         rows = [{"system": r.label, "baseline": r.baseline, "low": cell(r["ci_low"]), "diff": cell(r["diff"]),
-                 "high": cell(r["ci_high"]), "excludes": r["excludes_zero"].value,
+                 "high": cell(r["ci_high"]), "excludes": r["excludes_zero"].text, "p": cell(r["p_adjusted"]),
                  "significant": r["significant"].text} for r in t.rows]
         return self._render("vs_best.tex.j2", comp=comp, ma=ma, fmt=table_format(d, vals), rows=rows,
+                            p_fmt=f"S[table-format=1.{self.fmt.p_decimals}]",
                             env=self._env_for(width), label=_label(comp, f"diff-{metric_stems(comp)[ma.name]}"))
 
     def pair_matrix(self, comp: CompetitionAnalysis, ma: MetricAnalysis) -> str:
@@ -194,8 +198,7 @@ class Renderer:
         col_w = col(max(widest_cell, widest_word, 3.5 * lay.em))
         per_table = max(1, int((lay.widest - col(label_w)) // col_w))
         ids = list(t.columns)
-        family = self.analysis.competitions[0].primary.competitiveness.get("ties_family", "all-pairs")
-        ties = vocab.FAMILIES[family].words
+        ties = vocab.FAMILIES[self.analysis.settings.ties_family].words
         parts = []
         id_chunks = chunks(ids, per_table)
         for k, sub in enumerate(id_chunks):

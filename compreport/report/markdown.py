@@ -10,12 +10,13 @@ import re
 
 from .model import Table
 
-_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 
 
 def escape(text: str) -> str:
-    """Text that prints literally in Markdown: punctuation backslash-escaped, ``<`` and ``&`` as entities."""
-    text = str(text).replace("&", "&amp;").replace("<", "&lt;")
+    """Text that prints literally in a Markdown table cell: emphasis, code, link and pipe characters
+    backslash-escaped, ``<`` (HTML) and entity-like ``&`` as entities."""
+    text = re.sub(r"&(?=#?\w+;)", "&amp;", str(text)).replace("<", "&lt;")
     return _SPECIAL.sub(r"\\\1", re.sub(r"[\r\n\t]+", " ", text))
 
 

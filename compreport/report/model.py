@@ -52,7 +52,7 @@ class Format:
         for name in ("decimals", "diff_decimals", "p_decimals", "summary_decimals"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, numbers.Integral) or not 0 <= v <= 10:
-                raise InputError(f"`{name}` must be a whole number between 0 and 10, got {v!r}")
+                raise InputError(f"`{name}` must be a whole number between 0 and 10; got {v!r}")
 
     @staticmethod
     def number(x, digits: int) -> str:
@@ -210,17 +210,19 @@ def differences_from_best(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Fo
     """CIs of the differences from the best (paper Table 3), with the stored verdicts.
 
     ``diff`` is oriented: positive means the best is better. ``excludes_zero`` and
-    ``significant`` are the stored verdicts; the p-value columns ``none``/``bonferroni``/
-    ``holm``/``bh`` are corrected over the m − 1 comparisons with the best.
+    ``significant`` are the stored verdicts, ``p_adjusted`` the p-value behind ``significant``
+    (the report's rule); the p-value columns ``none``/``bonferroni``/``holm``/``bh`` are corrected
+    over the m − 1 comparisons with the best.
     """
     columns = {"system": "System", "diff": "Difference", "ci_low": "CI low", "ci_high": "CI high",
                "excludes_zero": "Excludes 0", "none": "p", "bonferroni": "Bonferroni", "holm": "Holm", "bh": "BH",
-               "significant": "Significant"}
+               "p_adjusted": "p (verdict)", "significant": "Significant"}
     rows = []
     for c in ma.vs_best:
         cells = {"system": Cell(c.b, c.b), "diff": Cell(c.diff, fmt.diff(c.diff)),
                  "ci_low": Cell(c.ci_low, fmt.diff(c.ci_low)), "ci_high": Cell(c.ci_high, fmt.diff(c.ci_high)),
-                 "excludes_zero": _yes_no(c.excludes_zero), **_p_cells(c, fmt), "significant": _yes_no(c.significant)}
+                 "excludes_zero": _yes_no(c.excludes_zero), **_p_cells(c, fmt),
+                 "p_adjusted": Cell(c.p_adjusted, fmt.p(c.p_adjusted)), "significant": _yes_no(c.significant)}
         rows.append(Row(c.b, cells, c.b in comp.baselines))
     return Table("diff-best", columns, rows, comp, ma)
 

@@ -62,10 +62,12 @@ def paragraph(settings: Settings) -> list[str | Cite]:
     out += ["Tables report p-values raw and with Bonferroni ", Cite("dunn1961"), ", Holm ", Cite("holm1979"),
             " and Benjamini–Hochberg ", Cite("benjamini1995"), " adjustments: differences from the best over the "
             f"m − 1 comparisons with the best, pairwise p-values over {vocab.FAMILIES[settings.family].words}. "
-            f"Every verdict of this report — significantly different or not, ties with the best, and the "
-            f"significance groups (systems sharing a letter are not significantly different at α = "
-            f"{settings.alpha:g}; a compact letter display ", Cite("piepho2004"), ") — uses the ",
-            *_verdict_rule(settings), ". "]
+            f"Every verdict of this report — significantly different or not, the systems that cannot be "
+            f"told apart from the best, and the significance groups (systems sharing a letter are not "
+            f"significantly different at α = {settings.alpha:g}; a compact letter display ", Cite("piepho2004"),
+            ") — uses the ", *_verdict_rule(settings), ". The competitiveness summary counts ties as the paper "
+            "does, under each of the four corrections: with the winner over the m − 1 comparisons with the "
+            f"winner, between competitors over {vocab.FAMILIES[settings.ties_family].words}. "]
     out += ["The best system is chosen on the same test set it is compared on."]
     return out
 
@@ -111,6 +113,25 @@ def other_family_note(settings: Settings, corrected_p: float, fmt_p) -> str | No
     return (f"The table of differences from the best corrects over only the m − 1 comparisons with the winner "
             f"({label}: p = {fmt_p(corrected_p)}); the verdict above, like the significance groups, uses the "
             f"{settings.rule}.")
+
+
+#: Figure captions by kind (``dist-randomization``: the distribution under the randomization test).
+FIGURE_CAPTIONS = {
+    "ci": "Scores with their {level} bootstrap confidence intervals, best first.",
+    "diff": ("Differences from the best with their {level} confidence intervals, not corrected for multiple "
+             "comparisons (positive: the best is better); green intervals exclude 0."),
+    "dist": ("Bootstrap distribution of the difference between the best system and the runner-up; the p-value "
+             "counts the replicates at or beyond twice the observed difference."),
+    "dist-randomization": ("Bootstrap distribution of the difference between the best system and the runner-up; "
+                           "the p-value in the title is the approximate randomization test's."),
+    "facets": "All metrics side by side.",
+}
+
+
+def figure_caption(kind: str, settings: Settings) -> str:
+    """The caption of a figure of ``kind`` (``ci``, ``diff``, ``dist``, ``facets``) under ``settings``."""
+    key = f"{kind}-{settings.test}" if f"{kind}-{settings.test}" in FIGURE_CAPTIONS else kind
+    return FIGURE_CAPTIONS.get(key, "").format(level=level(settings))
 
 
 def subtitle(comp: CompetitionAnalysis) -> str:

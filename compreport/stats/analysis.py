@@ -103,11 +103,10 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
                     differs_from_best=None if is_best[i] else _verdict(vs_best_p[i], alpha),
                     p_vs_best=float("nan") if is_best[i] else float(vs_best_p[i])) for i in order]
     # ties among all pairs (paper Tables 7-11) need every pair: all-pairs corrections under vs-best
-    ties_family = "all-pairs" if settings.family == "vs-best" else settings.family
-    tie_corr = all_pairs if settings.family == "vs-best" else pr_corr
+    tie_corr = all_pairs if settings.ties_family == "all-pairs" else pr_corr
     comp = competitiveness.competitiveness(
         observed, order, {"none": vb["p_value"], **vb_corr}, {"none": pr["p_value"], **tie_corr},
-        alpha, n, ideal, higher_is_better) | {"ties_family": ties_family}
+        alpha, n, ideal, higher_is_better) | {"ties_family": settings.ties_family}
     return MetricAnalysis(
         name=name, params=params, higher_is_better=higher_is_better, ideal=ideal, primary=primary,
         best=systems[best], scores=scores,

@@ -16,7 +16,8 @@ import numpy as np
 
 from .._version import __version__
 from ..inputs.competition import INFO_FIELDS, CompetitionInfo
-from ..settings import Settings
+from ..errors import InputError
+from ..settings import Settings, suggest
 from .jsonvalues import dataclass_from, json_ready
 
 
@@ -239,8 +240,9 @@ class CompetitionAnalysis(CompetitionInfo):
         for ma in self.metrics:
             if ma.name == name:
                 return ma
-        raise KeyError(f"competition {self.id!r} has no metric {name!r} "
-                       f"(metrics: {', '.join(ma.name for ma in self.metrics)})")
+        names = [ma.name for ma in self.metrics]
+        raise InputError(f"competition {self.id!r} has no metric {name!r}{suggest(name, names)}; "
+                         f"metrics: {', '.join(names)}")
 
     def to_dict(self) -> dict:
         """This competition's entry of results.json."""
@@ -284,13 +286,14 @@ class Analysis:
         """The competition ``id``; None is allowed when there is only one."""
         if id is None:
             if len(self.competitions) != 1:
-                raise KeyError(f"{len(self.competitions)} competitions: name one with competition= "
-                               f"({', '.join(c.id for c in self.competitions)})")
+                raise InputError(f"{len(self.competitions)} competitions: name one with competition= "
+                                 f"({', '.join(c.id for c in self.competitions)})")
             return self.competitions[0]
         for c in self.competitions:
             if c.id == id:
                 return c
-        raise KeyError(f"no competition {id!r} (competitions: {', '.join(c.id for c in self.competitions)})")
+        ids = [c.id for c in self.competitions]
+        raise InputError(f"no competition {id!r}{suggest(str(id), ids)}; competitions: {', '.join(ids)}")
 
     def to_dict(self) -> dict:
         """The results.json contract: JSON-ready (NaN/inf as None, numpy scalars as Python)."""
