@@ -238,3 +238,30 @@ def test_vs_best_family_decides_only_the_comparisons_with_the_best():
     ctx = team_context(a, ca, worst, Report(a).format)
     assert ctx["untested"] and ma.best not in ctx["untested"]
     assert "only the comparisons with the winner are tested" in _text(team_html(a, ca, worst))
+
+
+def test_an_undefined_score_is_left_out_of_tests_and_groups():
+    """A constant prediction has no Pearson correlation: undefined, warned, never 'significant'."""
+    from compreport.errors import InputWarning
+    from compreport.stats.analysis import analyze_competition
+
+    rng = np.random.default_rng(1)
+    n = 200
+    gold = rng.normal(size=n).round(3)
+    preds = [gold + rng.normal(scale=s, size=n) for s in (0.5, 0.8, 1.0)] + [np.full(n, 0.5)]
+    comp = make_competition(gold, np.array(preds), systems=["a", "b", "c", "const"], metrics=["pearson"])
+    with pytest.warns(InputWarning, match=r"'pearson' is undefined for 'const'.*left out of the comparisons"):
+        ca = analyze_competition(comp, Settings(bootstrap=500), progress=False)
+    ma = ca.primary
+    const = ma.score_of("const")
+    assert np.isnan(const.score) and const.group == "" and const.differs_from_best is None
+    for c in ma.pairs:
+        untested = "const" in (c.a, c.b)
+        assert (c.significant is None) == untested and np.isnan(c.p_value) == untested
+    tested = [c for c in ma.pairs if "const" not in (c.a, c.b)]
+    # corrected over the 3 tested pairs, not 6
+    assert all(c.p_bonferroni == pytest.approx(min(1.0, 3 * c.p_value)) for c in tested)
+    a = analyze([], Settings(bootstrap=500))
+    a.competitions = [ca]
+    text = _text(team_html(a, ca, "const"))
+    assert "significantly better" not in text and "its score is undefined" in text

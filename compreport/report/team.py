@@ -8,6 +8,8 @@ contradict each other.
 
 from __future__ import annotations
 
+import math
+
 from .. import vocabulary as vocab
 from ..stats.results import Analysis, CompetitionAnalysis
 from . import model, prose
@@ -61,6 +63,9 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
         "rank": me.rank, "group": me.group or model.MISSING, "best_score": fmt.score(best.score),
         "comparison": comparison, "verdict": verdict, "note": note, "rule": s.rule,
         "alike": alike, "alike_baselines": [a for a in alike if a in comp.baselines], "untested": untested,
+        "untested_why": ("its score is undefined" if not math.isfinite(me.score)
+                         else "only the comparisons with the winner are tested" if s.family == "vs-best"
+                         else "their scores are undefined"),
         "others": others, "method_sentences": citation_segments(prose.method_sentences(s)),
     }
 

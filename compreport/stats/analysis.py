@@ -77,6 +77,11 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
     pr = significance.differences(observed, replicates, pa, pb, higher_is_better, alpha, ci, jack)
     if test_p is not None:
         vb["p_value"], pr["p_value"] = test_p(firsts, others), test_p(pa, pb)
+    # A system whose score is undefined (a constant prediction under Pearson, say) is not compared:
+    # its comparisons are untested (NaN), outside every family, and it has no group.
+    defined = np.isfinite(observed)
+    vb["p_value"][~(defined[firsts] & defined[others])] = np.nan
+    pr["p_value"][~(defined[pa] & defined[pb])] = np.nan
     vb_corr = multitest.correct(vb["p_value"])
     all_pairs = multitest.correct(pr["p_value"])
     with_best = ia == 0
@@ -92,7 +97,9 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
         decide = np.where(with_best, decide, np.nan)  # pairs without the best are not tested
     different = np.zeros((m, m), dtype=bool)
     different[pa, pb] = different[pb, pa] = np.nan_to_num(decide, nan=1.0) < alpha
-    group = letters.letters(list(order), different)
+    ranked = order[defined[order]]
+    sub = letters.letters(list(range(len(ranked))), different[np.ix_(ranked, ranked)])
+    group = {int(s): sub[k] for k, s in enumerate(ranked)} | {int(s): "" for s in np.flatnonzero(~defined)}
     vs_best_p = np.full(m, np.nan)
     vs_best_p[others] = decide[with_best]
     top = observed[best]
@@ -163,6 +170,12 @@ def analyze_competition(comp: Competition, settings: Settings, *, jobs: int = 1,
         metrics.append(analyze_metric(p.name, p.params, p.higher_is_better, p.ideal, i == 0, comp.systems,
                                       res.observed[i], res.replicates[i], settings, comp.n,
                                       res.jackknife[i] if res.jackknife else None, test_p))
+        undefined = [s.system for s in metrics[-1].scores if not np.isfinite(s.score)]
+        if undefined:
+            note = (f"competition {comp.id!r}: metric {p.name!r} is undefined for {', '.join(map(repr, undefined))} "
+                    f"(e.g. constant predictions); left out of the comparisons, corrections and groups")
+            warn(note)
+            notes.append(note)
     return CompetitionAnalysis(
         **comp.metadata(), n=comp.n, systems=comp.systems, baselines=comp.baselines, metrics=metrics,
         inputs=comp.inputs, warnings=notes,

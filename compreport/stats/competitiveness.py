@@ -5,23 +5,27 @@ from __future__ import annotations
 
 import numpy as np
 
+
 def competitiveness(observed: np.ndarray, order: np.ndarray, p_vs_best: dict[str, np.ndarray],
                     p_pairs: dict[str, np.ndarray], alpha: float, n: int, ideal: float | None,
                     higher_is_better: bool) -> dict:
     """The paper's Table 6 summary for one competition and metric.
 
-    ``p_vs_best``/``p_pairs`` map ``none``/``bonferroni``/``holm``/``bh`` to p-values.
+    ``p_vs_best``/``p_pairs`` map ``none``/``bonferroni``/``holm``/``bh`` to p-values (NaN: not
+    tested, never a tie). ``m`` counts every system; the score statistics (|win − med|, CV) use the
+    systems whose score is defined.
     """
     m = len(observed)
     winner = float(observed[order[0]])
+    scores = observed[np.isfinite(observed)]
     out = {
         "n": int(n), "m": int(m), "possible_comparisons": m * (m - 1) // 2,
         "ties_with_winner": {k: int((v >= alpha).sum()) for k, v in p_vs_best.items()},
         "ties": {k: int((v >= alpha).sum()) for k, v in p_pairs.items()},
-        "win_minus_median": float(abs(winner - np.median(observed))),
+        "win_minus_median": float(abs(winner - np.median(scores))) if scores.size else None,
     }
-    mean = float(np.mean(observed))
-    out["cv"] = float(100 * np.std(observed, ddof=1) / mean) if m > 1 and mean != 0 else None
+    mean = float(np.mean(scores)) if scores.size else 0.0
+    out["cv"] = float(100 * np.std(scores, ddof=1) / mean) if scores.size > 1 and mean != 0 else None
     if ideal is None:
         out["ppi"], out["ppi_unit"] = None, None
     elif ideal == 1.0 and higher_is_better:
