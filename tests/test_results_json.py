@@ -1,4 +1,7 @@
-"""results.json follows the documented contract, and is reproducible byte for byte."""
+"""results.json follows the documented contract, and is reproducible byte for byte.
+
+Only numbers are read here, so every run is ``--format json`` (the renderers have their own tests,
+and tests/test_report_cli.py renders every format end to end)."""
 
 import json
 from pathlib import Path
@@ -32,7 +35,8 @@ def report(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("rep")
     csv = bestgen_wide(tmp / "absa.csv")
     out = tmp / "out"
-    assert main(["report", str(csv), "--metric", "accuracy,macro_f1", "-B", "2000", "-o", str(out)]) == 0
+    assert main(["report", str(csv), "--metric", "accuracy,macro_f1", "-B", "2000", "-o", str(out),
+                 "--format", "json"]) == 0
     return csv, out, json.loads((out / "results.json").read_text())
 
 
@@ -117,11 +121,12 @@ def test_boot_mean_se_and_ci_are_from_the_replicates(report):
 def test_same_seed_byte_identical_other_seed_differs(report, tmp_path):
     csv, out, _ = report
     again = tmp_path / "again"
-    assert main(["report", str(csv), "--metric", "accuracy,macro_f1", "-B", "2000", "-o", str(again)]) == 0
+    assert main(["report", str(csv), "--metric", "accuracy,macro_f1", "-B", "2000", "-o", str(again),
+                 "--format", "json"]) == 0
     assert (again / "results.json").read_bytes() == (out / "results.json").read_bytes()
     other = tmp_path / "other"
     assert main(["report", str(csv), "--metric", "accuracy,macro_f1", "-B", "2000", "--seed", "7",
-                 "-o", str(other)]) == 0
+                 "-o", str(other), "--format", "json"]) == 0
     d = json.loads((other / "results.json").read_text())
     assert d["settings"]["seed"] == 7
     assert (other / "results.json").read_bytes() != (out / "results.json").read_bytes()
@@ -140,7 +145,8 @@ def test_identical_systems_and_lower_is_better(tmp_path):
     lines = ["y,good,twin,bad"] + [f"{a:.4f},{b:.4f},{b:.4f},{a + 1.5:.4f}" for a, b in zip(y, good)]
     (tmp_path / "reg.csv").write_text("\n".join(lines) + "\n")
     out = tmp_path / "out"
-    assert main(["report", str(tmp_path / "reg.csv"), "--metric", "mae", "-B", "1000", "-o", str(out)]) == 0
+    assert main(["report", str(tmp_path / "reg.csv"), "--metric", "mae", "-B", "1000", "-o", str(out),
+                 "--format", "json"]) == 0
     ma = json.loads((out / "results.json").read_text())["competitions"][0]["metrics"][0]
     assert ma["higher_is_better"] is False and ma["best"] == "good"
     twin = next(v for v in ma["vs_best"] if v["system"] == "twin")
