@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
-import numpy as np
-import pytest
+import os
 
-from compreport.stats import resampling as bootstrap
-from compreport.inputs.competition import Competition, MetricSpec
-from compreport.stats.metrics import get_metric
+# One BLAS thread, here and in every `python -m compreport` the tests start (they inherit the
+# environment): the suite's matrices are small, and OpenBLAS's idle threads spin on the 2 shared
+# cores (about a quarter of an analysis's CPU time). Set before numpy is imported; a value
+# already in the environment wins.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from compreport.stats import resampling as bootstrap  # noqa: E402
+from compreport.inputs.competition import Competition, MetricSpec  # noqa: E402
+from compreport.stats.metrics import get_metric  # noqa: E402
 
 
 def make_competition(gold, predictions, systems=None, metrics=None, fields=None, cid="t"):
