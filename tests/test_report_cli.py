@@ -1,8 +1,14 @@
-"""End to end: `compreport report` writes every format of the output layout, reproducibly."""
+"""End to end: `compreport report` writes every format of the output layout, reproducibly.
+
+test_report_writes_every_format_and_is_byte_identical is the suite's one run of every format
+(json, LaTeX with the compiled appendix, HTML, PDF, figures), twice: it also holds the
+byte-identity checks of the LaTeX appendix and of the PDFs. Other tests read numbers with
+``--format json`` or call one renderer."""
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -58,8 +64,20 @@ def test_report_writes_every_format_and_is_byte_identical(two_competitions, tmp_
     data = json.loads((a / "results.json").read_text())
     comp = next(c for c in data["competitions"] if c["id"] == "detox-binary")
     assert len(teams) == len(comp["systems"]) - len(comp["baselines"])
-    for rel in files:  # the same inputs and seed give byte-identical files
+    # the same inputs and seed give the same files, byte for byte (LaTeX tables, the compiled
+    # appendix, figures, HTML, every PDF and team sheet): the renderers' own tests rely on this check
+    assert files == sorted(str(p.relative_to(b)) for p in b.rglob("*") if p.is_file())
+    for rel in files:
         assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
+    # the appendix: settings come from the analysis (-B 1000, not the default 10,000), methods cite
+    text = re.sub(r"\s+", " ", subprocess.run(["pdftotext", str(a / "appendix.pdf"), "-"], capture_output=True,
+                                             text=True).stdout)
+    assert "10,000" not in text and "1,000 paired bootstrap resamples" in text
+    assert "Berg-Kirkpatrick" in text and "ToxiHunters.01" in text
+    bib = (a / "references.bib").read_text()
+    assert "@inproceedings{bergkirkpatrick2012" in bib and "@article{holm1979" in bib
+    first = (a / "detox-binary/tables/leaderboard.tex").read_text().splitlines()[0]
+    assert first.startswith("% compreport") and "B=1000" in first and "seed=0" in first
 
 
 def test_json_only_imports_no_renderer(two_competitions, tmp_path):
