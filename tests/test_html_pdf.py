@@ -70,9 +70,17 @@ def analysis(settings, hostile):
 
 
 @pytest.fixture(scope="module")
-def html_dir(analysis, tmp_path_factory):
+def gallery(analysis):
+    """The figures of ``analysis``, drawn once for the HTML and the PDF pages, as in one report run."""
+    from compreport.report.figures import Gallery
+
+    return Gallery(analysis)
+
+
+@pytest.fixture(scope="module")
+def html_dir(analysis, gallery, tmp_path_factory):
     out = tmp_path_factory.mktemp("html")
-    written = htmlreport.write_html(analysis, out)
+    written = htmlreport.write_html(analysis, out, gallery=gallery)
     assert written == [out / "index.html", *(out / c.id / "report.html" for c in analysis.competitions)]
     return out
 
@@ -271,12 +279,12 @@ def _text(pdf: Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def pdf_dir(analysis, tmp_path_factory):
+def pdf_dir(analysis, gallery, tmp_path_factory):
     pytest.importorskip("weasyprint")
     from compreport.report import pdf as pdfreport
 
     out = tmp_path_factory.mktemp("pdf")
-    written = pdfreport.write_pdf(analysis, out)
+    written = pdfreport.write_pdf(analysis, out, gallery=gallery)
     assert written[0] == out / "overview.pdf"
     assert all(p.is_file() for p in written)
     assert pdfreport.REFUSED == []  # nothing was fetched, nothing even tried
