@@ -10,41 +10,12 @@ import os
 # already in the environment wins.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import functools  # noqa: E402
-import gc  # noqa: E402
-
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from compreport.stats import resampling as bootstrap  # noqa: E402
 from compreport.inputs.competition import Competition, MetricSpec  # noqa: E402
 from compreport.stats.metrics import get_metric  # noqa: E402
-
-
-def _holm_without_full_collections() -> None:
-    """statsmodels' ``multipletests(method="holm")`` calls ``gc.collect()`` on every call: a full
-    collection of this long-lived test process's heap (matplotlib, WeasyPrint, fontTools objects),
-    about 0.1 s a call and over 25 s of CPU across the suite. Here the call runs with ``gc.collect``
-    a no-op for its duration; the adjusted p-values are the same (a collection computes nothing).
-    ``python -m compreport`` runs started by the tests are untouched."""
-    try:
-        from statsmodels.stats import multitest as sm_multitest
-    except ImportError:  # the tests that need it fail on their own
-        return
-    real = sm_multitest.multipletests
-
-    @functools.wraps(real)
-    def multipletests(*args, **kwargs):
-        collect, gc.collect = gc.collect, lambda generation=2: 0
-        try:
-            return real(*args, **kwargs)
-        finally:
-            gc.collect = collect
-
-    sm_multitest.multipletests = multipletests
-
-
-_holm_without_full_collections()
 
 
 def make_competition(gold, predictions, systems=None, metrics=None, fields=None, cid="t"):

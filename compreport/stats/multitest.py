@@ -1,4 +1,10 @@
-"""Multiple-comparison corrections (statsmodels ``multipletests``) over an explicit family.
+"""Multiple-comparison corrections (Bonferroni, Holm, Benjamini-Hochberg) over an explicit family.
+
+The arithmetic is that of statsmodels' ``multipletests`` (``bonferroni``, ``holm``, ``fdr_bh``),
+operation for operation, so the adjusted p-values are bit-identical (the tests compare them with
+statsmodels itself). It is written out here because statsmodels' Holm runs a full
+``gc.collect()`` on every call (0.76 s of a 1.4 s demo analysis, measured) and importing
+statsmodels costs about 0.8 s of every run's start-up.
 """
 
 from __future__ import annotations
@@ -8,23 +14,33 @@ import numpy as np
 from ..vocabulary import MULTIPLETESTS_METHOD
 
 
+def _sorted_adjust(p_sorted: np.ndarray, method: str) -> np.ndarray:
+    """Adjusted p-values of ascending ``p_sorted`` (m,) by ``method`` (a key of MULTIPLETESTS_METHOD)."""
+    m = len(p_sorted)
+    if method == "bonferroni":
+        adj = p_sorted * float(m)
+    elif method == "holm":  # step-down: max over j <= i of (m - j + 1) p_(j)
+        adj = np.maximum.accumulate(p_sorted * np.arange(m, 0, -1))
+    else:  # bh, step-up: min over j >= i of p_(j) m / j
+        adj = np.minimum.accumulate((p_sorted / (np.arange(1, m + 1) / float(m)))[::-1])[::-1]
+    adj[adj > 1] = 1
+    return adj
+
+
 def correct(p: np.ndarray) -> dict[str, np.ndarray]:
     """Bonferroni, Holm and Benjamini-Hochberg adjusted p-values over the family ``p``.
 
     Keys are the results.json names (``bonferroni``, ``holm``, ``bh``). A NaN p-value (a comparison
     that is not tested, e.g. with a system whose score is undefined) is not a member of the family:
-    it stays NaN and the others are corrected over the tested ones only (statsmodels would turn
-    every BH value into NaN).
+    it stays NaN and the others are corrected over the tested ones only.
     """
     p = np.asarray(p, dtype=float)
     out = {key: np.full(p.shape, np.nan) for key in MULTIPLETESTS_METHOD}
-    tested = np.isfinite(p)
-    if not tested.any():
-        return out
-    from statsmodels.stats.multitest import multipletests
-
-    for key, method in MULTIPLETESTS_METHOD.items():
-        out[key][tested] = multipletests(p[tested], method=method)[1]
+    tested = np.flatnonzero(np.isfinite(p))
+    if tested.size:
+        order = tested[np.argsort(p[tested])]
+        for key in out:
+            out[key][order] = _sorted_adjust(p[order], key)
     return out
 
 
