@@ -6,17 +6,25 @@ The Python API::
     data = cr.load("examples/workshop")          # a spec, a workshop directory, a wide CSV/TSV
     a = cr.analyze(data, bootstrap=10_000, seed=0)
     a.leaderboard(competition="paraphrase")      # pandas.DataFrame
+    r = cr.Report(a)                             # LaTeX, Markdown, HTML, figures, files
+    print(r.to_markdown("leaderboard", competition="paraphrase"))
 
 Stages (data flows one way): :mod:`compreport.inputs` reads inputs into
-:class:`~compreport.inputs.competition.Competition` objects; :mod:`compreport.stats` turns
-predictions into sufficient statistics, resamples them and decides every verdict into an
-:class:`~compreport.stats.results.Analysis` (results.json); :mod:`compreport.report` renders it.
+:class:`~compreport.inputs.competition.Competition` objects (:func:`load`, :func:`from_frame`);
+:mod:`compreport.stats` turns predictions into sufficient statistics, resamples them and decides
+every verdict once into an :class:`~compreport.stats.results.Analysis` (:func:`analyze`;
+results.json); :mod:`compreport.report` renders it without deciding anything (:class:`Report`).
+Settings are validated in :mod:`compreport.settings`; the names of corrections, families, CI
+methods and tests live in :mod:`compreport.vocabulary`; every problem raises
+:class:`InputError`.
 """
 
 from ._version import __version__
 from .api import Inputs, analyze, from_frame, load
 from .errors import InputError
+from .report import Report
 from .settings import Settings
 from .stats.results import Analysis
 
-__all__ = ["Analysis", "InputError", "Inputs", "Settings", "__version__", "analyze", "from_frame", "load"]
+__all__ = ["Analysis", "InputError", "Inputs", "Report", "Settings", "__version__", "analyze", "from_frame",
+           "load"]
