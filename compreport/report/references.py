@@ -89,6 +89,16 @@ REFERENCES = {
   pages = {456--466},
   year = {2004}
 }"""),
+    "navamunoz2024": ("Nava-Muñoz et al., 2024", """@misc{navamunoz2024,
+  author = {Nava-Muñoz, Sergio and Graff, Mario and Escalante, Hugo Jair},
+  title = {Analysis of Systems' Performance in Natural Language Processing Competitions},
+  year = {2024},
+  eprint = {2403.04693},
+  archivePrefix = {arXiv},
+  primaryClass = {cs.LG},
+  howpublished = {arXiv preprint arXiv:2403.04693},
+  note = {Submitted to Pattern Recognition Letters}
+}"""),
 }
 
 
