@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,12 +38,81 @@ class Table:
     lines: list[int]
 
 
+def shown(path: str | Path) -> str:
+    """``path`` for a message: the bytes of a name that is not UTF-8 as ``\\xf1`` escapes."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def text_name(path: str | Path) -> str:
+    """``str(path)``, checked to be text: a file name that is not UTF-8 (``Pe\\xf1afiel.tsv`` from a
+    Windows zip) would become a system name, a path in results.json and report text, so it is an
+    :class:`InputError` naming the file and saying how it reads in Windows-1252."""
+    text = str(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raw = os.fsencode(path)
+        try:
+            guess = raw.decode("cp1252")
+            hint = f" (rename it, e.g. to {guess!r}, its Windows-1252 reading)" if guess.isprintable() else \
+                " (rename it)"
+        except UnicodeDecodeError:
+            hint = " (rename it)"
+        raise InputError(f"{shown(path)}: file name is not UTF-8 text{hint}") from None
+    return text
+
+
+#: Contents of the pipes and FIFOs read, which can be read only once: (device, inode) -> bytes.
+_STREAMS: dict[tuple[int, int], bytes] = {}
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The bytes of ``path``. A pipe or FIFO (``<(...)`` on a shell's command line) is read once and
+    kept, so that every later read of it (the fast path, the csv path, the checksum) sees the same bytes.
+
+    Raises
+    ------
+    InputError
+        For a name that is not UTF-8 (:func:`text_name`), a missing file, a directory, or a file
+        that cannot be read (permission denied, an I/O error), naming the file.
+    """
+    text_name(path)
+    try:
+        st = os.stat(path)
+        key = (st.st_dev, st.st_ino)
+        if not stat.S_ISREG(st.st_mode) and key in _STREAMS:
+            return _STREAMS[key]
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        raise os_error(path, exc) from None
+    if not stat.S_ISREG(st.st_mode):
+        _STREAMS[key] = data
+    return data
+
+
+def os_error(path: str | Path, exc: OSError) -> InputError:
+    """The :class:`InputError` of an :class:`OSError` met reading ``path``: ``PATH: no such file``,
+    ``PATH: is a directory, expected a file``, ``PATH: cannot read (Permission denied)``."""
+    if isinstance(exc, FileNotFoundError):
+        return InputError(f"{shown(path)}: no such file")
+    if isinstance(exc, IsADirectoryError):
+        return InputError(f"{shown(path)}: is a directory, expected a file")
+    return InputError(f"{shown(path)}: cannot read ({exc.strerror or exc})")
+
+
 def sha256(path: str | Path) -> str:
-    """Hex SHA-256 of a file's bytes (recorded in results.json)."""
+    """Hex SHA-256 of a file's bytes (recorded in results.json); a pipe's kept bytes (:func:`read_bytes`)."""
     h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            return hashlib.sha256(read_bytes(path)).hexdigest()
+        with open(path, "rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                h.update(chunk)
+    except OSError as exc:
+        raise os_error(path, exc) from None
     return h.hexdigest()
 
 
@@ -60,6 +130,7 @@ def read_table(path: str | Path) -> Table:
     """Read a CSV/TSV file as strings, keeping the line number of each row.
 
     Blank lines are skipped; a UTF-8 BOM is dropped; the delimiter is chosen by :func:`delimiter`.
+    A pipe (``<(...)``) is read once (:func:`read_bytes`).
 
     Parameters
     ----------
@@ -76,19 +147,16 @@ def read_table(path: str | Path) -> Table:
     """
     import csv
 
-    path = str(path)
-    if not os.path.exists(path):
-        raise InputError(f"{path}: no such file")
+    path = text_name(path)
     if os.path.isdir(path):
         raise InputError(f"{path}: is a directory, expected a CSV/TSV file")
+    data = read_bytes(path)
     try:
-        with open(path, encoding="utf-8-sig", newline="") as fh:
-            text = fh.read()
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = _line_of_byte(path, exc.start)
+        bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0  # exc.start counts from after the BOM
+        line = data[:bom + exc.start].count(b"\n") + 1
         raise InputError(f"{path}, line {line}: not UTF-8 text") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
     if not text.strip():
         raise InputError(f"{path}: file is empty")
     delim = delimiter(path, text.split("\n", 1)[0])
@@ -103,11 +171,6 @@ def read_table(path: str | Path) -> Table:
     except csv.Error as exc:
         raise InputError(f"{path}, line {reader.line_num}: {exc}") from None
     return Table(path, rows, lines)
-
-
-def _line_of_byte(path: str, offset: int) -> int:
-    with open(path, "rb") as fh:
-        return fh.read(offset).count(b"\n") + 1
 
 
 def check_unique(path: str, ids: list[str], lines: list[int]) -> None:

@@ -22,7 +22,8 @@ import hashlib
 import numpy as np
 
 from .competition import Source
-from .delimited import delimiter
+from ..errors import InputError
+from .delimited import delimiter, read_bytes
 
 #: Bytes that need no look at the decoded text: printable ASCII except ``"``, plus tab and newlines.
 _PLAIN_BYTES = bytes(range(32, 127)).replace(b'"', b"") + b"\t\n\r"
@@ -74,9 +75,8 @@ def _fast_columns(path: str) -> tuple[list[str], list[np.ndarray], np.ndarray, b
     then says why).
     """
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except OSError:
+        raw = read_bytes(path)  # a pipe is read once, and kept for the csv path
+    except InputError:
         return None
     body = raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw
     ascii_only = not body.translate(None, _PLAIN_BYTES)

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..words import option
 from .competition import Competition, CompetitionInfo, MetricSpec, Source
-from .delimited import check_missing, check_unique, read_table, sha256
+from .delimited import check_missing, check_unique, read_table, sha256, text_name
 from .fastwide import read_wide_fast
 from ..errors import InputError
 
@@ -181,19 +181,27 @@ def read_gold(path: str | Path, id_column: str = "id", fields: list[str] | None 
 
 
 def run_files(runs: str | Path) -> list[str]:
-    """Run files: every visible ``.csv``/``.tsv``/``.tab``/``.txt``/suffix-less file of a directory, or a glob; sorted.
+    """Run files: every visible ``.csv``/``.tsv``/``.tab``/``.txt``/suffix-less file of a directory, or
+    what a glob matches other than directories (a pipe, ``<(...)``, is one run file); sorted.
 
-    Raises :class:`~compreport.errors.InputError` when there is none.
+    Raises :class:`~compreport.errors.InputError` when there is none, when the directory cannot be
+    listed, or when a file name is not UTF-8 (it would name a system).
     """
-    runs = str(runs)
+    runs = text_name(runs)
     if os.path.isdir(runs):
-        files = [os.path.join(runs, f) for f in sorted(os.listdir(runs))
+        try:
+            names = sorted(os.listdir(runs))
+        except OSError as exc:
+            raise InputError(f"{runs}: cannot list the run files ({exc.strerror or exc})") from None
+        files = [os.path.join(runs, f) for f in names
                  if not f.startswith(".") and os.path.isfile(os.path.join(runs, f))
                  and Path(f).suffix.lower() in _TABLE_SUFFIXES]
     else:
-        files = sorted(f for f in glob.glob(runs) if os.path.isfile(f))
+        files = sorted(f for f in glob.glob(runs) if os.path.exists(f) and not os.path.isdir(f))
     if not files:
         raise InputError(f"{runs}: no run files found")
+    for f in files:
+        text_name(f)
     return files
 
 

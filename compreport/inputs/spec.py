@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, create_model
 
 from . import readers as load
 from .competition import INFO_FIELDS, Competition, CompetitionInfo, MetricSpec
+from .delimited import text_name
 from .tomlfile import read_toml, validate_model, where
 from ..errors import InputError
 from ..settings import validate
@@ -292,7 +293,7 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
     if opts.runs and len(inputs) != 1:
         raise InputError(f"{option('runs')} takes exactly one input: the gold file")
     for raw in inputs:
-        path = Path(raw)
+        path = Path(text_name(raw))
         if not path.exists():
             raise InputError(f"{raw}: no such file or directory")
         if path.is_dir():
@@ -301,7 +302,11 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
             elif (path / "competition.toml").is_file():
                 path = path / "competition.toml"
             else:
-                subs = sorted(p / "competition.toml" for p in path.iterdir()
+                try:
+                    entries = list(path.iterdir())
+                except OSError as exc:
+                    raise InputError(f"{raw}: cannot list the directory ({exc.strerror or exc})") from None
+                subs = sorted(p / "competition.toml" for p in entries
                               if p.is_dir() and (p / "competition.toml").is_file())
                 if not subs:
                     raise InputError(f"{raw}: directory holds no workshop.toml, competition.toml or competition folders")

@@ -11,20 +11,28 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from ..errors import InputError
+from .delimited import read_bytes
 from ..settings import suggest
 
 
-def read_toml(path: Path) -> dict:
-    """The TOML document at ``path``; :class:`InputError` when it is missing, not TOML or not UTF-8."""
+def _text(path: Path) -> str:
+    """The text of ``path``: UTF-8, a BOM dropped, line breaks as written (TOML reads CRLF)."""
+    data = read_bytes(path)
     try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+        line = data[:bom + exc.start].count(b"\n") + 1
+        raise InputError(f"{path}, line {line}: not UTF-8 text") from None
+
+
+def read_toml(path: Path) -> dict:
+    """The TOML document at ``path`` (a UTF-8 BOM, as Windows editors save, is dropped; CRLF line
+    breaks are read); :class:`InputError` when it is missing, a directory, unreadable, not TOML or not UTF-8."""
+    try:
+        return tomllib.loads(_text(path))
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{path}: invalid TOML: {exc}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text") from None
 
 
 _TOML_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\[\]]+?)\s*\]\]?\s*(#.*)?$")
@@ -42,8 +50,8 @@ def key_line(path: Path, loc: tuple) -> int | None:
     (inline tables, multi-line values).
     """
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
+        lines = _text(path).splitlines()
+    except InputError:
         return None
     target = tuple(loc)
     current: tuple = ()
