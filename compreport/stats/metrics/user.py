@@ -1,22 +1,107 @@
-"""User metrics: a Python function named ``path/to/file.py:function``, evaluated per resample."""
+"""User metrics: a Python function named ``path/to/file.py:function``, evaluated per resample.
+
+A metric file is executed Python, run with the user's permissions, as a plugin is: only name files
+you trust. What can be contained is: its import runs with ``sys.argv`` set to ``[path]`` and its
+printing captured, an exception or ``sys.exit()`` there is an :class:`InputError` naming the file,
+each file is imported once (again only when it changes), and every value the function returns must
+be a finite real number.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import io
+import math
+import numbers
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
 from ...errors import InputError
 from ...inputs.competition import Competition
+from ...inputs.delimited import text_name
 from .base import Metric, Prepared
+
+#: Imported metric files: (resolved path, mtime_ns, size) -> module.
+_MODULES: dict[tuple[str, int, int], ModuleType] = {}
+
+
+@contextlib.contextmanager
+def _isolated_argv(path: Path):
+    """``sys.argv`` is ``[path]`` inside (a metric file that parses it sees no compreport options)."""
+    saved = sys.argv
+    sys.argv = [str(path)]
+    try:
+        yield
+    finally:
+        sys.argv = saved
+
+
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return f"; it printed: {lines[-1][:200]}" if lines else ""
+
+
+def load_module(path: Path) -> ModuleType:
+    """Import the metric file ``path`` once (again only when its size or time changes).
+
+    The import runs with ``sys.argv == [path]`` and its output captured (shown on stderr when the
+    import succeeds, its last line in the error when it fails). An exception or ``SystemExit``
+    raised by the file becomes an :class:`InputError` naming it; Ctrl-C is not caught.
+    """
+    st = path.stat()
+    key = (str(path.resolve()), st.st_mtime_ns, st.st_size)
+    if key in _MODULES:
+        return _MODULES[key]
+    modname = "compreport_user_" + "".join(ch if ch.isalnum() else "_" for ch in str(path))
+    module_spec = importlib.util.spec_from_file_location(modname, path)
+    module = importlib.util.module_from_spec(module_spec)
+    captured = io.StringIO()
+    try:
+        with _isolated_argv(path), contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
+            module_spec.loader.exec_module(module)
+    except SystemExit as exc:  # sys.exit() or an argparse error in the metric file
+        raise InputError(f"{path}: user metric file exited while loading (SystemExit: {exc.code!r})"
+                         f"{_last_line(captured.getvalue())}; a metric file must define a function, not run a "
+                         f"program") from None
+    except Exception as exc:  # user code: report, do not crash
+        raise InputError(f"{path}: user metric failed to load: {type(exc).__name__}: {exc}"
+                         f"{_last_line(captured.getvalue())}") from None
+    if captured.getvalue():
+        sys.stderr.write(captured.getvalue())
+    _MODULES[key] = module
+    return module
+
+
+def _describe(value) -> str:
+    shown_value = repr(value)
+    if len(shown_value) > 60:
+        shown_value = shown_value[:57] + "..."
+    return f"{shown_value} ({type(value).__name__})"
+
+
+def check_score(value, name: str, system: str) -> float:
+    """``value`` as a float when it is a finite real number of a numeric type (``int``, ``float``,
+    numpy scalars; not ``bool``); otherwise :class:`InputError` naming the metric, the system and the value."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise InputError(f"user metric {name!r} returned {_describe(value)} for system {system!r}; it must "
+                         f"return a real number (int or float)")
+    out = float(value)
+    if not math.isfinite(out):
+        raise InputError(f"user metric {name!r} returned {_describe(value)} for system {system!r}; it must "
+                         f"return a finite number")
+    return out
 
 
 class UserMetric(Metric):
     """``path/to/file.py:function``: ``function(y_true, y_pred, **params) -> float``.
 
     Values are passed as float arrays when every value is numeric, else as str arrays.
-    The function may carry attributes ``higher_is_better`` (default True) and ``ideal``.
+    The function may carry attributes ``higher_is_better`` (a bool, default True) and ``ideal``
+    (a finite number). The file is executed Python (see the module docstring).
 
     Parameters
     ----------
@@ -28,7 +113,8 @@ class UserMetric(Metric):
     Raises
     ------
     InputError
-        When the file is missing, fails to import, or has no such function.
+        When the file is missing, fails to import or exits, has no such function, or its
+        attributes are not of the right type.
     """
 
     allowed = ()
@@ -39,20 +125,27 @@ class UserMetric(Metric):
         path = Path(path_s)
         if base is not None and not path.is_absolute():
             path = base / path
+        text_name(path)
+        if path.is_dir():
+            raise InputError(f"{path}: is a directory, expected a Python file (user metric {spec!r})")
         if not path.is_file():
             raise InputError(f"{path}: no such file (user metric {spec!r})")
-        modname = "compreport_user_" + "".join(ch if ch.isalnum() else "_" for ch in str(path))
-        module_spec = importlib.util.spec_from_file_location(modname, path)
-        module = importlib.util.module_from_spec(module_spec)
         try:
-            module_spec.loader.exec_module(module)
-        except Exception as exc:  # user code: report, do not crash
-            raise InputError(f"{path}: user metric failed to load: {type(exc).__name__}: {exc}") from None
+            module = load_module(path)
+        except OSError as exc:
+            raise InputError(f"{path}: cannot read ({exc.strerror or exc}) (user metric {spec!r})") from None
         if not callable(getattr(module, func, None)):
             raise InputError(f"{path}: no function {func!r} (user metric {spec!r})")
         self.func = getattr(module, func)
-        self.higher_is_better = bool(getattr(self.func, "higher_is_better", True))
+        higher = getattr(self.func, "higher_is_better", True)
+        if not isinstance(higher, (bool, np.bool_)):
+            raise InputError(f"{path}: {func}.higher_is_better must be True or False; got {_describe(higher)}")
+        self.higher_is_better = bool(higher)
         ideal = getattr(self.func, "ideal", None)
+        if ideal is not None:
+            if isinstance(ideal, (bool, np.bool_)) or not isinstance(ideal, numbers.Real) \
+                    or not math.isfinite(ideal):
+                raise InputError(f"{path}: {func}.ideal must be a finite number or None; got {_describe(ideal)}")
         self.ideal = None if ideal is None else float(ideal)
         self.description = (self.func.__doc__ or "user metric").strip().splitlines()[0]
 
@@ -61,26 +154,29 @@ class UserMetric(Metric):
         return dict(params)
 
     def prepare(self, comp: Competition, params: dict) -> Prepared:
-        """Bind to the first field; the function's errors become InputError naming the system."""
+        """Bind to the first field; the function's errors and return values that are not finite real
+        numbers become InputError naming the system."""
         params = self.check_params(params)
         gold, pred = comp.gold[:, 0], comp.predictions[:, :, 0]
         try:
             gold, pred = gold.astype(float), pred.astype(float)
         except ValueError:
             pass
-        func, name = self.func, self.name
+        func, name, path = self.func, self.name, self.name.rpartition(":")[0]
 
         def evaluate(idx):
             out = np.empty(comp.m)
-            for s in range(comp.m):
-                try:
-                    out[s] = float(func(gold[idx], pred[s, idx], **params))
-                except Exception as exc:
-                    raise InputError(f"user metric {name!r} failed on system {comp.systems[s]!r}: "
-                                     f"{type(exc).__name__}: {exc}") from None
+            with _isolated_argv(path):
+                for s in range(comp.m):
+                    try:
+                        value = func(gold[idx], pred[s, idx], **params)
+                    except (Exception, SystemExit) as exc:
+                        raise InputError(f"user metric {name!r} failed on system {comp.systems[s]!r}: "
+                                         f"{type(exc).__name__}: {exc}") from None
+                    out[s] = check_score(value, name, comp.systems[s])
             return out
         return self._prepared(params, evaluate=evaluate)
 
     def reference(self, gold, pred, **params):
         """The function itself; see :meth:`Metric.reference`."""
-        return float(self.func(gold, pred, **params))
+        return check_score(self.func(gold, pred, **params), self.name, "reference")
