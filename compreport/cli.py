@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import unicodedata
 import warnings
 from pathlib import Path
 
@@ -82,9 +83,22 @@ def _add_output_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-compile", action="store_true", help="write appendix.tex without running latexmk")
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose every error (unknown option, missing value or option) is one
+    ``error:`` line on stderr and exit status 2, without the usage block."""
+
+    def error(self, message):
+        """Print ``error: MESSAGE (see PROG --help)`` and exit with status 2."""
+        hint = f"see {self.prog} --help"
+        if message.endswith("expected one argument"):  # -B -1e4: argparse takes -1e4 for an option
+            option = message.removeprefix("argument ").split("/")[0].split(":")[0]
+            hint = f"a value that starts with '-' is joined with '=': {option}=VALUE; {hint}"
+        self.exit(2, f"error: {_printable(message)} ({hint})\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``compreport`` argument parser, one sub-command per entry of :data:`COMMANDS`."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="compreport", description="Paired-bootstrap analysis and reports for NLP shared tasks.")
     parser.add_argument("--version", action="version", version=f"compreport {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -252,11 +266,33 @@ COMMANDS = {"report": cmd_report, "demo": cmd_demo, "validate": cmd_validate, "i
             "metrics": cmd_metrics}
 
 
+#: Bidirectional-text controls, which reorder what a terminal shows.
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _printable(text) -> str:
+    """``text`` safe for the terminal, on one line: control characters (ESC, newlines, ...) and
+    bidirectional controls as escapes (``\\x1b``, ``\\n``, ``\\u202e``), and the undecodable bytes of
+    a file name that is not UTF-8 (surrogate-escaped by Python) as ``\\xf1``."""
+    text = str(text)
+    if text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        if 0xDC80 <= ord(ch) <= 0xDCFF:
+            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
+        elif ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs"):
+            out.append(ch.encode("unicode_escape").decode("ascii"))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 def _show_warning(message, category, filename, lineno, file=None, line=None):
     if issubclass(category, InputWarning):
-        print(f"warning: {message}", file=sys.stderr)
-    else:
-        print(f"warning: {category.__name__}: {message}", file=sys.stderr)
+        print(f"warning: {_printable(message)}", file=sys.stderr)
+    else:  # e.g. matplotlib's "Glyph 27 (\x1b) missing from font(s)" for a name holding ESC
+        print(f"warning: {category.__name__}: {_printable(message)}", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -281,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
         with caller("cli"):  # messages name options as the command line spells them
             return COMMANDS[args.command](args)
     except InputError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {_printable(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
