@@ -56,12 +56,50 @@ class Encoded:
         return self.labels.index(s)
 
 
+#: A system may predict at most max(UNSEEN_LABELS, 2 x gold classes) distinct labels that gold lacks.
+UNSEEN_LABELS = 50
+
+
+def unseen_limit(gold_classes: int) -> int:
+    """How many distinct labels missing from gold one system may predict: ``max(50, 2 x gold classes)``.
+
+    A few unseen labels are a typo or a class the test set lacks (a warning); more than that is a
+    column of probabilities, scores or free text read as labels, whose per-class counts would grow
+    as items x systems x labels (n = 10,000 probabilities under macro-F1: a 4.4 GiB array).
+    """
+    return max(UNSEEN_LABELS, 2 * gold_classes)
+
+
 def encode(comp: Competition, f: int) -> Encoded:
-    """Code field ``f`` of gold and of every system's predictions with one shared label list."""
+    """Code field ``f`` of gold and of every system's predictions with one shared label list.
+
+    Raises :class:`~compreport.errors.InputError` naming the run file, the count and examples when
+    a system predicts more distinct labels missing from gold than :func:`unseen_limit` allows.
+    """
     n, m = comp.n, comp.m
     allv = np.concatenate([comp.gold[:, f], comp.predictions[:, :, f].ravel()])
     labels, inv = np.unique(allv, return_inverse=True)
-    return Encoded([str(x) for x in labels], inv[:n].astype(np.int64), inv[n:].reshape(m, n).astype(np.int64))
+    gold, pred = inv[:n].astype(np.int64), inv[n:].reshape(m, n).astype(np.int64)
+    in_gold = np.zeros(len(labels), dtype=bool)
+    in_gold[gold] = True
+    classes = int(in_gold.sum())
+    limit = unseen_limit(classes)
+    if len(labels) - classes > limit:
+        for s in range(m):
+            items = np.flatnonzero(~in_gold[pred[s]])  # items whose predicted label gold lacks
+            unseen, first = np.unique(pred[s][items], return_index=True)
+            if len(unseen) > limit:
+                first = items[np.sort(first)[:3]]  # the first items of the first three such labels
+                item = int(first[0])
+                examples = ", ".join(repr(str(labels[c])) for c in pred[s][first])
+                gold_shown = ", ".join(repr(str(x)) for x in labels[in_gold][:5]) + (", ..." if classes > 5 else "")
+                field = f" in field {comp.fields[f]!r}" if len(comp.fields) > 1 else ""
+                raise InputError(
+                    f"{comp.locate(s, item, f)}: system {comp.systems[s]!r} predicts {len(unseen)} distinct labels"
+                    f"{field} that gold does not have (e.g. {examples}; gold has {classes}: {gold_shown}); "
+                    f"more than {limit} is refused: a label column holds classes, not probabilities, scores or "
+                    f"free text (for scores use a metric such as roc_auc or pearson)")
+    return Encoded([str(x) for x in labels], gold, pred)
 
 
 def to_float(comp: Competition, f: int, metric: str) -> tuple[np.ndarray, np.ndarray]:
