@@ -163,7 +163,8 @@ def analyze_competition(comp: Competition, settings: Settings, *, jobs: int = 1,
                                  f"per-item statistics; {p.name!r} has none (use {option('test', 'bootstrap')})")
     res = bootstrap.run(prepared, comp.n, comp.m, settings.bootstrap, settings.seed,
                         bootstrap.competition_key(comp.id), jobs=jobs, progress=progress, mode=mode,
-                        jackknife=settings.ci_method == "bca", randomization=randomization)
+                        jackknife=settings.ci_method == "bca", randomization=randomization,
+                        label=f"competition {comp.id!r}: the bootstrap")
     metrics = []
     for i, p in enumerate(prepared):
         test_p = (lambda a, b, i=i: res.randomization_p(i, a, b)) if randomization else None
@@ -184,6 +185,11 @@ def analyze_competition(comp: Competition, settings: Settings, *, jobs: int = 1,
 
 def analyze(competitions: list[Competition], settings: Settings, *, jobs: int = 1,
             progress: bool | None = None, workshop: dict | None = None) -> Analysis:
-    """Analyse every competition under one :class:`Settings` (see :func:`analyze_competition`)."""
+    """Analyse every competition under one :class:`Settings` (see :func:`analyze_competition`).
+
+    A ``settings.bootstrap`` whose replicates would not fit in the memory available is an
+    :class:`InputError` before any work (:func:`~compreport.stats.resampling.check_replicates_memory`).
+    """
+    bootstrap.check_replicates_memory([(c.id, c.m, len(c.metrics)) for c in competitions], settings.bootstrap)
     return Analysis(settings, [analyze_competition(c, settings, jobs=jobs, progress=progress)
                                for c in competitions], workshop=dict(workshop or {}))
