@@ -1,0 +1,353 @@
+"""Hostile and odd input, each case with exactly what the user sees (issue 13, items 2-5).
+
+User metric files are untrusted code (argv isolated, ``sys.exit`` caught, return values checked,
+loaded once); every argparse error is one ``error:`` line; inputs that are pipes, unreadable or
+directories; file names that are not UTF-8; specs with a BOM or CRLF; a label column of
+probabilities; resample counts that would not fit in memory; control characters in names.
+
+Most cases run ``python -m compreport`` in a subprocess (cwd = tmp_path, ``--format json -B 20``):
+exit status 2, one ``error:`` line, no traceback, nothing on stdout, no output directory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+GOLD = "id\tlabel\n1\ta\n2\tb\n3\ta\n4\tb\n"
+RUN_A = "id\tlabel\n1\ta\n2\tb\n3\ta\n4\ta\n"
+RUN_B = "1\ta\n2\ta\n3\ta\n4\tb\n"
+COMP = 'name = "C1"\nlanguage = "en"\n[data]\ngold = "gold.tsv"\nruns = "runs"\n[[metrics]]\nname = "accuracy"\n'
+
+
+def write(tmp: Path, name: str, text: str) -> Path:
+    path = tmp / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def layout(tmp: Path, **runs: str) -> None:
+    """gold.tsv plus runs/<name>.tsv (sysA and sysB unless replaced)."""
+    write(tmp, "gold.tsv", GOLD)
+    for name, text in ({"sysA": RUN_A, "sysB": RUN_B} | runs).items():
+        write(tmp, f"runs/{name}.tsv", text)
+
+
+def cli(tmp: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "compreport", *args], cwd=tmp, capture_output=True, text=True,
+                          timeout=120, env=os.environ | {"PYTHONIOENCODING": "utf-8"})
+
+
+def report(tmp: Path, *args: str, B: str = "20") -> subprocess.CompletedProcess:
+    return cli(tmp, "report", *args, "-o", "out", "-B", B, "--format", "json")
+
+
+def runs_report(tmp: Path, *args: str, metric: str = "accuracy", B: str = "20") -> subprocess.CompletedProcess:
+    """``report gold.tsv --runs runs --metric METRIC ARGS -o out -B B --format json``."""
+    return report(tmp, "gold.tsv", "--runs", "runs", "--metric", metric, *args, B=B)
+
+
+def bad(tmp: Path, res: subprocess.CompletedProcess, *needles: str) -> str:
+    """Exit 2, one ``error:`` line (others only ``warning:``), no traceback, no usage block, nothing written."""
+    assert "Traceback" not in res.stderr, res.stderr
+    assert res.returncode == 2, (res.returncode, res.stderr)
+    lines = [line for line in res.stderr.splitlines() if line.strip()]
+    errors = [line for line in lines if line.startswith("error: ")]
+    assert len(errors) == 1 and all(line.startswith(("error: ", "warning: ")) for line in lines), res.stderr
+    for needle in needles:
+        assert needle in errors[0], (needle, errors[0])
+    assert res.stdout == ""
+    assert not (tmp / "out").exists()
+    assert not [p for p in tmp.iterdir() if p.name.startswith(".out.")]
+    return errors[0]
+
+
+def good(tmp: Path, res: subprocess.CompletedProcess) -> dict:
+    assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr
+    return json.loads((tmp / "out" / "results.json").read_text(encoding="utf-8"))
+
+
+# --------------------------------------------------------------------------- 3. user metric files
+
+METRIC_OK = "def acc(y, p):\n    return float((y == p).mean())\n"
+
+
+def test_user_metric_exiting_at_import_is_an_error_naming_the_file(tmp_path):
+    layout(tmp_path)
+    write(tmp_path, "m.py", "import sys\nsys.exit('bye')\n" + METRIC_OK)
+    bad(tmp_path, runs_report(tmp_path, metric="m.py:acc"), "m.py", "exited while loading", "'bye'")
+
+
+def test_user_metric_argparse_error_is_contained(tmp_path):
+    """A metric file that parses the command line sees only its own path, and its usage text is not shown."""
+    layout(tmp_path)
+    write(tmp_path, "m.py", "import argparse\np = argparse.ArgumentParser()\np.add_argument('--k', required=True)\n"
+                            "p.parse_args()\n" + METRIC_OK)
+    res = runs_report(tmp_path, metric="m.py:acc")
+    bad(tmp_path, res, "m.py", "exited while loading (SystemExit: 2)", "--k")
+    assert "usage:" not in res.stderr
+
+
+def test_user_metric_import_sees_isolated_argv(tmp_path):
+    layout(tmp_path)
+    write(tmp_path, "m.py", "import sys\nassert sys.argv == [__file__] or sys.argv == ['m.py'], sys.argv\n" + METRIC_OK)
+    assert good(tmp_path, runs_report(tmp_path, metric="m.py:acc"))["competitions"][0]["metrics"][0]["name"] \
+        == "m.py:acc"
+
+
+def test_user_metric_raising_at_import_names_the_file(tmp_path):
+    layout(tmp_path)
+    write(tmp_path, "m.py", "raise RuntimeError('no model here')\n")
+    bad(tmp_path, runs_report(tmp_path, metric="m.py:acc"), "m.py", "failed to load", "RuntimeError",
+        "no model here")
+
+
+@pytest.mark.parametrize("value,shown", [
+    ("float('nan')", "nan (float)"), ("float('inf')", "inf (float)"), ("'0.5'", "'0.5' (str)"),
+    ("None", "None (NoneType)"), ("True", "True (bool)")])
+def test_user_metric_return_value_must_be_a_finite_real_number(tmp_path, value, shown):
+    layout(tmp_path)
+    write(tmp_path, "m.py", f"def f(y, p):\n    return {value}\n")
+    bad(tmp_path, runs_report(tmp_path, metric="m.py:f"), "user metric 'm.py:f'", f"returned {shown}",
+        "for system 'sysA'")
+
+
+def test_user_metric_numpy_scalars_are_numbers(tmp_path):
+    layout(tmp_path)
+    write(tmp_path, "m.py", "import numpy as np\ndef f(y, p):\n    return np.float32((y == p).mean())\n"
+                            "def g(y, p):\n    return np.int64((y == p).sum())\n")
+    res = good(tmp_path, runs_report(tmp_path, metric="m.py:f,m.py:g"))
+    assert [m["name"] for m in res["competitions"][0]["metrics"]] == ["m.py:f", "m.py:g"]
+
+
+def test_user_metric_attributes_are_typed(tmp_path):
+    layout(tmp_path)
+    write(tmp_path, "m.py", METRIC_OK + "acc.higher_is_better = 'no'\n")
+    bad(tmp_path, runs_report(tmp_path, metric="m.py:acc"), "m.py", "acc.higher_is_better must be True or False",
+        "'no' (str)")
+
+
+def test_user_metric_file_is_imported_once(tmp_path):
+    layout(tmp_path)
+    write(tmp_path, "m.py", "from pathlib import Path\nwith open(Path(__file__).with_name('imports'), 'a') as fh:\n"
+                            "    fh.write('x')\n" + METRIC_OK)
+    good(tmp_path, runs_report(tmp_path, metric="m.py:acc"))
+    assert (tmp_path / "imports").read_text() == "x"
+
+
+def test_user_metric_path_that_is_a_directory(tmp_path):
+    layout(tmp_path)
+    (tmp_path / "m.py").mkdir()
+    bad(tmp_path, runs_report(tmp_path, metric="m.py:acc"), "m.py", "is a directory")
+
+
+# --------------------------------------------------------------------------- 4. type-strict CLI and specs
+
+@pytest.mark.parametrize("args,needles", [
+    (("--bogus",), ("unrecognized arguments: --bogus",)),
+    (("-B",), ("-B/--bootstrap: expected one argument",)),
+    (("-B", "-1e4"), ("-B/--bootstrap: expected one argument", "-B=VALUE")),
+    (("--seed", "\x1b[31m"), ("--seed", "'\\x1b[31m'")),
+], ids=["unknown-option", "missing-value", "negative-float-value", "control-character"])
+def test_every_option_error_is_one_line(tmp_path, args, needles):
+    layout(tmp_path)
+    res = runs_report(tmp_path, *args)
+    bad(tmp_path, res, *needles)
+    assert "usage:" not in res.stderr and "\x1b" not in res.stderr
+
+
+@pytest.mark.parametrize("args,needle", [
+    (("report", "gold.tsv"), "the following arguments are required: -o/--output"),
+    ((), "the following arguments are required: COMMAND"),
+    (("frob",), "invalid choice: 'frob'"),
+], ids=["missing-output", "no-command", "unknown-command"])
+def test_missing_output_and_command_are_one_line(tmp_path, args, needle):
+    res = cli(tmp_path, *args)
+    bad(tmp_path, res, needle, "--help")
+    assert "usage:" not in res.stderr
+
+
+def test_float_form_of_B_shows_the_accepted_form(tmp_path):
+    layout(tmp_path)
+    bad(tmp_path, runs_report(tmp_path, B="1e4"), "-B/--bootstrap must be a whole number", "'1e4'",
+        "(write it as 10000)")
+
+
+def test_whole_number_forms_of_B(tmp_path):
+    layout(tmp_path)
+    assert good(tmp_path, runs_report(tmp_path, B="2_0"))["settings"]["bootstrap"] == 20
+
+
+def test_boolean_resamples_in_spec_is_an_error(tmp_path):
+    layout(tmp_path / "c1")
+    write(tmp_path, "c1/competition.toml", COMP + "[bootstrap]\nresamples = true\n")
+    res = cli(tmp_path, "report", "c1", "-o", "out", "--format", "json")
+    bad(tmp_path, res, "competition.toml, line 9", "[bootstrap] resamples must be a whole number", "got True")
+
+
+# --------------------------------------------------------------------------- 2. input-side OS failures
+
+def test_permission_denied_on_an_input(tmp_path, monkeypatch, capsys):
+    """Simulated in-process (root reads any file): an input whose open() is refused."""
+    from compreport import cli as cli_module
+    from compreport.inputs import delimited
+
+    layout(tmp_path)
+    monkeypatch.chdir(tmp_path)
+
+    def refuse(path, *args, **kwargs):
+        if str(path).endswith("sysB.tsv"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return open(path, *args, **kwargs)
+
+    monkeypatch.setattr(delimited, "open", refuse, raising=False)
+    status = cli_module.main(["report", "gold.tsv", "--runs", "runs", "--metric", "accuracy", "-o", "out",
+                              "-B", "20", "--format", "json"])
+    err = capsys.readouterr().err
+    assert status == 2 and err.splitlines() == [f"error: {Path('runs') / 'sysB.tsv'}: cannot read (Permission denied)"]
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.skipif(not shutil.which("bash"), reason="needs bash for <(...)")
+def test_pipe_input_is_read_not_called_empty(tmp_path):
+    """``<(...)``: a quoted wide table goes through both readers (fast, then csv), and is hashed."""
+    text = 'id,y,A,B\n1,"a",a,b\n2,b,b,b\n3,a,a,a\n4,b,a,b\n'
+    write(tmp_path, "wide.csv", text)
+    res = subprocess.run(["bash", "-c", f'"{sys.executable}" -m compreport report <(cat wide.csv) --metric accuracy '
+                          f'-o out -B 20 --format json'], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    comp = good(tmp_path, res)["competitions"][0]
+    assert comp["n"] == 4 and comp["systems"] == ["A", "B"]
+    assert comp["inputs"][0]["sha256"] == hashlib.sha256(text.encode()).hexdigest()
+
+
+@pytest.mark.skipif(not shutil.which("bash"), reason="needs bash for <(...)")
+def test_pipe_run_file(tmp_path):
+    layout(tmp_path)
+    res = subprocess.run(["bash", "-c", f'"{sys.executable}" -m compreport report gold.tsv --runs <(cat runs/sysA.tsv) '
+                          f'--metric accuracy -o out -B 20 --format json'], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=120)
+    comp = good(tmp_path, res)["competitions"][0]
+    assert comp["inputs"][1]["sha256"] == hashlib.sha256(RUN_A.encode()).hexdigest()
+
+
+def test_directory_where_a_file_is_expected(tmp_path):
+    layout(tmp_path / "c1")
+    write(tmp_path, "c1/competition.toml", COMP.replace('gold = "gold.tsv"', 'gold = "runs"'))
+    bad(tmp_path, cli(tmp_path, "report", "c1", "-o", "out", "-B", "20", "--format", "json"),
+        "runs", "is a directory, expected a CSV/TSV file")
+
+
+# --------------------------------------------------------------------------- 5. odd inputs
+
+def _bytes_name(folder: Path, name: bytes, text: str) -> None:
+    try:
+        fd = os.open(os.fsencode(folder) + b"/" + name, os.O_WRONLY | os.O_CREAT)
+    except OSError:  # a file system that takes only UTF-8 names (macOS)
+        pytest.skip("file system refuses non-UTF-8 names")
+    os.write(fd, text.encode())
+    os.close(fd)
+
+
+def test_run_file_name_not_utf8_is_refused_naming_it(tmp_path):
+    layout(tmp_path)
+    _bytes_name(tmp_path / "runs", b"Pe\xf1afiel.tsv", RUN_B)
+    msg = bad(tmp_path, runs_report(tmp_path), "Pe\\xf1afiel.tsv", "file name is not UTF-8", "'runs/Peñafiel.tsv'")
+    assert "\udcf1" not in msg
+
+
+def test_competition_folder_name_not_utf8_is_refused(tmp_path):
+    folder = os.fsencode(tmp_path) + b"/c\xe9"
+    try:
+        os.mkdir(folder)
+    except OSError:
+        pytest.skip("file system refuses non-UTF-8 names")
+    layout(Path(os.fsdecode(folder)))
+    write(Path(os.fsdecode(folder)), "competition.toml", COMP.replace('name = "C1"\n', ""))
+    bad(tmp_path, cli(tmp_path, "report", os.fsdecode(b"c\xe9"), "-o", "out", "-B", "20", "--format", "json"),
+        "c\\xe9", "file name is not UTF-8")
+
+
+@pytest.mark.parametrize("bom,newline", [("\ufeff", "\n"), ("", "\r\n"), ("\ufeff", "\r\n")],
+                         ids=["bom", "crlf", "bom-crlf"])
+def test_spec_with_bom_or_crlf_is_read(tmp_path, bom, newline):
+    layout(tmp_path / "c1")
+    (tmp_path / "c1" / "competition.toml").write_bytes((bom + COMP).replace("\n", newline).encode("utf-8"))
+    assert good(tmp_path, cli(tmp_path, "report", "c1", "-o", "out", "-B", "20", "--format", "json")
+                )["competitions"][0]["name"] == "C1"
+
+
+def test_spec_with_bom_and_crlf_names_the_line_of_a_bad_key(tmp_path):
+    layout(tmp_path / "c1")
+    spec = "\ufeff" + COMP.replace('language = "en"\n', 'language = "en"\ncolour = 1\n')
+    (tmp_path / "c1" / "competition.toml").write_bytes(spec.replace("\n", "\r\n").encode("utf-8"))
+    bad(tmp_path, cli(tmp_path, "report", "c1", "-o", "out", "-B", "20", "--format", "json"),
+        "competition.toml, line 3", "unknown key 'colour'")
+
+
+def test_label_column_of_probabilities_is_refused(tmp_path):
+    n = 60
+    write(tmp_path, "gold.tsv", "".join(f"{i}\t{i % 2}\n" for i in range(n)))
+    write(tmp_path, "runs/ok.tsv", "".join(f"{i}\t{i % 2}\n" for i in range(n)))
+    write(tmp_path, "runs/probs.tsv", "".join(f"{i}\t{(i * 37 % 101) / 101:.4f}\n" for i in range(n)))
+    msg = bad(tmp_path, report(tmp_path, "gold.tsv", "--runs", "runs", "--metric", "macro_f1"),
+              f"{Path('runs') / 'probs.tsv'}, line 1, column 2", "system 'probs'", "60 distinct labels",
+              "gold does not have", "e.g. '0.0000', '0.3663', '0.7327'", "gold has 2: '0', '1'", "more than 50 is refused")
+    assert "probabilities" in msg
+
+
+def test_resamples_beyond_memory_are_one_error_line(tmp_path):
+    layout(tmp_path)
+    bad(tmp_path, runs_report(tmp_path, B="1000000000"), "-B 1000000000 would need about", "GiB of memory",
+        "available; use a smaller -B")
+
+
+def test_statistics_beyond_memory_are_refused_before_allocation(monkeypatch):
+    """The per-item statistics of a run (distinct items x systems x labels) are checked too."""
+    import pandas as pd
+
+    import compreport
+    from compreport.errors import InputError
+    from compreport.stats import resampling
+
+    labels = [f"c{i}" for i in range(30)]
+    df = pd.DataFrame({"y": labels * 4} | {f"s{j}": labels[j:] + labels[:j] + labels * 3 for j in range(5)})
+    monkeypatch.setattr(resampling, "available_memory", lambda: 100_000)
+    with pytest.raises(InputError, match=r"competition 'competition': the bootstrap with bootstrap=20 would need "
+                                         r"about .* KiB of memory \(largest part: per-item statistics"):
+        compreport.analyze(compreport.from_frame(df, metrics="macro_f1"), bootstrap=20,
+                           correction="none")
+
+
+def test_available_memory_is_read():
+    from compreport.stats.resampling import available_memory
+
+    avail = available_memory()
+    assert avail is None or avail > 0
+
+
+def test_control_characters_in_names_are_escaped(tmp_path):
+    """A run file named with ESC and a newline, in an error message: escaped, on one line."""
+    layout(tmp_path)
+    write(tmp_path, "runs/t\x1b[31m\nred.tsv", "1\ta\n1\tb\n")
+    res = runs_report(tmp_path)
+    bad(tmp_path, res, "t\\x1b[31m\\nred.tsv", "appears twice")
+    assert "\x1b" not in res.stderr
+
+
+def test_control_characters_in_figure_warnings_are_escaped(tmp_path):
+    """matplotlib's glyph warnings for a system named with ESC reach the terminal escaped."""
+    layout(tmp_path, **{"t\x1bred": RUN_B})
+    (tmp_path / "runs" / "sysB.tsv").unlink()
+    res = cli(tmp_path, "report", "gold.tsv", "--runs", "runs", "--metric", "accuracy", "-o", "out", "-B", "20",
+              "--format", "html", "--figure-formats", "svg")
+    assert res.returncode == 0, res.stderr
+    assert "\x1b" not in res.stderr and "\x1b" not in res.stdout
+    assert all(line.startswith("warning: ") for line in res.stderr.splitlines() if line.strip())
