@@ -229,7 +229,8 @@ def _as_inputs(data) -> Inputs:
 def analyze(data, *, metrics=None, pos_label=None, labels=None, bootstrap: int | None = None,
             seed: int | None = None,
             alpha: float | None = None, ci: str | None = None, test: str | None = None,
-            family: str | None = None, correction: str | None = None, jobs: int = 1,
+            family: str | None = None, correction: str | None = None, include_baselines: bool | None = None,
+            jobs: int = 1,
             progress: bool | None = False) -> Analysis:
     """Run the paired bootstrap and decide every verdict, as ``compreport report`` does.
 
@@ -260,6 +261,9 @@ def analyze(data, *, metrics=None, pos_label=None, labels=None, bootstrap: int |
         The comparisons the correction is applied over (default all-pairs).
     correction : {"none", "bonferroni", "holm", "bh"}, optional
         The correction behind every verdict (default holm).
+    include_baselines : bool, optional
+        Let baselines compete (default False: they are compared and grouped, but the winner, the
+        comparisons with the winner and the competitiveness figures are over participants only).
     jobs : int, default 1
         Worker processes for metrics computed per resample.
     progress : bool or None, default False
@@ -302,7 +306,7 @@ def analyze(data, *, metrics=None, pos_label=None, labels=None, bootstrap: int |
                              f"give the competitions different names")
         seen[c.id] = c.name
     given = {"bootstrap": bootstrap, "seed": seed, "alpha": alpha, "ci_method": ci, "test": test, "family": family,
-             "correction": correction}
+             "correction": correction, "include_baselines": include_baselines}
     from .stats.analysis import analyze as run
 
     settings = make_settings(given, "analyze", base=make_settings(inputs.settings, "spec"))

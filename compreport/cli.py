@@ -22,7 +22,7 @@ FIGURE_FORMATS = ("pdf", "svg", "png")
 LATEX_STYLES = ("ceurart", "sepln")  # the keys of report.latex.STYLES (not imported: json stays fast)
 #: Settings field -> attribute of the parsed arguments.
 SETTING_OPTIONS = {"bootstrap": "bootstrap", "seed": "seed", "alpha": "alpha", "ci_method": "ci", "test": "test",
-                   "family": "family", "correction": "correction"}
+                   "family": "family", "correction": "correction", "include_baselines": "include_baselines"}
 _DEFAULT = Settings()
 
 
@@ -64,6 +64,9 @@ def _add_stats_options(p: argparse.ArgumentParser) -> None:
                         f"always their own family")
     g.add_argument("--correction", metavar="NAME", help=f"correction behind every verdict: "
                    f"{', '.join(vocab.CORRECTIONS)} (default {d.correction})")
+    g.add_argument("--include-baselines", action="store_true", default=None,
+                   help="let baselines compete: by default they are compared and grouped, but the winner, the "
+                        "comparisons with the winner and the competitiveness figures are over participants only")
     g.add_argument("--jobs", metavar="N", default=1, help="worker processes for per-resample metrics (default 1)")
 
 

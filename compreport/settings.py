@@ -21,15 +21,18 @@ from .errors import InputError
 #: How each setting is spelled by each kind of caller.
 SPELLING = {
     "api": {"bootstrap": "`bootstrap`", "seed": "`seed`", "alpha": "`alpha`", "ci_method": "`ci_method`",
-            "test": "`test`", "family": "`family`", "correction": "`correction`"},
+            "test": "`test`", "family": "`family`", "correction": "`correction`",
+            "include_baselines": "`include_baselines`"},
     "cli": {"bootstrap": "-B/--bootstrap", "seed": "--seed", "alpha": "--alpha", "ci_method": "--ci",
-            "test": "--test", "family": "--family", "correction": "--correction"},
+            "test": "--test", "family": "--family", "correction": "--correction",
+            "include_baselines": "--include-baselines"},
     # compreport.analyze() takes the interval method as ``ci=``
     "analyze": {"bootstrap": "`bootstrap`", "seed": "`seed`", "alpha": "`alpha`", "ci_method": "`ci`",
-                "test": "`test`", "family": "`family`", "correction": "`correction`"},
+                "test": "`test`", "family": "`family`", "correction": "`correction`",
+                "include_baselines": "`include_baselines`"},
     "spec": {"bootstrap": "[bootstrap] resamples", "seed": "[bootstrap] seed", "alpha": "[bootstrap] alpha",
              "ci_method": "[bootstrap] ci", "test": "[bootstrap] test", "family": "[bootstrap] family",
-             "correction": "[bootstrap] correction"},
+             "correction": "[bootstrap] correction", "include_baselines": "[bootstrap] include_baselines"},
 }
 #: Allowed values of the settings that take one of a list, in the order messages list them.
 CHOICES = {"ci_method": vocab.CI_METHODS, "test": vocab.TESTS, "family": vocab.FAMILIES,
@@ -142,6 +145,10 @@ def validate(values: dict, source: str = "api") -> dict:
             out[name] = whole_number(value, where, 0)
         elif name == "alpha":
             out[name] = _alpha(value, where)
+        elif name == "include_baselines":
+            if not isinstance(value, bool):
+                raise InputError(f"{where} must be true or false; got {value!r}")
+            out[name] = value
         else:
             out[name] = one_of(value, CHOICES[name], where, ALIASES.get(name))
     return out
@@ -168,6 +175,10 @@ class Settings:
         The comparisons one correction is applied over; it governs every verdict of the report.
     correction : {"none", "bonferroni", "holm", "bh"}
         The correction behind every verdict (significant or not, groups, ties with the winner).
+    include_baselines : bool
+        Whether baselines compete (default False): when they do not, they are shown, compared in
+        pairs and grouped, but the best is the best participant, and the comparisons with the best
+        and the competitiveness figures are over participants only.
     """
 
     bootstrap: int = 10000
@@ -177,6 +188,7 @@ class Settings:
     test: str = "bootstrap"
     family: str = "all-pairs"
     correction: str = "holm"
+    include_baselines: bool = False
 
     def __post_init__(self):
         for name, value in validate(asdict(self)).items():

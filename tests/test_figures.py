@@ -191,7 +191,7 @@ def test_hostile_names_are_literal_in_svg(hostile):
             assert name in texts, (stem, name)
         assert "<script>" not in svg.replace("&lt;script&gt;", "")
     texts = " ".join(svg_texts(figures.to_svg(figs["dist-accuracy"])))
-    a, b = comp.primary.scores[0].system, comp.primary.scores[1].system
+    a, b = comp.primary.best, comp.primary.runner_up  # the winner and the runner-up among participants
     assert f"{a} − {b}" in texts
 
 

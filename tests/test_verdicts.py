@@ -93,11 +93,14 @@ def test_team_sheets_state_the_stored_verdicts_and_never_contradict(demo, twelve
                         assert prose.verdict(s, c.significant, "The winner", "the runner-up") in text
                         assert (runner.system in ctx["alike"]) == (c.significant is False)
                 else:
-                    said = prose.verdict(s, me.differs_from_best, "The winner", system)
+                    c, _ = ma.pair(ma.best, system)
+                    if system not in comp.baselines:  # a participant's verdict against the best
+                        assert c.significant == me.differs_from_best
+                    said = prose.verdict(s, c.significant, "The winner", system)
                     assert said in text
-                    assert prose.verdict(s, not me.differs_from_best, "The winner", system) not in text
+                    assert prose.verdict(s, not c.significant, "The winner", system) not in text
                     # the two statements about the winner agree
-                    assert (ma.best in ctx["alike"]) == (me.differs_from_best is False)
+                    assert (ma.best in ctx["alike"]) == (c.significant is False)
                 for sentence in _sentences(text):
                     if _states_a_verdict(sentence):
                         assert s.rule in sentence, sentence
@@ -271,3 +274,26 @@ def test_an_undefined_score_is_left_out_of_tests_and_groups():
     a.competitions = [ca]
     text = _text(team_html(a, ca, "const"))
     assert "significantly better" not in text and "its score is undefined" in text
+
+
+def test_baselines_are_compared_but_do_not_compete():
+    """A baseline above every participant: the winner is the best participant; the baseline is in
+    the pairs and the groups, not in the comparisons with the best or the competitiveness figures."""
+    comp = _twelve_competition()
+    comp.baselines = ["Team00.01", "Team11.01"]  # the strongest and the weakest system
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a = analyze([comp], Settings(bootstrap=500)).competitions[0].primary
+        b = analyze([comp], Settings(bootstrap=500, include_baselines=True)).competitions[0].primary
+    assert a.scores[0].system == "Team00.01" and a.best != "Team00.01"
+    assert a.best == next(s.system for s in a.scores if s.system not in comp.baselines)
+    assert [s.system for s in a.scores if s.is_best] == [a.best]
+    assert not {c.b for c in a.vs_best} & set(comp.baselines) and len(a.vs_best) == 9
+    assert a.score_of("Team00.01").differs_from_best is None and a.score_of("Team00.01").group
+    assert len(a.pairs) == 66 and a.competitiveness["m"] == 10 and a.competitiveness["possible_comparisons"] == 45
+    assert b.best == "Team00.01" and len(b.vs_best) == 11 and b.competitiveness["m"] == 12
+    # same pairs and verdicts either way: the family of all pairs does not depend on who competes
+    assert [(c.a, c.b, c.significant) for c in a.pairs] == [(c.a, c.b, c.significant) for c in b.pairs]
+    report = Report(analyze([comp], Settings(bootstrap=200)))
+    text = _text(report.to_html())
+    assert "do not compete" in text

@@ -47,7 +47,7 @@ class DataSpec(_Strict):
 
 
 class BootstrapSpec(_Strict):
-    """``[bootstrap]``: resamples (B), seed, alpha, ci, test, family, correction.
+    """``[bootstrap]``: resamples (B), seed, alpha, ci, test, family, correction, include_baselines.
 
     Values are checked by :func:`compreport.settings.validate` (see :func:`_settings_of`), the one
     validation the API and the CLI use too.
@@ -59,12 +59,13 @@ class BootstrapSpec(_Strict):
     ci: Any = None
     test: Any = None
     family: Any = None
+    include_baselines: Any = None
     correction: Any = None
 
 
 #: ``[bootstrap]`` key -> Settings field.
 _SETTING_OF_KEY = {"resamples": "bootstrap", "seed": "seed", "alpha": "alpha", "ci": "ci_method", "test": "test",
-                   "family": "family", "correction": "correction"}
+                   "family": "family", "correction": "correction", "include_baselines": "include_baselines"}
 
 _KEY_OF_SETTING = {v: k for k, v in _SETTING_OF_KEY.items()}
 

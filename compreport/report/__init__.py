@@ -153,8 +153,8 @@ class Report:
             return figures.facet_plot(comp, level=level)
         if len(ma.scores) < 2:
             raise InputError(f"competition {comp.id!r} has a single system: no difference to show")
-        a = a or ma.scores[0].system
-        b = b or next(s.system for s in ma.scores if s.system != a)
+        a = a or ma.best
+        b = b or ma.runner_up or next(s.system for s in ma.scores if s.system != a)
         return figures.distribution_plot(comp, ma, a, b, self.analysis.settings.test)
 
     def write(self, out_dir: str | Path, formats: str | Sequence[str] = FORMATS, *, force: bool = False,

@@ -252,10 +252,10 @@ def _figure_builders(comp: CompetitionAnalysis, level: float,
     for metric in comp.metrics:
         key = stems[metric.name]
         yield f"ci-{key}", functools.partial(ci_plot, comp, metric, level=level)
-        if len(metric.scores) >= 2:
+        if metric.vs_best:  # another competing system
             yield f"diff-{key}", functools.partial(diff_plot, comp, metric, level=level)
             if metric.replicates is not None and metric.replicates.shape[0] > 0:
-                a, b = metric.scores[0].system, metric.scores[1].system
+                a, b = metric.best, metric.runner_up or metric.vs_best[0].b
                 yield f"dist-{key}", functools.partial(distribution_plot, comp, metric, a, b, test)
     if len(comp.metrics) > 1:
         yield "facets", functools.partial(facet_plot, comp, level=level)

@@ -68,7 +68,10 @@ def paragraph(settings: Settings) -> list[str | Cite]:
             ") — uses the ", *_verdict_rule(settings), ". The competitiveness summary counts ties as the paper "
             "does, under each of the four corrections: with the winner over the m − 1 comparisons with the "
             f"winner, between competitors over {vocab.FAMILIES[settings.ties_family].words}. "]
-    out += ["The best system is chosen on the same test set it is compared on."]
+    out += ["Baselines compete like the participants. " if settings.include_baselines else
+            "Baselines are compared and grouped with the participants but do not compete: the best system, the "
+            "comparisons with it and the competitiveness figures consider participants only. ",
+            "The best system is chosen on the same test set it is compared on."]
     return out
 
 

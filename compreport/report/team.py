@@ -17,10 +17,12 @@ from .html import citation_segments, render
 
 
 def _comparison(ma, fmt: model.Format, a: str, b: str) -> dict:
-    """The stored comparison ``a`` − ``b`` (``a`` ranked above ``b``) as display text."""
-    c, _ = ma.pair(a, b)
-    return {"other": b if a != ma.best else a, "diff": fmt.diff(c.diff),
-            "ci": f"[{fmt.diff(c.ci_low)}, {fmt.diff(c.ci_high)}]", "p": fmt.p(c.p_value),
+    """The stored comparison of ``a`` and ``b`` as display text, oriented ``a`` − ``b`` (a baseline may
+    rank above the best, so the pair can be stored the other way round)."""
+    c, flipped = ma.pair(a, b)
+    sign = -1.0 if flipped else 1.0
+    lo, hi = sorted((sign * c.ci_low, sign * c.ci_high)) if flipped else (c.ci_low, c.ci_high)
+    return {"diff": fmt.diff(sign * c.diff), "ci": f"[{fmt.diff(lo)}, {fmt.diff(hi)}]", "p": fmt.p(c.p_value),
             "p_adjusted": fmt.p(c.p_adjusted), "significant": c.significant}
 
 
@@ -29,7 +31,7 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
     s = analysis.settings
     ma = comp.primary
     me = ma.score_of(system)  # KeyError names the competition and the system
-    runner = next((x for x in ma.scores if not x.is_best), None)
+    runner = ma.score_of(ma.runner_up) if ma.runner_up else None
     comparison = verdict = note = None
     if me.is_best:
         if runner is not None:
@@ -37,9 +39,10 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
             verdict = prose.verdict(s, comparison["significant"], "The winner", "the runner-up")
     else:
         comparison = _comparison(ma, fmt, ma.best, system) | {"other": ma.best}
-        verdict = prose.verdict(s, me.differs_from_best, "The winner", system)
-        vs = next(c for c in ma.vs_best if c.b == system)
-        note = prose.other_family_note(s, getattr(vs, vocab.P_FIELD[s.correction]), fmt.p)
+        verdict = prose.verdict(s, comparison["significant"], "The winner", system)
+        vs = next((c for c in ma.vs_best if c.b == system), None)  # None for a baseline
+        if vs is not None:
+            note = prose.other_family_note(s, getattr(vs, vocab.P_FIELD[s.correction]), fmt.p)
     alike, untested = [], []
     for x in ma.scores:
         if x.system != system:

@@ -43,7 +43,7 @@ def _verdict(p: float, alpha: float) -> bool | None:
 def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float | None, primary: bool,
                    systems: list[str], observed: np.ndarray, replicates: np.ndarray, settings: Settings,
                    n: int, jack: tuple[np.ndarray, np.ndarray] | None = None,
-                   test_p=None) -> MetricAnalysis:
+                   test_p=None, baselines=()) -> MetricAnalysis:
     """Scores, comparisons, verdicts, groups and competitiveness of one metric.
 
     Parameters
@@ -56,11 +56,15 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
         Leave-one-out scores and weights, needed for BCa intervals.
     test_p : callable, optional
         ``test_p(a, b)`` replaces the bootstrap p-values (the randomization test).
+    baselines : sequence of str
+        Systems that do not compete (unless ``settings.include_baselines``): they are shown, compared
+        in pairs and grouped, but the best is the best participant, the comparisons with the best
+        and the competitiveness figures are over participants only.
 
     Returns
     -------
     MetricAnalysis
-        Scores best first, the m − 1 comparisons with the best, every pair, and the verdicts.
+        Scores in rank order, the comparisons with the best, every pair, and the verdicts.
     """
     m, alpha, ci = len(systems), settings.alpha, settings.ci_method
     order, rank = ranking.order_systems(observed, higher_is_better)
@@ -68,12 +72,21 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
     B = replicates.shape[0]
     mean = replicates.mean(axis=0) if B else np.full(m, np.nan)
     se = replicates.std(axis=0, ddof=1) if B > 1 else np.full(m, np.nan)
-    best = int(order[0])
-    others = order[1:]
+    competes = np.ones(m, dtype=bool)
+    if not settings.include_baselines:
+        competes[[i for i, s in enumerate(systems) if s in set(baselines)]] = False
+    if not competes.any():  # only baselines: they compete with one another
+        competes[:] = True
+    best = int(next(i for i in order if competes[i]))
+    others = np.array([i for i in order if i != best and competes[i]], dtype=int)
     firsts = np.full(len(others), best)
     vb = significance.differences(observed, replicates, firsts, others, higher_is_better, alpha, ci, jack)
-    ia, ib = np.triu_indices(m, k=1)  # row 0 first: (best, order[1]), (best, order[2]), ... as vs_best
+    ia, ib = np.triu_indices(m, k=1)  # every pair (a above b) in rank order
     pa, pb = order[ia], order[ib]
+    pair_of = {(int(a), int(b)): k for k, (a, b) in enumerate(zip(pa, pb))}
+    vb_pairs = np.array([pair_of[best, int(o)] for o in others], dtype=int)  # the best ranks above the others
+    with_best = np.zeros(len(ia), dtype=bool)
+    with_best[vb_pairs] = True
     pr = significance.differences(observed, replicates, pa, pb, higher_is_better, alpha, ci, jack)
     if test_p is not None:
         vb["p_value"], pr["p_value"] = test_p(firsts, others), test_p(pa, pb)
@@ -83,14 +96,14 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
     vb["p_value"][~(defined[firsts] & defined[others])] = np.nan
     pr["p_value"][~(defined[pa] & defined[pb])] = np.nan
     vb_corr = multitest.correct(vb["p_value"])
-    all_pairs = multitest.correct(pr["p_value"])
-    with_best = ia == 0
     if settings.family == "per-row":
         pr_corr = multitest.correct_within(pr["p_value"], ia)
     elif settings.family == "vs-best":  # only the pairs with the best are tested: the vs-best family
-        pr_corr = {k: np.where(with_best, np.resize(v, len(ia)), np.nan) for k, v in vb_corr.items()}
+        pr_corr = {k: np.full(len(ia), np.nan) for k in vb_corr}
+        for k, v in vb_corr.items():
+            pr_corr[k][vb_pairs] = v
     else:
-        pr_corr = all_pairs
+        pr_corr = multitest.correct(pr["p_value"])
     # The one rule behind every verdict: settings.correction over settings.family.
     decide = pr["p_value"] if settings.correction == "none" else pr_corr[settings.correction]
     if settings.family == "vs-best":
@@ -101,26 +114,39 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
     sub = letters.letters(list(range(len(ranked))), different[np.ix_(ranked, ranked)])
     group = {int(s): sub[k] for k, s in enumerate(ranked)} | {int(s): "" for s in np.flatnonzero(~defined)}
     vs_best_p = np.full(m, np.nan)
-    vs_best_p[others] = decide[with_best]
+    vs_best_p[others] = decide[vb_pairs]
     top = observed[best]
-    is_best = observed == top if np.isfinite(top) else np.zeros(m, dtype=bool)
+    is_best = competes & (observed == top) if np.isfinite(top) else np.zeros(m, dtype=bool)
     is_best[best] = True
     scores = [Score(systems[i], float(observed[i]), float(mean[i]), float(se[i]), float(lo[i]), float(hi[i]),
                     int(rank[i]), group[i], is_best=bool(is_best[i]),
                     differs_from_best=None if is_best[i] else _verdict(vs_best_p[i], alpha),
                     p_vs_best=float("nan") if is_best[i] else float(vs_best_p[i])) for i in order]
-    # ties among all pairs (paper Tables 7-11) need every pair: all-pairs corrections under vs-best
-    tie_corr = all_pairs if settings.ties_family == "all-pairs" else pr_corr
-    comp = competitiveness.competitiveness(
-        observed, order, {"none": vb["p_value"], **vb_corr}, {"none": pr["p_value"], **tie_corr},
-        alpha, n, ideal, higher_is_better) | {"ties_family": settings.ties_family}
+    comp = _competitiveness(observed, order, competes, vb, vb_corr, pr, ia, pa, pb, settings, n, ideal,
+                            higher_is_better)
     return MetricAnalysis(
         name=name, params=params, higher_is_better=higher_is_better, ideal=ideal, primary=primary,
         best=systems[best], scores=scores,
-        vs_best=_comparisons(systems, firsts, others, vb, vb_corr, decide[with_best], alpha),
+        vs_best=_comparisons(systems, firsts, others, vb, vb_corr, decide[vb_pairs], alpha),
         pairs=_comparisons(systems, pa, pb, pr, pr_corr, decide, alpha), competitiveness=comp,
         verdicts={"alpha": alpha, "correction": settings.correction, "family": settings.family},
         replicates=replicates, systems=list(systems))
+
+
+def _competitiveness(observed, order, competes, vb, vb_corr, pr, ia, pa, pb, settings: Settings, n, ideal,
+                     higher_is_better) -> dict:
+    """The paper's competitiveness summary over the competing systems: ties with the winner from the
+    comparisons with the best (their m − 1 family), ties between competitors corrected over
+    ``settings.ties_family`` among the competing pairs."""
+    among = competes[pa] & competes[pb]
+    p = pr["p_value"][among]
+    ties = multitest.correct(p) if settings.ties_family == "all-pairs" else multitest.correct_within(p, ia[among])
+    keep = np.flatnonzero(competes)
+    position = {int(s): k for k, s in enumerate(keep)}
+    return competitiveness.competitiveness(
+        observed[keep], np.array([position[int(i)] for i in order if competes[i]]),
+        {"none": vb["p_value"], **vb_corr}, {"none": p, **ties}, settings.alpha, n, ideal,
+        higher_is_better) | {"ties_family": settings.ties_family}
 
 
 def analyze_competition(comp: Competition, settings: Settings, *, jobs: int = 1,
@@ -170,7 +196,7 @@ def analyze_competition(comp: Competition, settings: Settings, *, jobs: int = 1,
         test_p = (lambda a, b, i=i: res.randomization_p(i, a, b)) if randomization else None
         metrics.append(analyze_metric(p.name, p.params, p.higher_is_better, p.ideal, i == 0, comp.systems,
                                       res.observed[i], res.replicates[i], settings, comp.n,
-                                      res.jackknife[i] if res.jackknife else None, test_p))
+                                      res.jackknife[i] if res.jackknife else None, test_p, comp.baselines))
         undefined = [s.system for s in metrics[-1].scores if not np.isfinite(s.score)]
         if undefined:
             note = (f"competition {comp.id!r}: metric {p.name!r} is undefined for {', '.join(map(repr, undefined))} "

@@ -116,7 +116,7 @@ class MetricAnalysis:
     scores : list of Score
         Best first (rank order; exact ties keep input order).
     best : str
-        The first of the best systems (``scores[0]``).
+        The first best system (the best participant; see ``Settings.include_baselines``).
     vs_best : list of Comparison
         The best against every other system, in rank order.
     pairs : list of Comparison
@@ -142,6 +142,12 @@ class MetricAnalysis:
     verdicts: dict = field(default_factory=dict)
     replicates: np.ndarray | None = field(default=None, repr=False)
     systems: list[str] = field(default_factory=list, repr=False)
+
+    @property
+    def runner_up(self) -> str | None:
+        """The best system after the best ones (the first comparison with the best that is not a tie
+        for best), or None."""
+        return next((c.b for c in self.vs_best if not self.score_of(c.b).is_best), None)
 
     def score_of(self, system: str) -> Score:
         """The :class:`Score` of ``system`` (KeyError if unknown)."""
