@@ -305,3 +305,70 @@ def test_pearson_constant_gold_on_a_resample_is_nan():
     np.testing.assert_array_equal(np.isnan(res.replicates[0]), expect_nan)
     ok = ~expect_nan
     assert np.all(np.abs(res.replicates[0][ok]) <= 1.0)
+
+
+# --------------------------------------------------------------------------- cell engine
+
+def test_cells_engine_equals_plain_loop(mixed):
+    """The confusion-cell engine (weights summed per system per (gold, predicted) cell), forced,
+    gives replicate by replicate what scikit-learn gives on the Resampler's indices; mae in the
+    same run keeps the dense product."""
+    comp, gold_l, gold_s, preds = mixed
+    B = block_rows(comp.n) + 20
+    names = ["accuracy", "macro_f1", "f1", "mae"]
+    prepared = [prepare(comp, name, **params) for name, params in METRICS if name in names]
+    res = bootstrap.run(prepared, comp.n, comp.m, B=B, seed=3, key=KEY, mode="items", engine="cells",
+                        progress=False)
+    assert res.engine == "cells"
+    _loop_check(comp, gold_l, gold_s, preds, res, B, 3, names)
+
+
+@pytest.mark.parametrize("mode", ["items", "patterns"])
+def test_cells_engine_equals_dense_bit_for_bit(mode):
+    """Same seed, same resamples: both engines give identical replicates, observed scores,
+    leave-one-out values and randomization statistics (every count is an integer summed exactly)."""
+    rng = np.random.default_rng(5)
+    n, m, k = 3000, 6, 7
+    gold = rng.integers(0, k, n)
+    preds = np.stack([np.where(rng.random(n) < q, rng.integers(0, k, n), gold) for q in np.linspace(0.2, 0.7, m)])
+    preds[2, :5] = k                          # a label gold never has
+    comp = make_competition(gold, preds)
+    names = ["accuracy", "macro_f1", "micro_f1", "weighted_f1", "macro_precision", "macro_recall", "mae"]
+    p = [prepare(comp, name) for name in names] + [prepare(comp, "f1", pos_label="3")]
+    kw = dict(B=700, seed=8, key=KEY, mode=mode, jackknife=True, randomization=True, progress=False)
+    dense = bootstrap.run(p, n, m, engine="dense", **kw)
+    cells = bootstrap.run(p, n, m, engine="cells", **kw)
+    assert dense.engine == "dense" and cells.engine == "cells"
+    np.testing.assert_array_equal(dense.total, cells.total)
+    np.testing.assert_array_equal(dense.swaps, cells.swaps)
+    for i in range(len(p)):
+        np.testing.assert_array_equal(dense.observed[i], cells.observed[i])
+        np.testing.assert_array_equal(dense.replicates[i], cells.replicates[i])
+        np.testing.assert_array_equal(dense.jackknife[i][0], cells.jackknife[i][0])
+    a, b = np.array([0, 1, 4]), np.array([3, 5, 2])
+    np.testing.assert_array_equal(dense.randomization_p(0, a, b), cells.randomization_p(0, a, b))
+
+
+def test_engine_chosen_by_cost():
+    """Many classes and distinct items: cells; few patterns of a binary task: the dense product."""
+    rng = np.random.default_rng(1)
+    n, m, k = 2000, 8, 12
+    gold = rng.integers(0, k, n)
+    preds = np.stack([np.where(rng.random(n) < 0.4, rng.integers(0, k, n), gold) for _ in range(m)])
+    comp = make_competition(gold, preds)
+    assert bootstrap.run([prepare(comp, "macro_f1")], n, m, B=10, seed=0, progress=False).engine == "cells"
+    comp = make_competition(gold % 2, preds[:2] % 2)
+    assert bootstrap.run([prepare(comp, "mae")], n, 2, B=10, seed=0, progress=False).engine == "dense"
+
+
+def test_unique_rows_equals_numpy_unique():
+    rng = np.random.default_rng(0)
+    cases = [rng.integers(0, 3, (500, 4)).astype(float), rng.integers(0, 40, (3000, 30)).astype(float),
+             np.round(rng.normal(size=(400, 3)), 1), np.column_stack([rng.integers(0, 2, 300), rng.random(300)]),
+             np.zeros((5, 2))]
+    for cols in cases:
+        exp = np.unique(cols, axis=0, return_inverse=True, return_counts=True)
+        got = bootstrap.unique_rows(cols)
+        np.testing.assert_array_equal(got[0], exp[0])
+        np.testing.assert_array_equal(got[1], exp[1].ravel())
+        np.testing.assert_array_equal(got[2], exp[2])

@@ -206,7 +206,8 @@ def analyze_competition(comp: Competition, settings: Settings, *, jobs: int = 1,
     return CompetitionAnalysis(
         **comp.metadata(), n=comp.n, systems=comp.systems, baselines=comp.baselines, metrics=metrics,
         inputs=comp.inputs, warnings=notes,
-        engine={"resampling": res.mode, "patterns": res.patterns, "block_replicates": bootstrap.block_rows(comp.n)})
+        engine={"resampling": res.mode, "patterns": res.patterns, "statistics": res.engine,
+                "block_replicates": bootstrap.block_rows(comp.n)})
 
 
 def analyze(competitions: list[Competition], settings: Settings, *, jobs: int = 1,

@@ -223,7 +223,10 @@ class CompetitionAnalysis(CompetitionInfo):
     warnings : list of str
         Problems that did not stop the analysis.
     engine : dict
-        How the resamples were drawn (``resampling``, ``patterns``, ``block_replicates``).
+        How the resamples were drawn (``resampling``: ``items`` or ``patterns``; ``patterns``;
+        ``block_replicates``) and how replicate statistics were summed (``statistics``: ``dense``,
+        the matrix product over patterns, or ``cells``, per (gold, predicted) cell of each system;
+        ``items`` when no metric has per-item statistics).
     """
 
     n: int

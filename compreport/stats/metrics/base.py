@@ -43,6 +43,12 @@ class Prepared:
         items ``idx`` (an int array, repeats allowed).
     label_fields : list of int
         Fields read as class labels (checked for labels never seen in gold).
+    cells : int or None
+        Set by confusion-based metrics: ``columns`` are integer codes ``0..cells-1`` of gold then
+        of the m systems, an item's shared statistics depend only on its gold code and its
+        statistics for system ``s`` only on the pair (gold, system ``s``'s code), the same function
+        for every system. The engine may then sum resample weights per (gold, predicted) cell of
+        each system instead of per item (:mod:`compreport.stats.resampling`).
     """
 
     name: str
@@ -54,6 +60,7 @@ class Prepared:
     finalize: Callable | None = field(default=None, repr=False)
     evaluate: Callable | None = field(default=None, repr=False)
     label_fields: list[int] = field(default_factory=list)
+    cells: int | None = None
 
     @property
     def decomposable(self) -> bool:

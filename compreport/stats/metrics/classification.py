@@ -155,7 +155,8 @@ class ClassificationMetric(Metric):
                        "macro_precision": lambda: safe_divide(tp, pp),
                        "macro_recall": lambda: safe_divide(tp, np.broadcast_to(gs, tp.shape))}[name]()
                 return (per * mask).sum(-1) / mask.sum(-1)
-        return self._prepared(params, columns=columns, stats=stats, finalize=finalize, label_fields=[f])
+        return self._prepared(params, columns=columns, stats=stats, finalize=finalize, label_fields=[f],
+                              cells=k)
 
     def reference(self, gold, pred, pos_label=None, labels=None, field=None):
         """scikit-learn's score with ``zero_division=0``; see :meth:`Metric.reference`."""
