@@ -3,6 +3,7 @@
     python benchmarks/run.py              # our figures (about a minute)
     python benchmarks/run.py --compstats  # also CompStats 0.1.15 on the same data (about 7 minutes;
                                           # `pip install -e '.[bench]'`)
+    python benchmarks/run.py --issue12    # the targets of issue 12 item 1 (many classes, 10^6 items)
 
 Prints wall time (median of repeats for the process), peak resident memory of the process, and
 the time of the statistics alone (analysis in-process, inputs already loaded), each with the
@@ -81,6 +82,36 @@ def statistics_only(csv: Path, metrics: str, B: int = 10000) -> tuple[float, str
     return wall, busy
 
 
+def engine_of(csv: Path, metrics: str, B: int = 10000) -> dict:
+    """The ``engine`` record of results.json for ``csv`` (one extra run of the process)."""
+    import json
+
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run([sys.executable, "-m", "compreport", "report", str(csv), "--id", "id", "--metric", metrics,
+                        "-B", str(B), "--format", "json", "-o", out + "/o"], check=True, stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL)
+        return json.loads((Path(out) / "o" / "results.json").read_text())["competitions"][0]["engine"]
+
+
+#: Issue 12 item 1: (name, n, m, classes, metrics, target seconds, target MB) at B = 10,000.
+ISSUE12 = [("Emoji-like", 50_000, 48, 20, "macro_f1", 30, 1536),
+           ("1,000,000 items", 1_000_000, 10, 3, "accuracy,macro_f1", 15, 2048),
+           ("EXIST-like", 4368, 31, 2, "accuracy,macro_f1", 2.5, None)]
+
+
+def issue12(tmp: Path, repeat: int) -> None:
+    """Whole process, ``--format json``, B = 10,000, against the targets of issue 12 item 1."""
+    print("\nissue 12 item 1 (whole process, --format json, B = 10000):")
+    for name, n, m, k, metrics, secs, mb in ISSUE12:
+        path = dataset(tmp, f"i12-{n}-{m}-{k}", n, m, k)
+        wall, peak, busy = process(path, metrics, repeat=repeat)
+        eng = engine_of(path, metrics)
+        ok = wall <= secs and (mb is None or peak <= mb)
+        print(f"{name}: n={n} m={m} {k} classes, {metrics}: {wall:.2f} s, peak {peak:.0f} MB ({busy}); "
+              f"engine {eng['resampling']}/{eng.get('statistics')}, {eng['patterns']} patterns; target <= {secs} s"
+              + (f", <= {mb} MB" if mb else "") + f": {'met' if ok else 'MISSED'}", flush=True)
+
+
 def dataset(tmp: Path, name: str, n: int, m: int, k: int) -> Path:
     path = tmp / f"{name}.csv"
     g, p = make_labels(n, m, k, seed=1)
@@ -123,12 +154,16 @@ def main() -> None:
     ap.add_argument("--compstats", action="store_true")
     ap.add_argument("--big", action="store_true", help="also 1,000,000 items x 5 systems")
     ap.add_argument("--repeat", type=int, default=3, help="runs of each process timing (median)")
+    ap.add_argument("--issue12", action="store_true", help="only the targets of issue 12 item 1")
     args = ap.parse_args()
     r = args.repeat
     print(f"machine: {platform.processor() or platform.machine()}, {platform.python_version()}, "
           f"{__import__('os').cpu_count()} cores")
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
+        if args.issue12:
+            issue12(tmp, r)
+            return
         exist = dataset(tmp, "exist", 4368, 31, 2)
         wall, peak, busy = process(exist, "accuracy,macro_f1", repeat=r)
         stats, stats_busy = statistics_only(exist, "accuracy,macro_f1")

@@ -17,8 +17,18 @@ Two exact ways to draw the same bootstrap distribution are used:
   multinomial draw of ``n`` items over the patterns. Used when patterns are few
   (``5 * patterns < n``), which makes the cost independent of ``n``.
 
-In both, replicate statistics are ``counts @ stats``: per-pattern sufficient statistics
-(:mod:`compreport.stats.metrics`) weighted by how often each pattern was drawn.
+In both, replicate statistics are per-pattern sufficient statistics
+(:mod:`compreport.stats.metrics`) weighted by how often each pattern was drawn, summed by one
+of two engines chosen by cost per run (:class:`_Summer`; recorded as ``engine.statistics``):
+
+* ``dense``: ``counts @ stats``, one matrix product (U patterns x width statistics);
+* ``cells``: for confusion-based metrics (accuracy, precision/recall/F1 and their averages) a
+  pattern falls, for each system, in one (gold, predicted) cell, so the counts are summed per
+  system per cell by a sparse product over the patterns where the system errs, then turned into
+  statistics by each cell's table: work about ``B x (U + errors)`` additions instead of
+  ``B x U x width``, and no (U, width) matrix. Wins with many classes or many distinct items.
+
+Both sum integer counts exactly, so they give the same numbers.
 """
 
 from __future__ import annotations
