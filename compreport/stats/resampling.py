@@ -407,7 +407,8 @@ class _Summer:
         cellable = {}
         if engine != "dense":
             for i, p in enumerate(prepared):
-                if not (p.decomposable and p.cells) or p.cells * p.cells * m > 1 << 24:
+                # more cells than patterns: the cell tables alone cost more than the dense product
+                if not (p.decomposable and p.cells) or p.cells * p.cells > max(len(reps), 4):
                     continue
                 tabs = _cell_tables(p, m)
                 if tabs is None:
