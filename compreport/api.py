@@ -44,6 +44,8 @@ class Inputs:
         to the metrics its ``metrics=`` names, as the CLI applies ``--pos-label``.
     labels : list of str or None
         Likewise for ``labels``.
+    specs : list of str
+        The spec files read (``workshop.toml``, ``competition.toml``).
     """
 
     competitions: list[Competition]
@@ -51,6 +53,7 @@ class Inputs:
     workshop: dict = field(default_factory=dict)
     pos_label: str | None = None
     labels: list[str] | None = None
+    specs: list[str] = field(default_factory=list)
 
     def __repr__(self) -> str:
         ids = ", ".join(c.id for c in self.competitions)
@@ -152,7 +155,8 @@ def load(path, *, metrics=None, gold: str | None = None, id: str | None = None, 
     opts = Options(gold=gold, id=id, runs=None if runs is None else os.fspath(runs),
                    metrics=_names(metrics, "metrics") or [], pos_label=_label(pos_label), labels=_labels(labels))
     loaded = load_inputs(paths, opts)
-    return Inputs(loaded.competitions, dict(loaded.bootstrap), dict(loaded.workshop), opts.pos_label, opts.labels)
+    return Inputs(loaded.competitions, dict(loaded.bootstrap), dict(loaded.workshop), opts.pos_label, opts.labels,
+                  list(loaded.specs))
 
 
 # --------------------------------------------------------------------------- from_frame
@@ -307,7 +311,10 @@ def analyze(data, *, metrics=None, pos_label=None, labels=None, bootstrap: int |
         seen[c.id] = c.name
     given = {"bootstrap": bootstrap, "seed": seed, "alpha": alpha, "ci_method": ci, "test": test, "family": family,
              "correction": correction, "include_baselines": include_baselines}
+    from .inputs.spec import files_read
     from .stats.analysis import analyze as run
 
     settings = make_settings(given, "analyze", base=make_settings(inputs.settings, "spec"))
-    return run(comps, settings, jobs=int(jobs), progress=progress, workshop=inputs.workshop)
+    analysis = run(comps, settings, jobs=int(jobs), progress=progress, workshop=inputs.workshop)
+    analysis.sources = files_read(comps, inputs.specs)  # Report.write will not write over them
+    return analysis

@@ -7,6 +7,8 @@ line ``error: ...`` on stderr with exit status 2. It computes nothing itself.
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 import unicodedata
 import warnings
@@ -14,7 +16,7 @@ from pathlib import Path
 
 from . import vocabulary as vocab
 from ._version import __version__
-from .errors import InputError, InputWarning
+from .errors import InputError, InputWarning, Note, Terminated
 from .settings import NUMERIC, Settings, from_text, make_settings, one_of, suggest, validate, whole_number
 
 FORMATS = ("json", "latex", "html", "pdf")
@@ -73,7 +75,8 @@ def _add_stats_options(p: argparse.ArgumentParser) -> None:
 def _add_output_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("output")
     g.add_argument("-o", "--output", required=True, metavar="OUT", help="output directory")
-    g.add_argument("--force", action="store_true", help="replace a non-empty output directory")
+    g.add_argument("--force", action="store_true",
+                   help="replace an earlier report in OUT: only the files its manifest (OUT/.compreport.json) lists")
     g.add_argument("--format", metavar="LIST",
                    help=f"comma list of {', '.join(FORMATS)} (default: all; json always)")
     g.add_argument("--latex-style", metavar="STYLE", default="ceurart",
@@ -179,20 +182,25 @@ def _formats(value: str | None) -> list[str]:
 
 
 def _report(inputs: list[str], args, opts) -> list[Path]:
+    from .inputs.spec import files_read, load_inputs, metric_file
     from .report import Report
-    from .report.staging import check_target
-    from .inputs.spec import load_inputs
+    from .report.staging import claim
     from .stats.analysis import analyze
 
     out = Path(args.output)
     formats, figure_formats = args.format, args.figure_formats  # checked by _check_options
-    check_target(out, args.force)  # fail before any work
-    loaded = load_inputs(inputs, opts)
-    settings = _settings(args.given, loaded.bootstrap)
-    analysis = analyze(loaded.competitions, settings, jobs=args.jobs, workshop=loaded.workshop)
-    report = Report(analysis, decimals=args.decimals, diff_decimals=args.diff_decimals, latex_style=args.latex_style)
-    return report.write(out, formats, force=args.force, figure_formats=figure_formats,
-                        compile_pdf=not args.no_compile)
+    # The output directory is claimed before any work (refused if not ours, or an input; locked),
+    # then checked against every file the inputs name once they are read.
+    named = [*inputs, *([opts.runs] if opts.runs else []), *map(metric_file, opts.metrics)]
+    with claim(out, args.force, protect=named) as target:
+        loaded = load_inputs(inputs, opts)
+        target.protect(files_read(loaded.competitions, loaded.specs))
+        settings = _settings(args.given, loaded.bootstrap)
+        analysis = analyze(loaded.competitions, settings, jobs=args.jobs, workshop=loaded.workshop)
+        report = Report(analysis, decimals=args.decimals, diff_decimals=args.diff_decimals,
+                        latex_style=args.latex_style)
+        return report.write(out, formats, force=args.force, figure_formats=figure_formats,
+                            compile_pdf=not args.no_compile)
 
 
 def _print_written(out: Path, paths: list[Path]) -> None:
@@ -292,10 +300,24 @@ def _printable(text) -> str:
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
-    if issubclass(category, InputWarning):
+    if issubclass(category, Note):
+        print(f"note: {_printable(message)}", file=sys.stderr)
+    elif issubclass(category, InputWarning):
         print(f"warning: {_printable(message)}", file=sys.stderr)
     else:  # e.g. matplotlib's "Glyph 27 (\x1b) missing from font(s)" for a name holding ESC
         print(f"warning: {category.__name__}: {_printable(message)}", file=sys.stderr)
+
+
+def _on_sigterm(pid: int):
+    """A SIGTERM handler that raises :class:`Terminated` in process ``pid`` (cleanup runs as for
+    Ctrl-C); a forked worker dies of the signal as usual."""
+    def handler(signum, frame):
+        if os.getpid() != pid:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        raise Terminated()
+    return handler
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -309,22 +331,36 @@ def main(argv: list[str] | None = None) -> int:
     Returns
     -------
     int
-        Exit status: 0 on success, 2 for an input or option error (one ``error:`` line on stderr),
-        130 when interrupted.
+        Exit status: 0 on success; 2 for an input, option or output error, or any other OS error
+        (one ``error:`` line on stderr); 130 when interrupted (Ctrl-C); 143 on SIGTERM.
     """
     from .words import caller
 
     args = build_parser().parse_args(argv)
     warnings.showwarning = _show_warning
     try:
+        previous = signal.signal(signal.SIGTERM, _on_sigterm(os.getpid()))
+    except ValueError:  # not the main thread: leave SIGTERM alone
+        previous = None
+    try:
         with caller("cli"):  # messages name options as the command line spells them
             return COMMANDS[args.command](args)
     except InputError as exc:
         print(f"error: {_printable(exc)}", file=sys.stderr)
         return 2
+    except OSError as exc:  # an OS failure no stage turned into an InputError
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {_printable(where)}{_printable(exc.strerror or exc)}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130
+    except Terminated:
+        print("error: terminated (SIGTERM)", file=sys.stderr)
+        return 143
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":  # pragma: no cover

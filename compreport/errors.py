@@ -12,10 +12,31 @@ class InputError(ValueError):
     """
 
 
+class OutputError(InputError):
+    """The report cannot be written where asked: an output directory compreport does not own, one
+    that is (or holds) an input, a lock held by another run, or an OS failure (read-only, permission
+    denied, no space left). The message names the directory or file; nothing was replaced."""
+
+
+class Terminated(BaseException):
+    """SIGTERM reached the command line (``timeout``, ``kill``): raised like Ctrl-C so that the
+    temporary output is removed; the CLI prints one ``error:`` line and exits with status 143."""
+
+
 class InputWarning(UserWarning):
     """Suspicious but usable input (printed as ``warning: <message>``)."""
+
+
+class Note(InputWarning):
+    """What compreport did that a user should know, not a problem (printed as ``note: <message>``):
+    files it kept in an output directory because it did not write them."""
 
 
 def warn(message: str) -> None:
     """Emit an :class:`InputWarning` attributed to the caller's caller."""
     warnings.warn(message, InputWarning, stacklevel=3)
+
+
+def note(message: str) -> None:
+    """Emit a :class:`Note` attributed to the caller's caller."""
+    warnings.warn(message, Note, stacklevel=3)

@@ -25,6 +25,7 @@ OPTIONS = {
     "test": ("--test", "test", "{!r}"),
     "bootstrap": ("-B", "bootstrap", "{}"),
     "force": ("--force", "force", "{}"),
+    "output": ("-o", "out_dir", "{!r}"),
 }
 
 

@@ -9,6 +9,7 @@ created, no ``.out.tmp-*`` staging directory left behind, a previous ``out`` unt
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -70,8 +71,8 @@ def stderr_lines(res: subprocess.CompletedProcess) -> list[str]:
 
 
 def leftovers(tmp: Path, out: str = "out") -> list[str]:
-    return sorted(p.name for p in tmp.iterdir() if p.name.startswith(f".{out}.tmp-") or
-                  p.name.startswith(f".{out}.old-"))
+    """compreport's entries beside OUT: temporary folders (``.out.tmp-*``, ``.out.old-*``) and the lock."""
+    return sorted(p.name for p in tmp.iterdir() if p.name.startswith(f".{out}."))
 
 
 def assert_error(res: subprocess.CompletedProcess, *needles: str, numpy_repr_ok: bool = False) -> str:
@@ -285,18 +286,25 @@ def _snapshot(directory: Path) -> dict[str, bytes]:
 
 
 def test_non_empty_output_needs_force_and_force_replaces(tmp_path):
+    """A folder compreport did not write is refused even with --force; an earlier report needs
+    --force, which replaces only the files compreport wrote (tests/test_output_contract.py has the rest)."""
     write(tmp_path, "wide.csv", WIDE)
     write(tmp_path, "out/old.txt", "keep me\n")
     write(tmp_path, "out/sub/deep.txt", "me too\n")
     before = _snapshot(tmp_path / "out")
-    res = report(tmp_path, "wide.csv", "--id", "id", "--metric", "accuracy")
-    assert_error(res, "out", "not empty", "--force")
-    assert _snapshot(tmp_path / "out") == before
-    assert leftovers(tmp_path) == []
+    for force in ((), ("--force",)):
+        res = report(tmp_path, "wide.csv", "--id", "id", "--metric", "accuracy", *force)
+        assert_error(res, "out", "not empty", "compreport did not write it", "old.txt, sub/", "--force")
+        assert _snapshot(tmp_path / "out") == before
+        assert leftovers(tmp_path) == []
 
+    shutil.rmtree(tmp_path / "out")
+    assert report(tmp_path, "wide.csv", "--id", "id", "--metric", "accuracy").returncode == 0
+    assert_error(report(tmp_path, "wide.csv", "--id", "id", "--metric", "accuracy"), "out", "earlier report",
+                 "--force")
     res = report(tmp_path, "wide.csv", "--id", "id", "--metric", "accuracy", "--force")
     assert res.returncode == 0, res.stderr
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["results.json"]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".compreport.json", "results.json"]
     assert leftovers(tmp_path) == []
 
 
@@ -314,7 +322,7 @@ def test_failed_forced_run_keeps_previous_output(tmp_path):
     write(tmp_path, "bin.csv", "id,y,A,B\n1,1,1,0\n2,0,0,0\n3,1,1,1\n")
     assert report(tmp_path, "wide.csv", "--id", "id", "--metric", "accuracy").returncode == 0
     before = _snapshot(tmp_path / "out")
-    assert list(before) == ["results.json"]
+    assert list(before) == [".compreport.json", "results.json"]
     # Fails while loading (unknown key), then while analysing (pos_label), both with --force.
     competition(tmp_path, COMP_OK.replace("language", "langauge"))
     assert_error(report(tmp_path, "c1", "--force"), "langauge")

@@ -88,7 +88,7 @@ def test_json_only_imports_no_renderer(two_competitions, tmp_path):
     res = subprocess.run([sys.executable, "-c", code, str(two_competitions), str(tmp_path / "o")],
                          capture_output=True, text=True)
     assert res.stdout.strip().splitlines()[-1] == "0 []", res.stdout + res.stderr
-    assert sorted(p.name for p in (tmp_path / "o").iterdir()) == ["results.json"]
+    assert sorted(p.name for p in (tmp_path / "o").iterdir()) == [".compreport.json", "results.json"]
 
 
 def test_bad_render_options_fail_before_any_work(two_competitions, tmp_path):

@@ -165,11 +165,32 @@ class Loaded:
         Settings found in the specs' ``[bootstrap]``: Settings field -> validated value.
     workshop : dict
         ``name``, ``year``, ``description`` of a ``workshop.toml`` (empty without one).
+    specs : list of str
+        The ``workshop.toml`` and ``competition.toml`` files read.
     """
 
     competitions: list[Competition]
     bootstrap: dict
     workshop: dict = field(default_factory=dict)
+    specs: list[str] = field(default_factory=list)
+
+
+def files_read(competitions: list[Competition], specs=()) -> list[str]:
+    """Every file the competitions come from: ``specs``, each competition's data files (its
+    ``inputs``) and user metric files (``path/file.py:function``, relative to the spec's folder)."""
+    files = [str(p) for p in specs]
+    for comp in competitions:
+        files += [str(i["path"]) for i in comp.inputs if i.get("path")]
+        files += [f for f in (metric_file(m.name, m.base) for m in comp.metrics) if f]
+    return list(dict.fromkeys(files))
+
+
+def metric_file(name: str, base: str | None = None) -> str | None:
+    """The file of a user metric ``path/file.py:function`` (relative to ``base``), else None."""
+    path, sep, _ = name.rpartition(":")
+    if not (sep and path.endswith(".py")):
+        return None
+    return str(Path(base) / path if base and not Path(path).is_absolute() else path)
 
 
 def slug(text: str) -> str:
@@ -291,6 +312,7 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
     comps: list[Competition] = []
     boot_sources: list[tuple[str, dict]] = []
     workshop: dict = {}
+    specs: list[str] = []
     if opts.runs and len(inputs) != 1:
         raise InputError(f"{option('runs')} takes exactly one input: the gold file")
     for raw in inputs:
@@ -312,11 +334,13 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
                 if not subs:
                     raise InputError(f"{raw}: directory holds no workshop.toml, competition.toml or competition folders")
                 for sub in subs:
+                    specs.append(str(sub))
                     comp, boot = load_competition_spec(sub, opts)
                     comps.append(comp)
                     boot_sources.append((str(sub), boot))
                 continue
         if path.suffix.lower() == ".toml":
+            specs.append(str(path))
             if _is_workshop_toml(path):
                 ws: WorkshopSpec = validate_model(WorkshopSpec, read_toml(path), path)
                 workshop = {"name": ws.name, "year": ws.year, "description": ws.description}
@@ -327,6 +351,7 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
                     sub = Path(_resolve(path.parent, entry.spec))
                     if sub.is_dir():
                         sub = sub / "competition.toml"
+                    specs.append(str(sub))
                     comp, boot = load_competition_spec(sub, opts, entry)
                     comps.append(comp)
                     boot_sources.append((str(sub), boot))
@@ -344,7 +369,7 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
             raise InputError(f"competition id {c.id!r} is used twice ({seen[c.id]} and {c.name!r}); "
                              f"set `id` in the spec")
         seen[c.id] = c.name
-    return Loaded(comps, _merge_bootstrap(boot_sources), workshop)
+    return Loaded(comps, _merge_bootstrap(boot_sources), workshop, specs)
 
 
 def _merge_bootstrap(sources: list[tuple[str, dict]]) -> dict:

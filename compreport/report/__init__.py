@@ -34,6 +34,18 @@ def _choice(what: str, value: str, allowed: Sequence[str]) -> str:
     return value
 
 
+def _os_error(exc: BaseException) -> OSError | None:
+    """``exc`` or the OSError it was raised while handling (matplotlib turns a full disk into an
+    AttributeError raised while closing the file), or None."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, OSError):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
 class Report:
     """Renderings of one :class:`~compreport.stats.results.Analysis`.
 
@@ -159,21 +171,42 @@ class Report:
 
     def write(self, out_dir: str | Path, formats: str | Sequence[str] = FORMATS, *, force: bool = False,
               figure_formats: str | Sequence[str] = ("pdf", "svg"), compile_pdf: bool = True) -> list[Path]:
-        """Write the report into ``out_dir`` atomically (a temporary folder moved into place when
-        complete); returns the paths written. results.json is always written; ``formats`` and
-        ``figure_formats`` are sequences or comma lists (``"json,latex"``).
+        """Write the report into ``out_dir``; returns the paths written. results.json is always
+        written; ``formats`` and ``figure_formats`` are sequences or comma lists (``"json,latex"``).
 
-        Raises :class:`InputError` for a non-empty ``out_dir`` without ``force``, an unknown format,
-        or missing PDF libraries.
+        The output directory contract (:mod:`compreport.report.staging`): ``out_dir`` must be new,
+        empty, or a directory an earlier report wrote (marked by its manifest ``.compreport.json``,
+        written last and not among the paths returned), which ``force=True`` replaces: only the
+        files its manifest lists; any other file is kept and named in a :class:`~compreport.errors.Note`.
+        The report is written into a temporary directory beside ``out_dir`` and swapped in when
+        complete; on any failure ``out_dir`` is left as it was.
+
+        Raises :class:`~compreport.errors.OutputError` (an :class:`InputError`) for an ``out_dir``
+        that is not empty and not compreport's, or holds an earlier report without ``force``, or is
+        (or holds) an input file or the current directory, or is being written by another run, or
+        cannot be written (read-only, no space left); :class:`InputError` for an unknown format or
+        missing PDF libraries.
         """
-        from .staging import staged
+        from .staging import claim
 
         formats = [_choice("formats", f, FORMATS) for f in _names(formats)]
         figure_formats = [_choice("figure_formats", f, ("pdf", "svg", "png")) for f in _names(figure_formats)]
         out = Path(out_dir)
-        with staged(out, force) as tmp:
-            (tmp / "results.json").write_text(self.analysis.to_json(), encoding="utf-8")
-            written = [tmp / "results.json"] + self._render(tmp, formats, tuple(figure_formats), compile_pdf)
+        inputs = [i.get("path") for c in self.analysis.competitions for i in c.inputs]
+        with claim(out, force, protect=[*inputs, *self.analysis.sources]) as target:
+            tmp = target.tmp
+            try:
+                (tmp / "results.json").write_text(self.analysis.to_json(), encoding="utf-8")
+                written = [tmp / "results.json"] + self._render(tmp, formats, tuple(figure_formats), compile_pdf)
+            except InputError:
+                raise
+            except Exception as exc:  # a full disk may surface as another error raised while handling it
+                cause = _os_error(exc)
+                if cause is None:
+                    raise
+                raise target.write_error(cause) from None
+            target.commit({"settings": self.analysis.settings.to_dict(), "formats": formats,
+                           "figure_formats": figure_formats})
         return [out / p.relative_to(tmp) for p in written]
 
     def _render(self, tmp: Path, formats: list[str], figure_formats: tuple[str, ...], compile_pdf: bool) -> list[Path]:

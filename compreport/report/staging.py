@@ -1,42 +1,398 @@
-"""Write a report atomically: into a temporary directory beside OUT, moved into place when complete."""
+"""The output directory contract: compreport writes only into a directory it owns and never deletes
+a file it did not write (README, Outputs).
+
+* OUT is resolved first (``.``, ``..``, symlinks: a symlink's target is replaced, the link kept).
+  OUT must not be, or hold, an input file or the current directory.
+* OUT may be absent or empty; otherwise it must hold the manifest (:mod:`.manifest`) and
+  ``force`` must be given, and only the files the manifest lists are replaced. A non-empty
+  directory without a manifest is refused, even with ``force``.
+* The lock ``.OUT.lock`` beside OUT (``O_EXCL``, holding pid and host) is held from the claim to
+  the end of the run: a second run into the same OUT fails naming it; a dead process's lock is
+  taken over.
+* The report is written into ``.OUT.tmp-<pid>-<random>`` beside OUT (a marker inside holds pid
+  and host), its manifest last. At the swap, with SIGINT and SIGTERM held back, the ownership
+  check is repeated: a file compreport did not write (one saved during the run included) where the
+  new report has a file refuses the swap. Otherwise OUT becomes ``.OUT.old-<pid>-<random>``, the
+  temporary directory becomes OUT, and the old one is swept: its listed files deleted, every other
+  file moved into the new OUT and named in a note.
+* On any failure (an error, Ctrl-C, SIGTERM, a full disk) the temporary directory is removed and
+  OUT is as it was. Temporaries of a process that no longer runs (SIGKILL) are recognised by name,
+  marker and pid and cleared by the next run: a ``.tmp-`` is removed, an ``.old-`` is put back as
+  OUT (when OUT is missing) or swept into it.
+"""
 
 from __future__ import annotations
 
+import json
 import os
+import re
+import secrets
 import shutil
+import signal
+import socket
+import stat
 import tempfile
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..errors import InputError
+from ..errors import OutputError, note
 from ..words import option
+from .manifest import MANIFEST, MARKER, clashes, parents, read_manifest, sweep, unlisted, write_manifest
+
+#: Claims this process holds: resolved OUT -> Claim (a claim is re-entered, not locked twice).
+_HELD: dict[str, "Claim"] = {}
+_SHOWN = 3  # files named in an error or a note
 
 
-def check_target(out: Path, force: bool) -> None:
-    """Refuse an existing non-empty OUT (or a file) unless ``force``."""
-    if out.exists() and not out.is_dir():
-        raise InputError(f"{out}: exists and is not a directory")
-    if out.is_dir() and any(out.iterdir()) and not force:
-        raise InputError(f"{out}: output directory is not empty; pass {option('force', True)} to replace it")
+def _few(names: list[str]) -> str:
+    shown = ", ".join(names[:_SHOWN])
+    return shown + (f" and {len(names) - _SHOWN} more" if len(names) > _SHOWN else "")
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+def _owner() -> str:
+    return f"{os.getpid()} {socket.gethostname()}\n"
+
+
+def _read_owner(path: Path) -> tuple[int, str] | None:
+    """(pid, host) written by :func:`_owner`, or None when unreadable or not of that form."""
+    try:
+        pid, host = path.read_text(encoding="utf-8").split()
+        return int(pid), host
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+
+
+def _alive(pid: int, host: str | None = None) -> bool:
+    """Whether process ``pid`` may still run (another host's process, or an unsure answer: yes)."""
+    if host is not None and host != socket.gethostname():
+        return True
+    if pid <= 0 or pid == os.getpid():
+        return pid > 0
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # PermissionError: another user's live process
+        return True
+    try:  # a zombie (killed, not yet reaped by its parent) runs no more
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] not in ("Z", "X")
+    except (OSError, IndexError):
+        return True
 
 
 @contextmanager
-def staged(out: Path, force: bool):
-    """Yield a temporary directory; on success it replaces ``out``, on failure it is removed."""
-    check_target(out, force)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+def _signals_held():
+    """SIGINT and SIGTERM wait until the block ends (the swap is never cut in the middle)."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
-        yield tmp
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    os.chmod(tmp, 0o755)
-    old = None
-    if out.exists():
-        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
-        os.rmdir(old)
-        os.rename(out, old)
-    os.rename(tmp, out)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+class Claim:
+    """One run's hold on an output directory (see the module docstring); made by :func:`claim`."""
+
+    def __init__(self, given: Path, force: bool):
+        self.given = given
+        self.force = force
+        self.out = Path(os.path.realpath(given))
+        self.parent, self.name = self.out.parent, self.out.name
+        self.lock = self.parent / f".{self.name}.lock"
+        self.tmp: Path | None = None
+        self.pid = os.getpid()
+        self.locked = False
+        self.committed = False
+        self.made: list[Path] = []  # parent folders this claim created
+
+    # ------------------------------------------------------------------ checks before the lock
+
+    @property
+    def where(self) -> str:
+        """OUT as the caller named it: ``-o out`` (command line) or ``out_dir='out'`` (Python)."""
+        return option("output", str(self.given))
+
+    def check_place(self) -> None:
+        """OUT is not the current directory (nor holds it) and, when it exists, is a directory."""
+        cwd = os.path.realpath(os.getcwd())
+        if not self.name or cwd == str(self.out) or cwd.startswith(str(self.out).rstrip(os.sep) + os.sep):
+            what = "is" if cwd == str(self.out) else "holds"
+            raise OutputError(f"{self.where}: the output directory {what} the current directory, which replacing "
+                              f"it would pull from under you; write the report to a folder of its own "
+                              f"(e.g. {option('output', 'report')})")
+        if os.path.lexists(self.out) and not self.out.is_dir():
+            raise OutputError(f"{self.given}: exists and is not a directory")
+
+    def protect(self, paths) -> None:
+        """Refuse an OUT that is, or holds, one of ``paths`` (every input: data, specs, metric files)."""
+        out = str(self.out)
+        inside = out.rstrip(os.sep) + os.sep
+        for raw in paths:
+            if not raw:
+                continue
+            for p in {os.path.abspath(raw), os.path.realpath(raw)}:
+                if p == out or p.startswith(inside):
+                    what = "is" if p == out else "holds"
+                    raise OutputError(f"{self.where}: the output directory {what} the input {raw}; replacing it "
+                                      f"would delete inputs: write the report to a folder of its own")
+
+    # ------------------------------------------------------------------ lock, recovery, ownership
+
+    def acquire(self) -> None:
+        """Create OUT's parent if needed and take the lock ``.OUT.lock`` beside OUT."""
+        missing = []
+        p = self.parent
+        while not os.path.lexists(p) and p != p.parent:
+            missing.append(p)
+            p = p.parent
+        try:
+            for d in reversed(missing):
+                d.mkdir()
+                self.made.append(d)
+        except OSError as exc:
+            raise OutputError(f"{self.given}: cannot create the folder {exc.filename or self.parent} "
+                              f"({_reason(exc)})") from None
+        for _ in range(2):
+            try:
+                fd = os.open(self.lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            except FileExistsError:
+                holder = _read_owner(self.lock)
+                if holder is not None and not _alive(*holder) and _read_owner(self.lock) == holder:
+                    try:
+                        self.lock.unlink()
+                    except FileNotFoundError:
+                        pass
+                    except OSError as exc:
+                        raise OutputError(f"{self.lock}: cannot remove the lock of a run that has ended "
+                                          f"({_reason(exc)})") from None
+                    continue
+                by = f"pid {holder[0]} on {holder[1]}" if holder else "a run that is starting"
+                raise OutputError(f"{self.given}: another compreport run is writing to it (lock {self.lock} held "
+                                  f"by {by}); wait for it to end, or delete {self.lock} if no compreport runs")
+            except OSError as exc:
+                raise OutputError(f"{self.given}: cannot write in {self.parent} ({_reason(exc)}); compreport "
+                                  f"writes a lock and a temporary folder beside the output directory") from None
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                    fh.write(_owner())
+            except OSError as exc:
+                self.lock.unlink(missing_ok=True)
+                raise OutputError(f"{self.given}: cannot write the lock {self.lock} ({_reason(exc)})") from None
+            self.locked = True
+            return
+        raise OutputError(f"{self.given}: cannot take the lock {self.lock}")
+
+    def recover(self) -> None:
+        """Clear the temporaries of runs into this OUT whose process is gone (SIGKILL, a crash)."""
+        pattern = re.compile(rf"\.{re.escape(self.name)}\.(tmp|old)-(\d+)-[A-Za-z0-9_]+")
+        try:
+            entries = sorted(os.listdir(self.parent), key=lambda n: (".tmp-" in n, n))  # .old- first
+        except OSError:
+            return
+        for entry in entries:
+            m = pattern.fullmatch(entry)
+            path = self.parent / entry
+            if not m or path.is_symlink() or not path.is_dir():
+                continue
+            try:
+                if m.group(1) == "tmp":
+                    holder = _read_owner(path / MARKER)
+                    if holder is not None and not _alive(*holder):
+                        shutil.rmtree(path, ignore_errors=True)
+                elif not _alive(int(m.group(2))):
+                    if not os.path.lexists(self.out):
+                        os.rename(path, self.out)  # the swap was cut short: put the previous output back
+                        continue
+                    moved, left = sweep(path, self.out, read_manifest(path) or set())
+                    self._say(moved, left, path)
+            except (OSError, OutputError):
+                continue  # best effort: what cannot be cleared stays, nothing is deleted blindly
+
+    def inspect(self) -> None:
+        """The ownership check: OUT absent, empty, or marked by a manifest (and ``force`` given)."""
+        if not os.path.lexists(self.out):
+            return
+        if not self.out.is_dir():
+            raise OutputError(f"{self.given}: exists and is not a directory")
+        try:
+            entries = sorted(n for n in os.listdir(self.out) if n != MARKER)
+        except OSError as exc:
+            raise OutputError(f"{self.given}: cannot list the output directory ({_reason(exc)})") from None
+        if not entries:
+            return self._writable(set())
+        listed = read_manifest(self.out)
+        if listed is None:
+            hint = ""
+            try:
+                tool = json.loads((self.out / "results.json").read_text(encoding="utf-8"))["tool"]["name"]
+                if tool == "compreport":
+                    hint = " (an earlier report written without a manifest: delete it yourself, once)"
+            except Exception:  # noqa: BLE001 - only a hint
+                pass
+            shown = [n + "/" if (self.out / n).is_dir() and not (self.out / n).is_symlink() else n for n in entries]
+            raise OutputError(f"{self.given}: the output directory is not empty and compreport did not write it "
+                              f"(it holds {_few(shown)}){hint}; compreport writes only into a new or empty "
+                              f"directory, or one holding its manifest {MANIFEST}, even with "
+                              f"{option('force', True)}: choose another output directory")
+        if not self.force:
+            raise OutputError(f"{self.given}: the output directory holds an earlier report; pass "
+                              f"{option('force', True)} to replace the files compreport wrote there "
+                              f"(any other file is kept)")
+        self._writable(listed)
+
+    def _writable(self, listed: set[str]) -> None:
+        for d in sorted({""} | parents(listed)):
+            path = self.out / d if d else self.out
+            if path.is_dir() and not os.access(path, os.W_OK | os.X_OK):
+                raise OutputError(f"{path}: not writable; compreport cannot replace the files it wrote there: "
+                                  f"make it writable or choose another output directory")
+
+    def stage(self) -> None:
+        """Create the temporary directory beside OUT, with its marker."""
+        try:
+            self.tmp = Path(tempfile.mkdtemp(prefix=f".{self.name}.tmp-{os.getpid()}-", dir=self.parent))
+            (self.tmp / MARKER).write_text(_owner(), encoding="utf-8")
+        except OSError as exc:
+            raise OutputError(f"{self.given}: cannot create a temporary folder in {self.parent} "
+                              f"({_reason(exc)})") from None
+
+    # ------------------------------------------------------------------ the swap
+
+    def write_error(self, exc: OSError) -> OutputError:
+        """An OS error met while writing into the temporary directory, as one message."""
+        name = exc.filename if isinstance(exc.filename, str) else None
+        if name and self.tmp is not None and name.startswith(str(self.tmp)):
+            name = os.path.relpath(name, self.tmp)
+        state = "the previous output is unchanged" if os.path.lexists(self.out) else "nothing was written"
+        return OutputError(f"{self.given}: cannot write the report ({_reason(exc)}"
+                           f"{': ' + name if name else ''}); {state}")
+
+    def commit(self, info: dict) -> None:
+        """Write the manifest (``info`` plus the tool and every file of the report), then swap it in."""
+        try:
+            write_manifest(self.tmp, info)
+        except OSError as exc:
+            raise self.write_error(exc) from None
+        with _signals_held():
+            try:
+                moved, left, old = self._swap()
+            except OSError as exc:
+                state = "the new report is in place" if self.committed else "it is unchanged"
+                raise OutputError(f"{self.given}: cannot replace the output directory ({_reason(exc)}); "
+                                  f"{state}") from None
+        self._say(moved, left, old)
+
+    def _swap(self) -> tuple[list[str], list[str], Path | None]:
+        if not os.path.lexists(self.out):
+            os.chmod(self.tmp, 0o755)  # mkdtemp made it private
+            os.rename(self.tmp, self.out)
+            self._swapped()
+            return [], [], None
+        if self.out.is_symlink() or not self.out.is_dir():
+            raise OutputError(f"{self.given}: became something other than a directory during the run; "
+                              f"nothing was changed")
+        # The ownership check again, at the moment of the swap (under the lock).
+        listed = read_manifest(self.out)
+        if listed is not None and not self.force:
+            raise OutputError(f"{self.given}: an earlier report appeared there during the run; pass "
+                              f"{option('force', True)} to replace it; nothing was changed")
+        listed = listed or set()
+        taken = clashes(unlisted(self.out, listed, self.tmp), self.tmp)
+        if taken:
+            raise OutputError(f"{self.given}: {_few(taken)}: not written by compreport, where this report "
+                              f"writes a file of that name; move {'them' if len(taken) > 1 else 'it'} away and "
+                              f"run again; nothing was changed")
+        os.chmod(self.tmp, stat.S_IMODE(os.stat(self.out).st_mode))  # OUT keeps its permissions
+        old = self.parent / f".{self.name}.old-{os.getpid()}-{secrets.token_hex(4)}"
+        os.rename(self.out, old)
+        try:
+            os.rename(self.tmp, self.out)
+        except BaseException:
+            os.rename(old, self.out)
+            raise
+        self._swapped()
+        moved, left = sweep(old, self.out, listed)
+        return moved, left, old
+
+    def _swapped(self) -> None:
+        self.tmp = None
+        self.committed = True
+        try:
+            os.unlink(self.out / MARKER)
+        except OSError:
+            pass
+
+    def _say(self, moved: list[str], left: list[str], old: Path | None) -> None:
+        said = []
+        if moved:
+            said.append(f"kept in {self.given} what compreport did not write: {_few(moved)}")
+        if left and old is not None:
+            said.append(f"left in {old}: {_few(left)} (the new report has files of those names, or they could "
+                        f"not be moved)")
+        if said:
+            note("; ".join(said))
+
+    def release(self) -> None:
+        """Remove the temporary directory (when not swapped in), the lock, and parents made for nothing."""
+        with _signals_held():
+            if self.tmp is not None:
+                shutil.rmtree(self.tmp, ignore_errors=True)
+                self.tmp = None
+            if self.locked:
+                if _read_owner(self.lock) == (os.getpid(), socket.gethostname()):
+                    try:
+                        self.lock.unlink()
+                    except OSError:
+                        pass
+                self.locked = False
+            if not self.committed:
+                for d in reversed(self.made):
+                    try:
+                        d.rmdir()
+                    except OSError:
+                        break
+
+
+@contextmanager
+def claim(out_dir: str | Path, force: bool = False, protect=()):
+    """Hold the output directory ``out_dir`` for one run (see the module docstring).
+
+    Checks, in order: OUT is not the current directory, not a file and holds no path of
+    ``protect``; takes the lock; clears stale temporaries; the ownership check; then yields a
+    :class:`Claim` whose ``tmp`` is the empty temporary directory to write into and whose
+    :meth:`Claim.commit` swaps it in. Whatever happens, the temporary directory and the lock are
+    gone when the block ends. Claiming an OUT this process already holds yields that claim.
+
+    Raises
+    ------
+    OutputError
+        For every refusal and OS failure; nothing was changed.
+    """
+    given = Path(out_dir)
+    key = os.path.realpath(given)
+    held = _HELD.get(key)
+    if held is not None and held.pid == os.getpid():
+        held.protect(protect)
+        yield held
+        return
+    c = Claim(given, force)
+    c.protect(protect)
+    c.check_place()
+    try:
+        c.acquire()
+        _HELD[key] = c
+        c.recover()
+        c.inspect()
+        c.stage()
+        yield c
+    finally:
+        _HELD.pop(key, None)
+        c.release()

@@ -284,12 +284,17 @@ class Analysis:
         ``name``, ``year``, ``description`` of the workshop (empty for loose competitions).
     version : str
         compreport version that computed it.
+    sources : list of str
+        Files read besides the data files of ``competitions[].inputs`` (specs, user metric
+        files), so that :meth:`~compreport.report.Report.write` refuses to write over them; not
+        stored in results.json.
     """
 
     settings: Settings
     competitions: list[CompetitionAnalysis]
     version: str = __version__
     workshop: dict = field(default_factory=dict)
+    sources: list[str] = field(default_factory=list, repr=False, compare=False)
 
     def competition(self, id: str | None = None) -> CompetitionAnalysis:
         """The competition ``id``; None is allowed when there is only one."""
