@@ -1,0 +1,519 @@
+"""The output directory contract (issue 13, items 1 and 2, output side), each case with what the user sees.
+
+compreport writes only into a new or empty OUT, or one holding its manifest ``.compreport.json``
+(``--force`` replaces only the files it lists; other files stay, named in one ``note:`` line); an
+unmarked non-empty OUT, an OUT that is or holds an input, and ``-o .`` are refused with nothing
+deleted; the report is swapped in from a sibling temporary directory, under the lock ``.OUT.lock``;
+every failure (an OS error, Ctrl-C, SIGTERM, a full disk) leaves the previous OUT and no temporary
+directory; the temporaries of a killed run are cleared by the next one.
+
+Cases run ``python -m compreport`` in a subprocess (cwd = tmp_path, ``--format json -B 20``), signals
+included; a full disk is simulated in-process (a write raising ENOSPC), and for real on a tiny tmpfs
+when mounting is possible.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import pathlib
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+GOLD = "id\tlabel\n1\ta\n2\tb\n3\ta\n4\tb\n"
+RUN_A = "id\tlabel\n1\ta\n2\tb\n3\ta\n4\ta\n"
+RUN_B = "1\ta\n2\ta\n3\ta\n4\tb\n"
+COMP = 'name = "C1"\nlanguage = "en"\n[data]\ngold = "gold.tsv"\nruns = "runs"\n[[metrics]]\nname = "accuracy"\n'
+WIDE = "id,y,A,B\n1,a,a,b\n2,b,b,b\n3,a,a,a\n4,b,a,b\n"
+#: A user metric slow enough to signal a run in the middle of its bootstrap.
+SLOW = "import time\ndef slow(y, p):\n    time.sleep(0.01)\n    return float((y == p).mean())\n"
+ENV = os.environ | {"PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+
+
+def write(tmp: Path, name: str, text: str) -> Path:
+    path = tmp / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def competition(folder: Path) -> None:
+    """folder/competition.toml with gold.tsv and runs/sysA.tsv, runs/sysB.tsv."""
+    write(folder, "competition.toml", COMP)
+    write(folder, "gold.tsv", GOLD)
+    write(folder, "runs/sysA.tsv", RUN_A)
+    write(folder, "runs/sysB.tsv", RUN_B)
+
+
+def cmd(*args: str, out: str = "out", B: str = "20") -> list[str]:
+    return [sys.executable, "-m", "compreport", "report", *args, "-o", out, "-B", B, "--format", "json"]
+
+
+def cli(tmp: Path, *args: str, out: str = "out", B: str = "20") -> subprocess.CompletedProcess:
+    return subprocess.run(cmd(*args, out=out, B=B), cwd=tmp, capture_output=True, text=True, timeout=120, env=ENV)
+
+
+def wide(tmp: Path, *args: str, out: str = "out") -> subprocess.CompletedProcess:
+    """``report wide.csv --id id --metric accuracy ARGS -o OUT -B 20 --format json`` (writes wide.csv)."""
+    write(tmp, "wide.csv", WIDE)
+    return cli(tmp, "wide.csv", "--id", "id", "--metric", "accuracy", *args, out=out)
+
+
+def lines(res) -> list[str]:
+    return [line for line in res.stderr.splitlines() if line.strip()]
+
+
+def error(res, *needles: str) -> str:
+    """Exit 2, one stderr line ``error: ...`` holding the needles, no traceback, nothing on stdout."""
+    assert "Traceback" not in res.stderr, res.stderr
+    assert res.returncode == 2, (res.returncode, res.stderr)
+    got = lines(res)
+    assert len(got) == 1 and got[0].startswith("error: "), res.stderr
+    for needle in needles:
+        assert needle in got[0], (needle, got[0])
+    assert res.stdout == ""
+    return got[0]
+
+
+def ok(res) -> None:
+    assert res.returncode == 0 and "Traceback" not in res.stderr and "error:" not in res.stderr, res.stderr
+
+
+def snapshot(directory: Path) -> dict[str, bytes | None]:
+    """Every file (bytes) and folder (None) under ``directory``, hidden ones included."""
+    return {str(p.relative_to(directory)): (p.read_bytes() if p.is_file() else None)
+            for p in sorted(directory.rglob("*"))}
+
+
+def temporaries(folder: Path, out: str = "out") -> list[str]:
+    """compreport's own entries beside OUT: temporary folders, replaced OUTs, the lock."""
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith(f".{out}."))
+
+
+def manifest(out: Path) -> dict:
+    return json.loads((out / ".compreport.json").read_text(encoding="utf-8"))
+
+
+def dead_pid() -> int:
+    """The pid of a process that has ended (and been reaped)."""
+    p = subprocess.Popen([sys.executable, "-c", "pass"])
+    p.wait()
+    return p.pid
+
+
+# --------------------------------------------------------------------------- the manifest and --force
+
+def test_manifest_lists_every_file_written_last(tmp_path):
+    ok(wide(tmp_path))
+    out = tmp_path / "out"
+    m = manifest(out)
+    assert m["tool"]["name"] == "compreport" and m["tool"]["version"]
+    assert m["files"] == ["results.json"] and m["formats"] == ["json"] and m["settings"]["bootstrap"] == 20
+    assert sorted(p.name for p in out.iterdir()) == [".compreport.json", "results.json"]
+    assert temporaries(tmp_path) == []
+
+
+def test_force_keeps_unrelated_files_and_names_them_in_one_note(tmp_path):
+    ok(wide(tmp_path))
+    write(tmp_path, "out/main.tex", "\\documentclass{article}\n")
+    write(tmp_path, "out/notes/todo.txt", "cite the paper\n")
+    before = (tmp_path / "out/results.json").read_bytes()
+    res = wide(tmp_path, "--seed", "7", "--force")
+    ok(res)
+    assert lines(res) == ["note: kept in out what compreport did not write: main.tex, notes/"]
+    out = tmp_path / "out"
+    assert (out / "main.tex").read_text() == "\\documentclass{article}\n"
+    assert (out / "notes/todo.txt").read_text() == "cite the paper\n"
+    assert (out / "results.json").read_bytes() != before  # replaced: the seed differs
+    assert manifest(out)["files"] == ["results.json"]  # the kept files stay the user's
+    assert temporaries(tmp_path) == []
+
+
+def test_force_replaces_only_listed_files(tmp_path):
+    """Files of the earlier report that this one does not write go; the user's stay."""
+    ok(wide(tmp_path))
+    out = tmp_path / "out"
+    m = manifest(out)
+    m["files"].append("c-old/tables/x.tex")  # as if an earlier report had written it
+    write(tmp_path, "out/c-old/tables/x.tex", "old table\n")
+    write(tmp_path, "out/c-old/mine.txt", "mine\n")
+    (out / ".compreport.json").write_text(json.dumps(m), encoding="utf-8")
+    ok(wide(tmp_path, "--force"))
+    assert not (out / "c-old/tables").exists()
+    assert (out / "c-old/mine.txt").read_text() == "mine\n"
+    assert temporaries(tmp_path) == []
+
+
+def test_earlier_report_needs_force(tmp_path):
+    ok(wide(tmp_path))
+    before = snapshot(tmp_path / "out")
+    error(wide(tmp_path), "out", "holds an earlier report", "--force", "any other file is kept")
+    assert snapshot(tmp_path / "out") == before and temporaries(tmp_path) == []
+
+
+@pytest.mark.parametrize("force", [(), ("--force",)])
+def test_unmarked_non_empty_directory_is_refused_even_with_force(tmp_path, force):
+    write(tmp_path, "out/main.tex", "mine\n")
+    write(tmp_path, "out/notes/todo.txt", "mine too\n")
+    write(tmp_path, "out/a.txt", "a\n")
+    write(tmp_path, "out/b.txt", "b\n")
+    before = snapshot(tmp_path / "out")
+    msg = error(wide(tmp_path, *force), "out", "not empty", "compreport did not write it",
+                "a.txt, b.txt, main.tex and 1 more", ".compreport.json", "even with --force")
+    assert snapshot(tmp_path / "out") == before and temporaries(tmp_path) == []
+    assert "notes/" not in msg  # a few names, not all
+
+
+def test_empty_directory_is_used_without_force(tmp_path):
+    (tmp_path / "out").mkdir()
+    ok(wide(tmp_path))
+    assert (tmp_path / "out/results.json").is_file()
+
+
+def test_manifest_that_is_not_compreports_is_refused(tmp_path):
+    write(tmp_path, "out/.compreport.json", json.dumps({"tool": {"name": "compreport"},
+                                                        "files": ["../wide.csv"]}))
+    write(tmp_path, "out/keep.txt", "x\n")
+    before = snapshot(tmp_path / "out")
+    error(wide(tmp_path, "--force"), ".compreport.json", "not a compreport manifest")
+    assert snapshot(tmp_path / "out") == before and (tmp_path / "wide.csv").is_file()
+
+
+def test_user_file_where_the_report_writes_one_refuses_the_swap(tmp_path):
+    """A file compreport did not write, with the name of one it writes: refused, nothing changed."""
+    ok(wide(tmp_path))
+    out = tmp_path / "out"
+    (out / ".compreport.json").write_text(json.dumps(manifest(out) | {"files": []}), encoding="utf-8")
+    before = snapshot(out)
+    error(wide(tmp_path, "--force"), "results.json", "not written by compreport", "nothing was changed")
+    assert snapshot(out) == before and temporaries(tmp_path) == []
+
+
+# --------------------------------------------------------------------------- -o at an input, its parent, .
+
+def test_output_at_the_input_folder_its_parent_and_dot_is_refused(tmp_path):
+    competition(tmp_path / "c1")
+    before = snapshot(tmp_path)
+    for out, words in (("c1", ("-o c1", "is the input c1")), (".", ("-o .", "holds the input c1"))):
+        for force in ((), ("--force",)):
+            error(cli(tmp_path, "c1", *force, out=out), *words, "write the report to a folder of its own")
+    error(cli(tmp_path, "c1", "--force", out="c1/runs"), "c1/runs", "compreport did not write it")
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    error(cli(sub, "../c1", "--force", out=".."), "-o ..", "holds the input ../c1")
+    sub.rmdir()
+    assert snapshot(tmp_path) == before
+
+
+def test_output_holding_a_file_a_spec_names_is_refused_before_the_analysis(tmp_path):
+    """Data saved into an earlier report's folder, named by a spec elsewhere: the arguments do not
+    show it, the files read do; refused before any resampling (-B 10^8 would be refused for memory)."""
+    ok(wide(tmp_path))
+    competition(tmp_path / "out")
+    (tmp_path / "out/competition.toml").unlink()
+    write(tmp_path, "spec/competition.toml", COMP.replace('"gold.tsv"', '"../out/gold.tsv"')
+          .replace('"runs"', '"../out/runs"'))
+    before = snapshot(tmp_path)
+    error(cli(tmp_path, "spec", "--force", B="100000000"), "-o out", "holds the input", "out/gold.tsv")
+    assert snapshot(tmp_path) == before
+
+
+def test_output_at_a_user_metric_file_folder_is_refused(tmp_path):
+    write(tmp_path, "metrics/m.py", "def acc(y, p):\n    return float((y == p).mean())\n")
+    write(tmp_path, "wide.csv", WIDE)
+    error(cli(tmp_path, "wide.csv", "--id", "id", "--metric", "metrics/m.py:acc", out="metrics"),
+          "-o metrics", "holds the input metrics/m.py")
+
+
+def test_dot_is_refused_even_when_it_holds_no_input(tmp_path):
+    write(tmp_path, "data/wide.csv", WIDE)
+    run_dir = tmp_path / "empty"
+    run_dir.mkdir()
+    error(cli(run_dir, "../data/wide.csv", "--id", "id", "--metric", "accuracy", "--force", out="."),
+          "-o .", "is the current directory")
+    assert list(run_dir.iterdir()) == [] and temporaries(tmp_path, "empty") == []
+
+
+def test_python_api_refuses_an_input_folder_in_its_own_words(tmp_path, monkeypatch):
+    import compreport as cr
+    from compreport.errors import OutputError
+
+    competition(tmp_path / "c1")
+    monkeypatch.chdir(tmp_path)
+    analysis = cr.analyze(cr.load("c1"), bootstrap=20)
+    before = snapshot(tmp_path)
+    for out in ("c1", tmp_path / "c1" / "runs"):
+        with pytest.raises(OutputError, match="out_dir=.*the output directory (is|holds) the input"):
+            cr.Report(analysis).write(out, "json", force=True)
+    with pytest.raises(OutputError, match="out_dir='.': the output directory"):
+        cr.Report(analysis).write(".", "json", force=True)
+    assert snapshot(tmp_path) == before
+    cr.Report(analysis).write("out", "json")
+    with pytest.raises(OutputError, match="pass force=True"):
+        cr.Report(analysis).write("out", "json")
+
+
+# --------------------------------------------------------------------------- symlinks
+
+def test_symlinked_output_replaces_the_target_and_keeps_the_link(tmp_path):
+    (tmp_path / "real").mkdir()
+    (tmp_path / "out").symlink_to("real", target_is_directory=True)
+    ok(wide(tmp_path))
+    ok(wide(tmp_path, "--seed", "3", "--force"))
+    assert (tmp_path / "out").is_symlink() and os.readlink(tmp_path / "out") == "real"
+    assert json.loads((tmp_path / "real/results.json").read_text())["settings"]["seed"] == 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "real", "wide.csv"]  # no .out.old-*, no .real.*
+
+
+def test_output_that_is_a_file_or_a_link_to_one(tmp_path):
+    write(tmp_path, "afile", "mine\n")
+    error(wide(tmp_path, out="afile"), "afile", "exists and is not a directory")
+    (tmp_path / "link").symlink_to("afile")
+    error(wide(tmp_path, out="link"), "link", "exists and is not a directory")
+    assert (tmp_path / "afile").read_text() == "mine\n"
+
+
+# --------------------------------------------------------------------------- OS failures: one error: line, exit 2
+
+def _can_mount() -> bool:
+    if os.geteuid() != 0 or not shutil.which("unshare") or not shutil.which("mount"):
+        return False
+    probe = subprocess.run(["unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=16k tmpfs /mnt"],
+                           capture_output=True)
+    return probe.returncode == 0
+
+
+CAN_MOUNT = _can_mount()
+
+
+def readonly(tmp: Path, folder: Path, args: list[str]) -> subprocess.CompletedProcess:
+    """Run ``args`` with ``folder`` read-only: chmod a-w for a user, a read-only bind mount (in a
+    mount namespace of its own) for root, whom permission bits do not stop."""
+    if os.geteuid() != 0:
+        mode = folder.stat().st_mode
+        folder.chmod(0o555)
+        try:
+            return subprocess.run(args, cwd=tmp, capture_output=True, text=True, timeout=120, env=ENV)
+        finally:
+            folder.chmod(mode)
+    if not CAN_MOUNT:
+        pytest.skip("running as root, where chmod does not restrict, and cannot mount a read-only folder")
+    script = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"'
+    return subprocess.run(["unshare", "-m", "sh", "-c", script, "sh", str(folder), *args], cwd=tmp,
+                          capture_output=True, text=True, timeout=120, env=ENV)
+
+
+def test_read_only_parent(tmp_path):
+    write(tmp_path, "wide.csv", WIDE)
+    (tmp_path / "ro").mkdir()
+    res = readonly(tmp_path, tmp_path / "ro", cmd("wide.csv", "--id", "id", "--metric", "accuracy", out="ro/out"))
+    error(res, "ro/out", "cannot write in", "ro")
+    assert list((tmp_path / "ro").iterdir()) == []
+
+
+def test_read_only_target_with_force(tmp_path):
+    ok(wide(tmp_path))
+    before = snapshot(tmp_path / "out")
+    res = readonly(tmp_path, tmp_path / "out", cmd("wide.csv", "--id", "id", "--metric", "accuracy", "--force"))
+    error(res, "out", "not writable")
+    assert snapshot(tmp_path / "out") == before and temporaries(tmp_path) == []
+
+
+def test_output_parent_that_is_a_file(tmp_path):
+    write(tmp_path, "afile", "mine\n")
+    error(wide(tmp_path, out="afile/out"), "afile/out", "Not a directory")
+    assert (tmp_path / "afile").read_text() == "mine\n"
+
+
+def _full_disk(monkeypatch, target: str, wrap: bool = False):
+    """Path.write_text raises ENOSPC for a file called ``target`` (``wrap``: as matplotlib does, an
+    AttributeError raised while handling it)."""
+    real = pathlib.Path.write_text
+
+    def write_text(self, *args, **kwargs):
+        if self.name == target and ".out.tmp-" in str(self):
+            try:
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(self))
+            except OSError:
+                if wrap:
+                    raise AttributeError("'NoneType' object has no attribute 'close'")
+                raise
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(pathlib.Path, "write_text", write_text)
+
+
+@pytest.mark.parametrize("target, wrap", [("results.json", False), ("results.json", True),
+                                          (".compreport.json", False)])
+def test_disk_full_keeps_the_previous_output(tmp_path, monkeypatch, capsys, target, wrap):
+    from compreport.cli import main
+
+    write(tmp_path, "wide.csv", WIDE)
+    monkeypatch.chdir(tmp_path)
+    args = ["report", "wide.csv", "--id", "id", "--metric", "accuracy", "-o", "out", "-B", "20", "--format", "json"]
+    assert main(args) == 0
+    before = snapshot(tmp_path / "out")
+    capsys.readouterr()
+    _full_disk(monkeypatch, target, wrap)
+    assert main([*args, "--seed", "5", "--force"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [f"error: out: cannot write the report (No space left on device: {target}); "
+                   f"the previous output is unchanged"]
+    assert snapshot(tmp_path / "out") == before and temporaries(tmp_path) == []
+
+
+@pytest.mark.skipif(not CAN_MOUNT, reason="needs root and mount namespaces for a tiny tmpfs")
+def test_disk_full_on_a_tiny_file_system(tmp_path):
+    """A real full disk: a 1 MiB tmpfs holding an earlier report, filled but for two pages."""
+    write(tmp_path, "wide.csv", WIDE)
+    (tmp_path / "disk").mkdir()
+    run = " ".join(f"'{a}'" for a in cmd(str(tmp_path / "wide.csv"), "--id", "id", "--metric", "accuracy",
+                                             out="disk/out", B="20")[:-2])
+    script = (f"mount -t tmpfs -o size=1m tmpfs disk && {run} --format json >/dev/null && i=0 && "
+              f"while head -c 4096 /dev/zero > disk/fill$i 2>/dev/null; do i=$((i+1)); done && rm disk/fill0 "
+              f"disk/fill1 && {run} --format json --force --seed 9; echo \"rc=$?\"; ls -a disk; "
+              f"cat disk/out/results.json")
+    res = subprocess.run(["unshare", "-m", "sh", "-c", script], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=120, env=ENV)
+    assert "Traceback" not in res.stderr, res.stderr
+    assert "rc=2" in res.stdout, (res.stdout, res.stderr)
+    err = [x for x in res.stderr.splitlines() if x.strip()]
+    assert len(err) == 1 and err[0].startswith("error: disk/out: ") and "No space left on device" in err[0], err
+    after = res.stdout.split("rc=2", 1)[1]
+    assert not [x for x in after.split("{", 1)[0].split() if x.startswith(".out.")]  # no temporary folder, no lock
+    results = json.loads(after[after.index("{"):])  # the previous results.json, whole
+    assert results["settings"]["seed"] == 0
+
+
+# --------------------------------------------------------------------------- signals, stale temporaries, the lock
+
+def _start(tmp: Path, *args: str, B: str) -> subprocess.Popen:
+    return subprocess.Popen(cmd(*args, B=B), cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=ENV)
+
+
+def _wait_for(tmp: Path, proc: subprocess.Popen, ready) -> None:
+    deadline = time.monotonic() + 60
+    while not ready():
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "the run never started writing"
+        time.sleep(0.01)
+
+
+def _staging(tmp: Path) -> list[Path]:
+    return [p for p in tmp.iterdir() if p.name.startswith(".out.tmp-")]
+
+
+@pytest.mark.parametrize("sig, status, line", [(signal.SIGINT, 130, "error: interrupted"),
+                                               (signal.SIGTERM, 143, "error: terminated (SIGTERM)")])
+def test_signal_during_the_bootstrap_keeps_the_previous_output(tmp_path, sig, status, line):
+    ok(wide(tmp_path))
+    before = snapshot(tmp_path / "out")
+    write(tmp_path, "slow.py", SLOW)
+    proc = _start(tmp_path, "wide.csv", "--id", "id", "--metric", "slow.py:slow", "--force", B="5000")
+    _wait_for(tmp_path, proc, lambda: _staging(tmp_path))
+    time.sleep(0.3)  # into the resampling
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == status, err
+    assert [x for x in err.splitlines() if x.strip()] == [line] and out == ""
+    assert snapshot(tmp_path / "out") == before and temporaries(tmp_path) == []
+
+
+def test_sigint_during_rendering_keeps_the_previous_output(tmp_path):
+    """results.json is in the temporary folder, the figures are being drawn: Ctrl-C."""
+    ok(wide(tmp_path))
+    before = snapshot(tmp_path / "out")
+    proc = subprocess.Popen([*cmd("wide.csv", "--id", "id", "--metric", "accuracy", "--force")[:-2],
+                             "--format", "latex", "--no-compile", "--figure-formats", "pdf"],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    _wait_for(tmp_path, proc, lambda: any((p / "results.json").exists() for p in _staging(tmp_path)))
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert [x for x in err.splitlines() if x.strip()] == ["error: interrupted"]
+    assert snapshot(tmp_path / "out") == before and temporaries(tmp_path) == []
+
+
+def test_sigkill_leaves_temporaries_the_next_run_clears(tmp_path):
+    ok(wide(tmp_path))
+    before = snapshot(tmp_path / "out")
+    write(tmp_path, "slow.py", SLOW)
+    proc = _start(tmp_path, "wide.csv", "--id", "id", "--metric", "slow.py:slow", "--force", B="5000")
+    _wait_for(tmp_path, proc, lambda: _staging(tmp_path))
+    proc.kill()
+    proc.communicate(timeout=60)
+    left = temporaries(tmp_path)
+    assert len(left) == 2 and ".out.lock" in left  # what SIGKILL leaves: the lock and the temporary folder
+    assert snapshot(tmp_path / "out") == before
+    ok(wide(tmp_path, "--force"))
+    assert temporaries(tmp_path) == []
+
+
+def test_stale_temporary_is_removed_only_with_its_marker_and_a_dead_pid(tmp_path):
+    ok(wide(tmp_path))
+    pid = dead_pid()
+    host = socket.gethostname()
+    write(tmp_path, f".out.tmp-{pid}-abcd1234/.compreport-staging", f"{pid} {host}\n")
+    write(tmp_path, f".out.tmp-{pid}-abcd1234/results.json", "{half")
+    write(tmp_path, f".out.tmp-{os.getpid()}-live5678/.compreport-staging", f"{os.getpid()} {host}\n")
+    write(tmp_path, f".out.tmp-{pid}-nomarker/results.json", "not recognisably compreport's\n")
+    ok(wide(tmp_path, "--force"))
+    assert temporaries(tmp_path) == sorted([f".out.tmp-{pid}-nomarker", f".out.tmp-{os.getpid()}-live5678"])
+
+
+def test_swap_cut_short_by_sigkill_is_undone_by_the_next_run(tmp_path):
+    """OUT renamed away, the new report not yet in place: the next run puts OUT back, the user's files kept."""
+    ok(wide(tmp_path))
+    write(tmp_path, "out/mine.txt", "mine\n")
+    pid = dead_pid()
+    (tmp_path / "out").rename(tmp_path / f".out.old-{pid}-0badc0de")
+    ok(wide(tmp_path, "--seed", "4", "--force"))
+    assert (tmp_path / "out/mine.txt").read_text() == "mine\n"
+    assert json.loads((tmp_path / "out/results.json").read_text())["settings"]["seed"] == 4
+    assert temporaries(tmp_path) == []
+
+
+def test_second_run_into_the_same_output_fails_naming_the_lock(tmp_path):
+    """The lock held by a live process (this one) stands for a run under way; a dead holder's lock is taken over."""
+    write(tmp_path, ".out.lock", f"{os.getpid()} {socket.gethostname()}\n")
+    error(wide(tmp_path), "another compreport run is writing to it", ".out.lock", f"pid {os.getpid()}")
+    assert not (tmp_path / "out").exists() and temporaries(tmp_path) == [".out.lock"]
+    write(tmp_path, ".out.lock", f"{dead_pid()} {socket.gethostname()}\n")
+    ok(wide(tmp_path))
+    assert temporaries(tmp_path) == []
+
+
+def test_two_runs_started_together(tmp_path):
+    """One writes the report, the other fails naming the lock (or, started after the first ended, is
+    refused by the earlier report); never both exit 0."""
+    write(tmp_path, "wide.csv", WIDE)
+    write(tmp_path, "slow.py", SLOW)
+    first = _start(tmp_path, "wide.csv", "--id", "id", "--metric", "slow.py:slow", B="100")
+    _wait_for(tmp_path, first, lambda: (tmp_path / ".out.lock").exists())
+    error(cli(tmp_path, "wide.csv", "--id", "id", "--metric", "accuracy"), "lock", ".out.lock")
+    _, err = first.communicate(timeout=120)
+    assert first.returncode == 0, err
+    assert manifest(tmp_path / "out")["files"] == ["results.json"] and temporaries(tmp_path) == []
+
+
+def test_file_saved_into_output_during_the_run_survives(tmp_path):
+    (tmp_path / "out").mkdir()
+    write(tmp_path, "wide.csv", WIDE)
+    write(tmp_path, "slow.py", SLOW)
+    proc = _start(tmp_path, "wide.csv", "--id", "id", "--metric", "slow.py:slow", B="100")
+    _wait_for(tmp_path, proc, lambda: _staging(tmp_path))
+    write(tmp_path, "out/draft.tex", "saved while the report rendered\n")
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert [x for x in err.splitlines() if x.strip()] == ["note: kept in out what compreport did not write: draft.tex"]
+    assert (tmp_path / "out/draft.tex").read_text() == "saved while the report rendered\n"
+    assert (tmp_path / "out/results.json").is_file() and temporaries(tmp_path) == []
