@@ -315,11 +315,11 @@ def test_statistics_beyond_memory_are_refused_before_allocation(monkeypatch):
 
     import compreport
     from compreport.errors import InputError
-    from compreport.stats import resampling
+    from compreport.stats import memory
 
     labels = [f"c{i}" for i in range(30)]
     df = pd.DataFrame({"y": labels * 4} | {f"s{j}": labels[j:] + labels[:j] + labels * 3 for j in range(5)})
-    monkeypatch.setattr(resampling, "available_memory", lambda: 100_000)
+    monkeypatch.setattr(memory, "available_memory", lambda: 100_000)
     with pytest.raises(InputError, match=r"competition 'competition': the bootstrap with bootstrap=20 would need "
                                          r"about .* KiB of memory \(largest part: per-item statistics"):
         compreport.analyze(compreport.from_frame(df, metrics="macro_f1"), bootstrap=20,
@@ -327,7 +327,7 @@ def test_statistics_beyond_memory_are_refused_before_allocation(monkeypatch):
 
 
 def test_available_memory_is_read():
-    from compreport.stats.resampling import available_memory
+    from compreport.stats.memory import available_memory
 
     avail = available_memory()
     assert avail is None or avail > 0

@@ -18,6 +18,7 @@ from ..errors import InputError, warn
 from ..inputs.competition import Competition
 from ..inputs.readers import unseen_label_warnings
 from ..settings import Settings
+from .memory import check_replicates_memory
 from .metrics import get_metric
 from .results import Analysis, Comparison, CompetitionAnalysis, MetricAnalysis, Score
 
@@ -215,8 +216,8 @@ def analyze(competitions: list[Competition], settings: Settings, *, jobs: int = 
     """Analyse every competition under one :class:`Settings` (see :func:`analyze_competition`).
 
     A ``settings.bootstrap`` whose replicates would not fit in the memory available is an
-    :class:`InputError` before any work (:func:`~compreport.stats.resampling.check_replicates_memory`).
+    :class:`InputError` before any work (:func:`~compreport.stats.memory.check_replicates_memory`).
     """
-    bootstrap.check_replicates_memory([(c.id, c.m, len(c.metrics)) for c in competitions], settings.bootstrap)
+    check_replicates_memory([(c.id, c.m, len(c.metrics)) for c in competitions], settings.bootstrap)
     return Analysis(settings, [analyze_competition(c, settings, jobs=jobs, progress=progress)
                                for c in competitions], workshop=dict(workshop or {}))

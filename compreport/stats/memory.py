@@ -1,0 +1,141 @@
+"""Memory a run would need, and the check that refuses a run that would not fit (one error line).
+
+Available memory is Linux's ``MemAvailable`` (or ``os.sysconf``), capped by a cgroup v2 limit;
+where neither can be read, nothing is checked.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..errors import InputError
+from ..words import option
+
+#: Largest number of index cells (rows * n) drawn at once; bounds memory to ~64 MB per block.
+_BLOCK_CELLS = 1 << 23
+
+
+def block_rows(n: int) -> int:
+    """Replicates per block: a function of ``n`` only, so results never depend on chunking."""
+    return max(1, min(256, _BLOCK_CELLS // max(n, 1)))
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available now: ``MemAvailable`` of /proc/meminfo (else the free pages of
+    ``os.sysconf``), capped by a cgroup v2 limit; None where neither can be read (no check then)."""
+    avail = None
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    avail = int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    if avail is None:
+        try:
+            avail = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (AttributeError, ValueError, OSError):
+            return None
+    try:
+        with open("/sys/fs/cgroup/memory.max", encoding="ascii") as fh:
+            limit = fh.read().strip()
+        if limit != "max":
+            with open("/sys/fs/cgroup/memory.current", encoding="ascii") as fh:
+                avail = min(avail, int(limit) - int(fh.read()))
+    except (OSError, ValueError):
+        pass
+    return avail
+
+
+def _size(nbytes: float) -> str:
+    """``300 KiB``, ``512 MiB``, ``22.4 GiB``, ``1,234.5 GiB``, ``4.5e+15 GiB``."""
+    gib = nbytes / (1 << 30)
+    if gib < 1:
+        return f"{nbytes / (1 << 20):.0f} MiB" if nbytes >= 1 << 20 else f"{nbytes / 1024:.0f} KiB"
+    return f"{gib:,.1f} GiB" if gib < 1e6 else f"{gib:.1e} GiB"
+
+
+def check_memory(parts: dict[str, int], what: str, hint: str) -> None:
+    """Refuse work whose arrays would not fit in the memory available now.
+
+    Parameters
+    ----------
+    parts : dict of str to int
+        Estimated bytes of each large array (or group of arrays) alive at the peak, by description.
+    what : str
+        The work, for the message (``competition 'x': the bootstrap with -B 1000000000``).
+    hint : str
+        What to change, for the message.
+
+    Raises
+    ------
+    InputError
+        ``WHAT would need about 44.7 GiB of memory (largest part: ...), more than the 21.9 GiB
+        available; HINT`` when the sum exceeds :func:`available_memory`.
+    """
+    need = sum(parts.values())
+    avail = available_memory()
+    if avail is None or need <= avail:
+        return
+    biggest = max(parts, key=parts.__getitem__)
+    raise InputError(f"{what} would need about {_size(need)} of memory (largest part: {biggest}, "
+                     f"{_size(parts[biggest])}), more than the {_size(max(avail, 0))} available; {hint}")
+
+
+def comparison_bytes(B: int, m: int) -> int:
+    """Peak bytes of the analysis of one metric after the bootstrap: replicate differences of up to
+    256 pairs at a time plus their sorted copy and comparisons, or a copy of the (B, m) replicates."""
+    pairs = min(256, max(1, m * (m - 1) // 2))
+    return 8 * B * max(3 * pairs, 2 * m)
+
+
+def check_replicates_memory(competitions: list[tuple[str, int, int]], B: int) -> None:
+    """Refuse a ``B`` whose replicates would not fit in memory, before any work.
+
+    Every competition's replicates (B x systems x metrics floats) are kept for the report, and
+    the analysis of one metric needs :func:`comparison_bytes` on top.
+
+    Parameters
+    ----------
+    competitions : list of (id, systems, metrics)
+    B : int
+        Replicates.
+    """
+    if not B or not competitions:
+        return
+    parts = {f"replicates of competition {cid!r} ({k} metric(s) x {m} systems x {B} replicates x 8 bytes)":
+             8 * B * m * k for cid, m, k in competitions}
+    parts["copies of one metric's replicates in its analysis"] = max(comparison_bytes(B, m)
+                                                                      for _, m, _ in competitions)
+    check_memory(parts, f"{option('bootstrap', B)}", f"use a smaller {option('bootstrap')}")
+
+
+def memory_parts(n: int, m: int, B: int, metrics: int, generic: int, patterns: int, width: int,
+                 jackknife: bool, randomization: bool, *, dense: int | None = None,
+                 cells: int = 0) -> dict[str, int]:
+    """Estimated bytes of the large arrays of one :func:`run` and the analysis that follows, by part.
+
+    ``patterns`` distinct items of ``width`` stacked statistics (decomposable metrics), ``generic``
+    metrics evaluated per resample; a block of :func:`block_rows` replicates is worked on at a time.
+    ``dense`` of the columns are kept as a (patterns, dense) matrix (default: all of them) and
+    ``cells`` nonzeros of cell incidence serve the others (:class:`_Summer`).
+    """
+    rows = min(block_rows(n), max(B, 1))
+    parts = {f"replicates ({metrics} metric(s) x {m} systems x {B} replicates x 8 bytes)": 8 * B * m * metrics,
+             "copies of one metric's replicates in its analysis": comparison_bytes(B, m)}
+    dense = width if dense is None else dense
+    if width:
+        kept = width if jackknife else dense
+        if kept:
+            parts[f"per-item statistics ({patterns} distinct items x {kept} columns x 8 bytes)"] = \
+                8 * patterns * kept * (2 if jackknife else 1)
+        if cells:
+            parts[f"cell incidence ({cells} nonzeros x 12 bytes)"] = 12 * cells
+        parts["one block of replicates"] = 8 * rows * (2 * n + patterns + 2 * width)
+        if randomization:
+            parts[f"randomization rounds ({B} x {width} columns x 8 bytes)"] = 8 * B * width
+    if generic:
+        parts["one block of resampled items"] = 8 * rows * n
+        if jackknife:
+            parts["leave-one-out scores"] = 8 * n * m * generic
+    return parts
