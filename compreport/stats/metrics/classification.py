@@ -55,7 +55,8 @@ def label_mask(comp: Competition, enc: Encoded, params: dict) -> np.ndarray:
     """(m, k) boolean: the labels each system's scores average over.
 
     ``params["labels"]`` (list or comma string, normalised to a list in place) when given,
-    else every label in gold or in that system's predictions (scikit-learn's default).
+    else every label in gold or in that system's predictions (scikit-learn's default); never the
+    code of a missing prediction (:attr:`Encoded.missing`), which is no class.
     """
     m, k = comp.m, enc.k
     if params.get("labels"):
@@ -71,6 +72,8 @@ def label_mask(comp: Competition, enc: Encoded, params: dict) -> np.ndarray:
     mask = np.zeros((m, k), dtype=bool)
     for s in range(m):
         mask[s] = present_gold | (np.bincount(enc.pred[s], minlength=k) > 0)
+    if enc.missing is not None:
+        mask[:, enc.missing] = False
     return mask
 
 

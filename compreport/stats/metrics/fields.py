@@ -25,6 +25,18 @@ def field_index(comp: Competition, params: dict, key: str = "field", default: in
     return comp.fields.index(name)
 
 
+#: How a missing prediction is held in ``Competition.predictions`` (``--missing wrong``): no label is empty.
+NO_PREDICTION = ""
+
+
+def missing_error(comp: Competition, s: int, i: int, f: int, metric: str, what: str) -> InputError:
+    """The error of a metric that reads numbers meeting item ``i`` of system ``s`` without a prediction."""
+    return InputError(f"{comp.locate(s, i, f)}: system {comp.systems[s]!r} has no prediction for item "
+                      f"{str(comp.item_ids[i])!r}, and metric {metric!r} reads {what}: a missing prediction is "
+                      f"scored as a wrong answer only by metrics of labels (accuracy, F1, ...); give every item a "
+                      f"value")
+
+
 @dataclass
 class Encoded:
     """Labels of one field coded 0..K-1 (labels sorted as strings).
@@ -35,11 +47,17 @@ class Encoded:
         The K labels seen in gold or in any prediction; code ``c`` is ``labels[c]``.
     gold : ndarray of int, shape (n,)
     pred : ndarray of int, shape (m, n)
+    missing : int or None
+        The code of a missing prediction (:data:`NO_PREDICTION`, ``--missing wrong``): it matches no
+        gold class, so it is a wrong answer, and it is no class of the averaged metrics (a miss of the
+        gold class and a false positive of no class, as the SemEval scorers count it). None when no
+        prediction is missing.
     """
 
     labels: list[str]
     gold: np.ndarray
     pred: np.ndarray
+    missing: int | None = None
 
     @property
     def k(self) -> int:
@@ -49,7 +67,7 @@ class Encoded:
     def code(self, comp: Competition, label, what: str) -> int:
         """The code of a user-given ``label``; InputError naming ``what`` when it is not a label."""
         s = str(label)
-        if s not in self.labels:
+        if s not in self.labels or s == NO_PREDICTION:
             where = comp.gold_source.path if comp.gold_source else f"competition {comp.id!r}"
             raise InputError(f"{where}: {what} {s!r} is not among the labels of gold and predictions "
                              f"({', '.join(self.labels)}){suggest(s, self.labels)}")
@@ -82,11 +100,15 @@ def encode(comp: Competition, f: int) -> Encoded:
     gold, pred = inv[:n].astype(np.int64), inv[n:].reshape(m, n).astype(np.int64)
     in_gold = np.zeros(len(labels), dtype=bool)
     in_gold[gold] = True
+    missing = 0 if len(labels) and labels[0] == NO_PREDICTION else None  # "" sorts first
+    not_label = in_gold.copy()
+    if missing is not None:
+        not_label[missing] = True  # a missing prediction is not a label gold lacks
     classes = int(in_gold.sum())
     limit = unseen_limit(classes)
-    if len(labels) - classes > limit:
+    if len(labels) - int(not_label.sum()) > limit:
         for s in range(m):
-            items = np.flatnonzero(~in_gold[pred[s]])  # items whose predicted label gold lacks
+            items = np.flatnonzero(~not_label[pred[s]])  # items whose predicted label gold lacks
             unseen, first = np.unique(pred[s][items], return_index=True)
             if len(unseen) > limit:
                 first = items[np.sort(first)[:3]]  # the first items of the first three such labels
@@ -99,7 +121,7 @@ def encode(comp: Competition, f: int) -> Encoded:
                     f"{field} that gold does not have (e.g. {examples}; gold has {classes}: {gold_shown}); "
                     f"more than {limit} is refused: a label column holds classes, not probabilities, scores or "
                     f"free text (for scores use a metric such as roc_auc or pearson)")
-    return Encoded([str(x) for x in labels], gold, pred)
+    return Encoded([str(x) for x in labels], gold, pred, missing)
 
 
 def to_float(comp: Competition, f: int, metric: str) -> tuple[np.ndarray, np.ndarray]:
@@ -120,6 +142,8 @@ def to_float(comp: Competition, f: int, metric: str) -> tuple[np.ndarray, np.nda
             out = None
         if out is not None and np.isfinite(out).all():
             return out
+        if system is not None and (values == NO_PREDICTION).any():
+            raise missing_error(comp, system, int(np.argmax(values == NO_PREDICTION)), f, metric, "numbers")
         for i, v in enumerate(values):
             try:
                 ok = np.isfinite(float(v))
@@ -150,6 +174,8 @@ def to_scores(comp: Competition, f: int, metric: str) -> np.ndarray:
             out[s] = np.nan
         bad = ~np.isfinite(out[s])
         if bad.any():
+            if (col == NO_PREDICTION).any():
+                raise missing_error(comp, s, int(np.argmax(col == NO_PREDICTION)), f, metric, "scores")
             i = int(np.argmax(bad))
             raise InputError(f"{comp.locate(s, i, f)}: value {str(col[i])!r} is not a finite number "
                              f"(metric {metric!r} needs scores)")

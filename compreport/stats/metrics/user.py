@@ -24,6 +24,7 @@ from ...errors import InputError
 from ...inputs.competition import Competition
 from ...inputs.delimited import text_name
 from .base import Metric, Prepared
+from .fields import NO_PREDICTION, missing_error
 
 #: Imported metric files: (resolved path, mtime_ns, size) -> module.
 _MODULES: dict[tuple[str, int, int], ModuleType] = {}
@@ -158,6 +159,10 @@ class UserMetric(Metric):
         numbers become InputError naming the system."""
         params = self.check_params(params)
         gold, pred = comp.gold[:, 0], comp.predictions[:, :, 0]
+        absent = pred == NO_PREDICTION
+        if absent.any():
+            s, i = (int(x) for x in np.argwhere(absent)[0])
+            raise missing_error(comp, s, i, 0, self.name, "the values as given")
         try:
             gold, pred = gold.astype(float), pred.astype(float)
         except ValueError:
