@@ -106,7 +106,9 @@ def _metric_specs(metrics: list[str], pos_label: str | None, labels: list[str] |
 # --------------------------------------------------------------------------- load
 
 def load(path, *, metrics=None, gold: str | None = None, id: str | None = None, runs=None,
-         pos_label=None, labels=None) -> Inputs:
+         pos_label=None, labels=None, sep: str | None = None, id_col=None, label_col=None,
+         comments: bool | None = None, zip_member: str | None = None, names=None, exclude=None,
+         missing: str | None = None) -> Inputs:
     """Read competitions from files, as the command line reads its INPUT.
 
     Parameters
@@ -124,11 +126,27 @@ def load(path, *, metrics=None, gold: str | None = None, id: str | None = None, 
         Item-id column (a wide table: optional, a column called ``id`` is used when present;
         gold + run files: default ``"id"``).
     runs : str or path-like, optional
-        A directory or glob of run files; ``path`` is then the gold file.
+        A directory (its subfolders: one per team), glob or file of runs; ``path`` is then the gold file.
     pos_label : str or int, optional
         Positive class of ``f1``/``precision``/``recall``/``roc_auc``.
     labels : str or list, optional
         Classes averaged over by the macro/micro/weighted metrics.
+    sep : {"auto", "tab", "comma", "whitespace"}, optional
+        Field separator of gold and run files (default ``auto``: per file, tab or comma when every
+        line holds one, else runs of blanks); the spec's ``[data] sep``.
+    id_col, label_col : int or str, optional
+        Id column and label column(s) of gold and run files: a 1-based position or a header name
+        (JSON: a key); ``label_col`` may be a list (several fields). The spec's ``[data]`` keys.
+    comments : bool, optional
+        Skip lines starting with ``#`` (default True); ``[data] comments``.
+    zip_member : str, optional
+        The prediction file inside every ``.zip`` run; ``[data] zip_member``.
+    names : str or path-like, optional
+        A names file (CSV/TSV: ``run``, ``name``, ``team``, ``baseline``, ``exclude``); ``[names] file``.
+    exclude : str or list of str, optional
+        Globs of run files to leave out; added to ``[data] exclude``.
+    missing : {"error", "wrong"}, optional
+        A blank, absent or unreadable prediction: an error (default), or scored as a wrong answer.
 
     Returns
     -------
@@ -152,8 +170,21 @@ def load(path, *, metrics=None, gold: str | None = None, id: str | None = None, 
             raise InputError(f"`path` must be a path or a list of paths; got {path!r}") from None
     if not paths:
         raise InputError("`path` names no input")
+    for value, what in ((sep, "sep"), (zip_member, "zip_member"), (missing, "missing")):
+        if value is not None and not isinstance(value, str):
+            raise InputError(f"`{what}` must be a string; got {value!r}")
+    if comments is not None and not isinstance(comments, bool):
+        raise InputError(f"`comments` must be True or False; got {comments!r}")
+    if isinstance(exclude, (str, os.PathLike)):
+        exclude = [exclude]
+    try:
+        exclude = [os.fspath(g) for g in exclude or []]
+    except TypeError:
+        raise InputError(f"`exclude` must be a glob or a list of globs; got {exclude!r}") from None
     opts = Options(gold=gold, id=id, runs=None if runs is None else os.fspath(runs),
-                   metrics=_names(metrics, "metrics") or [], pos_label=_label(pos_label), labels=_labels(labels))
+                   metrics=_names(metrics, "metrics") or [], pos_label=_label(pos_label), labels=_labels(labels),
+                   sep=sep, id_col=id_col, label_col=label_col, comments=comments, zip_member=zip_member,
+                   names=None if names is None else os.fspath(names), exclude=exclude, missing=missing)
     loaded = load_inputs(paths, opts)
     return Inputs(loaded.competitions, dict(loaded.bootstrap), dict(loaded.workshop), opts.pos_label, opts.labels,
                   list(loaded.specs))

@@ -43,7 +43,23 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--labels", metavar="A,B", help="classes averaged over by macro/micro/weighted metrics")
     g.add_argument("--gold", metavar="NAME", help="gold column of a wide table (default: y)")
     g.add_argument("--id", metavar="NAME", help="id column (wide table: optional; gold file: default id)")
-    g.add_argument("--runs", metavar="DIR_OR_GLOB", help="run files; INPUT is then the gold file")
+    g.add_argument("--runs", metavar="DIR_OR_GLOB", help="run files (a folder, its subfolders one per team, or a "
+                   "glob); INPUT is then the gold file")
+    g.add_argument("--sep", metavar="SEP", help="field separator of gold and run files: auto (default: per file, tab "
+                   "or comma when every line has one, else runs of blanks), tab, comma, whitespace")
+    g.add_argument("--id-col", metavar="COL", help="id column of gold and run files: a 1-based position or a header "
+                   "name (JSON: a key)")
+    g.add_argument("--label-col", metavar="COL", help="label column(s) of gold and run files: a position or a header "
+                   "name (JSON: a key); a comma list for several fields")
+    g.add_argument("--no-comments", action="store_true", help="read lines starting with '#' as data (default: "
+                   "they are comments)")
+    g.add_argument("--zip-member", metavar="NAME", help="the prediction file inside every .zip run")
+    g.add_argument("--names", metavar="FILE", help="names file: CSV/TSV with columns run, name, team, baseline, "
+                   "exclude")
+    g.add_argument("--exclude", action="append", metavar="GLOB", help="leave out run files matching GLOB "
+                   "(repeatable)")
+    g.add_argument("--missing", metavar="POLICY", help="a blank, absent or unreadable prediction: error (default) or "
+                   "wrong (scored as a wrong answer)")
 
 
 def _add_stats_options(p: argparse.ArgumentParser) -> None:
@@ -136,7 +152,10 @@ def _options(args):
     from .inputs.spec import Options
 
     return Options(gold=args.gold, id=args.id, runs=args.runs, metrics=_comma_list(args.metric),
-                   pos_label=args.pos_label, labels=_comma_list([args.labels]) if args.labels else None)
+                   pos_label=args.pos_label, labels=_comma_list([args.labels]) if args.labels else None,
+                   sep=args.sep, id_col=args.id_col, label_col=args.label_col,
+                   comments=False if args.no_comments else None, zip_member=args.zip_member, names=args.names,
+                   exclude=list(args.exclude or []), missing=args.missing)
 
 
 def _cli_settings(args) -> dict:
@@ -234,21 +253,52 @@ def cmd_demo(args) -> int:
 
 
 def cmd_validate(args) -> int:
-    """``compreport validate``: read the INPUTs and prepare their metrics, printing one ``ok:`` line
-    per competition, without resampling; exit status 0."""
-    from .stats.metrics import get_metric
+    """``compreport validate``: read the INPUTs and score every system without resampling. Prints every
+    warning ``report`` would print (stderr) and, per competition, one ``ok:`` line and its point-score
+    leaderboard (stdout); exit status 0."""
+    import dataclasses
+
+    from .errors import warn
     from .inputs.spec import load_inputs
+    from .stats.analysis import analyze_competition, bootstrap_note
 
     loaded = load_inputs(args.inputs, _options(args))
+    settings = _settings({}, loaded.bootstrap)  # as `report` without statistics options would use
+    scores_only = dataclasses.replace(settings, bootstrap=0, ci_method="percentile", test="bootstrap")
     for comp in loaded.competitions:
-        names = []
-        for spec in comp.metrics:
-            metric = get_metric(spec.name, Path(spec.base) if spec.base else None)
-            prepared = metric.prepare(comp, dict(spec.params))
-            extra = ", ".join(f"{k}={v}" for k, v in prepared.params.items())
-            names.append(f"{spec.name}({extra})" if extra else spec.name)
+        result = analyze_competition(comp, scores_only, progress=False)
+        note = bootstrap_note(comp, settings)
+        if note:
+            warn(note)
+        names = [f"{ma.name}({', '.join(f'{k}={v}' for k, v in ma.params.items())})" if ma.params else ma.name
+                 for ma in result.metrics]
         print(f"ok: {comp.id}: {comp.n} items, {comp.m} systems, metrics: {', '.join(names)}")
+        for line in _point_leaderboard(result):
+            print(line)
     return 0
+
+
+def _point_leaderboard(comp) -> list[str]:
+    """The point scores of a :class:`~compreport.stats.results.CompetitionAnalysis`, ranked by its
+    primary metric: one line per system (rank, name, every metric's score, baseline and missing marks)."""
+    order = [s.system for s in comp.primary.scores]
+    rank = {s.system: s.rank for s in comp.primary.scores}
+    score = [{s.system: s.score for s in ma.scores} for ma in comp.metrics]
+    header = ["rank", "system", *(ma.name for ma in comp.metrics), ""]
+    rows = []
+    for system in order:
+        marks = (["baseline"] if system in comp.baselines else []) + \
+            ([f"{comp.missing[system]} missing"] if comp.missing.get(system) else [])
+        rows.append([str(rank[system]), _printable(system),
+                     *("undefined" if s[system] != s[system] else f"{s[system]:.4f}" for s in score),
+                     ", ".join(marks)])
+    widths = [max(len(r[j]) for r in [header, *rows]) for j in range(len(header))]
+    right = {0} | set(range(2, len(header) - 1))
+
+    def fmt(row):
+        return "  " + "  ".join(c.rjust(w) if j in right else c.ljust(w)
+                                for j, (c, w) in enumerate(zip(row, widths, strict=True))).rstrip()
+    return [fmt(header)] + [fmt(r) for r in rows]
 
 
 def cmd_metrics(args) -> int:

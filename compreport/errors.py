@@ -29,7 +29,8 @@ class InputWarning(UserWarning):
 
 class Note(InputWarning):
     """What compreport did that a user should know, not a problem (printed as ``note: <message>``):
-    files it kept in an output directory because it did not write them."""
+    files it kept in an output directory because it did not write them; files of a runs folder that
+    are not runs, the gold file matched by the runs glob, runs a names file excludes."""
 
 
 def warn(message: str) -> None:

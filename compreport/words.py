@@ -26,6 +26,14 @@ OPTIONS = {
     "bootstrap": ("-B", "bootstrap", "{}"),
     "force": ("--force", "force", "{}"),
     "output": ("-o", "out_dir", "{!r}"),
+    "sep": ("--sep", "sep", "{!r}"),
+    "id_col": ("--id-col", "id_col", "{!r}"),
+    "label_col": ("--label-col", "label_col", "{!r}"),
+    "no_comments": ("--no-comments", "comments", "False"),
+    "zip_member": ("--zip-member", "zip_member", "{!r}"),
+    "names": ("--names", "names", "{!r}"),
+    "exclude": ("--exclude", "exclude", "[{!r}]"),
+    "missing": ("--missing", "missing", "{!r}"),
 }
 
 

@@ -339,9 +339,11 @@ def test_validate_good_and_bad(tmp_path):
     res = cli(tmp_path, "validate", "c1", "wide.csv", "--id", "id", "--metric", "accuracy")
     assert res.returncode == 0, res.stderr
     assert "Traceback" not in res.stderr and "error:" not in res.stderr
-    ok = res.stdout.splitlines()
+    ok = [line for line in res.stdout.splitlines() if not line.startswith("  ")]  # then each leaderboard
     assert len(ok) == 2 and all(line.startswith("ok: ") for line in ok), res.stdout
     assert "4 items, 2 systems" in ok[0] and "accuracy" in ok[0]
+    assert res.stdout.splitlines()[1:4] == ["  rank  system  accuracy", "     1  sysA      0.7500",
+                                            "     1  sysB      0.7500"]
 
     write(tmp_path, "blank.csv", "id,y,A,B\n1,a,a,b\n2,b,,b\n")
     assert_error(cli(tmp_path, "validate", "blank.csv", "--id", "id", "--metric", "accuracy"),

@@ -19,16 +19,22 @@ class Source:
     lines : ndarray of int, shape (n,)
         1-based line number of each item (in competition item order).
     columns : list of str
-        How each field is named in that file (a header name or ``column 2``).
+        How each field is named in that file (a header name, ``column 2``, ``key 'label'``).
+    unit : str
+        What ``lines`` count: ``line``, or ``entry`` (the objects of a ``.json`` file).
     """
 
     path: str
     lines: np.ndarray = field(repr=False)
     columns: list[str]
+    unit: str = "line"
 
     def locate(self, item: int, field_index: int = 0) -> str:
-        """``file, line L, column C`` of ``item`` (competition order) in field ``field_index``."""
-        return f"{self.path}, line {int(self.lines[item])}, {self.columns[field_index]}"
+        """``file, line L, column C`` of ``item`` (competition order) in field ``field_index``; ``file, no
+        line, C`` for an item the file does not list (a missing prediction)."""
+        line = int(self.lines[item])
+        at = f"{self.unit} {line}" if line else f"no {self.unit} for this item"
+        return f"{self.path}, {at}, {self.columns[field_index]}"
 
 
 @dataclass
@@ -118,6 +124,12 @@ class Competition(CompetitionInfo):
         Where the gold and each system's values came from (for error messages).
     warnings : list of str
         Problems that do not stop the analysis (labels never seen in gold, ...).
+    missing : dict
+        System -> number of items without a prediction (blank, absent, unreadable), each held as
+        ``""`` in ``predictions`` and scored as a wrong answer (``--missing wrong``); 0 for every
+        system otherwise.
+    teams : dict
+        System -> its team (from its folder, a ``Team.NN`` stem or the names file), or None.
     """
 
     gold: np.ndarray = field(repr=False)
@@ -131,6 +143,8 @@ class Competition(CompetitionInfo):
     gold_source: Source | None = field(default=None, repr=False)
     system_sources: list[Source] = field(default_factory=list, repr=False)
     warnings: list[str] = field(default_factory=list)
+    missing: dict[str, int] = field(default_factory=dict)
+    teams: dict[str, str | None] = field(default_factory=dict)
 
     @property
     def n(self) -> int:

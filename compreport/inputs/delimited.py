@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError
+from ..words import option
 
 #: Cell values read as "no prediction".
 MISSING = frozenset({"", "nan", "null"})
@@ -126,15 +127,33 @@ def delimiter(path: str, first_line: str) -> str:
     return "\t" if "\t" in first_line else ","
 
 
-def read_table(path: str | Path) -> Table:
+#: ``--sep`` values: ``auto`` decides per file (:func:`split_fields`).
+SEPARATORS = ("auto", "tab", "comma", "whitespace")
+_SEP_CHAR = {"tab": "\t", "comma": ","}
+
+
+def decode(path: str, data: bytes) -> str:
+    """``data`` as UTF-8 text, a BOM dropped; :class:`InputError` naming the line of bytes that are not UTF-8."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0  # exc.start counts from after the BOM
+        line = data[:bom + exc.start].count(b"\n") + 1
+        raise InputError(f"{path}, line {line}: not UTF-8 text") from None
+
+
+def read_table(path: str | Path, sep: str = "auto") -> Table:
     """Read a CSV/TSV file as strings, keeping the line number of each row.
 
-    Blank lines are skipped; a UTF-8 BOM is dropped; the delimiter is chosen by :func:`delimiter`.
+    Blank lines are skipped; a UTF-8 BOM is dropped; the delimiter is chosen by :func:`delimiter`
+    unless ``sep`` (``tab``, ``comma``, ``whitespace``: runs of blanks) names it.
     A pipe (``<(...)``) is read once (:func:`read_bytes`).
 
     Parameters
     ----------
     path : str or Path
+    sep : str
+        One of :data:`SEPARATORS`.
 
     Returns
     -------
@@ -150,16 +169,17 @@ def read_table(path: str | Path) -> Table:
     path = text_name(path)
     if os.path.isdir(path):
         raise InputError(f"{path}: is a directory, expected a CSV/TSV file")
-    data = read_bytes(path)
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0  # exc.start counts from after the BOM
-        line = data[:bom + exc.start].count(b"\n") + 1
-        raise InputError(f"{path}, line {line}: not UTF-8 text") from None
+    text = decode(path, read_bytes(path))
     if not text.strip():
         raise InputError(f"{path}: file is empty")
-    delim = delimiter(path, text.split("\n", 1)[0])
+    if sep == "whitespace":
+        rows, lines = [], []
+        for number, line in enumerate(text.splitlines(), start=1):
+            if line.strip():
+                rows.append(line.split())
+                lines.append(number)
+        return Table(path, rows, lines)
+    delim = _SEP_CHAR.get(sep) or delimiter(path, text.split("\n", 1)[0])
     reader = csv.reader(text.splitlines(keepends=True), delimiter=delim)
     rows, lines = [], []
     try:
@@ -173,6 +193,86 @@ def read_table(path: str | Path) -> Table:
     return Table(path, rows, lines)
 
 
+def _auto_separator(path: str, content: list[tuple[int, str]], suffix: str) -> str:
+    """The separator of a gold or run file whose non-blank lines are ``content`` ((line, text) pairs).
+
+    Tab when every line holds one; comma when no line holds a tab and every line (a ``.csv`` file:
+    any line) holds a comma; otherwise runs of whitespace. A file mixing lines with and without a
+    tab reads as whitespace-separated only when no tab-separated field holds a blank, else it is an
+    :class:`InputError` asking for ``--sep``.
+    """
+    tabbed = ["\t" in line for _, line in content]
+    if all(tabbed):
+        return "tab"
+    if any(tabbed):
+        other = next(number for (number, _), t in zip(content, tabbed, strict=True) if not t)
+        for (number, line), t in zip(content, tabbed, strict=True):
+            if not t:
+                continue
+            for cell in line.split("\t"):
+                if len(cell.split()) > 1:
+                    raise InputError(
+                        f"{path}, line {number}: the file mixes lines with a tab and lines without one (line "
+                        f"{other}), and the tab-separated field {cell.strip()!r} holds a space, so the fields "
+                        f"cannot be told apart; pass {option('sep', 'tab')} or {option('sep', 'whitespace')}")
+        return "whitespace"
+    commas = ["," in line for _, line in content]
+    if all(commas) or (suffix == ".csv" and any(commas)):
+        return "comma"
+    return "whitespace"
+
+
+def split_fields(path: str, text: str, sep: str = "auto", comments: bool = True,
+                 suffix: str = "") -> tuple[list[list[str]], list[int], str]:
+    """The fields of every line of a gold or run file, with their lines, and the separator used.
+
+    Lines whose first character is ``#`` are skipped when ``comments``; a blank line is an empty
+    row (a file without ids aligns its rows with the gold by line, so its blank lines count).
+    ``sep``: ``tab`` or ``comma`` (read by the ``csv`` module: quotes work), ``whitespace``
+    (runs of blanks), or ``auto`` (:func:`_auto_separator`). Cells are stripped.
+
+    Returns
+    -------
+    rows : list of list of str
+    lines : list of int
+        1-based line of each row (the last line of a row that spans several).
+    sep : str
+        The separator used (``auto`` resolved; ``auto`` itself when the file has no content).
+    """
+    import csv
+
+    physical = text.splitlines(keepends=True)
+    kept = [(number, line) for number, line in enumerate(physical, start=1)
+            if not (comments and line.startswith("#"))]
+    content = [(number, line) for number, line in kept if line.strip()]
+    if not content:
+        return [], [], sep
+    if sep == "auto":
+        sep = _auto_separator(path, content, suffix)
+    rows: list[list[str]] = []
+    lines: list[int] = []
+    if sep == "whitespace":
+        for number, line in kept:
+            rows.append(line.split())
+            lines.append(number)
+        return rows, lines, sep
+    at = [0]
+
+    def feed():
+        for number, line in kept:
+            at[0] = number
+            yield line
+
+    reader = csv.reader(feed(), delimiter=_SEP_CHAR[sep])
+    try:
+        for row in reader:
+            rows.append([] if all(not c.strip() for c in row) else [c.strip() for c in row])
+            lines.append(at[0])
+    except csv.Error as exc:
+        raise InputError(f"{path}, line {at[0]}: {exc}") from None
+    return rows, lines, sep
+
+
 def check_unique(path: str, ids: list[str], lines: list[int]) -> None:
     """InputError naming both lines when an id appears twice; ``ids[i]`` is on line ``lines[i]``."""
     seen: dict[str, int] = {}
@@ -183,7 +283,7 @@ def check_unique(path: str, ids: list[str], lines: list[int]) -> None:
         seen[ident] = line
 
 
-def check_missing(path: str, values: np.ndarray, lines: np.ndarray, columns: list[str]) -> None:
+def check_missing(path: str, values: np.ndarray, lines: np.ndarray, columns: list[str], hint: bool = False) -> None:
     """InputError naming line and column of the first :data:`MISSING` cell (any case).
 
     Parameters
@@ -194,9 +294,12 @@ def check_missing(path: str, values: np.ndarray, lines: np.ndarray, columns: lis
         Cells; row ``i`` is on line ``lines[i]``, column ``f`` is named ``columns[f]``.
     lines : ndarray of int, shape (n,)
     columns : list of str
+    hint : bool
+        Say that ``--missing wrong`` scores such a cell as a wrong answer (cells of predictions).
     """
     lowered = np.char.lower(values.astype(str))
     bad = np.isin(lowered, list(MISSING))
     if bad.any():
         i, f = np.argwhere(bad)[0]
-        raise InputError(f"{path}, line {int(lines[i])}, {columns[f]}: blank or NaN value")
+        more = f"; pass {option('missing', 'wrong')} to score it as a wrong answer" if hint else ""
+        raise InputError(f"{path}, line {int(lines[i])}, {columns[f]}: blank or NaN value{more}")

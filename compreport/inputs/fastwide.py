@@ -229,6 +229,7 @@ def read_wide_fast(path: str, gold: str, id_column: str | None) -> dict | None:
         gold=gold_values, predictions=preds, systems=[header[j] for j in sys_cols], item_ids=ids,
         fields=["label"], gold_source=Source(path, lines, [f"column {gold!r}"]), system_sources=sources,
         inputs=[{"path": path, "sha256": hashlib.sha256(raw).hexdigest()}],
+        missing={header[j]: 0 for j in sys_cols},
     )
 
 

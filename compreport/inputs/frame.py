@@ -116,6 +116,6 @@ def read_frame(df, gold: str = "y", id_column: str | None = None) -> dict:
     return dict(
         gold=cells[:, [0]], predictions=np.stack([cells[:, [s]] for s in range(1, k)]),
         systems=[header[j] for j in sys_cols], item_ids=ids, fields=["label"],
-        gold_source=FrameSource(WHERE, rows, [f"column {gold!r}"], index),
-        system_sources=[FrameSource(WHERE, rows, [f"column {header[j]!r}"], index) for j in sys_cols],
+        gold_source=FrameSource(WHERE, rows, [f"column {gold!r}"], index=index),
+        system_sources=[FrameSource(WHERE, rows, [f"column {header[j]!r}"], index=index) for j in sys_cols],
         inputs=[{"path": "<DataFrame>", "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()}])

@@ -21,20 +21,18 @@ dict: ``gold`` (n, F) and ``predictions`` (m, n, F) arrays of str, ``systems``, 
 
 from __future__ import annotations
 
-import glob
-import os
+import dataclasses
 from pathlib import Path
 
 import numpy as np
 
 from ..words import option
 from .competition import Competition, CompetitionInfo, MetricSpec, Source
-from .delimited import check_missing, check_unique, read_table, sha256, text_name
+from .delimited import MISSING, check_missing, check_unique, read_table, sha256, text_name
 from .fastwide import read_wide_fast
+from .records import Parsed, ReadOptions, headers, layout, read_file
+from .runfiles import apply_names, find_runs, name_runs
 from ..errors import InputError
-
-_TABLE_SUFFIXES = {".csv", ".tsv", ".tab", ".txt", ""}
-
 
 def _header_index(path: str, header: list[str], name: str, what: str) -> int:
     if name not in header:
@@ -44,7 +42,8 @@ def _header_index(path: str, header: list[str], name: str, what: str) -> int:
     return header.index(name)
 
 
-def read_wide(path: str | Path, gold: str = "y", id_column: str | None = None) -> dict:
+def read_wide(path: str | Path, gold: str = "y", id_column: str | int | None = None, sep: str = "auto",
+              missing: str = "error") -> dict:
     """Read the wide layout: one row per item, a gold column, an optional id column, one column per system.
 
     Plain files (no quotes, no unusual whitespace or line breaks, every row as wide as the
@@ -58,27 +57,35 @@ def read_wide(path: str | Path, gold: str = "y", id_column: str | None = None) -
         CSV/TSV file.
     gold : str
         Name of the gold column.
-    id_column : str or None
-        Name of the id column; ``None``: a column called ``id`` if any, else items are numbered
-        from 1.
+    id_column : str, int or None
+        Name (or 1-based position) of the id column; ``None``: a column called ``id`` if any, else
+        items are numbered from 1.
+    sep : str
+        ``auto`` (tab for ``.tsv``, comma for ``.csv``, else what the first line holds), ``tab``,
+        ``comma`` or ``whitespace``.
+    missing : str
+        ``error``: a blank or NaN system cell is an error; ``wrong``: it is a missing prediction,
+        scored as a wrong answer (the gold column is always complete).
 
     Returns
     -------
     dict
         The pieces of a Competition (see the module docstring); one field, ``label``.
     """
-    pieces = read_wide_fast(str(path), gold, id_column)
-    if pieces is not None:
-        return pieces
-    return _read_wide_csv(path, gold, id_column)
+    if sep == "auto" and not isinstance(id_column, int):
+        pieces = read_wide_fast(str(path), gold, id_column)
+        if pieces is not None:
+            return pieces
+    return _read_wide_csv(path, gold, id_column, sep, missing)
 
 
-def _read_wide_csv(path: str | Path, gold: str = "y", id_column: str | None = None) -> dict:
+def _read_wide_csv(path: str | Path, gold: str = "y", id_column: str | int | None = None, sep: str = "auto",
+                   missing: str = "error") -> dict:
     """:func:`read_wide` through :func:`~compreport.inputs.delimited.read_table` (the ``csv`` module).
 
     Slow, but every error names its line.
     """
-    table = read_table(path)
+    table = read_table(path, sep)
     path = table.path
     header, rows = table.rows[0], table.rows[1:]
     for j, name in enumerate(header):
@@ -88,6 +95,11 @@ def _read_wide_csv(path: str | Path, gold: str = "y", id_column: str | None = No
             raise InputError(f"{path}, line {table.lines[0]}: column {name!r} appears twice "
                              f"(columns {header.index(name) + 1} and {j + 1})")
     g = _header_index(path, header, gold, "gold")
+    if isinstance(id_column, int):
+        if id_column > len(header):
+            raise InputError(f"{path}, line {table.lines[0]}: {option('id_col', id_column)} asks for column "
+                             f"{id_column}; the header has {len(header)}")
+        id_column = header[id_column - 1]
     if id_column is None and "id" in header and header.index("id") != g:
         id_column = "id"  # a column called id is the item id, not a system
     idc = _header_index(path, header, id_column, "id") if id_column else None
@@ -109,169 +121,141 @@ def _read_wide_csv(path: str | Path, gold: str = "y", id_column: str | None = No
     gold_values = cells[:, [g]]
     check_missing(path, gold_values, lines, [f"column {gold!r}"])
     preds = np.stack([cells[:, [j]] for j in sys_cols])
-    sources = []
-    for j, p in zip(sys_cols, preds, strict=True):
+    sources, absent = [], {}
+    for s, (j, p) in enumerate(zip(sys_cols, preds, strict=True)):
         cols = [f"column {header[j]!r}"]
-        check_missing(path, p, lines, cols)
+        if missing == "wrong":
+            blank = np.isin(np.char.lower(p), list(MISSING))
+            preds[s][blank] = ""
+            absent[header[j]] = int(blank.sum())
+        else:
+            check_missing(path, p, lines, cols, hint=True)
+            absent[header[j]] = 0
         sources.append(Source(path, lines, cols))
     return dict(
         gold=gold_values, predictions=preds, systems=[header[j] for j in sys_cols], item_ids=ids,
         fields=["label"], gold_source=Source(path, lines, [f"column {gold!r}"]), system_sources=sources,
-        inputs=[{"path": path, "sha256": sha256(path)}],
+        inputs=[{"path": path, "sha256": sha256(path)}], missing=absent,
     )
 
 
-def _is_header(first: list[str], id_column: str, known_ids: set[str] | None) -> bool:
-    cell = first[0]
-    if known_ids is not None and cell in known_ids:
-        return False
-    return cell.lower() in {id_column.lower(), "id"}
-
-
-def read_gold(path: str | Path, id_column: str = "id", fields: list[str] | None = None) -> dict:
-    """Read a gold file: ``id`` then one column per field. Header optional.
-
-    Parameters
-    ----------
-    path : str or Path
-    id_column : str
-        Name of the id column when there is a header (else the first column).
-    fields : list of str or None
-        Field names (several label columns); ``None``: one label column.
-
-    Returns
-    -------
-    dict
-        ``ids`` (n,) and ``values`` (n, F) arrays of str, and their ``source``.
-    """
-    table = read_table(path)
-    path = table.path
-    rows, lines = table.rows, table.lines
-    names: list[str]
-    if _is_header(rows[0], id_column, None):
-        header = rows[0]
-        rows, lines = rows[1:], lines[1:]
-        idc = header.index(id_column) if id_column in header else 0
-        if fields and all(f in header for f in fields):
-            cols = [header.index(f) for f in fields]
-        else:
-            cols = [j for j in range(len(header)) if j != idc]
-        names = [f"column {header[j]!r}" for j in cols]
-        ncols = len(header)
-    else:
-        idc, ncols = 0, len(rows[0])
-        cols = list(range(1, ncols))
-        names = [f"column {j + 1}" for j in cols]
-    if not rows:
-        raise InputError(f"{path}: no data rows")
-    nf = len(fields) if fields else 1
-    if len(cols) != nf:
-        what = f"{nf} label column(s) ({', '.join(fields)})" if fields else "one label column"
-        raise InputError(f"{path}: expected an id column and {what}, found {len(cols)} other column(s)")
-    for row, line in zip(rows, lines, strict=True):
-        if len(row) != ncols:
-            raise InputError(f"{path}, line {line}: expected {ncols} columns, found {len(row)}")
-    cells = np.array(rows, dtype=object).astype(str)
-    ids = cells[:, idc]
-    check_unique(path, list(ids), lines)
-    arr_lines = np.asarray(lines)
-    values = cells[:, cols]
-    check_missing(path, values, arr_lines, names)
-    return dict(ids=ids, values=values, source=Source(path, arr_lines, names))
-
-
-def run_files(runs: str | Path) -> list[str]:
-    """Run files: every visible ``.csv``/``.tsv``/``.tab``/``.txt``/suffix-less file of a directory, or
-    what a glob matches other than directories (a pipe, ``<(...)``, is one run file); sorted.
-
-    Raises :class:`~compreport.errors.InputError` when there is none, when the directory cannot be
-    listed, or when a file name is not UTF-8 (it would name a system).
-    """
-    runs = text_name(runs)
-    if os.path.isdir(runs):
-        try:
-            names = sorted(os.listdir(runs))
-        except OSError as exc:
-            raise InputError(f"{runs}: cannot list the run files ({exc.strerror or exc})") from None
-        files = [os.path.join(runs, f) for f in names
-                 if not f.startswith(".") and os.path.isfile(os.path.join(runs, f))
-                 and Path(f).suffix.lower() in _TABLE_SUFFIXES]
-    else:
-        files = sorted(f for f in glob.glob(runs) if os.path.exists(f) and not os.path.isdir(f))
-    if not files:
-        raise InputError(f"{runs}: no run files found")
-    for f in files:
-        text_name(f)
-    return files
-
-
-def read_runs(gold_path: str | Path, runs: str | Path, id_column: str = "id",
-              fields: list[str] | None = None) -> dict:
-    """Read the gold file plus run files layout, joined by id.
+def read_runs(gold_path: str | Path, runs: str | Path, id_column: str | None = None,
+              fields: list[str] | None = None, options: ReadOptions | None = None) -> dict:
+    """Read the gold file plus run files layout, joined by id (or by line, for files without ids).
 
     Parameters
     ----------
     gold_path : str or Path
-        Gold file (see :func:`read_gold`).
+        Gold file: ids and labels (CSV/TSV/whitespace-separated, ``.json``/``.jsonl``, a ``.zip``),
+        or one label per line (items numbered 1..n).
     runs : str or Path
-        Directory or glob of run files (see :func:`run_files`); each names one system by its stem
-        and holds ``id`` then one column per field, header optional, every gold id exactly once.
-    id_column, fields
-        As for :func:`read_gold`.
+        Folder, glob or file of runs (see :func:`~compreport.inputs.runfiles.find_runs`); each is one
+        system, named as :func:`~compreport.inputs.runfiles.name_runs` says (or by the names file).
+    id_column : str, optional
+        Name of the id column (``--id``); ``options.id_col`` wins.
+    fields : list of str, optional
+        Field names (several label columns); None: one label column.
+    options : ReadOptions, optional
+        Separators, comments, columns, zip member, missing predictions, exclusions, names file.
 
     Returns
     -------
     dict
-        The pieces of a Competition (see the module docstring), items in gold file order.
+        The pieces of a Competition (see the module docstring), items in gold file order, plus
+        ``missing`` (system -> items without a prediction, scored as wrong), ``teams`` (system ->
+        team or None) and ``marked_baselines`` (systems the names file marks).
     """
-    gold = read_gold(gold_path, id_column, fields)
-    ids = gold["ids"]
-    position = {ident: i for i, ident in enumerate(ids)}
-    n, nf = gold["values"].shape
-    files = run_files(runs)
-    systems, preds, sources = [], [], []
-    seen_names: dict[str, str] = {}
-    for f in files:
-        name = Path(f).stem
-        if name in seen_names:
-            raise InputError(f"{f}: system name {name!r} is also the name of {seen_names[name]}")
-        seen_names[name] = f
-        table = read_table(f)
-        rows, lines = table.rows, table.lines
-        if _is_header(rows[0], id_column, set(position)):
-            rows, lines = rows[1:], lines[1:]
-        if not rows:
-            raise InputError(f"{f}: no predictions")
-        values = np.empty((n, nf), dtype=object)
-        filled = np.zeros(n, dtype=bool)
-        line_of = np.zeros(n, dtype=int)
-        for row, line in zip(rows, lines, strict=True):
-            if len(row) != nf + 1:
-                raise InputError(f"{f}, line {line}: expected {nf + 1} columns (id and {nf} prediction(s)), "
-                                 f"found {len(row)}")
-            i = position.get(row[0])
-            if i is None:
-                raise InputError(f"{f}, line {line}: id {row[0]!r} is not in the gold file {gold['source'].path}")
-            if filled[i]:
-                raise InputError(f"{f}, line {line}: id {row[0]!r} appears twice (lines {line_of[i]} and {line})")
-            filled[i] = True
-            line_of[i] = line
-            values[i] = row[1:]
-        if not filled.all():
-            missing = ids[~filled]
-            raise InputError(f"{f}: {len(missing)} gold id(s) have no prediction, first: id {str(missing[0])!r}")
-        names = [f"column {j + 2}" for j in range(nf)]
-        values = values.astype(str)
-        check_missing(f, values, line_of, names)
-        systems.append(name)
+    o = dataclasses.replace(options or ReadOptions())
+    if o.id_col is None and id_column is not None:
+        o.id_col = id_column
+    o.check()
+    nf = len(fields) if fields else 1
+    gold_path = text_name(gold_path)
+    runs_found = find_runs(str(runs), gold_path, o.exclude)
+    name_runs(runs_found)
+    if o.names:
+        runs_found = apply_names(o.names, runs_found, o.sep, o.comments)
+    raw = [read_file(gold_path, o, "gold", fields)] + [read_file(r.path, o, "run", fields) for r in runs_found]
+    given = [{c for c in [o.id_col, *(o.label_col or [])] if isinstance(c, str)}]
+    run_id = o.runs_id_col if o.runs_id_col is not None else o.id_col
+    run_labels = o.runs_label_col if o.runs_label_col is not None else o.label_col
+    given += [{c for c in [run_id, *(run_labels or [])] if isinstance(c, str)}] * len(runs_found)
+    is_header = headers(raw, given)
+    gold = layout(raw[0], "gold", is_header[0], o, fields)
+    n = len(gold.values)
+    for k, vals in enumerate(gold.values):
+        for f, v in enumerate(vals):
+            if v is None:
+                raise InputError(f"{gold.where(k, f)}: blank or NaN value (a gold label is needed for every item)")
+    if gold.ids is None:
+        ids = np.array([str(i) for i in range(1, n + 1)])
+    else:
+        ids = np.array(gold.ids)
+        check_unique(gold.path, gold.ids, gold.lines)
+    position = {ident: i for i, ident in enumerate(ids.tolist())}
+    systems, preds, sources, missing = [], [], [], {}
+    for r, raw_run, header in zip(runs_found, raw[1:], is_header[1:], strict=True):
+        run = layout(raw_run, "run", header, o, fields, gold)
+        values, line_of, absent = _join(gold, run, ids, position, n, nf, o.missing)
+        systems.append(r.name)
         preds.append(values)
-        sources.append(Source(f, line_of, names))
-    paths = [str(gold_path)] + files
+        sources.append(Source(run.path, line_of, run.columns, run.unit))
+        missing[r.name] = absent
+    files = [gold.file] + ([o.names] if o.names else []) + [r.path for r in runs_found]
     return dict(
-        gold=gold["values"], predictions=np.stack(preds), systems=systems, item_ids=ids,
-        fields=list(fields) if fields else ["label"], gold_source=gold["source"], system_sources=sources,
-        inputs=[{"path": p, "sha256": sha256(p)} for p in paths],
+        gold=np.array(gold.values, dtype=str).reshape(n, nf), predictions=np.stack(preds), systems=systems,
+        item_ids=ids, fields=list(fields) if fields else ["label"],
+        gold_source=Source(gold.path, np.asarray(gold.lines), gold.columns, gold.unit), system_sources=sources,
+        inputs=[{"path": p, "sha256": sha256(p)} for p in files],
+        missing=missing, teams={r.name: r.team for r in runs_found},
+        marked_baselines=[r.name for r in runs_found if r.baseline],
     )
+
+
+def _join(gold: Parsed, run: Parsed, ids: np.ndarray, position: dict[str, int], n: int, nf: int,
+          policy: str) -> tuple[np.ndarray, np.ndarray, int]:
+    """A run's values in gold item order: (n, nf) str (``""`` where there is no prediction), the line
+    of each item (0 where absent), and the number of items without a prediction.
+
+    Raises InputError for an id not in the gold, an id given twice, a line count that differs from
+    the gold's (a run without ids), and, under the ``error`` policy, any missing prediction.
+    """
+    values = np.full((n, nf), "", dtype=object)
+    line_of = np.zeros(n, dtype=int)
+    if run.ids is None:
+        if len(run.values) != n:
+            raise InputError(f"{run.path}: {len(run.values)} predictions (one per line, no ids) but the gold "
+                             f"{gold.path} has {n} items; a file without ids is matched with the gold line by "
+                             f"line, so both must have as many")
+        rows = list(range(n))
+    else:
+        rows = []
+        for k, ident in enumerate(run.ids):
+            i = position.get(ident)
+            if i is None:
+                raise InputError(f"{run.path}, {run.unit} {run.lines[k]}: id {ident!r} is not in the gold file "
+                                 f"{gold.path}")
+            if line_of[i]:
+                raise InputError(f"{run.path}, {run.unit} {run.lines[k]}: id {ident!r} appears twice "
+                                 f"({run.unit}s {line_of[i]} and {run.lines[k]})")
+            line_of[i] = run.lines[k]
+            rows.append(i)
+    absent = line_of == 0 if run.ids is not None else np.zeros(n, dtype=bool)
+    if absent.any() and policy == "error":
+        raise InputError(f"{run.path}: {int(absent.sum())} gold id(s) have no prediction, first: id "
+                         f"{str(ids[int(np.flatnonzero(absent)[0])])!r}; pass {option('missing', 'wrong')} to "
+                         f"score them as wrong answers")
+    for k, i in enumerate(rows):
+        line_of[i] = run.lines[k]
+        for f, v in enumerate(run.values[k]):
+            if v is not None:
+                values[i, f] = v
+            elif policy == "error":
+                raise InputError(f"{run.where(k, f)}: blank or NaN value; pass {option('missing', 'wrong')} to "
+                                 f"score it as a wrong answer")
+            else:
+                absent[i] = True
+    return values.astype(str), line_of, int(absent.sum())
 
 
 def unseen_label_warnings(comp: Competition, fields: list[int]) -> list[str]:
@@ -295,7 +279,7 @@ def unseen_label_warnings(comp: Competition, fields: list[int]) -> list[str]:
         for s, system in enumerate(comp.systems):
             col = comp.predictions[s, :, f]
             labels, first = np.unique(col, return_index=True)
-            extra = [(lab, i) for lab, i in zip(labels, first, strict=True) if lab not in gold_labels]
+            extra = [(lab, i) for lab, i in zip(labels, first, strict=True) if lab not in gold_labels and lab != ""]
             if extra:
                 lab, i = str(extra[0][0]), extra[0][1]
                 count = int((col == lab).sum())
@@ -317,16 +301,26 @@ def build(pieces: dict, info: CompetitionInfo, metrics: list[MetricSpec], baseli
     metrics : list of MetricSpec
         The first ranks the systems.
     baselines : sequence of str, optional
-        Systems that are baselines.
+        Systems that are baselines (besides those the names file marks).
 
     Raises
     ------
     InputError
         When a baseline is not one of the systems.
     """
-    comp = Competition(**info.metadata(), metrics=metrics, baselines=list(baselines), **pieces)
+    pieces = dict(pieces)
+    marked = pieces.pop("marked_baselines", [])
+    pieces.setdefault("missing", {s: 0 for s in pieces["systems"]})
+    pieces.setdefault("teams", {s: None for s in pieces["systems"]})
+    every = list(dict.fromkeys([*baselines, *marked]))
+    comp = Competition(**info.metadata(), metrics=metrics, baselines=every, **pieces)
     for b in comp.baselines:
         if b not in comp.systems:
             raise InputError(f"baseline {b!r} of competition {comp.id!r} is not a system "
                              f"(systems: {', '.join(comp.systems)})")
+    short = {s: k for s, k in comp.missing.items() if k}
+    if short:
+        listed = ", ".join(f"{s!r}: {k}" for s, k in short.items())
+        comp.warnings.append(f"competition {comp.id!r}: {sum(short.values())} missing prediction(s) (blank, absent "
+                             f"or unreadable) scored as wrong answers ({option('missing', 'wrong')}): {listed}")
     return comp

@@ -20,12 +20,22 @@ language = "Spanish"
 baselines = []               # system names that are baselines, e.g. ["baseline_svm"]
 
 [data]                       # required: one of the two layouts
-gold = "gold.tsv"            # id<TAB>label, header optional
-runs = "runs"                # one file per run (id<TAB>label); system name = file stem
-# id_column = "id"
+gold = "gold.tsv"            # id<TAB>label, header optional; '#' lines are comments
+runs = "runs"                # one file (or .zip) per run; subfolders: one per team; name = file stem
+# id_col = 1                 # id / label column of files with more columns: position or header name
+# label_col = "label"
+# sep = "auto"               # auto (per file), tab, comma, whitespace
+# missing = "error"          # "wrong": a blank or absent prediction is scored as a wrong answer
+# exclude = ["*.log"]        # run files to leave out
 # fields = ["polarity", "type"]   # predictions with several fields (measure_s, measure_c)
 # table = "data.csv"         # ... or a wide table: one row per item, one column per system
 # gold_column = "y"
+# [data.runs]                # instead of runs = "...": runs whose columns differ from the gold's
+# path = "runs"
+# label_col = 5
+
+# [names]                    # run -> name, team, baseline, exclude (CSV/TSV with a header)
+# file = "names.tsv"
 
 [[metrics]]                  # the first metric ranks the systems
 name = "macro_f1"            # `compreport metrics` lists them

@@ -13,6 +13,7 @@ A key that a spec does not know is an error that suggests the closest known key.
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import typing
 import unicodedata
@@ -24,10 +25,11 @@ from pydantic import BaseModel, ConfigDict, create_model
 
 from . import readers as load
 from .competition import INFO_FIELDS, Competition, CompetitionInfo, MetricSpec
-from .delimited import text_name
+from .delimited import SEPARATORS, text_name
+from .records import MISSING_POLICIES, ReadOptions, columns, one_column
 from .tomlfile import read_toml, validate_model, where
 from ..errors import InputError
-from ..settings import validate
+from ..settings import suggest, validate
 from ..words import option, override
 
 
@@ -35,15 +37,42 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class RunsSpec(_Strict):
+    """``[data.runs]``: the runs' ``path`` and, when they differ from the gold, their ``id_col``/``label_col``."""
+
+    path: str
+    id_col: int | str | None = None
+    label_col: int | str | list[int | str] | None = None
+
+
 class DataSpec(_Strict):
-    """``[data]``: either ``table`` (wide layout) or ``gold`` + ``runs``."""
+    """``[data]``: either ``table`` (wide layout) or ``gold`` + ``runs``, and how to read them.
+
+    ``runs`` is a folder or glob, or a ``[data.runs]`` table. ``id_col``/``label_col`` (position or
+    header name), ``sep``, ``comments``, ``zip_member``, ``missing`` and ``exclude`` are the
+    command line's ``--id-col``, ``--label-col``, ``--sep``, ``--no-comments``, ``--zip-member``,
+    ``--missing`` and ``--exclude``, which override them.
+    """
 
     table: str | None = None
     gold: str | None = None
-    runs: str | None = None
+    runs: str | RunsSpec | None = None
     gold_column: str = "y"
     id_column: str | None = None
     fields: list[str] | None = None
+    id_col: int | str | None = None
+    label_col: int | str | list[int | str] | None = None
+    sep: str | None = None
+    comments: bool | None = None
+    zip_member: str | None = None
+    missing: str | None = None
+    exclude: list[str] | None = None
+
+
+class NamesSpec(_Strict):
+    """``[names]``: ``file``, the names file (``--names``)."""
+
+    file: str
 
 
 class BootstrapSpec(_Strict):
@@ -119,6 +148,7 @@ class CompetitionSpec(MetadataSpec):
     baselines: list[str] = []
     description: str = ""
     data: DataSpec
+    names: NamesSpec | None = None
     metrics: list[MetricEntry] = []
     bootstrap: BootstrapSpec = BootstrapSpec()
 
@@ -151,6 +181,20 @@ class Options:
     metrics: list[str] = field(default_factory=list)
     pos_label: str | None = None
     labels: list[str] | None = None
+    sep: str | None = None
+    id_col: int | str | None = None
+    label_col: list | str | int | None = None
+    comments: bool | None = None
+    zip_member: str | None = None
+    names: str | None = None
+    exclude: list[str] = field(default_factory=list)
+    missing: str | None = None
+
+    def reading(self) -> ReadOptions:
+        """The reading options given here (command line or API), checked; defaults where not given."""
+        return ReadOptions(sep=self.sep or "auto", comments=True if self.comments is None else self.comments,
+                           id_col=self.id_col, label_col=self.label_col, zip_member=self.zip_member,
+                           missing=self.missing or "error", exclude=list(self.exclude), names=self.names).check()
 
 
 @dataclass
@@ -250,15 +294,64 @@ def _resolve(base: Path, p: str) -> str:
     return str(q if q.is_absolute() else base / q)
 
 
+def _spec_reading(spec: "CompetitionSpec", path: Path, opts: Options) -> ReadOptions:
+    """The reading options of a competition: the spec's ``[data]`` keys, overridden by ``opts`` (the
+    command line or the API). A bad spec value names the file, the key's line and the key."""
+    d, base = spec.data, path.parent
+    for key, allowed in (("sep", SEPARATORS), ("missing", MISSING_POLICIES)):
+        value = getattr(d, key)
+        if value is not None and value not in allowed:
+            raise InputError(f"{where(path, ('data', key))}: [data] {key} must be one of {', '.join(allowed)}; "
+                             f"got {value!r}{suggest(value, allowed)}")
+    if d.id_col is not None and d.id_column is not None:
+        raise InputError(f"{where(path, ('data', 'id_col'))}: [data] names both `id_col` and `id_column`; "
+                         f"use `id_col`")
+    runs = d.runs if isinstance(d.runs, RunsSpec) else None
+    try:
+        spec_id = one_column(d.id_col if d.id_col is not None else d.id_column, "id_col", "[data] id_col")
+        spec_labels = columns(d.label_col, "label_col", "[data] label_col")
+        run_id = one_column(runs.id_col, "id_col", "[data.runs] id_col") if runs else None
+        run_labels = columns(runs.label_col, "label_col", "[data.runs] label_col") if runs else None
+    except InputError as exc:
+        raise InputError(f"{path}: {exc}") from None
+    given = opts.reading()
+    id_given = opts.id_col is not None or opts.id is not None
+    label_given = opts.label_col is not None
+    names = opts.names if opts.names is not None else (_resolve(base, spec.names.file) if spec.names else None)
+    return ReadOptions(
+        sep=opts.sep or d.sep or "auto",
+        comments=opts.comments if opts.comments is not None else (d.comments if d.comments is not None else True),
+        id_col=given.id_col if opts.id_col is not None else (opts.id if opts.id is not None else spec_id),
+        label_col=given.label_col if label_given else spec_labels,
+        runs_id_col=None if id_given else run_id, runs_label_col=None if label_given else run_labels,
+        zip_member=opts.zip_member or d.zip_member, missing=opts.missing or d.missing or "error",
+        exclude=[*(d.exclude or []), *opts.exclude], names=names).check()
+
+
+def _relative(pieces: dict, base: Path, keep: set[str]) -> dict:
+    """``pieces`` with its input paths relative to the spec's folder ``base`` (those in ``keep``, given on
+    the command line, as given), so that results.json is the same in every checkout."""
+    out = []
+    for entry in pieces["inputs"]:
+        p = entry["path"]
+        if p not in keep:
+            try:
+                p = Path(os.path.relpath(p, base)).as_posix()
+            except ValueError:  # another drive (Windows)
+                pass
+        out.append(entry | {"path": p})
+    return pieces | {"inputs": out}
+
+
 def load_competition_spec(path: Path, opts: Options, entry: WorkshopEntry | None = None) -> tuple[Competition, dict]:
     """Read the ``competition.toml`` at ``path`` and the data it names.
 
     Parameters
     ----------
     path : Path
-        The spec; relative paths in it are resolved against its folder.
+        The spec; relative paths in it are resolved against its folder (and recorded relative to it).
     opts : Options
-        Reading options (``--metric`` and ``--gold``/``--id`` override the spec).
+        Reading options (``--metric``, ``--gold``/``--id`` and the reading options override the spec).
     entry : WorkshopEntry, optional
         The workshop's ``[[competitions]]`` entry, whose ``id`` and ``group`` win over the spec's.
 
@@ -272,15 +365,19 @@ def load_competition_spec(path: Path, opts: Options, entry: WorkshopEntry | None
     d = spec.data
     if d.table and (d.gold or d.runs):
         raise InputError(f"{path}: [data] names both `table` and `gold`/`runs`; use one layout")
+    reading = _spec_reading(spec, path, opts)
     if d.table:
         if d.fields and len(d.fields) > 1:
             raise InputError(f"{path}: [data] `fields` needs the gold + runs layout")
-        pieces = load.read_wide(_resolve(base, d.table), gold=opts.gold or d.gold_column, id_column=opts.id or d.id_column)
+        _wide_only(reading, path)
+        pieces = load.read_wide(_resolve(base, d.table), gold=opts.gold or d.gold_column, id_column=reading.id_col,
+                                sep=reading.sep, missing=reading.missing)
     elif d.gold and d.runs:
-        pieces = load.read_runs(_resolve(base, d.gold), _resolve(base, d.runs), id_column=opts.id or d.id_column or "id",
-                                fields=d.fields)
+        runs = d.runs.path if isinstance(d.runs, RunsSpec) else d.runs
+        pieces = load.read_runs(_resolve(base, d.gold), _resolve(base, runs), fields=d.fields, options=reading)
     else:
         raise InputError(f"{path}: [data] needs `table` (wide layout) or both `gold` and `runs`")
+    pieces = _relative(pieces, base, {opts.names} if opts.names else set())
     name = spec.name or (entry.id if entry and entry.id else path.parent.name)
     cid = (entry.id if entry and entry.id else None) or spec.id or slug(name)
     check_id(cid, path)
@@ -291,11 +388,26 @@ def load_competition_spec(path: Path, opts: Options, entry: WorkshopEntry | None
     return comp, _settings_of(spec.bootstrap, path)
 
 
+def _wide_only(reading: ReadOptions, where_: Path | str) -> None:
+    """A wide table has a gold column and system columns: the options of run files do not apply."""
+    for given, name in ((reading.label_col, "label_col"), (reading.zip_member, "zip_member"),
+                        (reading.names, "names"), (reading.exclude, "exclude")):
+        if given:
+            raise InputError(f"{where_}: {option(name)} applies to gold and run files ({option('runs')}), not to a "
+                             f"wide table (its gold column is {option('gold')})")
+
+
 def _wide_or_runs(path: Path, opts: Options) -> Competition:
+    reading = opts.reading()
     if opts.runs:
-        pieces = load.read_runs(str(path), opts.runs, id_column=opts.id or "id")
+        if opts.id is not None and reading.id_col is None:
+            reading.id_col = opts.id
+        pieces = load.read_runs(str(path), opts.runs, options=reading.check())
     else:
-        pieces = load.read_wide(str(path), gold=opts.gold or "y", id_column=opts.id)
+        _wide_only(reading, path)
+        id_column = opts.id if reading.id_col is None else reading.id_col
+        pieces = load.read_wide(str(path), gold=opts.gold or "y", id_column=id_column, sep=reading.sep,
+                                missing=reading.missing)
     if not opts.metrics:
         raise InputError(f"{path}: no metric given; pass {option('metric', 'NAME')} "
                          f"(`compreport metrics` lists them)")
@@ -315,6 +427,7 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
     specs: list[str] = []
     if opts.runs and len(inputs) != 1:
         raise InputError(f"{option('runs')} takes exactly one input: the gold file")
+    opts.reading()  # every reading option checked before any file is read
     for raw in inputs:
         path = Path(text_name(raw))
         if not path.exists():

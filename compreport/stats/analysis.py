@@ -150,6 +150,18 @@ def _competitiveness(observed, order, competes, vb, vb_corr, pr, ia, pa, pb, set
         higher_is_better) | {"ties_family": settings.ties_family}
 
 
+def bootstrap_note(comp: Competition, settings: Settings) -> str | None:
+    """The warning that B is too small for Bonferroni/Holm to ever reject, or None."""
+    family = comp.m * (comp.m - 1) // 2 if settings.family == "all-pairs" else comp.m - 1
+    if (settings.bootstrap and settings.correction in ("bonferroni", "holm")
+            and family / (settings.bootstrap + 1) >= settings.alpha):
+        need = int(np.ceil(family / settings.alpha))
+        return (f"competition {comp.id!r}: with B = {settings.bootstrap} the smallest p-value is "
+                f"1/(B+1), so {settings.rule} ({family} comparisons) can never reject at alpha = "
+                f"{settings.alpha}; use {option('bootstrap', need)} or more")
+    return None
+
+
 def analyze_competition(comp: Competition, settings: Settings, *, jobs: int = 1,
                         progress: bool | None = None, mode: str | None = None) -> CompetitionAnalysis:
     """Prepare metrics, run the shared paired bootstrap and analyse every metric."""
@@ -170,13 +182,9 @@ def analyze_competition(comp: Competition, settings: Settings, *, jobs: int = 1,
         if names.count(name) > 1:
             raise InputError(f"competition {comp.id!r}: metric {name!r} is given twice; results name metrics "
                              f"by name, so give each metric once")
-    family = comp.m * (comp.m - 1) // 2 if settings.family == "all-pairs" else comp.m - 1
-    if (settings.bootstrap and settings.correction in ("bonferroni", "holm")
-            and family / (settings.bootstrap + 1) >= settings.alpha):
-        need = int(np.ceil(family / settings.alpha))
-        notes.append(f"competition {comp.id!r}: with B = {settings.bootstrap} the smallest p-value is "
-                     f"1/(B+1), so {settings.rule} ({family} comparisons) can never reject at alpha = "
-                     f"{settings.alpha}; use {option('bootstrap', need)} or more")
+    b_note = bootstrap_note(comp, settings)
+    if b_note:
+        notes.append(b_note)
     if comp.m == 1:
         notes.append(f"competition {comp.id!r} has a single system ({comp.systems[0]!r}): "
                      f"confidence intervals only, no comparisons")
@@ -206,7 +214,7 @@ def analyze_competition(comp: Competition, settings: Settings, *, jobs: int = 1,
             notes.append(note)
     return CompetitionAnalysis(
         **comp.metadata(), n=comp.n, systems=comp.systems, baselines=comp.baselines, metrics=metrics,
-        inputs=comp.inputs, warnings=notes,
+        inputs=comp.inputs, warnings=notes, teams=dict(comp.teams), missing=dict(comp.missing),
         engine={"resampling": res.mode, "patterns": res.patterns, "statistics": res.engine,
                 "block_replicates": bootstrap.block_rows(comp.n)})
 

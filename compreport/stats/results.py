@@ -227,6 +227,10 @@ class CompetitionAnalysis(CompetitionInfo):
         ``block_replicates``) and how replicate statistics were summed (``statistics``: ``dense``,
         the matrix product over patterns, or ``cells``, per (gold, predicted) cell of each system;
         ``items`` when no metric has per-item statistics).
+    teams : dict
+        System -> its team (run folder, ``Team.NN`` stem or names file), or None.
+    missing : dict
+        System -> items without a prediction, scored as wrong answers (``--missing wrong``).
     """
 
     n: int
@@ -236,6 +240,8 @@ class CompetitionAnalysis(CompetitionInfo):
     inputs: list[dict] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     engine: dict = field(default_factory=dict)
+    teams: dict = field(default_factory=dict)
+    missing: dict = field(default_factory=dict)
 
     @property
     def primary(self) -> MetricAnalysis:
@@ -256,7 +262,7 @@ class CompetitionAnalysis(CompetitionInfo):
     def to_dict(self) -> dict:
         """This competition's entry of results.json."""
         out = self.metadata()
-        out.update(n=self.n, systems=self.systems, baselines=self.baselines,
+        out.update(n=self.n, systems=self.systems, baselines=self.baselines, teams=self.teams, missing=self.missing,
                    metrics=[ma.to_dict() for ma in self.metrics], inputs=self.inputs,
                    warnings=self.warnings, engine=self.engine)
         return out
@@ -267,7 +273,8 @@ class CompetitionAnalysis(CompetitionInfo):
         kw = {k: d.get(k) for k in INFO_FIELDS}
         return cls(**kw, n=d["n"], systems=d["systems"], baselines=d["baselines"],
                    metrics=[MetricAnalysis.from_dict(x) for x in d["metrics"]], inputs=d.get("inputs", []),
-                   warnings=d.get("warnings", []), engine=d.get("engine", {}))
+                   warnings=d.get("warnings", []), engine=d.get("engine", {}), teams=d.get("teams", {}),
+                   missing=d.get("missing", {}))
 
 
 @dataclass

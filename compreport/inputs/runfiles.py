@@ -1,0 +1,307 @@
+"""Which files are runs, what each run is called, and the names file.
+
+:func:`find_runs` lists the run files of a folder (walked into its subfolders: one folder per
+team) or a glob. ``README*``, ``*.md``, ``*.pdf``, hidden files and ``__MACOSX`` are not runs and
+are left out with one note; so is the gold file when the glob matches it, and what ``--exclude``
+matches. Every other file is a run: one that cannot be read as a run is an error, never skipped.
+
+:func:`name_runs` names them: a run at the top of the runs folder by its file stem (its team is
+``Team`` for a ``Team.NN`` stem); a run in a subfolder by that folder, its team, followed when the
+team has several runs by what differs between their file names (``ECNU/subtask_A_primary.txt``
+and ``ECNU/subtask_A_contrastive1.txt`` -> ``ECNU primary``, ``ECNU contrastive1``).
+
+:func:`apply_names` applies a names file (CSV/TSV with a header: ``run``, and any of ``name``,
+``team``, ``baseline``, ``exclude``).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import glob
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from ..errors import InputError, note
+from ..settings import suggest
+from ..words import option
+from .delimited import decode, read_bytes, split_fields, text_name
+
+
+@dataclass
+class RunFile:
+    """One run file and what the report calls it.
+
+    Attributes
+    ----------
+    path : str
+        The file, as found (runs folder or glob joined with its place in it).
+    rel : str
+        Its path inside the runs folder (the glob's common folder), ``/``-separated.
+    name : str
+        The system name.
+    team : str or None
+        The team, when known (its folder, the ``Team.NN`` stem, the names file).
+    baseline : bool
+        Marked as a baseline by the names file.
+    """
+
+    path: str
+    rel: str
+    name: str = ""
+    team: str | None = None
+    baseline: bool = False
+
+    @property
+    def stem(self) -> str:
+        """The file name without its extension."""
+        return Path(self.rel).stem
+
+
+def _not_a_run(name: str) -> bool:
+    """README*, *.md, *.pdf and hidden files are documentation or clutter, not runs."""
+    low = name.lower()
+    return name.startswith(".") or low.startswith("readme") or low.endswith((".md", ".pdf"))
+
+
+def _same_file(a: str, b: str | None) -> bool:
+    if b is None:
+        return False
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def find_runs(runs: str, gold: str | None = None, exclude: list[str] | None = None) -> list[RunFile]:
+    """The run files of a folder (and its subfolders) or a glob, sorted by path.
+
+    Parameters
+    ----------
+    runs : str
+        A folder, a glob (``**`` spans folders), or one file (a pipe ``<(...)`` too).
+    gold : str, optional
+        The gold file: left out, with a note, when ``runs`` matches it.
+    exclude : list of str, optional
+        Globs (``--exclude``) matched against each file's path inside the runs folder and its name.
+
+    Raises
+    ------
+    InputError
+        No run file, a folder that cannot be listed, a dangling symbolic link, a name that is not UTF-8.
+    """
+    runs = text_name(runs)
+    skipped: list[str] = []
+    found: list[str] = []
+    seen: set[str] = set()
+
+    def walk(folder: str) -> None:
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError as exc:
+            raise InputError(f"{folder}: cannot list the run files ({exc.strerror or exc})") from None
+        for entry in entries:
+            full = os.path.join(folder, entry.name)
+            if entry.name == "__MACOSX" or entry.name.startswith("."):
+                if os.path.normpath(full) not in seen:
+                    seen.add(os.path.normpath(full))
+                    skipped.append(full + ("/" if entry.is_dir() else ""))
+            elif entry.is_dir():
+                walk(full)
+            else:
+                file(full)
+
+    def file(full: str) -> None:
+        name = os.path.basename(full)
+        if os.path.normpath(full) in seen:  # a glob such as runs/** matches a folder and its files
+            return
+        seen.add(os.path.normpath(full))
+        if _not_a_run(name) or "__MACOSX" in Path(full).parts:
+            skipped.append(full)
+        elif os.path.islink(full) and not os.path.exists(full):
+            raise InputError(f"{full}: a symbolic link to {os.readlink(full)!r}, which does not exist (a run file "
+                             f"that is not there)")
+        else:
+            found.append(full)
+
+    if os.path.isdir(runs):
+        root = runs
+        walk(runs)
+    else:
+        matches = sorted(glob.glob(runs, recursive=True))
+        if not matches and os.path.lexists(runs):
+            matches = [runs]  # a pipe, or a name glob would read as a pattern
+        for m in matches:
+            if os.path.isdir(m):
+                walk(m)
+            else:
+                file(m)
+        parents = [os.path.dirname(f) for f in found]
+        root = os.path.commonpath(parents) if parents and len({os.path.isabs(p) for p in parents}) == 1 else ""
+        if len(matches) == 1 and os.path.isdir(matches[0]):
+            root = matches[0]
+    files = []
+    excluded = []
+    for f in found:
+        text_name(f)
+        rel = PurePosixPath(Path(os.path.relpath(f, root) if root else f)).as_posix()
+        if _same_file(f, gold):
+            note(f"{f}: is the gold file, matched by {option('runs')}; it is not a run")
+        elif any(fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(os.path.basename(f), pat) or fnmatch.fnmatch(f, pat)
+                 for pat in exclude or []):
+            excluded.append(f)
+        else:
+            files.append(RunFile(f, rel))
+    if skipped:
+        note(f"{runs}: {len(skipped)} file(s) that are not runs left out (README, .md, .pdf, hidden, __MACOSX): "
+             f"{', '.join(skipped[:5])}{', ...' if len(skipped) > 5 else ''}")
+    if excluded:
+        note(f"{runs}: {len(excluded)} run file(s) left out by {option('exclude')}: "
+             f"{', '.join(excluded[:5])}{', ...' if len(excluded) > 5 else ''}")
+    if not files:
+        raise InputError(f"{runs}: no run files found")
+    return files
+
+
+_TEAM_NN = re.compile(r"(?P<team>.+)\.(?P<run>\d+)")
+_TOKEN = re.compile(r"([_\-. ]+)")
+
+
+def _differing(stems: list[str]) -> list[str] | None:
+    """What differs between ``stems``: their common leading and trailing words (split at ``_ - . space``)
+    removed; None when that leaves one empty or two equal."""
+    tokens = [_TOKEN.split(s) for s in stems]
+    lead = 0
+    while all(len(t) > lead + 1 and t[lead] == tokens[0][lead] for t in tokens):
+        lead += 1
+    trail = 0
+    while all(len(t) > lead + trail + 1 and t[-1 - trail] == tokens[0][-1 - trail] for t in tokens):
+        trail += 1
+    out = ["".join(t[lead:len(t) - trail]).strip("_-. ") for t in tokens]
+    return out if all(out) and len(set(out)) == len(out) else None
+
+
+def name_runs(files: list[RunFile]) -> None:
+    """Set every run's ``name`` and ``team`` (see the module docstring), in place.
+
+    Raises :class:`InputError` when two runs get the same name.
+    """
+    teams: dict[str, list[RunFile]] = {}
+    for f in files:
+        parts = PurePosixPath(f.rel).parts
+        if len(parts) > 1 and parts[0] not in ("..", "/"):
+            teams.setdefault(parts[0], []).append(f)
+        else:
+            f.name = f.stem
+            m = _TEAM_NN.fullmatch(f.stem)
+            f.team = m["team"] if m else None
+    for team, members in teams.items():
+        rests = [str(PurePosixPath(*PurePosixPath(f.rel).parts[1:]).with_suffix("")) for f in members]
+        if len(members) == 1:
+            names = [team]
+        else:
+            diff = _differing(rests)
+            names = [f"{team} {d}" for d in diff] if diff else [f"{team} {r}" for r in rests]
+        for f, name in zip(members, names, strict=True):
+            f.name, f.team = name, team
+    seen: dict[str, RunFile] = {}
+    for f in files:
+        if f.name in seen:
+            raise InputError(f"{f.path}: system name {f.name!r} is also the name of {seen[f.name].path}; rename "
+                             f"one, or name them in a names file ({option('names', 'FILE')})")
+        seen[f.name] = f
+
+
+_NAME_COLUMNS = ("run", "name", "team", "baseline", "exclude")
+_TRUE = {"true", "yes", "y", "1", "x"}
+_FALSE = {"false", "no", "n", "0", ""}
+
+
+def apply_names(path: str, files: list[RunFile], sep: str = "auto", comments: bool = True) -> list[RunFile]:
+    """Apply the names file at ``path`` to ``files`` (named by :func:`name_runs`): the runs kept.
+
+    The file has a header with a ``run`` column (a run's file stem, default name, path inside the
+    runs folder, or path) and any of ``name`` (blank: the run's own name), ``team``, ``baseline``
+    and ``exclude`` (true/false, yes/no, 1/0; blank is false). Runs it does not list keep their name.
+
+    Raises
+    ------
+    InputError
+        Naming the file and line: no header with ``run``, an unknown column, a row that matches no
+        run or several, a run listed twice, a value that is not true/false, two runs with one name.
+    """
+    path = text_name(path)
+    text = decode(path, read_bytes(path))
+    rows, lines, _ = split_fields(path, text, sep, comments, Path(path).suffix.lower())
+    body = [(r, line) for r, line in zip(rows, lines, strict=True) if r]
+    if not body:
+        raise InputError(f"{path}: the names file is empty")
+    (head, head_line), body = body[0], body[1:]
+    if "run" not in head:
+        raise InputError(f"{path}, line {head_line}: a names file starts with a header naming its columns, one of "
+                         f"them `run` (then any of {', '.join(_NAME_COLUMNS[1:])}); found "
+                         f"{', '.join(repr(h) for h in head)}")
+    for h in head:
+        if h not in _NAME_COLUMNS:
+            raise InputError(f"{path}, line {head_line}: unknown column {h!r}{suggest(h, _NAME_COLUMNS)} (columns: "
+                             f"{', '.join(_NAME_COLUMNS)})")
+        if head.count(h) > 1:
+            raise InputError(f"{path}, line {head_line}: column {h!r} appears twice")
+    keys: dict[int, set[str]] = {}
+    for k, f in enumerate(files):
+        keys[k] = {f.stem, f.name, f.rel, str(PurePosixPath(f.rel).with_suffix("")), f.path,
+                   os.path.basename(f.path)}
+    listed: dict[int, int] = {}
+    drop: set[int] = set()
+
+    def flag(row: list[str], line: int, col: str) -> bool:
+        value = row[head.index(col)].lower() if col in head and head.index(col) < len(row) else ""
+        if value in _TRUE:
+            return True
+        if value in _FALSE:
+            return False
+        raise InputError(f"{path}, line {line}, column {col!r}: {value!r} is not true or false")
+
+    for row, line in body:
+        if len(row) > len(head):
+            raise InputError(f"{path}, line {line}: expected {len(head)} columns, found {len(row)}")
+        cell = dict(zip(head, row, strict=False))
+        run = cell.get("run", "")
+        if not run:
+            raise InputError(f"{path}, line {line}: empty `run`")
+        hits = [k for k, ks in keys.items() if run in ks]
+        if not hits:
+            shown = [f.rel for f in files]
+            raise InputError(f"{path}, line {line}: run {run!r} matches no run file{suggest(run, shown)} (runs: "
+                             f"{', '.join(shown[:10])}{', ...' if len(shown) > 10 else ''})")
+        if len(hits) > 1:
+            raise InputError(f"{path}, line {line}: run {run!r} matches {len(hits)} run files ("
+                             f"{', '.join(files[k].rel for k in hits)}); write the path inside the runs folder")
+        k = hits[0]
+        if k in listed:
+            raise InputError(f"{path}, line {line}: run {files[k].rel!r} is listed twice (lines {listed[k]} and {line})")
+        listed[k] = line
+        f = files[k]
+        if cell.get("name"):
+            f.name = cell["name"]
+        if cell.get("team"):
+            f.team = cell["team"]
+        f.baseline = flag(row, line, "baseline")
+        if flag(row, line, "exclude"):
+            drop.add(k)
+    kept = [f for k, f in enumerate(files) if k not in drop]
+    if drop:
+        note(f"{path}: {len(drop)} run(s) excluded: {', '.join(files[k].rel for k in sorted(drop))}")
+    seen: dict[str, int] = {}
+    for k, f in enumerate(files):
+        if k in drop:
+            continue
+        if f.name in seen:
+            j = seen[f.name]
+            where = f", line {listed[k]}" if k in listed else (f", line {listed[j]}" if j in listed else "")
+            raise InputError(f"{path}{where}: runs {files[j].rel!r} and {f.rel!r} would both be named {f.name!r}")
+        seen[f.name] = k
+    if not kept:
+        raise InputError(f"{path}: every run is excluded")
+    return kept
