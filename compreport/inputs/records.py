@@ -25,6 +25,7 @@ import math
 import os
 import re
 import zipfile
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -380,8 +381,9 @@ def read_json(shown: str, file: str, text: str, suffix: str, id_col, label_col,
             columns = ["key 'label'"]
     for key, what in ((id_key, "id_col"), *((k, "label_col") for k in label_keys)):
         if key not in keys:
+            others = [k for k in keys if k != id_key and k not in label_keys]
             raise InputError(f"{shown}: no entry has the key {key!r} (keys: {', '.join(map(repr, keys))}); pass "
-                             f"{option(what, keys[0] if len(keys) == 1 else 'KEY')}{suggest(key, keys)}")
+                             f"{option(what, others[0] if len(others) == 1 else 'KEY')}{suggest(key, keys)}")
     ids, values = [], []
     for pos, obj in entries:
         where = f"{shown}, {unit} {pos}"
@@ -495,7 +497,9 @@ def layout(raw: RawText | Parsed, role: str, header: bool, opts: ReadOptions, fi
         return Parsed(raw.path, raw.file, None, values, lines, names, header=head,
                       label_index=list(range(nf)), width=nf)
     like_gold = role == "run" and gold is not None and gold.ids is not None
-    width0 = len(head) if head else max(widths)
+    # a complete row: the header's width, or the most common one (a short row misses a value, a long
+    # row has a value split at a blank)
+    width0 = len(head) if head else Counter(len(r) for r in filled).most_common(1)[0][0]
     # the id column; a run that lacks a named column is read as when none is named (its ids are
     # checked against the gold's)
     idx = None
@@ -557,10 +561,11 @@ def layout(raw: RawText | Parsed, role: str, header: bool, opts: ReadOptions, fi
         raise InputError(f"{raw.path}: the id column and a label column are the same (column {idx + 1}); "
                          f"check {option('id_col')} and {option('label_col')}")
     need = max([idx, *cols]) + 1
-    width = len(head) if head else next((len(r) for r in filled if len(r) >= need), need)
-    if head is not None and need > width:
-        raise InputError(f"{raw.path}, line {head_line}: column {need} is asked for, but the header has {width} "
-                         f"({_shown_header(head)})")
+    width = width0
+    if need > width:
+        has = f"the header has {width} ({_shown_header(head)})" if head else f"its rows have {width}"
+        raise InputError(f"{raw.path}{f', line {head_line}' if head else ''}: column {need} is asked for "
+                         f"({option('id_col')}, {option('label_col')}), but {has}")
     ids, values, item_lines = [], [], []
     for row, line in zip(body, lines, strict=True):
         if not row:
