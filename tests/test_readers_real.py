@@ -1,0 +1,475 @@
+"""Gold and run files as real shared tasks publish them (issue 11): each layout, and its bad-input twin.
+
+Every case runs the command line in this process (``compreport.cli.main``, cwd = tmp_path, relative
+paths, ``-B 20 --format json``) and reads what a user sees: the exit status, stderr's lines
+(``note:``, ``warning:``, exactly one ``error:`` for a bad input) and results.json. A failing run
+writes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import warnings
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import compreport as cr
+from compreport import cli
+from compreport.errors import InputError, InputWarning
+
+GOLD = "id\tlabel\n1\ta\n2\tb\n3\ta\n4\tb\n5\tc\n6\tc\n"
+#: accuracy 5/6, 4/6
+RUN_A = "1\ta\n2\tb\n3\ta\n4\tb\n5\tc\n6\ta\n"
+RUN_B = "1\ta\n2\ta\n3\ta\n4\tb\n5\tc\n6\tb\n"
+
+
+def write(tmp: Path, name: str, text: str | bytes) -> Path:
+    path = tmp / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def run(tmp: Path, monkeypatch, capsys, *args: str) -> tuple[int, str, list[str]]:
+    """``compreport ARGS`` in ``tmp`` (an ``out`` left by an earlier call removed): (exit status, stdout,
+    stderr lines)."""
+    monkeypatch.chdir(tmp)
+    shutil.rmtree(tmp / "out", ignore_errors=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        status = cli.main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, [line for line in err.splitlines() if line.strip()]
+
+
+@pytest.fixture
+def cmd(tmp_path, monkeypatch, capsys):
+    def call(*args):
+        return run(tmp_path, monkeypatch, capsys, *args)
+    return call
+
+
+def report(cmd, *args):
+    return cmd("report", *args, "-o", "out", "-B", "20", "--format", "json")
+
+
+def good(tmp: Path, result) -> dict:
+    """A run that worked: exit 0, only note:/warning: lines; its results.json's first competition."""
+    status, _, err = result
+    assert status == 0 and all(line.startswith(("note: ", "warning: ")) for line in err), err
+    return json.loads((tmp / "out" / "results.json").read_text(encoding="utf-8"))["competitions"][0]
+
+
+def bad(tmp: Path, result, *needles: str) -> str:
+    """A bad input: exit 2, one error: line (others only note:/warning:) holding every needle, nothing written."""
+    status, out, err = result
+    errors = [line for line in err if line.startswith("error: ")]
+    assert status == 2 and len(errors) == 1, err
+    assert all(line.startswith(("error: ", "note: ", "warning: ")) for line in err), err
+    for needle in needles:
+        assert needle in errors[0], (needle, errors[0])
+    assert out == "" and not (tmp / "out").exists()
+    assert not [p for p in tmp.iterdir() if p.name.startswith(".out.")]
+    return errors[0]
+
+
+def scores(comp: dict, metric: int = 0) -> dict[str, float]:
+    return {s["system"]: s["score"] for s in comp["metrics"][metric]["scores"]}
+
+
+def runs_layout(tmp: Path, gold: str = GOLD, **runs: str) -> None:
+    write(tmp, "gold.tsv", gold)
+    for name, text in ({"A.tsv": RUN_A, "B.tsv": RUN_B} | runs).items():
+        write(tmp, f"runs/{name}", text)
+
+
+# --------------------------------------------------------------------------- comments and separators
+
+def test_comments_and_a_commented_header(tmp_path, cmd):
+    """ARCT's layout: '#' lines (the last one the header) in the gold and in a run."""
+    runs_layout(tmp_path, gold="# test labels\n#\n#id\tlabel\n" + GOLD.split("\n", 1)[1],
+                **{"A.tsv": "#id\tlabel\n" + RUN_A})
+    comp = good(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"))
+    assert comp["n"] == 6 and scores(comp) == pytest.approx({"A": 5 / 6, "B": 4 / 6})
+
+
+def test_a_file_of_comments_only(tmp_path, cmd):
+    runs_layout(tmp_path, **{"B.tsv": "# nothing yet\n"})
+    bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"),
+        "runs/B.tsv", "only comment lines", "--no-comments")
+
+
+def test_no_comments_reads_hash_ids(tmp_path, cmd):
+    runs_layout(tmp_path, gold="#1\ta\n#2\tb\n3\ta\n", **{"A.tsv": "#1\ta\n#2\tb\n3\tb\n", "B.tsv": "#1\ta\n#2\ta\n3\ta\n"})
+    comp = good(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--no-comments"))
+    assert comp["n"] == 3 and scores(comp) == pytest.approx({"A": 2 / 3, "B": 2 / 3})
+
+
+def test_mixed_tab_and_space_lines(tmp_path, cmd):
+    """Runs of blanks separate the fields of a file that mixes tab and space lines (ARCT's gold)."""
+    runs_layout(tmp_path, gold="1\ta\n2   b\n3\ta\n4 b\n5\tc\n6\tc\n", **{"B.tsv": RUN_B.replace("\t", "  ")})
+    comp = good(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"))
+    assert scores(comp) == pytest.approx({"A": 5 / 6, "B": 4 / 6})
+
+
+def test_mixed_separators_with_a_space_inside_a_field(tmp_path, cmd):
+    runs_layout(tmp_path, **{"B.tsv": "1\tvery a\n2 b\n3\ta\n4\tb\n5\tc\n6\tb\n"})
+    bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"),
+        "runs/B.tsv, line 1", "'very a'", "--sep tab")
+
+
+def test_sep_option_and_comma_files(tmp_path, cmd):
+    runs_layout(tmp_path, gold=GOLD.replace("\t", ","), **{"A.tsv": RUN_A.replace("\t", ","),
+                                                          "B.tsv": RUN_B.replace("\t", ",")})
+    comp = good(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"))
+    assert scores(comp) == pytest.approx({"A": 5 / 6, "B": 4 / 6})
+    bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--sep", "tabs"),
+        "--sep must be one of auto, tab, comma, whitespace", "'tabs'", "did you mean 'tab'")
+
+
+# --------------------------------------------------------------------------- columns
+
+QREL = "qid cid rank score label\nQ1 Q1_C1 1 0.9 true\nQ1 Q1_C2 2 0.5 false\nQ2 Q2_C1 1 0.7 false\nQ2 Q2_C2 2 0.2 true\n"
+
+
+def test_id_and_label_columns_by_position_and_name(tmp_path, cmd):
+    """SemEval-2016 Task 3 style: `qid cid rank score label`, ids in column 2, labels in column 5."""
+    write(tmp_path, "gold.txt", "Q1 Q1_C1 true\nQ1 Q1_C2 false\nQ2 Q2_C1 true\nQ2 Q2_C2 true\n")
+    write(tmp_path, "runs/team1.pred", QREL.split("\n", 1)[1])
+    write(tmp_path, "runs/team2.pred", QREL.split("\n", 1)[1].replace("true", "X").replace("false", "true")
+          .replace("X", "false"))
+    bad(tmp_path, report(cmd, "gold.txt", "--runs", "runs", "--metric", "accuracy", "--id-col", "2"),
+        "gold.txt: 3 columns, expected an id column and one label column", "--label-col N")
+    spec = ('name = "qa"\n[data]\ngold = "gold.txt"\nid_col = 2\nlabel_col = 3\n'
+            '[data.runs]\npath = "runs"\nlabel_col = 5\n[[metrics]]\nname = "accuracy"\n')
+    write(tmp_path, "competition.toml", spec)
+    comp = good(tmp_path, report(cmd, "competition.toml"))
+    assert scores(comp) == pytest.approx({"team1": 0.75, "team2": 0.25})
+    # by header names: the runs' header says where their columns are
+    write(tmp_path, "runs/team1.pred", QREL)
+    comp = good(tmp_path, report(cmd, "competition.toml"))
+    assert scores(comp) == pytest.approx({"team1": 0.75, "team2": 0.25})
+
+
+def test_more_columns_without_a_label_column_is_an_error(tmp_path, cmd):
+    write(tmp_path, "gold.txt", QREL)
+    write(tmp_path, "runs/team1.pred", QREL)
+    bad(tmp_path, report(cmd, "gold.txt", "--runs", "runs", "--metric", "accuracy", "--id-col", "cid"),
+        "gold.txt: 5 columns", "'qid', 'cid', 'rank', 'score', 'label'", "--label-col N")
+    comp = good(tmp_path, report(cmd, "gold.txt", "--runs", "runs", "--metric", "accuracy", "--id-col", "cid",
+                                 "--label-col", "label"))
+    assert comp["n"] == 4 and scores(comp) == {"team1": 1.0}
+
+
+# --------------------------------------------------------------------------- line-aligned files
+
+def test_runs_without_ids_are_aligned_by_line(tmp_path, cmd):
+    """CodaLab submissions: one label per line, against a gold with ids or a one-field gold."""
+    runs_layout(tmp_path, **{"A.tsv": "a\nb\na\nb\nc\na\n", "B.tsv": RUN_B})
+    comp = good(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"))
+    assert scores(comp) == pytest.approx({"A": 5 / 6, "B": 4 / 6})
+    write(tmp_path, "labels.txt", "a\nb\na\nb\nc\nc\n")
+    write(tmp_path, "runs/B.tsv", "a\na\na\nb\nc\nb\n")
+    comp = good(tmp_path, report(cmd, "labels.txt", "--runs", "runs", "--metric", "accuracy"))
+    assert comp["n"] == 6 and scores(comp) == pytest.approx({"A": 5 / 6, "B": 4 / 6})
+
+
+def test_line_count_mismatch_names_both_counts(tmp_path, cmd):
+    runs_layout(tmp_path, **{"A.tsv": "a\nb\na\nb\nc\n"})
+    bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"),
+        "runs/A.tsv: 5 predictions", "gold.tsv has 6 items", "line by line")
+
+
+# --------------------------------------------------------------------------- JSON
+
+def test_json_and_jsonl_runs(tmp_path, cmd):
+    ids_a = [("1", "a"), ("2", "b"), ("3", "a"), ("4", "b"), ("5", "c"), ("6", "a")]
+    write(tmp_path, "gold.tsv", GOLD)
+    write(tmp_path, "runs/A.jsonl", "".join(json.dumps({"id": int(i), "label": v}) + "\n" for i, v in ids_a))
+    write(tmp_path, "runs/B.json", json.dumps([{"id": i, "label": v} for i, v in zip("123456", "aaabcb")]))
+    write(tmp_path, "runs/C.json", json.dumps(dict(zip("123456", "abaccc"))))
+    write(tmp_path, "runs/D.json", json.dumps(list("abacca")))
+    comp = good(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"))
+    assert scores(comp) == pytest.approx({"A": 5 / 6, "B": 4 / 6, "C": 5 / 6, "D": 4 / 6})
+
+
+@pytest.mark.parametrize("text, needles", [
+    ('{"id": 1, "pred": "a"}\n', ("runs/B.jsonl", "no entry has the key 'label'", "'pred'", "--label-col pred")),
+    ('{"id": 1, "label": "a"}\n{"id": 2, "label": \n', ("runs/B.jsonl, line 2", "not JSON")),
+    ('{"id": 1, "label": ["a"]}\n', ("runs/B.jsonl, line 1", "the value of 'label' is a JSON array")),
+])
+def test_bad_json_runs(tmp_path, cmd, text, needles):
+    runs_layout(tmp_path)
+    (tmp_path / "runs" / "B.tsv").unlink()
+    write(tmp_path, "runs/B.jsonl", text)
+    bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"), *needles)
+
+
+def test_json_keys_named_by_the_column_options(tmp_path, cmd):
+    runs_layout(tmp_path)
+    (tmp_path / "runs" / "B.tsv").unlink()
+    write(tmp_path, "runs/B.jsonl", "".join(json.dumps({"doc": i, "pred": v}) + "\n" for i, v in zip("123456", "aaabcb")))
+    write(tmp_path, "gold.tsv", GOLD.replace("id\tlabel", "doc\tpred"))
+    write(tmp_path, "runs/A.tsv", "doc\tpred\n" + RUN_A)
+    comp = good(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--id-col", "doc",
+                                 "--label-col", "pred"))
+    assert scores(comp) == pytest.approx({"A": 5 / 6, "B": 4 / 6})
+
+
+# --------------------------------------------------------------------------- zips
+
+def _zip(path: Path, members: dict[str, str]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(path, "w") as z:
+        for name, text in members.items():
+            z.writestr(name, text)
+
+
+def test_zipped_submission_is_read_from_its_prediction_file(tmp_path, cmd):
+    runs_layout(tmp_path)
+    (tmp_path / "runs" / "B.tsv").unlink()
+    _zip(tmp_path / "runs" / "B.zip", {"answer.txt": "a\na\na\nb\nc\nb\n", "metadata": "description: x\n",
+                                       "__MACOSX/._answer.txt": "junk", ".hidden": "junk", "res/": ""})
+    comp = good(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"))
+    assert scores(comp) == pytest.approx({"A": 5 / 6, "B": 4 / 6})
+    assert any(i["path"] == "runs/B.zip" for i in comp["inputs"])
+
+
+def test_zip_with_two_candidates(tmp_path, cmd):
+    runs_layout(tmp_path)
+    (tmp_path / "runs" / "B.tsv").unlink()
+    _zip(tmp_path / "runs" / "B.zip", {"answer.txt": "a\na\na\nb\nc\nb\n", "res/answer_dev.txt": "a\n"})
+    bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"),
+        "runs/B.zip", "2 candidate prediction files", "'answer.txt', 'res/answer_dev.txt'", "--zip-member NAME")
+    comp = good(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy",
+                                 "--zip-member", "answer.txt"))
+    assert scores(comp)["B"] == pytest.approx(4 / 6)
+
+
+# --------------------------------------------------------------------------- team folders and names
+
+def test_team_folders_name_the_runs(tmp_path, cmd):
+    write(tmp_path, "gold.tsv", GOLD)
+    write(tmp_path, "teams/cagri/english.output.txt", "a\nb\na\nb\nc\na\n")
+    write(tmp_path, "teams/ECNU/subtask_A_primary.txt", RUN_A)
+    write(tmp_path, "teams/ECNU/subtask_A_contrastive1.txt", RUN_B)
+    write(tmp_path, "teams/UPV.2.txt", RUN_B)
+    comp = good(tmp_path, report(cmd, "gold.tsv", "--runs", "teams", "--metric", "accuracy"))
+    assert comp["systems"] == ["ECNU contrastive1", "ECNU primary", "UPV.2", "cagri"]
+    assert comp["teams"] == {"ECNU contrastive1": "ECNU", "ECNU primary": "ECNU", "UPV.2": "UPV", "cagri": "cagri"}
+
+
+def test_two_runs_with_one_name(tmp_path, cmd):
+    runs_layout(tmp_path, **{"A.txt": RUN_B})
+    bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"),
+        "system name 'A' is also the name of", "--names FILE")
+
+
+def test_names_file_renames_marks_and_excludes(tmp_path, cmd):
+    runs_layout(tmp_path, **{"436419.tsv": "broken\n", "437684.tsv": RUN_B})
+    write(tmp_path, "names.tsv", "# display names\nrun\tname\tteam\tbaseline\texclude\nA\tAlpha\tT1\t\t\n"
+                                 "437684\tRandom baseline\t\ttrue\t\n436419\t\t\t\ttrue\n")
+    result = report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--names", "names.tsv")
+    comp = good(tmp_path, result)
+    assert comp["systems"] == ["Random baseline", "Alpha", "B"]
+    assert comp["baselines"] == ["Random baseline"] and comp["teams"]["Alpha"] == "T1"
+    assert any(line.startswith("note: names.tsv: 1 run(s) excluded: 436419.tsv") for line in result[2])
+    assert [i["path"] for i in comp["inputs"]] == ["gold.tsv", "names.tsv", "runs/437684.tsv", "runs/A.tsv",
+                                                   "runs/B.tsv"]
+
+
+@pytest.mark.parametrize("names, needles", [
+    ("run,name\nA,Alpha\nZ,Zed\n", ("names.csv, line 3", "run 'Z' matches no run file", "runs: A.tsv, B.tsv")),
+    ("run,nmae\nA,Alpha\n", ("names.csv, line 1", "unknown column 'nmae'", "did you mean 'name'")),
+    ("name\nAlpha\n", ("names.csv, line 1", "`run`")),
+    ("run,name\nA,B\n", ("names.csv", "would both be named 'B'")),
+    ("run,baseline\nA,maybe\n", ("names.csv, line 2, column 'baseline'", "'maybe' is not true or false")),
+])
+def test_bad_names_file(tmp_path, cmd, names, needles):
+    runs_layout(tmp_path)
+    write(tmp_path, "names.csv", names)
+    bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--names", "names.csv"), *needles)
+
+
+# --------------------------------------------------------------------------- what a runs folder holds
+
+def test_readme_docs_and_hidden_files_are_left_out_with_one_note(tmp_path, cmd):
+    runs_layout(tmp_path, **{"README.txt": "about\n", "notes.md": "# x\n", "paper.pdf": "%PDF", ".DS_Store": "x",
+                             "__MACOSX/._A.tsv": "x"})
+    status, out, err = result = report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy")
+    comp = good(tmp_path, result)
+    assert comp["systems"] == ["A", "B"]
+    notes = [line for line in err if line.startswith("note: ")]
+    assert len(notes) == 1 and "5 file(s) that are not runs" in notes[0], err
+
+
+def test_a_file_that_is_not_a_run_is_an_error_not_skipped(tmp_path, cmd):
+    runs_layout(tmp_path, **{"scores.xlsx": b"PK\x05\x06" + bytes(18)})
+    bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"), "runs/scores.xlsx")
+    (tmp_path / "runs" / "scores.xlsx").unlink()
+    write(tmp_path, "runs/C.out", "1\ta\n2\tb\n3\ta\n4\tb\n5\tc\n6\tc\n")  # an unknown extension is still a run
+    assert good(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"))["systems"] == \
+        ["A", "B", "C"]
+    write(tmp_path, "runs/D.bin", b"\xff\xfe\x00bin")
+    bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"), "runs/D.bin, line 1",
+        "not UTF-8")
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links")
+def test_dangling_symlink_is_an_error(tmp_path, cmd):
+    runs_layout(tmp_path)
+    os.symlink("../elsewhere/C.tsv", tmp_path / "runs" / "C.tsv")
+    bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"), "runs/C.tsv",
+        "symbolic link to '../elsewhere/C.tsv', which does not exist")
+
+
+def test_gold_matched_by_the_runs_glob_is_not_a_run(tmp_path, cmd):
+    runs_layout(tmp_path)
+    for name in ("A.tsv", "B.tsv"):
+        (tmp_path / "runs" / name).rename(tmp_path / name)
+    result = report(cmd, "gold.tsv", "--runs", "*.tsv", "--metric", "accuracy")
+    comp = good(tmp_path, result)
+    assert comp["systems"] == ["A", "B"]
+    assert "note: gold.tsv: is the gold file, matched by --runs; it is not a run" in result[2]
+
+
+def test_exclude_globs(tmp_path, cmd):
+    runs_layout(tmp_path, **{"C.log": "training log\n", "old/A.tsv": RUN_A})
+    comp = good(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--exclude", "*.log",
+                                 "--exclude", "old/*"))
+    assert comp["systems"] == ["A", "B"]
+    bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--exclude", "old/*"),
+        "runs/C.log")
+
+
+# --------------------------------------------------------------------------- missing predictions
+
+BLANKS = "1\ta\n2\t\n3\ta\n4\tb\n5\tc\n"  # item 2 blank, item 6 absent
+
+
+def test_blank_and_absent_predictions_are_errors_by_default(tmp_path, cmd):
+    runs_layout(tmp_path, **{"B.tsv": BLANKS})
+    bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"),
+        "runs/B.tsv", "1 gold id(s) have no prediction, first: id '6'", "--missing wrong")
+    write(tmp_path, "runs/B.tsv", BLANKS + "6\tb\n")
+    bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"),
+        "runs/B.tsv, line 2, column 2: blank or NaN value", "--missing wrong")
+
+
+def test_missing_wrong_scores_them_as_wrong_answers(tmp_path, cmd):
+    """Items 2 (blank) and 6 (absent) are wrong for accuracy; for macro-F1 each is a miss of its gold
+    class (b, c) and a false positive of no class: scikit-learn's macro F1 over the gold labels with
+    a prediction no class has."""
+    from sklearn.metrics import f1_score
+
+    runs_layout(tmp_path, **{"B.tsv": BLANKS})
+    result = report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy,macro_f1", "--missing", "wrong")
+    comp = good(tmp_path, result)
+    assert comp["missing"] == {"A": 0, "B": 2}
+    gold, pred = list("ababcc"), ["a", "<none>", "a", "b", "c", "<none>"]
+    assert scores(comp)["B"] == pytest.approx(4 / 6)
+    assert scores(comp, 1)["B"] == pytest.approx(f1_score(gold, pred, labels=list("abc"), average="macro"))
+    warning = [line for line in result[2] if "missing prediction" in line]
+    assert len(warning) == 1 and "2 missing prediction(s)" in warning[0] and "'B': 2" in warning[0]
+    assert any("missing prediction" in w for w in comp["warnings"])
+
+
+def test_missing_wrong_for_a_numeric_metric_is_an_error(tmp_path, cmd):
+    runs_layout(tmp_path, gold="1\t1.5\n2\t2\n3\t3\n", **{"A.tsv": "1\t1\n2\t2\n3\t3\n", "B.tsv": "1\t1\n2\t\n3\t3\n"})
+    bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "mae", "--missing", "wrong"),
+        "system 'B' has no prediction for item '2'", "metric 'mae' reads numbers")
+
+
+def test_blank_lines_of_a_file_without_ids_are_items(tmp_path, cmd):
+    runs_layout(tmp_path, **{"B.tsv": "a\n\na\nb\nc\nb\n\n\n"})
+    bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"),
+        "runs/B.tsv, line 2, column 1: blank or NaN value", "--missing wrong")
+    comp = good(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--missing", "wrong"))
+    assert comp["missing"]["B"] == 1 and scores(comp)["B"] == pytest.approx(4 / 6)
+
+
+# --------------------------------------------------------------------------- headers and ids
+
+def test_gold_header_with_custom_names(tmp_path, cmd):
+    """`item<TAB>label` is a header, never an item (it was: n = 7, the header scored as correct)."""
+    runs_layout(tmp_path, gold=GOLD.replace("id\tlabel", "item\tlabel"))
+    msg = bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"),
+              "gold.tsv, line 1", "('item', 'label')", "--id-col item")
+    assert "runs/" not in msg
+    comp = good(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--id-col", "item"))
+    assert comp["n"] == 6 and scores(comp) == pytest.approx({"A": 5 / 6, "B": 4 / 6})
+
+
+def test_headers_decided_alike_on_runs(tmp_path, cmd):
+    runs_layout(tmp_path, **{"A.tsv": "doc\tprediction\n" + RUN_A, "B.tsv": "ID\tLABEL\n" + RUN_B})
+    comp = good(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"))
+    assert comp["n"] == 6 and scores(comp) == pytest.approx({"A": 5 / 6, "B": 4 / 6})
+
+
+def test_empty_id(tmp_path, cmd):
+    runs_layout(tmp_path, gold=GOLD + "\tc\n")
+    bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"), "gold.tsv, line 8",
+        "empty id")
+
+
+# --------------------------------------------------------------------------- validate, specs, API
+
+def test_validate_prints_warnings_and_the_point_leaderboard(tmp_path, cmd):
+    runs_layout(tmp_path, **{"B.tsv": BLANKS, "README.md": "x"})
+    write(tmp_path, "names.tsv", "run\tbaseline\nB\ttrue\n")
+    status, out, err = cmd("validate", "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--missing", "wrong",
+                           "--names", "names.tsv")
+    assert status == 0
+    assert out.splitlines() == ["ok: gold: 6 items, 2 systems, metrics: accuracy",
+                                "  rank  system  accuracy",
+                                "     1  A         0.8333",
+                                "     2  B         0.6667  baseline, 2 missing"]
+    assert [line.split(":")[0] for line in err] == ["note", "warning"], err
+    assert "2 missing prediction(s)" in err[1]
+    assert not (tmp_path / "out").exists()
+
+
+def test_results_paths_are_relative_to_the_spec(tmp_path, cmd):
+    runs_layout(tmp_path / "task")
+    write(tmp_path, "task/names.tsv", "run\tname\nA\tAlpha\n")
+    write(tmp_path, "task/competition.toml", 'name = "T"\n[data]\ngold = "gold.tsv"\nruns = "runs"\nsep = "tab"\n'
+                                             'missing = "wrong"\n[names]\nfile = "names.tsv"\n'
+                                             '[[metrics]]\nname = "accuracy"\n')
+    comp = good(tmp_path, report(cmd, str(tmp_path / "task" / "competition.toml")))
+    assert [i["path"] for i in comp["inputs"]] == ["gold.tsv", "names.tsv", "runs/A.tsv", "runs/B.tsv"]
+    assert comp["systems"] == ["Alpha", "B"]
+
+
+def test_bad_reading_keys_in_a_spec(tmp_path, cmd):
+    runs_layout(tmp_path / "task")
+    write(tmp_path, "task/competition.toml", 'name = "T"\n[data]\ngold = "gold.tsv"\nruns = "runs"\nmissing = "wrng"\n'
+                                             '[[metrics]]\nname = "accuracy"\n')
+    bad(tmp_path, report(cmd, "task"), "competition.toml, line 5", "[data] missing must be one of error, wrong",
+        "did you mean 'wrong'")
+
+
+def test_api_takes_the_reading_options(tmp_path):
+    runs_layout(tmp_path, gold="# labels\n" + GOLD.replace("\t", ","), **{"B.tsv": BLANKS})
+    write(tmp_path, "names.tsv", "run\tname\tbaseline\nA\tAlpha\ttrue\n")
+    data = cr.load(tmp_path / "gold.tsv", runs=tmp_path / "runs", metrics="accuracy", missing="wrong",
+                   names=tmp_path / "names.tsv", sep="auto", id_col=1, label_col=2, exclude="*.log")
+    (comp,) = data.competitions
+    assert comp.systems == ["Alpha", "B"] and comp.baselines == ["Alpha"]
+    assert comp.missing == {"Alpha": 0, "B": 2}
+    with pytest.warns(InputWarning, match=r"2 missing prediction\(s\) .* \(missing='wrong'\): 'B': 2"):
+        lb = cr.analyze(data, bootstrap=0).leaderboard()
+    assert lb["score"].tolist() == pytest.approx([5 / 6, 4 / 6])
+    with pytest.raises(InputError, match="missing='wrong'"):
+        cr.load(tmp_path / "gold.tsv", runs=tmp_path / "runs", metrics="accuracy")
+    with pytest.raises(InputError, match=r"`comments` must be True or False"):
+        cr.load(tmp_path / "gold.tsv", runs=tmp_path / "runs", metrics="accuracy", comments="no")
+    assert np.array_equal(comp.item_ids, np.array(list("123456")))
+
