@@ -473,3 +473,29 @@ def test_api_takes_the_reading_options(tmp_path):
         cr.load(tmp_path / "gold.tsv", runs=tmp_path / "runs", metrics="accuracy", comments="no")
     assert np.array_equal(comp.item_ids, np.array(list("123456")))
 
+
+
+@pytest.mark.parametrize("metric", ["accuracy", "f1", "precision", "recall", "macro_f1", "micro_f1", "weighted_f1",
+                                    "macro_precision", "macro_recall"])
+def test_every_label_metric_scores_a_missing_prediction_as_wrong(metric):
+    """A missing prediction ("" under --missing wrong) is scikit-learn's score with a label that no class
+    has (a miss of the gold class, a false positive of no class), averaged over the real labels only."""
+    from sklearn import metrics as sk
+
+    from compreport.stats.metrics import get_metric
+    from conftest import observed, make_competition
+
+    gold = list("0101100110")
+    preds = [list("0100100111"), ["0", "", "0", "1", "", "0", "0", "1", "", "0"], [""] * 10]
+    comp = make_competition(gold, preds, metrics=[metric])
+    got = observed(comp, metric)
+    for s, pred in enumerate(preds):
+        shown = ["<none>" if p == "" else p for p in pred]
+        real = sorted(set(gold) | {p for p in pred if p})
+        if metric == "accuracy":
+            want = sk.accuracy_score(gold, shown)
+        elif metric in ("f1", "precision", "recall"):
+            want = get_metric(metric).reference(gold, shown, pos_label="1")
+        else:
+            want = get_metric(metric).reference(gold, shown, labels=real)
+        assert got[s] == pytest.approx(want), (s, pred)
