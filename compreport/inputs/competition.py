@@ -140,6 +140,8 @@ class Competition(CompetitionInfo):
     fields: list[str] = field(default_factory=lambda: ["label"])
     baselines: list[str] = field(default_factory=list)
     inputs: list[dict] = field(default_factory=list)
+    #: The input files as they were opened (``inputs`` records them relative to the spec's folder).
+    files: list[str] = field(default_factory=list, repr=False)
     gold_source: Source | None = field(default=None, repr=False)
     system_sources: list[Source] = field(default_factory=list, repr=False)
     warnings: list[str] = field(default_factory=list)

@@ -224,7 +224,7 @@ def files_read(competitions: list[Competition], specs=()) -> list[str]:
     ``inputs``) and user metric files (``path/file.py:function``, relative to the spec's folder)."""
     files = [str(p) for p in specs]
     for comp in competitions:
-        files += [str(i["path"]) for i in comp.inputs if i.get("path")]
+        files += comp.files or [str(i["path"]) for i in comp.inputs if i.get("path")]
         files += [f for f in (metric_file(m.name, m.base) for m in comp.metrics) if f]
     return list(dict.fromkeys(files))
 
@@ -377,6 +377,7 @@ def load_competition_spec(path: Path, opts: Options, entry: WorkshopEntry | None
         pieces = load.read_runs(_resolve(base, d.gold), _resolve(base, runs), fields=d.fields, options=reading)
     else:
         raise InputError(f"{path}: [data] needs `table` (wide layout) or both `gold` and `runs`")
+    opened = [str(e["path"]) for e in pieces["inputs"]]
     pieces = _relative(pieces, base, {opts.names} if opts.names else set())
     name = spec.name or (entry.id if entry and entry.id else path.parent.name)
     cid = (entry.id if entry and entry.id else None) or spec.id or slug(name)
@@ -385,6 +386,7 @@ def load_competition_spec(path: Path, opts: Options, entry: WorkshopEntry | None
         x for x in (f"{spec.challenge} {spec.year or ''}".strip(), spec.task, spec.language) if x]
     info = CompetitionInfo(**spec.model_dump(include=set(INFO_FIELDS)) | {"id": cid, "name": name, "group": group})
     comp = load.build(pieces, info, _metric_specs(spec.metrics, opts, base, path), spec.baselines)
+    comp.files = opened
     return comp, _settings_of(spec.bootstrap, path)
 
 

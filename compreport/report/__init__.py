@@ -192,8 +192,9 @@ class Report:
         formats = [_choice("formats", f, FORMATS) for f in _names(formats)]
         figure_formats = [_choice("figure_formats", f, ("pdf", "svg", "png")) for f in _names(figure_formats)]
         out = Path(out_dir)
-        inputs = [i.get("path") for c in self.analysis.competitions for i in c.inputs]
-        with claim(out, force, protect=[*inputs, *self.analysis.sources]) as target:
+        # the files the analysis was read from (cr.analyze records them); else what results.json names
+        protect = self.analysis.sources or [i.get("path") for c in self.analysis.competitions for i in c.inputs]
+        with claim(out, force, protect=protect) as target:
             tmp = target.tmp
             try:
                 (tmp / "results.json").write_text(self.analysis.to_json(), encoding="utf-8")
