@@ -26,15 +26,11 @@ needs_tex = pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflate
 HOSTILE = ["Tü Par.01", "Álvarez.01", "R&D_team.01", "100%.01", r"\input{x}", "{", r"x}\end{tabular}",
            "$x^2$ #1", "a--b ~c", "<<q>> 'z' `y`"]
 
-PREAMBLE = {
-    "ceurart": r"\documentclass[a4paper,10pt]{article}\usepackage[a4paper,textwidth=14cm]{geometry}",
-    "sepln": r"\documentclass[a4paper,11pt,twocolumn]{article}"
-             r"\usepackage[a4paper,textwidth=15.5cm,columnsep=0.5cm]{geometry}",
-}
-PACKAGES = r"""\usepackage[T1]{fontenc}\usepackage[utf8]{inputenc}\usepackage{lmodern}
-\usepackage{booktabs,siunitx,array,longtable,tabularx}
-\sisetup{detect-weight=true, mode=text}
-"""
+def _preamble(style: str, babel: str | None = None, decimal_comma: bool = False) -> str:
+    """A document in the style's geometry and table font with the tables' preamble.tex lines."""
+    opt = latex.Options(style=style, decimal_comma=decimal_comma)
+    lines = list(opt.layout.document) + ([rf"\usepackage[{babel}]{{babel}}"] if babel else [])
+    return "\n".join(lines) + "\n" + latex.preamble(opt, "test")
 
 
 def _competition(m: int, names=None, seed=0, n=300, cid="t"):
@@ -57,9 +53,9 @@ def _analysis(comps, **settings) -> Analysis:
     return Analysis(s, [analyze_competition(c, s, progress=False) for c in comps])
 
 
-def _compile(folder: Path, body: str, style: str) -> tuple[str, str]:
+def _compile(folder: Path, body: str, style: str, **kw) -> tuple[str, str]:
     """pdflatex the body in a test document of ``style``; returns (log, pdftotext)."""
-    (folder / "doc.tex").write_text(PREAMBLE[style] + "\n" + PACKAGES + "\\begin{document}\n" + body
+    (folder / "doc.tex").write_text(_preamble(style, **kw) + "\\begin{document}\n" + body
                                     + "\n\\end{document}\n", encoding="utf-8")
     proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape",
                            "doc.tex"], cwd=folder, capture_output=True, text=True, errors="replace")
@@ -91,7 +87,8 @@ def _all_tables(analysis: Analysis, style: str) -> dict[str, str]:
 def test_escape_prints_literally_and_never_injects():
     assert latex.escape(r"\input{/etc/passwd}") == r"\textbackslash{}input\{/etc/passwd\}"
     assert latex.escape("x}\\end{tabular}") == r"x\}\textbackslash{}end\{tabular\}"
-    assert latex.escape("100% R&D_team $#^~") == r"100\% R\&D\_team \$\#\textasciicircum{}\textasciitilde{}"
+    # % as \char37: babel spanish turns \% into a spaced "100 %"
+    assert latex.escape("100% R&D_team $#^~") == r"100\char37{} R\&D\_team \$\#\textasciicircum{}\textasciitilde{}"
     assert latex.escape("Tü Par") == "Tü Par"
     assert latex.escape("a--b") == "a-{}-{}b"
     assert latex.escape("line\nbreak") == "line break"
@@ -101,7 +98,7 @@ def test_escape_prints_literally_and_never_injects():
         out = latex.escape(s)
         assert "\\input" not in out and "\\end" not in out
         # braces only as escapes or empty groups of our own
-        assert re.sub(r"\\[A-Za-z]+\{\}|\\[{}]|-\{\}", "", out).count("{") == 0
+        assert re.sub(r"\\[A-Za-z]+(37)?\{\}|\\[{}]|-\{\}", "", out).count("{") == 0
 
 
 def test_number_format():
@@ -118,9 +115,10 @@ def hostile_analysis():
 @needs_tex
 @pytest.mark.parametrize("style", ["ceurart", "sepln"])
 def test_hostile_and_unicode_names_compile_and_print_as_given(hostile_analysis, style, tmp_path):
+    """Also under SEPLN's babel spanish, whose \\% would print "100 %.01"."""
     tables = _all_tables(hostile_analysis, style)
     body = "\n\\clearpage\n".join(tables.values())
-    log, text = _compile(tmp_path, body, style)
+    log, text = _compile(tmp_path, body, style, babel=latex.STYLES[style].babel)
     flat = re.sub(r"\s+", " ", text)
     for name in HOSTILE:
         assert name in flat, (name, flat[:2000])
@@ -139,25 +137,16 @@ def twelve():
     return _analysis([a, b], bootstrap=2000)
 
 
-@needs_tex
-@pytest.mark.parametrize("style", ["ceurart", "sepln"])
-def test_every_table_compiles_without_overfull_boxes(twelve, style, tmp_path):
-    tables = _all_tables(twelve, style)
-    assert {"twelve/leaderboard.tex", "twelve/ci.tex", "twelve/pairs-macro-f1.tex", "twelve/pvalues-macro-f1.tex",
-            "twelve/diff-best-accuracy.tex", "summary.tex", "legend.tex"} <= set(tables)
-    body = "\n\\clearpage\n".join(tables.values())
-    log, text = _compile(tmp_path, body, style)
-    assert max(_overfull(log), default=0.0) <= 1.0, [line for line in log.splitlines() if "Overfull" in line]
-    for name in ("ToxiHunters.01", "R&D_team.01", "100%Tox.01", "Álvarez-UNED.01", "NLP-Cántabro.01"):
-        assert name in text
-    for src in tables.values():
-        assert "resizebox" not in src and "scalebox" not in src
-        assert not re.search(r"\\begin\{tabular\}\{[^}]*\|", src)  # no vertical rules
-        for size in ("\\small", "\\footnotesize", "\\scriptsize", "\\tiny"):
-            assert size not in src
-        # captions above: \caption comes before the tabular
-        if "\\begin{tabular}" in src:
-            assert src.index("\\caption") < src.index("\\begin{tabular}")
+@pytest.mark.parametrize("style", list(latex.STYLES))
+def test_captions_where_the_class_wants_them(twelve, style):
+    """ceurart: above the tabular; SEPLN and ACL: below (ACL's rule). Every float has one caption
+    and one label, and no longtable anywhere (tests/test_latex_classes.py compiles them all)."""
+    below = latex.STYLES[style].caption_below
+    for src in _all_tables(twelve, style).values():
+        assert "longtable" not in src and "resizebox" not in src
+        for part in re.findall(r"\\begin\{table\*?\}.*?\\end\{table\*?\}", src, re.S):
+            assert part.count("\\caption{") == part.count("\\label{") == 1
+            assert (part.index("\\caption") > part.index("\\end{tabular}")) == below
 
 
 def test_sepln_uses_table_star_for_wide_tables_and_splits_the_matrix(twelve):
@@ -219,12 +208,12 @@ def test_paper_table5_layout_per_row_family():
     an = _vaxxstance_basque()
     comp = an.competitions[0]
     tex = latex.Renderer(an, latex.Options(p_decimals=4)).p_values(comp, comp.primary)
-    p_cell = r"([0-9.]+|\{\\textless\{\}0\.0001\})"  # p = 0 prints as <0.0001, as every format prints it
+    p_cell = r"([0-9.]+|\{\\textless\{\}\\num\{0\.0001\}\})"  # p = 0 prints as <0.0001, as every format prints it
     rows = re.findall(rf"^(\S+) & (\S+) & ([0-9.]+) & {p_cell} & {p_cell} & {p_cell} & {p_cell} \\\\$", tex, re.M)
     assert len(rows) == 10
     assert [r[:2] for r in rows[:4]] == [("WordUp.01", b) for b in
                                           ("WordUp.02", "MultiAztertest.01", "SQYQP.01", "MultiAztertest.02")]
-    zero = r"{\textless{}0.0001}"  # the paper's 0.0000
+    zero = r"{\textless{}\num{0.0001}}"  # the paper's 0.0000
     paper_bonferroni = ["0.8120", "0.2204", "0.0048", zero, "0.4470", "0.0117", zero, "0.0660", "0.0006", "0.0427"]
     paper_holm = ["0.2030", "0.1102", "0.0036", zero, "0.1490", "0.0078", zero, "0.0330", "0.0006", "0.0427"]
     assert [r[4] for r in rows] == paper_bonferroni
@@ -329,3 +318,112 @@ def test_summary_header_spans_stay_within_their_parent():
     assert lines["Challenge"].count("\\multicolumn{2}") == 1
     assert lines["Task"].count("\\multicolumn{2}") == 1  # Task 1 of A and Task 1 of B stay apart
     assert "\\multicolumn{2}" not in lines["Language"]
+
+
+# -- issue 14: layout, labels, legends, babel spanish, decimal comma ---------------------------------
+
+
+def test_even_splits():
+    from compreport.report.latex_layout import even_sizes, split_even, split_rows
+
+    assert even_sizes(11, 2) == [6, 5] and even_sizes(7, 2) == [4, 3] and even_sizes(66, 2) == [33, 33]
+    # five columns fit per part: 11 columns become 4+4+3, never 5+5+1
+    assert [len(g) for g in split_even([1.0] * 11, lambda g: len(g) <= 5)] == [4, 4, 3]
+    assert split_even([1.0] * 3, lambda g: False) is None
+    assert [len(g) for g in split_rows(66, 40)] == [33, 33]
+    assert [len(g) for g in split_rows(10, 40)] == [10]
+
+
+def test_blocks_side_by_side_when_they_fit(twelve):
+    """Paper Table 2: the two CI blocks of a competition in one table when the page holds them."""
+    comp = twelve.competitions[0]
+    for style, st in latex.STYLES.items():
+        ci = latex.Renderer(twelve, latex.Options(style=style)).confidence_intervals(comp)
+        widths = [float(w) for w in re.findall(r"% tabular ([0-9.]+)pt", ci)]
+        if style == "ceurart":
+            assert len(widths) == 1 and ci.count("\\multicolumn{4}") == 2
+        if len(widths) == 2:  # apart only because together they would not fit the page
+            assert sum(widths) + 2 * st.tabcolsep > st.widest, style
+
+
+def test_summary_splits_evenly():
+    """Seven competitions that need two tables split 4 + 3, not 6 + 1 or 3 + 3 + 1."""
+    comps = []
+    for i in range(7):
+        c = _competition(3, None, cid=f"c{i}", n=120, seed=i)
+        c.group = [f"Challenge {i} with a long name", "Task", "Spanish"]
+        comps.append(c)
+    an = _analysis(comps, bootstrap=100)
+    tex = latex.Renderer(an, latex.Options(style="acl")).summary()
+    sizes = [len(re.findall(r"^n( & [^\\]*)\\\\", part, re.M)[0].split("&")) - 1
+             for part in re.findall(r"\\begin\{table\*?\}.*?\\end\{table\*?\}", tex, re.S)]
+    assert sum(sizes) == 7 and max(sizes) - min(sizes) <= 1 and min(sizes) >= 2, sizes
+
+
+def test_label_prefix_makes_labels_unique(twelve):
+    from compreport.errors import InputError
+
+    default = latex.Renderer(twelve)  # no workshop: the first competition's id
+    assert "\\label{tab:twelve:twelve-leaderboard}" in default.leaderboard(twelve.competitions[0])
+    assert "\\label{tab:twelve:competitiveness}" in default.summary()
+    assert "Table~\\ref{tab:twelve:competitiveness-legend}" in default.summary()
+    other = latex.Renderer(twelve, latex.Options(label_prefix="run-2"))
+    assert "\\label{tab:run-2:twelve-leaderboard}" in other.leaderboard(twelve.competitions[0])
+    ws = Analysis(twelve.settings, twelve.competitions, workshop={"name": "IberLEF 2026 (synthetic demo)"})
+    assert latex.Renderer(ws).prefix == "iberlef-2026-synthetic-demo"
+    for bad in ("a:b", "", "-x", "tab{1}"):
+        with pytest.raises(InputError, match="label_prefix"):
+            latex.Options(label_prefix=bad)
+
+
+def test_legend_sets_x_bar_and_marks_only_those_that_can_occur(twelve):
+    legend = latex.Renderer(twelve).legend()
+    assert r"$\mathit{CV} = 100\,s/\bar{x}$" in legend and "s/mean" not in legend
+    comp = twelve.competitions[0]
+    # B = 2000: 1/2001 < 0.001, every mark can occur
+    assert "\\textsuperscript{***}~$p < \\num{0.001}$" in latex.Renderer(twelve).pair_matrix(comp, comp.primary)
+    for b, marks in ((999, ("**", "*", "\\dag")), (99, ("*", "\\dag")), (9, ())):
+        an = Analysis(Settings(bootstrap=b), twelve.competitions)
+        tex = latex.Renderer(an).pair_matrix(comp, comp.primary)
+        caption = re.search(r"Marks: (.*?)\(Holm", tex) or re.search(r"No significance mark can occur", tex)
+        assert caption, tex[:500]
+        listed = re.findall(r"\\textsuperscript\{([^}]*)\}~\$p", caption.group(0))
+        assert tuple(reversed(listed)) == marks[::-1] or tuple(listed) == marks[::-1], (b, listed)
+        assert "***" not in caption.group(0)
+
+
+def test_decimal_comma_is_one_switch_in_preamble(twelve, tmp_path):
+    """--decimal-comma changes only the sisetup (preamble.tex and the files' header comment): every
+    number of the tables, cells and captions, is set by siunitx (S columns, \\num)."""
+    point = appendix.write_latex(twelve, tmp_path / "point", compile_pdf=False)
+    comma = appendix.write_latex(twelve, tmp_path / "comma", latex.Options(decimal_comma=True), compile_pdf=False)
+    assert "output-decimal-marker={,}" in (tmp_path / "comma" / "preamble.tex").read_text()
+    assert "output-decimal-marker" not in (tmp_path / "point" / "preamble.tex").read_text()
+    for a, b in zip(point, comma):
+        if a.suffix == ".tex" and a.name not in ("preamble.tex", "appendix.tex"):
+            ta, tb = a.read_text().splitlines(), b.read_text().splitlines()
+            assert ta[2:] == tb[2:] and "output-decimal-marker={,}" in tb[1], a
+    # no number in math mode (babel spanish would turn its point into a comma): captions write alpha,
+    # the level and the thresholds with \num
+    text = "".join(p.read_text() for p in point if p.suffix == ".tex" and p.name != "appendix.tex")
+    captions = re.findall(r"\\caption\{(.*)\}\\label", text)
+    assert captions and all("\\alpha = \\num{0.05}" in c for c in captions if "alpha" in c)
+    for caption in captions:
+        for math in re.findall(r"\$([^$]*)\$", caption):
+            assert not re.search(r"\d?\.\d", re.sub(r"\\num\{[^}]*\}", "", math)), caption
+
+
+@needs_tex
+def test_babel_spanish_and_decimal_comma_print_right(twelve, tmp_path):
+    """Under babel spanish with --decimal-comma: 0,7127 in the body, α = 0,05 in the captions, and
+    a team called 100%Tox.01 prints as given (no space before %)."""
+    comp = twelve.competitions[0]
+    r = latex.Renderer(twelve, latex.Options(style="sepln", decimal_comma=True))
+    body = r.leaderboard(comp) + r.pair_matrix(comp, comp.primary)
+    log, text = _compile(tmp_path, body, "sepln", babel="spanish", decimal_comma=True)
+    flat = re.sub(r"\s+", " ", text)
+    best = comp.primary.scores[0].score
+    assert f"{best:.4f}".replace(".", ",") in flat and f"{best:.4f}" not in flat
+    assert "α = 0,05" in flat and "0.05" not in flat
+    assert "100%Tox.01" in flat and "100 %Tox.01" not in flat
+    assert "p < 0,1" in flat or "p < 0,001" in flat

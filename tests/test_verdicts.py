@@ -148,7 +148,7 @@ def _latex_rows(tex: str) -> list[list[tuple[str, bool]]]:
                 raw = raw.strip()
                 bold = raw.startswith(r"\bfseries ")
                 raw = re.sub(r"\\textsuperscript\{[^}]*\}", "", raw.removeprefix(r"\bfseries "))
-                raw = {"{--}": MISSING, r"{\textless{}0.0001}": "<0.0001"}.get(raw, raw)
+                raw = {"{--}": MISSING, r"{\textless{}\num{0.0001}}": "<0.0001"}.get(raw, raw)
                 cells.append((raw, bold))
             rows.append(cells)
     return rows

@@ -55,8 +55,16 @@ class Report:
         The numbers and stored verdicts; nothing is recomputed.
     decimals, diff_decimals, p_decimals : int
         Decimals of scores and CIs (default 4), differences (3) and p-values (4), in every format.
-    latex_style : {"ceurart", "sepln"}
-        LaTeX layout: one-column CEUR working notes (default) or two-column SEPLN journal.
+    latex_style : {"ceurart", "ceurart-2col", "sepln", "acl"}
+        LaTeX layout: the class the tables go into (:data:`~compreport.report.latex_layout.STYLES`):
+        CEUR-WS ceurart one column (default) or two columns, the SEPLN journal, ACL/SemEval.
+    label_prefix : str, optional
+        Prefix of every LaTeX label (``tab:<prefix>:...``), so several outputs can share a paper;
+        default: the workshop's name as a slug, else the first competition's id.
+    decimal_comma : bool
+        LaTeX numbers with a decimal comma (``OUT/preamble.tex`` sets siunitx's marker, which every
+        number of the tables, cells and captions, goes through); HTML, Markdown and results.json
+        keep the point.
 
     Examples
     --------
@@ -66,12 +74,12 @@ class Report:
     """
 
     def __init__(self, analysis: Analysis, *, decimals: int = 4, diff_decimals: int = 3, p_decimals: int = 4,
-                 latex_style: str = "ceurart"):
+                 latex_style: str = "ceurart", label_prefix: str | None = None, decimal_comma: bool = False):
         from .latex_layout import Options
 
         self.analysis = analysis
         self.latex_options = Options(style=latex_style, decimals=decimals, diff_decimals=diff_decimals,
-                                     p_decimals=p_decimals)
+                                     p_decimals=p_decimals, label_prefix=label_prefix, decimal_comma=decimal_comma)
         self.format = self.latex_options.format
         self._gallery = None
 
@@ -117,9 +125,11 @@ class Report:
         if kind == "leaderboard":
             return r.leaderboard(comp)
         if kind == "ci":
+            from .naming import metric_stems
             from .tex import escape, metric_name
 
-            return r.ci_blocks([(metric_name(ma), comp, ma)], label=f"tab:{comp.id}-ci",
+            stem = metric_stems(comp)[ma.name]
+            return r.ci_blocks([(metric_name(ma), comp, ma)], label=r.label(f"{comp.id}-ci-{stem}"),
                                caption=f"Ordered bootstrap confidence intervals for {escape(comp.name)}")
         return {"diff-best": r.differences_from_best, "pairs": r.pair_matrix, "pvalues": r.p_values}[kind](comp, ma)
 

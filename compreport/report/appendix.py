@@ -1,8 +1,9 @@
 """The LaTeX files of a report: table snippets, the summary, and the appendix document.
 
-``appendix.tex`` (pylatex) holds the methods paragraph with citations, the competitiveness
-summary, and every competition's tables and figures; ``latexmk`` compiles it without shell
-escape into a byte-reproducible ``appendix.pdf`` when TeX is installed.
+``preamble.tex`` holds the lines the tables need in a paper of the chosen style. ``appendix.tex``
+(pylatex) holds the methods paragraph with citations, the competitiveness summary, and every
+competition's tables and figures, in the style's geometry and table font; ``latexmk`` compiles
+it without shell escape into a byte-reproducible ``appendix.pdf`` when TeX is installed.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 from . import model, prose, references
-from .latex import Options, Renderer
+from .latex import Options, Renderer, preamble
 from .naming import competition_dir
 from .tex import escape, metric_name
 from ..inputs.spec import slug
@@ -26,24 +27,32 @@ def methods_latex(settings) -> str:
                    for s in prose.paragraph(settings))
 
 
+def document_preamble(options: Options) -> list[str]:
+    """Preamble lines of a document in the style's geometry and table font, up to the tables'
+    own ``\\input{preamble.tex}`` (the appendix; the tests build their papers the same way)."""
+    lay = options.layout
+    lines = list(lay.document[1:]) + [r"\input{preamble.tex}"]
+    if lay.twocolumn:  # two columns: tables stay floats (no [H] for table*), room for a competition's
+        lines.append(r"\extrafloats{100}")
+    else:  # one column: keep tables where they are input, in order
+        lines += [r"\usepackage{float}", r"\floatplacement{table}{H}"]
+    return lines
+
+
 def appendix(analysis: Analysis, options: Options, tables_by_comp: dict[str, list[str]],
-             figures_by_comp: dict[str, list[str]], stamp: str) -> str:
-    """The appendix document (pylatex): methods, then every competition's tables and figures."""
-    from pylatex import Command, Document, NoEscape, Package, Section, Subsection
+             figures_by_comp: dict[str, list[str]], stamp: str, prefix: str) -> str:
+    """The appendix document (pylatex): methods, then every competition's tables and figures, in the
+    style's geometry (:attr:`~compreport.report.latex_layout.Style.document`) with ``preamble.tex``."""
+    import re
+
+    from pylatex import Command, Document, NoEscape, Section, Subsection
 
     lay = options.layout
-    doc = Document(documentclass="article",
-                   document_options=["a4paper", f"{lay.em:g}pt"] + (["twocolumn"] if lay.twocolumn else []),
-                   fontenc="T1", inputenc="utf8", lmodern=True, textcomp=False, page_numbers=True,
-                   geometry_options={"textwidth": f"{lay.textwidth:g}pt", "textheight": "24cm",
-                                     "columnsep": "0.5cm"})
-    for pkg in ("booktabs", "siunitx", "array", "longtable", "tabularx", "graphicx"):
-        doc.packages.append(Package(pkg))
-    doc.packages.append(Package("natbib", options=["round"]))
-    if not options.layout.twocolumn:  # keep tables where they are input, in order
-        doc.packages.append(Package("float"))
-        doc.preamble.append(NoEscape(r"\floatplacement{table}{H}"))
-    doc.preamble.append(NoEscape(r"\sisetup{detect-weight=true, mode=text}"))
+    cls = re.fullmatch(r"\\documentclass\[(.*)\]\{(.*)\}", lay.document[0])
+    doc = Document(documentclass=Command("documentclass", arguments=cls.group(2), options=cls.group(1).split(",")),
+                   fontenc=None, inputenc=None, lmodern=False, textcomp=False, page_numbers=False)
+    for line in document_preamble(options) + [r"\usepackage{graphicx}", r"\usepackage[round]{natbib}"]:
+        doc.preamble.append(NoEscape(line))
     # Reproducible PDF: no dates, no random trailer id.
     doc.preamble.append(NoEscape(r"\pdfinfoomitdate=1 \pdftrailerid{}"))
     doc.preamble.append(Command("title", NoEscape(escape(prose.title(analysis)))))
@@ -58,7 +67,7 @@ def appendix(analysis: Analysis, options: Options, tables_by_comp: dict[str, lis
             doc.append(NoEscape(f"\n\\input{{summary/ci-{stem}.tex}}\n"))
     for comp in analysis.competitions:
         with doc.create(Section(NoEscape(escape(comp.name)), label=False)):
-            doc.append(NoEscape(f"{comp.n:,} test items, {len(comp.systems)} systems."))
+            doc.append(NoEscape(f"\\num{{{comp.n}}} test items, {len(comp.systems)} systems."))
             for rel in tables_by_comp.get(comp.id, []):
                 doc.append(NoEscape(f"\n\\input{{{rel}}}\n"))
             figs = figures_by_comp.get(comp.id, [])
@@ -70,7 +79,7 @@ def appendix(analysis: Analysis, options: Options, tables_by_comp: dict[str, lis
                         doc.append(NoEscape(
                             "\n\\begin{figure}[htbp]\\centering\n"
                             f"\\includegraphics[width=\\linewidth,height=0.8\\textheight,keepaspectratio]{{{rel}}}\n"
-                            f"\\caption{{{caption}}}\\label{{fig:{comp.id}-{stem}}}\n"
+                            f"\\caption{{{caption}}}\\label{{fig:{prefix}:{comp.id}-{stem}}}\n"
                             "\\end{figure}\n"))
         doc.append(NoEscape(r"\clearpage"))
     doc.append(NoEscape(r"\bibliographystyle{plainnat}" + "\n" + r"\bibliography{references}"))
@@ -79,8 +88,9 @@ def appendix(analysis: Analysis, options: Options, tables_by_comp: dict[str, lis
 
 def write_latex(analysis: Analysis, out: Path, options: Options | None = None,
                 compile_pdf: bool = True, figures: dict[str, list[str]] | None = None) -> list[Path]:
-    """Write every table snippet, the summary, ``appendix.tex``/``references.bib`` and, when a TeX
-    engine is present, ``appendix.pdf``. Returns the written paths.
+    """Write every table snippet, the summary, ``preamble.tex`` (what the tables need in a paper),
+    ``appendix.tex``/``references.bib`` and, when a TeX engine is present, ``appendix.pdf``.
+    Returns the written paths.
 
     Parameters
     ----------
@@ -109,13 +119,16 @@ def write_latex(analysis: Analysis, out: Path, options: Options | None = None,
         written.append(summary / name)
     for stem, caption, blocks in _language_blocks(analysis):  # paper Table 2: one task, several languages
         name = f"ci-{stem}.tex"
-        (summary / name).write_text(r.ci_blocks(blocks, caption=caption, label=f"tab:ci-{stem}"), encoding="utf-8")
+        (summary / name).write_text(r.ci_blocks(blocks, caption=caption, label=r.label(f"ci-{stem}")),
+                                    encoding="utf-8")
         written.append(summary / name)
+    (out / "preamble.tex").write_text(preamble(options, analysis.version), encoding="utf-8")
+    written.append(out / "preamble.tex")
     df = model.summary_frame(analysis)
     df.to_csv(summary / "competitiveness.csv", index_label="row", lineterminator="\n")
     written.append(summary / "competitiveness.csv")
-    (out / "appendix.tex").write_text(appendix(analysis, options, tables_by_comp, figures_by_comp, r.stamp),
-                                      encoding="utf-8")
+    (out / "appendix.tex").write_text(appendix(analysis, options, tables_by_comp, figures_by_comp, r.stamp,
+                                               r.prefix), encoding="utf-8")
     keys = prose.cited(prose.paragraph(analysis.settings))
     (out / "references.bib").write_text(references.bibtex(keys), encoding="utf-8")
     written += [out / "appendix.tex", out / "references.bib"]

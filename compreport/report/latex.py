@@ -1,28 +1,34 @@
-"""LaTeX renderer: the paper's tables from Jinja templates (templates/latex/).
+"""LaTeX renderer: the paper's tables from Jinja templates (templates/latex/), laid out for a class.
 
-Each table is a snippet ready to ``\\input`` into a paper that loads ``booktabs``, ``siunitx``,
-``array`` and (for ``ceurart``) ``longtable``. No ``\\resizebox``, no vertical rules, captions
-above, numbers in siunitx ``S`` columns (aligned on the decimal point), no change of type size.
-Tables wider than the page (or the column, in SEPLN's two-column layout) are split into
-several tables, as the paper does (:mod:`compreport.report.latex_layout`).
+Each table file is one or more floats ready to ``\\input`` into a paper whose preamble has the
+lines of ``OUT/preamble.tex`` (:func:`preamble`): fontenc T1, the style's fonts, booktabs,
+array, siunitx and one ``\\sisetup``; the file's header comment names them. No
+``\\resizebox``, no vertical rules, no change of type size, no ``longtable``: a table that does
+not fit is split into several floats, numbered in order (:mod:`compreport.report.latex_layout`
+measures every column as pdflatex does). In two-column styles a part that fits the column is a
+``table``, a wider one a ``table*``. Captions go where the class wants them (ceurart above,
+SEPLN and ACL below); every ``\\label`` is ``tab:<prefix>:...`` so several outputs can share
+one paper.
 
 Every value printed is a cell of :mod:`compreport.report.model` (the same digits and bold as
-HTML and Markdown); every verdict is the stored one; every user string goes through
-:func:`compreport.report.tex.escape`.
+HTML and Markdown); every verdict is the stored one and every caption stating one names the
+rule; every user string goes through :func:`compreport.report.tex.escape`.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import jinja2
 
 from .. import vocabulary as vocab
 from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 from . import model
-from .latex_layout import (TABCOLSEP, Options, chunks, col, has_negative, int_digits, num_width, pack, spans,
-                           table_format, text_width)
+from .latex_layout import (STYLES, Options, Style, number_format, number_parts, s_column, spans, split_even,  # noqa: F401
+                           split_rows, table_format, tex_width)
 from .naming import metric_stems
 from .prose import direction
-from .tex import cell, escape, metric_name, number  # noqa: F401  (number: re-exported for callers)
+from .tex import cell, cell_text, escape, mark, metric_name, number, with_numbers  # noqa: F401  (number: re-exported)
 from ..resources import templates_dir
 
 
@@ -39,8 +45,54 @@ def environment() -> jinja2.Environment:
     return env
 
 
+#: LaTeX of the legend rows whose description has mathematics (the others are escaped as written
+#: in :data:`compreport.report.model.LEGEND`).
+LEGEND_TEX = {
+    "Ties w/ win.": r"Possible ties with the winner, with corrections none / Bonferroni / Holm / BH over the "
+                    r"$m-1$ comparisons with the winner",
+    "Poss. compars.": r"Total possible comparisons, $m(m-1)/2$",
+    "CV": r"Coefficient of variation of competitors' performance, $\mathit{CV} = 100\,s/\bar{x}$ (\%)",
+    "PPI": r"Possible percentage improvement, e.g.\ for F$_1$: $100\,(1 - \mbox{F$_1$ of the winner})$",
+}
+
+
+def preamble(options: Options, version: str) -> str:
+    """``OUT/preamble.tex``: the exact lines the tables of ``options.style`` need."""
+    st = options.layout
+    lines = [f"% compreport {version}: what the tables need in a paper of style {st.name} ({st.title}).",
+             "% \\input{preamble.tex} after \\documentclass (and the class's own packages), or copy these lines;",
+             "% a line for a package the class already loads is harmless.",
+             *st.preamble,
+             r"\usepackage{booktabs}% \toprule, \midrule, \cmidrule, \bottomrule",
+             r"\usepackage{array}% >{...} before the p{} columns of the legend and summary headers",
+             r"\usepackage{siunitx}% S columns and \num: every number of the tables, cells and captions",
+             options.sisetup + "% bold in S columns; " + ("decimal comma" if options.decimal_comma
+                                                          else "decimal point") + " in every number"]
+    return "\n".join(lines) + "\n"
+
+
+def default_prefix(analysis: Analysis) -> str:
+    """Label prefix when none is given: the workshop's name as a slug, else the first competition's id."""
+    from ..inputs.spec import slug
+
+    name = (analysis.workshop or {}).get("name")
+    if name:
+        return slug(str(name))
+    return analysis.competitions[0].id if analysis.competitions else "compreport"
+
+
 def _values(t: model.Table, keys) -> list:
     return [r.cells[k].value for r in t.rows for k in keys if k in r.cells]
+
+
+@dataclass
+class _Part:
+    """One float of a table: its tabular's model width and its LaTeX body."""
+
+    width: float
+    body: str
+    caption: str
+    label: str
 
 
 class Renderer:
@@ -50,169 +102,400 @@ class Renderer:
         self.analysis = analysis
         self.opt = options or Options()
         self.fmt = self.opt.format
+        self.style: Style = self.opt.layout
+        self.m = self.style.metrics
+        self.prefix = self.opt.label_prefix or default_prefix(analysis)
         self.env = environment()
         s = analysis.settings
         self.stamp = (f"% compreport {analysis.version}: B={s.bootstrap}, seed={s.seed}, alpha={s.alpha:g}, "
                       f"ci={s.ci_method}, test={s.test}, family={s.family}, correction={s.correction}, "
                       f"style={self.opt.style}")
+        self.marks = model.possible_marks(s.bootstrap)
+
+    # -- helpers ---------------------------------------------------------------------------------
+
+    def label(self, what: str) -> str:
+        """The label ``tab:<prefix>:<what>`` (unique across outputs with different prefixes)."""
+        return f"tab:{self.prefix}:{what}"
 
     def _render(self, template: str, **kw) -> str:
-        s = self.analysis.settings
-        return self.env.get_template(template).render(
-            stamp=self.stamp, settings=s, opt=self.opt, level=f"{100 * s.level:g}", rule=escape(s.rule),
-            alpha=f"{s.alpha:g}", **kw)
+        return self.env.get_template(template).render(**kw)
 
-    def _env_for(self, width: float) -> str:
-        return self.opt.layout.env(width) or ("table*" if self.opt.layout.twocolumn else "table")
+    def _file(self, parts: list[_Part]) -> str:
+        """The stamp, the packages comment and every part as a float."""
+        body = "\n".join(self._float(p) for p in parts)
+        packages = ["booktabs", "siunitx"] + (["array"] if ">{" in body else [])
+        needs = (f"% needs (see preamble.tex): \\usepackage[T1]{{fontenc}}, \\usepackage{{{','.join(packages)}}}, "
+                 f"{self.opt.sisetup}")
+        return f"{self.stamp}\n{needs}\n{body}"
+
+    def _float(self, p: _Part) -> str:
+        st = self.style
+        env = st.env(p.width) or ("table*" if st.twocolumn else "table")
+        where = f"column {st.columnwidth:.1f}pt" + (f", page {st.textwidth:.1f}pt" if st.twocolumn else "")
+        return self._render("float.tex.j2", env=env, caption=p.caption, label=p.label, body=p.body,
+                            below=st.caption_below,
+                            measure=f"% tabular {p.width:.2f}pt wide by the {st.name} width model ({where})")
+
+    def _empty(self, what: str, reason: str) -> str:
+        return self._render("empty.tex.j2", stamp=self.stamp, what=what, reason=reason)
+
+    def _col(self, cells: list[str]) -> float:
+        """Width of a text column (``l``/``r``/``c``) holding these LaTeX cells."""
+        return max([tex_width(c, self.m) for c in cells] + [0.0])
+
+    def _num_col(self, cells: list[model.Cell], fmt: tuple[int, int, int], header: str, post: str = "") -> float:
+        """Width of an S column of model cells."""
+        entries = [(c.text if number_parts(c.text) else cell_text(c), c.bold, mark(c.mark)) for c in cells]
+        return s_column(self.m, entries, fmt, post, header)
+
+    def _name(self, name: str, baseline: bool) -> str:
+        return f"\\textit{{{escape(name)}}}" if baseline else escape(name)
+
+    def _caption_height(self, caption: str, width: float) -> float:
+        st = self.style
+        return st.caption_height(caption, st.columnwidth if st.env(width) == "table" else st.textwidth)
+
+    def _row_groups(self, n: int, caption: str, width: float, header_rows: int = 1, extra: int = 0) -> list[list[int]]:
+        """Rows cut evenly so each part fits ``\\textheight`` under its caption."""
+        return split_rows(n, self.style.max_rows(self._caption_height(caption, width), header_rows, extra))
+
+    @staticmethod
+    def _part_text(k: int, n: int) -> str:
+        return f" (part {k} of {n})" if n > 1 else ""
+
+    @staticmethod
+    def _key(numbered: list[tuple[int, str]]) -> str:
+        """``1: name; 2: name`` (escaped) for systems shown by their number."""
+        return "; ".join(f"{k}: {escape(name)}" for k, name in numbered)
+
+    @staticmethod
+    def _continued(head: str, first: str, k: int, n: int) -> str:
+        """Caption of a row-split part after the first: short, pointing at the first part."""
+        return f"{head} (continued from Table~\\ref{{{first}}}, part {k} of {n})."
+
+    @staticmethod
+    def _parts(label: str, n: int) -> list[str]:
+        """Labels of ``n`` parts: ``label``, ``label-2``, ..."""
+        return [label if k == 0 else f"{label}-{k + 1}" for k in range(n)]
 
     # -- per competition ------------------------------------------------------------------------
 
     def leaderboard(self, comp: CompetitionAnalysis) -> str:
         """Rank, system, every metric (best in bold), significance group (paper Table 1)."""
         t = model.leaderboard(comp, self.fmt)
-        lay, d = self.opt.layout, self.fmt.decimals
+        st, d = self.style, self.fmt.decimals
         keys = [f"score:{ma.name}" for ma in comp.metrics]
-        metrics = [(ma, table_format(d, _values(t, [k]))) for ma, k in zip(comp.metrics, keys)]
-        name_w = max([text_width(r.label, lay.em) for r in t.rows] + [0.0])
-        group_w = max([text_width(r["group"].text, lay.em) for r in t.rows] + [0.0])
-        width = col(lay.em) + col(name_w) + sum(col(num_width(d, lay.em)) for _ in metrics) + col(group_w)
-        rows = [{"rank": r["rank"].text, "system": r.label, "baseline": r.baseline,
-                 "scores": [cell(r[k]) for k in keys], "group": escape(r["group"].text)} for r in t.rows]
-        return self._render("leaderboard.tex.j2", comp=comp, metrics=metrics, rows=rows, env=self._env_for(width),
-                            label=_label(comp, "leaderboard"), has_baselines=any(r.baseline for r in t.rows),
-                            direction=direction(comp.primary))
+        fmts = [number_format(d, _values(t, [k])) for k in keys]
+        names = [self._name(r.label, r.baseline) for r in t.rows]
+        groups = [escape(r["group"].text) for r in t.rows]
+        fixed = [self._col(["Rank"] + [r["rank"].text for r in t.rows]), self._col(["System"] + names),
+                 self._col(["Group"] + groups)]
+        metric_w = [self._num_col([r[k] for r in t.rows], f, "{" + metric_name(ma, True) + "}")
+                    for ma, k, f in zip(comp.metrics, keys, fmts)]
+
+        def width(g):
+            return st.table_width(fixed + [metric_w[i] for i in g])
+
+        col_groups = split_even(metric_w, lambda g: width(g) <= st.widest) or [[i] for i in range(len(keys))]
+        head = f"Leaderboard of {escape(comp.name)}"
+        tail = (f", ranked by {metric_name(comp.primary)} ({direction(comp.primary)}; best values in bold). "
+                f"Systems sharing a letter in column Group are not significantly different "
+                f"({escape(self.analysis.settings.rule)}, $\\alpha = \\num{{{self.analysis.settings.alpha:g}}}$)")
+        baselines = any(r.baseline for r in t.rows)
+        plan = []  # (metric columns, rows, index of the part it continues)
+        for cg in col_groups:
+            rows = self._row_groups(len(t.rows), head + tail, width(cg), extra=3 if baselines else 0)
+            plan += [(cg, rg, len(plan)) for rg in rows]
+        labels = self._parts(self.label(f"{comp.id}-leaderboard"), len(plan))
+        parts = []
+        for k, (cg, rg, first) in enumerate(plan):
+            sel = [comp.metrics[i] for i in cg]
+            rows = [{"rank": t.rows[i]["rank"].text, "system": names[i], "baseline": t.rows[i].baseline,
+                     "scores": [cell(t.rows[i][keys[j]]) for j in cg], "group": groups[i]} for i in rg]
+            body = self._render("leaderboard.tex.j2", metrics=[(ma, table_format(fmts[j])) for ma, j in zip(sel, cg)],
+                                rows=rows, has_baselines=any(r["baseline"] for r in rows))
+            caption = (head + self._part_text(k + 1, len(plan)) + tail + "." if k == first
+                       else self._continued(head, labels[first], k + 1, len(plan)))
+            parts.append(_Part(width(cg), body, caption, labels[k]))
+        return self._file(parts)
 
     def confidence_intervals(self, comp: CompetitionAnalysis) -> str:
         """Ordered bootstrap CIs, one block per metric side by side; split when too wide."""
         blocks = [(metric_name(ma), comp, ma) for ma in comp.metrics]
         return self.ci_blocks(blocks, caption=f"Ordered bootstrap confidence intervals for {escape(comp.name)}",
-                              label=_label(comp, "ci"))
+                              label=self.label(f"{comp.id}-ci"))
 
     def ci_blocks(self, blocks: list[tuple[str, CompetitionAnalysis, MetricAnalysis]], caption: str,
                   label: str) -> str:
-        """Blocks ``(LaTeX title, competition, metric)`` side by side (paper Table 2); titles are LaTeX."""
-        lay, d = self.opt.layout, self.fmt.decimals
-        widths, prepared = [], []
+        """Blocks ``(LaTeX title, competition, metric)`` side by side (paper Table 2); titles are LaTeX.
+
+        Blocks are packed evenly into the fewest tables that fit, rows split by height.
+        """
+        st, d = self.style, self.fmt.decimals
+        prepared, block_cols = [], []
         for title, comp, ma in blocks:
             t = model.confidence_intervals(comp, ma, self.fmt)
-            vals = _values(t, ("ci_low", "mean", "ci_high"))
-            name_w = max([text_width(r.label, lay.em) for r in t.rows] + [0.0])
-            widths.append(col(name_w) + 3 * col(num_width(d, lay.em, int_digits(vals), has_negative(vals))))
-            prepared.append({"title": title, "fmt": table_format(d, vals), "rows": [
-                {"system": r.label, "baseline": r.baseline, "low": cell(r["ci_low"]), "mean": cell(r["mean"]),
-                 "high": cell(r["ci_high"])}
-                for r in t.rows]})
-        groups = pack(widths, lay.widest)
+            fmt = number_format(d, _values(t, ("ci_low", "mean", "ci_high")))
+            names = [self._name(r.label, r.baseline) for r in t.rows]
+            cols = [self._col(["System"] + names)] + [
+                self._num_col([r[k] for r in t.rows], fmt, "{" + h + "}")
+                for k, h in (("ci_low", "LCI"), ("mean", "Mean"), ("ci_high", "UCI"))]
+            title_w = tex_width(title, self.m)
+            if title_w > st.table_width(cols):  # the spanning title widens the last column
+                cols[-1] += title_w - st.table_width(cols)
+            block_cols.append(cols)
+            prepared.append({"title": title, "fmt": table_format(fmt), "rows": [
+                {"system": n, "low": cell(r["ci_low"]), "mean": cell(r["mean"]), "high": cell(r["ci_high"])}
+                for n, r in zip(names, t.rows)]})
+
+        def width(g):
+            return st.table_width([w for i in g for w in block_cols[i]])
+
+        groups = split_even([st.table_width(c) for c in block_cols], lambda g: width(g) <= st.widest) or \
+            [[i] for i in range(len(blocks))]
+        s = self.analysis.settings
+        tail = (f": bootstrap mean and \\num{{{100 * s.level:g}}}\\% {escape(s.ci_method)} confidence interval "
+                f"(LCI, UCI) from \\num{{{s.bootstrap}}} resamples, best first")
+        plan = []  # (blocks, rows, index of the part it continues)
+        for g in groups:
+            nrows = max(len(prepared[i]["rows"]) for i in g)
+            rows = self._row_groups(nrows, caption + tail, width(g), header_rows=2, extra=1)
+            plan += [(g, rg, len(plan)) for rg in rows]
+        labels = self._parts(label, len(plan))
         parts = []
-        for k, idx in enumerate(groups):
-            sel = [prepared[i] for i in idx]
-            parts.append(self._render(
-                "ci.tex.j2", blocks=sel, env=self._env_for(sum(widths[i] for i in idx)), caption=caption,
-                label=label if k == 0 else f"{label}-{k + 1}", part=(k + 1, len(groups)),
-                nrows=max(len(b["rows"]) for b in sel)))
-        return "\n".join(parts)
+        for k, (g, rg, first) in enumerate(plan):
+            sel = [dict(prepared[i], rows=[prepared[i]["rows"][j] if j < len(prepared[i]["rows"]) else None
+                                           for j in rg]) for i in g]
+            body = self._render("ci.tex.j2", blocks=sel)
+            cap = (caption + self._part_text(k + 1, len(plan)) + tail + "." if k == first
+                   else self._continued(caption, labels[first], k + 1, len(plan)))
+            parts.append(_Part(width(g), body, cap, labels[k]))
+        return self._file(parts)
 
     def differences_from_best(self, comp: CompetitionAnalysis, ma: MetricAnalysis) -> str:
-        """CIs of the differences from the best (paper Table 3) with the stored verdicts."""
+        """CIs of the differences from the best (paper Table 3) with the stored verdicts; names
+        become rank numbers with a key in the caption only if the table cannot fit otherwise."""
         t = model.differences_from_best(comp, ma, self.fmt)
-        lay, d = self.opt.layout, self.fmt.diff_decimals
-        vals = _values(t, ("ci_low", "diff", "ci_high"))
-        name_w = max([text_width(r.label, lay.em) for r in t.rows] + [0.0])
-        width = (col(name_w) + 3 * col(num_width(d, lay.em, int_digits(vals), True)) + col(text_width("Excl. 0", lay.em))
-                 + col(num_width(self.fmt.p_decimals, lay.em)) + col(text_width("Sig.", lay.em)))
-        rows = [{"system": r.label, "baseline": r.baseline, "low": cell(r["ci_low"]), "diff": cell(r["diff"]),
-                 "high": cell(r["ci_high"]), "excludes": r["excludes_zero"].text, "p": cell(r["p_adjusted"]),
-                 "significant": r["significant"].text} for r in t.rows]
-        return self._render("vs_best.tex.j2", comp=comp, ma=ma, fmt=table_format(d, vals), rows=rows,
-                            p_fmt=f"S[table-format=1.{self.fmt.p_decimals}]",
-                            env=self._env_for(width), label=_label(comp, f"diff-{metric_stems(comp)[ma.name]}"))
+        st, d = self.style, self.fmt.diff_decimals
+        fmt = number_format(d, _values(t, ("ci_low", "diff", "ci_high")))
+        p_fmt = (0, 1, self.fmt.p_decimals)
+        position = {s.system: i + 1 for i, s in enumerate(ma.scores)}
+        other = [self._num_col([r[k] for r in t.rows], fmt, "{" + h + "}")
+                 for k, h in (("ci_low", "LCI"), ("diff", "Diff."), ("ci_high", "UCI"))]
+        other += [self._col(["Excl.~0"] + [r["excludes_zero"].text for r in t.rows]),
+                  self._num_col([r["p_adjusted"] for r in t.rows], p_fmt, "{$p$}"),
+                  self._col(["Sig."] + [r["significant"].text for r in t.rows])]
+        full = [self._name(r.label, r.baseline) for r in t.rows]
+        short = [str(position[r.label]) + "." for r in t.rows]
+        width_full = st.table_width([self._col(["System"] + full)] + other)
+        abbreviate = width_full > st.widest
+        names = short if abbreviate else full
+        w = st.table_width([self._col(["System"] + names)] + other)
+        s = self.analysis.settings
+        head = f"Differences of {metric_name(ma)} from the best system of {escape(comp.name)}"
+        key = (f" Systems are numbered by rank ({self._key([(position[r.label], r.label) for r in t.rows])})."
+               if abbreviate else "")
+        tail = (f", {escape(ma.best)} (positive: the best is better), with \\num{{{100 * s.level:g}}}\\% "
+                f"{escape(s.ci_method)} bootstrap confidence intervals (not corrected for multiple comparisons); "
+                f"Excl.~0: the interval excludes zero. Sig.: significantly different from the best, decided by $p$ "
+                f"({escape(s.rule)}, $\\alpha = \\num{{{s.alpha:g}}}$).{key}")
+        groups = self._row_groups(len(t.rows), head + tail, w)
+        labels = self._parts(self.label(f"{comp.id}-diff-{metric_stems(comp)[ma.name]}"), len(groups))
+        parts = []
+        for k, rg in enumerate(groups):
+            rows = [{"system": names[i], "low": cell(t.rows[i]["ci_low"]), "diff": cell(t.rows[i]["diff"]),
+                     "high": cell(t.rows[i]["ci_high"]), "excludes": escape(t.rows[i]["excludes_zero"].text),
+                     "p": cell(t.rows[i]["p_adjusted"]), "significant": escape(t.rows[i]["significant"].text)}
+                    for i in rg]
+            body = self._render("vs_best.tex.j2", fmt=table_format(fmt), p_fmt=table_format(p_fmt), rows=rows)
+            if k == 0:
+                cap = head + self._part_text(1, len(groups)) + tail
+            else:
+                sub = (f" Systems: {self._key([(position[t.rows[i].label], t.rows[i].label) for i in rg])}"
+                       if abbreviate else "")
+                cap = self._continued(head, labels[0], k + 1, len(groups)) + sub
+            parts.append(_Part(w, body, cap, labels[k]))
+        return self._file(parts)
+
+    def _marks_text(self) -> str:
+        """The legend of the marks that can occur with this B (smallest p-value 1/(B+1))."""
+        s = self.analysis.settings
+        if not self.marks:
+            return (f"No significance mark can occur with \\num{{{s.bootstrap}}} resamples (the smallest $p$-value "
+                    f"is $1/(B+1)$)")
+        text = ", ".join(f"{mark(m)}~$p < \\num{{{t:g}}}$" for t, m in reversed(self.marks))
+        return f"Marks: {text} ({escape(s.rule)})"
 
     def pair_matrix(self, comp: CompetitionAnalysis, ma: MetricAnalysis) -> str:
-        """Lower-triangular differences (column − row) with the stored marks; columns split to fit."""
+        """Lower-triangular differences (column − row) with the stored marks; columns split evenly to
+        fit, rows by height; row names become rank numbers (key in the caption) only when a split
+        would otherwise leave a part with a single column."""
         t = model.pair_matrix(comp, ma, self.fmt)
-        lay, d = self.opt.layout, self.fmt.diff_decimals
+        st, d = self.style, self.fmt.diff_decimals
         if not t.rows:
-            return self._render("empty.tex.j2", what=f"pairwise differences of {escape(comp.name)}",
-                                reason="a single system")
+            return self._empty(f"pairwise differences of {escape(comp.name)}", "a single system")
         position = t.extra["position"]
-        vals = [c.value for r in t.rows for c in r.cells.values()]
-        cell_w = col(num_width(d, lay.em, int_digits(vals), has_negative(vals), post=3))
-        name_w = max(text_width(f"{position[r.label]}. {r.label}", lay.em) for r in t.rows)
-        per_table = int((lay.widest - col(name_w)) // cell_w)
-        col_chunks = chunks(list(t.columns), per_table)
+        cells = [c for r in t.rows for c in r.cells.values()]
+        fmt = number_format(d, [c.value for c in cells])
+        post = mark(self.marks[0][1]) if self.marks else ""
+        cols = list(t.columns)
+        col_w = max(self._num_col(cells, fmt, "{" + str(position[c]) + "}", post) for c in cols)
+        full = {r.label: f"{position[r.label]}.~{self._name(r.label, r.baseline)}" for r in t.rows}
+        short = {r.label: f"{position[r.label]}." for r in t.rows}
+
+        def plan_for(names):
+            stub = self._col(list(names.values()))
+            return split_even([col_w] * len(cols), lambda g: st.table_width([stub] + [col_w] * len(g)) <= st.widest)
+
+        def single(groups):
+            return groups is None or (len(cols) >= 2 and any(len(g) == 1 for g in groups))
+
+        plan_full = plan_for(full)
+        abbreviate = single(plan_full) and not single(plan_for(short)) or plan_full is None
+        names = short if abbreviate else full
+        col_groups = plan_for(names) or [[i] for i in range(len(cols))]
+        stub = self._col(list(names.values()))
+        head = f"Differences of {metric_name(ma)} (column $-$ row) for {escape(comp.name)}"
+        plan = []
+        for g in col_groups:
+            first = position[cols[g[0]]]
+            rows = [r for r in t.rows if position[r.label] > first]
+            w = st.table_width([stub] + [col_w] * len(g))
+            probe = head + " (part 9 of 9); " + "x" * 40 * (len(g) + (len(rows) if abbreviate else 0)) + \
+                self._marks_text()
+            plan += [(g, [rows[i] for i in rg], w) for rg in self._row_groups(len(rows), probe, w)]
+        labels = self._parts(self.label(f"{comp.id}-pairs-{metric_stems(comp)[ma.name]}"), len(plan))
         parts = []
-        for k, cols in enumerate(col_chunks):
-            body = [{"label": f"{position[r.label]}.~{escape(r.label)}",
-                     "cells": [cell(r.cells[c]) if c in r.cells else "" for c in cols]}
-                    for r in t.rows if position[r.label] > position[cols[0]]]
-            parts.append(self._render(
-                "matrix.tex.j2", comp=comp, ma=ma, cols=[position[c] for c in cols], rows=body,
-                fmt=table_format(d, vals, post=r"\textsuperscript{***}"),
-                env=self._env_for(col(name_w) + len(cols) * cell_w),
-                label=_label(comp, f"pairs-{metric_stems(comp)[ma.name]}") + ("" if k == 0 else f"-{k + 1}"),
-                part=(k + 1, len(col_chunks)), key=[(position[c], c) for c in cols]))
-        return "\n".join(parts)
+        for k, (g, rows, _) in enumerate(plan):
+            sel = [cols[i] for i in g]
+            w = st.table_width([self._col([names[r.label] for r in rows])] + [col_w] * len(g))
+            shown = {position[c]: c for c in sel}
+            if abbreviate:
+                shown |= {position[r.label]: r.label for r in rows}
+            shown = sorted(shown.items())
+            what = "systems" if abbreviate else "columns"
+            cap = (f"{head}{self._part_text(k + 1, len(plan))}; {what} are numbered by rank ({self._key(shown)}). "
+                   f"{self._marks_text()}.")
+            body = self._render("matrix.tex.j2", cols=[position[c] for c in sel],
+                                fmt=table_format(fmt, post), rows=[
+                                    {"label": names[r.label],
+                                     "cells": [cell(r.cells[c]) if c in r.cells else "" for c in sel]} for r in rows])
+            parts.append(_Part(w, body, cap, labels[k]))
+        return self._file(parts)
 
     def p_values(self, comp: CompetitionAnalysis, ma: MetricAnalysis) -> str:
-        """All pairs with raw, Bonferroni, Holm and BH p-values; longtable (one column) or row chunks."""
+        """All pairs with raw, Bonferroni, Holm and BH p-values (paper Table 5), in row-split floats
+        that fit the page; names become rank numbers (key in the caption) only if they cannot fit."""
         t = model.pairwise_p_values(comp, ma, self.fmt)
-        lay, d, pd_ = self.opt.layout, self.fmt.diff_decimals, self.fmt.p_decimals
+        st, d, pd_ = self.style, self.fmt.diff_decimals, self.fmt.p_decimals
         if not t.rows:
-            return self._render("empty.tex.j2", what=f"pairwise p-values of {escape(comp.name)}",
-                                reason="a single system")
-        name_w = max(text_width(r[k].text, lay.em) for r in t.rows for k in ("a", "b"))
-        width = 2 * col(name_w) + col(num_width(d, lay.em)) + 4 * col(num_width(pd_, lay.em))
-        rows = [{"a": r["a"].text, "b": r["b"].text, "diff": cell(r["diff"]),
-                 "p": [cell(r[k]) for k in vocab.P_FIELD]} for r in t.rows]
+            return self._empty(f"pairwise p-values of {escape(comp.name)}", "a single system")
+        position = {s.system: i + 1 for i, s in enumerate(ma.scores)}
+        fmt = number_format(d, _values(t, ["diff"]))
+        p_fmt = (0, 1, pd_)
+        heads = {"none": "{$p$}", "bonferroni": "{Bonferroni}", "holm": "{Holm}", "bh": "{BH}"}
+        nums = [self._num_col([r["diff"] for r in t.rows], fmt, "{Diff.}")]
+        nums += [self._num_col([r[k] for r in t.rows], p_fmt, heads[k]) for k in vocab.P_FIELD]
+
+        def names_for(abbr):
+            if abbr:
+                return [(str(position[r["a"].text]), str(position[r["b"].text])) for r in t.rows]
+            return [(escape(r["a"].text), escape(r["b"].text)) for r in t.rows]
+
+        def width(abbr):
+            ab = names_for(abbr)
+            return st.table_width([self._col(["System A"] + [a for a, _ in ab]),
+                                   self._col(["System B"] + [b for _, b in ab])] + nums)
+
+        abbreviate = width(False) > st.widest
+        names, w = names_for(abbreviate), width(abbreviate)
         family = vocab.FAMILIES[self.analysis.settings.family].words
-        common = dict(comp=comp, ma=ma, diff_fmt=table_format(d, _values(t, ["diff"])),
-                      p_fmt=f"S[table-format=1.{pd_}]", family=escape(family),
-                      label=_label(comp, f"pvalues-{metric_stems(comp)[ma.name]}"))
-        if not lay.twocolumn:
-            narrow = width > lay.widest  # 3pt instead of 6pt between columns: 7 x 6pt narrower
-            return self._render("pvalues.tex.j2", rows=rows, long=True, env="table", part=(1, 1),
-                                tabcolsep="3pt" if narrow else None, **common)
-        row_chunks = chunks(rows, 45)
-        return "\n".join(self._render("pvalues.tex.j2", rows=rc, long=False, env=self._env_for(width),
-                                      tabcolsep=None, part=(k + 1, len(row_chunks)), **common)
-                         for k, rc in enumerate(row_chunks))
+        s = self.analysis.settings
+        head = f"Estimated $p$-values of the {metric_name(ma)} differences (A $-$ B, positive: A is better) for " \
+               f"{escape(comp.name)}"
+        tail = (f", without adjustment and with Bonferroni, Holm and Benjamini--Hochberg (BH) adjustments over "
+                f"{escape(family)} ({escape(s.test)} test). Verdicts of this report: {escape(s.rule)}, "
+                f"$\\alpha = \\num{{{s.alpha:g}}}$.")
+
+        def key(rows):
+            if not abbreviate:
+                return ""
+            shown = sorted({position[t.rows[i][x].text]: t.rows[i][x].text for i in rows for x in ("a", "b")}.items())
+            return f" Systems are numbered by rank ({self._key(shown)})."
+
+        probe = head + tail + (" Systems are numbered by rank (" + "x" * 40 * len(ma.scores) + ")."
+                               if abbreviate else "")
+        groups = self._row_groups(len(t.rows), probe, w)
+        labels = self._parts(self.label(f"{comp.id}-pvalues-{metric_stems(comp)[ma.name]}"), len(groups))
+        parts = []
+        for k, rg in enumerate(groups):
+            rows = [{"a": names[i][0], "b": names[i][1], "diff": cell(t.rows[i]["diff"]),
+                     "p": [cell(t.rows[i][x]) for x in vocab.P_FIELD]} for i in rg]
+            body = self._render("pvalues.tex.j2", rows=rows, diff_fmt=table_format(fmt), p_fmt=table_format(p_fmt))
+            w = st.table_width([self._col(["System A"] + [r["a"] for r in rows]),
+                                self._col(["System B"] + [r["b"] for r in rows])] + nums)
+            cap = (head + self._part_text(1, len(groups)) + tail + key(rg) if k == 0
+                   else self._continued(head, labels[0], k + 1, len(groups)) + key(rg))
+            parts.append(_Part(w, body, cap, labels[k]))
+        return self._file(parts)
 
     # -- workshop --------------------------------------------------------------------------------
 
     def legend(self) -> str:
-        """The competitiveness legend (paper Table 6)."""
-        return self._render("legend.tex.j2", rows=model.LEGEND, env="table")
+        """The competitiveness legend (paper Table 6), as wide as the column."""
+        names = [escape(n) for n, _ in model.LEGEND]
+        name_w = self._col(["Name"] + names)
+        rows = [(escape(n), LEGEND_TEX.get(n, escape(text))) for n, text in model.LEGEND]
+        body = self._render("legend.tex.j2", rows=rows,
+                            desc_width=f"{name_w + 2 * self.style.tabcolsep:.2f}pt")
+        return self._file([_Part(self.style.columnwidth, body,
+                                 "Information summary: the rows of the competitiveness tables.",
+                                 self.label("competitiveness-legend"))])
 
     def summary(self) -> str:
-        """Cross-competition competitiveness (paper Tables 7-11), split into several tables when wide."""
+        """Cross-competition competitiveness (paper Tables 7-11), competitions split evenly into the
+        fewest tables that fit."""
         t = model.summary(self.analysis, self.fmt)
         if not t.columns:
-            return self._render("empty.tex.j2", what="competitiveness summary", reason="no competition")
-        lay = self.opt.layout
+            return self._empty("competitiveness summary", "no competition")
+        st = self.style
         heads = t.extra["headings"]
-        label_w = max(text_width(x, lay.em) for x in model.SUMMARY_ROWS + ("Challenge", "Language"))
-        widest_cell = max(text_width(c.text, lay.em) for r in t.rows for c in r.cells.values())
-        words = [w for cid in t.columns for text in heads[cid][:3] for w in str(text).split()]
-        widest_word = max([text_width(w, lay.em) for w in words] + [0.0])
-        # header names wrap between words, so a column is at least as wide as the widest word
-        col_w = col(max(widest_cell, widest_word, 3.5 * lay.em))
-        per_table = max(1, int((lay.widest - col(label_w)) // col_w))
         ids = list(t.columns)
+        label_w = self._col(["Challenge", "Language"] + [escape(x) for x in model.SUMMARY_ROWS])
+        texts = {cid: [with_numbers(r.cells[cid].text) for r in t.rows] for cid in ids}
+        widest_cell = max(tex_width(c, self.m) for cid in ids for c in texts[cid])
+        words = [w for cid in ids for text in heads[cid][:3] for w in escape(str(text)).split()]
+        words += [metric_name(heads[cid][3]) for cid in ids if " " not in metric_name(heads[cid][3])]
+        widest_word = max([tex_width(w, self.m) for w in words] + [0.0])
+        # header names wrap between words, so a column is at least as wide as the widest word
+        col_w = max(widest_cell, widest_word, 3.5 * st.size)
+
+        def width(g):
+            return st.table_width([label_w] + [col_w] * len(g))
+
+        id_groups = split_even([col_w] * len(ids), lambda g: width(g) <= st.widest) or [[i] for i in range(len(ids))]
         ties = vocab.FAMILIES[self.analysis.settings.ties_family].words
+        s = self.analysis.settings
+        legend = self.label("competitiveness-legend")
+        labels = self._parts(self.label("competitiveness"), len(id_groups))
         parts = []
-        id_chunks = chunks(ids, per_table)
-        for k, sub in enumerate(id_chunks):
+        for k, g in enumerate(id_groups):
+            sub = [ids[i] for i in g]
             h = [heads[cid] for cid in sub]
             # a header cell spans equal neighbours under the same parent: challenge; task within its
             # challenge; metric within its task; languages never span
             keys = [lambda c: c[:1], lambda c: c[:2], lambda c: c, lambda c: (c[0], c[1], c[3])]
             header = [spans([c[level] for c in h], [keys[level](c) for c in h]) for level in range(4)]
-            body = [{"label": escape(r.label), "cells": [escape(r.cells[cid].text) for cid in sub]} for r in t.rows]
-            parts.append(self._render("summary.tex.j2", header=header, body=body, ncols=len(sub), ties_family=ties,
-                                      colwidth=col_w - 2 * TABCOLSEP, env=self._env_for(col(label_w) + len(sub) * col_w),
-                                      part=(k + 1, len(id_chunks)),
-                                      label="tab:competitiveness" + ("" if k == 0 else f"-{k + 1}")))
-        return "\n".join(parts)
+            body = [{"label": escape(r.label), "cells": [texts[cid][j] for cid in sub]} for j, r in enumerate(t.rows)]
+            tabular = self._render("summary.tex.j2", header=header, body=body, ncols=len(sub), colwidth=col_w,
+                                   sep=2 * st.tabcolsep)
+            cap = (f"Competitiveness of the competitions{self._part_text(k + 1, len(id_groups))}; rows as in "
+                   f"Table~\\ref{{{legend}}}. Ties counted at $\\alpha = \\num{{{s.alpha:g}}}$ with the "
+                   f"{escape(s.test)} test; ties with the winner corrected over the $m-1$ comparisons with the "
+                   f"winner, ties between competitors over {escape(ties)}.")
+            parts.append(_Part(width(g), tabular, cap, labels[k]))
+        return self._file(parts)
 
     # -- files -----------------------------------------------------------------------------------
 
@@ -227,7 +510,3 @@ class Renderer:
                 out[f"pairs-{key}.tex"] = self.pair_matrix(comp, ma)
                 out[f"pvalues-{key}.tex"] = self.p_values(comp, ma)
         return out
-
-
-def _label(comp: CompetitionAnalysis, what: str) -> str:
-    return f"tab:{comp.id}-{what}"  # ids are letters, digits, '.', '_', '-' (spec.check_id)

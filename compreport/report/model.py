@@ -159,6 +159,15 @@ class Table:
 _STAR_LEVEL = {mark: len(vocab.STARS) - 1 - i for i, (_, mark) in enumerate(vocab.STARS)}
 
 
+def possible_marks(bootstrap: int) -> tuple[tuple[float, str], ...]:
+    """The significance marks (:data:`~compreport.vocabulary.STARS`) a p-value can earn with
+    ``bootstrap`` resamples, strictest first: an estimated p-value is at least 1/(B + 1), and a
+    correction only raises it, so a mark needs 1/(B + 1) < its threshold (none without resamples)."""
+    if not bootstrap or bootstrap < 1:
+        return ()
+    return tuple((t, m) for t, m in vocab.STARS if 1 / (bootstrap + 1) < t)
+
+
 def _yes_no(v: bool | None) -> Cell:
     return Cell(v, MISSING if v is None else "yes" if v else "no")
 

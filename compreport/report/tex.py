@@ -1,7 +1,11 @@
 """LaTeX text: escaping of user strings, metric names as set in captions, model cells in S columns.
 
 Every user-supplied string goes through :func:`escape`, which never injects markup: team
-names are hostile (``\\input{/etc/passwd}``, ``x}\\end{tabular}``) and print literally.
+names are hostile (``\\input{/etc/passwd}``, ``x}\\end{tabular}``) and print literally, also
+under ``babel`` spanish (whose ``\\%`` adds a space before the sign: a name's ``%`` is
+``\\char37{}``). Every number of a table, in cells and captions, is set by siunitx (an ``S``
+column or ``\\num``), so one ``\\sisetup{output-decimal-marker=...}`` decides its decimal
+marker and babel spanish's math comma never applies.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from .model import MISSING, Cell, Format
 
 
 _SPECIAL = {
-    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\char37{}", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
     "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}",
     ">": r"\textgreater{}", "|": r"\textbar{}", '"': r"\textquotedbl{}", "'": r"\textquotesingle{}",
     "`": r"\textasciigrave{}", "-": "-{}",  # "-{}" keeps "--" from becoming a dash
@@ -55,22 +59,37 @@ def cell(c: Cell) -> str:
     """A model :class:`~compreport.report.model.Cell` in an siunitx ``S`` column: the same text every
     format prints; a missing value is ``{--}``, other text (``<0.0001``) is braced; bold is
     ``\\bfseries`` (needs ``detect-weight``); the significance mark is a superscript."""
-    text = cell_text(c)
-    if c.mark:
-        text += "\\textsuperscript{" + c.mark.replace("†", r"\dag") + "}"
-    return ("\\bfseries " if c.bold else "") + text
+    return ("\\bfseries " if c.bold else "") + cell_text(c) + mark(c.mark)
 
 
 def cell_text(c: Cell) -> str:
-    """The cell's text for an S column, without emphasis."""
+    """The cell's text for an S column, without emphasis: a number as it is (siunitx sets it),
+    other text braced with its numbers in ``\\num`` (``{\\textless{}\\num{0.0001}}``)."""
     if c.text == MISSING:
         return "{--}"
     if _NUMBER.fullmatch(c.text):
         return c.text
-    return "{" + escape(c.text) + "}"
+    return "{" + with_numbers(c.text) + "}"
+
+
+def with_numbers(text: str) -> str:
+    """``text`` escaped, its decimal numbers in ``\\num{}`` (so they take siunitx's decimal marker).
+
+    For the model's number texts only (``<0.0001``, ``0.109``); never for names, whose digits
+    (``Team 42.01``) are not numbers.
+    """
+    return "".join(f"\\num{{{part}}}" if _DECIMAL.fullmatch(part) else escape(part)
+                   for part in _DECIMAL_SPLIT.split(text) if part)
+
+
+def mark(m: str) -> str:
+    """A significance mark as a superscript (``\\textsuperscript{**}``, ``\\textsuperscript{\\dag}``)."""
+    return "\\textsuperscript{" + m.replace("†", r"\dag") + "}" if m else ""
 
 
 _NUMBER = re.compile(r"-?\d+(\.\d+)?")
+_DECIMAL = re.compile(r"\d+\.\d+")
+_DECIMAL_SPLIT = re.compile(r"(\d+\.\d+)")
 
 
 #: Metric names as set in captions and headers (LaTeX); others are escaped as given.
