@@ -17,11 +17,12 @@ from pathlib import Path
 from . import vocabulary as vocab
 from ._version import __version__
 from .errors import InputError, InputWarning, Note, Terminated
+from .report.latex_layout import STYLES, check_label_prefix
 from .settings import NUMERIC, Settings, from_text, make_settings, one_of, suggest, validate, whole_number
 
 FORMATS = ("json", "latex", "html", "pdf")
 FIGURE_FORMATS = ("pdf", "svg", "png")
-LATEX_STYLES = ("ceurart", "sepln")  # the keys of report.latex.STYLES (not imported: json stays fast)
+LATEX_STYLES = tuple(STYLES)  # report.latex_layout is light (no jinja2, fonts read on first use)
 #: Settings field -> attribute of the parsed arguments.
 SETTING_OPTIONS = {"bootstrap": "bootstrap", "seed": "seed", "alpha": "alpha", "ci_method": "ci", "test": "test",
                    "family": "family", "correction": "correction", "include_baselines": "include_baselines"}
@@ -96,8 +97,14 @@ def _add_output_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--format", metavar="LIST",
                    help=f"comma list of {', '.join(FORMATS)} (default: all; json always)")
     g.add_argument("--latex-style", metavar="STYLE", default="ceurart",
-                   help="table layout: ceurart (one-column CEUR working notes; default) or sepln (two-column "
-                        "SEPLN journal)")
+                   help="the class the LaTeX tables go into: " + "; ".join(f"{k}: {v.title}" for k, v in STYLES.items())
+                        + " (default ceurart)")
+    g.add_argument("--label-prefix", metavar="PREFIX",
+                   help="prefix of every LaTeX label (tab:PREFIX:...), so several outputs can share one paper "
+                        "(default: the workshop name as a slug, else the competition id)")
+    g.add_argument("--decimal-comma", action="store_true",
+                   help="LaTeX numbers with a decimal comma (preamble.tex sets siunitx's marker for every number of "
+                        "the tables and captions; HTML, Markdown and results.json keep the point)")
     g.add_argument("--decimals", default=4, metavar="N", help="decimals of scores and CIs, 0-10 (default 4)")
     g.add_argument("--diff-decimals", default=3, metavar="N", help="decimals of differences, 0-10 (default 3)")
     g.add_argument("--figure-formats", metavar="LIST", default="pdf,svg",
@@ -181,6 +188,7 @@ def _check_options(args) -> None:
     args.decimals = whole_number(from_text(args.decimals, whole=True), "--decimals", 0, 10)
     args.diff_decimals = whole_number(from_text(args.diff_decimals, whole=True), "--diff-decimals", 0, 10)
     args.latex_style = one_of(args.latex_style, LATEX_STYLES, "--latex-style")
+    args.label_prefix = check_label_prefix(args.label_prefix, "--label-prefix")
     args.format = _formats(args.format)
     args.figure_formats = _choices("--figure-formats", args.figure_formats, FIGURE_FORMATS)
 
@@ -217,7 +225,8 @@ def _report(inputs: list[str], args, opts) -> list[Path]:
         settings = _settings(args.given, loaded.bootstrap)
         analysis = analyze(loaded.competitions, settings, jobs=args.jobs, workshop=loaded.workshop)
         report = Report(analysis, decimals=args.decimals, diff_decimals=args.diff_decimals,
-                        latex_style=args.latex_style)
+                        latex_style=args.latex_style, label_prefix=args.label_prefix,
+                        decimal_comma=args.decimal_comma)
         return report.write(out, formats, force=args.force, figure_formats=figure_formats,
                             compile_pdf=not args.no_compile)
 

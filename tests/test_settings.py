@@ -195,7 +195,8 @@ CLI_CASES = [
     (("--jobs", "two"), ("--jobs", "'two'")),
     (("--decimals", "12"), ("--decimals", "between 0 and 10", "12")),
     (("--diff-decimals", "x"), ("--diff-decimals", "'x'")),
-    (("--latex-style", "seplm"), ("--latex-style", "ceurart, sepln", "did you mean 'sepln'")),
+    (("--latex-style", "seplm"), ("--latex-style", "ceurart, ceurart-2col, sepln, acl", "did you mean 'sepln'")),
+    (("--label-prefix", "a:b"), ("--label-prefix", "'a:b'")),
     (("--format", "json,htm"), ("--format", "json, latex, html, pdf", "'htm'", "did you mean 'html'")),
     (("--figure-formats", "gif"), ("--figure-formats", "pdf, svg, png", "'gif'")),
 ]
