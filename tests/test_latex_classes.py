@@ -251,10 +251,11 @@ def test_table_star_only_when_the_column_is_too_narrow(compiled):
 
 
 def test_ceurart_sets_tables_in_libertinus(compiled):
-    """With texlive-fonts-extra, ceurart.cls sets the tables in Libertinus Sans (one of the model's fonts)."""
+    """With texlive-fonts-extra, ceurart.cls sets the tables in Libertinus Sans, the font of the ceurart model."""
     if not _libertinus():
         pytest.skip("texlive-fonts-extra is not installed: ceurart.cls falls back to Computer Modern, for which "
-                    "preamble.tex loads Latin Modern, so the ceurart tables were compiled and measured in Latin "
-                    "Modern Sans, not in the class's Libertinus Sans (the width model covers both)")
+                    "preamble.tex loads Latin Modern, so the ceurart tables were laid out and measured in Latin "
+                    "Modern Sans (Style.fallback_fonts); the Libertinus Sans metrics the class uses with "
+                    "texlive-fonts-extra (the default layout) were not checked here")
     for style in ("ceurart", "ceurart-2col"):
         assert "LibertinusSans-Regular" in compiled(style)[3]
