@@ -427,3 +427,17 @@ def test_babel_spanish_and_decimal_comma_print_right(twelve, tmp_path):
     assert "α = 0,05" in flat and "0.05" not in flat
     assert "100%Tox.01" in flat and "100 %Tox.01" not in flat
     assert "p < 0,1" in flat or "p < 0,001" in flat
+
+
+def test_names_too_long_for_the_page_become_numbers_with_a_key():
+    """Every table fits: a name too long for even one metric column is numbered, the key in the caption."""
+    long_name = "Universidad " * 12 + "Team.01"
+    an = _analysis([_competition(3, [long_name, "B.01", "C.01"], cid="long")], bootstrap=200)
+    comp = an.competitions[0]
+    for style, st in latex.STYLES.items():
+        r = latex.Renderer(an, latex.Options(style=style))
+        for src in (r.leaderboard(comp), r.confidence_intervals(comp), r.differences_from_best(comp, comp.primary),
+                    r.pair_matrix(comp, comp.primary), r.p_values(comp, comp.primary)):
+            widths = [float(w) for w in re.findall(r"% tabular ([0-9.]+)pt", src)]
+            assert widths and max(widths) <= st.widest, (style, src[:300])
+            assert long_name.strip() in re.sub(r"\s+", " ", src)  # in the key when not in the table

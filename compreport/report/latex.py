@@ -187,21 +187,32 @@ class Renderer:
         st, d = self.style, self.fmt.decimals
         keys = [f"score:{ma.name}" for ma in comp.metrics]
         fmts = [number_format(d, _values(t, [k])) for k in keys]
-        names = [self._name(r.label, r.baseline) for r in t.rows]
         groups = [escape(r["group"].text) for r in t.rows]
-        fixed = [self._col(["Rank"] + [r["rank"].text for r in t.rows]), self._col(["System"] + names),
-                 self._col(["Group"] + groups)]
         metric_w = [self._num_col([r[k] for r in t.rows], f, "{" + metric_name(ma, True) + "}")
                     for ma, k, f in zip(comp.metrics, keys, fmts)]
+
+        def plan_for(names):  # metric columns split evenly, rank, system and group in every part
+            fixed = [self._col(["Rank"] + [r["rank"].text for r in t.rows]), self._col(["System"] + names),
+                     self._col(["Group"] + groups)]
+            return fixed, split_even(metric_w, lambda g: st.table_width(fixed + [metric_w[i] for i in g])
+                                     <= st.widest)
+
+        names = [self._name(r.label, r.baseline) for r in t.rows]
+        fixed, col_groups = plan_for(names)
+        key = ""
+        if col_groups is None:  # names too long for even one metric: numbers, with a key
+            names = [f"{i + 1}." for i in range(len(t.rows))]
+            fixed, col_groups = plan_for(names)
+            key = f" Systems are numbered by position ({self._key([(i + 1, r.label) for i, r in enumerate(t.rows)])})."
+        col_groups = col_groups or [[i] for i in range(len(keys))]
 
         def width(g):
             return st.table_width(fixed + [metric_w[i] for i in g])
 
-        col_groups = split_even(metric_w, lambda g: width(g) <= st.widest) or [[i] for i in range(len(keys))]
         head = f"Leaderboard of {escape(comp.name)}"
         tail = (f", ranked by {metric_name(comp.primary)} ({direction(comp.primary)}; best values in bold). "
                 f"Systems sharing a letter in column Group are not significantly different "
-                f"({escape(self.analysis.settings.rule)}, $\\alpha = \\num{{{self.analysis.settings.alpha:g}}}$)")
+                f"({escape(self.analysis.settings.rule)}, $\\alpha = \\num{{{self.analysis.settings.alpha:g}}}$).{key}")
         baselines = any(r.baseline for r in t.rows)
         plan = []  # (metric columns, rows, index of the part it continues)
         for cg in col_groups:
@@ -215,8 +226,8 @@ class Renderer:
                      "scores": [cell(t.rows[i][keys[j]]) for j in cg], "group": groups[i]} for i in rg]
             body = self._render("leaderboard.tex.j2", metrics=[(ma, table_format(fmts[j])) for ma, j in zip(sel, cg)],
                                 rows=rows, has_baselines=any(r["baseline"] for r in rows))
-            caption = (head + self._part_text(k + 1, len(plan)) + tail + "." if k == first
-                       else self._continued(head, labels[first], k + 1, len(plan)))
+            caption = (head + self._part_text(k + 1, len(plan)) + tail if k == first
+                       else self._continued(head, labels[first], k + 1, len(plan)) + key)
             parts.append(_Part(width(cg), body, caption, labels[k]))
         return self._file(parts)
 
@@ -234,16 +245,27 @@ class Renderer:
         """
         st, d = self.style, self.fmt.decimals
         prepared, block_cols = [], []
+        keys = []  # blocks whose names are too long for the page: numbers, with a key
         for title, comp, ma in blocks:
             t = model.confidence_intervals(comp, ma, self.fmt)
             fmt = number_format(d, _values(t, ("ci_low", "mean", "ci_high")))
-            names = [self._name(r.label, r.baseline) for r in t.rows]
-            cols = [self._col(["System"] + names)] + [
-                self._num_col([r[k] for r in t.rows], fmt, "{" + h + "}")
-                for k, h in (("ci_low", "LCI"), ("mean", "Mean"), ("ci_high", "UCI"))]
+            nums = [self._num_col([r[k] for r in t.rows], fmt, "{" + h + "}")
+                    for k, h in (("ci_low", "LCI"), ("mean", "Mean"), ("ci_high", "UCI"))]
             title_w = tex_width(title, self.m)
-            if title_w > st.table_width(cols):  # the spanning title widens the last column
-                cols[-1] += title_w - st.table_width(cols)
+
+            def columns(names):
+                cols = [self._col(["System"] + names)] + nums
+                if title_w > st.table_width(cols):  # the spanning title widens the last column
+                    cols[-1] += title_w - st.table_width(cols)
+                return cols
+
+            names = [self._name(r.label, r.baseline) for r in t.rows]
+            cols = columns(names)
+            if st.table_width(cols) > st.widest:
+                names = [f"{i + 1}." for i in range(len(t.rows))]
+                cols = columns(names)
+                keys.append(f" {title}: systems are numbered by position "
+                            f"({self._key([(i + 1, r.label) for i, r in enumerate(t.rows)])}).")
             block_cols.append(cols)
             prepared.append({"title": title, "fmt": table_format(fmt), "rows": [
                 {"system": n, "low": cell(r["ci_low"]), "mean": cell(r["mean"]), "high": cell(r["ci_high"])}
@@ -256,7 +278,7 @@ class Renderer:
             [[i] for i in range(len(blocks))]
         s = self.analysis.settings
         tail = (f": bootstrap mean and \\num{{{100 * s.level:g}}}\\% {escape(s.ci_method)} confidence interval "
-                f"(LCI, UCI) from \\num{{{s.bootstrap}}} resamples, best first")
+                f"(LCI, UCI) from \\num{{{s.bootstrap}}} resamples, best first.{''.join(keys)}")
         plan = []  # (blocks, rows, index of the part it continues)
         for g in groups:
             nrows = max(len(prepared[i]["rows"]) for i in g)
@@ -268,8 +290,8 @@ class Renderer:
             sel = [dict(prepared[i], rows=[prepared[i]["rows"][j] if j < len(prepared[i]["rows"]) else None
                                            for j in rg]) for i in g]
             body = self._render("ci.tex.j2", blocks=sel)
-            cap = (caption + self._part_text(k + 1, len(plan)) + tail + "." if k == first
-                   else self._continued(caption, labels[first], k + 1, len(plan)))
+            cap = (caption + self._part_text(k + 1, len(plan)) + tail if k == first
+                   else self._continued(caption, labels[first], k + 1, len(plan)) + "".join(keys))
             parts.append(_Part(width(g), body, cap, labels[k]))
         return self._file(parts)
 
