@@ -164,7 +164,9 @@ def competition_context(analysis: Analysis, comp: CompetitionAnalysis, fmt: mode
         "primary": {"name": comp.primary.name, "direction": prose.direction(comp.primary)},
         "has_baselines": any(r.baseline for r in lb.rows), "rule": s.rule,
         "other_figures": other_figures, "methods": methods_context(s), "provenance": provenance(analysis, comp),
-        "stars": [(t, mark, len(vocab.STARS) - 1 - i) for i, (t, mark) in enumerate(vocab.STARS)],
+        # only the marks a p-value can earn with B resamples (as the LaTeX matrix caption)
+        "stars": [(t, mark, len(vocab.STARS) - 1 - i) for i, (t, mark) in enumerate(vocab.STARS)
+                  if (t, mark) in model.possible_marks(s.bootstrap)],
         "fmt": fmt, "family_words": vocab.FAMILIES[s.family].words,
     }
 
