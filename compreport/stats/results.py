@@ -18,6 +18,7 @@ from .._version import __version__
 from ..inputs.competition import INFO_FIELDS, CompetitionInfo
 from ..errors import InputError
 from ..settings import Settings, suggest
+from . import frames  # DataFrames and notebook HTML; pandas is imported inside its functions
 from .jsonvalues import dataclass_from, json_ready
 
 
@@ -357,7 +358,6 @@ class Analysis:
             system or without resamples) and ``p_vs_best`` (the p-value behind it). ``attrs``
             names the ``competition``, the ``metric`` and the ``verdicts`` rule.
         """
-        from . import frames  # pandas is imported there
         return frames.leaderboard(self, metric, competition)
 
     def pairs(self, metric: str | None = None, competition: str | None = None):
@@ -376,7 +376,6 @@ class Analysis:
             ``significant`` (the stored verdict; NaN/None for a pair the family does not test),
             ``excludes_zero``, ``p_bonferroni``, ``p_holm``, ``p_bh``.
         """
-        from . import frames  # pandas is imported there
         return frames.pairs(self, metric, competition)
 
     def competitiveness(self):
@@ -388,11 +387,9 @@ class Analysis:
             ``id``, ``name``, ``metric``, ``n``, ``m``, ``possible_comparisons``, ``ties_with_winner_<c>``
             and ``ties_<c>`` (<c>: none, bonferroni, holm, bh), ``win_minus_median``, ``cv``, ``ppi``, ``ppi_unit``.
         """
-        from . import frames  # pandas is imported there
         return frames.competitiveness(self)
 
     def _repr_html_(self) -> str:
-        from . import frames  # pandas is imported there
         return frames.to_html(self)
 
     def __repr__(self) -> str:
