@@ -6,154 +6,16 @@ line ``error: ...`` on stderr with exit status 2. It computes nothing itself.
 
 from __future__ import annotations
 
-import argparse
 import os
 import signal
 import sys
-import unicodedata
 import warnings
 from pathlib import Path
 
-from . import vocabulary as vocab
-from ._version import __version__
 from .errors import InputError, InputWarning, Note, Terminated
-from .report.latex_layout import STYLES, check_label_prefix
+from .cli_parser import FIGURE_FORMATS, FORMATS, LATEX_STYLES, SETTING_OPTIONS, _comma_list, _printable, build_parser
+from .report.latex_layout import check_label_prefix
 from .settings import NUMERIC, Settings, from_text, make_settings, one_of, suggest, validate, whole_number
-
-FORMATS = ("json", "latex", "html", "pdf")
-FIGURE_FORMATS = ("pdf", "svg", "png")
-LATEX_STYLES = tuple(STYLES)  # report.latex_layout is light (no jinja2, fonts read on first use)
-#: Settings field -> attribute of the parsed arguments.
-SETTING_OPTIONS = {"bootstrap": "bootstrap", "seed": "seed", "alpha": "alpha", "ci_method": "ci", "test": "test",
-                   "family": "family", "correction": "correction", "include_baselines": "include_baselines"}
-_DEFAULT = Settings()
-
-
-def _comma_list(values: list[str] | None) -> list[str]:
-    out: list[str] = []
-    for v in values or []:
-        out += [x.strip() for x in v.split(",") if x.strip()]
-    return out
-
-
-def _add_input_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("reading inputs")
-    g.add_argument("--metric", action="append", metavar="NAME",
-                   help="metric (repeatable or comma list; the first ranks systems); overrides specs")
-    g.add_argument("--pos-label", metavar="LABEL", help="positive class of f1/precision/recall/roc_auc")
-    g.add_argument("--labels", metavar="A,B", help="classes averaged over by macro/micro/weighted metrics")
-    g.add_argument("--gold", metavar="NAME", help="gold column of a wide table (default: y)")
-    g.add_argument("--id", metavar="NAME", help="id column (wide table: optional; gold file: default id)")
-    g.add_argument("--runs", metavar="DIR_OR_GLOB", help="run files (a folder, its subfolders one per team, or a "
-                   "glob); INPUT is then the gold file")
-    g.add_argument("--sep", metavar="SEP", help="field separator of gold and run files: auto (default: per file, tab "
-                   "or comma when every line has one, else runs of blanks), tab, comma, whitespace")
-    g.add_argument("--id-col", metavar="COL", help="id column of gold and run files: a 1-based position or a header "
-                   "name (JSON: a key)")
-    g.add_argument("--label-col", metavar="COL", help="label column(s) of gold and run files: a position or a header "
-                   "name (JSON: a key); a comma list for several fields")
-    g.add_argument("--no-comments", action="store_true", help="read lines starting with '#' as data (default: "
-                   "they are comments)")
-    g.add_argument("--zip-member", metavar="NAME", help="the prediction file inside every .zip run")
-    g.add_argument("--names", metavar="FILE", help="names file: CSV/TSV with columns run, name, team, baseline, "
-                   "exclude")
-    g.add_argument("--exclude", action="append", metavar="GLOB", help="leave out run files matching GLOB "
-                   "(repeatable)")
-    g.add_argument("--missing", metavar="POLICY", help="a blank, absent or unreadable prediction: error (default) or "
-                   "wrong (scored as a wrong answer)")
-
-
-def _add_stats_options(p: argparse.ArgumentParser) -> None:
-    # No argparse type= or choices=: every value is checked by compreport.settings.validate, which
-    # gives one `error:` line (exit 2) in the words of the command line.
-    d = _DEFAULT
-    g = p.add_argument_group("statistics")
-    g.add_argument("-B", "--bootstrap", metavar="N", help=f"bootstrap replicates, a whole number >= 0 "
-                   f"(default {d.bootstrap}; 0: scores only)")
-    g.add_argument("--seed", metavar="N", help=f"seed of the resampling plan, a whole number >= 0 "
-                   f"(default {d.seed}, recorded)")
-    g.add_argument("--alpha", metavar="A", help=f"significance level in (0, 1); CIs at 1-alpha (default {d.alpha})")
-    g.add_argument("--ci", metavar="METHOD", help=f"interval method for systems and differences: "
-                   f"{', '.join(vocab.CI_METHODS)} (default {d.ci_method})")
-    g.add_argument("--test", metavar="TEST", help=f"where p-values come from: {', '.join(vocab.TESTS)} "
-                   f"(default {d.test})")
-    g.add_argument("--family", metavar="FAMILY",
-                   help=f"correction family of the pairwise comparisons: {', '.join(vocab.FAMILIES)} "
-                        f"(default {d.family}); vs-best tests only the m-1 comparisons with the winner; those are "
-                        f"always their own family")
-    g.add_argument("--correction", metavar="NAME", help=f"correction behind every verdict: "
-                   f"{', '.join(vocab.CORRECTIONS)} (default {d.correction})")
-    g.add_argument("--include-baselines", action="store_true", default=None,
-                   help="let baselines compete: by default they are compared and grouped, but the winner, the "
-                        "comparisons with the winner and the competitiveness figures are over participants only")
-    g.add_argument("--jobs", metavar="N", default=1, help="worker processes for per-resample metrics (default 1)")
-
-
-def _add_output_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("output")
-    g.add_argument("-o", "--output", required=True, metavar="OUT", help="output directory")
-    g.add_argument("--force", action="store_true",
-                   help="replace an earlier report in OUT: only the files its manifest (OUT/.compreport.json) lists")
-    g.add_argument("--format", metavar="LIST",
-                   help=f"comma list of {', '.join(FORMATS)} (default: all; json always)")
-    g.add_argument("--latex-style", metavar="STYLE", default="ceurart",
-                   help="the class the LaTeX tables go into: " + "; ".join(f"{k}: {v.title}" for k, v in STYLES.items())
-                        + " (default ceurart)")
-    g.add_argument("--label-prefix", metavar="PREFIX",
-                   help="prefix of every LaTeX label (tab:PREFIX:...), so several outputs can share one paper "
-                        "(default: the workshop name as a slug, else the competition id)")
-    g.add_argument("--decimal-comma", action="store_true",
-                   help="LaTeX numbers with a decimal comma (preamble.tex sets siunitx's marker for every number of "
-                        "the tables and captions; HTML, Markdown and results.json keep the point)")
-    g.add_argument("--decimals", default=4, metavar="N", help="decimals of scores and CIs, 0-10 (default 4)")
-    g.add_argument("--diff-decimals", default=3, metavar="N", help="decimals of differences, 0-10 (default 3)")
-    g.add_argument("--figure-formats", metavar="LIST", default="pdf,svg",
-                   help=f"figure files to write: comma list of {', '.join(FIGURE_FORMATS)} (default pdf,svg)")
-    g.add_argument("--no-compile", action="store_true", help="write appendix.tex without running latexmk")
-
-
-class _Parser(argparse.ArgumentParser):
-    """An argument parser whose every error (unknown option, missing value or option) is one
-    ``error:`` line on stderr and exit status 2, without the usage block."""
-
-    def error(self, message):
-        """Print ``error: MESSAGE (see PROG --help)`` and exit with status 2."""
-        hint = f"see {self.prog} --help"
-        if message.endswith("expected one argument"):  # -B -1e4: argparse takes -1e4 for an option
-            option = message.removeprefix("argument ").split("/")[0].split(":")[0]
-            hint = f"a value that starts with '-' is joined with '=': {option}=VALUE; {hint}"
-        self.exit(2, f"error: {_printable(message)} ({hint})\n")
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """The ``compreport`` argument parser, one sub-command per entry of :data:`COMMANDS`."""
-    parser = _Parser(
-        prog="compreport", description="Paired-bootstrap analysis and reports for NLP shared tasks.")
-    parser.add_argument("--version", action="version", version=f"compreport {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    p = sub.add_parser("report", help="analyse competitions and write the report")
-    p.add_argument("inputs", nargs="+", metavar="INPUT",
-                   help="wide CSV/TSV, gold file (with --runs), competition.toml, workshop.toml or a directory")
-    _add_input_options(p)
-    _add_stats_options(p)
-    _add_output_options(p)
-
-    p = sub.add_parser("demo", help="report on the bundled synthetic workshop")
-    _add_stats_options(p)
-    _add_output_options(p)
-
-    p = sub.add_parser("validate", help="check inputs without running the bootstrap")
-    p.add_argument("inputs", nargs="+", metavar="INPUT")
-    _add_input_options(p)
-
-    p = sub.add_parser("init", help="scaffold a commented competition.toml and its folders")
-    p.add_argument("directory", metavar="DIR")
-    p.add_argument("--force", action="store_true", help="overwrite an existing competition.toml")
-
-    sub.add_parser("metrics", help="list the metrics")
-    return parser
-
 
 def _options(args):
     from .inputs.spec import Options
@@ -334,28 +196,6 @@ def cmd_init(args) -> int:
 
 COMMANDS = {"report": cmd_report, "demo": cmd_demo, "validate": cmd_validate, "init": cmd_init,
             "metrics": cmd_metrics}
-
-
-#: Bidirectional-text controls, which reorder what a terminal shows.
-_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def _printable(text) -> str:
-    """``text`` safe for the terminal, on one line: control characters (ESC, newlines, ...) and
-    bidirectional controls as escapes (``\\x1b``, ``\\n``, ``\\u202e``), and the undecodable bytes of
-    a file name that is not UTF-8 (surrogate-escaped by Python) as ``\\xf1``."""
-    text = str(text)
-    if text.isprintable():
-        return text
-    out = []
-    for ch in text:
-        if 0xDC80 <= ord(ch) <= 0xDCFF:
-            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
-        elif ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs"):
-            out.append(ch.encode("unicode_escape").decode("ascii"))
-        else:
-            out.append(ch)
-    return "".join(out)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
