@@ -7,6 +7,7 @@ advance widths and kerns of the TFM files pdflatex uses (``fontmetrics.json``, r
 ``tools/fontmetrics.py``), and :func:`tex_width` reads the LaTeX this package writes (escaped
 names, ``\\textsuperscript``, ``$F_1$``, siunitx numbers) the way TeX sets it. The tests compile
 every table in each style and compare pdflatex's natural width of each tabular with the model.
+The width model lives in :mod:`compreport.report.latex_widths` (its names are re-exported here).
 
 Splitting (:func:`split_even`, :func:`even_sizes`): a table that does not fit is cut into the
 fewest parts of as-even-as-possible consecutive columns (or rows, by height), so no part is left
@@ -15,17 +16,15 @@ with a single column or row when an even split avoids it.
 
 from __future__ import annotations
 
-import functools
-import json
 import math
 import re
-import unicodedata
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 
 from ..errors import InputError
 from ..settings import suggest
+from . import model
 from .model import Format
+from .latex_widths import Metrics, _metrics, number_parts, s_column, tex_width  # noqa: F401  (re-exported)
 
 
 @dataclass(frozen=True)
@@ -192,264 +191,6 @@ STYLES = {
 }
 
 
-# -- width model --------------------------------------------------------------------------------
-
-_FONTFILE = Path(__file__).with_name("fontmetrics.json")
-#: Unicode Latin-1 letters whose T1 slot differs from their code point.
-_T1 = {"ß": 0xFF, "ÿ": 0xB8, "¡": 0xBD, "¿": 0xBE, "«": 0x13, "»": 0x14}
-
-
-@functools.cache
-def _fontdata() -> dict:
-    return json.loads(_FONTFILE.read_text(encoding="utf-8"))
-
-
-@dataclass(frozen=True)
-class Metrics:
-    """Advance widths (pt) of one font size: the widest of several families, glyph by glyph.
-
-    ``widths[shape][code]`` for T1 codes, shapes ``r`` (regular), ``b`` (bold), ``i`` (italic),
-    ``s`` (the design size superscripts use, measured at the body size);
-    ``kerns[shape]["ab"]``; ``math`` holds Computer Modern (``i`` letters, ``s`` subscript letters,
-    ``r`` subscript digits) at this size.
-    """
-
-    size: float
-    widths: dict = field(repr=False)
-    italic: dict = field(repr=False)
-    kerns: dict = field(repr=False)
-    space: dict = field(repr=False)
-    extraspace: dict = field(repr=False)
-    math: dict = field(repr=False)
-
-    def glyph(self, ch: str, shape: str = "r") -> float:
-        """Width (pt) of one character in the T1 font (non-ASCII letters by their T1 glyph or base letter)."""
-        code = ord(ch)
-        if code < 128 or (0xC0 <= code <= 0xFF and ch not in "×÷"):
-            return self.widths[shape][code]
-        if ch in _T1:
-            return self.widths[shape][_T1[ch]]
-        base = unicodedata.normalize("NFKD", ch)[:1]
-        if base and ord(base) < 128 and base.isalpha():
-            return self.widths[shape][ord(base)]
-        return self.widths[shape][ord("M")]
-
-    def text(self, s: str, shape: str = "r") -> float:
-        """Width (pt) of plain text as TeX sets it in a box: advances, kerns between ASCII pairs,
-        interword spaces (with the extra space after a sentence-ending period)."""
-        w, prev = 0.0, ""
-        for ch in s:
-            if ch == " ":
-                w += self.space[shape] + (self.extraspace[shape] if prev and prev in ".?!:" else 0.0)
-                prev = ""
-                continue
-            w += self.glyph(ch, shape)
-            if prev:
-                w += self.kerns[shape].get(prev + ch, 0.0)
-            prev = ch
-        return w
-
-
-@functools.cache
-def _metrics(families: tuple[str, ...], size: float) -> Metrics:
-    data = _fontdata()
-    widths, italic, kerns, space, extra = {}, {}, {}, {}, {}
-    for shape in ("r", "b", "i", "s"):
-        fonts = [data[f][shape] for f in families]
-        widths[shape] = [size * max(f["widths"][c] for f in fonts) for c in range(256)]
-        italic[shape] = [size * max(f["italic"][c] for f in fonts) for c in range(256)]
-        pairs = set().union(*(f["kerns"] for f in fonts))
-        kerns[shape] = {p: size * max(f["kerns"].get(p, 0.0) for f in fonts) for p in pairs}
-        space[shape] = size * max(f["space"] for f in fonts)
-        extra[shape] = size * max(f["extraspace"] for f in fonts)
-    cm = data["cm-math"]
-    math_w = {shape: [size * w for w in cm[shape]["widths"]] for shape in ("r", "i", "s")}
-    return Metrics(size, widths, italic, kerns, space, extra, math_w)
-
-
-#: Script size relative to the text size (LaTeX: 8 pt at 10.95 pt, 7 pt at 10 pt; the larger ratio).
-SCRIPT = 8 / 10.95
-#: TeX's \scriptspace, added after every sub- or superscript (\textsuperscript is one).
-SCRIPTSPACE = 0.5
-#: Glyphs of the LaTeX commands this package writes (escape(), templates).
-_SYMBOLS = {
-    "textbackslash": "\\", "textless": "<", "textgreater": ">", "textbar": "|", "textquotedbl": '"',
-    "textquotesingle": "'", "textasciigrave": "`", "textasciitilde": "~", "textasciicircum": "^",
-    "textunderscore": "_", "dag": "*", "textendash": "–", "textemdash": "—",
-}
-#: Symbols outside the T1 text font, measured as a glyph of the same width (the TS1/siunitx minus is "+").
-_AS = {"textminus": "+", "minus": "+", "textdegree": "o"}
-#: Computer Modern math italic code points of the Greek letters our captions and headers use.
-_GREEK = {"alpha": 0o13, "beta": 0o14, "delta": 0o16, "theta": 0o22, "rho": 0o32, "sigma": 0o33}
-#: Commands taking one argument: argument's (shape, in math?) — None keeps the current one.
-_WRAP = {"textbf": ("b", False), "textit": ("i", False), "mathit": ("i", False), "textsuperscript": (None, False),
-         "num": (None, False), "text": (None, False), "mathrm": ("r", None), "bar": (None, None)}
-_TOKEN = re.compile(r"\\([A-Za-z]+)\s*|\\(.)|(.)", re.S)
-
-
-class _Tokens:
-    def __init__(self, src: str):
-        self.items = [("cs", w) if w is not None else ("sym", s) if s is not None else ("ch", c)
-                      for w, s, c in (mt.groups() for mt in _TOKEN.finditer(src))]
-        self.i = 0
-
-    def take(self):
-        tok = self.items[self.i] if self.i < len(self.items) else None
-        self.i += 1
-        return tok
-
-    def peek(self):
-        return self.items[self.i] if self.i < len(self.items) else None
-
-
-def tex_width(src: str, m: Metrics) -> float:
-    """Natural width (pt) of a line of LaTeX as this package writes it, in the font of ``m``.
-
-    Understands the escapes of :func:`compreport.report.tex.escape`, groups, ``\\bfseries``,
-    ``\\textit``/``\\textbf``/``\\textsuperscript``/``\\num``, ``~``, ``\\,``, ``\\char``, and
-    inline math with letters, Greek, sub/superscripts and relations; an unknown command counts as
-    an em (generous). Kerns apply between characters of one run, as TeX's; a group or command
-    ends the run.
-    """
-    return _measure(_Tokens(src), m, "r", 1.0, False, nested=False)
-
-
-def _arg(t: _Tokens, m: Metrics, shape: str, scale: float, math_: bool) -> float:
-    """One argument: a braced group, or the next single token."""
-    tok = t.peek()
-    if tok == ("ch", "{"):
-        t.take()
-        return _measure(t, m, shape, scale, math_, nested=True)
-    sub = _Tokens("")
-    sub.items = [t.take()] if tok is not None else []
-    return _measure(sub, m, shape, scale, math_, nested=False)
-
-
-def _measure(t: _Tokens, m: Metrics, shape: str, scale: float, math_: bool, nested: bool) -> float:
-    w, prev = 0.0, ""  # prev: the previous character of this run (kerns, space factor)
-    while (tok := t.take()) is not None:
-        kind, val = tok
-        if kind == "ch" and val == "}":
-            if nested:
-                return w
-            prev = ""
-            continue
-        if kind == "ch" and val == "{":
-            w += _measure(t, m, shape, scale, math_, nested=True)
-            prev = ""
-            continue
-        if kind == "ch" and val == "$":
-            math_, prev = not math_, ""
-            continue
-        if kind == "cs":
-            prev = ""
-            if val == "bfseries":
-                shape = "b"
-            elif val in _WRAP:
-                new_shape, new_math = _WRAP[val]
-                start = t.i
-                w += _arg(t, m, new_shape or shape, scale * (SCRIPT if val == "textsuperscript" else 1.0),
-                          math_ if new_math is None else new_math)
-                if val in ("textit", "textbf"):  # LaTeX adds the italic correction of the last letter
-                    last = next((tok[1] for tok in reversed(t.items[start:t.i]) if tok[0] in ("ch", "sym")
-                                 and tok[1] not in "{}"), "")
-                    nxt = t.peek()
-                    if last and ord(last) < 256 and not (nxt and nxt[1] in ".,"):
-                        w += m.italic[new_shape][ord(last)] * scale
-                if val == "textsuperscript":  # a math superscript: \scriptspace after it
-                    w += SCRIPTSPACE
-            elif val == "char":
-                digits = ""
-                while (nxt := t.peek()) is not None and nxt[0] == "ch" and nxt[1].isdigit():
-                    digits += t.take()[1]
-                w += m.glyph(chr(int(digits or "77")), shape) * scale
-            elif val in _SYMBOLS:
-                w += m.glyph(_SYMBOLS[val], "s" if scale < 1 and shape == "r" else shape) * scale
-            elif val in _AS:
-                w += m.glyph(_AS[val], "r") * scale
-            elif val in _GREEK:
-                w += m.math["i"][_GREEK[val]] * scale
-            else:
-                w += m.size * scale  # unknown: an em
-            continue
-        if kind == "sym":
-            if val == ",":
-                w += m.size * scale / 6
-                prev = ""
-            elif val == " ":
-                w += m.space[shape] * scale
-                prev = ""
-            else:  # \& \% \$ \# \_ \{ \}
-                w += m.glyph(val, shape) * scale + (m.kerns[shape].get(prev + val, 0.0) * scale if prev else 0.0)
-                prev = val
-            continue
-        ch = val
-        if math_:
-            prev = ""
-            if ch in "_^":
-                w += _arg(t, m, shape, scale * SCRIPT, True) + SCRIPTSPACE
-            elif ch.isspace():
-                pass
-            elif ch.isascii() and ch.isalpha():
-                w += m.math["s" if scale < 1 else "i"][ord(ch)] * (scale / SCRIPT if scale < 1 else scale)
-            elif ch.isdigit() and scale < 1:
-                w += m.math["r"][ord(ch)] * scale / SCRIPT
-            else:
-                rel = 10 / 18 if ch in "=<>" else 8 / 18 if ch in "+-*" else 0.0
-                w += m.glyph(ch, "r") * scale + (rel * m.size if scale == 1 else 0.0)
-            continue
-        if ch.isspace() or ch == "~":
-            if prev != " ":
-                extra = prev in ".?!:" and ch != "~"
-                w += (m.space[shape] + (m.extraspace[shape] if extra else 0.0)) * scale
-            prev = " "
-            continue
-        face = "s" if scale < 1 and shape == "r" else shape
-        w += m.glyph(ch, face) * scale + (m.kerns[face].get(prev + ch, 0.0) * scale if prev and prev != " " else 0.0)
-        prev = ch
-    return w
-
-
-def number_parts(text: str) -> tuple[int, int, int, bool] | None:
-    """``(sign, integer digits, decimals, has point)`` of a plain number's text, or None."""
-    mt = re.fullmatch(r"(-?)(\d+)(?:\.(\d*))?", text)
-    if not mt:
-        return None
-    return (1 if mt.group(1) else 0, len(mt.group(2)), len(mt.group(3) or ""), mt.group(3) is not None)
-
-
-def s_column(m: Metrics, cells: list[tuple[str, bool, str]], fmt: tuple[int, int, int], post: str = "",
-             header: str = "") -> float:
-    """Natural width (pt) of a siunitx ``S[table-format=...]`` column.
-
-    ``cells``: ``(text, bold, LaTeX after the number)``; numbers are aligned on the decimal point,
-    so the width is the widest sign + integer part, the marker, the widest decimal part, and the
-    widest text after it, each at least the space ``table-format`` (``fmt``: sign, integer
-    digits, decimals) and ``table-space-text-post`` (``post``) reserve. Non-numbers (braced text)
-    and the braced ``header`` count as text.
-    """
-    digit = {s: max(m.widths[s][ord(c)] for c in "0123456789") for s in ("r", "b")}
-    point = {s: max(m.widths[s][ord(".")], m.widths[s][ord(",")]) for s in ("r", "b")}
-    minus = {s: m.widths[s][ord("+")] for s in ("r", "b")}
-    sign, ints, decs = fmt
-    left = sign * minus["r"] + ints * digit["r"]
-    right = (point["r"] + decs * digit["r"]) if decs else 0.0
-    after = tex_width(post, m) if post else 0.0
-    whole = tex_width(header, m) if header else 0.0
-    for text, bold, tail in cells:
-        s = "b" if bold else "r"
-        parts = number_parts(text)
-        if parts is None:
-            whole = max(whole, tex_width(text, m) if not bold else tex_width("\\bfseries " + text, m))
-            continue
-        neg, n_int, n_dec, has_point = parts
-        left = max(left, neg * minus[s] + n_int * digit[s])
-        right = max(right, (point[s] if has_point else 0.0) + n_dec * digit[s])
-        if tail:
-            after = max(after, tex_width(tail, m))
-    return max(left + right + after, whole)
-
-
 # -- splitting ----------------------------------------------------------------------------------
 
 
@@ -595,3 +336,20 @@ class Options:
         """The ``\\sisetup`` line the tables need."""
         marker = ", output-decimal-marker={,}" if self.decimal_comma else ""
         return f"\\sisetup{{detect-weight=true, detect-family=true, mode=text{marker}}}"
+
+
+# -- table parts ------------------------------------------------------------------------------
+
+
+def _values(t: model.Table, keys) -> list:
+    return [r.cells[k].value for r in t.rows for k in keys if k in r.cells]
+
+
+@dataclass
+class _Part:
+    """One float of a table: its tabular's model width and its LaTeX body."""
+
+    width: float
+    body: str
+    caption: str
+    label: str

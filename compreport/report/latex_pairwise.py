@@ -1,0 +1,186 @@
+"""The pairwise LaTeX tables of one metric: differences from the best, the pair matrix, the p-values.
+
+:class:`PairwiseTables` holds these methods of :class:`compreport.report.latex.Renderer` (which
+inherits them); they use the renderer's helpers and attributes (``style``, ``fmt``, ``m``, ``marks``,
+``_col``, ``_num_col``, ``_row_groups``, ``_file``...).
+"""
+
+from __future__ import annotations
+
+from .. import vocabulary as vocab
+from ..stats.results import CompetitionAnalysis, MetricAnalysis
+from . import model
+from .latex_layout import _Part, _values, number_format, split_even, table_format
+from .naming import metric_stems
+from .tex import cell, escape, mark, metric_name
+
+
+class PairwiseTables:
+    """The pairwise tables of :class:`~compreport.report.latex.Renderer` (a mixin)."""
+
+    def differences_from_best(self, comp: CompetitionAnalysis, ma: MetricAnalysis) -> str:
+        """CIs of the differences from the best (paper Table 3) with the stored verdicts; names
+        become rank numbers with a key in the caption only if the table cannot fit otherwise."""
+        t = model.differences_from_best(comp, ma, self.fmt)
+        st, d = self.style, self.fmt.diff_decimals
+        fmt = number_format(d, _values(t, ("ci_low", "diff", "ci_high")))
+        p_fmt = (0, 1, self.fmt.p_decimals)
+        position = {s.system: i + 1 for i, s in enumerate(ma.scores)}
+        other = [self._num_col([r[k] for r in t.rows], fmt, "{" + h + "}")
+                 for k, h in (("ci_low", "LCI"), ("diff", "Diff."), ("ci_high", "UCI"))]
+        other += [self._col(["Excl.~0"] + [r["excludes_zero"].text for r in t.rows]),
+                  self._num_col([r["p_adjusted"] for r in t.rows], p_fmt, "{$p$}"),
+                  self._col(["Sig."] + [r["significant"].text for r in t.rows])]
+        full = [self._name(r.label, r.baseline) for r in t.rows]
+        short = [str(position[r.label]) + "." for r in t.rows]
+        width_full = st.table_width([self._col(["System"] + full)] + other)
+        abbreviate = width_full > st.widest
+        names = short if abbreviate else full
+        w = st.table_width([self._col(["System"] + names)] + other)
+        s = self.analysis.settings
+        head = f"Differences of {metric_name(ma)} from the best system of {escape(comp.name)}"
+        key = (f" Systems are numbered by rank ({self._key([(position[r.label], r.label) for r in t.rows])})."
+               if abbreviate else "")
+        tail = (f", {escape(ma.best)} (positive: the best is better), with \\num{{{100 * s.level:g}}}\\% "
+                f"{escape(s.ci_method)} bootstrap confidence intervals (not corrected for multiple comparisons); "
+                f"Excl.~0: the interval excludes zero. Sig.: significantly different from the best, decided by $p$ "
+                f"({escape(s.rule)}, $\\alpha = \\num{{{s.alpha:g}}}$).{key}")
+        groups = self._row_groups(len(t.rows), head + tail, w)
+        labels = self._parts(self.label(f"{comp.id}-diff-{metric_stems(comp)[ma.name]}"), len(groups))
+        parts = []
+        for k, rg in enumerate(groups):
+            rows = [{"system": names[i], "low": cell(t.rows[i]["ci_low"]), "diff": cell(t.rows[i]["diff"]),
+                     "high": cell(t.rows[i]["ci_high"]), "excludes": escape(t.rows[i]["excludes_zero"].text),
+                     "p": cell(t.rows[i]["p_adjusted"]), "significant": escape(t.rows[i]["significant"].text)}
+                    for i in rg]
+            body = self._render("vs_best.tex.j2", fmt=table_format(fmt), p_fmt=table_format(p_fmt), rows=rows)
+            if k == 0:
+                cap = head + self._part_text(1, len(groups)) + tail
+            else:
+                sub = (f" Systems: {self._key([(position[t.rows[i].label], t.rows[i].label) for i in rg])}"
+                       if abbreviate else "")
+                cap = self._continued(head, labels[0], k + 1, len(groups)) + sub
+            parts.append(_Part(w, body, cap, labels[k]))
+        return self._file(parts)
+
+    def _marks_text(self) -> str:
+        """The legend of the marks that can occur with this B (smallest p-value 1/(B+1))."""
+        s = self.analysis.settings
+        if not self.marks:
+            return (f"No significance mark can occur with \\num{{{s.bootstrap}}} resamples (the smallest $p$-value "
+                    f"is $1/(B+1)$)")
+        text = ", ".join(f"{mark(m)}~$p < \\num{{{t:g}}}$" for t, m in reversed(self.marks))
+        return f"Marks: {text} ({escape(s.rule)})"
+
+    def pair_matrix(self, comp: CompetitionAnalysis, ma: MetricAnalysis) -> str:
+        """Lower-triangular differences (column − row) with the stored marks; columns split evenly to
+        fit, rows by height; row names become rank numbers (key in the caption) only when a split
+        would otherwise leave a part with a single column."""
+        t = model.pair_matrix(comp, ma, self.fmt)
+        st, d = self.style, self.fmt.diff_decimals
+        if not t.rows:
+            return self._empty(f"pairwise differences of {escape(comp.name)}", "a single system")
+        position = t.extra["position"]
+        cells = [c for r in t.rows for c in r.cells.values()]
+        fmt = number_format(d, [c.value for c in cells])
+        post = mark(self.marks[0][1]) if self.marks else ""
+        cols = list(t.columns)
+        col_w = max(self._num_col(cells, fmt, "{" + str(position[c]) + "}", post) for c in cols)
+        full = {r.label: f"{position[r.label]}.~{self._name(r.label, r.baseline)}" for r in t.rows}
+        short = {r.label: f"{position[r.label]}." for r in t.rows}
+
+        def plan_for(names):
+            stub = self._col(list(names.values()))
+            return split_even([col_w] * len(cols), lambda g: st.table_width([stub] + [col_w] * len(g)) <= st.widest)
+
+        def single(groups):
+            return groups is None or (len(cols) >= 2 and any(len(g) == 1 for g in groups))
+
+        plan_full = plan_for(full)
+        abbreviate = single(plan_full) and not single(plan_for(short)) or plan_full is None
+        names = short if abbreviate else full
+        col_groups = plan_for(names) or [[i] for i in range(len(cols))]
+        stub = self._col(list(names.values()))
+        head = f"Differences of {metric_name(ma)} (column $-$ row) for {escape(comp.name)}"
+        plan = []
+        for g in col_groups:
+            first = position[cols[g[0]]]
+            rows = [r for r in t.rows if position[r.label] > first]
+            w = st.table_width([stub] + [col_w] * len(g))
+            probe = head + " (part 9 of 9); " + "x" * 40 * (len(g) + (len(rows) if abbreviate else 0)) + \
+                self._marks_text()
+            plan += [(g, [rows[i] for i in rg], w) for rg in self._row_groups(len(rows), probe, w)]
+        labels = self._parts(self.label(f"{comp.id}-pairs-{metric_stems(comp)[ma.name]}"), len(plan))
+        parts = []
+        for k, (g, rows, _) in enumerate(plan):
+            sel = [cols[i] for i in g]
+            w = st.table_width([self._col([names[r.label] for r in rows])] + [col_w] * len(g))
+            shown = {position[c]: c for c in sel}
+            if abbreviate:
+                shown |= {position[r.label]: r.label for r in rows}
+            shown = sorted(shown.items())
+            what = "systems" if abbreviate else "columns"
+            cap = (f"{head}{self._part_text(k + 1, len(plan))}; {what} are numbered by rank ({self._key(shown)}). "
+                   f"{self._marks_text()}.")
+            body = self._render("matrix.tex.j2", cols=[position[c] for c in sel],
+                                fmt=table_format(fmt, post), rows=[
+                                    {"label": names[r.label],
+                                     "cells": [cell(r.cells[c]) if c in r.cells else "" for c in sel]} for r in rows])
+            parts.append(_Part(w, body, cap, labels[k]))
+        return self._file(parts)
+
+    def p_values(self, comp: CompetitionAnalysis, ma: MetricAnalysis) -> str:
+        """All pairs with raw, Bonferroni, Holm and BH p-values (paper Table 5), in row-split floats
+        that fit the page; names become rank numbers (key in the caption) only if they cannot fit."""
+        t = model.pairwise_p_values(comp, ma, self.fmt)
+        st, d, pd_ = self.style, self.fmt.diff_decimals, self.fmt.p_decimals
+        if not t.rows:
+            return self._empty(f"pairwise p-values of {escape(comp.name)}", "a single system")
+        position = {s.system: i + 1 for i, s in enumerate(ma.scores)}
+        fmt = number_format(d, _values(t, ["diff"]))
+        p_fmt = (0, 1, pd_)
+        heads = {"none": "{$p$}", "bonferroni": "{Bonferroni}", "holm": "{Holm}", "bh": "{BH}"}
+        nums = [self._num_col([r["diff"] for r in t.rows], fmt, "{Diff.}")]
+        nums += [self._num_col([r[k] for r in t.rows], p_fmt, heads[k]) for k in vocab.P_FIELD]
+
+        def names_for(abbr):
+            if abbr:
+                return [(str(position[r["a"].text]), str(position[r["b"].text])) for r in t.rows]
+            return [(escape(r["a"].text), escape(r["b"].text)) for r in t.rows]
+
+        def width(abbr):
+            ab = names_for(abbr)
+            return st.table_width([self._col(["System A"] + [a for a, _ in ab]),
+                                   self._col(["System B"] + [b for _, b in ab])] + nums)
+
+        abbreviate = width(False) > st.widest
+        names, w = names_for(abbreviate), width(abbreviate)
+        family = vocab.FAMILIES[self.analysis.settings.family].words
+        s = self.analysis.settings
+        head = f"Estimated $p$-values of the {metric_name(ma)} differences (A $-$ B, positive: A is better) for " \
+               f"{escape(comp.name)}"
+        tail = (f", without adjustment and with Bonferroni, Holm and Benjamini--Hochberg (BH) adjustments over "
+                f"{escape(family)} ({escape(s.test)} test). Verdicts of this report: {escape(s.rule)}, "
+                f"$\\alpha = \\num{{{s.alpha:g}}}$.")
+
+        def key(rows):
+            if not abbreviate:
+                return ""
+            shown = sorted({position[t.rows[i][x].text]: t.rows[i][x].text for i in rows for x in ("a", "b")}.items())
+            return f" Systems are numbered by rank ({self._key(shown)})."
+
+        probe = head + tail + (" Systems are numbered by rank (" + "x" * 40 * len(ma.scores) + ")."
+                               if abbreviate else "")
+        groups = self._row_groups(len(t.rows), probe, w)
+        labels = self._parts(self.label(f"{comp.id}-pvalues-{metric_stems(comp)[ma.name]}"), len(groups))
+        parts = []
+        for k, rg in enumerate(groups):
+            rows = [{"a": names[i][0], "b": names[i][1], "diff": cell(t.rows[i]["diff"]),
+                     "p": [cell(t.rows[i][x]) for x in vocab.P_FIELD]} for i in rg]
+            body = self._render("pvalues.tex.j2", rows=rows, diff_fmt=table_format(fmt), p_fmt=table_format(p_fmt))
+            w = st.table_width([self._col(["System A"] + [r["a"] for r in rows]),
+                                self._col(["System B"] + [r["b"] for r in rows])] + nums)
+            cap = (head + self._part_text(1, len(groups)) + tail + key(rg) if k == 0
+                   else self._continued(head, labels[0], k + 1, len(groups)) + key(rg))
+            parts.append(_Part(w, body, cap, labels[k]))
+        return self._file(parts)
