@@ -15,189 +15,33 @@ other files:
 
 A file whose every row holds one field per label (no id) is *aligned by line* with the gold
 (``ids`` is None); a blank line inside it is an item without a value.
+
+The options and the two shapes of a file read are in :mod:`.parsed`, JSON reading in :mod:`.jsonfiles`.
 """
 
 from __future__ import annotations
 
 import io
-import json
-import math
 import os
 import re
 import zipfile
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
 from ..settings import suggest
 from ..words import option
-from .delimited import MISSING, SEPARATORS, decode, read_bytes, split_fields, text_name
+from .delimited import MISSING, decode, read_bytes, split_fields, text_name
+from .jsonfiles import read_json
+from .parsed import MISSING_POLICIES, Parsed, RawText, ReadOptions, columns, one_column
 
-#: ``--missing`` values.
-MISSING_POLICIES = ("error", "wrong")
+__all__ = ["MISSING_POLICIES", "Parsed", "RawText", "ReadOptions", "columns", "headers", "layout", "one_column",
+           "read_file", "read_json", "zip_member"]
 
 #: Largest zip member read (bytes): a prediction file, not an archive bomb.
 _ZIP_MEMBER_LIMIT = 1 << 31
 
 _NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
-
-
-@dataclass
-class ReadOptions:
-    """How gold and run files are read (``--sep``, ``--no-comments``, ``--id-col``, ``--label-col``,
-    ``--zip-member``, ``--missing``, ``--exclude``, ``--names`` and their ``[data]`` keys).
-
-    Attributes
-    ----------
-    sep : str
-        One of :data:`~compreport.inputs.delimited.SEPARATORS`.
-    comments : bool
-        Skip lines whose first character is ``#``.
-    id_col, label_col : int, str, list or None
-        The id column and the label column(s) of the gold (and of the runs unless ``runs_id_col`` /
-        ``runs_label_col``): 1-based positions or header names (JSON: keys); None: found as
-        described in :func:`layout`.
-    zip_member : str or None
-        The prediction file inside every ``.zip`` run (its name or path in the archive).
-    missing : str
-        ``error``: a blank, absent or unreadable prediction is an error; ``wrong``: it is scored as
-        a wrong answer.
-    exclude : list of str
-        Globs of run files to leave out (matched against the path inside the runs folder and the name).
-    names : str or None
-        The names file (``run``, ``name``, ``team``, ``baseline``, ``exclude`` columns).
-    """
-
-    sep: str = "auto"
-    comments: bool = True
-    id_col: int | str | None = None
-    label_col: list | None = None
-    runs_id_col: int | str | None = None
-    runs_label_col: list | None = None
-    zip_member: str | None = None
-    missing: str = "error"
-    exclude: list[str] = field(default_factory=list)
-    names: str | None = None
-
-    def check(self) -> "ReadOptions":
-        """Validated and normalised in place (column lists, positions >= 1); returns self."""
-        if self.sep not in SEPARATORS:
-            raise InputError(f"{option('sep')} must be one of {', '.join(SEPARATORS)}; got {self.sep!r}"
-                             f"{suggest(self.sep, SEPARATORS)}")
-        if self.missing not in MISSING_POLICIES:
-            raise InputError(f"{option('missing')} must be one of {', '.join(MISSING_POLICIES)}; got {self.missing!r}"
-                             f"{suggest(self.missing, MISSING_POLICIES)}")
-        if not isinstance(self.comments, bool):
-            raise InputError(f"`comments` must be True or False; got {self.comments!r}")
-        self.id_col = one_column(self.id_col, "id_col")
-        self.runs_id_col = one_column(self.runs_id_col, "id_col")
-        self.label_col = columns(self.label_col, "label_col")
-        self.runs_label_col = columns(self.runs_label_col, "label_col")
-        return self
-
-
-def one_column(value, what: str, label: str | None = None):
-    """A column given by the user: None, a position (``2``, ``"2"``) as int >= 1, or a name.
-
-    ``what`` is the option (``id_col``, ``label_col``) named in errors, unless ``label`` (a spec key) is given.
-    """
-    if value is None:
-        return None
-    name = label or option(what)
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise InputError(f"{name} must be a column name or a 1-based position; got {value!r}")
-    if isinstance(value, str):
-        value = value.strip()
-        if re.fullmatch(r"-?\d+", value):
-            value = int(value)
-    if isinstance(value, int) and value < 1:
-        raise InputError(f"{name} must be a column name or a 1-based position (1 is the first column); got {value}")
-    if value == "":
-        raise InputError(f"{name} names no column")
-    return value
-
-
-def columns(value, what: str, label: str | None = None) -> list | None:
-    """Label columns: None, one column, a comma list (``"3,5"``) or a list; see :func:`one_column`."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        value = [v for v in value.split(",") if v.strip()]
-    elif not isinstance(value, (list, tuple)):
-        value = [value]
-    out = [one_column(v, what, label) for v in value]
-    if not out:
-        raise InputError(f"{label or option(what)} names no column")
-    return out
-
-
-@dataclass
-class Parsed:
-    """One gold or run file read into items.
-
-    Attributes
-    ----------
-    path : str
-        The file as messages name it (a zip member: ``run.zip:answer.txt``).
-    file : str
-        The file read from disk (its SHA-256 is recorded).
-    ids : list of str or None
-        The id of each item; None: no ids, the items are aligned with the gold by line.
-    values : list of list
-        Per item, one value per field: stripped text, or None where there is no value (blank,
-        ``nan``/``null``, absent).
-    lines : list of int
-        Line (or JSON entry) of each item.
-    columns : list of str
-        How each field is named in messages (``column 2``, ``column 'label'``, ``key 'label'``).
-    unit : str
-        ``line`` or ``entry`` (a ``.json`` file).
-    header : list of str or None
-        The header row, when the file has one (text files).
-    id_index : int or None
-        0-based column of the ids (text files with ids).
-    label_index : list of int
-        0-based columns of the values (text files).
-    width : int
-        Columns of a complete row (text files).
-    """
-
-    path: str
-    file: str
-    ids: list[str] | None
-    values: list[list[str | None]]
-    lines: list[int]
-    columns: list[str]
-    unit: str = "line"
-    header: list[str] | None = None
-    id_index: int | None = None
-    label_index: list[int] = field(default_factory=list)
-    width: int = 0
-
-    def where(self, k: int, f: int | None = None) -> str:
-        """``path, line L[, column]`` of item ``k`` (and field ``f``)."""
-        col = f", {self.columns[f]}" if f is not None else ""
-        return f"{self.path}, {self.unit} {self.lines[k]}{col}"
-
-
-@dataclass
-class RawText:
-    """A text gold or run file split into fields (:func:`~compreport.inputs.delimited.split_fields`).
-
-    ``rows[i]`` (``[]`` for a blank line) is on line ``lines[i]``; ``sep`` is the separator used.
-    """
-
-    path: str
-    file: str
-    rows: list[list[str]]
-    lines: list[int]
-    sep: str
-
-    @property
-    def start(self) -> int:
-        """Index of the first non-blank row."""
-        return next(i for i, r in enumerate(self.rows) if r)
 
 
 # --------------------------------------------------------------------------- reading a file
@@ -276,127 +120,6 @@ def read_file(path: str, opts: ReadOptions, role: str, fields: list[str] | None 
         raise InputError(f"{shown}: file holds only comment lines ('#'); pass {option('no_comments', True)} "
                          f"if '#' starts data")
     return RawText(shown, path, rows, lines, sep)
-
-
-# --------------------------------------------------------------------------- JSON
-
-class _Duplicate(Exception):
-    pass
-
-
-def _pairs(pairs):
-    out = {}
-    for k, v in pairs:
-        if k in out:
-            raise _Duplicate(k)
-        out[k] = v
-    return out
-
-
-def _json_text(value, where: str, what: str) -> str | None:
-    """A JSON scalar as the text a delimited file would hold; None for null, NaN or a blank string."""
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if math.isnan(value):
-            return None
-        return str(int(value)) if value.is_integer() else repr(value)
-    if isinstance(value, str):
-        text = value.strip()
-        return None if text.lower() in MISSING else text
-    kind = {"dict": "object", "list": "array"}.get(type(value).__name__, type(value).__name__)
-    raise InputError(f"{where}: {what} is a JSON {kind}, expected a label or a number")
-
-
-def read_json(shown: str, file: str, text: str, suffix: str, id_col, label_col,
-              fields: list[str] | None, role: str = "gold") -> Parsed:
-    """A ``.jsonl`` file (one object per line) or a ``.json`` file (a list of objects, an object
-    mapping id to label, or a list of labels) as :class:`Parsed`.
-
-    Keys: ``id`` and ``label`` (several fields: the field names) unless ``id_col``/``label_col``
-    name them.
-    """
-    nf = len(fields) if fields else 1
-    for spec, what in ((id_col, "id_col"), *((c, "label_col") for c in (label_col or []))):
-        if isinstance(spec, int):
-            raise InputError(f"{shown}: a JSON file names its values by key, not position: pass "
-                             f"{option(what, 'KEY')}")
-    id_key = id_col or "id"
-    label_keys = list(label_col) if label_col else (list(fields) if fields else ["label"])
-    if len(label_keys) != nf:
-        raise InputError(f"{shown}: {nf} field(s) but {len(label_keys)} label key(s) ({option('label_col')})")
-    entries: list[tuple[int, object]] = []
-    unit = "line"
-    try:
-        if suffix == ".jsonl":
-            for number, line in enumerate(text.splitlines(), start=1):
-                if not line.strip():
-                    continue
-                try:
-                    entries.append((number, json.loads(line, object_pairs_hook=_pairs)))
-                except json.JSONDecodeError as exc:
-                    raise InputError(f"{shown}, line {number}: not JSON ({exc.msg}, column {exc.colno})") from None
-        else:
-            unit = "entry"
-            try:
-                doc = json.loads(text, object_pairs_hook=_pairs)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{shown}, line {exc.lineno}: not JSON ({exc.msg}, column {exc.colno})") from None
-            if isinstance(doc, dict):  # id -> label, or id -> object with the label keys
-                if nf != 1 and not all(isinstance(v, dict) for v in doc.values()):
-                    raise InputError(f"{shown}: an object mapping id to label holds one field; {nf} are expected")
-                entries = [(k, (v | {id_key: key}) if isinstance(v, dict) else {id_key: key, label_keys[0]: v})
-                           for k, (key, v) in enumerate(doc.items(), start=1)]
-            elif isinstance(doc, list):
-                entries = list(enumerate(doc, start=1))
-            else:
-                raise InputError(f"{shown}: holds a JSON {type(doc).__name__}; expected a list of objects "
-                                 f"(keys {id_key!r} and {label_keys[0]!r}), an object mapping id to label, or a "
-                                 f"list of labels")
-    except _Duplicate as dup:
-        raise InputError(f"{shown}: key {str(dup)!r} appears twice in one object") from None
-    if not entries:
-        raise InputError(f"{shown}: no entries")
-    columns = [f"key {k!r}" for k in label_keys]
-    lines = [pos for pos, _ in entries]
-    objects = [isinstance(obj, dict) for _, obj in entries]
-    if not any(objects):  # a list of labels: aligned with the gold
-        if nf != 1:
-            raise InputError(f"{shown}: a list of labels holds one field; {nf} are expected")
-        values = [[_json_text(obj, f"{shown}, {unit} {pos}", "the value")] for pos, obj in entries]
-        return Parsed(shown, file, None, values, lines, ["value"], unit)
-    if not all(objects):
-        pos, obj = next(e for e, o in zip(entries, objects, strict=True) if not o)
-        raise InputError(f"{shown}, {unit} {pos}: a JSON {type(obj).__name__}, where the other entries are objects")
-    keys = sorted({k for _, obj in entries for k in obj})
-    if role == "run":  # a run that lacks a key named for the gold is read with the default keys
-        if id_key not in keys and "id" in keys:
-            id_key = "id"
-        if nf == 1 and label_keys[0] not in keys and "label" in keys:
-            label_keys = ["label"]
-            columns = ["key 'label'"]
-    for key, what in ((id_key, "id_col"), *((k, "label_col") for k in label_keys)):
-        if key not in keys:
-            others = [k for k in keys if k != id_key and k not in label_keys]
-            raise InputError(f"{shown}: no entry has the key {key!r} (keys: {', '.join(map(repr, keys))}); pass "
-                             f"{option(what, others[0] if len(others) == 1 else 'KEY')}{suggest(key, keys)}")
-    ids, values = [], []
-    for pos, obj in entries:
-        where = f"{shown}, {unit} {pos}"
-        if id_key not in obj:
-            raise InputError(f"{where}: no key {id_key!r} (the id)")
-        ident = obj[id_key]
-        if isinstance(ident, bool) or not isinstance(ident, (str, int)) or \
-                (isinstance(ident, str) and not ident.strip()):
-            raise InputError(f"{where}: the id ({id_key!r}) must be a non-empty string or a whole number; "
-                             f"got {ident!r}")
-        ids.append(str(ident).strip())
-        values.append([_json_text(obj.get(k), where, f"the value of {k!r}") for k in label_keys])
-    return Parsed(shown, file, ids, values, lines, columns, unit)
 
 
 # --------------------------------------------------------------------------- headers

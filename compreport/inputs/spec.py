@@ -1,4 +1,5 @@
-"""Specs: ``competition.toml`` and ``workshop.toml`` (pydantic models), and turning inputs into Competitions.
+"""Turning inputs into Competitions: ``competition.toml``, ``workshop.toml`` (their pydantic models are in
+:mod:`.specmodels`), wide tables and gold + run files.
 
 An INPUT on the command line is one of
 
@@ -12,163 +13,22 @@ A key that a spec does not know is an error that suggests the closest known key.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
-import typing
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-from pydantic import BaseModel, ConfigDict, create_model
 
 from . import readers as load
 from .competition import INFO_FIELDS, Competition, CompetitionInfo, MetricSpec
 from .delimited import SEPARATORS, text_name
 from .records import MISSING_POLICIES, ReadOptions, columns, one_column
+from .specmodels import (_KEY_OF_SETTING, BootstrapSpec, CompetitionSpec, DataSpec, MetricEntry,  # noqa: F401
+                         NamesSpec, RunsSpec, WorkshopEntry, WorkshopSpec, _settings_of)
 from .tomlfile import read_toml, validate_model, where
 from ..errors import InputError
-from ..settings import suggest, validate
+from ..settings import suggest
 from ..words import option, override
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class RunsSpec(_Strict):
-    """``[data.runs]``: the runs' ``path`` and, when they differ from the gold, their ``id_col``/``label_col``."""
-
-    path: str
-    id_col: int | str | None = None
-    label_col: int | str | list[int | str] | None = None
-
-
-class DataSpec(_Strict):
-    """``[data]``: either ``table`` (wide layout) or ``gold`` + ``runs``, and how to read them.
-
-    ``runs`` is a folder or glob, or a ``[data.runs]`` table. ``id_col``/``label_col`` (position or
-    header name), ``sep``, ``comments``, ``zip_member``, ``missing`` and ``exclude`` are the
-    command line's ``--id-col``, ``--label-col``, ``--sep``, ``--no-comments``, ``--zip-member``,
-    ``--missing`` and ``--exclude``, which override them.
-    """
-
-    table: str | None = None
-    gold: str | None = None
-    runs: str | RunsSpec | None = None
-    gold_column: str = "y"
-    id_column: str | None = None
-    fields: list[str] | None = None
-    id_col: int | str | None = None
-    label_col: int | str | list[int | str] | None = None
-    sep: str | None = None
-    comments: bool | None = None
-    zip_member: str | None = None
-    missing: str | None = None
-    exclude: list[str] | None = None
-
-
-class NamesSpec(_Strict):
-    """``[names]``: ``file``, the names file (``--names``)."""
-
-    file: str
-
-
-class BootstrapSpec(_Strict):
-    """``[bootstrap]``: resamples (B), seed, alpha, ci, test, family, correction, include_baselines.
-
-    Values are checked by :func:`compreport.settings.validate` (see :func:`_settings_of`), the one
-    validation the API and the CLI use too.
-    """
-
-    resamples: Any = None
-    seed: Any = None
-    alpha: Any = None
-    ci: Any = None
-    test: Any = None
-    family: Any = None
-    include_baselines: Any = None
-    correction: Any = None
-
-
-#: ``[bootstrap]`` key -> Settings field.
-_SETTING_OF_KEY = {"resamples": "bootstrap", "seed": "seed", "alpha": "alpha", "ci": "ci_method", "test": "test",
-                   "family": "family", "correction": "correction", "include_baselines": "include_baselines"}
-
-_KEY_OF_SETTING = {v: k for k, v in _SETTING_OF_KEY.items()}
-
-
-def _settings_of(boot: BootstrapSpec, path: Path) -> dict:
-    """The ``[bootstrap]`` values given in ``path`` as validated Settings fields.
-
-    An invalid value raises :class:`InputError` naming the file, the key's line when found,
-    ``[bootstrap] <key>``, the value and the allowed values.
-    """
-    out: dict = {}
-    for key, value in boot.model_dump(exclude_none=True).items():
-        try:
-            out |= validate({_SETTING_OF_KEY[key]: value}, "spec")
-        except InputError as exc:
-            raise InputError(f"{where(path, ('bootstrap', key))}: {exc}") from None
-    return out
-
-
-class MetricEntry(BaseModel):
-    """``[[metrics]]``: ``name`` plus the metric's parameters (checked by the metric)."""
-
-    model_config = ConfigDict(extra="allow")
-    name: str
-
-
-#: Metadata keys a spec may leave out: they are derived from the folder name and the other keys.
-_DERIVED = ("id", "name", "group")
-
-
-def _metadata_keys() -> dict:
-    """The :class:`CompetitionInfo` fields as pydantic field definitions (type, default)."""
-    hints = typing.get_type_hints(CompetitionInfo)
-    keys = {}
-    for f in dataclasses.fields(CompetitionInfo):
-        if f.name in _DERIVED:
-            keys[f.name] = (hints[f.name] | None, None)
-        else:
-            keys[f.name] = (hints[f.name], f.default)
-    return keys
-
-
-MetadataSpec = create_model("MetadataSpec", __base__=_Strict, **_metadata_keys(), __doc__=(
-    "The metadata keys of ``competition.toml``, made from the fields of :class:`CompetitionInfo`."))
-
-
-class CompetitionSpec(MetadataSpec):
-    """``competition.toml``: the metadata keys of :class:`CompetitionInfo`, ``baselines``,
-    ``description``, ``[data]``, ``[[metrics]]`` and ``[bootstrap]``."""
-
-    baselines: list[str] = []
-    description: str = ""
-    data: DataSpec
-    names: NamesSpec | None = None
-    metrics: list[MetricEntry] = []
-    bootstrap: BootstrapSpec = BootstrapSpec()
-
-
-class WorkshopEntry(_Strict):
-    """``[[competitions]]`` of a workshop: the competition spec and optional overrides."""
-
-    spec: str
-    id: str | None = None
-    group: list[str] | None = None
-
-
-class WorkshopSpec(_Strict):
-    """``workshop.toml``: ``name``, ``year``, ``description``, ``[bootstrap]`` and ``[[competitions]]``."""
-
-    name: str = ""
-    year: int | None = None
-    description: str = ""
-    bootstrap: BootstrapSpec = BootstrapSpec()
-    competitions: list[WorkshopEntry]
 
 
 @dataclass

@@ -1,0 +1,177 @@
+"""What reading a gold or run file yields, and the options that steer it.
+
+:class:`ReadOptions` (separator, comments, id and label columns, missing values), the column specs
+(:func:`one_column`, :func:`columns`), and the two shapes of a file read: :class:`RawText` (fields
+split, header not yet decided) and :class:`Parsed` (ids and values).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..errors import InputError
+from ..settings import suggest
+from ..words import option
+from .delimited import SEPARATORS
+
+#: ``--missing`` values.
+MISSING_POLICIES = ("error", "wrong")
+
+
+
+@dataclass
+class ReadOptions:
+    """How gold and run files are read (``--sep``, ``--no-comments``, ``--id-col``, ``--label-col``,
+    ``--zip-member``, ``--missing``, ``--exclude``, ``--names`` and their ``[data]`` keys).
+
+    Attributes
+    ----------
+    sep : str
+        One of :data:`~compreport.inputs.delimited.SEPARATORS`.
+    comments : bool
+        Skip lines whose first character is ``#``.
+    id_col, label_col : int, str, list or None
+        The id column and the label column(s) of the gold (and of the runs unless ``runs_id_col`` /
+        ``runs_label_col``): 1-based positions or header names (JSON: keys); None: found as
+        described in :func:`layout`.
+    zip_member : str or None
+        The prediction file inside every ``.zip`` run (its name or path in the archive).
+    missing : str
+        ``error``: a blank, absent or unreadable prediction is an error; ``wrong``: it is scored as
+        a wrong answer.
+    exclude : list of str
+        Globs of run files to leave out (matched against the path inside the runs folder and the name).
+    names : str or None
+        The names file (``run``, ``name``, ``team``, ``baseline``, ``exclude`` columns).
+    """
+
+    sep: str = "auto"
+    comments: bool = True
+    id_col: int | str | None = None
+    label_col: list | None = None
+    runs_id_col: int | str | None = None
+    runs_label_col: list | None = None
+    zip_member: str | None = None
+    missing: str = "error"
+    exclude: list[str] = field(default_factory=list)
+    names: str | None = None
+
+    def check(self) -> "ReadOptions":
+        """Validated and normalised in place (column lists, positions >= 1); returns self."""
+        if self.sep not in SEPARATORS:
+            raise InputError(f"{option('sep')} must be one of {', '.join(SEPARATORS)}; got {self.sep!r}"
+                             f"{suggest(self.sep, SEPARATORS)}")
+        if self.missing not in MISSING_POLICIES:
+            raise InputError(f"{option('missing')} must be one of {', '.join(MISSING_POLICIES)}; got {self.missing!r}"
+                             f"{suggest(self.missing, MISSING_POLICIES)}")
+        if not isinstance(self.comments, bool):
+            raise InputError(f"`comments` must be True or False; got {self.comments!r}")
+        self.id_col = one_column(self.id_col, "id_col")
+        self.runs_id_col = one_column(self.runs_id_col, "id_col")
+        self.label_col = columns(self.label_col, "label_col")
+        self.runs_label_col = columns(self.runs_label_col, "label_col")
+        return self
+
+
+def one_column(value, what: str, label: str | None = None):
+    """A column given by the user: None, a position (``2``, ``"2"``) as int >= 1, or a name.
+
+    ``what`` is the option (``id_col``, ``label_col``) named in errors, unless ``label`` (a spec key) is given.
+    """
+    if value is None:
+        return None
+    name = label or option(what)
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise InputError(f"{name} must be a column name or a 1-based position; got {value!r}")
+    if isinstance(value, str):
+        value = value.strip()
+        if re.fullmatch(r"-?\d+", value):
+            value = int(value)
+    if isinstance(value, int) and value < 1:
+        raise InputError(f"{name} must be a column name or a 1-based position (1 is the first column); got {value}")
+    if value == "":
+        raise InputError(f"{name} names no column")
+    return value
+
+
+def columns(value, what: str, label: str | None = None) -> list | None:
+    """Label columns: None, one column, a comma list (``"3,5"``) or a list; see :func:`one_column`."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = [v for v in value.split(",") if v.strip()]
+    elif not isinstance(value, (list, tuple)):
+        value = [value]
+    out = [one_column(v, what, label) for v in value]
+    if not out:
+        raise InputError(f"{label or option(what)} names no column")
+    return out
+
+
+@dataclass
+class Parsed:
+    """One gold or run file read into items.
+
+    Attributes
+    ----------
+    path : str
+        The file as messages name it (a zip member: ``run.zip:answer.txt``).
+    file : str
+        The file read from disk (its SHA-256 is recorded).
+    ids : list of str or None
+        The id of each item; None: no ids, the items are aligned with the gold by line.
+    values : list of list
+        Per item, one value per field: stripped text, or None where there is no value (blank,
+        ``nan``/``null``, absent).
+    lines : list of int
+        Line (or JSON entry) of each item.
+    columns : list of str
+        How each field is named in messages (``column 2``, ``column 'label'``, ``key 'label'``).
+    unit : str
+        ``line`` or ``entry`` (a ``.json`` file).
+    header : list of str or None
+        The header row, when the file has one (text files).
+    id_index : int or None
+        0-based column of the ids (text files with ids).
+    label_index : list of int
+        0-based columns of the values (text files).
+    width : int
+        Columns of a complete row (text files).
+    """
+
+    path: str
+    file: str
+    ids: list[str] | None
+    values: list[list[str | None]]
+    lines: list[int]
+    columns: list[str]
+    unit: str = "line"
+    header: list[str] | None = None
+    id_index: int | None = None
+    label_index: list[int] = field(default_factory=list)
+    width: int = 0
+
+    def where(self, k: int, f: int | None = None) -> str:
+        """``path, line L[, column]`` of item ``k`` (and field ``f``)."""
+        col = f", {self.columns[f]}" if f is not None else ""
+        return f"{self.path}, {self.unit} {self.lines[k]}{col}"
+
+
+@dataclass
+class RawText:
+    """A text gold or run file split into fields (:func:`~compreport.inputs.delimited.split_fields`).
+
+    ``rows[i]`` (``[]`` for a blank line) is on line ``lines[i]``; ``sep`` is the separator used.
+    """
+
+    path: str
+    file: str
+    rows: list[list[str]]
+    lines: list[int]
+    sep: str
+
+    @property
+    def start(self) -> int:
+        """Index of the first non-blank row."""
+        return next(i for i, r in enumerate(self.rows) if r)
