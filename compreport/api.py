@@ -55,6 +55,14 @@ class Inputs:
     labels: list[str] | None = None
     specs: list[str] = field(default_factory=list)
 
+    @property
+    def files(self) -> list[str]:
+        """Every file these inputs were read from (specs, gold, runs, names files, user metrics):
+        what a report must never write over."""
+        from .inputs.spec import files_read
+
+        return files_read(self.competitions, self.specs)
+
     def __repr__(self) -> str:
         ids = ", ".join(c.id for c in self.competitions)
         ws = f"workshop {self.workshop['name']!r}: " if self.workshop.get("name") else ""
@@ -342,10 +350,9 @@ def analyze(data, *, metrics=None, pos_label=None, labels=None, bootstrap: int |
         seen[c.id] = c.name
     given = {"bootstrap": bootstrap, "seed": seed, "alpha": alpha, "ci_method": ci, "test": test, "family": family,
              "correction": correction, "include_baselines": include_baselines}
-    from .inputs.spec import files_read
     from .stats.analysis import analyze as run
 
     settings = make_settings(given, "analyze", base=make_settings(inputs.settings, "spec"))
     analysis = run(comps, settings, jobs=int(jobs), progress=progress, workshop=inputs.workshop)
-    analysis.sources = files_read(comps, inputs.specs)  # Report.write will not write over them
+    analysis.sources = dataclasses.replace(inputs, competitions=comps).files  # Report.write will not write over them
     return analysis

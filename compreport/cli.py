@@ -17,14 +17,17 @@ from .cli_parser import FIGURE_FORMATS, FORMATS, LATEX_STYLES, SETTING_OPTIONS, 
 from .report.latex_layout import check_label_prefix
 from .settings import NUMERIC, Settings, from_text, make_settings, one_of, suggest, validate, whole_number
 
-def _options(args):
-    from .inputs.spec import Options
+def _load(inputs: list[str], args=None):
+    """:func:`compreport.load` of the INPUTs with the reading options of ``args`` (None: the defaults)."""
+    from .api import load
 
-    return Options(gold=args.gold, id=args.id, runs=args.runs, metrics=_comma_list(args.metric),
-                   pos_label=args.pos_label, labels=_comma_list([args.labels]) if args.labels else None,
-                   sep=args.sep, id_col=args.id_col, label_col=args.label_col,
-                   comments=False if args.no_comments else None, zip_member=args.zip_member, names=args.names,
-                   exclude=list(args.exclude or []), missing=args.missing)
+    if args is None:
+        return load(inputs)
+    return load(inputs, metrics=_comma_list(args.metric) or None, gold=args.gold, id=args.id, runs=args.runs,
+                pos_label=args.pos_label, labels=_comma_list([args.labels]) if args.labels else None,
+                sep=args.sep, id_col=args.id_col, label_col=args.label_col,
+                comments=False if args.no_comments else None, zip_member=args.zip_member, names=args.names,
+                exclude=list(args.exclude or []), missing=args.missing)
 
 
 def _cli_settings(args) -> dict:
@@ -35,6 +38,10 @@ def _cli_settings(args) -> dict:
         if value is not None:
             given[name] = from_text(value, NUMERIC[name]) if name in NUMERIC else value
     return validate(given, "cli")
+
+
+#: Keyword of :func:`compreport.analyze` for a Settings field, where the two differ.
+_ANALYZE_KEYWORD = {"ci_method": "ci"}
 
 
 def _settings(given: dict, from_specs: dict) -> Settings:
@@ -70,22 +77,26 @@ def _formats(value: str | None) -> list[str]:
     return ["json"] + [f for f in _choices("--format", value, FORMATS) if f != "json"]
 
 
-def _report(inputs: list[str], args, opts) -> list[Path]:
-    from .inputs.spec import files_read, load_inputs, metric_file
+def _report(inputs: list[str], args, reading) -> list[Path]:
+    """Load (``reading``: the args whose reading options apply, or None), analyse and write, through
+    the public API (:func:`compreport.load`, :func:`compreport.analyze`, :class:`compreport.Report`)."""
+    from .api import analyze
+    from .inputs.spec import metric_file
     from .report import Report
     from .report.staging import claim
-    from .stats.analysis import analyze
 
     out = Path(args.output)
     formats, figure_formats = args.format, args.figure_formats  # checked by _check_options
     # The output directory is claimed before any work (refused if not ours, or an input; locked),
     # then checked against every file the inputs name once they are read.
-    named = [*inputs, *([opts.runs] if opts.runs else []), *map(metric_file, opts.metrics)]
+    metrics = _comma_list(reading.metric) if reading is not None else []
+    runs = reading.runs if reading is not None else None
+    named = [*inputs, *([runs] if runs else []), *map(metric_file, metrics)]
     with claim(out, args.force, protect=named) as target:
-        loaded = load_inputs(inputs, opts)
-        target.protect(files_read(loaded.competitions, loaded.specs))
-        settings = _settings(args.given, loaded.bootstrap)
-        analysis = analyze(loaded.competitions, settings, jobs=args.jobs, workshop=loaded.workshop)
+        loaded = _load(inputs, reading)
+        target.protect(loaded.files)
+        given = {_ANALYZE_KEYWORD.get(k, k): v for k, v in args.given.items()}
+        analysis = analyze(loaded, jobs=args.jobs, progress=None, **given)
         report = Report(analysis, decimals=args.decimals, diff_decimals=args.diff_decimals,
                         latex_style=args.latex_style, label_prefix=args.label_prefix,
                         decimal_comma=args.decimal_comma)
@@ -109,7 +120,7 @@ def _print_written(out: Path, paths: list[Path]) -> None:
 def cmd_report(args) -> int:
     """``compreport report``: analyse the INPUTs and write the report to ``--output``; exit status 0."""
     _check_options(args)
-    _print_written(Path(args.output), _report(args.inputs, args, _options(args)))
+    _print_written(Path(args.output), _report(args.inputs, args, args))
     return 0
 
 
@@ -117,9 +128,8 @@ def cmd_demo(args) -> int:
     """``compreport demo``: ``report`` on the bundled synthetic workshop; exit status 0."""
     _check_options(args)
     from .resources import demo_workshop_dir
-    from .inputs.spec import Options
 
-    _print_written(Path(args.output), _report([str(demo_workshop_dir())], args, Options()))
+    _print_written(Path(args.output), _report([str(demo_workshop_dir())], args, None))
     return 0
 
 
@@ -130,11 +140,10 @@ def cmd_validate(args) -> int:
     import dataclasses
 
     from .errors import warn
-    from .inputs.spec import load_inputs
     from .stats.analysis import analyze_competition, bootstrap_note
 
-    loaded = load_inputs(args.inputs, _options(args))
-    settings = _settings({}, loaded.bootstrap)  # as `report` without statistics options would use
+    loaded = _load(args.inputs, args)
+    settings = _settings({}, loaded.settings)  # as `report` without statistics options would use
     scores_only = dataclasses.replace(settings, bootstrap=0, ci_method="percentile", test="bootstrap")
     for comp in loaded.competitions:
         result = analyze_competition(comp, scores_only, progress=False)
