@@ -92,16 +92,54 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
     metrics = _comma_list(reading.metric) if reading is not None else []
     runs = reading.runs if reading is not None else None
     named = [*inputs, *([runs] if runs else []), *map(metric_file, metrics)]
+    say = _stage_reporter(args.verbose)
     with claim(out, args.force, protect=named) as target:
         loaded = _load(inputs, reading)
         target.protect(loaded.files)
+        say(f"read {len(loaded.competitions)} competition(s): "
+            + ", ".join(f"{c.id} ({c.n} items, {c.m} systems)" for c in loaded.competitions))
         given = {_ANALYZE_KEYWORD.get(k, k): v for k, v in args.given.items()}
-        analysis = analyze(loaded, jobs=args.jobs, progress=None, **given)
+        analysis = analyze(loaded, jobs=args.jobs, progress=False if args.quiet else None, **given)
+        say(f"analysed: {analysis.settings.bootstrap} resamples, {analysis.settings.rule}")
         report = Report(analysis, decimals=args.decimals, diff_decimals=args.diff_decimals,
                         latex_style=args.latex_style, label_prefix=args.label_prefix,
                         decimal_comma=args.decimal_comma)
-        return report.write(out, formats, force=args.force, figure_formats=figure_formats,
-                            compile_pdf=not args.no_compile)
+        written = report.write(out, formats, force=args.force, figure_formats=figure_formats,
+                               compile_pdf=not args.no_compile)
+        say(f"wrote {len(written)} files ({', '.join(formats)})")
+    if not args.quiet:
+        _print_written(out, written)
+        _print_leaderboards(report)
+    return written
+
+
+def _stage_reporter(verbose: bool):
+    """``say(text)``: with ``--verbose``, one ``compreport: <text> (<seconds> s)`` line on stderr per
+    stage, timed from the previous one; otherwise nothing."""
+    import time
+
+    last = [time.perf_counter()]
+
+    def say(text: str) -> None:
+        if verbose:
+            now = time.perf_counter()
+            print(f"compreport: {_printable(text)} ({now - last[0]:.1f} s)", file=sys.stderr)
+            last[0] = now
+    return say
+
+
+def _print_leaderboards(report) -> None:
+    """Each competition's leaderboard (the table of its ``leaderboard.md``), under a heading that
+    names the metric, the interval and the rule behind groups and marks."""
+    from .report import model, plaintext, prose
+
+    settings = report.analysis.settings
+    for comp in report.analysis.competitions:
+        t = model.leaderboard(comp, report.format)
+        ci = f"{prose.level(settings)} CI" if settings.bootstrap else "no resamples"
+        print(f"\n{_printable(comp.id)}: {_printable(comp.primary.name)}, {ci}; groups and marks: {settings.rule}, "
+              f"alpha = {settings.alpha:g}")
+        print(plaintext.table(t, model.export_keys(t), escape=_printable), end="")
 
 
 def _print_written(out: Path, paths: list[Path]) -> None:
@@ -118,9 +156,10 @@ def _print_written(out: Path, paths: list[Path]) -> None:
 
 
 def cmd_report(args) -> int:
-    """``compreport report``: analyse the INPUTs and write the report to ``--output``; exit status 0."""
+    """``compreport report``: analyse the INPUTs and write the report to ``--output``; print the files
+    written and each competition's leaderboard (not with ``--quiet``); exit status 0."""
     _check_options(args)
-    _print_written(Path(args.output), _report(args.inputs, args, args))
+    _report(args.inputs, args, args)
     return 0
 
 
@@ -129,7 +168,7 @@ def cmd_demo(args) -> int:
     _check_options(args)
     from .resources import demo_workshop_dir
 
-    _print_written(Path(args.output), _report([str(demo_workshop_dir())], args, None))
+    _report([str(demo_workshop_dir())], args, None)
     return 0
 
 

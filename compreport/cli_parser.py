@@ -104,6 +104,11 @@ def _add_output_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--figure-formats", metavar="LIST", default="pdf,svg",
                    help=f"figure files to write: comma list of {', '.join(FIGURE_FORMATS)} (default pdf,svg)")
     g.add_argument("--no-compile", action="store_true", help="write appendix.tex without running latexmk")
+    talk = g.add_mutually_exclusive_group()
+    talk.add_argument("-q", "--quiet", action="store_true",
+                      help="print nothing on stdout and no progress bar (warnings and errors still go to stderr)")
+    talk.add_argument("-v", "--verbose", action="store_true",
+                      help="also say on stderr what each stage did and how long it took")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -69,3 +69,14 @@ def engine_on(p, idx):
 @pytest.fixture
 def competition_factory():
     return make_competition
+
+
+def json_only(cid: str) -> list[str]:
+    """The files (sorted, '/'-separated) a ``--format json`` report of one competition ``cid``
+    writes: results.json and the exports (:mod:`compreport.report.exports`)."""
+    return sorted(["results.json", f"{cid}/leaderboard.csv", f"{cid}/leaderboard.md", "summary/summary.csv"])
+
+
+def json_only_top(cid: str) -> list[str]:
+    """The top-level names of OUT after a ``--format json`` report of one competition ``cid``."""
+    return sorted([".compreport.json", cid, "results.json", "summary"])

@@ -139,7 +139,7 @@ class Report:
 
         t = self.table(kind, competition, metric)
         if kind == "leaderboard":
-            return table(t, [k for k in t.columns if k not in ("ci_low", "ci_high")])
+            return table(t, model.export_keys(t))
         return table(t)
 
     def to_html(self, competition: str | None = None) -> str:
@@ -221,7 +221,9 @@ class Report:
         return [out / p.relative_to(tmp) for p in written]
 
     def _render(self, tmp: Path, formats: list[str], figure_formats: tuple[str, ...], compile_pdf: bool) -> list[Path]:
-        written: list[Path] = []
+        from .exports import write_exports
+
+        written: list[Path] = write_exports(self.analysis, tmp, self.format)
         pages = bool({"html", "pdf"} & set(formats))
         if {"latex", "html", "pdf"} & set(formats) and figure_formats:
             written += self.gallery.render(tmp, figure_formats, svg=pages)

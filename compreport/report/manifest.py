@@ -15,6 +15,12 @@ from pathlib import Path, PurePosixPath
 from .._version import __version__
 from ..errors import OutputError
 
+
+def _reason(exc: OSError) -> str:
+    """What an OSError says, without its errno and path (the message names the path itself)."""
+    return exc.strerror or str(exc)
+
+
 #: The manifest: every file a run wrote into OUT (relative, '/'-separated), its version and settings.
 MANIFEST = ".compreport.json"
 #: Inside a temporary directory: the pid and host of the run writing it.

@@ -178,13 +178,21 @@ def metric_title(ma: MetricAnalysis) -> str:
     return ma.name + (f" ({params})" if params else "")
 
 
+#: Columns of the exported leaderboard (``leaderboard.md``, the terminal summary), in order;
+#: ``score:*`` stands for one column per metric.
+LEADERBOARD_EXPORT = ("rank", "system", "score:*", "ci", "group", "marks")
+
+
 def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
     """Rank, system, one score per metric (``score:<metric>``; best in bold), the primary metric's
-    CI (``ci_low``, ``ci_high``) and significance group; rows in the primary metric's order."""
+    CI (``ci_low``, ``ci_high``, and both as ``ci`` text ``[low, high]``), significance group and
+    ``marks`` (:func:`~compreport.report.prose.marks`); rows in the primary metric's order."""
+    from .prose import marks
+
     primary = comp.primary
     columns = {"rank": "Rank", "system": "System"}
     columns |= {f"score:{ma.name}": ma.name for ma in comp.metrics}
-    columns |= {"ci_low": "CI low", "ci_high": "CI high", "group": "Group"}
+    columns |= {"ci_low": "CI low", "ci_high": "CI high", "ci": "CI", "group": "Group", "marks": "Marks"}
     by_metric = {ma.name: {s.system: s for s in ma.scores} for ma in comp.metrics}
     rows = []
     for s in primary.scores:
@@ -192,10 +200,18 @@ def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
         for ma in comp.metrics:
             o = by_metric[ma.name][s.system]
             cells[f"score:{ma.name}"] = Cell(o.score, fmt.score(o.score), bold=o.is_best)
+        ci = None if _finite(s.ci_low) is None else f"[{fmt.score(s.ci_low)}, {fmt.score(s.ci_high)}]"
+        mark = marks(s, s.system in comp.baselines, comp.missing.get(s.system, 0))
         cells |= {"ci_low": Cell(s.ci_low, fmt.score(s.ci_low)), "ci_high": Cell(s.ci_high, fmt.score(s.ci_high)),
-                  "group": Cell(s.group, s.group or MISSING)}
+                  "ci": Cell(ci, ci or MISSING), "group": Cell(s.group, s.group or MISSING), "marks": Cell(mark, mark)}
         rows.append(Row(s.system, cells, s.system in comp.baselines))
     return Table("leaderboard", columns, rows, comp, primary)
+
+
+def export_keys(t: Table) -> list[str]:
+    """The column keys of :data:`LEADERBOARD_EXPORT` in leaderboard ``t``."""
+    return [k for spec in LEADERBOARD_EXPORT for k in t.columns if k == spec or (spec == "score:*" and
+                                                                                k.startswith("score:"))]
 
 
 def confidence_intervals(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Format) -> Table:

@@ -107,6 +107,16 @@ def verdict(settings: Settings, significant: bool | None, subject: str = "The wi
     return f"{subject} cannot be told apart from {other or 'the winner'} {at}."
 
 
+def marks(score: Score, baseline: bool = False, missing: int = 0) -> str:
+    """The leaderboard's marks of one system, from its stored verdicts: ``best``, ``tied with best``
+    (not significantly different from the best under the report's rule), ``baseline``, ``N missing``
+    (items without a prediction, scored as wrong answers); comma-separated, empty for none."""
+    out = ["best"] if score.is_best else ["tied with best"] if score.ties_with_best else []
+    out += ["baseline"] if baseline else []
+    out += [f"{missing} missing"] if missing else []
+    return ", ".join(out)
+
+
 def other_family_note(settings: Settings, corrected_p: float, fmt_p) -> str | None:
     """When the verdicts use another family than the m − 1 comparisons with the best, one sentence
     saying what the differences-from-the-best table shows instead (no second verdict)."""

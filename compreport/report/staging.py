@@ -38,7 +38,8 @@ from pathlib import Path
 
 from ..errors import OutputError, note
 from ..words import option
-from .manifest import MANIFEST, MARKER, clashes, parents, read_manifest, sweep, unlisted, write_manifest
+from .manifest import (MANIFEST, MARKER, _reason, clashes, parents, read_manifest, sweep, unlisted,
+                       write_manifest)
 
 #: Claims this process holds: resolved OUT -> Claim (a claim is re-entered, not locked twice).
 _HELD: dict[str, "Claim"] = {}
@@ -48,10 +49,6 @@ _SHOWN = 3  # files named in an error or a note
 def _few(names: list[str]) -> str:
     shown = ", ".join(names[:_SHOWN])
     return shown + (f" and {len(names) - _SHOWN} more" if len(names) > _SHOWN else "")
-
-
-def _reason(exc: OSError) -> str:
-    return exc.strerror or str(exc)
 
 
 def _owner() -> str:

@@ -1,0 +1,79 @@
+"""Plain exports of the stored results: ``<competition>/leaderboard.md``, ``<competition>/leaderboard.csv``
+and ``summary/summary.csv``, written with every report (whatever ``--format``).
+
+``leaderboard.md`` is the report model's leaderboard (:func:`~compreport.report.model.leaderboard`,
+columns :data:`~compreport.report.model.LEADERBOARD_EXPORT`), the table the command line prints at
+the end of a run. The CSV files hold the stored values at full precision (Python's shortest
+round-trip repr), one row per system or competition, for spreadsheets and scripts; nothing is
+recomputed. Names come from participants: a name cell starting with ``=``, ``+``, ``-``, ``@``, a tab
+or a carriage return gets a leading ``'`` so a spreadsheet shows it as text instead of running it
+as a formula (OWASP's advice against CSV injection).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..stats.results import Analysis, CompetitionAnalysis
+from . import markdown, model
+
+
+def leaderboard_frame(analysis: Analysis, comp: CompetitionAnalysis):
+    """One row per system in the primary metric's order: rank, system, team, baseline, missing, the
+    score of every metric (``score:<metric>``), then the primary metric's CI, group and verdicts
+    (:meth:`~compreport.stats.results.Analysis.leaderboard`)."""
+    df = analysis.leaderboard(competition=comp.id).copy()
+    df.insert(2, "team", [comp.teams.get(s) for s in df["system"]])
+    df.insert(4, "missing", [int(comp.missing.get(s, 0)) for s in df["system"]])
+    at = df.columns.get_loc("score")
+    scores = {f"score:{ma.name}": [{s.system: s.score for s in ma.scores}[x] for x in df["system"]]
+              for ma in comp.metrics}
+    df = df.drop(columns="score")
+    for j, (key, values) in enumerate(scores.items()):
+        df.insert(at + j, key, values)
+    df.attrs.clear()
+    return df
+
+
+def summary_frame(analysis: Analysis):
+    """One row per competition: id, name, primary metric, the winner(s) and their score, then the
+    competitiveness figures (:meth:`~compreport.stats.results.Analysis.competitiveness`)."""
+    df = analysis.competitiveness()
+    winners = [[s for s in c.primary.scores if s.is_best] for c in analysis.competitions]
+    df.insert(3, "winner", [" | ".join(s.system for s in w) or None for w in winners])
+    df.insert(4, "winner_score", [w[0].score if w else None for w in winners])
+    return df
+
+
+#: Text columns of the CSV exports that hold participants' names.
+_NAMES = ("system", "team", "winner", "name")
+
+
+def _inert(value):
+    """A name that a spreadsheet will not read as a formula (see the module docstring)."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def _csv(df, path: Path) -> Path:
+    df = df.copy()
+    for col in _NAMES:
+        if col in df.columns:
+            df[col] = [_inert(v) for v in df[col]]
+    df.to_csv(path, index=False, lineterminator="\n")
+    return path
+
+
+def write_exports(analysis: Analysis, out: Path, fmt: model.Format) -> list[Path]:
+    """Write the exports into ``out``; returns the paths written."""
+    written = []
+    for comp in analysis.competitions:
+        folder = out / comp.id
+        folder.mkdir(parents=True, exist_ok=True)
+        t = model.leaderboard(comp, fmt)
+        (folder / "leaderboard.md").write_text(markdown.table(t, model.export_keys(t)), encoding="utf-8")
+        written += [folder / "leaderboard.md", _csv(leaderboard_frame(analysis, comp), folder / "leaderboard.csv")]
+    (out / "summary").mkdir(exist_ok=True)
+    written.append(_csv(summary_frame(analysis), out / "summary" / "summary.csv"))
+    return written

@@ -1,0 +1,81 @@
+"""Exports written with every report (leaderboard.md/.csv per competition, summary/summary.csv) and
+what the command line prints at the end of a run (-q, -v): all read the stored results."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pandas as pd
+import pytest
+
+import compreport as cr
+from compreport.cli import main
+from compreport.report import model, plaintext
+
+GOLD = list("aabbaabbab" * 6)
+
+
+def _frame() -> pd.DataFrame:
+    flip = lambda k: [g if i % k else ("b" if g == "a" else "a") for i, g in enumerate(GOLD)]  # noqa: E731
+    return pd.DataFrame({"id": range(1, len(GOLD) + 1), "y": GOLD, "good.01": flip(11), "=cmd|' /C calc'!A0": flip(3),
+                         "weak.01": flip(2), "base": ["a"] * len(GOLD)})
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    data = cr.from_frame(_frame(), id="id", name="Tiny", metrics=["accuracy", "macro_f1"], baselines=["base"])
+    analysis = cr.analyze(data, bootstrap=199, seed=3)
+    out = tmp_path_factory.mktemp("exports") / "out"
+    report = cr.Report(analysis, decimals=3)
+    return analysis, report, out, report.write(out, "json")
+
+
+def test_exports_are_listed_and_hold_the_stored_values(written):
+    analysis, report, out, paths = written
+    comp = analysis.competitions[0]
+    assert sorted(str(p.relative_to(out)) for p in paths) == sorted(
+        ["results.json", "tiny/leaderboard.md", "tiny/leaderboard.csv", "summary/summary.csv"])
+    assert (out / "tiny/leaderboard.md").read_text(encoding="utf-8") == report.to_markdown("leaderboard")
+    rows = list(csv.DictReader(io.StringIO((out / "tiny/leaderboard.csv").read_text(encoding="utf-8"))))
+    scores = comp.primary.scores
+    assert [r["system"].lstrip("'") for r in rows] == [s.system for s in scores]
+    for r, s in zip(rows, scores, strict=True):
+        assert float(r["score:accuracy"]) == s.score  # full precision: the stored float, round-tripped
+        assert float(r["ci_low"]) == s.ci_low and r["group"] == s.group and r["is_best"] == str(s.is_best)
+        assert r["baseline"] == str(s.system == "base")
+    macro = {s.system: s.score for s in comp.metric("macro_f1").scores}
+    assert [float(r["score:macro_f1"]) for r in rows] == [macro[s.system] for s in scores]
+    # a participant's name that a spreadsheet would run as a formula is written as text
+    assert "'=cmd|' /C calc'!A0" in [r["system"] for r in rows]
+    (summary,) = csv.DictReader(io.StringIO((out / "summary/summary.csv").read_text(encoding="utf-8")))
+    assert summary["id"] == "tiny" and summary["winner"] == comp.primary.best
+    assert float(summary["winner_score"]) == scores[0].score
+
+
+def test_marks_follow_the_stored_verdicts(written):
+    analysis, report, _, _ = written
+    comp = analysis.competitions[0]
+    t = model.leaderboard(comp, report.format)
+    for row, s in zip(t.rows, comp.primary.scores, strict=True):
+        marks = row["marks"].text.split(", ") if row["marks"].text else []
+        assert ("best" in marks) == s.is_best
+        assert ("tied with best" in marks) == bool(s.ties_with_best)
+        assert ("baseline" in marks) == (s.system == "base")
+    assert any(s.differs_from_best for s in comp.primary.scores)  # the data has a clear loser: a test that can fail
+
+
+def test_cli_prints_the_leaderboard_unless_quiet(tmp_path, capsys):
+    _frame().to_csv(tmp_path / "tiny.csv", index=False)
+    base = ["report", str(tmp_path / "tiny.csv"), "--id", "id", "--metric", "accuracy", "-B", "199", "--format", "json"]
+    assert main([*base, "-o", str(tmp_path / "a"), "-v"]) == 0
+    shown = capsys.readouterr()
+    analysis = cr.Analysis.read(tmp_path / "a/results.json")
+    t = model.leaderboard(analysis.competitions[0], model.Format())
+    assert plaintext.table(t, model.export_keys(t)) in shown.out
+    assert "tiny: accuracy, 95% CI; groups and marks: Holm correction over all pairs of systems" in shown.out
+    assert [x.split(":")[0] for x in shown.err.splitlines() if x.startswith("compreport:")] == ["compreport"] * 3
+    assert main([*base, "-o", str(tmp_path / "b"), "-q"]) == 0
+    quiet = capsys.readouterr()
+    assert quiet.out == "" and quiet.err == ""
+    assert (tmp_path / "a/results.json").read_bytes() == (tmp_path / "b/results.json").read_bytes()
