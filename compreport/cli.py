@@ -139,6 +139,9 @@ def _print_leaderboards(report) -> None:
         ci = f"{prose.level(settings)} CI" if settings.bootstrap else "no resamples"
         print(f"\n{_printable(comp.id)}: {_printable(comp.primary.name)}, {ci}; groups and marks: {settings.rule}, "
               f"alpha = {settings.alpha:g}")
+        for alert in (prose.cannot_reject(settings, ma) for ma in comp.metrics):
+            if alert:
+                print(f"  warning: {alert}")
         print(plaintext.table(t, model.export_keys(t), escape=_printable), end="")
 
 

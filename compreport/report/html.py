@@ -168,7 +168,13 @@ def competition_context(analysis: Analysis, comp: CompetitionAnalysis, fmt: mode
         "stars": [(t, mark, len(vocab.STARS) - 1 - i) for i, (t, mark) in enumerate(vocab.STARS)
                   if (t, mark) in model.possible_marks(s.bootstrap)],
         "fmt": fmt, "family_words": vocab.FAMILIES[s.family].words,
+        "alerts": alerts(s, comp),
     }
+
+
+def alerts(settings, comp: CompetitionAnalysis) -> list[str]:
+    """The sentences a reader must see first (:func:`~compreport.report.prose.cannot_reject`)."""
+    return [a for a in (prose.cannot_reject(settings, ma) for ma in comp.metrics) if a]
 
 
 def competition_html(analysis: Analysis, comp: CompetitionAnalysis, fmt: model.Format | None = None,

@@ -70,6 +70,7 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
                          else "only the comparisons with the winner are tested" if s.family == "vs-best"
                          else "their scores are undefined"),
         "others": others, "method_sentences": citation_segments(prose.method_sentences(s)),
+        "alerts": [a for a in [prose.cannot_reject(s, ma)] if a],
     }
 
 

@@ -130,8 +130,18 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
         best=systems[best], scores=scores,
         vs_best=_comparisons(systems, firsts, others, vb, vb_corr, decide[vb_pairs], alpha),
         pairs=_comparisons(systems, pa, pb, pr, pr_corr, decide, alpha), competitiveness=comp,
-        verdicts={"alpha": alpha, "correction": settings.correction, "family": settings.family},
+        verdicts=_rule(settings, int(np.isfinite(decide).sum())),
         replicates=replicates, systems=list(systems))
+
+
+def _rule(settings: Settings, tested: int) -> dict:
+    """The stored rule behind a metric's verdicts: ``alpha``, ``correction``, ``family``, the number of
+    comparisons ``tested`` in the family, the smallest p-value ``min_p`` any of them can reach after
+    the correction with B resamples, and ``can_reject`` (``min_p`` < alpha; None without resamples):
+    when False, every system shares one group and ties with the best whatever the data."""
+    min_p = multitest.smallest_adjusted_p(tested, settings.bootstrap, settings.correction)
+    return {"alpha": settings.alpha, "correction": settings.correction, "family": settings.family, "tested": tested,
+            "min_p": min_p, "can_reject": None if min_p != min_p else bool(min_p < settings.alpha)}
 
 
 def _competitiveness(observed, order, competes, vb, vb_corr, pr, ia, pa, pb, settings: Settings, n, ideal,
@@ -151,11 +161,13 @@ def _competitiveness(observed, order, competes, vb, vb_corr, pr, ia, pa, pb, set
 
 
 def bootstrap_note(comp: Competition, settings: Settings) -> str | None:
-    """The warning that B is too small for Bonferroni/Holm to ever reject, or None."""
+    """The warning that B is too small for the correction to ever reject over the family, or None
+    (the rule is :func:`~compreport.stats.multitest.smallest_adjusted_p`, also behind the stored
+    ``verdicts["can_reject"]``)."""
     family = comp.m * (comp.m - 1) // 2 if settings.family == "all-pairs" else comp.m - 1
-    if (settings.bootstrap and settings.correction in ("bonferroni", "holm")
-            and family / (settings.bootstrap + 1) >= settings.alpha):
-        need = int(np.ceil(family / settings.alpha))
+    if settings.bootstrap and multitest.smallest_adjusted_p(family, settings.bootstrap,
+                                                            settings.correction) >= settings.alpha:
+        need = multitest.resamples_needed(family, settings.alpha, settings.correction)
         return (f"competition {comp.id!r}: with B = {settings.bootstrap} the smallest p-value is "
                 f"1/(B+1), so {settings.rule} ({family} comparisons) can never reject at alpha = "
                 f"{settings.alpha}; use {option('bootstrap', need)} or more")

@@ -52,3 +52,23 @@ def correct_within(p: np.ndarray, families: np.ndarray) -> dict[str, np.ndarray]
         for key, v in correct(p[sel]).items():
             out[key][sel] = v
     return out
+
+
+def smallest_adjusted_p(tested: int, bootstrap: int, correction: str) -> float:
+    """The smallest p-value any of ``tested`` comparisons can reach after ``correction`` (``none``,
+    ``bonferroni``, ``holm``, ``bh``) when p-values are estimated from ``bootstrap`` resamples:
+    an estimate is never below 1/(B + 1), Bonferroni and Holm multiply the smallest by the family
+    size (capped at 1), none and BH leave it (BH when every p-value is at that floor).
+    NaN without resamples."""
+    if bootstrap < 1:
+        return float("nan")
+    floor = 1.0 / (bootstrap + 1)
+    return min(1.0, tested * floor) if correction in ("bonferroni", "holm") else floor
+
+
+def resamples_needed(tested: int, alpha: float, correction: str) -> int:
+    """The smallest B with which :func:`smallest_adjusted_p` falls below ``alpha``."""
+    b = max(1, int(np.floor((tested if correction in ("bonferroni", "holm") else 1) / alpha)) - 1)
+    while smallest_adjusted_p(tested, b, correction) >= alpha:
+        b += 1
+    return b
