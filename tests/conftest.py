@@ -80,3 +80,31 @@ def json_only(cid: str) -> list[str]:
 def json_only_top(cid: str) -> list[str]:
     """The top-level names of OUT after a ``--format json`` report of one competition ``cid``."""
     return sorted([".compreport.json", cid, "results.json", "summary"])
+
+
+def run_cli(cwd, *args: str) -> "subprocess.CompletedProcess":
+    """``compreport ARGS`` run in this process from ``cwd``, as a CompletedProcess (exit status, stdout,
+    stderr text): the same ``main()`` a shell runs, without paying ~1 s of imports per call. Every
+    warning is shown (as the command line shows it); the working directory is restored. Tests of
+    what only a separate process can show (signals, ``sys.exit`` in a user metric, process-substitution
+    pipes, interpreter start-up) start a real process instead."""
+    import contextlib
+    import io
+    import subprocess
+    import warnings
+
+    from compreport.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), warnings.catch_warnings():
+            warnings.simplefilter("always")
+            try:
+                status = main(list(args))
+            except SystemExit as exc:  # argparse's --help/--version, or a parse error
+                status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    finally:
+        os.chdir(here)
+    return subprocess.CompletedProcess(["compreport", *args], status, out.getvalue(), err.getvalue())

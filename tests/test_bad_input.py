@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import json_only, json_only_top
+from conftest import json_only, json_only_top, run_cli
 
 # --------------------------------------------------------------------------- helpers
 
@@ -57,6 +57,11 @@ name = "accuracy"
 
 
 def cli(tmp: Path, *args: str) -> subprocess.CompletedProcess:
+    return run_cli(tmp, *args)
+
+
+def cli_process(tmp: Path, *args: str) -> subprocess.CompletedProcess:
+    """``python -m compreport ARGS`` as a separate process (what only a process can show)."""
     return subprocess.run([sys.executable, "-m", "compreport", *args], cwd=tmp, capture_output=True,
                           text=True, timeout=120)
 

@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
 
 GOLD = "id\tlabel\n1\ta\n2\tb\n3\ta\n4\tb\n"
 RUN_A = "id\tlabel\n1\ta\n2\tb\n3\ta\n4\ta\n"
@@ -42,6 +43,11 @@ def layout(tmp: Path, **runs: str) -> None:
 
 
 def cli(tmp: Path, *args: str) -> subprocess.CompletedProcess:
+    return run_cli(tmp, *args)
+
+
+def cli_process(tmp: Path, *args: str) -> subprocess.CompletedProcess:
+    """``python -m compreport ARGS`` as a separate process (what only a process can show)."""
     return subprocess.run([sys.executable, "-m", "compreport", *args], cwd=tmp, capture_output=True, text=True,
                           timeout=120, env=os.environ | {"PYTHONIOENCODING": "utf-8"})
 

@@ -98,13 +98,15 @@ def test_report_writes_every_format_and_is_byte_identical(two_competitions, tmp_
 
 def test_json_only_imports_no_renderer(two_competitions, tmp_path):
     code = ("import sys; from compreport.cli import main; rc = main(['report', sys.argv[1], '-o', sys.argv[2], "
-            "'-B', '200', '--format', 'json']); "
+            "'-B', '200', '--format', 'json', '-q']); "
             "bad = [m for m in ('matplotlib', 'weasyprint', 'pylatex', 'jinja2', 'compreport.report.latex', "
             "'compreport.report.figures') if m in sys.modules]; print(rc, bad)")
     res = subprocess.run([sys.executable, "-c", code, str(two_competitions), str(tmp_path / "o")],
                          capture_output=True, text=True)
     assert res.stdout.strip().splitlines()[-1] == "0 []", res.stdout + res.stderr
-    assert sorted(p.name for p in (tmp_path / "o").iterdir()) == [".compreport.json", "results.json"]
+    ids = [c["id"] for c in json.loads((tmp_path / "o/results.json").read_text(encoding="utf-8"))["competitions"]]
+    assert sorted(p.name for p in (tmp_path / "o").iterdir()) == sorted([".compreport.json", "results.json",
+                                                                       "summary", *ids])
 
 
 def test_bad_render_options_fail_before_any_work(two_competitions, tmp_path):

@@ -65,7 +65,13 @@ def test_metric_entries(report):
                                       "p_bh"} | verdict
     assert set(acc["pairs"][0]) == {"a", "b", "diff", "ci_low", "ci_high", "p_value", "p_bonferroni", "p_holm",
                                     "p_bh"} | verdict
-    assert acc["verdicts"] == {"alpha": 0.05, "correction": "holm", "family": "all-pairs"}
+    assert {k: acc["verdicts"][k] for k in ("alpha", "correction", "family")} == \
+        {"alpha": 0.05, "correction": "holm", "family": "all-pairs"}
+    m = len(acc["scores"])
+    assert acc["verdicts"]["tested"] == m * (m - 1) // 2  # every pair, baselines not excluded here
+    B = d["settings"]["bootstrap"]
+    assert acc["verdicts"]["min_p"] == pytest.approx(min(1.0, acc["verdicts"]["tested"] / (B + 1)), rel=1e-12)  # Holm
+    assert acc["verdicts"]["can_reject"] is (acc["verdicts"]["min_p"] < 0.05)
     comp = acc["competitiveness"]
     assert set(comp) == {"n", "m", "possible_comparisons", "ties_with_winner", "ties", "win_minus_median", "cv",
                          "ppi", "ppi_unit", "ties_family"}

@@ -158,7 +158,7 @@ def _markdown_rows(md: str) -> list[list[tuple[str, bool]]]:
     rows = []
     for line in md.splitlines()[2:]:
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
-        rows.append([(c.strip("*").replace("&lt;", "<"), c.startswith("**")) for c in cells])
+        rows.append([(re.sub(r"\\(.)", r"\1", c.strip("*")).replace("&lt;", "<"), c.startswith("**")) for c in cells])
     return rows
 
 
@@ -203,7 +203,8 @@ def test_latex_html_and_markdown_print_the_same_cells(demo):
         scores = [f"score:{ma.name}" for ma in comp.metrics]
         _compare(lb, _latex_rows(report.to_latex("leaderboard", comp.id)), ["rank", None, *scores, "group"],
                  (comp.id, "leaderboard", "latex"))
-        _compare(lb, _markdown_rows(report.to_markdown("leaderboard", comp.id)), ["rank", None, *scores, "group"],
+        _compare(lb, _markdown_rows(report.to_markdown("leaderboard", comp.id)),
+                 ["rank", None, *scores, "ci", "group", "marks"],
                  (comp.id, "leaderboard", "markdown"))
         html_rows = [[c for i, c in enumerate(row) if i != 3] for row in _html_tables(page, "leaderboard")[0]]
         _compare(lb, html_rows, ["rank", None, scores[0], "group", *scores[1:]], (comp.id, "leaderboard", "html"))
