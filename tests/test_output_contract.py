@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import json_only, json_only_top
+from conftest import json_only, json_only_top, run_cli
 
 GOLD = "id\tlabel\n1\ta\n2\tb\n3\ta\n4\tb\n"
 RUN_A = "id\tlabel\n1\ta\n2\tb\n3\ta\n4\ta\n"
@@ -59,6 +59,12 @@ def cmd(*args: str, out: str = "out", B: str = "20") -> list[str]:
 
 
 def cli(tmp: Path, *args: str, out: str = "out", B: str = "20") -> subprocess.CompletedProcess:
+    """The CLI in this process (:func:`conftest.run_cli`); tests of signals, locks held by other
+    processes and full disks start real processes (:func:`cmd`)."""
+    return run_cli(tmp, *cmd(*args, out=out, B=B)[3:])
+
+
+def cli_process(tmp: Path, *args: str, out: str = "out", B: str = "20") -> subprocess.CompletedProcess:
     return subprocess.run(cmd(*args, out=out, B=B), cwd=tmp, capture_output=True, text=True, timeout=120, env=ENV)
 
 
