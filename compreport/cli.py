@@ -60,6 +60,13 @@ def _check_options(args) -> None:
     args.label_prefix = check_label_prefix(args.label_prefix, "--label-prefix")
     args.format = _formats(args.format)
     args.figure_formats = _choices("--figure-formats", args.figure_formats, FIGURE_FORMATS)
+    args.recipients = None
+    if args.emails is not None:
+        from .report.emails import read_recipients
+
+        if "pdf" not in args.format:
+            raise InputError("--emails attaches the team letters: add pdf to --format")
+        args.recipients = read_recipients(args.emails)
 
 
 def _choices(option: str, value: str, allowed: tuple[str, ...]) -> list[str]:
@@ -91,7 +98,7 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
     # then checked against every file the inputs name once they are read.
     metrics = _comma_list(reading.metric) if reading is not None else []
     runs = reading.runs if reading is not None else None
-    named = [*inputs, *([runs] if runs else []), *map(metric_file, metrics)]
+    named = [*inputs, *([runs] if runs else []), *map(metric_file, metrics), *([args.emails] if args.emails else [])]
     say = _stage_reporter(args.verbose)
     with claim(out, args.force, protect=named) as target:
         loaded = _load(inputs, reading)
@@ -105,7 +112,7 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
                         latex_style=args.latex_style, label_prefix=args.label_prefix,
                         decimal_comma=args.decimal_comma)
         written = report.write(out, formats, force=args.force, figure_formats=figure_formats,
-                               compile_pdf=not args.no_compile)
+                               compile_pdf=not args.no_compile, emails=args.recipients)
         say(f"wrote {len(written)} files ({', '.join(formats)})")
     if not args.quiet:
         _print_written(out, written)

@@ -104,6 +104,9 @@ def _add_output_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--figure-formats", metavar="LIST", default="pdf,svg",
                    help=f"figure files to write: comma list of {', '.join(FIGURE_FORMATS)} (default pdf,svg)")
     g.add_argument("--no-compile", action="store_true", help="write appendix.tex without running latexmk")
+    g.add_argument("--emails", metavar="FILE",
+                   help="CSV/TSV of team, address[, language]: write OUT/emails/<team>.eml with the team's letters "
+                        "attached (needs the pdf format; nothing is sent)")
     talk = g.add_mutually_exclusive_group()
     talk.add_argument("-q", "--quiet", action="store_true",
                       help="print nothing on stdout and no progress bar (warnings and errors still go to stderr)")

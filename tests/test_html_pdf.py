@@ -14,7 +14,7 @@ import pytest
 
 from compreport.report import html as htmlreport
 from compreport.report.model import Format
-from compreport.report.naming import team_files
+from compreport.report.naming import letter_files, team_letters
 from compreport.report.team import team_context, team_html
 from compreport.stats.analysis import Analysis, Settings, analyze_competition
 from compreport.errors import InputError
@@ -324,25 +324,26 @@ def test_team_pdfs_one_page(pdf_analysis, pdf_dir):
     from compreport.report import pdf as pdfreport
 
     for comp in analysis.competitions:
-        files = team_files(comp)
-        assert set(files) == set(comp.systems) - set(comp.baselines)
+        letters = team_letters(comp)
+        assert sorted(r for _, runs in letters.values() for r in runs) == sorted(set(comp.systems) - set(comp.baselines))
         winner = comp.primary.best
         by_system = {s.system: s for s in comp.primary.scores}
         teams = pdf_dir / comp.id / "teams"
-        assert sorted(p.name for p in teams.iterdir()) == sorted(files.values())
-        for system, name in files.items():
+        assert sorted(p.name for p in teams.iterdir()) == sorted(f for f, _ in letters.values())
+        for team, (name, runs) in letters.items():
             pdf = teams / name
-            assert _pages(pdf) == 1, (comp.id, system)
+            assert _pages(pdf) == len(runs), (comp.id, team)  # one page per run
             text = _squeeze(_text(pdf))
-            assert _squeeze(system) in text
-            assert Format().score(by_system[system].score) in text
+            for system in runs:
+                assert _squeeze(system) in text
+                assert Format().score(by_system[system].score) in text
             assert _squeeze(winner) in text
 
 
 def test_team_file_names(hostile, pdf_dir):
     from compreport.report import pdf as pdfreport
 
-    files = team_files(hostile)
+    files = {team: f for team, (f, _) in team_letters(hostile).items()}  # no teams: each run its own
     assert "baseline" not in files
     names = list(files.values())
     assert len(set(names)) == len(names)
@@ -361,7 +362,7 @@ def test_team_names_collide_deterministically():
     from compreport.report import pdf as pdfreport
 
     comp = make_competition([0, 1], [[0, 1], [1, 0], [0, 0], [1, 1]], systems=["A b", "a-b", "a b-2", "A B"])
-    assert team_files(comp) == {"A b": "a-b.pdf", "a-b": "a-b-3.pdf", "a b-2": "a-b-2.pdf",
+    assert letter_files(comp.systems) == {"A b": "a-b.pdf", "a-b": "a-b-3.pdf", "a b-2": "a-b-2.pdf",
                                           "A B": "a-b-4.pdf"}
 
 

@@ -180,7 +180,8 @@ class Report:
         return figures.distribution_plot(comp, ma, a, b, self.analysis.settings.test)
 
     def write(self, out_dir: str | Path, formats: str | Sequence[str] = FORMATS, *, force: bool = False,
-              figure_formats: str | Sequence[str] = ("pdf", "svg"), compile_pdf: bool = True) -> list[Path]:
+              figure_formats: str | Sequence[str] = ("pdf", "svg"), compile_pdf: bool = True,
+              emails=None) -> list[Path]:
         """Write the report into ``out_dir``; returns the paths written. results.json is always
         written; ``formats`` and ``figure_formats`` are sequences or comma lists (``"json,latex"``).
 
@@ -196,19 +197,35 @@ class Report:
         (or holds) an input file or the current directory, or is being written by another run, or
         cannot be written (read-only, no space left); :class:`InputError` for an unknown format or
         missing PDF libraries.
+
+        ``emails``: an addresses file (CSV/TSV: ``team, address[, language]``) or what
+        :func:`compreport.report.emails.read_recipients` returned: writes ``emails/<team>.eml`` with the
+        team's letters attached (needs the ``pdf`` format; :mod:`compreport.report.emails`).
         """
         from .staging import claim
 
         formats = [_choice("formats", f, FORMATS) for f in _names(formats)]
+        if emails is not None:
+            from .emails import Recipients, read_recipients  # imports the renderers: only when asked
+
+            if not isinstance(emails, Recipients):
+                emails = read_recipients(emails)
+            if "pdf" not in formats:
+                raise InputError("emails attach the team letters: add pdf to the formats")
         figure_formats = [_choice("figure_formats", f, ("pdf", "svg", "png")) for f in _names(figure_formats)]
         out = Path(out_dir)
         # the files the analysis was read from (cr.analyze records them); else what results.json names
         protect = self.analysis.sources or [i.get("path") for c in self.analysis.competitions for i in c.inputs]
+        protect = [*protect, *([emails.source] if emails is not None else [])]
         with claim(out, force, protect=protect) as target:
             tmp = target.tmp
             try:
                 (tmp / "results.json").write_text(self.analysis.to_json(), encoding="utf-8")
                 written = [tmp / "results.json"] + self._render(tmp, formats, tuple(figure_formats), compile_pdf)
+                if emails is not None:
+                    from .emails import write_emails
+
+                    written += write_emails(self.analysis, tmp, emails, self.format)
             except InputError:
                 raise
             except Exception as exc:  # a full disk may surface as another error raised while handling it

@@ -1,4 +1,4 @@
-"""Names of the files a report writes: metric stems, competition folders, team sheets.
+"""Names of the files a report writes: metric stems, competition folders, team letters, emails.
 
 Names come from participants and organizers, so they are treated as hostile: file names are
 ASCII slugs (no path separators, no leading dot, never empty), and a competition folder is
@@ -36,18 +36,15 @@ def competition_dir(out: Path, comp: CompetitionAnalysis) -> Path:
     return Path(out) / cid
 
 
-def team_files(comp: CompetitionAnalysis) -> dict[str, str]:
-    """``{system: file name}`` (``<slug>.pdf``) for every non-baseline system, in the order of ``comp.systems``.
-
-    A name taken by an earlier system, or by another system's own slug, gets ``-2``, ``-3``... in
-    system order; a name with no ASCII letter or digit becomes ``system``.
-    """
-    systems = [s for s in comp.systems if s not in set(comp.baselines)]
-    bases = [_file_base(s) for s in systems]
+def _unique_files(names: list[str], suffix: str = ".pdf") -> list[str]:
+    """``<slug><suffix>`` for each of ``names`` (distinct): a name taken by an earlier one, or by
+    another's own slug, gets ``-2``, ``-3``... in order; a name with no ASCII letter or digit becomes
+    ``system``."""
+    bases = [_file_base(x) for x in names]
     natural = set(bases)
     taken: set[str] = set()
-    out = {}
-    for system, base in zip(systems, bases):
+    out = []
+    for base in bases:
         name = base
         if name in taken:
             k = 2
@@ -55,8 +52,38 @@ def team_files(comp: CompetitionAnalysis) -> dict[str, str]:
                 k += 1
             name = f"{base}-{k}"
         taken.add(name)
-        out[system] = f"{name}.pdf"
+        out.append(f"{name}{suffix}")
     return out
+
+
+def email_files(teams: list[str]) -> dict[str, str]:
+    """``{team: file name}`` (``<slug>.eml``) of the emails, made unique as the letters are."""
+    return dict(zip(teams, _unique_files(teams, ".eml"), strict=True))
+
+
+def letter_files(teams: list[str]) -> dict[str, str]:
+    """``{team: file name}`` (``<slug>.pdf``) of the team letters, made unique in order."""
+    return dict(zip(teams, _unique_files(teams), strict=True))
+
+
+def team_of(comp: CompetitionAnalysis, system: str) -> str:
+    """The team of ``system``: its stored team (run folder, ``Team.NN`` stem or names file), else the
+    system itself (a run without a team is a team of one)."""
+    return comp.teams.get(system) or system
+
+
+def team_letters(comp: CompetitionAnalysis) -> dict[str, tuple[str, list[str]]]:
+    """``{team: (file name, its runs best first)}`` for every team with a non-baseline run, teams in
+    the order of their first run in ``comp.systems``; file names ``<slug>.pdf`` of the team names,
+    made unique (``-2``, ``-3``...)."""
+    runs: dict[str, list[str]] = {}
+    baselines = set(comp.baselines)
+    for system in comp.systems:
+        if system not in baselines:
+            runs.setdefault(team_of(comp, system), []).append(system)
+    order = {s.system: k for k, s in enumerate(comp.primary.scores)}
+    files = letter_files(list(runs))
+    return {team: (files[team], sorted(r, key=order.__getitem__)) for team, r in runs.items()}
 
 
 def _file_base(system: str) -> str:

@@ -8,9 +8,9 @@ only here, and only when PDF output is asked for.
   reference none anyway; the refusals are recorded in :data:`REFUSED` for the tests).
 * Reproducible: no creation/modification dates, no file identifier, so the same inputs give
   byte-identical PDFs.
-* Team sheets: ``<id>/teams/<file>.pdf`` for every system that is not a baseline, one page
-  each (rendered again with smaller type when the first layout overflows); file names come
-  from :func:`compreport.report.naming.team_files`.
+* Team letters: ``<id>/teams/<team>.pdf`` for every team with a run that is not a baseline, one page
+  per run, best run first (a page is rendered again with smaller type when it overflows); file
+  names come from :func:`compreport.report.naming.team_letters`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 from ..stats.results import Analysis
 from . import html, model
 from .figures import Gallery
-from .naming import competition_dir, team_files
+from .naming import competition_dir, team_letters
 from .team import team_html
 
 #: URLs the fetcher refused during this process (should stay empty: our pages reference nothing).
@@ -101,8 +101,9 @@ class _Renderer:
 
 def write_pdf(analysis: Analysis, out: Path, fmt: model.Format | None = None,
               gallery: Gallery | None = None) -> list[Path]:
-    """Write ``out/overview.pdf``, ``out/<id>/report.pdf`` and ``out/<id>/teams/<file>.pdf`` (one page
-    per non-baseline system, see :func:`compreport.report.naming.team_files`); return the paths written."""
+    """Write ``out/overview.pdf``, ``out/<id>/report.pdf`` and ``out/<id>/teams/<file>.pdf`` (one letter
+    per team, one page per run, see :func:`compreport.report.naming.team_letters`); return the paths
+    written."""
     out = Path(out)
     fmt = fmt or model.Format()
     gallery = gallery if gallery is not None else Gallery(analysis)
@@ -112,8 +113,10 @@ def write_pdf(analysis: Analysis, out: Path, fmt: model.Format | None = None,
         cdir = competition_dir(out, comp)
         written.append(r.write(r.render(html.competition_html(analysis, comp, fmt, gallery, for_pdf=True)),
                                cdir / "report.pdf"))
-        for system, name in team_files(comp).items():
-            written.append(r.write(_team_document(r, team_html(analysis, comp, system, fmt)), cdir / "teams" / name))
+        for team, (name, runs) in team_letters(comp).items():
+            pages = [_team_document(r, team_html(analysis, comp, system, fmt)) for system in runs]
+            letter = pages[0].copy([page for doc in pages for page in doc.pages])
+            written.append(r.write(letter, cdir / "teams" / name))
     return written
 
 

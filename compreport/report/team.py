@@ -1,4 +1,4 @@
-"""The one-page team sheet: one system's result, to attach to the email to its team.
+"""The team sheet: one page per run of a team (a team's letter holds the pages of all its runs).
 
 Every verdict on the sheet is a stored one (:mod:`compreport.stats.results`), stated with the
 rule that decided it; the sheet never decides. The difference to the winner and the list of
@@ -14,6 +14,7 @@ from .. import vocabulary as vocab
 from ..stats.results import Analysis, CompetitionAnalysis
 from . import model, prose
 from .html import citation_segments, render
+from .naming import team_letters, team_of
 
 
 def _comparison(ma, fmt: model.Format, a: str, b: str) -> dict:
@@ -57,7 +58,10 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
         others.append({"name": model.metric_title(om), "direction": prose.direction(om), "score": fmt.score(o.score),
                        "ci": f"[{fmt.score(o.ci_low)}, {fmt.score(o.ci_high)}]", "rank": o.rank, "m": len(om.scores)})
     best = ma.score_of(ma.best)
+    team = team_of(comp, system)
+    runs = team_letters(comp).get(team, (None, [system]))[1]
     return {
+        "team": team, "runs": runs,
         "comp": comp, "subtitle": prose.subtitle(comp), "settings": s, "level": prose.level(s),
         "version": analysis.version, "metric": model.metric_title(ma), "direction": prose.direction(ma),
         "system": system, "m": len(ma.scores), "winner": me.is_best, "best": ma.best,

@@ -1,0 +1,112 @@
+"""One letter per team (all its runs, one page each) and the emails that carry them (issue 15 item 3)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from email import policy
+from email.parser import BytesParser
+
+import numpy as np
+import pytest
+
+import compreport as cr
+from compreport.errors import InputError
+from compreport.report.emails import read_recipients
+from compreport.report.naming import team_letters
+
+pytest.importorskip("weasyprint")
+
+#: Runs as files named Team.NN: team Alpha has two runs, team Beta one.
+RUNS = {"Alpha.01": 0.92, "Alpha.02": 0.8, "Beta.01": 0.62}
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    root = tmp_path_factory.mktemp("letters")
+    rng = np.random.default_rng(1)
+    n = 120
+    gold = rng.integers(0, 2, n)
+    (root / "runs").mkdir()
+    (root / "gold.tsv").write_text("id\tlabel\n" + "".join(f"{i}\t{g}\n" for i, g in enumerate(gold)))
+    for name, acc in RUNS.items():
+        pred = np.where(rng.random(n) < acc, gold, 1 - gold)
+        (root / "runs" / f"{name}.tsv").write_text("id\tlabel\n" + "".join(f"{i}\t{p}\n" for i, p in enumerate(pred)))
+    data = cr.load(root / "gold.tsv", runs=root / "runs", metrics="accuracy")
+    analysis = cr.analyze(data, bootstrap=199, seed=2)
+    (root / "addresses.csv").write_text(
+        "team,address,language\nAlpha,\"Ana <ana@example.org>, bo@example.org\",en\nNobody,x@example.org\n",
+        encoding="utf-8")
+    out = root / "out"
+    written = cr.Report(analysis).write(out, "json,pdf", figure_formats=(), emails=root / "addresses.csv")
+    return analysis, out, written
+
+
+def test_one_letter_per_team_with_a_page_per_run(report):
+    analysis, out, written = report
+    comp = analysis.competitions[0]
+    letters = team_letters(comp)
+    assert {t: runs for t, (_, runs) in letters.items()} == {"Alpha": ["Alpha.01", "Alpha.02"], "Beta": ["Beta.01"]}
+    alpha = out / comp.id / "teams" / letters["Alpha"][0]
+    assert alpha in written and sorted(p.name for p in (out / comp.id / "teams").iterdir()) == \
+        sorted(f for f, _ in letters.values())
+    if shutil.which("pdfinfo") is None:
+        pytest.skip("poppler-utils not installed")
+    info = subprocess.run(["pdfinfo", str(alpha)], capture_output=True, text=True, check=True).stdout
+    assert re.search(r"^Pages:\s+2$", info, re.M), info
+    pages = [subprocess.run(["pdftotext", "-f", str(k), "-l", str(k), str(alpha), "-"], capture_output=True,
+                            text=True, check=True).stdout for k in (1, 2)]
+    assert "Alpha.01" in pages[0] and "run 1 of 2" in pages[0]
+    assert "Alpha.02" in pages[1] and "run 2 of 2" in pages[1]
+
+
+def test_email_parses_back_with_the_letter_attached(report):
+    analysis, out, written = report
+    comp = analysis.competitions[0]
+    emails = sorted(p.relative_to(out).as_posix() for p in written if p.suffix == ".eml")
+    assert emails == ["emails/alpha.eml"]  # Nobody has no run; Beta has no address
+    msg = BytesParser(policy=policy.default).parse((out / "emails/alpha.eml").open("rb"))
+    assert msg["To"] == "Ana <ana@example.org>, bo@example.org"
+    assert "Bcc" not in msg and msg["Subject"].endswith("results of Alpha")
+    body = msg.get_body(preferencelist=("plain",)).get_content()
+    scores = {s.system: s for s in comp.primary.scores}
+    for run in ("Alpha.01", "Alpha.02"):
+        assert f"- {run}: rank {scores[run].rank} of 3, accuracy = {scores[run].score:.4f}" in body
+    (attachment,) = list(msg.iter_attachments())
+    assert attachment.get_content_type() == "application/pdf"
+    letter = out / comp.id / "teams" / team_letters(comp)["Alpha"][0]
+    assert attachment.get_content() == letter.read_bytes()
+
+
+def test_hostile_team_name_cannot_inject_headers(report, tmp_path):
+    """Team names come from participants: one with markup, quotes, a non-ASCII letter and CR/LF
+    followed by a header (set on the analysis directly: no reader lets a newline through)."""
+    import dataclasses
+
+    analysis, _, _ = report
+    hostile = 'Bé<ta> "q"\r\nBcc: evil@example.org'
+    comp = dataclasses.replace(analysis.competitions[0], teams={**analysis.competitions[0].teams, "Beta.01": hostile})
+    analysis = dataclasses.replace(analysis, competitions=[comp])
+    (tmp_path / "a.tsv").write_text('team\taddress\n"' + hostile.replace('"', '""') + '"\tbeta@example.org\n',
+                                    encoding="utf-8")
+    out = tmp_path / "out"
+    written = cr.Report(analysis).write(out, "json,pdf", figure_formats=(), emails=tmp_path / "a.tsv")
+    (eml,) = [p for p in written if p.suffix == ".eml"]
+    assert eml.parent == out / "emails" and eml.name.endswith(".eml") and "<" not in eml.name
+    msg = BytesParser(policy=policy.default).parse(eml.open("rb"))
+    assert msg["Bcc"] is None and list(msg.keys()) == ["To", "Subject", "MIME-Version", "Content-Type"]
+    assert "\n" not in msg["Subject"] and "Bé<ta>" in msg["Subject"]
+
+
+@pytest.mark.parametrize("text, words", [
+    ("team,address\nAlpha\n", "row 2: expected a team and an address"),
+    ("team,address\nAlpha,not-an-address\n", "row 2: 'not-an-address' is not an email address"),
+    ("Alpha,a@x.org\nAlpha,b@x.org\n", "row 2: team 'Alpha' is listed twice (also row 1)"),
+    ("team,address\n", "no team and address"),
+])
+def test_bad_addresses_file_is_one_error_naming_the_row(tmp_path, text, words):
+    (tmp_path / "a.csv").write_text(text, encoding="utf-8")
+    with pytest.raises(InputError, match="a.csv") as info:
+        read_recipients(tmp_path / "a.csv")
+    assert words in str(info.value)
