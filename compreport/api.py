@@ -273,6 +273,7 @@ def analyze(data, *, metrics=None, pos_label=None, labels=None, bootstrap: int |
             seed: int | None = None,
             alpha: float | None = None, ci: str | None = None, test: str | None = None,
             family: str | None = None, correction: str | None = None, include_baselines: bool | None = None,
+            refine: bool | None = None,
             jobs: int = 1,
             progress: bool | None = False) -> Analysis:
     """Run the paired bootstrap and decide every verdict, as ``compreport report`` does.
@@ -307,6 +308,9 @@ def analyze(data, *, metrics=None, pos_label=None, labels=None, bootstrap: int |
     include_baselines : bool, optional
         Let baselines compete (default False: they are compared and grouped, but the winner, the
         comparisons with the winner and the competitiveness figures are over participants only).
+    refine : bool, optional
+        Re-estimate p-values from more resamples while a verdict is not settled within their
+        Monte-Carlo error (default True; see :class:`~compreport.settings.Settings`).
     jobs : int, default 1
         Worker processes for metrics computed per resample.
     progress : bool or None, default False
@@ -349,7 +353,7 @@ def analyze(data, *, metrics=None, pos_label=None, labels=None, bootstrap: int |
                              f"give the competitions different names")
         seen[c.id] = c.name
     given = {"bootstrap": bootstrap, "seed": seed, "alpha": alpha, "ci_method": ci, "test": test, "family": family,
-             "correction": correction, "include_baselines": include_baselines}
+             "correction": correction, "include_baselines": include_baselines, "refine": refine}
     from .stats.analysis import analyze as run
 
     settings = make_settings(given, "analyze", base=make_settings(inputs.settings, "spec"))

@@ -19,7 +19,8 @@ FIGURE_FORMATS = ("pdf", "svg", "png")
 LATEX_STYLES = tuple(STYLES)  # report.latex_layout is light (no jinja2, fonts read on first use)
 #: Settings field -> attribute of the parsed arguments.
 SETTING_OPTIONS = {"bootstrap": "bootstrap", "seed": "seed", "alpha": "alpha", "ci_method": "ci", "test": "test",
-                   "family": "family", "correction": "correction", "include_baselines": "include_baselines"}
+                   "family": "family", "correction": "correction", "include_baselines": "include_baselines",
+                   "refine": "refine"}
 _DEFAULT = Settings()
 
 
@@ -80,6 +81,9 @@ def _add_stats_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--include-baselines", action="store_true", default=None,
                    help="let baselines compete: by default they are compared and grouped, but the winner, the "
                         "comparisons with the winner and the competitiveness figures are over participants only")
+    g.add_argument("--refine", metavar="on|off",
+                   help="re-estimate p-values from more resamples (up to 16 x B) while a verdict is within their "
+                        "Monte-Carlo error of the threshold (default on); off: every p-value from B resamples")
     g.add_argument("--jobs", metavar="N", default=1, help="worker processes for per-resample metrics (default 1)")
 
 

@@ -22,17 +22,18 @@ from .errors import InputError
 SPELLING = {
     "api": {"bootstrap": "`bootstrap`", "seed": "`seed`", "alpha": "`alpha`", "ci_method": "`ci_method`",
             "test": "`test`", "family": "`family`", "correction": "`correction`",
-            "include_baselines": "`include_baselines`"},
+            "include_baselines": "`include_baselines`", "refine": "`refine`"},
     "cli": {"bootstrap": "-B/--bootstrap", "seed": "--seed", "alpha": "--alpha", "ci_method": "--ci",
             "test": "--test", "family": "--family", "correction": "--correction",
-            "include_baselines": "--include-baselines"},
+            "include_baselines": "--include-baselines", "refine": "--refine"},
     # compreport.analyze() takes the interval method as ``ci=``
     "analyze": {"bootstrap": "`bootstrap`", "seed": "`seed`", "alpha": "`alpha`", "ci_method": "`ci`",
                 "test": "`test`", "family": "`family`", "correction": "`correction`",
-                "include_baselines": "`include_baselines`"},
+                "include_baselines": "`include_baselines`", "refine": "`refine`"},
     "spec": {"bootstrap": "[bootstrap] resamples", "seed": "[bootstrap] seed", "alpha": "[bootstrap] alpha",
              "ci_method": "[bootstrap] ci", "test": "[bootstrap] test", "family": "[bootstrap] family",
-             "correction": "[bootstrap] correction", "include_baselines": "[bootstrap] include_baselines"},
+             "correction": "[bootstrap] correction", "include_baselines": "[bootstrap] include_baselines",
+             "refine": "[bootstrap] refine"},
 }
 #: Allowed values of the settings that take one of a list, in the order messages list them.
 CHOICES = {"ci_method": vocab.CI_METHODS, "test": vocab.TESTS, "family": vocab.FAMILIES,
@@ -145,7 +146,11 @@ def validate(values: dict, source: str = "api") -> dict:
             out[name] = whole_number(value, where, 0)
         elif name == "alpha":
             out[name] = _alpha(value, where)
-        elif name == "include_baselines":
+        elif name == "refine" and source == "cli":
+            if value not in ("on", "off"):
+                raise InputError(f"{where} must be on or off; got {value!r}{suggest(str(value), ['on', 'off'])}")
+            out[name] = value == "on"
+        elif name in ("include_baselines", "refine"):
             if not isinstance(value, bool):
                 raise InputError(f"{where} must be true or false; got {value!r}")
             out[name] = value
@@ -179,6 +184,11 @@ class Settings:
         Whether baselines compete (default False): when they do not, they are shown, compared in
         pairs and grouped, but the best is the best participant, and the comparisons with the best
         and the competitiveness figures are over participants only.
+    refine : bool
+        Re-estimate the p-values of a metric from more resamples (doubling, up to
+        :data:`~compreport.stats.montecarlo.REFINE_FACTOR` x B) while some verdict is not settled
+        within their Monte-Carlo error (default True; :mod:`compreport.stats.montecarlo`). False:
+        every p-value from the B resamples.
     """
 
     bootstrap: int = 10000
@@ -189,6 +199,7 @@ class Settings:
     family: str = "all-pairs"
     correction: str = "holm"
     include_baselines: bool = False
+    refine: bool = True
 
     def __post_init__(self):
         for name, value in validate(asdict(self)).items():

@@ -59,7 +59,7 @@ class NamesSpec(_Strict):
 
 
 class BootstrapSpec(_Strict):
-    """``[bootstrap]``: resamples (B), seed, alpha, ci, test, family, correction, include_baselines.
+    """``[bootstrap]``: resamples (B), seed, alpha, ci, test, family, correction, include_baselines, refine.
 
     Values are checked by :func:`compreport.settings.validate` (see :func:`_settings_of`), the one
     validation the API and the CLI use too.
@@ -73,11 +73,13 @@ class BootstrapSpec(_Strict):
     family: Any = None
     include_baselines: Any = None
     correction: Any = None
+    refine: Any = None
 
 
 #: ``[bootstrap]`` key -> Settings field.
 _SETTING_OF_KEY = {"resamples": "bootstrap", "seed": "seed", "alpha": "alpha", "ci": "ci_method", "test": "test",
-                   "family": "family", "correction": "correction", "include_baselines": "include_baselines"}
+                   "family": "family", "correction": "correction", "include_baselines": "include_baselines",
+                   "refine": "refine"}
 
 _KEY_OF_SETTING = {v: k for k, v in _SETTING_OF_KEY.items()}
 

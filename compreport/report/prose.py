@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import vocabulary as vocab
+from ..stats import montecarlo
 from ..settings import Settings
 from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis, Score
 
@@ -68,11 +69,34 @@ def paragraph(settings: Settings) -> list[str | Cite]:
             ") — uses the ", *_verdict_rule(settings), ". The competitiveness summary counts ties as the paper "
             "does, under each of the four corrections: with the winner over the m − 1 comparisons with the "
             f"winner, between competitors over {vocab.FAMILIES[settings.ties_family].words}. "]
+    out += _refinement(settings)
     out += ["Baselines compete like the participants. " if settings.include_baselines else
             "Baselines are compared and grouped with the participants but do not compete: the best system, the "
             "comparisons with it and the competitiveness figures consider participants only. ",
             "The best system is chosen on the same test set it is compared on."]
     return out
+
+
+def _refinement(settings: Settings) -> list[str | Cite]:
+    """The sentences on Monte-Carlo error and refinement of the methods paragraph."""
+    out: list[str | Cite] = [
+        "Each p-value is reported with its Monte-Carlo standard error; a verdict is settled when the "
+        "correction gives it for every p-value of its family at both ends of its Clopper–Pearson bounds "
+        f"(jointly at risk {montecarlo.RISK:g}) ", Cite("gandy2014"), ". "]
+    if settings.refine and settings.bootstrap:
+        out += [f"While some verdict of a competition is unsettled and more resamples may settle it, its "
+                f"p-values are re-estimated from twice as many resamples, up to "
+                f"{montecarlo.REFINE_FACTOR * settings.bootstrap:,} (intervals stay on the first "
+                f"{settings.bootstrap:,}); a verdict still unsettled is marked as such. "]
+    out += ["The random streams are keyed by the seed and the competition's id, so a renamed competition "
+            "draws other resamples. "]
+    return out
+
+
+def unsettled_note(resamples: int) -> str:
+    """The sentence beside a verdict that is not settled (``Comparison.settled`` False)."""
+    return (f"Unsettled: after {resamples:,} resamples this verdict is still within the Monte-Carlo error of its "
+            f"p-values, so more resamples could change it.")
 
 
 def method_sentences(settings: Settings) -> list[str | Cite]:
@@ -126,9 +150,11 @@ def cannot_reject(settings: Settings, ma: MetricAnalysis) -> str | None:
 
 def marks(score: Score, baseline: bool = False, missing: int = 0) -> str:
     """The leaderboard's marks of one system, from its stored verdicts: ``best``, ``tied with best``
-    (not significantly different from the best under the report's rule), ``baseline``, ``N missing``
+    (not significantly different from the best under the report's rule), ``unsettled`` (that verdict
+    is within the Monte-Carlo error of its p-values: ``Score.settled_vs_best``), ``baseline``, ``N missing``
     (items without a prediction, scored as wrong answers); comma-separated, empty for none."""
     out = ["best"] if score.is_best else ["tied with best"] if score.ties_with_best else []
+    out += ["unsettled"] if score.settled_vs_best is False else []
     out += ["baseline"] if baseline else []
     out += [f"{missing} missing"] if missing else []
     return ", ".join(out)

@@ -53,6 +53,15 @@ REFERENCES = {
   number = {1},
   year = {2010}
 }"""),
+    "gandy2014": ("Gandy and Hahn, 2014", """@article{gandy2014,
+  author = {Gandy, Axel and Hahn, Georg},
+  title = {{MMCTest} -- A Safe Algorithm for Implementing Multiple {M}onte {C}arlo Tests},
+  journal = {Scandinavian Journal of Statistics},
+  volume = {41},
+  number = {4},
+  pages = {1083--1101},
+  year = {2014}
+}"""),
     "holm1979": ("Holm, 1979", """@article{holm1979,
   author = {Holm, Sture},
   title = {A Simple Sequentially Rejective Multiple Test Procedure},

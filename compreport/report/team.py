@@ -24,7 +24,8 @@ def _comparison(ma, fmt: model.Format, a: str, b: str) -> dict:
     sign = -1.0 if flipped else 1.0
     lo, hi = sorted((sign * c.ci_low, sign * c.ci_high)) if flipped else (c.ci_low, c.ci_high)
     return {"diff": fmt.diff(sign * c.diff), "ci": f"[{fmt.diff(lo)}, {fmt.diff(hi)}]", "p": fmt.p(c.p_value),
-            "p_adjusted": fmt.p(c.p_adjusted), "significant": c.significant}
+            "p_se": fmt.p(c.p_se), "p_adjusted": fmt.p(c.p_adjusted), "significant": c.significant,
+            "unsettled": prose.unsettled_note(int(ma.verdicts.get("resamples") or 0)) if c.settled is False else None}
 
 
 def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt: model.Format) -> dict:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..words import option
-from . import competitiveness, intervals, letters, multitest, ranking, significance
+from . import competitiveness, intervals, letters, montecarlo, multitest, ranking, significance
 from . import resampling as bootstrap
 from ..errors import InputError, warn
 from ..inputs.competition import Competition
@@ -26,14 +26,21 @@ __all__ = ["Analysis", "Comparison", "CompetitionAnalysis", "MetricAnalysis", "S
            "analyze_competition", "analyze_metric"]
 
 
-def _comparisons(names, a, b, d, corr, decide, alpha) -> list[Comparison]:
+def _comparisons(names, a, b, d, corr, decide, alpha, settled) -> list[Comparison]:
     """Comparison objects of index pairs ``a``, ``b`` with their p-values and the stored verdicts."""
     excludes = np.isfinite(d["ci_low"]) & np.isfinite(d["ci_high"]) & ((d["ci_low"] > 0) | (d["ci_high"] < 0))
     return [Comparison(names[a[i]], names[b[i]], float(d["diff"][i]), float(d["ci_low"][i]),
                        float(d["ci_high"][i]), float(d["p_value"][i]), float(corr["bonferroni"][i]),
                        float(corr["holm"][i]), float(corr["bh"][i]), excludes_zero=bool(excludes[i]),
-                       p_adjusted=float(decide[i]), significant=_verdict(decide[i], alpha))
+                       p_adjusted=float(decide[i]), significant=_verdict(decide[i], alpha),
+                       p_se=float(d["p_se"][i]),
+                       settled=None if _verdict(decide[i], alpha) is None else _settled(settled[i]))
             for i in range(len(a))]
+
+
+def _settled(flag: float) -> bool | None:
+    """1.0/0.0/NaN (:func:`compreport.stats.montecarlo.settled`) as True/False/None."""
+    return bool(flag) if np.isfinite(flag) else None
 
 
 def _verdict(p: float, alpha: float) -> bool | None:
@@ -44,7 +51,8 @@ def _verdict(p: float, alpha: float) -> bool | None:
 def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float | None, primary: bool,
                    systems: list[str], observed: np.ndarray, replicates: np.ndarray, settings: Settings,
                    n: int, jack: tuple[np.ndarray, np.ndarray] | None = None,
-                   test_p=None, baselines=()) -> MetricAnalysis:
+                   test_p=None, baselines=(), p_replicates: np.ndarray | None = None,
+                   p_resamples: int | None = None) -> MetricAnalysis:
     """Scores, comparisons, verdicts, groups and competitiveness of one metric.
 
     Parameters
@@ -57,6 +65,11 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
         Leave-one-out scores and weights, needed for BCa intervals.
     test_p : callable, optional
         ``test_p(a, b)`` replaces the bootstrap p-values (the randomization test).
+    p_replicates : ndarray (R, m), optional
+        Replicates the bootstrap p-values come from, when they are re-estimated from more resamples
+        than the intervals (``settings.refine``); default ``replicates``.
+    p_resamples : int, optional
+        Resamples behind every p-value (R; default ``settings.bootstrap``).
     baselines : sequence of str
         Systems that do not compete (unless ``settings.include_baselines``): they are shown, compared
         in pairs and grouped, but the best is the best participant, the comparisons with the best
@@ -91,24 +104,39 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
     pr = significance.differences(observed, replicates, pa, pb, higher_is_better, alpha, ci, jack)
     if test_p is not None:
         vb["p_value"], pr["p_value"] = test_p(firsts, others), test_p(pa, pb)
+    elif p_replicates is not None:
+        vb["p_value"] = significance.p_values(observed, p_replicates, firsts, others, higher_is_better)
+        pr["p_value"] = significance.p_values(observed, p_replicates, pa, pb, higher_is_better)
+    R = settings.bootstrap if p_resamples is None else p_resamples
     # A system whose score is undefined (a constant prediction under Pearson, say) is not compared:
     # its comparisons are untested (NaN), outside every family, and it has no group.
     defined = np.isfinite(observed)
     vb["p_value"][~(defined[firsts] & defined[others])] = np.nan
     pr["p_value"][~(defined[pa] & defined[pb])] = np.nan
     vb_corr = multitest.correct(vb["p_value"])
-    if settings.family == "per-row":
-        pr_corr = multitest.correct_within(pr["p_value"], ia)
-    elif settings.family == "vs-best":  # only the pairs with the best are tested: the vs-best family
-        pr_corr = {k: np.full(len(ia), np.nan) for k in vb_corr}
-        for k, v in vb_corr.items():
-            pr_corr[k][vb_pairs] = v
-    else:
-        pr_corr = multitest.correct(pr["p_value"])
-    # The one rule behind every verdict: settings.correction over settings.family.
-    decide = pr["p_value"] if settings.correction == "none" else pr_corr[settings.correction]
-    if settings.family == "vs-best":
-        decide = np.where(with_best, decide, np.nan)  # pairs without the best are not tested
+
+    def corrected(raw: np.ndarray) -> dict[str, np.ndarray]:
+        """Every correction of the pairs' raw p-values ``raw`` over ``settings.family``."""
+        if settings.family == "per-row":
+            return multitest.correct_within(raw, ia)
+        if settings.family == "vs-best":  # only the pairs with the best are tested: the vs-best family
+            out = {k: np.full(len(ia), np.nan) for k in vb_corr}
+            for k, v in multitest.correct(raw[vb_pairs]).items():
+                out[k][vb_pairs] = v
+            return out
+        return multitest.correct(raw)
+
+    def deciding(raw: np.ndarray, corr: dict | None = None) -> np.ndarray:
+        """The one rule behind every verdict: settings.correction over settings.family."""
+        d = raw if settings.correction == "none" else (corr or corrected(raw))[settings.correction]
+        return np.where(with_best, d, np.nan) if settings.family == "vs-best" else d
+
+    pr_corr = corrected(pr["p_value"])
+    decide = deciding(pr["p_value"], pr_corr)
+    # whether each verdict survives the Monte-Carlo error of every p-value of the family
+    settled = montecarlo.settled(np.where(np.isfinite(decide), pr["p_value"], np.nan), R, deciding, alpha)
+    pr["p_se"] = montecarlo.standard_error(pr["p_value"], R)
+    vb["p_se"] = montecarlo.standard_error(vb["p_value"], R)
     different = np.zeros((m, m), dtype=bool)
     different[pa, pb] = different[pb, pa] = np.nan_to_num(decide, nan=1.0) < alpha
     ranked = order[defined[order]]
@@ -116,32 +144,37 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
     group = {int(s): sub[k] for k, s in enumerate(ranked)} | {int(s): "" for s in np.flatnonzero(~defined)}
     vs_best_p = np.full(m, np.nan)
     vs_best_p[others] = decide[vb_pairs]
+    vs_best_settled = np.full(m, np.nan)
+    vs_best_settled[others] = settled[vb_pairs]
     top = observed[best]
     is_best = competes & (observed == top) if np.isfinite(top) else np.zeros(m, dtype=bool)
     is_best[best] = True
     scores = [Score(systems[i], float(observed[i]), float(mean[i]), float(se[i]), float(lo[i]), float(hi[i]),
                     int(rank[i]), group[i], is_best=bool(is_best[i]),
                     differs_from_best=None if is_best[i] else _verdict(vs_best_p[i], alpha),
-                    p_vs_best=float("nan") if is_best[i] else float(vs_best_p[i])) for i in order]
+                    p_vs_best=float("nan") if is_best[i] else float(vs_best_p[i]),
+                    settled_vs_best=None if is_best[i] else _settled(vs_best_settled[i])) for i in order]
     comp = _competitiveness(observed, order, competes, vb, vb_corr, pr, ia, pa, pb, settings, n, ideal,
                             higher_is_better)
     return MetricAnalysis(
         name=name, params=params, higher_is_better=higher_is_better, ideal=ideal, primary=primary,
         best=systems[best], scores=scores,
-        vs_best=_comparisons(systems, firsts, others, vb, vb_corr, decide[vb_pairs], alpha),
-        pairs=_comparisons(systems, pa, pb, pr, pr_corr, decide, alpha), competitiveness=comp,
-        verdicts=_rule(settings, int(np.isfinite(decide).sum())),
+        vs_best=_comparisons(systems, firsts, others, vb, vb_corr, decide[vb_pairs], alpha, settled[vb_pairs]),
+        pairs=_comparisons(systems, pa, pb, pr, pr_corr, decide, alpha, settled), competitiveness=comp,
+        verdicts=_rule(settings, int(np.isfinite(decide).sum()), R),
         replicates=replicates, systems=list(systems))
 
 
-def _rule(settings: Settings, tested: int) -> dict:
+def _rule(settings: Settings, tested: int, resamples: int) -> dict:
     """The stored rule behind a metric's verdicts: ``alpha``, ``correction``, ``family``, the number of
-    comparisons ``tested`` in the family, the smallest p-value ``min_p`` any of them can reach after
-    the correction with B resamples, and ``can_reject`` (``min_p`` < alpha; None without resamples):
-    when False, every system shares one group and ties with the best whatever the data."""
-    min_p = multitest.smallest_adjusted_p(tested, settings.bootstrap, settings.correction)
+    comparisons ``tested`` in the family, the ``resamples`` behind every p-value (B, or more when
+    refined), the smallest p-value ``min_p`` any comparison can reach after the correction with them,
+    and ``can_reject`` (``min_p`` < alpha; None without resamples): when False, every system shares
+    one group and ties with the best whatever the data."""
+    min_p = multitest.smallest_adjusted_p(tested, resamples, settings.correction)
     return {"alpha": settings.alpha, "correction": settings.correction, "family": settings.family, "tested": tested,
-            "min_p": min_p, "can_reject": None if min_p != min_p else bool(min_p < settings.alpha)}
+            "resamples": resamples, "min_p": min_p,
+            "can_reject": None if min_p != min_p else bool(min_p < settings.alpha)}
 
 
 def _competitiveness(observed, order, competes, vb, vb_corr, pr, ia, pa, pb, settings: Settings, n, ideal,
@@ -208,19 +241,44 @@ def analyze_competition(comp: Competition, settings: Settings, *, jobs: int = 1,
             if not p.decomposable:
                 raise InputError(f"competition {comp.id!r}: {option('test', 'randomization')} needs metrics with "
                                  f"per-item statistics; {p.name!r} has none (use {option('test', 'bootstrap')})")
-    res = bootstrap.run(prepared, comp.n, comp.m, settings.bootstrap, settings.seed,
-                        bootstrap.competition_key(comp.id), jobs=jobs, progress=progress, mode=mode,
-                        jackknife=settings.ci_method == "bca", randomization=randomization,
-                        label=f"competition {comp.id!r}: the bootstrap")
-    metrics = []
-    for i, p in enumerate(prepared):
-        test_p = (lambda a, b, i=i: res.randomization_p(i, a, b)) if randomization else None
-        metrics.append(analyze_metric(p.name, p.params, p.higher_is_better, p.ideal, i == 0, comp.systems,
+    key = bootstrap.competition_key(comp.id)
+    label = f"competition {comp.id!r}: the bootstrap"
+    res = bootstrap.run(prepared, comp.n, comp.m, settings.bootstrap, settings.seed, key, jobs=jobs,
+                        progress=progress, mode=mode, jackknife=settings.ci_method == "bca",
+                        randomization=randomization, label=label)
+
+    def analyze_all(p_res, resamples: int) -> list[MetricAnalysis]:
+        """Every metric: intervals from ``res``, p-values from ``p_res`` (``resamples`` of them)."""
+        out = []
+        for i, p in enumerate(prepared):
+            test_p = (lambda a, b, i=i: p_res.randomization_p(i, a, b)) if randomization else None
+            out.append(analyze_metric(p.name, p.params, p.higher_is_better, p.ideal, i == 0, comp.systems,
                                       res.observed[i], res.replicates[i], settings, comp.n,
-                                      res.jackknife[i] if res.jackknife else None, test_p, comp.baselines))
-        undefined = [s.system for s in metrics[-1].scores if not np.isfinite(s.score)]
+                                      res.jackknife[i] if res.jackknife else None, test_p, comp.baselines,
+                                      p_replicates=None if p_res is res else p_res.replicates[i],
+                                      p_resamples=resamples))
+        return out
+
+    metrics = analyze_all(res, settings.bootstrap)
+    # Refinement: while some verdict is within the Monte-Carlo error of its p-values, re-estimate every
+    # p-value from twice as many resamples (the same seeded streams, so the first B are the ones above),
+    # up to REFINE_FACTOR x B.
+    total, cap = settings.bootstrap, montecarlo.REFINE_FACTOR * settings.bootstrap
+    while settings.refine and 0 < total < cap and montecarlo.worth_refining(metrics, total, cap, settings.alpha):
+        try:
+            more = bootstrap.run(prepared, comp.n, comp.m, min(2 * total, cap), settings.seed, key, jobs=jobs,
+                                 progress=progress, mode=mode, randomization=randomization, label=label)
+        except InputError as exc:  # more resamples would not fit in memory: keep what is settled so far
+            note = f"competition {comp.id!r}: p-values not refined beyond {total:,} resamples ({exc})"
+            warn(note)
+            notes.append(note)
+            break
+        total = min(2 * total, cap)
+        metrics = analyze_all(more, total)
+    for ma in metrics:
+        undefined = [s.system for s in ma.scores if not np.isfinite(s.score)]
         if undefined:
-            note = (f"competition {comp.id!r}: metric {p.name!r} is undefined for {', '.join(map(repr, undefined))} "
+            note = (f"competition {comp.id!r}: metric {ma.name!r} is undefined for {', '.join(map(repr, undefined))} "
                     f"(e.g. constant predictions); left out of the comparisons, corrections and groups")
             warn(note)
             notes.append(note)

@@ -20,92 +20,9 @@ from ..errors import InputError
 from ..settings import Settings, suggest
 from . import frames  # DataFrames and notebook HTML; pandas is imported inside its functions
 from .jsonvalues import dataclass_from, json_ready
+from .verdicts import Comparison, Score
 
-
-@dataclass
-class Score:
-    """One system under one metric.
-
-    Attributes
-    ----------
-    system : str
-        System name.
-    score : float
-        The metric on the full test set.
-    boot_mean, se : float
-        Mean and standard deviation (ddof=1) of the bootstrap replicates (NaN when B = 0).
-    ci_low, ci_high : float
-        Confidence interval at level 1 - alpha (NaN when B = 0).
-    rank : int
-        Competition rank by the exact score (ties share a rank: 1, 2, 2, 4).
-    group : str
-        Significance-group letters; systems sharing a letter are not significantly different.
-    is_best : bool
-        The exact score equals the best exact score (several systems when they tie exactly).
-    differs_from_best : bool or None
-        Significantly different from the best under the report's correction and family;
-        None for a best system and when the comparison is undefined (B = 0).
-    p_vs_best : float
-        The p-value behind ``differs_from_best`` (corrected; NaN where it is None).
-    """
-
-    system: str
-    score: float
-    boot_mean: float
-    se: float
-    ci_low: float
-    ci_high: float
-    rank: int
-    group: str = ""
-    is_best: bool = False
-    differs_from_best: bool | None = None
-    p_vs_best: float = float("nan")
-
-    @property
-    def ties_with_best(self) -> bool | None:
-        """Not significantly different from the best (None for a best system or undefined)."""
-        return None if self.differs_from_best is None else not self.differs_from_best
-
-
-@dataclass
-class Comparison:
-    """Oriented difference ``a - b`` (positive: ``a`` better) with its CI, p-values and verdict.
-
-    Attributes
-    ----------
-    a, b : str
-        The two systems; ``a`` ranks above (or level with) ``b``.
-    diff : float
-        Observed difference, oriented so that positive means ``a`` is better for any metric.
-    ci_low, ci_high : float
-        Uncorrected confidence interval of the difference at level 1 - alpha.
-    p_value : float
-        Raw p-value (paired bootstrap or approximate randomization).
-    p_bonferroni, p_holm, p_bh : float
-        Corrected within the family of the list holding the comparison (``vs_best``: the
-        m − 1 comparisons with the best; ``pairs``: ``settings.family``); NaN outside it.
-    excludes_zero : bool
-        The interval excludes 0 (False when it is undefined).
-    p_adjusted : float
-        The p-value behind ``significant``: ``settings.correction`` over ``settings.family``
-        (raw when the correction is ``none``); NaN when the pair is not tested.
-    significant : bool or None
-        ``p_adjusted < alpha``; None when the pair is not tested (pairs without the best under
-        ``vs-best``) or the p-value is undefined.
-    """
-
-    a: str
-    b: str
-    diff: float
-    ci_low: float
-    ci_high: float
-    p_value: float
-    p_bonferroni: float
-    p_holm: float
-    p_bh: float
-    excludes_zero: bool = False
-    p_adjusted: float = float("nan")
-    significant: bool | None = None
+__all__ = ["Analysis", "Comparison", "CompetitionAnalysis", "MetricAnalysis", "Score"]
 
 
 @dataclass

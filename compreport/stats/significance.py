@@ -48,3 +48,18 @@ def differences(observed: np.ndarray, replicates: np.ndarray, a: np.ndarray, b: 
         out["ci_high"][s:s + chunk] = hi
         out["p_value"][s:s + chunk] = bootstrap_p_value(d, delta) if d.shape[0] else np.nan
     return out
+
+
+def p_values(observed: np.ndarray, replicates: np.ndarray, a: np.ndarray, b: np.ndarray, higher_is_better: bool,
+             chunk: int = 256) -> np.ndarray:
+    """Paired-bootstrap p-values (:func:`bootstrap_p_value`) of the oriented differences ``a - b``
+    over ``replicates`` (R, m), without intervals: the p-values re-estimated from more resamples."""
+    sign = 1.0 if higher_is_better else -1.0
+    out = np.full(len(a), np.nan)
+    if replicates.shape[0] == 0:
+        return out
+    for s in range(0, len(a), chunk):
+        aa, bb = a[s:s + chunk], b[s:s + chunk]
+        out[s:s + chunk] = bootstrap_p_value(sign * (replicates[:, aa] - replicates[:, bb]),
+                                             sign * (observed[aa] - observed[bb]))
+    return out

@@ -1,0 +1,105 @@
+"""Monte-Carlo error of estimated p-values, whether a verdict is settled despite it, and when to
+draw more resamples.
+
+A p-value estimated from B resamples is ``p = (1 + k) / (B + 1)`` (k exceedances; paired bootstrap
+or approximate randomization): a slightly conservative estimate of the exceedance probability q that
+infinitely many resamples would give. Its Monte-Carlo standard error is that of ``k / B``:
+``sqrt(q (1 - q) / B)`` at ``q = k / B``.
+
+A verdict is *settled* when the correction (Bonferroni, Holm and Benjamini-Hochberg are monotone
+in every p-value) gives it for the estimates, for the lower and for the upper Clopper-Pearson
+bounds on every q of the family (two-sided, at level :data:`RISK` divided among the family's
+comparisons): with probability at least 1 - RISK a settled verdict is the one infinitely many
+resamples would give. Otherwise it is unsettled: more resamples could change it. This is the
+classification of MMCTest (Gandy & Hahn 2014, Scand. J. Statist. 41:1083-1101); refinement
+(``Settings.refine``, :func:`worth_refining`) draws more resamples for the whole competition while
+some unsettled verdict may still settle, doubling up to :data:`REFINE_FACTOR` x B.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: Probability that some settled verdict of a family differs from its infinite-resample verdict.
+RISK = 1e-3
+#: Refinement (``Settings.refine``) re-estimates p-values from up to this many times B resamples.
+REFINE_FACTOR = 16
+
+
+def exceedances(p: np.ndarray, B: int) -> np.ndarray:
+    """The exceedance counts k behind p-values ``p = (1 + k)/(B + 1)`` (NaN stays NaN)."""
+    return np.rint(np.asarray(p, dtype=float) * (B + 1) - 1)
+
+
+def standard_error(p: np.ndarray, B: int) -> np.ndarray:
+    """Monte-Carlo standard error of p-values estimated from ``B`` resamples; NaN when B = 0."""
+    p = np.asarray(p, dtype=float)
+    if B < 1:
+        return np.full(p.shape, np.nan)
+    q = np.clip(exceedances(p, B) / B, 0.0, 1.0)
+    return np.sqrt(q * (1 - q) / B)
+
+
+def p_bounds(p: np.ndarray, B: int, level: float) -> tuple[np.ndarray, np.ndarray]:
+    """Lower and upper bounds on the exceedance probabilities behind p-values ``p`` (estimated from
+    ``B`` resamples): the two-sided Clopper-Pearson interval of ``k / B`` at error ``level``."""
+    from scipy.special import betaincinv
+
+    p = np.asarray(p, dtype=float)
+    k = exceedances(p, B)
+    ok = np.isfinite(k)
+    kk = np.where(ok, np.clip(k, 0, B), 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        lo = np.where(kk > 0, betaincinv(np.maximum(kk, 1), B - kk + 1, level / 2), 0.0)
+        hi = np.where(kk < B, betaincinv(kk + 1, np.maximum(B - kk, 1), 1 - level / 2), 1.0)
+    return np.where(ok, lo, np.nan), np.where(ok, hi, np.nan)
+
+
+def settled(p: np.ndarray, B: int, decide, alpha: float) -> np.ndarray:
+    """For raw p-values ``p`` of one family (NaN: not tested), whether the verdict
+    ``decide(p) < alpha`` is settled (see the module docstring): a float array of 1.0 (settled),
+    0.0 (unsettled) and NaN where the verdict is undefined. ``decide`` maps raw p-values to the
+    p-values behind the verdicts (the correction over the family)."""
+    p = np.asarray(p, dtype=float)
+    tested = int(np.isfinite(p).sum())
+    out = np.full(p.shape, np.nan)
+    if B < 1 or tested == 0:
+        return out
+    lo, hi = p_bounds(p, B, RISK / tested)
+    at_est, at_lo, at_hi = decide(p), decide(lo), decide(hi)
+    ok = np.isfinite(at_est) & np.isfinite(at_lo) & np.isfinite(at_hi)
+    est = at_est[ok] < alpha
+    out[ok] = ((at_lo[ok] < alpha) == est) & ((at_hi[ok] < alpha) == est)
+    return out
+
+
+def worth_refining(metrics, resamples: int, cap: int, alpha: float) -> bool:
+    """Whether some unsettled verdict (``Comparison.settled`` False) of the
+    :class:`~compreport.stats.results.MetricAnalysis` list ``metrics`` may settle within ``cap``
+    resamples: by a normal approximation, the resamples N at which the half-width of its p-value's
+    bounds, scaled by its correction (``p_adjusted / p_value``), falls below its distance to
+    ``alpha``. A verdict whose corrected p-value sits on ``alpha`` never settles; it alone does not
+    make the analysis draw more (it stays marked unsettled). Also True while no comparison can be
+    significant with ``resamples`` (``verdicts["can_reject"]`` False) but could be with ``cap``.
+    Used to stop, never to decide."""
+    from statistics import NormalDist
+
+    from .multitest import smallest_adjusted_p
+
+    for ma in metrics:
+        tested = int(ma.verdicts.get("tested") or 0)
+        if not tested:
+            continue
+        if ma.verdicts.get("can_reject") is False and \
+                smallest_adjusted_p(tested, cap, ma.verdicts["correction"]) < alpha:
+            return True
+        z = NormalDist().inv_cdf(1 - RISK / tested / 2)
+        for c in ma.pairs:
+            if c.settled is not False or not c.p_value > 0:
+                continue
+            gap = abs(c.p_adjusted - alpha)
+            scale = max(1.0, c.p_adjusted / c.p_value)
+            q = max(c.p_value, 1 / (resamples + 1))
+            if gap > 0 and (z * scale) ** 2 * q * (1 - q) / gap ** 2 <= cap:
+                return True
+    return False

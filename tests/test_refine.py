@@ -1,0 +1,101 @@
+"""Monte-Carlo error of p-values, settled verdicts and refinement (issue 12 item 2)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy.stats import binomtest
+
+import compreport as cr
+from compreport.stats import montecarlo
+from conftest import make_competition
+
+
+def test_bounds_are_clopper_pearson():
+    """The bounds on the exceedance probability are scipy's exact (Clopper-Pearson) interval."""
+    B, level = 2000, 1e-3
+    k = np.array([0, 1, 7, 150, 1999, 2000])
+    lo, hi = montecarlo.p_bounds((1 + k) / (B + 1), B, level)
+    for kk, a, b in zip(k, lo, hi):
+        ref = binomtest(int(kk), B).proportion_ci(confidence_level=1 - level, method="exact")
+        assert (a, b) == pytest.approx((ref.low, ref.high), rel=1e-9, abs=1e-15)
+    se = montecarlo.standard_error((1 + k) / (B + 1), B)
+    assert se == pytest.approx(np.sqrt(k / B * (1 - k / B) / B))
+
+
+def test_settled_needs_both_bounds_and_the_estimate_on_one_side():
+    """Bonferroni over 2: p = 1/(B+1) with B = 100 cannot be certified below 0.025 (its upper bound
+    is about 0.09), p = 0.5 is settled as not significant."""
+    B = 100
+    p = np.array([1 / (B + 1), 51 / (B + 1)])
+    bonf = lambda x: np.minimum(1, 2 * x)  # noqa: E731
+    assert montecarlo.settled(p, B, bonf, 0.05).tolist() == [0.0, 1.0]
+    assert montecarlo.settled(p, 100_000, bonf, 0.05).tolist() == [1.0, 1.0]  # the same p from 10^5 resamples
+
+
+def _many(m=48, k=20, n=240, seed=5):
+    """m systems over k classes: accuracies from 0.95 down to 0.35, so most pairs differ a lot."""
+    rng = np.random.default_rng(seed)
+    gold = rng.integers(0, k, n)
+    preds = [np.where(rng.random(n) < acc, gold, rng.integers(0, k, n)) for acc in np.linspace(0.95, 0.35, m)]
+    return make_competition(gold, preds, metrics=["accuracy"], cid="many")
+
+
+def test_refinement_makes_groups_informative_where_fixed_b_cannot():
+    """48 systems: Holm over 1,128 pairs cannot reject with B = 2,000 (1128/2001 > 0.05): one group.
+    Refinement (on by default) re-estimates the p-values from up to 16 B = 32,000 resamples."""
+    comp = _many()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fixed = cr.analyze(comp, bootstrap=2000, seed=1, refine=False).competitions[0].primary
+        refined = cr.analyze(comp, bootstrap=2000, seed=1).competitions[0].primary
+    assert fixed.verdicts["can_reject"] is False and {s.group for s in fixed.scores} == {"a"}
+    assert refined.verdicts["resamples"] == 32000 and refined.verdicts["can_reject"] is True
+    assert len({s.group for s in refined.scores}) > 10
+    assert sum(c.significant for c in refined.pairs) > 500
+    # intervals stay on the first B resamples: identical with and without refinement
+    assert [(s.ci_low, s.ci_high) for s in refined.scores] == [(s.ci_low, s.ci_high) for s in fixed.scores]
+
+
+def test_refined_p_values_are_those_of_the_larger_b():
+    """Replicate for replicate: refinement draws the same seeded streams as a run with that many
+    resamples, so its p-values equal a fixed-B run with B = the resamples it reached."""
+    rng = np.random.default_rng(2)
+    gold = rng.integers(0, 2, 300)
+    preds = [np.where(rng.random(300) < a, gold, 1 - gold) for a in (0.8, 0.74, 0.72, 0.6)]
+    comp = make_competition(gold, preds, metrics=["accuracy"], cid="refine")
+    whole = cr.analyze(comp, bootstrap=500, seed=4)
+    refined = whole.competitions[0].primary
+    R = refined.verdicts["resamples"]
+    assert R > 500
+    fixed = cr.analyze(comp, bootstrap=R, seed=4, refine=False).competitions[0].primary
+    assert [c.p_value for c in refined.pairs] == [c.p_value for c in fixed.pairs]
+    assert [c.significant for c in refined.pairs] == [c.significant for c in fixed.pairs]
+    assert cr.analyze(comp, bootstrap=500, seed=4, jobs=2).to_json() == whole.to_json()  # deterministic
+
+
+def test_borderline_pair_is_reported_with_its_error_and_marked_unsettled(tmp_path):
+    """Two systems 0.4 points apart on 2,000 items: with B = 199 and no refinement the verdict cannot
+    be settled; the p-value carries its Monte-Carlo standard error and every output says unsettled."""
+    from compreport.report import model
+    from compreport.report.team import team_html
+
+    rng = np.random.default_rng(11)
+    gold = rng.integers(0, 2, 2000)
+    a = np.where(rng.random(2000) < 0.75, gold, 1 - gold)
+    b = a.copy()
+    flip = rng.choice(2000, 60, replace=False)
+    b[flip] = 1 - b[flip]
+    comp = make_competition(gold, [a, b], systems=["A.01", "B.01"], metrics=["accuracy"], cid="close")
+    analysis = cr.analyze(comp, bootstrap=199, seed=0, refine=False)
+    ma = analysis.competitions[0].primary
+    (pair,) = ma.pairs
+    assert pair.settled is False and 0 < pair.p_se < 0.05 and ma.verdicts["resamples"] == 199
+    loser = ma.scores[1]
+    assert loser.settled_vs_best is False
+    row = model.leaderboard(analysis.competitions[0], model.Format()).rows[1]
+    assert "unsettled" in row["marks"].text
+    sheet = team_html(analysis, analysis.competitions[0], loser.system)
+    assert "Unsettled: after 199 resamples" in sheet and "Monte-Carlo SE" in sheet
