@@ -82,20 +82,22 @@ def test_cli_prints_the_leaderboard_unless_quiet(tmp_path, capsys):
 
 
 def test_too_few_resamples_is_said_first_everywhere(written, tmp_path, capsys):
-    """Holm over the 6 pairs of 4 systems needs p < 0.05/6: with B = 99 no p-value can get there
-    (1/(B+1) * 6 = 0.06), so the stored rule says it cannot reject, and the terminal summary, the
-    report's header and the team sheet say so before anything else; with B = 199 (0.03) nothing is said."""
+    """Holm over the 6 pairs of 4 systems needs p < 0.05/6: with B = 99 and no refinement no p-value
+    can get there (1/(B+1) * 6 = 0.06), so the stored rule says it cannot reject, and the terminal
+    summary, the report's header and the team sheet say so before anything else; with B = 199 (0.03)
+    nothing is said. With refinement (the default) B = 99 is refined until it can."""
     from compreport.report.team import team_html
 
     data = cr.from_frame(_frame(), id="id", name="Tiny", metrics=["accuracy"], baselines=["base"])
-    low = cr.analyze(data, bootstrap=99, seed=3)
+    low = cr.analyze(data, bootstrap=99, seed=3, refine=False)
+    assert cr.analyze(data, bootstrap=99, seed=3).competitions[0].primary.verdicts["can_reject"] is True
     ma = low.competitions[0].primary
     assert ma.verdicts["tested"] == 6 and ma.verdicts["min_p"] == pytest.approx(0.06)
     assert ma.verdicts["can_reject"] is False
     assert {s.group for s in ma.scores} == {"a"} and not any(s.differs_from_best for s in ma.scores)
     page = cr.Report(low).to_html()
     head = page[:page.index('id="leaderboard"')]
-    assert "Too few resamples for accuracy: with B = 99" in head and "At least 120 resamples are needed." in head
+    assert "Too few resamples for accuracy: with 99 resamples" in head and "Use B = 120 or more." in head
     assert "Too few resamples" in team_html(low, low.competitions[0], "weak.01")
     enough, _, _, _ = written
     assert enough.competitions[0].primary.verdicts["can_reject"] is True
@@ -103,6 +105,6 @@ def test_too_few_resamples_is_said_first_everywhere(written, tmp_path, capsys):
     assert "Too few resamples" not in team_html(enough, enough.competitions[0], "weak.01")
     _frame().to_csv(tmp_path / "tiny.csv", index=False)
     assert main(["report", str(tmp_path / "tiny.csv"), "--id", "id", "--metric", "accuracy", "-B", "99",
-                 "--format", "json", "-o", str(tmp_path / "o")]) == 0
+                 "--refine", "off", "--format", "json", "-o", str(tmp_path / "o")]) == 0
     out = capsys.readouterr().out
     assert out.index("  warning: Too few resamples for accuracy") < out.index("  Rank  System")

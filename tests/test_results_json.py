@@ -59,8 +59,8 @@ def test_metric_entries(report):
     assert (acc["name"], acc["primary"], mf1["primary"]) == ("accuracy", True, False)
     assert acc["higher_is_better"] is True and acc["best"] == "aen_bert"
     assert set(acc["scores"][0]) == {"system", "score", "boot_mean", "se", "ci_low", "ci_high", "rank", "group",
-                                     "is_best", "differs_from_best", "p_vs_best", "ties_with_best"}
-    verdict = {"excludes_zero", "p_adjusted", "significant"}
+                                     "is_best", "differs_from_best", "p_vs_best", "settled_vs_best", "ties_with_best"}
+    verdict = {"excludes_zero", "p_adjusted", "significant", "p_se", "settled"}
     assert set(acc["vs_best"][0]) == {"system", "diff", "ci_low", "ci_high", "p_value", "p_bonferroni", "p_holm",
                                       "p_bh"} | verdict
     assert set(acc["pairs"][0]) == {"a", "b", "diff", "ci_low", "ci_high", "p_value", "p_bonferroni", "p_holm",
@@ -69,7 +69,8 @@ def test_metric_entries(report):
         {"alpha": 0.05, "correction": "holm", "family": "all-pairs"}
     m = len(acc["scores"])
     assert acc["verdicts"]["tested"] == m * (m - 1) // 2  # every pair, baselines not excluded here
-    B = d["settings"]["bootstrap"]
+    B = acc["verdicts"]["resamples"]  # B, or more after refinement
+    assert B >= d["settings"]["bootstrap"]
     assert acc["verdicts"]["min_p"] == pytest.approx(min(1.0, acc["verdicts"]["tested"] / (B + 1)), rel=1e-12)  # Holm
     assert acc["verdicts"]["can_reject"] is (acc["verdicts"]["min_p"] < 0.05)
     comp = acc["competitiveness"]

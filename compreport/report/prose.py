@@ -135,17 +135,16 @@ def cannot_reject(settings: Settings, ma: MetricAnalysis) -> str | None:
     """When the stored ``verdicts["can_reject"]`` is False: one sentence saying that no comparison
     of ``ma`` can be significant with this B, so its groups and ties say nothing; else None.
     Shown first (terminal summary, report header, team sheets), not only among the notes."""
-    from ..stats.multitest import resamples_needed
-
     v = ma.verdicts
     if v.get("can_reject") is not False:
         return None
     tested = int(v.get("tested", 0))
-    need = resamples_needed(tested, settings.alpha, settings.correction)
-    return (f"Too few resamples for {ma.name}: with B = {settings.bootstrap:,} no p-value can fall below "
-            f"1/(B + 1), so the {settings.rule} ({tested:,} comparisons) can never reject at "
+    resamples = int(v.get("resamples") or settings.bootstrap)
+    need = montecarlo.b_needed(tested, settings.alpha, settings.correction, settings.refine)
+    return (f"Too few resamples for {ma.name}: with {resamples:,} resamples no p-value can fall below "
+            f"1/({resamples:,} + 1), so the {settings.rule} ({tested:,} comparisons) can never reject at "
             f"\u03b1 = {settings.alpha:g}; every system shares one group and ties with the best whatever the "
-            f"data. At least {need:,} resamples are needed.")
+            f"data. Use B = {need:,} or more.")
 
 
 def marks(score: Score, baseline: bool = False, missing: int = 0) -> str:

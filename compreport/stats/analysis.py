@@ -194,14 +194,16 @@ def _competitiveness(observed, order, competes, vb, vb_corr, pr, ia, pa, pb, set
 
 
 def bootstrap_note(comp: Competition, settings: Settings) -> str | None:
-    """The warning that B is too small for the correction to ever reject over the family, or None
-    (the rule is :func:`~compreport.stats.multitest.smallest_adjusted_p`, also behind the stored
-    ``verdicts["can_reject"]``)."""
+    """The warning that B is too small for the correction to ever reject over the family, even after
+    refinement (up to :data:`~compreport.stats.montecarlo.REFINE_FACTOR` x B when ``settings.refine``),
+    or None (the rule is :func:`~compreport.stats.multitest.smallest_adjusted_p`, also behind the
+    stored ``verdicts["can_reject"]``)."""
     family = comp.m * (comp.m - 1) // 2 if settings.family == "all-pairs" else comp.m - 1
-    if settings.bootstrap and multitest.smallest_adjusted_p(family, settings.bootstrap,
-                                                            settings.correction) >= settings.alpha:
-        need = multitest.resamples_needed(family, settings.alpha, settings.correction)
-        return (f"competition {comp.id!r}: with B = {settings.bootstrap} the smallest p-value is "
+    most = settings.bootstrap * (montecarlo.REFINE_FACTOR if settings.refine else 1)
+    if settings.bootstrap and multitest.smallest_adjusted_p(family, most, settings.correction) >= settings.alpha:
+        need = montecarlo.b_needed(family, settings.alpha, settings.correction, settings.refine)
+        refined = f" (refined up to {most})" if settings.refine else ""
+        return (f"competition {comp.id!r}: with B = {settings.bootstrap}{refined} the smallest p-value is "
                 f"1/(B+1), so {settings.rule} ({family} comparisons) can never reject at alpha = "
                 f"{settings.alpha}; use {option('bootstrap', need)} or more")
     return None

@@ -103,3 +103,13 @@ def worth_refining(metrics, resamples: int, cap: int, alpha: float) -> bool:
             if gap > 0 and (z * scale) ** 2 * q * (1 - q) / gap ** 2 <= cap:
                 return True
     return False
+
+
+def b_needed(tested: int, alpha: float, correction: str, refine: bool) -> int:
+    """The smallest B with which some of ``tested`` comparisons can reach ``alpha`` after
+    ``correction``: :func:`~compreport.stats.multitest.resamples_needed`, divided by
+    :data:`REFINE_FACTOR` (rounded up) when refinement may draw that many times B."""
+    from .multitest import resamples_needed
+
+    need = resamples_needed(tested, alpha, correction)
+    return -(-need // REFINE_FACTOR) if refine else need
