@@ -4,6 +4,7 @@
     python benchmarks/run.py --compstats  # also CompStats 0.1.15 on the same data (about 7 minutes;
                                           # `pip install -e '.[bench]'`)
     python benchmarks/run.py --issue12    # the targets of issue 12 item 1 (many classes, 10^6 items)
+    python benchmarks/run.py --refinement # issue 12 item 2: refinement on and off
 
 Prints wall time (median of repeats for the process), peak resident memory of the process, and
 the time of the statistics alone (analysis in-process, inputs already loaded), each with the
@@ -47,14 +48,14 @@ def busy_seconds() -> float | None:
     return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
-def process(csv: Path, metrics: str, B: int = 10000, repeat: int = 3) -> tuple[float, float, str]:
+def process(csv: Path, metrics: str, B: int = 10000, repeat: int = 3, extra: tuple = ()) -> tuple[float, float, str]:
     """Median wall seconds, peak RSS (MB, largest of the repeats) of the CLI on ``csv``, and how
     busy the machine was besides: the load average and the cores used by other processes."""
     times, peak, others = [], 0.0, []
     for _ in range(repeat):
         with tempfile.TemporaryDirectory() as out:
             cmd = [sys.executable, "-m", "compreport", "report", str(csv), "--id", "id", "--metric", metrics,
-                   "-B", str(B), "--format", "json", "-o", out + "/o"]
+                   "-B", str(B), "--format", "json", "-o", out + "/o", "-q", *extra]
             b0, t = busy_seconds(), time.perf_counter()
             child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
             _, status, usage = os.wait4(child.pid, 0)  # this child's own peak, not all children's
@@ -112,6 +113,28 @@ def issue12(tmp: Path, repeat: int) -> None:
               + (f", <= {mb} MB" if mb else "") + f": {'met' if ok else 'MISSED'}", flush=True)
 
 
+def refinement(tmp: Path, repeat: int) -> None:
+    """Issue 12 item 2: the whole process with refinement on (the default) and off, B = 10,000, and the
+    resamples refinement reached per metric."""
+    import json
+
+    print("\nrefinement (whole process, --format json, B = 10000):")
+    for name, n, m, k, metrics, _, _ in (ISSUE12[0], ISSUE12[2]):
+        path = dataset(tmp, f"r-{n}-{m}-{k}", n, m, k)
+        for flag in ("off", "on"):
+            wall, peak, busy = process(path, metrics, repeat=repeat, extra=("--refine", flag))
+            with tempfile.TemporaryDirectory() as out:
+                subprocess.run([sys.executable, "-m", "compreport", "report", str(path), "--id", "id", "--metric",
+                                metrics, "--refine", flag, "--format", "json", "-q", "-o", out + "/o"], check=True,
+                               stderr=subprocess.DEVNULL)
+                comp = json.loads((Path(out) / "o" / "results.json").read_text())["competitions"][0]
+            info = "; ".join(f"{ma['name']}: {ma['verdicts']['resamples']} resamples, "
+                             f"{len({s['group'] for s in ma['scores']})} groups, "
+                             f"{sum(1 for c in ma['pairs'] if c['settled'] is False)} unsettled"
+                             for ma in comp["metrics"])
+            print(f"{name} --refine {flag}: {wall:.2f} s, peak {peak:.0f} MB ({busy}); {info}", flush=True)
+
+
 def dataset(tmp: Path, name: str, n: int, m: int, k: int) -> Path:
     path = tmp / f"{name}.csv"
     g, p = make_labels(n, m, k, seed=1)
@@ -155,6 +178,7 @@ def main() -> None:
     ap.add_argument("--big", action="store_true", help="also 1,000,000 items x 5 systems")
     ap.add_argument("--repeat", type=int, default=3, help="runs of each process timing (median)")
     ap.add_argument("--issue12", action="store_true", help="only the targets of issue 12 item 1")
+    ap.add_argument("--refinement", action="store_true", help="only refinement on/off (issue 12 item 2)")
     args = ap.parse_args()
     r = args.repeat
     print(f"machine: {platform.processor() or platform.machine()}, {platform.python_version()}, "
@@ -163,6 +187,9 @@ def main() -> None:
         tmp = Path(d)
         if args.issue12:
             issue12(tmp, r)
+            return
+        if args.refinement:
+            refinement(tmp, r)
             return
         exist = dataset(tmp, "exist", 4368, 31, 2)
         wall, peak, busy = process(exist, "accuracy,macro_f1", repeat=r)

@@ -186,10 +186,16 @@ def test_too_few_resamples_for_the_corrections_is_warned():
     preds = [np.where(rng.random(100) < q, gold, 1 - gold) for q in np.linspace(0.5, 0.95, 12)]
     with pytest.warns(InputWarning, match=r"Holm correction over all pairs of systems \(66 comparisons\) can never "
                                           r"reject.*use bootstrap=1320 or more"):
-        analyze_competition(competition(gold, preds), Settings(bootstrap=1000))
+        analyze_competition(competition(gold, preds), Settings(bootstrap=1000, refine=False))
     from compreport.words import caller
 
     with caller("cli"), pytest.warns(InputWarning, match=r"use -B 1320 or more"):  # the command line's words
+        analyze_competition(competition(gold, preds), Settings(bootstrap=1000, refine=False))
+    # refinement (the default) may draw 16 B: B = 1000 can reject then, B = 50 cannot (800 < 1320)
+    with pytest.warns(InputWarning, match=r"with B = 50 \(refined up to 800\).*use bootstrap=83 or more"):
+        analyze_competition(competition(gold, preds), Settings(bootstrap=50))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", InputWarning)
         analyze_competition(competition(gold, preds), Settings(bootstrap=1000))
     # the vs-best family has m - 1 = 11 comparisons: B = 1000 can reject there; BH can always reject
     for settings in (Settings(bootstrap=1000, family="vs-best"), Settings(bootstrap=1000, correction="bh")):
