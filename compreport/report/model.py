@@ -234,20 +234,22 @@ def _p_cells(c: Comparison, fmt: Format) -> dict[str, Cell]:
 def differences_from_best(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Format) -> Table:
     """CIs of the differences from the best (paper Table 3), with the stored verdicts.
 
-    ``diff`` is oriented: positive means the best is better. ``excludes_zero`` and
-    ``significant`` are the stored verdicts, ``p_adjusted`` the p-value behind ``significant``
+    ``diff`` is oriented: positive means the best is better. ``excludes_zero``, ``significant`` and
+    ``settled`` are the stored verdicts, ``p_se`` the raw p-value's Monte-Carlo standard error,
+    ``p_adjusted`` the p-value behind ``significant``
     (the report's rule); the p-value columns ``none``/``bonferroni``/``holm``/``bh`` are corrected
     over the m − 1 comparisons with the best.
     """
     columns = {"system": "System", "diff": "Difference", "ci_low": "CI low", "ci_high": "CI high",
-               "excludes_zero": "Excludes 0", "none": "p", "bonferroni": "Bonferroni", "holm": "Holm", "bh": "BH",
-               "p_adjusted": "p (verdict)", "significant": "Significant"}
+               "excludes_zero": "Excludes 0", "none": "p", "p_se": "MC SE", "bonferroni": "Bonferroni", "holm": "Holm",
+               "bh": "BH", "p_adjusted": "p (verdict)", "significant": "Significant", "settled": "Settled"}
     rows = []
     for c in ma.vs_best:
         cells = {"system": Cell(c.b, c.b), "diff": Cell(c.diff, fmt.diff(c.diff)),
                  "ci_low": Cell(c.ci_low, fmt.diff(c.ci_low)), "ci_high": Cell(c.ci_high, fmt.diff(c.ci_high)),
-                 "excludes_zero": _yes_no(c.excludes_zero), **_p_cells(c, fmt),
-                 "p_adjusted": Cell(c.p_adjusted, fmt.p(c.p_adjusted)), "significant": _yes_no(c.significant)}
+                 "excludes_zero": _yes_no(c.excludes_zero), **_p_cells(c, fmt), "p_se": Cell(c.p_se, fmt.p(c.p_se)),
+                 "p_adjusted": Cell(c.p_adjusted, fmt.p(c.p_adjusted)), "significant": _yes_no(c.significant),
+                 "settled": _yes_no(c.settled)}
         rows.append(Row(c.b, cells, c.b in comp.baselines))
     return Table("diff-best", columns, rows, comp, ma)
 

@@ -134,7 +134,11 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
     pr_corr = corrected(pr["p_value"])
     decide = deciding(pr["p_value"], pr_corr)
     # whether each verdict survives the Monte-Carlo error of every p-value of the family
-    settled = montecarlo.settled(np.where(np.isfinite(decide), pr["p_value"], np.nan), R, deciding, alpha)
+    family_p = np.where(np.isfinite(decide), pr["p_value"], np.nan)
+    settled = montecarlo.settled(family_p, R, deciding, alpha)
+    cap = montecarlo.REFINE_FACTOR * settings.bootstrap
+    may_settle = bool(settings.refine and 0 < R < cap and montecarlo.may_settle(family_p, R, cap, deciding, alpha,
+                                                                               settled))
     pr["p_se"] = montecarlo.standard_error(pr["p_value"], R)
     vb["p_se"] = montecarlo.standard_error(vb["p_value"], R)
     different = np.zeros((m, m), dtype=bool)
@@ -161,7 +165,7 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
         best=systems[best], scores=scores,
         vs_best=_comparisons(systems, firsts, others, vb, vb_corr, decide[vb_pairs], alpha, settled[vb_pairs]),
         pairs=_comparisons(systems, pa, pb, pr, pr_corr, decide, alpha, settled), competitiveness=comp,
-        verdicts=_rule(settings, int(np.isfinite(decide).sum()), R),
+        verdicts=_rule(settings, int(np.isfinite(decide).sum()), R) | {"may_settle": may_settle},
         replicates=replicates, systems=list(systems))
 
 
@@ -266,7 +270,7 @@ def analyze_competition(comp: Competition, settings: Settings, *, jobs: int = 1,
     # p-value from twice as many resamples (the same seeded streams, so the first B are the ones above),
     # up to REFINE_FACTOR x B.
     total, cap = settings.bootstrap, montecarlo.REFINE_FACTOR * settings.bootstrap
-    while settings.refine and 0 < total < cap and montecarlo.worth_refining(metrics, total, cap, settings.alpha):
+    while settings.refine and 0 < total < cap and montecarlo.worth_refining(metrics, cap, settings.alpha):
         try:
             more = bootstrap.run(prepared, comp.n, comp.m, min(2 * total, cap), settings.seed, key, jobs=jobs,
                                  progress=progress, mode=mode, randomization=randomization, label=label)

@@ -73,35 +73,33 @@ def settled(p: np.ndarray, B: int, decide, alpha: float) -> np.ndarray:
     return out
 
 
-def worth_refining(metrics, resamples: int, cap: int, alpha: float) -> bool:
-    """Whether some unsettled verdict (``Comparison.settled`` False) of the
-    :class:`~compreport.stats.results.MetricAnalysis` list ``metrics`` may settle within ``cap``
-    resamples: by a normal approximation, the resamples N at which the half-width of its p-value's
-    bounds, scaled by its correction (``p_adjusted / p_value``), falls below its distance to
-    ``alpha``. A verdict whose corrected p-value sits on ``alpha`` never settles; it alone does not
-    make the analysis draw more (it stays marked unsettled). Also True while no comparison can be
-    significant with ``resamples`` (``verdicts["can_reject"]`` False) but could be with ``cap``.
-    Used to stop, never to decide."""
-    from statistics import NormalDist
+def may_settle(p: np.ndarray, B: int, cap: int, decide, alpha: float, now: np.ndarray) -> bool:
+    """Whether drawing ``cap`` resamples may settle a verdict unsettled now (``now``: :func:`settled`
+    of the raw p-values ``p`` from ``B`` resamples): :func:`settled` of the p-values that ``cap``
+    resamples would give if every exceedance proportion stayed where it is. A verdict whose corrected
+    p-value sits on alpha never settles; it alone does not make the analysis draw more."""
+    if cap <= B or not (now == 0).any():
+        return False
+    q = exceedances(p, B) / B
+    future = settled((1 + np.rint(q * cap)) / (cap + 1), cap, decide, alpha)
+    return bool(((now == 0) & (future == 1)).any())
 
+
+def worth_refining(metrics, cap: int, alpha: float) -> bool:
+    """Whether to draw more resamples for the :class:`~compreport.stats.results.MetricAnalysis` list
+    ``metrics``: some metric has a verdict that may settle within ``cap`` resamples (its stored
+    ``verdicts["may_settle"]``, :func:`may_settle`), or no comparison can be significant with the
+    resamples drawn (``verdicts["can_reject"]`` False) but some could with ``cap``. Used to stop,
+    never to decide."""
     from .multitest import smallest_adjusted_p
 
     for ma in metrics:
-        tested = int(ma.verdicts.get("tested") or 0)
-        if not tested:
-            continue
-        if ma.verdicts.get("can_reject") is False and \
-                smallest_adjusted_p(tested, cap, ma.verdicts["correction"]) < alpha:
+        v = ma.verdicts
+        if v.get("may_settle"):
             return True
-        z = NormalDist().inv_cdf(1 - RISK / tested / 2)
-        for c in ma.pairs:
-            if c.settled is not False or not c.p_value > 0:
-                continue
-            gap = abs(c.p_adjusted - alpha)
-            scale = max(1.0, c.p_adjusted / c.p_value)
-            q = max(c.p_value, 1 / (resamples + 1))
-            if gap > 0 and (z * scale) ** 2 * q * (1 - q) / gap ** 2 <= cap:
-                return True
+        if v.get("can_reject") is False and v.get("tested") and \
+                smallest_adjusted_p(int(v["tested"]), cap, v["correction"]) < alpha:
+            return True
     return False
 
 
