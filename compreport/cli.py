@@ -53,7 +53,8 @@ def _check_options(args) -> None:
     """Check every option of ``report``/``demo`` before any work or heavy import; an invalid value is
     one :class:`InputError`. Normalises ``args`` in place; ``args.given`` holds the statistics options."""
     args.given = _cli_settings(args)
-    args.jobs = whole_number(from_text(args.jobs, whole=True), "--jobs", 1)
+    if args.jobs is not None:
+        args.jobs = whole_number(from_text(args.jobs, whole=True), "--jobs", 1)
     args.decimals = whole_number(from_text(args.decimals, whole=True), "--decimals", 0, 10)
     args.diff_decimals = whole_number(from_text(args.diff_decimals, whole=True), "--diff-decimals", 0, 10)
     args.latex_style = one_of(args.latex_style, LATEX_STYLES, "--latex-style")
@@ -106,13 +107,13 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
         say(f"read {len(loaded.competitions)} competition(s): "
             + ", ".join(f"{c.id} ({c.n} items, {c.m} systems)" for c in loaded.competitions))
         given = {_ANALYZE_KEYWORD.get(k, k): v for k, v in args.given.items()}
-        analysis = analyze(loaded, jobs=args.jobs, progress=False if args.quiet else None, **given)
+        analysis = analyze(loaded, jobs=args.jobs or 1, progress=False if args.quiet else None, **given)
         say(f"analysed: {analysis.settings.bootstrap} resamples, {analysis.settings.rule}")
         report = Report(analysis, decimals=args.decimals, diff_decimals=args.diff_decimals,
                         latex_style=args.latex_style, label_prefix=args.label_prefix,
                         decimal_comma=args.decimal_comma)
         written = report.write(out, formats, force=args.force, figure_formats=figure_formats,
-                               compile_pdf=not args.no_compile, emails=args.recipients)
+                               compile_pdf=not args.no_compile, emails=args.recipients, jobs=args.jobs)
         say(f"wrote {len(written)} files ({', '.join(formats)})")
     if not args.quiet:
         _print_written(out, written)

@@ -181,7 +181,7 @@ class Report:
 
     def write(self, out_dir: str | Path, formats: str | Sequence[str] = FORMATS, *, force: bool = False,
               figure_formats: str | Sequence[str] = ("pdf", "svg"), compile_pdf: bool = True,
-              emails=None) -> list[Path]:
+              emails=None, jobs: int | None = None) -> list[Path]:
         """Write the report into ``out_dir``; returns the paths written. results.json is always
         written; ``formats`` and ``figure_formats`` are sequences or comma lists (``"json,latex"``).
 
@@ -201,8 +201,19 @@ class Report:
         ``emails``: an addresses file (CSV/TSV: ``team, address[, language]``) or what
         :func:`compreport.report.emails.read_recipients` returned: writes ``emails/<team>.eml`` with the
         team's letters attached (needs the ``pdf`` format; :mod:`compreport.report.emails`).
+
+        ``jobs``: worker processes drawing figures and rendering PDF documents (default: every core
+        this process may use); ``appendix.pdf`` compiles alongside them. The files do not depend on it.
         """
+        import numbers
+
         from .staging import claim
+        from .workers import default_jobs
+
+        if jobs is None:
+            jobs = default_jobs()
+        if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or jobs < 1:
+            raise InputError(f"`jobs` must be a whole number >= 1; got {jobs!r}")
 
         formats = [_choice("formats", f, FORMATS) for f in _names(formats)]
         if emails is not None:
@@ -221,7 +232,8 @@ class Report:
             tmp = target.tmp
             try:
                 (tmp / "results.json").write_text(self.analysis.to_json(), encoding="utf-8")
-                written = [tmp / "results.json"] + self._render(tmp, formats, tuple(figure_formats), compile_pdf)
+                written = [tmp / "results.json"] + self._render(tmp, formats, tuple(figure_formats), compile_pdf,
+                                                                int(jobs))
                 if emails is not None:
                     from .emails import write_emails
 
@@ -237,30 +249,42 @@ class Report:
                            "figure_formats": figure_formats})
         return [out / p.relative_to(tmp) for p in written]
 
-    def _render(self, tmp: Path, formats: list[str], figure_formats: tuple[str, ...], compile_pdf: bool) -> list[Path]:
+    def _render(self, tmp: Path, formats: list[str], figure_formats: tuple[str, ...], compile_pdf: bool,
+                jobs: int) -> list[Path]:
         from .exports import write_exports
 
         written: list[Path] = write_exports(self.analysis, tmp, self.format)
         pages = bool({"html", "pdf"} & set(formats))
         if {"latex", "html", "pdf"} & set(formats) and figure_formats:
-            written += self.gallery.render(tmp, figure_formats, svg=pages)
-        if "latex" in formats:
-            from .appendix import write_latex
+            written += self.gallery.render(tmp, figure_formats, svg=pages, jobs=jobs)
+        build = None
+        try:
+            if "latex" in formats:
+                from .appendix import cited_keys, start_compile, write_latex
 
-            written += write_latex(self.analysis, tmp, self.latex_options, compile_pdf=compile_pdf,
-                                   figures=self.gallery.pdfs)
-        if "html" in formats:
-            from .html import write_html
+                written += write_latex(self.analysis, tmp, self.latex_options, compile_pdf=False,
+                                       figures=self.gallery.pdfs)
+                # latexmk runs beside the HTML and PDF work; its figures are written above
+                build = start_compile(tmp, cited_keys(self.analysis.settings)) if compile_pdf else None
+            if "html" in formats:
+                from .html import write_html
 
-            written += write_html(self.analysis, tmp, self.format, self.gallery)
-        if "pdf" in formats:
-            from .pdf import write_pdf
+                written += write_html(self.analysis, tmp, self.format, self.gallery)
+            if "pdf" in formats:
+                from .pdf import write_pdf
 
-            try:
-                written += write_pdf(self.analysis, tmp, self.format, self.gallery)
-            except RuntimeError as exc:  # WeasyPrint or its Pango libraries missing: nothing is written
-                raise InputError(f"PDF output: {exc} (install them with `make demo`, or leave pdf out of the "
-                                 f"formats)") from None
+                try:
+                    written += write_pdf(self.analysis, tmp, self.format, self.gallery, jobs=jobs)
+                except RuntimeError as exc:  # WeasyPrint or its Pango libraries missing: nothing is written
+                    raise InputError(f"PDF output: {exc} (install them with `make demo`, or leave pdf out of "
+                                     f"the formats)") from None
+            if build is not None:
+                pdf = build.wait()
+                if pdf is not None:
+                    written.append(pdf)
+        finally:
+            if build is not None:
+                build.stop()
         return written
 
 

@@ -21,6 +21,15 @@ from .tex import escape, metric_name
 from ..inputs.spec import slug
 
 
+#: The BibTeX style of the appendix's bibliography (natbib, author-year).
+BIB_STYLE = "plainnat"
+
+
+def cited_keys(settings) -> list[str]:
+    """The BibTeX keys the appendix cites (its methods paragraph), in order."""
+    return prose.cited(prose.paragraph(settings))
+
+
 def methods_latex(settings) -> str:
     """The methods paragraph with ``\\cite`` commands."""
     return "".join(escape(s).replace("-{}", "-") if isinstance(s, str) else f"\\citep{{{s.key}}}"
@@ -82,7 +91,7 @@ def appendix(analysis: Analysis, options: Options, tables_by_comp: dict[str, lis
                             f"\\caption{{{caption}}}\\label{{fig:{prefix}:{comp.id}-{stem}}}\n"
                             "\\end{figure}\n"))
         doc.append(NoEscape(r"\clearpage"))
-    doc.append(NoEscape(r"\bibliographystyle{plainnat}" + "\n" + r"\bibliography{references}"))
+    doc.append(NoEscape(f"\\bibliographystyle{{{BIB_STYLE}}}\n\\bibliography{{references}}"))
     return stamp + "\n" + doc.dumps() + "\n"
 
 
@@ -129,11 +138,11 @@ def write_latex(analysis: Analysis, out: Path, options: Options | None = None,
     written.append(summary / "competitiveness.csv")
     (out / "appendix.tex").write_text(appendix(analysis, options, tables_by_comp, figures_by_comp, r.stamp,
                                                r.prefix), encoding="utf-8")
-    keys = prose.cited(prose.paragraph(analysis.settings))
+    keys = cited_keys(analysis.settings)
     (out / "references.bib").write_text(references.bibtex(keys), encoding="utf-8")
     written += [out / "appendix.tex", out / "references.bib"]
     if compile_pdf:
-        pdf = compile_appendix(out)
+        pdf = compile_appendix(out, keys)
         if pdf is not None:
             written.append(pdf)
     return written
@@ -158,8 +167,47 @@ def _language_blocks(analysis: Analysis) -> list[tuple[str, str, list[tuple[str,
     return out
 
 
-def compile_appendix(out: Path) -> Path | None:
-    """``latexmk -pdf`` in non-shell-escape mode; None (with one note on stderr) when TeX is absent."""
+class AppendixBuild:
+    """``latexmk`` compiling ``appendix.tex`` in the background (:func:`start_compile`); :meth:`wait`
+    for ``appendix.pdf``. A build that is neither waited for nor finished is stopped by :meth:`stop`."""
+
+    def __init__(self, out: Path, latexmk: str, env: dict, proc: subprocess.Popen):
+        self.out, self.latexmk, self.env, self.proc = out, latexmk, env, proc
+
+    def wait(self) -> Path | None:
+        """``appendix.pdf`` once latexmk is done; None (with one warning, keeping the .tex and the
+        .log) when it failed."""
+        self.proc.communicate()
+        if self.proc.returncode != 0:  # our bug, not the user's: keep the .tex and the log, say so
+            from ..errors import warn
+
+            warn("appendix.pdf not built: latexmk failed on appendix.tex (see appendix.log in the output)")
+            return None
+        subprocess.run([self.latexmk, "-c", "appendix.tex"], cwd=self.out, env=self.env, capture_output=True)
+        for leftover in ("appendix.bbl", "appendix.run.xml", "appendix.synctex.gz"):
+            (self.out / leftover).unlink(missing_ok=True)
+        return self.out / "appendix.pdf"
+
+    def stop(self) -> None:
+        """Stop latexmk (and its pdflatex) if it is still running."""
+        if self.proc.poll() is None:
+            import signal
+
+            try:
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            except (ProcessLookupError, PermissionError):
+                pass
+            self.proc.wait()
+
+
+def start_compile(out: Path, cited: list[str] | None = None) -> AppendixBuild | None:
+    """Start ``latexmk -pdf`` on ``out/appendix.tex`` in non-shell-escape mode and return at once;
+    None (with one note on stderr) when TeX is absent.
+
+    ``cited``: the keys ``appendix.tex`` cites. When given (and bibtex is present), the
+    bibliography is made first from a stub ``appendix.aux`` naming them, so the first pdflatex pass
+    already resolves the citations: two passes instead of three, the same PDF.
+    """
     import sys
 
     latexmk = shutil.which("latexmk")
@@ -167,15 +215,24 @@ def compile_appendix(out: Path) -> Path | None:
         print("note: latexmk/pdflatex not found: wrote appendix.tex without compiling it", file=sys.stderr)
         return None
     env = dict(os.environ, SOURCE_DATE_EPOCH="0", FORCE_SOURCE_DATE="1")
+    bibtex = shutil.which("bibtex")
+    if cited and bibtex is not None:
+        (out / "appendix.aux").write_text("\\relax\n" + "".join(f"\\citation{{{k}}}\n" for k in cited)
+                                          + f"\\bibstyle{{{BIB_STYLE}}}\n\\bibdata{{references}}\n", encoding="utf-8")
+        subprocess.run([bibtex, "appendix"], cwd=out, env=env, capture_output=True)
     cmd = [latexmk, "-pdf", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "-quiet",
            "appendix.tex"]
-    proc = subprocess.run(cmd, cwd=out, env=env, capture_output=True, text=True)
-    if proc.returncode != 0:  # our bug, not the user's: keep the .tex and the log, say so
-        from ..errors import warn
+    proc = subprocess.Popen(cmd, cwd=out, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    return AppendixBuild(out, latexmk, env, proc)
 
-        warn("appendix.pdf not built: latexmk failed on appendix.tex (see appendix.log in the output)")
+
+def compile_appendix(out: Path, cited: list[str] | None = None) -> Path | None:
+    """Compile ``out/appendix.tex`` (:func:`start_compile`) and wait: ``appendix.pdf``, or None."""
+    build = start_compile(out, cited)
+    if build is None:
         return None
-    subprocess.run([latexmk, "-c", "appendix.tex"], cwd=out, env=env, capture_output=True)
-    for leftover in ("appendix.bbl", "appendix.run.xml", "appendix.synctex.gz"):
-        (out / leftover).unlink(missing_ok=True)
-    return out / "appendix.pdf"
+    try:
+        return build.wait()
+    finally:
+        build.stop()

@@ -327,28 +327,27 @@ class Gallery:
         s = self.analysis.settings
         return [stem for stem, _ in _figure_builders(comp, s.level, s.test)]
 
-    def render(self, out: Path | None = None, formats: Sequence[str] = (), svg: bool = False) -> list[Path]:
+    def render(self, out: Path | None = None, formats: Sequence[str] = (), svg: bool = False,
+               jobs: int = 1) -> list[Path]:
         """Draw every figure once: write ``out/<folder>/figures/<stem>.<fmt>`` (the workshop figure
         as ``out/summary/competitiveness.<fmt>``) for each of ``formats``, and keep its SVG text
-        when ``svg``. Returns the paths written."""
+        when ``svg``. Figures are drawn by up to ``jobs`` worker processes
+        (:func:`~compreport.report.workers.run_tasks`; the files do not depend on it). Returns the
+        paths written."""
+        from .workers import run_tasks
+
+        todo = [(folder, stem, build) for folder, stem, build in self._builders()
+                if formats or (svg and (folder, stem) not in self._svg)]
+        tasks = [(_draw, (build, None if not formats else
+                          Path(out) / folder / ("" if folder == "summary" else "figures") / stem,
+                          tuple(formats), svg)) for folder, stem, build in todo]
         written: list[Path] = []
-        for folder, stem, build in self._builders():
-            if not formats and (not svg or (folder, stem) in self._svg):
-                continue
-            fig = build()
-            if fig is None:
-                continue
-            if formats:
-                base = Path(out) / folder / ("" if folder == "summary" else "figures") / stem
-                paths = save(fig, base, formats)
-                written += paths
-                if "pdf" in formats and folder != "summary":
-                    self.pdfs.setdefault(folder, []).append(f"{folder}/figures/{stem}.pdf")
-                if svg and "svg" in formats:  # the file's own SVG: no second drawing
-                    self._svg[folder, stem] = _inline(base.with_name(f"{stem}.svg").read_text(encoding="utf-8"))
-            if svg and (folder, stem) not in self._svg:
-                self._svg[folder, stem] = to_svg(fig)
-            _close(fig)
+        for (folder, stem, _), (paths, text) in zip(todo, run_tasks(tasks, jobs), strict=True):
+            written += paths
+            if "pdf" in formats and folder != "summary" and paths:
+                self.pdfs.setdefault(folder, []).append(f"{folder}/figures/{stem}.pdf")
+            if text is not None:
+                self._svg[folder, stem] = text
         return written
 
     def svg(self, folder: str, stem: str) -> str | None:
@@ -362,6 +361,23 @@ class Gallery:
                     self._svg[folder, stem] = to_svg(fig)
                     _close(fig)
         return self._svg.get((folder, stem))
+
+
+def _draw(build: Callable[[], Figure | None], base: Path | None, formats: tuple[str, ...],
+          svg: bool) -> tuple[list[Path], str | None]:
+    """Build one figure, save it as ``base.<fmt>`` for each of ``formats`` and return the paths and,
+    when ``svg``, its inline SVG text (the saved file's when SVG is among ``formats``: no second
+    drawing); ``([], None)`` when there is no such figure."""
+    fig = build()
+    if fig is None:
+        return [], None
+    paths = save(fig, base, formats) if formats else []
+    text = None
+    if svg:
+        text = (_inline(base.with_name(f"{base.name}.svg").read_text(encoding="utf-8")) if "svg" in formats
+                else to_svg(fig))
+    _close(fig)
+    return paths, text
 
 
 def _inline(svg: str) -> str:

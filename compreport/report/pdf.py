@@ -15,6 +15,7 @@ only here, and only when PDF output is asked for.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from ..stats.results import Analysis
@@ -100,24 +101,52 @@ class _Renderer:
 
 
 def write_pdf(analysis: Analysis, out: Path, fmt: model.Format | None = None,
-              gallery: Gallery | None = None) -> list[Path]:
+              gallery: Gallery | None = None, jobs: int = 1) -> list[Path]:
     """Write ``out/overview.pdf``, ``out/<id>/report.pdf`` and ``out/<id>/teams/<file>.pdf`` (one letter
-    per team, one page per run, see :func:`compreport.report.naming.team_letters`); return the paths
-    written."""
+    per team, one page per run, see :func:`compreport.report.naming.team_letters`), each document by
+    one of up to ``jobs`` worker processes (:func:`~compreport.report.workers.run_tasks`; the files do
+    not depend on it); return the paths written."""
+    from .workers import run_tasks
+
     out = Path(out)
     fmt = fmt or model.Format()
     gallery = gallery if gallery is not None else Gallery(analysis)
-    r = _Renderer()
-    written = [r.write(r.render(html.index_html(analysis, fmt, gallery, for_pdf=True)), out / "overview.pdf")]
+    _weasyprint()  # a missing WeasyPrint is one error here, not one per worker
+    tasks = [(_overview, (analysis, fmt, gallery, out / "overview.pdf"))]
     for comp in analysis.competitions:
         cdir = competition_dir(out, comp)
-        written.append(r.write(r.render(html.competition_html(analysis, comp, fmt, gallery, for_pdf=True)),
-                               cdir / "report.pdf"))
-        for team, (name, runs) in team_letters(comp).items():
-            pages = [_team_document(r, team_html(analysis, comp, system, fmt)) for system in runs]
-            letter = pages[0].copy([page for doc in pages for page in doc.pages])
-            written.append(r.write(letter, cdir / "teams" / name))
-    return written
+        tasks.append((_report, (analysis, comp, fmt, gallery, cdir / "report.pdf")))
+        tasks += [(_letter, (analysis, comp, runs, fmt, cdir / "teams" / name))
+                  for name, runs in team_letters(comp).values()]
+    return run_tasks(tasks, jobs)
+
+
+_RENDERERS: dict[int, _Renderer] = {}
+
+
+def _renderer() -> _Renderer:
+    """This process's WeasyPrint set-up (one per worker process, reused by its documents)."""
+    pid = os.getpid()
+    if pid not in _RENDERERS:
+        _RENDERERS.clear()
+        _RENDERERS[pid] = _Renderer()
+    return _RENDERERS[pid]
+
+
+def _overview(analysis: Analysis, fmt: model.Format, gallery: Gallery, path: Path) -> Path:
+    r = _renderer()
+    return r.write(r.render(html.index_html(analysis, fmt, gallery, for_pdf=True)), path)
+
+
+def _report(analysis: Analysis, comp, fmt: model.Format, gallery: Gallery, path: Path) -> Path:
+    r = _renderer()
+    return r.write(r.render(html.competition_html(analysis, comp, fmt, gallery, for_pdf=True)), path)
+
+
+def _letter(analysis: Analysis, comp, runs: list[str], fmt: model.Format, path: Path) -> Path:
+    r = _renderer()
+    pages = [_team_document(r, team_html(analysis, comp, system, fmt)) for system in runs]
+    return r.write(pages[0].copy([page for doc in pages for page in doc.pages]), path)
 
 
 def _team_document(r: _Renderer, page: str):
