@@ -7,9 +7,12 @@ literally.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import types
 from collections.abc import Sequence
 
+import fontTools.subset
 import matplotlib
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -72,6 +75,51 @@ TEXT = {"parse_math": False}
 
 ROW_IN = 0.24          # inches per system row
 CHAR_IN = 0.062        # approximate width of one 8 pt DejaVu Sans character
+
+
+class _LeanSubsetOptions(fontTools.subset.Options):
+    """fontTools subsetting options that also drop the OpenType layout tables."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.drop_tables = [*self.drop_tables, *LAYOUT_TABLES]
+        self.layout_features = []
+
+
+class _LeanSubset(types.ModuleType):
+    """fontTools.subset with :class:`_LeanSubsetOptions` as its ``Options``."""
+
+    Options = _LeanSubsetOptions
+
+    def __getattr__(self, name):
+        return getattr(fontTools.subset, name)
+
+
+#: OpenType layout tables: glyph substitution and positioning rules for a text-shaping engine. A
+#: PDF's text is already shaped (glyphs and positions are in the page), so no viewer reads them.
+LAYOUT_TABLES = ("GSUB", "GPOS", "GDEF", "BASE", "JSTF", "MATH")
+
+
+@contextlib.contextmanager
+def lean_pdf_fonts():
+    """While saving a PDF, subset its embedded TrueType fonts without their OpenType layout tables
+    (:data:`LAYOUT_TABLES`): fontTools otherwise reads and subsets DejaVu Sans's large GSUB/GPOS
+    for every font of every figure, a third of the time of a PDF save. Text, glyphs and their
+    positions are unchanged. Patches matplotlib's (private) subsetting module only inside the
+    block; with a matplotlib that has no such module, does nothing."""
+    try:
+        from matplotlib.backends import _backend_pdf_ps as pdf_ps
+    except ImportError:  # pragma: no cover - another matplotlib layout
+        yield
+        return
+    if getattr(pdf_ps, "subset", None) is not fontTools.subset:
+        yield
+        return
+    pdf_ps.subset = _LeanSubset("fontTools.subset")
+    try:
+        yield
+    finally:
+        pdf_ps.subset = fontTools.subset
 
 
 def styled(func):

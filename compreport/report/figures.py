@@ -18,6 +18,7 @@ This module imports matplotlib; nothing else in the package imports it at module
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 from collections.abc import Callable, Iterator, Sequence
@@ -31,7 +32,8 @@ from matplotlib.lines import Line2D
 from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 from .figstyle import (BASELINE_COLOR, CHAR_IN, CONTAINS_ZERO_COLOR, EXCLUDES_ZERO_COLOR, FORMATS, METADATA,
                        OKABE_ITO, PNG_DPI, RC, ROW_IN, SYSTEM_COLOR, TEXT, UNDEFINED_COLOR, ci_legend_handles,
-                       draw_intervals, label_width, lower_note, new_figure, pct, set_system_ticks, styled)
+                       draw_intervals, label_width, lean_pdf_fonts, lower_note, new_figure, pct, set_system_ticks,
+                       styled)
 from .model import Format
 from ..inputs.spec import slug
 from .naming import metric_stems
@@ -296,8 +298,9 @@ def save(fig: Figure, path_without_suffix: Path, formats: Sequence[str] = ("pdf"
     written = []
     for fmt in formats:
         path = base.with_name(f"{base.name}.{fmt}")
-        fig.savefig(path, format=fmt, bbox_inches="tight", metadata=METADATA[fmt],
-                    **({"dpi": PNG_DPI} if fmt == "png" else {}))
+        with lean_pdf_fonts() if fmt == "pdf" else contextlib.nullcontext():
+            fig.savefig(path, format=fmt, bbox_inches="tight", metadata=METADATA[fmt],
+                        **({"dpi": PNG_DPI} if fmt == "png" else {}))
         written.append(path)
     return written
 
