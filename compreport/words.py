@@ -24,6 +24,7 @@ OPTIONS = {
     "runs": ("--runs", "runs", "{}"),
     "test": ("--test", "test", "{!r}"),
     "bootstrap": ("-B", "bootstrap", "{}"),
+    "refine": ("--refine", "refine", "{}"),
     "force": ("--force", "force", "{}"),
     "output": ("-o", "out_dir", "{!r}"),
     "sep": ("--sep", "sep", "{!r}"),

@@ -168,6 +168,26 @@ def test_replicates_do_not_depend_on_B_prefix(mixed):
     np.testing.assert_array_equal(long[:256], short)
 
 
+@pytest.mark.parametrize("mode", ["items", "patterns"])
+def test_a_run_from_start_continues_the_plan(mixed, mode):
+    """Refinement draws only the new resamples: a run of replicates 300..599 joined to a run of the
+    first 300 (not a whole number of blocks) is a run of 600, replicates and randomization rounds."""
+    comp, *_ = mixed
+    p = [prepare(comp, "accuracy", field="label"), prepare(comp, "mae", field="score")]
+    assert 300 % block_rows(comp.n) != 0
+    kw = dict(seed=4, key=KEY, mode=mode, progress=False, randomization=True)
+    whole = bootstrap.run(p, comp.n, comp.m, B=600, **kw)
+    first = bootstrap.run(p, comp.n, comp.m, B=300, **kw)
+    rest = bootstrap.run(p, comp.n, comp.m, B=600, start=300, **kw)
+    assert rest.replicates[0].shape == (300, comp.m)
+    joined = first.joined(rest)
+    for got, exp in zip(joined.replicates, whole.replicates, strict=True):
+        np.testing.assert_array_equal(got, exp)
+    np.testing.assert_array_equal(joined.swaps, whole.swaps)
+    a, b = np.array([0, 0, 1]), np.array([1, 2, 2])
+    np.testing.assert_array_equal(joined.randomization_p(0, a, b), whole.randomization_p(0, a, b))
+
+
 @pytest.fixture(scope="module")
 def big():
     """n = 20000 items, 3 labels, 3 systems: at most 3**4 = 81 patterns."""

@@ -18,7 +18,7 @@ from ..errors import InputError, warn
 from ..inputs.competition import Competition
 from ..inputs.readers import unseen_label_warnings
 from ..settings import Settings
-from .memory import check_replicates_memory
+from .memory import check_memory, check_replicates_memory
 from .metrics import get_metric
 from .results import Analysis, Comparison, CompetitionAnalysis, MetricAnalysis, Score
 
@@ -267,20 +267,26 @@ def analyze_competition(comp: Competition, settings: Settings, *, jobs: int = 1,
 
     metrics = analyze_all(res, settings.bootstrap)
     # Refinement: while some verdict is within the Monte-Carlo error of its p-values, re-estimate every
-    # p-value from twice as many resamples (the same seeded streams, so the first B are the ones above),
-    # up to REFINE_FACTOR x B.
+    # p-value from twice as many resamples, up to REFINE_FACTOR x B: the seeded streams continue, so
+    # only the new resamples are drawn and the first B are the ones above.
     total, cap = settings.bootstrap, montecarlo.REFINE_FACTOR * settings.bootstrap
+    p_res = res
     while settings.refine and 0 < total < cap and montecarlo.worth_refining(metrics, cap, settings.alpha):
         try:
             more = bootstrap.run(prepared, comp.n, comp.m, min(2 * total, cap), settings.seed, key, jobs=jobs,
-                                 progress=progress, mode=mode, randomization=randomization, label=label)
+                                 progress=progress, mode=mode, randomization=randomization, label=label,
+                                 start=total)
+            check_memory({"replicates joined": 2 * (sum(r.nbytes for r in p_res.replicates)
+                                                    + (0 if p_res.swaps is None else p_res.swaps.nbytes))}, label,
+                         f"use a smaller {option('bootstrap')}, or turn {option('refine')} off")
         except InputError as exc:  # more resamples would not fit in memory: keep what is settled so far
             note = f"competition {comp.id!r}: p-values not refined beyond {total:,} resamples ({exc})"
             warn(note)
             notes.append(note)
             break
+        p_res = p_res.joined(more)
         total = min(2 * total, cap)
-        metrics = analyze_all(more, total)
+        metrics = analyze_all(p_res, total)
     for ma in metrics:
         undefined = [s.system for s in ma.scores if not np.isfinite(s.score)]
         if undefined:

@@ -33,6 +33,7 @@ Both sum integer counts exactly, so they give the same numbers.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import zlib
 from dataclasses import dataclass, field
@@ -158,6 +159,15 @@ class BootstrapResult:
     n: int = 0
     engine: str = "dense"
 
+    def joined(self, more: "BootstrapResult") -> "BootstrapResult":
+        """This result's replicates (and randomization rounds) followed by those of ``more``, a
+        :func:`run` of the same plan from ``start`` = this result's B: the result of one run of
+        both together."""
+        swaps = None if self.swaps is None else np.concatenate([self.swaps, more.swaps])
+        return dataclasses.replace(self, replicates=[np.concatenate([a, b]) for a, b in
+                                                     zip(self.replicates, more.replicates, strict=True)],
+                                   swaps=swaps)
+
     def randomization_p(self, i: int, a: np.ndarray, b: np.ndarray, chunk: int = 64) -> np.ndarray:
         """Approximate-randomization p-values of metric ``i`` for the pairs ``a[j]`` vs ``b[j]``.
 
@@ -219,7 +229,8 @@ def _generic_block(block: int) -> list[np.ndarray]:
 
 def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 0, *,
         jobs: int = 1, mode: str | None = None, engine: str | None = None, progress: bool | None = None,
-        jackknife: bool = False, randomization: bool = False, label: str = "the bootstrap") -> BootstrapResult:
+        jackknife: bool = False, randomization: bool = False, label: str = "the bootstrap",
+        start: int = 0) -> BootstrapResult:
     """Draw ``B`` paired replicates and score every system under every metric.
 
     Parameters
@@ -249,6 +260,10 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
         :meth:`BootstrapResult.randomization_p`.
     label : str
         Names the work in a memory error (``competition 'x'``).
+    start : int
+        Draw only replicates ``start`` to ``B - 1`` of the plan (they are the same as in a run from
+        0, whose first ``start`` replicates another run holds: see :meth:`BootstrapResult.joined`);
+        not with ``jackknife``.
 
     Returns
     -------
@@ -260,6 +275,8 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
         When the arrays of the run (:func:`memory_parts`) would exceed the memory available,
         before they are allocated.
     """
+    if not 0 <= start <= B or (start and jackknife):
+        raise ValueError(f"start must be in 0..B and 0 with jackknife; got {start}")
     rs = Resampler(n, B, seed, key)
     decomp = [p for p in prepared if p.decomposable]
     generic_at = [i for i, p in enumerate(prepared) if not p.decomposable]
@@ -278,7 +295,7 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
         width = summer.width
     else:
         width = 0
-    parts = memory_parts(n, m, B, len(prepared), len(generic), patterns or 0, width, jackknife, randomization,
+    parts = memory_parts(n, m, B - start, len(prepared), len(generic), patterns or 0, width, jackknife, randomization,
                          dense=summer.dense_width() if summer else 0, cells=summer.nnz if summer else 0)
     biggest = max(parts, key=parts.__getitem__)
     hint = (f"use a smaller {option('bootstrap')}" if biggest.startswith(("replicates", "copies", "randomization"))
@@ -305,7 +322,7 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
             observed.append(_finalize(p, total, layout[i], m, n))
         else:
             observed.append(np.asarray(p.evaluate(np.arange(n)), dtype=float))
-    replicates = [np.empty((B, m)) for _ in prepared]
+    replicates = [np.empty((B - start, m)) for _ in prepared]
     jack: list = []
     if jackknife:
         for i, p in enumerate(prepared):
@@ -320,15 +337,16 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
                     vals[j] = p.evaluate(np.flatnonzero(keep))
                     keep[j] = True
                 jack.append((vals, np.ones(n)))
-    swaps = np.empty((B, width)) if randomization and decomp else None
+    swaps = np.empty((B - start, width)) if randomization and decomp else None
 
-    blocks = rs.blocks()
+    # blocks holding replicates start..B-1, each drawn whole; rows before `start` are dropped
+    blocks = [(k, lo, hi) for k, (lo, hi) in enumerate(rs.blocks()) if hi > start]
     show = sys.stderr.isatty() if progress is None else progress
     bar = None
     if show and B:
         from tqdm import tqdm
 
-        bar = tqdm(total=B, unit="rep", desc="bootstrap", file=sys.stderr, leave=False)
+        bar = tqdm(total=B - start, unit="rep", desc="bootstrap", file=sys.stderr, leave=False)
 
     pool = None
     generic_out = None
@@ -338,30 +356,32 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
             import multiprocessing as mp
 
             pool = mp.get_context("fork").Pool(min(jobs, len(blocks)))
-            generic_out = pool.imap(_generic_block, range(len(blocks)))
+            generic_out = pool.imap(_generic_block, [k for k, _, _ in blocks])
         else:
-            generic_out = map(_generic_block, range(len(blocks)))
+            generic_out = map(_generic_block, [k for k, _, _ in blocks])
     try:
-        for k, (start, stop) in enumerate(blocks):
+        for k, lo, hi in blocks:
+            skip = max(start - lo, 0)          # rows of this block before `start`
+            out = slice(lo + skip - start, hi - start)
             if decomp:
                 if mode == "patterns":
-                    w = rs.pattern_counts(k, freq)
+                    w = rs.pattern_counts(k, freq)[skip:]
                 else:
                     # pattern counts of each resample, row by row (one row's counts stay in cache)
-                    w = np.empty((stop - start, patterns), dtype=np.float32 if n < 1 << 24 else np.float64)
-                    for j, row in enumerate(rs.indices(k)):
+                    w = np.empty((hi - lo - skip, patterns), dtype=np.float32 if n < 1 << 24 else np.float64)
+                    for j, row in enumerate(rs.indices(k)[skip:]):
                         w[j] = np.bincount(inverse[row], minlength=patterns)
                 summed = summer.summed(w)
                 for i, p in enumerate(prepared):
                     if p.decomposable:
-                        replicates[i][start:stop] = _finalize(p, summed, layout[i], m, n)
+                        replicates[i][out] = _finalize(p, summed, layout[i], m, n)
             if swaps is not None:
-                swaps[start:stop] = summer.summed(rs.swap_counts(k, freq))
+                swaps[out] = summer.summed(rs.swap_counts(k, freq)[skip:])
             if generic_out is not None:
                 for i, vals in zip(generic_at, next(generic_out), strict=True):
-                    replicates[i][start:stop] = vals
+                    replicates[i][out] = vals[skip:]
             if bar is not None:
-                bar.update(stop - start)
+                bar.update(hi - lo - skip)
     finally:
         if pool is not None:
             pool.terminate()
