@@ -1,8 +1,8 @@
 """End to end: `compreport report` writes every format of the output layout, reproducibly.
 
 test_report_writes_every_format_and_is_byte_identical is the suite's one run of every format
-(json, LaTeX with the compiled appendix, HTML, PDF, figures), twice: it also holds the
-byte-identity checks of the LaTeX appendix and of the PDFs. Other tests read numbers with
+(json, LaTeX with the compiled appendix, HTML, PDF, figures), twice (``--jobs 1`` and ``--jobs 2``):
+it also holds the byte-identity checks of the LaTeX appendix and of the PDFs, across worker counts. Other tests read numbers with
 ``--format json`` or call one renderer."""
 
 from __future__ import annotations
@@ -57,8 +57,9 @@ def two_competitions(tmp_path_factory) -> Path:
 @needs_tex
 def test_report_writes_every_format_and_is_byte_identical(two_competitions, tmp_path):
     outs = []
-    for name in ("a", "b"):
-        res = _run("report", str(two_competitions), "-o", str(tmp_path / name), "-B", "1000", cwd=tmp_path)
+    for name, jobs in (("a", "1"), ("b", "2")):  # one process, then figures and PDFs by two workers
+        res = _run("report", str(two_competitions), "-o", str(tmp_path / name), "-B", "1000", "--jobs", jobs,
+                   cwd=tmp_path)
         assert res.returncode == 0, res.stderr
         assert "error" not in res.stderr
         outs.append(tmp_path / name)
@@ -82,8 +83,8 @@ def test_report_writes_every_format_and_is_byte_identical(two_competitions, tmp_
     comp = next(c for c in data["competitions"] if c["id"] == "detox-binary")
     runs = [s for s in comp["systems"] if s not in comp["baselines"]]
     assert len(teams) == len({comp["teams"][s] or s for s in runs}) < len(runs)  # one letter per team
-    # the same inputs and seed give the same files, byte for byte (LaTeX tables, the compiled
-    # appendix, figures, HTML, every PDF and team sheet): the renderers' own tests rely on this check
+    # the same inputs and seed give the same files, byte for byte, whatever --jobs (LaTeX tables, the
+    # compiled appendix, figures, HTML, every PDF and team sheet): the renderers' own tests rely on this check
     assert files == sorted(str(p.relative_to(b)) for p in b.rglob("*") if p.is_file())
     for rel in files:
         assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel

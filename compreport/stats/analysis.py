@@ -215,7 +215,19 @@ def bootstrap_note(comp: Competition, settings: Settings) -> str | None:
 
 def analyze_competition(comp: Competition, settings: Settings, *, jobs: int = 1,
                         progress: bool | None = None, mode: str | None = None) -> CompetitionAnalysis:
-    """Prepare metrics, run the shared paired bootstrap and analyse every metric."""
+    """Prepare metrics, run the shared paired bootstrap and analyse every metric.
+
+    BLAS runs on one thread meanwhile: a threaded matrix product sums in an order that depends on
+    the number of threads (``OPENBLAS_NUM_THREADS``), which changed the last digit of some
+    statistics; the engine's products are small, and one thread is also faster for them."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _analyze_competition(comp, settings, jobs=jobs, progress=progress, mode=mode)
+
+
+def _analyze_competition(comp: Competition, settings: Settings, *, jobs: int,
+                         progress: bool | None, mode: str | None) -> CompetitionAnalysis:
     if not comp.metrics:
         raise InputError(f"competition {comp.id!r}: no metric given (pass {option('metric', 'NAME')} or add "
                          f"[[metrics]])")
