@@ -5,6 +5,8 @@
                                           # `pip install -e '.[bench]'`)
     python benchmarks/run.py --issue12    # the targets of issue 12 item 1 (many classes, 10^6 items)
     python benchmarks/run.py --refinement # issue 12 item 2: refinement on and off
+    python benchmarks/run.py --render     # issue 15 item 1: the demo with every format, --jobs 1 and
+                                          # the default, against the demo with --format json
 
 Prints wall time (median of repeats for the process), peak resident memory of the process, and
 the time of the statistics alone (analysis in-process, inputs already loaded), each with the
@@ -135,6 +137,47 @@ def refinement(tmp: Path, repeat: int) -> None:
             print(f"{name} --refine {flag}: {wall:.2f} s, peak {peak:.0f} MB ({busy}); {info}", flush=True)
 
 
+def demo_run(out: Path, args: tuple = ()) -> tuple[float, float, float, str]:
+    """``compreport demo -o out -q *args``: wall seconds, CPU seconds (user + system, of the process
+    and every process it started: workers, latexmk, pdflatex), peak resident MB of the largest
+    process, and how busy the machine was besides."""
+    cmd = [sys.executable, "-m", "compreport", "demo", "-o", str(out), "-q", *args]
+    b0, t = busy_seconds(), time.perf_counter()
+    child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)  # Linux: includes its waited-for descendants
+    wall, b1 = time.perf_counter() - t, busy_seconds()
+    if os.waitstatus_to_exitcode(status):
+        raise subprocess.CalledProcessError(os.waitstatus_to_exitcode(status), cmd)
+    cpu = usage.ru_utime + usage.ru_stime
+    busy = load() + (f", other processes {max(0.0, (b1 - b0 - cpu) / wall):.1f} cores" if b0 is not None else "")
+    return wall, cpu, usage.ru_maxrss / 1024, busy
+
+
+def render(tmp: Path, repeat: int) -> None:
+    """Issue 15 item 1: the demo with every format (default --jobs, and --jobs 1) against the demo
+    with ``--format json``; target <= 12 s wall and <= 3x the CPU of the json run. Checks that
+    --jobs 1 and the default write the same bytes."""
+    print(f"\nrendering (compreport demo, B = 10000; median of {repeat}):")
+    cases = (("json", "--format json", ("--format", "json")), ("jobs1", "every format, --jobs 1", ("--jobs", "1")),
+             ("default", "every format, default --jobs", ()))
+    rows = {}
+    for key, name, args in cases:
+        runs = [demo_run(tmp / f"{key}-{i}", args) for i in range(repeat)]
+        wall, cpu, peak = (float(np.median([r[k] for r in runs])) for k in range(3))
+        rows[key] = (wall, cpu)
+        print(f"{name}: {wall:.1f} s wall, {cpu:.1f} s CPU, peak {peak:.0f} MB ({runs[-1][3]})", flush=True)
+
+    def files(root: Path) -> dict:
+        return {p.relative_to(root): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+    one, many = files(tmp / "jobs1-0"), files(tmp / "default-0")
+    differ = sorted(str(k) for k in one.keys() | many.keys() if one.get(k) != many.get(k))
+    print(f"--jobs 1 and default: {len(one)} files, {'identical' if not differ else f'{len(differ)} differ: {differ[:5]}'}")
+    wall, cpu = rows["default"]
+    print(f"target <= 12 s wall and <= 3x the json CPU: {wall:.1f} s, {cpu / rows['json'][1]:.1f}x "
+          f"({'met' if wall <= 12 and cpu <= 3 * rows['json'][1] else 'MISSED'})")
+
+
 def dataset(tmp: Path, name: str, n: int, m: int, k: int) -> Path:
     path = tmp / f"{name}.csv"
     g, p = make_labels(n, m, k, seed=1)
@@ -179,6 +222,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="runs of each process timing (median)")
     ap.add_argument("--issue12", action="store_true", help="only the targets of issue 12 item 1")
     ap.add_argument("--refinement", action="store_true", help="only refinement on/off (issue 12 item 2)")
+    ap.add_argument("--render", action="store_true", help="only the demo with every format (issue 15 item 1)")
     args = ap.parse_args()
     r = args.repeat
     print(f"machine: {platform.processor() or platform.machine()}, {platform.python_version()}, "
@@ -190,6 +234,9 @@ def main() -> None:
             return
         if args.refinement:
             refinement(tmp, r)
+            return
+        if args.render:
+            render(tmp, r)
             return
         exist = dataset(tmp, "exist", 4368, 31, 2)
         wall, peak, busy = process(exist, "accuracy,macro_f1", repeat=r)
