@@ -192,6 +192,42 @@ def test_ci_plot_rows_best_first_and_baselines_distinct(demo):
     assert "95%" in ax.get_xlabel() and metric.name in ax.get_xlabel()
 
 
+def test_degenerate_baseline_does_not_set_the_axis(demo):
+    """detox-binary's majority baseline has F1 = 0 with the interval [0, 0]: drawn at the axis edge
+    with its value, the axis spans the other systems only (it would start at 0 otherwise)."""
+    comp = next(c for c in demo.competitions if c.id == "detox-binary")
+    metric = comp.primary
+    majority = next(s for s in metric.scores if s.system == "baseline.majority")
+    assert majority.score == majority.ci_low == majority.ci_high == 0.0
+    others = [s for s in metric.scores if s is not majority]
+    for fig in (figures.ci_plot(comp, metric), figures.facet_plot(comp)):
+        ax = fig.axes[0]
+        left, right = ax.get_xlim()
+        assert min(s.ci_low for s in others) > left > 0.3 and right > max(s.ci_high for s in others)
+        marks = [line for line in ax.lines if line.get_gid() and line.get_gid().endswith("-offaxis")]
+        assert len(marks) == 1 and marks[0].get_xdata()[0] < min(s.ci_low for s in others)
+        assert marks[0].get_ydata()[0] == [s.system for s in metric.scores].index("baseline.majority")
+        assert any(t.get_text() == "0 (off scale)" for t in ax.texts)
+    # a baseline inside the others' range is drawn as usual
+    assert figures.ci_plot(comp, comp.metric("accuracy")).axes[0].get_xlim()[0] < majority.ci_low + 1
+
+
+def test_difference_histogram_bins_follow_the_lattice(demo):
+    """An accuracy difference on n items moves in steps of 1/n: every bin spans the same whole
+    number of steps and no replicate sits on an edge (bars would alternate full and empty)."""
+    comp = next(c for c in demo.competitions if c.id == "detox-binary")
+    metric = comp.metric("accuracy")
+    a, b = metric.best, metric.runner_up
+    bars = [p for p in figures.distribution_plot(comp, metric, a, b).axes[0].patches
+            if p.get_gid() == "dist-histogram"]
+    widths = {round(p.get_width() * comp.n, 6) for p in bars}
+    assert len(widths) == 1 and widths.pop().is_integer()
+    reps = metric.difference_replicates(a, b)
+    edges = np.array([p.get_x() for p in bars] + [bars[-1].get_x() + bars[-1].get_width()])
+    assert np.abs(reps[:, None] - edges[None, :]).min() > 0.4 / comp.n
+    assert isinstance(figures.lattice_bins(np.random.default_rng(0).random(400)), int)  # no lattice
+
+
 def test_hostile_names_are_literal_in_svg(hostile):
     comp = hostile.competitions[0]
     figs = figures.competition_figures(comp)
@@ -287,8 +323,13 @@ def test_facets_and_workshop(demo, hostile):
     for i, (ax, metric) in enumerate(zip(visible, multi.metrics)):
         segs = hlines(fig, f"facet-{i}-intervals").get_segments()
         by_name = {s.system: s for s in metric.scores}
+        assert len(segs) == len(order)
         for row, (name, seg) in enumerate(zip(order, segs)):
-            assert np.allclose(seg, [[by_name[name].ci_low, row], [by_name[name].ci_high, row]])
+            s = by_name[name]
+            if len(seg) == 0:  # drawn off the axis: a baseline with a zero-width interval
+                assert name in multi.baselines and s.ci_low == s.ci_high
+                continue
+            assert np.allclose(seg, [[s.ci_low, row], [s.ci_high, row]])
     ws = figures.workshop_plot(demo)
     assert len(ws.axes) == 4
     labels = [t.get_text() for t in ws.axes[0].get_yticklabels()]

@@ -176,20 +176,80 @@ def set_system_ticks(ax, names: Sequence[str]) -> None:
 
 
 def draw_intervals(ax, names: Sequence[str], scores: dict, baselines: set[str], gid: str) -> None:
-    """Score points and CI bars, one row per name (in ``names`` order)."""
+    """Score points and CI bars, one row per name (in ``names`` order).
+
+    A baseline whose interval has zero width (a majority baseline's F1 of 0, say) and lies outside
+    the range of the other rows does not set the axis: it is drawn at the axis edge as an outward
+    triangle with its value written beside it (gid ``<gid>-offaxis``), so it cannot squash the
+    other intervals into a corner.
+    """
     y = np.arange(len(names))
     rows = [scores.get(s) for s in names]
     lo = np.array([np.nan if r is None else r.ci_low for r in rows], dtype=float)
     hi = np.array([np.nan if r is None else r.ci_high for r in rows], dtype=float)
     pt = np.array([np.nan if r is None else r.score for r in rows], dtype=float)
     is_base = np.array([s in baselines for s in names], dtype=bool)
+    off, span = _off_axis(lo, hi, pt, is_base)
+    shown = ~off
     colors = [BASELINE_COLOR if b else SYSTEM_COLOR for b in is_base]
-    ax.hlines(y, lo, hi, colors=colors, linewidth=1.8, gid=gid)
-    for sel, color, marker, what in ((~is_base, SYSTEM_COLOR, "o", "systems"),
-                                     (is_base, BASELINE_COLOR, "D", "baselines")):
+    # segment i is row i; an off-axis row's segment is empty (NaN)
+    ax.hlines(y, np.where(off, np.nan, lo), np.where(off, np.nan, hi), colors=colors, linewidth=1.8, gid=gid)
+    for sel, color, marker, what in ((~is_base & shown, SYSTEM_COLOR, "o", "systems"),
+                                     (is_base & shown, BASELINE_COLOR, "D", "baselines")):
         if sel.any():
             ax.plot(pt[sel], y[sel], linestyle="none", marker=marker, markersize=4.5, color=color,
                     markeredgecolor="white", markeredgewidth=0.5, zorder=3, gid=f"{gid}-{what}")
+    if off.any():
+        left, right = span
+        ax.set_xlim(left, right)
+        inset = 0.01 * (right - left)
+        for i in np.flatnonzero(off):
+            below = pt[i] < left
+            x = left + inset if below else right - inset
+            ax.plot([x], [y[i]], linestyle="none", marker="<" if below else ">", markersize=6, color=BASELINE_COLOR,
+                    zorder=3, clip_on=False, gid=f"{gid}-offaxis")
+            ax.annotate(f"{pt[i]:.4g} (off scale)", (x, y[i]), xytext=(6 if below else -6, 0),
+                        textcoords="offset points", ha="left" if below else "right", va="center", fontsize=7,
+                        color=BASELINE_COLOR, annotation_clip=False, parse_math=False)
+
+
+def _off_axis(lo: np.ndarray, hi: np.ndarray, pt: np.ndarray, is_base: np.ndarray):
+    """Rows drawn off the axis (baselines with a zero-width interval outside the range of the other
+    rows) and the x-range of the others, padded; ``(none, None)`` when there is no such row."""
+    finite = np.isfinite(lo) & np.isfinite(hi) & np.isfinite(pt)
+    candidate = is_base & finite & (lo == hi)
+    others = finite & ~candidate
+    none = np.zeros(len(pt), dtype=bool)
+    if not candidate.any() or not others.any():
+        return none, None
+    low = float(min(lo[others].min(), pt[others].min()))
+    high = float(max(hi[others].max(), pt[others].max()))
+    pad = 0.08 * (high - low) if high > low else max(abs(high), 1.0) * 0.05
+    left, right = low - pad, high + pad
+    off = candidate & ((pt < left) | (pt > right))
+    return (off, (left, right)) if off.any() else (none, None)
+
+
+def lattice_bins(values: np.ndarray, most: int = 60):
+    """Histogram bins for bootstrap ``values``: edges aligned with their lattice when every value is
+    a whole number of steps from the smallest (an accuracy difference on n items moves in steps of
+    1/n), each bin holding the same number of lattice points, at most ``most`` bins, so no bar is
+    a comb's tooth; otherwise a number of equal bins (√size, 10 to ``most``)."""
+    values = np.asarray(values, dtype=float)
+    fallback = int(np.clip(np.sqrt(values.size), 10, most)) if values.size else 10
+    u = np.unique(values[np.isfinite(values)])
+    if u.size < 2:
+        return fallback
+    u = u[np.concatenate([[True], np.diff(u) > 1e-9 * (u[-1] - u[0])])]  # one value per rounding cluster
+    if u.size < 2:
+        return fallback
+    step = float(np.min(np.diff(u)))
+    k = (u - u[0]) / step
+    if not np.all(np.abs(k - np.round(k)) < 1e-3):
+        return fallback
+    points = int(round(k[-1])) + 1
+    per = -(-points // most)
+    return u[0] - step / 2 + step * per * np.arange(-(-points // per) + 1)
 
 
 def ci_legend_handles(level: float, has_baselines: bool) -> list:

@@ -32,7 +32,7 @@ from matplotlib.lines import Line2D
 from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 from .figstyle import (BASELINE_COLOR, CHAR_IN, CONTAINS_ZERO_COLOR, EXCLUDES_ZERO_COLOR, FORMATS, METADATA,
                        OKABE_ITO, PNG_DPI, RC, ROW_IN, SYSTEM_COLOR, TEXT, UNDEFINED_COLOR, ci_legend_handles,
-                       draw_intervals, label_width, lean_pdf_fonts, lower_note, new_figure, pct, set_system_ticks,
+                       draw_intervals, label_width, lattice_bins, lean_pdf_fonts, lower_note, new_figure, pct, set_system_ticks,
                        styled)
 from .model import Format
 from ..inputs.spec import slug
@@ -120,8 +120,7 @@ def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str,
     reps = reps[np.isfinite(reps)]
     fig = new_figure(6.4, 4.2)
     ax = fig.add_subplot()
-    bins = int(np.clip(np.sqrt(reps.size), 10, 60)) if reps.size else 10
-    ax.hist(reps, bins=bins, color=OKABE_ITO["sky_blue"], edgecolor="white", linewidth=0.3, zorder=2,
+    ax.hist(reps, bins=lattice_bins(reps), color=OKABE_ITO["sky_blue"], edgecolor="white", linewidth=0.3, zorder=2,
             label=f"bootstrap replicates (B = {reps.size})", gid="dist-histogram")
     lines = ((0.0, "0", OKABE_ITO["black"], "-"),
              (delta, f"δ(x) = {delta:.4f}", OKABE_ITO["blue"], "--"),
