@@ -10,11 +10,12 @@ OUT ?= out
 
 # WeasyPrint's libraries on bare Debian; the TeX toolchain and poppler for the tests:
 # texlive-fonts-recommended (Times, the ACL style's font), texlive-lang-spanish (babel spanish of the
-# SEPLN template). texlive-fonts-extra (Libertinus, ceurart's font: 500 MB) is left out: without
-# it ceurart falls back to Latin Modern and tests/test_latex_classes.py says so when it skips.
+# SEPLN template), chromium (tests/test_browser.py lays the HTML out at 1280 and 390 px).
+# texlive-fonts-extra (Libertinus, ceurart's font: 500 MB) is left out: without it ceurart falls
+# back to Latin Modern and tests/test_latex_classes.py says so when it skips.
 APT_RUNTIME := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
 APT_TEST := texlive-latex-extra texlive-science texlive-fonts-recommended texlive-lang-spanish lmodern latexmk \
-	poppler-utils
+	poppler-utils chromium
 
 # Install the Debian packages given in $(1) that are not installed yet.
 define apt_install

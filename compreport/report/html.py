@@ -36,6 +36,22 @@ SUMMARY_COLUMNS_PER_BLOCK = 7
 
 
 
+#: Characters after which a participant's name may wrap (runs of them; spaces wrap anyway).
+NAME_SEPARATORS = "._-/+&@:,;|)]}"
+
+
+def breakable(name) -> "Markup":
+    """A name as escaped HTML that may wrap only after a separator (:data:`NAME_SEPARATORS`) or a
+    space, never inside a word: ``<wbr>`` after each run of separators (``UNED-NLP.run1`` wraps as
+    ``UNED-`` / ``NLP.`` / ``run1``, never ``UNED-NL`` / ``P.run1``). The CSS keeps
+    ``overflow-wrap: normal`` on names, so a browser (and WeasyPrint) breaks nowhere else."""
+    from markupsafe import Markup, escape
+
+    sep = re.escape(NAME_SEPARATORS)
+    parts = re.split(f"(?<=[{sep}])(?=[^{sep}\\s])", str(name))
+    return Markup("<wbr>".join(str(escape(part)) for part in parts))
+
+
 @lru_cache(maxsize=1)
 def environment():
     """The one Jinja environment of the HTML renderer (autoescape on, strict undefined)."""
@@ -46,6 +62,7 @@ def environment():
         autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True)
     env.globals.update(MISSING=model.MISSING)
+    env.filters["breakable"] = breakable
     return env
 
 

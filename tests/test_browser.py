@@ -1,0 +1,112 @@
+"""The HTML pages in a real browser: headless Chromium (Debian's ``chromium``, installed by
+``make test``) lays out the pages at 1280 and 390 px (a phone) and the checks read the layout:
+no caption wider than the screen, no participant's name broken inside a word, and no sideways
+scrolling of the page itself (wide tables scroll inside their own box). Skipped without Chromium."""
+
+from __future__ import annotations
+
+import html
+import json
+import shutil
+import subprocess
+import warnings
+
+import numpy as np
+import pytest
+
+from compreport.report import Report
+from compreport.report.html import NAME_SEPARATORS
+from compreport.settings import Settings
+from compreport.stats.analysis import analyze
+
+from conftest import make_competition
+
+CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (`make test` installs it)")
+
+WIDTHS = (1280, 390)
+#: Realistic and hostile participant names: long ones with separators, one without any.
+NAMES = ["Universidad_Politécnica_Valencia.01", "UNED-NLP.run1", "UNED-NLP.run2", "R&D_team.01",
+         "<b>bold</b>.01", "DeepComentariosSinSeparadores.01", "Team 42.01"]
+
+#: Runs in the harness page once every frame has loaded; one result per frame.
+CHECK = """
+const seps = %s;
+function check(frame) {
+  const w = frame.contentWindow, d = w.document, width = w.innerWidth;
+  const wide = [...d.querySelectorAll('caption, figcaption')]
+    .filter(c => c.getClientRects().length && c.getBoundingClientRect().right > width + 1)
+    .map(c => c.textContent.slice(0, 60));
+  const broken = [];
+  for (const el of d.querySelectorAll('.system')) {
+    if (!el.getClientRects().length) continue;
+    const r = d.createRange(), walk = d.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    let top = null, prev = '';
+    while (walk.nextNode()) {
+      const node = walk.currentNode;
+      for (let i = 0; i < node.length; i++) {
+        r.setStart(node, i); r.setEnd(node, i + 1);
+        const rects = r.getClientRects();
+        if (!rects.length) continue;
+        const t = rects[0].top;
+        if (top !== null && t > top + 2 && !seps.includes(prev) && !/\\s/.test(prev) && !/\\s/.test(node.data[i]))
+          broken.push(el.textContent);
+        top = t; prev = node.data[i];
+      }
+    }
+  }
+  return {page: frame.dataset.page, width: width, wide: wide, broken: broken,
+          overflow: d.documentElement.scrollWidth - width, names: d.querySelectorAll('.system').length};
+}
+const frames = [...document.querySelectorAll('iframe')];
+let loaded = 0;
+frames.forEach(f => f.addEventListener('load', () => {
+  if (++loaded === frames.length) document.body.setAttribute('data-check', JSON.stringify(frames.map(check)));
+}));
+"""
+
+
+def layout_checks(root, pages) -> list[dict]:
+    """Load every page of ``pages`` (paths relative to ``root``) at each of :data:`WIDTHS` in one
+    Chromium run and return what :data:`CHECK` found in each."""
+    frames = "".join(f'<iframe data-page="{p}" src="{p}" width="{w}" height="900"></iframe>'
+                     for p in pages for w in WIDTHS)
+    harness = root / "_layout_check.html"
+    harness.write_text(f"<!DOCTYPE html><html><body>{frames}<script>{CHECK % json.dumps(NAME_SEPARATORS)}"
+                       f"</script></body></html>", encoding="utf-8")
+    res = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
+                          "--virtual-time-budget=20000", "--dump-dom", harness.as_uri()],
+                         capture_output=True, text=True, timeout=120)
+    start = res.stdout.find('data-check="')
+    assert start >= 0, res.stderr[-2000:]
+    value = res.stdout[start + len('data-check="'):]
+    return json.loads(html.unescape(value[:value.index('"')]))
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory):
+    rng = np.random.default_rng(5)
+    n = 300
+    gold = rng.integers(0, 2, n)
+    preds = np.stack([np.where(rng.random(n) < q, 1 - gold, gold) for q in np.linspace(0.1, 0.4, len(NAMES))])
+    comp = make_competition(gold, preds, systems=NAMES, metrics=["accuracy", "macro_f1"], cid="long-names")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        analysis = analyze([comp], Settings(bootstrap=200, refine=False), progress=False)
+    out = tmp_path_factory.mktemp("browser") / "out"
+    Report(analysis).write(out, "html", figure_formats="svg", jobs=1)
+    return out, ["index.html", "long-names/report.html"]
+
+
+def test_pages_fit_a_phone_and_names_wrap_only_at_separators(pages):
+    root, names = pages
+    results = layout_checks(root, names)
+    assert {(r["page"], r["width"]) for r in results} == {(p, w) for p in names for w in WIDTHS}
+    report = [r for r in results if r["page"] == "long-names/report.html"]
+    assert all(r["names"] >= 5 * len(NAMES) for r in report)  # the checks saw the tables' names
+    for r in results:
+        assert r["wide"] == [], r    # every caption within the screen
+        assert r["broken"] == [], r  # no name broken inside a word
+    phone = next(r for r in report if r["width"] == 390)
+    # the page never scrolls sideways, but for the one name without a separator (its table scrolls)
+    assert phone["overflow"] <= 0, phone
