@@ -19,6 +19,7 @@ from matplotlib.collections import LineCollection  # noqa: E402
 from matplotlib.colors import to_rgba  # noqa: E402
 
 from compreport.report import figures  # noqa: E402
+from compreport.report.model import metric_label, metric_title  # noqa: E402
 from compreport.report.model import Format  # noqa: E402
 from compreport.stats.analysis import Analysis, Settings, analyze, analyze_competition  # noqa: E402
 from compreport.resources import demo_workshop_dir  # noqa: E402
@@ -189,7 +190,8 @@ def test_ci_plot_rows_best_first_and_baselines_distinct(demo):
         assert tuple(color) == to_rgba(want)
     legend = [t.get_text() for t in fig.legends[0].get_texts()]
     assert any("baseline" in t for t in legend)
-    assert "95%" in ax.get_xlabel() and metric.name in ax.get_xlabel()
+    assert "95%" in ax.get_xlabel() and metric_label(metric) in ax.get_xlabel()
+    assert metric_label(metric) != metric.name  # detox ranks by f1: shown as "F1"
 
 
 def test_degenerate_baseline_does_not_set_the_axis(demo):
@@ -333,7 +335,7 @@ def test_facets_and_workshop(demo, hostile):
     ws = figures.workshop_plot(demo)
     assert len(ws.axes) == 4
     labels = [t.get_text() for t in ws.axes[0].get_yticklabels()]
-    assert labels == [f"{c.name} ({c.primary.name})" for c in demo.competitions]
+    assert labels == [f"{c.name} ({metric_label(c.primary)})" for c in demo.competitions]
     ties = next(c for ax in ws.axes for c in ax.containers if c.patches[0].get_gid() == "workshop-ties-of-pairs")
     for comp, bar in zip(demo.competitions, ties.patches):
         cp = comp.primary.competitiveness

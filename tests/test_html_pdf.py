@@ -179,6 +179,23 @@ def test_html_parses_and_names_every_system(analysis, html_dir):
             assert Path(i["path"]).name in text
 
 
+def test_metrics_show_display_names_not_identifiers(analysis, html_dir):
+    """Headings, captions and figures say "F1 (positive class 1)", not ``f1 (pos_label=1)``."""
+    from types import SimpleNamespace as NS
+
+    from compreport.report.model import metric_title
+
+    assert metric_title(NS(name="macro_f1", params={"labels": [str(i) for i in range(20)]})) == "macro-F1 over 20 classes"
+    assert metric_title(NS(name="macro_f1", params={"labels": ["FAVOR", "AGAINST"]})) == "macro-F1 over FAVOR, AGAINST"
+    assert metric_title(NS(name="mae", params={"field": "polarity"})) == "MAE of polarity"
+    assert metric_title(NS(name="my_metric", params={"k": 2})) == "my_metric (k = 2)"
+    page = (html_dir / "detox-binary" / "report.html").read_text(encoding="utf-8")
+    text = re.sub(r"\s+", " ", "".join(_parse(page).text))
+    assert "F1 (positive class 1) — ranking metric" in text
+    assert "pos_label" not in text and "macro_f1" not in text
+    assert "every metric (systems in the order of F1)" in page  # the inline figures
+
+
 def test_script_team_is_text(hostile, html_dir):
     raw = (html_dir / "hostile" / "report.html").read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in raw

@@ -21,6 +21,7 @@ from matplotlib.lines import Line2D
 
 from .._version import __version__
 from ..stats.results import MetricAnalysis
+from .model import metric_label
 
 #: Okabe & Ito (2008) colour-blind-safe palette.
 OKABE_ITO = {
@@ -162,7 +163,7 @@ def label_width(labels: Sequence[str]) -> float:
 
 def lower_note(metric: MetricAnalysis) -> str:
     """``"; lower <metric> is better"`` for a lower-is-better metric (axis labels), else ``""``."""
-    return "" if metric.higher_is_better else f"; lower {metric.name} is better"
+    return "" if metric.higher_is_better else f"; lower {metric_label(metric)} is better"
 
 
 def set_system_ticks(ax, names: Sequence[str]) -> None:

@@ -34,7 +34,7 @@ from .figstyle import (BASELINE_COLOR, CHAR_IN, CONTAINS_ZERO_COLOR, EXCLUDES_ZE
                        OKABE_ITO, PNG_DPI, RC, ROW_IN, SYSTEM_COLOR, TEXT, UNDEFINED_COLOR, ci_legend_handles,
                        draw_intervals, label_width, lattice_bins, lean_pdf_fonts, lower_note, new_figure, pct, set_system_ticks,
                        styled)
-from .model import Format
+from .model import Format, metric_label, metric_title
 from ..inputs.spec import slug
 from .naming import metric_stems
 from .prose import direction
@@ -54,8 +54,8 @@ def ci_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float =
     ax = fig.add_subplot()
     draw_intervals(ax, names, {s.system: s for s in metric.scores}, baselines, "ci-intervals")
     set_system_ticks(ax, names)
-    ax.set_xlabel(f"{metric.name} with {pct(level)} bootstrap CI ({direction(metric)})", **TEXT)
-    ax.set_title(f"{comp.name}\nordered bootstrap confidence intervals of {metric.name}", loc="left", **TEXT)
+    ax.set_xlabel(f"{metric_label(metric)} with {pct(level)} bootstrap CI ({direction(metric)})", **TEXT)
+    ax.set_title(f"{comp.name}\nordered bootstrap confidence intervals of {metric_title(metric)}", loc="left", **TEXT)
     fig.legend(handles=ci_legend_handles(level, bool(baselines & set(names))), loc="outside lower center",
                ncols=2)
     return fig
@@ -91,9 +91,9 @@ def diff_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float
             ax.plot(diff[sel], y[sel], linestyle="none", marker="o", markersize=4.5, color=color,
                     markerfacecolor=face, markeredgewidth=1.2, zorder=3, gid=f"diff-{what}")
     set_system_ticks(ax, names)
-    ax.set_xlabel(f"difference in {metric.name} from the best, {pct(level)} bootstrap CI "
+    ax.set_xlabel(f"difference in {metric_label(metric)} from the best, {pct(level)} bootstrap CI "
                   f"(positive: the best is better{lower_note(metric)})", **TEXT)
-    ax.set_title(f"{comp.name}\ndifferences in {metric.name} from the best, {metric.best}", loc="left", **TEXT)
+    ax.set_title(f"{comp.name}\ndifferences in {metric_label(metric)} from the best, {metric.best}", loc="left", **TEXT)
     handles = [Line2D([], [], color=CONTAINS_ZERO_COLOR, marker="o", markerfacecolor="white", markersize=4.5,
                       markeredgewidth=1.2, linewidth=1.8, label=f"{pct(level)} CI contains 0"),
                Line2D([], [], color=EXCLUDES_ZERO_COLOR, marker="o", markersize=4.5, linewidth=1.8,
@@ -136,12 +136,12 @@ def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str,
                    label="region counted in the p-value")
     ax.set_xlim(lo, hi)
     ax.grid(True, axis="y")
-    ax.set_xlabel(f"difference in {metric.name} (positive: {a} better{lower_note(metric)})", **TEXT)
+    ax.set_xlabel(f"difference in {metric_label(metric)} (positive: {a} better{lower_note(metric)})", **TEXT)
     ax.set_ylabel("replicates")
     which = "" if test == "bootstrap" else f" ({test} test)"
     ax.set_title(f"{a} − {b}: δ(x) = {delta:.4f}, raw p-value(x) = {Format().p(c.p_value)}{which}", loc="left",
                  **TEXT)
-    fig.suptitle(f"{comp.name}: bootstrap distribution of the difference in {metric.name}", **TEXT)
+    fig.suptitle(f"{comp.name}: bootstrap distribution of the difference in {metric_title(metric)}", **TEXT)
     fig.legend(loc="outside lower center", ncols=3)
     for t in fig.legends[0].get_texts():
         t.set_parse_math(False)
@@ -164,18 +164,18 @@ def facet_plot(comp: CompetitionAnalysis, *, level: float = 0.95) -> Figure | No
         draw_intervals(ax, names, {s.system: s for s in metric.scores}, baselines, f"facet-{i}-intervals")
         set_system_ticks(ax, names)
         what = "primary, " if metric.primary else ""
-        ax.set_title(f"{metric.name}\n({what}{direction(metric)})", **TEXT)
+        ax.set_title(f"{metric_label(metric)}\n({what}{direction(metric)})", **TEXT)
         ax.set_xlabel(f"score, {pct(level)} CI")
     for ax in axes[k:]:
         ax.set_visible(False)
-    fig.suptitle(f"{comp.name}: every metric (systems in the order of {comp.primary.name})", **TEXT)
+    fig.suptitle(f"{comp.name}: every metric (systems in the order of {metric_label(comp.primary)})", **TEXT)
     fig.legend(handles=ci_legend_handles(level, bool(baselines & set(names))), loc="outside lower center",
                ncols=2)
     return fig
 
 
 def _competition_labels(analysis: Analysis) -> list[str]:
-    labels = [f"{c.name} ({c.primary.name})" for c in analysis.competitions]
+    labels = [f"{c.name} ({metric_label(c.primary)})" for c in analysis.competitions]
     if len(set(labels)) < len(labels):
         labels = [f"{lab} [{c.id}]" for lab, c in zip(labels, analysis.competitions)]
     return labels
@@ -210,7 +210,7 @@ def workshop_plot(analysis: Analysis) -> Figure | None:
             return None, "n/a"
         if cp(c).get("ppi_unit") == "percent":
             return v, f"{v:.1f}"
-        return None, f"{v:.3g} ({c.primary.name})"
+        return None, f"{v:.3g} ({metric_label(c.primary)})"
 
     def plain(key, fmt):
         def get(c):

@@ -158,7 +158,7 @@ def matrix_context(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: model.For
 
 def metric_context(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: model.Format, *, for_pdf: bool) -> dict:
     """One metric's section: ordered CIs, differences from the best, matrix, p-values."""
-    return {"name": ma.name, "title": model.metric_title(ma), "primary": ma.primary, "best": ma.best,
+    return {"name": model.metric_label(ma), "title": model.metric_title(ma), "primary": ma.primary, "best": ma.best,
             "direction": prose.direction(ma), "ci": model.confidence_intervals(comp, ma, fmt),
             "diffs": model.differences_from_best(comp, ma, fmt), "pvalues": model.pairwise_p_values(comp, ma, fmt),
             "matrix": matrix_context(comp, ma, fmt, for_pdf=for_pdf), "figures": []}
@@ -178,7 +178,7 @@ def competition_context(analysis: Analysis, comp: CompetitionAnalysis, fmt: mode
     return {
         "for_pdf": for_pdf, "comp": comp, "subtitle": prose.subtitle(comp), "settings": s, "level": prose.level(s),
         "metrics": metrics, "leaderboard": lb, "score_keys": [f"score:{ma.name}" for ma in comp.metrics],
-        "primary": {"name": comp.primary.name, "direction": prose.direction(comp.primary)},
+        "primary": {"name": model.metric_label(comp.primary), "direction": prose.direction(comp.primary)},
         "has_baselines": any(r.baseline for r in lb.rows), "rule": s.rule,
         "other_figures": other_figures, "methods": methods_context(s), "provenance": provenance(analysis, comp),
         # only the marks a p-value can earn with B resamples (as the LaTeX matrix caption)
@@ -235,7 +235,7 @@ def summary_blocks(analysis: Analysis, fmt: model.Format, *, for_pdf: bool) -> l
     for cid in t.columns:
         challenge, task, language, metric = t.extra["headings"][cid]
         columns.append({"challenge": challenge, "task": task, "language": language or comps[cid].name,
-                        "metric": metric, "id": cid, "name": comps[cid].name, "href": f"{cid}/{link}",
+                        "metric": model.metric_label(metric), "id": cid, "name": comps[cid].name, "href": f"{cid}/{link}",
                         "ppi_unit": t.extra["ppi_unit"][cid], "cells": [r.cells[cid] for r in t.rows]})
     limit = SUMMARY_COLUMNS_PER_BLOCK if for_pdf else max(len(columns), 1)
     blocks: list[list[dict]] = []
@@ -262,7 +262,7 @@ def index_html(analysis: Analysis, fmt: model.Format | None = None, gallery: Gal
     fmt = fmt or model.Format()
     link = "report.pdf" if for_pdf else "report.html"
     competitions = [{"id": c.id, "name": c.name, "subtitle": prose.subtitle(c), "n": c.n, "m": len(c.systems),
-                     "metric": c.primary.name, "best": c.primary.best, "href": f"{c.id}/{link}"}
+                     "metric": model.metric_label(c.primary), "best": c.primary.best, "href": f"{c.id}/{link}"}
                     for c in analysis.competitions]
     workshop_svg = svg_markup(gallery.svg("summary", "competitiveness"), "w-") if gallery is not None else None
     return render("index.html", for_pdf=for_pdf, settings=analysis.settings, level=prose.level(analysis.settings),

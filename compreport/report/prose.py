@@ -14,6 +14,7 @@ from .. import vocabulary as vocab
 from ..stats import montecarlo
 from ..settings import Settings
 from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis, Score
+from .model import metric_label
 
 
 @dataclass(frozen=True)
@@ -141,7 +142,7 @@ def cannot_reject(settings: Settings, ma: MetricAnalysis) -> str | None:
     tested = int(v.get("tested", 0))
     resamples = int(v.get("resamples") or settings.bootstrap)
     need = montecarlo.b_needed(tested, settings.alpha, settings.correction, settings.refine)
-    return (f"Too few resamples for {ma.name}: with {resamples:,} resamples no p-value can fall below "
+    return (f"Too few resamples for {metric_label(ma)}: with {resamples:,} resamples no p-value can fall below "
             f"1/({resamples:,} + 1), so the {settings.rule} ({tested:,} comparisons) can never reject at "
             f"\u03b1 = {settings.alpha:g}; every system shares one group and ties with the best whatever the "
             f"data. Use B = {need:,} or more.")
