@@ -25,6 +25,8 @@ CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (`make test` installs it)")
 
 WIDTHS = (1280, 390)
+#: The embedding frame's colour scheme is the page's ``prefers-color-scheme`` in Chromium.
+SCHEMES = ("light", "dark")
 #: Realistic and hostile participant names: long ones with separators, one without any.
 NAMES = ["Universidad_Politécnica_Valencia.01", "UNED-NLP.run1", "UNED-NLP.run2", "R&D_team.01",
          "<b>bold</b>.01", "DeepComentariosSinSeparadores.01", "Team 42.01"]
@@ -55,22 +57,23 @@ function check(frame) {
       }
     }
   }
-  return {page: frame.dataset.page, width: width, wide: wide, broken: broken,
-          overflow: d.documentElement.scrollWidth - width, names: d.querySelectorAll('.system').length};
+  const toc = [...d.querySelectorAll('details.toc a')].map(a => a.getAttribute('href'));
+  return {page: frame.dataset.page, width: width, scheme: frame.dataset.scheme, wide: wide, broken: broken,
+          overflow: d.documentElement.scrollWidth - width, names: d.querySelectorAll('.system').length,
+          background: w.getComputedStyle(d.body).backgroundColor, toc: toc,
+          dangling: toc.filter(h => !d.getElementById(h.slice(1)))};
 }
-const frames = [...document.querySelectorAll('iframe')];
-let loaded = 0;
-frames.forEach(f => f.addEventListener('load', () => {
-  if (++loaded === frames.length) document.body.setAttribute('data-check', JSON.stringify(frames.map(check)));
-}));
+// the harness's own load event waits for every frame
+window.addEventListener('load', () => document.body.setAttribute(
+  'data-check', JSON.stringify([...document.querySelectorAll('iframe')].map(check))));
 """
 
 
 def layout_checks(root, pages) -> list[dict]:
-    """Load every page of ``pages`` (paths relative to ``root``) at each of :data:`WIDTHS` in one
-    Chromium run and return what :data:`CHECK` found in each."""
-    frames = "".join(f'<iframe data-page="{p}" src="{p}" width="{w}" height="900"></iframe>'
-                     for p in pages for w in WIDTHS)
+    """Load every page of ``pages`` (paths relative to ``root``) at each of :data:`WIDTHS` in each of
+    :data:`SCHEMES`, in one Chromium run, and return what :data:`CHECK` found in each."""
+    frames = "".join(f'<iframe data-page="{p}" data-scheme="{c}" src="{p}" width="{w}" height="900" '
+                     f'style="color-scheme: {c}"></iframe>' for p in pages for w in WIDTHS for c in SCHEMES)
     harness = root / "_layout_check.html"
     harness.write_text(f"<!DOCTYPE html><html><body>{frames}<script>{CHECK % json.dumps(NAME_SEPARATORS)}"
                        f"</script></body></html>", encoding="utf-8")
@@ -101,7 +104,8 @@ def pages(tmp_path_factory):
 def test_pages_fit_a_phone_and_names_wrap_only_at_separators(pages):
     root, names = pages
     results = layout_checks(root, names)
-    assert {(r["page"], r["width"]) for r in results} == {(p, w) for p in names for w in WIDTHS}
+    assert {(r["page"], r["width"], r["scheme"]) for r in results} == {(p, w, c) for p in names for w in WIDTHS
+                                                                       for c in SCHEMES}
     report = [r for r in results if r["page"] == "long-names/report.html"]
     assert all(r["names"] >= 5 * len(NAMES) for r in report)  # the checks saw the tables' names
     for r in results:
@@ -110,3 +114,15 @@ def test_pages_fit_a_phone_and_names_wrap_only_at_separators(pages):
     phone = next(r for r in report if r["width"] == 390)
     # the page never scrolls sideways, but for the one name without a separator (its table scrolls)
     assert phone["overflow"] <= 0, phone
+
+
+def test_table_of_contents_and_dark_screens(pages):
+    """The competition page opens with a table of contents whose every link lands on a section; a
+    dark screen (``prefers-color-scheme: dark``) gets a dark page, a light one stays white."""
+    root, names = pages
+    results = [r for r in layout_checks(root, names) if r["page"] == "long-names/report.html" and r["width"] == 1280]
+    light, dark = (next(r for r in results if r["scheme"] == c) for c in SCHEMES)
+    assert len(light["toc"]) >= 2 + 4 * 2 + 2 and light["dangling"] == []  # leaderboard, 2 metrics x 4, ...
+    assert light["background"] == "rgb(255, 255, 255)"
+    channels = [int(x) for x in dark["background"][4:-1].split(",")]
+    assert max(channels) < 50, dark["background"]
