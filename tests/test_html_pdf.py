@@ -14,7 +14,7 @@ import pytest
 
 from compreport.report import html as htmlreport
 from compreport.report.model import Format
-from compreport.report.naming import letter_files, team_letters
+from compreport.report.naming import letter_files, metric_stems, team_letters
 from compreport.report.team import team_context, team_html
 from compreport.stats.analysis import Analysis, Settings, analyze_competition
 from compreport.errors import InputError
@@ -174,6 +174,9 @@ def test_html_parses_and_names_every_system(analysis, html_dir):
                     "Methods", "References", "Provenance", "Holm correction over all pairs"):
             assert sec in text, sec
         assert "svg" in page.tags  # inline figures
+        html_text = (html_dir / comp.id / "report.html").read_text(encoding="utf-8")
+        for stem in metric_stems(comp).values():  # each metric's section holds its own figures
+            assert f'id="fig-ci-{stem}"' in html_text, stem
         for i in comp.inputs:
             assert i["sha256"] in text
             assert Path(i["path"]).name in text

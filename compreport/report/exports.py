@@ -1,5 +1,7 @@
-"""Plain exports of the stored results: ``<competition>/leaderboard.md``, ``<competition>/leaderboard.csv``
-and ``summary/summary.csv``, written with every report (whatever ``--format``).
+"""Plain exports of the stored results: ``<competition>/leaderboard.md``, ``<competition>/leaderboard.csv``,
+``<competition>/pairs-<metric>.csv`` (every pair of systems: :meth:`Analysis.pairs
+<compreport.stats.results.Analysis.pairs>`) and ``summary/summary.csv``, written with every report
+(whatever ``--format``).
 
 ``leaderboard.md`` is the report model's leaderboard (:func:`~compreport.report.model.leaderboard`,
 columns :data:`~compreport.report.model.LEADERBOARD_EXPORT`), the table the command line prints at
@@ -16,6 +18,7 @@ from pathlib import Path
 
 from ..stats.results import Analysis, CompetitionAnalysis
 from . import markdown, model
+from .naming import metric_stems
 
 
 def leaderboard_frame(analysis: Analysis, comp: CompetitionAnalysis):
@@ -46,7 +49,7 @@ def summary_frame(analysis: Analysis):
 
 
 #: Text columns of the CSV exports that hold participants' names.
-_NAMES = ("system", "team", "winner", "name")
+_NAMES = ("system", "system_a", "system_b", "team", "winner", "name")
 
 
 def _inert(value):
@@ -74,6 +77,10 @@ def write_exports(analysis: Analysis, out: Path, fmt: model.Format) -> list[Path
         t = model.leaderboard(comp, fmt)
         (folder / "leaderboard.md").write_text(markdown.table(t, model.export_keys(t)), encoding="utf-8")
         written += [folder / "leaderboard.md", _csv(leaderboard_frame(analysis, comp), folder / "leaderboard.csv")]
+        if len(comp.systems) > 1:
+            stems = metric_stems(comp)
+            written += [_csv(analysis.pairs(ma.name, comp.id), folder / f"pairs-{stems[ma.name]}.csv")
+                        for ma in comp.metrics]
     (out / "summary").mkdir(exist_ok=True)
     written.append(_csv(summary_frame(analysis), out / "summary" / "summary.csv"))
     return written

@@ -34,7 +34,7 @@ from .figstyle import (BASELINE_COLOR, CHAR_IN, CONTAINS_ZERO_COLOR, EXCLUDES_ZE
                        OKABE_ITO, PNG_DPI, RC, ROW_IN, SYSTEM_COLOR, TEXT, UNDEFINED_COLOR, ci_legend_handles,
                        draw_intervals, label_width, lattice_bins, lean_pdf_fonts, lower_note, new_figure, pct, set_system_ticks,
                        styled)
-from .model import Format, metric_label, metric_title
+from .model import Format, many_systems, metric_label, metric_title, star_level
 from ..inputs.spec import slug
 from .naming import metric_stems
 from .prose import direction
@@ -174,6 +174,63 @@ def facet_plot(comp: CompetitionAnalysis, *, level: float = 0.95) -> Figure | No
     return fig
 
 
+#: Heat-map colours of the significance marks of a pair (no mark, †, *, **, ***): the single-hue
+#: scale of the HTML/PDF pair matrix (``.sig-1`` ... ``.sig3`` in report.css).
+PAIR_LEVEL_COLORS = ("#f4f4f4", "#deebf7", "#9ecae1", "#3182bd", "#08519c")
+#: Above this many systems the heat map's axes show rank positions instead of names.
+PAIR_NAMES_UP_TO = 80
+
+
+@styled
+def pairs_plot(comp: CompetitionAnalysis, metric: MetricAnalysis) -> Figure:
+    """Every pair of systems as a heat map (for many systems, in place of the pair tables): cell
+    (row, column) is shaded by the significance mark of the pair's stored ``p_adjusted`` (the marks
+    of the pair matrix, :func:`compreport.report.model.star_level`), systems in rank order; a pair
+    the family does not test stays white. The image has gid ``"pairs-heatmap"``."""
+    from matplotlib.colors import ListedColormap
+    from matplotlib.patches import Patch
+
+    from ..vocabulary import STARS
+
+    order = [s.system for s in metric.scores]
+    at = {name: i for i, name in enumerate(order)}
+    m = len(order)
+    grid = np.full((m, m), np.nan)
+    for c in metric.pairs:
+        if c.p_adjusted is not None:
+            grid[at[c.a], at[c.b]] = grid[at[c.b], at[c.a]] = star_level(c.p_adjusted)
+    named = m <= PAIR_NAMES_UP_TO
+    side = min(0.16 * m, 11.0)
+    fig = new_figure(side + (label_width(order) if named else 0.4) + 1.2, side + (label_width(order) if named else 0.4) + 1.4)
+    ax = fig.add_subplot()
+    cmap = ListedColormap(PAIR_LEVEL_COLORS)
+    cmap.set_bad("white")
+    ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=-1.5, vmax=3.5, interpolation="nearest", gid="pairs-heatmap")
+    if named:
+        size = max(3.5, min(7.0, 260 / max(m, 1)))
+        ax.set_xticks(np.arange(m), order, rotation=90, fontsize=size)
+        ax.set_yticks(np.arange(m), order, fontsize=size)
+        for t in [*ax.get_xticklabels(), *ax.get_yticklabels()]:
+            t.set_parse_math(False)
+    else:
+        ticks = np.arange(0, m, 10)
+        ax.set_xticks(ticks, [str(t + 1) for t in ticks])
+        ax.set_yticks(ticks, [str(t + 1) for t in ticks])
+        ax.set_xlabel("rank")
+        ax.set_ylabel("rank")
+    ax.tick_params(length=0)
+    for side_ in ("top", "right", "bottom", "left"):
+        ax.spines[side_].set_visible(False)
+    ax.set_title(f"{comp.name}\npairs of systems by {metric_label(metric)}: significance of the difference", loc="left",
+                 **TEXT)
+    marks = [mark for _, mark in STARS][::-1]  # †, *, **, ***
+    thresholds = [t for t, _ in STARS][::-1]
+    handles = [Patch(facecolor=PAIR_LEVEL_COLORS[0], edgecolor="#bbbbbb", label=f"p ≥ {thresholds[0]}")]
+    handles += [Patch(facecolor=c, label=f"{mk} p < {t}") for c, mk, t in zip(PAIR_LEVEL_COLORS[1:], marks, thresholds)]
+    fig.legend(handles=handles, loc="outside lower center", ncols=5, title="corrected p-value (the report's rule)")
+    return fig
+
+
 def _competition_labels(analysis: Analysis) -> list[str]:
     labels = [f"{c.name} ({metric_label(c.primary)})" for c in analysis.competitions]
     if len(set(labels)) < len(labels):
@@ -258,6 +315,8 @@ def _figure_builders(comp: CompetitionAnalysis, level: float,
             if metric.replicates is not None and metric.replicates.shape[0] > 0:
                 a, b = metric.best, metric.runner_up or metric.vs_best[0].b
                 yield f"dist-{key}", functools.partial(distribution_plot, comp, metric, a, b, test)
+        if metric.pairs and many_systems(comp):  # the pair tables give way to a heat map
+            yield f"pairs-{key}", functools.partial(pairs_plot, comp, metric)
     if len(comp.metrics) > 1:
         yield "facets", functools.partial(facet_plot, comp, level=level)
 

@@ -157,11 +157,17 @@ def matrix_context(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: model.For
 
 
 def metric_context(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: model.Format, *, for_pdf: bool) -> dict:
-    """One metric's section: ordered CIs, differences from the best, matrix, p-values."""
-    return {"name": model.metric_label(ma), "title": model.metric_title(ma), "primary": ma.primary, "best": ma.best,
-            "direction": prose.direction(ma), "ci": model.confidence_intervals(comp, ma, fmt),
-            "diffs": model.differences_from_best(comp, ma, fmt), "pvalues": model.pairwise_p_values(comp, ma, fmt),
-            "matrix": matrix_context(comp, ma, fmt, for_pdf=for_pdf), "figures": []}
+    """One metric's section: ordered CIs, differences from the best, matrix, p-values; with many
+    systems (:func:`~compreport.report.model.many_systems`) no matrix or p-value list (``many``:
+    the heat map figure and ``pairs_csv`` stand for them)."""
+    many = model.many_systems(comp)
+    return {"id": ma.name, "name": model.metric_label(ma), "title": model.metric_title(ma), "primary": ma.primary,
+            "best": ma.best, "direction": prose.direction(ma), "ci": model.confidence_intervals(comp, ma, fmt),
+            "diffs": model.differences_from_best(comp, ma, fmt),
+            "pvalues": None if many else model.pairwise_p_values(comp, ma, fmt),
+            "matrix": None if many else matrix_context(comp, ma, fmt, for_pdf=for_pdf), "figures": [],
+            "many": many and bool(ma.pairs), "m": len(comp.systems),
+            "pairs_csv": f"pairs-{metric_stems(comp)[ma.name]}.csv"}
 
 
 def competition_context(analysis: Analysis, comp: CompetitionAnalysis, fmt: model.Format, gallery: Gallery | None,
@@ -173,13 +179,13 @@ def competition_context(analysis: Analysis, comp: CompetitionAnalysis, fmt: mode
     if gallery is not None:
         per_metric, other_figures = figure_blocks(analysis, comp, gallery)
         for mc in metrics:
-            mc["figures"] = per_metric.get(mc["name"], [])
+            mc["figures"] = per_metric.get(mc["id"], [])
     lb = model.leaderboard(comp, fmt)
     return {
         "for_pdf": for_pdf, "comp": comp, "subtitle": prose.subtitle(comp), "settings": s, "level": prose.level(s),
         "metrics": metrics, "leaderboard": lb, "score_keys": [f"score:{ma.name}" for ma in comp.metrics],
         "primary": {"name": model.metric_label(comp.primary), "direction": prose.direction(comp.primary)},
-        "has_baselines": any(r.baseline for r in lb.rows), "rule": s.rule,
+        "has_baselines": any(r.baseline for r in lb.rows), "rule": s.rule, "many": model.many_systems(comp),
         "other_figures": other_figures, "methods": methods_context(s), "provenance": provenance(analysis, comp),
         # only the marks a p-value can earn with B resamples (as the LaTeX matrix caption)
         "stars": [(t, mark, len(vocab.STARS) - 1 - i) for i, (t, mark) in enumerate(vocab.STARS)

@@ -340,13 +340,16 @@ class Renderer(PairwiseTables):
     # -- files -----------------------------------------------------------------------------------
 
     def competition_tables(self, comp: CompetitionAnalysis) -> dict[str, str]:
-        """File name -> LaTeX of every table of one competition."""
+        """File name -> LaTeX of every table of one competition; with many systems
+        (:func:`~compreport.report.model.many_systems`) no pair matrix or p-value list (the appendix
+        shows the pairs' heat map figure; every pair is in ``pairs-<metric>.csv``)."""
         out = {"leaderboard.tex": self.leaderboard(comp), "ci.tex": self.confidence_intervals(comp)}
         stems = metric_stems(comp)
         for ma in comp.metrics:
             if len(comp.systems) > 1:
                 key = stems[ma.name]
                 out[f"diff-best-{key}.tex"] = self.differences_from_best(comp, ma)
-                out[f"pairs-{key}.tex"] = self.pair_matrix(comp, ma)
-                out[f"pvalues-{key}.tex"] = self.p_values(comp, ma)
+                if not model.many_systems(comp):
+                    out[f"pairs-{key}.tex"] = self.pair_matrix(comp, ma)
+                    out[f"pvalues-{key}.tex"] = self.p_values(comp, ma)
         return out

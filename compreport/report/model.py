@@ -159,6 +159,12 @@ class Table:
 _STAR_LEVEL = {mark: len(vocab.STARS) - 1 - i for i, (_, mark) in enumerate(vocab.STARS)}
 
 
+def star_level(p: float | None) -> int:
+    """The shading level of a corrected p-value: 3 for ``***`` down to 0 for ``†``, -1 for no mark
+    (:data:`~compreport.vocabulary.STARS`)."""
+    return _STAR_LEVEL.get(vocab.stars(p), -1)
+
+
 def possible_marks(bootstrap: int) -> tuple[tuple[float, str], ...]:
     """The significance marks (:data:`~compreport.vocabulary.STARS`) a p-value can earn with
     ``bootstrap`` resamples, strictest first: an estimated p-value is at least 1/(B + 1), and a
@@ -170,6 +176,17 @@ def possible_marks(bootstrap: int) -> tuple[tuple[float, str], ...]:
 
 def _yes_no(v: bool | None) -> Cell:
     return Cell(v, MISSING if v is None else "yes" if v else "no")
+
+
+#: Above this many systems a report shows the pairs as a heat map figure and lists only the
+#: comparisons with the best in tables (HTML, PDF and the LaTeX appendix): a 26-system pair list has
+#: 325 rows per metric. Every pair is in ``<competition>/pairs-<metric>.csv`` whatever the size.
+MANY_SYSTEMS = 25
+
+
+def many_systems(comp: CompetitionAnalysis) -> bool:
+    """Whether ``comp`` has more than :data:`MANY_SYSTEMS` systems (baselines included)."""
+    return len(comp.systems) > MANY_SYSTEMS
 
 
 #: Display names of the built-in metrics as plain Unicode text (HTML, PDF, Markdown, the terminal,
@@ -312,8 +329,7 @@ def pair_matrix(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Format) -> T
     columns = {name: name for name in order[:-1]}
     cells: dict[str, dict[str, Cell]] = {name: {} for name in order[1:]}
     for c in ma.pairs:  # a ranks above b: a is the column, b the row
-        mark = vocab.stars(c.p_adjusted)
-        cells[c.b][c.a] = Cell(c.diff, fmt.diff(c.diff), mark=mark, level=_STAR_LEVEL.get(mark, -1))
+        cells[c.b][c.a] = Cell(c.diff, fmt.diff(c.diff), mark=vocab.stars(c.p_adjusted), level=star_level(c.p_adjusted))
     rows = [Row(name, cells[name], name in comp.baselines) for name in order[1:]]
     return Table("pairs", columns, rows, comp, ma, {"position": position})
 

@@ -181,11 +181,13 @@ FIGURE_CAPTIONS = {
     "dist-randomization": ("Bootstrap distribution of the difference between the best system and the runner-up; "
                            "the p-value in the title is the approximate randomization test's."),
     "facets": "All metrics side by side.",
+    "pairs": ("Every pair of systems, in rank order, shaded by the significance mark of its corrected p-value "
+              "(the rule of this report's verdicts); white: a pair the family does not test."),
 }
 
 
 def figure_caption(kind: str, settings: Settings) -> str:
-    """The caption of a figure of ``kind`` (``ci``, ``diff``, ``dist``, ``facets``) under ``settings``."""
+    """The caption of a figure of ``kind`` (``ci``, ``diff``, ``dist``, ``facets``, ``pairs``) under ``settings``."""
     key = f"{kind}-{settings.test}" if f"{kind}-{settings.test}" in FIGURE_CAPTIONS else kind
     return FIGURE_CAPTIONS.get(key, "").format(level=level(settings))
 

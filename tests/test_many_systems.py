@@ -1,0 +1,83 @@
+"""Reports of competitions with many systems (more than ``model.MANY_SYSTEMS``): the pairs become a
+heat map and a CSV file, tables keep the comparisons with the best, the PDF starts with the leaderboard."""
+
+from __future__ import annotations
+
+import csv
+import shutil
+import subprocess
+import warnings
+
+import numpy as np
+import pytest
+
+from compreport.report import Report, model
+from compreport.report.figures import pairs_plot
+from compreport.settings import Settings
+from compreport.stats.analysis import analyze
+
+from conftest import make_competition
+
+M = model.MANY_SYSTEMS + 1
+
+
+@pytest.fixture(scope="module")
+def many(tmp_path_factory):
+    rng = np.random.default_rng(11)
+    n = 300
+    gold = rng.integers(0, 3, n)
+    preds = np.stack([np.where(rng.random(n) < q, rng.integers(0, 3, n), gold) for q in np.linspace(0.05, 0.7, M)])
+    comp = make_competition(gold, preds, systems=[f"Team{i:02d}.run1" for i in range(M)],
+                            metrics=["macro_f1", "accuracy"], cid="crowd")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        # no correction: with B = 400 some pairs earn every mark, so the heat map has something to show
+        analysis = analyze([comp], Settings(bootstrap=400, refine=False, correction="none"), progress=False)
+    out = tmp_path_factory.mktemp("many") / "out"
+    Report(analysis).write(out, "json,latex,html,pdf", figure_formats="pdf,svg", compile_pdf=False, jobs=1)
+    return analysis, out
+
+
+def test_pairs_go_to_csv_and_a_heat_map_not_to_tables(many):
+    analysis, out = many
+    comp = analysis.competitions[0]
+    for stem in ("macro-f1", "accuracy"):
+        with open(out / "crowd" / f"pairs-{stem}.csv", newline="", encoding="utf-8") as fh:
+            rows = list(csv.DictReader(fh))
+        assert len(rows) == M * (M - 1) // 2
+        assert {"system_a", "system_b", "p_raw", "p_adjusted", "significant"} <= set(rows[0])
+        assert (out / "crowd" / "figures" / f"pairs-{stem}.svg").exists()
+        assert not (out / "crowd" / "tables" / f"pvalues-{stem}.tex").exists()
+        assert not (out / "crowd" / "tables" / f"pairs-{stem}.tex").exists()
+        assert (out / "crowd" / "tables" / f"diff-best-{stem}.tex").exists()
+        assert f"crowd/figures/pairs-{stem}.pdf" in (out / "appendix.tex").read_text(encoding="utf-8")
+    page = (out / "crowd" / "report.html").read_text(encoding="utf-8")
+    assert "Pairwise p-values" not in page and 'class="matrix"' not in page
+    assert 'id="fig-pairs-macro-f1"' in page and 'href="pairs-macro-f1.csv"' in page
+    assert f"With m = {M} systems the {M * (M - 1) // 2} pairs" in page
+    assert "Differences from the best" in page  # the comparisons with the best stay in tables
+    assert len(comp.primary.pairs) == M * (M - 1) // 2
+
+
+def test_heat_map_cells_are_the_stored_marks(many):
+    analysis, _ = many
+    comp = analysis.competitions[0]
+    metric = comp.primary
+    image = next(im for im in pairs_plot(comp, metric).axes[0].images if im.get_gid() == "pairs-heatmap")
+    grid = np.ma.filled(image.get_array(), np.nan)
+    at = {s.system: i for i, s in enumerate(metric.scores)}
+    levels = {model.star_level(c.p_adjusted) for c in metric.pairs}
+    assert len(levels) >= 2  # not a blank map
+    for c in metric.pairs:
+        assert grid[at[c.a], at[c.b]] == grid[at[c.b], at[c.a]] == model.star_level(c.p_adjusted)
+    assert np.isnan(np.diag(grid)).all()
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils not installed")
+def test_pdf_starts_with_the_leaderboard(many):
+    analysis, out = many
+    best = analysis.competitions[0].primary.scores[0].system
+    first = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(out / "crowd" / "report.pdf"), "-"],
+                           capture_output=True, text=True, check=True).stdout
+    assert "Leaderboard" in first and best in first
+    assert sum(f"Team{i:02d}.run1" in first for i in range(M)) >= 10
