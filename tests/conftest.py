@@ -71,10 +71,12 @@ def competition_factory():
     return make_competition
 
 
-def json_only(cid: str) -> list[str]:
-    """The files (sorted, '/'-separated) a ``--format json`` report of one competition ``cid``
-    writes: results.json and the exports (:mod:`compreport.report.exports`)."""
-    return sorted(["results.json", f"{cid}/leaderboard.csv", f"{cid}/leaderboard.md", "summary/summary.csv"])
+def json_only(cid: str, metrics: tuple[str, ...] = ("accuracy",)) -> list[str]:
+    """The files (sorted, '/'-separated) a ``--format json`` report of one competition ``cid`` with
+    several systems writes: results.json and the exports (:mod:`compreport.report.exports`), with a
+    ``pairs-<stem>.csv`` per metric (``metrics``: their file stems)."""
+    return sorted(["results.json", f"{cid}/leaderboard.csv", f"{cid}/leaderboard.md", "summary/summary.csv",
+                   *(f"{cid}/pairs-{m}.csv" for m in metrics)])
 
 
 def json_only_top(cid: str) -> list[str]:

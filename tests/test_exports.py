@@ -1,4 +1,4 @@
-"""Exports written with every report (leaderboard.md/.csv per competition, summary/summary.csv) and
+"""Exports written with every report (leaderboard.md/.csv and pairs-<metric>.csv per competition, summary/summary.csv) and
 what the command line prints at the end of a run (-q, -v): all read the stored results."""
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ def test_exports_are_listed_and_hold_the_stored_values(written):
     analysis, report, out, paths = written
     comp = analysis.competitions[0]
     assert sorted(str(p.relative_to(out)) for p in paths) == sorted(
-        ["results.json", "tiny/leaderboard.md", "tiny/leaderboard.csv", "summary/summary.csv"])
+        ["results.json", "tiny/leaderboard.md", "tiny/leaderboard.csv", "summary/summary.csv",
+         "tiny/pairs-accuracy.csv", "tiny/pairs-macro-f1.csv"])
     assert (out / "tiny/leaderboard.md").read_text(encoding="utf-8") == report.to_markdown("leaderboard")
     rows = list(csv.DictReader(io.StringIO((out / "tiny/leaderboard.csv").read_text(encoding="utf-8"))))
     scores = comp.primary.scores
@@ -48,6 +49,14 @@ def test_exports_are_listed_and_hold_the_stored_values(written):
     assert [float(r["score:macro_f1"]) for r in rows] == [macro[s.system] for s in scores]
     # a participant's name that a spreadsheet would run as a formula is written as text
     assert "'=cmd|' /C calc'!A0" in [r["system"] for r in rows]
+    # every pair, as Analysis.pairs() holds it, names made inert too
+    pairs = list(csv.DictReader(io.StringIO((out / "tiny/pairs-macro-f1.csv").read_text(encoding="utf-8"))))
+    frame = analysis.pairs("macro_f1")
+    assert len(pairs) == len(frame) == len(scores) * (len(scores) - 1) // 2
+    for r, (_, f) in zip(pairs, frame.iterrows(), strict=True):
+        assert (r["system_a"].lstrip("'"), r["system_b"].lstrip("'")) == (f["system_a"], f["system_b"])
+        assert float(r["p_raw"]) == f["p_raw"] and float(r["diff"]) == f["diff"]
+    assert not any(r[k].startswith("=") for r in pairs for k in ("system_a", "system_b"))
     (summary,) = csv.DictReader(io.StringIO((out / "summary/summary.csv").read_text(encoding="utf-8")))
     assert summary["id"] == "tiny" and summary["winner"] == comp.primary.best
     assert float(summary["winner_score"]) == scores[0].score

@@ -81,3 +81,27 @@ def test_pdf_starts_with_the_leaderboard(many):
                            capture_output=True, text=True, check=True).stdout
     assert "Leaderboard" in first and best in first
     assert sum(f"Team{i:02d}.run1" in first for i in range(M)) >= 10
+
+
+def test_team_sheet_names_the_nearest_alike_systems_only(many, monkeypatch):
+    """A sheet lists at most team.ALIKE_LISTED systems it cannot be told apart from (the nearest in
+    rank), says how many more, and names the significantly different ones when they are few."""
+    from compreport.report import team
+
+    analysis, _ = many
+    comp = analysis.competitions[0]
+    metric = comp.primary
+    system = metric.scores[M // 2].system
+    ctx = team.team_context(analysis, comp, system, model.Format())
+    assert len(ctx["alike"]) > 6
+    monkeypatch.setattr(team, "ALIKE_LISTED", 5)
+    ctx = team.team_context(analysis, comp, system, model.Format())
+    rank = {s.system: k for k, s in enumerate(metric.scores)}
+    shown = ctx["alike_shown"]
+    assert len(shown) == 5 and ctx["alike_more"] == len(ctx["alike"]) - 5 and set(shown) <= set(ctx["alike"])
+    far = max(abs(rank[a] - rank[system]) for a in shown)
+    assert all(abs(rank[a] - rank[system]) >= far for a in set(ctx["alike"]) - set(shown))  # the nearest
+    assert set(ctx["differ"]) == {c.b if c.a == system else c.a for c in metric.pairs
+                                  if system in (c.a, c.b) and c.significant}
+    page = team.team_html(analysis, comp, system).replace("<wbr>", "")
+    assert f"{len(ctx['alike'])} of the {M - 1} other systems" in page and "crowd/pairs-macro-f1.csv" in page

@@ -509,7 +509,7 @@ def test_two_runs_started_together(tmp_path):
     error(cli(tmp_path, "wide.csv", "--id", "id", "--metric", "accuracy"), "lock", ".out.lock")
     _, err = first.communicate(timeout=120)
     assert first.returncode == 0, err
-    assert sorted(manifest(tmp_path / "out")["files"]) == json_only("wide") and temporaries(tmp_path) == []
+    assert sorted(manifest(tmp_path / "out")["files"]) == json_only("wide", ("slow-py-slow",)) and temporaries(tmp_path) == []
 
 
 def test_file_saved_into_output_during_the_run_survives(tmp_path):

@@ -203,8 +203,7 @@ def pairs_plot(comp: CompetitionAnalysis, metric: MetricAnalysis) -> Figure:
     side = min(0.16 * m, 11.0)
     fig = new_figure(side + (label_width(order) if named else 0.4) + 1.2, side + (label_width(order) if named else 0.4) + 1.4)
     ax = fig.add_subplot()
-    cmap = ListedColormap(PAIR_LEVEL_COLORS)
-    cmap.set_bad("white")
+    cmap = ListedColormap(PAIR_LEVEL_COLORS).with_extremes(bad="white")
     ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=-1.5, vmax=3.5, interpolation="nearest", gid="pairs-heatmap")
     if named:
         size = max(3.5, min(7.0, 260 / max(m, 1)))
