@@ -5,8 +5,8 @@
                                           # `pip install -e '.[bench]'`)
     python benchmarks/run.py --issue12    # the targets of issue 12 item 1 (many classes, 10^6 items)
     python benchmarks/run.py --refinement # issue 12 item 2: refinement on and off
-    python benchmarks/run.py --render     # issue 15 item 1: the demo with every format, --jobs 1 and
-                                          # the default, against the demo with --format json
+    python benchmarks/run.py --render     # issue 15 items 1 and 4: the demo with every format, --jobs 1
+                                          # and the default, against --format json; 300 systems
 
 Prints wall time (median of repeats for the process), peak resident memory of the process, and
 the time of the statistics alone (analysis in-process, inputs already loaded), each with the
@@ -137,11 +137,11 @@ def refinement(tmp: Path, repeat: int) -> None:
             print(f"{name} --refine {flag}: {wall:.2f} s, peak {peak:.0f} MB ({busy}); {info}", flush=True)
 
 
-def demo_run(out: Path, args: tuple = ()) -> tuple[float, float, float, str]:
-    """``compreport demo -o out -q *args``: wall seconds, CPU seconds (user + system, of the process
-    and every process it started: workers, latexmk, pdflatex), peak resident MB of the largest
-    process, and how busy the machine was besides."""
-    cmd = [sys.executable, "-m", "compreport", "demo", "-o", str(out), "-q", *args]
+def demo_run(out: Path, args: tuple = (), command: tuple = ("demo",)) -> tuple[float, float, float, str]:
+    """``compreport demo -o out -q *args`` (or another ``command``): wall seconds, CPU seconds (user +
+    system, of the process and every process it started: workers, latexmk, pdflatex), peak resident MB
+    of the largest process, and how busy the machine was besides."""
+    cmd = [sys.executable, "-m", "compreport", *command, "-o", str(out), "-q", *args]
     b0, t = busy_seconds(), time.perf_counter()
     child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(child.pid, 0)  # Linux: includes its waited-for descendants
@@ -176,6 +176,12 @@ def render(tmp: Path, repeat: int) -> None:
     wall, cpu = rows["default"]
     print(f"target <= 12 s wall and <= 3x the json CPU: {wall:.1f} s, {cpu / rows['json'][1]:.1f}x "
           f"({'met' if wall <= 12 and cpu <= 3 * rows['json'][1] else 'MISSED'})")
+    # issue 15 item 4: 300 systems (n = 500, binary, accuracy + macro-F1, B = 200), every format
+    path = dataset(tmp, "many-300", 500, 300, 2)
+    wall, cpu, peak, busy = demo_run(tmp / "many", ("--id", "id", "--metric", "accuracy,macro_f1", "-B", "200"),
+                                     command=("report", str(path)))
+    print(f"300 systems, every format: {wall:.1f} s wall, {cpu:.1f} s CPU, peak {peak:.0f} MB ({busy}); "
+          f"target <= 120 s and <= 2 GB: {'met' if wall <= 120 and peak <= 2048 else 'MISSED'}", flush=True)
 
 
 def dataset(tmp: Path, name: str, n: int, m: int, k: int) -> Path:

@@ -76,11 +76,13 @@ class MetricAnalysis:
 
     def pair(self, a: str, b: str) -> tuple[Comparison, bool]:
         """The stored comparison of ``a`` and ``b`` and whether it is stored as (b, a)."""
-        for c in self.pairs:
-            if (c.a, c.b) == (a, b):
-                return c, False
-            if (c.a, c.b) == (b, a):
-                return c, True
+        index = self.__dict__.get("_pair_index")
+        if index is None or len(index) != len(self.pairs):  # built once (a team sheet asks m times)
+            index = self.__dict__["_pair_index"] = {(c.a, c.b): c for c in self.pairs}
+        if (a, b) in index:
+            return index[a, b], False
+        if (b, a) in index:
+            return index[b, a], True
         raise KeyError(f"metric {self.name!r}: no comparison of {a!r} and {b!r}")
 
     def difference_replicates(self, a: str, b: str) -> np.ndarray:
