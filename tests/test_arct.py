@@ -85,6 +85,14 @@ def test_cli_reproduces_the_published_leaderboard(tmp_path):
     assert paths[:2] == ["gold/truth.txt", "names.tsv"] and len(paths) == 24  # the withdrawn run is not read
     assert all(p.startswith("submissions/") for p in paths[2:]) and "submissions/436419.txt" not in paths
     assert comp["missing"] == dict.fromkeys(comp["systems"], 0)
+    # the winner's confusion matrix, on the real data: its diagonal is the published accuracy
+    classes = comp["classes"]
+    assert classes["system"] == "GIST" and classes["labels"] == ["0", "1"] == classes["predicted"]
+    cm = classes["confusion"]
+    assert sum(map(sum, cm)) == 444 and (cm[0][0] + cm[1][1]) / 444 == acc["scores"][0]["score"]
+    gold = [line.split()[-1] for line in (DATA / "gold" / "truth.txt").read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")]
+    assert classes["support"] == [gold.count("0"), gold.count("1")]
 
 
 def test_api_reproduces_the_published_leaderboard():

@@ -347,10 +347,10 @@ def test_single_system_competition(tmp_path):
     gold = np.array([0, 1] * 20)
     comp = make_competition(gold, [gold], systems=["only"], cid="solo")
     ca = analyze_competition(comp, Settings(bootstrap=50), progress=False)
-    assert list(figures.competition_figures(ca)) == ["ci-accuracy"]
+    assert list(figures.competition_figures(ca)) == ["ci-accuracy", "confusion"]  # accuracy: a classification
     paths = figures.write_figures(Analysis(Settings(bootstrap=50), [ca]), tmp_path, formats=("svg",))
     assert {p.relative_to(tmp_path).as_posix() for p in paths} == {
-        "solo/figures/ci-accuracy.svg", "summary/competitiveness.svg"}
+        "solo/figures/ci-accuracy.svg", "solo/figures/confusion.svg", "summary/competitiveness.svg"}
 
 
 # --- reproducibility and layout --------------------------------------------------------------------
@@ -362,7 +362,7 @@ def test_same_inputs_give_byte_identical_files(demo, tmp_path):
     first = figures.write_figures(sub, tmp_path / "one", formats=("png",))
     second = figures.write_figures(sub, tmp_path / "two", formats=("png",))
     assert [p.relative_to(tmp_path / "one") for p in first] == [p.relative_to(tmp_path / "two") for p in second]
-    assert {p.suffix for p in first} == {".png"} and len(first) == 4
+    assert {p.suffix for p in first} == {".png"} and len(first) == 5  # ci, diff, dist, confusion, workshop
     for p, q in zip(first, second):
         assert p.read_bytes() == q.read_bytes(), p
     assert figures.to_svg(figures.ci_plot(comp, comp.primary)) == figures.to_svg(figures.ci_plot(comp, comp.primary))

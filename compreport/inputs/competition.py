@@ -160,7 +160,8 @@ class Competition(CompetitionInfo):
 
     def locate(self, system: int | None, item: int, field_index: int = 0) -> str:
         """Describe where a value sits: ``file, line L, column C`` (``system=None`` for gold)."""
-        src = self.gold_source if system is None else self.system_sources[system]
-        if src is None:
+        src = (self.gold_source if system is None
+               else self.system_sources[system] if system < len(self.system_sources) else None)
+        if src is None:  # arrays built in Python: no file to point at
             return f"item {self.item_ids[item]!r}"
         return src.locate(item, field_index)

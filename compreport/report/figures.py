@@ -230,6 +230,47 @@ def pairs_plot(comp: CompetitionAnalysis, metric: MetricAnalysis) -> Figure:
     return fig
 
 
+#: Above this many classes the confusion heat map leaves out the counts in its cells.
+CONFUSION_COUNTS_UP_TO = 12
+
+
+@styled
+def confusion_plot(comp: CompetitionAnalysis) -> Figure | None:
+    """The best system's confusion matrix (the stored ``comp.classes``) as a heat map: rows the gold
+    classes, columns the predicted labels, each row shaded by its share of the gold class (so a
+    small class reads like a large one), counts written in the cells up to
+    :data:`CONFUSION_COUNTS_UP_TO` classes. The image has gid ``"confusion-heatmap"``; None without
+    stored classes."""
+    c = comp.classes
+    if not c:
+        return None
+    cm = np.asarray(c["confusion"], dtype=float)
+    share = cm / np.maximum(cm.sum(axis=1, keepdims=True), 1)
+    rows, cols = list(c["labels"]), list(c["predicted"])
+    cell = 0.42 if len(cols) <= CONFUSION_COUNTS_UP_TO else 0.22
+    fig = new_figure(max(1.6 + label_width(rows) + cell * len(cols), 4.2),
+                     1.9 + label_width(cols) * 0.8 + cell * len(rows))
+    ax = fig.add_subplot()
+    ax.imshow(share, cmap="Blues", vmin=0, vmax=1, aspect="equal", interpolation="nearest", gid="confusion-heatmap")
+    ax.set_xticks(np.arange(len(cols)), cols, rotation=90 if max(map(len, cols), default=0) > 3 else 0)
+    ax.set_yticks(np.arange(len(rows)), rows)
+    for t in [*ax.get_xticklabels(), *ax.get_yticklabels()]:
+        t.set_parse_math(False)
+    if len(cols) <= CONFUSION_COUNTS_UP_TO:
+        for i in range(len(rows)):
+            for j in range(len(cols)):
+                ax.text(j, i, f"{int(cm[i, j]):,}", ha="center", va="center", fontsize=7,
+                        color="white" if share[i, j] > 0.5 else OKABE_ITO["black"], parse_math=False)
+    ax.set_xlabel("predicted label")
+    ax.set_ylabel("gold class")
+    ax.tick_params(length=0)
+    for side in ("top", "right", "bottom", "left"):
+        ax.spines[side].set_visible(False)
+    ax.set_title(f"{comp.name}\nconfusion matrix of {c['system']}\n(the best by {metric_label(comp.primary)})",
+                 loc="left", **TEXT)
+    return fig
+
+
 def _competition_labels(analysis: Analysis) -> list[str]:
     labels = [f"{c.name} ({metric_label(c.primary)})" for c in analysis.competitions]
     if len(set(labels)) < len(labels):
@@ -318,6 +359,8 @@ def _figure_builders(comp: CompetitionAnalysis, level: float,
             yield f"pairs-{key}", functools.partial(pairs_plot, comp, metric)
     if len(comp.metrics) > 1:
         yield "facets", functools.partial(facet_plot, comp, level=level)
+    if comp.classes:
+        yield "confusion", functools.partial(confusion_plot, comp)
 
 
 def competition_figures(comp: CompetitionAnalysis, *, level: float = 0.95,

@@ -186,7 +186,9 @@ def competition_context(analysis: Analysis, comp: CompetitionAnalysis, fmt: mode
         "metrics": metrics, "leaderboard": lb, "score_keys": [f"score:{ma.name}" for ma in comp.metrics],
         "primary": {"name": model.metric_label(comp.primary), "direction": prose.direction(comp.primary)},
         "has_baselines": any(r.baseline for r in lb.rows), "rule": s.rule, "many": model.many_systems(comp),
-        "other_figures": other_figures, "methods": methods_context(s), "provenance": provenance(analysis, comp),
+        "other_figures": [f for f in other_figures if f["stem"] != "confusion"],
+        "confusion_figures": [f for f in other_figures if f["stem"] == "confusion"],
+        "classes": model.per_class(comp, fmt), "methods": methods_context(s), "provenance": provenance(analysis, comp),
         # only the marks a p-value can earn with B resamples (as the LaTeX matrix caption)
         "stars": [(t, mark, len(vocab.STARS) - 1 - i) for i, (t, mark) in enumerate(vocab.STARS)
                   if (t, mark) in model.possible_marks(s.bootstrap)],

@@ -334,6 +334,19 @@ def pair_matrix(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Format) -> T
     return Table("pairs", columns, rows, comp, ma, {"position": position})
 
 
+def per_class(comp: CompetitionAnalysis, fmt: Format) -> Table | None:
+    """The best system's per-class scores (the stored ``comp.classes``): class, precision, recall, F1
+    (scores' decimals), support; None for a competition without them."""
+    c = comp.classes
+    if not c:
+        return None
+    columns = {"class": "Class", "precision": "Precision", "recall": "Recall", "f1": "F1", "support": "Support"}
+    rows = [Row(lab, {"class": Cell(lab, lab), "precision": Cell(p, fmt.score(p)), "recall": Cell(r, fmt.score(r)),
+                      "f1": Cell(f, fmt.score(f)), "support": Cell(n, f"{n:,}")})
+            for lab, p, r, f, n in zip(c["labels"], c["precision"], c["recall"], c["f1"], c["support"], strict=True)]
+    return Table("classes", columns, rows, comp, comp.primary, {"system": c["system"], "field": c["field"]})
+
+
 #: The paper's Table 6: row label -> description (the competitiveness legend).
 LEGEND = (
     ("n", "Test data size"),

@@ -181,6 +181,8 @@ FIGURE_CAPTIONS = {
     "dist-randomization": ("Bootstrap distribution of the difference between the best system and the runner-up; "
                            "the p-value in the title is the approximate randomization test's."),
     "facets": "All metrics side by side.",
+    "confusion": ("Confusion matrix of the best system on the full test set: rows are gold classes, columns "
+                  "predicted labels, each row shaded by its share of the gold class."),
     "pairs": ("Every pair of systems, in rank order, shaded by the significance mark of its corrected p-value "
               "(the rule of this report's verdicts); white: a pair the family does not test."),
 }

@@ -18,6 +18,7 @@ from ..errors import InputError, warn
 from ..inputs.competition import Competition
 from ..inputs.readers import unseen_label_warnings
 from ..settings import Settings
+from .classes import CLASSIFICATION, per_class
 from .memory import check_memory, check_replicates_memory
 from .metrics import get_metric
 from .results import Analysis, Comparison, CompetitionAnalysis, MetricAnalysis, Score
@@ -306,9 +307,13 @@ def _analyze_competition(comp: Competition, settings: Settings, *, jobs: int,
                     f"(e.g. constant predictions); left out of the comparisons, corrections and groups")
             warn(note)
             notes.append(note)
+    primary = metrics[0]
+    by_class = (per_class(comp, primary.best, prepared[0].label_fields[0])
+                if primary.name in CLASSIFICATION and prepared[0].label_fields and np.isfinite(
+                    primary.score_of(primary.best).score) else None)
     return CompetitionAnalysis(
         **comp.metadata(), n=comp.n, systems=comp.systems, baselines=comp.baselines, metrics=metrics,
-        inputs=comp.inputs, warnings=notes, teams=dict(comp.teams), missing=dict(comp.missing),
+        inputs=comp.inputs, warnings=notes, teams=dict(comp.teams), missing=dict(comp.missing), classes=by_class,
         engine={"resampling": res.mode, "patterns": res.patterns, "statistics": res.engine,
                 "block_replicates": bootstrap.block_rows(comp.n)})
 

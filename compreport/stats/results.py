@@ -151,6 +151,9 @@ class CompetitionAnalysis(CompetitionInfo):
         System -> its team (run folder, ``Team.NN`` stem or names file), or None.
     missing : dict
         System -> items without a prediction, scored as wrong answers (``--missing wrong``).
+    classes : dict or None
+        For a competition ranked by a classification metric, the best system's confusion matrix and
+        per-class precision, recall, F1 and support (:func:`compreport.stats.classes.per_class`).
     """
 
     n: int
@@ -162,6 +165,7 @@ class CompetitionAnalysis(CompetitionInfo):
     engine: dict = field(default_factory=dict)
     teams: dict = field(default_factory=dict)
     missing: dict = field(default_factory=dict)
+    classes: dict | None = None
 
     @property
     def primary(self) -> MetricAnalysis:
@@ -184,7 +188,7 @@ class CompetitionAnalysis(CompetitionInfo):
         out = self.metadata()
         out.update(n=self.n, systems=self.systems, baselines=self.baselines, teams=self.teams, missing=self.missing,
                    metrics=[ma.to_dict() for ma in self.metrics], inputs=self.inputs,
-                   warnings=self.warnings, engine=self.engine)
+                   warnings=self.warnings, engine=self.engine, classes=self.classes)
         return out
 
     @classmethod
@@ -194,7 +198,7 @@ class CompetitionAnalysis(CompetitionInfo):
         return cls(**kw, n=d["n"], systems=d["systems"], baselines=d["baselines"],
                    metrics=[MetricAnalysis.from_dict(x) for x in d["metrics"]], inputs=d.get("inputs", []),
                    warnings=d.get("warnings", []), engine=d.get("engine", {}), teams=d.get("teams", {}),
-                   missing=d.get("missing", {}))
+                   missing=d.get("missing", {}), classes=d.get("classes"))
 
 
 @dataclass

@@ -1,0 +1,63 @@
+"""Per-class scores and the confusion matrix of one system on the full test set.
+
+Stored for the best system of every competition ranked by a classification metric
+(:data:`CLASSIFICATION`), so the reports can show where the winner errs (a per-class table and a
+confusion-matrix heat map) without computing anything themselves.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..inputs.competition import Competition
+from .metrics.fields import NO_PREDICTION
+
+#: Metrics read from a class-label field: a competition ranked by one gets :func:`per_class`.
+CLASSIFICATION = frozenset({"accuracy", "f1", "macro_f1", "micro_f1", "weighted_f1", "precision", "recall",
+                            "macro_precision", "macro_recall"})
+#: The column of predictions that are missing (``--missing wrong``) in the confusion matrix.
+NONE_LABEL = "(no prediction)"
+
+
+def _sorted(labels) -> list[str]:
+    """Labels in numeric order when they are all numbers, else in text order."""
+    labels = list(labels)
+    try:
+        return sorted(labels, key=float)
+    except ValueError:
+        return sorted(labels)
+
+
+def per_class(comp: Competition, system: str, field: int) -> dict:
+    """The confusion matrix and per-class scores of ``system`` on field ``field`` (full test set).
+
+    Returns
+    -------
+    dict
+        ``system``, ``field`` (its name), ``labels`` (the gold classes, rows), ``predicted`` (columns:
+        the gold classes, then predicted labels gold lacks, then :data:`NONE_LABEL` when predictions
+        are missing), ``confusion`` (rows × columns item counts: gold row, predicted column),
+        and per gold class ``precision`` (of the items predicted as the class), ``recall``, ``f1``
+        (0 where undefined, as scikit-learn's ``zero_division=0``) and ``support`` (gold items).
+    """
+    gold = comp.gold[:, field]
+    pred = comp.predictions[comp.systems.index(system), :, field]
+    labels = _sorted(set(gold.tolist()))
+    extra = _sorted(set(pred.tolist()) - set(labels) - {NO_PREDICTION})
+    columns = labels + extra + ([NONE_LABEL] if (pred == NO_PREDICTION).any() else [])
+    row = {lab: i for i, lab in enumerate(labels)}
+    col = {lab: j for j, lab in enumerate(columns)} | {NO_PREDICTION: len(columns) - 1}
+    cm = np.zeros((len(labels), len(columns)), dtype=np.int64)
+    np.add.at(cm, (np.array([row[g] for g in gold.tolist()], dtype=np.int64),
+                   np.array([col[p] for p in pred.tolist()], dtype=np.int64)), 1)
+    k = len(labels)
+    tp = np.diag(cm[:, :k]).astype(float)
+    predicted = cm[:, :k].sum(axis=0).astype(float)
+    support = cm.sum(axis=1).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        precision = np.where(predicted > 0, tp / predicted, 0.0)
+        recall = np.where(support > 0, tp / support, 0.0)
+        f1 = np.where(precision + recall > 0, 2 * precision * recall / (precision + recall), 0.0)
+    return {"system": system, "field": comp.fields[field], "labels": labels, "predicted": columns,
+            "confusion": cm.tolist(), "precision": precision.tolist(), "recall": recall.tolist(),
+            "f1": f1.tolist(), "support": support.astype(int).tolist()}
