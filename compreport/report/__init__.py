@@ -14,6 +14,7 @@ from ..errors import InputError
 from ..settings import suggest
 from ..stats.results import Analysis
 from . import model
+from .workers import os_error as _os_error
 
 #: Table kinds of :meth:`Report.table`, :meth:`Report.to_latex` and :meth:`Report.to_markdown`.
 TABLES = ("leaderboard", "ci", "diff-best", "pairs", "pvalues", "summary", "legend")
@@ -32,18 +33,6 @@ def _choice(what: str, value: str, allowed: Sequence[str]) -> str:
     if value not in allowed:
         raise InputError(f"`{what}` must be one of {', '.join(allowed)}; got {value!r}{suggest(value, allowed)}")
     return value
-
-
-def _os_error(exc: BaseException) -> OSError | None:
-    """``exc`` or the OSError it was raised while handling (matplotlib turns a full disk into an
-    AttributeError raised while closing the file), or None."""
-    seen = set()
-    while exc is not None and id(exc) not in seen:
-        if isinstance(exc, OSError):
-            return exc
-        seen.add(id(exc))
-        exc = exc.__cause__ or exc.__context__
-    return None
 
 
 class Report:

@@ -36,8 +36,9 @@ def default_jobs() -> int:
         return max(os.cpu_count() or 1, 1)
 
 
-def _os_error(exc: BaseException | None) -> OSError | None:
-    """``exc`` or the OSError it was raised while handling, or None."""
+def os_error(exc: BaseException | None) -> OSError | None:
+    """``exc`` or the OSError it was raised while handling, or None (matplotlib turns a full disk
+    into an AttributeError raised while closing the file)."""
     seen = set()
     while exc is not None and id(exc) not in seen:
         if isinstance(exc, OSError):
@@ -58,7 +59,7 @@ def _run_one(i: int) -> tuple[Any, list[tuple[str, type, str, int]]]:
         try:
             result = fn(*args)
         except Exception as exc:
-            cause = _os_error(exc)
+            cause = os_error(exc)
             if cause is not None and cause is not exc:
                 raise OSError(cause.errno, cause.strerror, cause.filename) from None
             raise
