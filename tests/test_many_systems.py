@@ -63,7 +63,10 @@ def test_heat_map_cells_are_the_stored_marks(many):
     analysis, _ = many
     comp = analysis.competitions[0]
     metric = comp.primary
-    image = next(im for im in pairs_plot(comp, metric).axes[0].images if im.get_gid() == "pairs-heatmap")
+    fig = pairs_plot(comp, metric)
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert "** p < 0.01" in legend and "*** p < 0.001" not in legend  # B = 400: p >= 1/401 > 0.001
+    image = next(im for im in fig.axes[0].images if im.get_gid() == "pairs-heatmap")
     grid = np.ma.filled(image.get_array(), np.nan)
     at = {s.system: i for i, s in enumerate(metric.scores)}
     levels = {model.star_level(c.p_adjusted) for c in metric.pairs}

@@ -34,7 +34,7 @@ from .figstyle import (BASELINE_COLOR, CHAR_IN, CONTAINS_ZERO_COLOR, EXCLUDES_ZE
                        OKABE_ITO, PNG_DPI, RC, ROW_IN, SYSTEM_COLOR, TEXT, UNDEFINED_COLOR, ci_legend_handles,
                        draw_intervals, label_width, lattice_bins, lean_pdf_fonts, lower_note, new_figure, pct, set_system_ticks,
                        styled)
-from .model import Format, many_systems, metric_label, metric_title, star_level
+from .model import Format, many_systems, metric_label, metric_title, possible_marks, star_level
 from ..inputs.spec import slug
 from .naming import metric_stems
 from .prose import direction
@@ -224,8 +224,11 @@ def pairs_plot(comp: CompetitionAnalysis, metric: MetricAnalysis) -> Figure:
                  **TEXT)
     marks = [mark for _, mark in STARS][::-1]  # †, *, **, ***
     thresholds = [t for t, _ in STARS][::-1]
+    # only the marks a p-value from this many resamples can earn (as the HTML and LaTeX legends)
+    possible = {mk for _, mk in possible_marks(int(metric.verdicts.get("resamples") or 0))}
     handles = [Patch(facecolor=PAIR_LEVEL_COLORS[0], edgecolor="#bbbbbb", label=f"p ≥ {thresholds[0]}")]
-    handles += [Patch(facecolor=c, label=f"{mk} p < {t}") for c, mk, t in zip(PAIR_LEVEL_COLORS[1:], marks, thresholds)]
+    handles += [Patch(facecolor=c, label=f"{mk} p < {t}") for c, mk, t in zip(PAIR_LEVEL_COLORS[1:], marks, thresholds)
+                if mk in possible]
     fig.legend(handles=handles, loc="outside lower center", ncols=5, title="corrected p-value (the report's rule)")
     return fig
 

@@ -7,6 +7,8 @@ inherits them); they use the renderer's helpers and attributes (``style``, ``fmt
 
 from __future__ import annotations
 
+import math
+
 from .. import vocabulary as vocab
 from ..stats.results import CompetitionAnalysis, MetricAnalysis
 from . import model
@@ -44,7 +46,7 @@ class PairwiseTables:
         tail = (f", {escape(ma.best)} (positive: the best is better), with \\num{{{100 * s.level:g}}}\\% "
                 f"{escape(s.ci_method)} bootstrap confidence intervals (not corrected for multiple comparisons); "
                 f"Excl.~0: the interval excludes zero. Sig.: significantly different from the best, decided by $p$ "
-                f"({escape(s.rule)}, $\\alpha = \\num{{{s.alpha:g}}}$).{key}")
+                f"({escape(s.rule)}, $\\alpha = \\num{{{s.alpha:g}}}$).{self._monte_carlo(ma, t)}{key}")
         groups = self._row_groups(len(t.rows), head + tail, w)
         labels = self._parts(self.label(f"{comp.id}-diff-{metric_stems(comp)[ma.name]}"), len(groups))
         parts = []
@@ -62,6 +64,24 @@ class PairwiseTables:
                 cap = self._continued(head, labels[0], k + 1, len(groups)) + sub
             parts.append(_Part(w, body, cap, labels[k]))
         return self._file(parts)
+
+    def _monte_carlo(self, ma: MetricAnalysis, t) -> str:
+        """The Monte-Carlo error of the table's p-values, in the caption (the per-pair standard errors
+        are in results.json and the HTML table): resamples behind them, the largest standard error,
+        and how many verdicts are unsettled."""
+        ses = [r["p_se"].value for r in t.rows if r["p_se"].value is not None and math.isfinite(r["p_se"].value)]
+        if not ses:
+            return ""
+        d = self.fmt.p_decimals
+        top = max(ses)
+        se = f"\\num{{{top:.{d}f}}}" if round(top, d) > 0 else f"below \\num{{{10 ** -d:.{d}f}}}"
+        resamples = int(ma.verdicts.get("resamples") or self.analysis.settings.bootstrap)
+        unsettled = sum(1 for r in t.rows if r["settled"].value is False)
+        text = f" $p$ from \\num{{{resamples}}} resamples, Monte-Carlo standard error at most {se}"
+        if unsettled:
+            text += (f"; {unsettled} verdict{'s' if unsettled != 1 else ''} unsettled (within that error: more "
+                     f"resamples could change {'them' if unsettled != 1 else 'it'})")
+        return text + "."
 
     def _marks_text(self) -> str:
         """The legend of the marks that can occur with this B (smallest p-value 1/(B+1))."""
