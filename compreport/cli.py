@@ -113,7 +113,8 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
                         latex_style=args.latex_style, label_prefix=args.label_prefix,
                         decimal_comma=args.decimal_comma)
         written = report.write(out, formats, force=args.force, figure_formats=figure_formats,
-                               compile_pdf=not args.no_compile, emails=args.recipients, jobs=args.jobs)
+                               compile_pdf=not args.no_compile, emails=args.recipients, jobs=args.jobs,
+                               progress=False if args.quiet else None)
         say(f"wrote {len(written)} files ({', '.join(formats)})")
     if not args.quiet:
         _print_written(out, written)

@@ -170,7 +170,7 @@ class Report:
 
     def write(self, out_dir: str | Path, formats: str | Sequence[str] = FORMATS, *, force: bool = False,
               figure_formats: str | Sequence[str] = ("pdf", "svg"), compile_pdf: bool = True,
-              emails=None, jobs: int | None = None) -> list[Path]:
+              emails=None, jobs: int | None = None, progress: bool | None = False) -> list[Path]:
         """Write the report into ``out_dir``; returns the paths written. results.json is always
         written; ``formats`` and ``figure_formats`` are sequences or comma lists (``"json,latex"``).
 
@@ -193,6 +193,8 @@ class Report:
 
         ``jobs``: worker processes drawing figures and rendering PDF documents (default: every core
         this process may use); ``appendix.pdf`` compiles alongside them. The files do not depend on it.
+        ``progress``: a progress bar per stage on stderr (figures, PDF documents); None: when stderr
+        is a terminal.
         """
         import numbers
 
@@ -201,6 +203,10 @@ class Report:
 
         if jobs is None:
             jobs = default_jobs()
+        if progress is None:
+            import sys
+
+            progress = sys.stderr.isatty()
         if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or jobs < 1:
             raise InputError(f"`jobs` must be a whole number >= 1; got {jobs!r}")
 
@@ -222,7 +228,7 @@ class Report:
             try:
                 (tmp / "results.json").write_text(self.analysis.to_json(), encoding="utf-8")
                 written = [tmp / "results.json"] + self._render(tmp, formats, tuple(figure_formats), compile_pdf,
-                                                                int(jobs))
+                                                                int(jobs), bool(progress))
                 if emails is not None:
                     from .emails import write_emails
 
@@ -239,13 +245,13 @@ class Report:
         return [out / p.relative_to(tmp) for p in written]
 
     def _render(self, tmp: Path, formats: list[str], figure_formats: tuple[str, ...], compile_pdf: bool,
-                jobs: int) -> list[Path]:
+                jobs: int, progress: bool = False) -> list[Path]:
         from .exports import write_exports
 
         written: list[Path] = write_exports(self.analysis, tmp, self.format)
         pages = bool({"html", "pdf"} & set(formats))
         if {"latex", "html", "pdf"} & set(formats) and figure_formats:
-            written += self.gallery.render(tmp, figure_formats, svg=pages, jobs=jobs)
+            written += self.gallery.render(tmp, figure_formats, svg=pages, jobs=jobs, progress=progress)
         build = None
         try:
             if "latex" in formats:
@@ -263,7 +269,7 @@ class Report:
                 from .pdf import write_pdf
 
                 try:
-                    written += write_pdf(self.analysis, tmp, self.format, self.gallery, jobs=jobs)
+                    written += write_pdf(self.analysis, tmp, self.format, self.gallery, jobs=jobs, progress=progress)
                 except RuntimeError as exc:  # WeasyPrint or its Pango libraries missing: nothing is written
                     raise InputError(f"PDF output: {exc} (install them with `make demo`, or leave pdf out of "
                                      f"the formats)") from None

@@ -434,7 +434,7 @@ class Gallery:
         return [stem for stem, _ in _figure_builders(comp, s.level, s.test)]
 
     def render(self, out: Path | None = None, formats: Sequence[str] = (), svg: bool = False,
-               jobs: int = 1) -> list[Path]:
+               jobs: int = 1, progress: bool = False) -> list[Path]:
         """Draw every figure once: write ``out/<folder>/figures/<stem>.<fmt>`` (the workshop figure
         as ``out/summary/competitiveness.<fmt>``) for each of ``formats``, and keep its SVG text
         when ``svg``. Figures are drawn by up to ``jobs`` worker processes
@@ -448,7 +448,8 @@ class Gallery:
                           Path(out) / folder / ("" if folder == "summary" else "figures") / stem,
                           tuple(formats), svg)) for folder, stem, build in todo]
         written: list[Path] = []
-        for (folder, stem, _), (paths, text) in zip(todo, run_tasks(tasks, jobs), strict=True):
+        drawn = run_tasks(tasks, jobs, "figures" if progress else None)
+        for (folder, stem, _), (paths, text) in zip(todo, drawn, strict=True):
             written += paths
             if "pdf" in formats and folder != "summary" and paths:
                 self.pdfs.setdefault(folder, []).append(f"{folder}/figures/{stem}.pdf")

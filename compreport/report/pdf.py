@@ -101,11 +101,11 @@ class _Renderer:
 
 
 def write_pdf(analysis: Analysis, out: Path, fmt: model.Format | None = None,
-              gallery: Gallery | None = None, jobs: int = 1) -> list[Path]:
+              gallery: Gallery | None = None, jobs: int = 1, progress: bool = False) -> list[Path]:
     """Write ``out/overview.pdf``, ``out/<id>/report.pdf`` and ``out/<id>/teams/<file>.pdf`` (one letter
     per team, one page per run, see :func:`compreport.report.naming.team_letters`), each document by
     one of up to ``jobs`` worker processes (:func:`~compreport.report.workers.run_tasks`; the files do
-    not depend on it); return the paths written."""
+    not depend on it), with a progress bar on stderr when ``progress``; return the paths written."""
     from .workers import run_tasks
 
     out = Path(out)
@@ -118,7 +118,7 @@ def write_pdf(analysis: Analysis, out: Path, fmt: model.Format | None = None,
         tasks.append((_report, (analysis, comp, fmt, gallery, cdir / "report.pdf")))
         tasks += [(_letter, (analysis, comp, runs, fmt, cdir / "teams" / name))
                   for name, runs in team_letters(comp).values()]
-    return run_tasks(tasks, jobs)
+    return run_tasks(tasks, jobs, "PDF documents" if progress else None)
 
 
 _RENDERERS: dict[int, _Renderer] = {}

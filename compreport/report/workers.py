@@ -20,6 +20,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import sys
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -66,21 +67,45 @@ def _run_one(i: int) -> tuple[Any, list[tuple[str, type, str, int]]]:
     return result, [(str(w.message), w.category, w.filename, w.lineno) for w in caught]
 
 
-def run_tasks(tasks: Sequence[tuple[Callable[..., Any], tuple]], jobs: int = 1) -> list:
+def _bar(what: str | None, total: int):
+    """A progress bar on stderr named ``what`` (tqdm), or None when ``what`` is None."""
+    if what is None or total < 1:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=what, unit="", file=sys.stderr, leave=False)
+
+
+def run_tasks(tasks: Sequence[tuple[Callable[..., Any], tuple]], jobs: int = 1, progress: str | None = None) -> list:
     """Results of ``fn(*args)`` for every ``(fn, args)`` of ``tasks``, in order, computed by up to
     ``jobs`` forked worker processes (``jobs=1``: here, one after another). An exception of a task
-    is raised here; the other workers are stopped."""
+    is raised here; the other workers are stopped. ``progress``: the name of a progress bar on
+    stderr counting finished tasks (None: no bar)."""
     tasks = list(tasks)
     jobs = min(int(jobs), len(tasks))
-    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        return [fn(*args) for fn, args in tasks]
-    global _TASKS
-    _TASKS = tasks
+    bar = _bar(progress, len(tasks))
     try:
-        with multiprocessing.get_context("fork").Pool(jobs, initializer=_start_worker) as pool:
-            done = pool.map(_run_one, range(len(tasks)), chunksize=1)
+        if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+            results = []
+            for fn, args in tasks:
+                results.append(fn(*args))
+                if bar is not None:
+                    bar.update()
+            return results
+        global _TASKS
+        _TASKS = tasks
+        done = []
+        try:
+            with multiprocessing.get_context("fork").Pool(jobs, initializer=_start_worker) as pool:
+                for item in pool.imap(_run_one, range(len(tasks)), chunksize=1):
+                    done.append(item)
+                    if bar is not None:
+                        bar.update()
+        finally:
+            _TASKS = []
     finally:
-        _TASKS = []
+        if bar is not None:
+            bar.close()
     results = []
     for result, caught in done:
         for message, category, filename, lineno in caught:
