@@ -450,6 +450,58 @@ def test_sigint_during_rendering_keeps_the_previous_output(tmp_path):
     assert snapshot(tmp_path / "out") == before and temporaries(tmp_path) == []
 
 
+def _working_in(folder: Path) -> list[str]:
+    """Command lines of the processes whose working directory is under ``folder`` (Linux /proc)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and Path(os.readlink(proc / "cwd")).is_relative_to(folder):
+                found.append((proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.skipif(shutil.which("latexmk") is None or not Path("/proc/self/cwd").exists(),
+                    reason="needs latexmk and /proc")
+def test_sigterm_while_latexmk_compiles_stops_it_and_keeps_the_previous_output(tmp_path):
+    """latexmk compiles the appendix in the background while the HTML is made: SIGTERM then ends
+    the run with one error line, the previous OUT and no temporary folder (stopping latexmk itself:
+    test_a_stopped_appendix_build_leaves_no_process)."""
+    ok(wide(tmp_path))
+    before = snapshot(tmp_path / "out")
+    proc = subprocess.Popen([*cmd("wide.csv", "--id", "id", "--metric", "accuracy", "--force")[:-2],
+                             "--format", "latex,html", "--figure-formats", "pdf,svg"],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    _wait_for(tmp_path, proc, lambda: any("pdflatex" in c or "latexmk" in c for c in _working_in(tmp_path)))
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert [x for x in err.splitlines() if x.strip()] == ["error: terminated (SIGTERM)"]
+    assert snapshot(tmp_path / "out") == before and temporaries(tmp_path) == []
+
+
+@pytest.mark.skipif(shutil.which("latexmk") is None or not Path("/proc/self/cwd").exists(),
+                    reason="needs latexmk and /proc")
+def test_a_stopped_appendix_build_leaves_no_process(tmp_path):
+    """``AppendixBuild.stop`` (what an interrupted report runs) kills latexmk and its pdflatex."""
+    from compreport.report.appendix import start_compile
+
+    (tmp_path / "appendix.tex").write_text("\\documentclass{article}\\begin{document}\\def\\spin{\\spin}\\spin"
+                                           "\\end{document}\n", encoding="utf-8")  # expands forever
+    build = start_compile(tmp_path)
+    deadline = time.monotonic() + 30
+    while not any("pdflatex" in c for c in _working_in(tmp_path)):
+        assert build.proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.02)
+    build.stop()
+    assert build.proc.returncode not in (None, 0)  # stopped (latexmk exits 4 on SIGTERM), not finished
+    deadline = time.monotonic() + 5
+    while _working_in(tmp_path) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert _working_in(tmp_path) == []
+
+
 def test_sigkill_leaves_temporaries_the_next_run_clears(tmp_path):
     ok(wide(tmp_path))
     before = snapshot(tmp_path / "out")
