@@ -19,7 +19,7 @@ from matplotlib.collections import LineCollection  # noqa: E402
 from matplotlib.colors import to_rgba  # noqa: E402
 
 from compreport.report import figures  # noqa: E402
-from compreport.report.model import metric_label, metric_title  # noqa: E402
+from compreport.report.metricnames import metric_label  # noqa: E402
 from compreport.report.model import Format  # noqa: E402
 from compreport.stats.analysis import Analysis, Settings, analyze, analyze_competition  # noqa: E402
 from compreport.resources import demo_workshop_dir  # noqa: E402

@@ -186,7 +186,7 @@ def test_metrics_show_display_names_not_identifiers(analysis, html_dir):
     """Headings, captions and figures say "F1 (positive class 1)", not ``f1 (pos_label=1)``."""
     from types import SimpleNamespace as NS
 
-    from compreport.report.model import metric_title
+    from compreport.report.metricnames import metric_title
 
     assert metric_title(NS(name="macro_f1", params={"labels": [str(i) for i in range(20)]})) == "macro-F1 over 20 classes"
     assert metric_title(NS(name="macro_f1", params={"labels": ["FAVOR", "AGAINST"]})) == "macro-F1 over FAVOR, AGAINST"

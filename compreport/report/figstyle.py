@@ -21,7 +21,7 @@ from matplotlib.lines import Line2D
 
 from .._version import __version__
 from ..stats.results import MetricAnalysis
-from .model import metric_label
+from .metricnames import metric_label
 
 #: Okabe & Ito (2008) colour-blind-safe palette.
 OKABE_ITO = {

@@ -22,6 +22,7 @@ from ..settings import Settings
 from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 from . import model, prose, references
 from .figures import Gallery
+from .metricnames import metric_label, metric_title
 from .naming import competition_dir, metric_stems
 from ..resources import templates_dir
 
@@ -40,8 +41,8 @@ SUMMARY_COLUMNS_PER_BLOCK = 7
 NAME_SEPARATORS = "._-/+&@:,;|)]}"
 
 
-def breakable(name) -> "Markup":
-    """A name as escaped HTML that may wrap only after a separator (:data:`NAME_SEPARATORS`) or a
+def breakable(name) -> str:
+    """A name as escaped HTML (a :class:`markupsafe.Markup`) that may wrap only after a separator (:data:`NAME_SEPARATORS`) or a
     space, never inside a word: ``<wbr>`` after each run of separators (``UNED-NLP.run1`` wraps as
     ``UNED-`` / ``NLP.`` / ``run1``, never ``UNED-NL`` / ``P.run1``). The CSS keeps
     ``overflow-wrap: normal`` on names, so a browser (and WeasyPrint) breaks nowhere else."""
@@ -161,7 +162,7 @@ def metric_context(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: model.For
     systems (:func:`~compreport.report.model.many_systems`) no matrix or p-value list (``many``:
     the heat map figure and ``pairs_csv`` stand for them)."""
     many = model.many_systems(comp)
-    return {"id": ma.name, "name": model.metric_label(ma), "title": model.metric_title(ma), "primary": ma.primary,
+    return {"id": ma.name, "name": metric_label(ma), "title": metric_title(ma), "primary": ma.primary,
             "best": ma.best, "direction": prose.direction(ma), "ci": model.confidence_intervals(comp, ma, fmt),
             "diffs": model.differences_from_best(comp, ma, fmt),
             "pvalues": None if many else model.pairwise_p_values(comp, ma, fmt),
@@ -184,7 +185,7 @@ def competition_context(analysis: Analysis, comp: CompetitionAnalysis, fmt: mode
     return {
         "for_pdf": for_pdf, "comp": comp, "subtitle": prose.subtitle(comp), "settings": s, "level": prose.level(s),
         "metrics": metrics, "leaderboard": lb, "score_keys": [f"score:{ma.name}" for ma in comp.metrics],
-        "primary": {"name": model.metric_label(comp.primary), "direction": prose.direction(comp.primary)},
+        "primary": {"name": metric_label(comp.primary), "direction": prose.direction(comp.primary)},
         "has_baselines": any(r.baseline for r in lb.rows), "rule": s.rule, "many": model.many_systems(comp),
         "other_figures": [f for f in other_figures if f["stem"] != "confusion"],
         "confusion_figures": [f for f in other_figures if f["stem"] == "confusion"],
@@ -243,7 +244,7 @@ def summary_blocks(analysis: Analysis, fmt: model.Format, *, for_pdf: bool) -> l
     for cid in t.columns:
         challenge, task, language, metric = t.extra["headings"][cid]
         columns.append({"challenge": challenge, "task": task, "language": language or comps[cid].name,
-                        "metric": model.metric_label(metric), "id": cid, "name": comps[cid].name, "href": f"{cid}/{link}",
+                        "metric": metric_label(metric), "id": cid, "name": comps[cid].name, "href": f"{cid}/{link}",
                         "ppi_unit": t.extra["ppi_unit"][cid], "cells": [r.cells[cid] for r in t.rows]})
     limit = SUMMARY_COLUMNS_PER_BLOCK if for_pdf else max(len(columns), 1)
     blocks: list[list[dict]] = []
@@ -270,7 +271,7 @@ def index_html(analysis: Analysis, fmt: model.Format | None = None, gallery: Gal
     fmt = fmt or model.Format()
     link = "report.pdf" if for_pdf else "report.html"
     competitions = [{"id": c.id, "name": c.name, "subtitle": prose.subtitle(c), "n": c.n, "m": len(c.systems),
-                     "metric": model.metric_label(c.primary), "best": c.primary.best, "href": f"{c.id}/{link}"}
+                     "metric": metric_label(c.primary), "best": c.primary.best, "href": f"{c.id}/{link}"}
                     for c in analysis.competitions]
     workshop_svg = svg_markup(gallery.svg("summary", "competitiveness"), "w-") if gallery is not None else None
     return render("index.html", for_pdf=for_pdf, settings=analysis.settings, level=prose.level(analysis.settings),

@@ -14,7 +14,7 @@ from .. import vocabulary as vocab
 from ..stats import montecarlo
 from ..settings import Settings
 from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis, Score
-from .model import metric_label
+from .metricnames import metric_label
 
 
 @dataclass(frozen=True)

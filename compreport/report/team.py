@@ -14,6 +14,7 @@ from .. import vocabulary as vocab
 from ..stats.results import Analysis, CompetitionAnalysis
 from . import model, prose
 from .html import citation_segments, render
+from .metricnames import metric_title
 from .naming import metric_stems, team_letters, team_of
 
 #: A team sheet lists at most this many systems that cannot be told apart from the run (the nearest
@@ -65,7 +66,7 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
     others = []
     for om in comp.metrics[1:]:
         o = om.score_of(system)
-        others.append({"name": model.metric_title(om), "direction": prose.direction(om), "score": fmt.score(o.score),
+        others.append({"name": metric_title(om), "direction": prose.direction(om), "score": fmt.score(o.score),
                        "ci": f"[{fmt.score(o.ci_low)}, {fmt.score(o.ci_high)}]", "rank": o.rank, "m": len(om.scores)})
     best = ma.score_of(ma.best)
     team = team_of(comp, system)
@@ -73,7 +74,7 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
     return {
         "team": team, "runs": runs,
         "comp": comp, "subtitle": prose.subtitle(comp), "settings": s, "level": prose.level(s),
-        "version": analysis.version, "metric": model.metric_title(ma), "direction": prose.direction(ma),
+        "version": analysis.version, "metric": metric_title(ma), "direction": prose.direction(ma),
         "system": system, "m": len(ma.scores), "winner": me.is_best, "best": ma.best,
         "co_winners": [x.system for x in ma.scores if x.is_best and x.system != system],
         "score": fmt.score(me.score), "ci": f"[{fmt.score(me.ci_low)}, {fmt.score(me.ci_high)}]",

@@ -1,0 +1,115 @@
+"""Heat-map figures: every pair of systems (for many systems, in place of the pair tables) and the best
+system's confusion matrix. Drawn like the other figures (:mod:`compreport.report.figures`, which lists
+them for the :class:`~compreport.report.figures.Gallery`); nothing here computes statistics: the marks
+come from the stored corrected p-values, the counts from the stored ``classes``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from ..stats.results import CompetitionAnalysis, MetricAnalysis
+from .figstyle import OKABE_ITO, TEXT, label_width, new_figure, styled
+from .model import possible_marks, star_level
+from .metricnames import metric_label
+
+
+#: Heat-map colours of the significance marks of a pair (no mark, †, *, **, ***): the single-hue
+#: scale of the HTML/PDF pair matrix (``.sig-1`` ... ``.sig3`` in report.css).
+PAIR_LEVEL_COLORS = ("#f4f4f4", "#deebf7", "#9ecae1", "#3182bd", "#08519c")
+#: Above this many systems the heat map's axes show rank positions instead of names.
+PAIR_NAMES_UP_TO = 80
+
+
+@styled
+def pairs_plot(comp: CompetitionAnalysis, metric: MetricAnalysis) -> Figure:
+    """Every pair of systems as a heat map (for many systems, in place of the pair tables): cell
+    (row, column) is shaded by the significance mark of the pair's stored ``p_adjusted`` (the marks
+    of the pair matrix, :func:`compreport.report.model.star_level`), systems in rank order; a pair
+    the family does not test stays white. The image has gid ``"pairs-heatmap"``."""
+    from matplotlib.colors import ListedColormap
+    from matplotlib.patches import Patch
+
+    from ..vocabulary import STARS
+
+    order = [s.system for s in metric.scores]
+    at = {name: i for i, name in enumerate(order)}
+    m = len(order)
+    grid = np.full((m, m), np.nan)
+    for c in metric.pairs:
+        if c.p_adjusted is not None:
+            grid[at[c.a], at[c.b]] = grid[at[c.b], at[c.a]] = star_level(c.p_adjusted)
+    named = m <= PAIR_NAMES_UP_TO
+    side = min(0.16 * m, 11.0)
+    fig = new_figure(side + (label_width(order) if named else 0.4) + 1.2, side + (label_width(order) if named else 0.4) + 1.4)
+    ax = fig.add_subplot()
+    cmap = ListedColormap(PAIR_LEVEL_COLORS).with_extremes(bad="white")
+    ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=-1.5, vmax=3.5, interpolation="nearest", gid="pairs-heatmap")
+    if named:
+        size = max(3.5, min(7.0, 260 / max(m, 1)))
+        ax.set_xticks(np.arange(m), order, rotation=90, fontsize=size)
+        ax.set_yticks(np.arange(m), order, fontsize=size)
+        for t in [*ax.get_xticklabels(), *ax.get_yticklabels()]:
+            t.set_parse_math(False)
+    else:
+        ticks = np.arange(0, m, 10)
+        ax.set_xticks(ticks, [str(t + 1) for t in ticks])
+        ax.set_yticks(ticks, [str(t + 1) for t in ticks])
+        ax.set_xlabel("rank")
+        ax.set_ylabel("rank")
+    ax.tick_params(length=0)
+    for side_ in ("top", "right", "bottom", "left"):
+        ax.spines[side_].set_visible(False)
+    ax.set_title(f"{comp.name}\npairs of systems by {metric_label(metric)}: significance of the difference", loc="left",
+                 **TEXT)
+    marks = [mark for _, mark in STARS][::-1]  # †, *, **, ***
+    thresholds = [t for t, _ in STARS][::-1]
+    # only the marks a p-value from this many resamples can earn (as the HTML and LaTeX legends)
+    possible = {mk for _, mk in possible_marks(int(metric.verdicts.get("resamples") or 0))}
+    handles = [Patch(facecolor=PAIR_LEVEL_COLORS[0], edgecolor="#bbbbbb", label=f"p ≥ {thresholds[0]}")]
+    handles += [Patch(facecolor=c, label=f"{mk} p < {t}") for c, mk, t in zip(PAIR_LEVEL_COLORS[1:], marks, thresholds)
+                if mk in possible]
+    fig.legend(handles=handles, loc="outside lower center", ncols=5, title="corrected p-value (the report's rule)")
+    return fig
+
+
+#: Above this many classes the confusion heat map leaves out the counts in its cells.
+CONFUSION_COUNTS_UP_TO = 12
+
+
+@styled
+def confusion_plot(comp: CompetitionAnalysis) -> Figure | None:
+    """The best system's confusion matrix (the stored ``comp.classes``) as a heat map: rows the gold
+    classes, columns the predicted labels, each row shaded by its share of the gold class (so a
+    small class reads like a large one), counts written in the cells up to
+    :data:`CONFUSION_COUNTS_UP_TO` classes. The image has gid ``"confusion-heatmap"``; None without
+    stored classes."""
+    c = comp.classes
+    if not c:
+        return None
+    cm = np.asarray(c["confusion"], dtype=float)
+    share = cm / np.maximum(cm.sum(axis=1, keepdims=True), 1)
+    rows, cols = list(c["labels"]), list(c["predicted"])
+    cell = 0.42 if len(cols) <= CONFUSION_COUNTS_UP_TO else 0.22
+    fig = new_figure(max(1.6 + label_width(rows) + cell * len(cols), 4.2),
+                     1.9 + label_width(cols) * 0.8 + cell * len(rows))
+    ax = fig.add_subplot()
+    ax.imshow(share, cmap="Blues", vmin=0, vmax=1, aspect="equal", interpolation="nearest", gid="confusion-heatmap")
+    ax.set_xticks(np.arange(len(cols)), cols, rotation=90 if max(map(len, cols), default=0) > 3 else 0)
+    ax.set_yticks(np.arange(len(rows)), rows)
+    for t in [*ax.get_xticklabels(), *ax.get_yticklabels()]:
+        t.set_parse_math(False)
+    if len(cols) <= CONFUSION_COUNTS_UP_TO:
+        for i in range(len(rows)):
+            for j in range(len(cols)):
+                ax.text(j, i, f"{int(cm[i, j]):,}", ha="center", va="center", fontsize=7,
+                        color="white" if share[i, j] > 0.5 else OKABE_ITO["black"], parse_math=False)
+    ax.set_xlabel("predicted label")
+    ax.set_ylabel("gold class")
+    ax.tick_params(length=0)
+    for side in ("top", "right", "bottom", "left"):
+        ax.spines[side].set_visible(False)
+    ax.set_title(f"{comp.name}\nconfusion matrix of {c['system']}\n(the best by {metric_label(comp.primary)})",
+                 loc="left", **TEXT)
+    return fig

@@ -1,0 +1,49 @@
+"""How metrics are named for readers: display names and titles with their parameters in words (HTML,
+PDF, Markdown, the terminal, figures, team sheets). Files, CSV columns and results.json keep the
+metric ids; the LaTeX tables typeset the same names (:data:`compreport.report.tex.METRIC_NAMES`).
+"""
+
+from __future__ import annotations
+
+from ..stats.results import MetricAnalysis
+
+
+#: Display names of the built-in metrics as plain Unicode text (HTML, PDF, Markdown, the terminal,
+#: figures); the LaTeX tables typeset the same names (:data:`compreport.report.tex.METRIC_NAMES`).
+#: Any other metric (a user's) shows its own name. Files and results.json keep the metric ids.
+METRIC_LABELS = {
+    "accuracy": "accuracy", "f1": "F1", "macro_f1": "macro-F1", "micro_f1": "micro-F1",
+    "weighted_f1": "weighted F1", "precision": "precision", "recall": "recall",
+    "macro_precision": "macro-precision", "macro_recall": "macro-recall", "mae": "MAE", "mse": "MSE",
+    "rmse": "RMSE", "pearson": "Pearson's r", "spearman": "Spearman's ρ", "roc_auc": "ROC AUC",
+    "measure_s": "measure_S", "measure_c": "measure_C",
+}
+#: Averaged labels listed by name up to this many; more are counted ("over 20 classes").
+LABELS_LISTED = 4
+
+
+def metric_label(ma: MetricAnalysis | str) -> str:
+    """The metric's display name (:data:`METRIC_LABELS`): ``macro-F1`` for ``macro_f1``."""
+    name = ma if isinstance(ma, str) else ma.name
+    return METRIC_LABELS.get(name, name)
+
+
+def metric_title(ma: MetricAnalysis) -> str:
+    """The display name with its parameters in words: ``macro-F1 over 20 classes``, ``macro-F1 over
+    FAVOR, AGAINST``, ``F1 (positive class 1)``, ``MAE of polarity``; any other parameter as
+    ``(key = value)``."""
+    params = dict(ma.params or {})
+    out = metric_label(ma)
+    labels = params.pop("labels", None)
+    if labels:
+        labels = list(labels)
+        out += f" over {len(labels)} classes" if len(labels) > LABELS_LISTED else " over " + ", ".join(map(str, labels))
+    if params.get("pos_label") is not None:
+        out += f" (positive class {params.pop('pos_label')})"
+    params.pop("pos_label", None)
+    if params.get("field") is not None:
+        out += f" of {params.pop('field')}"
+    if params.get("fields"):
+        out += " of " + " + ".join(map(str, params.pop("fields")))
+    rest = ", ".join(f"{k} = {v}" for k, v in sorted(params.items()))
+    return out + (f" ({rest})" if rest else "")
