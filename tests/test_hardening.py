@@ -357,3 +357,22 @@ def test_control_characters_in_figure_warnings_are_escaped(tmp_path):
     assert res.returncode == 0, res.stderr
     assert "\x1b" not in res.stderr and "\x1b" not in res.stdout
     assert all(line.startswith("warning: ") for line in res.stderr.splitlines() if line.strip())
+
+
+def _square(x):
+    return x * x
+
+
+def _die(x):
+    os._exit(3)  # what the kernel's out-of-memory killer leaves of a worker
+
+
+def test_a_dying_worker_is_one_error_not_a_hang():
+    """Figures and PDF documents are drawn by worker processes: one that dies is an InputError at
+    once (multiprocessing.Pool would wait for its task forever); results otherwise come in order."""
+    from compreport.errors import InputError
+    from compreport.report.workers import run_tasks
+
+    assert run_tasks([(_square, (i,)) for i in range(5)], jobs=2) == [0, 1, 4, 9, 16]
+    with pytest.raises(InputError, match=r"a worker process died .* \(--jobs 1\)"):
+        run_tasks([(_square, (1,)), (_die, (2,)), (_square, (3,))], jobs=2)

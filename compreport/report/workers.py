@@ -10,6 +10,8 @@ deterministic on its own; byte-identical files are tested with 1 and 2 workers).
 * Warnings raised in a worker (matplotlib's missing-glyph warning for a team name holding a control
   character, say) are recorded there and re-issued in the caller, in task order.
 * Workers ignore Ctrl-C (the caller stops them), so an interrupted run prints one ``error:`` line.
+* A worker that dies (killed for lack of memory, a crash in a library) is one
+  :class:`~compreport.errors.InputError`, not a run that waits forever.
 * An OSError raised while a task handled another error (matplotlib turns a full disk into an
   AttributeError while closing the file) comes back as that OSError.
 * Without ``fork`` (not Linux/macOS) or with ``jobs == 1`` the tasks run in this process, in order.
@@ -23,6 +25,8 @@ import signal
 import sys
 import warnings
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 #: The tasks of the running :func:`run_tasks`; forked workers inherit it.
@@ -67,6 +71,18 @@ def _run_one(i: int) -> tuple[Any, list[tuple[str, type, str, int]]]:
     return result, [(str(w.message), w.category, w.filename, w.lineno) for w in caught]
 
 
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Shut ``pool`` down without waiting: queued tasks are cancelled and running workers terminated
+    (after an error or Ctrl-C nothing they draw is kept)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in processes:
+        proc.join()
+
+
 def _bar(what: str | None, total: int):
     """A progress bar on stderr named ``what`` (tqdm), or None when ``what`` is None."""
     if what is None or total < 1:
@@ -95,14 +111,23 @@ def run_tasks(tasks: Sequence[tuple[Callable[..., Any], tuple]], jobs: int = 1, 
         global _TASKS
         _TASKS = tasks
         done = []
+        # an executor, not multiprocessing.Pool: a worker that dies (killed for memory, a crash) breaks
+        # the executor at once, where Pool would wait for its task forever
+        pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker)
         try:
-            with multiprocessing.get_context("fork").Pool(jobs, initializer=_start_worker) as pool:
-                for item in pool.imap(_run_one, range(len(tasks)), chunksize=1):
-                    done.append(item)
-                    if bar is not None:
-                        bar.update()
+            futures = [pool.submit(_run_one, i) for i in range(len(tasks))]
+            for future in futures:
+                done.append(future.result())
+                if bar is not None:
+                    bar.update()
+        except BrokenProcessPool:
+            from ..errors import InputError
+
+            raise InputError(f"a worker process died while drawing figures or PDF documents ({len(done)} of "
+                             f"{len(tasks)} done): out of memory? Try fewer workers (--jobs 1)") from None
         finally:
             _TASKS = []
+            _stop(pool)
     finally:
         if bar is not None:
             bar.close()
