@@ -25,7 +25,7 @@ import signal
 import sys
 import warnings
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -81,6 +81,7 @@ def _stop(pool: ProcessPoolExecutor) -> None:
             proc.terminate()
     for proc in processes:
         proc.join()
+    pool.shutdown(wait=True)  # its manager thread ends too, before anything else forks
 
 
 def _bar(what: str | None, total: int):
@@ -115,15 +116,17 @@ def run_tasks(tasks: Sequence[tuple[Callable[..., Any], tuple]], jobs: int = 1, 
         # the executor at once, where Pool would wait for its task forever
         pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker)
         try:
-            futures = [pool.submit(_run_one, i) for i in range(len(tasks))]
-            for future in futures:
-                done.append(future.result())
+            futures = {pool.submit(_run_one, i): i for i in range(len(tasks))}
+            done = [None] * len(tasks)
+            for future in as_completed(futures):  # the first failure stops the rest at once
+                done[futures[future]] = future.result()
                 if bar is not None:
                     bar.update()
         except BrokenProcessPool:
             from ..errors import InputError
 
-            raise InputError(f"a worker process died while drawing figures or PDF documents ({len(done)} of "
+            finished = sum(x is not None for x in done)
+            raise InputError(f"a worker process died while drawing figures or PDF documents ({finished} of "
                              f"{len(tasks)} done): out of memory? Try fewer workers (--jobs 1)") from None
         finally:
             _TASKS = []
