@@ -107,7 +107,12 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
         say(f"read {len(loaded.competitions)} competition(s): "
             + ", ".join(f"{c.id} ({c.n} items, {c.m} systems)" for c in loaded.competitions))
         given = {_ANALYZE_KEYWORD.get(k, k): v for k, v in args.given.items()}
-        analysis = analyze(loaded, jobs=args.jobs or 1, progress=False if args.quiet else None, **given)
+        # --jobs as given; by default every core for several competitions (one per worker), and one
+        # process for a single one (per-resample workers did not pay for themselves there)
+        from .workers import default_jobs
+
+        jobs = args.jobs or (default_jobs() if len(loaded.competitions) > 1 else 1)
+        analysis = analyze(loaded, jobs=jobs, progress=False if args.quiet else None, **given)
         say(f"analysed: {analysis.settings.bootstrap} resamples, {analysis.settings.rule}")
         report = Report(analysis, decimals=args.decimals, diff_decimals=args.diff_decimals,
                         latex_style=args.latex_style, label_prefix=args.label_prefix,

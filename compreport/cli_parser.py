@@ -85,8 +85,9 @@ def _add_stats_options(p: argparse.ArgumentParser) -> None:
                    help="re-estimate p-values from more resamples (up to 16 x B) while a verdict is within their "
                         "Monte-Carlo error of the threshold (default on); off: every p-value from B resamples")
     g.add_argument("--jobs", metavar="N", default=None,
-                   help="worker processes: figures and PDF documents are drawn by N at once (default: every core), "
-                        "and metrics computed per resample use N when given (default 1); files do not depend on N")
+                   help="worker processes (default: every core): competitions are analysed, figures and PDF "
+                        "documents drawn, N at once; a single competition's per-resample metrics use N only when "
+                        "given; the files do not depend on N")
 
 
 def _add_output_options(p: argparse.ArgumentParser) -> None:

@@ -371,7 +371,7 @@ def test_a_dying_worker_is_one_error_not_a_hang():
     """Figures and PDF documents are drawn by worker processes: one that dies is an InputError at
     once (multiprocessing.Pool would wait for its task forever); results otherwise come in order."""
     from compreport.errors import InputError
-    from compreport.report.workers import run_tasks
+    from compreport.workers import run_tasks
 
     assert run_tasks([(_square, (i,)) for i in range(5)], jobs=2) == [0, 1, 4, 9, 16]
     with pytest.raises(InputError, match=r"a worker process died .* \(--jobs 1\)"):

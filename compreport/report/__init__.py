@@ -14,7 +14,7 @@ from ..errors import InputError
 from ..settings import suggest
 from ..stats.results import Analysis
 from . import model
-from .workers import os_error as _os_error
+from ..workers import os_error as _os_error
 
 #: Table kinds of :meth:`Report.table`, :meth:`Report.to_latex` and :meth:`Report.to_markdown`.
 TABLES = ("leaderboard", "ci", "diff-best", "pairs", "pvalues", "summary", "legend")
@@ -199,7 +199,7 @@ class Report:
         import numbers
 
         from .staging import claim
-        from .workers import default_jobs
+        from ..workers import default_jobs
 
         if jobs is None:
             jobs = default_jobs()

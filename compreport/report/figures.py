@@ -269,7 +269,7 @@ class Gallery:
         when ``svg``. Figures are drawn by up to ``jobs`` worker processes
         (:func:`~compreport.report.workers.run_tasks`; the files do not depend on it). Returns the
         paths written."""
-        from .workers import run_tasks
+        from ..workers import run_tasks
 
         todo = [(folder, stem, build) for folder, stem, build in self._builders()
                 if formats or (svg and (folder, stem) not in self._svg)]

@@ -106,7 +106,7 @@ def write_pdf(analysis: Analysis, out: Path, fmt: model.Format | None = None,
     per team, one page per run, see :func:`compreport.report.naming.team_letters`), each document by
     one of up to ``jobs`` worker processes (:func:`~compreport.report.workers.run_tasks`; the files do
     not depend on it), with a progress bar on stderr when ``progress``; return the paths written."""
-    from .workers import run_tasks
+    from ..workers import run_tasks
 
     out = Path(out)
     fmt = fmt or model.Format()

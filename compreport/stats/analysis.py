@@ -322,9 +322,26 @@ def analyze(competitions: list[Competition], settings: Settings, *, jobs: int = 
             progress: bool | None = None, workshop: dict | None = None) -> Analysis:
     """Analyse every competition under one :class:`Settings` (see :func:`analyze_competition`).
 
+    ``jobs``: worker processes. With several competitions they analyse the competitions in parallel
+    (one competition per worker); with one, its metrics computed per resample use them. The numbers
+    do not depend on it.
+
     A ``settings.bootstrap`` whose replicates would not fit in the memory available is an
     :class:`InputError` before any work (:func:`~compreport.stats.memory.check_replicates_memory`).
     """
     check_replicates_memory([(c.id, c.m, len(c.metrics)) for c in competitions], settings.bootstrap)
-    return Analysis(settings, [analyze_competition(c, settings, jobs=jobs, progress=progress)
-                               for c in competitions], workshop=dict(workshop or {}))
+    if jobs > 1 and len(competitions) > 1:
+        # several competitions: each analysed by one of `jobs` worker processes (its own random
+        # stream, so the numbers are those of a run in one process); warnings come back in order
+        import functools
+        import sys
+
+        from ..workers import run_tasks
+
+        one = functools.partial(analyze_competition, jobs=1, progress=False)
+        show = sys.stderr.isatty() if progress is None else progress
+        done = run_tasks([(one, (c, settings)) for c in competitions], jobs, "competitions" if show else None,
+                         what="analysing the competitions")
+    else:
+        done = [analyze_competition(c, settings, jobs=jobs, progress=progress) for c in competitions]
+    return Analysis(settings, done, workshop=dict(workshop or {}))

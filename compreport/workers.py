@@ -1,4 +1,4 @@
-"""Worker processes for rendering: independent figures and documents drawn in parallel.
+"""Worker processes: independent figures, documents and competitions handled in parallel.
 
 :func:`run_tasks` runs a list of ``(function, args)`` tasks in forked worker processes and returns
 their results in task order, so what is written does not depend on ``jobs`` (each task is
@@ -93,11 +93,12 @@ def _bar(what: str | None, total: int):
     return tqdm(total=total, desc=what, unit="", file=sys.stderr, leave=False)
 
 
-def run_tasks(tasks: Sequence[tuple[Callable[..., Any], tuple]], jobs: int = 1, progress: str | None = None) -> list:
+def run_tasks(tasks: Sequence[tuple[Callable[..., Any], tuple]], jobs: int = 1, progress: str | None = None,
+              what: str = "drawing figures or PDF documents") -> list:
     """Results of ``fn(*args)`` for every ``(fn, args)`` of ``tasks``, in order, computed by up to
     ``jobs`` forked worker processes (``jobs=1``: here, one after another). An exception of a task
     is raised here; the other workers are stopped. ``progress``: the name of a progress bar on
-    stderr counting finished tasks (None: no bar)."""
+    stderr counting finished tasks (None: no bar); ``what``: the work, for the error when a worker dies."""
     tasks = list(tasks)
     jobs = min(int(jobs), len(tasks))
     bar = _bar(progress, len(tasks))
@@ -123,10 +124,10 @@ def run_tasks(tasks: Sequence[tuple[Callable[..., Any], tuple]], jobs: int = 1, 
                 if bar is not None:
                     bar.update()
         except BrokenProcessPool:
-            from ..errors import InputError
+            from .errors import InputError
 
             finished = sum(x is not None for x in done)
-            raise InputError(f"a worker process died while drawing figures or PDF documents ({finished} of "
+            raise InputError(f"a worker process died while {what} ({finished} of "
                              f"{len(tasks)} done): out of memory? Try fewer workers (--jobs 1)") from None
         finally:
             _TASKS = []
