@@ -29,6 +29,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from . import interrupts
+
 #: The tasks of the running :func:`run_tasks`; forked workers inherit it.
 _TASKS: list[tuple[Callable[..., Any], tuple]] = []
 
@@ -106,9 +108,11 @@ def run_tasks(tasks: Sequence[tuple[Callable[..., Any], tuple]], jobs: int = 1, 
         if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
             results = []
             for fn, args in tasks:
+                interrupts.check()
                 results.append(fn(*args))
                 if bar is not None:
                     bar.update()
+            interrupts.check()
             return results
         global _TASKS
         _TASKS = tasks
@@ -121,6 +125,7 @@ def run_tasks(tasks: Sequence[tuple[Callable[..., Any], tuple]], jobs: int = 1, 
             done = [None] * len(tasks)
             for future in as_completed(futures):  # the first failure stops the rest at once
                 done[futures[future]] = future.result()
+                interrupts.check()
                 if bar is not None:
                     bar.update()
         except BrokenProcessPool:

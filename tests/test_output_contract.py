@@ -576,3 +576,25 @@ def test_file_saved_into_output_during_the_run_survives(tmp_path):
     assert [x for x in err.splitlines() if x.strip()] == ["note: kept in out what compreport did not write: draft.tex"]
     assert (tmp_path / "out/draft.tex").read_text() == "saved while the report rendered\n"
     assert (tmp_path / "out/results.json").is_file() and temporaries(tmp_path) == []
+
+
+def test_a_lost_interruption_is_raised_again_before_the_output_is_committed(tmp_path):
+    """A signal handler's exception that lands in a finalizer is lost ("Exception ignored"); the
+    handlers also record the stop (compreport.interrupts) and the run's checkpoints raise it again,
+    so the output is never committed after Ctrl-C or SIGTERM."""
+    import compreport as cr
+    from compreport import interrupts
+    from compreport.errors import Terminated
+
+    write(tmp_path, "wide.csv", WIDE)
+    analysis = cr.analyze(cr.load(str(tmp_path / "wide.csv"), id="id", metrics=["accuracy"]), bootstrap=20)
+    for stop in (KeyboardInterrupt, Terminated):
+        interrupts.request(stop)  # as if its exception had been swallowed
+        try:
+            with pytest.raises(stop):
+                cr.Report(analysis).write(tmp_path / "out", "json", jobs=1)
+        finally:
+            interrupts.clear()
+        assert not (tmp_path / "out").exists() and temporaries(tmp_path) == []
+    cr.Report(analysis).write(tmp_path / "out", "json", jobs=1)  # cleared: the run completes
+    assert (tmp_path / "out" / "results.json").exists()

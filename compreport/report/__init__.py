@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from .. import interrupts
 from ..errors import InputError
 from ..settings import suggest
 from ..stats.results import Analysis
@@ -254,6 +255,7 @@ class Report:
             written += self.gallery.render(tmp, figure_formats, svg=pages, jobs=jobs, progress=progress)
         build = None
         try:
+            interrupts.check()
             if "latex" in formats:
                 from .appendix import cited_keys, start_compile, write_latex
 
@@ -261,6 +263,7 @@ class Report:
                                        figures=self.gallery.pdfs)
                 # latexmk runs beside the HTML and PDF work; its figures are written above
                 build = start_compile(tmp, cited_keys(self.analysis.settings)) if compile_pdf else None
+            interrupts.check()
             if "html" in formats:
                 from .html import write_html
 
@@ -273,6 +276,7 @@ class Report:
                 except RuntimeError as exc:  # WeasyPrint or its Pango libraries missing: nothing is written
                     raise InputError(f"PDF output: {exc} (install them with `make demo`, or leave pdf out of "
                                      f"the formats)") from None
+            interrupts.check()
             if build is not None:
                 pdf = build.wait()
                 if pdf is not None:

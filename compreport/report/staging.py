@@ -36,6 +36,7 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
+from .. import interrupts
 from ..errors import OutputError, note
 from ..words import option
 from .manifest import (MANIFEST, MARKER, _reason, clashes, parents, read_manifest, sweep, unlisted,
@@ -274,6 +275,7 @@ class Claim:
 
     def commit(self, info: dict) -> None:
         """Write the manifest (``info`` plus the tool and every file of the report), then swap it in."""
+        interrupts.check()  # a stop whose exception was lost never commits the output
         try:
             write_manifest(self.tmp, info)
         except OSError as exc:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import interrupts
 from ..words import option
 from . import competitiveness, intervals, letters, montecarlo, multitest, ranking, significance
 from . import resampling as bootstrap
@@ -343,5 +344,8 @@ def analyze(competitions: list[Competition], settings: Settings, *, jobs: int = 
         done = run_tasks([(one, (c, settings)) for c in competitions], jobs, "competitions" if show else None,
                          what="analysing the competitions")
     else:
-        done = [analyze_competition(c, settings, jobs=jobs, progress=progress) for c in competitions]
+        done = []
+        for c in competitions:
+            interrupts.check()
+            done.append(analyze_competition(c, settings, jobs=jobs, progress=progress))
     return Analysis(settings, done, workshop=dict(workshop or {}))
