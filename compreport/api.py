@@ -15,10 +15,10 @@ whose message names options the Python way (``pos_label=``, not ``--pos-label``;
 from __future__ import annotations
 
 import dataclasses
-import numbers
 import os
 from dataclasses import dataclass, field
 from .errors import InputError
+from .workers import check_jobs
 from .inputs.competition import Competition, CompetitionInfo, MetricSpec
 from .settings import make_settings
 from .stats.results import Analysis
@@ -341,8 +341,7 @@ def analyze(data, *, metrics=None, pos_label=None, labels=None, bootstrap: int |
         labs = inputs.labels if labels is None else _labels(labels)
         comps = [dataclasses.replace(c, metrics=_metric_specs(names, pl, labs))
                  for c in comps]
-    if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or jobs < 1:
-        raise InputError(f"`jobs` must be a whole number >= 1; got {jobs!r}")
+    jobs = check_jobs(jobs)
     if progress is not None and not isinstance(progress, bool):
         raise InputError(f"`progress` must be True, False or None; got {progress!r}")
     seen: dict[str, str] = {}

@@ -43,6 +43,22 @@ def default_jobs() -> int:
         return max(os.cpu_count() or 1, 1)
 
 
+def check_jobs(jobs) -> int:
+    """``jobs`` as an int, or :class:`~compreport.errors.InputError` unless it is a whole number >= 1."""
+    import numbers
+
+    if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or jobs < 1:
+        from .errors import InputError
+
+        raise InputError(f"`jobs` must be a whole number >= 1; got {jobs!r}")
+    return int(jobs)
+
+
+def show_progress(progress: bool | None) -> bool:
+    """Whether to draw progress bars: ``progress``, or None for "when stderr is a terminal"."""
+    return sys.stderr.isatty() if progress is None else bool(progress)
+
+
 def os_error(exc: BaseException | None) -> OSError | None:
     """``exc`` or the OSError it was raised while handling, or None (matplotlib turns a full disk
     into an AttributeError raised while closing the file)."""
@@ -74,8 +90,8 @@ def _run_one(i: int) -> tuple[Any, list[tuple[str, type, str, int]]]:
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
-    """Shut ``pool`` down without waiting: queued tasks are cancelled and running workers terminated
-    (after an error or Ctrl-C nothing they draw is kept)."""
+    """Shut ``pool`` down without waiting for its tasks: queued ones are cancelled and running workers
+    terminated (after an error or Ctrl-C nothing they draw is kept); then its manager thread is joined."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in processes:
@@ -116,13 +132,12 @@ def run_tasks(tasks: Sequence[tuple[Callable[..., Any], tuple]], jobs: int = 1, 
             return results
         global _TASKS
         _TASKS = tasks
-        done = []
+        done = [None] * len(tasks)
         # an executor, not multiprocessing.Pool: a worker that dies (killed for memory, a crash) breaks
         # the executor at once, where Pool would wait for its task forever
         pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker)
         try:
             futures = {pool.submit(_run_one, i): i for i in range(len(tasks))}
-            done = [None] * len(tasks)
             for future in as_completed(futures):  # the first failure stops the rest at once
                 done[futures[future]] = future.result()
                 interrupts.check()

@@ -197,19 +197,11 @@ class Report:
         ``progress``: a progress bar per stage on stderr (figures, PDF documents); None: when stderr
         is a terminal.
         """
-        import numbers
-
         from .staging import claim
-        from ..workers import default_jobs
+        from ..workers import check_jobs, default_jobs, show_progress
 
-        if jobs is None:
-            jobs = default_jobs()
-        if progress is None:
-            import sys
-
-            progress = sys.stderr.isatty()
-        if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or jobs < 1:
-            raise InputError(f"`jobs` must be a whole number >= 1; got {jobs!r}")
+        jobs = check_jobs(default_jobs() if jobs is None else jobs)
+        progress = show_progress(progress)
 
         formats = [_choice("formats", f, FORMATS) for f in _names(formats)]
         if emails is not None:
@@ -229,7 +221,7 @@ class Report:
             try:
                 (tmp / "results.json").write_text(self.analysis.to_json(), encoding="utf-8")
                 written = [tmp / "results.json"] + self._render(tmp, formats, tuple(figure_formats), compile_pdf,
-                                                                int(jobs), bool(progress))
+                                                                jobs, progress)
                 if emails is not None:
                     from .emails import write_emails
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..stats.results import Analysis, CompetitionAnalysis
 from . import markdown, model
-from .naming import metric_stems
+from .naming import pairs_file
 
 
 def leaderboard_frame(analysis: Analysis, comp: CompetitionAnalysis):
@@ -78,8 +78,7 @@ def write_exports(analysis: Analysis, out: Path, fmt: model.Format) -> list[Path
         (folder / "leaderboard.md").write_text(markdown.table(t, model.export_keys(t)), encoding="utf-8")
         written += [folder / "leaderboard.md", _csv(leaderboard_frame(analysis, comp), folder / "leaderboard.csv")]
         if len(comp.systems) > 1:
-            stems = metric_stems(comp)
-            written += [_csv(analysis.pairs(ma.name, comp.id), folder / f"pairs-{stems[ma.name]}.csv")
+            written += [_csv(analysis.pairs(ma.name, comp.id), folder / pairs_file(comp, ma.name))
                         for ma in comp.metrics]
     (out / "summary").mkdir(exist_ok=True)
     written.append(_csv(summary_frame(analysis), out / "summary" / "summary.csv"))

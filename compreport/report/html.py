@@ -23,7 +23,7 @@ from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 from . import model, prose, references
 from .figures import Gallery
 from .metricnames import metric_label, metric_title
-from .naming import competition_dir, metric_stems
+from .naming import competition_dir, metric_stems, pairs_file
 from ..resources import templates_dir
 
 #: Pairwise matrices with more columns than this show rank positions instead of names in the header.
@@ -168,7 +168,7 @@ def metric_context(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: model.For
             "pvalues": None if many else model.pairwise_p_values(comp, ma, fmt),
             "matrix": None if many else matrix_context(comp, ma, fmt, for_pdf=for_pdf), "figures": [],
             "many": many and bool(ma.pairs), "m": len(comp.systems),
-            "pairs_csv": f"pairs-{metric_stems(comp)[ma.name]}.csv"}
+            "pairs_csv": pairs_file(comp, ma.name)}
 
 
 def competition_context(analysis: Analysis, comp: CompetitionAnalysis, fmt: model.Format, gallery: Gallery | None,

@@ -66,6 +66,11 @@ def letter_files(teams: list[str]) -> dict[str, str]:
     return dict(zip(teams, _unique_files(teams), strict=True))
 
 
+def pairs_file(comp: CompetitionAnalysis, metric: str) -> str:
+    """``pairs-<stem>.csv``: the file (in the competition's folder) holding every pair under ``metric``."""
+    return f"pairs-{metric_stems(comp)[metric]}.csv"
+
+
 def team_of(comp: CompetitionAnalysis, system: str) -> str:
     """The team of ``system``: its stored team (run folder, ``Team.NN`` stem or names file), else the
     system itself (a run without a team is a team of one)."""

@@ -15,7 +15,7 @@ from ..stats.results import Analysis, CompetitionAnalysis
 from . import model, prose
 from .html import citation_segments, render
 from .metricnames import metric_title
-from .naming import metric_stems, team_letters, team_of
+from .naming import pairs_file, team_letters, team_of
 
 #: A team sheet lists at most this many systems that cannot be told apart from the run (the nearest
 #: in rank), and names the significantly different ones only when they are no more than this many.
@@ -50,7 +50,7 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
         vs = next((c for c in ma.vs_best if c.b == system), None)  # None for a baseline
         if vs is not None:
             note = prose.other_family_note(s, getattr(vs, vocab.P_FIELD[s.correction]), fmt.p)
-    alike, untested = [], []
+    alike, untested, differ = [], [], []
     for x in ma.scores:
         if x.system != system:
             c, _ = ma.pair(system, x.system)
@@ -58,11 +58,12 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
                 untested.append(x.system)
             elif not c.significant:
                 alike.append(x.system)
+            else:
+                differ.append(x.system)
     # with many systems the sheet names the nearest in rank only (a page cannot hold 299 names)
     rank_of = {x.system: k for k, x in enumerate(ma.scores)}
     near = sorted(alike, key=lambda a: (abs(rank_of[a] - rank_of[system]), rank_of[a]))[:ALIKE_LISTED]
     alike_shown = sorted(near, key=rank_of.__getitem__) if len(alike) > ALIKE_LISTED else alike
-    differ = [x.system for x in ma.scores if x.system != system and x.system not in alike and x.system not in untested]
     others = []
     for om in comp.metrics[1:]:
         o = om.score_of(system)
@@ -83,7 +84,7 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
         "alike": alike, "alike_baselines": [a for a in alike if a in comp.baselines], "untested": untested,
         "alike_shown": alike_shown, "alike_more": len(alike) - len(alike_shown), "differ": differ,
         "differ_listed": len(differ) <= ALIKE_LISTED, "listed": ALIKE_LISTED,
-        "pairs_csv": f"{comp.id}/pairs-{metric_stems(comp)[ma.name]}.csv",
+        "pairs_csv": f"{comp.id}/{pairs_file(comp, ma.name)}",
         "untested_why": ("its score is undefined" if not math.isfinite(me.score)
                          else "only the comparisons with the winner are tested" if s.family == "vs-best"
                          else "their scores are undefined"),

@@ -335,14 +335,12 @@ def analyze(competitions: list[Competition], settings: Settings, *, jobs: int = 
         # several competitions: each analysed by one of `jobs` worker processes (its own random
         # stream, so the numbers are those of a run in one process); warnings come back in order
         import functools
-        import sys
 
-        from ..workers import run_tasks
+        from ..workers import run_tasks, show_progress
 
         one = functools.partial(analyze_competition, jobs=1, progress=False)
-        show = sys.stderr.isatty() if progress is None else progress
-        done = run_tasks([(one, (c, settings)) for c in competitions], jobs, "competitions" if show else None,
-                         what="analysing the competitions")
+        done = run_tasks([(one, (c, settings)) for c in competitions], jobs,
+                         "competitions" if show_progress(progress) else None, what="analysing the competitions")
     else:
         done = []
         for c in competitions:

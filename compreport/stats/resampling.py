@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..words import option
+from ..workers import show_progress
 from .memory import block_rows, check_memory, memory_parts
 from .metrics import Prepared
 from .summing import _Summer, _stats_matrix, unique_rows  # noqa: F401
@@ -341,9 +342,8 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
 
     # blocks holding replicates start..B-1, each drawn whole; rows before `start` are dropped
     blocks = [(k, lo, hi) for k, (lo, hi) in enumerate(rs.blocks()) if hi > start]
-    show = sys.stderr.isatty() if progress is None else progress
     bar = None
-    if show and B:
+    if show_progress(progress) and B:
         from tqdm import tqdm
 
         bar = tqdm(total=B - start, unit="rep", desc="bootstrap", file=sys.stderr, leave=False)
