@@ -13,7 +13,7 @@ import pytest
 import scipy.stats
 from sklearn import metrics as sk
 
-from compreport.stats import resampling as bootstrap
+from compreport.stats import memory, resampling as bootstrap
 from compreport.stats.resampling import Resampler, block_rows, competition_key
 
 from conftest import make_competition, prepare
@@ -87,7 +87,15 @@ def mixed():
     return _mixed_competition()
 
 
-def test_fast_path_equals_plain_loop_all_metrics_one_run(mixed):
+@pytest.fixture
+def small_blocks(monkeypatch):
+    """Blocks of 24 replicates for the 40-item competition (256 by default): the replicate-by-replicate
+    checks below cross block boundaries with a tenth of the scikit-learn calls."""
+    monkeypatch.setattr(memory, "_BLOCK_CELLS", 24 * 40)
+    assert block_rows(40) == 24
+
+
+def test_fast_path_equals_plain_loop_all_metrics_one_run(mixed, small_blocks):
     """accuracy, macro_f1, f1, mae (fast path) and spearman (generic path) in one run: every
     replicate equals the metric of the Resampler's indices, so replicate i of every metric
     comes from the same resample."""
@@ -101,7 +109,7 @@ def test_fast_path_equals_plain_loop_all_metrics_one_run(mixed):
     assert checked == B * comp.m * len(METRICS)
 
 
-def test_fast_path_items_mode_decomposable_only(mixed):
+def test_fast_path_items_mode_decomposable_only(mixed, small_blocks):
     """Forced items mode without a generic metric: still the Resampler's indices."""
     comp, gold_l, gold_s, preds = mixed
     B = block_rows(comp.n) + 5
@@ -329,7 +337,7 @@ def test_pearson_constant_gold_on_a_resample_is_nan():
 
 # --------------------------------------------------------------------------- cell engine
 
-def test_cells_engine_equals_plain_loop(mixed):
+def test_cells_engine_equals_plain_loop(mixed, small_blocks):
     """The confusion-cell engine (weights summed per system per (gold, predicted) cell), forced,
     gives replicate by replicate what scikit-learn gives on the Resampler's indices; mae in the
     same run keeps the dense product."""
