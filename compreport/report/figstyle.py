@@ -133,7 +133,22 @@ def styled(func):
 
 
 class ReportFigure(Figure):
-    """A matplotlib Figure that shows itself as an image in a notebook, without ``%matplotlib inline``."""
+    """A matplotlib Figure that shows itself as an image in a notebook, without ``%matplotlib inline``,
+    and whose layout can be computed once for several saves (:meth:`fix_layout`)."""
+
+    _layout_fixed = False
+
+    def get_layout_engine(self):
+        return None if self._layout_fixed else super().get_layout_engine()
+
+    def fix_layout(self):
+        """Run the layout engine once (a drawing without output) and keep its positions; return the
+        tight bounding box in inches, padded as ``savefig(bbox_inches="tight")`` pads it. Each later
+        ``savefig`` given this box draws the figure once, where ``"tight"`` with a layout engine
+        draws it twice (a layout pass, then the output)."""
+        self.draw_without_rendering()
+        self._layout_fixed = True
+        return self.get_tightbbox().padded(matplotlib.rcParams["savefig.pad_inches"])
 
     def _repr_png_(self) -> bytes:
         import io

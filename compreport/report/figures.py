@@ -31,7 +31,7 @@ from matplotlib.lines import Line2D
 
 from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 from .figstyle import (BASELINE_COLOR, CHAR_IN, CONTAINS_ZERO_COLOR, EXCLUDES_ZERO_COLOR, FORMATS, METADATA,
-                       OKABE_ITO, PNG_DPI, RC, ROW_IN, SYSTEM_COLOR, TEXT, UNDEFINED_COLOR, ci_legend_handles,
+                       OKABE_ITO, PNG_DPI, RC, ROW_IN, SYSTEM_COLOR, ReportFigure, TEXT, UNDEFINED_COLOR, ci_legend_handles,
                        draw_intervals, label_width, lattice_bins, lean_pdf_fonts, lower_note, new_figure, pct, set_system_ticks,
                        styled)
 from .heatmaps import confusion_plot, pairs_plot
@@ -228,10 +228,11 @@ def save(fig: Figure, path_without_suffix: Path, formats: Sequence[str] = ("pdf"
         raise ValueError(f"unknown figure format(s) {', '.join(map(repr, bad))}; use {', '.join(FORMATS)}")
     base.parent.mkdir(parents=True, exist_ok=True)
     written = []
+    bbox = fig.fix_layout() if isinstance(fig, ReportFigure) and len(formats) > 1 else "tight"
     for fmt in formats:
         path = base.with_name(f"{base.name}.{fmt}")
         with lean_pdf_fonts() if fmt == "pdf" else contextlib.nullcontext():
-            fig.savefig(path, format=fmt, bbox_inches="tight", metadata=METADATA[fmt],
+            fig.savefig(path, format=fmt, bbox_inches=bbox, metadata=METADATA[fmt],
                         **({"dpi": PNG_DPI} if fmt == "png" else {}))
         written.append(path)
     return written
