@@ -31,14 +31,27 @@ DETOX_RUNS = ("ToxiHunters.01", "ToxiHunters.02", "R&D_team.01", "100%Tox.01", "
               "baseline.svm")
 
 
+#: The demo's stance-eu runs kept: one per team.
+STANCE_RUNS = ("Iruñea-HLT.01", "MultiHizkuntza.01", "TxertoNLP.01")
+
+
 @pytest.fixture(scope="module")
 def two_competitions(tmp_path_factory) -> Path:
-    """A workshop of two demo competitions, copied to a temp dir: stance-eu as it is, and detox-binary
-    cut to its hostile-named runs, both baselines and its first 400 items (every format is rendered
-    twice below; the full demo would spend most of the suite's time drawing and typesetting)."""
+    """A workshop of two demo competitions, copied to a temp dir: detox-binary cut to its hostile-named
+    runs, both baselines and its first 400 items (both metrics), stance-eu to a run per team and its
+    first metric (macro-F1 over two of three labels). Every format is rendered twice below; the full
+    demo would spend most of the suite's time drawing and typesetting."""
     root = tmp_path_factory.mktemp("ws")
     src = demo_workshop_dir()
-    shutil.copytree(src / "stance-eu", root / "stance-eu")
+    stance = root / "stance-eu"
+    (stance / "runs").mkdir(parents=True)
+    shutil.copy(src / "stance-eu" / "gold.tsv", stance)
+    for run in STANCE_RUNS:
+        shutil.copy(src / "stance-eu" / "runs" / f"{run}.tsv", stance / "runs")
+    toml = (src / "stance-eu" / "competition.toml").read_text(encoding="utf-8")
+    first, second = toml.split('[[metrics]]\nname = "accuracy"')  # the second metric block, dropped
+    assert 'name = "macro_f1"' in first and not second.strip()
+    (stance / "competition.toml").write_text(first, encoding="utf-8")
     detox = root / "detox-binary"
     (detox / "runs").mkdir(parents=True)
     shutil.copy(src / "detox-binary" / "competition.toml", detox)
