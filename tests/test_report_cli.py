@@ -96,6 +96,17 @@ def test_report_writes_every_format_and_is_byte_identical(two_competitions, tmp_
     comp = next(c for c in data["competitions"] if c["id"] == "detox-binary")
     runs = [s for s in comp["systems"] if s not in comp["baselines"]]
     assert len(teams) == len({comp["teams"][s] or s for s in runs}) < len(runs)  # one letter per team
+    # the PDFs read back: report.pdf names every system (the hostile names as given), a team's letter
+    # has a page per run and names the winner
+    pdf_text = lambda path, *pages: re.sub(r"\s+", "", subprocess.run(  # noqa: E731
+        ["pdftotext", *pages, str(path), "-"], capture_output=True, text=True, check=True).stdout)
+    report = pdf_text(a / "detox-binary/report.pdf")
+    assert all(re.sub(r"\s+", "", s) in report for s in comp["systems"])
+    toxi = next(a / f for f in teams if "toxihunters" in f)
+    assert "ToxiHunters.01" in pdf_text(toxi, "-f", "1", "-l", "1")
+    assert "ToxiHunters.02" in pdf_text(toxi, "-f", "2", "-l", "2")
+    info = subprocess.run(["pdfinfo", str(toxi)], capture_output=True, text=True, check=True).stdout
+    assert re.search(r"^Pages:\s+2$", info, re.M) and comp["metrics"][0]["best"] in pdf_text(toxi)
     # the same inputs and seed give the same files, byte for byte, whatever --jobs (LaTeX tables, the
     # compiled appendix, figures, HTML, every PDF and team sheet): the renderers' own tests rely on this check
     assert files == sorted(str(p.relative_to(b)) for p in b.rglob("*") if p.is_file())
