@@ -525,6 +525,8 @@ def test_stale_temporary_is_removed_only_with_its_marker_and_a_dead_pid(tmp_path
     write(tmp_path, f".out.tmp-{pid}-abcd1234/results.json", "{half")
     write(tmp_path, f".out.tmp-{os.getpid()}-live5678/.compreport-staging", f"{os.getpid()} {host}\n")
     write(tmp_path, f".out.tmp-{pid}-nomarker/results.json", "not recognisably compreport's\n")
+    (tmp_path / f".out.tmp-{pid}-empty000").mkdir()  # SIGKILL between the folder and its marker
+    write(tmp_path, f".out.tmp-{pid}-halfmark/.compreport-staging", "")  # ... or within the marker
     ok(wide(tmp_path, "--force"))
     assert temporaries(tmp_path) == sorted([f".out.tmp-{pid}-nomarker", f".out.tmp-{os.getpid()}-live5678"])
 

@@ -205,6 +205,9 @@ class Claim:
                     holder = _read_owner(path / MARKER)
                     if holder is not None and not _alive(*holder):
                         shutil.rmtree(path, ignore_errors=True)
+                    elif holder is None and not _alive(int(m.group(2))) and set(os.listdir(path)) <= {MARKER}:
+                        # killed between creating the folder and writing its marker: nothing else inside
+                        shutil.rmtree(path, ignore_errors=True)
                 elif not _alive(int(m.group(2))):
                     if not os.path.lexists(self.out):
                         os.rename(path, self.out)  # the swap was cut short: put the previous output back
