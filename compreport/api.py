@@ -116,7 +116,7 @@ def _metric_specs(metrics: list[str], pos_label: str | None, labels: list[str] |
 def load(path, *, metrics=None, gold: str | None = None, id: str | None = None, runs=None,
          pos_label=None, labels=None, sep: str | None = None, id_col=None, label_col=None,
          comments: bool | None = None, zip_member: str | None = None, names=None, exclude=None,
-         missing: str | None = None) -> Inputs:
+         missing: str | None = None, cluster_col=None) -> Inputs:
     """Read competitions from files, as the command line reads its INPUT.
 
     Parameters
@@ -155,6 +155,10 @@ def load(path, *, metrics=None, gold: str | None = None, id: str | None = None, 
         Globs of run files to leave out; added to ``[data] exclude``.
     missing : {"error", "wrong"}, optional
         A blank, absent or unreadable prediction: an error (default), or scored as a wrong answer.
+    cluster_col : int or str, optional
+        The gold file's (or wide table's) column naming each item's cluster (a question, a
+        document, an author): the bootstrap then resamples clusters, not items; a 1-based position
+        or a header name (a wide table: a name); ``[data] cluster``.
 
     Returns
     -------
@@ -192,7 +196,8 @@ def load(path, *, metrics=None, gold: str | None = None, id: str | None = None, 
     opts = Options(gold=gold, id=id, runs=None if runs is None else os.fspath(runs),
                    metrics=_names(metrics, "metrics") or [], pos_label=_label(pos_label), labels=_labels(labels),
                    sep=sep, id_col=id_col, label_col=label_col, comments=comments, zip_member=zip_member,
-                   names=None if names is None else os.fspath(names), exclude=exclude, missing=missing)
+                   names=None if names is None else os.fspath(names), exclude=exclude, missing=missing,
+                   cluster_col=cluster_col)
     loaded = load_inputs(paths, opts)
     return Inputs(loaded.competitions, dict(loaded.bootstrap), dict(loaded.workshop), opts.pos_label, opts.labels,
                   list(loaded.specs))
@@ -201,7 +206,7 @@ def load(path, *, metrics=None, gold: str | None = None, id: str | None = None, 
 # --------------------------------------------------------------------------- from_frame
 
 def from_frame(df, *, gold: str = "y", id: str | None = None, name: str = "competition",
-               metrics=("accuracy",), pos_label=None, labels=None, baselines=()) -> Inputs:
+               metrics=("accuracy",), pos_label=None, labels=None, baselines=(), cluster: str | None = None) -> Inputs:
     """One competition from a pandas wide table: one row per item, one column per system.
 
     Values become text as the file loaders give them (``str`` of each cell, stripped), so a
@@ -226,6 +231,9 @@ def from_frame(df, *, gold: str = "y", id: str | None = None, name: str = "compe
         Classes averaged over by the macro/micro/weighted metrics.
     baselines : list of str, optional
         System columns that are baselines.
+    cluster : str, optional
+        The column naming each item's cluster (a question, a document, an author): the bootstrap
+        resamples clusters, not items (:mod:`compreport.stats.clusters`).
 
     Returns
     -------
@@ -245,6 +253,10 @@ def from_frame(df, *, gold: str = "y", id: str | None = None, name: str = "compe
     if not isinstance(name, str) or not name.strip():
         raise InputError(f"`name` must be a non-empty string; got {name!r}")
     pieces = read_frame(df, gold=gold, id_column=id)
+    if cluster is not None:
+        from .inputs.clustercol import take_column
+
+        pieces = take_column(pieces, cluster, "DataFrame")
     cid = slug(name)
     check_id(cid, "DataFrame")
     pl, labs = _label(pos_label), _labels(labels)

@@ -28,7 +28,7 @@ def _load(inputs: list[str], args=None):
                 pos_label=args.pos_label, labels=_comma_list([args.labels]) if args.labels else None,
                 sep=args.sep, id_col=args.id_col, label_col=args.label_col,
                 comments=False if args.no_comments else None, zip_member=args.zip_member, names=args.names,
-                exclude=list(args.exclude or []), missing=args.missing)
+                exclude=list(args.exclude or []), missing=args.missing, cluster_col=args.cluster_col)
 
 
 def _cli_settings(args) -> dict:

@@ -30,6 +30,7 @@ OPTIONS = {
     "sep": ("--sep", "sep", "{!r}"),
     "id_col": ("--id-col", "id_col", "{!r}"),
     "label_col": ("--label-col", "label_col", "{!r}"),
+    "cluster_col": ("--cluster-col", "cluster_col", "{!r}"),
     "no_comments": ("--no-comments", "comments", "False"),
     "zip_member": ("--zip-member", "zip_member", "{!r}"),
     "names": ("--names", "names", "{!r}"),

@@ -7,6 +7,8 @@ from dataclasses import KW_ONLY, dataclass, field
 
 import numpy as np
 
+from ..stats.clusters import Clusters  # noqa: F401  (the type of Competition.clusters)
+
 
 @dataclass
 class Source:
@@ -130,6 +132,9 @@ class Competition(CompetitionInfo):
         system otherwise.
     teams : dict
         System -> its team (from its folder, a ``Team.NN`` stem or the names file), or None.
+    clusters : Clusters or None
+        The cluster of each item, for the cluster bootstrap (``--cluster-col``; items of a cluster
+        are resampled together, :mod:`compreport.stats.clusters`); None: items are the unit.
     """
 
     gold: np.ndarray = field(repr=False)
@@ -147,6 +152,7 @@ class Competition(CompetitionInfo):
     warnings: list[str] = field(default_factory=list)
     missing: dict[str, int] = field(default_factory=dict)
     teams: dict[str, str | None] = field(default_factory=dict)
+    clusters: "Clusters | None" = None
 
     @property
     def n(self) -> int:

@@ -44,6 +44,9 @@ class ReadOptions:
         Globs of run files to leave out (matched against the path inside the runs folder and the name).
     names : str or None
         The names file (``run``, ``name``, ``team``, ``baseline``, ``exclude`` columns).
+    cluster_col : int, str or None
+        The gold's (a wide table's) column of item clusters, for the cluster bootstrap
+        (:mod:`compreport.inputs.clustercol`): a 1-based position or a header name; None: none.
     """
 
     sep: str = "auto"
@@ -56,6 +59,7 @@ class ReadOptions:
     missing: str = "error"
     exclude: list[str] = field(default_factory=list)
     names: str | None = None
+    cluster_col: int | str | None = None
 
     def check(self) -> "ReadOptions":
         """Validated and normalised in place (column lists, positions >= 1); returns self."""
@@ -71,6 +75,7 @@ class ReadOptions:
         self.runs_id_col = one_column(self.runs_id_col, "id_col")
         self.label_col = columns(self.label_col, "label_col")
         self.runs_label_col = columns(self.runs_label_col, "label_col")
+        self.cluster_col = one_column(self.cluster_col, "cluster_col")
         return self
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from ..words import option
+from .clustercol import gold_clusters, take_column
 from .competition import Competition, CompetitionInfo, MetricSpec, Source
 from .delimited import MISSING, check_missing, check_unique, read_table, sha256, text_name
 from .fastwide import read_wide_fast
@@ -43,7 +44,7 @@ def _header_index(path: str, header: list[str], name: str, what: str) -> int:
 
 
 def read_wide(path: str | Path, gold: str = "y", id_column: str | int | None = None, sep: str = "auto",
-              missing: str = "error") -> dict:
+              missing: str = "error", cluster_column: str | None = None) -> dict:
     """Read the wide layout: one row per item, a gold column, an optional id column, one column per system.
 
     Plain files (no quotes, no unusual whitespace or line breaks, every row as wide as the
@@ -66,17 +67,20 @@ def read_wide(path: str | Path, gold: str = "y", id_column: str | int | None = N
     missing : str
         ``error``: a blank or NaN system cell is an error; ``wrong``: it is a missing prediction,
         scored as a wrong answer (the gold column is always complete).
+    cluster_column : str or None
+        The column naming each item's cluster (not a system; ``pieces["clusters"]``).
 
     Returns
     -------
     dict
         The pieces of a Competition (see the module docstring); one field, ``label``.
     """
+    pieces = None
     if sep == "auto" and not isinstance(id_column, int):
         pieces = read_wide_fast(str(path), gold, id_column)
-        if pieces is not None:
-            return pieces
-    return _read_wide_csv(path, gold, id_column, sep, missing)
+    if pieces is None:
+        pieces = _read_wide_csv(path, gold, id_column, sep, missing)
+    return pieces if cluster_column is None else take_column(pieces, cluster_column, str(path))
 
 
 def _read_wide_csv(path: str | Path, gold: str = "y", id_column: str | int | None = None, sep: str = "auto",
@@ -176,7 +180,7 @@ def read_runs(gold_path: str | Path, runs: str | Path, id_column: str | None = N
     if o.names:
         runs_found = apply_names(o.names, runs_found, o.sep, o.comments)
     raw = [read_file(gold_path, o, "gold", fields)] + [read_file(r.path, o, "run", fields) for r in runs_found]
-    given = [{c for c in [o.id_col, *(o.label_col or [])] if isinstance(c, str)}]
+    given = [{c for c in [o.id_col, o.cluster_col, *(o.label_col or [])] if isinstance(c, str)}]
     run_id = o.runs_id_col if o.runs_id_col is not None else o.id_col
     run_labels = o.runs_label_col if o.runs_label_col is not None else o.label_col
     given += [{c for c in [run_id, *(run_labels or [])] if isinstance(c, str)}] * len(runs_found)
@@ -202,7 +206,8 @@ def read_runs(gold_path: str | Path, runs: str | Path, id_column: str | None = N
         sources.append(Source(run.path, line_of, run.columns, run.unit))
         missing[r.name] = absent
     files = [gold.file] + ([o.names] if o.names else []) + [r.path for r in runs_found]
-    return dict(
+    clusters = None if o.cluster_col is None else gold_clusters(raw[0], is_header[0], o)
+    return dict(clusters=clusters,
         gold=np.array(gold.values, dtype=str).reshape(n, nf), predictions=np.stack(preds), systems=systems,
         item_ids=ids, fields=list(fields) if fields else ["label"],
         gold_source=Source(gold.path, np.asarray(gold.lines), gold.columns, gold.unit), system_sources=sources,

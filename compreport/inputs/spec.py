@@ -49,12 +49,14 @@ class Options:
     names: str | None = None
     exclude: list[str] = field(default_factory=list)
     missing: str | None = None
+    cluster_col: int | str | None = None
 
     def reading(self) -> ReadOptions:
         """The reading options given here (command line or API), checked; defaults where not given."""
         return ReadOptions(sep=self.sep or "auto", comments=True if self.comments is None else self.comments,
                            id_col=self.id_col, label_col=self.label_col, zip_member=self.zip_member,
-                           missing=self.missing or "error", exclude=list(self.exclude), names=self.names).check()
+                           missing=self.missing or "error", exclude=list(self.exclude), names=self.names,
+                           cluster_col=self.cluster_col).check()
 
 
 @dataclass
@@ -172,6 +174,7 @@ def _spec_reading(spec: "CompetitionSpec", path: Path, opts: Options) -> ReadOpt
         spec_labels = columns(d.label_col, "label_col", "[data] label_col")
         run_id = one_column(runs.id_col, "id_col", "[data.runs] id_col") if runs else None
         run_labels = columns(runs.label_col, "label_col", "[data.runs] label_col") if runs else None
+        spec_cluster = one_column(d.cluster, "cluster_col", "[data] cluster")
     except InputError as exc:
         raise InputError(f"{path}: {exc}") from None
     given = opts.reading()
@@ -185,7 +188,8 @@ def _spec_reading(spec: "CompetitionSpec", path: Path, opts: Options) -> ReadOpt
         label_col=given.label_col if label_given else spec_labels,
         runs_id_col=None if id_given else run_id, runs_label_col=None if label_given else run_labels,
         zip_member=opts.zip_member or d.zip_member, missing=opts.missing or d.missing or "error",
-        exclude=[*(d.exclude or []), *opts.exclude], names=names).check()
+        exclude=[*(d.exclude or []), *opts.exclude], names=names,
+        cluster_col=given.cluster_col if opts.cluster_col is not None else spec_cluster).check()
 
 
 def _relative(pieces: dict, base: Path, keep: set[str]) -> dict:
@@ -231,7 +235,7 @@ def load_competition_spec(path: Path, opts: Options, entry: WorkshopEntry | None
             raise InputError(f"{path}: [data] `fields` needs the gold + runs layout")
         _wide_only(reading, path)
         pieces = load.read_wide(_resolve(base, d.table), gold=opts.gold or d.gold_column, id_column=reading.id_col,
-                                sep=reading.sep, missing=reading.missing)
+                                sep=reading.sep, missing=reading.missing, cluster_column=reading.cluster_col)
     elif d.gold and d.runs:
         runs = d.runs.path if isinstance(d.runs, RunsSpec) else d.runs
         pieces = load.read_runs(_resolve(base, d.gold), _resolve(base, runs), fields=d.fields, options=reading)
@@ -269,7 +273,7 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
         _wide_only(reading, path)
         id_column = opts.id if reading.id_col is None else reading.id_col
         pieces = load.read_wide(str(path), gold=opts.gold or "y", id_column=id_column, sep=reading.sep,
-                                missing=reading.missing)
+                                missing=reading.missing, cluster_column=reading.cluster_col)
     if not opts.metrics:
         raise InputError(f"{path}: no metric given; pass {option('metric', 'NAME')} "
                          f"(`compreport metrics` lists them)")

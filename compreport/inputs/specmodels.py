@@ -50,6 +50,7 @@ class DataSpec(_Strict):
     zip_member: str | None = None
     missing: str | None = None
     exclude: list[str] | None = None
+    cluster: int | str | None = None
 
 
 class NamesSpec(_Strict):

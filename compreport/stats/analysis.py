@@ -265,7 +265,7 @@ def _analyze_competition(comp: Competition, settings: Settings, *, jobs: int,
     label = f"competition {comp.id!r}: the bootstrap"
     res = bootstrap.run(prepared, comp.n, comp.m, settings.bootstrap, settings.seed, key, jobs=jobs,
                         progress=progress, mode=mode, jackknife=settings.ci_method == "bca",
-                        randomization=randomization, label=label)
+                        randomization=randomization, label=label, clusters=comp.clusters)
 
     def analyze_all(p_res, resamples: int) -> list[MetricAnalysis]:
         """Every metric: intervals from ``res``, p-values from ``p_res`` (``resamples`` of them)."""
@@ -289,7 +289,7 @@ def _analyze_competition(comp: Competition, settings: Settings, *, jobs: int,
         try:
             more = bootstrap.run(prepared, comp.n, comp.m, min(2 * total, cap), settings.seed, key, jobs=jobs,
                                  progress=progress, mode=mode, randomization=randomization, label=label,
-                                 start=total)
+                                 start=total, clusters=comp.clusters)
             check_memory({"replicates joined": 2 * (sum(r.nbytes for r in p_res.replicates)
                                                     + (0 if p_res.swaps is None else p_res.swaps.nbytes))}, label,
                          f"use a smaller {option('bootstrap')}, or turn {option('refine')} off")
@@ -315,6 +315,7 @@ def _analyze_competition(comp: Competition, settings: Settings, *, jobs: int,
     return CompetitionAnalysis(
         **comp.metadata(), n=comp.n, systems=comp.systems, baselines=comp.baselines, metrics=metrics,
         inputs=comp.inputs, warnings=notes, teams=dict(comp.teams), missing=dict(comp.missing), classes=by_class,
+        clusters=None if comp.clusters is None else comp.clusters.describe(),
         engine={"resampling": res.mode, "patterns": res.patterns, "statistics": res.engine,
                 "block_replicates": bootstrap.block_rows(comp.n)})
 

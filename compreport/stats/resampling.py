@@ -15,7 +15,9 @@ Two exact ways to draw the same bootstrap distribution are used:
 * ``patterns``: when every metric is decomposable, items with identical values in every
   column (gold plus every system's prediction) are one *pattern*, and a resample is a
   multinomial draw of ``n`` items over the patterns. Used when patterns are few
-  (``5 * patterns < n``), which makes the cost independent of ``n``.
+  (``5 * patterns < n``), which makes the cost independent of ``n``;
+* ``clusters`` (the cluster bootstrap, :mod:`compreport.stats.clusters`): ``rows x G`` cluster
+  indices drawn uniformly with replacement; each item counts as often as its cluster was drawn.
 
 In both, replicate statistics are per-pattern sufficient statistics
 (:mod:`compreport.stats.metrics`) weighted by how often each pattern was drawn, summed by one
@@ -42,77 +44,11 @@ import numpy as np
 
 from ..words import option
 from ..workers import show_progress
+from .clusters import Clusters
 from .memory import block_rows, check_memory, memory_parts
 from .metrics import Prepared
+from .resampler import Resampler, competition_key  # noqa: F401  (the plan; re-exported)
 from .summing import _Summer, _stats_matrix, unique_rows  # noqa: F401
-
-
-def competition_key(competition_id: str) -> int:
-    """A stable 32-bit stream key for a competition id."""
-    return zlib.crc32(competition_id.encode("utf-8"))
-
-
-@dataclass
-class Resampler:
-    """The shared resampling plan of one competition.
-
-    Parameters
-    ----------
-    n : int
-        Test items.
-    B : int
-        Replicates.
-    seed : int
-        User seed (recorded in every output).
-    key : int
-        Stream key of the competition (:func:`competition_key`).
-    """
-
-    n: int
-    B: int
-    seed: int
-    key: int = 0
-    _blocks: list | None = field(default=None, init=False, repr=False, compare=False)
-
-    @property
-    def rows(self) -> int:
-        """Replicates per block (:func:`block_rows`)."""
-        return block_rows(self.n)
-
-    def blocks(self) -> list[tuple[int, int]]:
-        """``(start, stop)`` replicate ranges of the blocks, covering ``0..B`` (built once)."""
-        if self._blocks is None:
-            r = self.rows
-            self._blocks = [(s, min(s + r, self.B)) for s in range(0, self.B, r)]
-        return self._blocks
-
-    def span(self, block: int) -> tuple[int, int]:
-        """``(start, stop)`` of block ``block``."""
-        start = block * self.rows
-        return start, min(start + self.rows, self.B)
-
-    def rng(self, block: int, stream: int = 0) -> np.random.Generator:
-        """Generator of ``block``; stream 0 draws resamples, stream 1 the randomization swaps."""
-        return np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(self.key, stream, block)))
-
-    def indices(self, block: int) -> np.ndarray:
-        """Item indices of block ``block``: int array (rows, n)."""
-        start, stop = self.span(block)
-        return self.rng(block).integers(0, self.n, size=(stop - start, self.n))
-
-    def pattern_counts(self, block: int, freq: np.ndarray) -> np.ndarray:
-        """Multinomial counts over patterns with frequencies ``freq`` (summing to n): (rows, U)."""
-        start, stop = self.span(block)
-        return self.rng(block).multinomial(self.n, freq / self.n, size=stop - start)
-
-    def swap_counts(self, block: int, freq: np.ndarray) -> np.ndarray:
-        """Randomization rounds: how many of each pattern's items swap their two predictions.
-
-        Each item swaps with probability 1/2, independently, so a pattern of ``f`` items
-        contributes Binomial(f, 1/2) swaps: (rows, U).
-        """
-        start, stop = self.span(block)
-        return self.rng(block, stream=1).binomial(freq, 0.5, size=(stop - start, len(freq)))
 
 
 @dataclass
@@ -145,6 +81,8 @@ class BootstrapResult:
     engine : str
         How replicate statistics were summed: ``"dense"`` (``counts @ stats``), ``"cells"`` (per
         (gold, predicted) cell, :class:`_Summer`) or ``"items"`` (no decomposable metric).
+    clusters : int or None
+        G, the clusters drawn (``mode == "clusters"``); None for the item bootstrap.
     """
 
     observed: list[np.ndarray]
@@ -159,6 +97,7 @@ class BootstrapResult:
     m: int = 0
     n: int = 0
     engine: str = "dense"
+    clusters: int | None = None
 
     def joined(self, more: "BootstrapResult") -> "BootstrapResult":
         """This result's replicates (and randomization rounds) followed by those of ``more``, a
@@ -225,13 +164,16 @@ def _generic_block(block: int) -> list[np.ndarray]:
     rs: Resampler = _WORK["resampler"]
     generic: list[Prepared] = _WORK["generic"]
     idx = rs.indices(block)
+    clusters: Clusters | None = _WORK["clusters"]
+    if clusters is not None:
+        idx = [clusters.items(row) for row in idx]
     return [np.stack([p.evaluate(row) for row in idx]) for p in generic]
 
 
 def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 0, *,
         jobs: int = 1, mode: str | None = None, engine: str | None = None, progress: bool | None = None,
         jackknife: bool = False, randomization: bool = False, label: str = "the bootstrap",
-        start: int = 0) -> BootstrapResult:
+        start: int = 0, clusters: Clusters | None = None) -> BootstrapResult:
     """Draw ``B`` paired replicates and score every system under every metric.
 
     Parameters
@@ -246,8 +188,9 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
         See :class:`Resampler`.
     jobs : int
         Worker processes for metrics evaluated per resample (results do not depend on it).
-    mode : {"items", "patterns", None}
-        Force a drawing scheme; ``None`` chooses (see module docstring).
+    mode : {"items", "patterns", "clusters", None}
+        Force a drawing scheme; ``None`` chooses (see module docstring; ``"clusters"`` when
+        ``clusters`` is given, and only then).
     engine : {"dense", "cells", None}
         Force how decomposable statistics are summed (:class:`_Summer`); ``None`` chooses by cost.
         The numbers do not depend on it.
@@ -265,6 +208,9 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
         Draw only replicates ``start`` to ``B - 1`` of the plan (they are the same as in a run from
         0, whose first ``start`` replicates another run holds: see :meth:`BootstrapResult.joined`);
         not with ``jackknife``.
+    clusters : Clusters, optional
+        The cluster bootstrap (:mod:`compreport.stats.clusters`): replicates draw clusters, the
+        jackknife leaves out clusters, randomization rounds swap clusters (mode ``"clusters"``).
 
     Returns
     -------
@@ -278,7 +224,7 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
     """
     if not 0 <= start <= B or (start and jackknife):
         raise ValueError(f"start must be in 0..B and 0 with jackknife; got {start}")
-    rs = Resampler(n, B, seed, key)
+    rs = Resampler(n, B, seed, key, None if clusters is None else clusters.count)
     decomp = [p for p in prepared if p.decomposable]
     generic_at = [i for i, p in enumerate(prepared) if not p.decomposable]
     generic = [prepared[i] for i in generic_at]
@@ -310,6 +256,12 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
         total = summer.total(freq)
         if jackknife:
             stats = summer.dense_stats if summer.all_dense else _stats_matrix(prepared, reps, col_slices, m)[0]
+    if clusters is not None:
+        if mode not in (None, "clusters"):
+            raise ValueError(f"the cluster bootstrap draws clusters; mode={mode!r} cannot be used with it")
+        mode = "clusters"
+        sizes = clusters.sizes.astype(float)
+        by_pattern = clusters.by_pattern(inverse, patterns).T.tocsr() if decomp else None  # (U, G)
     if mode is None:
         mode = "patterns" if not generic and patterns is not None and 5 * patterns < n else "items"
     if mode == "patterns" and generic:
@@ -327,17 +279,19 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
     jack: list = []
     if jackknife:
         for i, p in enumerate(prepared):
-            if p.decomposable:
+            if p.decomposable and clusters is not None:  # leave one cluster out
+                left = np.asarray(by_pattern.T @ stats)
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    jack.append((_finalize(p, total[None, :] - left, layout[i], m, n - sizes), np.ones(len(sizes))))
+            elif p.decomposable:
                 with np.errstate(invalid="ignore", divide="ignore"):
                     jack.append((_finalize(p, total[None, :] - stats, layout[i], m, n - 1), freq.astype(float)))
             else:
-                keep = np.ones(n, dtype=bool)
-                vals = np.empty((n, m))
-                for j in range(n):
-                    keep[j] = False
-                    vals[j] = p.evaluate(np.flatnonzero(keep))
-                    keep[j] = True
-                jack.append((vals, np.ones(n)))
+                units = clusters.codes if clusters is not None else np.arange(n)
+                vals = np.empty((units.max() + 1, m))
+                for j in range(len(vals)):
+                    vals[j] = p.evaluate(np.flatnonzero(units != j))
+                jack.append((vals, np.ones(len(vals))))
     swaps = np.empty((B - start, width)) if randomization and decomp else None
 
     # blocks holding replicates start..B-1, each drawn whole; rows before `start` are dropped
@@ -351,7 +305,7 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
     pool = None
     generic_out = None
     if generic and B:
-        _WORK.update(resampler=rs, generic=generic)
+        _WORK.update(resampler=rs, generic=generic, clusters=clusters)
         if jobs > 1 and len(blocks) > 1:
             import multiprocessing as mp
 
@@ -363,9 +317,14 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
         for k, lo, hi in blocks:
             skip = max(start - lo, 0)          # rows of this block before `start`
             out = slice(lo + skip - start, hi - start)
+            count = n
             if decomp:
                 if mode == "patterns":
                     w = rs.pattern_counts(k, freq)[skip:]
+                elif mode == "clusters":
+                    drawn = clusters.counts(rs.indices(k)[skip:])  # (rows, G)
+                    w = np.ascontiguousarray((by_pattern @ drawn.T).T, dtype=np.float32 if n < 1 << 24 else np.float64)
+                    count = drawn @ sizes                            # items in each resample
                 else:
                     # pattern counts of each resample, row by row (one row's counts stay in cache)
                     w = np.empty((hi - lo - skip, patterns), dtype=np.float32 if n < 1 << 24 else np.float64)
@@ -374,8 +333,10 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
                 summed = summer.summed(w)
                 for i, p in enumerate(prepared):
                     if p.decomposable:
-                        replicates[i][out] = _finalize(p, summed, layout[i], m, n)
-            if swaps is not None:
+                        replicates[i][out] = _finalize(p, summed, layout[i], m, count)
+            if swaps is not None and clusters is not None:
+                swaps[out] = summer.summed((by_pattern @ rs.cluster_swaps(k)[skip:].T).T)
+            elif swaps is not None:
                 swaps[out] = summer.summed(rs.swap_counts(k, freq)[skip:])
             if generic_out is not None:
                 for i, vals in zip(generic_at, next(generic_out), strict=True):
@@ -390,5 +351,5 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
             bar.close()
     return BootstrapResult(observed, replicates, mode, patterns, jack, list(prepared),
                            layout if decomp else [None] * len(prepared), total if decomp else None, swaps, m, n,
-                           summer.engine if summer else "items")
+                           summer.engine if summer else "items", None if clusters is None else clusters.count)
 

@@ -154,6 +154,9 @@ class CompetitionAnalysis(CompetitionInfo):
     classes : dict or None
         For a competition ranked by a classification metric, the best system's confusion matrix and
         per-class precision, recall, F1 and support (:func:`compreport.stats.classes.per_class`).
+    clusters : dict or None
+        The cluster bootstrap's unit, ``{"column", "clusters", "items"}``
+        (:meth:`compreport.stats.clusters.Clusters.describe`); None when the items are resampled.
     """
 
     n: int
@@ -166,6 +169,7 @@ class CompetitionAnalysis(CompetitionInfo):
     teams: dict = field(default_factory=dict)
     missing: dict = field(default_factory=dict)
     classes: dict | None = None
+    clusters: dict | None = None
 
     @property
     def primary(self) -> MetricAnalysis:
@@ -188,7 +192,7 @@ class CompetitionAnalysis(CompetitionInfo):
         out = self.metadata()
         out.update(n=self.n, systems=self.systems, baselines=self.baselines, teams=self.teams, missing=self.missing,
                    metrics=[ma.to_dict() for ma in self.metrics], inputs=self.inputs,
-                   warnings=self.warnings, engine=self.engine, classes=self.classes)
+                   warnings=self.warnings, engine=self.engine, classes=self.classes, clusters=self.clusters)
         return out
 
     @classmethod
@@ -198,7 +202,7 @@ class CompetitionAnalysis(CompetitionInfo):
         return cls(**kw, n=d["n"], systems=d["systems"], baselines=d["baselines"],
                    metrics=[MetricAnalysis.from_dict(x) for x in d["metrics"]], inputs=d.get("inputs", []),
                    warnings=d.get("warnings", []), engine=d.get("engine", {}), teams=d.get("teams", {}),
-                   missing=d.get("missing", {}), classes=d.get("classes"))
+                   missing=d.get("missing", {}), classes=d.get("classes"), clusters=d.get("clusters"))
 
 
 @dataclass

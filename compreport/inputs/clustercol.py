@@ -1,0 +1,69 @@
+"""The column that names each item's cluster (``--cluster-col`` / ``[data] cluster``), for the
+cluster bootstrap (:mod:`compreport.stats.clusters`): read from the gold file of the gold + runs
+layout, or taken out of a wide table's (or DataFrame's) columns, where it would otherwise be read
+as a system. Every item needs a cluster, and there must be at least two clusters."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from ..errors import InputError
+from ..stats.clusters import Clusters
+from ..words import option
+from .parsed import Parsed, RawText, ReadOptions
+from .records import layout
+
+
+def _checked(labels: list, column: str, blank_at) -> Clusters:
+    """Clusters from one label per item; ``blank_at(k)`` locates item ``k`` in errors."""
+    for k, v in enumerate(labels):
+        if v is None or v == "":
+            raise InputError(f"{blank_at(k)}: blank cluster; with {option('cluster_col', repr(column))} every item "
+                             f"needs one (its question, document, author, ...)")
+    clusters = Clusters.from_labels(labels, column)
+    if clusters.count < 2:
+        raise InputError(f"{blank_at(0)}: column {column!r} ({option('cluster_col')}) names a single cluster, "
+                         f"{clusters.labels[0]!r}, for every item: the cluster bootstrap needs two or more")
+    return clusters
+
+
+def gold_clusters(raw: RawText | Parsed, header: bool, opts: ReadOptions) -> Clusters:
+    """The cluster of each gold item (gold file order), from column ``opts.cluster_col`` of the gold
+    file ``raw`` (read as :func:`~compreport.inputs.records.layout` reads its labels)."""
+    if isinstance(raw, Parsed):
+        raise InputError(f"{raw.path}: {option('cluster_col')} reads a column of a delimited gold file (CSV, TSV "
+                         f"or whitespace-separated); add the cluster to such a file")
+    read = layout(raw, "gold", header, dataclasses.replace(opts, label_col=[opts.cluster_col]), None)
+    col = opts.cluster_col
+    name = col if isinstance(col, str) else (read.header[col - 1] if read.header else f"column {col}")
+    return _checked([v[0] for v in read.values], name, lambda k: read.where(k, 0))
+
+
+def take_column(pieces: dict, column: int | str, where: str) -> dict:
+    """A wide table's pieces without the system column ``column`` (a header name), whose values
+    become ``pieces["clusters"]``."""
+    systems = list(pieces["systems"])
+    if not isinstance(column, str):
+        raise InputError(f"{where}: {option('cluster_col')} names a wide table's column by its header name; "
+                         f"got position {column}")
+    if column not in systems:
+        raise InputError(f"{where}: no column {column!r} for {option('cluster_col')} (columns besides the gold "
+                         f"and id: {', '.join(map(repr, systems))})")
+    j = systems.index(column)
+    labels = [str(v) for v in np.asarray(pieces["predictions"][j])[:, 0]]
+    sources = list(pieces.get("system_sources") or [])
+    locate = (lambda k: sources[j].locate(k)) if sources else (lambda k: f"{where}, item {k + 1}")
+    clusters = _checked(labels, column, locate)
+    keep = [s for s in range(len(systems)) if s != j]
+    out = dict(pieces, systems=[systems[s] for s in keep], predictions=np.asarray(pieces["predictions"])[keep],
+               clusters=clusters)
+    if sources:
+        out["system_sources"] = [sources[s] for s in keep]
+    for key in ("missing", "teams"):
+        if key in out:
+            out[key] = {s: v for s, v in out[key].items() if s != column}
+    if not out["systems"]:
+        raise InputError(f"{where}: no system columns besides the gold, id and cluster columns")
+    return out

@@ -1,0 +1,81 @@
+"""The cluster (grouped) bootstrap: items that share a cluster (a question, a document, an author, a
+conversation) are drawn together, so the resampling unit is the cluster.
+
+A replicate draws as many clusters as there are, uniformly with replacement (Davison & Hinkley
+1997, section 3.8: the first-stage bootstrap of clustered data); every item of a drawn cluster
+enters the resample once per draw, so resamples differ in size. The same draws serve every system
+and every metric (paired). The jackknife behind BCa leaves out one cluster at a time, and the
+randomization test swaps the two systems' predictions of all the items of a cluster together.
+With one item per cluster the drawn clusters are the drawn items, replicate by replicate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Clusters:
+    """Which cluster each item belongs to.
+
+    Attributes
+    ----------
+    codes : ndarray of int (n,)
+        Cluster of each item, numbered 0..G-1 in order of first appearance.
+    labels : list of str
+        The clusters' names (G), in that order.
+    column : str
+        Where they came from (the column's name), for the outputs.
+    """
+
+    codes: np.ndarray
+    labels: list
+    column: str = "cluster"
+
+    @classmethod
+    def from_labels(cls, labels, column: str = "cluster") -> "Clusters":
+        """From one cluster label per item (any hashable values; compared as strings)."""
+        values = [str(v) for v in labels]
+        first: dict[str, int] = {}
+        codes = np.fromiter((first.setdefault(v, len(first)) for v in values), dtype=np.intp, count=len(values))
+        return cls(codes, list(first), column)
+
+    @property
+    def count(self) -> int:
+        """G, the number of clusters."""
+        return len(self.labels)
+
+    @property
+    def sizes(self) -> np.ndarray:
+        """Items per cluster (G,)."""
+        return np.bincount(self.codes, minlength=self.count)
+
+    def counts(self, draws: np.ndarray) -> np.ndarray:
+        """How often each cluster was drawn in each row of ``draws`` (rows, G): (rows, G) int."""
+        out = np.zeros((len(draws), self.count), dtype=np.int64)
+        for j, row in enumerate(draws):
+            out[j] = np.bincount(row, minlength=self.count)
+        return out
+
+    def items(self, draw: np.ndarray) -> np.ndarray:
+        """The item indices of the drawn clusters ``draw`` (one row), cluster after cluster in
+        drawing order (each cluster's items in input order)."""
+        members = np.argsort(self.codes, kind="stable")
+        sizes = self.sizes
+        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        lens = sizes[draw]
+        at = np.repeat(starts[draw] - np.cumsum(lens) + lens, lens) + np.arange(int(lens.sum()))
+        return members[at]
+
+    def by_pattern(self, inverse: np.ndarray, patterns: int):
+        """(G, U) sparse matrix: the items of each cluster falling in each joint pattern."""
+        from scipy import sparse
+
+        return sparse.csr_matrix((np.ones(len(self.codes)), (self.codes, inverse)),
+                                 shape=(self.count, patterns))
+
+    def describe(self) -> dict:
+        """The resampling unit as results.json states it: ``{"column", "clusters", "items"}``."""
+        return {"column": self.column, "clusters": self.count, "items": int(len(self.codes))}
