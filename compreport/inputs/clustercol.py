@@ -35,8 +35,13 @@ def gold_clusters(raw: RawText | Parsed, header: bool, opts: ReadOptions) -> Clu
     if isinstance(raw, Parsed):
         raise InputError(f"{raw.path}: {option('cluster_col')} reads a column of a delimited gold file (CSV, TSV "
                          f"or whitespace-separated); add the cluster to such a file")
-    read = layout(raw, "gold", header, dataclasses.replace(opts, label_col=[opts.cluster_col]), None)
     col = opts.cluster_col
+    names = raw.rows[raw.start] if header else None
+    if isinstance(col, str) and (names is None or col not in names):
+        has = f"the header ({', '.join(map(repr, names))})" if names else "no header line"
+        raise InputError(f"{raw.path}, line {raw.lines[raw.start]}: no column {col!r} for {option('cluster_col')}; "
+                         f"the file has {has} (give a header name or a 1-based position)")
+    read = layout(raw, "gold", header, dataclasses.replace(opts, label_col=[col]), None)
     name = col if isinstance(col, str) else (read.header[col - 1] if read.header else f"column {col}")
     return _checked([v[0] for v in read.values], name, lambda k: read.where(k, 0))
 
