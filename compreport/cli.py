@@ -152,8 +152,9 @@ def _print_leaderboards(report) -> None:
     for comp in report.analysis.competitions:
         t = model.leaderboard(comp, report.format)
         ci = f"{prose.level(settings)} CI" if settings.bootstrap else "no resamples"
+        unit = f"; resampled by cluster, {_printable(prose.unit(comp))}" if comp.clusters else ""
         print(f"\n{_printable(comp.id)}: {_printable(comp.primary.name)}, {ci}; groups and marks: {settings.rule}, "
-              f"alpha = {settings.alpha:g}")
+              f"alpha = {settings.alpha:g}{unit}")
         for alert in (prose.cannot_reject(settings, ma) for ma in comp.metrics):
             if alert:
                 print(f"  warning: {alert}")

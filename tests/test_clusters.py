@@ -14,7 +14,6 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-import scipy.stats
 from sklearn import metrics as sk
 
 import compreport as cr
@@ -207,3 +206,38 @@ def test_wide_table_cluster_column_errors(tmp_path):
         cr.load(tmp_path / "wide.csv", metrics="accuracy", id="id", cluster_col=3)
     with pytest.raises(InputError, match="DataFrame: no column 'topic'"):
         cr.from_frame(df, id="id", cluster="topic")
+
+
+def test_every_output_states_the_unit(tmp_path):
+    """The methods text (HTML page, team sheet, appendix) names the cluster bootstrap with its
+    citation; the facts, the CI caption, leaderboard.md, summary.csv and the terminal heading name
+    the clusters and their column. A competition without clusters says none of it."""
+    from compreport.report import appendix, team
+
+    df = _questions(G=12, k=5)
+    _files(tmp_path, df)
+    res = run_cli(tmp_path, "report", "qa.tsv", "--runs", "runs", "--label-col", "label", "--metric", "accuracy",
+                  "--cluster-col", "question", "-B", "300", "--format", "json", "-o", "out")
+    assert res.returncode == 0, res.stderr
+    unit = "12 clusters given by column “question”"
+    assert f"resampled by cluster, {unit}" in res.stdout
+    out = tmp_path / "out"
+    assert (out / "qa" / "leaderboard.md").read_text(encoding="utf-8").endswith(
+        f"Resampled by cluster: 60 items in {unit}.\n")
+    summary = pd.read_csv(out / "summary" / "summary.csv")
+    assert summary.loc[0, "clusters"] == 12 and summary.loc[0, "n"] == 60
+    analysis = cr.Analysis.from_dict(json.loads((out / "results.json").read_text(encoding="utf-8")))
+    comp = analysis.competitions[0]
+    report = cr.Report(analysis)
+    page = report.to_html()
+    assert f"60 test items in {unit}, resampled by cluster" in page
+    assert "the cluster bootstrap (Davison and Hinkley, 1997)" in page and "Bootstrap Methods and their Application" in page
+    assert f"(resampling {unit})" in report.to_latex("ci")
+    sheet = team.team_html(analysis, comp, comp.primary.best)
+    assert f"n = 60 items in {unit}, resampled by cluster" in sheet and "Davison and Hinkley, 1997" in sheet
+    assert "\\citep{davison1997}" in appendix.methods_latex(analysis.settings, analysis.competitions)
+    assert "davison1997" in appendix.cited_keys(analysis.settings, analysis.competitions)
+    flat = cr.analyze(cr.from_frame(df.drop(columns="question"), id="id"), bootstrap=50)
+    text = cr.Report(flat).to_html() + cr.Report(flat).to_latex("ci")
+    assert "cluster" not in text.lower()
+    assert "davison1997" not in appendix.cited_keys(flat.settings, flat.competitions)

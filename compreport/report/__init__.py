@@ -115,12 +115,7 @@ class Report:
         if kind == "leaderboard":
             return r.leaderboard(comp)
         if kind == "ci":
-            from .naming import metric_stems
-            from .tex import escape, metric_name
-
-            stem = metric_stems(comp)[ma.name]
-            return r.ci_blocks([(metric_name(ma), comp, ma)], label=r.label(f"{comp.id}-ci-{stem}"),
-                               caption=f"Ordered bootstrap confidence intervals for {escape(comp.name)}")
+            return r.confidence_intervals(comp, ma)
         return {"diff-best": r.differences_from_best, "pairs": r.pair_matrix, "pvalues": r.p_values}[kind](comp, ma)
 
     def to_markdown(self, kind: str, competition: str | None = None, metric: str | None = None) -> str:
@@ -254,7 +249,8 @@ class Report:
                 written += write_latex(self.analysis, tmp, self.latex_options, compile_pdf=False,
                                        figures=self.gallery.pdfs)
                 # latexmk runs beside the HTML and PDF work; its figures are written above
-                build = start_compile(tmp, cited_keys(self.analysis.settings)) if compile_pdf else None
+                build = (start_compile(tmp, cited_keys(self.analysis.settings, self.analysis.competitions))
+                         if compile_pdf else None)
             interrupts.check()
             if "html" in formats:
                 from .html import write_html

@@ -25,15 +25,15 @@ from ..inputs.spec import slug
 BIB_STYLE = "plainnat"
 
 
-def cited_keys(settings) -> list[str]:
-    """The BibTeX keys the appendix cites (its methods paragraph), in order."""
-    return prose.cited(prose.paragraph(settings))
+def cited_keys(settings, comps=()) -> list[str]:
+    """The BibTeX keys the appendix of the competitions ``comps`` cites (its methods paragraph), in order."""
+    return prose.cited(prose.paragraph(settings, comps))
 
 
-def methods_latex(settings) -> str:
+def methods_latex(settings, comps=()) -> str:
     """The methods paragraph with ``\\cite`` commands."""
     return "".join(escape(s).replace("-{}", "-") if isinstance(s, str) else f"\\citep{{{s.key}}}"
-                   for s in prose.paragraph(settings))
+                   for s in prose.paragraph(settings, comps))
 
 
 def document_preamble(options: Options) -> list[str]:
@@ -69,14 +69,15 @@ def appendix(analysis: Analysis, options: Options, tables_by_comp: dict[str, lis
     doc.preamble.append(Command("date", ""))
     doc.append(NoEscape(r"\maketitle"))
     with doc.create(Section("Methods")):
-        doc.append(NoEscape(methods_latex(analysis.settings)))
+        doc.append(NoEscape(methods_latex(analysis.settings, analysis.competitions)))
     with doc.create(Section("Competitiveness across competitions")):
         doc.append(NoEscape(r"\input{summary/legend.tex}" + "\n" + r"\input{summary/competitiveness.tex}"))
         for stem, _, _ in _language_blocks(analysis):
             doc.append(NoEscape(f"\n\\input{{summary/ci-{stem}.tex}}\n"))
     for comp in analysis.competitions:
         with doc.create(Section(NoEscape(escape(comp.name)), label=False)):
-            doc.append(NoEscape(f"\\num{{{comp.n}}} test items, {len(comp.systems)} systems."))
+            where = f" in {escape(prose.unit(comp))}, resampled by cluster" if comp.clusters else ""
+            doc.append(NoEscape(f"\\num{{{comp.n}}} test items{where}, {len(comp.systems)} systems."))
             for rel in tables_by_comp.get(comp.id, []):
                 doc.append(NoEscape(f"\n\\input{{{rel}}}\n"))
             figs = figures_by_comp.get(comp.id, [])
@@ -138,7 +139,7 @@ def write_latex(analysis: Analysis, out: Path, options: Options | None = None,
     written.append(summary / "competitiveness.csv")
     (out / "appendix.tex").write_text(appendix(analysis, options, tables_by_comp, figures_by_comp, r.stamp,
                                                r.prefix), encoding="utf-8")
-    keys = cited_keys(analysis.settings)
+    keys = cited_keys(analysis.settings, analysis.competitions)
     (out / "references.bib").write_text(references.bibtex(keys), encoding="utf-8")
     written += [out / "appendix.tex", out / "references.bib"]
     if compile_pdf:

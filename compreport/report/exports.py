@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..stats.results import Analysis, CompetitionAnalysis
-from . import markdown, model
+from . import markdown, model, prose
 from .naming import pairs_file
 
 
@@ -41,10 +41,15 @@ def leaderboard_frame(analysis: Analysis, comp: CompetitionAnalysis):
 def summary_frame(analysis: Analysis):
     """One row per competition: id, name, primary metric, the winner(s) and their score, then the
     competitiveness figures (:meth:`~compreport.stats.results.Analysis.competitiveness`)."""
+    import pandas as pd
+
     df = analysis.competitiveness()
     winners = [[s for s in c.primary.scores if s.is_best] for c in analysis.competitions]
     df.insert(3, "winner", [" | ".join(s.system for s in w) or None for w in winners])
     df.insert(4, "winner_score", [w[0].score if w else None for w in winners])
+    # the resampling unit: clusters of items (the cluster bootstrap), or none (the items)
+    df.insert(df.columns.get_loc("n") + 1, "clusters",
+              pd.array([c.clusters["clusters"] if c.clusters else None for c in analysis.competitions], dtype="Int64"))
     return df
 
 
@@ -75,7 +80,8 @@ def write_exports(analysis: Analysis, out: Path, fmt: model.Format) -> list[Path
         folder = out / comp.id
         folder.mkdir(parents=True, exist_ok=True)
         t = model.leaderboard(comp, fmt)
-        (folder / "leaderboard.md").write_text(markdown.table(t, model.export_keys(t)), encoding="utf-8")
+        note = f"\nResampled by cluster: {comp.n:,} items in {prose.unit(comp)}.\n" if comp.clusters else ""
+        (folder / "leaderboard.md").write_text(markdown.table(t, model.export_keys(t)) + note, encoding="utf-8")
         written += [folder / "leaderboard.md", _csv(leaderboard_frame(analysis, comp), folder / "leaderboard.csv")]
         if len(comp.systems) > 1:
             written += [_csv(analysis.pairs(ma.name, comp.id), folder / pairs_file(comp, ma.name))

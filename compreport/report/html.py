@@ -78,9 +78,9 @@ def citation_segments(segments) -> list[dict]:
             for s in segments]
 
 
-def methods_context(settings: Settings) -> dict:
-    """The methods paragraph and its reference list."""
-    segments = prose.paragraph(settings)
+def methods_context(settings: Settings, comps=()) -> dict:
+    """The methods paragraph (of the competitions ``comps``) and its reference list."""
+    segments = prose.paragraph(settings, comps)
     return {"segments": citation_segments(segments),
             "references": [{"key": k, "cite": references.short(k), "text": references.reference_text(k)}
                            for k in prose.cited(segments)]}
@@ -189,7 +189,8 @@ def competition_context(analysis: Analysis, comp: CompetitionAnalysis, fmt: mode
         "has_baselines": any(r.baseline for r in lb.rows), "rule": s.rule, "many": model.many_systems(comp),
         "other_figures": [f for f in other_figures if f["stem"] != "confusion"],
         "confusion_figures": [f for f in other_figures if f["stem"] == "confusion"],
-        "classes": model.per_class(comp, fmt), "methods": methods_context(s), "provenance": provenance(analysis, comp),
+        "classes": model.per_class(comp, fmt), "methods": methods_context(s, [comp]),
+        "provenance": provenance(analysis, comp), "unit": prose.unit(comp),
         # only the marks a p-value can earn with B resamples (as the LaTeX matrix caption)
         "stars": [(t, mark, len(vocab.STARS) - 1 - i) for i, (t, mark) in enumerate(vocab.STARS)
                   if (t, mark) in model.possible_marks(s.bootstrap)],
@@ -277,7 +278,7 @@ def index_html(analysis: Analysis, fmt: model.Format | None = None, gallery: Gal
     return render("index.html", for_pdf=for_pdf, settings=analysis.settings, level=prose.level(analysis.settings),
                   title=prose.title(analysis), summaries=summary_blocks(analysis, fmt, for_pdf=for_pdf),
                   legend=model.legend(), competitions=competitions, workshop_svg=workshop_svg,
-                  methods=methods_context(analysis.settings), provenance=provenance(analysis),
+                  methods=methods_context(analysis.settings, analysis.competitions), provenance=provenance(analysis),
                   ties_words=vocab.FAMILIES[analysis.settings.ties_family].words)
 
 

@@ -26,6 +26,7 @@ from .latex_layout import (STYLES, Options, Style, _Part, _values, number_format
                            spans, split_even, split_rows, table_format, tex_width)
 from .latex_pairwise import PairwiseTables
 from .naming import metric_stems
+from . import prose
 from .prose import direction
 from .tex import cell, cell_text, escape, mark, metric_name, number, with_numbers  # noqa: F401  (number: re-exported)
 from ..resources import templates_dir
@@ -216,11 +217,14 @@ class Renderer(PairwiseTables):
             parts.append(_Part(width(cg), body, caption, labels[k]))
         return self._file(parts)
 
-    def confidence_intervals(self, comp: CompetitionAnalysis) -> str:
-        """Ordered bootstrap CIs, one block per metric side by side; split when too wide."""
-        blocks = [(metric_name(ma), comp, ma) for ma in comp.metrics]
-        return self.ci_blocks(blocks, caption=f"Ordered bootstrap confidence intervals for {escape(comp.name)}",
-                              label=self.label(f"{comp.id}-ci"))
+    def confidence_intervals(self, comp: CompetitionAnalysis, ma: MetricAnalysis | None = None) -> str:
+        """Ordered bootstrap CIs, one block per metric side by side (only ``ma``'s when given); split
+        when too wide."""
+        blocks = [(metric_name(x), comp, x) for x in ([ma] if ma else comp.metrics)]
+        unit = f" (resampling {escape(prose.unit(comp))})" if comp.clusters else ""
+        label = f"{comp.id}-ci-{metric_stems(comp)[ma.name]}" if ma else f"{comp.id}-ci"
+        return self.ci_blocks(blocks, caption=f"Ordered bootstrap confidence intervals for {escape(comp.name)}{unit}",
+                              label=self.label(label))
 
     def ci_blocks(self, blocks: list[tuple[str, CompetitionAnalysis, MetricAnalysis]], caption: str,
                   label: str) -> str:

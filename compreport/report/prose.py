@@ -46,13 +46,34 @@ def _verdict_rule(settings: Settings) -> list[str | Cite]:
     return [settings.rule, *([" ", Cite(corr.cite)] if corr.cite else [])]
 
 
-def paragraph(settings: Settings) -> list[str | Cite]:
-    """The methods paragraph as segments (text and :class:`Cite`), worded from ``settings``."""
+def unit(comp: CompetitionAnalysis) -> str:
+    """What a resample of ``comp`` draws, for captions and facts: ``""`` for its items, else
+    ``"40 clusters given by column “question”"`` (the cluster bootstrap)."""
+    c = comp.clusters
+    return f"{c['clusters']:,} clusters given by column “{c['column']}”" if c else ""
+
+
+def clustering(comps) -> list[str | Cite]:
+    """The methods sentence on the cluster bootstrap, naming the competitions of ``comps`` that use
+    it (``[]`` when none does)."""
+    grouped = [c for c in comps if c.clusters]
+    if not grouped:
+        return []
+    which = "; ".join(f"{c.name}: {c.clusters['items']:,} items in {unit(c)}" for c in grouped)
+    return [f"Where items form clusters ({which}), a resample draws the clusters with replacement and every item "
+            "of a drawn cluster comes with it, the cluster bootstrap ", Cite("davison1997"), ": intervals, "
+            "differences and p-values all resample clusters, the jackknife of BCa leaves out one cluster, and a "
+            "randomization round swaps the predictions of whole clusters. "]
+
+
+def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
+    """The methods paragraph as segments (text and :class:`Cite`), worded from ``settings``, with
+    the cluster bootstrap of those of the competitions ``comps`` that use it."""
     ci = vocab.CI_METHODS[settings.ci_method]
     out: list[str | Cite] = [
         f"Scores are reported with {level(settings)} {ci.words} confidence intervals ", Cite(ci.cite),
         f" from {settings.bootstrap:,} paired bootstrap resamples of the test items (seed {settings.seed}); "
-        "every system and metric is scored on the same resamples. "]
+        "every system and metric is scored on the same resamples. ", *clustering(comps)]
     if settings.test == "randomization":
         out += [f"p-values come from an approximate randomization test with {settings.bootstrap:,} rounds, "
                 f"swapping each item's two predictions with probability 1/2 ", Cite("noreen1989"), " as in MUC ",
@@ -100,8 +121,9 @@ def unsettled_note(resamples: int) -> str:
             f"p-values, so more resamples could change it.")
 
 
-def method_sentences(settings: Settings) -> list[str | Cite]:
-    """The methods in two sentences (for the team sheets), as segments with citations."""
+def method_sentences(settings: Settings, comp: CompetitionAnalysis | None = None) -> list[str | Cite]:
+    """The methods in two sentences (for the team sheets; a third for a competition using the
+    cluster bootstrap), as segments with citations."""
     ci = vocab.CI_METHODS[settings.ci_method]
     test = vocab.TESTS[settings.test]
     return [f"Scores carry {level(settings)} {ci.label} confidence intervals ", Cite(ci.cite),
@@ -109,7 +131,7 @@ def method_sentences(settings: Settings) -> list[str | Cite]:
             f"p-values come from {test.words} ", Cite(test.cite), ". ",
             f"Every verdict on this page, and the significance groups (systems sharing a letter are not "
             f"significantly different at α = {settings.alpha:g} ", Cite("piepho2004"), "), uses the ",
-            *_verdict_rule(settings), "."]
+            *_verdict_rule(settings), ". ", *clustering([comp] if comp else [])]
 
 
 def cited(segments: list[str | Cite]) -> list[str]:

@@ -53,6 +53,13 @@ REFERENCES = {
   number = {1},
   year = {2010}
 }"""),
+    "davison1997": ("Davison and Hinkley, 1997", """@book{davison1997,
+  author = {Davison, Anthony C. and Hinkley, David V.},
+  title = {Bootstrap Methods and their Application},
+  publisher = {Cambridge University Press},
+  address = {Cambridge},
+  year = {1997}
+}"""),
     "gandy2014": ("Gandy and Hahn, 2014", """@article{gandy2014,
   author = {Gandy, Axel and Hahn, Georg},
   title = {{MMCTest} -- A Safe Algorithm for Implementing Multiple {M}onte {C}arlo Tests},

@@ -88,7 +88,8 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
         "untested_why": ("its score is undefined" if not math.isfinite(me.score)
                          else "only the comparisons with the winner are tested" if s.family == "vs-best"
                          else "their scores are undefined"),
-        "others": others, "method_sentences": citation_segments(prose.method_sentences(s)),
+        "others": others, "method_sentences": citation_segments(prose.method_sentences(s, comp)),
+        "unit": prose.unit(comp),
         "alerts": [a for a in [prose.cannot_reject(s, ma)] if a],
     }
 

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-import zlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -45,7 +44,7 @@ import numpy as np
 from ..words import option
 from ..workers import show_progress
 from .clusters import Clusters
-from .memory import block_rows, check_memory, memory_parts
+from .memory import block_rows, check_memory, memory_parts  # noqa: F401  (block_rows: re-exported)
 from .metrics import Prepared
 from .resampler import Resampler, competition_key  # noqa: F401  (the plan; re-exported)
 from .summing import _Summer, _stats_matrix, unique_rows  # noqa: F401
