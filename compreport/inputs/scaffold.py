@@ -26,6 +26,7 @@ runs = "runs"                # one file (or .zip) per run; subfolders: one per t
 # label_col = "label"
 # sep = "auto"               # auto (per file), tab, comma, whitespace
 # missing = "error"          # "wrong": a blank or absent prediction is scored as a wrong answer
+# cluster = "question"       # gold column of each item's cluster: clusters are resampled whole
 # exclude = ["*.log"]        # run files to leave out
 # fields = ["polarity", "type"]   # predictions with several fields (measure_s, measure_c)
 # table = "data.csv"         # ... or a wide table: one row per item, one column per system
