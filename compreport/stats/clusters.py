@@ -11,6 +11,7 @@ With one item per cluster the drawn clusters are the drawn items, replicate by r
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,10 +48,15 @@ class Clusters:
         """G, the number of clusters."""
         return len(self.labels)
 
-    @property
+    @functools.cached_property
     def sizes(self) -> np.ndarray:
         """Items per cluster (G,)."""
         return np.bincount(self.codes, minlength=self.count)
+
+    @functools.cached_property
+    def _members(self) -> tuple[np.ndarray, np.ndarray]:
+        """Items sorted by cluster (stable) and where each cluster starts among them."""
+        return np.argsort(self.codes, kind="stable"), np.concatenate([[0], np.cumsum(self.sizes)[:-1]])
 
     def counts(self, draws: np.ndarray) -> np.ndarray:
         """How often each cluster was drawn in each row of ``draws`` (rows, G): (rows, G) int."""
@@ -62,10 +68,8 @@ class Clusters:
     def items(self, draw: np.ndarray) -> np.ndarray:
         """The item indices of the drawn clusters ``draw`` (one row), cluster after cluster in
         drawing order (each cluster's items in input order)."""
-        members = np.argsort(self.codes, kind="stable")
-        sizes = self.sizes
-        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-        lens = sizes[draw]
+        members, starts = self._members
+        lens = self.sizes[draw]
         at = np.repeat(starts[draw] - np.cumsum(lens) + lens, lens) + np.arange(int(lens.sum()))
         return members[at]
 
