@@ -28,7 +28,8 @@ def _load(inputs: list[str], args=None):
                 pos_label=args.pos_label, labels=_comma_list([args.labels]) if args.labels else None,
                 sep=args.sep, id_col=args.id_col, label_col=args.label_col,
                 comments=False if args.no_comments else None, zip_member=args.zip_member, names=args.names,
-                exclude=list(args.exclude or []), missing=args.missing, cluster_col=args.cluster_col)
+                exclude=list(args.exclude or []), missing=args.missing, cluster_col=args.cluster_col,
+                score_col=args.score_col)
 
 
 def _cli_settings(args) -> dict:
@@ -242,12 +243,15 @@ def _point_leaderboard(comp) -> list[str]:
 def cmd_metrics(args) -> int:
     """``compreport metrics``: one line per registered metric (orientation, ideal value, description)."""
     from .stats.metrics import REGISTRY
+    from .stats.metrics.ranking import CUT_AT_K
 
     width = max(len(k) for k in REGISTRY)
     for name, metric in REGISTRY.items():
         orient = "higher" if metric.higher_is_better else "lower"
         ideal = "none" if metric.ideal is None else f"{metric.ideal:g}"
         print(f"{name:<{width}}  {orient} is better, ideal {ideal}  {metric.description}")
+    for name, description in CUT_AT_K:
+        print(f"{name:<{width}}  higher is better, ideal 1  {description} (needs --query-col)")
     print(f"{'FILE.py:FUNC':<{width}}  user metric: FUNC(y_true, y_pred) -> float")
     return 0
 

@@ -47,9 +47,12 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
                    "name (JSON: a key)")
     g.add_argument("--label-col", metavar="COL", help="label column(s) of gold and run files: a position or a header "
                    "name (JSON: a key); a comma list for several fields")
-    g.add_argument("--cluster-col", metavar="COL", help="column of the gold file (or wide table) naming each item's "
-                   "cluster (question, document, author): clusters are resampled whole (cluster bootstrap); a "
-                   "1-based position or a header name")
+    g.add_argument("--cluster-col", "--query-col", dest="cluster_col", metavar="COL",
+                   help="column of the gold file (or wide table) naming each item's cluster (question, document, "
+                   "author) or query: clusters are resampled whole (cluster bootstrap); ranking metrics (map, mrr, "
+                   "p@K, ndcg@K) rank within each; a 1-based position or a header name")
+    g.add_argument("--score-col", metavar="COL", help="score column of the run files (ranking metrics): a 1-based "
+                   "position or a header name")
     g.add_argument("--no-comments", action="store_true", help="read lines starting with '#' as data (default: "
                    "they are comments)")
     g.add_argument("--zip-member", metavar="NAME", help="the prediction file inside every .zip run")

@@ -31,6 +31,8 @@ OPTIONS = {
     "id_col": ("--id-col", "id_col", "{!r}"),
     "label_col": ("--label-col", "label_col", "{!r}"),
     "cluster_col": ("--cluster-col", "cluster_col", "{!r}"),
+    "query_col": ("--query-col", "cluster_col", "{!r}"),
+    "score_col": ("--score-col", "score_col", "{!r}"),
     "no_comments": ("--no-comments", "comments", "False"),
     "zip_member": ("--zip-member", "zip_member", "{!r}"),
     "names": ("--names", "names", "{!r}"),

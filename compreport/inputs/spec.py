@@ -50,13 +50,14 @@ class Options:
     exclude: list[str] = field(default_factory=list)
     missing: str | None = None
     cluster_col: int | str | None = None
+    score_col: int | str | None = None
 
     def reading(self) -> ReadOptions:
         """The reading options given here (command line or API), checked; defaults where not given."""
         return ReadOptions(sep=self.sep or "auto", comments=True if self.comments is None else self.comments,
                            id_col=self.id_col, label_col=self.label_col, zip_member=self.zip_member,
                            missing=self.missing or "error", exclude=list(self.exclude), names=self.names,
-                           cluster_col=self.cluster_col).check()
+                           cluster_col=self.cluster_col, runs_label_col=self.score_col).check()
 
 
 @dataclass
@@ -174,7 +175,16 @@ def _spec_reading(spec: "CompetitionSpec", path: Path, opts: Options) -> ReadOpt
         spec_labels = columns(d.label_col, "label_col", "[data] label_col")
         run_id = one_column(runs.id_col, "id_col", "[data.runs] id_col") if runs else None
         run_labels = columns(runs.label_col, "label_col", "[data.runs] label_col") if runs else None
-        spec_cluster = one_column(d.cluster, "cluster_col", "[data] cluster")
+        if d.cluster is not None and d.query_col is not None:
+            raise InputError(f"{where(path, ('data', 'query_col'))}: [data] names both `cluster` and `query_col` "
+                             f"(the same column: the query of each item is its cluster); give one")
+        if d.score_col is not None and runs is not None and runs.label_col is not None:
+            raise InputError(f"{where(path, ('data', 'score_col'))}: [data] `score_col` and [data.runs] `label_col` "
+                             f"both name the runs' column; give one")
+        spec_cluster = one_column(d.cluster if d.cluster is not None else d.query_col, "cluster_col",
+                                  "[data] cluster")
+        if d.score_col is not None:
+            run_labels = columns(d.score_col, "score_col", "[data] score_col")
     except InputError as exc:
         raise InputError(f"{path}: {exc}") from None
     given = opts.reading()
@@ -186,7 +196,8 @@ def _spec_reading(spec: "CompetitionSpec", path: Path, opts: Options) -> ReadOpt
         comments=opts.comments if opts.comments is not None else (d.comments if d.comments is not None else True),
         id_col=given.id_col if opts.id_col is not None else (opts.id if opts.id is not None else spec_id),
         label_col=given.label_col if label_given else spec_labels,
-        runs_id_col=None if id_given else run_id, runs_label_col=None if label_given else run_labels,
+        runs_id_col=None if id_given else run_id,
+        runs_label_col=given.runs_label_col if opts.score_col is not None else None if label_given else run_labels,
         zip_member=opts.zip_member or d.zip_member, missing=opts.missing or d.missing or "error",
         exclude=[*(d.exclude or []), *opts.exclude], names=names,
         cluster_col=given.cluster_col if opts.cluster_col is not None else spec_cluster).check()

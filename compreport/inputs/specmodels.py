@@ -51,6 +51,8 @@ class DataSpec(_Strict):
     missing: str | None = None
     exclude: list[str] | None = None
     cluster: int | str | None = None
+    query_col: int | str | None = None
+    score_col: int | str | None = None
 
 
 class NamesSpec(_Strict):

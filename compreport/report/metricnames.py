@@ -16,8 +16,10 @@ METRIC_LABELS = {
     "weighted_f1": "weighted F1", "precision": "precision", "recall": "recall",
     "macro_precision": "macro-precision", "macro_recall": "macro-recall", "mae": "MAE", "mse": "MSE",
     "rmse": "RMSE", "pearson": "Pearson's r", "spearman": "Spearman's ρ", "roc_auc": "ROC AUC",
-    "measure_s": "measure_S", "measure_c": "measure_C",
+    "measure_s": "measure_S", "measure_c": "measure_C", "map": "MAP", "mrr": "MRR",
 }
+#: The ranking metrics cut at k (:mod:`compreport.stats.metrics.ranking`): ``ndcg@10`` -> ``nDCG@10``.
+CUT_LABELS = {"map": "MAP", "p": "P", "ndcg": "nDCG"}
 #: Averaged labels listed by name up to this many; more are counted ("over 20 classes").
 LABELS_LISTED = 4
 
@@ -25,7 +27,17 @@ LABELS_LISTED = 4
 def metric_label(ma: MetricAnalysis | str) -> str:
     """The metric's display name (:data:`METRIC_LABELS`): ``macro-F1`` for ``macro_f1``."""
     name = ma if isinstance(ma, str) else ma.name
+    kind, at, k = name.partition("@")
+    if at and kind in CUT_LABELS and k.isdigit():
+        return f"{CUT_LABELS[kind]}@{k}"
     return METRIC_LABELS.get(name, name)
+
+
+def positive(name: str) -> str:
+    """What ``pos_label`` names for metric ``name``: ``relevant label`` for a ranking metric (the
+    relevant candidates), else ``positive class``."""
+    kind = name.partition("@")[0]
+    return "relevant label" if kind in ("map", "mrr", "p", "ndcg") and metric_label(name) != name else "positive class"
 
 
 def metric_title(ma: MetricAnalysis) -> str:
@@ -39,7 +51,7 @@ def metric_title(ma: MetricAnalysis) -> str:
         labels = list(labels)
         out += f" over {len(labels)} classes" if len(labels) > LABELS_LISTED else " over " + ", ".join(map(str, labels))
     if params.get("pos_label") is not None:
-        out += f" (positive class {params.pop('pos_label')})"
+        out += f" ({positive(ma.name)} {params.pop('pos_label')})"
     params.pop("pos_label", None)
     if params.get("field") is not None:
         out += f" of {params.pop('field')}"

@@ -14,6 +14,7 @@ import re
 import unicodedata
 
 from ..stats.results import MetricAnalysis
+from .metricnames import metric_label, positive
 from .model import MISSING, Cell, Format
 
 
@@ -116,12 +117,12 @@ def metric_name(ma: MetricAnalysis | str, short: bool = False) -> str:
     """
     name = ma if isinstance(ma, str) else ma.name
     table = SHORT_NAMES if short else METRIC_NAMES
-    base = table.get(name, escape(name))
+    base = table.get(name) or escape(metric_label(name))
     params = {} if isinstance(ma, str) else ma.params
     if not short and params.get("labels"):
         base += " (" + ", ".join(escape(x) for x in params["labels"]) + ")"
     elif not short and params.get("pos_label") is not None:
-        base += f" (positive class {escape(params['pos_label'])})"
+        base += f" ({positive(name)} {escape(params['pos_label'])})"
     return base
 
 

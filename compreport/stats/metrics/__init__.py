@@ -24,6 +24,7 @@ from ...settings import suggest
 from .base import Metric, Prepared
 from .classification import ClassificationMetric
 from .numeric import ErrorMetric, PearsonMetric, RocAucMetric, SpearmanMetric
+from .ranking import RankingMetric, ranking_metric
 from .restmex import MeasureC, MeasureS
 from .user import UserMetric
 
@@ -56,7 +57,8 @@ for _name, _desc in [
     ("mape", "mean absolute percentage error, as a fraction (numeric predictions)"),
 ]:
     _register(ErrorMetric(_name, _desc))
-for _m in (PearsonMetric(), SpearmanMetric(), RocAucMetric(), MeasureS(), MeasureC()):
+for _m in (PearsonMetric(), SpearmanMetric(), RocAucMetric(), MeasureS(), MeasureC(), RankingMetric("map", None),
+           RankingMetric("mrr", None)):
     _register(_m)
 
 
@@ -81,6 +83,9 @@ def get_metric(name: str, base: Path | None = None) -> Metric:
     """
     if name in REGISTRY:
         return REGISTRY[name]
+    ranking = ranking_metric(name)
+    if ranking is not None:
+        return ranking
     if ":" in name and name.rpartition(":")[0].endswith(".py"):
         return UserMetric(name, base)
     raise InputError(f"unknown metric {name!r}{suggest(name, list(REGISTRY))}; "

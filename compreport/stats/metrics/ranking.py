@@ -1,0 +1,174 @@
+"""Ranking metrics over queries: ``map``, ``map@k``, ``mrr``, ``p@k``, ``ndcg@k``.
+
+The items of a competition are (query, candidate) pairs: the gold gives each candidate its query
+(the cluster column, ``--query-col``) and its relevance, a run a score per candidate. Within a
+query, a system's candidates are ranked as trec_eval ranks them: by decreasing score, ties broken
+by decreasing item id (string order); candidates without a score (``--missing wrong``) are not
+retrieved. Per query, with R the query's relevant candidates in the gold:
+
+* ``map`` (``map@k``): average precision, the precision at the rank of each relevant candidate
+  retrieved (within the first k), summed and divided by R (trec_eval ``map``, ``map_cut_k``);
+* ``mrr``: 1 / the rank of the first relevant candidate, 0 if none is retrieved (``recip_rank``);
+* ``p@k``: relevant candidates among the first k, divided by k (``P_k``);
+* ``ndcg@k``: DCG of the first k, sum of gain / log2(rank + 1), divided by that of the ideal
+  order of the query's gold gains (``ndcg_cut_k``); 0 when the ideal DCG is 0.
+
+Relevance is ``gold == pos_label`` (gain 1) when ``pos_label`` is given, else the gold value as a
+number (graded gains; relevant when > 0). A query without a relevant candidate scores 0 for every
+system and counts in the mean, as in trec_eval. The score is the mean over queries, so the query is the
+resampling unit: ranking metrics need the query column, and the bootstrap then draws queries
+(the cluster bootstrap, :mod:`compreport.stats.clusters`).
+
+Decomposable: item i of query q carries ``1 / |q|`` (shared) and ``value_s(q) / |q|`` for each
+system s, so the statistics summed over the items of any set of drawn queries are their count and
+the sum of their values, exactly; the jackknife and the randomization test then work on queries.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from ...errors import InputError
+from ...inputs.competition import Competition
+from ...words import option
+from .base import Metric, Prepared, safe_divide
+from .fields import NO_PREDICTION, field_index
+
+#: Names of the ranking metrics: ``map``, ``mrr``, and ``map@k``, ``p@k``, ``ndcg@k`` for k >= 1.
+PATTERN = re.compile(r"(map|mrr|p|ndcg)(?:@([1-9][0-9]*))?")
+
+
+#: The ranking metrics cut at k, as ``compreport metrics`` lists them.
+CUT_AT_K = (("map@K", "average precision within the first K, mean over queries"),
+            ("p@K", "precision of the first K candidates, mean over queries"),
+            ("ndcg@K", "normalized DCG of the first K candidates, mean over queries"))
+
+
+def ranking_metric(name: str) -> "RankingMetric | None":
+    """The ranking metric called ``name``, or None when it is not one."""
+    m = PATTERN.fullmatch(name)
+    if not m or (m.group(1) in ("p", "ndcg") and not m.group(2)) or (m.group(1) == "mrr" and m.group(2)):
+        return None
+    return RankingMetric(m.group(1), int(m.group(2)) if m.group(2) else None)
+
+
+class RankingMetric(Metric):
+    """A ranking metric averaged over queries (see the module docstring)."""
+
+    allowed = ("field", "pos_label")
+    ideal = 1.0
+    higher_is_better = True
+
+    def __init__(self, kind: str, k: int | None):
+        self.kind, self.k = kind, k
+        self.name = kind + (f"@{k}" if k else "")
+        self.description = {"map": "mean average precision over queries (needs --query-col)",
+                            "mrr": "mean reciprocal rank over queries (needs --query-col)",
+                            "p": "precision of the first k candidates, mean over queries",
+                            "ndcg": "normalized DCG of the first k candidates, mean over queries"}[kind]
+
+    def prepare(self, comp: Competition, params: dict) -> Prepared:
+        """Per-query values of every system, spread over the query's items; see the module docstring."""
+        params = self.check_params(params)
+        if comp.clusters is None:
+            raise InputError(f"metric {self.name!r} ranks the candidates of each query: name the gold's query column "
+                             f"with {option('query_col')} (the query is then the resampling unit)")
+        f = field_index(comp, params)
+        gains = self._gains(comp, f, params)
+        scores = np.full((comp.m, comp.n), np.nan)
+        for s in range(comp.m):
+            col = comp.predictions[s, :, f]
+            given = col != NO_PREDICTION
+            try:
+                scores[s, given] = col[given].astype(np.float64)
+            except ValueError:
+                scores[s, given] = [_number(v) for v in col[given]]
+            bad = given & ~np.isfinite(scores[s])
+            if bad.any():
+                i = int(np.argmax(bad))
+                raise InputError(f"{comp.locate(s, i, f)}: score {str(col[i])!r} is not a finite number "
+                                 f"(metric {self.name!r} ranks by scores)")
+        values = query_values(self.kind, self.k, comp.clusters.codes, comp.item_ids, gains, scores)
+        share = 1.0 / comp.clusters.sizes[comp.clusters.codes].astype(float)
+        columns = np.column_stack([share, values[:, comp.clusters.codes].T * share[:, None]])
+        m = comp.m
+
+        def stats(rows):
+            return rows[:, :1], rows[:, 1:1 + m][..., None]
+
+        def finalize(shared, sys, count, systems=None):
+            return safe_divide(sys[..., 0], shared[..., [0]])
+        return Prepared(self.name, params, self.higher_is_better, self.ideal, columns=columns, stats=stats,
+                        finalize=finalize)
+
+    def _gains(self, comp: Competition, f: int, params: dict) -> np.ndarray:
+        gold = comp.gold[:, f]
+        if params.get("pos_label") is not None:
+            return (gold == str(params["pos_label"])).astype(float)
+        try:
+            return gold.astype(np.float64)
+        except ValueError:
+            i = next(i for i, v in enumerate(gold) if not _is_number(v))
+            raise InputError(f"{comp.locate(None, i, f)}: relevance {str(gold[i])!r} is not a number; give the "
+                             f"relevant label with {option('pos_label')} (metric {self.name!r})") from None
+
+    def reference(self, gold, pred, **params):  # pragma: no cover - the tests use trec_eval itself
+        raise NotImplementedError("ranking metrics are checked against trec_eval (pytrec_eval) in the tests")
+
+
+def _is_number(v) -> bool:
+    try:
+        return bool(np.isfinite(float(v)))
+    except ValueError:
+        return False
+
+
+def _number(v) -> float:
+    try:
+        return float(v)
+    except ValueError:
+        return float("nan")
+
+
+def query_values(kind: str, k: int | None, query: np.ndarray, ids: np.ndarray, gains: np.ndarray,
+                 scores: np.ndarray) -> np.ndarray:
+    """Per-query values (m, Q) of metric ``kind`` (cut at ``k``); ``query`` (n,) codes 0..Q-1,
+    ``gains`` (n,), ``scores`` (m, n): NaN where not retrieved."""
+    m = scores.shape[0]
+    nq = int(query.max()) + 1
+    values = np.zeros((m, nq))
+    order_ids = np.argsort(np.argsort(ids.astype(str), kind="stable"), kind="stable")  # id rank, for ties
+    for q in range(nq):
+        items = np.flatnonzero(query == q)
+        g = gains[items]
+        relevant = int((g > 0).sum())
+        if not relevant:
+            continue
+        ideal = np.sort(g)[::-1]
+        for s in range(m):
+            sc = scores[s, items]
+            got = ~np.isnan(sc)
+            # decreasing score, ties by decreasing id (trec_eval)
+            ranked = items[got][np.lexsort((-order_ids[items[got]], -sc[got]))]
+            rg = gains[ranked]
+            values[s, q] = _value(kind, k, rg, ideal, relevant)
+    return values
+
+
+def _value(kind: str, k: int | None, ranked_gains: np.ndarray, ideal: np.ndarray, relevant: int) -> float:
+    rel = ranked_gains > 0
+    if kind == "map":
+        top = rel[:k] if k else rel
+        hits = np.cumsum(top)
+        return float((hits / np.arange(1, len(top) + 1))[top].sum() / relevant)
+    if kind == "mrr":
+        first = np.flatnonzero(rel)
+        return 1.0 / (first[0] + 1) if len(first) else 0.0
+    if kind == "p":
+        return float(rel[:k].sum() / k)
+    disc = 1.0 / np.log2(np.arange(2, k + 2))
+    dcg = float((ranked_gains[:k] * disc[:len(ranked_gains[:k])]).sum())
+    idcg = float((ideal[:k] * disc[:len(ideal[:k])]).sum())
+    return dcg / idcg if idcg > 0 else 0.0

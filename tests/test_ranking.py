@@ -1,0 +1,149 @@
+"""Ranking metrics over queries (issue 12 item 4): map, map@k, mrr, p@k, ndcg@k equal trec_eval's
+(pytrec_eval runs trec_eval's own code), ties in scores broken as trec_eval breaks them, and the
+query is the resampling unit: every replicate is the mean of trec_eval's values over the drawn
+queries."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import numpy as np
+import pytest
+
+import compreport as cr
+from compreport.errors import InputError
+from compreport.stats import resampling as bootstrap
+from compreport.stats.metrics import get_metric
+from compreport.stats.resampler import Resampler
+
+from conftest import run_cli
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+
+#: compreport's name -> trec_eval's measure.
+MEASURES = {"map": "map", "map@5": "map_cut_5", "mrr": "recip_rank", "p@3": "P_3", "p@10": "P_10",
+            "ndcg@5": "ndcg_cut_5", "ndcg@10": "ndcg_cut_10"}
+
+
+def _task(tmp_path, graded: bool, seed: int = 4):
+    """A SemEval-2016 Task 3-like task: 30 questions of 4-12 comments each (ids unique), relevance in
+    the gold, three runs scoring every comment (scores rounded to 1 decimal: many ties), one run
+    leaving some comments unscored (not retrieved). Returns the qrels and runs in trec_eval's form."""
+    rng = np.random.default_rng(seed)
+    gold_lines, runs = ["qid\tcid\tlabel"], {f"run{s}": ["qid\tcid\tscore"] for s in range(3)}
+    qrels, trec = {}, {name: {} for name in runs}
+    for q in range(30):
+        qid = f"Q{q:03d}"
+        qrels[qid] = {}
+        for c in range(rng.integers(4, 13)):
+            cid = f"{qid}_C{c}"
+            rel = int(rng.choice([0, 0, 1, 2])) if graded else int(rng.random() < 0.35)
+            if q == 7:
+                rel = 0  # a question without a relevant comment
+            qrels[qid][cid] = rel
+            gold_lines.append(f"{qid}\t{cid}\t{rel if graded else ('true' if rel else 'false')}")
+            for s, name in enumerate(runs):
+                if s == 2 and rng.random() < 0.25:
+                    continue  # run2 does not score this comment
+                score = round(float(rel * (0.3 + 0.2 * s) + rng.random()), 1)
+                runs[name].append(f"{qid}\t{cid}\t{score}")
+                trec[name].setdefault(qid, {})[cid] = score
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "gold.tsv").write_text("\n".join(gold_lines) + "\n", encoding="utf-8")
+    for name, lines in runs.items():
+        (tmp_path / "runs" / f"{name}.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return qrels, trec
+
+
+def _load(tmp_path, metrics, graded):
+    return cr.load(tmp_path / "gold.tsv", runs=tmp_path / "runs", metrics=metrics, id_col="cid", label_col="label",
+                   cluster_col="qid", score_col="score", missing="wrong", pos_label=None if graded else "true")
+
+
+def _trec_eval(qrels, trec, measure):
+    """Per system, per query: trec_eval's value (a query a run leaves out scores 0, as trec_eval -c)."""
+    out = {}
+    for name, run in trec.items():
+        per = pytrec_eval.RelevanceEvaluator(qrels, {measure}).evaluate(run)
+        out[name] = {q: per.get(q, {}).get(measure, 0.0) for q in qrels}
+    return out
+
+
+@pytest.mark.parametrize("graded", [False, True])
+def test_scores_equal_trec_eval(tmp_path, graded):
+    qrels, trec = _task(tmp_path, graded)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        data = _load(tmp_path, list(MEASURES), graded)
+        analysis = cr.analyze(data, bootstrap=0)
+    comp = analysis.competitions[0]
+    assert comp.clusters == {"column": "qid", "clusters": 30, "items": sum(len(v) for v in qrels.values())}
+    for ma in comp.metrics:
+        expected = _trec_eval(qrels, trec, MEASURES[ma.name])
+        for score in ma.scores:
+            assert score.score == pytest.approx(np.mean(list(expected[score.system].values())), abs=1e-12), \
+                (ma.name, score.system)
+
+
+def test_every_replicate_is_the_mean_over_the_drawn_queries(tmp_path):
+    qrels, trec = _task(tmp_path, graded=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        comp = _load(tmp_path, ["map", "ndcg@5"], graded=False).competitions[0]
+    prepared = [get_metric(s.name).prepare(comp, dict(s.params)) for s in comp.metrics]
+    B = 60
+    res = bootstrap.run(prepared, comp.n, comp.m, B=B, seed=3, key=11, clusters=comp.clusters, jackknife=True,
+                        progress=False)
+    queries = comp.clusters.labels
+    plan = Resampler(comp.n, B, 3, 11, comp.clusters.count)
+    draws = np.vstack([plan.indices(k) for k, _ in enumerate(plan.blocks())])
+    for i, measure in enumerate(("map", "ndcg_cut_5")):
+        per = _trec_eval(qrels, trec, measure)
+        for s, system in enumerate(comp.systems):
+            values = np.array([per[system][q] for q in queries])
+            assert np.allclose(res.replicates[i][:, s], values[draws].mean(axis=1), atol=1e-12)
+            jack, weights = res.jackknife[i]
+            loo = (values.sum() - values) / (len(values) - 1)  # leave one query out
+            assert np.allclose(jack[:, s], loo) and (weights == 1).all()
+
+
+def test_cli_reads_query_and_score_columns(tmp_path):
+    qrels, trec = _task(tmp_path, graded=False)
+    res = run_cli(tmp_path, "report", "gold.tsv", "--runs", "runs", "--id-col", "cid", "--label-col", "label",
+                  "--query-col", "qid", "--score-col", "score", "--missing", "wrong", "--pos-label", "true",
+                  "--metric", "map,p@3", "-B", "200", "--format", "json", "-o", "out", "-q")
+    assert res.returncode == 0, res.stderr
+    (comp,) = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))["competitions"]
+    assert [m["name"] for m in comp["metrics"]] == ["map", "p@3"] and comp["engine"]["resampling"] == "clusters"
+    expected = _trec_eval(qrels, trec, "map")
+    for score in comp["metrics"][0]["scores"]:
+        assert score["score"] == pytest.approx(np.mean(list(expected[score["system"]].values())), abs=1e-12)
+
+
+def test_ranking_without_queries_or_with_labels_is_one_error(tmp_path):
+    _task(tmp_path, graded=False)
+    with pytest.raises(InputError, match=r"ranks the candidates of each query: name the gold's query column with "
+                                         r"`cluster_col`"):
+        cr.analyze(cr.load(tmp_path / "gold.tsv", runs=tmp_path / "runs", metrics="map", id_col="cid",
+                           label_col="label", score_col="score", missing="wrong", pos_label="true"), bootstrap=10)
+    with pytest.raises(InputError, match=r"relevance 'false' is not a number; give the relevant label with "
+                                         r"`pos_label`"):
+        cr.analyze(_load(tmp_path, ["map"], graded=True), bootstrap=10)
+    for bad in ("p", "ndcg", "mrr@3", "p@0"):
+        with pytest.raises(InputError, match="unknown metric"):
+            get_metric(bad)
+
+
+def test_spec_keys_give_the_same_numbers(tmp_path):
+    _task(tmp_path, graded=False)
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "competition.toml").write_text(
+        'name = "gold"\n[data]\ngold = "../gold.tsv"\nruns = "../runs"\nid_col = "cid"\nlabel_col = "label"\n'
+        'query_col = "qid"\nscore_col = "score"\nmissing = "wrong"\n[[metrics]]\nname = "mrr"\npos_label = "true"\n',
+        encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        spec = cr.analyze(cr.load(tmp_path / "c"), bootstrap=100)
+        api = cr.analyze(_load(tmp_path, ["mrr"], graded=False), bootstrap=100)
+    assert spec.to_dict()["competitions"][0]["metrics"] == api.to_dict()["competitions"][0]["metrics"]
