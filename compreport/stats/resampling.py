@@ -3,7 +3,8 @@
 How a replicate is drawn
 ------------------------
 Replicates come in fixed *blocks*; block ``k`` is drawn by its own generator,
-``default_rng(SeedSequence(seed, spawn_key=(key, k)))``, so the numbers do not depend
+``default_rng(SeedSequence(seed, spawn_key=(key, stream, k)))`` (:mod:`compreport.stats.resampler`),
+so the numbers do not depend
 on how many blocks are processed together or on ``jobs``. ``key`` is derived from the
 competition id: adding a competition to a workshop does not change another's numbers.
 
@@ -15,11 +16,14 @@ Two exact ways to draw the same bootstrap distribution are used:
 * ``patterns``: when every metric is decomposable, items with identical values in every
   column (gold plus every system's prediction) are one *pattern*, and a resample is a
   multinomial draw of ``n`` items over the patterns. Used when patterns are few
-  (``5 * patterns < n``), which makes the cost independent of ``n``;
-* ``clusters`` (the cluster bootstrap, :mod:`compreport.stats.clusters`): ``rows x G`` cluster
-  indices drawn uniformly with replacement; each item counts as often as its cluster was drawn.
+  (``5 * patterns < n``), which makes the cost independent of ``n``.
 
-In both, replicate statistics are per-pattern sufficient statistics
+When the items come in clusters, the cluster bootstrap (``clusters``,
+:mod:`compreport.stats.clusters`) draws ``rows x G`` cluster indices uniformly with replacement
+instead; each item counts as often as its cluster was drawn (with one item per cluster, these are
+the ``items`` draws, replicate by replicate).
+
+In every scheme, replicate statistics are per-pattern sufficient statistics
 (:mod:`compreport.stats.metrics`) weighted by how often each pattern was drawn, summed by one
 of two engines chosen by cost per run (:class:`_Summer`; recorded as ``engine.statistics``):
 
