@@ -161,8 +161,9 @@ def test_gold_file_column_wide_table_and_spec_give_the_same_numbers(tmp_path):
         (comp,) = data.competitions
         assert sorted(comp.systems) == ["A", "B", "C"] and comp.clusters.count == 12
         assert comp.clusters.column == "question" and comp.clusters.sizes.tolist() == [5] * 12
-    boards = [cr.analyze(d, bootstrap=300, seed=3).leaderboard()[["system", "ci_low", "ci_high"]]
-              for d in (runs, wide, spec)]
+    with pytest.warns(UserWarning, match="only 12 clusters"):  # fewer than FEW_CLUSTERS: a note
+        boards = [cr.analyze(d, bootstrap=300, seed=3).leaderboard()[["system", "ci_low", "ci_high"]]
+                  for d in (runs, wide, spec)]
     for board in boards[1:]:
         pd.testing.assert_frame_equal(boards[0], board)
 
@@ -241,3 +242,14 @@ def test_every_output_states_the_unit(tmp_path):
     text = cr.Report(flat).to_html() + cr.Report(flat).to_latex("ci")
     assert "cluster" not in text.lower()
     assert "davison1997" not in appendix.cited_keys(flat.settings, flat.competitions)
+
+
+def test_few_clusters_get_a_note():
+    with pytest.warns(UserWarning, match=r"competition 'few': only 6 clusters \(column 'question'\); with fewer than "
+                                         r"20 the cluster bootstrap's intervals come out too narrow"):
+        few = cr.analyze(cr.from_frame(_questions(G=6, k=4), id="id", cluster="question", name="few"), bootstrap=50)
+    assert any("only 6 clusters" in w for w in few.competitions[0].warnings)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        many = cr.analyze(cr.from_frame(_questions(G=20, k=2), id="id", cluster="question"), bootstrap=50)
+    assert not any("clusters" in w for w in many.competitions[0].warnings)

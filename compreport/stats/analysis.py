@@ -247,9 +247,9 @@ def _analyze_competition(comp: Competition, settings: Settings, *, jobs: int,
         if names.count(name) > 1:
             raise InputError(f"competition {comp.id!r}: metric {name!r} is given twice; results name metrics "
                              f"by name, so give each metric once")
-    b_note = bootstrap_note(comp, settings)
-    if b_note:
-        notes.append(b_note)
+    for note in (bootstrap_note(comp, settings), comp.clusters.few_note(comp.id) if comp.clusters else None):
+        if note:
+            notes.append(note)
     if comp.m == 1:
         notes.append(f"competition {comp.id!r} has a single system ({comp.systems[0]!r}): "
                      f"confidence intervals only, no comparisons")

@@ -17,6 +17,11 @@ from dataclasses import dataclass
 import numpy as np
 
 
+#: Below this many clusters the cluster bootstrap is unreliable (intervals too narrow, tests too
+#: liberal: Cameron, Gelbach & Miller 2008), and a competition gets a note saying so.
+FEW_CLUSTERS = 20
+
+
 @dataclass(frozen=True)
 class Clusters:
     """Which cluster each item belongs to.
@@ -79,6 +84,14 @@ class Clusters:
 
         return sparse.csr_matrix((np.ones(len(self.codes)), (self.codes, inverse)),
                                  shape=(self.count, patterns))
+
+    def few_note(self, competition_id: str) -> str | None:
+        """The note for a competition with fewer than :data:`FEW_CLUSTERS` clusters, else None."""
+        if self.count >= FEW_CLUSTERS:
+            return None
+        return (f"competition {competition_id!r}: only {self.count} clusters (column {self.column!r}); with fewer "
+                f"than {FEW_CLUSTERS} the cluster bootstrap's intervals come out too narrow and its tests too "
+                f"liberal (Cameron, Gelbach and Miller, 2008): read its verdicts with caution")
 
     def describe(self) -> dict:
         """The resampling unit as results.json states it: ``{"column", "clusters", "items"}``."""
