@@ -343,6 +343,35 @@ class Renderer(PairwiseTables):
 
     # -- files -----------------------------------------------------------------------------------
 
+    def per_class(self, comp: CompetitionAnalysis) -> str | None:
+        """The best system's per-class precision, recall, F1 and support (``comp.classes``; the HTML and
+        PDF table), or None for a competition without them."""
+        t = model.per_class(comp, self.fmt)
+        if t is None:
+            return None
+        fmt = number_format(self.fmt.decimals, _values(t, ("precision", "recall", "f1")))
+        labels = [escape(r.label) for r in t.rows]
+        w = self.style.table_width([self._col(["Class"] + labels)]
+                                   + [self._num_col([r[k] for r in t.rows], fmt, "{" + h + "}")
+                                      for k, h in (("precision", "Precision"), ("recall", "Recall"), ("f1", "F$_1$"))]
+                                   + [self._col(["Support"] + [r["support"].text for r in t.rows])])
+        head = f"Per-class scores of {escape(t.extra['system'])}"
+        tail = (f", the best system of {escape(comp.name)} by {metric_name(comp.primary)}, on the full test set "
+                f"(field {escape(t.extra['field'])}): precision of the items it labels with the class, recall of "
+                f"the class's gold items, their F$_1$, and the class's gold items (support); 0 where undefined. "
+                f"Point estimates, without intervals.")
+        groups = self._row_groups(len(t.rows), head + tail, w)
+        labels_ = self._parts(self.label(f"{comp.id}-classes"), len(groups))
+        parts = []
+        for k, rg in enumerate(groups):
+            rows = [{"label": labels[i], "precision": cell(t.rows[i]["precision"]), "recall": cell(t.rows[i]["recall"]),
+                     "f1": cell(t.rows[i]["f1"]), "support": escape(t.rows[i]["support"].text)} for i in rg]
+            body = self._render("per_class.tex.j2", fmt=table_format(fmt), rows=rows)
+            cap = head + self._part_text(1, len(groups)) + tail if k == 0 else self._continued(head, labels_[0], k + 1,
+                                                                                                len(groups))
+            parts.append(_Part(w, body, cap, labels_[k]))
+        return self._file(parts)
+
     def competition_tables(self, comp: CompetitionAnalysis) -> dict[str, str]:
         """File name -> LaTeX of every table of one competition; with many systems
         (:func:`~compreport.report.model.many_systems`) no pair matrix or p-value list (the appendix
@@ -356,4 +385,7 @@ class Renderer(PairwiseTables):
                 if not model.many_systems(comp):
                     out[f"pairs-{key}.tex"] = self.pair_matrix(comp, ma)
                     out[f"pvalues-{key}.tex"] = self.p_values(comp, ma)
+        classes = self.per_class(comp)
+        if classes is not None:
+            out["per-class.tex"] = classes
         return out
