@@ -360,16 +360,23 @@ class Renderer(PairwiseTables):
                 f"(field {escape(t.extra['field'])}): precision of the items it labels with the class, recall of "
                 f"the class's gold items, their F$_1$, and the class's gold items (support); 0 where undefined. "
                 f"Point estimates, without intervals.")
-        groups = self._row_groups(len(t.rows), head + tail, w)
-        labels_ = self._parts(self.label(f"{comp.id}-classes"), len(groups))
+        def body(rg):
+            return self._render("per_class.tex.j2", fmt=table_format(fmt), rows=[
+                {"label": labels[i], "precision": cell(t.rows[i]["precision"]), "recall": cell(t.rows[i]["recall"]),
+                 "f1": cell(t.rows[i]["f1"]), "support": escape(t.rows[i]["support"].text)} for i in rg])
+        return self._row_parts(self._row_groups(len(t.rows), head + tail, w), w, head, tail,
+                               self.label(f"{comp.id}-classes"), body)
+
+    def _row_parts(self, groups: list[list[int]], width: float, head: str, tail: str, label: str, body,
+                   continued=lambda rows: "") -> str:
+        """A table split by rows into ``groups``: ``body(rows)`` is a part's tabular; the first part's
+        caption is ``head`` + ``tail``, a later part's says it continues (plus ``continued(rows)``)."""
+        labels = self._parts(label, len(groups))
         parts = []
         for k, rg in enumerate(groups):
-            rows = [{"label": labels[i], "precision": cell(t.rows[i]["precision"]), "recall": cell(t.rows[i]["recall"]),
-                     "f1": cell(t.rows[i]["f1"]), "support": escape(t.rows[i]["support"].text)} for i in rg]
-            body = self._render("per_class.tex.j2", fmt=table_format(fmt), rows=rows)
-            cap = head + self._part_text(1, len(groups)) + tail if k == 0 else self._continued(head, labels_[0], k + 1,
-                                                                                                len(groups))
-            parts.append(_Part(w, body, cap, labels_[k]))
+            cap = (head + self._part_text(1, len(groups)) + tail if k == 0
+                   else self._continued(head, labels[0], k + 1, len(groups)) + continued(rg))
+            parts.append(_Part(width, body(rg), cap, labels[k]))
         return self._file(parts)
 
     def competition_tables(self, comp: CompetitionAnalysis) -> dict[str, str]:

@@ -47,23 +47,17 @@ class PairwiseTables:
                 f"{escape(s.ci_method)} bootstrap confidence intervals (not corrected for multiple comparisons); "
                 f"Excl.~0: the interval excludes zero. Sig.: significantly different from the best, decided by $p$ "
                 f"({escape(s.rule)}, $\\alpha = \\num{{{s.alpha:g}}}$).{self._monte_carlo(ma, t)}{key}")
-        groups = self._row_groups(len(t.rows), head + tail, w)
-        labels = self._parts(self.label(f"{comp.id}-diff-{metric_stems(comp)[ma.name]}"), len(groups))
-        parts = []
-        for k, rg in enumerate(groups):
-            rows = [{"system": names[i], "low": cell(t.rows[i]["ci_low"]), "diff": cell(t.rows[i]["diff"]),
-                     "high": cell(t.rows[i]["ci_high"]), "excludes": escape(t.rows[i]["excludes_zero"].text),
-                     "p": cell(t.rows[i]["p_adjusted"]), "significant": escape(t.rows[i]["significant"].text)}
-                    for i in rg]
-            body = self._render("vs_best.tex.j2", fmt=table_format(fmt), p_fmt=table_format(p_fmt), rows=rows)
-            if k == 0:
-                cap = head + self._part_text(1, len(groups)) + tail
-            else:
-                sub = (f" Systems: {self._key([(position[t.rows[i].label], t.rows[i].label) for i in rg])}"
-                       if abbreviate else "")
-                cap = self._continued(head, labels[0], k + 1, len(groups)) + sub
-            parts.append(_Part(w, body, cap, labels[k]))
-        return self._file(parts)
+        def body(rg):
+            return self._render("vs_best.tex.j2", fmt=table_format(fmt), p_fmt=table_format(p_fmt), rows=[
+                {"system": names[i], "low": cell(t.rows[i]["ci_low"]), "diff": cell(t.rows[i]["diff"]),
+                 "high": cell(t.rows[i]["ci_high"]), "excludes": escape(t.rows[i]["excludes_zero"].text),
+                 "p": cell(t.rows[i]["p_adjusted"]), "significant": escape(t.rows[i]["significant"].text)} for i in rg])
+
+        def continued(rg):  # a later part's key to its rank numbers
+            return (f" Systems: {self._key([(position[t.rows[i].label], t.rows[i].label) for i in rg])}"
+                    if abbreviate else "")
+        return self._row_parts(self._row_groups(len(t.rows), head + tail, w), w, head, tail,
+                               self.label(f"{comp.id}-diff-{metric_stems(comp)[ma.name]}"), body, continued)
 
     def _monte_carlo(self, ma: MetricAnalysis, t) -> str:
         """The Monte-Carlo error of the table's p-values, in the caption (the per-pair standard errors
