@@ -211,7 +211,9 @@ def cmd_validate(args) -> int:
             warn(note)
         names = [f"{ma.name}({', '.join(f'{k}={v}' for k, v in ma.params.items())})" if ma.params else ma.name
                  for ma in result.metrics]
-        print(f"ok: {comp.id}: {comp.n} items, {comp.m} systems, metrics: {', '.join(names)}")
+        clusters = (f" in {comp.clusters.count} clusters (column {_printable(comp.clusters.column)})"
+                    if comp.clusters else "")
+        print(f"ok: {comp.id}: {comp.n} items{clusters}, {comp.m} systems, metrics: {', '.join(names)}")
         for line in _point_leaderboard(result):
             print(line)
     return 0

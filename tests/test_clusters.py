@@ -222,6 +222,9 @@ def test_every_output_states_the_unit(tmp_path):
     assert res.returncode == 0, res.stderr
     unit = "12 clusters given by column “question”"
     assert f"resampled by cluster, {unit}" in res.stdout
+    checked = run_cli(tmp_path, "validate", "qa.tsv", "--runs", "runs", "--label-col", "label", "--metric", "accuracy",
+                      "--cluster-col", "question")
+    assert checked.returncode == 0 and "ok: qa: 60 items in 12 clusters (column question), 3 systems" in checked.stdout
     out = tmp_path / "out"
     assert (out / "qa" / "leaderboard.md").read_text(encoding="utf-8").endswith(
         f"Resampled by cluster: 60 items in {unit}.\n")
