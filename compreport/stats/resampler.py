@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .memory import block_rows
+from .multinomial import Multinomial  # noqa: F401  (the type of pattern_counts' sampler)
 
 
 def competition_key(competition_id: str) -> int:
@@ -79,10 +80,11 @@ class Resampler:
         start, stop = self.span(block)
         return self.rng(block, stream=1).integers(0, 2, size=(stop - start, self.units))
 
-    def pattern_counts(self, block: int, freq: np.ndarray) -> np.ndarray:
-        """Multinomial counts over patterns with frequencies ``freq`` (summing to n): (rows, U)."""
+    def pattern_counts(self, block: int, sampler: "Multinomial") -> np.ndarray:
+        """Multinomial counts over the patterns of ``sampler`` (:class:`~compreport.stats.multinomial.
+        Multinomial` of their frequencies, summing to n): (rows, U)."""
         start, stop = self.span(block)
-        return self.rng(block).multinomial(self.n, freq / self.n, size=stop - start)
+        return sampler.draw(self.rng(block), stop - start)
 
     def swap_counts(self, block: int, freq: np.ndarray) -> np.ndarray:
         """Randomization rounds: how many of each pattern's items swap their two predictions.

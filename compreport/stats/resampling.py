@@ -50,6 +50,7 @@ from ..workers import show_progress
 from .clusters import Clusters
 from .memory import block_rows, check_memory, memory_parts  # noqa: F401  (block_rows: re-exported)
 from .metrics import Prepared
+from .multinomial import Multinomial
 from .resampler import Resampler, competition_key  # noqa: F401  (the plan; re-exported)
 from .summing import _Summer, _stats_matrix, unique_rows  # noqa: F401
 
@@ -271,6 +272,7 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
         raise ValueError("mode='patterns' needs every metric to be decomposable")
     if randomization and generic:
         raise ValueError("the randomization test needs decomposable metrics")
+    sampler = Multinomial(freq) if mode == "patterns" else None
 
     observed: list[np.ndarray] = []
     for i, p in enumerate(prepared):
@@ -323,7 +325,7 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
             count = n
             if decomp:
                 if mode == "patterns":
-                    w = rs.pattern_counts(k, freq)[skip:]
+                    w = rs.pattern_counts(k, sampler)[skip:]
                 elif mode == "clusters":
                     drawn = clusters.counts(rs.indices(k)[skip:])  # (rows, G)
                     w = np.ascontiguousarray((by_pattern @ drawn.T).T, dtype=np.float32 if n < 1 << 24 else np.float64)
