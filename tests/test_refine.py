@@ -77,8 +77,9 @@ def test_refined_p_values_are_those_of_the_larger_b():
 
 
 def test_borderline_pair_is_reported_with_its_error_and_marked_unsettled(tmp_path):
-    """Two systems 0.4 points apart on 2,000 items: with B = 199 and no refinement the verdict cannot
-    be settled; the p-value carries its Monte-Carlo standard error and every output says unsettled."""
+    """Two systems 0.8 points apart on 2,000 items, differing on 60 of them (38 won by A, 22 by B:
+    a two-sided p near 0.04): with B = 199 and no refinement the verdict cannot be settled; the
+    p-value carries its Monte-Carlo standard error and every output says unsettled."""
     from compreport.report import model
     from compreport.report.team import team_html
 
@@ -86,7 +87,8 @@ def test_borderline_pair_is_reported_with_its_error_and_marked_unsettled(tmp_pat
     gold = rng.integers(0, 2, 2000)
     a = np.where(rng.random(2000) < 0.75, gold, 1 - gold)
     b = a.copy()
-    flip = rng.choice(2000, 60, replace=False)
+    flip = np.concatenate([rng.choice(np.flatnonzero(a == gold), 38, replace=False),
+                           rng.choice(np.flatnonzero(a != gold), 22, replace=False)])
     b[flip] = 1 - b[flip]
     comp = make_competition(gold, [a, b], systems=["A.01", "B.01"], metrics=["accuracy"], cid="close")
     analysis = cr.analyze(comp, bootstrap=199, seed=0, refine=False)

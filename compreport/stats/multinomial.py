@@ -52,16 +52,17 @@ class Multinomial:
         self.lam_big = self.freq[self.big].astype(float)
 
     def draw(self, rng: np.random.Generator, rows: int) -> np.ndarray:
-        """``rows`` independent count vectors: int64 (rows, U), each summing to n."""
-        u = rng.random((rows, len(self.small)))
-        x = self.lut[self.offset + (u * BINS).astype(np.intp)].astype(np.int64)
-        r, c = np.nonzero(x < 0)
-        if len(r):
-            x[r, c] = (u[r, c][:, None] >= self.cdf[self.table[c]]).sum(1)
+        """``rows`` independent count vectors: int64 (rows, U), each summing to n. Drawn row after
+        row, so the first r rows of a draw of R are a draw of r (refinement continues a plan)."""
         out = np.empty((rows, len(self.freq)), dtype=np.int64)
-        out[:, self.small] = x
-        out[:, self.big] = rng.poisson(self.lam_big, size=(rows, len(self.big)))
         for row in out:
+            u = rng.random(len(self.small))
+            x = self.lut[self.offset + (u * BINS).astype(np.intp)].astype(np.int64)
+            (c,) = np.nonzero(x < 0)
+            if len(c):
+                x[c] = (u[c][:, None] >= self.cdf[self.table[c]]).sum(1)
+            row[self.small] = x
+            row[self.big] = rng.poisson(self.lam_big)
             self._correct(rng, row)
         return out
 
