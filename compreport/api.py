@@ -328,7 +328,7 @@ def analyze(data, *, metrics=None, pos_label=None, labels=None, bootstrap: int |
         Monte-Carlo error (default True; see :class:`~compreport.settings.Settings`).
     jobs : int, default 1
         Worker processes: with several competitions, each is analysed by one of them in parallel;
-        with one, its metrics computed per resample use them. The numbers do not depend on it.
+        with one, they draw its blocks of replicates. The numbers do not depend on it.
     progress : bool or None, default False
         Show a progress bar on stderr (None: when stderr is a terminal).
 

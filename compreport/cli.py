@@ -18,6 +18,11 @@ from .cli_parser import FIGURE_FORMATS, FORMATS, LATEX_STYLES, SETTING_OPTIONS, 
 from .report.latex_layout import check_label_prefix
 from .settings import NUMERIC, Settings, from_text, make_settings, one_of, suggest, validate, whole_number
 
+
+#: A single competition of this many items or more is bootstrapped by every core unless --jobs says
+#: otherwise (its blocks of replicates drawn by forked workers; the numbers do not depend on it).
+BIG_N = 100_000
+
 def _load(inputs: list[str], args=None):
     """:func:`compreport.load` of the INPUTs with the reading options of ``args`` (None: the defaults)."""
     from .api import load
@@ -109,11 +114,13 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
         say(f"read {len(loaded.competitions)} competition(s): "
             + ", ".join(f"{c.id} ({c.n} items, {c.m} systems)" for c in loaded.competitions))
         given = {_ANALYZE_KEYWORD.get(k, k): v for k, v in args.given.items()}
-        # --jobs as given; by default every core for several competitions (one per worker), and one
-        # process for a single one (per-resample workers did not pay for themselves there)
+        # --jobs as given; by default every core for several competitions (one per worker) or for a
+        # single one of BIG_N items or more (its blocks of replicates); one process for a smaller one,
+        # where forking workers costs more than it saves
         from .workers import default_jobs
 
-        jobs = args.jobs or (default_jobs() if len(loaded.competitions) > 1 else 1)
+        several = len(loaded.competitions) > 1 or loaded.competitions[0].n >= BIG_N
+        jobs = args.jobs or (default_jobs() if several else 1)
         analysis = analyze(loaded, jobs=jobs, progress=False if args.quiet else None, **given)
         say(f"analysed: {analysis.settings.bootstrap} resamples, {analysis.settings.rule}")
         report = Report(analysis, decimals=args.decimals, diff_decimals=args.diff_decimals,

@@ -143,6 +143,27 @@ def test_jobs_do_not_change_generic_results():
     assert np.isfinite(one.replicates[0]).all() and one.replicates[0].std() > 0
 
 
+@pytest.mark.parametrize("mode", ["items", "patterns", "clusters"])
+def test_jobs_do_not_change_decomposable_results(mixed, small_blocks, mode):
+    """Blocks drawn by forked workers give the replicates, the randomization rounds and the p-values
+    of a run in one process, from a start (refinement) too."""
+    from compreport.stats.clusters import Clusters
+
+    comp, *_ = mixed
+    p = [prepare(comp, "accuracy", field="label"), prepare(comp, "mae", field="score")]
+    kw = dict(seed=6, key=KEY, progress=False, randomization=True, start=30)
+    if mode == "clusters":
+        kw["clusters"] = Clusters.from_labels([i // 3 for i in range(comp.n)])
+    else:
+        kw["mode"] = mode
+    one = bootstrap.run(p, comp.n, comp.m, B=130, jobs=1, **kw)
+    two = bootstrap.run(p, comp.n, comp.m, B=130, jobs=2, **kw)
+    assert one.mode == mode and one.replicates[0].shape == (100, comp.m)
+    for a, b in zip(one.replicates, two.replicates, strict=True):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(one.swaps, two.swaps)
+
+
 def test_seed_and_key_determine_the_numbers(mixed):
     comp, *_ = mixed
     for names in (["accuracy", "macro_f1"], ["accuracy", "spearman"]):

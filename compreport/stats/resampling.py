@@ -160,18 +160,50 @@ def _finalize(p: Prepared, summed: np.ndarray, lay: tuple[int, int, int], m: int
     return p.finalize(shared, per, np.asarray(count, dtype=float))
 
 
-# State for forked workers of the generic path (closures are not picklable).
+# State of a run for its blocks, in this process or in forked workers (closures are not picklable).
 _WORK: dict = {}
 
 
-def _generic_block(block: int) -> list[np.ndarray]:
-    rs: Resampler = _WORK["resampler"]
-    generic: list[Prepared] = _WORK["generic"]
-    idx = rs.indices(block)
-    clusters: Clusters | None = _WORK["clusters"]
-    if clusters is not None:
-        idx = [clusters.items(row) for row in idx]
-    return [np.stack([p.evaluate(row) for row in idx]) for p in generic]
+def _block(task: tuple[int, int]) -> tuple[dict, np.ndarray | None]:
+    """Block ``k`` of the run in :data:`_WORK`, without its first ``skip`` rows: the replicates of
+    every metric (metric index -> (rows, m)) and the randomization rounds' statistics (or None)."""
+    k, skip = task
+    w_ = _WORK
+    rs: Resampler = w_["resampler"]
+    clusters: Clusters | None = w_["clusters"]
+    out: dict = {}
+    swaps = None
+    if w_["decomp"]:
+        n, patterns, summer = rs.n, w_["patterns"], w_["summer"]
+        count = n
+        if w_["mode"] == "patterns":
+            w = rs.pattern_counts(k, w_["sampler"])[skip:]
+        elif w_["mode"] == "clusters":
+            drawn = clusters.counts(rs.indices(k)[skip:])  # (rows, G)
+            w = np.ascontiguousarray((w_["by_pattern"] @ drawn.T).T, dtype=np.float32 if n < 1 << 24 else np.float64)
+            count = drawn @ clusters.sizes.astype(float)     # items in each resample
+        else:
+            # pattern counts of each resample, row by row (one row's counts stay in cache)
+            idx = rs.indices(k)[skip:]
+            w = np.empty((len(idx), patterns), dtype=np.float32 if n < 1 << 24 else np.float64)
+            for j, row in enumerate(idx):
+                w[j] = np.bincount(w_["inverse"][row], minlength=patterns)
+        summed = summer.summed(w)
+        for i, p in enumerate(w_["prepared"]):
+            if p.decomposable:
+                out[i] = _finalize(p, summed, w_["layout"][i], w_["m"], count)
+        if w_["randomization"]:
+            flips = ((w_["by_pattern"] @ rs.cluster_swaps(k)[skip:].T).T if clusters is not None
+                     else rs.swap_counts(k, w_["freq"])[skip:])
+            swaps = summer.summed(flips)
+    generic = [(i, p) for i, p in enumerate(w_["prepared"]) if not p.decomposable]
+    if generic:
+        idx = rs.indices(k)[skip:]
+        if clusters is not None:
+            idx = [clusters.items(row) for row in idx]
+        for i, p in generic:
+            out[i] = np.stack([p.evaluate(row) for row in idx])
+    return out, swaps
 
 
 def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 0, *,
@@ -191,7 +223,7 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
     seed, key : int
         See :class:`Resampler`.
     jobs : int
-        Worker processes for metrics evaluated per resample (results do not depend on it).
+        Worker processes drawing the blocks of replicates (forked; results do not depend on it).
     mode : {"items", "patterns", "clusters", None}
         Force a drawing scheme; ``None`` chooses (see module docstring; ``"clusters"`` when
         ``clusters`` is given, and only then).
@@ -307,45 +339,28 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
 
         bar = tqdm(total=B - start, unit="rep", desc="bootstrap", file=sys.stderr, leave=False)
 
+    # blocks are drawn here or, with jobs > 1, by forked workers: each block has its own stream, so
+    # the numbers do not depend on where it was drawn
+    _WORK.update(resampler=rs, clusters=clusters, decomp=bool(decomp), mode=mode, sampler=sampler,
+                 prepared=list(prepared), randomization=swaps is not None, m=m,
+                 **({"patterns": patterns, "summer": summer, "layout": layout, "inverse": inverse, "freq": freq,
+                     "by_pattern": by_pattern if clusters is not None else None} if decomp else {}))
+    tasks = [(k, max(start - lo, 0)) for k, lo, _ in blocks]   # skip: rows of a block before `start`
     pool = None
-    generic_out = None
-    if generic and B:
-        _WORK.update(resampler=rs, generic=generic, clusters=clusters)
+    try:
         if jobs > 1 and len(blocks) > 1:
             import multiprocessing as mp
 
             pool = mp.get_context("fork").Pool(min(jobs, len(blocks)))
-            generic_out = pool.imap(_generic_block, [k for k, _, _ in blocks])
+            results = pool.imap(_block, tasks)
         else:
-            generic_out = map(_generic_block, [k for k, _, _ in blocks])
-    try:
-        for k, lo, hi in blocks:
-            skip = max(start - lo, 0)          # rows of this block before `start`
+            results = map(_block, tasks)
+        for (k, lo, hi), (k_, skip), (values, rounds) in zip(blocks, tasks, results):
             out = slice(lo + skip - start, hi - start)
-            count = n
-            if decomp:
-                if mode == "patterns":
-                    w = rs.pattern_counts(k, sampler)[skip:]
-                elif mode == "clusters":
-                    drawn = clusters.counts(rs.indices(k)[skip:])  # (rows, G)
-                    w = np.ascontiguousarray((by_pattern @ drawn.T).T, dtype=np.float32 if n < 1 << 24 else np.float64)
-                    count = drawn @ sizes                            # items in each resample
-                else:
-                    # pattern counts of each resample, row by row (one row's counts stay in cache)
-                    w = np.empty((hi - lo - skip, patterns), dtype=np.float32 if n < 1 << 24 else np.float64)
-                    for j, row in enumerate(rs.indices(k)[skip:]):
-                        w[j] = np.bincount(inverse[row], minlength=patterns)
-                summed = summer.summed(w)
-                for i, p in enumerate(prepared):
-                    if p.decomposable:
-                        replicates[i][out] = _finalize(p, summed, layout[i], m, count)
-            if swaps is not None and clusters is not None:
-                swaps[out] = summer.summed((by_pattern @ rs.cluster_swaps(k)[skip:].T).T)
-            elif swaps is not None:
-                swaps[out] = summer.summed(rs.swap_counts(k, freq)[skip:])
-            if generic_out is not None:
-                for i, vals in zip(generic_at, next(generic_out), strict=True):
-                    replicates[i][out] = vals[skip:]
+            for i, vals in values.items():
+                replicates[i][out] = vals
+            if swaps is not None:
+                swaps[out] = rounds
             if bar is not None:
                 bar.update(hi - lo - skip)
     finally:
