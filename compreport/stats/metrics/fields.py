@@ -88,16 +88,32 @@ def unseen_limit(gold_classes: int) -> int:
     return max(UNSEEN_LABELS, 2 * gold_classes)
 
 
+def _codes(gold_values: np.ndarray, pred_values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The sorted labels of gold and predictions, and the codes of both (int64), as
+    ``np.unique(..., return_inverse=True)`` over all of them gives them: the gold's labels are
+    sorted (n strings), the predictions found among them by binary search (m x n), and only the
+    predicted labels gold lacks sorted besides (sorting all m x n strings took seconds on 10^7)."""
+    labels, gold = np.unique(gold_values, return_inverse=True)
+    pred = np.searchsorted(labels, pred_values)
+    if labels.size:
+        lacking = labels[np.minimum(pred, labels.size - 1)] != pred_values
+        if lacking.any():  # predicted labels gold lacks: the union, and everything coded again
+            labels = np.union1d(labels, pred_values[lacking])
+            gold, pred = np.searchsorted(labels, gold_values), np.searchsorted(labels, pred_values)
+    else:
+        labels = np.unique(pred_values)
+        pred = np.searchsorted(labels, pred_values)
+    return labels, gold.astype(np.int64, copy=False).reshape(-1), pred.astype(np.int64, copy=False)
+
+
 def encode(comp: Competition, f: int) -> Encoded:
     """Code field ``f`` of gold and of every system's predictions with one shared label list.
 
     Raises :class:`~compreport.errors.InputError` naming the run file, the count and examples when
     a system predicts more distinct labels missing from gold than :func:`unseen_limit` allows.
     """
-    n, m = comp.n, comp.m
-    allv = np.concatenate([comp.gold[:, f], comp.predictions[:, :, f].ravel()])
-    labels, inv = np.unique(allv, return_inverse=True)
-    gold, pred = inv[:n].astype(np.int64), inv[n:].reshape(m, n).astype(np.int64)
+    m = comp.m
+    labels, gold, pred = _codes(comp.gold[:, f], comp.predictions[:, :, f])
     in_gold = np.zeros(len(labels), dtype=bool)
     in_gold[gold] = True
     missing = 0 if len(labels) and labels[0] == NO_PREDICTION else None  # "" sorts first
