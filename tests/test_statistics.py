@@ -43,13 +43,14 @@ def expected_table(name):
     return out
 
 
-@pytest.fixture(scope="module")
-def absa_bca():
-    return analyze_competition(bestgen(), Settings(bootstrap=10000, ci_method="bca"))
+@pytest.fixture(scope="module", params=[True, False], ids=["refine-on", "refine-off"])
+def absa_bca(request):
+    return analyze_competition(bestgen(), Settings(bootstrap=10000, ci_method="bca", refine=request.param))
 
 
 def test_bestgen_bca_intervals_of_accuracy_differences(absa_bca):
-    """Bestgen (2022) Table 1: 95% BCa CIs of the ten paired accuracy differences, within 0.005."""
+    """Bestgen (2022) Table 1: 95% BCa CIs of the ten paired accuracy differences, within 0.005,
+    with refinement on (the default) and off."""
     pairs = {(c.a, c.b): c for c in absa_bca.metrics[0].pairs}
     rows = expected_table("expected_bca_ci_accuracy.txt")
     assert len(rows) == 10
@@ -60,9 +61,11 @@ def test_bestgen_bca_intervals_of_accuracy_differences(absa_bca):
         assert c.ci_high == pytest.approx(high, abs=0.005), (a, b)
 
 
-def test_bestgen_fisher_pitman_p_values():
-    """Bestgen (2022): paired permutation p-values with 10,000 rounds, within 0.02."""
-    res = analyze_competition(bestgen(), Settings(bootstrap=10000, test="randomization"))
+@pytest.mark.parametrize("refine", [True, False], ids=["refine-on", "refine-off"])
+def test_bestgen_fisher_pitman_p_values(refine):
+    """Bestgen (2022): paired permutation p-values with 10,000 rounds, within 0.02, with refinement
+    on (the default: more rounds where a verdict is unsettled) and off."""
+    res = analyze_competition(bestgen(), Settings(bootstrap=10000, test="randomization", refine=refine))
     pairs = {(c.a, c.b): c for c in res.metrics[0].pairs}
     rows = expected_table("expected_fisher_pitman_accuracy.txt")
     assert len(rows) == 10
