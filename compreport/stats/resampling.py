@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import interrupts
 from ..words import option
 from ..workers import show_progress
 from .clusters import Clusters
@@ -356,6 +357,7 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
         else:
             results = map(_block, tasks)
         for (k, lo, hi), (k_, skip), (values, rounds) in zip(blocks, tasks, results):
+            interrupts.check()  # Ctrl-C or SIGTERM recorded: stop between blocks (the pool is terminated below)
             out = slice(lo + skip - start, hi - start)
             for i, vals in values.items():
                 replicates[i][out] = vals
