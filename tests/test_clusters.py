@@ -200,6 +200,11 @@ def test_bad_cluster_column_is_one_error(tmp_path, edit, args, words):
 
 def test_wide_table_cluster_column_errors(tmp_path):
     df = _questions(G=4, k=2)
+    df.loc[3, "question"] = ""
+    df.to_csv(tmp_path / "wide.csv", index=False)
+    with pytest.raises(InputError, match=r"wide.csv, line 5, column 'question': blank cluster"):
+        cr.load(tmp_path / "wide.csv", metrics="accuracy", id="id", cluster_col="question")
+    df = _questions(G=4, k=2)
     df.to_csv(tmp_path / "wide.csv", index=False)
     with pytest.raises(InputError, match=r"wide.csv: no column 'topic' for `cluster_col`"):
         cr.load(tmp_path / "wide.csv", metrics="accuracy", id="id", cluster_col="topic")

@@ -79,12 +79,12 @@ def read_wide(path: str | Path, gold: str = "y", id_column: str | int | None = N
     if sep == "auto" and not isinstance(id_column, int):
         pieces = read_wide_fast(str(path), gold, id_column)
     if pieces is None:
-        pieces = _read_wide_csv(path, gold, id_column, sep, missing)
+        pieces = _read_wide_csv(path, gold, id_column, sep, missing, cluster_column)
     return pieces if cluster_column is None else take_column(pieces, cluster_column, str(path))
 
 
 def _read_wide_csv(path: str | Path, gold: str = "y", id_column: str | int | None = None, sep: str = "auto",
-                   missing: str = "error") -> dict:
+                   missing: str = "error", cluster_column: str | None = None) -> dict:
     """:func:`read_wide` through :func:`~compreport.inputs.delimited.read_table` (the ``csv`` module).
 
     Slow, but every error names its line.
@@ -128,7 +128,9 @@ def _read_wide_csv(path: str | Path, gold: str = "y", id_column: str | int | Non
     sources, absent = [], {}
     for s, (j, p) in enumerate(zip(sys_cols, preds, strict=True)):
         cols = [f"column {header[j]!r}"]
-        if missing == "wrong":
+        if header[j] == cluster_column:  # not a system: its blanks are reported as clusters (take_column)
+            absent[header[j]] = 0
+        elif missing == "wrong":
             blank = np.isin(np.char.lower(p), list(MISSING))
             preds[s][blank] = ""
             absent[header[j]] = int(blank.sum())
