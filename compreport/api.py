@@ -116,7 +116,7 @@ def _metric_specs(metrics: list[str], pos_label: str | None, labels: list[str] |
 def load(path, *, metrics=None, gold: str | None = None, id: str | None = None, runs=None,
          pos_label=None, labels=None, sep: str | None = None, id_col=None, label_col=None,
          comments: bool | None = None, zip_member: str | None = None, names=None, exclude=None,
-         missing: str | None = None, cluster_col=None, score_col=None) -> Inputs:
+         missing: str | None = None, cluster_col=None, score_col=None, unjudged: bool | None = None) -> Inputs:
     """Read competitions from files, as the command line reads its INPUT.
 
     Parameters
@@ -162,6 +162,10 @@ def load(path, *, metrics=None, gold: str | None = None, id: str | None = None, 
         (``map``, ``mrr``, ``p@k``, ``ndcg@k``) rank the candidates of each cluster: the query column.
     score_col : int or str, optional
         The run files' score column (ranking metrics); ``[data] score_col``.
+    unjudged : bool, optional
+        Candidates that runs list and the gold does not (TREC's unjudged documents) become items
+        that are not relevant, in the query the runs give them (needs ``cluster_col``, the query
+        column); ``[data] unjudged``. Without it they are an error.
 
     Returns
     -------
@@ -200,7 +204,7 @@ def load(path, *, metrics=None, gold: str | None = None, id: str | None = None, 
                    metrics=_names(metrics, "metrics") or [], pos_label=_label(pos_label), labels=_labels(labels),
                    sep=sep, id_col=id_col, label_col=label_col, comments=comments, zip_member=zip_member,
                    names=None if names is None else os.fspath(names), exclude=exclude, missing=missing,
-                   cluster_col=cluster_col, score_col=score_col)
+                   cluster_col=cluster_col, score_col=score_col, unjudged=unjudged)
     loaded = load_inputs(paths, opts)
     return Inputs(loaded.competitions, dict(loaded.bootstrap), dict(loaded.workshop), opts.pos_label, opts.labels,
                   list(loaded.specs))

@@ -53,6 +53,9 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
                    "p@K, ndcg@K) rank within each; a 1-based position or a header name")
     g.add_argument("--score-col", metavar="COL", help="score column of the run files (ranking metrics): a 1-based "
                    "position or a header name")
+    g.add_argument("--unjudged", action="store_true", default=None, help="candidates that runs list and the gold "
+                   "does not (unjudged documents) become items that are not relevant, in their query (needs "
+                   "--query-col; ranking metrics)")
     g.add_argument("--no-comments", action="store_true", help="read lines starting with '#' as data (default: "
                    "they are comments)")
     g.add_argument("--zip-member", metavar="NAME", help="the prediction file inside every .zip run")

@@ -33,6 +33,7 @@ OPTIONS = {
     "cluster_col": ("--cluster-col", "cluster_col", "{!r}"),
     "query_col": ("--query-col", "cluster_col", "{!r}"),
     "score_col": ("--score-col", "score_col", "{!r}"),
+    "unjudged": ("--unjudged", "unjudged", "{}"),
     "no_comments": ("--no-comments", "comments", "False"),
     "zip_member": ("--zip-member", "zip_member", "{!r}"),
     "names": ("--names", "names", "{!r}"),

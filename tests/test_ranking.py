@@ -6,6 +6,7 @@ queries."""
 from __future__ import annotations
 
 import json
+import re
 import warnings
 
 import numpy as np
@@ -147,3 +148,58 @@ def test_spec_keys_give_the_same_numbers(tmp_path):
         spec = cr.analyze(cr.load(tmp_path / "c"), bootstrap=100)
         api = cr.analyze(_load(tmp_path, ["mrr"], graded=False), bootstrap=100)
     assert spec.to_dict()["competitions"][0]["metrics"] == api.to_dict()["competitions"][0]["metrics"]
+
+
+def _trec_task(tmp_path, seed: int = 9):
+    """TREC's own layout: qrels ``qid 0 docno rel`` and runs ``qid Q0 docno rank score tag``, document
+    numbers repeated across queries, runs retrieving documents nobody judged (not in the qrels) and
+    leaving judged ones out, tied scores."""
+    rng = np.random.default_rng(seed)
+    qrels, trec, lines = {}, {f"sys{s}": {} for s in range(3)}, []
+    pool = [f"D{d:03d}" for d in range(40)]
+    for q in range(25):
+        qid = str(401 + q)
+        judged = rng.choice(pool, 8, replace=False)
+        qrels[qid] = {d: int(rng.choice([0, 0, 1, 2])) for d in judged}
+        lines += [f"{qid} 0 {d} {r}" for d, r in qrels[qid].items()]
+    (tmp_path / "qrels.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (tmp_path / "runs").mkdir()
+    for s, name in enumerate(trec):
+        out = []
+        for qid, judged in qrels.items():
+            docs = list(rng.choice(list(judged), 6, replace=False)) + list(rng.choice(pool, 5, replace=False))
+            docs = list(dict.fromkeys(docs))  # judged or not, each once
+            scores = {d: round(float(judged.get(d, 0) * (0.4 + 0.2 * s) + rng.random()), 1) for d in docs}
+            trec[name][qid] = scores
+            ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+            out += [f"{qid} Q0 {d} {k + 1} {sc} {name}" for k, (d, sc) in enumerate(ranked)]
+        (tmp_path / "runs" / f"{name}.txt").write_text("\n".join(out) + "\n", encoding="utf-8")
+    return qrels, trec
+
+
+def test_trec_layout_with_unjudged_documents_equals_trec_eval(tmp_path):
+    qrels, trec = _trec_task(tmp_path)
+    measures = {"map": "map", "ndcg@5": "ndcg_cut_5", "p@5": "P_5", "mrr": "recip_rank"}
+    res = run_cli(tmp_path, "report", "qrels.txt", "--runs", "runs", "--query-col", "1", "--id-col", "3",
+                  "--label-col", "4", "--score-col", "5", "--unjudged", "--missing", "wrong",
+                  "--metric", ",".join(measures), "-B", "100", "--format", "json", "-o", "out", "-q")
+    assert res.returncode == 0, res.stderr
+    (comp,) = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))["competitions"]
+    retrieved = {(q, d) for run in trec.values() for q, docs in run.items() for d in docs}
+    judged = {(q, d) for q, docs in qrels.items() for d in docs}
+    assert comp["n"] == len(judged | retrieved) > len(judged) and comp["clusters"]["clusters"] == 25
+    for ma in comp["metrics"]:
+        expected = _trec_eval(qrels, trec, measures[ma["name"]])
+        for score in ma["scores"]:
+            assert score["score"] == pytest.approx(np.mean(list(expected[score["system"]].values())), abs=1e-12), \
+                (ma["name"], score["system"])
+
+
+def test_trec_layout_without_unjudged_names_the_unknown_document(tmp_path):
+    _trec_task(tmp_path)
+    res = run_cli(tmp_path, "report", "qrels.txt", "--runs", "runs", "--query-col", "1", "--id-col", "3",
+                  "--label-col", "4", "--score-col", "5", "--missing", "wrong", "--metric", "map", "-B", "10",
+                  "--format", "json", "-o", "out")
+    lines = [x for x in res.stderr.splitlines() if x.strip()]
+    assert res.returncode == 2 and len(lines) == 1, res.stderr
+    assert re.search(r"error: runs/sys0\.txt, line \d+: id 'D\d{3} \(query \d+\)' is not in the gold file", lines[0])

@@ -29,9 +29,17 @@ def _checked(labels: list, column: str, blank_at) -> Clusters:
     return clusters
 
 
-def gold_clusters(raw: RawText | Parsed, header: bool, opts: ReadOptions) -> Clusters:
+def gold_clusters(raw: RawText | Parsed, header: bool, opts: ReadOptions, extra: list[str] = ()) -> Clusters:
     """The cluster of each gold item (gold file order), from column ``opts.cluster_col`` of the gold
-    file ``raw`` (read as :func:`~compreport.inputs.records.layout` reads its labels)."""
+    file ``raw`` (read as :func:`~compreport.inputs.records.layout` reads its labels), then those of
+    ``extra`` items (the unjudged candidates of :mod:`compreport.inputs.querykeys`)."""
+    labels, name, where = gold_cluster_labels(raw, header, opts)
+    return _checked([*labels, *extra], name, lambda k: where(k) if k < len(labels) else f"{raw.path}, unjudged item")
+
+
+def gold_cluster_labels(raw: RawText | Parsed, header: bool, opts: ReadOptions):
+    """``(labels, column name, where(k))``: the cluster column of the gold file, one label (or None
+    for a blank) per item, its name, and where item ``k`` is (for errors)."""
     if isinstance(raw, Parsed):
         raise InputError(f"{raw.path}: {option('cluster_col')} reads a column of a delimited gold file (CSV, TSV "
                          f"or whitespace-separated); add the cluster to such a file")
@@ -43,7 +51,7 @@ def gold_clusters(raw: RawText | Parsed, header: bool, opts: ReadOptions) -> Clu
                          f"the file has {has} (give a header name or a 1-based position)")
     read = layout(raw, "gold", header, dataclasses.replace(opts, label_col=[col]), None)
     name = col if isinstance(col, str) else (read.header[col - 1] if read.header else f"column {col}")
-    return _checked([v[0] for v in read.values], name, lambda k: read.where(k, 0))
+    return [v[0] for v in read.values], name, lambda k: read.where(k, 0)
 
 
 def take_column(pieces: dict, column: int | str, where: str) -> dict:

@@ -47,6 +47,9 @@ class ReadOptions:
     cluster_col : int, str or None
         The gold's (a wide table's) column of item clusters, for the cluster bootstrap
         (:mod:`compreport.inputs.clustercol`): a 1-based position or a header name; None: none.
+    unjudged : bool
+        Candidates that runs list and the gold does not become items that are not relevant
+        (:mod:`compreport.inputs.querykeys`); needs ``cluster_col``.
     """
 
     sep: str = "auto"
@@ -60,6 +63,7 @@ class ReadOptions:
     exclude: list[str] = field(default_factory=list)
     names: str | None = None
     cluster_col: int | str | None = None
+    unjudged: bool = False
 
     def check(self) -> "ReadOptions":
         """Validated and normalised in place (column lists, positions >= 1); returns self."""
@@ -76,6 +80,11 @@ class ReadOptions:
         self.label_col = columns(self.label_col, "label_col")
         self.runs_label_col = columns(self.runs_label_col, "label_col")
         self.cluster_col = one_column(self.cluster_col, "cluster_col")
+        if not isinstance(self.unjudged, bool):
+            raise InputError(f"`unjudged` must be True or False; got {self.unjudged!r}")
+        if self.unjudged and self.cluster_col is None:
+            raise InputError(f"{option('unjudged')} adds the candidates runs list in their queries: give the query "
+                             f"column with {option('query_col')}")
         return self
 
 

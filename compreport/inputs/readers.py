@@ -27,10 +27,11 @@ from pathlib import Path
 import numpy as np
 
 from ..words import option
-from .clustercol import gold_clusters, take_column
+from .clustercol import gold_cluster_labels, gold_clusters, take_column
 from .competition import Competition, CompetitionInfo, MetricSpec, Source
 from .delimited import MISSING, check_missing, check_unique, read_table, sha256, text_name
 from .fastwide import read_wide_fast
+from .querykeys import by_query, gold_keys, run_keyed, unjudged
 from .records import Parsed, ReadOptions, headers, layout, read_file
 from .runfiles import apply_names, find_runs, name_runs
 from ..errors import InputError
@@ -193,26 +194,41 @@ def read_runs(gold_path: str | Path, runs: str | Path, id_column: str | None = N
         for f, v in enumerate(vals):
             if v is None:
                 raise InputError(f"{gold.where(k, f)}: blank or NaN value (a gold label is needed for every item)")
+    queries = None if o.cluster_col is None else gold_cluster_labels(raw[0], is_header[0], o)[0]
+    keyed_join = queries is not None and by_query(gold, queries, o)  # TREC: ids repeat across queries
     if gold.ids is None:
-        ids = np.array([str(i) for i in range(1, n + 1)])
+        ids = [str(i) for i in range(1, n + 1)]
+    elif keyed_join:
+        ids = gold_keys(gold, queries)
     else:
-        ids = np.array(gold.ids)
+        ids = list(gold.ids)
         check_unique(gold.path, gold.ids, gold.lines)
-    position = {ident: i for i, ident in enumerate(ids.tolist())}
-    systems, preds, sources, missing = [], [], [], {}
+    runs_read = []
     for r, raw_run, header in zip(runs_found, raw[1:], is_header[1:], strict=True):
         run = layout(raw_run, "run", header, o, fields, gold)
-        values, line_of, absent = _join(gold, run, ids, position, n, nf, o.missing)
+        runs_read.append((r, *(run_keyed(raw_run, header, o, gold, run) if keyed_join else (run, None))))
+    extra, extra_ids, extra_queries = ([], [], []) if not (keyed_join and o.unjudged) else \
+        unjudged([(run, rq) for _, run, rq in runs_read], set(ids))
+    keys = ids + extra
+    position = {ident: i for i, ident in enumerate(keys)}
+    systems, preds, sources, missing = [], [], [], {}
+    for r, run, _ in runs_read:
+        values, line_of, absent = _join(gold, run, keys, position, len(keys), nf, o.missing)
         systems.append(r.name)
         preds.append(values)
         sources.append(Source(run.path, line_of, run.columns, run.unit))
         missing[r.name] = absent
+    if keyed_join:  # shown by their plain ids when those are unique
+        plain = [*gold.ids, *extra_ids]
+        ids = plain if len(set(plain)) == len(plain) else keys
     files = [gold.file] + ([o.names] if o.names else []) + [r.path for r in runs_found]
-    clusters = None if o.cluster_col is None else gold_clusters(raw[0], is_header[0], o)
+    clusters = None if o.cluster_col is None else gold_clusters(raw[0], is_header[0], o, extra_queries)
+    m_all = len(keys)
     return dict(clusters=clusters,
-        gold=np.array(gold.values, dtype=str).reshape(n, nf), predictions=np.stack(preds), systems=systems,
-        item_ids=ids, fields=list(fields) if fields else ["label"],
-        gold_source=Source(gold.path, np.asarray(gold.lines), gold.columns, gold.unit), system_sources=sources,
+        gold=np.array([*gold.values, *[[""] * nf] * len(extra)], dtype=str).reshape(m_all, nf),
+        predictions=np.stack(preds), systems=systems, item_ids=np.array(ids), fields=list(fields) if fields else ["label"],
+        gold_source=Source(gold.path, np.asarray([*gold.lines, *[0] * len(extra)]), gold.columns, gold.unit),
+        system_sources=sources,
         inputs=[{"path": p, "sha256": sha256(p)} for p in files],
         missing=missing, teams={r.name: r.team for r in runs_found},
         marked_baselines=[r.name for r in runs_found if r.baseline],

@@ -51,13 +51,15 @@ class Options:
     missing: str | None = None
     cluster_col: int | str | None = None
     score_col: int | str | None = None
+    unjudged: bool | None = None
 
     def reading(self) -> ReadOptions:
         """The reading options given here (command line or API), checked; defaults where not given."""
         return ReadOptions(sep=self.sep or "auto", comments=True if self.comments is None else self.comments,
                            id_col=self.id_col, label_col=self.label_col, zip_member=self.zip_member,
                            missing=self.missing or "error", exclude=list(self.exclude), names=self.names,
-                           cluster_col=self.cluster_col, runs_label_col=self.score_col).check()
+                           cluster_col=self.cluster_col, runs_label_col=self.score_col,
+                           unjudged=bool(self.unjudged)).check()
 
 
 @dataclass
@@ -200,7 +202,8 @@ def _spec_reading(spec: "CompetitionSpec", path: Path, opts: Options) -> ReadOpt
         runs_label_col=given.runs_label_col if opts.score_col is not None else None if label_given else run_labels,
         zip_member=opts.zip_member or d.zip_member, missing=opts.missing or d.missing or "error",
         exclude=[*(d.exclude or []), *opts.exclude], names=names,
-        cluster_col=given.cluster_col if opts.cluster_col is not None else spec_cluster).check()
+        cluster_col=given.cluster_col if opts.cluster_col is not None else spec_cluster,
+        unjudged=opts.unjudged if opts.unjudged is not None else bool(d.unjudged)).check()
 
 
 def _relative(pieces: dict, base: Path, keep: set[str]) -> dict:

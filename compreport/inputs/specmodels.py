@@ -53,6 +53,7 @@ class DataSpec(_Strict):
     cluster: int | str | None = None
     query_col: int | str | None = None
     score_col: int | str | None = None
+    unjudged: bool | None = None
 
 
 class NamesSpec(_Strict):

@@ -108,7 +108,7 @@ class RankingMetric(Metric):
         if params.get("pos_label") is not None:
             return (gold == str(params["pos_label"])).astype(float)
         try:
-            return gold.astype(np.float64)
+            return np.where(gold == NO_PREDICTION, "0", gold).astype(np.float64)  # unjudged: not relevant
         except ValueError:
             i = next(i for i, v in enumerate(gold) if not _is_number(v))
             raise InputError(f"{comp.locate(None, i, f)}: relevance {str(gold[i])!r} is not a number; give the "

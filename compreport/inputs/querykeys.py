@@ -1,0 +1,67 @@
+"""Items keyed by (query, id), and the unjudged candidates of ranking runs (TREC-style tasks).
+
+With a query column (``--query-col``/``--cluster-col``), the gold + runs layout joins runs to the
+gold by (query, id) instead of by id when the gold's ids repeat across queries (TREC's document
+numbers do) or when ``--unjudged`` is given; every run then needs the query column too, at the same
+place. With ``--unjudged``, candidates that runs list and the gold does not (documents nobody
+judged) become items that are not relevant, in the query the runs give them, in order of first
+appearance, with a blank gold value (ranking metrics read it as not relevant). Without it such a
+candidate is an error naming the run file and line, as an unknown id always is.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..errors import InputError
+from ..words import option
+from .delimited import check_unique
+from .parsed import Parsed, ReadOptions
+from .records import layout
+
+
+def keyed(ident: str, query: str) -> str:
+    """The join key of item ``ident`` of query ``query`` (also how messages name it)."""
+    return f"{ident} (query {query})"
+
+
+def by_query(gold: Parsed, queries: list, opts: ReadOptions) -> bool:
+    """Whether the runs join the gold by (query, id): the gold's ids repeat, or ``--unjudged``."""
+    return gold.ids is not None and (opts.unjudged or len(set(gold.ids)) < len(gold.ids))
+
+
+def gold_keys(gold: Parsed, queries: list) -> list[str]:
+    """The gold's (query, id) keys, checked unique (an error names both lines)."""
+    keys = [keyed(i, q) for i, q in zip(gold.ids, queries, strict=True)]
+    check_unique(gold.path, keys, gold.lines)
+    return keys
+
+
+def run_keyed(raw, header: bool, opts: ReadOptions, gold: Parsed, run: Parsed) -> tuple[Parsed, list[str]]:
+    """``run`` with its ids replaced by (query, id) keys, and the query of each of its rows, read from
+    the run's query column (``opts.cluster_col``, where the gold has it)."""
+    if run.ids is None:
+        raise InputError(f"{run.path}: a run joined by (query, id) needs ids; this file has none")
+    col = opts.cluster_col
+    read = layout(raw, "run", header, dataclasses.replace(opts, label_col=[col], runs_label_col=[col]), None, gold)
+    queries = []
+    for k, v in enumerate(read.values):
+        if v[0] is None:
+            raise InputError(f"{read.where(k, 0)}: blank query ({option('query_col')}); every candidate a run "
+                             f"lists needs its query")
+        queries.append(v[0])
+    return dataclasses.replace(run, ids=[keyed(i, q) for i, q in zip(run.ids, queries, strict=True)]), queries
+
+
+def unjudged(runs: list[tuple[Parsed, list[str]]], known: set[str]) -> tuple[list[str], list[str], list[str]]:
+    """The candidates the runs list and the gold does not, in order of first appearance: their
+    keys, plain ids and queries."""
+    keys, ids, queries, seen = [], [], [], set(known)
+    for run, run_queries in runs:
+        for key, query in zip(run.ids, run_queries, strict=True):
+            if key not in seen:
+                seen.add(key)
+                keys.append(key)
+                ids.append(key[:-len(f" (query {query})")])
+                queries.append(query)
+    return keys, ids, queries
