@@ -203,3 +203,14 @@ def test_trec_layout_without_unjudged_names_the_unknown_document(tmp_path):
     lines = [x for x in res.stderr.splitlines() if x.strip()]
     assert res.returncode == 2 and len(lines) == 1, res.stderr
     assert re.search(r"error: runs/sys0\.txt, line \d+: id 'D\d{3} \(query \d+\)' is not in the gold file", lines[0])
+
+
+def test_unjudged_items_take_ranking_metrics_only(tmp_path):
+    _trec_task(tmp_path)
+    res = run_cli(tmp_path, "report", "qrels.txt", "--runs", "runs", "--query-col", "1", "--id-col", "3",
+                  "--label-col", "4", "--score-col", "5", "--unjudged", "--missing", "wrong", "--metric", "map,accuracy",
+                  "-B", "10", "--format", "json", "-o", "out")
+    lines = [x for x in res.stderr.splitlines() if x.strip()]
+    assert res.returncode == 2 and len(lines) == 1, res.stderr
+    assert re.search(r"error: competition 'qrels': \d+ unjudged items \(--unjudged\) have no gold value; metric "
+                     r"'accuracy' needs one", lines[0]), lines[0]

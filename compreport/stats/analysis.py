@@ -22,6 +22,7 @@ from ..settings import Settings
 from .classes import CLASSIFICATION, per_class
 from .memory import check_memory, check_replicates_memory
 from .metrics import get_metric
+from .metrics.ranking import RankingMetric
 from .results import Analysis, Comparison, CompetitionAnalysis, MetricAnalysis, Score
 
 __all__ = ["Analysis", "Comparison", "CompetitionAnalysis", "MetricAnalysis", "Score", "Settings", "analyze",
@@ -234,8 +235,13 @@ def _analyze_competition(comp: Competition, settings: Settings, *, jobs: int,
         raise InputError(f"competition {comp.id!r}: no metric given (pass {option('metric', 'NAME')} or add "
                          f"[[metrics]])")
     prepared, label_fields = [], set()
+    unjudged = int((comp.gold == "").any(axis=1).sum())  # items added by --unjudged: no gold value
     for spec in comp.metrics:
         metric = get_metric(spec.name, spec.base)
+        if unjudged and not isinstance(metric, RankingMetric):
+            raise InputError(f"competition {comp.id!r}: {unjudged} unjudged items ({option('unjudged')}) have no gold "
+                             f"value; metric {spec.name!r} needs one for every item (only ranking metrics, which "
+                             f"read them as not relevant, can score them)")
         p = metric.prepare(comp, dict(spec.params))
         prepared.append(p)
         label_fields.update(p.label_fields)
