@@ -29,12 +29,11 @@ def _checked(labels: list, column: str, blank_at) -> Clusters:
     return clusters
 
 
-def gold_clusters(raw: RawText | Parsed, header: bool, opts: ReadOptions, extra: list[str] = ()) -> Clusters:
-    """The cluster of each gold item (gold file order), from column ``opts.cluster_col`` of the gold
-    file ``raw`` (read as :func:`~compreport.inputs.records.layout` reads its labels), then those of
-    ``extra`` items (the unjudged candidates of :mod:`compreport.inputs.querykeys`)."""
-    labels, name, where = gold_cluster_labels(raw, header, opts)
-    return _checked([*labels, *extra], name, lambda k: where(k) if k < len(labels) else f"{raw.path}, unjudged item")
+def gold_clusters(column: tuple, extra: list[str] = ()) -> Clusters:
+    """The cluster of each gold item (gold file order), from what :func:`gold_cluster_labels` read,
+    then those of ``extra`` items (the unjudged candidates of :mod:`compreport.inputs.querykeys`)."""
+    labels, name, where = column
+    return _checked([*labels, *extra], name, lambda k: where(k) if k < len(labels) else "an unjudged item")
 
 
 def gold_cluster_labels(raw: RawText | Parsed, header: bool, opts: ReadOptions):

@@ -194,7 +194,8 @@ def read_runs(gold_path: str | Path, runs: str | Path, id_column: str | None = N
         for f, v in enumerate(vals):
             if v is None:
                 raise InputError(f"{gold.where(k, f)}: blank or NaN value (a gold label is needed for every item)")
-    queries = None if o.cluster_col is None else gold_cluster_labels(raw[0], is_header[0], o)[0]
+    column = None if o.cluster_col is None else gold_cluster_labels(raw[0], is_header[0], o)
+    queries = None if column is None else column[0]
     keyed_join = queries is not None and by_query(gold, queries, o)  # TREC: ids repeat across queries
     if gold.ids is None:
         ids = [str(i) for i in range(1, n + 1)]
@@ -222,10 +223,9 @@ def read_runs(gold_path: str | Path, runs: str | Path, id_column: str | None = N
         plain = [*gold.ids, *extra_ids]
         ids = plain if len(set(plain)) == len(plain) else keys
     files = [gold.file] + ([o.names] if o.names else []) + [r.path for r in runs_found]
-    clusters = None if o.cluster_col is None else gold_clusters(raw[0], is_header[0], o, extra_queries)
-    m_all = len(keys)
+    clusters = None if column is None else gold_clusters(column, extra_queries)
     return dict(clusters=clusters,
-        gold=np.array([*gold.values, *[[""] * nf] * len(extra)], dtype=str).reshape(m_all, nf),
+        gold=np.array([*gold.values, *[[""] * nf] * len(extra)], dtype=str).reshape(len(keys), nf),
         predictions=np.stack(preds), systems=systems, item_ids=np.array(ids), fields=list(fields) if fields else ["label"],
         gold_source=Source(gold.path, np.asarray([*gold.lines, *[0] * len(extra)]), gold.columns, gold.unit),
         system_sources=sources,
