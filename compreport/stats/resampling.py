@@ -263,8 +263,7 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
         raise ValueError(f"start must be in 0..B and 0 with jackknife; got {start}")
     rs = Resampler(n, B, seed, key, None if clusters is None else clusters.count)
     decomp = [p for p in prepared if p.decomposable]
-    generic_at = [i for i, p in enumerate(prepared) if not p.decomposable]
-    generic = [prepared[i] for i in generic_at]
+    generic = [p for p in prepared if not p.decomposable]
     widths = [p.columns.shape[1] if p.decomposable else 0 for p in prepared]
     edges = np.cumsum([0] + widths)
     col_slices = [slice(int(a), int(b)) for a, b in zip(edges[:-1], edges[1:], strict=True)]
@@ -356,7 +355,7 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
             results = pool.imap(_block, tasks)
         else:
             results = map(_block, tasks)
-        for (k, lo, hi), (k_, skip), (values, rounds) in zip(blocks, tasks, results):
+        for (_, lo, hi), (_, skip), (values, rounds) in zip(blocks, tasks, results):
             interrupts.check()  # Ctrl-C or SIGTERM recorded: stop between blocks (the pool is terminated below)
             out = slice(lo + skip - start, hi - start)
             for i, vals in values.items():
