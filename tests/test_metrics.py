@@ -485,3 +485,15 @@ def test_measure_s_and_c_resamples(data, more):
         labels = [full_labels(gold[:, j], preds[s][:, j]) for j in range(2)]
         exp = direct_measure_c(gold[idx], preds[s][idx], [1, 2], labels)
         check_close(got[s], exp, ("measure_c", s))
+
+
+@pytest.mark.parametrize("name, params", [("roc_auc", {"pos_label": "1"}), ("map", {"pos_label": "1"})])
+def test_a_score_that_is_not_a_number_is_named_where_it_is(name, params):
+    """The error names the cell that is not a number (it named the first item when any cell failed)."""
+    from compreport.errors import InputError
+    from compreport.stats.clusters import Clusters
+
+    comp = make_competition([0, 1, 0, 1], [["0.1", "0.9", "abc", "0.7"], ["0.2", "0.3", "0.4", "0.5"]], metrics=[name])
+    comp.clusters = Clusters.from_labels(["q1", "q1", "q2", "q2"])
+    with pytest.raises(InputError, match=r"item '2': value 'abc' is not a finite number"):
+        get_metric(name).prepare(comp, dict(params))

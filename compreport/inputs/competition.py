@@ -169,5 +169,5 @@ class Competition(CompetitionInfo):
         src = (self.gold_source if system is None
                else self.system_sources[system] if system < len(self.system_sources) else None)
         if src is None:  # arrays built in Python: no file to point at
-            return f"item {self.item_ids[item]!r}"
+            return f"item {str(self.item_ids[item])!r}"  # np.str_ -> str: 'x', not np.str_('x')
         return src.locate(item, field_index)

@@ -140,6 +140,13 @@ def encode(comp: Competition, f: int) -> Encoded:
     return Encoded([str(x) for x in labels], gold, pred, missing)
 
 
+def _float_or_nan(v) -> float:
+    try:
+        return float(v)
+    except ValueError:
+        return float("nan")
+
+
 def to_float(comp: Competition, f: int, metric: str) -> tuple[np.ndarray, np.ndarray]:
     """Field ``f`` of gold and predictions as floats.
 
@@ -175,22 +182,26 @@ def to_float(comp: Competition, f: int, metric: str) -> tuple[np.ndarray, np.nda
     return gold, pred
 
 
-def to_scores(comp: Competition, f: int, metric: str) -> np.ndarray:
+def to_scores(comp: Competition, f: int, metric: str, unscored: bool = False) -> np.ndarray:
     """Field ``f`` of the predictions as floats, shape (m, n) (gold may hold labels).
+
+    ``unscored``: a missing prediction is NaN (a ranking metric's candidate not retrieved) instead
+    of an error.
 
     Raises :class:`~compreport.errors.InputError` at the first cell that is not a finite
     number, naming ``metric``.
     """
-    out = np.empty((comp.m, comp.n))
+    out = np.full((comp.m, comp.n), np.nan)
     for s in range(comp.m):
         col = comp.predictions[s, :, f]
+        given = col != NO_PREDICTION if unscored else np.ones(comp.n, dtype=bool)
         try:
-            out[s] = col.astype(np.float64)
-        except ValueError:
-            out[s] = np.nan
-        bad = ~np.isfinite(out[s])
+            out[s, given] = col[given].astype(np.float64)
+        except ValueError:  # some cell is not a number: each on its own, so the error names that one
+            out[s, given] = [_float_or_nan(v) for v in col[given]]
+        bad = given & ~np.isfinite(out[s])
         if bad.any():
-            if (col == NO_PREDICTION).any():
+            if not unscored and (col == NO_PREDICTION).any():
                 raise missing_error(comp, s, int(np.argmax(col == NO_PREDICTION)), f, metric, "scores")
             i = int(np.argmax(bad))
             raise InputError(f"{comp.locate(s, i, f)}: value {str(col[i])!r} is not a finite number "

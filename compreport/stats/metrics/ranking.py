@@ -34,7 +34,7 @@ from ...errors import InputError
 from ...inputs.competition import Competition
 from ...words import option
 from .base import Metric, Prepared, safe_divide
-from .fields import NO_PREDICTION, field_index
+from .fields import NO_PREDICTION, field_index, to_scores
 
 #: Names of the ranking metrics: ``map``, ``mrr``, and ``map@k``, ``p@k``, ``ndcg@k`` for k >= 1.
 PATTERN = re.compile(r"(map|mrr|p|ndcg)(?:@([1-9][0-9]*))?")
@@ -77,19 +77,7 @@ class RankingMetric(Metric):
                              f"with {option('query_col')} (the query is then the resampling unit)")
         f = field_index(comp, params)
         gains = self._gains(comp, f, params)
-        scores = np.full((comp.m, comp.n), np.nan)
-        for s in range(comp.m):
-            col = comp.predictions[s, :, f]
-            given = col != NO_PREDICTION
-            try:
-                scores[s, given] = col[given].astype(np.float64)
-            except ValueError:
-                scores[s, given] = [_number(v) for v in col[given]]
-            bad = given & ~np.isfinite(scores[s])
-            if bad.any():
-                i = int(np.argmax(bad))
-                raise InputError(f"{comp.locate(s, i, f)}: score {str(col[i])!r} is not a finite number "
-                                 f"(metric {self.name!r} ranks by scores)")
+        scores = to_scores(comp, f, self.name, unscored=True)  # NaN: not retrieved
         values = query_values(self.kind, self.k, comp.clusters.codes, comp.item_ids, gains, scores)
         share = 1.0 / comp.clusters.sizes[comp.clusters.codes].astype(float)
         columns = np.column_stack([share, values[:, comp.clusters.codes].T * share[:, None]])
@@ -123,13 +111,6 @@ def _is_number(v) -> bool:
         return bool(np.isfinite(float(v)))
     except ValueError:
         return False
-
-
-def _number(v) -> float:
-    try:
-        return float(v)
-    except ValueError:
-        return float("nan")
 
 
 def query_values(kind: str, k: int | None, query: np.ndarray, ids: np.ndarray, gains: np.ndarray,
