@@ -174,20 +174,22 @@ def _block(task: tuple[int, int]) -> tuple[dict, np.ndarray | None]:
     clusters: Clusters | None = w_["clusters"]
     out: dict = {}
     swaps = None
+    # the drawn items (or clusters), shared by the summed statistics and the per-resample metrics
+    draws = None if w_["mode"] == "patterns" else rs.indices(k)[skip:]
     if w_["decomp"]:
         n, patterns, summer = rs.n, w_["patterns"], w_["summer"]
+        dtype = np.float32 if n < 1 << 24 else np.float64  # integer counts, exact in either
         count = n
         if w_["mode"] == "patterns":
             w = rs.pattern_counts(k, w_["sampler"])[skip:]
         elif w_["mode"] == "clusters":
-            drawn = clusters.counts(rs.indices(k)[skip:])  # (rows, G)
-            w = np.ascontiguousarray((w_["by_pattern"] @ drawn.T).T, dtype=np.float32 if n < 1 << 24 else np.float64)
+            drawn = clusters.counts(draws)  # (rows, G)
+            w = np.ascontiguousarray((w_["by_pattern"] @ drawn.T).T, dtype=dtype)
             count = drawn @ clusters.sizes.astype(float)     # items in each resample
         else:
             # pattern counts of each resample, row by row (one row's counts stay in cache)
-            idx = rs.indices(k)[skip:]
-            w = np.empty((len(idx), patterns), dtype=np.float32 if n < 1 << 24 else np.float64)
-            for j, row in enumerate(idx):
+            w = np.empty((len(draws), patterns), dtype=dtype)
+            for j, row in enumerate(draws):
                 w[j] = np.bincount(w_["inverse"][row], minlength=patterns)
         summed = summer.summed(w)
         for i, p in enumerate(w_["prepared"]):
@@ -199,9 +201,7 @@ def _block(task: tuple[int, int]) -> tuple[dict, np.ndarray | None]:
             swaps = summer.summed(flips)
     generic = [(i, p) for i, p in enumerate(w_["prepared"]) if not p.decomposable]
     if generic:
-        idx = rs.indices(k)[skip:]
-        if clusters is not None:
-            idx = [clusters.items(row) for row in idx]
+        idx = draws if clusters is None else [clusters.items(row) for row in draws]
         for i, p in generic:
             out[i] = np.stack([p.evaluate(row) for row in idx])
     return out, swaps
