@@ -25,7 +25,7 @@ def keyed(ident: str, query: str) -> str:
     return f"{ident} (query {query})"
 
 
-def by_query(gold: Parsed, queries: list, opts: ReadOptions) -> bool:
+def by_query(gold: Parsed, opts: ReadOptions) -> bool:
     """Whether the runs join the gold by (query, id): the gold's ids repeat, or ``--unjudged``."""
     return gold.ids is not None and (opts.unjudged or len(set(gold.ids)) < len(gold.ids))
 
@@ -37,9 +37,9 @@ def gold_keys(gold: Parsed, queries: list) -> list[str]:
     return keys
 
 
-def run_keyed(raw, header: bool, opts: ReadOptions, gold: Parsed, run: Parsed) -> tuple[Parsed, list[str]]:
-    """``run`` with its ids replaced by (query, id) keys, and the query of each of its rows, read from
-    the run's query column (``opts.cluster_col``, where the gold has it)."""
+def run_keyed(raw, header: bool, opts: ReadOptions, gold: Parsed, run: Parsed) -> tuple[Parsed, list[tuple]]:
+    """``run`` with its ids replaced by (query, id) keys, and the (id, query) of each of its rows, the
+    query read from the run's query column (``opts.cluster_col``, where the gold has it)."""
     if run.ids is None:
         raise InputError(f"{run.path}: a run joined by (query, id) needs ids; this file has none")
     col = opts.cluster_col
@@ -50,18 +50,19 @@ def run_keyed(raw, header: bool, opts: ReadOptions, gold: Parsed, run: Parsed) -
             raise InputError(f"{read.where(k, 0)}: blank query ({option('query_col')}); every candidate a run "
                              f"lists needs its query")
         queries.append(v[0])
-    return dataclasses.replace(run, ids=[keyed(i, q) for i, q in zip(run.ids, queries, strict=True)]), queries
+    pairs = list(zip(run.ids, queries, strict=True))
+    return dataclasses.replace(run, ids=[keyed(i, q) for i, q in pairs]), pairs
 
 
-def unjudged(runs: list[tuple[Parsed, list[str]]], known: set[str]) -> tuple[list[str], list[str], list[str]]:
+def unjudged(runs: list[tuple[Parsed, list[tuple]]], known: set[str]) -> tuple[list[str], list[str], list[str]]:
     """The candidates the runs list and the gold does not, in order of first appearance: their
     keys, plain ids and queries."""
     keys, ids, queries, seen = [], [], [], set(known)
-    for run, run_queries in runs:
-        for key, query in zip(run.ids, run_queries, strict=True):
+    for run, pairs in runs:
+        for key, (ident, query) in zip(run.ids, pairs, strict=True):
             if key not in seen:
                 seen.add(key)
                 keys.append(key)
-                ids.append(key[:-len(f" (query {query})")])
+                ids.append(ident)
                 queries.append(query)
     return keys, ids, queries

@@ -196,7 +196,7 @@ def read_runs(gold_path: str | Path, runs: str | Path, id_column: str | None = N
                 raise InputError(f"{gold.where(k, f)}: blank or NaN value (a gold label is needed for every item)")
     column = None if o.cluster_col is None else gold_cluster_labels(raw[0], is_header[0], o)
     queries = None if column is None else column[0]
-    keyed_join = queries is not None and by_query(gold, queries, o)  # TREC: ids repeat across queries
+    keyed_join = queries is not None and by_query(gold, o)  # TREC: ids repeat across queries
     if gold.ids is None:
         ids = [str(i) for i in range(1, n + 1)]
     elif keyed_join:
