@@ -22,6 +22,7 @@ from ..settings import Settings
 from .classes import CLASSIFICATION, per_class
 from .memory import check_memory, check_replicates_memory
 from .metrics import get_metric
+from .metrics.fields import NO_PREDICTION
 from .metrics.ranking import RankingMetric
 from .results import Analysis, Comparison, CompetitionAnalysis, MetricAnalysis, Score
 
@@ -235,7 +236,7 @@ def _analyze_competition(comp: Competition, settings: Settings, *, jobs: int,
         raise InputError(f"competition {comp.id!r}: no metric given (pass {option('metric', 'NAME')} or add "
                          f"[[metrics]])")
     prepared, label_fields = [], set()
-    unjudged = int((comp.gold == "").any(axis=1).sum())  # items added by --unjudged: no gold value
+    unjudged = int((comp.gold == NO_PREDICTION).any(axis=1).sum())  # items added by --unjudged: no gold value
     for spec in comp.metrics:
         metric = get_metric(spec.name, spec.base)
         if unjudged and not isinstance(metric, RankingMetric):
@@ -331,8 +332,8 @@ def analyze(competitions: list[Competition], settings: Settings, *, jobs: int = 
     """Analyse every competition under one :class:`Settings` (see :func:`analyze_competition`).
 
     ``jobs``: worker processes. With several competitions they analyse the competitions in parallel
-    (one competition per worker); with one, its metrics computed per resample use them. The numbers
-    do not depend on it.
+    (one competition per worker); with one, they draw its blocks of replicates. The numbers do not
+    depend on it.
 
     A ``settings.bootstrap`` whose replicates would not fit in the memory available is an
     :class:`InputError` before any work (:func:`~compreport.stats.memory.check_replicates_memory`).
