@@ -14,6 +14,7 @@ from pathlib import Path
 
 from . import interrupts
 from .errors import InputError, InputWarning, Note, Terminated
+from .lang import LANGUAGES
 from .cli_parser import FIGURE_FORMATS, FORMATS, LATEX_STYLES, SETTING_OPTIONS, _comma_list, _printable, build_parser
 from .report.latex_layout import check_label_prefix
 from .settings import NUMERIC, Settings, from_text, make_settings, one_of, suggest, validate, whole_number
@@ -65,6 +66,7 @@ def _check_options(args) -> None:
     args.decimals = whole_number(from_text(args.decimals, whole=True), "--decimals", 0, 10)
     args.diff_decimals = whole_number(from_text(args.diff_decimals, whole=True), "--diff-decimals", 0, 10)
     args.latex_style = one_of(args.latex_style, LATEX_STYLES, "--latex-style")
+    args.lang = one_of(args.lang, LANGUAGES, "--lang")
     args.label_prefix = check_label_prefix(args.label_prefix, "--label-prefix")
     args.format = _formats(args.format)
     args.figure_formats = _choices("--figure-formats", args.figure_formats, FIGURE_FORMATS)
@@ -125,7 +127,7 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
         say(f"analysed: {analysis.settings.bootstrap} resamples, {analysis.settings.rule}")
         report = Report(analysis, decimals=args.decimals, diff_decimals=args.diff_decimals,
                         latex_style=args.latex_style, label_prefix=args.label_prefix,
-                        decimal_comma=args.decimal_comma)
+                        decimal_comma=args.decimal_comma, lang=args.lang)
         written = report.write(out, formats, force=args.force, figure_formats=figure_formats,
                                compile_pdf=not args.no_compile, emails=args.recipients, jobs=args.jobs,
                                progress=False if args.quiet else None)

@@ -115,6 +115,9 @@ def _add_output_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--decimal-comma", action="store_true",
                    help="LaTeX numbers with a decimal comma (preamble.tex sets siunitx's marker for every number of "
                         "the tables and captions; HTML, Markdown and results.json keep the point)")
+    g.add_argument("--lang", default="en", metavar="LANG",
+                   help="language of every caption, sentence, heading, figure, team letter and email body: en or es "
+                        "(default en; file names, CSV columns and results.json stay English)")
     g.add_argument("--decimals", default=4, metavar="N", help="decimals of scores and CIs, 0-10 (default 4)")
     g.add_argument("--diff-decimals", default=3, metavar="N", help="decimals of differences, 0-10 (default 3)")
     g.add_argument("--figure-formats", metavar="LIST", default="pdf,svg",

@@ -14,11 +14,13 @@ deterministic on its own; byte-identical files are tested with 1 and 2 workers).
   :class:`~compreport.errors.InputError`, not a run that waits forever.
 * An OSError raised while a task handled another error (matplotlib turns a full disk into an
   AttributeError while closing the file) comes back as that OSError.
+* Tasks run in the caller's context (:mod:`contextvars`): the report's language, who messages speak to.
 * Without ``fork`` (not Linux/macOS) or with ``jobs == 1`` the tasks run in this process, in order.
 """
 
 from __future__ import annotations
 
+import contextvars
 import multiprocessing
 import os
 import signal
@@ -33,6 +35,8 @@ from . import interrupts
 
 #: The tasks of the running :func:`run_tasks`; forked workers inherit it.
 _TASKS: list[tuple[Callable[..., Any], tuple]] = []
+#: The caller's context (the report's language, who messages speak to), in which workers run tasks.
+_CONTEXT: contextvars.Context | None = None
 
 
 def default_jobs() -> int:
@@ -80,7 +84,7 @@ def _run_one(i: int) -> tuple[Any, list[tuple[str, type, str, int]]]:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("default")
         try:
-            result = fn(*args)
+            result = _CONTEXT.run(fn, *args) if _CONTEXT is not None else fn(*args)
         except Exception as exc:
             cause = os_error(exc)
             if cause is not None and cause is not exc:
@@ -130,8 +134,8 @@ def run_tasks(tasks: Sequence[tuple[Callable[..., Any], tuple]], jobs: int = 1, 
                     bar.update()
             interrupts.check()
             return results
-        global _TASKS
-        _TASKS = tasks
+        global _TASKS, _CONTEXT
+        _TASKS, _CONTEXT = tasks, contextvars.copy_context()
         done = [None] * len(tasks)
         # an executor, not multiprocessing.Pool: a worker that dies (killed for memory, a crash) breaks
         # the executor at once, where Pool would wait for its task forever
@@ -150,7 +154,7 @@ def run_tasks(tasks: Sequence[tuple[Callable[..., Any], tuple]], jobs: int = 1, 
             raise InputError(f"a worker process died while {what} ({finished} of "
                              f"{len(tasks)} done): out of memory? Try fewer workers (--jobs 1)") from None
         finally:
-            _TASKS = []
+            _TASKS, _CONTEXT = [], None
             _stop(pool)
     finally:
         if bar is not None:

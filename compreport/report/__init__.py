@@ -7,10 +7,12 @@ cells), words from :mod:`.prose`, verdicts from the stored analysis.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from pathlib import Path
 
 from .. import interrupts
+from ..lang import LANGUAGES, language
 from ..errors import InputError
 from ..settings import suggest
 from ..stats.results import Analysis
@@ -36,6 +38,15 @@ def _choice(what: str, value: str, allowed: Sequence[str]) -> str:
     return value
 
 
+def _worded(method):
+    """Run a :class:`Report` method in the report's language (:func:`compreport.lang.language`)."""
+    @functools.wraps(method)
+    def inner(self, *args, **kwargs):
+        with language(self.lang):
+            return method(self, *args, **kwargs)
+    return inner
+
+
 class Report:
     """Renderings of one :class:`~compreport.stats.results.Analysis`.
 
@@ -55,6 +66,9 @@ class Report:
         LaTeX numbers with a decimal comma (``OUT/preamble.tex`` sets siunitx's marker, which every
         number of the tables, cells and captions, goes through); HTML, Markdown and results.json
         keep the point.
+    lang : {"en", "es"}
+        The language of every caption, sentence, heading, figure label, team letter and email body
+        (:mod:`compreport.lang`); file names, CSV columns and results.json keys stay English.
 
     Examples
     --------
@@ -64,10 +78,12 @@ class Report:
     """
 
     def __init__(self, analysis: Analysis, *, decimals: int = 4, diff_decimals: int = 3, p_decimals: int = 4,
-                 latex_style: str = "ceurart", label_prefix: str | None = None, decimal_comma: bool = False):
+                 latex_style: str = "ceurart", label_prefix: str | None = None, decimal_comma: bool = False,
+                 lang: str = "en"):
         from .latex_layout import Options
 
         self.analysis = analysis
+        self.lang = _choice("lang", lang, LANGUAGES)
         self.latex_options = Options(style=latex_style, decimals=decimals, diff_decimals=diff_decimals,
                                      p_decimals=p_decimals, label_prefix=label_prefix, decimal_comma=decimal_comma)
         self.format = self.latex_options.format
@@ -86,6 +102,7 @@ class Report:
         comp = self.analysis.competition(competition)
         return comp, comp.metric(metric)
 
+    @_worded
     def table(self, kind: str, competition: str | None = None, metric: str | None = None) -> model.Table:
         """The format-neutral table ``kind`` (one of :data:`TABLES`); ``competition`` may be omitted
         when there is one, ``metric`` defaults to the primary metric."""
@@ -101,6 +118,7 @@ class Report:
                  "pairs": model.pair_matrix, "pvalues": model.pairwise_p_values}[kind]
         return build(comp, ma, self.format)
 
+    @_worded
     def to_latex(self, kind: str, competition: str | None = None, metric: str | None = None) -> str:
         """LaTeX of table ``kind`` (one of :data:`TABLES`), ready to ``\\input``."""
         from .latex import Renderer
@@ -118,6 +136,7 @@ class Report:
             return r.confidence_intervals(comp, ma)
         return {"diff-best": r.differences_from_best, "pairs": r.pair_matrix, "pvalues": r.p_values}[kind](comp, ma)
 
+    @_worded
     def to_markdown(self, kind: str, competition: str | None = None, metric: str | None = None) -> str:
         """A Markdown pipe table of ``kind`` (one of :data:`TABLES`)."""
         from .markdown import table
@@ -127,6 +146,7 @@ class Report:
             return table(t, model.export_keys(t))
         return table(t)
 
+    @_worded
     def to_html(self, competition: str | None = None) -> str:
         """The self-contained HTML page of one competition (omit ``competition`` when there is one),
         or the workshop overview when ``competition`` is None and there are several."""
@@ -137,6 +157,7 @@ class Report:
         return html.competition_html(self.analysis, self.analysis.competition(competition), self.format,
                                      self.gallery)
 
+    @_worded
     def figure(self, kind: str, competition: str | None = None, metric: str | None = None, *,
                a: str | None = None, b: str | None = None):
         """A new matplotlib Figure (shows as an image in a notebook).
@@ -164,6 +185,7 @@ class Report:
         b = b or ma.runner_up or next(s.system for s in ma.scores if s.system != a)
         return figures.distribution_plot(comp, ma, a, b, self.analysis.settings.test)
 
+    @_worded
     def write(self, out_dir: str | Path, formats: str | Sequence[str] = FORMATS, *, force: bool = False,
               figure_formats: str | Sequence[str] = ("pdf", "svg"), compile_pdf: bool = True,
               emails=None, jobs: int | None = None, progress: bool | None = False) -> list[Path]:

@@ -18,6 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .. import vocabulary as vocab
+from ..lang import count, current, tr
 from ..settings import Settings
 from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 from . import model, prose, references
@@ -62,8 +63,9 @@ def environment():
         loader=jinja2.FileSystemLoader(str(templates_dir() / "html")),
         autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True)
-    env.globals.update(MISSING=model.MISSING)
+    env.globals.update(MISSING=model.MISSING, tr=tr, lang=current)
     env.filters["breakable"] = breakable
+    env.filters["count"] = count
     return env
 
 

@@ -29,6 +29,7 @@ from .naming import metric_stems
 from . import prose
 from .prose import direction
 from .tex import cell, cell_text, escape, mark, metric_name, number, with_numbers  # noqa: F401  (number: re-exported)
+from ..lang import count, tr
 from ..resources import templates_dir
 
 
@@ -42,6 +43,8 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined)
     env.filters["tex"] = escape
     env.filters["metric"] = metric_name
+    env.filters["count"] = count
+    env.globals["tr"] = tr
     return env
 
 

@@ -30,7 +30,7 @@ _SPECIAL = {
 _UNICODE_OK = (set(map(chr, range(0xA1, 0x180))) - set("ĦħĸĿŀŉŦŧſ")) | set("–—‘’“”…•€†‡")
 #: Symbols our own prose uses, as LaTeX that pdflatex sets.
 _UNICODE_TEX = {"−": r"\textminus{}", "α": r"$\alpha$", "δ": r"$\delta$", "θ": r"$\theta$", "≥": r"$\geq$",
-                "≤": r"$\leq$"}
+                "≤": r"$\leq$", "\u00a0": "~"}
 
 
 def escape(text: object) -> str:

@@ -1,0 +1,72 @@
+"""The language of what a reader sees: English (the source text) or Spanish (``--lang es``).
+
+Every sentence, caption, heading and label of a report goes through :func:`tr` (Python) or
+``tr(...)`` (the templates) with its English text, which is the key of the translation table
+(:data:`compreport.translations.ES`, the one place Spanish lives). The language is a context, like
+:mod:`compreport.words`: :class:`compreport.report.Report` renders inside ``with language(...)``,
+and worker processes run their tasks in the context of the caller (:mod:`compreport.workers`).
+File names, CSV columns, results.json keys, metric ids, messages and errors stay English.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from collections.abc import Iterator
+
+#: The languages a report can be written in (``--lang``, ``Report(lang=)``).
+LANGUAGES = ("en", "es")
+
+_LANG: contextvars.ContextVar[str] = contextvars.ContextVar("compreport_lang", default="en")
+
+
+def current() -> str:
+    """The language reports are worded in now: ``"en"`` (the default) or ``"es"``."""
+    return _LANG.get()
+
+
+@contextlib.contextmanager
+def language(code: str) -> Iterator[None]:
+    """Word everything rendered inside in language ``code`` (one of :data:`LANGUAGES`)."""
+    if code not in LANGUAGES:
+        from .errors import InputError
+        from .settings import suggest
+
+        raise InputError(f"`lang` must be one of {', '.join(LANGUAGES)}; got {code!r}{suggest(str(code), LANGUAGES)}")
+    token = _LANG.set(code)
+    try:
+        yield
+    finally:
+        _LANG.reset(token)
+
+
+def tr(text: str, /, **values) -> str:
+    """``text`` (English) in the current language, then ``str.format``-ed with ``values`` when given.
+
+    >>> with language("es"):
+    ...     tr("{n} of {m} systems", n=2, m=5)
+    '2 de 5 sistemas'
+
+    A text the table lacks is left in English (a test keeps the table complete).
+    """
+    if current() != "en":
+        from .translations import ES
+
+        text = ES.get(text, text)
+    return text.format(**values) if values else text
+
+
+def N_(text: str) -> str:
+    """Mark ``text`` for translation where it is written (a table of captions, a vocabulary term) and
+    return it unchanged; the code that shows it passes it to :func:`tr` then (gettext's ``N_``)."""
+    return text
+
+
+def count(n: int) -> str:
+    """A whole number for a sentence: ``10,000`` in English; in Spanish ``10 000`` (a no-break
+    space groups numbers of five digits or more, RAE; ``1000`` is not grouped) so a point or
+    comma never reads as a decimal mark."""
+    n = int(n)
+    if current() == "en":
+        return f"{n:,}"
+    return f"{n:,}".replace(",", "\u00a0") if abs(n) >= 10_000 else str(n)
