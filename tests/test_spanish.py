@@ -63,6 +63,14 @@ def test_every_text_has_its_spanish_with_the_same_placeholders():
     assert not unused, f"translations no code uses: {sorted(unused)}"
 
 
+def test_no_text_is_translated_twice():
+    """A key written twice in the table would silently keep only the last Spanish."""
+    table = next(n for n in ast.walk(ast.parse((PACKAGE / "translations.py").read_text(encoding="utf-8")))
+                 if isinstance(n, ast.Dict))
+    keys = [k.value for k in table.keys]
+    assert len(keys) == len(set(keys)), sorted({k for k in keys if keys.count(k) > 1})
+
+
 def test_tr_and_count():
     assert tr("Rank") == "Rank"
     with language("es"):
