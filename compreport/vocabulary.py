@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .lang import N_, tr
+
 
 @dataclass(frozen=True)
 class Term:
@@ -21,18 +23,26 @@ class Term:
     key : str
         Its key in results.json (``holm``; ``p_holm`` is the Comparison field).
     label : str
-        Display label (``Holm``).
+        Display label (``Holm``), in the report's language (:func:`compreport.lang.tr`).
     words : str
-        How a sentence names it (``the Holm correction``).
+        How a sentence names it (``the Holm correction``), in the report's language.
     cite : str or None
         BibTeX key of the work to cite (:data:`compreport.report.prose.REFERENCES`).
     """
 
     id: str
     key: str
-    label: str
-    words: str
+    english_label: str
+    english_words: str
     cite: str | None = None
+
+    @property
+    def label(self) -> str:
+        return tr(self.english_label)
+
+    @property
+    def words(self) -> str:
+        return tr(self.english_words)
 
 
 def _table(*terms: Term) -> dict[str, Term]:
@@ -41,10 +51,10 @@ def _table(*terms: Term) -> dict[str, Term]:
 
 #: Corrections for multiple comparisons, in the order tables show them (``none`` first).
 CORRECTIONS = _table(
-    Term("none", "none", "none", "no correction for multiple comparisons"),
-    Term("bonferroni", "bonferroni", "Bonferroni", "the Bonferroni correction", "dunn1961"),
-    Term("holm", "holm", "Holm", "the Holm correction", "holm1979"),
-    Term("bh", "bh", "BH", "the Benjamini–Hochberg correction", "benjamini1995"),
+    Term("none", "none", N_("none"), N_("no correction for multiple comparisons")),
+    Term("bonferroni", "bonferroni", "Bonferroni", N_("the Bonferroni correction"), "dunn1961"),
+    Term("holm", "holm", "Holm", N_("the Holm correction"), "holm1979"),
+    Term("bh", "bh", "BH", N_("the Benjamini–Hochberg correction"), "benjamini1995"),
 )
 #: statsmodels ``multipletests`` method of each correction that adjusts p-values.
 MULTIPLETESTS_METHOD = {"bonferroni": "bonferroni", "holm": "holm", "bh": "fdr_bh"}
@@ -53,23 +63,23 @@ P_FIELD = {"none": "p_value", "bonferroni": "p_bonferroni", "holm": "p_holm", "b
 
 #: Confidence-interval methods.
 CI_METHODS = _table(
-    Term("percentile", "percentile", "percentile", "percentile", "efron1993"),
-    Term("bca", "bca", "BCa", "bias-corrected and accelerated (BCa)", "efron1987"),
-    Term("normal", "normal", "normal", "normal-approximation (estimate ± z·SE)", "efron1993"),
+    Term("percentile", "percentile", N_("percentile"), N_("percentile"), "efron1993"),
+    Term("bca", "bca", "BCa", N_("bias-corrected and accelerated (BCa)"), "efron1987"),
+    Term("normal", "normal", N_("normal"), N_("normal-approximation (estimate ± z·SE)"), "efron1993"),
 )
 
 #: Tests behind the p-values.
 TESTS = _table(
-    Term("bootstrap", "bootstrap", "paired bootstrap", "the paired bootstrap test", "bergkirkpatrick2012"),
-    Term("randomization", "randomization", "approximate randomization",
-         "an approximate randomization test", "noreen1989"),
+    Term("bootstrap", "bootstrap", N_("paired bootstrap"), N_("the paired bootstrap test"), "bergkirkpatrick2012"),
+    Term("randomization", "randomization", N_("approximate randomization"),
+         N_("an approximate randomization test"), "noreen1989"),
 )
 
 #: Families a correction is applied over (``--family``).
 FAMILIES = _table(
-    Term("all-pairs", "all-pairs", "all pairs", "all pairs of systems"),
-    Term("per-row", "per-row", "per row", "each row (each system against those ranked below it)"),
-    Term("vs-best", "vs-best", "vs. the best", "the comparisons with the best (other pairs are not tested)"),
+    Term("all-pairs", "all-pairs", N_("all pairs"), N_("all pairs of systems")),
+    Term("per-row", "per-row", N_("per row"), N_("each row (each system against those ranked below it)")),
+    Term("vs-best", "vs-best", N_("vs. the best"), N_("the comparisons with the best (other pairs are not tested)")),
 )
 
 #: Significance marks of the pairwise matrix: (threshold, mark), strictest first (paper Table 4).
@@ -87,9 +97,9 @@ def correction_over(correction: str, family: str) -> str:
         A key of :data:`FAMILIES`, or ``"vs_best"`` for the m − 1 comparisons with the best.
     """
     if correction == "none":
-        return "no correction for multiple comparisons"
-    over = "the m − 1 comparisons with the best" if family == "vs_best" else FAMILIES[family].words
-    return f"{CORRECTIONS[correction].label} correction over {over}"
+        return tr("no correction for multiple comparisons")
+    over = tr("the m − 1 comparisons with the best") if family == "vs_best" else FAMILIES[family].words
+    return tr("{correction} correction over {family}", correction=CORRECTIONS[correction].label, family=over)
 
 
 def stars(p: float | None) -> str:

@@ -5,6 +5,7 @@ metric ids; the LaTeX tables typeset the same names (:data:`compreport.report.te
 
 from __future__ import annotations
 
+from ..lang import N_, tr
 from ..stats.results import MetricAnalysis
 
 
@@ -12,10 +13,10 @@ from ..stats.results import MetricAnalysis
 #: figures); the LaTeX tables typeset the same names (:data:`compreport.report.tex.METRIC_NAMES`).
 #: Any other metric (a user's) shows its own name. Files and results.json keep the metric ids.
 METRIC_LABELS = {
-    "accuracy": "accuracy", "f1": "F1", "macro_f1": "macro-F1", "micro_f1": "micro-F1",
-    "weighted_f1": "weighted F1", "precision": "precision", "recall": "recall",
-    "macro_precision": "macro-precision", "macro_recall": "macro-recall", "mae": "MAE", "mse": "MSE",
-    "rmse": "RMSE", "pearson": "Pearson's r", "spearman": "Spearman's ρ", "roc_auc": "ROC AUC",
+    "accuracy": N_("accuracy"), "f1": "F1", "macro_f1": "macro-F1", "micro_f1": "micro-F1",
+    "weighted_f1": N_("weighted F1"), "precision": N_("precision"), "recall": N_("recall"),
+    "macro_precision": N_("macro-precision"), "macro_recall": N_("macro-recall"), "mae": "MAE", "mse": "MSE",
+    "rmse": "RMSE", "pearson": N_("Pearson's r"), "spearman": N_("Spearman's ρ"), "roc_auc": "ROC AUC",
     "measure_s": "measure_S", "measure_c": "measure_C", "map": "MAP", "mrr": "MRR",
 }
 #: The ranking metrics cut at k (:mod:`compreport.stats.metrics.ranking`): ``ndcg@10`` -> ``nDCG@10``.
@@ -25,19 +26,20 @@ LABELS_LISTED = 4
 
 
 def metric_label(ma: MetricAnalysis | str) -> str:
-    """The metric's display name (:data:`METRIC_LABELS`): ``macro-F1`` for ``macro_f1``."""
+    """The metric's display name (:data:`METRIC_LABELS`), in the report's language: ``macro-F1`` for ``macro_f1``."""
     name = ma if isinstance(ma, str) else ma.name
     kind, at, k = name.partition("@")
     if at and kind in CUT_LABELS and k.isdigit():
         return f"{CUT_LABELS[kind]}@{k}"
-    return METRIC_LABELS.get(name, name)
+    return tr(METRIC_LABELS[name]) if name in METRIC_LABELS else name
 
 
 def positive(name: str) -> str:
     """What ``pos_label`` names for metric ``name``: ``relevant label`` for a ranking metric (the
     relevant candidates), else ``positive class``."""
     kind = name.partition("@")[0]
-    return "relevant label" if kind in ("map", "mrr", "p", "ndcg") and metric_label(name) != name else "positive class"
+    ranking = kind in ("map", "mrr", "p", "ndcg") and metric_label(name) != name
+    return tr("relevant label") if ranking else tr("positive class")
 
 
 def metric_title(ma: MetricAnalysis) -> str:
@@ -49,13 +51,14 @@ def metric_title(ma: MetricAnalysis) -> str:
     labels = params.pop("labels", None)
     if labels:
         labels = list(labels)
-        out += f" over {len(labels)} classes" if len(labels) > LABELS_LISTED else " over " + ", ".join(map(str, labels))
+        out += (tr(" over {n} classes", n=len(labels)) if len(labels) > LABELS_LISTED
+                else tr(" over {labels}", labels=", ".join(map(str, labels))))
     if params.get("pos_label") is not None:
         out += f" ({positive(ma.name)} {params.pop('pos_label')})"
     params.pop("pos_label", None)
     if params.get("field") is not None:
-        out += f" of {params.pop('field')}"
+        out += tr(" of {field}", field=params.pop("field"))
     if params.get("fields"):
-        out += " of " + " + ".join(map(str, params.pop("fields")))
+        out += tr(" of {field}", field=" + ".join(map(str, params.pop("fields"))))
     rest = ", ".join(f"{k} = {v}" for k, v in sorted(params.items()))
     return out + (f" ({rest})" if rest else "")

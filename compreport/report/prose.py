@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import vocabulary as vocab
+from ..lang import N_, count, tr
 from ..stats import montecarlo
 from ..settings import Settings
 from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis, Score
@@ -25,19 +26,20 @@ class Cite:
 
 
 def level(settings: Settings) -> str:
-    """``95%`` for alpha = 0.05."""
-    return f"{100 * settings.level:g}%"
+    """``95%`` for alpha = 0.05 (``95 %`` in Spanish)."""
+    return tr("{percent}%", percent=f"{100 * settings.level:g}")
 
 
 def title(analysis: Analysis) -> str:
     """Title of the overview and the appendix: the workshop's name when the input names one."""
     name = (analysis.workshop or {}).get("name")
-    return f"{name}: statistical analysis of the results" if name else "Statistical analysis of the competition results"
+    return (tr("{workshop}: statistical analysis of the results", workshop=name) if name
+            else tr("Statistical analysis of the competition results"))
 
 
 def direction(ma: MetricAnalysis) -> str:
     """``"higher is better"`` or ``"lower is better"`` for the metric."""
-    return "higher is better" if ma.higher_is_better else "lower is better"
+    return tr("higher is better") if ma.higher_is_better else tr("lower is better")
 
 
 def _verdict_rule(settings: Settings) -> list[str | Cite]:
@@ -50,7 +52,7 @@ def unit(comp: CompetitionAnalysis) -> str:
     """What a resample of ``comp`` draws, for captions and facts: ``""`` for its items, else
     ``"40 clusters given by column “question”"`` (the cluster bootstrap)."""
     c = comp.clusters
-    return f"{c['clusters']:,} clusters given by column “{c['column']}”" if c else ""
+    return tr("{clusters} clusters given by column “{column}”", clusters=count(c["clusters"]), column=c["column"]) if c else ""
 
 
 def clustering(comps) -> list[str | Cite]:
@@ -59,11 +61,12 @@ def clustering(comps) -> list[str | Cite]:
     grouped = [c for c in comps if c.clusters]
     if not grouped:
         return []
-    which = "; ".join(f"{c.name}: {c.clusters['items']:,} items in {unit(c)}" for c in grouped)
-    return [f"Where items form clusters ({which}), a resample draws the clusters with replacement and every item "
-            "of a drawn cluster comes with it, the cluster bootstrap ", Cite("davison1997"), ": intervals, "
-            "differences and p-values all resample clusters, the jackknife of BCa leaves out one cluster, and a "
-            "randomization round swaps the predictions of whole clusters. "]
+    which = "; ".join(tr("{competition}: {items} items in {unit}", competition=c.name, items=count(c.clusters["items"]),
+                         unit=unit(c)) for c in grouped)
+    return [tr("Where items form clusters ({which}), a resample draws the clusters with replacement and every item "
+               "of a drawn cluster comes with it, the cluster bootstrap ", which=which), Cite("davison1997"),
+            tr(": intervals, differences and p-values all resample clusters, the jackknife of BCa leaves out one "
+               "cluster, and a randomization round swaps the predictions of whole clusters. ")]
 
 
 def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
@@ -71,54 +74,59 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
     the cluster bootstrap of those of the competitions ``comps`` that use it."""
     ci = vocab.CI_METHODS[settings.ci_method]
     out: list[str | Cite] = [
-        f"Scores are reported with {level(settings)} {ci.words} confidence intervals ", Cite(ci.cite),
-        f" from {settings.bootstrap:,} paired bootstrap resamples of the test items (seed {settings.seed}); "
-        "every system and metric is scored on the same resamples. ", *clustering(comps)]
+        tr("Scores are reported with {level} {ci} confidence intervals ", level=level(settings), ci=ci.words),
+        Cite(ci.cite),
+        tr(" from {resamples} paired bootstrap resamples of the test items (seed {seed}); every system and metric "
+           "is scored on the same resamples. ", resamples=count(settings.bootstrap), seed=settings.seed),
+        *clustering(comps)]
     if settings.test == "randomization":
-        out += [f"p-values come from an approximate randomization test with {settings.bootstrap:,} rounds, "
-                f"swapping each item's two predictions with probability 1/2 ", Cite("noreen1989"), " as in MUC ",
-                Cite("chinchor1992"), ", with p = (c + 1)/(R + 1) ", Cite("phipson2010"), ". "]
-    else:
-        out += ["p-values follow the paired bootstrap test ", Cite("bergkirkpatrick2012"),
-                ", counting resamples whose difference reaches twice the observed one, with p = (c + 1)/(B + 1) ",
+        out += [tr("p-values come from an approximate randomization test with {rounds} rounds, swapping each "
+                   "item's two predictions with probability 1/2 ", rounds=count(settings.bootstrap)),
+                Cite("noreen1989"), tr(" as in MUC "), Cite("chinchor1992"), tr(", with "), "p = (c + 1)/(R + 1) ",
                 Cite("phipson2010"), ". "]
-    out += ["Tables report p-values raw and with Bonferroni ", Cite("dunn1961"), ", Holm ", Cite("holm1979"),
-            " and Benjamini–Hochberg ", Cite("benjamini1995"), " adjustments: differences from the best over the "
-            f"m − 1 comparisons with the best, pairwise p-values over {vocab.FAMILIES[settings.family].words}. "
-            f"Every verdict of this report — significantly different or not, the systems that cannot be "
-            f"told apart from the best, and the significance groups (systems sharing a letter are not "
-            f"significantly different at α = {settings.alpha:g}; a compact letter display ", Cite("piepho2004"),
-            ") — uses the ", *_verdict_rule(settings), ". The competitiveness summary counts ties as the paper "
-            "does, under each of the four corrections: with the winner over the m − 1 comparisons with the "
-            f"winner, between competitors over {vocab.FAMILIES[settings.ties_family].words}. "]
+    else:
+        out += [tr("p-values follow the paired bootstrap test "), Cite("bergkirkpatrick2012"),
+                tr(", counting resamples whose difference reaches twice the observed one, with "),
+                "p = (c + 1)/(B + 1) ", Cite("phipson2010"), ". "]
+    out += [tr("Tables report p-values raw and with Bonferroni "), Cite("dunn1961"), ", Holm ", Cite("holm1979"),
+            tr(" and Benjamini–Hochberg "), Cite("benjamini1995"),
+            tr(" adjustments: differences from the best over the m − 1 comparisons with the best, pairwise "
+               "p-values over {family}. Every verdict of this report — significantly different or not, the "
+               "systems that cannot be told apart from the best, and the significance groups (systems sharing a "
+               "letter are not significantly different at α = {alpha}; a compact letter display ",
+               family=vocab.FAMILIES[settings.family].words, alpha=f"{settings.alpha:g}"), Cite("piepho2004"),
+            tr(") — uses the "), *_verdict_rule(settings),
+            tr(". The competitiveness summary counts ties as the paper does, under each of the four corrections: "
+               "with the winner over the m − 1 comparisons with the winner, between competitors over {family}. ",
+               family=vocab.FAMILIES[settings.ties_family].words)]
     out += _refinement(settings)
-    out += ["Baselines compete like the participants. " if settings.include_baselines else
-            "Baselines are compared and grouped with the participants but do not compete: the best system, the "
-            "comparisons with it and the competitiveness figures consider participants only. ",
-            "The best system is chosen on the same test set it is compared on."]
+    out += [tr("Baselines compete like the participants. ") if settings.include_baselines else
+            tr("Baselines are compared and grouped with the participants but do not compete: the best system, the "
+               "comparisons with it and the competitiveness figures consider participants only. "),
+            tr("The best system is chosen on the same test set it is compared on.")]
     return out
 
 
 def _refinement(settings: Settings) -> list[str | Cite]:
     """The sentences on Monte-Carlo error and refinement of the methods paragraph."""
     out: list[str | Cite] = [
-        "Each p-value is reported with its Monte-Carlo standard error; a verdict is settled when the "
-        "correction gives it for every p-value of its family at both ends of its Clopper–Pearson bounds "
-        f"(jointly at risk {montecarlo.RISK:g}) ", Cite("gandy2014"), ". "]
+        tr("Each p-value is reported with its Monte-Carlo standard error; a verdict is settled when the "
+           "correction gives it for every p-value of its family at both ends of its Clopper–Pearson bounds "
+           "(jointly at risk {risk}) ", risk=f"{montecarlo.RISK:g}"), Cite("gandy2014"), ". "]
     if settings.refine and settings.bootstrap:
-        out += [f"While some verdict of a competition is unsettled and more resamples may settle it, its "
-                f"p-values are re-estimated from twice as many resamples, up to "
-                f"{montecarlo.REFINE_FACTOR * settings.bootstrap:,} (intervals stay on the first "
-                f"{settings.bootstrap:,}); a verdict still unsettled is marked as such. "]
-    out += ["The random streams are keyed by the seed and the competition's id, so a renamed competition "
-            "draws other resamples. "]
+        out += [tr("While some verdict of a competition is unsettled and more resamples may settle it, its "
+                   "p-values are re-estimated from twice as many resamples, up to {most} (intervals stay on the "
+                   "first {resamples}); a verdict still unsettled is marked as such. ",
+                   most=count(montecarlo.REFINE_FACTOR * settings.bootstrap), resamples=count(settings.bootstrap))]
+    out += [tr("The random streams are keyed by the seed and the competition's id, so a renamed competition "
+               "draws other resamples. ")]
     return out
 
 
 def unsettled_note(resamples: int) -> str:
     """The sentence beside a verdict that is not settled (``Comparison.settled`` False)."""
-    return (f"Unsettled: after {resamples:,} resamples this verdict is still within the Monte-Carlo error of its "
-            f"p-values, so more resamples could change it.")
+    return tr("Unsettled: after {resamples} resamples this verdict is still within the Monte-Carlo error of its "
+              "p-values, so more resamples could change it.", resamples=count(resamples))
 
 
 def method_sentences(settings: Settings, comp: CompetitionAnalysis | None = None) -> list[str | Cite]:
@@ -126,12 +134,14 @@ def method_sentences(settings: Settings, comp: CompetitionAnalysis | None = None
     cluster bootstrap), as segments with citations."""
     ci = vocab.CI_METHODS[settings.ci_method]
     test = vocab.TESTS[settings.test]
-    return [f"Scores carry {level(settings)} {ci.label} confidence intervals ", Cite(ci.cite),
-            f" from {settings.bootstrap:,} paired bootstrap resamples of the test items (seed {settings.seed}); "
-            f"p-values come from {test.words} ", Cite(test.cite), ". ",
-            f"Every verdict on this page, and the significance groups (systems sharing a letter are not "
-            f"significantly different at α = {settings.alpha:g} ", Cite("piepho2004"), "), uses the ",
-            *_verdict_rule(settings), ". ", *clustering([comp] if comp else [])]
+    return [tr("Scores carry {level} {ci} confidence intervals ", level=level(settings), ci=ci.label),
+            Cite(ci.cite),
+            tr(" from {resamples} paired bootstrap resamples of the test items (seed {seed}); p-values come from "
+               "{test} ", resamples=count(settings.bootstrap), seed=settings.seed, test=test.words),
+            Cite(test.cite), ". ",
+            tr("Every verdict on this page, and the significance groups (systems sharing a letter are not "
+               "significantly different at α = {alpha} ", alpha=f"{settings.alpha:g}"), Cite("piepho2004"),
+            tr("), uses the "), *_verdict_rule(settings), ". ", *clustering([comp] if comp else [])]
 
 
 def cited(segments: list[str | Cite]) -> list[str]:
@@ -139,19 +149,22 @@ def cited(segments: list[str | Cite]) -> list[str]:
     return list(dict.fromkeys(s.key for s in segments if isinstance(s, Cite)))
 
 
-def verdict(settings: Settings, significant: bool | None, subject: str = "The winner",
+def verdict(settings: Settings, significant: bool | None, subject: str | None = None,
             other: str = "") -> str:
     """One sentence stating a stored verdict, naming its rule.
 
     ``significant`` is the stored :attr:`~compreport.stats.results.Comparison.significant` (or
     :attr:`~compreport.stats.results.Score.differs_from_best`): True, False or None (not tested).
     """
-    at = f"at α = {settings.alpha:g} ({settings.rule})"
+    at = tr("at α = {alpha} ({rule})", alpha=f"{settings.alpha:g}", rule=settings.rule)
     if significant is None:
-        return f"No test decides this comparison {at}."
+        return tr("No test decides this comparison {at}.", at=at)
+    subject = subject or tr("The winner")
     if significant:
-        return f"{subject} is significantly better{' than ' + other if other else ''} {at}."
-    return f"{subject} cannot be told apart from {other or 'the winner'} {at}."
+        return (tr("{subject} is significantly better than {other} {at}.", subject=subject, other=other, at=at)
+                if other else tr("{subject} is significantly better {at}.", subject=subject, at=at))
+    return tr("{subject} cannot be told apart from {other} {at}.", subject=subject,
+              other=other or tr("the winner"), at=at)
 
 
 def cannot_reject(settings: Settings, ma: MetricAnalysis) -> str | None:
@@ -164,10 +177,11 @@ def cannot_reject(settings: Settings, ma: MetricAnalysis) -> str | None:
     tested = int(v.get("tested", 0))
     resamples = int(v.get("resamples") or settings.bootstrap)
     need = montecarlo.b_needed(tested, settings.alpha, settings.correction, settings.refine)
-    return (f"Too few resamples for {metric_label(ma)}: with {resamples:,} resamples no p-value can fall below "
-            f"1/({resamples:,} + 1), so the {settings.rule} ({tested:,} comparisons) can never reject at "
-            f"\u03b1 = {settings.alpha:g}; every system shares one group and ties with the best whatever the "
-            f"data. Use B = {need:,} or more.")
+    return tr("Too few resamples for {metric}: with {resamples} resamples no p-value can fall below "
+              "1/({resamples} + 1), so the {rule} ({tested} comparisons) can never reject at \u03b1 = {alpha}; "
+              "every system shares one group and ties with the best whatever the data. Use B = {need} or more.",
+              metric=metric_label(ma), resamples=count(resamples), rule=settings.rule, tested=count(tested),
+              alpha=f"{settings.alpha:g}", need=count(need))
 
 
 def marks(score: Score, baseline: bool = False, missing: int = 0) -> str:
@@ -175,10 +189,10 @@ def marks(score: Score, baseline: bool = False, missing: int = 0) -> str:
     (not significantly different from the best under the report's rule), ``unsettled`` (that verdict
     is within the Monte-Carlo error of its p-values: ``Score.settled_vs_best``), ``baseline``, ``N missing``
     (items without a prediction, scored as wrong answers); comma-separated, empty for none."""
-    out = ["best"] if score.is_best else ["tied with best"] if score.ties_with_best else []
-    out += ["unsettled"] if score.settled_vs_best is False else []
-    out += ["baseline"] if baseline else []
-    out += [f"{missing} missing"] if missing else []
+    out = [tr("best")] if score.is_best else [tr("tied with best")] if score.ties_with_best else []
+    out += [tr("unsettled")] if score.settled_vs_best is False else []
+    out += [tr("baseline")] if baseline else []
+    out += [tr("{n} missing", n=count(missing))] if missing else []
     return ", ".join(out)
 
 
@@ -188,32 +202,32 @@ def other_family_note(settings: Settings, corrected_p: float, fmt_p) -> str | No
     if settings.family != "all-pairs" or settings.correction == "none":
         return None  # per-row: the best's row is the m − 1 comparisons; vs-best: the same family
     label = vocab.CORRECTIONS[settings.correction].label
-    return (f"The table of differences from the best corrects over only the m − 1 comparisons with the winner "
-            f"({label}: p = {fmt_p(corrected_p)}); the verdict above, like the significance groups, uses the "
-            f"{settings.rule}.")
+    return tr("The table of differences from the best corrects over only the m − 1 comparisons with the winner "
+              "({correction}: p = {p}); the verdict above, like the significance groups, uses the {rule}.",
+              correction=label, p=fmt_p(corrected_p), rule=settings.rule)
 
 
 #: Figure captions by kind (``dist-randomization``: the distribution under the randomization test).
 FIGURE_CAPTIONS = {
-    "ci": "Scores with their {level} bootstrap confidence intervals, best first.",
-    "diff": ("Differences from the best with their {level} confidence intervals, not corrected for multiple "
-             "comparisons (positive: the best is better); green intervals exclude 0."),
-    "dist": ("Bootstrap distribution of the difference between the best system and the runner-up; the p-value "
-             "counts the replicates at or beyond twice the observed difference."),
-    "dist-randomization": ("Bootstrap distribution of the difference between the best system and the runner-up; "
-                           "the p-value in the title is the approximate randomization test's."),
-    "facets": "All metrics side by side.",
-    "confusion": ("Confusion matrix of the best system on the full test set: rows are gold classes, columns "
-                  "predicted labels, each row shaded by its share of the gold class."),
-    "pairs": ("Every pair of systems, in rank order, shaded by the significance mark of its corrected p-value "
-              "(the rule of this report's verdicts); white: a pair the family does not test."),
+    "ci": N_("Scores with their {level} bootstrap confidence intervals, best first."),
+    "diff": N_("Differences from the best with their {level} confidence intervals, not corrected for multiple "
+               "comparisons (positive: the best is better); green intervals exclude 0."),
+    "dist": N_("Bootstrap distribution of the difference between the best system and the runner-up; the p-value "
+               "counts the replicates at or beyond twice the observed difference."),
+    "dist-randomization": N_("Bootstrap distribution of the difference between the best system and the "
+                             "runner-up; the p-value in the title is the approximate randomization test's."),
+    "facets": N_("All metrics side by side."),
+    "confusion": N_("Confusion matrix of the best system on the full test set: rows are gold classes, columns "
+                    "predicted labels, each row shaded by its share of the gold class."),
+    "pairs": N_("Every pair of systems, in rank order, shaded by the significance mark of its corrected p-value "
+                "(the rule of this report's verdicts); white: a pair the family does not test."),
 }
 
 
 def figure_caption(kind: str, settings: Settings) -> str:
     """The caption of a figure of ``kind`` (``ci``, ``diff``, ``dist``, ``facets``, ``pairs``) under ``settings``."""
     key = f"{kind}-{settings.test}" if f"{kind}-{settings.test}" in FIGURE_CAPTIONS else kind
-    return FIGURE_CAPTIONS.get(key, "").format(level=level(settings))
+    return tr(FIGURE_CAPTIONS[key], level=level(settings)) if key in FIGURE_CAPTIONS else ""
 
 
 def subtitle(comp: CompetitionAnalysis) -> str:
