@@ -20,6 +20,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from .._version import __version__
+from ..lang import tr
 from ..stats.results import MetricAnalysis
 from .metricnames import metric_label
 
@@ -168,7 +169,7 @@ def new_figure(width: float, height: float) -> Figure:
 
 def pct(level: float) -> str:
     """A confidence level (0.95) as a percentage (``95%``)."""
-    return f"{100 * level:g}%"
+    return tr("{percent}%", percent=f"{100 * level:g}")
 
 
 def label_width(labels: Sequence[str]) -> float:
@@ -178,7 +179,7 @@ def label_width(labels: Sequence[str]) -> float:
 
 def lower_note(metric: MetricAnalysis) -> str:
     """``"; lower <metric> is better"`` for a lower-is-better metric (axis labels), else ``""``."""
-    return "" if metric.higher_is_better else f"; lower {metric_label(metric)} is better"
+    return "" if metric.higher_is_better else tr("; lower {metric} is better", metric=metric_label(metric))
 
 
 def set_system_ticks(ax, names: Sequence[str]) -> None:
@@ -224,7 +225,7 @@ def draw_intervals(ax, names: Sequence[str], scores: dict, baselines: set[str], 
             x = left + inset if below else right - inset
             ax.plot([x], [y[i]], linestyle="none", marker="<" if below else ">", markersize=6, color=BASELINE_COLOR,
                     zorder=3, clip_on=False, gid=f"{gid}-offaxis")
-            ax.annotate(f"{pt[i]:.4g} (off scale)", (x, y[i]), xytext=(6 if below else -6, 0),
+            ax.annotate(tr("{value} (off scale)", value=f"{pt[i]:.4g}"), (x, y[i]), xytext=(6 if below else -6, 0),
                         textcoords="offset points", ha="left" if below else "right", va="center", fontsize=7,
                         color=BASELINE_COLOR, annotation_clip=False, parse_math=False)
 
@@ -271,10 +272,10 @@ def lattice_bins(values: np.ndarray, most: int = 60):
 def ci_legend_handles(level: float, has_baselines: bool) -> list:
     """Legend entries of the CI figures: systems, and baselines when ``has_baselines``."""
     handles = [Line2D([], [], color=SYSTEM_COLOR, marker="o", markersize=4.5, linewidth=1.8,
-                      label=f"system: score and {pct(level)} CI")]
+                      label=tr("system: score and {level} CI", level=pct(level)))]
     if has_baselines:
         handles.append(Line2D([], [], color=BASELINE_COLOR, marker="D", markersize=4.5, linewidth=1.8,
-                              label=f"baseline: score and {pct(level)} CI"))
+                              label=tr("baseline: score and {level} CI", level=pct(level))))
     return handles
 
 

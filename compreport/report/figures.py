@@ -29,6 +29,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from ..lang import tr
 from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 from .figstyle import (BASELINE_COLOR, CHAR_IN, CONTAINS_ZERO_COLOR, EXCLUDES_ZERO_COLOR, FORMATS, METADATA,
                        OKABE_ITO, PNG_DPI, RC, ROW_IN, SYSTEM_COLOR, ReportFigure, TEXT, UNDEFINED_COLOR, ci_legend_handles,
@@ -56,8 +57,10 @@ def ci_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float =
     ax = fig.add_subplot()
     draw_intervals(ax, names, {s.system: s for s in metric.scores}, baselines, "ci-intervals")
     set_system_ticks(ax, names)
-    ax.set_xlabel(f"{metric_label(metric)} with {pct(level)} bootstrap CI ({direction(metric)})", **TEXT)
-    ax.set_title(f"{comp.name}\nordered bootstrap confidence intervals of {metric_title(metric)}", loc="left", **TEXT)
+    ax.set_xlabel(tr("{metric} with {level} bootstrap CI ({direction})", metric=metric_label(metric), level=pct(level),
+                     direction=direction(metric)), **TEXT)
+    ax.set_title(comp.name + "\n" + tr("ordered bootstrap confidence intervals of {metric}", metric=metric_title(metric)),
+                 loc="left", **TEXT)
     fig.legend(handles=ci_legend_handles(level, bool(baselines & set(names))), loc="outside lower center",
                ncols=2)
     return fig
@@ -93,13 +96,14 @@ def diff_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float
             ax.plot(diff[sel], y[sel], linestyle="none", marker="o", markersize=4.5, color=color,
                     markerfacecolor=face, markeredgewidth=1.2, zorder=3, gid=f"diff-{what}")
     set_system_ticks(ax, names)
-    ax.set_xlabel(f"difference in {metric_label(metric)} from the best, {pct(level)} bootstrap CI "
-                  f"(positive: the best is better{lower_note(metric)})", **TEXT)
-    ax.set_title(f"{comp.name}\ndifferences in {metric_label(metric)} from the best, {metric.best}", loc="left", **TEXT)
+    ax.set_xlabel(tr("difference in {metric} from the best, {level} bootstrap CI (positive: the best is better{note})",
+                     metric=metric_label(metric), level=pct(level), note=lower_note(metric)), **TEXT)
+    ax.set_title(comp.name + "\n" + tr("differences in {metric} from the best, {best}", metric=metric_label(metric),
+                                        best=metric.best), loc="left", **TEXT)
     handles = [Line2D([], [], color=CONTAINS_ZERO_COLOR, marker="o", markerfacecolor="white", markersize=4.5,
-                      markeredgewidth=1.2, linewidth=1.8, label=f"{pct(level)} CI contains 0"),
+                      markeredgewidth=1.2, linewidth=1.8, label=tr("{level} CI contains 0", level=pct(level))),
                Line2D([], [], color=EXCLUDES_ZERO_COLOR, marker="o", markersize=4.5, linewidth=1.8,
-                      label=f"{pct(level)} CI excludes 0")]
+                      label=tr("{level} CI excludes 0", level=pct(level)))]
     fig.legend(handles=handles, loc="outside lower center", ncols=2)
     return fig
 
@@ -123,7 +127,7 @@ def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str,
     fig = new_figure(6.4, 4.2)
     ax = fig.add_subplot()
     ax.hist(reps, bins=lattice_bins(reps), color=OKABE_ITO["sky_blue"], edgecolor="white", linewidth=0.3, zorder=2,
-            label=f"bootstrap replicates (B = {reps.size})", gid="dist-histogram")
+            label=tr("bootstrap replicates (B = {b})", b=reps.size), gid="dist-histogram")
     lines = ((0.0, "0", OKABE_ITO["black"], "-"),
              (delta, f"δ(x) = {delta:.4f}", OKABE_ITO["blue"], "--"),
              (2 * delta, f"2δ(x) = {2 * delta:.4f}", OKABE_ITO["vermillion"], ":"))
@@ -135,15 +139,18 @@ def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str,
     if delta != 0 and test == "bootstrap":
         span = (2 * delta, hi) if delta > 0 else (lo, 2 * delta)
         ax.axvspan(*span, color=OKABE_ITO["vermillion"], alpha=0.10, linewidth=0, zorder=1,
-                   label="region counted in the p-value")
+                   label=tr("region counted in the p-value"))
     ax.set_xlim(lo, hi)
     ax.grid(True, axis="y")
-    ax.set_xlabel(f"difference in {metric_label(metric)} (positive: {a} better{lower_note(metric)})", **TEXT)
-    ax.set_ylabel("replicates")
-    which = "" if test == "bootstrap" else f" ({test} test)"
-    ax.set_title(f"{a} − {b}: δ(x) = {delta:.4f}, raw p-value(x) = {Format().p(c.p_value)}{which}", loc="left",
+    ax.set_xlabel(tr("difference in {metric} (positive: {a} better{note})", metric=metric_label(metric), a=a,
+                     note=lower_note(metric)), **TEXT)
+    ax.set_ylabel(tr("replicates"))
+    which = "" if test == "bootstrap" else tr(" (randomization test)")
+    ax.set_title(f"{a} − {b}: δ(x) = {delta:.4f}, " + tr("raw p-value(x) = {p}", p=Format().p(c.p_value)) + which,
+                 loc="left",
                  **TEXT)
-    fig.suptitle(f"{comp.name}: bootstrap distribution of the difference in {metric_title(metric)}", **TEXT)
+    fig.suptitle(comp.name + ": " + tr("bootstrap distribution of the difference in {metric}", metric=metric_title(metric)),
+                 **TEXT)
     fig.legend(loc="outside lower center", ncols=3)
     for t in fig.legends[0].get_texts():
         t.set_parse_math(False)
@@ -165,12 +172,13 @@ def facet_plot(comp: CompetitionAnalysis, *, level: float = 0.95) -> Figure | No
     for i, (ax, metric) in enumerate(zip(axes, comp.metrics)):
         draw_intervals(ax, names, {s.system: s for s in metric.scores}, baselines, f"facet-{i}-intervals")
         set_system_ticks(ax, names)
-        what = "primary, " if metric.primary else ""
+        what = tr("primary, ") if metric.primary else ""
         ax.set_title(f"{metric_label(metric)}\n({what}{direction(metric)})", **TEXT)
-        ax.set_xlabel(f"score, {pct(level)} CI")
+        ax.set_xlabel(tr("score, {level} CI", level=pct(level)))
     for ax in axes[k:]:
         ax.set_visible(False)
-    fig.suptitle(f"{comp.name}: every metric (systems in the order of {metric_label(comp.primary)})", **TEXT)
+    fig.suptitle(comp.name + ": " + tr("every metric (systems in the order of {metric})", metric=metric_label(comp.primary)),
+                 **TEXT)
     fig.legend(handles=ci_legend_handles(level, bool(baselines & set(names))), loc="outside lower center",
                ncols=2)
     return fig

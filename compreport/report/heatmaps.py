@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
+from ..lang import tr
 from ..stats.results import CompetitionAnalysis, MetricAnalysis
 from .figstyle import OKABE_ITO, TEXT, label_width, new_figure, styled
 from .model import possible_marks, star_level
@@ -56,12 +57,13 @@ def pairs_plot(comp: CompetitionAnalysis, metric: MetricAnalysis) -> Figure:
         ticks = np.arange(0, m, 10)
         ax.set_xticks(ticks, [str(t + 1) for t in ticks])
         ax.set_yticks(ticks, [str(t + 1) for t in ticks])
-        ax.set_xlabel("rank")
-        ax.set_ylabel("rank")
+        ax.set_xlabel(tr("rank"))
+        ax.set_ylabel(tr("rank"))
     ax.tick_params(length=0)
     for side_ in ("top", "right", "bottom", "left"):
         ax.spines[side_].set_visible(False)
-    ax.set_title(f"{comp.name}\npairs of systems by {metric_label(metric)}: significance of the difference", loc="left",
+    ax.set_title(comp.name + "\n" + tr("pairs of systems by {metric}: significance of the difference",
+                                        metric=metric_label(metric)), loc="left",
                  **TEXT)
     marks = [mark for _, mark in STARS][::-1]  # †, *, **, ***
     thresholds = [t for t, _ in STARS][::-1]
@@ -70,7 +72,7 @@ def pairs_plot(comp: CompetitionAnalysis, metric: MetricAnalysis) -> Figure:
     handles = [Patch(facecolor=PAIR_LEVEL_COLORS[0], edgecolor="#bbbbbb", label=f"p ≥ {thresholds[0]}")]
     handles += [Patch(facecolor=c, label=f"{mk} p < {t}") for c, mk, t in zip(PAIR_LEVEL_COLORS[1:], marks, thresholds)
                 if mk in possible]
-    fig.legend(handles=handles, loc="outside lower center", ncols=5, title="corrected p-value (the report's rule)")
+    fig.legend(handles=handles, loc="outside lower center", ncols=5, title=tr("corrected p-value (the report's rule)"))
     return fig
 
 
@@ -105,11 +107,12 @@ def confusion_plot(comp: CompetitionAnalysis) -> Figure | None:
             for j in range(len(cols)):
                 ax.text(j, i, f"{int(cm[i, j]):,}", ha="center", va="center", fontsize=7,
                         color="white" if share[i, j] > 0.5 else OKABE_ITO["black"], parse_math=False)
-    ax.set_xlabel("predicted label")
-    ax.set_ylabel("gold class")
+    ax.set_xlabel(tr("predicted label"))
+    ax.set_ylabel(tr("gold class"))
     ax.tick_params(length=0)
     for side in ("top", "right", "bottom", "left"):
         ax.spines[side].set_visible(False)
-    ax.set_title(f"{comp.name}\nconfusion matrix of {c['system']}\n(the best by {metric_label(comp.primary)})",
+    ax.set_title(comp.name + "\n" + tr("confusion matrix of {system}\n(the best by {metric})", system=c["system"],
+                                        metric=metric_label(comp.primary)),
                  loc="left", **TEXT)
     return fig

@@ -8,6 +8,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from ..inputs.spec import slug
+from ..lang import tr
 from ..stats.results import Analysis
 from .figstyle import OKABE_ITO, TEXT, label_width, new_figure, set_system_ticks, styled
 from .metricnames import metric_label
@@ -41,7 +42,7 @@ def workshop_plot(analysis: Analysis) -> Figure | None:
 
     def ties(c):
         n = cp(c).get("possible_comparisons") or 0
-        return (100 * cp(c)["ties"]["none"] / n, f"{100 * cp(c)['ties']['none'] / n:.0f}%") if n else (None, "n/a")
+        return (100 * cp(c)["ties"]["none"] / n, tr("{percent}%", percent=f"{100 * cp(c)['ties']['none'] / n:.0f}")) if n else (None, "n/a")
 
     def ppi(c):
         v = cp(c).get("ppi")
@@ -57,10 +58,10 @@ def workshop_plot(analysis: Analysis) -> Figure | None:
             return (None, "n/a") if v is None else (v, format(v, fmt))
         return get
 
-    panels = (("CV (%)", "spread of the scores", plain("cv", ".1f")),
-              ("|win − med|", "metric units", plain("win_minus_median", ".3g")),
-              ("PPI (%)", "room to the ideal score", ppi),
-              ("ties (% of pairs)", "p ≥ α, unadjusted", ties))
+    panels = (("CV (%)", tr("spread of the scores"), plain("cv", ".1f")),
+              ("|win − med|", tr("metric units"), plain("win_minus_median", ".3g")),
+              ("PPI (%)", tr("room to the ideal score"), ppi),
+              (tr("ties (% of pairs)"), tr("p ≥ α, unadjusted"), ties))
     fig = new_figure(label_width(labels) + 0.4 + 4 * 1.8, 1.5 + 0.3 * k)
     axes = fig.subplots(1, 4, sharey=True)
     y = np.arange(k)
@@ -82,5 +83,5 @@ def workshop_plot(analysis: Analysis) -> Figure | None:
     set_system_ticks(axes[0], labels)
     for ax in axes[1:]:
         ax.tick_params(axis="y", length=0)
-    fig.suptitle("Competitiveness of the competitions (primary metric)", **TEXT)
+    fig.suptitle(tr("Competitiveness of the competitions (primary metric)"), **TEXT)
     return fig
