@@ -158,6 +158,17 @@ ES: dict[str, str] = {
     "{level} CI excludes 0": "el IC al {level} excluye el 0",
     "region counted in the p-value": "región que cuenta el valor p",
     "raw p-value(x) = {p}": "valor p sin ajustar(x) = {p}",
+    "Dear {team} team,": "Estimado equipo {team}:",
+    "these are the results of your runs in {event}. The attached PDF (one per competition) has a page per run with the details and the method.":
+        "Estos son los resultados de sus ejecuciones en {event}. El PDF adjunto (uno por competición) tiene una página por ejecución con los detalles y el método.",
+    "{competition} - ranked by {metric} ({direction}); {level} bootstrap intervals from {resamples} resamples; verdicts: {rule}, alpha = {alpha}.":
+        "{competition} - clasificación por {metric} ({direction}); intervalos bootstrap al {level} a partir de {resamples} remuestras; veredictos: {rule}, alfa = {alpha}.",
+    "- {system}: rank {rank} of {m}, {metric} = {score} ({level} CI {ci}), group {group}.":
+        "- {system}: posición {rank} de {m}, {metric} = {score} (IC al {level} {ci}), grupo {group}.",
+    "Best regards,": "Un cordial saludo,",
+    "The organizers": "La organización",
+    "(Prepared with compreport {version}, seed {seed}.)": "(Preparado con compreport {version}, semilla {seed}.)",
+    "{event}: results of {team}": "{event}: resultados de {team}",
 
     # --- HTML pages and PDF team sheets (templates/html, html.py, team.py, pdf.py) ---
 

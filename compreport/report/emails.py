@@ -2,7 +2,8 @@
 
 ``--emails FILE`` (``Report.write(emails=...)``) names a CSV or TSV file with one row per team:
 ``team, address[, language]`` (an optional header row starting with ``team``; several addresses
-separated by commas in one quoted cell). Each email has a ``To``, a ``Subject``, a short plain-text
+separated by commas in one quoted cell; the language, ``en`` or ``es``, words the subject and body,
+by default the report's; the attached letters are in the report's language). Each email has a ``To``, a ``Subject``, a short plain-text
 body with the team's results in words (rank, score, interval, group and the stored verdict of every
 run, from the team sheet's context: :func:`compreport.report.team.team_context`), and the team's
 letter of every competition it took part in attached (``<competition>/teams/<team>.pdf``). Built
@@ -22,23 +23,21 @@ from email.utils import getaddresses
 from pathlib import Path
 
 from ..errors import InputError, note
+from ..lang import LANGUAGES, count, current, language, tr
 from ..inputs.delimited import decode, read_bytes
 from ..stats.results import Analysis
 from . import model
 from .naming import competition_dir, email_files, team_letters
 from .team import team_context
 
-#: Languages the email body can be written in (the optional third column).
-LANGUAGES = ("en",)
-
-
 @dataclass(frozen=True)
 class Recipient:
-    """One row of the addresses file: the team, its address(es) as written, the language, the row."""
+    """One row of the addresses file: the team, its address(es) as written, the language (None: the
+    report's), the row."""
 
     team: str
     to: str
-    language: str
+    language: str | None
     row: int
 
 
@@ -89,11 +88,12 @@ def read_recipients(path: str | Path) -> Recipients:
             raise InputError(f"{where}: team {team!r} is listed twice (also row {seen[team]}); give its addresses "
                              f"in one cell, separated by commas")
         seen[team] = number
-        language = cells[2].lower() if len(cells) > 2 and cells[2] else "en"
-        if language not in LANGUAGES:
-            note(f"{where}: language {language!r} is not available yet; the email to {team!r} is in English")
-            language = "en"
-        out.append(Recipient(team, ", ".join(f"{n} <{a}>" if n else a for n, a in addresses), language, number))
+        wording = cells[2].lower() if len(cells) > 2 and cells[2] else None
+        if wording is not None and wording not in LANGUAGES:
+            note(f"{where}: language {wording!r} is not available (only {', '.join(LANGUAGES)}); the email to "
+                 f"{team!r} is in the report's language")
+            wording = None
+        out.append(Recipient(team, ", ".join(f"{n} <{a}>" if n else a for n, a in addresses), wording, number))
     if not out:
         raise InputError(f"{shown}: no team and address (expected rows: team, address[, language])")
     return Recipients(shown, out)
@@ -103,23 +103,26 @@ def _body(analysis: Analysis, team: str, parts: list[tuple], fmt: model.Format) 
     """The plain-text body: per competition, one paragraph per run (the team sheet's words)."""
     s = analysis.settings
     event = (analysis.workshop or {}).get("name") or ", ".join(comp.name for comp, _ in parts)
-    lines = [f"Dear {team} team,", "",
-             f"these are the results of your runs in {event}. The attached PDF (one per competition) has a page "
-             f"per run with the details and the method.", ""]
+    lines = [tr("Dear {team} team,", team=team), "",
+             tr("these are the results of your runs in {event}. The attached PDF (one per competition) has a page "
+                "per run with the details and the method.", event=event), ""]
     for comp, runs in parts:
         first = team_context(analysis, comp, runs[0], fmt)
-        lines += [f"{comp.name} - ranked by {first['metric']} ({first['direction']}); {first['level']} bootstrap "
-                  f"intervals from {s.bootstrap:,} resamples; verdicts: {s.rule}, alpha = {s.alpha:g}."]
+        lines += [tr("{competition} - ranked by {metric} ({direction}); {level} bootstrap intervals from {resamples} "
+                     "resamples; verdicts: {rule}, alpha = {alpha}.", competition=comp.name, metric=first["metric"],
+                     direction=first["direction"], level=first["level"], resamples=count(s.bootstrap), rule=s.rule,
+                     alpha=f"{s.alpha:g}")]
         lines += first["alerts"] + [""]
         for system in runs:
             c = team_context(analysis, comp, system, fmt)
-            lines.append(f"- {system}: rank {c['rank']} of {c['m']}, {c['metric']} = {c['score']} "
-                         f"({c['level']} CI {c['ci']}), group {c['group']}.")
+            lines.append(tr("- {system}: rank {rank} of {m}, {metric} = {score} ({level} CI {ci}), group {group}.",
+                            system=system, rank=c["rank"], m=c["m"], metric=c["metric"], score=c["score"],
+                            level=c["level"], ci=c["ci"], group=c["group"]))
             if c["verdict"]:
                 lines.append(f"  {c['verdict']}")
         lines.append("")
-    lines += ["Best regards,", "The organizers", "",
-              f"(Prepared with compreport {analysis.version}, seed {s.seed}.)"]
+    lines += [tr("Best regards,"), tr("The organizers"), "",
+              tr("(Prepared with compreport {version}, seed {seed}.)", version=analysis.version, seed=s.seed)]
     return "\n".join(x[:len(x) - len(x.lstrip(" "))] + _clean(x) for x in lines) + "\n"
 
 
@@ -148,8 +151,9 @@ def write_emails(analysis: Analysis, out: Path, recipients: Recipients, fmt: mod
         parts = letters[r.team]
         msg = EmailMessage(policy=policy.SMTP)
         msg["To"] = r.to
-        msg["Subject"] = _clean(f"{title or parts[0][0].name}: results of {r.team}")
-        body = _body(analysis, r.team, [(c, runs) for c, runs, _ in parts], fmt)
+        with language(r.language or current()):
+            msg["Subject"] = _clean(tr("{event}: results of {team}", event=title or parts[0][0].name, team=r.team))
+            body = _body(analysis, r.team, [(c, runs) for c, runs, _ in parts], fmt)
         msg.set_content(body)
         digest = hashlib.sha256(f"{r.to}\n{body}".encode())
         for comp, _, pdf in parts:
