@@ -80,3 +80,23 @@ def test_tr_and_count():
     with pytest.raises(compreport.InputError, match="`lang` must be one of en, es; got 'de'"):
         with language("de"):
             pass
+
+
+#: English words that no Spanish sentence of a report holds: function words and the report's own
+#: terms. The test workshop's team, competition and file names hold none of them.
+ENGLISH = set("""
+the of and with from is are by for to than which that this these each every not or its their be on at
+system systems score scores winner significantly significant confidence interval intervals resamples resample
+pair pairs best rank ranked group groups difference differences metric metrics table tables figure figures
+competition competitions team teams baseline baselines items item correction corrected adjusted raw better
+lower higher ties tied page method results analysis missing unsettled runner replicates label labels class
+classes predicted gold value values mark marks none legend challenge task summary contents overview report
+seed test notes warnings inputs settings versus over side shows counted cannot told apart winner's
+""".split())
+#: Text that is not a sentence of ours: file names, LaTeX commands, citations' titles.
+_NOT_WORDS = re.compile(r"\S+\.(?:csv|tex|pdf|svg|json|md|html|eml)\b|\\[A-Za-z]+|https?://\S+")
+
+
+def english_words(text: str) -> set[str]:
+    """The words of :data:`ENGLISH` in ``text`` (file names and LaTeX commands left out)."""
+    return {w for w in re.findall(r"[A-Za-z]+(?:'[a-z]+)?", _NOT_WORDS.sub(" ", text)) if w.lower() in ENGLISH}
