@@ -1,8 +1,10 @@
-"""Shared test helpers: build a Competition straight from arrays (no files)."""
+"""Shared test helpers: build a Competition straight from arrays (no files); the end-to-end workshop."""
 
 from __future__ import annotations
 
 import os
+import shutil
+from pathlib import Path
 
 # One BLAS thread, here and in every `python -m compreport` the tests start (they inherit the
 # environment): the suite's matrices are small, and OpenBLAS's idle threads spin on the 2 shared
@@ -16,6 +18,7 @@ import pytest  # noqa: E402
 from compreport.stats import resampling as bootstrap  # noqa: E402
 from compreport.inputs.competition import Competition, MetricSpec  # noqa: E402
 from compreport.stats.metrics import get_metric  # noqa: E402
+from compreport.resources import demo_workshop_dir  # noqa: E402
 
 
 def make_competition(gold, predictions, systems=None, metrics=None, fields=None, cid="t"):
@@ -110,3 +113,45 @@ def run_cli(cwd, *args: str) -> "subprocess.CompletedProcess":
     finally:
         os.chdir(here)
     return subprocess.CompletedProcess(["compreport", *args], status, out.getvalue(), err.getvalue())
+
+
+#: The demo's detox-binary runs kept in the end-to-end workshop: the hostile names, both baselines and
+#: a team with two runs (one letter).
+DETOX_RUNS = ("ToxiHunters.01", "ToxiHunters.02", "R&D_team.01", "100%Tox.01", "Álvarez-UNED.01", "Team 42.01", "baseline.majority",
+              "baseline.svm")
+
+
+#: The demo's stance-eu runs kept: one per team.
+STANCE_RUNS = ("Iruñea-HLT.01", "MultiHizkuntza.01", "TxertoNLP.01")
+
+
+@pytest.fixture(scope="module")
+def two_competitions(tmp_path_factory) -> Path:
+    """A workshop of two demo competitions, copied to a temp dir: detox-binary cut to its hostile-named
+    runs, both baselines and its first 400 items (both metrics), stance-eu to a run per team and its
+    first metric (macro-F1 over two of three labels). Every format is rendered twice below; the full
+    demo would spend most of the suite's time drawing and typesetting."""
+    root = tmp_path_factory.mktemp("ws")
+    src = demo_workshop_dir()
+    stance = root / "stance-eu"
+    (stance / "runs").mkdir(parents=True)
+    shutil.copy(src / "stance-eu" / "gold.tsv", stance)
+    for run in STANCE_RUNS:
+        shutil.copy(src / "stance-eu" / "runs" / f"{run}.tsv", stance / "runs")
+    toml = (src / "stance-eu" / "competition.toml").read_text(encoding="utf-8")
+    first, second = toml.split('[[metrics]]\nname = "accuracy"')  # the second metric block, dropped
+    assert 'name = "macro_f1"' in first and not second.strip()
+    (stance / "competition.toml").write_text(first, encoding="utf-8")
+    detox = root / "detox-binary"
+    (detox / "runs").mkdir(parents=True)
+    shutil.copy(src / "detox-binary" / "competition.toml", detox)
+    gold = (src / "detox-binary" / "gold.tsv").read_text(encoding="utf-8").splitlines(keepends=True)[:401]
+    (detox / "gold.tsv").write_text("".join(gold), encoding="utf-8")
+    ids = {line.split("\t")[0] for line in gold[1:]}
+    for run in DETOX_RUNS:
+        lines = (src / "detox-binary" / "runs" / f"{run}.tsv").read_text(encoding="utf-8").splitlines(keepends=True)
+        kept = [line for line in lines if line.split("\t")[0] in ids | {"id"}]  # the header, if any
+        (detox / "runs" / f"{run}.tsv").write_text("".join(kept), encoding="utf-8")
+    (root / "workshop.toml").write_text('name = "Mini workshop"\n\n[[competitions]]\nspec = "detox-binary"\n\n'
+                                        '[[competitions]]\nspec = "stance-eu"\n', encoding="utf-8")
+    return root

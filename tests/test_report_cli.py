@@ -16,55 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from compreport.resources import demo_workshop_dir
 
 needs_tex = pytest.mark.skipif(shutil.which("latexmk") is None, reason="latexmk not installed")
 
 
 def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "compreport", *args], cwd=cwd, capture_output=True, text=True)
-
-
-#: The demo's detox-binary runs kept in the end-to-end workshop: the hostile names, both baselines and
-#: a team with two runs (one letter).
-DETOX_RUNS = ("ToxiHunters.01", "ToxiHunters.02", "R&D_team.01", "100%Tox.01", "Álvarez-UNED.01", "Team 42.01", "baseline.majority",
-              "baseline.svm")
-
-
-#: The demo's stance-eu runs kept: one per team.
-STANCE_RUNS = ("Iruñea-HLT.01", "MultiHizkuntza.01", "TxertoNLP.01")
-
-
-@pytest.fixture(scope="module")
-def two_competitions(tmp_path_factory) -> Path:
-    """A workshop of two demo competitions, copied to a temp dir: detox-binary cut to its hostile-named
-    runs, both baselines and its first 400 items (both metrics), stance-eu to a run per team and its
-    first metric (macro-F1 over two of three labels). Every format is rendered twice below; the full
-    demo would spend most of the suite's time drawing and typesetting."""
-    root = tmp_path_factory.mktemp("ws")
-    src = demo_workshop_dir()
-    stance = root / "stance-eu"
-    (stance / "runs").mkdir(parents=True)
-    shutil.copy(src / "stance-eu" / "gold.tsv", stance)
-    for run in STANCE_RUNS:
-        shutil.copy(src / "stance-eu" / "runs" / f"{run}.tsv", stance / "runs")
-    toml = (src / "stance-eu" / "competition.toml").read_text(encoding="utf-8")
-    first, second = toml.split('[[metrics]]\nname = "accuracy"')  # the second metric block, dropped
-    assert 'name = "macro_f1"' in first and not second.strip()
-    (stance / "competition.toml").write_text(first, encoding="utf-8")
-    detox = root / "detox-binary"
-    (detox / "runs").mkdir(parents=True)
-    shutil.copy(src / "detox-binary" / "competition.toml", detox)
-    gold = (src / "detox-binary" / "gold.tsv").read_text(encoding="utf-8").splitlines(keepends=True)[:401]
-    (detox / "gold.tsv").write_text("".join(gold), encoding="utf-8")
-    ids = {line.split("\t")[0] for line in gold[1:]}
-    for run in DETOX_RUNS:
-        lines = (src / "detox-binary" / "runs" / f"{run}.tsv").read_text(encoding="utf-8").splitlines(keepends=True)
-        kept = [line for line in lines if line.split("\t")[0] in ids | {"id"}]  # the header, if any
-        (detox / "runs" / f"{run}.tsv").write_text("".join(kept), encoding="utf-8")
-    (root / "workshop.toml").write_text('name = "Mini workshop"\n\n[[competitions]]\nspec = "detox-binary"\n\n'
-                                        '[[competitions]]\nspec = "stance-eu"\n', encoding="utf-8")
-    return root
 
 
 @needs_tex

@@ -4,11 +4,11 @@ holds no English sentence."""
 from __future__ import annotations
 
 import ast
+import subprocess
 import re
 import string
 from pathlib import Path
 
-import jinja2
 import pytest
 from jinja2 import nodes
 
@@ -100,3 +100,84 @@ _NOT_WORDS = re.compile(r"\S+\.(?:csv|tex|pdf|svg|json|md|html|eml)\b|\\[A-Za-z]
 def english_words(text: str) -> set[str]:
     """The words of :data:`ENGLISH` in ``text`` (file names and LaTeX commands left out)."""
     return {w for w in re.findall(r"[A-Za-z]+(?:'[a-z]+)?", _NOT_WORDS.sub(" ", text)) if w.lower() in ENGLISH}
+
+
+def _html_text(html: str) -> str:
+    """The visible text of a page: no tags, styles, scripts, nor elements marked ``lang="en"``."""
+    from html.parser import HTMLParser
+
+    class Text(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.out, self.skip = [], []  # a stack of the open elements, True where text is left out
+
+        def handle_starttag(self, tag, attrs):
+            if tag in ("br", "img", "meta", "link", "input", "hr", "col", "wbr", "path", "use"):
+                return
+            a = dict(attrs)
+            self.skip.append(tag in ("style", "script", "svg") or a.get("lang") == "en"
+                             or (bool(self.skip) and self.skip[-1]))
+
+        def handle_endtag(self, tag):
+            if tag not in ("br", "img", "meta", "link", "input", "hr", "col", "wbr", "path", "use") and self.skip:
+                self.skip.pop()
+
+        def handle_data(self, data):
+            if not (self.skip and self.skip[-1]):
+                self.out.append(data)
+
+    parser = Text()
+    parser.feed(html)
+    return " ".join(parser.out)
+
+
+def _pdf_text(path: Path) -> str:
+    text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    return text.split("Referencias")[0]  # the bibliography's titles are English works
+
+
+from test_report_cli import _run, needs_tex  # noqa: E402  (two_competitions: the end-to-end workshop, conftest)
+
+
+@needs_tex
+def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
+    """Every format in Spanish (HTML, report and overview PDFs, team letters, LaTeX tables and the
+    compiled appendix, Markdown, figures, emails): no word of :data:`ENGLISH` in what a reader sees."""
+    book = tmp_path / "addresses.csv"
+    book.write_text("team,address,language\nToxiHunters,ana@example.org\nIruñea-HLT,iker@example.org,es\n"
+                    "TxertoNLP,jo@example.org,en\n", encoding="utf-8")
+    out = tmp_path / "es"
+    res = _run("report", str(two_competitions), "-o", str(out), "-B", "200", "--lang", "es", "--emails", str(book),
+               cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    found = {}
+    for path in sorted(p for p in out.rglob("*") if p.is_file()):
+        rel = str(path.relative_to(out))
+        if path.suffix == ".html":
+            page = path.read_text(encoding="utf-8")
+            assert '<html lang="es">' in page, rel
+            text = _html_text(page)
+        elif path.suffix == ".pdf":
+            text = _pdf_text(path)
+        elif path.suffix in (".tex", ".md") and path.name != "preamble.tex":
+            text = re.sub(r"%[^\n]*", " ", path.read_text(encoding="utf-8")) if path.suffix == ".tex" else \
+                path.read_text(encoding="utf-8")
+        elif path.suffix == ".eml":
+            import email
+            from email import policy
+
+            msg = email.message_from_bytes(path.read_bytes(), policy=policy.default)
+            text = msg["Subject"] + "\n" + msg.get_body(("plain",)).get_content()
+            if "txertonlp" in rel:  # asked for English in the addresses file
+                assert "Dear TxertoNLP team" in text
+                continue
+            assert "Estimado equipo" in text, rel
+        else:
+            continue
+        words = english_words(text)
+        if words:
+            found[rel] = sorted(words)
+    assert not found, found
+    # the methods paragraph of the appendix, compiled, with its accents
+    appendix = re.sub(r"\s+", " ", _pdf_text(out / "appendix.pdf"))
+    assert "remuestras bootstrap pareadas" in appendix and "significación" in appendix
