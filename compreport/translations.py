@@ -31,6 +31,7 @@ ES: dict[str, str] = {
     "Per-class scores of the best system": "Puntuaciones por clase del mejor sistema",
     "All metrics": "Todas las métricas",
     "Methods": "Métodos",
+    "Method": "Método",
     "References": "Referencias",
     "Provenance": "Procedencia",
     "Notes": "Notas",
@@ -38,7 +39,9 @@ ES: dict[str, str] = {
     "Competition": "Competición",
     "Competitiveness": "Competitividad",
     "Competitions compared": "Comparación de las competiciones",
+    "Other metrics": "Otras métricas",
     "ranking metric": "métrica de ordenación",
+    "Ranking metric": "Métrica de ordenación",
     "(ranking)": "(ordena la clasificación)",
     "metrics: {metrics}": "métricas: {metrics}",
     "{n} competition": "{n} competición",
@@ -47,6 +50,8 @@ ES: dict[str, str] = {
     "seed {seed}": "semilla {seed}",
     "n = {n} test items": "n = {n} ítems de prueba",
     "n = {n} test items in {unit}, resampled by cluster": "n = {n} ítems de prueba en {unit}, remuestreados por clúster",
+    "n = {n} items": "n = {n} ítems",
+    "n = {n} items in {unit}, resampled by cluster": "n = {n} ítems en {unit}, remuestreados por clúster",
     "m = {m} systems": "m = {m} sistemas",
     "{k} baseline": "{k} sistema de referencia",
     "{k} baselines": "{k} sistemas de referencia",
@@ -191,6 +196,52 @@ ES: dict[str, str] = {
     "Rule of every verdict": "Regla de todos los veredictos",
     "Engine: {key}": "Motor: {key}",
     # team sheets (team.html, team.py)
+    "team {team}": "equipo {team}",
+    "run {i} of {n}": "ejecución {i} de {n}",
+    "Score": "Puntuación",
+    "Rank": "Posición",
+    "{level} CI {ci}": "IC al {level} {ci}",
+    "{rank} of {m} systems (baselines included)": "{rank} de {m} sistemas (incluidos los sistemas de referencia)",
+    "{rank} of {m}": "{rank} de {m}",
+    "Significance group": "Grupo de significación",
+    "Test set": "Conjunto de prueba",
+    "Winner": "Ganador",
+    "Difference to the winner": "Diferencia con el ganador",
+    "{system} is the winner: the only system of this competition.":
+        "{system} es el ganador: el único sistema de esta competición.",
+    "{system} is the winner: the best {metric} of the {m} systems.":
+        "{system} es el ganador: el mejor valor de {metric} de los {m} sistemas.",
+    "{system} is the winner: the best {metric} of the {m} systems, tied exactly with {others}.":
+        "{system} es el ganador: el mejor valor de {metric} de los {m} sistemas, empatado exactamente con {others}.",
+    "Gap to the runner-up, {system}: {diff}": "Distancia al segundo clasificado, {system}: {diff}",
+    "{level} CI {ci}, not corrected for multiple comparisons; positive means the winner is better":
+        "IC al {level} {ci}, sin corregir por comparaciones múltiples; un valor positivo indica ventaja del ganador",
+    "p = {p} (raw, Monte-Carlo SE {se})": "p = {p} (sin corregir; error estándar de Monte Carlo {se})",
+    "Every system has the best score.": "Todos los sistemas tienen la mejor puntuación.",
+    "There is no other system to compare with.": "No hay ningún otro sistema con el que compararlo.",
+    "Winner: {best} ({score}). Difference winner &minus; {system}: {diff}":
+        "Ganador: {best} ({score}). Diferencia ganador &minus; {system}: {diff}",
+    "The winner": "El ganador",
+    "the runner-up": "quien ocupa la segunda posición",
+    "Cannot be told apart from": "No se distingue de",
+    "Systems not significantly different from {system} at &alpha; = {alpha} ({rule}); they share a significance-group "
+    "letter with it.":
+        "Sistemas que no son significativamente diferentes de {system} con &alpha; = {alpha} ({rule}); comparten con "
+        "él una letra de grupo de significación.",
+    "{k} of the {others} other systems.": "{k} de los otros {others} sistemas.",
+    "The {shown} nearest in rank: {systems}; {more} more in {file}.":
+        "Los {shown} más próximos en la clasificación: {systems}; {more} más en {file}.",
+    "Significantly different from it: {systems}.": "Significativamente diferentes de él: {systems}.",
+    "None: every other system is significantly different from it ({rule}).":
+        "Ninguno: todos los demás sistemas son significativamente diferentes de él ({rule}).",
+    "None among the systems compared with it.": "Ninguno entre los sistemas comparados con él.",
+    "There are no other systems.": "No hay otros sistemas.",
+    "Not compared with {system} ({why}): {n} systems.": "Sin comparar con {system} ({why}): {n} sistemas.",
+    "Not compared with {system} ({why}): {systems}.": "Sin comparar con {system} ({why}): {systems}.",
+    "its score is undefined": "su puntuación no está definida",
+    "only the comparisons with the winner are tested": "solo se contrastan las comparaciones con el ganador",
+    "their scores are undefined": "sus puntuaciones no están definidas",
+    "competition id {id}": "identificador de competición {id}",
 
     # --- LaTeX tables and appendix, the table model, Markdown (templates/latex, latex*.py, appendix.py,
     #     model.py, markdown.py) ---
