@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .. import vocabulary as vocab
-from ..lang import count, current, tr
+from ..lang import N_, count, current, tr
 from ..settings import Settings
 from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 from . import model, prose, references
@@ -36,6 +36,36 @@ MATRIX_COLUMNS_PER_BLOCK = 20
 #: In PDF, the competitiveness summary is split into blocks of at most this many competitions.
 SUMMARY_COLUMNS_PER_BLOCK = 7
 
+
+
+#: How a facts line names the intervals of each CI method, with and without the level (``95% percentile
+#: intervals``); the method's id is what English shows.
+INTERVALS = {"percentile": (N_("{level} percentile intervals"), N_("percentile intervals")),
+             "bca": (N_("{level} bca intervals"), N_("bca intervals")),
+             "normal": (N_("{level} normal intervals"), N_("normal intervals"))}
+#: How the team sheet's provenance line names the test (``bootstrap test``).
+TESTS = {"bootstrap": N_("bootstrap test"), "randomization": N_("randomization test")}
+
+
+def intervals(settings: Settings, with_level: bool = True) -> str:
+    """``95% percentile intervals`` (``percentile intervals`` without the level), in the report's language."""
+    with_words, bare = INTERVALS[settings.ci_method]
+    return tr(with_words, level=prose.level(settings)) if with_level else tr(bare)
+
+
+def test_words(settings: Settings) -> str:
+    """``bootstrap test`` or ``randomization test``, in the report's language."""
+    return tr(TESTS[settings.test])
+
+
+def template_tr(text: str, /, **values):
+    """:func:`~compreport.lang.tr` for the templates: the text is markup, as the template's own text is
+    (entities such as ``&alpha;`` and tags such as ``<em>`` stay as written), and the values are escaped
+    unless they are markup themselves (a ``<span class="system">`` built with :func:`breakable`), so a
+    team's name is always text. Only literal texts of the templates are passed here."""
+    from markupsafe import Markup
+
+    return Markup(tr(text)).format(**values) if values else Markup(tr(text))
 
 
 #: Characters after which a participant's name may wrap (runs of them; spaces wrap anyway).
@@ -63,7 +93,8 @@ def environment():
         loader=jinja2.FileSystemLoader(str(templates_dir() / "html")),
         autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True)
-    env.globals.update(MISSING=model.MISSING, tr=tr, lang=current)
+    env.globals.update(MISSING=model.MISSING, tr=template_tr, lang=current, intervals=intervals,
+                       test_words=test_words)
     env.filters["breakable"] = breakable
     env.filters["count"] = count
     return env
@@ -95,16 +126,17 @@ def _basename(path) -> str:
 def provenance(analysis: Analysis, comp: CompetitionAnalysis | None = None) -> dict:
     """Version, settings, rule of the verdicts, input files with their SHA-256, notes and engine."""
     s = analysis.settings
-    rows = [("compreport version", analysis.version), ("Seed", str(s.seed)),
-            ("Bootstrap replicates B", f"{s.bootstrap:,}"), ("alpha", f"{s.alpha:g}"),
-            ("Confidence level", prose.level(s)), ("CI method", s.ci_method), ("Test", s.test),
-            ("Correction family", s.family), ("Correction", s.correction), ("Rule of every verdict", s.rule)]
+    rows = [(tr("compreport version"), analysis.version), (tr("Seed"), str(s.seed)),
+            (tr("Bootstrap replicates B"), count(s.bootstrap)), (tr("alpha"), f"{s.alpha:g}"),
+            (tr("Confidence level"), prose.level(s)), (tr("CI method"), s.ci_method), (tr("Test"), s.test),
+            (tr("Correction family"), s.family), (tr("Correction"), s.correction),
+            (tr("Rule of every verdict"), s.rule)]
     out = {"rows": rows, "inputs": [], "warnings": [], "engine": []}
     if comp is not None:
         out["inputs"] = [{"name": _basename(i.get("path")), "sha256": i.get("sha256") or model.MISSING}
                          for i in comp.inputs]
         out["warnings"] = list(comp.warnings)
-        out["engine"] = [(k, str(v)) for k, v in sorted(comp.engine.items())]
+        out["engine"] = [(tr("Engine: {key}", key=k), str(v)) for k, v in sorted(comp.engine.items())]
     return out
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 from .. import vocabulary as vocab
+from ..lang import tr
 from ..stats.results import Analysis, CompetitionAnalysis
 from . import model, prose
 from .html import citation_segments, render
@@ -43,10 +44,10 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
     if me.is_best:
         if runner is not None:
             comparison = _comparison(ma, fmt, system, runner.system) | {"other": runner.system}
-            verdict = prose.verdict(s, comparison["significant"], "The winner", "the runner-up")
+            verdict = prose.verdict(s, comparison["significant"], tr("The winner"), tr("the runner-up"))
     else:
         comparison = _comparison(ma, fmt, ma.best, system) | {"other": ma.best}
-        verdict = prose.verdict(s, comparison["significant"], "The winner", system)
+        verdict = prose.verdict(s, comparison["significant"], tr("The winner"), system)
         vs = next((c for c in ma.vs_best if c.b == system), None)  # None for a baseline
         if vs is not None:
             note = prose.other_family_note(s, getattr(vs, vocab.P_FIELD[s.correction]), fmt.p)
@@ -85,9 +86,9 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
         "alike_shown": alike_shown, "alike_more": len(alike) - len(alike_shown), "differ": differ,
         "differ_listed": len(differ) <= ALIKE_LISTED, "listed": ALIKE_LISTED,
         "pairs_csv": f"{comp.id}/{pairs_file(comp, ma.name)}",
-        "untested_why": ("its score is undefined" if not math.isfinite(me.score)
-                         else "only the comparisons with the winner are tested" if s.family == "vs-best"
-                         else "their scores are undefined"),
+        "untested_why": (tr("its score is undefined") if not math.isfinite(me.score)
+                         else tr("only the comparisons with the winner are tested") if s.family == "vs-best"
+                         else tr("their scores are undefined")),
         "others": others, "method_sentences": citation_segments(prose.method_sentences(s, comp)),
         "unit": prose.unit(comp),
         "alerts": [a for a in [prose.cannot_reject(s, ma)] if a],
