@@ -4,8 +4,8 @@ it, ``{placeholders}`` included) and its Spanish. :func:`compreport.lang.tr` rea
 the same placeholders.
 
 Terms used throughout: system = sistema, run = ejecución, team = equipo, winner = ganador, best =
-mejor, score = puntuación, rank = posición, leaderboard = clasificación, baseline = sistema de
-referencia, confidence interval = intervalo de confianza (IC), resample = remuestra, p-value = valor
+mejor, score = puntuación, rank = posición, leaderboard = clasificación, baseline = línea base,
+confidence interval = intervalo de confianza (IC), resample = remuestra, p-value = valor gold = referencia (so a baseline is never "referencia"),
 p, correction = corrección, significance group = grupo de significación, tie = empate, item = ítem,
 test set = conjunto de prueba, competitiveness = competitividad, significant = significativo,
 "cannot be told apart from" = "no se distingue de", higher/lower is better = mayor/menor es mejor.
@@ -205,9 +205,8 @@ ES: dict[str, str] = {
     "n = {n} items": "n = {n} ítems",
     "n = {n} items in {unit}, resampled by cluster": "n = {n} ítems en {unit}, remuestreados por clúster",
     "m = {m} systems": "m = {m} sistemas",
-    "{k} baseline": "{k} sistema de referencia",
-    "{k} baselines": "{k} sistemas de referencia",
-    "baseline": "referencia",
+    "{k} baseline": "{k} línea base",
+    "{k} baselines": "{k} líneas base",
     "{level} percentile intervals": "intervalos percentil al {level}",
     "percentile intervals": "intervalos percentil",
     "{level} bca intervals": "intervalos BCa al {level}",
@@ -228,7 +227,7 @@ ES: dict[str, str] = {
     "<span class=\"label\">Competitions</span> with the size of their test set (n), the number of systems (baselines "
     "included), the ranking metric and its best system. Each name links to the competition's full report.":
         "<span class=\"label\">Competiciones</span> con el tamaño de su conjunto de prueba (n), el número de sistemas "
-        "(incluidos los sistemas de referencia), la métrica de ordenación y su mejor sistema. Cada nombre enlaza con el "
+        "(incluidas las líneas base), la métrica de ordenación y su mejor sistema. Cada nombre enlaza con el "
         "informe completo de la competición.",
     "Columns grouped by challenge, task and language as in Nava-Muñoz et al. (Tables 7–11); each language links to "
     "its competition's report. Ties count pairs whose corrected p &ge; &alpha; = {alpha}, under each of the four "
@@ -265,12 +264,12 @@ ES: dict[str, str] = {
         "Los sistemas que comparten una letra de grupo no son significativamente diferentes con &alpha; = {alpha} "
         "({rule}).",
     "Baselines (italics, tagged) are ranked with the systems and count among the m systems.":
-        "Los sistemas de referencia (en cursiva y etiquetados) se clasifican junto con los demás y cuentan entre los "
+        "Las líneas base (en cursiva y etiquetadas) se clasifican junto con los sistemas y cuentan entre los "
         "m sistemas.",
     "Marks: <em>tied with best</em>, not significantly different from the best under the same rule; "
     "<em>unsettled</em>, that verdict is within the Monte-Carlo error of its p-values (more resamples could change it).":
-        "Marcas: <em>empatado con el mejor</em>, no significativamente diferente del mejor con la misma regla; "
-        "<em>inestable</em>, ese veredicto está dentro del error de Monte Carlo de sus valores p (más remuestras "
+        "Marcas: <em>empata con el mejor</em>, no significativamente diferente del mejor con la misma regla; "
+        "<em>no resuelto</em>, ese veredicto está dentro del error de Monte Carlo de sus valores p (más remuestras "
         "podrían cambiarlo).",
     "Best system: {system}.": "Mejor sistema: {system}.",
     "<span class=\"label\">Ordered bootstrap confidence intervals</span> of {metric} ({level}, {method}): score on the "
@@ -294,7 +293,7 @@ ES: dict[str, str] = {
     "<em>unsettled</em>).":
         "SE MC: el error estándar de Monte Carlo de p; Firme: el veredicto se mantiene para todo valor p de su "
         "familia dentro de su error de Monte Carlo (si no, más remuestras podrían cambiarlo; la clasificación marca "
-        "esos veredictos como <em>inestable</em>).",
+        "esos veredictos como <em>no resuelto</em>).",
     "With m = {m} systems the {pairs} pairs are shown as a heat map, shaded by the p-value behind this report's "
     "verdicts ({rule}); every pair with its difference, interval, raw and corrected p-values and verdict is in {link}.":
         "Con m = {m} sistemas, los {pairs} pares se muestran como un mapa de calor, sombreado según el valor p en que "
@@ -353,7 +352,7 @@ ES: dict[str, str] = {
     "Score": "Puntuación",
     "Rank": "Posición",
     "{level} CI {ci}": "IC al {level} {ci}",
-    "{rank} of {m} systems (baselines included)": "{rank} de {m} sistemas (incluidos los sistemas de referencia)",
+    "{rank} of {m} systems (baselines included)": "{rank} de {m} sistemas (incluidas las líneas base)",
     "{rank} of {m}": "{rank} de {m}",
     "Significance group": "Grupo de significación",
     "Test set": "Conjunto de prueba",
@@ -373,7 +372,6 @@ ES: dict[str, str] = {
     "There is no other system to compare with.": "No hay ningún otro sistema con el que compararlo.",
     "Winner: {best} ({score}). Difference winner &minus; {system}: {diff}":
         "Ganador: {best} ({score}). Diferencia ganador &minus; {system}: {diff}",
-    "The winner": "El ganador",
     "the runner-up": "quien ocupa la segunda posición",
     "Cannot be told apart from": "No se distingue de",
     "Systems not significantly different from {system} at &alpha; = {alpha} ({rule}); they share a significance-group "
