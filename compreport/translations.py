@@ -4,11 +4,13 @@ it, ``{placeholders}`` included) and its Spanish. :func:`compreport.lang.tr` rea
 the same placeholders.
 
 Terms used throughout: system = sistema, run = ejecución, team = equipo, winner = ganador, best =
-mejor, score = puntuación, rank = posición, leaderboard = clasificación, baseline = línea base,
-confidence interval = intervalo de confianza (IC), resample = remuestra, p-value = valor gold = referencia (so a baseline is never "referencia"),
-p, correction = corrección, significance group = grupo de significación, tie = empate, item = ítem,
-test set = conjunto de prueba, competitiveness = competitividad, significant = significativo,
-"cannot be told apart from" = "no se distingue de", higher/lower is better = mayor/menor es mejor.
+mejor, score = puntuación, rank = posición, leaderboard = clasificación, baseline = línea base
+(never "referencia": gold = referencia), confidence interval = intervalo de confianza (IC), resample
+= remuestra, p-value = valor p, correction = corrección, significance group = grupo de
+significación, tie = empate, item = ítem, test set = conjunto de prueba, competitiveness =
+competitividad, significant = significativo, "cannot be told apart from" = "no se distingue de",
+higher/lower is better = mayor/menor es mejor, tied with best = empata con el mejor, unsettled = no
+resuelto.
 Spanish typography: decimal numbers keep the point unless the report asks for a comma; whole
 numbers go through :func:`compreport.lang.count`; quotes « » are not used (the English “ ” stay).
 """
