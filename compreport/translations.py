@@ -23,4 +23,52 @@ ES: dict[str, str] = {
     # --- LaTeX tables and appendix, the table model, Markdown (templates/latex, latex*.py, appendix.py,
     #     model.py, markdown.py) ---
 
+    # the table model (model.py): column headers, cells, the competitiveness legend
+    "Rank": "Posición",
+    "System": "Sistema",
+    "CI low": "IC inf.",
+    "CI high": "IC sup.",
+    "CI": "IC",
+    "Group": "Grupo",
+    "Marks": "Notas",
+    "Score": "Puntuación",
+    "Boot. mean": "Media bootstrap",
+    "SE": "EE",
+    "Difference": "Diferencia",
+    "Excludes 0": "Excluye el 0",
+    "MC SE": "EE de MC",
+    "p (verdict)": "p (veredicto)",
+    "Significant": "Significativo",
+    "Settled": "Estable",
+    "System A": "Sistema A",
+    "System B": "Sistema B",
+    "Diff.": "Dif.",
+    "Class": "Clase",
+    "Precision": "Precisión",
+    "Recall": "Cobertura",
+    "Support": "Soporte",
+    "yes": "sí",
+    "Name": "Nombre",
+    "Description": "Descripción",
+    "Test data size": "Tamaño del conjunto de prueba",
+    "Number of participants or runs": "Número de participantes o de ejecuciones",
+    "Ties w/ win.": "Emp. c/ gan.",
+    "Possible ties with the winner, with corrections none / Bonferroni / Holm / BH over the m − 1 comparisons "
+    "with the winner": "Posibles empates con el ganador, con las correcciones ninguna / Bonferroni / Holm / BH "
+                       "sobre las m − 1 comparaciones con el ganador",
+    "Poss. compars.": "Compar. pos.",
+    "Total possible comparisons, m(m-1)/2": "Total de comparaciones posibles, m(m-1)/2",
+    "none/Bonf.": "ninguna/Bonf.",
+    "Ties between competitors, with no correction / Bonferroni":
+        "Empates entre competidores, sin corrección / con corrección de Bonferroni",
+    "Ties between competitors, with Holm / Benjamini-Hochberg correction":
+        "Empates entre competidores, con corrección de Holm / de Benjamini-Hochberg",
+    "|win.-med.|": "|gan.-med.|",
+    "Performance difference between the winner and the competitor in the middle of the table":
+        "Diferencia de rendimiento entre el ganador y el competidor situado en la mitad de la tabla",
+    "Coefficient of variation of competitors' performance, CV = 100 s/mean (%)":
+        "Coeficiente de variación del rendimiento de los competidores, CV = 100 s/media (%)",
+    "Possible percentage improvement, e.g. for F1: 100 (1 - F1 of the winner)":
+        "Mejora porcentual posible, p. ej., para F1: 100 (1 - F1 del ganador)",
+
 }
