@@ -70,6 +70,7 @@ ES: dict[str, str] = {
         "Coeficiente de variación del rendimiento de los competidores, CV = 100 s/media (en %)",
     "Possible percentage improvement, e.g. for F1: 100 (1 - F1 of the winner)":
         "Mejora porcentual posible, p. ej., para F1: 100 (1 - F1 del ganador)",
+    "Resampled by cluster: {n} items in {unit}.": "Remuestreo por conglomerados: {n} ítems en {unit}.",
 
     # LaTeX: headers (templates/latex), caption pieces and the legend's mathematics (latex_words.py)
     "LCI": "LI",  # límite inferior; the captions say so
@@ -170,5 +171,14 @@ ES: dict[str, str] = {
     "test). Verdicts of this report: {rule}, {alpha}.":
         ", sin ajuste y con los ajustes de Bonferroni, Holm y Benjamini--Hochberg (BH) sobre {family} (prueba "
         "{test}). Veredictos de este informe: {rule}, {alpha}.",
+
+    # the appendix document (appendix.py)
+    "Methods": "Métodos",
+    "Competitiveness across competitions": "Competitividad entre competiciones",
+    "{n} test items{where}, {m} systems.": "{n} ítems de prueba{where}, {m} sistemas.",
+    " in {unit}, resampled by cluster": " en {unit}, remuestreados por conglomerados",
+    "Figures": "Figuras",
+    "Ordered bootstrap confidence intervals of {metric} for {task}":
+        "Intervalos de confianza bootstrap ordenados ({metric}) de {task}",
 
 }
