@@ -117,3 +117,16 @@ def test_too_few_resamples_is_said_first_everywhere(written, tmp_path, capsys):
                  "--refine", "off", "--format", "json", "-o", str(tmp_path / "o")]) == 0
     out = capsys.readouterr().out
     assert out.index("  warning: Too few resamples for accuracy") < out.index("  Rank  System")
+
+
+def test_spanish_report_translates_the_markdown_headers_not_the_csv(written, tmp_path):
+    analysis, report, out, _ = written
+    es = cr.Report(analysis, decimals=3, lang="es")
+    es.write(tmp_path / "es", "json")
+    md = (tmp_path / "es/tiny/leaderboard.md").read_text(encoding="utf-8")
+    assert md.startswith("| Posición | Sistema |") and md == es.to_markdown("leaderboard")
+    for name in ("tiny/leaderboard.csv", "tiny/pairs-accuracy.csv", "summary/summary.csv"):
+        assert (tmp_path / "es" / name).read_bytes() == (out / name).read_bytes()
+    legend = es.table("legend")
+    assert legend.columns == {"name": "Nombre", "description": "Descripción"} and legend.rows[2].label == "Emp. c/ gan."
+    assert list(model.summary_frame(analysis).index) == list(model.SUMMARY_ROWS)  # the CSV's rows stay English

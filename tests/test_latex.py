@@ -441,3 +441,26 @@ def test_names_too_long_for_the_page_become_numbers_with_a_key():
             widths = [float(w) for w in re.findall(r"% tabular ([0-9.]+)pt", src)]
             assert widths and max(widths) <= st.widest, (style, src[:300])
             assert long_name.strip() in re.sub(r"\s+", " ", src)  # in the key when not in the table
+
+
+def test_spanish_tables_headers_and_captions(twelve, tmp_path):
+    """``--lang es``: headers, captions and the legend in Spanish (the width model measures the
+    Spanish headers); labels, escaping and the numbers' markup as in English; it compiles under
+    babel spanish."""
+    from compreport.lang import language
+
+    comp = twelve.competitions[0]
+    english = latex.Renderer(twelve).leaderboard(comp)
+    with language("es"):
+        r = latex.Renderer(twelve, latex.Options(style="sepln"))
+        board, vs_best, legend = r.leaderboard(comp), r.differences_from_best(comp, comp.primary), r.legend()
+        summary, ci = r.summary(), r.confidence_intervals(comp)
+    assert "Posición & Sistema" in board and "Clasificación de" in board and "Rank" not in board
+    assert "Sistema & {LI} & {Dif.} & {LS}" in vs_best and "\\label{tab:twelve:twelve-diff-" in vs_best
+    assert r"$\mathit{CV} = 100\,s/\bar{x}$ (en \%)" in legend and "Nombre & Descripción" in legend
+    assert "Emp. c/ gan." in summary and "filas como en la tabla~\\ref{tab:twelve:competitiveness-legend}" in summary
+    assert "(límites inferior LI y superior LS)" in ci and "remuestras" in ci
+    assert re.findall(r"\\label\{[^}]*\}", board) == re.findall(r"\\label\{[^}]*\}", english)
+    if shutil.which("pdflatex"):
+        log, text = _compile(tmp_path, "\n".join((board, vs_best, legend)), "sepln", babel="spanish")
+        assert not _overfull(log) and "Descripción" in text, _overfull(log)

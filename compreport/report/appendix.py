@@ -19,6 +19,7 @@ from .latex import Options, Renderer, preamble
 from .naming import competition_dir
 from .tex import escape, metric_name
 from ..inputs.spec import slug
+from ..lang import current, tr
 
 
 #: The BibTeX style of the appendix's bibliography (natbib, author-year).
@@ -60,7 +61,9 @@ def appendix(analysis: Analysis, options: Options, tables_by_comp: dict[str, lis
     cls = re.fullmatch(r"\\documentclass\[(.*)\]\{(.*)\}", lay.document[0])
     doc = Document(documentclass=Command("documentclass", arguments=cls.group(2), options=cls.group(1).split(",")),
                    fontenc=None, inputenc=None, lmodern=False, textcomp=False, page_numbers=False)
-    for line in document_preamble(options) + [r"\usepackage{graphicx}", r"\usepackage[round]{natbib}"]:
+    # a Spanish appendix: babel's Spanish names (Tabla, Figura, Referencias) and hyphenation
+    spanish = [r"\usepackage[spanish,es-tabla]{babel}"] if current() == "es" else []
+    for line in document_preamble(options) + spanish + [r"\usepackage{graphicx}", r"\usepackage[round]{natbib}"]:
         doc.preamble.append(NoEscape(line))
     # Reproducible PDF: no dates, no random trailer id.
     doc.preamble.append(NoEscape(r"\pdfinfoomitdate=1 \pdftrailerid{}"))
@@ -68,21 +71,22 @@ def appendix(analysis: Analysis, options: Options, tables_by_comp: dict[str, lis
     doc.preamble.append(Command("author", f"compreport {analysis.version}"))
     doc.preamble.append(Command("date", ""))
     doc.append(NoEscape(r"\maketitle"))
-    with doc.create(Section("Methods")):
+    with doc.create(Section(tr("Methods"))):
         doc.append(NoEscape(methods_latex(analysis.settings, analysis.competitions)))
-    with doc.create(Section("Competitiveness across competitions")):
+    with doc.create(Section(tr("Competitiveness across competitions"))):
         doc.append(NoEscape(r"\input{summary/legend.tex}" + "\n" + r"\input{summary/competitiveness.tex}"))
         for stem, _, _ in _language_blocks(analysis):
             doc.append(NoEscape(f"\n\\input{{summary/ci-{stem}.tex}}\n"))
     for comp in analysis.competitions:
         with doc.create(Section(NoEscape(escape(comp.name)), label=False)):
-            where = f" in {escape(prose.unit(comp))}, resampled by cluster" if comp.clusters else ""
-            doc.append(NoEscape(f"\\num{{{comp.n}}} test items{where}, {len(comp.systems)} systems."))
+            where = tr(" in {unit}, resampled by cluster", unit=escape(prose.unit(comp))) if comp.clusters else ""
+            doc.append(NoEscape(tr("{n} test items{where}, {m} systems.", n=f"\\num{{{comp.n}}}", where=where,
+                                   m=len(comp.systems))))
             for rel in tables_by_comp.get(comp.id, []):
                 doc.append(NoEscape(f"\n\\input{{{rel}}}\n"))
             figs = figures_by_comp.get(comp.id, [])
             if figs:
-                with doc.create(Subsection("Figures", label=False)):
+                with doc.create(Subsection(tr("Figures"), label=False)):
                     for rel in figs:
                         stem = Path(rel).stem
                         caption = escape(prose.figure_caption(stem.partition("-")[0], analysis.settings))
@@ -162,8 +166,8 @@ def _language_blocks(analysis: Analysis) -> list[tuple[str, str, list[tuple[str,
         if len(comps) < 2:
             continue
         *path, metric = key
-        caption = (f"Ordered bootstrap confidence intervals of {metric_name(comps[0].primary)} for "
-                   f"{escape(': '.join(path))}")
+        caption = tr("Ordered bootstrap confidence intervals of {metric} for {task}",
+                     metric=metric_name(comps[0].primary), task=escape(": ".join(path)))
         out.append((slug("-".join(path)), caption, [(escape(c.group[-1]), c, c.primary) for c in comps]))
     return out
 

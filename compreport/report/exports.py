@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..lang import count, tr
 from ..stats.results import Analysis, CompetitionAnalysis
 from . import markdown, model, prose
 from .naming import pairs_file
@@ -80,7 +81,8 @@ def write_exports(analysis: Analysis, out: Path, fmt: model.Format) -> list[Path
         folder = out / comp.id
         folder.mkdir(parents=True, exist_ok=True)
         t = model.leaderboard(comp, fmt)
-        note = f"\nResampled by cluster: {comp.n:,} items in {prose.unit(comp)}.\n" if comp.clusters else ""
+        note = ("\n" + tr("Resampled by cluster: {n} items in {unit}.", n=count(comp.n), unit=prose.unit(comp)) + "\n"
+                if comp.clusters else "")
         (folder / "leaderboard.md").write_text(markdown.table(t, model.export_keys(t)) + note, encoding="utf-8")
         written += [folder / "leaderboard.md", _csv(leaderboard_frame(analysis, comp), folder / "leaderboard.csv")]
         if len(comp.systems) > 1:

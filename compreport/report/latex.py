@@ -25,11 +25,12 @@ from . import model
 from .latex_layout import (STYLES, Options, Style, _Part, _values, number_format, number_parts, s_column,  # noqa: F401
                            spans, split_even, split_rows, table_format, tex_width)
 from .latex_pairwise import PairwiseTables
+from .latex_words import LEGEND_TEX, alpha, ci_method, continued, header, legend_tex, level, p_test, part  # noqa: F401
 from .naming import metric_stems
 from . import prose
 from .prose import direction
 from .tex import cell, cell_text, escape, mark, metric_name, number, with_numbers  # noqa: F401  (number: re-exported)
-from ..lang import count, tr
+from ..lang import count, current, tr
 from ..resources import templates_dir
 
 
@@ -48,17 +49,6 @@ def environment() -> jinja2.Environment:
     return env
 
 
-#: LaTeX of the legend rows whose description has mathematics (the others are escaped as written
-#: in :data:`compreport.report.model.LEGEND`).
-LEGEND_TEX = {
-    "Ties w/ win.": r"Possible ties with the winner, with corrections none / Bonferroni / Holm / BH over the "
-                    r"$m-1$ comparisons with the winner",
-    "Poss. compars.": r"Total possible comparisons, $m(m-1)/2$",
-    "CV": r"Coefficient of variation of competitors' performance, $\mathit{CV} = 100\,s/\bar{x}$ (\%)",
-    "PPI": r"Possible percentage improvement, e.g.\ for F$_1$: $100\,(1 - \mbox{F$_1$ of the winner})$",
-}
-
-
 def preamble(options: Options, version: str) -> str:
     """``OUT/preamble.tex``: the exact lines the tables of ``options.style`` need."""
     st = options.layout
@@ -71,6 +61,9 @@ def preamble(options: Options, version: str) -> str:
              r"\usepackage{siunitx}% S columns and \num: every number of the tables, cells and captions",
              options.sisetup + "% bold in S columns; " + ("decimal comma" if options.decimal_comma
                                                           else "decimal point") + " in every number"]
+    if current() == "es":  # the tables' words are Spanish; a class in English needs babel for the rest
+        lines.append(r"% a report in Spanish: \usepackage[spanish]{babel} (SEPLN's class loads it) names tables and "
+                     r"figures in Spanish and hyphenates its words")
     return "\n".join(lines) + "\n"
 
 
@@ -151,7 +144,7 @@ class Renderer(PairwiseTables):
 
     @staticmethod
     def _part_text(k: int, n: int) -> str:
-        return f" (part {k} of {n})" if n > 1 else ""
+        return part(k, n)
 
     @staticmethod
     def _key(numbered: list[tuple[int, str]]) -> str:
@@ -161,7 +154,7 @@ class Renderer(PairwiseTables):
     @staticmethod
     def _continued(head: str, first: str, k: int, n: int) -> str:
         """Caption of a row-split part after the first: short, pointing at the first part."""
-        return f"{head} (continued from Table~\\ref{{{first}}}, part {k} of {n})."
+        return continued(head, first, k, n)
 
     @staticmethod
     def _parts(label: str, n: int) -> list[str]:
@@ -181,8 +174,8 @@ class Renderer(PairwiseTables):
                     for ma, k, f in zip(comp.metrics, keys, fmts)]
 
         def plan_for(names):  # metric columns split evenly, rank, system and group in every part
-            fixed = [self._col(["Rank"] + [r["rank"].text for r in t.rows]), self._col(["System"] + names),
-                     self._col(["Group"] + groups)]
+            fixed = [self._col([header("Rank")] + [r["rank"].text for r in t.rows]),
+                     self._col([header("System")] + names), self._col([header("Group")] + groups)]
             return fixed, split_even(metric_w, lambda g: st.table_width(fixed + [metric_w[i] for i in g])
                                      <= st.widest)
 
@@ -192,16 +185,18 @@ class Renderer(PairwiseTables):
         if col_groups is None:  # names too long for even one metric: numbers, with a key
             names = [f"{i + 1}." for i in range(len(t.rows))]
             fixed, col_groups = plan_for(names)
-            key = f" Systems are numbered by position ({self._key([(i + 1, r.label) for i, r in enumerate(t.rows)])})."
+            key = tr(" Systems are numbered by position ({key}).",
+                     key=self._key([(i + 1, r.label) for i, r in enumerate(t.rows)]))
         col_groups = col_groups or [[i] for i in range(len(keys))]
 
         def width(g):
             return st.table_width(fixed + [metric_w[i] for i in g])
 
-        head = f"Leaderboard of {escape(comp.name)}"
-        tail = (f", ranked by {metric_name(comp.primary)} ({direction(comp.primary)}; best values in bold). "
-                f"Systems sharing a letter in column Group are not significantly different "
-                f"({escape(self.analysis.settings.rule)}, $\\alpha = \\num{{{self.analysis.settings.alpha:g}}}$).{key}")
+        head = tr("Leaderboard of {competition}", competition=escape(comp.name))
+        tail = tr(", ranked by {metric} ({direction}; best values in bold). Systems sharing a letter in column Group "
+                  "are not significantly different ({rule}, {alpha}).", metric=metric_name(comp.primary),
+                  direction=direction(comp.primary), rule=escape(self.analysis.settings.rule),
+                  alpha=alpha(self.analysis.settings.alpha)) + key
         baselines = any(r.baseline for r in t.rows)
         plan = []  # (metric columns, rows, index of the part it continues)
         for cg in col_groups:
@@ -224,10 +219,11 @@ class Renderer(PairwiseTables):
         """Ordered bootstrap CIs, one block per metric side by side (only ``ma``'s when given); split
         when too wide."""
         blocks = [(metric_name(x), comp, x) for x in ([ma] if ma else comp.metrics)]
-        unit = f" (resampling {escape(prose.unit(comp))})" if comp.clusters else ""
+        unit = tr(" (resampling {unit})", unit=escape(prose.unit(comp))) if comp.clusters else ""
         label = f"{comp.id}-ci-{metric_stems(comp)[ma.name]}" if ma else f"{comp.id}-ci"
-        return self.ci_blocks(blocks, caption=f"Ordered bootstrap confidence intervals for {escape(comp.name)}{unit}",
-                              label=self.label(label))
+        caption = tr("Ordered bootstrap confidence intervals for {competition}{unit}", competition=escape(comp.name),
+                     unit=unit)
+        return self.ci_blocks(blocks, caption=caption, label=self.label(label))
 
     def ci_blocks(self, blocks: list[tuple[str, CompetitionAnalysis, MetricAnalysis]], caption: str,
                   label: str) -> str:
@@ -241,12 +237,12 @@ class Renderer(PairwiseTables):
         for title, comp, ma in blocks:
             t = model.confidence_intervals(comp, ma, self.fmt)
             fmt = number_format(d, _values(t, ("ci_low", "mean", "ci_high")))
-            nums = [self._num_col([r[k] for r in t.rows], fmt, "{" + h + "}")
+            nums = [self._num_col([r[k] for r in t.rows], fmt, "{" + header(h) + "}")
                     for k, h in (("ci_low", "LCI"), ("mean", "Mean"), ("ci_high", "UCI"))]
             title_w = tex_width(title, self.m)
 
             def columns(names):
-                cols = [self._col(["System"] + names)] + nums
+                cols = [self._col([header("System")] + names)] + nums
                 if title_w > st.table_width(cols):  # the spanning title widens the last column
                     cols[-1] += title_w - st.table_width(cols)
                 return cols
@@ -256,8 +252,8 @@ class Renderer(PairwiseTables):
             if st.table_width(cols) > st.widest:
                 names = [f"{i + 1}." for i in range(len(t.rows))]
                 cols = columns(names)
-                keys.append(f" {title}: systems are numbered by position "
-                            f"({self._key([(i + 1, r.label) for i, r in enumerate(t.rows)])}).")
+                keys.append(tr(" {title}: systems are numbered by position ({key}).", title=title,
+                               key=self._key([(i + 1, r.label) for i, r in enumerate(t.rows)])))
             block_cols.append(cols)
             prepared.append({"title": title, "fmt": table_format(fmt), "rows": [
                 {"system": n, "low": cell(r["ci_low"]), "mean": cell(r["mean"]), "high": cell(r["ci_high"])}
@@ -269,8 +265,9 @@ class Renderer(PairwiseTables):
         groups = split_even([st.table_width(c) for c in block_cols], lambda g: width(g) <= st.widest) or \
             [[i] for i in range(len(blocks))]
         s = self.analysis.settings
-        tail = (f": bootstrap mean and \\num{{{100 * s.level:g}}}\\% {escape(s.ci_method)} confidence interval "
-                f"(LCI, UCI) from \\num{{{s.bootstrap}}} resamples, best first.{''.join(keys)}")
+        tail = tr(": bootstrap mean and {level}\\% {method} confidence interval (LCI, UCI) from {resamples} resamples, "
+                  "best first.", level=level(s), method=ci_method(s.ci_method),
+                  resamples=f"\\num{{{s.bootstrap}}}") + "".join(keys)
         plan = []  # (blocks, rows, index of the part it continues)
         for g in groups:
             nrows = max(len(prepared[i]["rows"]) for i in g)
@@ -291,13 +288,13 @@ class Renderer(PairwiseTables):
 
     def legend(self) -> str:
         """The competitiveness legend (paper Table 6), as wide as the column."""
-        names = [escape(n) for n, _ in model.LEGEND]
-        name_w = self._col(["Name"] + names)
-        rows = [(escape(n), LEGEND_TEX.get(n, escape(text))) for n, text in model.LEGEND]
+        names = [header(n) for n, _ in model.LEGEND]
+        name_w = self._col([header("Name")] + names)
+        rows = [(name, legend_tex(n, text)) for name, (n, text) in zip(names, model.LEGEND)]
         body = self._render("legend.tex.j2", rows=rows,
                             desc_width=f"{name_w + 2 * self.style.tabcolsep:.2f}pt")
         return self._file([_Part(self.style.columnwidth, body,
-                                 "Information summary: the rows of the competitiveness tables.",
+                                 tr("Information summary: the rows of the competitiveness tables."),
                                  self.label("competitiveness-legend"))])
 
     def summary(self) -> str:
@@ -305,11 +302,12 @@ class Renderer(PairwiseTables):
         fewest tables that fit."""
         t = model.summary(self.analysis, self.fmt)
         if not t.columns:
-            return self._empty("competitiveness summary", "no competition")
+            return self._empty(tr("competitiveness summary"), tr("no competition"))
         st = self.style
         heads = t.extra["headings"]
         ids = list(t.columns)
-        label_w = self._col(["Challenge", "Language"] + [escape(x) for x in model.SUMMARY_ROWS])
+        label_w = self._col([header(x) for x in ("Challenge", "Task", "Language", "Metric")]
+                            + [escape(r.label) for r in t.rows])
         texts = {cid: [with_numbers(r.cells[cid].text) for r in t.rows] for cid in ids}
         widest_cell = max(tex_width(c, self.m) for cid in ids for c in texts[cid])
         words = [w for cid in ids for text in heads[cid][:3] for w in escape(str(text)).split()]
@@ -333,14 +331,14 @@ class Renderer(PairwiseTables):
             # a header cell spans equal neighbours under the same parent: challenge; task within its
             # challenge; metric within its task; languages never span
             keys = [lambda c: c[:1], lambda c: c[:2], lambda c: c, lambda c: (c[0], c[1], c[3])]
-            header = [spans([c[level] for c in h], [keys[level](c) for c in h]) for level in range(4)]
+            heading = [spans([c[level] for c in h], [keys[level](c) for c in h]) for level in range(4)]
             body = [{"label": escape(r.label), "cells": [texts[cid][j] for cid in sub]} for j, r in enumerate(t.rows)]
-            tabular = self._render("summary.tex.j2", header=header, body=body, ncols=len(sub), colwidth=col_w,
+            tabular = self._render("summary.tex.j2", header=heading, body=body, ncols=len(sub), colwidth=col_w,
                                    sep=2 * st.tabcolsep)
-            cap = (f"Competitiveness of the competitions{self._part_text(k + 1, len(id_groups))}; rows as in "
-                   f"Table~\\ref{{{legend}}}. Ties counted at $\\alpha = \\num{{{s.alpha:g}}}$ with the "
-                   f"{escape(s.test)} test; ties with the winner corrected over the $m-1$ comparisons with the "
-                   f"winner, ties between competitors over {escape(ties)}.")
+            cap = tr("Competitiveness of the competitions{part}; rows as in Table~{ref}. Ties counted at {alpha} with "
+                     "the {test} test; ties with the winner corrected over the $m-1$ comparisons with the winner, "
+                     "ties between competitors over {ties}.", part=self._part_text(k + 1, len(id_groups)),
+                     ref=f"\\ref{{{legend}}}", alpha=alpha(s.alpha), test=p_test(s.test), ties=escape(ties))
             parts.append(_Part(width(g), tabular, cap, labels[k]))
         return self._file(parts)
 
@@ -354,15 +352,16 @@ class Renderer(PairwiseTables):
             return None
         fmt = number_format(self.fmt.decimals, _values(t, ("precision", "recall", "f1")))
         labels = [escape(r.label) for r in t.rows]
-        w = self.style.table_width([self._col(["Class"] + labels)]
+        w = self.style.table_width([self._col([header("Class")] + labels)]
                                    + [self._num_col([r[k] for r in t.rows], fmt, "{" + h + "}")
-                                      for k, h in (("precision", "Precision"), ("recall", "Recall"), ("f1", "F$_1$"))]
-                                   + [self._col(["Support"] + [r["support"].text for r in t.rows])])
-        head = f"Per-class scores of {escape(t.extra['system'])}"
-        tail = (f", the best system of {escape(comp.name)} by {metric_name(comp.primary)}, on the full test set "
-                f"(field {escape(t.extra['field'])}): precision of the items it labels with the class, recall of "
-                f"the class's gold items, their F$_1$, and the class's gold items (support); 0 where undefined. "
-                f"Point estimates, without intervals.")
+                                      for k, h in (("precision", header("Precision")), ("recall", header("Recall")),
+                                                   ("f1", "F$_1$"))]
+                                   + [self._col([header("Support")] + [escape(r["support"].text) for r in t.rows])])
+        head = tr("Per-class scores of {system}", system=escape(t.extra["system"]))
+        tail = tr(", the best system of {competition} by {metric}, on the full test set (field {field}): precision of "
+                  "the items it labels with the class, recall of the class's gold items, their F$_1$, and the class's "
+                  "gold items (support); 0 where undefined. Point estimates, without intervals.",
+                  competition=escape(comp.name), metric=metric_name(comp.primary), field=escape(t.extra["field"]))
         def body(rg):
             return self._render("per_class.tex.j2", fmt=table_format(fmt), rows=[
                 {"label": labels[i], "precision": cell(t.rows[i]["precision"]), "recall": cell(t.rows[i]["recall"]),

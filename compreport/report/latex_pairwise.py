@@ -12,7 +12,9 @@ import math
 from .. import vocabulary as vocab
 from ..stats.results import CompetitionAnalysis, MetricAnalysis
 from . import model
+from ..lang import N_, tr
 from .latex_layout import _Part, _values, number_format, split_even, table_format
+from .latex_words import alpha, ci_method, header, level, p_test
 from .naming import metric_stems
 from .tex import cell, escape, mark, metric_name
 
@@ -28,25 +30,27 @@ class PairwiseTables:
         fmt = number_format(d, _values(t, ("ci_low", "diff", "ci_high")))
         p_fmt = (0, 1, self.fmt.p_decimals)
         position = {s.system: i + 1 for i, s in enumerate(ma.scores)}
-        other = [self._num_col([r[k] for r in t.rows], fmt, "{" + h + "}")
+        other = [self._num_col([r[k] for r in t.rows], fmt, "{" + header(h) + "}")
                  for k, h in (("ci_low", "LCI"), ("diff", "Diff."), ("ci_high", "UCI"))]
-        other += [self._col(["Excl.~0"] + [r["excludes_zero"].text for r in t.rows]),
+        other += [self._col(["Excl.~0"] + [escape(r["excludes_zero"].text) for r in t.rows]),
                   self._num_col([r["p_adjusted"] for r in t.rows], p_fmt, "{$p$}"),
-                  self._col(["Sig."] + [r["significant"].text for r in t.rows])]
+                  self._col(["Sig."] + [escape(r["significant"].text) for r in t.rows])]
         full = [self._name(r.label, r.baseline) for r in t.rows]
         short = [str(position[r.label]) + "." for r in t.rows]
-        width_full = st.table_width([self._col(["System"] + full)] + other)
+        width_full = st.table_width([self._col([header("System")] + full)] + other)
         abbreviate = width_full > st.widest
         names = short if abbreviate else full
-        w = st.table_width([self._col(["System"] + names)] + other)
+        w = st.table_width([self._col([header("System")] + names)] + other)
         s = self.analysis.settings
-        head = f"Differences of {metric_name(ma)} from the best system of {escape(comp.name)}"
-        key = (f" Systems are numbered by rank ({self._key([(position[r.label], r.label) for r in t.rows])})."
-               if abbreviate else "")
-        tail = (f", {escape(ma.best)} (positive: the best is better), with \\num{{{100 * s.level:g}}}\\% "
-                f"{escape(s.ci_method)} bootstrap confidence intervals (not corrected for multiple comparisons); "
-                f"Excl.~0: the interval excludes zero. Sig.: significantly different from the best, decided by $p$ "
-                f"({escape(s.rule)}, $\\alpha = \\num{{{s.alpha:g}}}$).{self._monte_carlo(ma, t)}{key}")
+        head = tr("Differences of {metric} from the best system of {competition}", metric=metric_name(ma),
+                  competition=escape(comp.name))
+        key = (tr(" Systems are numbered by rank ({key}).",
+                  key=self._key([(position[r.label], r.label) for r in t.rows])) if abbreviate else "")
+        tail = tr(", {best} (positive: the best is better), with {level}\\% {method} bootstrap confidence intervals "
+                  "(not corrected for multiple comparisons); Excl.~0: the interval excludes zero. Sig.: significantly "
+                  "different from the best, decided by $p$ ({rule}, {alpha}).", best=escape(ma.best), level=level(s),
+                  method=ci_method(s.ci_method), rule=escape(s.rule), alpha=alpha(s.alpha))
+        tail += self._monte_carlo(ma, t) + key
         def body(rg):
             return self._render("vs_best.tex.j2", fmt=table_format(fmt), p_fmt=table_format(p_fmt), rows=[
                 {"system": names[i], "low": cell(t.rows[i]["ci_low"]), "diff": cell(t.rows[i]["diff"]),
@@ -54,7 +58,7 @@ class PairwiseTables:
                  "p": cell(t.rows[i]["p_adjusted"]), "significant": escape(t.rows[i]["significant"].text)} for i in rg])
 
         def continued(rg):  # a later part's key to its rank numbers
-            return (f" Systems: {self._key([(position[t.rows[i].label], t.rows[i].label) for i in rg])}"
+            return (tr(" Systems: {key}", key=self._key([(position[t.rows[i].label], t.rows[i].label) for i in rg]))
                     if abbreviate else "")
         return self._row_parts(self._row_groups(len(t.rows), head + tail, w), w, head, tail,
                                self.label(f"{comp.id}-diff-{metric_stems(comp)[ma.name]}"), body, continued)
@@ -68,23 +72,28 @@ class PairwiseTables:
             return ""
         d = self.fmt.p_decimals
         top = max(ses)
-        se = f"\\num{{{top:.{d}f}}}" if round(top, d) > 0 else f"below \\num{{{10 ** -d:.{d}f}}}"
-        resamples = int(ma.verdicts.get("resamples") or self.analysis.settings.bootstrap)
+        resamples = f"\\num{{{int(ma.verdicts.get('resamples') or self.analysis.settings.bootstrap)}}}"
         unsettled = sum(1 for r in t.rows if r["settled"].value is False)
-        text = f" $p$ from \\num{{{resamples}}} resamples, Monte-Carlo standard error at most {se}"
-        if unsettled:
-            text += (f"; {unsettled} verdict{'s' if unsettled != 1 else ''} unsettled (within that error: more "
-                     f"resamples could change {'them' if unsettled != 1 else 'it'})")
+        if round(top, d) > 0:
+            text = tr(" $p$ from {resamples} resamples, Monte-Carlo standard error at most {se}", resamples=resamples,
+                      se=f"\\num{{{top:.{d}f}}}")
+        else:
+            text = tr(" $p$ from {resamples} resamples, Monte-Carlo standard error at most below {se}",
+                      resamples=resamples, se=f"\\num{{{10 ** -d:.{d}f}}}")
+        if unsettled == 1:
+            text += tr("; {n} verdict unsettled (within that error: more resamples could change it)", n=unsettled)
+        elif unsettled:
+            text += tr("; {n} verdicts unsettled (within that error: more resamples could change them)", n=unsettled)
         return text + "."
 
     def _marks_text(self) -> str:
         """The legend of the marks that can occur with this B (smallest p-value 1/(B+1))."""
         s = self.analysis.settings
         if not self.marks:
-            return (f"No significance mark can occur with \\num{{{s.bootstrap}}} resamples (the smallest $p$-value "
-                    f"is $1/(B+1)$)")
+            return tr("No significance mark can occur with {resamples} resamples (the smallest $p$-value is $1/(B+1)$)",
+                      resamples=f"\\num{{{s.bootstrap}}}")
         text = ", ".join(f"{mark(m)}~$p < \\num{{{t:g}}}$" for t, m in reversed(self.marks))
-        return f"Marks: {text} ({escape(s.rule)})"
+        return tr("Marks: {marks} ({rule})", marks=text, rule=escape(s.rule))
 
     def pair_matrix(self, comp: CompetitionAnalysis, ma: MetricAnalysis) -> str:
         """Lower-triangular differences (column − row) with the stored marks; columns split evenly to
@@ -93,7 +102,8 @@ class PairwiseTables:
         t = model.pair_matrix(comp, ma, self.fmt)
         st, d = self.style, self.fmt.diff_decimals
         if not t.rows:
-            return self._empty(f"pairwise differences of {escape(comp.name)}", "a single system")
+            return self._empty(tr("pairwise differences of {competition}", competition=escape(comp.name)),
+                               tr("a single system"))
         position = t.extra["position"]
         cells = [c for r in t.rows for c in r.cells.values()]
         fmt = number_format(d, [c.value for c in cells])
@@ -115,13 +125,14 @@ class PairwiseTables:
         names = short if abbreviate else full
         col_groups = plan_for(names) or [[i] for i in range(len(cols))]
         stub = self._col(list(names.values()))
-        head = f"Differences of {metric_name(ma)} (column $-$ row) for {escape(comp.name)}"
+        head = tr("Differences of {metric} (column $-$ row) for {competition}", metric=metric_name(ma),
+                  competition=escape(comp.name))
         plan = []
         for g in col_groups:
             first = position[cols[g[0]]]
             rows = [r for r in t.rows if position[r.label] > first]
             w = st.table_width([stub] + [col_w] * len(g))
-            probe = head + " (part 9 of 9); " + "x" * 40 * (len(g) + (len(rows) if abbreviate else 0)) + \
+            probe = head + self._part_text(9, 9) + "; " + "x" * 40 * (len(g) + (len(rows) if abbreviate else 0)) + \
                 self._marks_text()
             plan += [(g, [rows[i] for i in rg], w) for rg in self._row_groups(len(rows), probe, w)]
         labels = self._parts(self.label(f"{comp.id}-pairs-{metric_stems(comp)[ma.name]}"), len(plan))
@@ -133,9 +144,10 @@ class PairwiseTables:
             if abbreviate:
                 shown |= {position[r.label]: r.label for r in rows}
             shown = sorted(shown.items())
-            what = "systems" if abbreviate else "columns"
-            cap = (f"{head}{self._part_text(k + 1, len(plan))}; {what} are numbered by rank ({self._key(shown)}). "
-                   f"{self._marks_text()}.")
+            numbered = (N_("{head}{part}; systems are numbered by rank ({key}). {marks}.") if abbreviate
+                        else N_("{head}{part}; columns are numbered by rank ({key}). {marks}."))
+            cap = tr(numbered, head=head, part=self._part_text(k + 1, len(plan)), key=self._key(shown),
+                     marks=self._marks_text())
             body = self._render("matrix.tex.j2", cols=[position[c] for c in sel],
                                 fmt=table_format(fmt, post), rows=[
                                     {"label": names[r.label],
@@ -149,12 +161,13 @@ class PairwiseTables:
         t = model.pairwise_p_values(comp, ma, self.fmt)
         st, d, pd_ = self.style, self.fmt.diff_decimals, self.fmt.p_decimals
         if not t.rows:
-            return self._empty(f"pairwise p-values of {escape(comp.name)}", "a single system")
+            return self._empty(tr("pairwise p-values of {competition}", competition=escape(comp.name)),
+                               tr("a single system"))
         position = {s.system: i + 1 for i, s in enumerate(ma.scores)}
         fmt = number_format(d, _values(t, ["diff"]))
         p_fmt = (0, 1, pd_)
         heads = {"none": "{$p$}", "bonferroni": "{Bonferroni}", "holm": "{Holm}", "bh": "{BH}"}
-        nums = [self._num_col([r["diff"] for r in t.rows], fmt, "{Diff.}")]
+        nums = [self._num_col([r["diff"] for r in t.rows], fmt, "{" + header("Diff.") + "}")]
         nums += [self._num_col([r[k] for r in t.rows], p_fmt, heads[k]) for k in vocab.P_FIELD]
 
         def names_for(abbr):
@@ -164,26 +177,26 @@ class PairwiseTables:
 
         def width(abbr):
             ab = names_for(abbr)
-            return st.table_width([self._col(["System A"] + [a for a, _ in ab]),
-                                   self._col(["System B"] + [b for _, b in ab])] + nums)
+            return st.table_width([self._col([header("System A")] + [a for a, _ in ab]),
+                                   self._col([header("System B")] + [b for _, b in ab])] + nums)
 
         abbreviate = width(False) > st.widest
         names, w = names_for(abbreviate), width(abbreviate)
         family = vocab.FAMILIES[self.analysis.settings.family].words
         s = self.analysis.settings
-        head = f"Estimated $p$-values of the {metric_name(ma)} differences (A $-$ B, positive: A is better) for " \
-               f"{escape(comp.name)}"
-        tail = (f", without adjustment and with Bonferroni, Holm and Benjamini--Hochberg (BH) adjustments over "
-                f"{escape(family)} ({escape(s.test)} test). Verdicts of this report: {escape(s.rule)}, "
-                f"$\\alpha = \\num{{{s.alpha:g}}}$.")
+        head = tr("Estimated $p$-values of the {metric} differences (A $-$ B, positive: A is better) for {competition}",
+                  metric=metric_name(ma), competition=escape(comp.name))
+        tail = tr(", without adjustment and with Bonferroni, Holm and Benjamini--Hochberg (BH) adjustments over "
+                  "{family} ({test} test). Verdicts of this report: {rule}, {alpha}.", family=escape(family),
+                  test=p_test(s.test), rule=escape(s.rule), alpha=alpha(s.alpha))
 
         def key(rows):
             if not abbreviate:
                 return ""
             shown = sorted({position[t.rows[i][x].text]: t.rows[i][x].text for i in rows for x in ("a", "b")}.items())
-            return f" Systems are numbered by rank ({self._key(shown)})."
+            return tr(" Systems are numbered by rank ({key}).", key=self._key(shown))
 
-        probe = head + tail + (" Systems are numbered by rank (" + "x" * 40 * len(ma.scores) + ")."
+        probe = head + tail + (tr(" Systems are numbered by rank ({key}).", key="x" * 40 * len(ma.scores))
                                if abbreviate else "")
         groups = self._row_groups(len(t.rows), probe, w)
         labels = self._parts(self.label(f"{comp.id}-pvalues-{metric_stems(comp)[ma.name]}"), len(groups))
@@ -192,8 +205,8 @@ class PairwiseTables:
             rows = [{"a": names[i][0], "b": names[i][1], "diff": cell(t.rows[i]["diff"]),
                      "p": [cell(t.rows[i][x]) for x in vocab.P_FIELD]} for i in rg]
             body = self._render("pvalues.tex.j2", rows=rows, diff_fmt=table_format(fmt), p_fmt=table_format(p_fmt))
-            w = st.table_width([self._col(["System A"] + [r["a"] for r in rows]),
-                                self._col(["System B"] + [r["b"] for r in rows])] + nums)
+            w = st.table_width([self._col([header("System A")] + [r["a"] for r in rows]),
+                                self._col([header("System B")] + [r["b"] for r in rows])] + nums)
             cap = (head + self._part_text(1, len(groups)) + tail + key(rg) if k == 0
                    else self._continued(head, labels[0], k + 1, len(groups)) + key(rg))
             parts.append(_Part(w, body, cap, labels[k]))

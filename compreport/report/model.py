@@ -19,6 +19,7 @@ import numbers
 from dataclasses import dataclass, field
 
 from .. import vocabulary as vocab
+from ..lang import N_, count, tr
 from .metricnames import metric_label
 from ..errors import InputError
 from ..stats.results import Analysis, Comparison, CompetitionAnalysis, MetricAnalysis
@@ -143,7 +144,7 @@ class Table:
     kind : str
         ``leaderboard``, ``ci``, ``diff-best``, ``pvalues``, ``pairs``, ``summary`` or ``legend``.
     columns : dict
-        Column key -> plain-text header label, in display order.
+        Column key -> plain-text header label (in the report's language), in display order.
     rows : list of Row
     competition, metric : optional
         What the table is about (captions read them).
@@ -176,7 +177,7 @@ def possible_marks(bootstrap: int) -> tuple[tuple[float, str], ...]:
 
 
 def _yes_no(v: bool | None) -> Cell:
-    return Cell(v, MISSING if v is None else "yes" if v else "no")
+    return Cell(v, MISSING if v is None else tr("yes") if v else "no")  # "no" is Spanish too
 
 
 #: Above this many systems a report shows the pairs as a heat map figure and lists only the
@@ -202,9 +203,10 @@ def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
     from .prose import marks
 
     primary = comp.primary
-    columns = {"rank": "Rank", "system": "System"}
+    columns = {"rank": tr("Rank"), "system": tr("System")}
     columns |= {f"score:{ma.name}": metric_label(ma) for ma in comp.metrics}
-    columns |= {"ci_low": "CI low", "ci_high": "CI high", "ci": "CI", "group": "Group", "marks": "Marks"}
+    columns |= {"ci_low": tr("CI low"), "ci_high": tr("CI high"), "ci": tr("CI"), "group": tr("Group"),
+                "marks": tr("Marks")}
     by_metric = {ma.name: {s.system: s for s in ma.scores} for ma in comp.metrics}
     rows = []
     for s in primary.scores:
@@ -228,8 +230,8 @@ def export_keys(t: Table) -> list[str]:
 
 def confidence_intervals(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Format) -> Table:
     """Ordered bootstrap CIs (paper Table 2): rank, system, score, bootstrap mean and SE, CI, group."""
-    columns = {"rank": "Rank", "system": "System", "score": "Score", "mean": "Boot. mean", "se": "SE",
-               "ci_low": "CI low", "ci_high": "CI high", "group": "Group"}
+    columns = {"rank": tr("Rank"), "system": tr("System"), "score": tr("Score"), "mean": tr("Boot. mean"),
+               "se": tr("SE"), "ci_low": tr("CI low"), "ci_high": tr("CI high"), "group": tr("Group")}
     rows = [Row(s.system, {
         "rank": Cell(s.rank, str(s.rank)), "system": Cell(s.system, s.system),
         "score": Cell(s.score, fmt.score(s.score), bold=s.is_best), "mean": Cell(s.boot_mean, fmt.score(s.boot_mean)),
@@ -252,9 +254,10 @@ def differences_from_best(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Fo
     (the report's rule); the p-value columns ``none``/``bonferroni``/``holm``/``bh`` are corrected
     over the m − 1 comparisons with the best.
     """
-    columns = {"system": "System", "diff": "Difference", "ci_low": "CI low", "ci_high": "CI high",
-               "excludes_zero": "Excludes 0", "none": "p", "p_se": "MC SE", "bonferroni": "Bonferroni", "holm": "Holm",
-               "bh": "BH", "p_adjusted": "p (verdict)", "significant": "Significant", "settled": "Settled"}
+    columns = {"system": tr("System"), "diff": tr("Difference"), "ci_low": tr("CI low"), "ci_high": tr("CI high"),
+               "excludes_zero": tr("Excludes 0"), "none": "p", "p_se": tr("MC SE"), "bonferroni": "Bonferroni",
+               "holm": "Holm", "bh": "BH", "p_adjusted": tr("p (verdict)"), "significant": tr("Significant"),
+               "settled": tr("Settled")}
     rows = []
     for c in ma.vs_best:
         cells = {"system": Cell(c.b, c.b), "diff": Cell(c.diff, fmt.diff(c.diff)),
@@ -269,8 +272,8 @@ def differences_from_best(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Fo
 def pairwise_p_values(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Format) -> Table:
     """Every pair in rank order (paper Table 5): ``a``, ``b``, ``diff`` (a − b, oriented), raw and
     corrected p-values over the report's family (– for pairs outside it), and the verdict."""
-    columns = {"a": "System A", "b": "System B", "diff": "Diff.", "none": "p", "bonferroni": "Bonferroni",
-               "holm": "Holm", "bh": "BH", "significant": "Significant"}
+    columns = {"a": tr("System A"), "b": tr("System B"), "diff": tr("Diff."), "none": "p", "bonferroni": "Bonferroni",
+               "holm": "Holm", "bh": "BH", "significant": tr("Significant")}
     rows = [Row(f"{c.a} – {c.b}", {"a": Cell(c.a, c.a), "b": Cell(c.b, c.b), "diff": Cell(c.diff, fmt.diff(c.diff)),
                                    **_p_cells(c, fmt), "significant": _yes_no(c.significant)})
             for c in ma.pairs]
@@ -300,33 +303,35 @@ def per_class(comp: CompetitionAnalysis, fmt: Format) -> Table | None:
     c = comp.classes
     if not c:
         return None
-    columns = {"class": "Class", "precision": "Precision", "recall": "Recall", "f1": "F1", "support": "Support"}
+    columns = {"class": tr("Class"), "precision": tr("Precision"), "recall": tr("Recall"), "f1": "F1",
+               "support": tr("Support")}
     rows = [Row(lab, {"class": Cell(lab, lab), "precision": Cell(p, fmt.score(p)), "recall": Cell(r, fmt.score(r)),
-                      "f1": Cell(f, fmt.score(f)), "support": Cell(n, f"{n:,}")})
+                      "f1": Cell(f, fmt.score(f)), "support": Cell(n, count(n))})
             for lab, p, r, f, n in zip(c["labels"], c["precision"], c["recall"], c["f1"], c["support"], strict=True)]
     return Table("classes", columns, rows, comp, comp.primary, {"system": c["system"], "field": c["field"]})
 
 
-#: The paper's Table 6: row label -> description (the competitiveness legend).
+#: The paper's Table 6: row label -> description (the competitiveness legend), in English: the
+#: tables show them in the report's language (:func:`legend`, :func:`summary`); the CSV keeps these.
 LEGEND = (
-    ("n", "Test data size"),
-    ("m", "Number of participants or runs"),
-    ("Ties w/ win.", "Possible ties with the winner, with corrections none / Bonferroni / Holm / BH over the "
-                     "m − 1 comparisons with the winner"),
-    ("Poss. compars.", "Total possible comparisons, m(m-1)/2"),
-    ("none/Bonf.", "Ties between competitors, with no correction / Bonferroni"),
-    ("Holm/BH", "Ties between competitors, with Holm / Benjamini-Hochberg correction"),
-    ("|win.-med.|", "Performance difference between the winner and the competitor in the middle of the table"),
-    ("CV", "Coefficient of variation of competitors' performance, CV = 100 s/mean (%)"),
-    ("PPI", "Possible percentage improvement, e.g. for F1: 100 (1 - F1 of the winner)"),
+    ("n", N_("Test data size")),
+    ("m", N_("Number of participants or runs")),
+    (N_("Ties w/ win."), N_("Possible ties with the winner, with corrections none / Bonferroni / Holm / BH over the "
+                            "m − 1 comparisons with the winner")),
+    (N_("Poss. compars."), N_("Total possible comparisons, m(m-1)/2")),
+    (N_("none/Bonf."), N_("Ties between competitors, with no correction / Bonferroni")),
+    ("Holm/BH", N_("Ties between competitors, with Holm / Benjamini-Hochberg correction")),
+    (N_("|win.-med.|"), N_("Performance difference between the winner and the competitor in the middle of the table")),
+    ("CV", N_("Coefficient of variation of competitors' performance, CV = 100 s/mean (%)")),
+    ("PPI", N_("Possible percentage improvement, e.g. for F1: 100 (1 - F1 of the winner)")),
 )
 SUMMARY_ROWS = tuple(name for name, _ in LEGEND)
 
 
 def legend() -> Table:
     """The competitiveness legend (paper Table 6): ``name``, ``description``."""
-    return Table("legend", {"name": "Name", "description": "Description"},
-                 [Row(n, {"name": Cell(n, n), "description": Cell(d, d)}) for n, d in LEGEND])
+    return Table("legend", {"name": tr("Name"), "description": tr("Description")},
+                 [Row(tr(n), {"name": Cell(tr(n), tr(n)), "description": Cell(tr(d), tr(d))}) for n, d in LEGEND])
 
 
 def group_path(comp: CompetitionAnalysis) -> tuple[str, str, str]:
@@ -351,7 +356,7 @@ def summary(analysis: Analysis, fmt: Format, metric: str | None = None) -> Table
     """Cross-competition summary (paper Tables 7-11), one column per competition (key = its id).
 
     ``extra["headings"]`` maps each id to (challenge, task, language, metric); rows are
-    :data:`SUMMARY_ROWS`. ``metric`` picks a metric by name (default: each primary metric).
+    :data:`SUMMARY_ROWS`, labelled in the report's language. ``metric`` picks a metric by name (default: each primary metric).
     """
     columns, headings, values = {}, {}, {}
     for comp in analysis.competitions:
@@ -361,7 +366,7 @@ def summary(analysis: Analysis, fmt: Format, metric: str | None = None) -> Table
         columns[comp.id] = comp.name
         headings[comp.id] = (*group_path(comp), ma.name)
         values[comp.id] = (ma, summary_values(ma))
-    rows = [Row(name, {cid: Cell(v[i], fmt.summary(v[i])) for cid, (_, v) in values.items()})
+    rows = [Row(tr(name), {cid: Cell(v[i], fmt.summary(v[i])) for cid, (_, v) in values.items()})
             for i, name in enumerate(SUMMARY_ROWS)]
     units = {cid: ma.competitiveness.get("ppi_unit") for cid, (ma, _) in values.items()}
     return Table("summary", columns, rows, extra={"headings": headings, "ppi_unit": units})

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from ..lang import N_, tr
 from ..stats.results import MetricAnalysis
 from .metricnames import metric_label, positive
 from .model import MISSING, Cell, Format
@@ -93,16 +94,19 @@ _DECIMAL = re.compile(r"\d+\.\d+")
 _DECIMAL_SPLIT = re.compile(r"(\d+\.\d+)")
 
 
-#: Metric names as set in captions and headers (LaTeX); others are escaped as given.
+#: Metric names as set in captions and headers (LaTeX), in English: :func:`metric_name` sets them in
+#: the report's language ("accuracy", "precision" and "recall" are translated with the display names
+#: of :mod:`compreport.report.metricnames`); others are escaped as given.
 METRIC_NAMES = {
-    "accuracy": "accuracy", "f1": "F$_1$ score", "macro_f1": "macro-averaged F$_1$ score",
-    "micro_f1": "micro-averaged F$_1$ score", "weighted_f1": "weighted F$_1$ score", "precision": "precision",
-    "recall": "recall", "macro_precision": "macro-averaged precision", "macro_recall": "macro-averaged recall",
-    "mae": "MAE", "mse": "MSE", "rmse": "RMSE", "pearson": "Pearson's $r$", "spearman": "Spearman's $\\rho$",
+    "accuracy": "accuracy", "f1": N_("F$_1$ score"), "macro_f1": N_("macro-averaged F$_1$ score"),
+    "micro_f1": N_("micro-averaged F$_1$ score"), "weighted_f1": N_("weighted F$_1$ score"), "precision": "precision",
+    "recall": "recall", "macro_precision": N_("macro-averaged precision"),
+    "macro_recall": N_("macro-averaged recall"), "mae": "MAE", "mse": "MSE", "rmse": "RMSE",
+    "pearson": N_("Pearson's $r$"), "spearman": N_("Spearman's $\\rho$"),
     "roc_auc": "ROC AUC", "measure_s": "$\\mathit{measure}_S$", "measure_c": "$\\mathit{measure}_C$",
 }
 SHORT_NAMES = {
-    "accuracy": "Acc.", "f1": "F$_1$", "macro_f1": "macro-F$_1$", "micro_f1": "micro-F$_1$",
+    "accuracy": N_("Acc."), "f1": "F$_1$", "macro_f1": "macro-F$_1$", "micro_f1": "micro-F$_1$",
     "weighted_f1": "w-F$_1$", "precision": "P", "recall": "R", "macro_precision": "macro-P",
     "macro_recall": "macro-R", "mae": "MAE", "mse": "MSE", "rmse": "RMSE", "pearson": "$r$",
     "spearman": "$\\rho$", "roc_auc": "AUC", "measure_s": "$\\mathit{m}_S$", "measure_c": "$\\mathit{m}_C$",
@@ -117,7 +121,7 @@ def metric_name(ma: MetricAnalysis | str, short: bool = False) -> str:
     """
     name = ma if isinstance(ma, str) else ma.name
     table = SHORT_NAMES if short else METRIC_NAMES
-    base = table.get(name) or escape(metric_label(name))
+    base = tr(table[name]) if name in table else escape(metric_label(name))
     params = {} if isinstance(ma, str) else ma.params
     if not short and params.get("labels"):
         base += " (" + ", ".join(escape(x) for x in params["labels"]) + ")"

@@ -1,0 +1,68 @@
+"""The words of the LaTeX tables in the report's language (:mod:`compreport.lang`): column headers,
+the pieces captions share, the legend rows that hold mathematics.
+
+Captions are LaTeX. A translated text that holds our own markup (``\\num{...}``, ``\\ref{...}``,
+``$\\alpha = ...$``) receives it through placeholders, so the translation table holds no braces of
+its own; user strings are escaped before they go in. The width model measures these same words
+(the translated ones), so a Spanish table is split where its Spanish headers need it.
+"""
+
+from __future__ import annotations
+
+from ..lang import N_, tr
+from .tex import escape
+
+#: LaTeX of the legend rows whose description has mathematics (the others are escaped as written
+#: in :data:`compreport.report.model.LEGEND`); ``str.format`` templates (``{f1}``: F$_1$).
+LEGEND_TEX = {
+    "Ties w/ win.": N_(r"Possible ties with the winner, with corrections none / Bonferroni / Holm / BH over the "
+                       r"$m-1$ comparisons with the winner"),
+    "Poss. compars.": N_(r"Total possible comparisons, $m(m-1)/2$"),
+    "CV": N_(r"Coefficient of variation of competitors' performance, $\mathit{{CV}} = 100\,s/\bar{{x}}$ (\%)"),
+    "PPI": N_(r"Possible percentage improvement, e.g.\ for {f1}: $100\,(1 - \mbox{{{f1} of the winner}})$"),
+}
+
+#: The tests behind the p-values that captions name by a word to translate (others by their id).
+_TESTS = {"randomization": N_("randomization")}
+
+
+def legend_tex(name: str, description: str) -> str:
+    """The LaTeX description of legend row ``name`` (English ``description``), translated."""
+    if name in LEGEND_TEX:
+        return tr(LEGEND_TEX[name], f1="F$_1$")
+    return escape(tr(description))
+
+
+def header(text: str) -> str:
+    """A column header (English ``text``) in the report's language, escaped."""
+    return escape(tr(text))
+
+
+def part(k: int, n: int) -> str:
+    """`` (part k of n)`` after a caption's head, when a table is split; else empty."""
+    return tr(" (part {k} of {n})", k=k, n=n) if n > 1 else ""
+
+
+def continued(head: str, first: str, k: int, n: int) -> str:
+    """Caption of a row-split part after the first: short, pointing at the first part (label ``first``)."""
+    return tr("{head} (continued from Table~{ref}, part {k} of {n}).", head=head, ref=f"\\ref{{{first}}}", k=k, n=n)
+
+
+def alpha(value: float) -> str:
+    """``$\\alpha = \\num{0.05}$``."""
+    return f"$\\alpha = \\num{{{value:g}}}$"
+
+
+def level(settings) -> str:
+    """The confidence level's number, ``\\num{95}`` (the caption writes the percent sign)."""
+    return f"\\num{{{100 * settings.level:g}}}"
+
+
+def p_test(test: str) -> str:
+    """The test behind the p-values as a caption names it (``bootstrap``), escaped."""
+    return escape(tr(_TESTS.get(test, test)))
+
+
+def ci_method(method: str) -> str:
+    """The interval method as a caption names it (``percentile``; in Spanish the vocabulary's word), escaped."""
+    return escape(tr(method))
