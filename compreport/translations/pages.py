@@ -1,0 +1,220 @@
+"""Spanish of the HTML pages and PDF team sheets (templates/html, html.py, team.py)."""
+
+from __future__ import annotations
+
+ES: dict[str, str] = {
+    # headings, table of contents, facts lines
+    "Workshop overview": "Resumen del taller",
+    "Contents": "Índice",
+    "Leaderboard": "Clasificación",
+    "Confidence intervals": "Intervalos de confianza",
+    "Differences from the best": "Diferencias con el mejor",
+    "Pairs of systems": "Pares de sistemas",
+    "Pairwise differences": "Diferencias por pares",
+    "Pairwise p-values": "Valores p por pares",
+    "Per-class scores of the best system": "Puntuaciones por clase del mejor sistema",
+    "All metrics": "Todas las métricas",
+    "Method": "Método",
+    "References": "Referencias",
+    "Provenance": "Procedencia",
+    "Notes": "Notas",
+    "Competitions": "Competiciones",
+    "Competition": "Competición",
+    "Competitiveness": "Competitividad",
+    "Competitions compared": "Comparación de las competiciones",
+    "Other metrics": "Otras métricas",
+    "ranking metric": "métrica de ordenación",
+    "Ranking metric": "Métrica de ordenación",
+    "(ranking)": "(ordena la clasificación)",
+    "metrics: {metrics}": "métricas: {metrics}",
+    "{n} competition": "{n} competición",
+    "{n} competitions": "{n} competiciones",
+    "B = {b} paired bootstrap resamples": "B = {b} remuestras bootstrap pareadas",
+    "seed {seed}": "semilla {seed}",
+    "n = {n} test items": "n = {n} ítems de prueba",
+    "n = {n} test items in {unit}, resampled by cluster": "n = {n} ítems de prueba en {unit}, remuestreados por clúster",
+    "n = {n} items": "n = {n} ítems",
+    "n = {n} items in {unit}, resampled by cluster": "n = {n} ítems en {unit}, remuestreados por clúster",
+    "m = {m} systems": "m = {m} sistemas",
+    "{k} baseline": "{k} línea base",
+    "{k} baselines": "{k} líneas base",
+    "{level} percentile intervals": "intervalos percentil al {level}",
+    "percentile intervals": "intervalos percentil",
+    "{level} bca intervals": "intervalos BCa al {level}",
+    "bca intervals": "intervalos BCa",
+    "{level} normal intervals": "intervalos normales al {level}",
+    "normal intervals": "intervalos normales",
+    "bootstrap test": "prueba bootstrap",
+    "randomization test": "prueba de aleatorización",
+    "{level} CI": "IC al {level}",
+    # overview page (index.html); texts with markup keep their tags and entities
+    "Challenge &middot; task &middot; language": "Reto &middot; tarea &middot; idioma",
+    "Systems": "Sistemas",
+    "Best system": "Mejor sistema",
+    "<span class=\"label\">Competitions</span> with the size of their test set (n), the number of systems (baselines "
+    "included), the ranking metric and its best system. Each name links to the competition's full report.":
+        "<span class=\"label\">Competiciones</span> con el tamaño de su conjunto de prueba (n), el número de sistemas "
+        "(incluidas las líneas base), la métrica de ordenación y su mejor sistema. Cada nombre enlaza con el "
+        "informe completo de la competición.",
+    "Columns grouped by challenge, task and language as in Nava-Muñoz et al. (Tables 7–11); each language links to "
+    "its competition's report. Ties count pairs whose corrected p &ge; &alpha; = {alpha}, under each of the four "
+    "corrections: ties with the winner over the m &minus; 1 comparisons with the winner, ties between competitors "
+    "over {ties} (the verdicts of the competition reports use the {rule} alone). Differences 3 decimals; CV and PPI "
+    "in percent.":
+        "Columnas agrupadas por reto, tarea e idioma como en Nava-Muñoz et al. (tablas 7–11); cada idioma enlaza con "
+        "el informe de su competición. Los empates cuentan los pares cuyo p corregido es &ge; &alpha; = {alpha}, con "
+        "cada una de las cuatro correcciones: empates con el ganador, sobre las m &minus; 1 comparaciones con el "
+        "ganador; empates entre competidores, sobre {ties} (los veredictos de los informes de cada competición "
+        "aplican solo esta regla: {rule}). Diferencias con 3 decimales; CV y PPI en porcentaje.",
+    "<span class=\"label\">Competitiveness</span> of each competition's ranking metric":
+        "<span class=\"label\">Competitividad</span> de la métrica de ordenación de cada competición",
+    "(part {i} of {n})": "(parte {i} de {n})",
+    "PPI of {names} is the winner's distance to the metric's ideal value 0, in the metric's units, not a percentage.":
+        "El PPI de {names} es la distancia del ganador al valor ideal 0 de la métrica, en las unidades de la métrica, "
+        "no un porcentaje.",
+    "<span class=\"label\">Legend</span> of the competitiveness tables (Nava-Muñoz et al., Table 6).":
+        "<span class=\"label\">Leyenda</span> de las tablas de competitividad (Nava-Muñoz et al., tabla 6).",
+    "Competitiveness of each competition's ranking metric: coefficient of variation, |winner &minus; median|, "
+    "possible percentage improvement and the share of pairs tied without correction.":
+        "Competitividad de la métrica de ordenación de cada competición: coeficiente de variación, |ganador &minus; "
+        "mediana|, mejora porcentual posible y proporción de pares empatados sin corrección.",
+    "Generated by compreport {version}. {missing} marks an undefined value (e.g. the CV of a metric whose mean is 0).":
+        "Generado por compreport {version}. {missing} indica un valor no definido (p. ej., el CV de una métrica cuya "
+        "media es 0).",
+    # competition page (competition.html)
+    "<span class=\"label\">Leaderboard</span> ranked by {metric} ({direction}). Scores on the full test set with the "
+    "{level} bootstrap confidence interval of {metric}; the best value of each metric in bold.":
+        "<span class=\"label\">Clasificación</span> ordenada por {metric} ({direction}). Puntuaciones sobre el conjunto "
+        "de prueba completo, con el intervalo de confianza bootstrap al {level} de {metric}; en negrita, el mejor "
+        "valor de cada métrica.",
+    "Systems sharing a group letter are not significantly different at &alpha; = {alpha} ({rule}).":
+        "Los sistemas que comparten una letra de grupo no son significativamente diferentes con &alpha; = {alpha} "
+        "({rule}).",
+    "Baselines (italics, tagged) are ranked with the systems and count among the m systems.":
+        "Las líneas base (en cursiva y etiquetadas) se clasifican junto con los sistemas y cuentan entre los "
+        "m sistemas.",
+    "Marks: <em>tied with best</em>, not significantly different from the best under the same rule; "
+    "<em>unsettled</em>, that verdict is within the Monte-Carlo error of its p-values (more resamples could change it).":
+        "Marcas: <em>empata con el mejor</em>, no significativamente diferente del mejor con la misma regla; "
+        "<em>no resuelto</em>, ese veredicto está dentro del error de Monte Carlo de sus valores p (más remuestras "
+        "podrían cambiarlo).",
+    "Best system: {system}.": "Mejor sistema: {system}.",
+    "<span class=\"label\">Ordered bootstrap confidence intervals</span> of {metric} ({level}, {method}): score on the "
+    "full test set (the best in bold), mean and standard deviation (SE) of the bootstrap distribution, interval; "
+    "groups as in the leaderboard ({rule}).":
+        "<span class=\"label\">Intervalos de confianza bootstrap ordenados</span> de {metric} ({level}, {method}): "
+        "puntuación sobre el conjunto de prueba completo (la mejor, en negrita), media y desviación típica (SE) de la "
+        "distribución bootstrap, e intervalo; grupos como en la clasificación ({rule}).",
+    "<span class=\"label\">Differences from the best</span> ({best} &minus; system, oriented so that positive means "
+    "the best is better) with uncorrected {level} confidence intervals; intervals that exclude 0 in bold. p-values "
+    "raw and corrected over the m &minus; 1 comparisons with the best. Significant: the verdict of this report, "
+    "decided by p (verdict) under the {rule} (&alpha; = {alpha}); the intervals are not corrected for multiple "
+    "comparisons.":
+        "<span class=\"label\">Diferencias con el mejor</span> ({best} &minus; sistema, orientadas de modo que un "
+        "valor positivo indica ventaja del mejor) con intervalos de confianza al {level} sin corregir; en negrita, "
+        "los intervalos que excluyen el 0. Valores p sin corregir y corregidos sobre las m &minus; 1 comparaciones "
+        "con el mejor. Significativo: el veredicto de este informe, decidido por p (veredicto) con la {rule} "
+        "(&alpha; = {alpha}); los intervalos no están corregidos por comparaciones múltiples.",
+    "MC SE: the Monte-Carlo standard error of p; Settled: the verdict holds for every p-value of its family within "
+    "its Monte-Carlo error (otherwise more resamples could change it; the leaderboard marks such verdicts "
+    "<em>unsettled</em>).":
+        "EE de MC: el error estándar de Monte Carlo de p; Resuelto: el veredicto se mantiene para todo valor p de su "
+        "familia dentro de su error de Monte Carlo (si no, más remuestras podrían cambiarlo; la clasificación marca "
+        "esos veredictos como <em>no resuelto</em>).",
+    "With m = {m} systems the {pairs} pairs are shown as a heat map, shaded by the p-value behind this report's "
+    "verdicts ({rule}); every pair with its difference, interval, raw and corrected p-values and verdict is in {link}.":
+        "Con m = {m} sistemas, los {pairs} pares se muestran como un mapa de calor, sombreado según el valor p en que "
+        "se basan los veredictos de este informe ({rule}); cada par, con su diferencia, su intervalo, sus valores p "
+        "sin corregir y corregidos y su veredicto, está en {link}.",
+    "Cell (row, column): difference column &minus; row, oriented so that positive means the column system (ranked "
+    "higher) is better, marked and shaded by the p-value behind this report's verdicts ({rule}):":
+        "Celda (fila, columna): diferencia columna &minus; fila, orientada de modo que un valor positivo indica que el "
+        "sistema de la columna (mejor clasificado) es mejor, marcada y sombreada según el valor p en que se basan "
+        "los veredictos de este informe ({rule}):",
+    "Columns are numbered by position in the ranking; the number precedes each row's system, and column 1 is "
+    "{system}.":
+        "Las columnas se numeran por su posición en la clasificación; el número precede al sistema de cada fila, y "
+        "la columna 1 es {system}.",
+    "<span class=\"label\">Pairwise differences of {metric}</span>":
+        "<span class=\"label\">Diferencias por pares de {metric}</span>",
+    "(columns {first}–{last})": "(columnas {first}–{last})",
+    "<span class=\"label\">p-values of all pairs</span> (difference = first &minus; second, oriented so that positive "
+    "means the first is better), raw and with Bonferroni, Holm and Benjamini–Hochberg corrections over {family}. "
+    "Significant: the verdict of this report ({rule}, &alpha; = {alpha}).":
+        "<span class=\"label\">Valores p de todos los pares</span> (diferencia = primero &minus; segundo, orientada de "
+        "modo que un valor positivo indica que el primero es mejor), sin corregir y con las correcciones de "
+        "Bonferroni, Holm y Benjamini–Hochberg sobre {family}. Significativo: el veredicto de este informe ({rule}, "
+        "&alpha; = {alpha}).",
+    "<span class=\"label\">Per-class scores</span> of {system}, the best by {metric}, on the full test set ({field}): "
+    "precision of the items it labels with the class, recall of the class's gold items, their F<sub>1</sub>, and the "
+    "number of gold items (support); 0 where undefined. Point estimates, without intervals.":
+        "<span class=\"label\">Puntuaciones por clase</span> de {system}, el mejor según {metric}, sobre el conjunto "
+        "de prueba completo ({field}): precisión de los ítems que etiqueta con la clase, cobertura de los "
+        "ítems de la clase en la referencia, su F<sub>1</sub> y el número de ítems de la referencia (soporte); 0 "
+        "donde no está definida. Estimaciones puntuales, sin intervalos.",
+    "Generated by compreport {version}. Numbers: scores and intervals {decimals} decimals, differences "
+    "{diff_decimals}, p-values {p_decimals}; {missing} marks an undefined value.":
+        "Generado por compreport {version}. Números: puntuaciones e intervalos con {decimals} decimales, diferencias "
+        "con {diff_decimals}, valores p con {p_decimals}; {missing} indica un valor no definido.",
+    # methods and provenance (_macros.html, html.py)
+    "Rerunning compreport with these settings on the same input files gives the same numbers.":
+        "Volver a ejecutar compreport con esta configuración sobre los mismos archivos de entrada da los mismos "
+        "números.",
+    "Input files.": "Archivos de entrada.",
+    "File": "Archivo",
+    "compreport version": "Versión de compreport",
+    "Seed": "Semilla",
+    "Bootstrap replicates B": "Réplicas bootstrap B",
+    "alpha": "alfa",
+    "Confidence level": "Nivel de confianza",
+    "CI method": "Método del IC",
+    "Test": "Prueba",
+    "Correction family": "Familia de la corrección",
+    "Correction": "Corrección",
+    "Rule of every verdict": "Regla de todos los veredictos",
+    "Engine: {key}": "Motor: {key}",
+    # team sheets (team.html, team.py)
+    "team {team}": "equipo {team}",
+    "run {i} of {n}": "ejecución {i} de {n}",
+    "{level} CI {ci}": "IC al {level} {ci}",
+    "{rank} of {m} systems (baselines included)": "{rank} de {m} sistemas (incluidas las líneas base)",
+    "{rank} of {m}": "{rank} de {m}",
+    "Significance group": "Grupo de significación",
+    "Test set": "Conjunto de prueba",
+    "Winner": "Ganador",
+    "Difference to the winner": "Diferencia con el ganador",
+    "{system} is the winner: the only system of this competition.":
+        "{system} es el ganador: el único sistema de esta competición.",
+    "{system} is the winner: the best {metric} of the {m} systems.":
+        "{system} es el ganador: el mejor valor de {metric} de los {m} sistemas.",
+    "{system} is the winner: the best {metric} of the {m} systems, tied exactly with {others}.":
+        "{system} es el ganador: el mejor valor de {metric} de los {m} sistemas, empatado exactamente con {others}.",
+    "Gap to the runner-up, {system}: {diff}": "Distancia al segundo clasificado, {system}: {diff}",
+    "{level} CI {ci}, not corrected for multiple comparisons; positive means the winner is better":
+        "IC al {level} {ci}, sin corregir por comparaciones múltiples; un valor positivo indica ventaja del ganador",
+    "p = {p} (raw, Monte-Carlo SE {se})": "p = {p} (sin corregir; error estándar de Monte Carlo {se})",
+    "Every system has the best score.": "Todos los sistemas tienen la mejor puntuación.",
+    "There is no other system to compare with.": "No hay ningún otro sistema con el que compararlo.",
+    "Winner: {best} ({score}). Difference winner &minus; {system}: {diff}":
+        "Ganador: {best} ({score}). Diferencia ganador &minus; {system}: {diff}",
+    "the runner-up": "quien ocupa la segunda posición",
+    "Cannot be told apart from": "No se distingue de",
+    "Systems not significantly different from {system} at &alpha; = {alpha} ({rule}); they share a significance-group "
+    "letter with it.":
+        "Sistemas que no son significativamente diferentes de {system} con &alpha; = {alpha} ({rule}); comparten con "
+        "él una letra de grupo de significación.",
+    "{k} of the {others} other systems.": "{k} de los otros {others} sistemas.",
+    "The {shown} nearest in rank: {systems}; {more} more in {file}.":
+        "Los {shown} más próximos en la clasificación: {systems}; {more} más en {file}.",
+    "Significantly different from it: {systems}.": "Significativamente diferentes de él: {systems}.",
+    "None: every other system is significantly different from it ({rule}).":
+        "Ninguno: todos los demás sistemas son significativamente diferentes de él ({rule}).",
+    "None among the systems compared with it.": "Ninguno entre los sistemas comparados con él.",
+    "There are no other systems.": "No hay otros sistemas.",
+    "Not compared with {system} ({why}): {n} systems.": "Sin comparar con {system} ({why}): {n} sistemas.",
+    "Not compared with {system} ({why}): {systems}.": "Sin comparar con {system} ({why}): {systems}.",
+    "its score is undefined": "su puntuación no está definida",
+    "only the comparisons with the winner are tested": "solo se contrastan las comparaciones con el ganador",
+    "their scores are undefined": "sus puntuaciones no están definidas",
+    "competition id {id}": "identificador de competición {id}",
+}

@@ -1,0 +1,164 @@
+"""Spanish of the table model (headers, legend), the LaTeX tables and appendix, and Markdown
+(model.py, templates/latex, latex*.py, appendix.py, markdown.py, exports.py)."""
+
+from __future__ import annotations
+
+ES: dict[str, str] = {
+    # the table model (model.py): column headers, cells, the competitiveness legend
+    "Rank": "Posición",
+    "System": "Sistema",
+    "CI low": "IC inf.",
+    "CI high": "IC sup.",
+    "CI": "IC",
+    "Group": "Grupo",
+    "Marks": "Marcas",
+    "Score": "Puntuación",
+    "Boot. mean": "Media bootstrap",
+    "SE": "EE",
+    "Difference": "Diferencia",
+    "Excludes 0": "Excluye el 0",
+    "MC SE": "EE de MC",
+    "p (verdict)": "p (veredicto)",
+    "Significant": "Significativo",
+    "Settled": "Resuelto",
+    "System A": "Sistema A",
+    "System B": "Sistema B",
+    "Diff.": "Dif.",
+    "Class": "Clase",
+    "Precision": "Precisión",
+    "Recall": "Cobertura",
+    "Support": "Soporte",
+    "yes": "sí",
+    "Name": "Nombre",
+    "Description": "Descripción",
+    "Test data size": "Tamaño del conjunto de prueba",
+    "Number of participants or runs": "Número de participantes o de ejecuciones",
+    "Ties w/ win.": "Emp. c/ gan.",
+    "Possible ties with the winner, with corrections none / Bonferroni / Holm / BH over the m − 1 comparisons "
+    "with the winner": "Posibles empates con el ganador, con las correcciones ninguna / Bonferroni / Holm / BH "
+                       "sobre las m − 1 comparaciones con el ganador",
+    "Poss. compars.": "Compar. pos.",
+    "Total possible comparisons, m(m-1)/2": "Total de comparaciones posibles, m(m-1)/2",
+    "none/Bonf.": "ninguna/Bonf.",
+    "Ties between competitors, with no correction / Bonferroni":
+        "Empates entre competidores, sin corrección / con corrección de Bonferroni",
+    "Ties between competitors, with Holm / Benjamini-Hochberg correction":
+        "Empates entre competidores, con corrección de Holm / de Benjamini-Hochberg",
+    "|win.-med.|": "|gan.-med.|",
+    "Performance difference between the winner and the competitor in the middle of the table":
+        "Diferencia de rendimiento entre el ganador y el competidor situado en la mitad de la tabla",
+    "Coefficient of variation of competitors' performance, CV = 100 s/mean (%)":
+        "Coeficiente de variación del rendimiento de los competidores, CV = 100 s/media (en %)",
+    "Possible percentage improvement, e.g. for F1: 100 (1 - F1 of the winner)":
+        "Mejora porcentual posible, p. ej., para F1: 100 (1 - F1 del ganador)",
+    "Resampled by cluster: {n} items in {unit}.": "Remuestreo por conglomerados: {n} ítems en {unit}.",
+
+    # LaTeX: headers (templates/latex), caption pieces and the legend's mathematics (latex_words.py)
+    "LCI": "LI",  # límite inferior; the captions say so
+    "UCI": "LS",
+    "Mean": "Media",
+    "Challenge": "Reto",
+    "Task": "Tarea",
+    "Language": "Idioma",
+    "Metric": "Métrica",
+    "Baselines provided by the organizers are set in italics.":
+        "Las líneas base aportadas por la organización aparecen en cursiva.",
+    "No table of {what}: {reason}.": "Sin tabla de {what}: {reason}.",
+    r"Possible ties with the winner, with corrections none / Bonferroni / Holm / BH over the $m-1$ comparisons with "
+    r"the winner": r"Posibles empates con el ganador, con las correcciones ninguna / Bonferroni / Holm / BH sobre las "
+                   r"$m-1$ comparaciones con el ganador",
+    r"Total possible comparisons, $m(m-1)/2$": r"Total de comparaciones posibles, $m(m-1)/2$",
+    r"Coefficient of variation of competitors' performance, $\mathit{{CV}} = 100\,s/\bar{{x}}$ (\%)":
+        r"Coeficiente de variación del rendimiento de los competidores, $\mathit{{CV}} = 100\,s/\bar{{x}}$ (en \%)",
+    r"Possible percentage improvement, e.g.\ for {f1}: $100\,(1 - \mbox{{{f1} of the winner}})$":
+        r"Mejora porcentual posible, p.~ej., para {f1}: $100\,(1 - \mbox{{{f1} del ganador}})$",
+    "randomization": "de aleatorización",  # "la prueba {test}": la prueba bootstrap, la prueba de aleatorización
+    " (part {k} of {n})": " (parte {k} de {n})",
+    "{head} (continued from Table~{ref}, part {k} of {n}).": "{head} (continuación de la tabla~{ref}, parte {k} de {n}).",
+    "F$_1$ score": "F$_1$",
+    "macro-averaged F$_1$ score": "F$_1$ macropromediada",
+    "micro-averaged F$_1$ score": "F$_1$ micropromediada",
+    "weighted F$_1$ score": "F$_1$ ponderada",
+    "macro-averaged precision": "precisión macropromediada",
+    "macro-averaged recall": "cobertura macropromediada",
+    "Pearson's $r$": "$r$ de Pearson",
+    r"Spearman's $\rho$": r"$\rho$ de Spearman",
+    "Acc.": "Exact.",
+
+    # LaTeX captions (latex.py, latex_pairwise.py)
+    "Leaderboard of {competition}": "Clasificación de {competition}",
+    ", ranked by {metric} ({direction}; best values in bold). Systems sharing a letter in column Group are not "
+    "significantly different ({rule}, {alpha}).":
+        ", ordenada por {metric} ({direction}; los mejores valores, en negrita). Los sistemas que comparten una letra "
+        "en la columna Grupo no difieren significativamente ({rule}, {alpha}).",
+    " Systems are numbered by position ({key}).": " Los sistemas se numeran por su posición ({key}).",
+    " Systems are numbered by rank ({key}).": " Los sistemas se numeran por su posición ({key}).",
+    " {title}: systems are numbered by position ({key}).": " {title}: los sistemas se numeran por su posición ({key}).",
+    " Systems: {key}": " Sistemas: {key}",
+    "Ordered bootstrap confidence intervals for {competition}{unit}":
+        "Intervalos de confianza bootstrap ordenados de {competition}{unit}",
+    " (resampling {unit})": " (remuestreando {unit})",
+    r": bootstrap mean and {level}\% {method} confidence interval (LCI, UCI) from {resamples} resamples, best first.":
+        r": media bootstrap e intervalo de confianza {method} al {level}\% (límites inferior LI y superior LS) a partir "
+        r"de {resamples} remuestras, de mejor a peor.",
+    "Information summary: the rows of the competitiveness tables.":
+        "Resumen de la información: las filas de las tablas de competitividad.",
+    "competitiveness summary": "resumen de competitividad",
+    "no competition": "ninguna competición",
+    "Competitiveness of the competitions{part}; rows as in Table~{ref}. Ties counted at {alpha} with the {test} test; "
+    "ties with the winner corrected over the $m-1$ comparisons with the winner, ties between competitors over {ties}.":
+        "Competitividad de las competiciones{part}; filas como en la tabla~{ref}. Empates contados con {alpha} y la "
+        "prueba {test}; los empates con el ganador, corregidos sobre las $m-1$ comparaciones con el ganador; los "
+        "empates entre competidores, sobre {ties}.",
+    "Per-class scores of {system}": "Puntuaciones por clase de {system}",
+    ", the best system of {competition} by {metric}, on the full test set (field {field}): precision of the items it "
+    "labels with the class, recall of the class's gold items, their F$_1$, and the class's gold items (support); 0 "
+    "where undefined. Point estimates, without intervals.":
+        ", el mejor sistema de {competition} según {metric}, en el conjunto de prueba completo (campo {field}): "
+        "precisión de los ítems que etiqueta con la clase, cobertura de los ítems de la clase en la anotación de "
+        "referencia, su F$_1$ y los ítems de la clase en la anotación de referencia (soporte); 0 donde no está "
+        "definida. Estimaciones puntuales, sin intervalos.",
+    "Differences of {metric} from the best system of {competition}":
+        "Diferencias en {metric} respecto al mejor sistema de {competition}",
+    r", {best} (positive: the best is better), with {level}\% {method} bootstrap confidence intervals (not corrected "
+    r"for multiple comparisons); Excl.~0: the interval excludes zero. Sig.: significantly different from the best, "
+    r"decided by $p$ ({rule}, {alpha}).":
+        r", {best} (diferencia positiva: el mejor es superior), con intervalos de confianza bootstrap {method} al "
+        r"{level}\% (sin corrección por comparaciones múltiples); Excl.~0: el intervalo excluye el cero. Sig.: "
+        r"diferencia significativa con el mejor, decidida por $p$ ({rule}, {alpha}).",
+    " $p$ from {resamples} resamples, Monte-Carlo standard error at most {se}":
+        " $p$ a partir de {resamples} remuestras, con un error estándar de Monte Carlo de {se} como máximo",
+    " $p$ from {resamples} resamples, Monte-Carlo standard error at most below {se}":
+        " $p$ a partir de {resamples} remuestras, con un error estándar de Monte Carlo inferior a {se}",
+    "; {n} verdict unsettled (within that error: more resamples could change it)":
+        "; {n} veredicto no resuelto (dentro de ese error: más remuestras podrían cambiarlo)",
+    "; {n} verdicts unsettled (within that error: more resamples could change them)":
+        "; {n} veredictos no resueltos (dentro de ese error: más remuestras podrían cambiarlos)",
+    "No significance mark can occur with {resamples} resamples (the smallest $p$-value is $1/(B+1)$)":
+        "Con {resamples} remuestras no puede darse ninguna marca de significación (el menor valor $p$ es $1/(B+1)$)",
+    "Marks: {marks} ({rule})": "Marcas: {marks} ({rule})",
+    "pairwise differences of {competition}": "diferencias por pares de {competition}",
+    "pairwise p-values of {competition}": "valores p por pares de {competition}",
+    "a single system": "un único sistema",
+    "Differences of {metric} (column $-$ row) for {competition}":
+        "Diferencias en {metric} (columna $-$ fila) de {competition}",
+    "{head}{part}; systems are numbered by rank ({key}). {marks}.":
+        "{head}{part}; los sistemas se numeran por su posición ({key}). {marks}.",
+    "{head}{part}; columns are numbered by rank ({key}). {marks}.":
+        "{head}{part}; las columnas se numeran por la posición de su sistema ({key}). {marks}.",
+    "Estimated $p$-values of the {metric} differences (A $-$ B, positive: A is better) for {competition}":
+        "Valores $p$ estimados de las diferencias en {metric} (A $-$ B; positiva: A es mejor) de {competition}",
+    ", without adjustment and with Bonferroni, Holm and Benjamini--Hochberg (BH) adjustments over {family} ({test} "
+    "test). Verdicts of this report: {rule}, {alpha}.":
+        ", sin ajuste y con los ajustes de Bonferroni, Holm y Benjamini--Hochberg (BH) sobre {family} (prueba "
+        "{test}). Veredictos de este informe: {rule}, {alpha}.",
+
+    # the appendix document (appendix.py)
+    "Methods": "Métodos",
+    "Competitiveness across competitions": "Competitividad entre competiciones",
+    "{n} test items{where}, {m} systems.": "{n} ítems de prueba{where}, {m} sistemas.",
+    " in {unit}, resampled by cluster": " en {unit}, remuestreados por conglomerados",
+    "Figures": "Figuras",
+    "Ordered bootstrap confidence intervals of {metric} for {task}":
+        "Intervalos de confianza bootstrap ordenados ({metric}) de {task}",
+}

@@ -1,0 +1,160 @@
+"""Spanish of the words every renderer shares: the methods paragraph, verdict sentences, marks,
+vocabulary terms, metric names, figure titles and labels, emails (prose.py, vocabulary.py,
+metricnames.py, figures, emails.py)."""
+
+from __future__ import annotations
+
+ES: dict[str, str] = {
+    "{correction} correction over {family}": "corrección de {correction} sobre {family}",
+    "none": "ninguna",
+    "no correction for multiple comparisons": "ausencia de corrección por comparaciones múltiples",
+    "the Bonferroni correction": "la corrección de Bonferroni",
+    "the Holm correction": "la corrección de Holm",
+    "the Benjamini–Hochberg correction": "la corrección de Benjamini–Hochberg",
+    "percentile": "percentil",
+    "bias-corrected and accelerated (BCa)": "corregidos por sesgo y acelerados (BCa)",
+    "normal": "normal",
+    "normal-approximation (estimate ± z·SE)": "de aproximación normal (estimación ± z·EE)",
+    "paired bootstrap": "bootstrap pareado",
+    "the paired bootstrap test": "la prueba bootstrap pareada",
+    "approximate randomization": "aleatorización aproximada",
+    "an approximate randomization test": "una prueba de aleatorización aproximada",
+    "all pairs": "todos los pares",
+    "all pairs of systems": "todos los pares de sistemas",
+    "per row": "por fila",
+    "each row (each system against those ranked below it)": "cada fila (cada sistema frente a los que le siguen en la clasificación)",
+    "vs. the best": "frente al mejor",
+    "the comparisons with the best (other pairs are not tested)": "las comparaciones con el mejor (los demás pares no se contrastan)",
+    "the m − 1 comparisons with the best": "las m − 1 comparaciones con el mejor",
+    "accuracy": "exactitud",
+    "weighted F1": "F1 ponderada",
+    "precision": "precisión",
+    "recall": "cobertura",
+    "macro-precision": "macro-precisión",
+    "macro-recall": "macro-cobertura",
+    "Pearson's r": "r de Pearson",
+    "Spearman's ρ": "ρ de Spearman",
+    "relevant label": "etiqueta relevante",
+    "positive class": "clase positiva",
+    " of {field}": " de {field}",
+    " over {n} classes": " sobre {n} clases",
+    " over {labels}": " sobre {labels}",
+    "{percent}%": "{percent}\u00a0%",
+    "Unsettled: after {resamples} resamples this verdict is still within the Monte-Carlo error of its p-values, so more resamples could change it.":
+        "No resuelto: tras {resamples} remuestras, este veredicto sigue dentro del error de Monte Carlo de sus valores p; más remuestras podrían cambiarlo.",
+    "at α = {alpha} ({rule})": "con α = {alpha} ({rule})",
+    "{subject} cannot be told apart from {other} {at}.": "{subject} no se distingue de {other} {at}.",
+    "Too few resamples for {metric}: with {resamples} resamples no p-value can fall below 1/({resamples} + 1), so the {rule} ({tested} comparisons) can never reject at α = {alpha}; every system shares one group and ties with the best whatever the data. Use B = {need} or more.":
+        "Demasiado pocas remuestras para {metric}: con {resamples} remuestras ningún valor p puede quedar por debajo de 1/({resamples} + 1), así que la {rule} ({tested} comparaciones) nunca puede rechazar con α = {alpha}; todos los sistemas comparten un grupo y empatan con el mejor, sean cuales sean los datos. Use B = {need} o más.",
+    "The table of differences from the best corrects over only the m − 1 comparisons with the winner ({correction}: p = {p}); the verdict above, like the significance groups, uses the {rule}.":
+        "La tabla de diferencias con el mejor corrige solo sobre las m − 1 comparaciones con el ganador ({correction}: p = {p}); el veredicto anterior, como los grupos de significación, usa la {rule}.",
+    "Scores with their {level} bootstrap confidence intervals, best first.":
+        "Puntuaciones con sus intervalos de confianza bootstrap al {level}, de mejor a peor.",
+    "Differences from the best with their {level} confidence intervals, not corrected for multiple comparisons (positive: the best is better); green intervals exclude 0.":
+        "Diferencias con el mejor y sus intervalos de confianza al {level}, sin corregir por comparaciones múltiples (positiva: el mejor es mejor); los intervalos verdes excluyen el 0.",
+    "Bootstrap distribution of the difference between the best system and the runner-up; the p-value counts the replicates at or beyond twice the observed difference.":
+        "Distribución bootstrap de la diferencia entre el mejor sistema y el segundo; el valor p cuenta las réplicas que alcanzan o superan el doble de la diferencia observada.",
+    "Bootstrap distribution of the difference between the best system and the runner-up; the p-value in the title is the approximate randomization test's.":
+        "Distribución bootstrap de la diferencia entre el mejor sistema y el segundo; el valor p del título es el de la prueba de aleatorización aproximada.",
+    "All metrics side by side.": "Todas las métricas, una junto a otra.",
+    "Confusion matrix of the best system on the full test set: rows are gold classes, columns predicted labels, each row shaded by its share of the gold class.":
+        "Matriz de confusión del mejor sistema en todo el conjunto de prueba: las filas son las clases de referencia y las columnas las etiquetas predichas; cada fila se sombrea según su proporción de la clase de referencia.",
+    "Every pair of systems, in rank order, shaded by the significance mark of its corrected p-value (the rule of this report's verdicts); white: a pair the family does not test.":
+        "Todos los pares de sistemas, por orden de clasificación, sombreados según la marca de significación de su valor p corregido (la regla de los veredictos de este informe); en blanco, los pares que la familia no contrasta.",
+    "{workshop}: statistical analysis of the results": "{workshop}: análisis estadístico de los resultados",
+    "Statistical analysis of the competition results": "Análisis estadístico de los resultados de la competición",
+    "higher is better": "mayor es mejor",
+    "lower is better": "menor es mejor",
+    "{clusters} clusters given by column “{column}”": "{clusters} conglomerados dados por la columna “{column}”",
+    "{competition}: {items} items in {unit}": "{competition}: {items} ítems en {unit}",
+    "Where items form clusters ({which}), a resample draws the clusters with replacement and every item of a drawn cluster comes with it, the cluster bootstrap ":
+        "Cuando los ítems forman conglomerados ({which}), cada remuestra extrae los conglomerados con reemplazo y con cada conglomerado extraído vienen todos sus ítems: el bootstrap por conglomerados ",
+    ": intervals, differences and p-values all resample clusters, the jackknife of BCa leaves out one cluster, and a randomization round swaps the predictions of whole clusters. ":
+        ": intervalos, diferencias y valores p remuestrean conglomerados, el jackknife de BCa omite un conglomerado cada vez y cada ronda de aleatorización intercambia las predicciones de conglomerados enteros. ",
+    "Scores are reported with {level} {ci} confidence intervals ": "Las puntuaciones se presentan con intervalos de confianza {ci} al {level} ",
+    " from {resamples} paired bootstrap resamples of the test items (seed {seed}); every system and metric is scored on the same resamples. ":
+        " obtenidos de {resamples} remuestras bootstrap pareadas de los ítems de prueba (semilla {seed}); todos los sistemas y métricas se evalúan sobre las mismas remuestras. ",
+    "Tables report p-values raw and with Bonferroni ": "Las tablas dan los valores p sin ajustar y con los ajustes de Bonferroni ",
+    " and Benjamini–Hochberg ": " y Benjamini–Hochberg ",
+    " adjustments: differences from the best over the m − 1 comparisons with the best, pairwise p-values over {family}. Every verdict of this report — significantly different or not, the systems that cannot be told apart from the best, and the significance groups (systems sharing a letter are not significantly different at α = {alpha}; a compact letter display ":
+        ": las diferencias con el mejor sobre las m − 1 comparaciones con el mejor, los valores p por pares sobre {family}. Todos los veredictos de este informe —significativamente distinto o no, los sistemas que no se distinguen del mejor y los grupos de significación (los sistemas que comparten una letra no son significativamente distintos con α = {alpha}; una representación compacta por letras ",
+    ") — uses the ": ")— usan la ",
+    ". The competitiveness summary counts ties as the paper does, under each of the four corrections: with the winner over the m − 1 comparisons with the winner, between competitors over {family}. ":
+        ". El resumen de competitividad cuenta los empates como el artículo, con cada una de las cuatro correcciones: con el ganador sobre las m − 1 comparaciones con el ganador; entre competidores sobre {family}. ",
+    "The best system is chosen on the same test set it is compared on.": "El mejor sistema se elige sobre el mismo conjunto de prueba en que se compara.",
+    "Each p-value is reported with its Monte-Carlo standard error; a verdict is settled when the correction gives it for every p-value of its family at both ends of its Clopper–Pearson bounds (jointly at risk {risk}) ":
+        "Cada valor p se da con su error estándar de Monte Carlo; un veredicto queda resuelto cuando la corrección lo da para todos los valores p de su familia en ambos extremos de sus cotas de Clopper–Pearson (con riesgo conjunto {risk}) ",
+    "The random streams are keyed by the seed and the competition's id, so a renamed competition draws other resamples. ":
+        "Las secuencias aleatorias dependen de la semilla y del identificador de la competición, de modo que una competición renombrada extrae otras remuestras. ",
+    "Scores carry {level} {ci} confidence intervals ": "Las puntuaciones llevan intervalos de confianza {ci} al {level} ",
+    " from {resamples} paired bootstrap resamples of the test items (seed {seed}); p-values come from {test} ":
+        " obtenidos de {resamples} remuestras bootstrap pareadas de los ítems de prueba (semilla {seed}); los valores p proceden de {test} ",
+    "Every verdict on this page, and the significance groups (systems sharing a letter are not significantly different at α = {alpha} ":
+        "Todos los veredictos de esta página y los grupos de significación (los sistemas que comparten una letra no son significativamente distintos con α = {alpha} ",
+    "), uses the ": ") usan la ",
+    "No test decides this comparison {at}.": "Ninguna prueba decide esta comparación {at}.",
+    "The winner": "El ganador",
+    "p-values come from an approximate randomization test with {rounds} rounds, swapping each item's two predictions with probability 1/2 ":
+        "Los valores p proceden de una prueba de aleatorización aproximada con {rounds} rondas, que intercambia las dos predicciones de cada ítem con probabilidad 1/2 ",
+    " as in MUC ": " como en MUC ",
+    ", with ": ", con ",
+    "p-values follow the paired bootstrap test ": "Los valores p siguen la prueba bootstrap pareada ",
+    ", counting resamples whose difference reaches twice the observed one, with ": ", que cuenta las remuestras cuya diferencia alcanza el doble de la observada, con ",
+    "Baselines compete like the participants. ": "Las líneas base compiten como los participantes. ",
+    "Baselines are compared and grouped with the participants but do not compete: the best system, the comparisons with it and the competitiveness figures consider participants only. ":
+        "Las líneas base se comparan y agrupan con los participantes, pero no compiten: el mejor sistema, las comparaciones con él y las cifras de competitividad solo consideran a los participantes. ",
+    "While some verdict of a competition is unsettled and more resamples may settle it, its p-values are re-estimated from twice as many resamples, up to {most} (intervals stay on the first {resamples}); a verdict still unsettled is marked as such. ":
+        "Mientras algún veredicto de una competición no esté resuelto y más remuestras puedan resolverlo, sus valores p se vuelven a estimar con el doble de remuestras, hasta {most} (los intervalos se quedan con las {resamples} primeras); un veredicto aún no resuelto se marca como tal. ",
+    "{subject} is significantly better than {other} {at}.": "{subject} es significativamente mejor que {other} {at}.",
+    "{subject} is significantly better {at}.": "{subject} es significativamente mejor {at}.",
+    "best": "mejor",
+    "unsettled": "no resuelto",
+    "baseline": "línea base",
+    "{n} missing": "{n} sin predicción",
+    "the winner": "el ganador",
+    "tied with best": "empata con el mejor",
+    "Competitiveness of the competitions (primary metric)": "Competitividad de las competiciones (métrica principal)",
+    "spread of the scores": "dispersión de las puntuaciones",
+    "metric units": "unidades de la métrica",
+    "room to the ideal score": "margen hasta la puntuación ideal",
+    "ties (% of pairs)": "empates (% de pares)",
+    "p ≥ α, unadjusted": "p ≥ α, sin ajustar",
+    "; lower {metric} is better": "; menor {metric} es mejor",
+    "{value} (off scale)": "{value} (fuera de escala)",
+    "system: score and {level} CI": "sistema: puntuación e IC al {level}",
+    "baseline: score and {level} CI": "línea base: puntuación e IC al {level}",
+    "predicted label": "etiqueta predicha",
+    "gold class": "clase de referencia",
+    "rank": "posición",
+    "pairs of systems by {metric}: significance of the difference": "pares de sistemas por {metric}: significación de la diferencia",
+    "corrected p-value (the report's rule)": "valor p corregido (la regla del informe)",
+    "confusion matrix of {system}\n(the best by {metric})": "matriz de confusión de {system}\n(el mejor por {metric})",
+    "{metric} with {level} bootstrap CI ({direction})": "{metric} con IC bootstrap al {level} ({direction})",
+    "difference in {metric} from the best, {level} bootstrap CI (positive: the best is better{note})":
+        "diferencia en {metric} con el mejor, IC bootstrap al {level} (positiva: el mejor es mejor{note})",
+    "difference in {metric} (positive: {a} better{note})": "diferencia en {metric} (positiva: {a} es mejor{note})",
+    "replicates": "réplicas",
+    " (randomization test)": " (prueba de aleatorización)",
+    "ordered bootstrap confidence intervals of {metric}": "intervalos de confianza bootstrap ordenados de {metric}",
+    "differences in {metric} from the best, {best}": "diferencias en {metric} con el mejor, {best}",
+    "bootstrap replicates (B = {b})": "réplicas bootstrap (B = {b})",
+    "bootstrap distribution of the difference in {metric}": "distribución bootstrap de la diferencia en {metric}",
+    "primary, ": "principal, ",
+    "score, {level} CI": "puntuación, IC al {level}",
+    "every metric (systems in the order of {metric})": "todas las métricas (sistemas en el orden de {metric})",
+    "{level} CI contains 0": "el IC al {level} contiene el 0",
+    "{level} CI excludes 0": "el IC al {level} excluye el 0",
+    "region counted in the p-value": "región que cuenta el valor p",
+    "raw p-value(x) = {p}": "valor p sin ajustar(x) = {p}",
+    "Dear {team} team,": "Estimado equipo {team}:",
+    "these are the results of your runs in {event}. The attached PDF (one per competition) has a page per run with the details and the method.":
+        "Estos son los resultados de sus ejecuciones en {event}. El PDF adjunto (uno por competición) tiene una página por ejecución con los detalles y el método.",
+    "{competition} - ranked by {metric} ({direction}); {level} bootstrap intervals from {resamples} resamples; verdicts: {rule}, alpha = {alpha}.":
+        "{competition} - clasificación por {metric} ({direction}); intervalos bootstrap al {level} a partir de {resamples} remuestras; veredictos: {rule}, alfa = {alpha}.",
+    "- {system}: rank {rank} of {m}, {metric} = {score} ({level} CI {ci}), group {group}.":
+        "- {system}: posición {rank} de {m}, {metric} = {score} (IC al {level} {ci}), grupo {group}.",
+    "Best regards,": "Un cordial saludo,",
+    "The organizers": "La organización",
+    "(Prepared with compreport {version}, seed {seed}.)": "(Preparado con compreport {version}, semilla {seed}.)",
+    "{event}: results of {team}": "{event}: resultados de {team}",
+}
