@@ -97,29 +97,39 @@ lower higher ties tied page method results analysis missing unsettled runner rep
 classes predicted gold value values mark marks none legend challenge task summary contents overview report
 seed test notes warnings inputs settings versus over side shows counted cannot told apart winner's
 """.split())
-#: Text that is not a sentence of ours: file names, LaTeX commands, citations' titles.
-_NOT_WORDS = re.compile(r"\S+\.(?:csv|tex|pdf|svg|json|md|html|eml)\b|\\[A-Za-z]+|https?://\S+")
+#: Text that is not a sentence of ours: file names, LaTeX commands (with the names of environments,
+#: files, labels and packages they take).
+_NOT_WORDS = re.compile(r"\S*\.(?:csv|tsv|txt|toml|jsonl|zip|tex|pdf|svg|json|md|html|eml)\b|https?://\S+"
+                        r"|\\(?:begin|end|input|includegraphics|label|ref|usepackage|IfFileExists|AtBeginEnvironment"
+                        r"|floatplacement|bibliographystyle|bibliography|documentclass)\*?(?:\[[^\]]*\])?\{[^}]*\}"
+                        r"|\\[A-Za-z]+|\[[^\]\n]*=[^\]\n]*\]")  # and key=value options: S[table-format=1.4]
 
 
-def english_words(text: str) -> set[str]:
-    """The words of :data:`ENGLISH` in ``text`` (file names and LaTeX commands left out)."""
-    return {w for w in re.findall(r"[A-Za-z]+(?:'[a-z]+)?", _NOT_WORDS.sub(" ", text)) if w.lower() in ENGLISH}
+def english_words(text: str, data: re.Pattern | None = None) -> set[str]:
+    """The words of :data:`ENGLISH` in ``text``: whole words, what ``data`` matches (the participants'
+    names and labels), file names and LaTeX commands left out."""
+    text = data.sub(" ", text) if data is not None else text
+    text = _NOT_WORDS.sub(" ", text)
+    return {w for w in re.findall(r"\b[A-Za-z]+(?:'[a-z]+)?\b", text) if w.lower() in ENGLISH}
 
 
 def _html_text(html: str) -> str:
-    """The visible text of a page: no tags, styles, scripts, nor elements marked ``lang="en"``."""
+    """The visible text of a page: no tags, styles, scripts, identifiers (``<code>``), nor elements
+    marked ``lang="en"`` (the analysis's warnings, the works in the bibliography)."""
     from html.parser import HTMLParser
 
     class Text(HTMLParser):
         def __init__(self):
             super().__init__()
             self.out, self.skip = [], []  # a stack of the open elements, True where text is left out
+            self.glue = False  # after <wbr>: the next text continues the same word
 
         def handle_starttag(self, tag, attrs):
+            self.glue = tag == "wbr"
             if tag in ("br", "img", "meta", "link", "input", "hr", "col", "wbr", "path", "use"):
                 return
             a = dict(attrs)
-            self.skip.append(tag in ("style", "script", "svg") or a.get("lang") == "en"
+            self.skip.append(tag in ("style", "script", "svg", "code") or a.get("lang") == "en"
                              or (bool(self.skip) and self.skip[-1]))
 
         def handle_endtag(self, tag):
@@ -128,7 +138,11 @@ def _html_text(html: str) -> str:
 
         def handle_data(self, data):
             if not (self.skip and self.skip[-1]):
-                self.out.append(data)
+                if self.glue and self.out:
+                    self.out[-1] += data
+                else:
+                    self.out.append(data)
+            self.glue = False
 
     parser = Text()
     parser.feed(html)
@@ -137,7 +151,8 @@ def _html_text(html: str) -> str:
 
 def _pdf_text(path: Path) -> str:
     text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
-    return text.split("Referencias")[0]  # the bibliography's titles are English works
+    text = text.split("Referencias")[0]  # the bibliography's titles are English works
+    return re.sub(r"\(([^()]*)\s+and\s+([^()]*), \d{4}\)", " ", text)  # natbib's plainnat writes "and" in citations
 
 
 from test_report_cli import _run, needs_tex  # noqa: E402  (two_competitions: the end-to-end workshop, conftest)
@@ -157,10 +172,13 @@ def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
     data = json.loads((out / "results.json").read_text(encoding="utf-8"))
     names = {data["workshop"]["name"]} | {n for c in data["competitions"] for n in
                                            (c["name"], *c["systems"], *filter(None, c["teams"].values()))}
-    names |= {line.split("\t")[1].strip() for gold in two_competitions.glob("*/gold.tsv")
-              for line in gold.read_text(encoding="utf-8").splitlines()[1:]}  # the class labels
-    names |= {escape(n) for n in names}  # as the LaTeX tables print them
-    data_words = re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)))
+    names |= {cell.strip() for gold in two_competitions.glob("*/gold.tsv")  # the class labels, the columns
+              for line in gold.read_text(encoding="utf-8").splitlines() for cell in line.split("\t")[1:]}
+    names |= {Path(i["path"]).name for c in data["competitions"] for i in c["inputs"]}  # the input files
+    names = {n for n in names if re.search("[A-Za-z]", n)}
+    names |= {escape(n) for n in names} | {n.replace("_", "\\_") for n in names}  # as LaTeX and Markdown print them
+    data_words = re.compile(r"(?<![\w\\])(?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+                            + r")(?!\w)")  # whole: not the "label" of \label
     found = {}
     for path in sorted(p for p in out.rglob("*") if p.is_file()):
         rel = str(path.relative_to(out))
@@ -185,7 +203,7 @@ def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
             assert "Estimado equipo" in text, rel
         else:
             continue
-        words = english_words(data_words.sub(" ", text))  # names and labels are the participants' data
+        words = english_words(text, data_words)  # names and labels are the participants' data
         if words:
             found[rel] = sorted(words)
     assert not found, found

@@ -124,19 +124,24 @@ def _basename(path) -> str:
 
 
 def provenance(analysis: Analysis, comp: CompetitionAnalysis | None = None) -> dict:
-    """Version, settings, rule of the verdicts, input files with their SHA-256, notes and engine."""
+    """Version, settings, rule of the verdicts, input files with their SHA-256, notes and engine.
+    ``rows`` and ``engine`` are (label, value, code): ``code`` True for a value that is an identifier
+    (a setting as given to compreport, the engine's parts and their keys), shown as code in every language."""
     s = analysis.settings
-    rows = [(tr("compreport version"), analysis.version), (tr("Seed"), str(s.seed)),
-            (tr("Bootstrap replicates B"), count(s.bootstrap)), (tr("alpha"), f"{s.alpha:g}"),
-            (tr("Confidence level"), prose.level(s)), (tr("CI method"), s.ci_method), (tr("Test"), s.test),
-            (tr("Correction family"), s.family), (tr("Correction"), s.correction),
-            (tr("Rule of every verdict"), s.rule)]
+    rows = [(tr("compreport version"), analysis.version, False), (tr("Seed"), str(s.seed), False),
+            (tr("Bootstrap replicates B"), count(s.bootstrap), False), (tr("alpha"), f"{s.alpha:g}", False),
+            (tr("Confidence level"), prose.level(s), False), (tr("CI method"), s.ci_method, True),
+            (tr("Test"), s.test, True), (tr("Correction family"), s.family, True),
+            (tr("Correction"), s.correction, True), (tr("Rule of every verdict"), s.rule, False)]
     out = {"rows": rows, "inputs": [], "warnings": [], "engine": []}
     if comp is not None:
         out["inputs"] = [{"name": _basename(i.get("path")), "sha256": i.get("sha256") or model.MISSING}
                          for i in comp.inputs]
         out["warnings"] = list(comp.warnings)
-        out["engine"] = [(tr("Engine: {key}", key=k), str(v)) for k, v in sorted(comp.engine.items())]
+        from markupsafe import Markup
+
+        out["engine"] = [(Markup(tr("Engine: {key}", key=Markup("<code>{}</code>").format(k))), str(v), True)
+                         for k, v in sorted(comp.engine.items())]
     return out
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from ..lang import tr
+
 #: BibTeX key -> (short author-year citation, BibTeX entry).
 REFERENCES = {
     "efron1993": ("Efron and Tibshirani, 1993", """@book{efron1993,
@@ -124,8 +126,8 @@ def bibtex(keys: list[str]) -> str:
 
 
 def short(key: str) -> str:
-    """Author-year citation of ``key`` (``Holm, 1979``)."""
-    return REFERENCES[key][0]
+    """Author-year citation of ``key`` (``Holm, 1979``; ``Phipson y Smyth, 2010`` in Spanish)."""
+    return REFERENCES[key][0].replace(" and ", tr(" and "))
 
 
 def _bib_fields(entry: str) -> dict[str, str]:

@@ -146,6 +146,7 @@ ES: dict[str, str] = {
     "{level} CI excludes 0": "el IC al {level} excluye el 0",
     "region counted in the p-value": "región que cuenta el valor p",
     "raw p-value(x) = {p}": "valor p sin ajustar(x) = {p}",
+    " and ": " y ",
     "Dear {team} team,": "Estimado equipo {team}:",
     "these are the results of your runs in {event}. The attached PDF (one per competition) has a page per run with the details and the method.":
         "Estos son los resultados de sus ejecuciones en {event}. El PDF adjunto (uno por competición) tiene una página por ejecución con los detalles y el método.",
