@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from collections.abc import Iterator
+
+from .words import scoped
 
 #: The languages a report can be written in (``--lang``, ``Report(lang=)``).
 LANGUAGES = ("en", "es")
@@ -25,19 +26,14 @@ def current() -> str:
     return _LANG.get()
 
 
-@contextlib.contextmanager
-def language(code: str) -> Iterator[None]:
+def language(code: str) -> contextlib.AbstractContextManager:
     """Word everything rendered inside in language ``code`` (one of :data:`LANGUAGES`)."""
     if code not in LANGUAGES:
         from .errors import InputError
         from .settings import suggest
 
         raise InputError(f"`lang` must be one of {', '.join(LANGUAGES)}; got {code!r}{suggest(str(code), LANGUAGES)}")
-    token = _LANG.set(code)
-    try:
-        yield
-    finally:
-        _LANG.reset(token)
+    return scoped(_LANG, code)
 
 
 def tr(text: str, /, **values) -> str:

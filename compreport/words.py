@@ -48,15 +48,20 @@ def current() -> str:
 
 
 @contextlib.contextmanager
-def caller(kind: str) -> Iterator[None]:
-    """Word every message raised inside for ``kind`` (``"cli"`` or ``"api"``)."""
-    if kind not in ("cli", "api"):
-        raise ValueError(f"caller must be 'cli' or 'api', got {kind!r}")
-    token = _CALLER.set(kind)
+def scoped(var: contextvars.ContextVar, value) -> Iterator[None]:
+    """``var`` set to ``value`` inside the block, and back to what it was after (also on error)."""
+    token = var.set(value)
     try:
         yield
     finally:
-        _CALLER.reset(token)
+        var.reset(token)
+
+
+def caller(kind: str) -> contextlib.AbstractContextManager:
+    """Word every message raised inside for ``kind`` (``"cli"`` or ``"api"``)."""
+    if kind not in ("cli", "api"):
+        raise ValueError(f"caller must be 'cli' or 'api', got {kind!r}")
+    return scoped(_CALLER, kind)
 
 
 def option(name: str, value=None) -> str:
