@@ -152,6 +152,7 @@ def _html_text(html: str) -> str:
 def _pdf_text(path: Path) -> str:
     text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
     text = text.split("Referencias")[0]  # the bibliography's titles are English works
+    text = re.sub(r"(?<=[a-záéíóúñ])[-\u2010\u00ad]\n(?=[a-záéíóúñ])", "", text)  # a word hyphenated at a line's end
     return re.sub(r"\(([^()]*)\s+and\s+([^()]*), \d{4}\)", " ", text)  # natbib's plainnat writes "and" in citations
 
 

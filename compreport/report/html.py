@@ -223,6 +223,7 @@ def competition_context(analysis: Analysis, comp: CompetitionAnalysis, fmt: mode
     lb = model.leaderboard(comp, fmt)
     return {
         "for_pdf": for_pdf, "comp": comp, "subtitle": prose.subtitle(comp), "settings": s, "level": prose.level(s),
+        "ci_method": vocab.CI_METHODS[s.ci_method].label,
         "metrics": metrics, "leaderboard": lb, "score_keys": [f"score:{ma.name}" for ma in comp.metrics],
         "primary": {"name": metric_label(comp.primary), "direction": prose.direction(comp.primary)},
         "has_baselines": any(r.baseline for r in lb.rows), "rule": s.rule, "many": model.many_systems(comp),

@@ -59,7 +59,7 @@ def workshop_plot(analysis: Analysis) -> Figure | None:
         return get
 
     panels = (("CV (%)", tr("spread of the scores"), plain("cv", ".1f")),
-              ("|win − med|", tr("metric units"), plain("win_minus_median", ".3g")),
+              (tr("|win − med|"), tr("metric units"), plain("win_minus_median", ".3g")),
               ("PPI (%)", tr("room to the ideal score"), ppi),
               (tr("ties (% of pairs)"), tr("p ≥ α, unadjusted"), ties))
     fig = new_figure(label_width(labels) + 0.4 + 4 * 1.8, 1.5 + 0.3 * k)

@@ -127,9 +127,9 @@ ES: dict[str, str] = {
         r"{level}\% (sin corrección por comparaciones múltiples); Excl.~0: el intervalo excluye el cero. Sig.: "
         r"diferencia significativa con el mejor, decidida por $p$ ({rule}, {alpha}).",
     " $p$ from {resamples} resamples, Monte-Carlo standard error at most {se}":
-        " $p$ a partir de {resamples} remuestras, con un error estándar de Monte Carlo de {se} como máximo",
+        " Valores $p$ a partir de {resamples} remuestras, con un error estándar de Monte Carlo de {se} como máximo",
     " $p$ from {resamples} resamples, Monte-Carlo standard error at most below {se}":
-        " $p$ a partir de {resamples} remuestras, con un error estándar de Monte Carlo inferior a {se}",
+        " Valores $p$ a partir de {resamples} remuestras, con un error estándar de Monte Carlo inferior a {se}",
     "; {n} verdict unsettled (within that error: more resamples could change it)":
         "; {n} veredicto no resuelto (dentro de ese error: más remuestras podrían cambiarlo)",
     "; {n} verdicts unsettled (within that error: more resamples could change them)":

@@ -51,7 +51,7 @@ ES: dict[str, str] = {
     "Scores with their {level} bootstrap confidence intervals, best first.":
         "Puntuaciones con sus intervalos de confianza bootstrap al {level}, de mejor a peor.",
     "Differences from the best with their {level} confidence intervals, not corrected for multiple comparisons (positive: the best is better); green intervals exclude 0.":
-        "Diferencias con el mejor y sus intervalos de confianza al {level}, sin corregir por comparaciones múltiples (positiva: el mejor es mejor); los intervalos verdes excluyen el 0.",
+        "Diferencias con el mejor y sus intervalos de confianza al {level}, sin corregir por comparaciones múltiples (positiva: ventaja del mejor); los intervalos verdes excluyen el 0.",
     "Bootstrap distribution of the difference between the best system and the runner-up; the p-value counts the replicates at or beyond twice the observed difference.":
         "Distribución bootstrap de la diferencia entre el mejor sistema y el segundo; el valor p cuenta las réplicas que alcanzan o superan el doble de la diferencia observada.",
     "Bootstrap distribution of the difference between the best system and the runner-up; the p-value in the title is the approximate randomization test's.":
@@ -63,8 +63,8 @@ ES: dict[str, str] = {
         "Todos los pares de sistemas, por orden de clasificación, sombreados según la marca de significación de su valor p corregido (la regla de los veredictos de este informe); en blanco, los pares que la familia no contrasta.",
     "{workshop}: statistical analysis of the results": "{workshop}: análisis estadístico de los resultados",
     "Statistical analysis of the competition results": "Análisis estadístico de los resultados de la competición",
-    "higher is better": "mayor es mejor",
-    "lower is better": "menor es mejor",
+    "higher is better": "cuanto mayor, mejor",
+    "lower is better": "cuanto menor, mejor",
     "{clusters} clusters given by column “{column}”": "{clusters} conglomerados dados por la columna “{column}”",
     "{competition}: {items} items in {unit}": "{competition}: {items} ítems en {unit}",
     "Where items form clusters ({which}), a resample draws the clusters with replacement and every item of a drawn cluster comes with it, the cluster bootstrap ":
@@ -80,7 +80,7 @@ ES: dict[str, str] = {
         ": las diferencias con el mejor sobre las m − 1 comparaciones con el mejor, los valores p por pares sobre {family}. Todos los veredictos de este informe —significativamente distinto o no, los sistemas que no se distinguen del mejor y los grupos de significación (los sistemas que comparten una letra no son significativamente distintos con α = {alpha}; una representación compacta por letras ",
     ") — uses the ": ")— usan la ",
     ". The competitiveness summary counts ties as the paper does, under each of the four corrections: with the winner over the m − 1 comparisons with the winner, between competitors over {family}. ":
-        ". El resumen de competitividad cuenta los empates como el artículo, con cada una de las cuatro correcciones: con el ganador sobre las m − 1 comparaciones con el ganador; entre competidores sobre {family}. ",
+        ". El resumen de competitividad cuenta los empates como el artículo de Nava-Muñoz et al., con cada una de las cuatro correcciones: con el ganador sobre las m − 1 comparaciones con el ganador; entre competidores sobre {family}. ",
     "The best system is chosen on the same test set it is compared on.": "El mejor sistema se elige sobre el mismo conjunto de prueba en que se compara.",
     "Each p-value is reported with its Monte-Carlo standard error; a verdict is settled when the correction gives it for every p-value of its family at both ends of its Clopper–Pearson bounds (jointly at risk {risk}) ":
         "Cada valor p se da con su error estándar de Monte Carlo; un veredicto queda resuelto cuando la corrección lo da para todos los valores p de su familia en ambos extremos de sus cotas de Clopper–Pearson (con riesgo conjunto {risk}) ",
@@ -116,10 +116,11 @@ ES: dict[str, str] = {
     "Competitiveness of the competitions (primary metric)": "Competitividad de las competiciones (métrica principal)",
     "spread of the scores": "dispersión de las puntuaciones",
     "metric units": "unidades de la métrica",
+    "|win − med|": "|gan. − med.|",
     "room to the ideal score": "margen hasta la puntuación ideal",
     "ties (% of pairs)": "empates (% de pares)",
     "p ≥ α, unadjusted": "p ≥ α, sin ajustar",
-    "; lower {metric} is better": "; menor {metric} es mejor",
+    "; lower {metric} is better": "; cuanto menor {metric}, mejor",
     "{value} (off scale)": "{value} (fuera de escala)",
     "system: score and {level} CI": "sistema: puntuación e IC al {level}",
     "baseline: score and {level} CI": "línea base: puntuación e IC al {level}",
@@ -131,7 +132,7 @@ ES: dict[str, str] = {
     "confusion matrix of {system}\n(the best by {metric})": "matriz de confusión de {system}\n(el mejor por {metric})",
     "{metric} with {level} bootstrap CI ({direction})": "{metric} con IC bootstrap al {level} ({direction})",
     "difference in {metric} from the best, {level} bootstrap CI (positive: the best is better{note})":
-        "diferencia en {metric} con el mejor, IC bootstrap al {level} (positiva: el mejor es mejor{note})",
+        "diferencia en {metric} con el mejor, IC bootstrap al {level} (positiva: ventaja del mejor{note})",
     "difference in {metric} (positive: {a} better{note})": "diferencia en {metric} (positiva: {a} es mejor{note})",
     "replicates": "réplicas",
     " (randomization test)": " (prueba de aleatorización)",
@@ -144,14 +145,14 @@ ES: dict[str, str] = {
     "every metric (systems in the order of {metric})": "todas las métricas (sistemas en el orden de {metric})",
     "{level} CI contains 0": "el IC al {level} contiene el 0",
     "{level} CI excludes 0": "el IC al {level} excluye el 0",
-    "region counted in the p-value": "región que cuenta el valor p",
-    "raw p-value(x) = {p}": "valor p sin ajustar(x) = {p}",
+    "region counted in the p-value": "región contada en el valor p",
+    "raw p-value(x) = {p}": "valor p(x) sin corregir = {p}",
     " and ": " y ",
     "Dear {team} team,": "Estimado equipo {team}:",
     "these are the results of your runs in {event}. The attached PDF (one per competition) has a page per run with the details and the method.":
         "Estos son los resultados de sus ejecuciones en {event}. El PDF adjunto (uno por competición) tiene una página por ejecución con los detalles y el método.",
     "{competition} - ranked by {metric} ({direction}); {level} bootstrap intervals from {resamples} resamples; verdicts: {rule}, alpha = {alpha}.":
-        "{competition} - clasificación por {metric} ({direction}); intervalos bootstrap al {level} a partir de {resamples} remuestras; veredictos: {rule}, alfa = {alpha}.",
+        "{competition} - clasificación por {metric} ({direction}); intervalos bootstrap al {level} a partir de {resamples} remuestras; veredictos: {rule}, α = {alpha}.",
     "- {system}: rank {rank} of {m}, {metric} = {score} ({level} CI {ci}), group {group}.":
         "- {system}: posición {rank} de {m}, {metric} = {score} (IC al {level} {ci}), grupo {group}.",
     "Best regards,": "Un cordial saludo,",
