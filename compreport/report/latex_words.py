@@ -9,6 +9,7 @@ its own; user strings are escaped before they go in. The width model measures th
 
 from __future__ import annotations
 
+from .. import vocabulary as vocab
 from ..lang import N_, tr
 from .tex import escape
 
@@ -64,5 +65,5 @@ def p_test(test: str) -> str:
 
 
 def ci_method(method: str) -> str:
-    """The interval method as a caption names it (``percentile``; in Spanish the vocabulary's word), escaped."""
-    return escape(tr(method))
+    """The interval method as a caption names it: its label in the vocabulary (``percentile``, ``BCa``), escaped."""
+    return escape(vocab.CI_METHODS[method].label)
