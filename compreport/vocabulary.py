@@ -75,6 +75,15 @@ TESTS = _table(
          N_("an approximate randomization test"), "noreen1989"),
 )
 
+#: A test named in passing (``(bootstrap test)`` in a caption, a title, a provenance line).
+TEST_PHRASES = {"bootstrap": N_("bootstrap test"), "randomization": N_("randomization test")}
+
+
+def test_phrase(test: str) -> str:
+    """``bootstrap test`` or ``randomization test`` (a key of :data:`TESTS`), in the report's language."""
+    return tr(TEST_PHRASES[test])
+
+
 #: Families a correction is applied over (``--family``).
 FAMILIES = _table(
     Term("all-pairs", "all-pairs", N_("all pairs"), N_("all pairs of systems")),

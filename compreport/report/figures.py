@@ -29,6 +29,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from .. import vocabulary as vocab
 from ..lang import tr
 from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 from .figstyle import (BASELINE_COLOR, CHAR_IN, CONTAINS_ZERO_COLOR, EXCLUDES_ZERO_COLOR, FORMATS, METADATA,
@@ -145,7 +146,7 @@ def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str,
     ax.set_xlabel(tr("difference in {metric} (positive: {a} better{note})", metric=metric_label(metric), a=a,
                      note=lower_note(metric)), **TEXT)
     ax.set_ylabel(tr("replicates"))
-    which = "" if test == "bootstrap" else tr(" (randomization test)")
+    which = "" if test == "bootstrap" else f" ({vocab.test_phrase(test)})"
     ax.set_title(f"{a} − {b}: δ(x) = {delta:.4f}, " + tr("raw p-value(x) = {p}", p=Format().p(c.p_value)) + which,
                  loc="left",
                  **TEXT)

@@ -43,19 +43,12 @@ SUMMARY_COLUMNS_PER_BLOCK = 7
 INTERVALS = {"percentile": (N_("{level} percentile intervals"), N_("percentile intervals")),
              "bca": (N_("{level} bca intervals"), N_("bca intervals")),
              "normal": (N_("{level} normal intervals"), N_("normal intervals"))}
-#: How the team sheet's provenance line names the test (``bootstrap test``).
-TESTS = {"bootstrap": N_("bootstrap test"), "randomization": N_("randomization test")}
 
 
 def intervals(settings: Settings, with_level: bool = True) -> str:
     """``95% percentile intervals`` (``percentile intervals`` without the level), in the report's language."""
     with_words, bare = INTERVALS[settings.ci_method]
     return tr(with_words, level=prose.level(settings)) if with_level else tr(bare)
-
-
-def test_words(settings: Settings) -> str:
-    """``bootstrap test`` or ``randomization test``, in the report's language."""
-    return tr(TESTS[settings.test])
 
 
 def template_tr(text: str, /, **values):
@@ -94,7 +87,7 @@ def environment():
         autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True)
     env.globals.update(MISSING=model.MISSING, tr=template_tr, lang=current, intervals=intervals,
-                       test_words=test_words)
+                       test_phrase=vocab.test_phrase)
     env.filters["breakable"] = breakable
     env.filters["count"] = count
     return env

@@ -336,7 +336,7 @@ class Renderer(PairwiseTables):
             tabular = self._render("summary.tex.j2", header=heading, body=body, ncols=len(sub), colwidth=col_w,
                                    sep=2 * st.tabcolsep)
             cap = tr("Competitiveness of the competitions{part}; rows as in Table~{ref}. Ties counted at {alpha} with "
-                     "the {test} test; ties with the winner corrected over the $m-1$ comparisons with the winner, "
+                     "the {test}; ties with the winner corrected over the $m-1$ comparisons with the winner, "
                      "ties between competitors over {ties}.", part=self._part_text(k + 1, len(id_groups)),
                      ref=f"\\ref{{{legend}}}", alpha=alpha(s.alpha), test=p_test(s.test), ties=escape(ties))
             parts.append(_Part(width(g), tabular, cap, labels[k]))

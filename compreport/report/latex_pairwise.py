@@ -187,7 +187,7 @@ class PairwiseTables:
         head = tr("Estimated $p$-values of the {metric} differences (A $-$ B, positive: A is better) for {competition}",
                   metric=metric_name(ma), competition=escape(comp.name))
         tail = tr(", without adjustment and with Bonferroni, Holm and Benjamini--Hochberg (BH) adjustments over "
-                  "{family} ({test} test). Verdicts of this report: {rule}, {alpha}.", family=escape(family),
+                  "{family} ({test}). Verdicts of this report: {rule}, {alpha}.", family=escape(family),
                   test=p_test(s.test), rule=escape(s.rule), alpha=alpha(s.alpha))
 
         def key(rows):

@@ -23,10 +23,6 @@ LEGEND_TEX = {
     "PPI": N_(r"Possible percentage improvement, e.g.\ for {f1}: $100\,(1 - \mbox{{{f1} of the winner}})$"),
 }
 
-#: The tests behind the p-values that captions name by a word to translate (others by their id).
-_TESTS = {"randomization": N_("randomization")}
-
-
 def legend_tex(name: str, description: str) -> str:
     """The LaTeX description of legend row ``name`` (English ``description``), translated."""
     if name in LEGEND_TEX:
@@ -60,8 +56,8 @@ def level(settings) -> str:
 
 
 def p_test(test: str) -> str:
-    """The test behind the p-values as a caption names it (``bootstrap``), escaped."""
-    return escape(tr(_TESTS.get(test, test)))
+    """The test behind the p-values as a caption names it (``bootstrap test``), escaped."""
+    return escape(vocab.test_phrase(test))
 
 
 def ci_method(method: str) -> str:

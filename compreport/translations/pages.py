@@ -44,8 +44,6 @@ ES: dict[str, str] = {
     "bca intervals": "intervalos BCa",
     "{level} normal intervals": "intervalos normales al {level}",
     "normal intervals": "intervalos normales",
-    "bootstrap test": "prueba bootstrap",
-    "randomization test": "prueba de aleatorización",
     "{level} CI": "IC al {level}",
     # overview page (index.html); texts with markup keep their tags and entities
     "Challenge &middot; task &middot; language": "Reto &middot; tarea &middot; idioma",

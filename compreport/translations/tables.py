@@ -72,7 +72,6 @@ ES: dict[str, str] = {
         r"Coeficiente de variación del rendimiento de los competidores, $\mathit{{CV}} = 100\,s/\bar{{x}}$ (en \%)",
     r"Possible percentage improvement, e.g.\ for {f1}: $100\,(1 - \mbox{{{f1} of the winner}})$":
         r"Mejora porcentual posible, p.~ej., para {f1}: $100\,(1 - \mbox{{{f1} del ganador}})$",
-    "randomization": "de aleatorización",  # "la prueba {test}": la prueba bootstrap, la prueba de aleatorización
     " (part {k} of {n})": " (parte {k} de {n})",
     "{head} (continued from Table~{ref}, part {k} of {n}).": "{head} (continuación de la tabla~{ref}, parte {k} de {n}).",
     "F$_1$ score": "F$_1$",
@@ -105,10 +104,10 @@ ES: dict[str, str] = {
         "Resumen de la información: las filas de las tablas de competitividad.",
     "competitiveness summary": "resumen de competitividad",
     "no competition": "ninguna competición",
-    "Competitiveness of the competitions{part}; rows as in Table~{ref}. Ties counted at {alpha} with the {test} test; "
+    "Competitiveness of the competitions{part}; rows as in Table~{ref}. Ties counted at {alpha} with the {test}; "
     "ties with the winner corrected over the $m-1$ comparisons with the winner, ties between competitors over {ties}.":
         "Competitividad de las competiciones{part}; filas como en la tabla~{ref}. Empates contados con {alpha} y la "
-        "prueba {test}; los empates con el ganador, corregidos sobre las $m-1$ comparaciones con el ganador; los "
+        "{test}; los empates con el ganador, corregidos sobre las $m-1$ comparaciones con el ganador; los "
         "empates entre competidores, sobre {ties}.",
     "Per-class scores of {system}": "Puntuaciones por clase de {system}",
     ", the best system of {competition} by {metric}, on the full test set (field {field}): precision of the items it "
@@ -148,9 +147,9 @@ ES: dict[str, str] = {
         "{head}{part}; las columnas se numeran por la posición de su sistema ({key}). {marks}.",
     "Estimated $p$-values of the {metric} differences (A $-$ B, positive: A is better) for {competition}":
         "Valores $p$ estimados de las diferencias en {metric} (A $-$ B; positiva: A es mejor) de {competition}",
-    ", without adjustment and with Bonferroni, Holm and Benjamini--Hochberg (BH) adjustments over {family} ({test} "
-    "test). Verdicts of this report: {rule}, {alpha}.":
-        ", sin ajuste y con los ajustes de Bonferroni, Holm y Benjamini--Hochberg (BH) sobre {family} (prueba "
+    ", without adjustment and with Bonferroni, Holm and Benjamini--Hochberg (BH) adjustments over {family} ({test}"
+    "). Verdicts of this report: {rule}, {alpha}.":
+        ", sin ajuste y con los ajustes de Bonferroni, Holm y Benjamini--Hochberg (BH) sobre {family} ("
         "{test}). Veredictos de este informe: {rule}, {alpha}.",
 
     # the appendix document (appendix.py)
