@@ -254,6 +254,19 @@ def test_zip_with_two_candidates(tmp_path, cmd):
     assert scores(comp)["B"] == pytest.approx(4 / 6)
 
 
+def test_zip_member_by_path_when_two_share_a_file_name(tmp_path, cmd):
+    runs_layout(tmp_path)
+    (tmp_path / "runs" / "B.tsv").unlink()
+    _zip(tmp_path / "runs" / "B.zip", {"answer.txt": "a\na\na\nb\nc\nb\n", "res/answer.txt": RUN_A})
+    for wanted, expected in (("answer.txt", 4 / 6), ("res/answer.txt", 5 / 6)):  # the exact path wins
+        comp = good(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy",
+                                     "--zip-member", wanted))
+        assert scores(comp)["B"] == pytest.approx(expected)
+    _zip(tmp_path / "runs" / "B.zip", {"x/answer.txt": "a\n", "y/answer.txt": "a\n"})
+    bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--zip-member", "answer.txt"),
+        "runs/B.zip", "2 members named 'answer.txt'", "'x/answer.txt', 'y/answer.txt'")
+
+
 # --------------------------------------------------------------------------- team folders and names
 
 def test_team_folders_name_the_runs(tmp_path, cmd):

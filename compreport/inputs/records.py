@@ -56,7 +56,8 @@ def zip_member(path: str, data: bytes, wanted: str | None) -> tuple[str, bytes]:
     """The prediction file of a zipped submission: its name and bytes.
 
     The one file of the archive that is not a folder, under ``__MACOSX/``, hidden, or CodaLab's
-    ``metadata``; with ``wanted`` (``--zip-member``), the member of that name or path.
+    ``metadata``; with ``wanted`` (``--zip-member``), the member of that path, else the one member of
+    that file name.
     """
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
@@ -66,7 +67,7 @@ def zip_member(path: str, data: bytes, wanted: str | None) -> tuple[str, bytes]:
     candidates = [name for name in infos if not _ignored_member(name)]
     listed = ", ".join(repr(c) for c in candidates) or "none"
     if wanted is not None:
-        chosen = [c for c in infos if c == wanted or c.rsplit("/", 1)[-1] == wanted]
+        chosen = [wanted] if wanted in infos else [c for c in infos if c.rsplit("/", 1)[-1] == wanted]
         if len(chosen) != 1:
             what = "no member" if not chosen else f"{len(chosen)} members"
             raise InputError(f"{path}: {what} named {wanted!r} ({option('zip_member')}); its prediction files: "
