@@ -459,6 +459,13 @@ def test_results_paths_are_relative_to_the_spec(tmp_path, cmd):
     comp = good(tmp_path, report(cmd, str(tmp_path / "task" / "competition.toml")))
     assert [i["path"] for i in comp["inputs"]] == ["gold.tsv", "names.tsv", "runs/A.tsv", "runs/B.tsv"]
     assert comp["systems"] == ["Alpha", "B"]
+    # absolute paths on the command line and in the API: relative to the folder that holds the inputs
+    task = tmp_path / "task"
+    comp = good(tmp_path, report(cmd, str(task / "gold.tsv"), "--runs", str(task / "runs"), "--metric", "accuracy",
+                                 "--names", str(task / "names.tsv")))
+    assert [i["path"] for i in comp["inputs"]] == ["gold.tsv", "names.tsv", "runs/A.tsv", "runs/B.tsv"]
+    loaded = cr.load(task / "gold.tsv", runs=task / "runs", metrics="accuracy")
+    assert [i["path"] for i in loaded.competitions[0].inputs] == ["gold.tsv", "runs/A.tsv", "runs/B.tsv"]
 
 
 def test_bad_reading_keys_in_a_spec(tmp_path, cmd):

@@ -207,12 +207,12 @@ def _spec_reading(spec: "CompetitionSpec", path: Path, opts: Options) -> ReadOpt
 
 
 def _relative(pieces: dict, base: Path, keep: set[str]) -> dict:
-    """``pieces`` with its input paths relative to the spec's folder ``base`` (those in ``keep``, given on
-    the command line, as given), so that results.json is the same in every checkout."""
+    """``pieces`` with its input paths relative to the folder ``base`` (the spec's; the relative paths in
+    ``keep``, given on the command line, as given), so that results.json is the same in every checkout."""
     out = []
     for entry in pieces["inputs"]:
         p = entry["path"]
-        if p not in keep:
+        if p not in keep or os.path.isabs(p):
             try:
                 p = Path(os.path.relpath(p, base)).as_posix()
             except ValueError:  # another drive (Windows)
@@ -292,7 +292,13 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
         raise InputError(f"{path}: no metric given; pass {option('metric', 'NAME')} "
                          f"(`compreport metrics` lists them)")
     name = path.stem
-    return load.build(pieces, CompetitionInfo(slug(name), name, group=[name]), _metric_specs([], opts, None))
+    opened = [str(e["path"]) for e in pieces["inputs"]]
+    if any(os.path.isabs(p) for p in opened):  # recorded relative to the folder that holds them all
+        base = Path(os.path.commonpath([os.path.dirname(os.path.abspath(p)) for p in opened]))
+        pieces = _relative(pieces, base, set())
+    comp = load.build(pieces, CompetitionInfo(slug(name), name, group=[name]), _metric_specs([], opts, None))
+    comp.files = opened
+    return comp
 
 
 def _is_workshop_toml(path: Path) -> bool:
