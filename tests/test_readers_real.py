@@ -188,6 +188,27 @@ def test_line_count_mismatch_names_both_counts(tmp_path, cmd):
         "runs/A.tsv: 5 predictions", "gold.tsv has 6 items", "line by line")
 
 
+def test_a_one_field_gold_says_when_its_first_line_is_read_as_a_header(tmp_path, cmd):
+    # 'neutral' occurs only on the first lines: read as a header of the gold and of A, never silently
+    write(tmp_path, "labels.txt", "neutral\na\nb\na\nb\nc\n")
+    write(tmp_path, "runs/A.txt", "neutral\na\nb\na\nb\na\n")
+    result = report(cmd, "labels.txt", "--runs", "runs", "--metric", "accuracy")
+    assert scores(good(tmp_path, result)) == pytest.approx({"A": 4 / 5})
+    assert any(line.startswith("note: labels.txt, line 1: 'neutral' is read as a header, not as an item")
+               for line in result[2])
+    # a run without that first line: the count error says which first lines were read as headers
+    write(tmp_path, "runs/B.txt", "c\na\nb\na\nb\nc\n")
+    bad(tmp_path, report(cmd, "labels.txt", "--runs", "runs", "--metric", "accuracy"),
+        "runs/B.txt: 6 predictions", "labels.txt has 5 items", "(read as a header: labels.txt's first line 'neutral')")
+    # a usual column name is not noted
+    write(tmp_path, "labels.txt", "Label\na\nb\na\nb\nc\n")
+    (tmp_path / "runs/B.txt").unlink()
+    write(tmp_path, "runs/A.txt", "a\nb\na\nb\na\n")
+    result = report(cmd, "labels.txt", "--runs", "runs", "--metric", "accuracy")
+    assert scores(good(tmp_path, result)) == pytest.approx({"A": 4 / 5})
+    assert not [line for line in result[2] if "header" in line]
+
+
 # --------------------------------------------------------------------------- JSON
 
 def test_json_and_jsonl_runs(tmp_path, cmd):

@@ -32,9 +32,15 @@ from .competition import Competition, CompetitionInfo, MetricSpec, Source
 from .delimited import MISSING, check_missing, check_unique, read_table, sha256, text_name
 from .fastwide import read_wide_fast
 from .querykeys import by_query, gold_keys, run_keyed, unjudged
-from .records import Parsed, ReadOptions, headers, layout, read_file
+from .records import Parsed, ReadOptions, headers, layout, names_a_column, read_file, shown_row
 from .runfiles import apply_names, find_runs, name_runs
-from ..errors import InputError
+from ..errors import InputError, note
+
+#: Names of a label column that a one-field file's header is not noted for (any other header of such
+#: a file could be a label that occurs once, and is noted).
+COLUMN_WORDS = {"label", "labels", "prediction", "predictions", "pred", "class", "gold", "target", "y", "answer",
+                "output", "category", "tag", "value", "score"}
+
 
 def _header_index(path: str, header: list[str], name: str, what: str) -> int:
     if name not in header:
@@ -189,6 +195,10 @@ def read_runs(gold_path: str | Path, runs: str | Path, id_column: str | None = N
     given += [{c for c in [run_id, *(run_labels or [])] if isinstance(c, str)}] * len(runs_found)
     is_header = headers(raw, given)
     gold = layout(raw[0], "gold", is_header[0], o, fields)
+    if gold.ids is None and gold.header and not names_a_column([h.lower() for h in gold.header],
+                                                               given[0] | COLUMN_WORDS):
+        note(f"{gold.path}, line {raw[0].lines[raw[0].start]}: {shown_row(gold.header)} is read as a header, not "
+             f"as an item: no other line of the gold or the runs holds that value")
     n = len(gold.values)
     for k, vals in enumerate(gold.values):
         for f, v in enumerate(vals):
@@ -247,9 +257,11 @@ def _join(gold: Parsed, run: Parsed, ids: np.ndarray, position: dict[str, int], 
     line_of = np.zeros(n, dtype=int)
     if run.ids is None:
         if len(run.values) != n:
+            headers = [f"{f.path}'s first line {shown_row(f.header)}" for f in (gold, run) if f.header]
             raise InputError(f"{run.path}: {len(run.values)} predictions (one per line, no ids) but the gold "
                              f"{gold.path} has {n} items; a file without ids is matched with the gold line by "
-                             f"line, so both must have as many")
+                             f"line, so both must have as many" +
+                             (f" (read as a header: {' and '.join(headers)})" if headers else ""))
         rows = list(range(n))
     else:
         rows = []

@@ -153,7 +153,7 @@ def headers(files: list[RawText | Parsed], names: list[set[str]]) -> list[bool]:
     def decide(k: int) -> bool:
         if not isinstance(files[k], RawText):
             return False
-        if any(c in names[k] or c.lower() == "id" for c in firsts[k]):
+        if names_a_column(firsts[k], names[k]):
             return True
         return not any(_is_number(c) or c in found for c in firsts[k])
 
@@ -163,19 +163,24 @@ def headers(files: list[RawText | Parsed], names: list[set[str]]) -> list[bool]:
     return out + [decide(k) for k in range(1, len(files))]
 
 
+def names_a_column(row, names: set[str]) -> bool:
+    """Whether a first row is a header by its names: it holds one of ``names`` or ``id`` (any case)."""
+    return any(c in names or c.lower() == "id" for c in row)
+
+
 # --------------------------------------------------------------------------- columns
 
-def _shown_header(row: list[str]) -> str:
+def shown_row(row: list[str]) -> str:
     return ", ".join(repr(c) for c in row)
 
 
 def _name_error(raw: RawText, head: list[str] | None, head_line: int, name: str, what: str) -> InputError:
     """A column named by ``what`` (``id_col``, ``label_col``) that the file does not have."""
     if head is not None:
-        return InputError(f"{raw.path}, line {head_line}: the header ({_shown_header(head)}) has no column {name!r}; "
+        return InputError(f"{raw.path}, line {head_line}: the header ({shown_row(head)}) has no column {name!r}; "
                           f"pass {option(what, 'NAME')} with one of its names, or a position{suggest(name, head)}")
     return InputError(f"{raw.path}: the file has no header, so no column can be found by the name {name!r} (first "
-                      f"line {raw.lines[raw.start]}: {_shown_header(raw.rows[raw.start])}); pass its position, e.g. "
+                      f"line {raw.lines[raw.start]}: {shown_row(raw.rows[raw.start])}); pass its position, e.g. "
                       f"{option(what, 1 if what == 'id_col' else 2)}")
 
 
@@ -211,7 +216,7 @@ def layout(raw: RawText | Parsed, role: str, header: bool, opts: ReadOptions, fi
     filled = [r for r in body if r]
     if not filled:
         raise InputError(f"{raw.path}: no data rows" + (f" after the header on line {head_line} "
-                                                        f"({_shown_header(head)})" if head else ""))
+                                                        f"({shown_row(head)})" if head else ""))
     widths = {len(r) for r in filled}
     if widths == {nf} and (head is None or len(head) == nf):
         last = max(i for i, r in enumerate(body) if r)
@@ -241,7 +246,7 @@ def layout(raw: RawText | Parsed, role: str, header: bool, opts: ReadOptions, fi
         elif head and like_gold and gold.header and gold.header[gold.id_index] in head:
             idx = head.index(gold.header[gold.id_index])
         elif head and role == "gold":
-            raise InputError(f"{raw.path}, line {head_line}: the first line is a header ({_shown_header(head)}) "
+            raise InputError(f"{raw.path}, line {head_line}: the first line is a header ({shown_row(head)}) "
                              f"without a column called 'id'; pass {option('id_col', head[0])} (the id column's "
                              f"name or position)")
         elif like_gold and width0 == gold.width:
@@ -276,7 +281,7 @@ def layout(raw: RawText | Parsed, role: str, header: bool, opts: ReadOptions, fi
     elif like_gold and width0 == gold.width:
         cols = list(gold.label_index)
     else:
-        shown = f" (header: {_shown_header(head)})" if head else ""
+        shown = f" (header: {shown_row(head)})" if head else ""
         raise InputError(f"{raw.path}: {width0} columns{shown}, expected an id column and "
                          f"{'one label column' if nf == 1 else f'{nf} label columns'}; pass "
                          f"{option('label_col', 'N')} (a position or a header name) to say which holds the "
@@ -287,7 +292,7 @@ def layout(raw: RawText | Parsed, role: str, header: bool, opts: ReadOptions, fi
     need = max([idx, *cols]) + 1
     width = width0
     if need > width:
-        has = f"the header has {width} ({_shown_header(head)})" if head else f"its rows have {width}"
+        has = f"the header has {width} ({shown_row(head)})" if head else f"its rows have {width}"
         raise InputError(f"{raw.path}{f', line {head_line}' if head else ''}: column {need} is asked for "
                          f"({option('id_col')}, {option('label_col')}), but {has}")
     ids, values, item_lines = [], [], []
