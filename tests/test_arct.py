@@ -105,6 +105,20 @@ def test_api_reproduces_the_published_leaderboard():
     check_leaderboard(list(zip(board["rank"], board["system"], board["score"], board["baseline"], strict=True)))
 
 
+def test_the_organizers_xml_name_map_as_shipped():
+    """``metadata-public.xml`` read as a names file, unconverted: shownName, else systemName, else
+    username; the baseline marked, the withdrawn run left out. Its one name that differs from the
+    published leaderboard is the baseline's own systemName, 'Random bsl.'."""
+    with pytest.warns(Note, match=r"metadata-public.xml: 1 run\(s\) excluded: 436419.txt"):
+        data = cr.load(DATA / "gold" / "truth.txt", runs=DATA / "submissions", names=DATA / "metadata-public.xml",
+                       metrics="accuracy")
+    (comp,) = data.competitions
+    assert comp.baselines == ["Random bsl."] and comp.teams["TakeLab"] == "abrassard" and comp.teams["Joker"] == "Joker"
+    board = cr.analyze(data, bootstrap=0).leaderboard()
+    shown = [{"Random bsl.": "Random baseline"}.get(s, s) for s in board["system"]]
+    check_leaderboard(list(zip(board["rank"], shown, board["score"], board["baseline"], strict=True)))
+
+
 def test_randomization_p_values_agree_with_the_organizers(tmp_path):
     """Each of the 231 p-values is within Monte-Carlo error of the organizers' (R = 10,000 rounds), and on
     the same side of 0.05.

@@ -333,6 +333,30 @@ def test_bad_names_file(tmp_path, cmd, names, needles):
     bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--names", "names.csv"), *needles)
 
 
+def test_xml_names_file(tmp_path, cmd):
+    runs_layout(tmp_path)
+    write(tmp_path, "meta.xml", '<?xml version="1.0"?>\n<metadata>\n'
+          '  <participant username="ana" submissionID="A" systemName="Sys" shownName="Alpha" />\n'
+          '  <participant username="bob" submissionID="B" systemName="" baseline="true" />\n</metadata>\n')
+    comp = good(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--names", "meta.xml"))
+    assert comp["systems"] == ["Alpha", "bob"] and comp["baselines"] == ["bob"]
+    assert comp["teams"] == {"Alpha": "ana", "bob": "bob"}
+    write(tmp_path, "meta.xml", '<metadata>\n  <participant submissionID="A" withdrawn="true" />\n</metadata>\n')
+    assert good(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--names",
+                                 "meta.xml"))["systems"] == ["B"]
+    for text, needles in (('<metadata>\n<participant submissionID="A">\n</metadata>\n',
+                           ["meta.xml, line 3", "not well-formed XML"]),
+                          ('<metadata>\n<participant user="x"/>\n</metadata>\n',
+                           ["meta.xml", "no element with a run attribute"]),
+                          ('<metadata>\n<p submissionID="A"/>\n<p submissionID="Z"/>\n</metadata>\n',
+                           ["meta.xml, line 3", "run 'Z' matches no run file"]),
+                          ('<metadata>\n<p submissionID="A" baseline="maybe"/>\n</metadata>\n',
+                           ["meta.xml, line 2", "'maybe' is not true or false"])):
+        write(tmp_path, "meta.xml", text)
+        bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--names", "meta.xml"),
+            *needles)
+
+
 # --------------------------------------------------------------------------- what a runs folder holds
 
 def test_readme_docs_and_hidden_files_are_left_out_with_one_note(tmp_path, cmd):

@@ -11,7 +11,7 @@ team has several runs by what differs between their file names (``ECNU/subtask_A
 and ``ECNU/subtask_A_contrastive1.txt`` -> ``ECNU primary``, ``ECNU contrastive1``).
 
 :func:`apply_names` applies a names file (CSV/TSV with a header: ``run``, and any of ``name``,
-``team``, ``baseline``, ``exclude``).
+``team``, ``baseline``, ``exclude``; or XML, one element per run: :mod:`.namesxml`).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from ..errors import InputError, note
 from ..settings import suggest
 from ..words import option
 from .delimited import decode, read_bytes, split_fields, text_name
+from .namesxml import read_xml_names
 
 
 @dataclass
@@ -224,6 +225,7 @@ def apply_names(path: str, files: list[RunFile], sep: str = "auto", comments: bo
     The file has a header with a ``run`` column (a run's file stem, default name, path inside the
     runs folder, or path) and any of ``name`` (blank: the run's own name), ``team``, ``baseline``
     and ``exclude`` (true/false, yes/no, 1/0; blank is false). Runs it does not list keep their name.
+    A ``.xml`` file gives the same table, one element per run (:func:`.namesxml.read_xml_names`).
 
     Raises
     ------
@@ -232,12 +234,15 @@ def apply_names(path: str, files: list[RunFile], sep: str = "auto", comments: bo
         run or several, a run listed twice, a value that is not true/false, two runs with one name.
     """
     path = text_name(path)
-    text = decode(path, read_bytes(path))
-    rows, lines, _ = split_fields(path, text, sep, comments, Path(path).suffix.lower())
-    body = [(r, line) for r, line in zip(rows, lines, strict=True) if r]
-    if not body:
-        raise InputError(f"{path}: the names file is empty")
-    (head, head_line), body = body[0], body[1:]
+    if Path(path).suffix.lower() == ".xml":
+        head, head_line, body = read_xml_names(path)
+    else:
+        text = decode(path, read_bytes(path))
+        rows, lines, _ = split_fields(path, text, sep, comments, Path(path).suffix.lower())
+        body = [(r, line) for r, line in zip(rows, lines, strict=True) if r]
+        if not body:
+            raise InputError(f"{path}: the names file is empty")
+        (head, head_line), body = body[0], body[1:]
     if "run" not in head:
         raise InputError(f"{path}, line {head_line}: a names file starts with a header naming its columns, one of "
                          f"them `run` (then any of {', '.join(_NAME_COLUMNS[1:])}); found "
