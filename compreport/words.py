@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import shlex
 from collections.abc import Iterator
 
 #: Who is being spoken to: ``"api"`` (Python, the default) or ``"cli"``.
@@ -71,8 +72,8 @@ def option(name: str, value=None) -> str:
     'pos_label=LABEL'
     """
     cli, api, shape = OPTIONS[name]
-    if current() == "cli":
-        return cli if value is None or value is True else f"{cli} {value}"  # a switch takes no value
+    if current() == "cli":  # a switch takes no value; a value a shell would split or drop is quoted
+        return cli if value is None or value is True else f"{cli} {shlex.quote(str(value))}"
     return f"`{api}`" if value is None else f"{api}={shape.format(value)}"
 
 

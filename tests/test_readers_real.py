@@ -111,6 +111,10 @@ def test_no_comments_reads_hash_ids(tmp_path, cmd):
     runs_layout(tmp_path, gold="#1\ta\n#2\tb\n3\ta\n", **{"A.tsv": "#1\ta\n#2\tb\n3\tb\n", "B.tsv": "#1\ta\n#2\ta\n3\ta\n"})
     comp = good(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--no-comments"))
     assert comp["n"] == 3 and scores(comp) == pytest.approx({"A": 2 / 3, "B": 2 / 3})
+    # the header ARCT comments out, read as a header: the option it suggests is quoted for a shell
+    write(tmp_path, "gold.tsv", "#id\tlabel\n1\ta\n2\tb\n3\ta\n")
+    bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--no-comments"),
+        "gold.tsv, line 1", "pass --id-col '#id' (")
 
 
 def test_mixed_tab_and_space_lines(tmp_path, cmd):

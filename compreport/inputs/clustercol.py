@@ -20,7 +20,7 @@ def _checked(labels: list, column: str, blank_at) -> Clusters:
     """Clusters from one label per item; ``blank_at(k)`` locates item ``k`` in errors."""
     for k, v in enumerate(labels):
         if v is None or v == "":
-            raise InputError(f"{blank_at(k)}: blank cluster; with {option('cluster_col', repr(column))} every item "
+            raise InputError(f"{blank_at(k)}: blank cluster; with {option('cluster_col', column)} every item "
                              f"needs one (its question, document, author, ...)")
     clusters = Clusters.from_labels(labels, column)
     if clusters.count < 2:
