@@ -12,7 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from compreport import vocabulary as vocab
 from compreport.stats import multitest
+from compreport.stats.multitest import smallest_adjusted_p, smallest_family
 from compreport.report import appendix, latex, tex
 from compreport.stats.analysis import (Analysis, Comparison, MetricAnalysis, Score, Settings, analyze_competition)
 from compreport.inputs.competition import MetricSpec
@@ -376,20 +378,51 @@ def test_label_prefix_makes_labels_unique(twelve):
             latex.Options(label_prefix=bad)
 
 
+def _matrix_marks(tex: str) -> tuple[list[str], set[str]]:
+    """(marks the captions list, marks the cells carry) of a rendered pair matrix."""
+    listed = re.findall(r"\\textsuperscript\{([^}]*)\}~\$p", tex) + re.findall(r"(\\dag)\{\}~\$p", tex)
+    cells = set(re.findall(r"\\textsuperscript\{(\*+)\}(?!~)", tex)) | ({"\\dag"} if re.search(r"\\dag\{\}(?!~)", tex) else set())
+    return listed, cells
+
+
 def test_legend_sets_x_bar_and_marks_only_those_that_can_occur(twelve):
+    """The marks a legend lists are those a corrected p-value of that metric can earn under the stored
+    rule: below 0.1, 0.05, 0.01 or 0.001 only when verdicts["min_p"] (1/(R+1) for R resamples, refined
+    ones counted, times the smallest family under Holm) is below the threshold; every mark in a cell is
+    listed."""
     legend = latex.Renderer(twelve).legend()
     assert r"$\mathit{CV} = 100\,s/\bar{x}$" in legend and "s/mean" not in legend
-    comp = twelve.competitions[0]
-    # B = 2000: 1/2001 < 0.001, every mark can occur
-    assert "\\textsuperscript{***}~$p < \\num{0.001}$" in latex.Renderer(twelve).pair_matrix(comp, comp.primary)
-    for b, marks in ((999, ("**", "*", "\\dag")), (99, ("*", "\\dag")), (9, ())):
-        an = Analysis(Settings(bootstrap=b), twelve.competitions)
-        tex = latex.Renderer(an).pair_matrix(comp, comp.primary)
-        caption = re.search(r"Marks: (.*?)\(Holm", tex) or re.search(r"No significance mark can occur", tex)
-        assert caption, tex[:500]
-        listed = re.findall(r"\\textsuperscript\{([^}]*)\}~\$p", caption.group(0))
-        assert tuple(reversed(listed)) == marks[::-1] or tuple(listed) == marks[::-1], (b, listed)
-        assert "***" not in caption.group(0)
+    raw = _competition(12, None, cid="twelve")
+    rng = np.random.default_rng(44)  # three systems, one pair near alpha: refined from B = 200 to 3,200
+    gold = rng.integers(0, 2, 200)
+    small = make_competition(gold, [np.where(rng.random(200) < acc, gold, 1 - gold) for acc in (0.9, 0.72, 0.64)],
+                             systems=["A", "B", "C"], metrics=[MetricSpec("accuracy")], cid="three")
+    cases = [  # (analysis, marks that can occur; None: refined, so from its stored resamples)
+        (_analysis([raw], bootstrap=2000, refine=False), {"*", "\\dag"}),   # Holm over 66 pairs: 66/2001 = 0.033
+        (_analysis([raw], bootstrap=2000, correction="none"), {"***", "**", "*", "\\dag"}),
+        (_analysis([raw], bootstrap=200, family="per-row", refine=False),
+         {"**", "*", "\\dag"}),                                      # per-row: its last row holds one pair
+        (_analysis([raw], bootstrap=200, refine=False), set()),   # 66/201 > 0.1: none
+        (_analysis([small], bootstrap=200), None),   # its Holm p of 3/3201 = 0.00094 earns ***
+        (twelve, {"**", "*", "\\dag"}),                  # refined from 2,000 to 32,000: 66/32001 = 0.0021
+    ]
+    for an, expected in cases:
+        c = an.competitions[0]
+        ma = c.primary
+        assert ma.verdicts["min_p"] == pytest.approx(
+            smallest_adjusted_p(smallest_family(ma.verdicts["family"], ma.verdicts["tested"]),
+                                ma.verdicts["resamples"], ma.verdicts["correction"]))
+        tex = latex.Renderer(an).pair_matrix(c, ma)
+        listed, cells = _matrix_marks(tex)
+        can = {m for t, m in vocab.STARS if ma.verdicts["min_p"] < t}
+        assert {m.replace("†", "\\dag") for m in can} == set(listed) and cells <= set(listed), (listed, cells)
+        if expected is not None:
+            assert set(listed) == expected, (an.settings, listed)
+        else:  # refined: R > B, and its strictest mark is listed because a cell carries it
+            assert ma.verdicts["resamples"] > an.settings.bootstrap and "***" in cells, (ma.verdicts, cells)
+        if not listed:
+            assert "No significance mark can occur: with \\num{200} resamples the smallest corrected $p$-value " \
+                   "is \\num{0.328}" in tex
 
 
 def test_decimal_comma_is_one_switch_in_preamble(twelve, tmp_path):

@@ -252,6 +252,28 @@ def test_vs_best_family_decides_only_the_comparisons_with_the_best():
     assert "only the comparisons with the winner are tested" in _text(team_html(a, ca, worst))
 
 
+def test_per_row_families_can_reject_through_their_smallest_row():
+    """Per-row Holm over 12 systems at B = 200: the row of the system ranked second to last holds one
+    comparison, so a corrected p-value can reach 1/201 (the 66 pairs of all-pairs Holm cannot go below
+    66/201). The stored rule says so: no "can never reject" warning, no sentence saying that no
+    comparison can be significant, and the pairs it finds significant are consistent with it."""
+    rng = np.random.default_rng(0)
+    gold = rng.integers(0, 2, 500)
+    accs = [.9, .89, .88, .87, .86, .85, .84, .83, .82, .81, .80, .55]
+    comp = make_competition(gold, [np.where(rng.random(500) < a, gold, 1 - gold) for a in accs], metrics=["accuracy"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        per_row = cr.analyze(comp, bootstrap=200, family="per-row", refine=False)
+        all_pairs = cr.analyze(comp, bootstrap=200, refine=False)
+    never = [str(w.message) for w in caught if "can never reject" in str(w.message)]
+    assert len(never) == 1 and "all pairs" in never[0], never  # all-pairs only
+    v = per_row.competitions[0].primary.verdicts
+    assert v["min_p"] == pytest.approx(1 / 201) and v["can_reject"] is True
+    assert any(c.significant for c in per_row.competitions[0].primary.pairs)
+    assert all_pairs.competitions[0].primary.verdicts["can_reject"] is False
+    assert prose.cannot_reject(per_row.settings, per_row.competitions[0].primary) is None
+
+
 def test_an_undefined_score_is_left_out_of_tests_and_groups():
     """A constant prediction has no Pearson correlation: undefined, warned, never 'significant'."""
     from compreport.errors import InputWarning

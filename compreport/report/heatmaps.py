@@ -67,8 +67,8 @@ def pairs_plot(comp: CompetitionAnalysis, metric: MetricAnalysis) -> Figure:
                  **TEXT)
     marks = [mark for _, mark in STARS][::-1]  # †, *, **, ***
     thresholds = [t for t, _ in STARS][::-1]
-    # only the marks a p-value from this many resamples can earn (as the HTML and LaTeX legends)
-    possible = {mk for _, mk in possible_marks(int(metric.verdicts.get("resamples") or 0))}
+    # only the marks a corrected p-value can earn (as the HTML and LaTeX legends)
+    possible = {mk for _, mk in possible_marks(metric)}
     handles = [Patch(facecolor=PAIR_LEVEL_COLORS[0], edgecolor="#bbbbbb", label=f"p ≥ {thresholds[0]}")]
     handles += [Patch(facecolor=c, label=f"{mk} p < {t}") for c, mk, t in zip(PAIR_LEVEL_COLORS[1:], marks, thresholds)
                 if mk in possible]

@@ -200,7 +200,10 @@ def metric_context(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: model.For
             "pvalues": None if many else model.pairwise_p_values(comp, ma, fmt),
             "matrix": None if many else matrix_context(comp, ma, fmt, for_pdf=for_pdf), "figures": [],
             "many": many and bool(ma.pairs), "m": len(comp.systems),
-            "pairs_csv": pairs_file(comp, ma.name)}
+            "pairs_csv": pairs_file(comp, ma.name),
+            # only the marks a corrected p-value can earn (as the LaTeX matrix caption and the heat map)
+            "stars": [(t, mark, len(vocab.STARS) - 1 - i) for i, (t, mark) in enumerate(vocab.STARS)
+                      if (t, mark) in model.possible_marks(ma)]}
 
 
 def competition_context(analysis: Analysis, comp: CompetitionAnalysis, fmt: model.Format, gallery: Gallery | None,
@@ -224,9 +227,6 @@ def competition_context(analysis: Analysis, comp: CompetitionAnalysis, fmt: mode
         "confusion_figures": [f for f in other_figures if f["stem"] == "confusion"],
         "classes": model.per_class(comp, fmt), "methods": methods_context(s, [comp]),
         "provenance": provenance(analysis, comp), "unit": prose.unit(comp),
-        # only the marks a p-value can earn with B resamples (as the LaTeX matrix caption)
-        "stars": [(t, mark, len(vocab.STARS) - 1 - i) for i, (t, mark) in enumerate(vocab.STARS)
-                  if (t, mark) in model.possible_marks(s.bootstrap)],
         "fmt": fmt, "family_words": vocab.FAMILIES[s.family].words,
         "alerts": alerts(s, comp),
     }

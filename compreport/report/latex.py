@@ -92,7 +92,6 @@ class Renderer(PairwiseTables):
         self.stamp = (f"% compreport {analysis.version}: B={s.bootstrap}, seed={s.seed}, alpha={s.alpha:g}, "
                       f"ci={s.ci_method}, test={s.test}, family={s.family}, correction={s.correction}, "
                       f"style={self.opt.style}")
-        self.marks = model.possible_marks(s.bootstrap)
 
     # -- helpers ---------------------------------------------------------------------------------
 

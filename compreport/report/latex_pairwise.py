@@ -86,13 +86,16 @@ class PairwiseTables:
             text += tr("; {n} verdicts unsettled (within that error: more resamples could change them)", n=unsettled)
         return text + "."
 
-    def _marks_text(self) -> str:
-        """The legend of the marks that can occur with this B (smallest p-value 1/(B+1))."""
+    def _marks_text(self, ma: MetricAnalysis) -> str:
+        """The legend of the marks a corrected p-value of ``ma`` can earn (:func:`model.possible_marks`)."""
         s = self.analysis.settings
-        if not self.marks:
-            return tr("No significance mark can occur with {resamples} resamples (the smallest $p$-value is $1/(B+1)$)",
-                      resamples=f"\\num{{{s.bootstrap}}}")
-        text = ", ".join(f"{mark(m)}~$p < \\num{{{t:g}}}$" for t, m in reversed(self.marks))
+        marks = model.possible_marks(ma)
+        if not marks:
+            resamples, min_p = ma.verdicts.get("resamples") or s.bootstrap, ma.verdicts.get("min_p")
+            return tr("No significance mark can occur: with {resamples} resamples the smallest corrected $p$-value is "
+                      "{p} ({rule})", resamples=f"\\num{{{resamples}}}", rule=escape(s.rule),
+                      p=f"\\num{{{min_p:.3g}}}" if min_p == min_p and min_p is not None else "$1/(B+1)$")
+        text = ", ".join(f"{mark(m)}~$p < \\num{{{t:g}}}$" for t, m in reversed(marks))
         return tr("Marks: {marks} ({rule})", marks=text, rule=escape(s.rule))
 
     def pair_matrix(self, comp: CompetitionAnalysis, ma: MetricAnalysis) -> str:
@@ -107,7 +110,8 @@ class PairwiseTables:
         position = t.extra["position"]
         cells = [c for r in t.rows for c in r.cells.values()]
         fmt = number_format(d, [c.value for c in cells])
-        post = mark(self.marks[0][1]) if self.marks else ""
+        marks = model.possible_marks(ma)
+        post = mark(marks[0][1]) if marks else ""
         cols = list(t.columns)
         col_w = max(self._num_col(cells, fmt, "{" + str(position[c]) + "}", post) for c in cols)
         full = {r.label: f"{position[r.label]}.~{self._name(r.label, r.baseline)}" for r in t.rows}
@@ -133,7 +137,7 @@ class PairwiseTables:
             rows = [r for r in t.rows if position[r.label] > first]
             w = st.table_width([stub] + [col_w] * len(g))
             probe = head + self._part_text(9, 9) + "; " + "x" * 40 * (len(g) + (len(rows) if abbreviate else 0)) + \
-                self._marks_text()
+                self._marks_text(ma)
             plan += [(g, [rows[i] for i in rg], w) for rg in self._row_groups(len(rows), probe, w)]
         labels = self._parts(self.label(f"{comp.id}-pairs-{metric_stems(comp)[ma.name]}"), len(plan))
         parts = []
@@ -147,7 +151,7 @@ class PairwiseTables:
             numbered = (N_("{head}{part}; systems are numbered by rank ({key}). {marks}.") if abbreviate
                         else N_("{head}{part}; columns are numbered by rank ({key}). {marks}."))
             cap = tr(numbered, head=head, part=self._part_text(k + 1, len(plan)), key=self._key(shown),
-                     marks=self._marks_text())
+                     marks=self._marks_text(ma))
             body = self._render("matrix.tex.j2", cols=[position[c] for c in sel],
                                 fmt=table_format(fmt, post), rows=[
                                     {"label": names[r.label],

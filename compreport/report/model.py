@@ -167,13 +167,18 @@ def star_level(p: float | None) -> int:
     return _STAR_LEVEL.get(vocab.stars(p), -1)
 
 
-def possible_marks(bootstrap: int) -> tuple[tuple[float, str], ...]:
-    """The significance marks (:data:`~compreport.vocabulary.STARS`) a p-value can earn with
-    ``bootstrap`` resamples, strictest first: an estimated p-value is at least 1/(B + 1), and a
-    correction only raises it, so a mark needs 1/(B + 1) < its threshold (none without resamples)."""
-    if not bootstrap or bootstrap < 1:
+def possible_marks(metric: MetricAnalysis) -> tuple[tuple[float, str], ...]:
+    """The significance marks (:data:`~compreport.vocabulary.STARS`) a corrected p-value of
+    ``metric`` can earn, strictest first: those whose threshold is above the smallest p-value its
+    stored rule can reach (``verdicts["min_p"]``: 1/(R + 1) for R resamples, refined ones counted,
+    times the smallest family under Bonferroni or Holm); none without resamples; all of them when
+    the rule does not say (an analysis built by hand)."""
+    if "min_p" not in metric.verdicts:
+        return vocab.STARS
+    min_p = metric.verdicts["min_p"]
+    if min_p is None or min_p != min_p:
         return ()
-    return tuple((t, m) for t, m in vocab.STARS if 1 / (bootstrap + 1) < t)
+    return tuple((t, m) for t, m in vocab.STARS if min_p < t)
 
 
 def _yes_no(v: bool | None) -> Cell:

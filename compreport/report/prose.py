@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from .. import vocabulary as vocab
 from ..lang import N_, count, tr
 from ..stats import montecarlo
+from ..stats.multitest import smallest_family
 from ..settings import Settings
 from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis, Score
 from .metricnames import metric_label
@@ -176,7 +177,8 @@ def cannot_reject(settings: Settings, ma: MetricAnalysis) -> str | None:
         return None
     tested = int(v.get("tested", 0))
     resamples = int(v.get("resamples") or settings.bootstrap)
-    need = montecarlo.b_needed(tested, settings.alpha, settings.correction, settings.refine)
+    need = montecarlo.b_needed(smallest_family(v.get("family", settings.family), tested), settings.alpha,
+                               settings.correction, settings.refine)
     return tr("Too few resamples for {metric}: with {resamples} resamples no p-value can fall below "
               "1/({resamples} + 1), so the {rule} ({tested} comparisons) can never reject at \u03b1 = {alpha}; "
               "every system shares one group and ties with the best whatever the data. Use B = {need} or more.",

@@ -54,6 +54,13 @@ def correct_within(p: np.ndarray, families: np.ndarray) -> dict[str, np.ndarray]
     return out
 
 
+def smallest_family(family: str, tested: int) -> int:
+    """How many of ``tested`` comparisons the smallest family holds (what bounds the smallest corrected
+    p-value): all of them for ``all-pairs`` and ``vs-best``; one for ``per-row`` (the row of the system
+    ranked second to last), none when nothing is tested."""
+    return min(tested, 1) if family == "per-row" else tested
+
+
 def smallest_adjusted_p(tested: int, bootstrap: int, correction: str) -> float:
     """The smallest p-value any of ``tested`` comparisons can reach after ``correction`` (``none``,
     ``bonferroni``, ``holm``, ``bh``) when p-values are estimated from ``bootstrap`` resamples:

@@ -133,8 +133,9 @@ ES: dict[str, str] = {
         "; {n} veredicto no resuelto (dentro de ese error: más remuestras podrían cambiarlo)",
     "; {n} verdicts unsettled (within that error: more resamples could change them)":
         "; {n} veredictos no resueltos (dentro de ese error: más remuestras podrían cambiarlos)",
-    "No significance mark can occur with {resamples} resamples (the smallest $p$-value is $1/(B+1)$)":
-        "Con {resamples} remuestras no puede darse ninguna marca de significación (el menor valor $p$ es $1/(B+1)$)",
+    "No significance mark can occur: with {resamples} resamples the smallest corrected $p$-value is {p} ({rule})":
+        "No puede darse ninguna marca de significación: con {resamples} remuestras el menor valor $p$ corregido es "
+        "{p} ({rule})",
     "Marks: {marks} ({rule})": "Marcas: {marks} ({rule})",
     "pairwise differences of {competition}": "diferencias por pares de {competition}",
     "pairwise p-values of {competition}": "valores p por pares de {competition}",
