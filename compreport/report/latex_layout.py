@@ -38,8 +38,9 @@ class Style:
     title : str
         What it is, in a few words (help text, header comments).
     fonts : tuple of str
-        Font families of ``fontmetrics.json`` the tables are set in (the model takes each glyph's
-        widest advance among them; every style has one).
+        Font families of ``fontmetrics.json`` the tables may be set in; the model takes each glyph's
+        widest advance among them (ceurart: Libertinus Sans, and Latin Modern Sans, which
+        ``preamble.tex`` loads when texlive-fonts-extra is absent and the class falls back).
     size, baselineskip : float
         Type size (pt) and line height of the table body.
     caption_size, caption_baselineskip : float
@@ -59,9 +60,6 @@ class Style:
         The font lines of ``preamble.tex`` (fontenc and the fonts that avoid Type 3 bitmaps).
     source : str
         Where the numbers come from.
-    fallback_fonts : tuple of str
-        The fonts the class sets tables in when its own are not installed (ceurart without
-        texlive-fonts-extra: Latin Modern Sans, through ``preamble.tex``); the tests use them there.
     document : tuple of str
         The ``\\documentclass`` line and geometry of a document with this style's measurements and
         table font, for classes that cannot be shipped (the appendix; the tests' SEPLN and ACL papers).
@@ -87,7 +85,6 @@ class Style:
     source: str
     document: tuple[str, ...] = ()
     babel: str | None = None
-    fallback_fonts: tuple[str, ...] = ()
     tabcolsep: float = 6.0
 
     def env(self, width: float) -> str | None:
@@ -137,17 +134,19 @@ class Style:
 
 
 def _ceur_document(fontsize: str, twocolumn: bool) -> tuple[str, ...]:
-    """ceurart's page and table font on KOMA's scrartcl (the class ceurart builds on)."""
+    """ceurart's page and table font on KOMA's scrartcl (the class ceurart builds on): tables switch to
+    ``\\sffamily\\small`` after ``\\@float``, as ceurart.cls does (a hook at the environment's start is
+    undone by ``\\@floatboxreset``)."""
     return (f"\\documentclass[a4paper,fontsize={fontsize}{',twocolumn' if twocolumn else ''}]{{scrartcl}}",
             "\\usepackage[a4paper,textwidth=418.25555pt,textheight=595.80026pt"
             f"{',columnsep=10pt' if twocolumn else ''}]{{geometry}}",
             r"\IfFileExists{libertinus.sty}{\usepackage{libertinus}}{}",
-            r"\usepackage{etoolbox}\AtBeginEnvironment{table}{\sffamily\small}"
-            r"\AtBeginEnvironment{table*}{\sffamily\small}")
+            r"\makeatletter\renewenvironment{table}[1][tbp]{\@float{table}[#1]\sffamily\small}{\end@float}"
+            r"\renewenvironment{table*}[1][tbp]{\@dblfloat{table}[#1]\sffamily\small}{\end@dblfloat}\makeatother")
 
 
 _CEUR = dict(
-    fonts=("libertinus-sans",), textwidth=418.25555, textheight=595.80026, caption_below=False, caption_skip=10.0,
+    textwidth=418.25555, textheight=595.80026, caption_below=False, caption_skip=10.0,
     label_line=True,
     preamble=(r"\usepackage[T1]{fontenc}",
               r"\IfFileExists{libertinus.sty}{}{\usepackage{lmodern}}% ceurart sets Libertinus (texlive-fonts-extra);"
@@ -162,12 +161,12 @@ STYLES = {
         "ceurart", "CEUR-WS ceurart.cls, one column (IberLEF working notes)", size=10.0, baselineskip=12.0,
         caption_size=10.0, caption_baselineskip=12.0, columnwidth=418.25555, twocolumn=False,
         source=_CEUR_SOURCE + "; 11 pt class, tables at 10 pt", document=_ceur_document("11pt", False),
-        fallback_fonts=("lmss10",), **_CEUR),
+        fonts=("libertinus-sans", "lmss10"), **_CEUR),
     "ceurart-2col": Style(
         "ceurart-2col", "CEUR-WS ceurart.cls, two columns", size=8.21255, baselineskip=9.85503,
         caption_size=8.21255, caption_baselineskip=9.85503, columnwidth=204.12778, twocolumn=True,
         source=_CEUR_SOURCE + "; 9 pt class, tables at 8.2 pt", document=_ceur_document("9pt", True),
-        fallback_fonts=("lmss8",), **_CEUR),
+        fonts=("libertinus-sans", "lmss8"), **_CEUR),
     "sepln": Style(
         "sepln", "SEPLN journal Procesamiento del Lenguaje Natural, two columns", fonts=("lmr10",), size=10.95,
         baselineskip=13.6, caption_size=10.95, caption_baselineskip=13.6, textwidth=455.24, columnwidth=213.40,
