@@ -459,13 +459,14 @@ def test_babel_spanish_and_decimal_comma_print_right(twelve, tmp_path):
     a team called 100%Tox.01 prints as given (no space before %)."""
     comp = twelve.competitions[0]
     r = latex.Renderer(twelve, latex.Options(style="sepln", decimal_comma=True))
-    body = r.leaderboard(comp) + r.pair_matrix(comp, comp.primary)
+    body = r.leaderboard(comp) + r.pair_matrix(comp, comp.primary) + r.legend()
     log, text = _compile(tmp_path, body, "sepln", babel="spanish", decimal_comma=True)
     flat = re.sub(r"\s+", " ", text)
     best = comp.primary.scores[0].score
     assert f"{best:.4f}".replace(".", ",") in flat and f"{best:.4f}" not in flat
     assert "α = 0,05" in flat and "0.05" not in flat
     assert "100%Tox.01" in flat and "100 %Tox.01" not in flat
+    assert "s/x̄, in %" in flat and "( %)" not in flat  # the legend's CV, no "( %)"
     assert "p < 0,1" in flat or "p < 0,001" in flat
 
 

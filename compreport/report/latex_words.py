@@ -19,7 +19,7 @@ LEGEND_TEX = {
     "Ties w/ win.": N_(r"Possible ties with the winner, with corrections none / Bonferroni / Holm / BH over the "
                        r"$m-1$ comparisons with the winner"),
     "Poss. compars.": N_(r"Total possible comparisons, $m(m-1)/2$"),
-    "CV": N_(r"Coefficient of variation of competitors' performance, $\mathit{{CV}} = 100\,s/\bar{{x}}$ (\%)"),
+    "CV": N_(r"Coefficient of variation of competitors' performance, $\mathit{{CV}} = 100\,s/\bar{{x}}$, in \%"),
     "PPI": N_(r"Possible percentage improvement, e.g.\ for {f1}: $100\,(1 - \mbox{{{f1} of the winner}})$"),
 }
 

@@ -68,8 +68,8 @@ ES: dict[str, str] = {
     r"the winner": r"Posibles empates con el ganador, con las correcciones ninguna / Bonferroni / Holm / BH sobre las "
                    r"$m-1$ comparaciones con el ganador",
     r"Total possible comparisons, $m(m-1)/2$": r"Total de comparaciones posibles, $m(m-1)/2$",
-    r"Coefficient of variation of competitors' performance, $\mathit{{CV}} = 100\,s/\bar{{x}}$ (\%)":
-        r"Coeficiente de variación del rendimiento de los competidores, $\mathit{{CV}} = 100\,s/\bar{{x}}$ (en \%)",
+    r"Coefficient of variation of competitors' performance, $\mathit{{CV}} = 100\,s/\bar{{x}}$, in \%":
+        r"Coeficiente de variación del rendimiento de los competidores, $\mathit{{CV}} = 100\,s/\bar{{x}}$, en \%",
     r"Possible percentage improvement, e.g.\ for {f1}: $100\,(1 - \mbox{{{f1} of the winner}})$":
         r"Mejora porcentual posible, p.~ej., para {f1}: $100\,(1 - \mbox{{{f1} del ganador}})$",
     " (part {k} of {n})": " (parte {k} de {n})",
