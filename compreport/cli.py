@@ -172,16 +172,17 @@ def _print_leaderboards(report) -> None:
 
 
 def _print_written(out: Path, paths: list[Path]) -> None:
-    """One line per top-level file, one line per competition folder with its file count."""
+    """One line per top-level file, one line per competition folder with its file count (control
+    characters and undecodable bytes of a path escaped, as in every message)."""
     per_folder: dict[str, int] = {}
     for p in paths:
         rel = p.relative_to(out)
         if len(rel.parts) == 1:
-            print(p)
+            print(_printable(p))
         else:
             per_folder[rel.parts[0]] = per_folder.get(rel.parts[0], 0) + 1
     for folder, count in per_folder.items():
-        print(f"{out / folder}/ ({count} files)")
+        print(f"{_printable(out / folder)}/ ({count} files)")
 
 
 def cmd_report(args) -> int:
@@ -272,7 +273,7 @@ def cmd_init(args) -> int:
     from .inputs.scaffold import scaffold
 
     for path in scaffold(Path(args.directory), args.force):
-        print(path)
+        print(_printable(path))
     return 0
 
 

@@ -348,6 +348,17 @@ def test_control_characters_in_names_are_escaped(tmp_path):
     assert "\x1b" not in res.stderr
 
 
+def test_output_paths_are_printed_escaped(tmp_path):
+    """The files written are listed on stdout with control characters and undecodable bytes escaped:
+    no raw ESC reaches the terminal, and a name that is not UTF-8 does not crash a strict stdout."""
+    layout(tmp_path)
+    for out, shown in (("esc\x1b[31mred", "esc\\x1b[31mred"), (os.fsdecode(b"d\xe9"), "d\\xe9")):
+        res = cli_process(tmp_path, "report", "gold.tsv", "--runs", "runs", "--metric", "accuracy", "-o", out,
+                          "-B", "20", "--format", "json")
+        assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr
+        assert f"{shown}/results.json" in res.stdout.splitlines() and "\x1b" not in res.stdout
+
+
 def test_control_characters_in_figure_warnings_are_escaped(tmp_path):
     """matplotlib's glyph warnings for a system named with ESC reach the terminal escaped."""
     layout(tmp_path, **{"t\x1bred": RUN_B})
