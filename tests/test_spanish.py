@@ -100,8 +100,8 @@ seed test notes warnings inputs settings versus over side shows counted cannot t
 #: Text that is not a sentence of ours: file names, LaTeX commands (with the names of environments,
 #: files, labels and packages they take).
 _NOT_WORDS = re.compile(r"\S*\.(?:csv|tsv|txt|toml|jsonl|zip|tex|pdf|svg|json|md|html|eml)\b|https?://\S+"
-                        r"|\\(?:begin|end|input|includegraphics|label|ref|usepackage|IfFileExists|AtBeginEnvironment"
-                        r"|floatplacement|bibliographystyle|bibliography|documentclass)\*?(?:\[[^\]]*\])?\{[^}]*\}"
+                        r"|\\(?:begin|end|input|includegraphics|label|ref|usepackage|IfFileExists|renewenvironment|@float"
+                        r"|@dblfloat|floatplacement|bibliographystyle|bibliography|documentclass)\*?(?:\[[^\]]*\])?\{[^}]*\}"
                         r"|\\[A-Za-z]+|\[[^\]\n]*=[^\]\n]*\]")  # and key=value options: S[table-format=1.4]
 
 
