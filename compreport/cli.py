@@ -343,6 +343,10 @@ def main(argv: list[str] | None = None) -> int:
         where = f"{exc.filename}: " if exc.filename else ""
         print(f"error: {_printable(where)}{_printable(exc.strerror or exc)}", file=sys.stderr)
         return 2
+    except MemoryError as exc:  # more than the memory check foresaw
+        print(f"error: out of memory{f' ({_printable(exc)})' if str(exc) else ''}; use fewer resamples (-B), "
+              f"--jobs 1, or a machine with more memory", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130

@@ -315,6 +315,41 @@ def test_resamples_beyond_memory_are_one_error_line(tmp_path):
         "available; use a smaller -B")
 
 
+def test_resamples_beyond_ulimit_are_one_error_line(tmp_path):
+    """Under ``ulimit -v`` (a cluster's limit; not seen by MemAvailable), the check counts what is left of it."""
+    import resource
+
+    layout(tmp_path)
+    limit = 1536 << 20
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    res = subprocess.run([sys.executable, "-m", "compreport", "report", "gold.tsv", "--runs", "runs", "--metric",
+                          "accuracy", "-o", "out", "-B", "50000000", "--format", "json"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120, preexec_fn=cap)
+    bad(tmp_path, res, "-B 50000000 would need about", "available; use a smaller -B")
+
+
+def test_out_of_memory_is_one_error_line(tmp_path, monkeypatch, capsys):
+    """A MemoryError the check did not foresee: one line, exit 2, nothing written."""
+    from compreport import api, cli as cli_module
+
+    layout(tmp_path)
+    monkeypatch.chdir(tmp_path)
+
+    def oom(*args, **kwargs):
+        raise MemoryError("Unable to allocate 2.24 GiB for an array")
+
+    monkeypatch.setattr(api, "analyze", oom)
+    assert cli_module.main(["report", "gold.tsv", "--runs", "runs", "--metric", "accuracy", "-o", "out", "-B", "20",
+                            "--format", "json"]) == 2
+    assert not (tmp_path / "out").exists()
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "error: out of memory (Unable to allocate 2.24 GiB for an array); use fewer resamples (-B), --jobs 1, "
+        "or a machine with more memory")
+
+
 def test_statistics_beyond_memory_are_refused_before_allocation(monkeypatch):
     """The per-item statistics of a run (distinct items x systems x labels) are checked too."""
     import pandas as pd

@@ -1,7 +1,7 @@
 """Memory a run would need, and the check that refuses a run that would not fit (one error line).
 
-Available memory is Linux's ``MemAvailable`` (or ``os.sysconf``), capped by a cgroup v2 limit;
-where neither can be read, nothing is checked.
+Available memory is Linux's ``MemAvailable`` (or ``os.sysconf``), capped by a cgroup v2 limit and
+by what ``ulimit -v`` leaves; where none can be read, nothing is checked.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ def block_rows(n: int) -> int:
 
 def available_memory() -> int | None:
     """Bytes of memory available now: ``MemAvailable`` of /proc/meminfo (else the free pages of
-    ``os.sysconf``), capped by a cgroup v2 limit; None where neither can be read (no check then)."""
+    ``os.sysconf``), capped by a cgroup v2 limit and by the address space ``ulimit -v`` leaves; None
+    where neither can be read (no check then)."""
     avail = None
     try:
         with open("/proc/meminfo", encoding="ascii") as fh:
@@ -44,7 +45,23 @@ def available_memory() -> int | None:
                 avail = min(avail, int(limit) - int(fh.read()))
     except (OSError, ValueError):
         pass
-    return avail
+    return min(avail, _address_space_left())
+
+
+def _address_space_left() -> int:
+    """Bytes the process may still map under ``ulimit -v`` (``RLIMIT_AS``, common on clusters): the
+    soft limit less the current virtual size; unbounded where there is no limit or it cannot be read."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft == resource.RLIM_INFINITY:
+            return 1 << 62
+        with open("/proc/self/status", encoding="ascii") as fh:
+            size = next(int(line.split()[1]) * 1024 for line in fh if line.startswith("VmSize:"))
+        return max(0, soft - size)
+    except (ImportError, OSError, ValueError, StopIteration):
+        return 1 << 62
 
 
 def _size(nbytes: float) -> str:
