@@ -199,6 +199,20 @@ def test_boolean_resamples_in_spec_is_an_error(tmp_path):
     bad(tmp_path, res, "competition.toml, line 9", "[bootstrap] resamples must be a whole number", "got True")
 
 
+@pytest.mark.parametrize("line,needle", [
+    ("id_col = true", "key 'data.id_col': expected a whole number or a string (got true)"),
+    ("id_col = 1.0", "key 'data.id_col': expected a whole number or a string (got 1.0)"),
+    ("label_col = [2, true]", "key 'data.label_col': expected a whole number or a string or a list of those"),
+    ("comments = 1", "key 'data.comments': Input should be a valid boolean (got 1)"),
+    ("comments = 0", "key 'data.comments': Input should be a valid boolean (got 0)")])
+def test_spec_reading_keys_are_type_strict(tmp_path, line, needle):
+    """Booleans are not integers, floats are not column positions, integers are not booleans."""
+    layout(tmp_path / "c1")
+    write(tmp_path, "c1/competition.toml", COMP.replace('runs = "runs"\n', f'runs = "runs"\n{line}\n'))
+    bad(tmp_path, cli(tmp_path, "report", "c1", "-o", "out", "-B", "20", "--format", "json"),
+        "competition.toml, line 6", needle)
+
+
 # --------------------------------------------------------------------------- 2. input-side OS failures
 
 def test_permission_denied_on_an_input(tmp_path, monkeypatch, capsys):

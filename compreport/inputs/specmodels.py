@@ -17,7 +17,7 @@ from ..settings import validate
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # true is not 1, 1.0 is not a column, "2021" is not a year
 
 
 class RunsSpec(_Strict):

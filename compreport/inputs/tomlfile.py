@@ -123,4 +123,48 @@ def validate_model(model: type[BaseModel], data: dict, path: Path) -> Any:
                              f" (known keys: {', '.join(known)})") from None
         if err["type"] == "missing":
             raise InputError(f"{path}: missing key {dotted!r}") from None
-        raise InputError(f"{where(path, loc)}: key {dotted!r}: {err['msg']} (got {err.get('input')!r})") from None
+        key = _data_loc(loc, data)
+        if key != loc:  # a value that matches none of a union's types: say which types it may have
+            same = [e for e in errors if tuple(e["loc"])[:len(key)] == key]
+            kinds = list(dict.fromkeys(_KINDS.get(e["type"], e["type"]) for e in same
+                                       if len(e["loc"]) == len(key) + 1))
+            if any(str(part).startswith("list[") for e in same for part in e["loc"][len(key):]):
+                kinds.append("a list of those")
+            value = _value_at(data, key)
+            raise InputError(f"{where(path, key)}: key {'.'.join(str(p) for p in key)!r}: expected "
+                             f"{' or '.join(kinds)} (got {_shown(value)})") from None
+        raise InputError(f"{where(path, loc)}: key {dotted!r}: {err['msg']} (got {_shown(err.get('input'))})") from None
+
+
+def _shown(value) -> str:
+    """A value as TOML writes it (``true``, not ``True``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(_shown(v) for v in value) + "]"
+    return repr(value)
+
+
+#: Pydantic's type errors in words, for a value that matches none of a union's types.
+_KINDS = {"int_type": "a whole number", "string_type": "a string", "bool_type": "true or false",
+          "float_type": "a number", "list_type": "a list"}
+
+
+def _value_at(data, loc: tuple):
+    for part in loc:
+        data = data[part]
+    return data
+
+
+def _data_loc(loc: tuple, data) -> tuple:
+    """The longest prefix of an error's ``loc`` that is a place in ``data`` (without the union
+    member names pydantic appends, such as ``int`` or ``str``)."""
+    out = []
+    for part in loc:
+        if isinstance(data, dict) and part in data or isinstance(data, list) and isinstance(part, int) \
+                and 0 <= part < len(data):
+            data = data[part]
+            out.append(part)
+        else:
+            break
+    return tuple(out)
