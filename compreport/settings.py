@@ -53,14 +53,14 @@ def suggest(value, options) -> str:
 
 
 def _as_whole(value) -> str:
-    """`` (write it as 10000)`` when ``value`` is a float or text holding a whole number, else ``""``."""
+    """`` (write it as 10000)`` when ``value`` is a float or text holding a whole number ≥ 0, else ``""``."""
     if isinstance(value, bool):
         return ""
     try:
         f = float(value)
     except (TypeError, ValueError, OverflowError):
         return ""
-    return f" (write it as {int(f)})" if math.isfinite(f) and f.is_integer() else ""
+    return f" (write it as {int(f)})" if math.isfinite(f) and f.is_integer() and f >= 0 else ""
 
 
 def whole_number(value, where: str, low: int, high: int | None = None) -> int:
