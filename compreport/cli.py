@@ -108,7 +108,9 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
     # then checked against every file the inputs name once they are read.
     metrics = _comma_list(reading.metric) if reading is not None else []
     runs = reading.runs if reading is not None else None
-    named = [*inputs, *([runs] if runs else []), *map(metric_file, metrics), *([args.emails] if args.emails else [])]
+    names = reading.names if reading is not None else None
+    named = [*inputs, *([runs] if runs else []), *([names] if names else []), *map(metric_file, metrics),
+             *([args.emails] if args.emails else [])]
     say = _stage_reporter(args.verbose)
     with claim(out, args.force, protect=named) as target:
         loaded = _load(inputs, reading)

@@ -60,7 +60,7 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
                    "they are comments)")
     g.add_argument("--zip-member", metavar="NAME", help="the prediction file inside every .zip run")
     g.add_argument("--names", metavar="FILE", help="names file: CSV/TSV with columns run, name, team, baseline, "
-                   "exclude")
+                   "exclude; or XML, one element per run")
     g.add_argument("--exclude", action="append", metavar="GLOB", help="leave out run files matching GLOB "
                    "(repeatable)")
     g.add_argument("--missing", metavar="POLICY", help="a blank, absent or unreadable prediction: error (default) or "

@@ -240,6 +240,18 @@ def test_output_at_a_user_metric_file_folder_is_refused(tmp_path):
           "-o metrics", "holds the input metrics/m.py")
 
 
+def test_output_holding_the_names_file_is_refused_before_it_is_read(tmp_path):
+    """A names file saved into an earlier report's folder: refused as an input before it is read (its
+    own problems, here no header, are not what the user is told)."""
+    ok(wide(tmp_path))
+    competition(tmp_path / "c1")
+    write(tmp_path, "out/names.tsv", "not a names file\n")
+    before = snapshot(tmp_path)
+    error(cli(tmp_path, "c1/gold.tsv", "--runs", "c1/runs", "--metric", "accuracy", "--names", "out/names.tsv",
+              "--force"), "-o out", "holds the input out/names.tsv")
+    assert snapshot(tmp_path) == before
+
+
 def test_dot_is_refused_even_when_it_holds_no_input(tmp_path):
     write(tmp_path, "data/wide.csv", WIDE)
     run_dir = tmp_path / "empty"
