@@ -442,6 +442,11 @@ def test_missing_wrong_scores_them_as_wrong_answers(tmp_path, cmd):
     warning = [line for line in result[2] if "missing prediction" in line]
     assert len(warning) == 1 and "2 missing prediction(s)" in warning[0] and "'B': 2" in warning[0]
     assert any("missing prediction" in w for w in comp["warnings"])
+    # the report marks the run with its count (the leaderboard model every format renders)
+    analysis = cr.Analysis.from_dict(json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8")))
+    board = cr.Report(analysis).to_markdown("leaderboard")
+    row_b = next(line for line in board.splitlines() if "| B " in line)
+    assert "2 missing" in row_b and "missing" not in next(line for line in board.splitlines() if "| A " in line)
 
 
 def test_missing_wrong_for_a_numeric_metric_is_an_error(tmp_path, cmd):
