@@ -498,7 +498,7 @@ def test_spanish_tables_headers_and_captions(twelve, tmp_path):
         summary, ci = r.summary(), r.confidence_intervals(comp)
     assert "Posición & Sistema" in board and "Clasificación de" in board and "Rank" not in board
     assert "Sistema & {LI} & {Dif.} & {LS}" in vs_best and "\\label{tab:twelve:twelve-diff-" in vs_best
-    assert r"$\mathit{CV} = 100\,s/\bar{x}$ (en \%)" in legend and "Nombre & Descripción" in legend
+    assert r"$\mathit{CV} = 100\,s/\bar{x}$, en \%" in legend and "Nombre & Descripción" in legend
     assert "Emp. c/ gan." in summary and "filas como en la tabla~\\ref{tab:twelve:competitiveness-legend}" in summary
     assert "(límites inferior LI y superior LS)" in ci and "remuestras" in ci
     assert re.findall(r"\\label\{[^}]*\}", board) == re.findall(r"\\label\{[^}]*\}", english)
