@@ -1,6 +1,5 @@
 """Every table in the real classes: the demo and a 12-system competition with 35-character names,
-compiled with pdflatex in each style's geometry, read back from the log, the .aux and the PDF (the
-demo's p-value lists aside: the twelve-system output has the same table with longer names and rows).
+compiled with pdflatex in each style's geometry, read back from the log, the .aux and the PDF.
 
 ceurart and ceurart-2col use the real ``ceurart.cls`` (tests/data/ceurart, LPPL); SEPLN and ACL,
 whose templates cannot be shipped, are emulated with their measured widths, fonts and caption
@@ -109,15 +108,13 @@ def _paper(style: str, out: Path) -> str:
 
 
 def _table_files(out: Path) -> list[Path]:
-    """The table files of one output in the appendix's order: summary, then each competition's.
-
-    The demo's p-value lists are left out (their 560 rows would double each paper's pdflatex time):
-    the twelve-system output holds the same table with the longest names, 66 rows, split in parts."""
+    """Every table file of one output in the appendix's order: summary, then each competition's
+    (the demo's p-value lists included: 560 rows, half of each paper's pdflatex time)."""
     files = [out / "summary" / "legend.tex", out / "summary" / "competitiveness.tex"]
     files += sorted((out / "summary").glob("ci-*.tex"))
     for line in (out / "appendix.tex").read_text(encoding="utf-8").splitlines():
         m = re.fullmatch(r"\\input\{(.+/tables/.+\.tex)\}", line.strip())
-        if m and not (out.name == "demo" and Path(m.group(1)).name.startswith("pvalues-")):
+        if m:
             files.append(out / m.group(1))
     return files
 
