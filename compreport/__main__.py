@@ -1,5 +1,13 @@
-"""``python -m compreport``: the command line."""
+"""``python -m compreport``: the command line (the package is imported by then; see
+:mod:`compreport_entry` for the ``compreport`` command, which handles signals before that)."""
 
-from .cli import run
+try:
+    from compreport_entry import install
+except ImportError:  # the package used from a source tree without its entry module
+    install = None
+if install is not None:
+    install()
+
+from .cli import run  # noqa: E402
 
 run()

@@ -447,6 +447,25 @@ def test_signal_during_the_bootstrap_keeps_the_previous_output(tmp_path, sig, st
     assert snapshot(tmp_path / "out") == before and temporaries(tmp_path) == []
 
 
+@pytest.mark.parametrize("sig, status, line", [(signal.SIGINT, 130, "error: interrupted"),
+                                               (signal.SIGTERM, 143, "error: terminated (SIGTERM)")])
+def test_signal_before_the_run_or_after_it_is_one_line(tmp_path, sig, status, line):
+    """The ``compreport`` command handles signals before the package is imported and after the run
+    restores its handlers: a signal then is one line and the status, not a traceback or silence."""
+    code = ("import os, sys, compreport_entry; compreport_entry.install(); "
+            f"os.kill(os.getpid(), {int(sig)}); import compreport.cli; sys.exit(0)")
+    res = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                         env=ENV)
+    assert (res.returncode, res.stderr, res.stdout) == (status, line + "\n", "")
+    ok(wide(tmp_path))  # after a whole run in this process, the entry's handlers are back
+    code = ("import os, sys, compreport_entry; compreport_entry.install(); from compreport.cli import main; "
+            "assert main(['report', 'wide.csv', '--id', 'id', '--metric', 'accuracy', '-o', 'o2', '-B', '20', "
+            f"'--format', 'json', '-q']) == 0; os.kill(os.getpid(), {int(sig)}); sys.exit(0)")
+    res = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                         env=ENV)
+    assert (res.returncode, res.stderr) == (status, line + "\n") and (tmp_path / "o2" / "results.json").is_file()
+
+
 def test_sigint_during_rendering_keeps_the_previous_output(tmp_path):
     """results.json is in the temporary folder, the figures are being drawn: Ctrl-C."""
     ok(wide(tmp_path))
