@@ -170,7 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("init", help="scaffold a commented competition.toml and its folders")
     p.add_argument("directory", metavar="DIR")
-    p.add_argument("--force", action="store_true", help="overwrite an existing competition.toml")
+    p.add_argument("--force", action="store_true",
+                   help="replace an existing competition.toml (yours is kept as competition.toml.bak)")
 
     sub.add_parser("metrics", help="list the metrics")
     return parser

@@ -367,6 +367,18 @@ def test_init_creates_and_refuses_to_overwrite(tmp_path):
     spec.write_text("# edited by the user\n", encoding="utf-8")
     assert_error(cli(tmp_path, "init", "newcomp"), "newcomp", "competition.toml", "already exists", "--force")
     assert spec.read_text(encoding="utf-8") == "# edited by the user\n"
+    # --force writes the template and keeps the user's file beside it, never losing it
+    template = (tmp_path / "t").mkdir() or cli(tmp_path / "t", "init", "x")
+    for k, kept in enumerate(("competition.toml.bak", "competition.toml.bak.2")):
+        spec.write_text(f"# edit {k}\n", encoding="utf-8")
+        res = cli(tmp_path, "init", "newcomp", "--force")
+        assert res.returncode == 0 and f"the existing file is kept as {kept}" in res.stderr, res.stderr
+        assert (tmp_path / "newcomp" / kept).read_text(encoding="utf-8") == f"# edit {k}\n"
+    assert spec.read_bytes() == (tmp_path / "t" / "x" / "competition.toml").read_bytes() and template.returncode == 0
+    res = cli(tmp_path, "init", "newcomp", "--force")  # the template itself: nothing to keep
+    assert res.returncode == 0 and "kept" not in res.stderr
+    assert sorted(p.name for p in (tmp_path / "newcomp").iterdir()) == [
+        "competition.toml", "competition.toml.bak", "competition.toml.bak.2", "runs"]
 
 
 @pytest.mark.parametrize("cid", ["../pwned", "/abs/path", ".hidden", "c%1 x", "summary", "a/b"])

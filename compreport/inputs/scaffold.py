@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import InputError
+from ..errors import InputError, note
 
 #: The commented competition.toml that ``compreport init`` writes.
 TEMPLATE = '''\
@@ -60,7 +60,8 @@ def scaffold(directory: Path, force: bool = False) -> list[Path]:
     directory : Path
         Created if missing.
     force : bool
-        Overwrite an existing competition.toml.
+        Replace an existing competition.toml; unless it is the template itself, the user's file is
+        kept beside it as ``competition.toml.bak`` (``.bak.2``, ... when taken), with a note.
 
     Returns
     -------
@@ -78,5 +79,12 @@ def scaffold(directory: Path, force: bool = False) -> list[Path]:
     if directory.exists() and not directory.is_dir():
         raise InputError(f"{directory}: exists and is not a directory")
     (directory / "runs").mkdir(parents=True, exist_ok=True)
+    if spec.exists() and spec.read_bytes() != TEMPLATE.encode("utf-8"):  # the user's: never lost
+        kept, k = spec.with_name(spec.name + ".bak"), 1
+        while kept.exists():
+            k += 1
+            kept = spec.with_name(f"{spec.name}.bak.{k}")
+        spec.replace(kept)
+        note(f"{spec}: the existing file is kept as {kept.name}")
     spec.write_text(TEMPLATE, encoding="utf-8")
     return [spec, directory / "runs"]
