@@ -430,6 +430,9 @@ def test_legend_sets_x_bar_and_marks_only_those_that_can_occur(twelve):
         if not listed:
             assert "No significance mark can occur: with \\num{200} resamples the smallest corrected $p$-value " \
                    "is \\num{0.328}" in tex
+    no_b = _analysis([raw], bootstrap=0)
+    assert "No significance mark: without resamples there are no $p$-values" in \
+        latex.Renderer(no_b).pair_matrix(no_b.competitions[0], no_b.competitions[0].primary)
 
 
 def test_decimal_comma_is_one_switch_in_preamble(twelve, tmp_path):

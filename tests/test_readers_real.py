@@ -211,6 +211,10 @@ def test_a_one_field_gold_says_when_its_first_line_is_read_as_a_header(tmp_path,
     result = report(cmd, "labels.txt", "--runs", "runs", "--metric", "accuracy")
     assert scores(good(tmp_path, result)) == pytest.approx({"A": 4 / 5})
     assert not [line for line in result[2] if "header" in line]
+    write(tmp_path, "labels.txt", "Sentiment\na\nb\na\nb\nc\n")  # nor a header named by --label-col
+    result = report(cmd, "labels.txt", "--runs", "runs", "--metric", "accuracy", "--label-col", "Sentiment")
+    assert scores(good(tmp_path, result)) == pytest.approx({"A": 4 / 5})
+    assert not [line for line in result[2] if "header" in line]
 
 
 # --------------------------------------------------------------------------- JSON
@@ -350,8 +354,10 @@ def test_xml_names_file(tmp_path, cmd):
                                  "meta.xml"))["systems"] == ["B"]
     for text, needles in (('<metadata>\n<participant submissionID="A">\n</metadata>\n',
                            ["meta.xml, line 3", "not well-formed XML"]),
-                          ('<metadata>\n<participant user="x"/>\n</metadata>\n',
+                          ('<metadata id="task12">\n<participant user="x"/>\n</metadata>\n',
                            ["meta.xml", "no element with a run attribute"]),
+                          ('<metadata>\n<p run="" submissionID=""/>\n</metadata>\n',
+                           ["meta.xml, line 2", "empty `run`"]),
                           ('<metadata>\n<p submissionID="A"/>\n<p submissionID="Z"/>\n</metadata>\n',
                            ["meta.xml, line 3", "run 'Z' matches no run file"]),
                           ('<metadata>\n<p submissionID="A" baseline="maybe"/>\n</metadata>\n',
@@ -520,6 +526,9 @@ def test_results_paths_are_relative_to_the_spec(tmp_path, cmd):
     assert [i["path"] for i in comp["inputs"]] == ["gold.tsv", "names.tsv", "runs/A.tsv", "runs/B.tsv"]
     loaded = cr.load(task / "gold.tsv", runs=task / "runs", metrics="accuracy")
     assert [i["path"] for i in loaded.competitions[0].inputs] == ["gold.tsv", "runs/A.tsv", "runs/B.tsv"]
+    # a relative path beside an absolute one stays as given (the working directory is tmp_path)
+    loaded = cr.load(task / "gold.tsv", runs="task/runs", metrics="accuracy")
+    assert [i["path"] for i in loaded.competitions[0].inputs] == ["gold.tsv", "task/runs/A.tsv", "task/runs/B.tsv"]
 
 
 def test_bad_reading_keys_in_a_spec(tmp_path, cmd):

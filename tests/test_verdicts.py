@@ -255,8 +255,9 @@ def test_vs_best_family_decides_only_the_comparisons_with_the_best():
 def test_per_row_families_can_reject_through_their_smallest_row():
     """Per-row Holm over 12 systems at B = 200: the row of the system ranked second to last holds one
     comparison, so a corrected p-value can reach 1/201 (the 66 pairs of all-pairs Holm cannot go below
-    66/201). The stored rule says so: no "can never reject" warning, no sentence saying that no
-    comparison can be significant, and the pairs it finds significant are consistent with it."""
+    66/201). The stored rule says so: no sentence saying that no
+    comparison can be significant, and the pairs it finds significant are consistent with it; only the
+    best's own row cannot reject, which the warning says."""
     rng = np.random.default_rng(0)
     gold = rng.integers(0, 2, 500)
     accs = [.9, .89, .88, .87, .86, .85, .84, .83, .82, .81, .80, .55]
@@ -266,7 +267,10 @@ def test_per_row_families_can_reject_through_their_smallest_row():
         per_row = cr.analyze(comp, bootstrap=200, family="per-row", refine=False)
         all_pairs = cr.analyze(comp, bootstrap=200, refine=False)
     never = [str(w.message) for w in caught if "can never reject" in str(w.message)]
-    assert len(never) == 1 and "all pairs" in never[0], never  # all-pairs only
+    # per row, the best's own row (11 comparisons, 11/201 > 0.05) cannot reject: every system ties
+    # with the best whatever the data, and the warning says so, and only that
+    assert len(never) == 2 and "the comparisons with the best" in never[0] and "(its row: 11 comparisons)" in \
+        never[0] and "every system ties with the best whatever the data" in never[0] and "all pairs" in never[1], never
     v = per_row.competitions[0].primary.verdicts
     assert v["min_p"] == pytest.approx(1 / 201) and v["can_reject"] is True
     assert any(c.significant for c in per_row.competitions[0].primary.pairs)

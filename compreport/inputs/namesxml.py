@@ -5,7 +5,7 @@
                  classification" shownName="TakeLab" />
     <participant username="rgtjf" submissionID="436419" systemName="" withdrawn="true" />
 
-Each element with a run attribute (:data:`RUN`, the first present) is one row of the names table
+Each element with a run attribute (:data:`RUN`, the first non-empty) is one row of the names table
 :func:`compreport.inputs.runfiles.apply_names` reads: ``name`` is the first non-empty of
 :data:`NAME`, ``team`` of :data:`TEAM`, ``baseline`` the attribute of that name, ``exclude`` that of
 :data:`EXCLUDE`. Other elements and attributes are left alone (the schema is the task's own).
@@ -19,8 +19,9 @@ from xml.parsers import expat
 from ..errors import InputError
 from .delimited import read_bytes
 
-#: Attributes that hold a run's id (file stem, submission id), first present wins.
-RUN = ("run", "submissionID", "submission_id", "submission", "id")
+#: Attributes that hold a run's id (file stem, submission id), first non-empty wins (not a bare ``id``,
+#: which a root element may carry for itself).
+RUN = ("run", "submissionID", "submission_id", "submission")
 #: Attributes that name a run, first non-empty wins (shown name before the system's own name).
 NAME = ("name", "shownName", "systemName", "username", "team")
 #: Attributes that name a run's team, first non-empty wins.
@@ -50,8 +51,8 @@ def read_xml_names(path: str) -> tuple[list[str], int, list[tuple[list[str], int
     parser = expat.ParserCreate()
 
     def start(_tag: str, attrs: dict[str, str]) -> None:
-        run = _first(attrs, RUN)
-        if run or any(k in attrs for k in RUN):
+        run = _first(attrs, RUN, non_empty=True)
+        if run or any(k in attrs for k in RUN):  # present but empty: an error naming its line
             rows.append(([run, _first(attrs, NAME, non_empty=True), _first(attrs, TEAM, non_empty=True),
                           attrs.get("baseline", "").strip(), _first(attrs, EXCLUDE)], parser.CurrentLineNumber))
 

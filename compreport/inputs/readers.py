@@ -195,8 +195,8 @@ def read_runs(gold_path: str | Path, runs: str | Path, id_column: str | None = N
     given += [{c for c in [run_id, *(run_labels or [])] if isinstance(c, str)}] * len(runs_found)
     is_header = headers(raw, given)
     gold = layout(raw[0], "gold", is_header[0], o, fields)
-    if gold.ids is None and gold.header and not names_a_column([h.lower() for h in gold.header],
-                                                               given[0] | COLUMN_WORDS):
+    if gold.ids is None and gold.header and not names_a_column(gold.header, given[0]) \
+            and not names_a_column([h.lower() for h in gold.header], COLUMN_WORDS):
         note(f"{gold.path}, line {raw[0].lines[raw[0].start]}: {shown_row(gold.header)} is read as a header, not "
              f"as an item: no other line of the gold or the runs holds that value")
     n = len(gold.values)

@@ -293,9 +293,14 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
                          f"(`compreport metrics` lists them)")
     name = path.stem
     opened = [str(e["path"]) for e in pieces["inputs"]]
-    if any(os.path.isabs(p) for p in opened):  # recorded relative to the folder that holds them all
-        base = Path(os.path.commonpath([os.path.dirname(os.path.abspath(p)) for p in opened]))
-        pieces = _relative(pieces, base, set())
+    absolute = [p for p in opened if os.path.isabs(p)]
+    if absolute:  # recorded relative to the folder that holds them (relative ones as given)
+        try:
+            base = Path(os.path.commonpath([os.path.dirname(p) for p in absolute]))
+        except ValueError:  # on different drives (Windows)
+            base = None
+        if base is not None and base.parent != base:  # not a file system's root: no common folder
+            pieces = _relative(pieces, base, set(opened) - set(absolute))
     comp = load.build(pieces, CompetitionInfo(slug(name), name, group=[name]), _metric_specs([], opts, None))
     comp.files = opened
     return comp

@@ -75,8 +75,9 @@ def key_line(path: Path, loc: tuple) -> int | None:
 
 
 def where(path: Path, loc: tuple) -> str:
-    """``path, line N`` when the key at ``loc`` can be found, else ``path``."""
-    line = key_line(path, loc) if loc else None
+    """``path, line N`` when the key at ``loc`` (or, within an inline table or array, the key that
+    holds it) can be found, else ``path``."""
+    line = next((n for n in (key_line(path, loc[:k]) for k in range(len(loc), 0, -1)) if n), None)
     return f"{path}, line {line}" if line else f"{path}"
 
 
@@ -123,17 +124,17 @@ def validate_model(model: type[BaseModel], data: dict, path: Path) -> Any:
                              f" (known keys: {', '.join(known)})") from None
         if err["type"] == "missing":
             raise InputError(f"{path}: missing key {dotted!r}") from None
-        key = _data_loc(loc, data)
-        if key != loc:  # a value that matches none of a union's types: say which types it may have
-            same = [e for e in errors if tuple(e["loc"])[:len(key)] == key]
-            kinds = list(dict.fromkeys(_KINDS.get(e["type"], e["type"]) for e in same
-                                       if len(e["loc"]) == len(key) + 1))
-            if any(str(part).startswith("list[") for e in same for part in e["loc"][len(key):]):
-                kinds.append("a list of those")
-            value = _value_at(data, key)
-            raise InputError(f"{where(path, key)}: key {'.'.join(str(p) for p in key)!r}: expected "
-                             f"{' or '.join(kinds)} (got {_shown(value)})") from None
-        raise InputError(f"{where(path, loc)}: key {dotted!r}: {err['msg']} (got {_shown(err.get('input'))})") from None
+        # the error deepest in the file's data (within a table given for a key, what is wrong inside it);
+        # several errors at that place are the types of a union, none of which the value has
+        err = max(errors, key=lambda e: len(_data_loc(tuple(e["loc"]), data)))
+        key = _data_loc(tuple(err["loc"]), data)
+        same = [e for e in errors if _data_loc(tuple(e["loc"]), data) == key]
+        dotted = ".".join(str(p) for p in key)
+        if len(same) > 1:
+            kinds = list(dict.fromkeys(_KINDS.get(e["type"], e["type"]) for e in same))
+            raise InputError(f"{where(path, key)}: key {dotted!r}: expected {' or '.join(kinds)} (got "
+                             f"{_shown(_value_at(data, key))})") from None
+        raise InputError(f"{where(path, key)}: key {dotted!r}: {err['msg']} (got {_shown(err.get('input'))})") from None
 
 
 def _shown(value) -> str:
@@ -142,12 +143,14 @@ def _shown(value) -> str:
         return "true" if value else "false"
     if isinstance(value, list):
         return "[" + ", ".join(_shown(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {_shown(v)}" for k, v in value.items()) + "}"
     return repr(value)
 
 
 #: Pydantic's type errors in words, for a value that matches none of a union's types.
 _KINDS = {"int_type": "a whole number", "string_type": "a string", "bool_type": "true or false",
-          "float_type": "a number", "list_type": "a list"}
+          "float_type": "a number", "list_type": "a list", "model_type": "a table", "dict_type": "a table"}
 
 
 def _value_at(data, loc: tuple):
@@ -157,14 +160,18 @@ def _value_at(data, loc: tuple):
 
 
 def _data_loc(loc: tuple, data) -> tuple:
-    """The longest prefix of an error's ``loc`` that is a place in ``data`` (without the union
-    member names pydantic appends, such as ``int`` or ``str``)."""
+    """The place in ``data`` of an error's ``loc``: its keys and indices, without the union members
+    pydantic names in it (``int``, ``str``, ``list[...]``, a model's class name)."""
     out = []
     for part in loc:
         if isinstance(data, dict) and part in data or isinstance(data, list) and isinstance(part, int) \
                 and 0 <= part < len(data):
             data = data[part]
             out.append(part)
-        else:
+        elif not (isinstance(part, str) and (part[:1].isupper() or part in _TAGS or "[" in part)):
             break
     return tuple(out)
+
+
+#: Union members pydantic names in an error's location.
+_TAGS = {"int", "str", "bool", "float", "list", "dict"}

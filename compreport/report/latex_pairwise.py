@@ -91,7 +91,9 @@ class PairwiseTables:
         s = self.analysis.settings
         marks = model.possible_marks(ma)
         if not marks:
-            resamples, min_p = ma.verdicts.get("resamples") or s.bootstrap, ma.verdicts.get("min_p")
+            resamples, min_p = ma.verdicts.get("resamples", s.bootstrap), ma.verdicts.get("min_p")
+            if not resamples:
+                return tr("No significance mark: without resamples there are no $p$-values")
             return tr("No significance mark can occur: with {resamples} resamples the smallest corrected $p$-value is "
                       "{p} ({rule})", resamples=f"\\num{{{resamples}}}", rule=escape(s.rule),
                       p=f"\\num{{{min_p:.3g}}}" if min_p == min_p and min_p is not None else "$1/(B+1)$")

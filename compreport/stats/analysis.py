@@ -179,8 +179,7 @@ def _rule(settings: Settings, tested: int, resamples: int) -> dict:
     refined), the smallest p-value ``min_p`` any comparison can reach after the correction with them,
     and ``can_reject`` (``min_p`` < alpha; None without resamples): when False, every system shares
     one group and ties with the best whatever the data."""
-    min_p = multitest.smallest_adjusted_p(multitest.smallest_family(settings.family, tested), resamples,
-                                          settings.correction)
+    min_p = multitest.smallest_corrected_p(settings.family, tested, resamples, settings.correction)
     return {"alpha": settings.alpha, "correction": settings.correction, "family": settings.family, "tested": tested,
             "resamples": resamples, "min_p": min_p,
             "can_reject": None if min_p != min_p else bool(min_p < settings.alpha)}
@@ -203,19 +202,23 @@ def _competitiveness(observed, order, competes, vb, vb_corr, pr, ia, pa, pb, set
 
 
 def bootstrap_note(comp: Competition, settings: Settings) -> str | None:
-    """The warning that B is too small for the correction to ever reject over the family, even after
-    refinement (up to :data:`~compreport.stats.montecarlo.REFINE_FACTOR` x B when ``settings.refine``),
-    or None (the rule is :func:`~compreport.stats.multitest.smallest_adjusted_p`, also behind the
-    stored ``verdicts["can_reject"]``)."""
-    family = multitest.smallest_family(settings.family, comp.m * (comp.m - 1) // 2 if settings.family != "vs-best"
-                                       else comp.m - 1)
+    """The warning that B is too small for the correction to ever reject, even after refinement (up
+    to :data:`~compreport.stats.montecarlo.REFINE_FACTOR` x B when ``settings.refine``), or None: over
+    the family (all pairs, or the m − 1 comparisons with the best); per row, over the best's own row
+    of m − 1 comparisons (other rows, smaller, may still reject: :func:`~compreport.stats.multitest.
+    smallest_family`, behind the stored ``verdicts["can_reject"]``), so that every system ties with
+    the best whatever the data."""
+    size = comp.m - 1 if settings.family != "all-pairs" else comp.m * (comp.m - 1) // 2
     most = settings.bootstrap * (montecarlo.REFINE_FACTOR if settings.refine else 1)
-    if settings.bootstrap and multitest.smallest_adjusted_p(family, most, settings.correction) >= settings.alpha:
-        need = montecarlo.b_needed(family, settings.alpha, settings.correction, settings.refine)
+    if settings.bootstrap and multitest.smallest_adjusted_p(size, most, settings.correction) >= settings.alpha:
+        need = montecarlo.b_needed(size, settings.alpha, settings.correction, settings.refine)
         refined = f" (refined up to {most})" if settings.refine else ""
+        which = (f"the comparisons with the best under {settings.rule} (its row: {size} comparisons)"
+                 if settings.family == "per-row" else f"{settings.rule} ({size} comparisons)")
         return (f"competition {comp.id!r}: with B = {settings.bootstrap}{refined} the smallest p-value is "
-                f"1/(B+1), so {settings.rule} ({family} comparison{'s' * (family != 1)}) can never reject at alpha = "
-                f"{settings.alpha}; use {option('bootstrap', need)} or more")
+                f"1/(B+1), so {which} can never reject at alpha = {settings.alpha}"
+                f"{'; every system ties with the best whatever the data' if settings.family == 'per-row' else ''}"
+                f"; use {option('bootstrap', need)} or more")
     return None
 
 

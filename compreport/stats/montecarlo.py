@@ -91,14 +91,14 @@ def worth_refining(metrics, cap: int, alpha: float) -> bool:
     ``verdicts["may_settle"]``, :func:`may_settle`), or no comparison can be significant with the
     resamples drawn (``verdicts["can_reject"]`` False) but some could with ``cap``. Used to stop,
     never to decide."""
-    from .multitest import smallest_adjusted_p, smallest_family
+    from .multitest import smallest_corrected_p
 
     for ma in metrics:
         v = ma.verdicts
         if v.get("may_settle"):
             return True
         if v.get("can_reject") is False and v.get("tested") and \
-                smallest_adjusted_p(smallest_family(v["family"], int(v["tested"])), cap, v["correction"]) < alpha:
+                smallest_corrected_p(v["family"], int(v["tested"]), cap, v["correction"]) < alpha:
             return True
     return False
 

@@ -61,13 +61,20 @@ def smallest_family(family: str, tested: int) -> int:
     return min(tested, 1) if family == "per-row" else tested
 
 
+def smallest_corrected_p(family: str, tested: int, resamples: int, correction: str) -> float:
+    """The smallest p-value any of ``tested`` comparisons of ``family`` can reach after ``correction``
+    with ``resamples`` (:func:`smallest_adjusted_p` over :func:`smallest_family`): the stored
+    ``verdicts["min_p"]``."""
+    return smallest_adjusted_p(smallest_family(family, tested), resamples, correction)
+
+
 def smallest_adjusted_p(tested: int, bootstrap: int, correction: str) -> float:
     """The smallest p-value any of ``tested`` comparisons can reach after ``correction`` (``none``,
     ``bonferroni``, ``holm``, ``bh``) when p-values are estimated from ``bootstrap`` resamples:
     an estimate is never below 1/(B + 1), Bonferroni and Holm multiply the smallest by the family
     size (capped at 1), none and BH leave it (BH when every p-value is at that floor).
-    NaN without resamples."""
-    if bootstrap < 1:
+    NaN without resamples or comparisons."""
+    if bootstrap < 1 or tested < 1:
         return float("nan")
     floor = 1.0 / (bootstrap + 1)
     return min(1.0, tested * floor) if correction in ("bonferroni", "holm") else floor

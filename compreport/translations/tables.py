@@ -133,6 +133,8 @@ ES: dict[str, str] = {
         "; {n} veredicto no resuelto (dentro de ese error: más remuestras podrían cambiarlo)",
     "; {n} verdicts unsettled (within that error: more resamples could change them)":
         "; {n} veredictos no resueltos (dentro de ese error: más remuestras podrían cambiarlos)",
+    "No significance mark: without resamples there are no $p$-values":
+        "Ninguna marca de significación: sin remuestras no hay valores $p$",
     "No significance mark can occur: with {resamples} resamples the smallest corrected $p$-value is {p} ({rule})":
         "No puede darse ninguna marca de significación: con {resamples} remuestras el menor valor $p$ corregido es "
         "{p} ({rule})",
