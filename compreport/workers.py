@@ -26,7 +26,7 @@ import os
 import signal
 import sys
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -106,6 +106,38 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=True)  # its manager thread ends too, before anything else forks
 
 
+def _died(what: str, finished: int, total: int) -> Exception:
+    """The error for a worker that died (killed for memory, a crash) while ``what``."""
+    from .errors import InputError
+
+    return InputError(f"a worker process died while {what} ({finished} of {total} done): out of memory? "
+                      f"Try fewer workers (--jobs 1)")
+
+
+def forked_map(fn: Callable[[Any], Any], items: Sequence, jobs: int, what: str) -> Iterator:
+    """``fn(item)`` for every item, yielded in order as they come, computed by up to ``jobs`` forked
+    workers that ignore Ctrl-C (``jobs=1`` or no ``fork``: here, one after another). For work whose
+    results the caller consumes as they arrive (the bootstrap's blocks): ``fn`` and the items are
+    pickled, so ``fn`` is a module-level function reading what it needs from state set before the
+    call. A worker that dies is one :class:`~compreport.errors.InputError` naming ``what``; closing
+    the generator (or an error) stops the workers."""
+    items = list(items)
+    jobs = min(int(jobs), len(items))
+    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        yield from map(fn, items)
+        return
+    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker)
+    finished = 0
+    try:
+        for result in pool.map(fn, items):
+            yield result
+            finished += 1
+    except BrokenProcessPool:
+        raise _died(what, finished, len(items)) from None
+    finally:
+        _stop(pool)
+
+
 def _bar(what: str | None, total: int):
     """A progress bar on stderr named ``what`` (tqdm), or None when ``what`` is None."""
     if what is None or total < 1:
@@ -148,11 +180,7 @@ def run_tasks(tasks: Sequence[tuple[Callable[..., Any], tuple]], jobs: int = 1, 
                 if bar is not None:
                     bar.update()
         except BrokenProcessPool:
-            from .errors import InputError
-
-            finished = sum(x is not None for x in done)
-            raise InputError(f"a worker process died while {what} ({finished} of "
-                             f"{len(tasks)} done): out of memory? Try fewer workers (--jobs 1)") from None
+            raise _died(what, sum(x is not None for x in done), len(tasks)) from None
         finally:
             _TASKS, _CONTEXT = [], None
             _stop(pool)

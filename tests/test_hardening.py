@@ -440,3 +440,26 @@ def test_a_dying_worker_is_one_error_not_a_hang():
     assert run_tasks([(_square, (i,)) for i in range(5)], jobs=2) == [0, 1, 4, 9, 16]
     with pytest.raises(InputError, match=r"a worker process died .* \(--jobs 1\)"):
         run_tasks([(_square, (1,)), (_die, (2,)), (_square, (3,))], jobs=2)
+
+
+def test_a_dying_bootstrap_worker_is_one_error_not_a_hang(monkeypatch):
+    """The bootstrap's blocks (drawn by workers for 100,000 items or more) go through the same kind
+    of pool: a worker that dies is an InputError naming the work, and the blocks otherwise come in order."""
+    import numpy as np
+    from conftest import make_competition
+
+    from compreport.errors import InputError
+    from compreport.stats import resampling
+    from compreport.stats.metrics import get_metric
+    from compreport.workers import forked_map
+
+    assert list(forked_map(_square, range(5), 2, "squaring")) == [0, 1, 4, 9, 16]
+    with pytest.raises(InputError, match=r"a worker process died while squaring \(\d of 3 done\)"):
+        list(forked_map(_die, [1, 2, 3], 2, "squaring"))
+    rng = np.random.default_rng(0)
+    gold = rng.integers(0, 2, 300)
+    comp = make_competition(gold, [np.where(rng.random(300) < a, gold, 1 - gold) for a in (.8, .7)], metrics=["f1"])
+    prep = [get_metric("f1").prepare(comp, {})]
+    monkeypatch.setattr(resampling, "_block", _die)
+    with pytest.raises(InputError, match=r"a worker process died while drawing the resamples \(the bootstrap\)"):
+        resampling.run(prep, 300, 2, 2000, 0, jobs=2, mode="items")

@@ -47,7 +47,7 @@ import numpy as np
 
 from .. import interrupts
 from ..words import option
-from ..workers import show_progress
+from ..workers import forked_map, show_progress
 from .clusters import Clusters
 from .memory import block_rows, check_memory, memory_parts  # noqa: F401  (block_rows: re-exported)
 from .metrics import Prepared
@@ -346,15 +346,8 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
                  **({"patterns": patterns, "summer": summer, "layout": layout, "inverse": inverse, "freq": freq,
                      "by_pattern": by_pattern if clusters is not None else None} if decomp else {}))
     tasks = [(k, max(start - lo, 0)) for k, lo, _ in blocks]   # skip: rows of a block before `start`
-    pool = None
+    results = forked_map(_block, tasks, jobs, f"drawing the resamples ({label})")
     try:
-        if jobs > 1 and len(blocks) > 1:
-            import multiprocessing as mp
-
-            pool = mp.get_context("fork").Pool(min(jobs, len(blocks)))
-            results = pool.imap(_block, tasks)
-        else:
-            results = map(_block, tasks)
         for (_, lo, hi), (_, skip), (values, rounds) in zip(blocks, tasks, results):
             interrupts.check()  # Ctrl-C or SIGTERM recorded: stop between blocks (the pool is terminated below)
             out = slice(lo + skip - start, hi - start)
@@ -365,8 +358,7 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
             if bar is not None:
                 bar.update(hi - lo - skip)
     finally:
-        if pool is not None:
-            pool.terminate()
+        results.close()  # stops the workers, if any
         _WORK.clear()
         if bar is not None:
             bar.close()
