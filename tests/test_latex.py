@@ -15,7 +15,7 @@ import pytest
 from compreport import vocabulary as vocab
 from compreport.stats import multitest
 from compreport.stats.multitest import smallest_adjusted_p, smallest_family
-from compreport.report import appendix, latex, tex
+from compreport.report import appendix, latex, model, tex
 from compreport.stats.analysis import (Analysis, Comparison, MetricAnalysis, Score, Settings, analyze_competition)
 from compreport.inputs.competition import MetricSpec
 
@@ -104,9 +104,15 @@ def test_escape_prints_literally_and_never_injects():
 
 
 def test_number_format():
-    assert latex.number(0.12345, 4) == "0.1235"
-    assert latex.number(float("nan"), 3) == "{--}"
-    assert latex.number(None, 3) == "{--}"
+    """Numbers as siunitx's \\num set them (minus, decimal marker, digit groups), braced markers in math."""
+    assert tex.cell(model.Cell(0.12345, model.Format.number(0.12345, 4))) == "0.1235"
+    for missing in (float("nan"), None):
+        assert tex.cell(model.Cell(missing, model.Format.number(missing, 3))) == "--"
+    assert tex.cell(model.Cell(0.0, "<0.0001", bold=True), comma=True) == r"\bfseries \textless{}0,0001"
+    assert tex.num("-0.025") == r"\textminus{}0.025" and tex.num("-0.025", math=True) == "-0{.}025"
+    assert tex.num("0.05", comma=True) == "0,05" and tex.num("0.05", comma=True, math=True) == "0{,}05"
+    assert (tex.num(10000), tex.num("1950"), tex.num(1234567)) == (r"10\,000", "1950", r"1\,234\,567")
+    assert tex.with_numbers("Team 42.01") == "Team 42.01"  # (never called on names: shown for the rule)
 
 
 @pytest.fixture(scope="module")
@@ -170,7 +176,7 @@ def test_pair_matrix_marks_follow_corrected_p_values(twelve):
     tex = latex.Renderer(twelve).pair_matrix(comp, ma)
     holm = {(c.a, c.b): c.p_holm for c in ma.pairs}
     n_marked = sum(1 for p in holm.values() if p < 0.1)
-    assert len(re.findall(r"\d\\textsuperscript\{", tex)) == n_marked
+    assert len(re.findall(r"\d\\rlap\{\\textsuperscript\{", tex)) == n_marked
     assert "Holm correction over all pairs" in tex
 
 
@@ -210,12 +216,12 @@ def test_paper_table5_layout_per_row_family():
     an = _vaxxstance_basque()
     comp = an.competitions[0]
     tex = latex.Renderer(an, latex.Options(p_decimals=4)).p_values(comp, comp.primary)
-    p_cell = r"([0-9.]+|\{\\textless\{\}\\num\{0\.0001\}\})"  # p = 0 prints as <0.0001, as every format prints it
+    p_cell = r"([0-9.]+|\\textless\{\}0\.0001)"  # p = 0 prints as <0.0001, as every format prints it
     rows = re.findall(rf"^(\S+) & (\S+) & ([0-9.]+) & {p_cell} & {p_cell} & {p_cell} & {p_cell} \\\\$", tex, re.M)
     assert len(rows) == 10
     assert [r[:2] for r in rows[:4]] == [("WordUp.01", b) for b in
                                           ("WordUp.02", "MultiAztertest.01", "SQYQP.01", "MultiAztertest.02")]
-    zero = r"{\textless{}\num{0.0001}}"  # the paper's 0.0000
+    zero = r"\textless{}0.0001"  # the paper's 0.0000
     paper_bonferroni = ["0.8120", "0.2204", "0.0048", zero, "0.4470", "0.0117", zero, "0.0660", "0.0006", "0.0427"]
     paper_holm = ["0.2030", "0.1102", "0.0036", zero, "0.1490", "0.0078", zero, "0.0330", "0.0006", "0.0427"]
     assert [r[4] for r in rows] == paper_bonferroni
@@ -281,7 +287,7 @@ def test_vs_best_family_renders_untested_pairs_as_dashes(tmp_path):
     r = latex.Renderer(an)
     pv = r.p_values(comp, comp.primary)
     assert "comparisons with the best (other pairs are not tested)" in pv
-    assert pv.count("{--}") == 3 * (10 - 4)  # three corrections for each of the 6 pairs without the best
+    assert pv.count(" & --") == 3 * (10 - 4)  # three corrections for each of the 6 pairs without the best
     matrix = r.pair_matrix(comp, comp.primary)
     _compile(tmp_path, pv + "\n" + matrix + "\n" + r.summary(), "ceurart")
 
@@ -428,32 +434,33 @@ def test_legend_sets_x_bar_and_marks_only_those_that_can_occur(twelve):
         else:  # refined: R > B, and its strictest mark is listed because a cell carries it
             assert ma.verdicts["resamples"] > an.settings.bootstrap and "***" in cells, (ma.verdicts, cells)
         if not listed:
-            assert "No significance mark can occur: with \\num{200} resamples the smallest corrected $p$-value " \
-                   "is \\num{0.328}" in tex
+            assert "No significance mark can occur: with 200 resamples the smallest corrected $p$-value " \
+                   "is 0.328" in tex
     no_b = _analysis([raw], bootstrap=0)
     assert "No significance mark: without resamples there are no $p$-values" in \
         latex.Renderer(no_b).pair_matrix(no_b.competitions[0], no_b.competitions[0].primary)
 
 
-def test_decimal_comma_is_one_switch_in_preamble(twelve, tmp_path):
-    """--decimal-comma changes only the sisetup (preamble.tex and the files' header comment): every
-    number of the tables, cells and captions, is set by siunitx (S columns, \\num)."""
+def test_decimal_comma_changes_every_number_and_nothing_else(twelve, tmp_path):
+    """--decimal-comma changes the decimal marker of every number of the tables, cells and
+    captions (tex.num), and nothing else; numbers in math keep their marker braced."""
     point = appendix.write_latex(twelve, tmp_path / "point", compile_pdf=False)
     comma = appendix.write_latex(twelve, tmp_path / "comma", latex.Options(decimal_comma=True), compile_pdf=False)
-    assert "output-decimal-marker={,}" in (tmp_path / "comma" / "preamble.tex").read_text()
-    assert "output-decimal-marker" not in (tmp_path / "point" / "preamble.tex").read_text()
-    for a, b in zip(point, comma):
-        if a.suffix == ".tex" and a.name not in ("preamble.tex", "appendix.tex"):
-            ta, tb = a.read_text().splitlines(), b.read_text().splitlines()
-            assert ta[2:] == tb[2:] and "output-decimal-marker={,}" in tb[1], a
-    # no number in math mode (babel spanish would turn its point into a comma): captions write alpha,
-    # the level and the thresholds with \num
+    changed = 0
+    for a, b in zip(point, comma):  # appendix.tex: its methods prose is the HTML's (English thousands "2,000")
+        if a.suffix == ".tex" and a.name != "appendix.tex":
+            ta, tb = a.read_text(), b.read_text()
+            assert re.sub(r"(\d)(\{,\}|,)(\d)", lambda m: m[1] + m[2].replace(",", ".") + m[3], tb) == ta, a
+            changed += ta != tb
+    assert changed >= 5
+    # no bare decimal point in math mode (babel spanish would turn it into a comma): captions write
+    # alpha and the thresholds as 0{.}05
     text = "".join(p.read_text() for p in point if p.suffix == ".tex" and p.name != "appendix.tex")
     captions = re.findall(r"\\caption\{(.*)\}\\label", text)
-    assert captions and all("\\alpha = \\num{0.05}" in c for c in captions if "alpha" in c)
+    assert captions and all("\\alpha = 0{.}05" in c for c in captions if "alpha" in c)
     for caption in captions:
         for math in re.findall(r"\$([^$]*)\$", caption):
-            assert not re.search(r"\d?\.\d", re.sub(r"\\num\{[^}]*\}", "", math)), caption
+            assert not re.search(r"\d\.\d", math), caption
 
 
 @needs_tex

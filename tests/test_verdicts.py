@@ -136,7 +136,7 @@ def _html_tables(page: str, cls: str) -> list[list[list[tuple[str, bool]]]]:
 
 
 def _latex_rows(tex: str) -> list[list[tuple[str, bool]]]:
-    """Body rows of LaTeX tables: (text, bold) per cell, siunitx braces and marks removed."""
+    """Body rows of LaTeX tables: (text, bold) per cell, marks removed, numbers' LaTeX undone."""
     rows = []
     bodies = ([tex.split("\\endlastfoot", 1)[1].split("\\end{longtable}", 1)[0]] if "\\endlastfoot" in tex
               else re.findall(r"\\midrule\n(.*?)\\bottomrule", tex, re.S))
@@ -148,8 +148,9 @@ def _latex_rows(tex: str) -> list[list[tuple[str, bool]]]:
             for raw in line[:-2].split(" & "):
                 raw = raw.strip()
                 bold = raw.startswith(r"\bfseries ")
-                raw = re.sub(r"\\textsuperscript\{[^}]*\}", "", raw.removeprefix(r"\bfseries "))
-                raw = {"{--}": MISSING, r"{\textless{}\num{0.0001}}": "<0.0001"}.get(raw, raw)
+                raw = re.sub(r"(\\rlap\{)?\\textsuperscript\{[^}]*\}\}?", "", raw.removeprefix(r"\bfseries "))
+                raw = raw.replace(r"\textminus{}", "-").replace(r"\textless{}", "<")
+                raw = MISSING if raw == "--" else raw
                 cells.append((raw, bold))
             rows.append(cells)
     return rows
@@ -236,7 +237,7 @@ def test_latex_verdicts_and_captions_are_the_stored_ones(twelve):
         if re.search(r"significant|not significantly", caption):
             assert rule in caption, caption
     # the matrix marks are the stored p-values behind the verdicts
-    marked = len(re.findall(r"\d\\textsuperscript\{", r.pair_matrix(comp, ma)))
+    marked = len(re.findall(r"\d\\rlap\{\\textsuperscript\{", r.pair_matrix(comp, ma)))
     assert marked == sum(c.p_adjusted < 0.1 for c in ma.pairs)
 
 

@@ -17,7 +17,7 @@ from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 from . import model, prose, references
 from .latex import Options, Renderer, preamble
 from .naming import competition_dir
-from .tex import escape, metric_name
+from .tex import escape, metric_name, num
 from ..inputs.spec import slug
 from ..lang import current, tr
 
@@ -80,7 +80,7 @@ def appendix(analysis: Analysis, options: Options, tables_by_comp: dict[str, lis
     for comp in analysis.competitions:
         with doc.create(Section(NoEscape(escape(comp.name)), label=False)):
             where = tr(" in {unit}, resampled by cluster", unit=escape(prose.unit(comp))) if comp.clusters else ""
-            doc.append(NoEscape(tr("{n} test items{where}, {m} systems.", n=f"\\num{{{comp.n}}}", where=where,
+            doc.append(NoEscape(tr("{n} test items{where}, {m} systems.", n=num(comp.n, options.decimal_comma), where=where,
                                    m=len(comp.systems))))
             for rel in tables_by_comp.get(comp.id, []):
                 doc.append(NoEscape(f"\n\\input{{{rel}}}\n"))

@@ -1,8 +1,9 @@
 """LaTeX renderer: the paper's tables from Jinja templates (templates/latex/), laid out for a class.
 
 Each table file is one or more floats ready to ``\\input`` into a paper whose preamble has the
-lines of ``OUT/preamble.tex`` (:func:`preamble`): fontenc T1, the style's fonts, booktabs,
-array, siunitx and one ``\\sisetup``; the file's header comment names them. No
+lines of ``OUT/preamble.tex`` (:func:`preamble`): fontenc T1, the style's fonts, booktabs and
+array; the file's header comment names them. Numbers are set by :func:`compreport.report.tex.num`
+in ``r`` columns (no siunitx). No
 ``\\resizebox``, no vertical rules, no change of type size, no ``longtable``: a table that does
 not fit is split into several floats, numbered in order (:mod:`compreport.report.latex_layout`
 measures every column as pdflatex does). In two-column styles a part that fits the column is a
@@ -22,14 +23,14 @@ import jinja2
 from .. import vocabulary as vocab
 from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 from . import model
-from .latex_layout import (STYLES, Options, Style, _Part, _values, number_format, number_parts, s_column,  # noqa: F401
-                           spans, split_even, split_rows, table_format, tex_width)
+from .latex_layout import STYLES, Options, Style, _Part, spans, split_even, split_rows, tex_width  # noqa: F401
 from .latex_pairwise import PairwiseTables
 from .latex_words import LEGEND_TEX, alpha, ci_method, continued, header, legend_tex, level, p_test, part  # noqa: F401
 from .naming import metric_stems
 from . import prose
 from .prose import direction
-from .tex import cell, cell_text, escape, mark, metric_name, number, with_numbers  # noqa: F401  (number: re-exported)
+from . import tex
+from .tex import escape, metric_name
 from ..lang import count, current, tr
 from ..resources import templates_dir
 
@@ -57,10 +58,8 @@ def preamble(options: Options, version: str) -> str:
              "% a line for a package the class already loads is harmless.",
              *st.preamble,
              r"\usepackage{booktabs}% \toprule, \midrule, \cmidrule, \bottomrule",
-             r"\usepackage{array}% >{...} before the p{} columns of the legend and summary headers",
-             r"\usepackage{siunitx}% S columns and \num: every number of the tables, cells and captions",
-             options.sisetup + "% bold in S columns; " + ("decimal comma" if options.decimal_comma
-                                                          else "decimal point") + " in every number"]
+             r"\usepackage{array}% >{...} before the p{} columns of the legend and summary headers, <{...} after the "
+             r"numbers of the pair matrices"]
     if current() == "es":  # the tables' words are Spanish; a class in English needs babel for the rest
         lines.append(r"% a report in Spanish: \usepackage[spanish]{babel} (SEPLN's class loads it) names tables and "
                      r"figures in Spanish and hyphenates its words")
@@ -105,9 +104,8 @@ class Renderer(PairwiseTables):
     def _file(self, parts: list[_Part]) -> str:
         """The stamp, the packages comment and every part as a float."""
         body = "\n".join(self._float(p) for p in parts)
-        packages = ["booktabs", "siunitx"] + (["array"] if ">{" in body else [])
-        needs = (f"% needs (see preamble.tex): \\usepackage[T1]{{fontenc}}, \\usepackage{{{','.join(packages)}}}, "
-                 f"{self.opt.sisetup}")
+        packages = ["booktabs"] + (["array"] if ">{" in body or "<{" in body else [])
+        needs = f"% needs (see preamble.tex): \\usepackage[T1]{{fontenc}}, \\usepackage{{{','.join(packages)}}}"
         return f"{self.stamp}\n{needs}\n{body}"
 
     def _float(self, p: _Part) -> str:
@@ -125,10 +123,17 @@ class Renderer(PairwiseTables):
         """Width of a text column (``l``/``r``/``c``) holding these LaTeX cells."""
         return max([tex_width(c, self.m) for c in cells] + [0.0])
 
-    def _num_col(self, cells: list[model.Cell], fmt: tuple[int, int, int], header: str, post: str = "") -> float:
-        """Width of an S column of model cells."""
-        entries = [(c.text if number_parts(c.text) else cell_text(c), c.bold, mark(c.mark)) for c in cells]
-        return s_column(self.m, entries, fmt, post, header)
+    def _num_col(self, cells: list[model.Cell], header: str, pad: str = "") -> float:
+        """Width of a numeric column under ``header``; ``pad``: what every cell reserves (``r<{pad}``)."""
+        return self._col([header + pad] + [self.cell(c, bool(pad)) + pad for c in cells])
+
+    def cell(self, c: model.Cell, overlap: bool = False) -> str:
+        """A model cell as LaTeX under this renderer's decimal marker (:func:`~compreport.report.tex.cell`)."""
+        return tex.cell(c, self.opt.decimal_comma, overlap)
+
+    def num(self, value: object, math: bool = False) -> str:
+        """A number under this renderer's decimal marker (:func:`~compreport.report.tex.num`)."""
+        return tex.num(value, self.opt.decimal_comma, math)
 
     def _name(self, name: str, baseline: bool) -> str:
         return f"\\textit{{{escape(name)}}}" if baseline else escape(name)
@@ -165,12 +170,10 @@ class Renderer(PairwiseTables):
     def leaderboard(self, comp: CompetitionAnalysis) -> str:
         """Rank, system, every metric (best in bold), significance group (paper Table 1)."""
         t = model.leaderboard(comp, self.fmt)
-        st, d = self.style, self.fmt.decimals
+        st = self.style
         keys = [f"score:{ma.name}" for ma in comp.metrics]
-        fmts = [number_format(d, _values(t, [k])) for k in keys]
         groups = [escape(r["group"].text) for r in t.rows]
-        metric_w = [self._num_col([r[k] for r in t.rows], f, "{" + metric_name(ma, True) + "}")
-                    for ma, k, f in zip(comp.metrics, keys, fmts)]
+        metric_w = [self._num_col([r[k] for r in t.rows], metric_name(ma, True)) for ma, k in zip(comp.metrics, keys)]
 
         def plan_for(names):  # metric columns split evenly, rank, system and group in every part
             fixed = [self._col([header("Rank")] + [r["rank"].text for r in t.rows]),
@@ -195,7 +198,7 @@ class Renderer(PairwiseTables):
         tail = tr(", ranked by {metric} ({direction}; best values in bold). Systems sharing a letter in column Group "
                   "are not significantly different ({rule}, {alpha}).", metric=metric_name(comp.primary),
                   direction=direction(comp.primary), rule=escape(self.analysis.settings.rule),
-                  alpha=alpha(self.analysis.settings.alpha)) + key
+                  alpha=alpha(self.analysis.settings.alpha, self.opt.decimal_comma)) + key
         baselines = any(r.baseline for r in t.rows)
         plan = []  # (metric columns, rows, index of the part it continues)
         for cg in col_groups:
@@ -206,8 +209,8 @@ class Renderer(PairwiseTables):
         for k, (cg, rg, first) in enumerate(plan):
             sel = [comp.metrics[i] for i in cg]
             rows = [{"rank": t.rows[i]["rank"].text, "system": names[i], "baseline": t.rows[i].baseline,
-                     "scores": [cell(t.rows[i][keys[j]]) for j in cg], "group": groups[i]} for i in rg]
-            body = self._render("leaderboard.tex.j2", metrics=[(ma, table_format(fmts[j])) for ma, j in zip(sel, cg)],
+                     "scores": [self.cell(t.rows[i][keys[j]]) for j in cg], "group": groups[i]} for i in rg]
+            body = self._render("leaderboard.tex.j2", metrics=sel,
                                 rows=rows, has_baselines=any(r["baseline"] for r in rows))
             caption = (head + self._part_text(k + 1, len(plan)) + tail if k == first
                        else self._continued(head, labels[first], k + 1, len(plan)) + key)
@@ -230,13 +233,12 @@ class Renderer(PairwiseTables):
 
         Blocks are packed evenly into the fewest tables that fit, rows split by height.
         """
-        st, d = self.style, self.fmt.decimals
+        st = self.style
         prepared, block_cols = [], []
         keys = []  # blocks whose names are too long for the page: numbers, with a key
         for title, comp, ma in blocks:
             t = model.confidence_intervals(comp, ma, self.fmt)
-            fmt = number_format(d, _values(t, ("ci_low", "mean", "ci_high")))
-            nums = [self._num_col([r[k] for r in t.rows], fmt, "{" + header(h) + "}")
+            nums = [self._num_col([r[k] for r in t.rows], header(h))
                     for k, h in (("ci_low", "LCI"), ("mean", "Mean"), ("ci_high", "UCI"))]
             title_w = tex_width(title, self.m)
 
@@ -254,8 +256,8 @@ class Renderer(PairwiseTables):
                 keys.append(tr(" {title}: systems are numbered by position ({key}).", title=title,
                                key=self._key([(i + 1, r.label) for i, r in enumerate(t.rows)])))
             block_cols.append(cols)
-            prepared.append({"title": title, "fmt": table_format(fmt), "rows": [
-                {"system": n, "low": cell(r["ci_low"]), "mean": cell(r["mean"]), "high": cell(r["ci_high"])}
+            prepared.append({"title": title, "rows": [
+                {"system": n, "low": self.cell(r["ci_low"]), "mean": self.cell(r["mean"]), "high": self.cell(r["ci_high"])}
                 for n, r in zip(names, t.rows)]})
 
         def width(g):
@@ -265,8 +267,8 @@ class Renderer(PairwiseTables):
             [[i] for i in range(len(blocks))]
         s = self.analysis.settings
         tail = tr(": bootstrap mean and {level}\\% {method} confidence interval (LCI, UCI) from {resamples} resamples, "
-                  "best first.", level=level(s), method=ci_method(s.ci_method),
-                  resamples=f"\\num{{{s.bootstrap}}}") + "".join(keys)
+                  "best first.", level=level(s, self.opt.decimal_comma),
+                  method=ci_method(s.ci_method), resamples=self.num(s.bootstrap)) + "".join(keys)
         plan = []  # (blocks, rows, index of the part it continues)
         for g in groups:
             nrows = max(len(prepared[i]["rows"]) for i in g)
@@ -307,7 +309,7 @@ class Renderer(PairwiseTables):
         ids = list(t.columns)
         label_w = self._col([header(x) for x in ("Challenge", "Task", "Language", "Metric")]
                             + [escape(r.label) for r in t.rows])
-        texts = {cid: [with_numbers(r.cells[cid].text) for r in t.rows] for cid in ids}
+        texts = {cid: [tex.with_numbers(r.cells[cid].text, self.opt.decimal_comma) for r in t.rows] for cid in ids}
         widest_cell = max(tex_width(c, self.m) for cid in ids for c in texts[cid])
         words = [w for cid in ids for text in heads[cid][:3] for w in escape(str(text)).split()]
         words += [metric_name(heads[cid][3]) for cid in ids if " " not in metric_name(heads[cid][3])]
@@ -337,7 +339,7 @@ class Renderer(PairwiseTables):
             cap = tr("Competitiveness of the competitions{part}; rows as in Table~{ref}. Ties counted at {alpha} with "
                      "the {test}; ties with the winner corrected over the $m-1$ comparisons with the winner, "
                      "ties between competitors over {ties}.", part=self._part_text(k + 1, len(id_groups)),
-                     ref=f"\\ref{{{legend}}}", alpha=alpha(s.alpha), test=p_test(s.test), ties=escape(ties))
+                     ref=f"\\ref{{{legend}}}", alpha=alpha(s.alpha, self.opt.decimal_comma), test=p_test(s.test), ties=escape(ties))
             parts.append(_Part(width(g), tabular, cap, labels[k]))
         return self._file(parts)
 
@@ -349,10 +351,9 @@ class Renderer(PairwiseTables):
         t = model.per_class(comp, self.fmt)
         if t is None:
             return None
-        fmt = number_format(self.fmt.decimals, _values(t, ("precision", "recall", "f1")))
         labels = [escape(r.label) for r in t.rows]
         w = self.style.table_width([self._col([header("Class")] + labels)]
-                                   + [self._num_col([r[k] for r in t.rows], fmt, "{" + h + "}")
+                                   + [self._num_col([r[k] for r in t.rows], h)
                                       for k, h in (("precision", header("Precision")), ("recall", header("Recall")),
                                                    ("f1", "F$_1$"))]
                                    + [self._col([header("Support")] + [escape(r["support"].text) for r in t.rows])])
@@ -362,9 +363,9 @@ class Renderer(PairwiseTables):
                   "gold items (support); 0 where undefined. Point estimates, without intervals.",
                   competition=escape(comp.name), metric=metric_name(comp.primary), field=escape(t.extra["field"]))
         def body(rg):
-            return self._render("per_class.tex.j2", fmt=table_format(fmt), rows=[
-                {"label": labels[i], "precision": cell(t.rows[i]["precision"]), "recall": cell(t.rows[i]["recall"]),
-                 "f1": cell(t.rows[i]["f1"]), "support": escape(t.rows[i]["support"].text)} for i in rg])
+            return self._render("per_class.tex.j2", rows=[
+                {"label": labels[i], **{k: self.cell(t.rows[i][k]) for k in ("precision", "recall", "f1")},
+                 "support": escape(t.rows[i]["support"].text)} for i in rg])
         return self._row_parts(self._row_groups(len(t.rows), head + tail, w), w, head, tail,
                                self.label(f"{comp.id}-classes"), body)
 

@@ -13,10 +13,10 @@ from .. import vocabulary as vocab
 from ..stats.results import CompetitionAnalysis, MetricAnalysis
 from . import model
 from ..lang import N_, tr
-from .latex_layout import _Part, _values, number_format, split_even, table_format
+from .latex_layout import _Part, split_even
 from .latex_words import alpha, ci_method, header, level, p_test
 from .naming import metric_stems
-from .tex import cell, escape, mark, metric_name
+from .tex import escape, mark, metric_name
 
 
 class PairwiseTables:
@@ -26,14 +26,12 @@ class PairwiseTables:
         """CIs of the differences from the best (paper Table 3) with the stored verdicts; names
         become rank numbers with a key in the caption only if the table cannot fit otherwise."""
         t = model.differences_from_best(comp, ma, self.fmt)
-        st, d = self.style, self.fmt.diff_decimals
-        fmt = number_format(d, _values(t, ("ci_low", "diff", "ci_high")))
-        p_fmt = (0, 1, self.fmt.p_decimals)
+        st = self.style
         position = {s.system: i + 1 for i, s in enumerate(ma.scores)}
-        other = [self._num_col([r[k] for r in t.rows], fmt, "{" + header(h) + "}")
+        other = [self._num_col([r[k] for r in t.rows], header(h))
                  for k, h in (("ci_low", "LCI"), ("diff", "Diff."), ("ci_high", "UCI"))]
         other += [self._col(["Excl.~0"] + [escape(r["excludes_zero"].text) for r in t.rows]),
-                  self._num_col([r["p_adjusted"] for r in t.rows], p_fmt, "{$p$}"),
+                  self._num_col([r["p_adjusted"] for r in t.rows], "$p$"),
                   self._col(["Sig."] + [escape(r["significant"].text) for r in t.rows])]
         full = [self._name(r.label, r.baseline) for r in t.rows]
         short = [str(position[r.label]) + "." for r in t.rows]
@@ -48,14 +46,16 @@ class PairwiseTables:
                   key=self._key([(position[r.label], r.label) for r in t.rows])) if abbreviate else "")
         tail = tr(", {best} (positive: the best is better), with {level}\\% {method} bootstrap confidence intervals "
                   "(not corrected for multiple comparisons); Excl.~0: the interval excludes zero. Sig.: significantly "
-                  "different from the best, decided by $p$ ({rule}, {alpha}).", best=escape(ma.best), level=level(s),
-                  method=ci_method(s.ci_method), rule=escape(s.rule), alpha=alpha(s.alpha))
+                  "different from the best, decided by $p$ ({rule}, {alpha}).", best=escape(ma.best),
+                  level=level(s, self.opt.decimal_comma), method=ci_method(s.ci_method), rule=escape(s.rule),
+                  alpha=alpha(s.alpha, self.opt.decimal_comma))
         tail += self._monte_carlo(ma, t) + key
         def body(rg):
-            return self._render("vs_best.tex.j2", fmt=table_format(fmt), p_fmt=table_format(p_fmt), rows=[
-                {"system": names[i], "low": cell(t.rows[i]["ci_low"]), "diff": cell(t.rows[i]["diff"]),
-                 "high": cell(t.rows[i]["ci_high"]), "excludes": escape(t.rows[i]["excludes_zero"].text),
-                 "p": cell(t.rows[i]["p_adjusted"]), "significant": escape(t.rows[i]["significant"].text)} for i in rg])
+            return self._render("vs_best.tex.j2", rows=[
+                {"system": names[i], "low": self.cell(t.rows[i]["ci_low"]), "diff": self.cell(t.rows[i]["diff"]),
+                 "high": self.cell(t.rows[i]["ci_high"]), "excludes": escape(t.rows[i]["excludes_zero"].text),
+                 "p": self.cell(t.rows[i]["p_adjusted"]), "significant": escape(t.rows[i]["significant"].text)}
+                for i in rg])
 
         def continued(rg):  # a later part's key to its rank numbers
             return (tr(" Systems: {key}", key=self._key([(position[t.rows[i].label], t.rows[i].label) for i in rg]))
@@ -72,14 +72,14 @@ class PairwiseTables:
             return ""
         d = self.fmt.p_decimals
         top = max(ses)
-        resamples = f"\\num{{{int(ma.verdicts.get('resamples') or self.analysis.settings.bootstrap)}}}"
+        resamples = self.num(int(ma.verdicts.get('resamples') or self.analysis.settings.bootstrap))
         unsettled = sum(1 for r in t.rows if r["settled"].value is False)
         if round(top, d) > 0:
             text = tr(" $p$ from {resamples} resamples, Monte-Carlo standard error at most {se}", resamples=resamples,
-                      se=f"\\num{{{top:.{d}f}}}")
+                      se=self.num(f"{top:.{d}f}"))
         else:
             text = tr(" $p$ from {resamples} resamples, Monte-Carlo standard error at most below {se}",
-                      resamples=resamples, se=f"\\num{{{10 ** -d:.{d}f}}}")
+                      resamples=resamples, se=self.num(f"{10 ** -d:.{d}f}"))
         if unsettled == 1:
             text += tr("; {n} verdict unsettled (within that error: more resamples could change it)", n=unsettled)
         elif unsettled:
@@ -95,9 +95,9 @@ class PairwiseTables:
             if not resamples:
                 return tr("No significance mark: without resamples there are no $p$-values")
             return tr("No significance mark can occur: with {resamples} resamples the smallest corrected $p$-value is "
-                      "{p} ({rule})", resamples=f"\\num{{{resamples}}}", rule=escape(s.rule),
-                      p=f"\\num{{{min_p:.3g}}}" if min_p == min_p and min_p is not None else "$1/(B+1)$")
-        text = ", ".join(f"{mark(m)}~$p < \\num{{{t:g}}}$" for t, m in reversed(marks))
+                      "{p} ({rule})", resamples=self.num(resamples), rule=escape(s.rule),
+                      p=self.num(f"{min_p:.3g}") if min_p == min_p and min_p is not None else "$1/(B+1)$")
+        text = ", ".join(f"{mark(m)}~$p < {self.num(f'{t:g}', math=True)}$" for t, m in reversed(marks))
         return tr("Marks: {marks} ({rule})", marks=text, rule=escape(s.rule))
 
     def pair_matrix(self, comp: CompetitionAnalysis, ma: MetricAnalysis) -> str:
@@ -105,17 +105,16 @@ class PairwiseTables:
         fit, rows by height; row names become rank numbers (key in the caption) only when a split
         would otherwise leave a part with a single column."""
         t = model.pair_matrix(comp, ma, self.fmt)
-        st, d = self.style, self.fmt.diff_decimals
+        st = self.style
         if not t.rows:
             return self._empty(tr("pairwise differences of {competition}", competition=escape(comp.name)),
                                tr("a single system"))
         position = t.extra["position"]
         cells = [c for r in t.rows for c in r.cells.values()]
-        fmt = number_format(d, [c.value for c in cells])
         marks = model.possible_marks(ma)
-        post = mark(marks[0][1]) if marks else ""
+        pad = f"\\phantom{{{mark(marks[0][1])}}}" if marks else ""  # space for the widest mark a cell can hold
         cols = list(t.columns)
-        col_w = max(self._num_col(cells, fmt, "{" + str(position[c]) + "}", post) for c in cols)
+        col_w = max(self._num_col(cells, str(position[c]), pad) for c in cols)
         full = {r.label: f"{position[r.label]}.~{self._name(r.label, r.baseline)}" for r in t.rows}
         short = {r.label: f"{position[r.label]}." for r in t.rows}
 
@@ -154,10 +153,9 @@ class PairwiseTables:
                         else N_("{head}{part}; columns are numbered by rank ({key}). {marks}."))
             cap = tr(numbered, head=head, part=self._part_text(k + 1, len(plan)), key=self._key(shown),
                      marks=self._marks_text(ma))
-            body = self._render("matrix.tex.j2", cols=[position[c] for c in sel],
-                                fmt=table_format(fmt, post), rows=[
-                                    {"label": names[r.label],
-                                     "cells": [cell(r.cells[c]) if c in r.cells else "" for c in sel]} for r in rows])
+            body = self._render("matrix.tex.j2", cols=[position[c] for c in sel], pad=pad, rows=[
+                {"label": names[r.label], "cells": [self.cell(r.cells[c], True) if c in r.cells else "" for c in sel]}
+                for r in rows])
             parts.append(_Part(w, body, cap, labels[k]))
         return self._file(parts)
 
@@ -165,16 +163,14 @@ class PairwiseTables:
         """All pairs with raw, Bonferroni, Holm and BH p-values (paper Table 5), in row-split floats
         that fit the page; names become rank numbers (key in the caption) only if they cannot fit."""
         t = model.pairwise_p_values(comp, ma, self.fmt)
-        st, d, pd_ = self.style, self.fmt.diff_decimals, self.fmt.p_decimals
+        st = self.style
         if not t.rows:
             return self._empty(tr("pairwise p-values of {competition}", competition=escape(comp.name)),
                                tr("a single system"))
         position = {s.system: i + 1 for i, s in enumerate(ma.scores)}
-        fmt = number_format(d, _values(t, ["diff"]))
-        p_fmt = (0, 1, pd_)
         heads = {"none": "{$p$}", "bonferroni": "{Bonferroni}", "holm": "{Holm}", "bh": "{BH}"}
-        nums = [self._num_col([r["diff"] for r in t.rows], fmt, "{" + header("Diff.") + "}")]
-        nums += [self._num_col([r[k] for r in t.rows], p_fmt, heads[k]) for k in vocab.P_FIELD]
+        nums = [self._num_col([r["diff"] for r in t.rows], header("Diff."))]
+        nums += [self._num_col([r[k] for r in t.rows], heads[k]) for k in vocab.P_FIELD]
 
         def names_for(abbr):
             if abbr:
@@ -194,7 +190,7 @@ class PairwiseTables:
                   metric=metric_name(ma), competition=escape(comp.name))
         tail = tr(", without adjustment and with Bonferroni, Holm and Benjamini--Hochberg (BH) adjustments over "
                   "{family} ({test}). Verdicts of this report: {rule}, {alpha}.", family=escape(family),
-                  test=p_test(s.test), rule=escape(s.rule), alpha=alpha(s.alpha))
+                  test=p_test(s.test), rule=escape(s.rule), alpha=alpha(s.alpha, self.opt.decimal_comma))
 
         def key(rows):
             if not abbreviate:
@@ -208,9 +204,9 @@ class PairwiseTables:
         labels = self._parts(self.label(f"{comp.id}-pvalues-{metric_stems(comp)[ma.name]}"), len(groups))
         parts = []
         for k, rg in enumerate(groups):
-            rows = [{"a": names[i][0], "b": names[i][1], "diff": cell(t.rows[i]["diff"]),
-                     "p": [cell(t.rows[i][x]) for x in vocab.P_FIELD]} for i in rg]
-            body = self._render("pvalues.tex.j2", rows=rows, diff_fmt=table_format(fmt), p_fmt=table_format(p_fmt))
+            rows = [{"a": names[i][0], "b": names[i][1], "diff": self.cell(t.rows[i]["diff"]),
+                     "p": [self.cell(t.rows[i][x]) for x in vocab.P_FIELD]} for i in rg]
+            body = self._render("pvalues.tex.j2", rows=rows)
             w = st.table_width([self._col([header("System A")] + [r["a"] for r in rows]),
                                 self._col([header("System B")] + [r["b"] for r in rows])] + nums)
             cap = (head + self._part_text(1, len(groups)) + tail + key(rg) if k == 0

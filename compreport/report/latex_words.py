@@ -1,7 +1,7 @@
 """The words of the LaTeX tables in the report's language (:mod:`compreport.lang`): column headers,
 the pieces captions share, the legend rows that hold mathematics.
 
-Captions are LaTeX. A translated text that holds our own markup (``\\num{...}``, ``\\ref{...}``,
+Captions are LaTeX. A translated text that holds our own markup (``\\ref{...}``,
 ``$\\alpha = ...$``) receives it through placeholders, so the translation table holds no braces of
 its own; user strings are escaped before they go in. The width model measures these same words
 (the translated ones), so a Spanish table is split where its Spanish headers need it.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .. import vocabulary as vocab
 from ..lang import N_, tr
-from .tex import escape
+from .tex import escape, num
 
 #: LaTeX of the legend rows whose description has mathematics (the others are escaped as written
 #: in :data:`compreport.report.model.LEGEND`); ``str.format`` templates (``{f1}``: F$_1$).
@@ -45,14 +45,14 @@ def continued(head: str, first: str, k: int, n: int) -> str:
     return tr("{head} (continued from Table~{ref}, part {k} of {n}).", head=head, ref=f"\\ref{{{first}}}", k=k, n=n)
 
 
-def alpha(value: float) -> str:
-    """``$\\alpha = \\num{0.05}$``."""
-    return f"$\\alpha = \\num{{{value:g}}}$"
+def alpha(value: float, comma: bool = False) -> str:
+    """``$\\alpha = 0.05$`` (``comma``: ``0{,}05``)."""
+    return f"$\\alpha = {num(f'{value:g}', comma, math=True)}$"
 
 
-def level(settings) -> str:
-    """The confidence level's number, ``\\num{95}`` (the caption writes the percent sign)."""
-    return f"\\num{{{100 * settings.level:g}}}"
+def level(settings, comma: bool = False) -> str:
+    """The confidence level's number, ``95`` (the caption writes the percent sign; ``comma``: ``99,9``)."""
+    return num(f"{100 * settings.level:g}", comma)
 
 
 def p_test(test: str) -> str:

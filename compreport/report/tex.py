@@ -1,11 +1,14 @@
-"""LaTeX text: escaping of user strings, metric names as set in captions, model cells in S columns.
+"""LaTeX text: escaping of user strings, metric names as set in captions, numbers and model cells.
 
 Every user-supplied string goes through :func:`escape`, which never injects markup: team
 names are hostile (``\\input{/etc/passwd}``, ``x}\\end{tabular}``) and print literally, also
 under ``babel`` spanish (whose ``\\%`` adds a space before the sign: a name's ``%`` is
-``\\char37{}``). Every number of a table, in cells and captions, is set by siunitx (an ``S``
-column or ``\\num``), so one ``\\sisetup{output-decimal-marker=...}`` decides its decimal
-marker and babel spanish's math comma never applies.
+``\\char37{}``). Every number of a table, in cells and captions, goes through :func:`num`, which
+decides its decimal marker (``comma``: the ``--decimal-comma`` option; ``{,}`` in math, so babel
+spanish's math comma never applies), its minus sign and its digit groups. No siunitx: numeric
+columns are ``r`` columns whose cells have the same decimals (the model's), so their decimal
+points align, and a significance mark sits in a space every cell of its column reserves
+(:func:`cell`'s ``overlap``). siunitx's ``S`` columns cost 85% of the appendix's compile time.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import unicodedata
 from ..lang import N_, tr
 from ..stats.results import MetricAnalysis
 from .metricnames import metric_label, positive
-from .model import MISSING, Cell, Format
+from .model import MISSING, Cell
 
 
 _SPECIAL = {
@@ -52,36 +55,51 @@ def escape(text: object) -> str:
     return "".join(out)
 
 
-def number(value, decimals: int) -> str:
-    """``value`` with ``decimals`` decimals as an siunitx S-column entry (:func:`cell` of the model's text)."""
-    return cell(Cell(value, Format.number(value, decimals)))
+def num(value: object, comma: bool = False, math: bool = False) -> str:
+    """A number's text (``"0.05"``, ``-0.025``, ``10000``) as LaTeX, as siunitx's ``\\num`` set it:
+    ``\\textminus{}`` (``-`` in math), the decimal marker (``comma``: ``,``) and a thin space between
+    groups of three digits in integer parts of five digits or more (``10\\,000``; ``1950``). In
+    math the marker is braced (``0{.}05``, ``0{,}05``) so babel spanish does not turn it into the
+    other one. Other text is escaped."""
+    text = str(value)
+    mt = _NUMBER.fullmatch(text)
+    if not mt:
+        return escape(text)
+    sign, whole, frac = mt.group(1), mt.group(2), mt.group(3)
+    if len(whole) >= 5:
+        whole = "\\,".join(whole[max(0, i - 3):i] for i in range(len(whole), 0, -3)[::-1])
+    marker = "," if comma else "."
+    marker = "{" + marker + "}" if math else marker
+    minus = ("-" if math else "\\textminus{}") if sign else ""
+    return minus + whole + (marker + frac if frac is not None else "")
 
 
-def cell(c: Cell) -> str:
-    """A model :class:`~compreport.report.model.Cell` in an siunitx ``S`` column: the same text every
-    format prints; a missing value is ``{--}``, other text (``<0.0001``) is braced; bold is
-    ``\\bfseries`` (needs ``detect-weight``); the significance mark is a superscript."""
-    return ("\\bfseries " if c.bold else "") + cell_text(c) + mark(c.mark)
+def cell(c: Cell, comma: bool = False, overlap: bool = False) -> str:
+    """A model :class:`~compreport.report.model.Cell` in an ``r`` column: the same text every format
+    prints (numbers through :func:`num`); a missing value is ``--``; bold is ``\\bfseries``; the
+    significance mark is a superscript. ``overlap``: the mark takes no width (``\\rlap``), for a
+    column that reserves the widest mark's space after every cell (``r<{\\phantom{...}}``), so the
+    numbers stay aligned with or without one."""
+    text = ("\\bfseries " if c.bold else "") + cell_text(c, comma)
+    return text + (f"\\rlap{{{mark(c.mark)}}}" if overlap and c.mark else mark(c.mark))
 
 
-def cell_text(c: Cell) -> str:
-    """The cell's text for an S column, without emphasis: a number as it is (siunitx sets it),
-    other text braced with its numbers in ``\\num`` (``{\\textless{}\\num{0.0001}}``)."""
+def cell_text(c: Cell, comma: bool = False) -> str:
+    """The cell's text without emphasis: ``--`` when missing, else its numbers through :func:`num`
+    (``\\textless{}0.0001``)."""
     if c.text == MISSING:
-        return "{--}"
-    if _NUMBER.fullmatch(c.text):
-        return c.text
-    return "{" + with_numbers(c.text) + "}"
+        return "--"
+    return with_numbers(c.text, comma)
 
 
-def with_numbers(text: str) -> str:
-    """``text`` escaped, its decimal numbers in ``\\num{}`` (so they take siunitx's decimal marker).
+def with_numbers(text: str, comma: bool = False) -> str:
+    """``text`` escaped, its numbers through :func:`num` (so they take the decimal marker and minus).
 
-    For the model's number texts only (``<0.0001``, ``0.109``); never for names, whose digits
+    For the model's number texts only (``<0.0001``, ``-0.109``); never for names, whose digits
     (``Team 42.01``) are not numbers.
     """
-    return "".join(f"\\num{{{part}}}" if _DECIMAL.fullmatch(part) else escape(part)
-                   for part in _DECIMAL_SPLIT.split(text) if part)
+    return "".join(num(part, comma) if _NUMBER.fullmatch(part) else escape(part)
+                   for part in _NUMBER_SPLIT.split(text) if part)
 
 
 def mark(m: str) -> str:
@@ -89,9 +107,8 @@ def mark(m: str) -> str:
     return "\\textsuperscript{" + m.replace("†", r"\dag") + "}" if m else ""
 
 
-_NUMBER = re.compile(r"-?\d+(\.\d+)?")
-_DECIMAL = re.compile(r"\d+\.\d+")
-_DECIMAL_SPLIT = re.compile(r"(\d+\.\d+)")
+_NUMBER = re.compile(r"(-?)(\d+)(?:\.(\d+))?")
+_NUMBER_SPLIT = re.compile(r"(-?\d+(?:\.\d+)?)")
 
 
 #: Metric names as set in captions and headers (LaTeX), in English: :func:`metric_name` sets them in
