@@ -443,3 +443,66 @@ def test_distribution_plot_under_randomization_shades_nothing():
     assert not [p for p in ax.patches if p.get_label() == "region counted in the p-value"]
     shaded = figures.distribution_plot(comp, ma, a, b)
     assert [p for p in shaded.axes[0].patches if p.get_label() == "region counted in the p-value"]
+
+
+# --- PDF fonts -------------------------------------------------------------------------------------
+
+#: Names in several scripts: Latin with accents (composite glyphs), Greek, Cyrillic, a ligature,
+#: CJK (no DejaVu glyph: drawn as boxes, with matplotlib's warning).
+WORLD = ["Álvarez-UNED.01", "Ωμέγα-αβγ", "Пётр_Иванов", "東京大学-NLP", "ﬁne-tuned", "Zoë & Ørsted"]
+
+
+def test_pdf_fonts_from_a_small_copy_equal_those_from_the_file(demo, tmp_path, monkeypatch):
+    """PDFs subset their fonts from a per-process copy of the font file (figstyle.lean_pdf_fonts),
+    made again when a figure needs glyphs it lacks: the files are those subset from the file itself."""
+    from compreport.report import figstyle
+
+    rng = np.random.default_rng(4)
+    gold = rng.integers(0, 2, 200)
+    preds = [np.where(rng.random(200) < acc, gold, 1 - gold) for acc in (0.9, 0.85, 0.8, 0.7, 0.6, 0.55)]
+    world = analyze_competition(make_competition(gold, preds, systems=WORLD), Settings(bootstrap=100), progress=False)
+    comp = demo.competitions[0]
+
+    def pdfs(folder: str) -> tuple[list[bytes], list[int]]:
+        """The PDF of each figure, and the glyphs the font copies hold after each."""
+        files, held = [], []
+        for i, fig in enumerate([figures.ci_plot(comp, comp.primary), figures.ci_plot(world, world.primary),
+                                 figures.diff_plot(world, world.primary)]):
+            files.append(figures.save(fig, tmp_path / folder / str(i), ("pdf",))[0].read_bytes())
+            held.append(sum(len(glyph_map) for _, glyph_map in figstyle._FONT_COPIES.values()))
+        return files, held
+
+    monkeypatch.setattr(figstyle, "_FONT_COPIES", {})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the CJK name's missing glyphs
+        copied, held = pdfs("copy")
+        monkeypatch.setattr(figstyle, "_subsets_by_gids", lambda pdf_ps: False)
+        from_file, _ = pdfs("file")
+    assert 0 < held[0] < held[1]  # made for the demo's names, again for Greek capitals and Cyrillic
+    assert copied == from_file
+
+
+def test_font_subsets_of_a_copy_equal_those_of_the_file():
+    """Random glyph sets of DejaVu Sans: the font subset from the copy, and its glyph map, are those
+    made from the file (the copy grows as sets bring new glyphs)."""
+    from matplotlib.backends import _backend_pdf_ps as pdf_ps
+    from matplotlib.font_manager import FontProperties, findfont, get_font
+
+    from compreport.report import figstyle
+
+    if not figstyle._subsets_by_gids(pdf_ps):
+        pytest.skip("this matplotlib subsets fonts another way")
+    path = findfont(FontProperties(family="DejaVu Sans"))
+    font = pdf_ps.font_manager.FontPath(path, 0)
+    gids = sorted(set(get_font(path).get_charmap().values()))
+    rng = np.random.default_rng(5)
+    original = pdf_ps.get_glyphs_subset
+
+    def subset(get, glyphs):
+        with get(font, glyphs) as result:
+            return pdf_ps.font_as_file(result.font).getvalue(), dict(result.glyph_index_map)
+
+    with figstyle.lean_pdf_fonts():
+        for size in (1, 5, 40, 300):
+            glyphs = {int(g) for g in rng.choice(gids, size, replace=False)}
+            assert subset(pdf_ps.get_glyphs_subset, glyphs) == subset(original, glyphs)

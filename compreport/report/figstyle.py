@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import io
 import types
 from collections.abc import Sequence
 
@@ -17,6 +18,7 @@ import matplotlib
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.font_manager import get_font
 from matplotlib.lines import Line2D
 
 from .._version import __version__
@@ -105,23 +107,72 @@ LAYOUT_TABLES = ("GSUB", "GPOS", "GDEF", "BASE", "JSTF", "MATH")
 @contextlib.contextmanager
 def lean_pdf_fonts():
     """While saving a PDF, subset its embedded TrueType fonts without their OpenType layout tables
-    (:data:`LAYOUT_TABLES`): fontTools otherwise reads and subsets DejaVu Sans's large GSUB/GPOS
-    for every font of every figure, a third of the time of a PDF save. Text, glyphs and their
-    positions are unchanged. Patches matplotlib's (private) subsetting module only inside the
-    block; with a matplotlib that has no such module, does nothing."""
+    (:data:`LAYOUT_TABLES`), and from a small copy of each font file (:func:`_subset_from_copy`).
+
+    fontTools otherwise reads DejaVu Sans's large GSUB/GPOS, glyf and post tables for every font
+    of every figure. Text, glyphs and their positions are unchanged. Patches matplotlib's
+    (private) subsetting module only inside the block; a matplotlib without the names it patches
+    is left as it is."""
     try:
         from matplotlib.backends import _backend_pdf_ps as pdf_ps
     except ImportError:  # pragma: no cover - another matplotlib layout
         yield
         return
-    if getattr(pdf_ps, "subset", None) is not fontTools.subset:
-        yield
-        return
-    pdf_ps.subset = _LeanSubset("fontTools.subset")
+    saved = {name: getattr(pdf_ps, name) for name in ("subset", "get_glyphs_subset") if hasattr(pdf_ps, name)}
+    if saved.get("subset") is fontTools.subset:
+        pdf_ps.subset = _LeanSubset("fontTools.subset")
+    if _subsets_by_gids(pdf_ps):
+        pdf_ps.get_glyphs_subset = functools.partial(_subset_from_copy, pdf_ps, saved["get_glyphs_subset"])
     try:
         yield
     finally:
-        pdf_ps.subset = fontTools.subset
+        for name, value in saved.items():
+            setattr(pdf_ps, name, value)
+
+
+def _subsets_by_gids(pdf_ps) -> bool:
+    """Whether ``pdf_ps`` subsets fonts the way :func:`_subset_from_copy` expects (matplotlib 3.11):
+    ``get_glyphs_subset(fontfile, glyph ids)`` giving ``SubsetResults(font, glyph_index_map)``."""
+    results = getattr(pdf_ps, "SubsetResults", None)
+    return (callable(getattr(pdf_ps, "get_glyphs_subset", None)) and callable(getattr(pdf_ps, "font_as_file", None))
+            and getattr(results, "_fields", None) == ("font", "glyph_index_map"))
+
+
+#: Characters a font copy holds from the start (:func:`_subset_from_copy`), so that few figures
+#: need a larger copy: Latin-1, general punctuation, Greek small letters, minus, ≤ ≥ and the
+#: f-ligatures that text shaping puts in words.
+COMMON_CHARS = [*range(0x20, 0x7F), *range(0xA0, 0x100), *range(0x2010, 0x2028), *range(0x3B1, 0x3CA),
+                0x2212, 0x2264, 0x2265, *range(0xFB00, 0xFB05)]
+#: Per process and font face: a subset of the font file (bytes) holding every glyph asked for so
+#: far, and the map from the file's glyph ids to the copy's.
+_FONT_COPIES: dict[tuple[str, int], tuple[bytes, dict[int, int]]] = {}
+
+
+class _FontBytes(io.BytesIO):
+    """A font file in memory, with the face index matplotlib reads from a font path."""
+
+    face_index = 0
+
+
+@contextlib.contextmanager
+def _subset_from_copy(pdf_ps, original, fontfile, glyphs):
+    """``original(fontfile, glyphs)`` (matplotlib's ``get_glyphs_subset``) made from a small copy of
+    the font file: ``original``'s subset of the file to :data:`COMMON_CHARS` and every glyph asked
+    for so far in this process (made again, larger, when a glyph is new). fontTools keeps the glyph
+    order, outlines, metrics and tables, so the subset of the copy is the subset of the file, byte
+    for byte (a test compares them). Yields matplotlib's result with its glyph map in the file's ids."""
+    glyphs = set(glyphs)
+    key = (str(fontfile), fontfile.face_index)
+    held = _FONT_COPIES.get(key)
+    if held is None or not glyphs <= held[1].keys():
+        charmap = get_font(fontfile).get_charmap()
+        wanted = {charmap[c] for c in COMMON_CHARS if c in charmap} | glyphs | (held[1].keys() if held else set())
+        with original(fontfile, wanted) as whole:
+            held = _FONT_COPIES[key] = (pdf_ps.font_as_file(whole.font).getvalue(), dict(whole.glyph_index_map))
+    data, to_copy = held
+    from_copy = {c: g for g, c in to_copy.items()}
+    with original(_FontBytes(data), {to_copy[g] for g in glyphs}) as result:
+        yield result._replace(glyph_index_map={from_copy[c]: i for c, i in result.glyph_index_map.items()})
 
 
 def styled(func):
