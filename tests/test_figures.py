@@ -368,6 +368,20 @@ def test_same_inputs_give_byte_identical_files(demo, tmp_path):
     assert figures.to_svg(figures.ci_plot(comp, comp.primary)) == figures.to_svg(figures.ci_plot(comp, comp.primary))
 
 
+def test_fixed_layout_is_that_of_a_drawing(demo):
+    """ReportFigure.fix_layout runs the layout engine without drawing: the axes and the tight box are
+    where a drawing (without output) puts them, for intervals, histograms, facets and heat maps."""
+    comp = next(c for c in demo.competitions if c.classes and len(c.metrics) > 1)
+    builders = dict(figures._figure_builders(comp, 0.95))
+    for stem in ("ci-" + slug(comp.primary.name), "dist-" + slug(comp.primary.name), "facets", "confusion"):
+        fixed, drawn = builders[stem](), builders[stem]()
+        with matplotlib.rc_context(figures.RC):  # as figures.save lays out
+            box = fixed.fix_layout()
+            drawn.draw_without_rendering()
+            assert box.bounds == drawn.get_tightbbox().padded(matplotlib.rcParams["savefig.pad_inches"]).bounds, stem
+        assert [ax.get_position().bounds for ax in fixed.axes] == [ax.get_position().bounds for ax in drawn.axes], stem
+
+
 def test_no_global_rcparams_leak(demo):
     before = dict(matplotlib.rcParams)
     comp = demo.competitions[0]

@@ -194,17 +194,17 @@ class ReportFigure(Figure):
         return None if self._layout_fixed else super().get_layout_engine()
 
     def fix_layout(self):
-        """Run the layout engine once (a drawing without output) and keep its positions; return the
-        tight bounding box in inches, padded as ``savefig(bbox_inches="tight")`` pads it. Each later
-        ``savefig`` given this box draws the figure once, where ``"tight"`` with a layout engine
-        draws it twice (a layout pass, then the output)."""
-        self.draw_without_rendering()
+        """Run the layout engine once, as a drawing would before drawing the artists, and keep its
+        positions; return the tight bounding box in inches, padded as ``savefig(bbox_inches="tight")``
+        pads it. Each later ``savefig`` given this box draws the figure once, where ``"tight"`` with a
+        layout engine draws it twice (a layout pass, then the output); no artist is drawn here."""
+        engine = self.get_layout_engine()
+        if engine is not None and self.axes:  # Figure.draw's condition
+            engine.execute(self)
         self._layout_fixed = True
         return self.get_tightbbox().padded(matplotlib.rcParams["savefig.pad_inches"])
 
     def _repr_png_(self) -> bytes:
-        import io
-
         buf = io.BytesIO()
         with matplotlib.rc_context(RC):
             self.savefig(buf, format="png", bbox_inches="tight", dpi=100, metadata=METADATA["png"])
