@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import io
 import types
 from collections.abc import Sequence
@@ -132,9 +133,13 @@ def lean_pdf_fonts():
 
 def _subsets_by_gids(pdf_ps) -> bool:
     """Whether ``pdf_ps`` subsets fonts the way :func:`_subset_from_copy` expects (matplotlib 3.11):
-    ``get_glyphs_subset(fontfile, glyph ids)`` giving ``SubsetResults(font, glyph_index_map)``."""
-    results = getattr(pdf_ps, "SubsetResults", None)
-    return (callable(getattr(pdf_ps, "get_glyphs_subset", None)) and callable(getattr(pdf_ps, "font_as_file", None))
+    ``get_glyphs_subset(fontfile, glyphs)`` giving ``SubsetResults(font, glyph_index_map)``."""
+    get, results = getattr(pdf_ps, "get_glyphs_subset", None), getattr(pdf_ps, "SubsetResults", None)
+    try:
+        params = list(inspect.signature(get).parameters)
+    except (TypeError, ValueError):  # not a function
+        return False
+    return (params == ["fontfile", "glyphs"] and callable(getattr(pdf_ps, "font_as_file", None))
             and getattr(results, "_fields", None) == ("font", "glyph_index_map"))
 
 
