@@ -462,7 +462,7 @@ def test_distribution_plot_under_randomization_shades_nothing():
 # --- PDF fonts -------------------------------------------------------------------------------------
 
 #: Names in several scripts: Latin with accents (composite glyphs), Greek, Cyrillic, a ligature,
-#: CJK (no DejaVu glyph: drawn as boxes, with matplotlib's warning).
+#: CJK (no DejaVu glyph: matplotlib warns and draws Last Resort boxes, a second embedded font).
 WORLD = ["Álvarez-UNED.01", "Ωμέγα-αβγ", "Пётр_Иванов", "東京大学-NLP", "ﬁne-tuned", "Zoë & Ørsted"]
 
 

@@ -148,8 +148,8 @@ def _subsets_by_gids(pdf_ps) -> bool:
 #: f-ligatures that text shaping puts in words.
 COMMON_CHARS = [*range(0x20, 0x7F), *range(0xA0, 0x100), *range(0x2010, 0x2028), *range(0x3B1, 0x3CA),
                 0x2212, 0x2264, 0x2265, *range(0xFB00, 0xFB05)]
-#: Per process and font face: a subset of the font file (bytes) holding every glyph asked for so
-#: far, and the map from the file's glyph ids to the copy's.
+#: Per process and font face: a subset of the font file (bytes) holding :data:`COMMON_CHARS` and
+#: every glyph asked for so far, and the map from the file's glyph ids to the copy's.
 _FONT_COPIES: dict[tuple[str, int], tuple[bytes, dict[int, int]]] = {}
 
 
