@@ -423,5 +423,5 @@ def test_team_sheet_shrinks_to_one_page(settings):
     an = Analysis(Settings(bootstrap=200), [ca])
     system = ca.primary.scores[40].system
     assert len(team_context(an, ca, system, Format())["alike"]) > 60
-    doc = pdfreport._team_document(pdfreport._Renderer(), team_html(an, ca, system))
+    doc = pdfreport._team_document(pdfreport._Renderer(), team_html(an, ca, system, for_pdf=True))
     assert len(doc.pages) == 1

@@ -3,7 +3,7 @@
 Every page is a single file: CSS in a ``<style>`` block, figures as inline SVG, no scripts,
 fonts or other resources fetched from anywhere; the only links are relative links between the
 files of one report directory. The same HTML, with print CSS, is what :mod:`compreport.report.pdf`
-turns into PDF.
+turns into PDF; ``for_pdf`` pages leave the CSS to it (:func:`stylesheet`, parsed once per process).
 
 Nothing here computes or decides: the tables are :mod:`compreport.report.model` tables (the same
 cells, digits and bold as LaTeX and Markdown), the verdicts are the stored ones, the figures come
@@ -96,6 +96,12 @@ def environment():
 def render(template: str, **context) -> str:
     """Render one template of ``templates/html``."""
     return environment().get_template(template).render(**context)
+
+
+@lru_cache(maxsize=None)
+def stylesheet(name: str) -> str:
+    """The text of one stylesheet of ``templates/html`` (``report.css``, ``team.css``)."""
+    return environment().loader.get_source(environment(), name)[0]
 
 
 def citation_segments(segments) -> list[dict]:

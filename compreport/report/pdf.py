@@ -2,7 +2,8 @@
 
 The PDFs are the HTML of :mod:`compreport.report.html` under its print CSS (A4, page numbers,
 repeated table headers, landscape pages for wide pairwise matrices). WeasyPrint is imported
-only here, and only when PDF output is asked for.
+only here, and only when PDF output is asked for. The pages are rendered ``for_pdf``: without
+their ``<style>``, whose stylesheets each process parses once (:class:`_Renderer`).
 
 * Nothing is fetched: the URL fetcher refuses every URL that is not a ``data:`` URL (the pages
   reference none anyway; the refusals are recorded in :data:`REFUSED` for the tests).
@@ -73,8 +74,13 @@ def url_fetcher():
     return fetch
 
 
+#: The stylesheets of the pages (``templates/html``): the reports' and the team sheets'.
+_REPORT_CSS = ("report.css",)
+_TEAM_CSS = ("report.css", "team.css")
+
+
 class _Renderer:
-    """One WeasyPrint set-up (fetcher, fonts) shared by every document of a report."""
+    """One WeasyPrint set-up (fetcher, fonts, parsed stylesheets) shared by every document of a report."""
 
     def __init__(self):
         self.wp = _weasyprint()
@@ -82,11 +88,19 @@ class _Renderer:
         from weasyprint.text.fonts import FontConfiguration
 
         self.fonts = FontConfiguration()
+        self._sheets: dict[str, object] = {}
 
-    def render(self, html: str, css: str | None = None):
+    def _sheet(self, css: str):
+        """``css`` parsed once (parsing and compiling the selectors costs as much as styling a team sheet)."""
+        if css not in self._sheets:
+            self._sheets[css] = self.wp.CSS(string=css, url_fetcher=self.fetcher, font_config=self.fonts)
+        return self._sheets[css]
+
+    def render(self, page: str, sheets: tuple[str, ...] = _REPORT_CSS, css: str | None = None):
+        """Lay out a ``for_pdf`` page under the stylesheets ``sheets`` of ``templates/html``, then ``css``."""
         wp = self.wp
-        stylesheets = [wp.CSS(string=css, url_fetcher=self.fetcher, font_config=self.fonts)] if css else None
-        doc = wp.HTML(string=html, base_url=None, url_fetcher=self.fetcher).render(
+        stylesheets = [self._sheet(html.stylesheet(name)) for name in sheets] + ([self._sheet(css)] if css else [])
+        doc = wp.HTML(string=page, base_url=None, url_fetcher=self.fetcher).render(
             stylesheets=stylesheets, font_config=self.fonts, pdf_identifier=False)
         # Reproducible files: no dates (WeasyPrint takes them from <meta> only, but be explicit).
         doc.metadata.created = None
@@ -145,14 +159,14 @@ def _report(analysis: Analysis, comp, fmt: model.Format, gallery: Gallery, path:
 
 def _letter(analysis: Analysis, comp, runs: list[str], fmt: model.Format, path: Path) -> Path:
     r = _renderer()
-    pages = [_team_document(r, team_html(analysis, comp, system, fmt)) for system in runs]
+    pages = [_team_document(r, team_html(analysis, comp, system, fmt, for_pdf=True)) for system in runs]
     return r.write(pages[0].copy([page for doc in pages for page in doc.pages]), path)
 
 
 def _team_document(r: _Renderer, page: str):
-    """The team sheet laid out on one page: smaller type while it overflows."""
+    """The team sheet (``for_pdf``) laid out on one page: smaller type while it overflows."""
     for css in _TEAM_DENSITIES:
-        doc = r.render(page, css)
+        doc = r.render(page, _TEAM_CSS, css)
         if len(doc.pages) == 1:
             break
     return doc

@@ -95,6 +95,8 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
     }
 
 
-def team_html(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt: model.Format | None = None) -> str:
-    """The one-page sheet of one system (rendered to PDF by :func:`compreport.report.pdf.write_pdf`)."""
-    return render("team.html", **team_context(analysis, comp, system, fmt or model.Format()))
+def team_html(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt: model.Format | None = None, *,
+              for_pdf: bool = False) -> str:
+    """The one-page sheet of one system (rendered to PDF by :func:`compreport.report.pdf.write_pdf`, ``for_pdf``:
+    see :mod:`compreport.report.html`)."""
+    return render("team.html", **team_context(analysis, comp, system, fmt or model.Format()), for_pdf=for_pdf)
