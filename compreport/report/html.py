@@ -3,7 +3,8 @@
 Every page is a single file: CSS in a ``<style>`` block, figures as inline SVG, no scripts,
 fonts or other resources fetched from anywhere; the only links are relative links between the
 files of one report directory. The same HTML, with print CSS, is what :mod:`compreport.report.pdf`
-turns into PDF; ``for_pdf`` pages leave the CSS to it (:func:`stylesheet`, parsed once per process).
+turns into PDF; ``for_pdf`` pages leave the CSS to it (:func:`stylesheet`, parsed once per process)
+and carry each figure as an ``<img>`` of its SVG: the same PDF, with far fewer elements to style.
 
 Nothing here computes or decides: the tables are :mod:`compreport.report.model` tables (the same
 cells, digits and bold as LaTeX and Markdown), the verdicts are the stored ones, the figures come
@@ -155,24 +156,32 @@ def _scope_svg(svg: str, prefix: str) -> str:
     return re.sub(r'#(' + pattern + r')(?=["\')])', lambda m: f"#{prefix}{m.group(1)}", svg)
 
 
-def svg_markup(svg: str | None, prefix: str):
-    """One figure's SVG text, its ids scoped by ``prefix``, as markup for the templates (None stays None)."""
+def svg_markup(svg: str | None, prefix: str, for_pdf: bool = False):
+    """One figure's SVG text, its ids scoped by ``prefix``, as markup for the templates (None stays None);
+    ``for_pdf``: an ``<img>`` with the SVG as a ``data:`` URL, drawn alike but outside the page's
+    cascade (inline, each of its hundreds of elements would be styled as HTML before being drawn)."""
     from markupsafe import Markup
 
     if svg is None:
         return None
     svg = re.sub(r"^\s*<!DOCTYPE[^>]*>\s*", "", svg.strip())
+    if for_pdf:
+        import base64
+
+        return Markup('<img alt="" src="data:image/svg+xml;base64,{}">').format(
+            base64.b64encode(svg.encode("utf-8")).decode("ascii"))
     return Markup(_scope_svg(svg, prefix))
 
 
-def figure_blocks(analysis: Analysis, comp: CompetitionAnalysis, gallery: Gallery) -> tuple[dict, list]:
-    """Inline SVG figures of one competition: ({metric name: [figure, ...]}, [other figures])."""
+def figure_blocks(analysis: Analysis, comp: CompetitionAnalysis, gallery: Gallery,
+                  for_pdf: bool = False) -> tuple[dict, list]:
+    """SVG figures of one competition (:func:`svg_markup`): ({metric name: [figure, ...]}, [other figures])."""
     stems = {stem: name for name, stem in metric_stems(comp).items()}
     per_metric: dict[str, list] = {ma.name: [] for ma in comp.metrics}
     others: list = []
     for i, stem in enumerate(gallery.stems(comp)):
         kind, _, rest = stem.partition("-")
-        item = {"stem": stem, "svg": svg_markup(gallery.svg(comp.id, stem), f"f{i}-"),
+        item = {"stem": stem, "svg": svg_markup(gallery.svg(comp.id, stem), f"f{i}-", for_pdf),
                 "caption": prose.figure_caption(kind, analysis.settings)}
         (per_metric[stems[rest]] if rest in stems else others).append(item)
     return per_metric, others
@@ -219,7 +228,7 @@ def competition_context(analysis: Analysis, comp: CompetitionAnalysis, fmt: mode
     metrics = [metric_context(comp, ma, fmt, for_pdf=for_pdf) for ma in comp.metrics]
     other_figures = []
     if gallery is not None:
-        per_metric, other_figures = figure_blocks(analysis, comp, gallery)
+        per_metric, other_figures = figure_blocks(analysis, comp, gallery, for_pdf)
         for mc in metrics:
             mc["figures"] = per_metric.get(mc["id"], [])
     lb = model.leaderboard(comp, fmt)
@@ -313,7 +322,8 @@ def index_html(analysis: Analysis, fmt: model.Format | None = None, gallery: Gal
     competitions = [{"id": c.id, "name": c.name, "subtitle": prose.subtitle(c), "n": c.n, "m": len(c.systems),
                      "metric": metric_label(c.primary), "best": c.primary.best, "href": f"{c.id}/{link}"}
                     for c in analysis.competitions]
-    workshop_svg = svg_markup(gallery.svg("summary", "competitiveness"), "w-") if gallery is not None else None
+    workshop_svg = (svg_markup(gallery.svg("summary", "competitiveness"), "w-", for_pdf)
+                    if gallery is not None else None)
     return render("index.html", for_pdf=for_pdf, settings=analysis.settings, level=prose.level(analysis.settings),
                   title=prose.title(analysis), summaries=summary_blocks(analysis, fmt, for_pdf=for_pdf),
                   legend=model.legend(), competitions=competitions, workshop_svg=workshop_svg,
