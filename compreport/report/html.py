@@ -3,8 +3,9 @@
 Every page is a single file: CSS in a ``<style>`` block, figures as inline SVG, no scripts,
 fonts or other resources fetched from anywhere; the only links are relative links between the
 files of one report directory. The same HTML, with print CSS, is what :mod:`compreport.report.pdf`
-turns into PDF; ``for_pdf`` pages leave the CSS to it (:func:`stylesheet`, parsed once per process)
-and carry each figure as an ``<img>`` of its SVG: the same PDF, with far fewer elements to style.
+turns into PDF; ``for_pdf`` pages leave the CSS to it (:func:`stylesheet`, parsed once per process),
+carry each figure as an ``<img>`` of its SVG and mark where names may wrap with U+200B instead of
+``<wbr>`` (what WeasyPrint makes of ``<wbr>``): the same PDF, with far fewer elements to style.
 
 Nothing here computes or decides: the tables are :mod:`compreport.report.model` tables (the same
 cells, digits and bold as LaTeX and Markdown), the verdicts are the stored ones, the figures come
@@ -66,16 +67,17 @@ def template_tr(text: str, /, **values):
 NAME_SEPARATORS = "._-/+&@:,;|)]}"
 
 
-def breakable(name) -> str:
+def breakable(name, for_pdf: bool = False) -> str:
     """A name as escaped HTML (a :class:`markupsafe.Markup`) that may wrap only after a separator (:data:`NAME_SEPARATORS`) or a
     space, never inside a word: ``<wbr>`` after each run of separators (``UNED-NLP.run1`` wraps as
-    ``UNED-`` / ``NLP.`` / ``run1``, never ``UNED-NL`` / ``P.run1``). The CSS keeps
-    ``overflow-wrap: normal`` on names, so a browser (and WeasyPrint) breaks nowhere else."""
+    ``UNED-`` / ``NLP.`` / ``run1``, never ``UNED-NL`` / ``P.run1``); ``for_pdf``: a zero-width space
+    instead, the text WeasyPrint gives a ``<wbr>`` (one element and one pseudo-element fewer to style).
+    The CSS keeps ``overflow-wrap: normal`` on names, so a browser (and WeasyPrint) breaks nowhere else."""
     from markupsafe import Markup, escape
 
     sep = re.escape(NAME_SEPARATORS)
     parts = re.split(f"(?<=[{sep}])(?=[^{sep}\\s])", str(name))
-    return Markup("<wbr>".join(str(escape(part)) for part in parts))
+    return Markup(("\u200b" if for_pdf else "<wbr>").join(str(escape(part)) for part in parts))
 
 
 @lru_cache(maxsize=1)
@@ -89,7 +91,7 @@ def environment():
         keep_trailing_newline=True)
     env.globals.update(MISSING=model.MISSING, tr=template_tr, lang=current, intervals=intervals,
                        test_phrase=vocab.test_phrase)
-    env.filters["breakable"] = breakable
+    env.filters["breakable"] = jinja2.pass_context(lambda ctx, name: breakable(name, ctx.get("for_pdf", False)))
     env.filters["count"] = count
     return env
 
