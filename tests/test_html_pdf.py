@@ -425,3 +425,25 @@ def test_team_sheet_shrinks_to_one_page(settings):
     assert len(team_context(an, ca, system, Format())["alike"]) > 60
     doc = pdfreport._team_document(pdfreport._Renderer(), team_html(an, ca, system, for_pdf=True))
     assert len(doc.pages) == 1
+
+
+def test_pdf_pages_are_lean(analysis, gallery):
+    """The HTML the PDFs are made of: no <style> (the renderer parses the stylesheets once), each figure
+    an <img> of its SVG, U+200B where a name may wrap; WeasyPrint would style each <wbr> and SVG node."""
+    from types import SimpleNamespace
+
+    comp = next(c for c in analysis.competitions if c.id == "detox-binary")
+    raw = htmlreport.competition_html(analysis, comp, gallery=gallery, for_pdf=True)
+    page = _parse(raw)
+    assert not {"style", "svg", "wbr"} & set(page.tags)
+    sources = [v for k, v in page.attrs if k == "src"]
+    assert len(sources) == len(gallery.stems(comp))
+    assert all(s.startswith("data:image/svg+xml;base64,") for s in sources)
+    assert "NLP-\u200bCántabro.\u200b01" in raw
+    sheet = team_html(analysis, comp, comp.primary.best, for_pdf=True)
+    assert "<style" not in sheet and "<wbr>" not in sheet
+    assert "<style" in team_html(analysis, comp, comp.primary.best)
+    assert 'class="provenance inputs"' in raw  # short file names: the hashes do not wrap in print
+    long = SimpleNamespace(inputs=[{"path": "runs/" + "f" * 40 + ".tsv", "sha256": "0" * 64}], warnings=[],
+                           engine={})
+    assert htmlreport.provenance(analysis, long)["long_names"]

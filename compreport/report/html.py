@@ -65,6 +65,14 @@ def template_tr(text: str, /, **values):
 
 #: Characters after which a participant's name may wrap (runs of them; spaces wrap anyway).
 NAME_SEPARATORS = "._-/+&@:,;|)]}"
+#: In print a SHA-256 stays on one line (measuring where it could wrap anywhere is costly), unless an
+#: input file's name has a longer run than this that cannot wrap: the half page left could not hold it.
+HASH_BESIDE = 28
+
+
+def _unbreakable(name) -> int:
+    """The length of the longest run of ``name`` that :func:`breakable` cannot wrap."""
+    return max(map(len, re.split(f"\\s+|(?<=[{re.escape(NAME_SEPARATORS)}])", str(name))))
 
 
 def breakable(name, for_pdf: bool = False) -> str:
@@ -128,17 +136,19 @@ def _basename(path) -> str:
 def provenance(analysis: Analysis, comp: CompetitionAnalysis | None = None) -> dict:
     """Version, settings, rule of the verdicts, input files with their SHA-256, notes and engine.
     ``rows`` and ``engine`` are (label, value, code): ``code`` True for a value that is an identifier
-    (a setting as given to compreport, the engine's parts and their keys), shown as code in every language."""
+    (a setting as given to compreport, the engine's parts and their keys), shown as code in every language;
+    ``long_names``: an input's name too long to leave a SHA-256 unwrapped beside it (:data:`HASH_BESIDE`)."""
     s = analysis.settings
     rows = [(tr("compreport version"), analysis.version, False), (tr("Seed"), str(s.seed), False),
             (tr("Bootstrap replicates B"), count(s.bootstrap), False), (tr("alpha"), f"{s.alpha:g}", False),
             (tr("Confidence level"), prose.level(s), False), (tr("CI method"), s.ci_method, True),
             (tr("Test"), s.test, True), (tr("Correction family"), s.family, True),
             (tr("Correction"), s.correction, True), (tr("Rule of every verdict"), s.rule, False)]
-    out = {"rows": rows, "inputs": [], "warnings": [], "engine": []}
+    out = {"rows": rows, "inputs": [], "warnings": [], "engine": [], "long_names": False}
     if comp is not None:
         out["inputs"] = [{"name": _basename(i.get("path")), "sha256": i.get("sha256") or model.MISSING}
                          for i in comp.inputs]
+        out["long_names"] = any(_unbreakable(i["name"]) > HASH_BESIDE for i in out["inputs"])
         out["warnings"] = list(comp.warnings)
         from markupsafe import Markup
 
