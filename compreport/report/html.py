@@ -272,7 +272,8 @@ def competition_html(analysis: Analysis, comp: CompetitionAnalysis, fmt: model.F
     from the best, the lower-triangular pairwise matrix shaded by the stored verdict p-value, the
     pairwise p-values (raw, Bonferroni, Holm, BH) and the figures (inline SVG, from ``gallery``;
     none without one); then the methods paragraph with its references and the provenance.
-    ``for_pdf``: no link back to the overview, wide matrices split in column blocks on landscape pages.
+    ``for_pdf``: no link back to the overview, wide matrices split in column blocks on landscape pages
+    (and no ``<style>``, figures as images, U+200B for ``<wbr>``: see the module's notes).
     """
     return render("competition.html", **competition_context(analysis, comp, fmt or model.Format(), gallery,
                                                             for_pdf=for_pdf))

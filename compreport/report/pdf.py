@@ -80,7 +80,9 @@ _TEAM_CSS = ("report.css", "team.css")
 
 
 class _Renderer:
-    """One WeasyPrint set-up (fetcher, fonts, parsed stylesheets) shared by every document of a report."""
+    """One WeasyPrint set-up (fetcher, fonts, parsed stylesheets) shared by every document of a report.
+    WeasyPrint gives stylesheets passed to it the user origin: above its defaults, below a page's own
+    declarations (``style`` attributes; our pages have none)."""
 
     def __init__(self):
         self.wp = _weasyprint()
