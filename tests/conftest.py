@@ -155,3 +155,22 @@ def two_competitions(tmp_path_factory) -> Path:
     (root / "workshop.toml").write_text('name = "Mini workshop"\n\n[[competitions]]\nspec = "detox-binary"\n\n'
                                         '[[competitions]]\nspec = "stance-eu"\n', encoding="utf-8")
     return root
+
+
+def words_beyond_margins(pdf: Path, margin_mm: float = 14.0) -> list[tuple[int, str, float]]:
+    """Words of ``pdf`` (pdftotext -bbox) that reach into the left or right page margin of ``margin_mm``
+    (the print CSS's; 0.5 pt of slack): ``(page, word, points beyond)``; a table wider than the page
+    shows up here."""
+    import re
+    import subprocess
+
+    out = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    margin, bad = margin_mm * 72 / 25.4, []
+    for k, page in enumerate(out.split("<page ")[1:], 1):
+        width = float(re.search(r'width="([\d.]+)"', page)[1])
+        for x0, x1, word in re.findall(r'<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</word>',
+                                       page):
+            beyond = max(float(x1) - (width - margin), margin - float(x0))
+            if beyond > 0.5:
+                bad.append((k, word, round(beyond, 1)))
+    return bad

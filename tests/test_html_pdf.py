@@ -21,7 +21,7 @@ from compreport.errors import InputError
 from compreport.resources import demo_workshop_dir
 from compreport.inputs.spec import Options, load_inputs
 
-from conftest import make_competition
+from conftest import make_competition, words_beyond_margins
 
 B = 500
 SCRIPT = "<script>alert(1)</script>"
@@ -248,7 +248,7 @@ def test_wide_matrix_split_in_pdf_blocks(settings):
         ca = analyze_competition(make_competition(gold, preds, cid="wide"), settings, progress=False)
     ctx = htmlreport.matrix_context(ca, ca.primary, Format(), for_pdf=True)
     assert ctx["landscape"] and not ctx["named"]
-    assert [len(b["columns"]) for b in ctx["blocks"]] == [20, 4]
+    assert [len(b["columns"]) for b in ctx["blocks"]] == [12, 12]
     assert sum(c is not None for b in ctx["blocks"] for r in b["rows"] for c in r["cells"]) == m * (m - 1) // 2
     assert len(htmlreport.matrix_context(ca, ca.primary, Format(), for_pdf=False)["blocks"]) == 1
 
@@ -326,6 +326,7 @@ def test_report_pdfs(pdf_analysis, pdf_dir):
         for system in comp.systems:
             assert _squeeze(system) in text, system
         assert "1/" in text  # page numbers "1 / N"
+        assert not words_beyond_margins(pdf), words_beyond_margins(pdf)  # no table wider than the page
     info = subprocess.run([_tool("pdfinfo"), str(pdf_dir / "overview.pdf")], capture_output=True, text=True).stdout
     assert "CreationDate" not in info and "ModDate" not in info
 

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import words_beyond_margins
+
 
 needs_tex = pytest.mark.skipif(shutil.which("latexmk") is None, reason="latexmk not installed")
 
@@ -65,6 +67,10 @@ def test_report_writes_every_format_and_is_byte_identical(two_competitions, tmp_
     toxi = next(a / f for f in teams if "toxihunters" in f)
     assert "ToxiHunters.01" in pdf_text(toxi, "-f", "1", "-l", "1")
     assert "ToxiHunters.02" in pdf_text(toxi, "-f", "2", "-l", "2")
+    # nothing runs into the margins: the 11-column pair matrix goes on a landscape page, the
+    # differences from the best (11 columns) fit the portrait page; letters may shrink to 10 mm margins
+    for pdf in [a / "overview.pdf", a / "detox-binary/report.pdf", *(a / f for f in teams)]:
+        assert not words_beyond_margins(pdf, 10 if "teams" in pdf.parts else 14), (pdf, words_beyond_margins(pdf))
     info = subprocess.run(["pdfinfo", str(toxi)], capture_output=True, text=True, check=True).stdout
     assert re.search(r"^Pages:\s+2$", info, re.M) and comp["metrics"][0]["best"] in pdf_text(toxi)
     # the same inputs and seed give the same files, byte for byte, whatever --jobs: every file the second

@@ -15,6 +15,7 @@ templates live in ``templates/html/``; autoescaping is on, so a team called ``<s
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -31,10 +32,11 @@ from ..resources import templates_dir
 
 #: Pairwise matrices with more columns than this show rank positions instead of names in the header.
 MATRIX_NAMED_COLUMNS = 8
-#: In PDF, matrices with more columns than this go on a landscape page ...
-MATRIX_PORTRAIT_COLUMNS = 12
-#: ... and are split into blocks of at most this many columns.
-MATRIX_COLUMNS_PER_BLOCK = 20
+#: In PDF, matrices with more columns than this go on a landscape page (at 7 pt, nine columns of
+#: "0.123 ***" and a 35-character name overflow A4 portrait) ...
+MATRIX_PORTRAIT_COLUMNS = 8
+#: ... and are split into blocks of at most this many columns, as even as possible (24: 12 + 12).
+MATRIX_COLUMNS_PER_BLOCK = 14
 #: In PDF, the competitiveness summary is split into blocks of at most this many competitions.
 SUMMARY_COLUMNS_PER_BLOCK = 7
 
@@ -204,7 +206,9 @@ def matrix_context(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: model.For
     t = model.pair_matrix(comp, ma, fmt)
     position = t.extra["position"]
     cols = list(t.columns)
-    per_block = MATRIX_COLUMNS_PER_BLOCK if for_pdf else max(len(cols), 1)
+    per_block = max(len(cols), 1)
+    if for_pdf:
+        per_block = math.ceil(per_block / math.ceil(per_block / MATRIX_COLUMNS_PER_BLOCK))
     blocks = []
     for start in range(0, len(cols), per_block):
         bcols = cols[start:start + per_block]
