@@ -168,8 +168,8 @@ def words_beyond_margins(pdf: Path, margin_mm: float = 14.0) -> list[tuple[int, 
     margin, bad = margin_mm * 72 / 25.4, []
     for k, page in enumerate(out.split("<page ")[1:], 1):
         width = float(re.search(r'width="([\d.]+)"', page)[1])
-        for x0, x1, word in re.findall(r'<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</word>',
-                                       page):
+        words = r'<word xMin="(-?[\d.]+)" yMin="-?[\d.]+" xMax="(-?[\d.]+)" yMax="-?[\d.]+">([^<]*)</word>'
+        for x0, x1, word in re.findall(words, page):
             beyond = max(float(x1) - (width - margin), margin - float(x0))
             if beyond > 0.5:
                 bad.append((k, word, round(beyond, 1)))

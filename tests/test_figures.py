@@ -520,3 +520,42 @@ def test_font_subsets_of_a_copy_equal_those_of_the_file():
         for size in (1, 5, 40, 300):
             glyphs = {int(g) for g in rng.choice(gids, size, replace=False)}
             assert subset(pdf_ps.get_glyphs_subset, glyphs) == subset(original, glyphs)
+    assert pdf_ps.get_glyphs_subset is original
+
+
+def test_lean_pdf_fonts_nested_and_threaded_share_one_patch(hostile, tmp_path):
+    """Nested blocks, and blocks of two threads that overlap and end out of order, save the same PDF
+    as one block, and the last block out restores matplotlib's functions (one counted patch)."""
+    import threading
+
+    from matplotlib.backends import _backend_pdf_ps as pdf_ps
+    from compreport.report import figstyle
+
+    before = (pdf_ps.subset, pdf_ps.get_glyphs_subset)
+    fig = figures.ci_plot(hostile.competitions[0], hostile.competitions[0].primary)
+
+    def save(name):
+        with matplotlib.rc_context(figstyle.RC):
+            fig.savefig(tmp_path / name, format="pdf", metadata=figstyle.METADATA["pdf"])
+        return (tmp_path / name).read_bytes()
+
+    with figstyle.lean_pdf_fonts():
+        one = save("one.pdf")
+        with figstyle.lean_pdf_fonts():
+            assert save("nested.pdf") == one
+    assert (pdf_ps.subset, pdf_ps.get_glyphs_subset) == before
+    entered, leave_first = threading.Event(), threading.Event()
+
+    def first():
+        with figstyle.lean_pdf_fonts():
+            entered.set()
+            leave_first.wait(10)
+
+    t = threading.Thread(target=first)
+    t.start()
+    entered.wait(10)
+    with figstyle.lean_pdf_fonts():
+        leave_first.set()
+        t.join(10)  # the first block ends while this one runs
+        assert save("threaded.pdf") == one
+    assert (pdf_ps.subset, pdf_ps.get_glyphs_subset) == before

@@ -448,3 +448,15 @@ def test_pdf_pages_are_lean(analysis, gallery):
     long = SimpleNamespace(inputs=[{"path": "runs/" + "f" * 40 + ".tsv", "sha256": "0" * 64}], warnings=[],
                            engine={})
     assert htmlreport.provenance(analysis, long)["long_names"]
+
+
+def test_team_sheet_bookmark_is_the_name_as_given(analysis):
+    """The letter's outline entry is the run's name, without the U+200B break points of the PDF's
+    heading (a reader's PDF viewer lists it)."""
+    pytest.importorskip("weasyprint")
+    from compreport.report import pdf as pdfreport
+
+    comp = next(c for c in analysis.competitions if c.id == "detox-binary")
+    system = next(s for s in comp.systems if "." in s and s not in comp.baselines)
+    doc = pdfreport._team_document(pdfreport._renderer(), team_html(analysis, comp, system, Format(), for_pdf=True))
+    assert [label for label, *_ in doc.make_bookmark_tree()] == [system]

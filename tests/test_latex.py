@@ -104,7 +104,7 @@ def test_escape_prints_literally_and_never_injects():
 
 
 def test_number_format():
-    """Numbers as siunitx's \\num set them (minus, decimal marker, digit groups), braced markers in math."""
+    """Numbers: minus, decimal marker, integer digit groups, braced markers in math, floats positional."""
     assert tex.cell(model.Cell(0.12345, model.Format.number(0.12345, 4))) == "0.1235"
     for missing in (float("nan"), None):
         assert tex.cell(model.Cell(missing, model.Format.number(missing, 3))) == "--"
@@ -112,6 +112,8 @@ def test_number_format():
     assert tex.num("-0.025") == r"\textminus{}0.025" and tex.num("-0.025", math=True) == "-0{.}025"
     assert tex.num("0.05", comma=True) == "0,05" and tex.num("0.05", comma=True, math=True) == "0{,}05"
     assert (tex.num(10000), tex.num("1950"), tex.num(1234567)) == (r"10\,000", "1950", r"1\,234\,567")
+    assert (tex.num(5e-05), tex.num(100 * (1 - 0.00005)), tex.num(95.0)) == ("0.00005", "99.995", "95")
+    assert latex.alpha(5e-05) == "$\\alpha = 0{.}00005$"
     assert tex.with_numbers("Team 42.01") == "Team 42.01"  # (never called on names: shown for the rule)
 
 

@@ -11,6 +11,7 @@ import contextlib
 import functools
 import inspect
 import io
+import threading
 import types
 from collections.abc import Sequence
 
@@ -112,29 +113,49 @@ def lean_pdf_fonts():
 
     fontTools otherwise reads DejaVu Sans's large GSUB/GPOS, glyf and post tables for every font
     of every figure. Text, glyphs and their positions are unchanged. Patches matplotlib's
-    (private) subsetting module only inside the block; a matplotlib without the names it patches
-    is left as it is."""
+    (private) subsetting module while any such block runs in the process (nested blocks and threads
+    share one patch, counted; the last block out restores matplotlib's functions); a matplotlib
+    without the names it patches is left as it is."""
     try:
         from matplotlib.backends import _backend_pdf_ps as pdf_ps
     except ImportError:  # pragma: no cover - another matplotlib layout
         yield
         return
+    with _PATCH_LOCK:
+        if not _PATCH["depth"]:
+            _PATCH["saved"] = _patch(pdf_ps)
+        _PATCH["depth"] += 1
+    try:
+        yield
+    finally:
+        with _PATCH_LOCK:
+            _PATCH["depth"] -= 1
+            if not _PATCH["depth"]:
+                for name, value in _PATCH.pop("saved").items():
+                    setattr(pdf_ps, name, value)
+
+
+_PATCH_LOCK = threading.Lock()
+#: How many :func:`lean_pdf_fonts` blocks are running, and matplotlib's functions they replaced.
+_PATCH: dict = {"depth": 0}
+
+
+def _patch(pdf_ps) -> dict:
+    """Install the lean subsetting in ``pdf_ps``; return the replaced attributes."""
     saved = {name: getattr(pdf_ps, name) for name in ("subset", "get_glyphs_subset") if hasattr(pdf_ps, name)}
     if saved.get("subset") is fontTools.subset:
         pdf_ps.subset = _LeanSubset("fontTools.subset")
     if _subsets_by_gids(pdf_ps):
         pdf_ps.get_glyphs_subset = functools.partial(_subset_from_copy, pdf_ps, saved["get_glyphs_subset"])
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            setattr(pdf_ps, name, value)
+    return saved
 
 
 def _subsets_by_gids(pdf_ps) -> bool:
     """Whether ``pdf_ps`` subsets fonts the way :func:`_subset_from_copy` expects (matplotlib 3.11):
     ``get_glyphs_subset(fontfile, glyphs)`` giving ``SubsetResults(font, glyph_index_map)``."""
     get, results = getattr(pdf_ps, "get_glyphs_subset", None), getattr(pdf_ps, "SubsetResults", None)
+    if getattr(get, "func", None) is _subset_from_copy:  # ours already: never wrap it again
+        return False
     try:
         params = list(inspect.signature(get).parameters)
     except (TypeError, ValueError):  # not a function

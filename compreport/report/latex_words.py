@@ -47,12 +47,12 @@ def continued(head: str, first: str, k: int, n: int) -> str:
 
 def alpha(value: float, comma: bool = False) -> str:
     """``$\\alpha = 0.05$`` (``comma``: ``0{,}05``)."""
-    return f"$\\alpha = {num(f'{value:g}', comma, math=True)}$"
+    return f"$\\alpha = {num(float(value), comma, math=True)}$"
 
 
 def level(settings, comma: bool = False) -> str:
     """The confidence level's number, ``95`` (the caption writes the percent sign; ``comma``: ``99,9``)."""
-    return num(f"{100 * settings.level:g}", comma)
+    return num(100 * settings.level, comma)
 
 
 def p_test(test: str) -> str:
