@@ -19,6 +19,7 @@ from .words import scoped
 LANGUAGES = ("en", "es")
 
 _LANG: contextvars.ContextVar[str] = contextvars.ContextVar("compreport_lang", default="en")
+_COMMA: contextvars.ContextVar[bool] = contextvars.ContextVar("compreport_decimal_comma", default=False)
 
 
 def current() -> str:
@@ -58,11 +59,24 @@ def N_(text: str) -> str:
     return text
 
 
+def decimal_comma(on: bool) -> contextlib.AbstractContextManager:
+    """Write the numbers of sentences rendered inside with a decimal comma when ``on`` (the LaTeX of
+    ``--decimal-comma``: its methods paragraph and figure captions): :func:`decimal`, :func:`count`."""
+    return scoped(_COMMA, bool(on))
+
+
+def decimal(value: float) -> str:
+    """A number for a sentence (``0.05``, ``95``, ``99.995``: 6 significant digits), with a decimal
+    comma inside :func:`decimal_comma`."""
+    text = f"{value:g}"
+    return text.replace(".", ",") if _COMMA.get() else text
+
+
 def count(n: int) -> str:
-    """A whole number for a sentence: ``10,000`` in English; in Spanish ``10 000`` (a no-break
-    space groups numbers of five digits or more, RAE; ``1000`` is not grouped) so a point or
-    comma never reads as a decimal mark."""
+    """A whole number for a sentence: ``10,000`` in English; in Spanish, or with a decimal comma
+    (:func:`decimal_comma`), ``10 000`` (a no-break space groups numbers of five digits or more,
+    RAE; ``1000`` is not grouped) so a point or comma never reads as a decimal mark."""
     n = int(n)
-    if current() == "en":
+    if current() == "en" and not _COMMA.get():
         return f"{n:,}"
     return f"{n:,}".replace(",", "\u00a0") if abs(n) >= 10_000 else str(n)

@@ -449,12 +449,17 @@ def test_decimal_comma_changes_every_number_and_nothing_else(twelve, tmp_path):
     point = appendix.write_latex(twelve, tmp_path / "point", compile_pdf=False)
     comma = appendix.write_latex(twelve, tmp_path / "comma", latex.Options(decimal_comma=True), compile_pdf=False)
     changed = 0
-    for a, b in zip(point, comma):  # appendix.tex: its methods prose is the HTML's (English thousands "2,000")
+    for a, b in zip(point, comma):  # appendix.tex: its methods prose groups thousands apart (below)
         if a.suffix == ".tex" and a.name != "appendix.tex":
             ta, tb = a.read_text(), b.read_text()
             assert re.sub(r"(\d)(\{,\}|,)(\d)", lambda m: m[1] + m[2].replace(",", ".") + m[3], tb) == ta, a
             changed += ta != tb
     assert changed >= 5
+    # the appendix's methods paragraph (the HTML's prose) takes the comma too, and groups no thousands
+    # with one ("2000", "10~000", never "2,000")
+    methods = (tmp_path / "comma" / "appendix.tex").read_text(encoding="utf-8").split("\\section")[1]
+    assert "0,05" in methods and "2000 paired" in methods, methods
+    assert not re.search(r"\d\.\d", methods) and not re.search(r"[1-9],\d{3}\b", methods), methods
     # no bare decimal point in math mode (babel spanish would turn it into a comma): captions write
     # alpha and the thresholds as 0{.}05
     text = "".join(p.read_text() for p in point if p.suffix == ".tex" and p.name != "appendix.tex")

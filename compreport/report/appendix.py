@@ -19,7 +19,7 @@ from .latex import Options, Renderer, preamble
 from .naming import competition_dir
 from .tex import escape, metric_name, num
 from ..inputs.spec import slug
-from ..lang import current, tr
+from ..lang import current, decimal_comma, tr
 
 
 #: The BibTeX style of the appendix's bibliography (natbib, author-year).
@@ -115,6 +115,12 @@ def write_latex(analysis: Analysis, out: Path, options: Options | None = None,
         (the figures written in this run; none when omitted).
     """
     options = options or Options()
+    with decimal_comma(options.decimal_comma):  # the prose's numbers too: methods, figure captions
+        return _write_latex(analysis, out, options, compile_pdf, figures)
+
+
+def _write_latex(analysis: Analysis, out: Path, options: Options, compile_pdf: bool,
+                 figures: dict[str, list[str]] | None) -> list[Path]:
     r = Renderer(analysis, options)
     written: list[Path] = []
     tables_by_comp: dict[str, list[str]] = {}

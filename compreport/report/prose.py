@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import vocabulary as vocab
-from ..lang import N_, count, tr
+from ..lang import N_, count, decimal, tr
 from ..stats import montecarlo
 from ..stats.multitest import smallest_family
 from ..settings import Settings
@@ -28,7 +28,7 @@ class Cite:
 
 def level(settings: Settings) -> str:
     """``95%`` for alpha = 0.05 (``95 %`` in Spanish)."""
-    return tr("{percent}%", percent=f"{100 * settings.level:g}")
+    return tr("{percent}%", percent=decimal(100 * settings.level))
 
 
 def title(analysis: Analysis) -> str:
@@ -95,7 +95,7 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
                "p-values over {family}. Every verdict of this report — significantly different or not, the "
                "systems that cannot be told apart from the best, and the significance groups (systems sharing a "
                "letter are not significantly different at α = {alpha}; a compact letter display ",
-               family=vocab.FAMILIES[settings.family].words, alpha=f"{settings.alpha:g}"), Cite("piepho2004"),
+               family=vocab.FAMILIES[settings.family].words, alpha=decimal(settings.alpha)), Cite("piepho2004"),
             tr(") — uses the "), *_verdict_rule(settings),
             tr(". The competitiveness summary counts ties as the paper does, under each of the four corrections: "
                "with the winner over the m − 1 comparisons with the winner, between competitors over {family}. ",
@@ -113,7 +113,7 @@ def _refinement(settings: Settings) -> list[str | Cite]:
     out: list[str | Cite] = [
         tr("Each p-value is reported with its Monte-Carlo standard error; a verdict is settled when the "
            "correction gives it for every p-value of its family at both ends of its Clopper–Pearson bounds "
-           "(jointly at risk {risk}) ", risk=f"{montecarlo.RISK:g}"), Cite("gandy2014"), ". "]
+           "(jointly at risk {risk}) ", risk=decimal(montecarlo.RISK)), Cite("gandy2014"), ". "]
     if settings.refine and settings.bootstrap:
         out += [tr("While some verdict of a competition is unsettled and more resamples may settle it, its "
                    "p-values are re-estimated from twice as many resamples, up to {most} (intervals stay on the "
@@ -141,7 +141,7 @@ def method_sentences(settings: Settings, comp: CompetitionAnalysis | None = None
                "{test} ", resamples=count(settings.bootstrap), seed=settings.seed, test=test.words),
             Cite(test.cite), ". ",
             tr("Every verdict on this page, and the significance groups (systems sharing a letter are not "
-               "significantly different at α = {alpha} ", alpha=f"{settings.alpha:g}"), Cite("piepho2004"),
+               "significantly different at α = {alpha} ", alpha=decimal(settings.alpha)), Cite("piepho2004"),
             tr("), uses the "), *_verdict_rule(settings), ". ", *clustering([comp] if comp else [])]
 
 
@@ -157,7 +157,7 @@ def verdict(settings: Settings, significant: bool | None, subject: str | None = 
     ``significant`` is the stored :attr:`~compreport.stats.results.Comparison.significant` (or
     :attr:`~compreport.stats.results.Score.differs_from_best`): True, False or None (not tested).
     """
-    at = tr("at α = {alpha} ({rule})", alpha=f"{settings.alpha:g}", rule=settings.rule)
+    at = tr("at α = {alpha} ({rule})", alpha=decimal(settings.alpha), rule=settings.rule)
     if significant is None:
         return tr("No test decides this comparison {at}.", at=at)
     subject = subject or tr("The winner")
@@ -183,7 +183,7 @@ def cannot_reject(settings: Settings, ma: MetricAnalysis) -> str | None:
               "1/({resamples} + 1), so the {rule} ({tested} comparisons) can never reject at \u03b1 = {alpha}; "
               "every system shares one group and ties with the best whatever the data. Use B = {need} or more.",
               metric=metric_label(ma), resamples=count(resamples), rule=settings.rule, tested=count(tested),
-              alpha=f"{settings.alpha:g}", need=count(need))
+              alpha=decimal(settings.alpha), need=count(need))
 
 
 def marks(score: Score, baseline: bool = False, missing: int = 0) -> str:
