@@ -113,8 +113,8 @@ def _add_output_options(p: argparse.ArgumentParser) -> None:
                    help="prefix of every LaTeX label (tab:PREFIX:...), so several outputs can share one paper "
                         "(default: the workshop name as a slug, else the competition id)")
     g.add_argument("--decimal-comma", action="store_true",
-                   help="LaTeX numbers with a decimal comma (every number of the tables and captions; HTML, "
-                        "Markdown and results.json keep the point)")
+                   help="LaTeX numbers with a decimal comma (every number of the tables, captions and the appendix's "
+                        "prose; HTML, Markdown and results.json keep the point)")
     g.add_argument("--lang", default="en", metavar="LANG",
                    help="language of every caption, sentence, heading, figure, team letter and email body: en or es "
                         "(default en; file names, CSV columns and results.json stay English)")

@@ -63,8 +63,8 @@ class Report:
         Prefix of every LaTeX label (``tab:<prefix>:...``), so several outputs can share a paper;
         default: the workshop's name as a slug, else the first competition's id.
     decimal_comma : bool
-        LaTeX numbers with a decimal comma (every number of the tables, cells and captions; the
-        appendix's methods paragraph is the HTML's prose); HTML, Markdown and results.json keep the point.
+        LaTeX numbers with a decimal comma (every number of the tables, cells and captions, and of
+        the appendix's prose); HTML, Markdown and results.json keep the point.
     lang : {"en", "es"}
         The language of every caption, sentence, heading, figure label, team letter and email body
         (:mod:`compreport.lang`); file names, CSV columns and results.json keys stay English.
