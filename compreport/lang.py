@@ -79,4 +79,13 @@ def count(n: int) -> str:
     n = int(n)
     if current() == "en" and not _COMMA.get():
         return f"{n:,}"
-    return f"{n:,}".replace(",", "\u00a0") if abs(n) >= 10_000 else str(n)
+    return ("-" if n < 0 else "") + grouped(str(abs(n)), "\u00a0")
+
+
+def grouped(digits: str, sep: str) -> str:
+    """An integer's ``digits`` in groups of three joined by ``sep`` when there are five or more
+    (``10 000``; ``1000`` stays whole): the rule of :func:`count` and of the LaTeX numbers
+    (:func:`compreport.report.tex.num`, as siunitx's ``\\num``)."""
+    if len(digits) < 5:
+        return digits
+    return sep.join(digits[max(0, i - 3):i] for i in range(len(digits), 0, -3)[::-1])

@@ -3,6 +3,7 @@ snapshots, byte-identical output, and the paper's Table 5 layout (per-row family
 
 from __future__ import annotations
 
+import copy
 import os
 import re
 import shutil
@@ -460,6 +461,12 @@ def test_decimal_comma_changes_every_number_and_nothing_else(twelve, tmp_path):
     methods = (tmp_path / "comma" / "appendix.tex").read_text(encoding="utf-8").split("\\section")[1]
     assert "0,05" in methods and "2000 paired" in methods, methods
     assert not re.search(r"\d\.\d", methods) and not re.search(r"[1-9],\d{3}\b", methods), methods
+    # a CI caption's cluster count (prose) is grouped the same way, by the renderer alone as in write_latex
+    clustered = copy.copy(twelve.competitions[0])
+    clustered.clusters = {"clusters": 1200, "column": "question", "items": 4800}
+    for comma, shown in ((False, "1,200 clusters"), (True, "1200 clusters")):
+        caption = latex.Renderer(twelve, latex.Options(decimal_comma=comma)).confidence_intervals(clustered)
+        assert shown in caption, caption
     # no bare decimal point in math mode (babel spanish would turn it into a comma): captions write
     # alpha and the thresholds as 0{.}05
     text = "".join(p.read_text() for p in point if p.suffix == ".tex" and p.name != "appendix.tex")

@@ -72,9 +72,15 @@ NAME_SEPARATORS = "._-/+&@:,;|)]}"
 HASH_BESIDE = 28
 
 
+def _pieces(name) -> list[str]:
+    """``name`` cut after each run of separators (:data:`NAME_SEPARATORS`) that a word follows."""
+    sep = re.escape(NAME_SEPARATORS)
+    return re.split(f"(?<=[{sep}])(?=[^{sep}\\s])", str(name))
+
+
 def _unbreakable(name) -> int:
-    """The length of the longest run of ``name`` that :func:`breakable` cannot wrap."""
-    return max(map(len, re.split(f"\\s+|(?<=[{re.escape(NAME_SEPARATORS)}])", str(name))))
+    """The length of the longest run of ``name`` that :func:`breakable` cannot wrap (spaces wrap)."""
+    return max((len(word) for piece in _pieces(name) for word in piece.split()), default=0)
 
 
 def breakable(name, for_pdf: bool = False) -> str:
@@ -85,9 +91,7 @@ def breakable(name, for_pdf: bool = False) -> str:
     The CSS keeps ``overflow-wrap: normal`` on names, so a browser (and WeasyPrint) breaks nowhere else."""
     from markupsafe import Markup, escape
 
-    sep = re.escape(NAME_SEPARATORS)
-    parts = re.split(f"(?<=[{sep}])(?=[^{sep}\\s])", str(name))
-    return Markup(("\u200b" if for_pdf else "<wbr>").join(str(escape(part)) for part in parts))
+    return Markup(("\u200b" if for_pdf else "<wbr>").join(str(escape(part)) for part in _pieces(name)))
 
 
 @lru_cache(maxsize=1)

@@ -31,7 +31,7 @@ from . import prose
 from .prose import direction
 from . import tex
 from .tex import escape, metric_name
-from ..lang import count, current, tr
+from ..lang import count, current, decimal_comma, tr
 from ..resources import templates_dir
 
 
@@ -146,19 +146,13 @@ class Renderer(PairwiseTables):
         """Rows cut evenly so each part fits ``\\textheight`` under its caption."""
         return split_rows(n, self.style.max_rows(self._caption_height(caption, width), header_rows, extra))
 
-    @staticmethod
-    def _part_text(k: int, n: int) -> str:
-        return part(k, n)
+    _part_text = staticmethod(part)  # " (part k of n)"; latex_pairwise uses it through the renderer
+    _continued = staticmethod(continued)  # a later part's caption, pointing at the first
 
     @staticmethod
     def _key(numbered: list[tuple[int, str]]) -> str:
         """``1: name; 2: name`` (escaped) for systems shown by their number."""
         return "; ".join(f"{k}: {escape(name)}" for k, name in numbered)
-
-    @staticmethod
-    def _continued(head: str, first: str, k: int, n: int) -> str:
-        """Caption of a row-split part after the first: short, pointing at the first part."""
-        return continued(head, first, k, n)
 
     @staticmethod
     def _parts(label: str, n: int) -> list[str]:
@@ -221,7 +215,8 @@ class Renderer(PairwiseTables):
         """Ordered bootstrap CIs, one block per metric side by side (only ``ma``'s when given); split
         when too wide."""
         blocks = [(metric_name(x), comp, x) for x in ([ma] if ma else comp.metrics)]
-        unit = tr(" (resampling {unit})", unit=escape(prose.unit(comp))) if comp.clusters else ""
+        with decimal_comma(self.opt.decimal_comma):  # its count grouped as the appendix's prose groups it
+            unit = tr(" (resampling {unit})", unit=escape(prose.unit(comp))) if comp.clusters else ""
         label = f"{comp.id}-ci-{metric_stems(comp)[ma.name]}" if ma else f"{comp.id}-ci"
         caption = tr("Ordered bootstrap confidence intervals for {competition}{unit}", competition=escape(comp.name),
                      unit=unit)

@@ -19,7 +19,7 @@ import unicodedata
 
 import numpy as np
 
-from ..lang import N_, tr
+from ..lang import N_, grouped, tr
 from ..stats.results import MetricAnalysis
 from .metricnames import metric_label, positive
 from .model import MISSING, Cell
@@ -70,9 +70,7 @@ def num(value: object, comma: bool = False, math: bool = False) -> str:
     mt = _NUMBER.fullmatch(text)
     if not mt:
         return escape(text)
-    sign, whole, frac = mt.group(1), mt.group(2), mt.group(3)
-    if len(whole) >= 5:
-        whole = "\\,".join(whole[max(0, i - 3):i] for i in range(len(whole), 0, -3)[::-1])
+    sign, whole, frac = mt.group(1), grouped(mt.group(2), "\\,"), mt.group(3)
     marker = "," if comma else "."
     marker = "{" + marker + "}" if math else marker
     minus = ("-" if math else "\\textminus{}") if sign else ""
