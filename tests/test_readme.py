@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import run_cli
+
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 
@@ -64,6 +66,13 @@ def test_example_prints_what_the_readme_shows(example):
     shown = _blocks(section, "text")
     assert shown, "the README shows what the example prints"
     assert printed.rstrip("\n") == shown[0].rstrip("\n")
+    # the prose after the tables quotes ParaNLP.02's row of the differences: the same numbers
+    header, row = (next(line for line in printed.splitlines() if line.startswith(start))
+                   for start in ("| System | Difference", "| ParaNLP.02 |"))
+    cells = dict(zip(header.strip("|").split(" | "), row.strip("|").split(" | ")))
+    prose = " ".join(section.split(shown[0])[1].split())
+    quoted = re.search(r"Holm p-value of (\S+) over .*?`p \(verdict\)` = (\S+) ≥", prose)
+    assert quoted and quoted.groups() == (cells["Holm"].strip(), cells["p (verdict)"].strip()), (quoted, cells)
 
 
 def test_example_objects(example):
@@ -90,10 +99,9 @@ def test_example_equals_the_cli(example, tmp_path):
     analysis = namespace["analysis"]
     s = analysis.settings
     out = tmp_path / "cli"
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
-    subprocess.run([sys.executable, "-m", "compreport", "report", "examples/workshop", "-B", str(s.bootstrap),
-                    "--seed", str(s.seed), "--format", "json", "-o", str(out)],
-                   check=True, cwd=cwd, env=env, capture_output=True)
+    res = run_cli(cwd, "report", "examples/workshop", "-B", str(s.bootstrap), "--seed", str(s.seed), "--format", "json",
+                  "-o", str(out))
+    assert res.returncode == 0, res.stderr
     assert json.loads((out / "results.json").read_text(encoding="utf-8")) == analysis.to_dict()
 
 
