@@ -49,7 +49,7 @@ def _hostile_competition():
 
 @pytest.fixture(scope="module")
 def settings():
-    return Settings(bootstrap=B)
+    return Settings(bootstrap=B, refine=False)  # refinement has its own tests (test_refine.py)
 
 
 @pytest.fixture(scope="module")

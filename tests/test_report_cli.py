@@ -17,14 +17,16 @@ from pathlib import Path
 
 import pytest
 
-from conftest import words_beyond_margins
+from conftest import run_cli, words_beyond_margins
 
 
 needs_tex = pytest.mark.skipif(shutil.which("latexmk") is None, reason="latexmk not installed")
 
 
 def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "compreport", *args], cwd=cwd, capture_output=True, text=True)
+    """``compreport ARGS`` in this process (:func:`conftest.run_cli`: the same ``main()``; ``--jobs 2``
+    forks workers from it), so the renderers' imports are paid once per suite, not once per run."""
+    return run_cli(cwd, *args)
 
 
 @needs_tex
