@@ -156,21 +156,10 @@ def _stage_reporter(verbose: bool):
 
 
 def _print_leaderboards(report) -> None:
-    """Each competition's leaderboard (the table of its ``leaderboard.md``), under a heading that
-    names the metric, the interval and the rule behind groups and marks."""
-    from .report import model, plaintext, prose
-
-    settings = report.analysis.settings
+    """Each competition's leaderboard (the table of its ``leaderboard.md``) in the report's language,
+    under a heading that names the metric, the interval and the rule behind groups and marks."""
     for comp in report.analysis.competitions:
-        t = model.leaderboard(comp, report.format)
-        ci = f"{prose.level(settings)} CI" if settings.bootstrap else "no resamples"
-        unit = f"; resampled by cluster, {_printable(prose.unit(comp))}" if comp.clusters else ""
-        print(f"\n{_printable(comp.id)}: {_printable(comp.primary.name)}, {ci}; groups and marks: {settings.rule}, "
-              f"alpha = {settings.alpha:g}{unit}")
-        for alert in (prose.cannot_reject(settings, ma) for ma in comp.metrics):
-            if alert:
-                print(f"  warning: {alert}")
-        print(plaintext.table(t, model.export_keys(t), escape=_printable), end="")
+        print(report.to_text(comp.id, escape=_printable), end="")
 
 
 def _print_written(out: Path, paths: list[Path]) -> None:

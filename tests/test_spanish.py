@@ -181,6 +181,11 @@ def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
     data_words = re.compile(r"(?<![\w\\])(?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
                             + r")(?!\w)")  # whole: not the "label" of \label
     found = {}
+    # the leaderboards printed at the end (after the files written), as leaderboard.md in Spanish
+    board = res.stdout.split("\n\n", 1)[1]
+    assert "grupos y marcas: corrección de Holm" in board and "Posición" in board, board
+    if english_words(board, data_words):
+        found["stdout"] = sorted(english_words(board, data_words))
     for path in sorted(p for p in out.rglob("*") if p.is_file()):
         rel = str(path.relative_to(out))
         if path.suffix == ".html":

@@ -146,6 +146,16 @@ class Report:
         return table(t)
 
     @_worded
+    def to_text(self, competition: str | None = None, escape=str) -> str:
+        """One competition's leaderboard as aligned plain text, as ``compreport report`` prints it:
+        a heading (metric, interval, the rule behind groups and marks), warnings, the table of its
+        ``leaderboard.md``. ``escape`` makes each line safe for where it is printed."""
+        from . import plaintext
+
+        comp = self.analysis.competition(competition)
+        return plaintext.leaderboard(comp, self.analysis.settings, self.format, escape)
+
+    @_worded
     def to_html(self, competition: str | None = None) -> str:
         """The self-contained HTML page of one competition (omit ``competition`` when there is one),
         or the workshop overview when ``competition`` is None and there are several."""

@@ -8,6 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..lang import decimal, tr
+from ..settings import Settings
+from ..stats.results import CompetitionAnalysis
+from . import model, prose
+from .metricnames import metric_label
 from .model import Table
 
 
@@ -25,3 +30,20 @@ def table(t: Table, keys: list[str] | None = None, escape: Callable[[str], str] 
         cells = [c.rjust(w) if right[k] else c.ljust(w) for c, w, k in zip(row, widths, keys, strict=True)]
         lines.append((indent + "  ".join(cells)).rstrip())
     return "\n".join(lines) + "\n"
+
+
+def leaderboard(comp: CompetitionAnalysis, settings: Settings, fmt: model.Format,
+                escape: Callable[[str], str] = str) -> str:
+    """One competition's leaderboard for the terminal, in the current language: a blank line, a
+    heading naming the primary metric, the interval and the rule behind groups and marks, a warning
+    per metric on which no verdict can be significant (:func:`~compreport.report.prose.cannot_reject`),
+    then the table of its ``leaderboard.md``."""
+    t = model.leaderboard(comp, fmt)
+    ci = tr("{level} CI", level=prose.level(settings)) if settings.bootstrap else tr("no resamples")
+    head = tr("{competition}: {metric}, {ci}; groups and marks: {rule}, alpha = {alpha}", competition=comp.id,
+              metric=metric_label(comp.primary), ci=ci, rule=settings.rule, alpha=decimal(settings.alpha))
+    if comp.clusters:
+        head += tr("; resampled by cluster, {unit}", unit=prose.unit(comp))
+    alerts = [a for a in (prose.cannot_reject(settings, ma) for ma in comp.metrics) if a]
+    lines = ["", escape(head), *(escape("  " + tr("warning: {alert}", alert=a)) for a in alerts)]
+    return "\n".join(lines) + "\n" + table(t, model.export_keys(t), escape=escape)

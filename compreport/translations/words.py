@@ -160,4 +160,10 @@ ES: dict[str, str] = {
     "The organizers": "La organización",
     "(Prepared with compreport {version}, seed {seed}.)": "(Preparado con compreport {version}, semilla {seed}.)",
     "{event}: results of {team}": "{event}: resultados de {team}",
+    # the terminal's leaderboards (compreport report, Report.to_text)
+    "{competition}: {metric}, {ci}; groups and marks: {rule}, alpha = {alpha}":
+        "{competition}: {metric}, {ci}; grupos y marcas: {rule}, alfa = {alpha}",
+    "no resamples": "sin remuestras",
+    "; resampled by cluster, {unit}": "; remuestreo por conglomerados, {unit}",
+    "warning: {alert}": "aviso: {alert}",
 }
