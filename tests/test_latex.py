@@ -187,7 +187,7 @@ def test_caption_names_family_and_decimals_are_configurable(twelve):
     r = latex.Renderer(twelve, latex.Options(decimals=2, diff_decimals=5))
     comp = twelve.competitions[0]
     lb = r.leaderboard(comp)
-    assert re.search(r"& \\bfseries 0\.\d\d ", lb)
+    assert re.search(r"& \\bfseries 0\.\\rlap\{\d\d\}\\phantom\{\\textmd\{\d\d\}\} ", lb)
     vb = r.differences_from_best(comp, comp.primary)
     assert re.search(r"-?0\.\d{5} &", vb)
     per_row = Analysis(Settings(bootstrap=400, family="per-row"), twelve.competitions)
@@ -453,7 +453,7 @@ def test_decimal_comma_changes_every_number_and_nothing_else(twelve, tmp_path):
     for a, b in zip(point, comma):  # appendix.tex: its methods prose groups thousands apart (below)
         if a.suffix == ".tex" and a.name != "appendix.tex":
             ta, tb = a.read_text(), b.read_text()
-            assert re.sub(r"(\d)(\{,\}|,)(\d)", lambda m: m[1] + m[2].replace(",", ".") + m[3], tb) == ta, a
+            assert re.sub(r"(\d)(\{,\}|,)(?=\d|\\rlap\{\d)", lambda m: m[1] + m[2].replace(",", "."), tb) == ta, a
             changed += ta != tb
     assert changed >= 5
     # the appendix's methods paragraph (the HTML's prose) takes the comma too, and groups no thousands
@@ -529,3 +529,30 @@ def test_spanish_tables_headers_and_captions(twelve, tmp_path):
     if shutil.which("pdflatex"):
         log, text = _compile(tmp_path, "\n".join((board, vs_best, legend)), "sepln", babel="spanish")
         assert not _overfull(log) and "Descripción" in text, _overfull(log)
+
+
+@needs_tex
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils not installed")
+def test_bold_best_value_keeps_the_decimal_points_aligned(tmp_path):
+    """In an ``r`` column the bold best score's decimal point sits where the regular scores put theirs.
+    Bold digits are wider in Latin Modern (SEPLN's font), so set as plain bold text the point sat
+    0.3 pt per fraction digit to the left. Measured on the PDF: a word's left edge
+    (``pdftotext -bbox``) plus the width of its integer part and point in its weight (the font's
+    metrics: :mod:`compreport.report.latex_widths`)."""
+    an = _analysis([_competition(4)], bootstrap=50, refine=False)
+    comp = an.competitions[0]
+    opt = latex.Options(style="sepln")
+    _compile(tmp_path, latex.Renderer(an, opt).leaderboard(comp), "sepln")
+    bbox = subprocess.run(["pdftotext", "-bbox", "doc.pdf", "-"], cwd=tmp_path, capture_output=True, text=True,
+                          check=True).stdout
+    words = [(float(x0), float(x1), w) for x0, x1, w in
+             re.findall(r'<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</word>', bbox)]
+    t = model.leaderboard(comp, model.Format())
+    cells = [r.cells[f"score:{comp.primary.name}"] for r in t.rows]
+    assert sum(c.bold for c in cells) == 1 and all(re.fullmatch(r"0\.\d{4}", c.text) for c in cells)
+    metrics = opt.layout.metrics
+    points = []
+    for c in cells:
+        (x0,) = [x0 for x0, _, w in words if w == c.text]  # each score printed once
+        points.append(x0 + metrics.text("0.", "b" if c.bold else "r"))
+    assert max(points) - min(points) < 0.2, points

@@ -149,6 +149,7 @@ def _latex_rows(tex: str) -> list[list[tuple[str, bool]]]:
                 raw = raw.strip()
                 bold = raw.startswith(r"\bfseries ")
                 raw = re.sub(r"(\\rlap\{)?\\textsuperscript\{[^}]*\}\}?", "", raw.removeprefix(r"\bfseries "))
+                raw = re.sub(r"\\rlap\{(\d+)\}\\phantom\{\\textmd\{\1\}\}", r"\1", raw)  # a bold fraction
                 raw = raw.replace(r"\textminus{}", "-").replace(r"\textless{}", "<")
                 raw = MISSING if raw == "--" else raw
                 cells.append((raw, bold))

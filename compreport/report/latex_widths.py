@@ -104,7 +104,8 @@ _AS = {"textminus": "+", "minus": "+", "textdegree": "o"}
 _GREEK = {"alpha": 0o13, "beta": 0o14, "delta": 0o16, "theta": 0o22, "rho": 0o32, "sigma": 0o33}
 #: Commands taking one argument: argument's (shape, in math?) — None keeps the current one.
 _WRAP = {"textbf": ("b", False), "textit": ("i", False), "mathit": ("i", False), "textsuperscript": (None, False),
-         "text": (None, False), "mathrm": ("r", None), "bar": (None, None), "phantom": (None, None)}
+         "text": (None, False), "mathrm": ("r", None), "bar": (None, None), "phantom": (None, None),
+         "textmd": ("r", False)}
 _TOKEN = re.compile(r"\\([A-Za-z]+)\s*|\\(.)|(.)", re.S)
 
 
