@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from compreport.report import Report
-from compreport.report.html import NAME_SEPARATORS
+from compreport.report.naming import NAME_SEPARATORS
 from compreport.settings import Settings
 from compreport.stats.analysis import analyze
 

@@ -27,7 +27,7 @@ from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 from . import model, prose, references
 from .figures import Gallery
 from .metricnames import metric_label, metric_title
-from .naming import competition_dir, metric_stems, pairs_file
+from .naming import competition_dir, metric_stems, pairs_file, pieces
 from ..resources import templates_dir
 
 #: Pairwise matrices with more columns than this show rank positions instead of names in the header.
@@ -65,33 +65,26 @@ def template_tr(text: str, /, **values):
     return Markup(tr(text)).format(**values) if values else Markup(tr(text))
 
 
-#: Characters after which a participant's name may wrap (runs of them; spaces wrap anyway).
-NAME_SEPARATORS = "._-/+&@:,;|)]}"
 #: In print a SHA-256 stays on one line (measuring where it could wrap anywhere is costly), unless an
 #: input file's name has a longer run than this that cannot wrap: the half page left could not hold it.
 HASH_BESIDE = 28
 
 
-def _pieces(name) -> list[str]:
-    """``name`` cut after each run of separators (:data:`NAME_SEPARATORS`) that a word follows."""
-    sep = re.escape(NAME_SEPARATORS)
-    return re.split(f"(?<=[{sep}])(?=[^{sep}\\s])", str(name))
-
-
 def _unbreakable(name) -> int:
     """The length of the longest run of ``name`` that :func:`breakable` cannot wrap (spaces wrap)."""
-    return max((len(word) for piece in _pieces(name) for word in piece.split()), default=0)
+    return max((len(word) for piece in pieces(name) for word in piece.split()), default=0)
 
 
 def breakable(name, for_pdf: bool = False) -> str:
-    """A name as escaped HTML (a :class:`markupsafe.Markup`) that may wrap only after a separator (:data:`NAME_SEPARATORS`) or a
-    space, never inside a word: ``<wbr>`` after each run of separators (``UNED-NLP.run1`` wraps as
-    ``UNED-`` / ``NLP.`` / ``run1``, never ``UNED-NL`` / ``P.run1``); ``for_pdf``: a zero-width space
-    instead, the text WeasyPrint gives a ``<wbr>`` (one element and one pseudo-element fewer to style).
+    """A name as escaped HTML (a :class:`markupsafe.Markup`) that may wrap only after a separator
+    (:func:`~compreport.report.naming.pieces`) or a space, never inside a word: ``<wbr>`` after each run
+    of separators (``UNED-NLP.run1`` wraps as ``UNED-`` / ``NLP.`` / ``run1``, never ``UNED-NL`` /
+    ``P.run1``); ``for_pdf``: a zero-width space instead, the text WeasyPrint gives a ``<wbr>`` (one
+    element and one pseudo-element fewer to style).
     The CSS keeps ``overflow-wrap: normal`` on names, so a browser (and WeasyPrint) breaks nowhere else."""
     from markupsafe import Markup, escape
 
-    return Markup(("\u200b" if for_pdf else "<wbr>").join(str(escape(part)) for part in _pieces(name)))
+    return Markup(("\u200b" if for_pdf else "<wbr>").join(str(escape(part)) for part in pieces(name)))
 
 
 @lru_cache(maxsize=1)

@@ -1,4 +1,5 @@
-"""Names of the files a report writes: metric stems, competition folders, team letters, emails.
+"""Names of the files a report writes: metric stems, competition folders, team letters, emails; and
+where a participant's name may wrap (:func:`pieces`: HTML's ``<wbr>``, LaTeX's ``\\allowbreak``).
 
 Names come from participants and organizers, so they are treated as hostile: file names are
 ASCII slugs (no path separators, no leading dot, never empty), and a competition folder is
@@ -14,6 +15,8 @@ from pathlib import Path
 from ..inputs.spec import check_id, slug
 from ..stats.results import CompetitionAnalysis
 
+#: Characters after which a participant's name may wrap (runs of them; spaces wrap anyway).
+NAME_SEPARATORS = "._-/+&@:,;|)]}"
 #: Windows device names: not usable as file names there, whatever the extension.
 _RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)), *(f"lpt{i}" for i in range(1, 10))}
 
@@ -26,6 +29,14 @@ def metric_stems(comp: CompetitionAnalysis) -> dict[str, str]:
         key = slug(ma.name)
         out[ma.name] = key if key not in out.values() else f"{key}-{i + 1}"
     return out
+
+
+def pieces(name) -> list[str]:
+    """``name`` cut after each run of separators (:data:`NAME_SEPARATORS`) that a word follows: where
+    the HTML (:func:`compreport.report.html.breakable`) and the LaTeX captions
+    (:func:`compreport.report.tex.breakable`) let a name wrap."""
+    sep = re.escape(NAME_SEPARATORS)
+    return re.split(f"(?<=[{sep}])(?=[^{sep}\\s])", str(name))
 
 
 def competition_dir(out: Path, comp: CompetitionAnalysis) -> Path:
