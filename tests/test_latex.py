@@ -505,7 +505,8 @@ def test_names_too_long_for_the_page_become_numbers_with_a_key():
                     r.pair_matrix(comp, comp.primary), r.p_values(comp, comp.primary)):
             widths = [float(w) for w in re.findall(r"% tabular ([0-9.]+)pt", src)]
             assert widths and max(widths) <= st.widest, (style, src[:300])
-            assert long_name.strip() in re.sub(r"\s+", " ", src)  # in the key when not in the table
+            # in the key when not in the table (breakable after its separators)
+            assert long_name.strip() in re.sub(r"\s+", " ", src.replace("\\allowbreak{}", ""))
 
 
 def test_spanish_tables_headers_and_captions(twelve, tmp_path):

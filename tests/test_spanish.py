@@ -17,7 +17,7 @@ import compreport
 from compreport.lang import count, language, tr
 from compreport.report.html import environment as html_environment
 from compreport.report.latex import environment as latex_environment
-from compreport.report.tex import escape
+from compreport.report.tex import breakable, escape
 from compreport.translations import ES
 
 PACKAGE = Path(compreport.__file__).parent
@@ -153,6 +153,7 @@ def _pdf_text(path: Path) -> str:
     text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
     text = text.split("Referencias")[0]  # the bibliography's titles are English works
     text = re.sub(r"(?<=[a-záéíóúñ])[-\u2010\u00ad]\n(?=[a-záéíóúñ])", "", text)  # a word hyphenated at a line's end
+    text = re.sub(r"(?<=[._/+&@:])\n(?=\w)", "", text)  # a name in a caption's key wrapped after a separator
     return re.sub(r"\(([^()]*)\s+and\s+([^()]*), \d{4}\)", " ", text)  # natbib's plainnat writes "and" in citations
 
 
@@ -177,7 +178,8 @@ def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
               for line in gold.read_text(encoding="utf-8").splitlines() for cell in line.split("\t")[1:]}
     names |= {Path(i["path"]).name for c in data["competitions"] for i in c["inputs"]}  # the input files
     names = {n for n in names if re.search("[A-Za-z]", n)}
-    names |= {escape(n) for n in names} | {n.replace("_", "\\_") for n in names}  # as LaTeX and Markdown print them
+    # as LaTeX, a caption's key and Markdown print them
+    names |= {escape(n) for n in names} | {breakable(n) for n in names} | {n.replace("_", "\\_") for n in names}
     data_words = re.compile(r"(?<![\w\\])(?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
                             + r")(?!\w)")  # whole: not the "label" of \label
     found = {}

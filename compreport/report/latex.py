@@ -151,8 +151,8 @@ class Renderer(PairwiseTables):
 
     @staticmethod
     def _key(numbered: list[tuple[int, str]]) -> str:
-        """``1: name; 2: name`` (escaped) for systems shown by their number."""
-        return "; ".join(f"{k}: {escape(name)}" for k, name in numbered)
+        """``1: name; 2: name`` for systems shown by their number, names breakable (:func:`tex.breakable`)."""
+        return "; ".join(f"{k}: {tex.breakable(name)}" for k, name in numbered)
 
     @staticmethod
     def _parts(label: str, n: int) -> list[str]:

@@ -128,10 +128,10 @@ def tex_width(src: str, m: Metrics) -> float:
     """Natural width (pt) of a line of LaTeX as this package writes it, in the font of ``m``.
 
     Understands the escapes of :func:`compreport.report.tex.escape`, groups, ``\\bfseries``,
-    ``\\textit``/``\\textbf``/``\\textsuperscript``/``\\phantom``, ``\\rlap`` (no width), ``~``, ``\\,``, ``\\char``, and
-    inline math with letters, Greek, sub/superscripts and relations; an unknown command counts as
-    an em (generous). Kerns apply between characters of one run, as TeX's; a group or command
-    ends the run.
+    ``\\textit``/``\\textbf``/``\\textsuperscript``/``\\phantom``, ``\\rlap`` and ``\\allowbreak`` (no width),
+    ``~``, ``\\,``, ``\\char``, and inline math with letters, Greek, sub/superscripts and relations; an
+    unknown command counts as an em (generous). Kerns apply between characters of one run, as TeX's; a
+    group or command ends the run.
     """
     return _measure(_Tokens(src), m, "r", 1.0, False, nested=False)
 
@@ -169,6 +169,8 @@ def _measure(t: _Tokens, m: Metrics, shape: str, scale: float, math_: bool, nest
                 shape = "b"
             elif val == "rlap":  # set over what follows: no width
                 _arg(t, m, shape, scale, math_)
+            elif val == "allowbreak":  # a break point (tex.breakable): no width
+                pass
             elif val in _WRAP:
                 new_shape, new_math = _WRAP[val]
                 start = t.i

@@ -23,6 +23,7 @@ from ..lang import N_, grouped, tr
 from ..stats.results import MetricAnalysis
 from .metricnames import metric_label, positive
 from .model import MISSING, Cell
+from .naming import pieces
 
 
 _SPECIAL = {
@@ -56,6 +57,14 @@ def escape(text: object) -> str:
             ascii_ = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode()
             out.append("".join(_SPECIAL.get(c, c) for c in ascii_ if c.isprintable()) or "?")
     return "".join(out)
+
+
+def breakable(name: object) -> str:
+    """A participant's name as :func:`escape` writes it, with ``\\allowbreak{}`` where the HTML lets it
+    wrap (:func:`~compreport.report.naming.pieces`: after a run of separators, ``UNED-{}`` / ``NLP.`` /
+    ``run1``): for captions, whose keys list names too long for a line's justification
+    (``Universidad\\_Politécnica\\_...``), never for table cells, which do not wrap."""
+    return "\\allowbreak{}".join(escape(part) for part in pieces(name))
 
 
 def num(value: object, comma: bool = False, math: bool = False) -> str:
