@@ -132,27 +132,29 @@ class PairwiseTables:
         stub = self._col(list(names.values()))
         head = tr("Differences of {metric} (column $-$ row) for {competition}", metric=metric_name(ma),
                   competition=escape(comp.name))
+
+        def caption(g, rows, part):  # the key names the part's columns, and its rows when abbreviated
+            shown = {position[cols[i]]: cols[i] for i in g}
+            if abbreviate:
+                shown |= {position[r.label]: r.label for r in rows}
+            numbered = (N_("{head}{part}; systems are numbered by rank ({key}). {marks}.") if abbreviate
+                        else N_("{head}{part}; columns are numbered by rank ({key}). {marks}."))
+            return tr(numbered, head=head, part=part, key=self._key(sorted(shown.items())), marks=self._marks_text(ma))
+
         plan = []
         for g in col_groups:
             first = position[cols[g[0]]]
             rows = [r for r in t.rows if position[r.label] > first]
             w = st.table_width([stub] + [col_w] * len(g))
-            probe = head + self._part_text(9, 9) + "; " + "x" * 40 * (len(g) + (len(rows) if abbreviate else 0)) + \
-                self._marks_text(ma)
-            plan += [(g, [rows[i] for i in rg], w) for rg in self._row_groups(len(rows), probe, w)]
+            # rows split under the longest caption a part of these columns can have: all their rows in its key
+            plan += [(g, [rows[i] for i in rg], w)
+                     for rg in self._row_groups(len(rows), caption(g, rows, self._part_text(99, 99)), w)]
         labels = self._parts(self.label(f"{comp.id}-pairs-{metric_stems(comp)[ma.name]}"), len(plan))
         parts = []
         for k, (g, rows, _) in enumerate(plan):
             sel = [cols[i] for i in g]
             w = st.table_width([self._col([names[r.label] for r in rows])] + [col_w] * len(g))
-            shown = {position[c]: c for c in sel}
-            if abbreviate:
-                shown |= {position[r.label]: r.label for r in rows}
-            shown = sorted(shown.items())
-            numbered = (N_("{head}{part}; systems are numbered by rank ({key}). {marks}.") if abbreviate
-                        else N_("{head}{part}; columns are numbered by rank ({key}). {marks}."))
-            cap = tr(numbered, head=head, part=self._part_text(k + 1, len(plan)), key=self._key(shown),
-                     marks=self._marks_text(ma))
+            cap = caption(g, rows, self._part_text(k + 1, len(plan)))
             body = self._render("matrix.tex.j2", cols=[position[c] for c in sel], pad=pad, rows=[
                 {"label": names[r.label], "cells": [self.cell(r.cells[c], True) if c in r.cells else "" for c in sel]}
                 for r in rows])
@@ -198,9 +200,8 @@ class PairwiseTables:
             shown = sorted({position[t.rows[i][x].text]: t.rows[i][x].text for i in rows for x in ("a", "b")}.items())
             return tr(" Systems are numbered by rank ({key}).", key=self._key(shown))
 
-        probe = head + tail + (tr(" Systems are numbered by rank ({key}).", key="x" * 40 * len(ma.scores))
-                               if abbreviate else "")
-        groups = self._row_groups(len(t.rows), probe, w)
+        # the rows split under the longest first caption: its key names every system a part can show
+        groups = self._row_groups(len(t.rows), head + self._part_text(99, 99) + tail + key(range(len(t.rows))), w)
         labels = self._parts(self.label(f"{comp.id}-pvalues-{metric_stems(comp)[ma.name]}"), len(groups))
         parts = []
         for k, rg in enumerate(groups):
