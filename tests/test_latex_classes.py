@@ -27,6 +27,7 @@ import pytest
 import compreport as cr
 from compreport.inputs.competition import MetricSpec
 from compreport.report import appendix
+from compreport.report.latex import Renderer, preamble
 from compreport.report.latex_layout import STYLES, Options
 from compreport.resources import demo_workshop_dir
 from compreport.settings import Settings
@@ -79,17 +80,29 @@ def analyses():
     return {"demo": demo, "twelve": _twelve()}
 
 
-def _paper(style: str, out: Path) -> str:
-    """The preamble of a paper in ``style``: the real class or its emulation, then preamble.tex."""
+def _head(style: str, preamble: str = "demo/preamble.tex") -> list[str]:
+    """The preamble of a paper in ``style``: the real class or its emulation, then ``preamble``."""
     st = STYLES[style]
     if style.startswith("ceurart"):
         head = [r"\documentclass%s{ceurart}" % ("[twocolumn]" if st.twocolumn else "")]
-        head += [r"\input{demo/preamble.tex}"]
     else:
-        head = list(st.document)
-        if st.babel:
-            head.append(rf"\usepackage[{st.babel}]{{babel}}")
-        head += [r"\input{demo/preamble.tex}"]
+        head = list(st.document) + ([rf"\usepackage[{st.babel}]{{babel}}"] if st.babel else [])
+    return head + [rf"\input{{{preamble}}}"]
+
+
+def _pdflatex(folder: Path, name: str = "paper") -> str:
+    """Compile ``folder/<name>.tex`` once (ceurart.cls from tests/data); its log (the run must succeed)."""
+    env = dict(os.environ, TEXINPUTS=f"{CEUR}{os.pathsep}")
+    proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape",
+                           f"{name}.tex"], cwd=folder, env=env, capture_output=True, text=True, errors="replace")
+    log = (folder / f"{name}.log").read_text(errors="replace")
+    assert proc.returncode == 0, log[-4000:]
+    return log
+
+
+def _paper(style: str, out: Path) -> str:
+    """A paper in ``style`` with both outputs' tables, text between them."""
+    head = _head(style)
     # every tabular's natural width to the log, in input order
     head.append(r"""\makeatletter
 \newsavebox\crbox
@@ -141,11 +154,7 @@ def compiled(analyses, tmp_path_factory):
         for name, an in analyses.items():
             appendix.write_latex(an, folder / name, Options(style=style), compile_pdf=False)
         (folder / "paper.tex").write_text(_paper(style, folder), encoding="utf-8")
-        env = dict(os.environ, TEXINPUTS=f"{CEUR}{os.pathsep}")
-        proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape",
-                               "paper.tex"], cwd=folder, env=env, capture_output=True, text=True, errors="replace")
-        log = (folder / "paper.log").read_text(errors="replace")
-        assert proc.returncode == 0, log[-4000:]
+        log = _pdflatex(folder)
         aux = (folder / "paper.aux").read_text(errors="replace")
         fonts = subprocess.run(["pdffonts", "paper.pdf"], cwd=folder, capture_output=True, text=True).stdout
         model = []
@@ -255,3 +264,50 @@ def test_ceurart_sets_tables_in_libertinus(compiled):
                     "in Libertinus Sans, as the class does with texlive-fonts-extra, was not checked here")
     for style in ("ceurart", "ceurart-2col"):
         assert "LibertinusSans-Regular" in compiled(style)[3]
+
+
+#: 25 names of 45 characters, words joined by "_" (no space): too long for the pairwise tables, which
+#: number the systems with a key in the caption, where a line holds one or two of these names.
+KEY_NAMES = [f"{stem}.{i:02d}" for i, stem in enumerate(
+    ["Universidad_Politécnica_de_Valencia_PLN&IR", "Instituto_Nacional_de_Astrofísica_Óptica1%",
+     "Centro_de_Investigación_en_Computación_#te", "R&D_Lenguaje_Natural_y_Minería_de_Texto{x}",
+     "baseline.support_vector_machine_tfidf_ngra"] * 5)]
+
+
+@pytest.mark.parametrize("style", ["ceurart", "sepln"])  # the two that broke (ACL, ceurart-2col: same input, clean)
+def test_keys_of_long_names_fit_the_page(tmp_path, style):
+    """25 systems named with 45 characters: the p-value list, the pair matrix and the differences from
+    the best number them, with a key in the caption. The rows are split under the real key of the
+    first part (before: a probe of 40 "x" per name, short by 2-4 lines: "Float too large"), and the
+    key's names wrap after their separators (before: caption lines up to 107 pt too wide)."""
+    assert all(len(n) == 45 for n in KEY_NAMES) and len(set(KEY_NAMES)) == 25
+    rng = np.random.default_rng(3)
+    gold = rng.integers(0, 3, 120)
+    preds = []
+    for i in range(25):
+        p = gold.copy()
+        flip = rng.random(120) < 0.1 + 0.015 * i
+        p[flip] = rng.integers(0, 3, flip.sum())
+        preds.append(p)
+    comp = make_competition(gold, preds, systems=KEY_NAMES, metrics=["macro_f1"], cid="keys")
+    comp.baselines = KEY_NAMES[4::5]
+    s = Settings(bootstrap=50, seed=1, refine=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        an = Analysis(s, [analyze_competition(comp, s, progress=False)])
+    c, ma = an.competitions[0], an.competitions[0].primary
+    r = Renderer(an, Options(style=style))
+    tables = {"vs-best": r.differences_from_best(c, ma), "pairs": r.pair_matrix(c, ma), "pvalues": r.p_values(c, ma)}
+    assert "numbered by rank" in tables["pairs"] and "numbered by rank" in tables["pvalues"]  # with a key
+    (tmp_path / "preamble.tex").write_text(preamble(Options(style=style), "test"), encoding="utf-8")
+    body = [r"\begin{document}"]
+    for name, src in tables.items():
+        (tmp_path / f"{name}.tex").write_text(src, encoding="utf-8")
+        body += [FILLER, rf"\input{{{name}.tex}}", r"\clearpage"]
+    (tmp_path / "paper.tex").write_text("\n".join(_head(style, "preamble.tex") + body + [r"\end{document}"]) + "\n",
+                                        encoding="utf-8")
+    log = _pdflatex(tmp_path)
+    assert not re.search(r"^! ", log, re.M), log[-3000:]
+    assert "Float too large" not in log, [line for line in log.splitlines() if "Float too large" in line]
+    overfull = [float(x) for x in re.findall(r"Overfull \\hbox \(([0-9.]+)pt too wide\)", log)]
+    assert max(overfull, default=0.0) <= 1.0, [line for line in log.splitlines() if "Overfull" in line]
