@@ -329,6 +329,17 @@ def test_report_pdfs(pdf_analysis, pdf_dir):
         assert not words_beyond_margins(pdf), words_beyond_margins(pdf)  # no table wider than the page
     info = subprocess.run([_tool("pdfinfo"), str(pdf_dir / "overview.pdf")], capture_output=True, text=True).stdout
     assert "CreationDate" not in info and "ModDate" not in info
+    # the 9-column pair matrix of the 10 hostile systems has landscape pages of its own: what follows
+    # (the p-value list) starts on a portrait page, not in the landscape page's leftover space
+    pdf = pdf_dir / "hostile" / "report.pdf"
+    sizes = subprocess.run([_tool("pdfinfo"), "-f", "1", "-l", "99", str(pdf)], capture_output=True, text=True).stdout
+    landscape = [int(p) for p, w, h in re.findall(r"^Page\s+(\d+) size:\s+([\d.]+) x ([\d.]+)", sizes, re.M)
+                 if float(w) > float(h)]
+    assert landscape
+    for page in landscape:
+        text = subprocess.run([_tool("pdftotext"), "-f", str(page), "-l", str(page), str(pdf), "-"],
+                              capture_output=True, text=True, check=True).stdout
+        assert "Pairwise differences" in text and "Pairwise p-values" not in text, (page, text[:300])
 
 
 def test_first_page_not_blank(pdf_dir, tmp_path):
