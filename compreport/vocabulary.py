@@ -75,6 +75,12 @@ TESTS = _table(
          N_("an approximate randomization test"), "noreen1989"),
 )
 
+#: How a facts line names the intervals of each CI method, with and without the level (``95% BCa
+#: intervals``, ``BCa intervals``).
+INTERVAL_PHRASES = {"percentile": (N_("{level} percentile intervals"), N_("percentile intervals")),
+                    "bca": (N_("{level} BCa intervals"), N_("BCa intervals")),
+                    "normal": (N_("{level} normal intervals"), N_("normal intervals"))}
+
 #: A test named in passing (``(bootstrap test)`` in a caption, a title, a provenance line).
 TEST_PHRASES = {"bootstrap": N_("bootstrap test"), "randomization": N_("randomization test")}
 

@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .. import vocabulary as vocab
-from ..lang import N_, count, current, tr
+from ..lang import count, current, tr
 from ..settings import Settings
 from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 from . import model, prose, references
@@ -42,16 +42,10 @@ SUMMARY_COLUMNS_PER_BLOCK = 7
 
 
 
-#: How a facts line names the intervals of each CI method, with and without the level (``95% percentile
-#: intervals``); the method's id is what English shows.
-INTERVALS = {"percentile": (N_("{level} percentile intervals"), N_("percentile intervals")),
-             "bca": (N_("{level} bca intervals"), N_("bca intervals")),
-             "normal": (N_("{level} normal intervals"), N_("normal intervals"))}
-
-
 def intervals(settings: Settings, with_level: bool = True) -> str:
-    """``95% percentile intervals`` (``percentile intervals`` without the level), in the report's language."""
-    with_words, bare = INTERVALS[settings.ci_method]
+    """``95% percentile intervals`` (``percentile intervals`` without the level), in the report's language
+    (:data:`compreport.vocabulary.INTERVAL_PHRASES`)."""
+    with_words, bare = vocab.INTERVAL_PHRASES[settings.ci_method]
     return tr(with_words, level=prose.level(settings)) if with_level else tr(bare)
 
 
