@@ -73,6 +73,10 @@ def test_example_prints_what_the_readme_shows(example):
     prose = " ".join(section.split(shown[0])[1].split())
     quoted = re.search(r"Holm p-value of (\S+) over .*?`p \(verdict\)` = (\S+) ≥", prose)
     assert quoted and quoted.groups() == (cells["Holm"].strip(), cells["p (verdict)"].strip()), (quoted, cells)
+    # and so does the results.json section further down
+    later = " ".join(README.read_text(encoding="utf-8").split())
+    quoted = re.findall(r"ParaNLP\.02 has `p_holm` (\S+) and `p_adjusted` (\S+),", later)
+    assert quoted == [(cells["Holm"].strip(), cells["p (verdict)"].strip())], (quoted, cells)
 
 
 def test_example_objects(example):
