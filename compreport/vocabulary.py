@@ -81,6 +81,10 @@ INTERVAL_PHRASES = {"percentile": (N_("{level} percentile intervals"), N_("perce
                     "bca": (N_("{level} BCa intervals"), N_("BCa intervals")),
                     "normal": (N_("{level} normal intervals"), N_("normal intervals"))}
 
+#: How each test's alternative reads (the team sheets' methods sentence; the appendix says more).
+TEST_SIDES = {"bootstrap": N_("one-sided, in the direction of the observed difference"),
+              "randomization": N_("two-sided")}
+
 #: A test named in passing (``(bootstrap test)`` in a caption, a title, a provenance line).
 TEST_PHRASES = {"bootstrap": N_("bootstrap test"), "randomization": N_("randomization test")}
 
@@ -109,11 +113,11 @@ def correction_over(correction: str, family: str) -> str:
     correction : str
         A key of :data:`CORRECTIONS`.
     family : str
-        A key of :data:`FAMILIES`, or ``"vs_best"`` for the m − 1 comparisons with the best.
+        A key of :data:`FAMILIES`, or ``"vs_best"`` for the comparisons of the best with the other competitors.
     """
     if correction == "none":
         return tr("no correction for multiple comparisons")
-    over = tr("the m − 1 comparisons with the best") if family == "vs_best" else FAMILIES[family].words
+    over = tr("the comparisons of the best with the other competitors") if family == "vs_best" else FAMILIES[family].words
     return tr("{correction} correction over {family}", correction=CORRECTIONS[correction].label, family=over)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
@@ -9,6 +10,7 @@ import pytest
 from scipy.stats import binomtest
 
 import compreport as cr
+from compreport.report.team import team_html
 from compreport.stats import montecarlo
 from conftest import make_competition
 
@@ -74,6 +76,13 @@ def test_refined_p_values_are_those_of_the_larger_b():
     assert [c.p_value for c in refined.pairs] == [c.p_value for c in fixed.pairs]
     assert [c.significant for c in refined.pairs] == [c.significant for c in fixed.pairs]
     assert cr.analyze(comp, bootstrap=500, seed=4, jobs=2).to_json() == whole.to_json()  # deterministic
+    # what shows a p-value beside the first 500 resamples says how many it comes from
+    report = cr.Report(whole)
+    title = report.figure("dist").axes[0].get_title(loc="left")
+    assert title.endswith(f"(from {R:,} resamples)"), title
+    system = next(s.system for s in refined.scores if not s.is_best)
+    sheet = re.sub(r"<[^>]+>", "", team_html(whole, whole.competitions[0], system))
+    assert f"from {R:,} resamples" in sheet and "from 500 resamples" not in sheet
 
 
 def test_borderline_pair_is_reported_with_its_error_and_marked_unsettled(tmp_path):

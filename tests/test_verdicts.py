@@ -113,7 +113,7 @@ def test_the_other_family_is_explained_not_decided(twelve):
     ma = comp.primary
     for c in ma.vs_best:
         text = _text(team_html(twelve, comp, c.b))
-        assert "corrects over only the m − 1 comparisons with the winner" in text
+        assert "corrects over only the comparisons of the winner with the other competitors" in text
         assert f"(Holm: p = {Report(twelve).format.p(c.p_holm)})" in text
         # whatever the m − 1 family says, the sheet's verdict is the stored one
         verdict = [s for s in _sentences(text) if s.startswith("The winner")]
@@ -328,3 +328,9 @@ def test_baselines_are_compared_but_do_not_compete():
     report = Report(analyze([comp], Settings(bootstrap=200)))
     text = _text(report.to_html())
     assert "do not compete" in text
+    # the winner's sheet: the best of the 10 competing systems, and the baseline above it is named
+    winner = report.analysis.competitions[0]
+    sheet = _text(team_html(report.analysis, winner, winner.primary.best).replace("<wbr>", ""))
+    assert f"{winner.primary.best} is the winner: the best accuracy of the 10 competing systems." in sheet, sheet
+    assert "Baselines do not compete; Team00.01 scored higher." in sheet
+    assert "of the 12 systems" not in sheet

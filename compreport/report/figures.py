@@ -30,7 +30,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from .. import vocabulary as vocab
-from ..lang import tr
+from ..lang import count, tr
 from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 from .figstyle import (BASELINE_COLOR, CHAR_IN, CONTAINS_ZERO_COLOR, EXCLUDES_ZERO_COLOR, FORMATS, METADATA,
                        OKABE_ITO, PNG_DPI, RC, ROW_IN, SYSTEM_COLOR, ReportFigure, TEXT, UNDEFINED_COLOR, ci_legend_handles,
@@ -147,6 +147,9 @@ def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str,
                      note=lower_note(metric)), **TEXT)
     ax.set_ylabel(tr("replicates"))
     which = "" if test == "bootstrap" else f" ({vocab.test_phrase(test)})"
+    resamples = int(metric.verdicts.get("resamples") or 0)
+    if resamples > reps.size:  # refined: the p-value is not this histogram's
+        which += tr(" (from {resamples} resamples)", resamples=count(resamples))
     ax.set_title(f"{a} − {b}: δ(x) = {delta:.4f}, " + tr("raw p-value(x) = {p}", p=Format().p(c.p_value)) + which,
                  loc="left",
                  **TEXT)

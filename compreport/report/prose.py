@@ -88,10 +88,15 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
     else:
         out += [tr("p-values follow the paired bootstrap test "), Cite("bergkirkpatrick2012"),
                 tr(", counting resamples whose difference reaches twice the observed one, with "),
-                "p = (c + 1)/(B + 1) ", Cite("phipson2010"), ". "]
+                "p = (c + 1)/(B + 1) ", Cite("phipson2010"), ". ",
+                tr("As defined there the test is one-sided, in the direction of the observed difference: read as "
+                   "a test of whether two systems differ, its p-value is about half the two-sided one, so at "
+                   "α = {alpha} it rejects about as often as a two-sided test at {double} (the randomization test "
+                   "is two-sided). ", alpha=decimal(settings.alpha), double=decimal(2 * settings.alpha))]
     out += [tr("Tables report p-values raw and with Bonferroni "), Cite("dunn1961"), ", Holm ", Cite("holm1979"),
             tr(" and Benjamini–Hochberg "), Cite("benjamini1995"),
-            tr(" adjustments: differences from the best over the m − 1 comparisons with the best, pairwise "
+            tr(" adjustments: differences from the best over the comparisons of the best with the other "
+               "competitors, pairwise "
                "p-values over {family}. Every verdict of this report — significantly different or not, the "
                "systems that cannot be told apart from the best, and the significance groups (systems sharing a "
                "letter are not significantly different at α = {alpha}; a compact letter display ",
@@ -139,7 +144,7 @@ def method_sentences(settings: Settings, comp: CompetitionAnalysis | None = None
             Cite(ci.cite),
             tr(" from {resamples} paired bootstrap resamples of the test items (seed {seed}); p-values come from "
                "{test} ", resamples=count(settings.bootstrap), seed=settings.seed, test=test.words),
-            Cite(test.cite), ". ",
+            Cite(test.cite), f" ({tr(vocab.TEST_SIDES[settings.test])}). ",
             tr("Every verdict on this page, and the significance groups (systems sharing a letter are not "
                "significantly different at α = {alpha} ", alpha=decimal(settings.alpha)), Cite("piepho2004"),
             tr("), uses the "), *_verdict_rule(settings), ". ", *clustering([comp] if comp else [])]
@@ -204,7 +209,8 @@ def other_family_note(settings: Settings, corrected_p: float, fmt_p) -> str | No
     if settings.family != "all-pairs" or settings.correction == "none":
         return None  # per-row: the best's row is the m − 1 comparisons; vs-best: the same family
     label = vocab.CORRECTIONS[settings.correction].label
-    return tr("The table of differences from the best corrects over only the m − 1 comparisons with the winner "
+    return tr("The table of differences from the best corrects over only the comparisons of the winner with the "
+              "other competitors "
               "({correction}: p = {p}); the verdict above, like the significance groups, uses the {rule}.",
               correction=label, p=fmt_p(corrected_p), rule=settings.rule)
 

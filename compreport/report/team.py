@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from .. import vocabulary as vocab
-from ..lang import tr
+from ..lang import count, tr
 from ..stats.results import Analysis, CompetitionAnalysis
 from . import model, prose
 from .html import citation_segments, render
@@ -23,14 +23,16 @@ from .naming import pairs_file, team_letters, team_of
 ALIKE_LISTED = 30
 
 
-def _comparison(ma, fmt: model.Format, a: str, b: str) -> dict:
+def _comparison(ma, fmt: model.Format, a: str, b: str, bootstrap: int) -> dict:
     """The stored comparison of ``a`` and ``b`` as display text, oriented ``a`` − ``b`` (a baseline may
-    rank above the best, so the pair can be stored the other way round)."""
+    rank above the best, so the pair can be stored the other way round); ``resamples``: the number
+    behind its p-value when refinement drew more than the ``bootstrap`` of the intervals, else None."""
     c, flipped = ma.pair(a, b)
     sign = -1.0 if flipped else 1.0
     lo, hi = sorted((sign * c.ci_low, sign * c.ci_high)) if flipped else (c.ci_low, c.ci_high)
     return {"diff": fmt.diff(sign * c.diff), "ci": f"[{fmt.diff(lo)}, {fmt.diff(hi)}]", "p": fmt.p(c.p_value),
             "p_se": fmt.p(c.p_se), "p_adjusted": fmt.p(c.p_adjusted), "significant": c.significant,
+            "resamples": count(resamples) if (resamples := int(ma.verdicts.get("resamples") or 0)) > bootstrap else None,
             "unsettled": prose.unsettled_note(int(ma.verdicts.get("resamples") or 0)) if c.settled is False else None}
 
 
@@ -43,10 +45,10 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
     comparison = verdict = note = None
     if me.is_best:
         if runner is not None:
-            comparison = _comparison(ma, fmt, system, runner.system) | {"other": runner.system}
+            comparison = _comparison(ma, fmt, system, runner.system, s.bootstrap) | {"other": runner.system}
             verdict = prose.verdict(s, comparison["significant"], tr("The winner"), tr("the runner-up"))
     else:
-        comparison = _comparison(ma, fmt, ma.best, system) | {"other": ma.best}
+        comparison = _comparison(ma, fmt, ma.best, system, s.bootstrap) | {"other": ma.best}
         verdict = prose.verdict(s, comparison["significant"], tr("The winner"), system)
         vs = next((c for c in ma.vs_best if c.b == system), None)  # None for a baseline
         if vs is not None:
@@ -78,6 +80,8 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
         "comp": comp, "subtitle": prose.subtitle(comp), "settings": s, "level": prose.level(s),
         "version": analysis.version, "metric": metric_title(ma), "direction": prose.direction(ma),
         "system": system, "m": len(ma.scores), "winner": me.is_best, "best": ma.best,
+        "competing": sum(s.include_baselines or x.system not in comp.baselines for x in ma.scores),
+        "baselines_above": [x.system for x in ma.scores if x.system in comp.baselines and x.rank < me.rank],
         "co_winners": [x.system for x in ma.scores if x.is_best and x.system != system],
         "score": fmt.score(me.score), "ci": f"[{fmt.score(me.ci_low)}, {fmt.score(me.ci_high)}]",
         "rank": me.rank, "group": me.group or model.MISSING, "best_score": fmt.score(best.score),

@@ -181,16 +181,19 @@ ES: dict[str, str] = {
     "Test set": "Conjunto de prueba",
     "Winner": "Ganador",
     "Difference to the winner": "Diferencia con el ganador",
-    "{system} is the winner: the only system of this competition.":
-        "{system} es el ganador: el único sistema de esta competición.",
-    "{system} is the winner: the best {metric} of the {m} systems.":
-        "{system} es el ganador: el mejor valor de {metric} de los {m} sistemas.",
-    "{system} is the winner: the best {metric} of the {m} systems, tied exactly with {others}.":
-        "{system} es el ganador: el mejor valor de {metric} de los {m} sistemas, empatado exactamente con {others}.",
+    "{system} is the winner: the only competing system of this competition.":
+        "{system} es el ganador: el único sistema que compite en esta competición.",
+    "{system} is the winner: the best {metric} of the {m} competing systems.":
+        "{system} es el ganador: el mejor valor de {metric} de los {m} sistemas que compiten.",
+    "{system} is the winner: the best {metric} of the {m} competing systems, tied exactly with {others}.":
+        "{system} es el ganador: el mejor valor de {metric} de los {m} sistemas que compiten, empatado exactamente con {others}.",
+    "Baselines do not compete; {baselines} scored higher.":
+        "Las líneas base no compiten; {baselines} obtuvo una puntuación mayor.",
     "Gap to the runner-up, {system}: {diff}": "Distancia al segundo clasificado, {system}: {diff}",
     "{level} CI {ci}, not corrected for multiple comparisons; positive means the winner is better":
         "IC al {level} {ci}, sin corregir por comparaciones múltiples; un valor positivo indica ventaja del ganador",
     "p = {p} (raw, Monte-Carlo SE {se})": "p = {p} (sin corregir; error estándar de Monte Carlo {se})",
+    "from {resamples} resamples": "de {resamples} remuestras",
     "Every system has the best score.": "Todos los sistemas tienen la mejor puntuación.",
     "There is no other system to compare with.": "No hay ningún otro sistema con el que compararlo.",
     "Winner: {best} ({score}). Difference winner &minus; {system}: {diff}":

@@ -25,7 +25,7 @@ ES: dict[str, str] = {
     "each row (each system against those ranked below it)": "cada fila (cada sistema frente a los que le siguen en la clasificación)",
     "vs. the best": "frente al mejor",
     "the comparisons with the best (other pairs are not tested)": "las comparaciones con el mejor (los demás pares no se contrastan)",
-    "the m − 1 comparisons with the best": "las m − 1 comparaciones con el mejor",
+    "the comparisons of the best with the other competitors": "las comparaciones del mejor con los demás competidores",
     "accuracy": "exactitud",
     "weighted F1": "F1 ponderada",
     "precision": "precisión",
@@ -46,8 +46,8 @@ ES: dict[str, str] = {
     "{subject} cannot be told apart from {other} {at}.": "{subject} no se distingue de {other} {at}.",
     "Too few resamples for {metric}: with {resamples} resamples no p-value can fall below 1/({resamples} + 1), so the {rule} ({tested} comparisons) can never reject at α = {alpha}; every system shares one group and ties with the best whatever the data. Use B = {need} or more.":
         "Demasiado pocas remuestras para {metric}: con {resamples} remuestras ningún valor p puede quedar por debajo de 1/({resamples} + 1), así que la {rule} ({tested} comparaciones) nunca puede rechazar con α = {alpha}; todos los sistemas comparten un grupo y empatan con el mejor, sean cuales sean los datos. Use B = {need} o más.",
-    "The table of differences from the best corrects over only the m − 1 comparisons with the winner ({correction}: p = {p}); the verdict above, like the significance groups, uses the {rule}.":
-        "La tabla de diferencias con el mejor corrige solo sobre las m − 1 comparaciones con el ganador ({correction}: p = {p}); el veredicto anterior, como los grupos de significación, usa la {rule}.",
+    "The table of differences from the best corrects over only the comparisons of the winner with the other competitors ({correction}: p = {p}); the verdict above, like the significance groups, uses the {rule}.":
+        "La tabla de diferencias con el mejor corrige solo sobre las comparaciones del ganador con los demás competidores ({correction}: p = {p}); el veredicto anterior, como los grupos de significación, usa la {rule}.",
     "Scores with their {level} bootstrap confidence intervals, best first.":
         "Puntuaciones con sus intervalos de confianza bootstrap al {level}, de mejor a peor.",
     "Differences from the best with their {level} confidence intervals, not corrected for multiple comparisons (positive: the best is better); green intervals exclude 0.":
@@ -76,8 +76,8 @@ ES: dict[str, str] = {
         " obtenidos de {resamples} remuestras bootstrap pareadas de los ítems de prueba (semilla {seed}); todos los sistemas y métricas se evalúan sobre las mismas remuestras. ",
     "Tables report p-values raw and with Bonferroni ": "Las tablas dan los valores p sin ajustar y con los ajustes de Bonferroni ",
     " and Benjamini–Hochberg ": " y Benjamini–Hochberg ",
-    " adjustments: differences from the best over the m − 1 comparisons with the best, pairwise p-values over {family}. Every verdict of this report — significantly different or not, the systems that cannot be told apart from the best, and the significance groups (systems sharing a letter are not significantly different at α = {alpha}; a compact letter display ":
-        ": las diferencias con el mejor sobre las m − 1 comparaciones con el mejor, los valores p por pares sobre {family}. Todos los veredictos de este informe —significativamente distinto o no, los sistemas que no se distinguen del mejor y los grupos de significación (los sistemas que comparten una letra no son significativamente distintos con α = {alpha}; una representación compacta por letras ",
+    " adjustments: differences from the best over the comparisons of the best with the other competitors, pairwise p-values over {family}. Every verdict of this report — significantly different or not, the systems that cannot be told apart from the best, and the significance groups (systems sharing a letter are not significantly different at α = {alpha}; a compact letter display ":
+        ": las diferencias con el mejor sobre las comparaciones del mejor con los demás competidores, los valores p por pares sobre {family}. Todos los veredictos de este informe —significativamente distinto o no, los sistemas que no se distinguen del mejor y los grupos de significación (los sistemas que comparten una letra no son significativamente distintos con α = {alpha}; una representación compacta por letras ",
     ") — uses the ": ")— usan la ",
     ". The competitiveness summary counts ties as the paper does, under each of the four corrections: with the winner over the m − 1 comparisons with the winner, between competitors over {family}. ":
         ". El resumen de competitividad cuenta los empates como el artículo de Nava-Muñoz et al., con cada una de las cuatro correcciones: con el ganador sobre las m − 1 comparaciones con el ganador; entre competidores sobre {family}. ",
@@ -160,6 +160,16 @@ ES: dict[str, str] = {
     "The organizers": "La organización",
     "(Prepared with compreport {version}, seed {seed}.)": "(Preparado con compreport {version}, semilla {seed}.)",
     "{event}: results of {team}": "{event}: resultados de {team}",
+    "one-sided, in the direction of the observed difference": "unilateral, en la dirección de la diferencia observada",
+    "two-sided": "bilateral",
+    " (from {resamples} resamples)": " (de {resamples} remuestras)",
+    "As defined there the test is one-sided, in the direction of the observed difference: read as a test of whether "
+    "two systems differ, its p-value is about half the two-sided one, so at α = {alpha} it rejects about as often "
+    "as a two-sided test at {double} (the randomization test is two-sided). ":
+        "Tal como allí se define, la prueba es unilateral, en la dirección de la diferencia observada: leída como "
+        "prueba de si dos sistemas difieren, su valor p es aproximadamente la mitad del bilateral, de modo que con "
+        "α = {alpha} rechaza aproximadamente tan a menudo como una prueba bilateral con {double} (la prueba de "
+        "aleatorización es bilateral). ",
     # the terminal's leaderboards (compreport report, Report.to_text)
     "{competition}: {metric}, {ci}; groups and marks: {rule}, alpha = {alpha}":
         "{competition}: {metric}, {ci}; grupos y marcas: {rule}, alfa = {alpha}",
