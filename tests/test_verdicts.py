@@ -254,6 +254,26 @@ def test_vs_best_family_decides_only_the_comparisons_with_the_best():
     assert "only the comparisons with the winner are tested" in _text(team_html(a, ca, worst))
 
 
+def test_a_system_with_no_tested_pair_has_no_group_letter():
+    """A group letter says what the tests found: a baseline under vs-best (never compared with the
+    best) and every system with B = 0 get none, not the letter of the best (a reviewer found the
+    majority baseline at F1 = 0 sharing "a" with the winner); the others' letters are unchanged."""
+    comp = _twelve_competition()
+    comp.baselines = ["Team05.01", "Team11.01"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        vs = analyze([comp], Settings(bootstrap=300, family="vs-best", refine=False)).competitions[0].primary
+        none = analyze([comp], Settings(bootstrap=0)).competitions[0].primary
+    groups = {s.system: s.group for s in vs.scores}
+    assert groups["Team05.01"] == groups["Team11.01"] == "" and groups[vs.best].startswith("a")
+    assert all(g for s, g in groups.items() if s not in comp.baselines)
+    assert {s.group for s in none.scores} == {""}
+    scores_only = analyze([comp], Settings(bootstrap=0))
+    assert "| a |" not in Report(scores_only).to_markdown("leaderboard")
+    sheet = _text(team_html(scores_only, scores_only.competitions[0], "Team03.01"))
+    assert "no resamples were drawn (B = 0)" in sheet
+
+
 def test_per_row_families_can_reject_through_their_smallest_row():
     """Per-row Holm over 12 systems at B = 200: the row of the system ranked second to last holds one
     comparison, so a corrected p-value can reach 1/201 (the 66 pairs of all-pairs Holm cannot go below

@@ -91,6 +91,7 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
         "differ_listed": len(differ) <= ALIKE_LISTED, "listed": ALIKE_LISTED,
         "pairs_csv": f"{comp.id}/{pairs_file(comp, ma.name)}",
         "untested_why": (tr("its score is undefined") if not math.isfinite(me.score)
+                         else tr("no resamples were drawn (B = 0), so no pair is tested") if not s.bootstrap
                          else tr("only the comparisons with the winner are tested") if s.family == "vs-best"
                          else tr("their scores are undefined")),
         "others": others, "method_sentences": citation_segments(prose.method_sentences(s, comp)),

@@ -147,9 +147,13 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
     vb["p_se"] = montecarlo.standard_error(vb["p_value"], R)
     different = np.zeros((m, m), dtype=bool)
     different[pa, pb] = different[pb, pa] = np.nan_to_num(decide, nan=1.0) < alpha
-    ranked = order[defined[order]]
+    # a group letter says what the tests found: a system none of whose pairs is tested (a baseline under
+    # vs-best, every system with B = 0, an undefined score) gets none rather than every other's letter
+    tested = np.zeros(m, dtype=bool)
+    tested[pa[np.isfinite(decide)]] = tested[pb[np.isfinite(decide)]] = True
+    ranked = order[(defined & tested)[order]]
     sub = letters.letters(list(range(len(ranked))), different[np.ix_(ranked, ranked)])
-    group = {int(s): sub[k] for k, s in enumerate(ranked)} | {int(s): "" for s in np.flatnonzero(~defined)}
+    group = {int(s): "" for s in range(m)} | {int(s): sub[k] for k, s in enumerate(ranked)}
     vs_best_p = np.full(m, np.nan)
     vs_best_p[others] = decide[vb_pairs]
     vs_best_settled = np.full(m, np.nan)

@@ -217,5 +217,6 @@ ES: dict[str, str] = {
     "its score is undefined": "su puntuación no está definida",
     "only the comparisons with the winner are tested": "solo se contrastan las comparaciones con el ganador",
     "their scores are undefined": "sus puntuaciones no están definidas",
+    "no resamples were drawn (B = 0), so no pair is tested": "no se extrajeron remuestras (B = 0), así que no se contrasta ningún par",
     "competition id {id}": "identificador de competición {id}",
 }
