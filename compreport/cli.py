@@ -91,6 +91,8 @@ def _choices(option: str, value: str, allowed: tuple[str, ...]) -> list[str]:
 def _formats(value: str | None) -> list[str]:
     if value is None:
         return list(FORMATS)
+    if not _comma_list([value]):  # `--format=` (an unset shell variable, say): not silently json only
+        raise InputError(f"--format takes a comma list of {', '.join(FORMATS)}; got nothing")
     return ["json"] + [f for f in _choices("--format", value, FORMATS) if f != "json"]
 
 

@@ -119,3 +119,33 @@ def test_bad_addresses_file_is_one_error_naming_the_row(tmp_path, text, words):
     with pytest.raises(InputError, match="a.csv") as info:
         read_recipients(tmp_path / "a.csv")
     assert words in str(info.value)
+
+
+def test_letter_files_keep_latin_letters_and_a_shared_email_names_every_competition(report, tmp_path):
+    """Letter file names transliterate the Latin letters Unicode does not decompose (``Łódź`` was
+    ``odz``); a team with runs in two competitions gets one email whose subject names both (it named
+    the first only)."""
+    import dataclasses
+
+    from compreport.inputs.spec import slug
+    from compreport.report import pdf
+    from compreport.report.emails import write_emails
+    from compreport.report.model import Format
+    from compreport.report.naming import competition_dir
+
+    assert [slug(x) for x in ("Łódź-NLP", "Straße.01", "Øresund", "Æsir")] == ["lodz-nlp", "strasse-01", "oresund",
+                                                                            "aesir"]
+    analysis, _, _ = report
+    first = analysis.competitions[0]
+    second = dataclasses.replace(first, id="second", name="Second task")
+    both = dataclasses.replace(analysis, competitions=[first, second], workshop=None)
+    out = tmp_path / "out"
+    for comp in both.competitions:
+        name, runs = team_letters(comp)["Alpha"]
+        pdf._letter(both, comp, runs, Format(), competition_dir(out, comp) / "teams" / name)
+    (tmp_path / "a.csv").write_text("team,address\nAlpha,ana@example.org\n", encoding="utf-8")
+    with pytest.warns(Warning):  # Beta has no address: a note
+        (eml,) = write_emails(both, out, read_recipients(tmp_path / "a.csv"))
+    msg = BytesParser(policy=policy.default).parse(eml.open("rb"))
+    assert msg["Subject"] == f"{first.name}, Second task: results of Alpha", msg["Subject"]
+    assert len([p for p in msg.iter_attachments()]) == 2

@@ -110,7 +110,7 @@ def test_json_only_imports_no_renderer(two_competitions, tmp_path):
 
 def test_bad_render_options_fail_before_any_work(two_competitions, tmp_path):
     for args, words in ((["--figure-formats", "gif"], "gif"), (["--decimals", "12"], "--decimals"),
-                        (["--format", "docx"], "docx")):
+                        (["--format", "docx"], "docx"), (["--format="], "got nothing")):
         res = _run("report", str(two_competitions), "-o", str(tmp_path / "o"), *args, cwd=tmp_path)
         assert res.returncode == 2, res.stderr
         lines = [x for x in res.stderr.splitlines() if x.strip()]

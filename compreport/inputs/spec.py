@@ -102,9 +102,14 @@ def metric_file(name: str, base: str | None = None) -> str | None:
     return str(Path(base) / path if base and not Path(path).is_absolute() else path)
 
 
+#: Latin letters Unicode does not decompose (``Ł`` is not L + a mark), as their languages transliterate them.
+_LATIN = str.maketrans({"Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Đ": "D", "đ": "d", "Ħ": "H", "ħ": "h",
+                        "ß": "ss", "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "Þ": "Th", "þ": "th", "ı": "i"})
+
+
 def slug(text: str) -> str:
-    """A file-name-safe id: ASCII letters, digits and dashes (``Tü Par`` -> ``tu-par``)."""
-    ascii_ = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    """A file-name-safe id: ASCII letters, digits and dashes (``Tü Par`` -> ``tu-par``, ``Łódź`` -> ``lodz``)."""
+    ascii_ = unicodedata.normalize("NFKD", text.translate(_LATIN)).encode("ascii", "ignore").decode()
     s = re.sub(r"[^a-z0-9]+", "-", ascii_.lower()).strip("-")
     return s[:80].strip("-") or "competition"
 

@@ -152,7 +152,8 @@ def write_emails(analysis: Analysis, out: Path, recipients: Recipients, fmt: mod
         msg = EmailMessage(policy=policy.SMTP)
         msg["To"] = r.to
         with language(r.language or current()):
-            msg["Subject"] = _clean(tr("{event}: results of {team}", event=title or parts[0][0].name, team=r.team))
+            event = title or ", ".join(comp.name for comp, _, _ in parts)  # every competition it covers
+            msg["Subject"] = _clean(tr("{event}: results of {team}", event=event, team=r.team))
             body = _body(analysis, r.team, [(c, runs) for c, runs, _ in parts], fmt)
         msg.set_content(body)
         digest = hashlib.sha256(f"{r.to}\n{body}".encode())
