@@ -18,6 +18,7 @@ matplotlib = pytest.importorskip("matplotlib")
 from matplotlib.collections import LineCollection  # noqa: E402
 from matplotlib.colors import to_rgba  # noqa: E402
 
+from compreport.errors import InputError  # noqa: E402
 from compreport.report import figures  # noqa: E402
 from compreport.report.metricnames import metric_label  # noqa: E402
 from compreport.report.model import Format  # noqa: E402
@@ -287,9 +288,9 @@ def test_difference_replicates(demo):
         assert np.array_equal(d, raw if m.higher_is_better else -raw)
         assert np.array_equal(m.difference_replicates(b, a), -d)
     back = Analysis.from_dict(demo.to_dict())
-    with pytest.raises(ValueError, match="replicates"):
+    with pytest.raises(InputError, match="replicates"):  # InputError: every problem of the API is one
         back.competitions[0].primary.difference_replicates(a, b)
-    with pytest.raises(ValueError, match="unknown system"):
+    with pytest.raises(InputError, match="unknown system"):
         demo.competitions[0].primary.difference_replicates("nobody", a)
 
 

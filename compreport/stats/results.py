@@ -88,15 +88,15 @@ class MetricAnalysis:
     def difference_replicates(self, a: str, b: str) -> np.ndarray:
         """Bootstrap replicates (B,) of the oriented difference ``a - b`` (positive: ``a`` better).
 
-        Raises ``ValueError`` when the replicates are not held (an analysis read back from
-        results.json) or a system is unknown.
+        Raises :class:`~compreport.errors.InputError` (a ``ValueError``) when the replicates are not
+        held (an analysis read back from results.json) or a system is unknown.
         """
         if self.replicates is None:
-            raise ValueError(f"metric {self.name!r}: no bootstrap replicates (they are not stored in "
+            raise InputError(f"metric {self.name!r}: no bootstrap replicates (they are not stored in "
                              f"results.json; run the analysis to get them)")
         for s in (a, b):
             if s not in self.systems:
-                raise ValueError(f"metric {self.name!r}: unknown system {s!r}")
+                raise InputError(f"metric {self.name!r}: unknown system {s!r}{suggest(s, self.systems)}")
         sign = 1.0 if self.higher_is_better else -1.0
         ia, ib = self.systems.index(a), self.systems.index(b)
         return sign * (self.replicates[:, ia] - self.replicates[:, ib])
