@@ -198,6 +198,65 @@ def test_bad_cluster_column_is_one_error(tmp_path, edit, args, words):
     assert not (tmp_path / "out").exists()
 
 
+def _readme_files(tmp_path, df):
+    """README's cluster example: a gold with the header ``id question label`` and runs in the four
+    shapes README allows: with or without a header, with or without the question column (one of
+    them placed after the label)."""
+    (tmp_path / "runs").mkdir()
+    df[["id", "question", "y"]].rename(columns={"y": "label"}).to_csv(tmp_path / "qa.tsv", sep="\t", index=False)
+    runs = tmp_path / "runs"
+    df[["id", "A"]].rename(columns={"A": "label"}).to_csv(runs / "A.tsv", sep="\t", index=False)
+    df[["id", "question", "B"]].rename(columns={"B": "label"}).to_csv(runs / "B.tsv", sep="\t", index=False)
+    df[["id", "question", "C"]].to_csv(runs / "C.tsv", sep="\t", index=False, header=False)
+    df[["id", "D"]].to_csv(runs / "D.tsv", sep="\t", index=False, header=False)
+    df[["id", "E", "question"]].rename(columns={"E": "pred"}).to_csv(runs / "E.tsv", sep="\t", index=False)
+
+
+def test_cluster_column_is_not_the_label(tmp_path):
+    """README's example runs as it is written: with --cluster-col (a name or a position) and no
+    --label-col, the label is the one column besides the id and the cluster column, in the gold and
+    in every run, whether a run carries the cluster column or not; validate, report and a
+    competition.toml's [data] cluster read what --label-col label reads."""
+    df = _questions(G=6, k=3)
+    df["D"], df["E"] = 1 - df["A"], df["B"]
+    _readme_files(tmp_path, df)
+    truth = {s: float((df[s] == df["y"]).mean()) for s in "ABCDE"}
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "competition.toml").write_text(
+        'name = "qa"\n[data]\ngold = "../qa.tsv"\nruns = "../runs"\ncluster = "question"\n'
+        '[[metrics]]\nname = "accuracy"\n', encoding="utf-8")
+    base = ("--metric", "accuracy")
+    for args in (["qa.tsv", "--runs", "runs", *base, "--cluster-col", "question"],
+                 ["qa.tsv", "--runs", "runs", *base, "--cluster-col", "2"],
+                 ["qa.tsv", "--runs", "runs", *base, "--cluster-col", "question", "--label-col", "label"],
+                 ["c"]):
+        res = run_cli(tmp_path, "validate", *args)
+        assert res.returncode == 0, (args, res.stderr)
+        assert "18 items in 6 clusters (column question), 5 systems" in res.stdout, res.stdout
+        board = {line.split()[1]: float(line.split()[2]) for line in res.stdout.splitlines()[2:]}
+        assert board == pytest.approx(truth, abs=5e-5), (args, res.stdout)  # printed to 4 decimals
+    res = run_cli(tmp_path, "report", "qa.tsv", "--runs", "runs", *base, "--cluster-col", "question", "-B", "20",
+                  "--format", "json", "-o", "out", "-q")
+    assert res.returncode == 0, res.stderr
+    (comp,) = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))["competitions"]
+    assert comp["clusters"] == {"column": "question", "clusters": 6, "items": 18}
+    assert {s["system"]: s["score"] for s in comp["metrics"][0]["scores"]} == pytest.approx(truth)
+
+
+def test_cluster_column_errors_without_label_col(tmp_path):
+    """Without --label-col: a cluster name the gold lacks is that error (not a call for --label-col);
+    a gold with two columns besides the id and the cluster column asks for --label-col, naming them."""
+    df = _questions(G=6, k=3)
+    _files(tmp_path, df)
+    res = run_cli(tmp_path, "validate", "qa.tsv", "--runs", "runs", "--metric", "accuracy", "--cluster-col", "topic")
+    assert res.returncode == 2 and "qa.tsv, line 1: no column 'topic' for --cluster-col" in res.stderr, res.stderr
+    df.assign(note="x")[["id", "question", "y", "note"]].to_csv(tmp_path / "qa.tsv", sep="\t", index=False)
+    res = run_cli(tmp_path, "validate", "qa.tsv", "--runs", "runs", "--metric", "accuracy", "--cluster-col", "question")
+    assert res.returncode == 2 and res.stderr.startswith(
+        "error: qa.tsv: 4 columns (header: 'id', 'question', 'y', 'note'), expected an id column, the cluster "
+        "column 'question' and one label column; pass --label-col N"), res.stderr
+
+
 def test_wide_table_cluster_column_errors(tmp_path):
     df = _questions(G=4, k=2)
     df.loc[3, "question"] = ""

@@ -194,6 +194,8 @@ def read_runs(gold_path: str | Path, runs: str | Path, id_column: str | None = N
     run_labels = o.runs_label_col if o.runs_label_col is not None else o.label_col
     given += [{c for c in [run_id, *(run_labels or [])] if isinstance(c, str)}] * len(runs_found)
     is_header = headers(raw, given)
+    # the cluster column first: a name the gold lacks is named as such, not as a label column to give
+    column = None if o.cluster_col is None else gold_cluster_labels(raw[0], is_header[0], o)
     gold = layout(raw[0], "gold", is_header[0], o, fields)
     if gold.ids is None and gold.header and not names_a_column(gold.header, given[0]) \
             and not names_a_column([h.lower() for h in gold.header], COLUMN_WORDS):
@@ -204,7 +206,6 @@ def read_runs(gold_path: str | Path, runs: str | Path, id_column: str | None = N
         for f, v in enumerate(vals):
             if v is None:
                 raise InputError(f"{gold.where(k, f)}: blank or NaN value (a gold label is needed for every item)")
-    column = None if o.cluster_col is None else gold_cluster_labels(raw[0], is_header[0], o)
     queries = None if column is None else column[0]
     keyed_join = queries is not None and by_query(gold, o)  # TREC: ids repeat across queries
     if gold.ids is None:

@@ -184,6 +184,31 @@ def _name_error(raw: RawText, head: list[str] | None, head_line: int, name: str,
                       f"{option(what, 1 if what == 'id_col' else 2)}")
 
 
+def cluster_index(opts: ReadOptions, role: str, head: list[str] | None, width: int,
+                  gold: Parsed | None = None) -> int | None:
+    """The 0-based column of the cluster (``opts.cluster_col``) in a gold or run file of ``width``
+    columns, None where it has none.
+
+    The gold: the position given, or the header's column of that name. A run, which may or may not
+    carry the cluster: the column its header gives the cluster's name (for a position, the name the
+    gold's header has there); a headerless run as wide as the gold: the gold's column.
+    """
+    col = opts.cluster_col
+    if col is None or (role == "run" and gold is None):
+        return None
+    if role == "run":
+        named = gold.header
+        if head is not None:
+            name = col if isinstance(col, str) else (named[col - 1] if named and col <= len(named) else None)
+            return head.index(name) if name in head else None
+        if width != gold.width:
+            return None
+        head = named
+    if isinstance(col, int):
+        return col - 1 if col <= width else None
+    return head.index(col) if head and col in head else None
+
+
 def layout(raw: RawText | Parsed, role: str, header: bool, opts: ReadOptions, fields: list[str] | None,
            gold: Parsed | None = None) -> Parsed:
     """The ids and values of a text file (a :class:`Parsed` file is returned as it is).
@@ -191,8 +216,9 @@ def layout(raw: RawText | Parsed, role: str, header: bool, opts: ReadOptions, fi
     Columns: ``id_col``/``label_col`` when given (a name needs a header; a headerless run takes the
     gold's positions for it). Otherwise the id is the column called ``id`` (a run: also the gold's id
     column name or position; a headerless file: the first column), and the label the one other
-    column (several fields: the columns named after them; a run as wide as the gold: the gold's).
-    A file with one field per row (per label) has no ids and is aligned by line.
+    column besides the id and the cluster column (``cluster_col``, where the file has it:
+    :func:`cluster_index`) (several fields: the columns named after them; a run as wide as the gold:
+    the gold's). A file with one field per row (per label) has no ids and is aligned by line.
 
     Raises
     ------
@@ -253,7 +279,8 @@ def layout(raw: RawText | Parsed, role: str, header: bool, opts: ReadOptions, fi
             idx = gold.id_index
         else:
             idx = 0
-    # the label column(s)
+    # the label column(s): named, else the columns besides the id and the cluster column
+    cluster = cluster_index(opts, role, head, width0, gold)
     cols: list[int] | None = None
     if label_spec is not None:
         if len(label_spec) != nf:
@@ -274,15 +301,17 @@ def layout(raw: RawText | Parsed, role: str, header: bool, opts: ReadOptions, fi
         pass
     elif head and fields and all(f in head for f in fields):
         cols = [head.index(f) for f in fields]
-    elif width0 - 1 == nf:
-        cols = [j for j in range(width0) if j != idx]
+    elif len(others := [j for j in range(width0) if j not in (idx, cluster)]) == nf:
+        cols = others
     elif like_gold and head and gold.header and all(gold.header[j] in head for j in gold.label_index):
         cols = [head.index(gold.header[j]) for j in gold.label_index]
     elif like_gold and width0 == gold.width:
         cols = list(gold.label_index)
     else:
         shown = f" (header: {shown_row(head)})" if head else ""
-        raise InputError(f"{raw.path}: {width0} columns{shown}, expected an id column and "
+        besides = "" if cluster is None or cluster == idx else \
+            f", the cluster column {head[cluster] if head else cluster + 1!r}"
+        raise InputError(f"{raw.path}: {width0} columns{shown}, expected an id column{besides} and "
                          f"{'one label column' if nf == 1 else f'{nf} label columns'}; pass "
                          f"{option('label_col', 'N')} (a position or a header name) to say which holds the "
                          f"label" + ("" if id_spec is not None else f", and {option('id_col', 'N')} for the id"))
