@@ -378,4 +378,5 @@ def analyze(data, *, metrics=None, pos_label=None, labels=None, bootstrap: int |
     settings = make_settings(given, "analyze", base=make_settings(inputs.settings, "spec"))
     analysis = run(comps, settings, jobs=int(jobs), progress=progress, workshop=inputs.workshop)
     analysis.sources = dataclasses.replace(inputs, competitions=comps).files  # Report.write will not write over them
+    analysis.scanned = list(dict.fromkeys(s for c in comps for s in c.scanned))  # ... nor where runs are read
     return analysis

@@ -106,15 +106,16 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
 
     out = Path(args.output)
     formats, figure_formats = args.format, args.figure_formats  # checked by _check_options
-    # The output directory is claimed before any work (refused if not ours, or an input; locked),
-    # then checked against every file the inputs name once they are read.
+    # The output directory is claimed before any work (refused if not ours, or an input, or where
+    # --runs reads; locked), then checked against every file the inputs name once they are read
+    # (and every runs folder a spec names, before it is read: inputs.overlap.check_runs).
     metrics = _comma_list(reading.metric) if reading is not None else []
     runs = reading.runs if reading is not None else None
     names = reading.names if reading is not None else None
     named = [*inputs, *([runs] if runs else []), *([names] if names else []), *map(metric_file, metrics),
              *([args.emails] if args.emails else [])]
     say = _stage_reporter(args.verbose)
-    with claim(out, args.force, protect=named) as target:
+    with claim(out, args.force, protect=named, runs=[runs] if runs else []) as target:
         loaded = _load(inputs, reading)
         target.protect(loaded.files)
         say(f"read {len(loaded.competitions)} competition(s): "

@@ -222,14 +222,15 @@ def test_output_at_the_input_folder_its_parent_and_dot_is_refused(tmp_path):
 
 def test_output_holding_a_file_a_spec_names_is_refused_before_the_analysis(tmp_path):
     """Data saved into an earlier report's folder, named by a spec elsewhere: the arguments do not
-    show it, the files read do; refused before any resampling (-B 10^8 would be refused for memory)."""
+    show it, the spec does; refused before its runs folder is read (so before any resampling: -B 10^8
+    would be refused for memory)."""
     ok(wide(tmp_path))
     competition(tmp_path / "out")
     (tmp_path / "out/competition.toml").unlink()
     write(tmp_path, "spec/competition.toml", COMP.replace('"gold.tsv"', '"../out/gold.tsv"')
           .replace('"runs"', '"../out/runs"'))
     before = snapshot(tmp_path)
-    error(cli(tmp_path, "spec", "--force", B="100000000"), "-o out", "holds the input", "out/gold.tsv")
+    error(cli(tmp_path, "spec", "--force", B="100000000"), "-o out", "holds the input spec/../out/runs;")
     assert snapshot(tmp_path) == before
 
 
@@ -250,6 +251,68 @@ def test_output_holding_the_names_file_is_refused_before_it_is_read(tmp_path):
     error(cli(tmp_path, "c1/gold.tsv", "--runs", "c1/runs", "--metric", "accuracy", "--names", "out/names.tsv",
               "--force"), "-o out", "holds the input out/names.tsv")
     assert snapshot(tmp_path) == before
+
+
+def test_output_inside_a_runs_folder_is_refused_before_any_work(tmp_path):
+    """A runs folder is read whole: an OUT inside it (--runs, or a spec's [data] runs), or where a runs
+    glob reaches, is one error naming -o and the folder, with nothing written (no lock listed among
+    the runs); an earlier report already there is not read as a team folder first. A glob that cannot
+    match in OUT, a spec's folder (the gold's) and a folder of competition folders may hold OUT."""
+    competition(tmp_path / "c1")
+    runs = tmp_path / "c1" / "runs"
+    before = snapshot(tmp_path)
+    for args, out, words in (
+            (("c1/gold.tsv", "--runs", "c1/runs"), "c1/runs/out", "inside the runs folder c1/runs ("),
+            (("c1/gold.tsv", "--runs", str(runs)), str(runs / "team" / "out"), f"inside the runs folder {runs} ("),
+            (("c1/gold.tsv", "--runs", "c1/runs/*"), "c1/runs/out", "the runs glob 'c1/runs/*' can match"),
+            (("c1/gold.tsv", "--runs", "c1/*/*"), "c1/runs/out", "the runs glob 'c1/*/*' can match"),
+            (("c1",), "c1/runs/out", "inside the runs folder c1/runs (")):
+        error(cli(tmp_path, *args, "--metric", "accuracy", out=out), f"-o {out}: ", words)
+        assert snapshot(tmp_path) == before, args
+    # an earlier report in the runs folder (a glob of .tsv files reads none of it, so it may be written)
+    for force in ((), ("--force",)):
+        ok(cli(tmp_path, "c1/gold.tsv", "--runs", "c1/runs/*.tsv", "--metric", "accuracy", *force, out="c1/runs/out"))
+    error(cli(tmp_path, "c1", "--force", out="c1/runs/out"), "-o c1/runs/out: ", "inside the runs folder c1/runs (")
+    shutil.rmtree(runs / "out")
+    for args, out in ((("c1",), "c1/out"), (("c1/gold.tsv", "--runs", "c1/runs", "--metric", "accuracy"), "out"),
+                      ((".",), "all")):
+        for force in ((), ("--force",)):
+            ok(cli(tmp_path, *args, *force, out=out))
+    assert [temporaries(tmp_path / d, o) for d, o in (("c1", "out"), (".", "out"), (".", "all"))] == [[]] * 3
+
+
+@pytest.mark.parametrize("runs, out, read", [
+    ("runs", "runs/out", True), ("runs", "runs/a/b/out", True), ("runs", "runsx/out", False),
+    ("runs/a.tsv", "runs/out", False), ("runs/*.tsv", "runs/out", False), ("runs/*", "runs/out", True),
+    ("r?ns", "runs/out", True), ("*/x.tsv", "out", True),  # out/x.tsv, saved there, would be a run
+    ("**/*.tsv", "out", True), ("runs/**", "runs/a/b/out", True), ("runs/*", "runs/.hidden/out", False),
+    ("link", "runs/out", True), ("link/*", "runs/out", True), ("runs/*", "other/out", False)])
+def test_where_runs_are_read(tmp_path, runs, out, read):
+    """A folder is read whole; a glob (as glob.glob(recursive=True) reads it) where it can match OUT, a
+    folder above it or a path below it; through symbolic links."""
+    from compreport.inputs.overlap import reaches
+
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "runs")
+    assert reaches(str(tmp_path / runs), str(tmp_path / out)) is read
+
+
+def test_python_api_refuses_an_output_inside_the_runs_folder(tmp_path, monkeypatch):
+    """Report.write knows the runs folders cr.load read (not those of an analysis read back from
+    results.json, which names files only)."""
+    import compreport as cr
+    from compreport.errors import OutputError
+
+    competition(tmp_path / "c1")
+    monkeypatch.chdir(tmp_path)
+    for analysis in (cr.analyze(cr.load("c1"), bootstrap=20),
+                     cr.analyze(cr.load("c1/gold.tsv", runs="c1/runs", metrics="accuracy"), bootstrap=20)):
+        before = snapshot(tmp_path)
+        with pytest.raises(OutputError, match=r"^out_dir='c1/runs/x/out': the output directory is inside the runs "
+                                              r"folder c1/runs \("):
+            cr.Report(analysis).write("c1/runs/x/out", "json")
+        assert snapshot(tmp_path) == before
+    cr.Report(analysis).write("c1/out", "json")
 
 
 def test_dot_is_refused_even_when_it_holds_no_input(tmp_path):

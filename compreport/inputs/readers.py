@@ -235,7 +235,7 @@ def read_runs(gold_path: str | Path, runs: str | Path, id_column: str | None = N
         ids = plain if len(set(plain)) == len(plain) else keys
     files = [gold.file] + ([o.names] if o.names else []) + [r.path for r in runs_found]
     clusters = None if column is None else gold_clusters(column, extra_queries)
-    return dict(clusters=clusters,
+    return dict(clusters=clusters, scanned=[str(runs)],
         gold=np.array([*gold.values, *[[""] * nf] * len(extra)], dtype=str).reshape(len(keys), nf),
         predictions=np.stack(preds), systems=systems, item_ids=np.array(ids), fields=list(fields) if fields else ["label"],
         gold_source=Source(gold.path, np.asarray([*gold.lines, *[0] * len(extra)]), gold.columns, gold.unit),

@@ -28,6 +28,7 @@ from ..settings import suggest
 from ..words import option
 from .delimited import decode, read_bytes, split_fields, text_name
 from .namesxml import read_xml_names
+from .overlap import check_runs
 
 
 @dataclass
@@ -90,9 +91,12 @@ def find_runs(runs: str, gold: str | None = None, exclude: list[str] | None = No
     Raises
     ------
     InputError
-        No run file, a folder that cannot be listed, a dangling symbolic link, a name that is not UTF-8.
+        No run file, a folder that cannot be listed, a dangling symbolic link, a name that is not UTF-8;
+        an :class:`~compreport.errors.OutputError` when ``runs`` reach an output directory this process
+        is writing (:func:`~compreport.inputs.overlap.check_runs`), before anything is read.
     """
     runs = text_name(runs)
+    check_runs(runs)
     skipped: list[str] = []
     found: list[str] = []
     seen: set[str] = set()

@@ -210,9 +210,11 @@ class Report:
 
         Raises :class:`~compreport.errors.OutputError` (an :class:`InputError`) for an ``out_dir``
         that is not empty and not compreport's, or holds an earlier report without ``force``, or is
-        (or holds) an input file or the current directory, or is being written by another run, or
-        cannot be written (read-only, no space left); :class:`InputError` for an unknown format or
-        missing PDF libraries.
+        (or holds) an input file or the current directory, or lies inside a runs folder the analysis
+        was read from (or where its runs glob reaches: :mod:`compreport.inputs.overlap`; known to an
+        analysis made by :func:`compreport.analyze`, not to one read from results.json), or is being
+        written by another run, or cannot be written (read-only, no space left); :class:`InputError`
+        for an unknown format or missing PDF libraries.
 
         ``emails``: an addresses file (CSV/TSV: ``team, address[, language]``) or what
         :func:`compreport.report.emails.read_recipients` returned: writes ``emails/<team>.eml`` with the
@@ -242,7 +244,7 @@ class Report:
         # the files the analysis was read from (cr.analyze records them); else what results.json names
         protect = self.analysis.sources or [i.get("path") for c in self.analysis.competitions for i in c.inputs]
         protect = [*protect, *([emails.source] if emails is not None else [])]
-        with claim(out, force, protect=protect) as target:
+        with claim(out, force, protect=protect, runs=self.analysis.scanned) as target:
             tmp = target.tmp
             try:
                 (tmp / "results.json").write_text(self.analysis.to_json(), encoding="utf-8")

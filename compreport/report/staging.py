@@ -2,7 +2,8 @@
 a file it did not write (README, Outputs).
 
 * OUT is resolved first (``.``, ``..``, symlinks: a symlink's target is replaced, the link kept).
-  OUT must not be, or hold, an input file or the current directory.
+  OUT must not be, or hold, an input file or the current directory, nor lie where runs are read
+  (:mod:`compreport.inputs.overlap`).
 * OUT may be absent or empty; otherwise it must hold the manifest (:mod:`.manifest`) and
   ``force`` must be given, and only the files the manifest lists are replaced. A non-empty
   directory without a manifest is refused, even with ``force``.
@@ -38,6 +39,7 @@ from pathlib import Path
 
 from .. import interrupts
 from ..errors import OutputError, note
+from ..inputs.overlap import WRITING, check
 from ..words import option
 from .manifest import (MANIFEST, MARKER, _reason, clashes, parents, read_manifest, sweep, unlisted,
                        write_manifest)
@@ -129,18 +131,10 @@ class Claim:
         if os.path.lexists(self.out) and not self.out.is_dir():
             raise OutputError(f"{self.given}: exists and is not a directory")
 
-    def protect(self, paths) -> None:
-        """Refuse an OUT that is, or holds, one of ``paths`` (every input: data, specs, metric files)."""
-        out = str(self.out)
-        inside = out.rstrip(os.sep) + os.sep
-        for raw in paths:
-            if not raw:
-                continue
-            for p in {os.path.abspath(raw), os.path.realpath(raw)}:
-                if p == out or p.startswith(inside):
-                    what = "is" if p == out else "holds"
-                    raise OutputError(f"{self.where}: the output directory {what} the input {raw}; replacing it "
-                                      f"would delete inputs: write the report to a folder of its own")
+    def protect(self, paths, runs=()) -> None:
+        """Refuse an OUT that is or holds one of ``paths`` (every input: data, specs, metric files) or
+        ``runs`` (folders or globs of runs), or lies where those runs are read (:mod:`..inputs.overlap`)."""
+        check(self.where, str(self.out), paths, runs)
 
     # ------------------------------------------------------------------ lock, recovery, ownership
 
@@ -364,11 +358,13 @@ class Claim:
 
 
 @contextmanager
-def claim(out_dir: str | Path, force: bool = False, protect=()):
+def claim(out_dir: str | Path, force: bool = False, protect=(), runs=()):
     """Hold the output directory ``out_dir`` for one run (see the module docstring).
 
-    Checks, in order: OUT is not the current directory, not a file and holds no path of
-    ``protect``; takes the lock; clears stale temporaries; the ownership check; then yields a
+    Checks, in order: OUT is not the current directory, not a file, holds no path of ``protect``
+    and is not read with the runs folders or globs ``runs`` (:meth:`Claim.protect`); takes the lock
+    (runs read meanwhile are checked too: :func:`~compreport.inputs.overlap.check_runs`); clears
+    stale temporaries; the ownership check; then yields a
     :class:`Claim` whose ``tmp`` is the empty temporary directory to write into and whose
     :meth:`Claim.commit` swaps it in. Whatever happens, the temporary directory and the lock are
     gone when the block ends. Claiming an OUT this process already holds yields that claim.
@@ -382,19 +378,20 @@ def claim(out_dir: str | Path, force: bool = False, protect=()):
     key = os.path.realpath(given)
     held = _HELD.get(key)
     if held is not None and held.pid == os.getpid():
-        held.protect(protect)
+        held.protect(protect, runs)
         yield held
         return
     c = Claim(given, force)
-    c.protect(protect)
+    c.protect(protect, runs)
     c.check_place()
     try:
         c.acquire()
-        _HELD[key] = c
+        _HELD[key], WRITING[key] = c, c.where  # runs read meanwhile must not reach it (check_runs)
         c.recover()
         c.inspect()
         c.stage()
         yield c
     finally:
         _HELD.pop(key, None)
+        WRITING.pop(key, None)
         c.release()

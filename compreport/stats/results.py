@@ -223,6 +223,9 @@ class Analysis:
         Files read besides the data files of ``competitions[].inputs`` (specs, user metric
         files), so that :meth:`~compreport.report.Report.write` refuses to write over them; not
         stored in results.json.
+    scanned : list of str
+        The runs folders and globs read, which :meth:`~compreport.report.Report.write` refuses to
+        write into (the next run would read the report as runs); not stored in results.json.
     """
 
     settings: Settings
@@ -230,6 +233,7 @@ class Analysis:
     version: str = __version__
     workshop: dict = field(default_factory=dict)
     sources: list[str] = field(default_factory=list, repr=False, compare=False)
+    scanned: list[str] = field(default_factory=list, repr=False, compare=False)
 
     def competition(self, id: str | None = None) -> CompetitionAnalysis:
         """The competition ``id``; None is allowed when there is only one."""
