@@ -98,11 +98,11 @@ classes predicted gold value values mark marks none legend challenge task summar
 seed test notes warnings inputs settings versus over side shows counted cannot told apart winner's
 """.split())
 #: Text that is not a sentence of ours: file names, LaTeX commands (with the names of environments,
-#: files, labels and packages they take).
+#: files, labels and packages they take; internal ones with @ too, as \fps@table).
 _NOT_WORDS = re.compile(r"\S*\.(?:csv|tsv|txt|toml|jsonl|zip|tex|pdf|svg|json|md|html|eml)\b|https?://\S+"
                         r"|\\(?:begin|end|input|includegraphics|label|ref|usepackage|IfFileExists|renewenvironment|@float"
                         r"|@dblfloat|floatplacement|bibliographystyle|bibliography|documentclass)\*?(?:\[[^\]]*\])?\{[^}]*\}"
-                        r"|\\[A-Za-z]+|\[[^\]\n]*=[^\]\n]*\]")  # and key=value options: S[table-format=1.4]
+                        r"|\\[A-Za-z@]+|\[[^\]\n]*=[^\]\n]*\]")  # and key=value options: S[table-format=1.4]
 
 
 def english_words(text: str, data: re.Pattern | None = None) -> set[str]:

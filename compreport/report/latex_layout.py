@@ -135,13 +135,15 @@ class Style:
 def _ceur_document(fontsize: str, twocolumn: bool) -> tuple[str, ...]:
     """ceurart's page and table font on KOMA's scrartcl (the class ceurart builds on): tables switch to
     ``\\sffamily\\small`` after ``\\@float``, as ceurart.cls does (a hook at the environment's start is
-    undone by ``\\@floatboxreset``)."""
+    undone by ``\\@floatboxreset``). Without an option a table takes ``\\fps@table``, as LaTeX's own
+    does, so the appendix's ``\\floatplacement{table}{H}`` applies (a fixed ``[tbp]`` overrode it)."""
     return (f"\\documentclass[a4paper,fontsize={fontsize}{',twocolumn' if twocolumn else ''}]{{scrartcl}}",
             "\\usepackage[a4paper,textwidth=418.25555pt,textheight=595.80026pt"
             f"{',columnsep=10pt' if twocolumn else ''}]{{geometry}}",
             r"\IfFileExists{libertinus.sty}{\usepackage{libertinus}}{}",
-            r"\makeatletter\renewenvironment{table}[1][tbp]{\@float{table}[#1]\sffamily\small}{\end@float}"
-            r"\renewenvironment{table*}[1][tbp]{\@dblfloat{table}[#1]\sffamily\small}{\end@dblfloat}\makeatother")
+            r"\makeatletter\renewenvironment{table}[1][\fps@table]{\edef\reserved@a{\noexpand\@float{table}[#1]}"
+            r"\reserved@a\sffamily\small}{\end@float}\renewenvironment{table*}[1][\fps@table]{\edef\reserved@a"
+            r"{\noexpand\@dblfloat{table}[#1]}\reserved@a\sffamily\small}{\end@dblfloat}\makeatother")
 
 
 _CEUR = dict(
