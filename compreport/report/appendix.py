@@ -41,7 +41,10 @@ def document_preamble(options: Options) -> list[str]:
     """Preamble lines of a document in the style's geometry and table font, up to the tables'
     own ``\\input{preamble.tex}`` (the appendix; the tests build their papers the same way)."""
     lay = options.layout
-    lines = list(lay.document[1:]) + [r"\input{preamble.tex}"]
+    # \FloatBarrier (placeins) before every heading keeps floats from sinking into the next section;
+    # flafter keeps them from rising above the point they are input, so above their heading (placeins'
+    # own \suppressfloats[t] can act on the column before the one a heading starts: the column breaks later)
+    lines = list(lay.document[1:]) + [r"\input{preamble.tex}", r"\usepackage{placeins}", r"\usepackage{flafter}"]
     if lay.twocolumn:  # two columns: tables stay floats (no [H] for table*), room for a competition's
         lines.append(r"\extrafloats{100}")
     else:  # one column: keep tables where they are input, in order
@@ -71,13 +74,17 @@ def appendix(analysis: Analysis, options: Options, tables_by_comp: dict[str, lis
     doc.preamble.append(Command("author", f"compreport {analysis.version}"))
     doc.preamble.append(Command("date", ""))
     doc.append(NoEscape(r"\maketitle"))
+    barrier = NoEscape("\n\\FloatBarrier")  # before each heading: the floats above stay above it
     with doc.create(Section(tr("Methods"))):
         doc.append(NoEscape(methods_latex(analysis.settings, analysis.competitions)))
+    doc.append(barrier)
     with doc.create(Section(tr("Competitiveness across competitions"))):
         doc.append(NoEscape(r"\input{summary/legend.tex}" + "\n" + r"\input{summary/competitiveness.tex}"))
         for stem, _, _ in _language_blocks(analysis):
             doc.append(NoEscape(f"\n\\input{{summary/ci-{stem}.tex}}\n"))
+    fig_pos = "[htbp]" if lay.twocolumn else "[H]"  # one column: figures stay in order, as tables do
     for comp in analysis.competitions:
+        doc.append(barrier)
         with doc.create(Section(NoEscape(escape(comp.name)), label=False)):
             where = tr(" in {unit}, resampled by cluster", unit=escape(prose.unit(comp))) if comp.clusters else ""
             doc.append(NoEscape(tr("{n} test items{where}, {m} systems.", n=num(comp.n, options.decimal_comma), where=where,
@@ -86,16 +93,19 @@ def appendix(analysis: Analysis, options: Options, tables_by_comp: dict[str, lis
                 doc.append(NoEscape(f"\n\\input{{{rel}}}\n"))
             figs = figures_by_comp.get(comp.id, [])
             if figs:
+                doc.append(barrier)
                 with doc.create(Subsection(tr("Figures"), label=False)):
                     for rel in figs:
                         stem = Path(rel).stem
                         caption = escape(prose.figure_caption(stem.partition("-")[0], analysis.settings))
                         doc.append(NoEscape(
-                            "\n\\begin{figure}[htbp]\\centering\n"
+                            f"\n\\begin{{figure}}{fig_pos}\\centering\n"
                             f"\\includegraphics[width=\\linewidth,height=0.8\\textheight,keepaspectratio]{{{rel}}}\n"
                             f"\\caption{{{caption}}}\\label{{fig:{prefix}:{comp.id}-{stem}}}\n"
                             "\\end{figure}\n"))
-        doc.append(NoEscape(r"\clearpage"))
+        if not lay.twocolumn:  # one column: a competition starts a page; two: the next barrier only (a
+            doc.append(NoEscape(r"\clearpage"))  # \clearpage would leave a lone heading, its table* a page on)
+    doc.append(barrier)
     doc.append(NoEscape(f"\\bibliographystyle{{{BIB_STYLE}}}\n\\bibliography{{references}}"))
     return stamp + "\n" + doc.dumps() + "\n"
 
