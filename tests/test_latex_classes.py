@@ -9,7 +9,8 @@ the tables and a page break after each competition. One pdflatex run per style.
 
 Checked: no error, no overfull box over 1 pt, no ``Float too large``, tables numbered in page
 order, no part of a split table with a single column or row, no label defined twice, no Type 3
-font (pdffonts), and the width model against pdflatex's natural width of every tabular.
+font (pdffonts), and the width model against pdflatex's natural width of every tabular. And the
+appendix itself (a pdflatex run each, in three styles): every float under its own section's heading.
 """
 
 from __future__ import annotations
@@ -311,3 +312,69 @@ def test_keys_of_long_names_fit_the_page(tmp_path, style):
     assert "Float too large" not in log, [line for line in log.splitlines() if "Float too large" in line]
     overfull = [float(x) for x in re.findall(r"Overfull \\hbox \(([0-9.]+)pt too wide\)", log)]
     assert max(overfull, default=0.0) <= 1.0, [line for line in log.splitlines() if "Overfull" in line]
+
+
+def _png(path: Path, w: int = 40, h: int = 30) -> None:
+    """A grey ``w`` x ``h`` PNG, a figure's stand-in (as tall as the demo's, at \\linewidth)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\0" + b"\x80" * w for _ in range(h))
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0))
+                     + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def _headings_before(lines, heading: str, label: str) -> list[tuple[int, str]]:
+    """(headings seen so far, label) for every label matched by ``label`` in ``lines``."""
+    out, heads = [], 0
+    for line in lines:
+        heads += bool(re.match(heading, line))
+        out += [(heads, x) for x in re.findall(label, line)]
+    return out
+
+
+@pytest.mark.parametrize("data, style", [("two", "ceurart"), ("two", "sepln"), ("demo", "acl")])
+def test_appendix_floats_stay_under_their_section(request, tmp_path, data, style):
+    """Every table and figure of the compiled appendix comes after its section's (or the Figures
+    subsection's) heading and before the next heading. The .aux is written at shipout in reading order
+    (a page's table* first, then the columns; in each, top floats, text, bottom floats), so the number
+    of headings before each float's label there is the number before it in appendix.tex and its inputs.
+    Before: one-column tables floated despite \\floatplacement{table}{H} (the ceurart stand-in's [tbp]
+    overrode it), and nothing stopped a float at a section's end: the §2 heading stood empty below
+    the summary tables and §3's leaderboard. ACL's demo: the legend rose above the §2 heading that
+    opens a new column (placeins' \\suppressfloats[t] applies to the previous one; flafter stops it)."""
+    if data == "demo":
+        an = request.getfixturevalue("analyses")["demo"]  # the module's (tables of seven competitions)
+        figures = None
+    else:
+        rng = np.random.default_rng(5)
+        comps = []
+        for cid in ("alpha", "beta"):
+            gold = rng.integers(0, 3, 200)
+            preds = [np.where(rng.random(200) < 0.15 + 0.03 * i, rng.integers(0, 3, 200), gold) for i in range(6)]
+            comps.append(make_competition(gold, preds, systems=[f"Sys{i}.01" for i in range(6)],
+                                          metrics=["macro_f1", "accuracy"], cid=cid))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # B = 50: no correction can reject
+            an = cr.analyze(comps, bootstrap=50, refine=False)
+        figures = {}
+        for comp in an.competitions:
+            (tmp_path / comp.id / "figures").mkdir(parents=True)
+            for stem in ("ci-macro_f1", "diff-macro_f1", "dist-macro_f1"):
+                _png(tmp_path / comp.id / "figures" / f"{stem}.png")
+                figures.setdefault(comp.id, []).append(f"{comp.id}/figures/{stem}.png")
+    appendix.write_latex(an, tmp_path, Options(style=style), compile_pdf=False, figures=figures)
+    _pdflatex(tmp_path, "appendix")
+    source = []
+    for line in (tmp_path / "appendix.tex").read_text(encoding="utf-8").splitlines():
+        inputs = re.findall(r"\\input\{([^}]*)\}", line)
+        source += [line] + [(tmp_path / rel).read_text(encoding="utf-8") for rel in inputs]
+    expected = _headings_before(source, r"\\(sub)?section\{", r"\\label\{((?:tab|fig):[^}]*)\}")
+    aux = (tmp_path / "appendix.aux").read_text(encoding="utf-8").splitlines()
+    got = _headings_before(aux, r"\\@writefile\{toc\}\{\\contentsline \{(sub)?section\}",
+                           r"^\\newlabel\{((?:tab|fig):[^}]*)\}")
+    expected, got = {x: h for h, x in expected}, {x: h for h, x in got}
+    assert got.keys() == expected.keys() and len(got) > 20
+    assert got == expected, {x: (h, expected[x]) for x, h in got.items() if h != expected[x]}  # (got, wanted)
