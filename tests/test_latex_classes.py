@@ -378,3 +378,21 @@ def test_appendix_floats_stay_under_their_section(request, tmp_path, data, style
     expected, got = {x: h for h, x in expected}, {x: h for h, x in got}
     assert got.keys() == expected.keys() and len(got) > 20
     assert got == expected, {x: (h, expected[x]) for x, h in got.items() if h != expected[x]}  # (got, wanted)
+
+
+def test_one_column_appendix_sets_tables_where_they_are_input(tmp_path):
+    """ceurart's one-column appendix sets tables [H] (\\floatplacement{table}{H}) through the class
+    stand-in's table environment: one too tall for the rest of the page moves to the next with the
+    text after it. Before, the stand-in's fixed [tbp] kept it a float: the text after it stayed above."""
+    (tmp_path / "preamble.tex").write_text(preamble(Options(), "test"), encoding="utf-8")
+    rows = "".join(f"{i} & row {i} \\\\\n" for i in range(12))
+    (tmp_path / "doc.tex").write_text("\n".join(
+        [STYLES["ceurart"].document[0], *appendix.document_preamble(Options()), r"\begin{document}",
+         r"Alpha\par\rule{1pt}{0.8\textheight}\par", r"\begin{table}\centering\caption{Tall table}",
+         rf"\begin{{tabular}}{{rl}}{rows}\end{{tabular}}\end{{table}}", r"Omega", r"\end{document}"]) + "\n",
+        encoding="utf-8")
+    _pdflatex(tmp_path, "doc")
+    pages = [subprocess.run(["pdftotext", "-f", str(p), "-l", str(p), "doc.pdf", "-"], cwd=tmp_path, text=True,
+                            capture_output=True).stdout for p in (1, 2)]
+    assert "Alpha" in pages[0] and "Tall table" not in pages[0] and "Omega" not in pages[0], pages
+    assert pages[1].index("Tall table") < pages[1].index("Omega"), pages
