@@ -41,8 +41,8 @@ def demo() -> Analysis:
 
 
 #: The competition of the demo whose every figure is written, as PDF and SVG: a binary task with two
-#: metrics (facets), a degenerate baseline and hostile names. The other competitions' figures are
-#: built (not saved) by the tests below; saving them too checks nothing new.
+#: metrics (facets), a degenerate baseline and hostile names. The other competitions' difference and
+#: distribution figures are built (not saved) by tests below; saving them too checks nothing new.
 DRAWN = ("detox-binary",)
 
 
