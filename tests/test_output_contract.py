@@ -286,13 +286,16 @@ def test_output_inside_a_runs_folder_is_refused_before_any_work(tmp_path):
     ("runs/a.tsv", "runs/out", False), ("runs/*.tsv", "runs/out", False), ("runs/*", "runs/out", True),
     ("r?ns", "runs/out", True), ("*/x.tsv", "out", True),  # out/x.tsv, saved there, would be a run
     ("**/*.tsv", "out", True), ("runs/**", "runs/a/b/out", True), ("runs/*", "runs/.hidden/out", False),
-    ("link", "runs/out", True), ("link/*", "runs/out", True), ("runs/*", "other/out", False)])
+    ("link", "runs/out", True), ("link/*", "runs/out", True), ("runs/*", "other/out", False),
+    ("runs[v2]", "runs[v2]/out", True), ("runs[v2]/*.tsv", "runs[v2]/out", False)])
 def test_where_runs_are_read(tmp_path, runs, out, read):
     """A folder is read whole; a glob (as glob.glob(recursive=True) reads it) where it can match OUT, a
-    folder above it or a path below it; through symbolic links."""
+    folder above it or a path below it; through symbolic links. A folder named like a pattern
+    (``runs[v2]``) is a folder, as find_runs reads it (it was taken for a pattern matching nothing)."""
     from compreport.inputs.overlap import reaches
 
     (tmp_path / "runs").mkdir()
+    (tmp_path / "runs[v2]").mkdir()
     (tmp_path / "link").symlink_to(tmp_path / "runs")
     assert reaches(str(tmp_path / runs), str(tmp_path / out)) is read
 

@@ -49,9 +49,13 @@ def reaches(runs: str, out: str) -> bool:
     ``out``, or is a folder above it, or a glob that can match it, a folder above it or a path below it."""
     given = os.path.abspath(runs)
     parts = _parts(given)
-    literal = next((k for k, p in enumerate(parts) if glob.has_magic(p)), len(parts))
-    real = _parts(os.path.realpath(os.sep + os.sep.join(parts[:literal]))) + parts[literal:]
-    return any(_matches(p, _parts(out)) for p in (parts, real))
+    if os.path.isdir(runs) or (os.path.lexists(runs) and not glob.glob(runs, recursive=True)):
+        literal = len(parts)  # a folder (or a file) by its name, as find_runs reads it: "[v2]" is no pattern
+    else:
+        literal = next((k for k, p in enumerate(parts) if glob.has_magic(p)), len(parts))
+    real = _parts(os.path.realpath(os.sep + os.sep.join(parts[:literal])))
+    escaped = [glob.escape(p) for p in parts[:literal]], [glob.escape(p) for p in real]  # names, not patterns
+    return any(_matches(head + parts[literal:], _parts(out)) for head in escaped)
 
 
 def check(where: str, out: str, paths=(), runs=()) -> None:
