@@ -255,7 +255,8 @@ def from_frame(df, *, gold: str = "y", id: str | None = None, name: str = "compe
     """
     from .inputs.frame import read_frame
     from .inputs.readers import build
-    from .inputs.spec import check_id, slug
+    from .inputs.slugs import slug
+    from .inputs.spec import check_id
 
     if not isinstance(name, str) or not name.strip():
         raise InputError(f"`name` must be a non-empty string; got {name!r}")

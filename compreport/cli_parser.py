@@ -83,8 +83,8 @@ def _add_stats_options(p: argparse.ArgumentParser) -> None:
                    f"(default {d.test})")
     g.add_argument("--family", metavar="FAMILY",
                    help=f"correction family of the pairwise comparisons: {', '.join(vocab.FAMILIES)} "
-                        f"(default {d.family}); vs-best tests only the m-1 comparisons with the winner; those are "
-                        f"always their own family")
+                        f"(default {d.family}); vs-best tests only the comparisons of the winner with the other "
+                        f"competitors; those are always their own family")
     g.add_argument("--correction", metavar="NAME", help=f"correction behind every verdict: "
                    f"{', '.join(vocab.CORRECTIONS)} (default {d.correction})")
     g.add_argument("--include-baselines", action="store_true", default=None,

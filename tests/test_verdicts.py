@@ -271,7 +271,7 @@ def test_a_system_with_no_tested_pair_has_no_group_letter():
     scores_only = analyze([comp], Settings(bootstrap=0))
     assert "| a |" not in Report(scores_only).to_markdown("leaderboard")
     sheet = _text(team_html(scores_only, scores_only.competitions[0], "Team03.01"))
-    assert "no resamples were drawn (B = 0)" in sheet
+    assert "with B = 0 no resamples were drawn" in sheet
 
 
 def test_per_row_families_can_reject_through_their_smallest_row():
@@ -352,5 +352,32 @@ def test_baselines_are_compared_but_do_not_compete():
     winner = report.analysis.competitions[0]
     sheet = _text(team_html(report.analysis, winner, winner.primary.best).replace("<wbr>", ""))
     assert f"{winner.primary.best} is the winner: the best accuracy of the 10 competing systems." in sheet, sheet
-    assert "Baselines do not compete; Team00.01 scored higher." in sheet
+    assert "Baselines do not compete; scored higher: Team00.01." in sheet
     assert "of the 12 systems" not in sheet
+
+
+def test_a_lone_participant_and_per_row_baselines_read_right():
+    """One participant with a baseline: its sheet says it is the only competing system and nothing
+    else (it also said "Every system has the best score"). Per-row with baselines ranked below the
+    best: the best's row holds them, the comparisons with the best do not, so where the two Holm
+    p-values differ the sheet explains the other family, as under all-pairs (it said nothing)."""
+    rng = np.random.default_rng(3)
+    gold = rng.integers(0, 2, 200)
+    lone = make_competition(gold, [np.where(rng.random(200) < a, gold, 1 - gold) for a in (0.8, 0.6)],
+                            systems=["P.01", "base"], cid="lone")
+    lone.baselines = ["base"]
+    comp = _twelve_competition()
+    comp.baselines = ["Team05.01", "Team11.01"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a = analyze([lone], Settings(bootstrap=200, refine=False))
+        b = analyze([comp], Settings(bootstrap=2000, family="per-row", refine=False))
+    sheet = _text(team_html(a, a.competitions[0], "P.01").replace("<wbr>", ""))
+    assert "P.01 is the winner: the only competing system of this competition." in sheet
+    assert "There is no other competing system to compare with." in sheet and "Every system" not in sheet
+    ma = b.competitions[0].primary
+    differ = {c.b for c in ma.vs_best if c.p_holm != c.p_adjusted}
+    assert differ  # the premise: the baselines in the best's row change some Holm p-values
+    for c in ma.vs_best:
+        sheet = _text(team_html(b, b.competitions[0], c.b))
+        assert ("corrects over only the comparisons of the winner" in sheet) == (c.b in differ), c.b

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from . import readers as load
 from .competition import INFO_FIELDS, Competition, CompetitionInfo, MetricSpec
 from .delimited import SEPARATORS, text_name
 from .records import MISSING_POLICIES, ReadOptions, columns, one_column
+from .slugs import slug
 from .specmodels import (_KEY_OF_SETTING, BootstrapSpec, CompetitionSpec, DataSpec, MetricEntry,  # noqa: F401
                          NamesSpec, RunsSpec, WorkshopEntry, WorkshopSpec, _settings_of)
 from .tomlfile import read_toml, validate_model, where
@@ -100,18 +100,6 @@ def metric_file(name: str, base: str | None = None) -> str | None:
     if not (sep and path.endswith(".py")):
         return None
     return str(Path(base) / path if base and not Path(path).is_absolute() else path)
-
-
-#: Latin letters Unicode does not decompose (``Ł`` is not L + a mark), as their languages transliterate them.
-_LATIN = str.maketrans({"Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Đ": "D", "đ": "d", "Ħ": "H", "ħ": "h",
-                        "ß": "ss", "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "Þ": "Th", "þ": "th", "ı": "i"})
-
-
-def slug(text: str) -> str:
-    """A file-name-safe id: ASCII letters, digits and dashes (``Tü Par`` -> ``tu-par``, ``Łódź`` -> ``lodz``)."""
-    ascii_ = unicodedata.normalize("NFKD", text.translate(_LATIN)).encode("ascii", "ignore").decode()
-    s = re.sub(r"[^a-z0-9]+", "-", ascii_.lower()).strip("-")
-    return s[:80].strip("-") or "competition"
 
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")

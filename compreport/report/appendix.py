@@ -18,7 +18,7 @@ from . import model, prose, references
 from .latex import Options, Renderer, preamble
 from .naming import competition_dir
 from .tex import escape, metric_name, num
-from ..inputs.spec import slug
+from ..inputs.slugs import slug
 from ..lang import current, decimal_comma, tr
 
 

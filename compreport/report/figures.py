@@ -41,7 +41,7 @@ from .workshopfig import workshop_plot
 from .model import Format, many_systems
 from .metricnames import metric_label, metric_title
 from .naming import metric_stems
-from .prose import direction
+from .prose import direction, p_resamples
 
 @styled
 def ci_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float = 0.95) -> Figure:
@@ -147,8 +147,8 @@ def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str,
                      note=lower_note(metric)), **TEXT)
     ax.set_ylabel(tr("replicates"))
     which = "" if test == "bootstrap" else f" ({vocab.test_phrase(test)})"
-    resamples = int(metric.verdicts.get("resamples") or 0)
-    if resamples > reps.size:  # refined: the p-value is not this histogram's
+    resamples = p_resamples(metric, reps.size)
+    if resamples:  # refined: the p-value is not this histogram's
         which += tr(" (from {resamples} resamples)", resamples=count(resamples))
     ax.set_title(f"{a} − {b}: δ(x) = {delta:.4f}, " + tr("raw p-value(x) = {p}", p=Format().p(c.p_value)) + which,
                  loc="left",

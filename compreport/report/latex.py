@@ -68,7 +68,7 @@ def preamble(options: Options, version: str) -> str:
 
 def default_prefix(analysis: Analysis) -> str:
     """Label prefix when none is given: the workshop's name as a slug, else the first competition's id."""
-    from ..inputs.spec import slug
+    from ..inputs.slugs import slug
 
     name = (analysis.workshop or {}).get("name")
     if name:

@@ -9,10 +9,10 @@ its validated id (:func:`compreport.inputs.spec.check_id`).
 from __future__ import annotations
 
 import re
-import unicodedata
 from pathlib import Path
 
-from ..inputs.spec import check_id, slug
+from ..inputs.slugs import ascii_text, slug
+from ..inputs.spec import check_id
 from ..stats.results import CompetitionAnalysis
 
 #: Characters after which a participant's name may wrap (runs of them; spaces wrap anyway).
@@ -103,8 +103,7 @@ def team_letters(comp: CompetitionAnalysis) -> dict[str, tuple[str, list[str]]]:
 
 
 def _file_base(system: str) -> str:
-    ascii_ = unicodedata.normalize("NFKD", system).encode("ascii", "ignore").decode()
-    if not re.search(r"[A-Za-z0-9]", ascii_):
+    if not re.search(r"[A-Za-z0-9]", ascii_text(system)):
         return "system"  # slug() would say "competition"
     base = slug(system)
     return f"{base}-system" if base in _RESERVED else base

@@ -129,6 +129,13 @@ def _refinement(settings: Settings) -> list[str | Cite]:
     return out
 
 
+def p_resamples(ma: MetricAnalysis, bootstrap: int) -> int | None:
+    """The resamples behind ``ma``'s p-values when refinement drew more than the ``bootstrap`` of its
+    intervals and histograms (the stored ``verdicts["resamples"]``), else None."""
+    resamples = int(ma.verdicts.get("resamples") or 0)
+    return resamples if resamples > bootstrap else None
+
+
 def unsettled_note(resamples: int) -> str:
     """The sentence beside a verdict that is not settled (``Comparison.settled`` False)."""
     return tr("Unsettled: after {resamples} resamples this verdict is still within the Monte-Carlo error of its "
@@ -144,7 +151,7 @@ def method_sentences(settings: Settings, comp: CompetitionAnalysis | None = None
             Cite(ci.cite),
             tr(" from {resamples} paired bootstrap resamples of the test items (seed {seed}); p-values come from "
                "{test} ", resamples=count(settings.bootstrap), seed=settings.seed, test=test.words),
-            Cite(test.cite), f" ({tr(vocab.TEST_SIDES[settings.test])}). ",
+            Cite(test.cite), f", {tr(vocab.TEST_SIDES[settings.test])}. ",
             tr("Every verdict on this page, and the significance groups (systems sharing a letter are not "
                "significantly different at α = {alpha} ", alpha=decimal(settings.alpha)), Cite("piepho2004"),
             tr("), uses the "), *_verdict_rule(settings), ". ", *clustering([comp] if comp else [])]
@@ -203,11 +210,12 @@ def marks(score: Score, baseline: bool = False, missing: int = 0) -> str:
     return ", ".join(out)
 
 
-def other_family_note(settings: Settings, corrected_p: float, fmt_p) -> str | None:
-    """When the verdicts use another family than the m − 1 comparisons with the best, one sentence
-    saying what the differences-from-the-best table shows instead (no second verdict)."""
-    if settings.family != "all-pairs" or settings.correction == "none":
-        return None  # per-row: the best's row is the m − 1 comparisons; vs-best: the same family
+def other_family_note(settings: Settings, corrected_p: float, verdict_p: float | None, fmt_p) -> str | None:
+    """When the verdicts use another family than the comparisons of the best with the other
+    competitors and its p-value (``verdict_p``) differs from that table's (``corrected_p``), one
+    sentence saying what the differences-from-the-best table shows instead (no second verdict)."""
+    if settings.family == "vs-best" or settings.correction == "none" or corrected_p == verdict_p:
+        return None  # vs-best: the same family; per-row: the best's row, the same unless baselines are in it
     label = vocab.CORRECTIONS[settings.correction].label
     return tr("The table of differences from the best corrects over only the comparisons of the winner with the "
               "other competitors "

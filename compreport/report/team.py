@@ -32,7 +32,7 @@ def _comparison(ma, fmt: model.Format, a: str, b: str, bootstrap: int) -> dict:
     lo, hi = sorted((sign * c.ci_low, sign * c.ci_high)) if flipped else (c.ci_low, c.ci_high)
     return {"diff": fmt.diff(sign * c.diff), "ci": f"[{fmt.diff(lo)}, {fmt.diff(hi)}]", "p": fmt.p(c.p_value),
             "p_se": fmt.p(c.p_se), "p_adjusted": fmt.p(c.p_adjusted), "significant": c.significant,
-            "resamples": count(resamples) if (resamples := int(ma.verdicts.get("resamples") or 0)) > bootstrap else None,
+            "resamples": count(r) if (r := prose.p_resamples(ma, bootstrap)) else None,
             "unsettled": prose.unsettled_note(int(ma.verdicts.get("resamples") or 0)) if c.settled is False else None}
 
 
@@ -52,7 +52,7 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
         verdict = prose.verdict(s, comparison["significant"], tr("The winner"), system)
         vs = next((c for c in ma.vs_best if c.b == system), None)  # None for a baseline
         if vs is not None:
-            note = prose.other_family_note(s, getattr(vs, vocab.P_FIELD[s.correction]), fmt.p)
+            note = prose.other_family_note(s, getattr(vs, vocab.P_FIELD[s.correction]), vs.p_adjusted, fmt.p)
     alike, untested, differ = [], [], []
     for x in ma.scores:
         if x.system != system:
@@ -80,7 +80,7 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
         "comp": comp, "subtitle": prose.subtitle(comp), "settings": s, "level": prose.level(s),
         "version": analysis.version, "metric": metric_title(ma), "direction": prose.direction(ma),
         "system": system, "m": len(ma.scores), "winner": me.is_best, "best": ma.best,
-        "competing": sum(s.include_baselines or x.system not in comp.baselines for x in ma.scores),
+        "competing": int(ma.competitiveness["m"]),  # the systems that compete, as the analysis counted them
         "baselines_above": [x.system for x in ma.scores if x.system in comp.baselines and x.rank < me.rank],
         "co_winners": [x.system for x in ma.scores if x.is_best and x.system != system],
         "score": fmt.score(me.score), "ci": f"[{fmt.score(me.ci_low)}, {fmt.score(me.ci_high)}]",
@@ -91,7 +91,7 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
         "differ_listed": len(differ) <= ALIKE_LISTED, "listed": ALIKE_LISTED,
         "pairs_csv": f"{comp.id}/{pairs_file(comp, ma.name)}",
         "untested_why": (tr("its score is undefined") if not math.isfinite(me.score)
-                         else tr("no resamples were drawn (B = 0), so no pair is tested") if not s.bootstrap
+                         else tr("with B = 0 no resamples were drawn, so no pair is tested") if not s.bootstrap
                          else tr("only the comparisons with the winner are tested") if s.family == "vs-best"
                          else tr("their scores are undefined")),
         "others": others, "method_sentences": citation_segments(prose.method_sentences(s, comp)),

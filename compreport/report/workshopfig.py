@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from ..inputs.spec import slug
+from ..inputs.slugs import slug
 from ..lang import tr
 from ..stats.results import Analysis
 from .figstyle import OKABE_ITO, TEXT, label_width, new_figure, set_system_ticks, styled

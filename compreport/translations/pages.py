@@ -187,15 +187,15 @@ ES: dict[str, str] = {
         "{system} es el ganador: el mejor valor de {metric} de los {m} sistemas que compiten.",
     "{system} is the winner: the best {metric} of the {m} competing systems, tied exactly with {others}.":
         "{system} es el ganador: el mejor valor de {metric} de los {m} sistemas que compiten, empatado exactamente con {others}.",
-    "Baselines do not compete; {baselines} scored higher.":
-        "Las líneas base no compiten; {baselines} obtuvo una puntuación mayor.",
+    "Baselines do not compete; scored higher: {baselines}.":
+        "Las líneas base no compiten; puntuaron más alto: {baselines}.",
     "Gap to the runner-up, {system}: {diff}": "Distancia al segundo clasificado, {system}: {diff}",
     "{level} CI {ci}, not corrected for multiple comparisons; positive means the winner is better":
         "IC al {level} {ci}, sin corregir por comparaciones múltiples; un valor positivo indica ventaja del ganador",
     "p = {p} (raw, Monte-Carlo SE {se})": "p = {p} (sin corregir; error estándar de Monte Carlo {se})",
     "from {resamples} resamples": "de {resamples} remuestras",
     "Every system has the best score.": "Todos los sistemas tienen la mejor puntuación.",
-    "There is no other system to compare with.": "No hay ningún otro sistema con el que compararlo.",
+    "There is no other competing system to compare with.": "No hay ningún otro sistema que compita con el que compararlo.",
     "Winner: {best} ({score}). Difference winner &minus; {system}: {diff}":
         "Ganador: {best} ({score}). Diferencia ganador &minus; {system}: {diff}",
     "the runner-up": "quien ocupa la segunda posición",
@@ -217,6 +217,6 @@ ES: dict[str, str] = {
     "its score is undefined": "su puntuación no está definida",
     "only the comparisons with the winner are tested": "solo se contrastan las comparaciones con el ganador",
     "their scores are undefined": "sus puntuaciones no están definidas",
-    "no resamples were drawn (B = 0), so no pair is tested": "no se extrajeron remuestras (B = 0), así que no se contrasta ningún par",
+    "with B = 0 no resamples were drawn, so no pair is tested": "con B = 0 no se extrajeron remuestras, así que no se contrasta ningún par",
     "competition id {id}": "identificador de competición {id}",
 }
