@@ -146,9 +146,10 @@ class PairwiseTables:
             first = position[cols[g[0]]]
             rows = [r for r in t.rows if position[r.label] > first]
             w = st.table_width([stub] + [col_w] * len(g))
-            # rows split under the longest caption a part of these columns can have: all their rows in its key
-            plan += [(g, [rows[i] for i in rg], w)
-                     for rg in self._row_groups(len(rows), caption(g, rows, self._part_text(99, 99)), w)]
+
+            def part_caption(k, rg, n, g=g, rows=rows):  # the key names the part's columns and rows
+                return caption(g, [rows[i] for i in rg], self._part_text(99, 99))
+            plan += [(g, [rows[i] for i in rg], w) for rg in self._fewest_parts(len(rows), part_caption, w)]
         labels = self._parts(self.label(f"{comp.id}-pairs-{metric_stems(comp)[ma.name]}"), len(plan))
         parts = []
         for k, (g, rows, _) in enumerate(plan):
@@ -160,6 +161,25 @@ class PairwiseTables:
                 for r in rows])
             parts.append(_Part(w, body, cap, labels[k]))
         return self._file(parts)
+
+    def _fewest_parts(self, n: int, caption, width: float) -> list[list[int]]:
+        """``n`` rows cut into consecutive parts, each with as many rows as fit ``\\textheight`` under its
+        own caption, ``caption(k, rows, parts)`` (part ``k``, whose key names the systems of ``rows``;
+        ``parts`` is given as 99, the widest count): a part whose key names fewer systems holds more
+        rows. A last part of one row takes a second from the part before (no part of a single row)."""
+        groups, i = [], 0
+        while i < n:
+            lo, hi = 1, n - i  # the most rows r that fit under the caption naming them
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                cap = caption(len(groups), range(i, i + mid), 99)
+                fits = mid <= self.style.max_rows(self._caption_height(cap, width))
+                lo, hi = (mid, hi) if fits else (lo, mid - 1)
+            groups.append(list(range(i, i + lo)))
+            i += lo
+        if len(groups) > 1 and len(groups[-1]) == 1 and len(groups[-2]) > 2:
+            groups[-1].insert(0, groups[-2].pop())
+        return groups or [[]]
 
     def p_values(self, comp: CompetitionAnalysis, ma: MetricAnalysis) -> str:
         """All pairs with raw, Bonferroni, Holm and BH p-values (paper Table 5), in row-split floats
@@ -200,9 +220,11 @@ class PairwiseTables:
             shown = sorted({position[t.rows[i][x].text]: t.rows[i][x].text for i in rows for x in ("a", "b")}.items())
             return tr(" Systems are numbered by rank ({key}).", key=self._key(shown))
 
-        # the rows split under the longest first caption: its key names every system a part can show
-        groups = self._row_groups(len(t.rows), head + self._part_text(99, 99) + tail + key(range(len(t.rows))), w)
-        labels = self._parts(self.label(f"{comp.id}-pvalues-{metric_stems(comp)[ma.name]}"), len(groups))
+        label = self.label(f"{comp.id}-pvalues-{metric_stems(comp)[ma.name]}")
+        groups = self._fewest_parts(len(t.rows), lambda k, rg, n: (
+            head + self._part_text(1, n) + tail + key(rg) if k == 0
+            else self._continued(head, label, k + 1, n) + key(rg)), w)
+        labels = self._parts(label, len(groups))
         parts = []
         for k, rg in enumerate(groups):
             rows = [{"a": names[i][0], "b": names[i][1], "diff": self.cell(t.rows[i]["diff"]),
