@@ -13,7 +13,9 @@ OUT ?= out
 # SEPLN template), chromium (tests/test_browser.py lays the HTML out at 1280 and 390 px).
 # texlive-fonts-extra (Libertinus, ceurart's font: 500 MB) is left out: without it ceurart falls
 # back to Latin Modern and tests/test_latex_classes.py says so when it skips.
-APT_RUNTIME := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
+# fonts-wqy-microhei (5 MB): Chinese, Japanese and Korean team names in the PDFs, which WeasyPrint
+# would otherwise print as empty boxes (fontconfig falls back to it for those characters only).
+APT_RUNTIME := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core fonts-wqy-microhei
 APT_TEST := texlive-latex-extra texlive-science texlive-fonts-recommended texlive-lang-spanish lmodern latexmk \
 	poppler-utils chromium
 

@@ -9,6 +9,7 @@ from email import policy
 from email.parser import BytesParser
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import compreport as cr
@@ -149,3 +150,29 @@ def test_letter_files_keep_latin_letters_and_a_shared_email_names_every_competit
     msg = BytesParser(policy=policy.default).parse(eml.open("rb"))
     assert msg["Subject"] == f"{first.name}, Second task: results of Alpha", msg["Subject"]
     assert len([p for p in msg.iter_attachments()]) == 2
+
+
+def test_chinese_japanese_and_korean_names_get_a_font_that_has_them(tmp_path):
+    """A team letter naming 北京大学NLP, 東京大学 and 서울대학교 embeds a font with their glyphs (make demo
+    installs fonts-wqy-microhei; fontconfig falls back to it for those characters), not DejaVu's
+    empty boxes."""
+    if not subprocess.run(["fc-list", ":lang=zh"], capture_output=True, text=True).stdout.strip():
+        pytest.skip("no font for Chinese: `make demo` installs fonts-wqy-microhei")
+    from compreport.report import pdf
+    from compreport.report.model import Format
+
+    rng = np.random.default_rng(4)
+    gold = rng.integers(0, 2, 80)
+    names = ["北京大学NLP.01", "東京大学.01", "서울대학교.01"]
+    df = pd.DataFrame({"id": range(80), "y": gold, **{s: np.where(rng.random(80) < 0.6 + 0.1 * i, gold, 1 - gold)
+                                                     for i, s in enumerate(names)}})
+    analysis = cr.analyze(cr.from_frame(df, gold="y", id="id", metrics=["accuracy"], name="CJK"), bootstrap=50,
+                          refine=False)
+    comp = analysis.competitions[0]
+    path = tmp_path / "letter.pdf"
+    last = comp.primary.scores[-1].system
+    pdf._letter(analysis, comp, [last], Format(), path)
+    fonts = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True, check=True).stdout
+    assert any("DejaVu" not in line for line in fonts.splitlines()[2:]), fonts
+    text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    assert last in text and comp.primary.best in text, text

@@ -257,7 +257,7 @@ def differences_from_best(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Fo
     ``settled`` are the stored verdicts, ``p_se`` the raw p-value's Monte-Carlo standard error,
     ``p_adjusted`` the p-value behind ``significant``
     (the report's rule); the p-value columns ``none``/``bonferroni``/``holm``/``bh`` are corrected
-    over the m − 1 comparisons with the best.
+    over the comparisons of the best with the other competitors.
     """
     columns = {"system": tr("System"), "diff": tr("Difference"), "ci_low": tr("CI low"), "ci_high": tr("CI high"),
                "excludes_zero": tr("Excludes 0"), "none": "p", "p_se": tr("MC SE"), "bonferroni": "Bonferroni",

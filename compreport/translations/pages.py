@@ -105,13 +105,14 @@ ES: dict[str, str] = {
         "distribución bootstrap, e intervalo; grupos como en la clasificación ({rule}).",
     "<span class=\"label\">Differences from the best</span> ({best} &minus; system, oriented so that positive means "
     "the best is better) with uncorrected {level} confidence intervals; intervals that exclude 0 in bold. p-values "
-    "raw and corrected over the m &minus; 1 comparisons with the best. Significant: the verdict of this report, "
+    "raw and corrected over the comparisons of the best with the other competitors. Significant: the verdict of "
+    "this report, "
     "decided by p (verdict) under the {rule} (&alpha; = {alpha}); the intervals are not corrected for multiple "
     "comparisons.":
         "<span class=\"label\">Diferencias con el mejor</span> ({best} &minus; sistema, orientadas de modo que un "
         "valor positivo indica ventaja del mejor) con intervalos de confianza al {level} sin corregir; en negrita, "
-        "los intervalos que excluyen el 0. Valores p sin corregir y corregidos sobre las m &minus; 1 comparaciones "
-        "con el mejor. Significativo: el veredicto de este informe, decidido por p (veredicto) con la {rule} "
+        "los intervalos que excluyen el 0. Valores p sin corregir y corregidos sobre las comparaciones del mejor "
+        "con los demás competidores. Significativo: el veredicto de este informe, decidido por p (veredicto) con la {rule} "
         "(&alpha; = {alpha}); los intervalos no están corregidos por comparaciones múltiples.",
     "MC SE: the Monte-Carlo standard error of p; Settled: the verdict holds for every p-value of its family within "
     "its Monte-Carlo error (otherwise more resamples could change it; the leaderboard marks such verdicts "
