@@ -166,7 +166,7 @@ def test_chinese_japanese_and_korean_names_get_a_font_that_has_them(tmp_path):
     names = ["北京大学NLP.01", "東京大学.01", "서울대학교.01"]
     df = pd.DataFrame({"id": range(80), "y": gold, **{s: np.where(rng.random(80) < 0.6 + 0.1 * i, gold, 1 - gold)
                                                      for i, s in enumerate(names)}})
-    analysis = cr.analyze(cr.from_frame(df, gold="y", id="id", metrics=["accuracy"], name="CJK"), bootstrap=50,
+    analysis = cr.analyze(cr.from_frame(df, gold="y", id="id", metrics=["accuracy"], name="CJK"), bootstrap=100,
                           refine=False)
     comp = analysis.competitions[0]
     path = tmp_path / "letter.pdf"
