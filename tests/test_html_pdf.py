@@ -342,6 +342,38 @@ def test_report_pdfs(pdf_analysis, pdf_dir):
         assert "Pairwise differences" in text and "Pairwise p-values" not in text, (page, text[:300])
 
 
+def test_bold_best_value_keeps_the_decimal_points_aligned(pdf_analysis, pdf_dir):
+    """In report.pdf the bold best score's decimal point sits where the column's regular scores put
+    theirs: its fraction is set in a box as wide as regular digits (``.frac``). DejaVu Sans Bold's
+    digits are wider, so as plain bold text the point sat ~0.5 pt per fraction digit to the left.
+    Measured: a word's left edge (``pdftotext -bbox``) plus the advance of its integer part and point
+    in its weight (the font files' metrics; the size from a regular word's width)."""
+    from fontTools.ttLib import TTFont
+
+    def font(style):
+        path = subprocess.run(["fc-match", "-f", "%{file}", f"DejaVu Sans:{style}"], capture_output=True,
+                              text=True).stdout
+        if not path.endswith((".ttf", ".otf")):
+            pytest.skip("DejaVu Sans not found by fc-match")
+        f = TTFont(path)
+        return f["head"].unitsPerEm, {ch: f["hmtx"][f.getBestCmap()[ord(ch)]][0] for ch in "0123456789.-"}
+
+    (upm, regular), (_, bold) = font("book"), font("bold")
+    comp = pdf_analysis.competitions[0]
+    best = Format().score(comp.primary.score_of(comp.primary.best).score)  # the bold one (not a baseline above)
+    bbox = subprocess.run([_tool("pdftotext"), "-bbox", "-f", "1", "-l", "1", str(pdf_dir / comp.id / "report.pdf"),
+                           "-"], capture_output=True, text=True, check=True).stdout
+    words = [(float(x0), float(x1), w) for x0, x1, w in re.findall(
+        r'<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">(-?\d\.\d+)</word>', bbox)]
+    b0, _, _ = next(w for w in words if w[2] == best)  # the leaderboard's first bold score
+    column = [w for w in words if abs(w[0] - b0) < 3 and w[2] != best]  # regular scores below it
+    assert len(column) >= 3, (best, words[:12])
+    size = (column[0][1] - column[0][0]) * upm / sum(regular[c] for c in column[0][2])
+    point = lambda x0, text, adv: x0 + sum(adv[c] for c in text.split(".")[0] + ".") * size / upm  # noqa: E731
+    shifts = [point(b0, best, bold) - point(x0, text, regular) for x0, _, text in column]
+    assert max(abs(s) for s in shifts) < 0.3, shifts
+
+
 def test_first_page_not_blank(pdf_dir, tmp_path):
     from PIL import Image
 

@@ -94,7 +94,20 @@ def environment():
                        test_phrase=vocab.test_phrase)
     env.filters["breakable"] = jinja2.pass_context(lambda ctx, name: breakable(name, ctx.get("for_pdf", False)))
     env.filters["count"] = count
+    env.filters["aligned"] = aligned
     return env
+
+
+def aligned(cell: model.Cell, bold: bool = False):
+    """A cell's text as escaped HTML; when it is bold (``cell.bold``, or ``bold``: a row set in bold)
+    and a number, its fraction in a box as wide as the same digits in regular weight (``.frac.wN``,
+    report.css: N ``ch``), so its decimal point sits where the column's other numbers put theirs."""
+    from markupsafe import Markup, escape
+
+    frac = cell.fraction if cell.bold or bold else ""
+    if not frac:
+        return escape(cell.text)
+    return Markup(f'{escape(cell.text[:-len(frac)])}<span class="frac w{len(frac)}"><span>{frac}</span></span>')
 
 
 def render(template: str, **context) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 from dataclasses import dataclass, field
 
 from .. import vocabulary as vocab
@@ -121,6 +122,13 @@ class Cell:
     def numeric(self) -> bool:
         """A number (or a missing number) rather than text: renderers align these on the decimal point."""
         return self.value is None or (isinstance(self.value, numbers.Real) and not isinstance(self.value, bool))
+
+    @property
+    def fraction(self) -> str:
+        """The digits after the decimal point of a number's text (``7543`` of ``-0.7543``); ``""`` for
+        other text. A bold number sets them over the width of regular digits, so its point aligns."""
+        mt = re.fullmatch(r"-?\d+\.(\d+)", self.text)
+        return mt.group(1) if mt else ""
 
 
 @dataclass

@@ -99,8 +99,7 @@ def cell(c: Cell, comma: bool = False, overlap: bool = False) -> str:
     0.3 pt per digit at 10 pt in Latin Modern; none in Times)."""
     text = cell_text(c, comma)
     if c.bold:
-        frac = (mt := _NUMBER.fullmatch(c.text)) and mt.group(3)
-        if frac:
+        if frac := c.fraction:
             text = f"{text[:-len(frac)]}\\rlap{{{frac}}}\\phantom{{\\textmd{{{frac}}}}}"
         text = "\\bfseries " + text
     return text + (f"\\rlap{{{mark(c.mark)}}}" if overlap and c.mark else mark(c.mark))
