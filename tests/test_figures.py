@@ -264,6 +264,14 @@ def test_distribution_title_has_the_stored_p_value(demo):
         # the histogram holds every replicate difference
         bars = [p for p in fig.axes[0].patches if p.get_gid() == "dist-histogram"]
         assert sum(p.get_height() for p in bars) == demo.settings.bootstrap
+    # resamples on which a difference is undefined are left out of the histogram; that does not make
+    # the p-value's B = 500 "more resamples" than the figure holds (it said "from 500 resamples")
+    metric = demo.competitions[0].primary
+    reps = metric.replicates.copy()
+    reps[:10, metric.systems.index(metric.scores[0].system)] = np.nan
+    title = figures.distribution_plot(demo.competitions[0], replace(metric, replicates=reps), metric.scores[0].system,
+                                      metric.scores[1].system).axes[0].get_title(loc="left")
+    assert "resamples)" not in title and metric.verdicts["resamples"] == demo.settings.bootstrap, title
 
 
 def test_distribution_flipped_pair_uses_the_stored_comparison(demo):

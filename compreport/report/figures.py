@@ -147,7 +147,7 @@ def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str,
                      note=lower_note(metric)), **TEXT)
     ax.set_ylabel(tr("replicates"))
     which = "" if test == "bootstrap" else f" ({vocab.test_phrase(test)})"
-    resamples = p_resamples(metric, reps.size)
+    resamples = p_resamples(metric, metric.replicates.shape[0])  # B, undefined differences included
     if resamples:  # refined: the p-value is not this histogram's
         which += tr(" (from {resamples} resamples)", resamples=count(resamples))
     ax.set_title(f"{a} − {b}: δ(x) = {delta:.4f}, " + tr("raw p-value(x) = {p}", p=Format().p(c.p_value)) + which,
