@@ -137,8 +137,9 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
 
     pr_corr = corrected(pr["p_value"])
     decide = deciding(pr["p_value"], pr_corr)
+    in_family = np.isfinite(decide)  # the pairs the rule tests
     # whether each verdict survives the Monte-Carlo error of every p-value of the family
-    family_p = np.where(np.isfinite(decide), pr["p_value"], np.nan)
+    family_p = np.where(in_family, pr["p_value"], np.nan)
     settled = montecarlo.settled(family_p, R, deciding, alpha)
     cap = montecarlo.REFINE_FACTOR * settings.bootstrap
     may_settle = bool(settings.refine and 0 < R < cap and montecarlo.may_settle(family_p, R, cap, deciding, alpha,
@@ -150,7 +151,7 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
     # a group letter says what the tests found: a system none of whose pairs is tested (a baseline under
     # vs-best, every system with B = 0, an undefined score) gets none rather than every other's letter
     tested = np.zeros(m, dtype=bool)
-    tested[pa[np.isfinite(decide)]] = tested[pb[np.isfinite(decide)]] = True
+    tested[pa[in_family]] = tested[pb[in_family]] = True
     ranked = order[(defined & tested)[order]]
     sub = letters.letters(list(range(len(ranked))), different[np.ix_(ranked, ranked)])
     group = {int(s): "" for s in range(m)} | {int(s): sub[k] for k, s in enumerate(ranked)}
@@ -173,7 +174,7 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
         best=systems[best], scores=scores,
         vs_best=_comparisons(systems, firsts, others, vb, vb_corr, decide[vb_pairs], alpha, settled[vb_pairs]),
         pairs=_comparisons(systems, pa, pb, pr, pr_corr, decide, alpha, settled), competitiveness=comp,
-        verdicts=_rule(settings, int(np.isfinite(decide).sum()), R) | {"may_settle": may_settle},
+        verdicts=_rule(settings, int(in_family.sum()), R) | {"may_settle": may_settle},
         replicates=replicates, systems=list(systems))
 
 
