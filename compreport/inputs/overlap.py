@@ -43,13 +43,23 @@ def _matches(pattern: list[str], names: list[str]) -> bool:
     return fnmatch.fnmatchcase(name, head) and _matches(pattern[1:], names[1:])
 
 
+def runs_read(runs: str) -> list[str] | None:
+    """How :func:`~compreport.inputs.runfiles.find_runs` reads ``runs``: None for a folder (walked
+    whole); else the paths its glob matches, sorted, or ``[runs]`` when it exists and no match replaces
+    it (a pipe, or a name a glob would read as a pattern: ``runs[v2]``)."""
+    if os.path.isdir(runs):
+        return None
+    matches = sorted(glob.glob(runs, recursive=True))
+    return matches or ([runs] if os.path.lexists(runs) else [])
+
+
 def reaches(runs: str, out: str) -> bool:
     """Whether reading the runs ``runs`` (a folder, walked whole, or a glob, whose matched folders
     are walked whole) reads in the directory ``out`` (resolved): ``runs`` is, holds or lies inside
     ``out``, or is a folder above it, or a glob that can match it, a folder above it or a path below it."""
     given = os.path.abspath(runs)
     parts = _parts(given)
-    if os.path.isdir(runs) or (os.path.lexists(runs) and not glob.glob(runs, recursive=True)):
+    if runs_read(runs) in (None, [runs]):
         literal = len(parts)  # a folder (or a file) by its name, as find_runs reads it: "[v2]" is no pattern
     else:
         literal = next((k for k, p in enumerate(parts) if glob.has_magic(p)), len(parts))

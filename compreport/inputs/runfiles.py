@@ -17,7 +17,6 @@ and ``ECNU/subtask_A_contrastive1.txt`` -> ``ECNU primary``, ``ECNU contrastive1
 from __future__ import annotations
 
 import fnmatch
-import glob
 import os
 import re
 from dataclasses import dataclass
@@ -28,7 +27,7 @@ from ..settings import suggest
 from ..words import option
 from .delimited import decode, read_bytes, split_fields, text_name
 from .namesxml import read_xml_names
-from .overlap import check_runs
+from .overlap import check_runs, runs_read
 
 
 @dataclass
@@ -130,13 +129,11 @@ def find_runs(runs: str, gold: str | None = None, exclude: list[str] | None = No
         else:
             found.append(full)
 
-    if os.path.isdir(runs):
+    matches = runs_read(runs)
+    if matches is None:
         root = runs
         walk(runs)
     else:
-        matches = sorted(glob.glob(runs, recursive=True))
-        if not matches and os.path.lexists(runs):
-            matches = [runs]  # a pipe, or a name glob would read as a pattern
         for m in matches:
             if os.path.isdir(m):
                 walk(m)
