@@ -500,6 +500,30 @@ def test_pdf_fonts_from_a_small_copy_equal_those_from_the_file(demo, tmp_path, m
     assert copied == from_file
 
 
+def test_chinese_japanese_and_korean_names_are_drawn_with_an_installed_font(tmp_path):
+    """DejaVu Sans has no CJK glyphs: an installed CJK font (make demo: WenQuanYi Micro Hei) is the
+    per-glyph fallback, so a figure's PDF holds the names' characters, not boxes and a warning each."""
+    from compreport.report import figstyle
+
+    if len(figstyle.RC["font.family"]) < 2:
+        pytest.skip("matplotlib knows no CJK font: `make demo` installs fonts-wqy-microhei")
+    names = ["北京大学NLP.01", "東京大学.01", "서울대학교.01", "Plain.01"]
+    rng = np.random.default_rng(2)
+    gold = rng.integers(0, 2, 120)
+    preds = [np.where(rng.random(120) < 0.9 - 0.1 * i, gold, 1 - gold) for i in range(len(names))]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # B = 50
+        comp = analyze_competition(make_competition(gold, preds, systems=names), Settings(bootstrap=50),
+                                   progress=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # matplotlib's "Glyph ... missing from font(s)"
+        pdf = figures.save(figures.ci_plot(comp, comp.primary), tmp_path / "ci", ("pdf",))[0]
+    fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
+    assert figstyle.RC["font.family"][1].replace(" ", "") in fonts and "LastResort" not in fonts, fonts
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    assert all(name in text for name in names), text
+
+
 def test_font_subsets_of_a_copy_equal_those_of_the_file():
     """Random glyph sets of DejaVu Sans: the font subset from the copy, and its glyph map, are those
     made from the file (the copy grows as sets bring new glyphs)."""

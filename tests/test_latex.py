@@ -557,3 +557,40 @@ def test_bold_best_value_keeps_the_decimal_points_aligned(tmp_path):
         (x0,) = [x0 for x0, _, w in words if w == c.text]  # each score printed once
         points.append(x0 + metrics.text("0.", "b" if c.bold else "r"))
     assert max(points) - min(points) < 0.2, points
+
+
+def test_names_pdflatex_cannot_set_are_named_in_a_warning(tmp_path):
+    """A Chinese name prints as ``??.01`` in the LaTeX tables (pdflatex, T1): the run says which names
+    print otherwise, and which print alike (two rows a table cannot tell apart); Latin names do not."""
+    import warnings as w
+
+    import compreport as cr
+    from conftest import run_cli
+
+    names = ["深度.01", "学习.01", "Ștefan.01", "Álvarez.01"]
+    comp = _competition(4, names=names, cid="cjk")
+    a = _analysis([comp], bootstrap=50, refine=False)
+    with w.catch_warnings(record=True) as caught:
+        w.simplefilter("always")
+        board = cr.Report(a).to_latex("leaderboard")
+    said = [str(x.message) for x in caught if "pdflatex" in str(x.message)]
+    assert len(said) == 1, said
+    assert ("they print '深度.01' as '??.01', '学习.01' as '??.01', 'Ștefan.01' as 'Stefan.01'; "
+            "'深度.01' and '学习.01' print alike") in said[0]
+    assert "Álvarez" not in said[0] and "--names" in said[0]
+    assert board.count("??.01") == 2 and "Stefan.01" in board and "Álvarez.01" in board
+    assert tex.as_printed("Tü Par ✓") == "Tü Par ?"
+    # the command line says it once, as a warning line; a competition of Latin names says nothing
+    rng = np.random.default_rng(1)
+    gold = rng.integers(0, 2, 60)
+    rows = ["id,y," + ",".join(names)] + [f"{i},{g}," + ",".join(str(g if rng.random() < 0.7 else 1 - g)
+                                                                   for _ in names) for i, g in enumerate(gold)]
+    (tmp_path / "cjk.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    res = run_cli(tmp_path, "report", "cjk.csv", "--id", "id", "-o", "l", "--metric", "accuracy", "-B", "50", "--format", "latex",
+                  "--no-compile", "--figure-formats", "")
+    lines = [x for x in res.stderr.splitlines() if "pdflatex cannot set" in x]
+    assert res.returncode == 0 and len(lines) == 1 and lines[0].startswith("warning: LaTeX tables of cjk"), res.stderr
+    with w.catch_warnings(record=True) as caught:
+        w.simplefilter("always")
+        cr.Report(_analysis([_competition(3, cid="latin")], bootstrap=50, refine=False)).to_latex("leaderboard")
+    assert not [x for x in caught if "pdflatex" in str(x.message)]

@@ -121,6 +121,7 @@ class Report:
     def to_latex(self, kind: str, competition: str | None = None, metric: str | None = None) -> str:
         """LaTeX of table ``kind`` (one of :data:`TABLES`), ready to ``\\input``."""
         from .latex import Renderer
+        from .tex import warn_unset_names
 
         _choice("kind", kind, TABLES)
         r = Renderer(self.analysis, self.latex_options)
@@ -129,6 +130,7 @@ class Report:
         if kind == "legend":
             return r.legend()
         comp, ma = self._target(competition, metric)
+        warn_unset_names(comp)
         if kind == "leaderboard":
             return r.leaderboard(comp)
         if kind == "ci":

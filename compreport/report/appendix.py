@@ -17,7 +17,7 @@ from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 from . import model, prose, references
 from .latex import Options, Renderer, preamble
 from .naming import competition_dir
-from .tex import escape, metric_name, num
+from .tex import escape, metric_name, num, warn_unset_names
 from ..inputs.slugs import slug
 from ..lang import current, decimal_comma, tr
 
@@ -136,6 +136,7 @@ def _write_latex(analysis: Analysis, out: Path, options: Options, compile_pdf: b
     tables_by_comp: dict[str, list[str]] = {}
     figures_by_comp = figures or {}
     for comp in analysis.competitions:
+        warn_unset_names(comp)
         folder = competition_dir(out, comp) / "tables"
         folder.mkdir(parents=True, exist_ok=True)
         for name, tex in r.competition_tables(comp).items():

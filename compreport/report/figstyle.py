@@ -46,8 +46,24 @@ UNDEFINED_COLOR = "#999999"
 FORMATS = ("pdf", "svg", "png")
 PNG_DPI = 200
 
+#: Fonts for the Chinese, Japanese and Korean characters of team names, which DejaVu Sans lacks
+#: (matplotlib would draw empty boxes): the first one installed joins ``font.family`` as a per-glyph
+#: fallback. `make demo` installs WenQuanYi Micro Hei (fonts-wqy-microhei).
+CJK_FONTS = ("WenQuanYi Micro Hei", "Noto Sans CJK JP", "Noto Sans CJK SC", "Source Han Sans", "Droid Sans Fallback")
+
+
+def _font_family() -> list[str]:
+    """DejaVu Sans, then the first of :data:`CJK_FONTS` matplotlib knows (its font cache: a font
+    installed after the cache was built is found once the cache is rebuilt). A figure without such
+    characters is drawn, and its PDF and PNG written, as with DejaVu Sans alone."""
+    from matplotlib.font_manager import fontManager
+
+    known = {f.name for f in fontManager.ttflist}
+    return ["DejaVu Sans", *[f for f in CJK_FONTS if f in known][:1]]
+
+
 RC = {
-    "font.family": "DejaVu Sans",
+    "font.family": _font_family(),
     "font.size": 9,
     "axes.titlesize": 10,
     "axes.labelsize": 9,

@@ -19,6 +19,7 @@ import unicodedata
 
 import numpy as np
 
+from ..errors import warn
 from ..lang import N_, grouped, tr
 from ..stats.results import MetricAnalysis
 from .metricnames import metric_label, positive
@@ -54,9 +55,42 @@ def escape(text: object) -> str:
         elif ch in _UNICODE_TEX:
             out.append(_UNICODE_TEX[ch])
         else:
-            ascii_ = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode()
-            out.append("".join(_SPECIAL.get(c, c) for c in ascii_ if c.isprintable()) or "?")
+            out.append("".join(_SPECIAL.get(c, c) for c in _fallback(ch)))
     return "".join(out)
+
+
+def _fallback(ch: str) -> str:
+    """What :func:`escape` prints for a character pdflatex cannot set: its ASCII decomposition
+    (``ș`` -> ``s``), else ``?`` (``深`` -> ``?``)."""
+    ascii_ = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode()
+    return "".join(c for c in ascii_ if c.isprintable()) or "?"
+
+
+def as_printed(text: object) -> str:
+    """``text`` as its :func:`escape` prints under pdflatex: each character pdflatex cannot set
+    replaced by its :func:`_fallback`; other characters (control characters aside) as given."""
+    return "".join(ch if ch.isascii() or ch in _UNICODE_OK or ch in _UNICODE_TEX else _fallback(ch)
+                   for ch in str(text))
+
+
+def warn_unset_names(comp) -> None:
+    """Warn (once per call) when some system names of ``comp`` print otherwise in its LaTeX tables
+    (:func:`as_printed`: a Chinese name as ``??.01``), naming each and those that print alike, which
+    a table then cannot tell apart. The HTML and PDF reports print every name as given."""
+    altered = [(s, as_printed(s)) for s in comp.systems if as_printed(s) != s]
+    if not altered:
+        return
+    shown = ", ".join(f"'{s}' as '{p}'" for s, p in altered[:5]) + (
+        f" and {len(altered) - 5} more" if len(altered) > 5 else "")
+    printed: dict[str, list[str]] = {}
+    for s in comp.systems:
+        printed.setdefault(as_printed(s), []).append(s)
+    alike = [names for names in printed.values() if len(names) > 1]
+    clash = ("; " + "; ".join(" and ".join(f"'{s}'" for s in names) for names in alike)
+             + " print alike, so the tables cannot tell them apart") if alike else ""
+    warn(f"LaTeX tables of {comp.id}: pdflatex cannot set every character of {len(altered)} system "
+         f"name{'s' if len(altered) > 1 else ''}: they print {shown}{clash}. The HTML and PDF reports print "
+         f"them as given; a names file (--names, [names] file) can give them names in Latin script")
 
 
 def breakable(name: object) -> str:
