@@ -3,7 +3,7 @@
 Every invalid value of every setting raises :class:`compreport.errors.InputError` (a
 ``ValueError``) through the Python API (``Settings(...)``, ``make_settings``), through a
 competition.toml ``[bootstrap]`` table (message: the file, ``[bootstrap] <key>``) and through the
-real CLI (one ``error:`` line, exit 2, nothing written). The message names the setting in the
+CLI's main() (one ``error:`` line, exit 2, nothing written). The message names the setting in the
 caller's words, the value, the allowed values and, when one is close, "did you mean".
 """
 
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
 
 from compreport import vocabulary as vocab
 from compreport.errors import InputError
@@ -155,8 +155,8 @@ def test_spec_aliases_and_workshop(tmp_path):
 # --------------------------------------------------------------------------- the real CLI
 
 def cli(tmp: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "compreport", *args], cwd=tmp, capture_output=True, text=True,
-                          timeout=120)
+    """``compreport ARGS`` from ``tmp``, in this process (:func:`conftest.run_cli`: the same ``main()``)."""
+    return run_cli(tmp, *args)
 
 
 def report(tmp: Path, *args: str) -> subprocess.CompletedProcess:
