@@ -13,10 +13,10 @@ from __future__ import annotations
 import json
 import math
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
 
 import compreport as cr
 from compreport.errors import Note
@@ -53,10 +53,10 @@ def organizers() -> tuple[dict[frozenset, float], dict[str, float]]:
 
 
 def cli(tmp: Path, *args: str) -> subprocess.CompletedProcess:
-    """``compreport report gold/truth.txt --runs submissions --names names.tsv ARGS`` run from the data folder."""
-    return subprocess.run([sys.executable, "-m", "compreport", "report", "gold/truth.txt", "--runs", "submissions",
-                           "--names", "names.tsv", "--metric", "accuracy", "-o", str(tmp / "out"), "--format", "json",
-                           *args], cwd=DATA, capture_output=True, text=True, timeout=300)
+    """``compreport report gold/truth.txt --runs submissions --names names.tsv ARGS`` run from the data
+    folder, in this process (:func:`conftest.run_cli`)."""
+    return run_cli(DATA, "report", "gold/truth.txt", "--runs", "submissions", "--names", "names.tsv", "--metric",
+                   "accuracy", "-o", str(tmp / "out"), "--format", "json", *args)
 
 
 def check_leaderboard(rows: list[tuple[int, str, float, bool]]) -> None:
