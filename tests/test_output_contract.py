@@ -7,9 +7,10 @@ deleted; the report is swapped in from a sibling temporary directory, under the 
 every failure (an OS error, Ctrl-C, SIGTERM, a full disk) leaves the previous OUT and no temporary
 directory; the temporaries of a killed run are cleared by the next one.
 
-Cases run ``python -m compreport`` in a subprocess (cwd = tmp_path, ``--format json -B 20``), signals
-included; a full disk is simulated in-process (a write raising ENOSPC), and for real on a tiny tmpfs
-when mounting is possible.
+Cases run the command line's ``main()`` in this process (:func:`conftest.run_cli`, cwd = tmp_path,
+``--format json -B 20``); signals, SIGKILL, a lock held by a second run, read-only folders (for root:
+a mount namespace) and a full tiny tmpfs need a real ``python -m compreport`` process. A full disk is
+also simulated in-process (a write raising ENOSPC).
 """
 
 from __future__ import annotations
@@ -62,10 +63,6 @@ def cli(tmp: Path, *args: str, out: str = "out", B: str = "20") -> subprocess.Co
     """The CLI in this process (:func:`conftest.run_cli`); tests of signals, locks held by other
     processes and full disks start real processes (:func:`cmd`)."""
     return run_cli(tmp, *cmd(*args, out=out, B=B)[3:])
-
-
-def cli_process(tmp: Path, *args: str, out: str = "out", B: str = "20") -> subprocess.CompletedProcess:
-    return subprocess.run(cmd(*args, out=out, B=B), cwd=tmp, capture_output=True, text=True, timeout=120, env=ENV)
 
 
 def wide(tmp: Path, *args: str, out: str = "out") -> subprocess.CompletedProcess:
@@ -663,16 +660,22 @@ def test_two_runs_started_together(tmp_path):
     assert sorted(manifest(tmp_path / "out")["files"]) == json_only("wide", ("slow-py-slow",)) and temporaries(tmp_path) == []
 
 
+#: A user metric that saves out/draft.tex once the run has staged its output (as a user might meanwhile).
+SAVING = ("from pathlib import Path\nhere = Path(__file__).parent\ndef saving(y, p):\n"
+          "    draft = here / 'out' / 'draft.tex'\n"
+          "    if any(here.glob('.out.tmp-*')) and not draft.exists():\n"
+          "        draft.write_text('saved while the report rendered\\n', encoding='utf-8')\n"
+          "    return float((y == p).mean())\n")
+
+
 def test_file_saved_into_output_during_the_run_survives(tmp_path):
+    """A file saved into OUT after the run checked it (while it resamples, by its user metric)."""
     (tmp_path / "out").mkdir()
     write(tmp_path, "wide.csv", WIDE)
-    write(tmp_path, "slow.py", SLOW)
-    proc = _start(tmp_path, "wide.csv", "--id", "id", "--metric", "slow.py:slow", B="100")
-    _wait_for(tmp_path, proc, lambda: _staging(tmp_path))
-    write(tmp_path, "out/draft.tex", "saved while the report rendered\n")
-    _, err = proc.communicate(timeout=120)
-    assert proc.returncode == 0, err
-    assert [x for x in err.splitlines() if x.strip()] == ["note: kept in out what compreport did not write: draft.tex"]
+    write(tmp_path, "saving.py", SAVING)
+    res = cli(tmp_path, "wide.csv", "--id", "id", "--metric", "saving.py:saving", B="100")
+    assert res.returncode == 0, res.stderr
+    assert lines(res) == ["note: kept in out what compreport did not write: draft.tex"]
     assert (tmp_path / "out/draft.tex").read_text() == "saved while the report rendered\n"
     assert (tmp_path / "out/results.json").is_file() and temporaries(tmp_path) == []
 
