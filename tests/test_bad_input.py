@@ -1,8 +1,8 @@
 """Bad input through the real CLI: one ``error:`` line naming file and line/column/id, exit 2.
 
-Every case runs ``python -m compreport`` in a subprocess (cwd = tmp_path, relative paths,
-``-B 50``) so that the exit status, the absence of a traceback and the stderr layout are
-those a user sees. Failing runs must leave the output directory as it was: no ``out``
+Every case runs the command line's ``main()`` in this process (:func:`conftest.run_cli`, cwd =
+tmp_path, relative paths, ``-B 50``) with stdout and stderr captured, so that the exit status, the
+absence of a traceback and the stderr layout are those a user sees. Failing runs must leave the output directory as it was: no ``out``
 created, no ``.out.tmp-*`` staging directory left behind, a previous ``out`` untouched.
 """
 
@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -58,12 +57,6 @@ name = "accuracy"
 
 def cli(tmp: Path, *args: str) -> subprocess.CompletedProcess:
     return run_cli(tmp, *args)
-
-
-def cli_process(tmp: Path, *args: str) -> subprocess.CompletedProcess:
-    """``python -m compreport ARGS`` as a separate process (what only a process can show)."""
-    return subprocess.run([sys.executable, "-m", "compreport", *args], cwd=tmp, capture_output=True,
-                          text=True, timeout=120)
 
 
 def report(tmp: Path, *args: str, out: str = "out") -> subprocess.CompletedProcess:
