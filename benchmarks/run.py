@@ -177,12 +177,62 @@ def render(tmp: Path, repeat: int) -> None:
     wall, cpu = rows["default"]
     print(f"target <= 12 s wall and <= 3x the json CPU: {wall:.1f} s, {cpu / rows['json'][1]:.1f}x "
           f"({'met' if wall <= 12 and cpu <= 3 * rows['json'][1] else 'MISSED'})")
+    floors(rows["json"][1])
     # issue 15 item 4: 300 systems (n = 500, binary, accuracy + macro-F1, B = 200), every format
     path = dataset(tmp, "many-300", 500, 300, 2)
     wall, cpu, peak, busy = demo_run(tmp / "many", ("--id", "id", "--metric", "accuracy,macro_f1", "-B", "200"),
                                      command=("report", str(path)))
     print(f"300 systems, every format: {wall:.1f} s wall, {cpu:.1f} s CPU, peak {peak:.0f} MB ({busy}); "
           f"target <= 120 s and <= 2 GB: {'met' if wall <= 120 and peak <= 2048 else 'MISSED'}", flush=True)
+
+
+def floors(json_cpu: float) -> None:
+    """Issue 15: what each renderer of the demo costs alone (CPU seconds, one process, ``--jobs 1``,
+    latexmk's included), and what the PDF documents cost with every figure replaced by an empty box
+    of its size: the floor of WeasyPrint's text and table layout. Compared with the rendering budget
+    the target leaves (3x the json run's CPU, less that run)."""
+    import resource
+    import warnings
+
+    from markupsafe import Markup
+
+    import compreport as cr
+    from compreport.report import appendix, html, pdf
+    from compreport.resources import demo_workshop_dir
+
+    def cpu() -> float:
+        s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
+
+    with warnings.catch_warnings(), tempfile.TemporaryDirectory() as d:
+        warnings.simplefilter("ignore")
+        out, a = Path(d), cr.analyze(cr.load(str(demo_workshop_dir())), seed=0)
+        r = cr.Report(a)
+        spent = {}
+        t = cpu()
+        r.gallery.render(out, ("pdf", "svg"), svg=True, jobs=1)
+        spent["figures (PDF + SVG)"], t = cpu() - t, cpu()
+        appendix.write_latex(a, out, r.latex_options, compile_pdf=False, figures=r.gallery.pdfs)
+        spent["LaTeX tables"], t = cpu() - t, cpu()
+        subprocess.run(["latexmk", "-pdf", "-interaction=nonstopmode", "-halt-on-error", "appendix.tex"], cwd=out,
+                       capture_output=True)
+        spent["latexmk"], t = cpu() - t, cpu()
+        html.write_html(a, out, r.format, r.gallery)
+        spent["HTML"], t = cpu() - t, cpu()
+        pdf.write_pdf(a, out / "pdf", r.format, r.gallery, jobs=1)
+        spent["PDF documents"] = cpu() - t
+        inline = html.svg_markup
+        html.svg_markup = lambda svg, prefix, for_pdf=False: (  # measurement only: figures as empty boxes
+            Markup('<div style="height:60mm"></div>') if for_pdf and svg else inline(svg, prefix, for_pdf))
+        try:
+            t = cpu()
+            pdf.write_pdf(a, out / "bare", r.format, r.gallery, jobs=1)
+            bare = cpu() - t
+        finally:
+            html.svg_markup = inline
+    print("renderers alone, CPU s: " + ", ".join(f"{k} {v:.1f}" for k, v in spent.items())
+          + f" (without any figure: {bare:.1f}); all {sum(spent.values()):.1f}; the target leaves "
+          f"{2 * json_cpu:.1f} s for all rendering ({load()})", flush=True)
 
 
 def dataset(tmp: Path, name: str, n: int, m: int, k: int) -> Path:
