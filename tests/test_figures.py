@@ -524,6 +524,30 @@ def test_chinese_japanese_and_korean_names_are_drawn_with_an_installed_font(tmp_
     assert all(name in text for name in names), text
 
 
+def test_characters_no_font_has_are_one_warning_not_one_per_glyph(tmp_path, monkeypatch):
+    """Without a CJK font matplotlib warns once per missing character and save (24 lines for two
+    names): a report says it once, naming the characters and the names that hold them."""
+    from compreport.report import figstyle
+
+    monkeypatch.setitem(figstyle.RC, "font.family", ["DejaVu Sans"])
+    rng = np.random.default_rng(3)
+    gold = rng.integers(0, 2, 100)
+    names = ["深度.01", "学习.01", "Plain.01"]
+    preds = [np.where(rng.random(100) < 0.9 - 0.1 * i, gold, 1 - gold) for i in range(len(names))]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # B = 50
+        comp = analyze_competition(make_competition(gold, preds, systems=names), Settings(bootstrap=50),
+                                   progress=False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        figures.Gallery(Analysis(Settings(bootstrap=50), [comp])).render(tmp_path, ("pdf", "svg"), svg=True)
+    said = [str(w.message) for w in caught]
+    assert not [m for m in said if "Glyph" in m], said
+    lacking = [m for m in said if "no installed font has" in m]
+    assert len(lacking) == 1 and "习 学 度 深" in lacking[0] and "'学习.01', '深度.01'" in lacking[0], said
+    assert "Plain" not in lacking[0] and "fonts-wqy-microhei" in lacking[0]
+
+
 def test_font_subsets_of_a_copy_equal_those_of_the_file():
     """Random glyph sets of DejaVu Sans: the font subset from the copy, and its glyph map, are those
     made from the file (the copy grows as sets bring new glyphs)."""

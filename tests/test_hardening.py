@@ -417,6 +417,7 @@ def test_control_characters_in_figure_warnings_are_escaped(tmp_path):
     assert res.returncode == 0, res.stderr
     assert "\x1b" not in res.stderr and "\x1b" not in res.stdout
     assert all(line.startswith("warning: ") for line in res.stderr.splitlines() if line.strip())
+    assert len([line for line in res.stderr.splitlines() if "no installed font has" in line]) == 1, res.stderr
 
 
 def _square(x):

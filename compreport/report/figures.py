@@ -34,8 +34,8 @@ from ..lang import count, tr
 from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 from .figstyle import (BASELINE_COLOR, CHAR_IN, CONTAINS_ZERO_COLOR, EXCLUDES_ZERO_COLOR, FORMATS, METADATA,
                        OKABE_ITO, PNG_DPI, RC, ROW_IN, SYSTEM_COLOR, ReportFigure, TEXT, UNDEFINED_COLOR, ci_legend_handles,
-                       draw_intervals, label_width, lattice_bins, lean_pdf_fonts, lower_note, new_figure, pct, set_system_ticks,
-                       styled)
+                       draw_intervals, held_glyph_warnings, label_width, lattice_bins, lean_pdf_fonts, lower_note,
+                       new_figure, pct, set_system_ticks, styled, warn_missing_glyphs)
 from .heatmaps import confusion_plot, pairs_plot
 from .workshopfig import workshop_plot
 from .model import Format, many_systems
@@ -291,12 +291,16 @@ class Gallery:
                           tuple(formats), svg)) for folder, stem, build in todo]
         written: list[Path] = []
         drawn = run_tasks(tasks, jobs, "figures" if progress else None)
-        for (folder, stem, _), (paths, text) in zip(todo, drawn, strict=True):
+        missing: set[str] = set()
+        for (folder, stem, _), (paths, text, lacking) in zip(todo, drawn, strict=True):
+            missing.update(lacking)
             written += paths
             if "pdf" in formats and folder != "summary" and paths:
                 self.pdfs.setdefault(folder, []).append(f"{folder}/figures/{stem}.pdf")
             if text is not None:
                 self._svg[folder, stem] = text
+        if missing:
+            warn_missing_glyphs(missing, self.analysis)
         return written
 
     def svg(self, folder: str, stem: str) -> str | None:
@@ -313,20 +317,22 @@ class Gallery:
 
 
 def _draw(build: Callable[[], Figure | None], base: Path | None, formats: tuple[str, ...],
-          svg: bool) -> tuple[list[Path], str | None]:
-    """Build one figure, save it as ``base.<fmt>`` for each of ``formats`` and return the paths and,
-    when ``svg``, its inline SVG text (the saved file's when SVG is among ``formats``: no second
-    drawing); ``([], None)`` when there is no such figure."""
-    fig = build()
-    if fig is None:
-        return [], None
-    paths = save(fig, base, formats) if formats else []
-    text = None
-    if svg:
-        text = (_inline(base.with_name(f"{base.name}.svg").read_text(encoding="utf-8")) if "svg" in formats
-                else to_svg(fig))
-    _close(fig)
-    return paths, text
+          svg: bool) -> tuple[list[Path], str | None, str]:
+    """Build one figure, save it as ``base.<fmt>`` for each of ``formats`` and return the paths,
+    when ``svg`` its inline SVG text (the saved file's when SVG is among ``formats``: no second
+    drawing), and the characters no installed font has (matplotlib's warning per character and
+    save, held back for :func:`warn_missing_glyphs`); ``([], None, "")`` when there is no such figure."""
+    with held_glyph_warnings() as lacking:
+        fig = build()
+        if fig is None:
+            return [], None, ""
+        paths = save(fig, base, formats) if formats else []
+        text = None
+        if svg:
+            text = (_inline(base.with_name(f"{base.name}.svg").read_text(encoding="utf-8")) if "svg" in formats
+                    else to_svg(fig))
+        _close(fig)
+    return paths, text, "".join(sorted(lacking))
 
 
 def _inline(svg: str) -> str:

@@ -76,7 +76,7 @@ def as_printed(text: object) -> str:
 def warn_unset_names(comp) -> None:
     """Warn (once per call) when some system names of ``comp`` print otherwise in its LaTeX tables
     (:func:`as_printed`: a Chinese name as ``??.01``), naming each and those that print alike, which
-    a table then cannot tell apart. The HTML and PDF reports print every name as given."""
+    a table then cannot tell apart. The HTML reports print every name as given."""
     altered = [(s, as_printed(s)) for s in comp.systems if as_printed(s) != s]
     if not altered:
         return
@@ -89,8 +89,8 @@ def warn_unset_names(comp) -> None:
     clash = ("; " + "; ".join(" and ".join(f"'{s}'" for s in names) for names in alike)
              + " print alike, so the tables cannot tell them apart") if alike else ""
     warn(f"LaTeX tables of {comp.id}: pdflatex cannot set every character of {len(altered)} system "
-         f"name{'s' if len(altered) > 1 else ''}: they print {shown}{clash}. The HTML and PDF reports print "
-         f"them as given; a names file (--names, [names] file) can give them names in Latin script")
+         f"name{'s' if len(altered) > 1 else ''}: they print {shown}{clash}. The HTML reports print them as "
+         f"given (the PDF reports too, with a font that has them); a names file (--names, [names] file) can give them names in Latin script")
 
 
 def breakable(name: object) -> str:
