@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import warnings
 import zipfile
@@ -171,6 +172,51 @@ def test_more_columns_without_a_label_column_is_an_error(tmp_path, cmd):
     comp = good(tmp_path, report(cmd, "gold.txt", "--runs", "runs", "--metric", "accuracy", "--id-col", "cid",
                                  "--label-col", "label"))
     assert comp["n"] == 4 and scores(comp) == {"team1": 1.0}
+
+
+COLUMNS_2 = "(header: 'id', 'label')"
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--id-col", "3"), f"gold.tsv: --id-col 3, but the file has 2 columns {COLUMNS_2}"),
+    (("--label-col", "3"), f"gold.tsv: --label-col 3, but the file has 2 columns {COLUMNS_2}"),
+    (("--label-col", "2,3"), f"gold.tsv: --label-col 2,3 (column 3), but the file has 2 columns {COLUMNS_2}"),
+    (("--id", "3"), f"gold.tsv: --id 3, but the file has 2 columns {COLUMNS_2}"),
+    (("--cluster-col", "5"), f"gold.tsv: --cluster-col 5, but the file has 2 columns {COLUMNS_2}"),
+    (("--score-col", "7"), "runs/A.tsv: --score-col 7, but the file has 2 columns (line 1: '1', 'a')"),
+    (("--score-col", "0"), "error: --score-col must be a column name or a 1-based position"),
+])
+def test_a_column_position_out_of_range_names_the_option_given(tmp_path, cmd, args, message):
+    """Each option is named as given (not as --label-col, nor as both), with the file and its columns."""
+    runs_layout(tmp_path)
+    bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", *args), message)
+
+
+def test_a_column_position_out_of_range_in_a_run_a_spec_and_the_api(tmp_path, cmd):
+    write(tmp_path, "gold.txt", "q1 a x\nq2 b y\nq3 a x\n")
+    write(tmp_path, "runs/A.txt", "q1 x\nq2 y\nq3 y\n")
+    bad(tmp_path, report(cmd, "gold.txt", "--runs", "runs", "--metric", "accuracy", "--label-col", "3"),
+        "runs/A.txt: --label-col 3, but the file has 2 columns (line 1: 'q1', 'x')")
+    write(tmp_path, "labels.txt", "x\ny\nx\n")  # a one-field gold: its positions are checked too
+    write(tmp_path, "runs/A.txt", "x\ny\ny\n")
+    bad(tmp_path, report(cmd, "labels.txt", "--runs", "runs", "--metric", "accuracy", "--label-col", "2"),
+        "labels.txt: --label-col 2, but the file has 1 column (line 1: 'x')")
+    runs_layout(tmp_path / "task")
+    spec = ('name = "T"\n[data]\ngold = "gold.tsv"\nid_col = 3\n[data.runs]\npath = "runs"\n'
+            '[[metrics]]\nname = "accuracy"\n')
+    write(tmp_path, "task/competition.toml", spec)
+    bad(tmp_path, report(cmd, "task"), f"task/gold.tsv: [data] id_col = 3, but the file has 2 columns {COLUMNS_2}")
+    write(tmp_path, "task/competition.toml", spec.replace("id_col = 3", "").replace('"runs"', '"runs"\nlabel_col = 4'))
+    bad(tmp_path, report(cmd, "task"), "task/runs/A.tsv: [data.runs] label_col = 4, but the file has 2 columns")
+    write(tmp_path, "wide/table.csv", "id,y,A\n1,a,a\n2,b,b\n")
+    write(tmp_path, "wide/competition.toml", 'name = "W"\n[data]\ntable = "table.csv"\nid_col = 9\n'
+                                             '[[metrics]]\nname = "accuracy"\n')
+    bad(tmp_path, report(cmd, "wide"), "wide/table.csv: [data] id_col = 9, but the file has 3 columns (header: 'id', "
+                                       "'y', 'A')")
+    for given, said in ((dict(id_col=3), "gold.tsv: id_col=3, but"), (dict(score_col=7), "A.tsv: score_col=7, but"),
+                        (dict(label_col=[2, 3]), "gold.tsv: label_col=[2, 3] (column 3), but")):
+        with pytest.raises(InputError, match=re.escape(said)):
+            cr.load(tmp_path / "task/gold.tsv", runs=tmp_path / "task/runs", metrics="accuracy", **given)
 
 
 # --------------------------------------------------------------------------- line-aligned files

@@ -5,8 +5,6 @@ as a system. Every item needs a cluster, and there must be at least two clusters
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
 from ..errors import InputError
@@ -48,7 +46,7 @@ def gold_cluster_labels(raw: RawText | Parsed, header: bool, opts: ReadOptions):
         has = f"the header ({', '.join(map(repr, names))})" if names else "no header line"
         raise InputError(f"{raw.path}, line {raw.lines[raw.start]}: no column {col!r} for {option('cluster_col')}; "
                          f"the file has {has} (give a header name or a 1-based position)")
-    read = layout(raw, "gold", header, dataclasses.replace(opts, label_col=[col]), None)
+    read = layout(raw, "gold", header, opts.cluster_as_label(), None)
     name = col if isinstance(col, str) else (read.header[col - 1] if read.header else f"column {col}")
     return [v[0] for v in read.values], name, lambda k: read.where(k, 0)
 

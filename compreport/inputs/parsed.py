@@ -7,12 +7,13 @@ split, header not yet decided) and :class:`Parsed` (ids and values).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 
 from ..errors import InputError
 from ..settings import suggest
-from ..words import option
+from ..words import OPTIONS, current, option
 from .delimited import SEPARATORS
 
 #: ``--missing`` values.
@@ -50,6 +51,10 @@ class ReadOptions:
     unjudged : bool
         Candidates that runs list and the gold does not become items that are not relevant
         (:mod:`compreport.inputs.querykeys`); needs ``cluster_col``.
+    said : dict
+        How the caller gave a column option that is not its own option (:meth:`named`): attribute ->
+        an option of :data:`~compreport.words.OPTIONS` (``runs_label_col``: ``score_col``; ``id_col``:
+        ``id``) or a spec key (``[data.runs] label_col``).
     """
 
     sep: str = "auto"
@@ -64,6 +69,33 @@ class ReadOptions:
     names: str | None = None
     cluster_col: int | str | None = None
     unjudged: bool = False
+    said: dict[str, str] = field(default_factory=dict)
+
+    def named(self, attr: str, value=None) -> str:
+        """How the caller gave the column option ``attr`` (``id_col``, ``label_col``, ``runs_id_col``,
+        ``runs_label_col``, ``cluster_col``), with ``value`` when given: ``--id-col 3``, ``id_col=3``,
+        ``--score-col 5``, ``[data.runs] label_col = 5``; a list: ``--label-col 2,3``, ``label_col=[2, 3]``."""
+        key = self.said.get(attr, attr.removeprefix("runs_"))
+        if isinstance(value, list) and key in OPTIONS and current() == "cli":
+            value = ",".join(map(str, value))
+        if key in OPTIONS:
+            return option(key, value)
+        return key if value is None else f"{key} = {value!r}"
+
+    def column_options(self, role: str) -> tuple[str, str]:
+        """The attributes giving the id and the label column(s) of a ``gold`` or a ``run`` file (a run's
+        own ``runs_id_col``/``runs_label_col`` where given)."""
+        if role == "gold":
+            return "id_col", "label_col"
+        return ("runs_id_col" if self.runs_id_col is not None else "id_col",
+                "runs_label_col" if self.runs_label_col is not None else "label_col")
+
+    def cluster_as_label(self) -> "ReadOptions":
+        """These options with the cluster (query) column read as the one label column of the gold and the
+        runs, and named in messages as the caller gave the cluster column."""
+        word = self.said.get("cluster_col", "cluster_col")
+        return dataclasses.replace(self, label_col=[self.cluster_col], runs_label_col=[self.cluster_col],
+                                   said=self.said | {"label_col": word, "runs_label_col": word})
 
     def check(self) -> "ReadOptions":
         """Validated and normalised in place (column lists, positions >= 1); returns self."""
@@ -75,11 +107,10 @@ class ReadOptions:
                              f"{suggest(self.missing, MISSING_POLICIES)}")
         if not isinstance(self.comments, bool):
             raise InputError(f"`comments` must be True or False; got {self.comments!r}")
-        self.id_col = one_column(self.id_col, "id_col")
-        self.runs_id_col = one_column(self.runs_id_col, "id_col")
-        self.label_col = columns(self.label_col, "label_col")
-        self.runs_label_col = columns(self.runs_label_col, "label_col")
-        self.cluster_col = one_column(self.cluster_col, "cluster_col")
+        for attr in ("id_col", "runs_id_col", "cluster_col"):
+            setattr(self, attr, one_column(getattr(self, attr), attr.removeprefix("runs_"), self.named(attr)))
+        for attr in ("label_col", "runs_label_col"):
+            setattr(self, attr, columns(getattr(self, attr), "label_col", self.named(attr)))
         if not isinstance(self.unjudged, bool):
             raise InputError(f"`unjudged` must be True or False; got {self.unjudged!r}")
         if self.unjudged and self.cluster_col is None:

@@ -42,8 +42,7 @@ def run_keyed(raw, header: bool, opts: ReadOptions, gold: Parsed, run: Parsed) -
     query read from the run's query column (``opts.cluster_col``, where the gold has it)."""
     if run.ids is None:
         raise InputError(f"{run.path}: a run joined by (query, id) needs ids; this file has none")
-    col = opts.cluster_col
-    read = layout(raw, "run", header, dataclasses.replace(opts, label_col=[col], runs_label_col=[col]), None, gold)
+    read = layout(raw, "run", header, opts.cluster_as_label(), None, gold)
     queries = []
     for k, v in enumerate(read.values):
         if v[0] is None:

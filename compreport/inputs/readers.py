@@ -51,7 +51,7 @@ def _header_index(path: str, header: list[str], name: str, what: str) -> int:
 
 
 def read_wide(path: str | Path, gold: str = "y", id_column: str | int | None = None, sep: str = "auto",
-              missing: str = "error", cluster_column: str | None = None) -> dict:
+              missing: str = "error", cluster_column: str | None = None, id_said: str | None = None) -> dict:
     """Read the wide layout: one row per item, a gold column, an optional id column, one column per system.
 
     Plain files (no quotes, no unusual whitespace or line breaks, every row as wide as the
@@ -76,6 +76,9 @@ def read_wide(path: str | Path, gold: str = "y", id_column: str | int | None = N
         scored as a wrong answer (the gold column is always complete).
     cluster_column : str or None
         The column naming each item's cluster (not a system; ``pieces["clusters"]``).
+    id_said : str, optional
+        How the caller gave ``id_column``, for messages (a spec's ``[data] id_col = 9``); default:
+        as the ``id_col`` option.
 
     Returns
     -------
@@ -86,12 +89,12 @@ def read_wide(path: str | Path, gold: str = "y", id_column: str | int | None = N
     if sep == "auto" and not isinstance(id_column, int):
         pieces = read_wide_fast(str(path), gold, id_column)
     if pieces is None:
-        pieces = _read_wide_csv(path, gold, id_column, sep, missing, cluster_column)
+        pieces = _read_wide_csv(path, gold, id_column, sep, missing, cluster_column, id_said)
     return pieces if cluster_column is None else take_column(pieces, cluster_column, str(path))
 
 
 def _read_wide_csv(path: str | Path, gold: str = "y", id_column: str | int | None = None, sep: str = "auto",
-                   missing: str = "error", cluster_column: str | None = None) -> dict:
+                   missing: str = "error", cluster_column: str | None = None, id_said: str | None = None) -> dict:
     """:func:`read_wide` through :func:`~compreport.inputs.delimited.read_table` (the ``csv`` module).
 
     Slow, but every error names its line.
@@ -108,8 +111,8 @@ def _read_wide_csv(path: str | Path, gold: str = "y", id_column: str | int | Non
     g = _header_index(path, header, gold, "gold")
     if isinstance(id_column, int):
         if id_column > len(header):
-            raise InputError(f"{path}, line {table.lines[0]}: {option('id_col', id_column)} asks for column "
-                             f"{id_column}; the header has {len(header)}")
+            raise InputError(f"{path}: {id_said or option('id_col', id_column)}, but the file has {len(header)} "
+                             f"columns (header: {shown_row(header)})")
         id_column = header[id_column - 1]
     if id_column is None and "id" in header and header.index("id") != g:
         id_column = "id"  # a column called id is the item id, not a system
@@ -180,7 +183,7 @@ def read_runs(gold_path: str | Path, runs: str | Path, id_column: str | None = N
     """
     o = dataclasses.replace(options or ReadOptions())
     if o.id_col is None and id_column is not None:
-        o.id_col = id_column
+        o.id_col, o.said = id_column, o.said | {"id_col": "id"}
     o.check()
     nf = len(fields) if fields else 1
     gold_path = text_name(gold_path)
@@ -190,8 +193,7 @@ def read_runs(gold_path: str | Path, runs: str | Path, id_column: str | None = N
         runs_found = apply_names(o.names, runs_found, o.sep, o.comments)
     raw = [read_file(gold_path, o, "gold", fields)] + [read_file(r.path, o, "run", fields) for r in runs_found]
     given = [{c for c in [o.id_col, o.cluster_col, *(o.label_col or [])] if isinstance(c, str)}]
-    run_id = o.runs_id_col if o.runs_id_col is not None else o.id_col
-    run_labels = o.runs_label_col if o.runs_label_col is not None else o.label_col
+    run_id, run_labels = (getattr(o, a) for a in o.column_options("run"))
     given += [{c for c in [run_id, *(run_labels or [])] if isinstance(c, str)}] * len(runs_found)
     is_header = headers(raw, given)
     # the cluster column first: a name the gold lacks is named as such, not as a label column to give

@@ -111,9 +111,7 @@ def read_file(path: str, opts: ReadOptions, role: str, fields: list[str] | None 
     text = decode(shown, data)
     if not text.strip():
         raise InputError(f"{shown}: file is empty")
-    id_col, label_col = (opts.id_col, opts.label_col) if role == "gold" else \
-        (opts.runs_id_col if opts.runs_id_col is not None else opts.id_col,
-         opts.runs_label_col if opts.runs_label_col is not None else opts.label_col)
+    id_col, label_col = (getattr(opts, a) for a in opts.column_options(role))
     if suffix in (".json", ".jsonl"):
         return read_json(shown, path, text, suffix, id_col, label_col, fields, role)
     rows, lines, sep = split_fields(shown, text, opts.sep, opts.comments, suffix)
@@ -184,6 +182,21 @@ def _name_error(raw: RawText, head: list[str] | None, head_line: int, name: str,
                       f"{option(what, 1 if what == 'id_col' else 2)}")
 
 
+def _within(raw: RawText, head: list[str] | None, width: int, opts: ReadOptions, role: str) -> None:
+    """InputError for the first column position the options give a ``role`` file that is beyond its
+    ``width`` columns, named as the caller gave it: ``--id-col 3, but the file has 2 columns``."""
+    for attr in opts.column_options(role):
+        given = getattr(opts, attr)
+        cols = given if isinstance(given, list) else [given]
+        for col in cols:
+            if isinstance(col, int) and col > width:
+                said = opts.named(attr, col) if len(cols) == 1 else f"{opts.named(attr, cols)} (column {col})"
+                shown = f"header: {shown_row(head)}" if head else \
+                    f"line {raw.lines[raw.start]}: {shown_row(raw.rows[raw.start])}"
+                raise InputError(f"{raw.path}: {said}, but the file has {width} column{'s' if width != 1 else ''} "
+                                 f"({shown})")
+
+
 def cluster_index(opts: ReadOptions, role: str, head: list[str] | None, width: int,
                   gold: Parsed | None = None) -> int | None:
     """The 0-based column of the cluster (``opts.cluster_col``) in a gold or run file of ``width``
@@ -231,9 +244,8 @@ def layout(raw: RawText | Parsed, role: str, header: bool, opts: ReadOptions, fi
     if isinstance(raw, Parsed):
         return raw
     nf = len(fields) if fields else 1
-    id_spec, label_spec = (opts.id_col, opts.label_col) if role == "gold" else \
-        (opts.runs_id_col if opts.runs_id_col is not None else opts.id_col,
-         opts.runs_label_col if opts.runs_label_col is not None else opts.label_col)
+    id_attr, label_attr = opts.column_options(role)
+    id_spec, label_spec = getattr(opts, id_attr), getattr(opts, label_attr)
     start = raw.start
     head = raw.rows[start] if header else None
     head_line = raw.lines[start]
@@ -245,6 +257,8 @@ def layout(raw: RawText | Parsed, role: str, header: bool, opts: ReadOptions, fi
                                                         f"({shown_row(head)})" if head else ""))
     widths = {len(r) for r in filled}
     if widths == {nf} and (head is None or len(head) == nf):
+        if role == "gold":  # a run of one value per line takes none of the gold's columns
+            _within(raw, head, nf, opts, role)
         last = max(i for i, r in enumerate(body) if r)
         body, lines = body[:last + 1], lines[:last + 1]
         values = [[None if c.lower() in MISSING else c for c in r] if r else [None] * nf for r in body]
@@ -258,6 +272,7 @@ def layout(raw: RawText | Parsed, role: str, header: bool, opts: ReadOptions, fi
     # the id column; a run that lacks a named column is read as when none is named (its ids are
     # checked against the gold's)
     idx = None
+    _within(raw, head, width0, opts, role)
     if isinstance(id_spec, int):
         idx = id_spec - 1
     elif isinstance(id_spec, str):
@@ -284,7 +299,7 @@ def layout(raw: RawText | Parsed, role: str, header: bool, opts: ReadOptions, fi
     cols: list[int] | None = None
     if label_spec is not None:
         if len(label_spec) != nf:
-            raise InputError(f"{option('label_col')} names {len(label_spec)} column(s); the files have {nf} "
+            raise InputError(f"{opts.named(label_attr)} names {len(label_spec)} column(s); the files have {nf} "
                              f"field(s) ({', '.join(fields or ['label'])})")
         cols = []
         for spec in label_spec:
@@ -317,13 +332,8 @@ def layout(raw: RawText | Parsed, role: str, header: bool, opts: ReadOptions, fi
                          f"label" + ("" if id_spec is not None else f", and {option('id_col', 'N')} for the id"))
     if idx in cols:
         raise InputError(f"{raw.path}: the id column and a label column are the same (column {idx + 1}); "
-                         f"check {option('id_col')} and {option('label_col')}")
-    need = max([idx, *cols]) + 1
+                         f"check {opts.named(id_attr)} and {opts.named(label_attr)}")
     width = width0
-    if need > width:
-        has = f"the header has {width} ({shown_row(head)})" if head else f"its rows have {width}"
-        raise InputError(f"{raw.path}{f', line {head_line}' if head else ''}: column {need} is asked for "
-                         f"({option('id_col')}, {option('label_col')}), but {has}")
     ids, values, item_lines = [], [], []
     for row, line in zip(body, lines, strict=True):
         if not row:

@@ -59,7 +59,8 @@ class Options:
                            id_col=self.id_col, label_col=self.label_col, zip_member=self.zip_member,
                            missing=self.missing or "error", exclude=list(self.exclude), names=self.names,
                            cluster_col=self.cluster_col, runs_label_col=self.score_col,
-                           unjudged=bool(self.unjudged)).check()
+                           unjudged=bool(self.unjudged),
+                           said={"runs_label_col": "score_col"} if self.score_col is not None else {}).check()
 
 
 @dataclass
@@ -186,6 +187,12 @@ def _spec_reading(spec: "CompetitionSpec", path: Path, opts: Options) -> ReadOpt
     id_given = opts.id_col is not None or opts.id is not None
     label_given = opts.label_col is not None
     names = opts.names if opts.names is not None else (_resolve(base, spec.names.file) if spec.names else None)
+    # how messages name a column the spec gives (one the command line or the API gives: as given there)
+    said = {"id_col": "id" if opts.id is not None else f"[data] {'id_col' if d.id_col is not None else 'id_column'}",
+            "label_col": "[data] label_col", "runs_id_col": "[data.runs] id_col",
+            "runs_label_col": "[data] score_col" if d.score_col is not None else "[data.runs] label_col",
+            "cluster_col": f"[data] {'cluster' if d.query_col is None else 'query_col'}"}
+    said = {k: v for k, v in said.items() if getattr(opts, k.removeprefix("runs_")) is None} | given.said
     return ReadOptions(
         sep=opts.sep or d.sep or "auto",
         comments=opts.comments if opts.comments is not None else (d.comments if d.comments is not None else True),
@@ -196,7 +203,7 @@ def _spec_reading(spec: "CompetitionSpec", path: Path, opts: Options) -> ReadOpt
         zip_member=opts.zip_member or d.zip_member, missing=opts.missing or d.missing or "error",
         exclude=[*(d.exclude or []), *opts.exclude], names=names,
         cluster_col=given.cluster_col if opts.cluster_col is not None else spec_cluster,
-        unjudged=opts.unjudged if opts.unjudged is not None else bool(d.unjudged)).check()
+        unjudged=opts.unjudged if opts.unjudged is not None else bool(d.unjudged), said=said).check()
 
 
 def _relative(pieces: dict, base: Path, keep: set[str]) -> dict:
@@ -242,7 +249,8 @@ def load_competition_spec(path: Path, opts: Options, entry: WorkshopEntry | None
             raise InputError(f"{path}: [data] `fields` needs the gold + runs layout")
         _wide_only(reading, path)
         pieces = load.read_wide(_resolve(base, d.table), gold=opts.gold or d.gold_column, id_column=reading.id_col,
-                                sep=reading.sep, missing=reading.missing, cluster_column=reading.cluster_col)
+                                sep=reading.sep, missing=reading.missing, cluster_column=reading.cluster_col,
+                                id_said=reading.named("id_col", reading.id_col))
     elif d.gold and d.runs:
         runs = d.runs.path if isinstance(d.runs, RunsSpec) else d.runs
         pieces = load.read_runs(_resolve(base, d.gold), _resolve(base, runs), fields=d.fields, options=reading)
@@ -274,7 +282,7 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
     reading = opts.reading()
     if opts.runs:
         if opts.id is not None and reading.id_col is None:
-            reading.id_col = opts.id
+            reading.id_col, reading.said = opts.id, reading.said | {"id_col": "id"}
         pieces = load.read_runs(str(path), opts.runs, options=reading.check())
     else:
         _wide_only(reading, path)
