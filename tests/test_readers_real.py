@@ -238,6 +238,27 @@ def test_line_count_mismatch_names_both_counts(tmp_path, cmd):
         "runs/A.tsv: 5 predictions", "gold.tsv has 6 items", "line by line")
 
 
+def test_a_gold_of_ids_only_is_named_not_the_runs(tmp_path, cmd):
+    """A gold with no label column is read as one label per line, its items numbered 1..n: a run's ids
+    are then not its items, and the error says so of the gold (it names the run only as evidence)."""
+    ids = "".join(f"t{i}\n" for i in range(1, 7))
+    run_a, run_b = ("".join(f"t{line}\n" for line in run.splitlines()) for run in (RUN_A, RUN_B))
+    runs_layout(tmp_path, gold="id\n" + ids, **{"A.tsv": "id\tlabel\n" + run_a, "B.tsv": run_b})
+    message = bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"),
+                  "error: gold.tsv: one column (header: 'id'), read as labels without ids (items numbered 1 to 6), "
+                  "but runs/A.tsv has ids (line 2: 't1'), and 't1' is also line 2 of gold.tsv: gold.tsv holds ids "
+                  "and no label column")
+    assert "not in the gold file" not in message
+    write(tmp_path, "gold.tsv", ids)  # without a header
+    bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"),
+        "error: gold.tsv: one column, read as labels without ids (items numbered 1 to 6), but runs/A.tsv has ids "
+        "(line 2: 't1'), and 't1' is also line 1 of gold.tsv")
+    write(tmp_path, "gold.tsv", "a\nb\na\nb\nc\nc\n")  # labels: the runs' ids are not line numbers
+    bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"),
+        "error: gold.tsv: one column, read as labels without ids (items numbered 1 to 6), but runs/A.tsv has ids "
+        "(line 2: 't1'); give gold.tsv an id column, or the runs one label per line")
+
+
 def test_a_one_field_gold_says_when_its_first_line_is_read_as_a_header(tmp_path, cmd):
     # 'neutral' occurs only on the first lines: read as a header of the gold and of A, never silently
     write(tmp_path, "labels.txt", "neutral\na\nb\na\nb\nc\n")

@@ -253,8 +253,9 @@ def _join(gold: Parsed, run: Parsed, ids: np.ndarray, position: dict[str, int], 
     """A run's values in gold item order: (n, nf) str (``""`` where there is no prediction), the line
     of each item (0 where absent), and the number of items without a prediction.
 
-    Raises InputError for an id not in the gold, an id given twice, a line count that differs from
-    the gold's (a run without ids), and, under the ``error`` policy, any missing prediction.
+    Raises InputError for an id not in the gold (a gold without ids: :func:`_not_numbered`), an id
+    given twice, a line count that differs from the gold's (a run without ids), and, under the
+    ``error`` policy, any missing prediction.
     """
     values = np.full((n, nf), "", dtype=object)
     line_of = np.zeros(n, dtype=int)
@@ -270,6 +271,8 @@ def _join(gold: Parsed, run: Parsed, ids: np.ndarray, position: dict[str, int], 
         rows = []
         for k, ident in enumerate(run.ids):
             i = position.get(ident)
+            if i is None and gold.ids is None:
+                raise _not_numbered(gold, run, k)
             if i is None:
                 raise InputError(f"{run.path}, {run.unit} {run.lines[k]}: id {ident!r} is not in the gold file "
                                  f"{gold.path}")
@@ -294,6 +297,29 @@ def _join(gold: Parsed, run: Parsed, ids: np.ndarray, position: dict[str, int], 
             else:
                 absent[i] = True
     return values.astype(str), line_of, int(absent.sum())
+
+
+def _not_numbered(gold: Parsed, run: Parsed, k: int) -> InputError:
+    """The error of a run's id (item ``k``) that is not an item number of a gold without ids: the gold's
+    reading is what it names, and, when that id is one of the gold's values, that the gold has no label
+    column (it holds the ids)."""
+    ident, n = run.ids[k], len(gold.values)
+    if gold.unit == "entry":
+        shape = "a list of labels"
+    else:
+        shape = ("one column" if gold.width == 1 else f"{gold.width} columns") + \
+            (f" (header: {shown_row(gold.header)})" if gold.header else "") + \
+            (", read as labels" if gold.width == 1 else ", read as the fields")
+    text = (f"{gold.path}: {shape} without ids (items numbered 1 to {n}), but {run.path} has ids ({run.unit} "
+            f"{run.lines[k]}: {ident!r})")
+    held = next((j for j, vals in enumerate(gold.values) if ident in vals), None)
+    if held is not None:
+        return InputError(f"{text}, and {ident!r} is also {gold.unit} {gold.lines[held]} of {gold.path}: "
+                          f"{gold.path} holds ids and no label column")
+    if not ident.isdigit():
+        text += f"; give {gold.path} {'ids' if gold.unit == 'entry' else 'an id column'}, or the runs one label " \
+            f"per line"
+    return InputError(text)
 
 
 def unseen_label_warnings(comp: Competition, fields: list[int]) -> list[str]:
