@@ -101,6 +101,16 @@ FAMILIES = _table(
     Term("vs-best", "vs-best", N_("vs. the best"), N_("the comparisons with the best (other pairs are not tested)")),
 )
 
+#: The families of the competitiveness summary's ties between competitors (:attr:`Settings.ties_family`):
+#: the paper's counts are among the competing systems only (baselines compete only when asked).
+TIES_FAMILIES = {"all-pairs": N_("all pairs of competitors"),
+                 "per-row": N_("each row (each competitor against those ranked below it)")}
+
+#: PPI measured in a metric's units (its ideal is not 1 with higher better: an error, say), for the
+#: competitions ``names`` (``RateTrip 2026 (MAE, ideal 0)``): the note beside every summary table.
+PPI_IN_UNITS = N_("PPI of {names} is the winner's distance to the metric's ideal value, in the metric's units, "
+                  "not a percentage.")
+
 #: Significance marks of the pairwise matrix: (threshold, mark), strictest first (paper Table 4).
 STARS = ((0.001, "***"), (0.01, "**"), (0.05, "*"), (0.1, "†"))
 

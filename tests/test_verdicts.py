@@ -381,3 +381,23 @@ def test_a_lone_participant_and_per_row_baselines_read_right():
     for c in ma.vs_best:
         sheet = _text(team_html(b, b.competitions[0], c.b))
         assert ("corrects over only the comparisons of the winner" in sheet) == (c.b in differ), c.b
+
+
+def test_the_summary_says_its_ties_are_not_the_verdicts(twelve, demo):
+    """The competitiveness ties are the paper's counts among competitors (the winner's m − 1
+    comparisons; pairs of competitors): under Holm they can differ from the report's "tied with best"
+    (Holm over all pairs, baselines included), so the overview and the LaTeX caption say which is which;
+    a PPI in a metric's units says so, with the ideal, in both."""
+    ma = twelve.competitions[0].primary
+    tied = sum(s.differs_from_best is False for s in ma.scores)
+    assert ma.competitiveness["ties_with_winner"]["holm"] < tied  # the premise: two counts, both "Holm"
+    overview = re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", " ", html.index_html(twelve))))
+    latex = re.sub(r"\s+", " ", Report(twelve).to_latex("summary"))
+    for text in (overview, latex):
+        assert "the paper's counts among competitors" in text and "over all pairs of competitors" in text, text
+        assert "the winner's comparisons with the other competitors" in text
+        assert "Holm correction over all pairs of systems, baselines included" in text
+    assert "They are not the verdicts of the competition reports" in overview
+    units = "PPI of RateTrip 2026: Review rating (MAE, ideal 0) is the winner's distance to the metric's ideal value"
+    assert units in re.sub(r"\s+", " ", Report(demo).to_latex("summary"))
+    assert units in re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", " ", html.index_html(demo))))

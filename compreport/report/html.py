@@ -330,7 +330,14 @@ def summary_blocks(analysis: Analysis, fmt: model.Format, *, for_pdf: bool) -> l
              "metric_spans": _spans([(c["challenge"], c["task"], c["metric"]) for c in cols]),
              "columns": cols,
              "rows": [{"name": r.label, "cells": [c["cells"][i] for c in cols]} for i, r in enumerate(t.rows)],
-             "metric_units": [c for c in cols if c["ppi_unit"] == "metric"]} for cols in blocks]
+             "ppi_note": _ppi_note(t, [c["id"] for c in cols])} for cols in blocks]
+
+
+def _ppi_note(summary, ids) -> object:
+    from markupsafe import Markup, escape
+
+    note = prose.ppi_note(summary, ids, escape)
+    return None if note is None else Markup(note)
 
 
 def index_html(analysis: Analysis, fmt: model.Format | None = None, gallery: Gallery | None = None, *,
@@ -349,7 +356,7 @@ def index_html(analysis: Analysis, fmt: model.Format | None = None, gallery: Gal
                   title=prose.title(analysis), summaries=summary_blocks(analysis, fmt, for_pdf=for_pdf),
                   legend=model.legend(), competitions=competitions, workshop_svg=workshop_svg,
                   methods=methods_context(analysis.settings, analysis.competitions), provenance=provenance(analysis),
-                  ties_words=vocab.FAMILIES[analysis.settings.ties_family].words)
+                  ties_words=prose.ties_family(analysis.settings))
 
 
 def _write(path: Path, text: str) -> Path:

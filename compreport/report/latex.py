@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import jinja2
 
-from .. import vocabulary as vocab
 from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 from . import model
 from .latex_layout import STYLES, Options, Style, _Part, spans, split_even, split_rows, tex_width  # noqa: F401
@@ -316,7 +315,6 @@ class Renderer(PairwiseTables):
             return st.table_width([label_w] + [col_w] * len(g))
 
         id_groups = split_even([col_w] * len(ids), lambda g: width(g) <= st.widest) or [[i] for i in range(len(ids))]
-        ties = vocab.FAMILIES[self.analysis.settings.ties_family].words
         s = self.analysis.settings
         legend = self.label("competitiveness-legend")
         labels = self._parts(self.label("competitiveness"), len(id_groups))
@@ -331,10 +329,14 @@ class Renderer(PairwiseTables):
             body = [{"label": escape(r.label), "cells": [texts[cid][j] for cid in sub]} for j, r in enumerate(t.rows)]
             tabular = self._render("summary.tex.j2", header=heading, body=body, ncols=len(sub), colwidth=col_w,
                                    sep=2 * st.tabcolsep)
-            cap = tr("Competitiveness of the competitions{part}; rows as in Table~{ref}. Ties counted at {alpha} with "
-                     "the {test}; ties with the winner corrected over the $m-1$ comparisons with the winner, "
-                     "ties between competitors over {ties}.", part=self._part_text(k + 1, len(id_groups)),
-                     ref=f"\\ref{{{legend}}}", alpha=alpha(s.alpha, self.opt.decimal_comma), test=p_test(s.test), ties=escape(ties))
+            cap = tr("Competitiveness of the competitions{part}; rows as in Table~{ref}. Ties are the paper's counts "
+                     "among competitors at {alpha} with the {test}: with the winner corrected over the winner's "
+                     "comparisons with the other competitors, between competitors over {ties}; the verdicts of the "
+                     "competitions' tables use the {rule}, baselines included.", part=self._part_text(k + 1, len(id_groups)),
+                     ref=f"\\ref{{{legend}}}", alpha=alpha(s.alpha, self.opt.decimal_comma), test=p_test(s.test),
+                     ties=escape(prose.ties_family(s)), rule=escape(s.rule))
+            ppi = prose.ppi_note(t, sub, escape)
+            cap += f" {ppi}" if ppi else ""
             parts.append(_Part(width(g), tabular, cap, labels[k]))
         return self._file(parts)
 

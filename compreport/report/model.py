@@ -382,7 +382,8 @@ def summary(analysis: Analysis, fmt: Format, metric: str | None = None) -> Table
     rows = [Row(tr(name), {cid: Cell(v[i], fmt.summary(v[i])) for cid, (_, v) in values.items()})
             for i, name in enumerate(SUMMARY_ROWS)]
     units = {cid: ma.competitiveness.get("ppi_unit") for cid, (ma, _) in values.items()}
-    return Table("summary", columns, rows, extra={"headings": headings, "ppi_unit": units})
+    return Table("summary", columns, rows, extra={"headings": headings, "ppi_unit": units,
+                                                  "ideal": {cid: ma.ideal for cid, (ma, _) in values.items()}})
 
 
 def summary_frame(analysis: Analysis):

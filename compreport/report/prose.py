@@ -49,6 +49,25 @@ def _verdict_rule(settings: Settings) -> list[str | Cite]:
     return [settings.rule, *([" ", Cite(corr.cite)] if corr.cite else [])]
 
 
+def ties_family(settings: Settings) -> str:
+    """The family of the competitiveness summary's ties between competitors, in words
+    (``all pairs of competitors``: the paper counts ties among the competing systems only)."""
+    return tr(vocab.TIES_FAMILIES[settings.ties_family])
+
+
+def ppi_note(summary, ids, esc=str) -> str | None:
+    """The note on the columns ``ids`` of the competitiveness ``summary`` table whose PPI is in their
+    metric's units, not a percentage (:data:`~compreport.vocabulary.PPI_IN_UNITS`), names through
+    ``esc`` (the renderer's escaping); None when every PPI there is a percentage."""
+    units = [cid for cid in ids if summary.extra["ppi_unit"][cid] == "metric"]
+    if not units:
+        return None
+    names = ", ".join(tr("{name} ({metric}, ideal {ideal})", name=esc(summary.columns[cid]),
+                         metric=esc(metric_label(summary.extra["headings"][cid][3])),
+                         ideal=decimal(summary.extra["ideal"][cid])) for cid in units)
+    return tr(vocab.PPI_IN_UNITS, names=names)
+
+
 def unit(comp: CompetitionAnalysis) -> str:
     """What a resample of ``comp`` draws, for captions and facts: ``""`` for its items, else
     ``"40 clusters given by column “question”"`` (the cluster bootstrap)."""

@@ -55,21 +55,24 @@ ES: dict[str, str] = {
         "(incluidas las líneas base), la métrica de ordenación y su mejor sistema. Cada nombre enlaza con el "
         "informe completo de la competición.",
     "Columns grouped by challenge, task and language as in Nava-Muñoz et al. (Tables 7–11); each language links to "
-    "its competition's report. Ties count pairs whose corrected p &ge; &alpha; = {alpha}, under each of the four "
-    "corrections: ties with the winner over the m &minus; 1 comparisons with the winner, ties between competitors "
-    "over {ties} (the verdicts of the competition reports use the {rule} alone). Differences 3 decimals; CV and PPI "
-    "in percent.":
+    "its competition's report. Ties are the paper's counts among competitors: pairs whose corrected p &ge; &alpha; = "
+    "{alpha} under each of the four corrections, over the winner's comparisons with the other competitors (ties with "
+    "the winner) and over {ties} (ties between competitors). They are not the verdicts of the competition reports, "
+    "which use the {rule}, baselines included, and can count other ties. Differences 3 decimals; CV and PPI in "
+    "percent unless noted.":
         "Columnas agrupadas por reto, tarea e idioma como en Nava-Muñoz et al. (tablas 7–11); cada idioma enlaza con "
-        "el informe de su competición. Los empates cuentan los pares cuyo p corregido es &ge; &alpha; = {alpha}, con "
-        "cada una de las cuatro correcciones: empates con el ganador, sobre las m &minus; 1 comparaciones con el "
-        "ganador; empates entre competidores, sobre {ties} (los veredictos de los informes de cada competición "
-        "aplican solo esta regla: {rule}). Diferencias con 3 decimales; CV y PPI en porcentaje.",
+        "el informe de su competición. Los empates son los recuentos del artículo entre competidores: pares cuyo p "
+        "corregido es &ge; &alpha; = {alpha} con cada una de las cuatro correcciones, sobre las comparaciones del "
+        "ganador con los demás competidores (empates con el ganador) y sobre {ties} (empates entre competidores). No "
+        "son los veredictos de los informes de cada competición, que aplican la {rule}, líneas base incluidas, y "
+        "pueden contar otros empates. Diferencias con 3 decimales; CV y PPI en porcentaje salvo que se indique.",
     "<span class=\"label\">Competitiveness</span> of each competition's ranking metric":
         "<span class=\"label\">Competitividad</span> de la métrica de ordenación de cada competición",
     "(part {i} of {n})": "(parte {i} de {n})",
-    "PPI of {names} is the winner's distance to the metric's ideal value 0, in the metric's units, not a percentage.":
-        "El PPI de {names} es la distancia del ganador al valor ideal 0 de la métrica, en las unidades de la métrica, "
+    "PPI of {names} is the winner's distance to the metric's ideal value, in the metric's units, not a percentage.":
+        "El PPI de {names} es la distancia del ganador al valor ideal de la métrica, en las unidades de la métrica, "
         "no un porcentaje.",
+    "{name} ({metric}, ideal {ideal})": "{name} ({metric}, ideal {ideal})",
     "<span class=\"label\">Legend</span> of the competitiveness tables (Nava-Muñoz et al., Table 6).":
         "<span class=\"label\">Leyenda</span> de las tablas de competitividad (Nava-Muñoz et al., tabla 6).",
     "Competitiveness of each competition's ranking metric: coefficient of variation, |winner &minus; median|, "

@@ -104,11 +104,13 @@ ES: dict[str, str] = {
         "Resumen de la información: las filas de las tablas de competitividad.",
     "competitiveness summary": "resumen de competitividad",
     "no competition": "ninguna competición",
-    "Competitiveness of the competitions{part}; rows as in Table~{ref}. Ties counted at {alpha} with the {test}; "
-    "ties with the winner corrected over the $m-1$ comparisons with the winner, ties between competitors over {ties}.":
-        "Competitividad de las competiciones{part}; filas como en la tabla~{ref}. Empates contados con {alpha} y la "
-        "{test}; los empates con el ganador, corregidos sobre las $m-1$ comparaciones con el ganador; los "
-        "empates entre competidores, sobre {ties}.",
+    "Competitiveness of the competitions{part}; rows as in Table~{ref}. Ties are the paper's counts among competitors "
+    "at {alpha} with the {test}: with the winner corrected over the winner's comparisons with the other competitors, "
+    "between competitors over {ties}; the verdicts of the competitions' tables use the {rule}, baselines included.":
+        "Competitividad de las competiciones{part}; filas como en la tabla~{ref}. Los empates son los recuentos del "
+        "artículo entre competidores, con {alpha} y la {test}: con el ganador, corregidos sobre las comparaciones del "
+        "ganador con los demás competidores; entre competidores, sobre {ties}; los veredictos de las tablas de cada "
+        "competición aplican la {rule}, líneas base incluidas.",
     "Per-class scores of {system}": "Puntuaciones por clase de {system}",
     ", the best system of {competition} by {metric}, on the full test set (field {field}): precision of the items it "
     "labels with the class, recall of the class's gold items, their F$_1$, and the class's gold items (support); 0 "

@@ -21,6 +21,9 @@ ES: dict[str, str] = {
     "an approximate randomization test": "una prueba de aleatorización aproximada",
     "all pairs": "todos los pares",
     "all pairs of systems": "todos los pares de sistemas",
+    "all pairs of competitors": "todos los pares de competidores",
+    "each row (each competitor against those ranked below it)":
+        "cada fila (cada competidor frente a los que le siguen en la clasificación)",
     "per row": "por fila",
     "each row (each system against those ranked below it)": "cada fila (cada sistema frente a los que le siguen en la clasificación)",
     "vs. the best": "frente al mejor",
