@@ -237,6 +237,10 @@ def test_unknown_key_in_workshop(tmp_path):
     write(tmp_path, "workshop.toml", 'name = "W"\n[[competitons]]\nspec = "c1"\n')
     assert_bad(tmp_path, report(tmp_path, "."), "workshop.toml", "line 2", "unknown key 'competitons'",
                "did you mean 'competitions'")
+    # a workshop without competitions is told what to write
+    write(tmp_path, "workshop.toml", 'name = "W"\nyear = 2026\n')
+    assert_bad(tmp_path, report(tmp_path, "workshop.toml"), "workshop.toml", "missing key 'competitions'",
+               "for example: [[competitions]] spec = ")
 
 
 def test_invalid_toml(tmp_path):

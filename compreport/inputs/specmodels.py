@@ -8,7 +8,7 @@ import typing
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, create_model
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from .competition import CompetitionInfo
 from .tomlfile import where
@@ -157,4 +157,5 @@ class WorkshopSpec(_Strict):
     year: int | None = None
     description: str = ""
     bootstrap: BootstrapSpec = BootstrapSpec()
-    competitions: list[WorkshopEntry]
+    competitions: list[WorkshopEntry] = Field(json_schema_extra={
+        "example": '[[competitions]] spec = "detox" (a competition folder or competition.toml, one table each)'})

@@ -123,7 +123,11 @@ def validate_model(model: type[BaseModel], data: dict, path: Path) -> Any:
             raise InputError(f"{where(path, loc)}: unknown key {loc[-1]!r}{sect}{suggest(str(loc[-1]), known)}"
                              f" (known keys: {', '.join(known)})") from None
         if err["type"] == "missing":
-            raise InputError(f"{path}: missing key {dotted!r}") from None
+            owner = _model_for(loc, model)
+            field = owner.model_fields.get(str(loc[-1])) if owner else None
+            example = ((field.json_schema_extra or {}).get("example") if field is not None
+                       and isinstance(field.json_schema_extra, dict) else None)
+            raise InputError(f"{path}: missing key {dotted!r}" + (f"; for example: {example}" if example else "")) from None
         # the error deepest in the file's data (within a table given for a key, what is wrong inside it);
         # several errors at that place are the types of a union, none of which the value has
         err = max(errors, key=lambda e: len(_data_loc(tuple(e["loc"]), data)))
