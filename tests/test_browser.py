@@ -35,9 +35,12 @@ NAMES = ["Universidad_Politécnica_Valencia.01", "UNED-NLP.run1", "UNED-NLP.run2
 CHECK = """
 const seps = %s;
 function check(frame) {
-  const w = frame.contentWindow, d = w.document, width = w.innerWidth;
+  // the page's width without a vertical scrollbar (innerWidth counts a classic scrollbar's width too)
+  const w = frame.contentWindow, d = w.document, width = d.documentElement.clientWidth;
+  // a caption's visible box: the screen, or the box its table scrolls in (which clips it)
+  const edge = c => Math.min(width, c.closest('.scroll') ? c.closest('.scroll').getBoundingClientRect().right : width);
   const wide = [...d.querySelectorAll('caption, figcaption')]
-    .filter(c => c.getClientRects().length && c.getBoundingClientRect().right > width + 1)
+    .filter(c => c.getClientRects().length && c.getBoundingClientRect().right > edge(c) + 1)
     .map(c => c.textContent.slice(0, 60));
   const broken = [];
   for (const el of d.querySelectorAll('.system')) {
@@ -58,7 +61,7 @@ function check(frame) {
     }
   }
   const toc = [...d.querySelectorAll('details.toc a')].map(a => a.getAttribute('href'));
-  return {page: frame.dataset.page, width: width, scheme: frame.dataset.scheme, wide: wide, broken: broken,
+  return {page: frame.dataset.page, width: +frame.getAttribute('width'), scheme: frame.dataset.scheme, wide: wide, broken: broken,
           overflow: d.documentElement.scrollWidth - width, names: d.querySelectorAll('.system').length,
           background: w.getComputedStyle(d.body).backgroundColor, toc: toc,
           dangling: toc.filter(h => !d.getElementById(h.slice(1)))};
