@@ -70,6 +70,9 @@ def _check_options(args) -> None:
     args.label_prefix = check_label_prefix(args.label_prefix, "--label-prefix")
     args.format = _formats(args.format)
     args.figure_formats = _choices("--figure-formats", args.figure_formats, FIGURE_FORMATS)
+    if getattr(args, "decimal_comma", False) and "latex" not in args.format:
+        warnings.warn("--decimal-comma applies to the LaTeX output only, and --format has no latex: it changes "
+                      "nothing here (HTML, PDF, figures and the exports keep the decimal point)", Note, stacklevel=2)
     args.recipients = None
     if args.emails is not None:
         from .report.emails import read_recipients

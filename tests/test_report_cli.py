@@ -108,6 +108,15 @@ def test_json_only_imports_no_renderer(two_competitions, tmp_path):
                                                                        "summary", *ids])
 
 
+def test_decimal_comma_without_latex_is_noted(two_competitions, tmp_path):
+    res = _run("report", str(two_competitions), "-o", str(tmp_path / "o"), "-B", "50", "--format", "json",
+               "--decimal-comma", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert [x for x in res.stderr.splitlines() if "--decimal-comma" in x] == [
+        "note: --decimal-comma applies to the LaTeX output only, and --format has no latex: it changes nothing "
+        "here (HTML, PDF, figures and the exports keep the decimal point)"]
+
+
 def test_bad_render_options_fail_before_any_work(two_competitions, tmp_path):
     for args, words in ((["--figure-formats", "gif"], "gif"), (["--decimals", "12"], "--decimals"),
                         (["--format", "docx"], "docx"), (["--format="], "got nothing")):
