@@ -116,7 +116,8 @@ def _metric_specs(metrics: list[str], pos_label: str | None, labels: list[str] |
 def load(path, *, metrics=None, gold: str | None = None, id: str | None = None, runs=None,
          pos_label=None, labels=None, sep: str | None = None, id_col=None, label_col=None,
          comments: bool | None = None, zip_member: str | None = None, names=None, exclude=None,
-         missing: str | None = None, cluster_col=None, score_col=None, unjudged: bool | None = None) -> Inputs:
+         missing: str | None = None, cluster_col=None, score_col=None, unjudged: bool | None = None,
+         name: str | None = None) -> Inputs:
     """Read competitions from files, as the command line reads its INPUT.
 
     Parameters
@@ -166,6 +167,9 @@ def load(path, *, metrics=None, gold: str | None = None, id: str | None = None, 
         Candidates that runs list and the gold does not (TREC's unjudged documents) become items
         that are not relevant, in the query the runs give them (needs ``cluster_col``, the query
         column); ``[data] unjudged``. Without it they are an error.
+    name : str, optional
+        The competition's name (titles, captions; its id and folder are made from it) when ``path``
+        is one table or gold file (default: the file's stem); a spec gives its own ``name``.
 
     Returns
     -------
@@ -189,7 +193,7 @@ def load(path, *, metrics=None, gold: str | None = None, id: str | None = None, 
             raise InputError(f"`path` must be a path or a list of paths; got {path!r}") from None
     if not paths:
         raise InputError("`path` names no input")
-    for value, what in ((sep, "sep"), (zip_member, "zip_member"), (missing, "missing")):
+    for value, what in ((sep, "sep"), (zip_member, "zip_member"), (missing, "missing"), (name, "name")):
         if value is not None and not isinstance(value, str):
             raise InputError(f"`{what}` must be a string; got {value!r}")
     if comments is not None and not isinstance(comments, bool):
@@ -204,7 +208,7 @@ def load(path, *, metrics=None, gold: str | None = None, id: str | None = None, 
                    metrics=_names(metrics, "metrics") or [], pos_label=_label(pos_label), labels=_labels(labels),
                    sep=sep, id_col=id_col, label_col=label_col, comments=comments, zip_member=zip_member,
                    names=None if names is None else os.fspath(names), exclude=exclude, missing=missing,
-                   cluster_col=cluster_col, score_col=score_col, unjudged=unjudged)
+                   cluster_col=cluster_col, score_col=score_col, unjudged=unjudged, name=name)
     loaded = load_inputs(paths, opts)
     return Inputs(loaded.competitions, dict(loaded.bootstrap), dict(loaded.workshop), opts.pos_label, opts.labels,
                   list(loaded.specs))

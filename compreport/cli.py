@@ -35,7 +35,7 @@ def _load(inputs: list[str], args=None):
                 sep=args.sep, id_col=args.id_col, label_col=args.label_col,
                 comments=False if args.no_comments else None, zip_member=args.zip_member, names=args.names,
                 exclude=list(args.exclude or []), missing=args.missing, cluster_col=args.cluster_col,
-                score_col=args.score_col, unjudged=args.unjudged)
+                score_col=args.score_col, unjudged=args.unjudged, name=args.name)
 
 
 def _cli_settings(args) -> dict:

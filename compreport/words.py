@@ -40,6 +40,7 @@ OPTIONS = {
     "names": ("--names", "names", "{!r}"),
     "exclude": ("--exclude", "exclude", "[{!r}]"),
     "missing": ("--missing", "missing", "{!r}"),
+    "name": ("--name", "name", "{!r}"),
 }
 
 

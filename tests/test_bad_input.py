@@ -385,3 +385,24 @@ def test_competition_id_that_cannot_name_a_folder(tmp_path, cid):
     res = report(tmp_path, "c1", "--format", "json,latex", "--no-compile")
     assert_bad(tmp_path, res, "competition.toml", "competition id")
     assert not (tmp_path / "pwned").exists() and not (tmp_path / "out").exists()
+
+
+def test_name_titles_a_competition_read_from_a_gold_file_only(tmp_path):
+    """--name (``name=``) names the one competition of a table or a gold file (its id and folder are
+    made from it); a spec, several inputs or an empty name are one error line, before any work."""
+    import json
+
+    import compreport as cr
+
+    runs_layout(tmp_path)
+    competition(tmp_path, COMP_OK)
+    assert_bad(tmp_path, report(tmp_path, "c1", "--name", "X"), "c1: --name names a competition read from "
+               "a table or a gold file; a spec gives its own `name`")
+    assert_bad(tmp_path, report(tmp_path, "gold.tsv", "gold.tsv", "--metric", "accuracy", "--name", "X"),
+               "--name names the one competition", "got 2 inputs")
+    with pytest.raises(cr.InputError, match="`name` names the one competition .* got an empty name"):
+        cr.load(str(tmp_path / "gold.tsv"), runs=str(tmp_path / "runs"), metrics="accuracy", name=" ")
+    res = report(tmp_path, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--name", "SemEval-2018 Task 12: ARCT")
+    assert res.returncode == 0, res.stderr
+    comp = json.loads((tmp_path / "out/results.json").read_text())["competitions"][0]
+    assert (comp["id"], comp["name"]) == ("semeval-2018-task-12-arct", "SemEval-2018 Task 12: ARCT")

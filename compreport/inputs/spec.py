@@ -52,6 +52,7 @@ class Options:
     cluster_col: int | str | None = None
     score_col: int | str | None = None
     unjudged: bool | None = None
+    name: str | None = None
 
     def reading(self) -> ReadOptions:
         """The reading options given here (command line or API), checked; defaults where not given."""
@@ -292,7 +293,7 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
     if not opts.metrics:
         raise InputError(f"{path}: no metric given; pass {option('metric', 'NAME')} "
                          f"(`compreport metrics` lists them)")
-    name = path.stem
+    name = opts.name or path.stem
     opened = [str(e["path"]) for e in pieces["inputs"]]
     absolute = [p for p in opened if os.path.isabs(p)]
     if absolute:  # recorded relative to the folder that holds them (relative ones as given)
@@ -320,10 +321,16 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
     if opts.runs and len(inputs) != 1:
         raise InputError(f"{option('runs')} takes exactly one input: the gold file")
     opts.reading()  # every reading option checked before any file is read
+    if opts.name is not None and (not opts.name.strip() or len(inputs) != 1):
+        raise InputError(f"{option('name')} names the one competition read from a table or a gold file; got "
+                         f"{'an empty name' if not opts.name.strip() else f'{len(inputs)} inputs'}")
     for raw in inputs:
         path = Path(text_name(raw))
         if not path.exists():
             raise InputError(f"{raw}: no such file or directory")
+        if opts.name is not None and (path.is_dir() or path.suffix.lower() == ".toml"):
+            raise InputError(f"{raw}: {option('name')} names a competition read from a table or a gold file; "
+                             f"a spec gives its own `name`")
         if path.is_dir():
             if (path / "workshop.toml").is_file():
                 path = path / "workshop.toml"
