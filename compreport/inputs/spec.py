@@ -321,16 +321,10 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
     if opts.runs and len(inputs) != 1:
         raise InputError(f"{option('runs')} takes exactly one input: the gold file")
     opts.reading()  # every reading option checked before any file is read
-    if opts.name is not None and (not opts.name.strip() or len(inputs) != 1):
-        raise InputError(f"{option('name')} names the one competition read from a table or a gold file; got "
-                         f"{'an empty name' if not opts.name.strip() else f'{len(inputs)} inputs'}")
     for raw in inputs:
         path = Path(text_name(raw))
         if not path.exists():
             raise InputError(f"{raw}: no such file or directory")
-        if opts.name is not None and (path.is_dir() or path.suffix.lower() == ".toml"):
-            raise InputError(f"{raw}: {option('name')} names a competition read from a table or a gold file; "
-                             f"a spec gives its own `name`")
         if path.is_dir():
             if (path / "workshop.toml").is_file():
                 path = path / "workshop.toml"
