@@ -257,7 +257,7 @@ def test_distribution_title_has_the_stored_p_value(demo):
         fig = figures.distribution_plot(comp, metric, a, b)
         c = next(c for c in metric.vs_best if c.b == b)
         title = fig.axes[0].get_title(loc="left")
-        assert f"p-value(x) = {Format().p(c.p_value)}" in title
+        assert Format().p_is(c.p_value, "raw p-value(x)") in title
         assert f"δ(x) = {c.diff:.4f}" in title
         xs = sorted({float(line.get_xdata()[0]) for line in fig.axes[0].lines})
         assert np.allclose(xs, sorted({0.0, c.diff, 2 * c.diff}))
@@ -274,6 +274,16 @@ def test_distribution_title_has_the_stored_p_value(demo):
     assert "resamples)" not in title and metric.verdicts["resamples"] == demo.settings.bootstrap, title
 
 
+def test_distribution_title_states_a_tiny_p_value_as_less_than(demo):
+    comp = demo.competitions[0]
+    metric = comp.primary
+    a, b = metric.scores[0].system, metric.scores[1].system
+    c, _ = metric.pair(a, b)
+    tiny = replace(metric, pairs=[replace(x, p_value=1e-6) if x is c else x for x in metric.pairs])
+    title = figures.distribution_plot(comp, tiny, a, b).axes[0].get_title(loc="left")
+    assert "raw p-value(x) < 0.0001" in title and "= <" not in title, title
+
+
 def test_distribution_flipped_pair_uses_the_stored_comparison(demo):
     comp = demo.competitions[0]
     metric = comp.primary
@@ -281,7 +291,7 @@ def test_distribution_flipped_pair_uses_the_stored_comparison(demo):
     c, flipped = metric.pair(b, a)
     assert flipped and (c.a, c.b) == (a, b)
     title = figures.distribution_plot(comp, metric, b, a).axes[0].get_title(loc="left")
-    assert f"p-value(x) = {Format().p(c.p_value)}" in title
+    assert Format().p_is(c.p_value, "raw p-value(x)") in title
     assert f"δ(x) = {-c.diff:.4f}" in title
 
 

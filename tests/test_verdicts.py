@@ -15,9 +15,10 @@ import numpy as np
 import pytest
 
 import compreport as cr
+from compreport.lang import language
 from compreport.report import Report, html, prose
 from compreport.report.latex import Renderer
-from compreport.report.model import MISSING
+from compreport.report.model import MISSING, Format
 from compreport.report.team import team_context, team_html
 from compreport.report.tex import escape
 from compreport.resources import demo_workshop_dir
@@ -114,10 +115,27 @@ def test_the_other_family_is_explained_not_decided(twelve):
     for c in ma.vs_best:
         text = _text(team_html(twelve, comp, c.b))
         assert "corrects over only the comparisons of the winner with the other competitors" in text
-        assert f"(Holm: p = {Report(twelve).format.p(c.p_holm)})" in text
+        assert f"(Holm: {Report(twelve).format.p_is(c.p_holm)})" in text
         # whatever the m − 1 family says, the sheet's verdict is the stored one
         verdict = [s for s in _sentences(text) if s.startswith("The winner")]
         assert verdict == [prose.verdict(twelve.settings, c.significant, "The winner", c.b)]
+
+
+def test_a_p_value_below_the_printed_decimals_reads_p_less_than(twelve):
+    """A p-value printed ``<0.01`` is stated ``p < 0.01`` in a sentence, never ``p = <0.01``: the team
+    sheet (English and Spanish) and its note on the other family."""
+    fmt = Format(p_decimals=2)
+    assert (fmt.p_is(0.2532), fmt.p_is(0.001), fmt.p_is(None, "q")) == ("p = 0.25", "p < 0.01", "q = \u2013")
+    comp = twelve.competitions[0]
+    ma = comp.primary
+    last = ma.scores[-1].system
+    assert fmt.p(ma.pair(ma.best, last)[0].p_value) == "<0.01"  # the premise
+    for lang, raw in (("en", "p < 0.01 (raw"), ("es", "p < 0.01 (sin corregir")):
+        with language(lang):
+            text = _text(team_html(twelve, comp, last, fmt))
+        assert raw in text and "= <" not in text, text
+    note = prose.other_family_note(twelve.settings, 0.001, 0.5, fmt.p_is)
+    assert "(Holm: p < 0.01)" in note
 
 
 def _html_tables(page: str, cls: str) -> list[list[list[tuple[str, bool]]]]:

@@ -150,7 +150,7 @@ def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str,
     resamples = p_resamples(metric, metric.replicates.shape[0])  # B, undefined differences included
     if resamples:  # refined: the p-value is not this histogram's
         which += tr(" (from {resamples} resamples)", resamples=count(resamples))
-    ax.set_title(f"{a} − {b}: δ(x) = {delta:.4f}, " + tr("raw p-value(x) = {p}", p=Format().p(c.p_value)) + which,
+    ax.set_title(f"{a} − {b}: δ(x) = {delta:.4f}, " + Format().p_is(c.p_value, tr("raw p-value(x)")) + which,
                  loc="left",
                  **TEXT)
     fig.suptitle(comp.name + ": " + tr("bootstrap distribution of the difference in {metric}", metric=metric_title(metric)),

@@ -87,6 +87,12 @@ class Format:
             return f"<{10 ** -self.p_decimals:.{self.p_decimals}f}"
         return f"{f:.{self.p_decimals}f}"
 
+    def p_is(self, x, name: str = "p") -> str:
+        """``name`` stated with the p-value ``x`` for a sentence: ``p = 0.0123``, or ``p < 0.0001`` where
+        :meth:`p` prints ``<0.0001`` (never ``p = <0.0001``)."""
+        text = self.p(x)
+        return f"{name} < {text[1:]}" if text.startswith("<") else f"{name} = {text}"
+
     def summary(self, x) -> str:
         """A competitiveness-summary value: integers as they are, others with ``summary_decimals`` decimals."""
         if isinstance(x, numbers.Integral) and not isinstance(x, bool):

@@ -229,17 +229,18 @@ def marks(score: Score, baseline: bool = False, missing: int = 0) -> str:
     return ", ".join(out)
 
 
-def other_family_note(settings: Settings, corrected_p: float, verdict_p: float | None, fmt_p) -> str | None:
+def other_family_note(settings: Settings, corrected_p: float, verdict_p: float | None, p_is) -> str | None:
     """When the verdicts use another family than the comparisons of the best with the other
     competitors and its p-value (``verdict_p``) differs from that table's (``corrected_p``), one
-    sentence saying what the differences-from-the-best table shows instead (no second verdict)."""
+    sentence saying what the differences-from-the-best table shows instead (no second verdict);
+    ``p_is`` states a p-value (:meth:`compreport.report.model.Format.p_is`)."""
     if settings.family == "vs-best" or settings.correction == "none" or corrected_p == verdict_p:
         return None  # vs-best: the same family; per-row: the best's row, the same unless baselines are in it
     label = vocab.CORRECTIONS[settings.correction].label
     return tr("The table of differences from the best corrects over only the comparisons of the winner with the "
               "other competitors "
-              "({correction}: p = {p}); the verdict above, like the significance groups, uses the {rule}.",
-              correction=label, p=fmt_p(corrected_p), rule=settings.rule)
+              "({correction}: {p}); the verdict above, like the significance groups, uses the {rule}.",
+              correction=label, p=p_is(corrected_p), rule=settings.rule)
 
 
 #: Figure captions by kind (``dist-randomization``: the distribution under the randomization test).

@@ -30,7 +30,7 @@ def _comparison(ma, fmt: model.Format, a: str, b: str, bootstrap: int) -> dict:
     c, flipped = ma.pair(a, b)
     sign = -1.0 if flipped else 1.0
     lo, hi = sorted((sign * c.ci_low, sign * c.ci_high)) if flipped else (c.ci_low, c.ci_high)
-    return {"diff": fmt.diff(sign * c.diff), "ci": f"[{fmt.diff(lo)}, {fmt.diff(hi)}]", "p": fmt.p(c.p_value),
+    return {"diff": fmt.diff(sign * c.diff), "ci": f"[{fmt.diff(lo)}, {fmt.diff(hi)}]", "p": fmt.p_is(c.p_value),
             "p_se": fmt.p(c.p_se), "p_adjusted": fmt.p(c.p_adjusted), "significant": c.significant,
             "resamples": count(r) if (r := prose.p_resamples(ma, bootstrap)) else None,
             "unsettled": prose.unsettled_note(int(ma.verdicts.get("resamples") or 0)) if c.settled is False else None}
@@ -52,7 +52,7 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
         verdict = prose.verdict(s, comparison["significant"], tr("The winner"), system)
         vs = next((c for c in ma.vs_best if c.b == system), None)  # None for a baseline
         if vs is not None:
-            note = prose.other_family_note(s, getattr(vs, vocab.P_FIELD[s.correction]), vs.p_adjusted, fmt.p)
+            note = prose.other_family_note(s, getattr(vs, vocab.P_FIELD[s.correction]), vs.p_adjusted, fmt.p_is)
     alike, untested, differ = [], [], []
     for x in ma.scores:
         if x.system != system:

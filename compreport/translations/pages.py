@@ -196,7 +196,7 @@ ES: dict[str, str] = {
     "Gap to the runner-up, {system}: {diff}": "Distancia al segundo clasificado, {system}: {diff}",
     "{level} CI {ci}, not corrected for multiple comparisons; positive means the winner is better":
         "IC al {level} {ci}, sin corregir por comparaciones múltiples; un valor positivo indica ventaja del ganador",
-    "p = {p} (raw, Monte-Carlo SE {se})": "p = {p} (sin corregir; error estándar de Monte Carlo {se})",
+    "{p} (raw, Monte-Carlo SE {se})": "{p} (sin corregir; error estándar de Monte Carlo {se})",
     "from {resamples} resamples": "de {resamples} remuestras",
     "Every system has the best score.": "Todos los sistemas tienen la mejor puntuación.",
     "There is no other competing system to compare with.": "No hay ningún otro sistema que compita con el que compararlo.",

@@ -49,8 +49,8 @@ ES: dict[str, str] = {
     "{subject} cannot be told apart from {other} {at}.": "{subject} no se distingue de {other} {at}.",
     "Too few resamples for {metric}: with {resamples} resamples no p-value can fall below 1/({resamples} + 1), so the {rule} ({tested} comparisons) can never reject at α = {alpha}; every system shares one group and ties with the best whatever the data. Use B = {need} or more.":
         "Demasiado pocas remuestras para {metric}: con {resamples} remuestras ningún valor p puede quedar por debajo de 1/({resamples} + 1), así que la {rule} ({tested} comparaciones) nunca puede rechazar con α = {alpha}; todos los sistemas comparten un grupo y empatan con el mejor, sean cuales sean los datos. Use B = {need} o más.",
-    "The table of differences from the best corrects over only the comparisons of the winner with the other competitors ({correction}: p = {p}); the verdict above, like the significance groups, uses the {rule}.":
-        "La tabla de diferencias con el mejor corrige solo sobre las comparaciones del ganador con los demás competidores ({correction}: p = {p}); el veredicto anterior, como los grupos de significación, usa la {rule}.",
+    "The table of differences from the best corrects over only the comparisons of the winner with the other competitors ({correction}: {p}); the verdict above, like the significance groups, uses the {rule}.":
+        "La tabla de diferencias con el mejor corrige solo sobre las comparaciones del ganador con los demás competidores ({correction}: {p}); el veredicto anterior, como los grupos de significación, usa la {rule}.",
     "Scores with their {level} bootstrap confidence intervals, best first.":
         "Puntuaciones con sus intervalos de confianza bootstrap al {level}, de mejor a peor.",
     "Differences from the best with their {level} confidence intervals, not corrected for multiple comparisons (positive: the best is better); green intervals exclude 0.":
@@ -150,7 +150,7 @@ ES: dict[str, str] = {
     "{level} CI contains 0": "el IC al {level} contiene el 0",
     "{level} CI excludes 0": "el IC al {level} excluye el 0",
     "region counted in the p-value": "región contada en el valor p",
-    "raw p-value(x) = {p}": "valor p(x) sin corregir = {p}",
+    "raw p-value(x)": "valor p(x) sin corregir",
     " and ": " y ",
     "Dear {team} team,": "Estimado equipo {team}:",
     "these are the results of your runs in {event}. The attached PDF (one per competition) has a page per run with the details and the method.":
