@@ -154,7 +154,7 @@ def _pdf_text(path: Path) -> str:
     text = text.split("Referencias")[0]  # the bibliography's titles are English works
     text = re.sub(r"(?<=[a-záéíóúñ])[-\u2010\u00ad]\n(?=[a-záéíóúñ])", "", text)  # a word hyphenated at a line's end
     text = re.sub(r"(?<=[._/+&@:])\n(?=\w)", "", text)  # a name in a caption's key wrapped after a separator
-    return re.sub(r"\(([^()]*)\s+and\s+([^()]*), \d{4}\)", " ", text)  # natbib's plainnat writes "and" in citations
+    return re.sub(r"\(([^()]*)\s+and\s+([^()]*),\s\d{4}\)", " ", text)  # natbib's plainnat writes "and" in citations
 
 
 from test_report_cli import _run, needs_tex  # noqa: E402  (two_competitions: the end-to-end workshop, conftest)

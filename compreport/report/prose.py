@@ -68,6 +68,13 @@ def ppi_note(summary, ids, esc=str) -> str | None:
     return tr(vocab.PPI_IN_UNITS, names=names)
 
 
+def _groups(settings: Settings) -> list[str | Cite]:
+    """The end of a sentence whose verdicts use the rule: the significance groups too, with their citation."""
+    return [tr(", and so do the significance groups, a compact letter display "), Cite("piepho2004"),
+            tr(": systems sharing a letter are not significantly different at α = {alpha}. ",
+               alpha=decimal(settings.alpha))]
+
+
 def unit(comp: CompetitionAnalysis) -> str:
     """What a resample of ``comp`` draws, for captions and facts: ``""`` for its items, else
     ``"40 clusters given by column “question”"`` (the cluster bootstrap)."""
@@ -116,12 +123,10 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
             tr(" and Benjamini–Hochberg "), Cite("benjamini1995"),
             tr(" adjustments: differences from the best over the comparisons of the best with the other "
                "competitors, pairwise "
-               "p-values over {family}. Every verdict of this report — significantly different or not, the "
-               "systems that cannot be told apart from the best, and the significance groups (systems sharing a "
-               "letter are not significantly different at α = {alpha}; a compact letter display ",
-               family=vocab.FAMILIES[settings.family].words, alpha=decimal(settings.alpha)), Cite("piepho2004"),
-            tr(") — uses the "), *_verdict_rule(settings),
-            tr(". The competitiveness summary counts ties as the paper does, under each of the four corrections: "
+               "p-values over {family}. Every verdict of this report, whether two systems differ significantly "
+               "and which cannot be told apart from the best, uses the ",
+               family=vocab.FAMILIES[settings.family].words), *_verdict_rule(settings), *_groups(settings),
+            tr("The competitiveness summary counts ties as the paper does, under each of the four corrections: "
                "with the winner over the m − 1 comparisons with the winner, between competitors over {family}. ",
                family=vocab.FAMILIES[settings.ties_family].words)]
     out += _refinement(settings)
@@ -171,9 +176,8 @@ def method_sentences(settings: Settings, comp: CompetitionAnalysis | None = None
             tr(" from {resamples} paired bootstrap resamples of the test items (seed {seed}); p-values come from "
                "{test} ", resamples=count(settings.bootstrap), seed=settings.seed, test=test.words),
             Cite(test.cite), f", {tr(vocab.TEST_SIDES[settings.test])}. ",
-            tr("Every verdict on this page, and the significance groups (systems sharing a letter are not "
-               "significantly different at α = {alpha} ", alpha=decimal(settings.alpha)), Cite("piepho2004"),
-            tr("), uses the "), *_verdict_rule(settings), ". ", *clustering([comp] if comp else [])]
+            tr("Every verdict on this page uses the "), *_verdict_rule(settings), *_groups(settings),
+            *clustering([comp] if comp else [])]
 
 
 def cited(segments: list[str | Cite]) -> list[str]:

@@ -79,11 +79,14 @@ ES: dict[str, str] = {
         " obtenidos de {resamples} remuestras bootstrap pareadas de los ítems de prueba (semilla {seed}); todos los sistemas y métricas se evalúan sobre las mismas remuestras. ",
     "Tables report p-values raw and with Bonferroni ": "Las tablas dan los valores p sin ajustar y con los ajustes de Bonferroni ",
     " and Benjamini–Hochberg ": " y Benjamini–Hochberg ",
-    " adjustments: differences from the best over the comparisons of the best with the other competitors, pairwise p-values over {family}. Every verdict of this report — significantly different or not, the systems that cannot be told apart from the best, and the significance groups (systems sharing a letter are not significantly different at α = {alpha}; a compact letter display ":
-        ": las diferencias con el mejor sobre las comparaciones del mejor con los demás competidores, los valores p por pares sobre {family}. Todos los veredictos de este informe —significativamente distinto o no, los sistemas que no se distinguen del mejor y los grupos de significación (los sistemas que comparten una letra no son significativamente distintos con α = {alpha}; una representación compacta por letras ",
-    ") — uses the ": ")— usan la ",
-    ". The competitiveness summary counts ties as the paper does, under each of the four corrections: with the winner over the m − 1 comparisons with the winner, between competitors over {family}. ":
-        ". El resumen de competitividad cuenta los empates como el artículo de Nava-Muñoz et al., con cada una de las cuatro correcciones: con el ganador sobre las m − 1 comparaciones con el ganador; entre competidores sobre {family}. ",
+    " adjustments: differences from the best over the comparisons of the best with the other competitors, pairwise p-values over {family}. Every verdict of this report, whether two systems differ significantly and which cannot be told apart from the best, uses the ":
+        ": las diferencias con el mejor sobre las comparaciones del mejor con los demás competidores, los valores p por pares sobre {family}. Todos los veredictos de este informe, si dos sistemas difieren significativamente y cuáles no se distinguen del mejor, usan la ",
+    ", and so do the significance groups, a compact letter display ":
+        ", igual que los grupos de significación, una representación compacta por letras ",
+    ": systems sharing a letter are not significantly different at α = {alpha}. ":
+        ": los sistemas que comparten una letra no son significativamente distintos con α = {alpha}. ",
+    "The competitiveness summary counts ties as the paper does, under each of the four corrections: with the winner over the m − 1 comparisons with the winner, between competitors over {family}. ":
+        "El resumen de competitividad cuenta los empates como el artículo de Nava-Muñoz et al., con cada una de las cuatro correcciones: con el ganador sobre las m − 1 comparaciones con el ganador; entre competidores sobre {family}. ",
     "The best system is chosen on the same test set it is compared on.": "El mejor sistema se elige sobre el mismo conjunto de prueba en que se compara.",
     "Each p-value is reported with its Monte-Carlo standard error; a verdict is settled when the correction gives it for every p-value of its family at both ends of its Clopper–Pearson bounds (jointly at risk {risk}) ":
         "Cada valor p se da con su error estándar de Monte Carlo; un veredicto queda resuelto cuando la corrección lo da para todos los valores p de su familia en ambos extremos de sus cotas de Clopper–Pearson (con riesgo conjunto {risk}) ",
@@ -92,9 +95,7 @@ ES: dict[str, str] = {
     "Scores carry {level} {ci} confidence intervals ": "Las puntuaciones llevan intervalos de confianza {ci} al {level} ",
     " from {resamples} paired bootstrap resamples of the test items (seed {seed}); p-values come from {test} ":
         " obtenidos de {resamples} remuestras bootstrap pareadas de los ítems de prueba (semilla {seed}); los valores p proceden de {test} ",
-    "Every verdict on this page, and the significance groups (systems sharing a letter are not significantly different at α = {alpha} ":
-        "Todos los veredictos de esta página y los grupos de significación (los sistemas que comparten una letra no son significativamente distintos con α = {alpha} ",
-    "), uses the ": ") usan la ",
+    "Every verdict on this page uses the ": "Todos los veredictos de esta página usan la ",
     "No test decides this comparison {at}.": "Ninguna prueba decide esta comparación {at}.",
     "The winner": "El ganador",
     "p-values come from an approximate randomization test with {rounds} rounds, swapping each item's two predictions with probability 1/2 ":
