@@ -10,6 +10,7 @@ import pytest
 from scipy.stats import binomtest
 
 import compreport as cr
+from compreport.report import prose
 from compreport.report.team import team_html
 from compreport.stats import montecarlo
 from conftest import make_competition
@@ -72,14 +73,25 @@ def test_refined_p_values_are_those_of_the_larger_b():
     refined = whole.competitions[0].primary
     R = refined.verdicts["resamples"]
     assert R > 500
-    fixed = cr.analyze(comp, bootstrap=R, seed=4, refine=False).competitions[0].primary
+    fixed_analysis = cr.analyze(comp, bootstrap=R, seed=4, refine=False)
+    fixed = fixed_analysis.competitions[0].primary
     assert [c.p_value for c in refined.pairs] == [c.p_value for c in fixed.pairs]
     assert [c.significant for c in refined.pairs] == [c.significant for c in fixed.pairs]
     assert cr.analyze(comp, bootstrap=500, seed=4, jobs=2).to_json() == whole.to_json()  # deterministic
     # what shows a p-value beside the first 500 resamples says how many it comes from
     report = cr.Report(whole)
-    title = report.figure("dist").axes[0].get_title(loc="left")
+    fig = report.figure("dist")
+    title = fig.axes[0].get_title(loc="left")
     assert title.endswith(f"(from {R:,} resamples)"), title
+    # its histogram holds the first 500 of them (its shaded region is not all the p-value counts)
+    assert f"first 500 of {R:,} replicates" in [t.get_text() for t in fig.legends[0].get_texts()]
+    # the methods' formula divides by the resamples behind the p-value, R, which is B only without refinement
+    methods = "".join(s for s in prose.paragraph(whole.settings, whole.competitions) if isinstance(s, str))
+    assert "p = (c + 1)/(R + 1)" in methods and "(B + 1)" not in methods
+    assert "R being the resamples behind each p-value: 500, or more where the p-values were re-estimated" in methods
+    methods = "".join(s for s in prose.paragraph(fixed_analysis.settings, fixed_analysis.competitions)
+                      if isinstance(s, str))
+    assert "p = (c + 1)/(B + 1)" in methods and "R being" not in methods
     system = next(s.system for s in refined.scores if not s.is_best)
     sheet = re.sub(r"<[^>]+>", "", team_html(whole, whole.competitions[0], system))
     assert f"from {R:,} resamples" in sheet and "from 500 resamples" not in sheet

@@ -119,16 +119,22 @@ def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str,
     The title shows the unadjusted p-value of the stored Comparison (a pair stored as (b, a)
     is shown with its orientation flipped). With ``test="randomization"`` the p-value comes from
     the randomization test, not from this histogram: nothing is shaded and the title says so.
+    When refinement drew more resamples for the p-value than the B of the histogram, the title
+    says how many and the histogram's legend that it holds the first B of them.
     Raises ValueError without replicates.
     """
     reps = metric.difference_replicates(a, b)
     c, flipped = metric.pair(a, b)
     delta = -c.diff if flipped else c.diff
     reps = reps[np.isfinite(reps)]
+    first = metric.replicates.shape[0]  # B, undefined differences included
+    resamples = p_resamples(metric, first)
     fig = new_figure(6.4, 4.2)
     ax = fig.add_subplot()
     ax.hist(reps, bins=lattice_bins(reps), color=OKABE_ITO["sky_blue"], edgecolor="white", linewidth=0.3, zorder=2,
-            label=tr("bootstrap replicates (B = {b})", b=reps.size), gid="dist-histogram")
+            label=tr("first {b} of {resamples} replicates", b=count(first), resamples=count(resamples))
+            if resamples and test == "bootstrap" else tr("bootstrap replicates (B = {b})", b=reps.size),
+            gid="dist-histogram")
     lines = ((0.0, "0", OKABE_ITO["black"], "-"),
              (delta, f"δ(x) = {delta:.4f}", OKABE_ITO["blue"], "--"),
              (2 * delta, f"2δ(x) = {2 * delta:.4f}", OKABE_ITO["vermillion"], ":"))
@@ -147,7 +153,6 @@ def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str,
                      note=lower_note(metric)), **TEXT)
     ax.set_ylabel(tr("replicates"))
     which = "" if test == "bootstrap" else f" ({vocab.test_phrase(test)})"
-    resamples = p_resamples(metric, metric.replicates.shape[0])  # B, undefined differences included
     if resamples:  # refined: the p-value is not this histogram's
         which += tr(" (from {resamples} resamples)", resamples=count(resamples))
     ax.set_title(f"{a} − {b}: δ(x) = {delta:.4f}, " + Format().p_is(c.p_value, tr("raw p-value(x)")) + which,

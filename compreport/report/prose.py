@@ -98,8 +98,10 @@ def clustering(comps) -> list[str | Cite]:
 
 def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
     """The methods paragraph as segments (text and :class:`Cite`), worded from ``settings``, with
-    the cluster bootstrap of those of the competitions ``comps`` that use it."""
+    the cluster bootstrap of those of the competitions ``comps`` that use it; the p-values' formula
+    names the resamples behind them as more than B where refinement drew more for some metric of ``comps``."""
     ci = vocab.CI_METHODS[settings.ci_method]
+    refined = any(p_resamples(ma, settings.bootstrap) for c in comps for ma in c.metrics)
     out: list[str | Cite] = [
         tr("Scores are reported with {level} {ci} confidence intervals ", level=level(settings), ci=ci.words),
         Cite(ci.cite),
@@ -110,11 +112,15 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
         out += [tr("p-values come from an approximate randomization test with {rounds} rounds, swapping each "
                    "item's two predictions with probability 1/2 ", rounds=count(settings.bootstrap)),
                 Cite("noreen1989"), tr(" as in MUC "), Cite("chinchor1992"), tr(", with "), "p = (c + 1)/(R + 1) ",
-                Cite("phipson2010"), ". "]
+                Cite("phipson2010"),
+                tr(", R being the rounds behind each p-value: {rounds}, or more where the p-values were "
+                   "re-estimated (below). ", rounds=count(settings.bootstrap)) if refined else ". "]
     else:
         out += [tr("p-values follow the paired bootstrap test "), Cite("bergkirkpatrick2012"),
                 tr(", counting resamples whose difference reaches twice the observed one, with "),
-                "p = (c + 1)/(B + 1) ", Cite("phipson2010"), ". ",
+                f"p = (c + 1)/({'R' if refined else 'B'} + 1) ", Cite("phipson2010"),
+                tr(", R being the resamples behind each p-value: {resamples}, or more where the p-values were "
+                   "re-estimated (below). ", resamples=count(settings.bootstrap)) if refined else ". ",
                 tr("As defined there the test is one-sided, in the direction of the observed difference: read as "
                    "a test of whether two systems differ, its p-value is about half the two-sided one, so at "
                    "α = {alpha} it rejects about as often as a two-sided test at {double} (the randomization test "

@@ -101,6 +101,10 @@ ES: dict[str, str] = {
     "p-values come from an approximate randomization test with {rounds} rounds, swapping each item's two predictions with probability 1/2 ":
         "Los valores p proceden de una prueba de aleatorización aproximada con {rounds} rondas, que intercambia las dos predicciones de cada ítem con probabilidad 1/2 ",
     " as in MUC ": " como en MUC ",
+    ", R being the rounds behind each p-value: {rounds}, or more where the p-values were re-estimated (below). ":
+        ", siendo R las rondas en que se basa cada valor p: {rounds}, o más donde los valores p se volvieron a estimar (véase más abajo). ",
+    ", R being the resamples behind each p-value: {resamples}, or more where the p-values were re-estimated (below). ":
+        ", siendo R las remuestras en que se basa cada valor p: {resamples}, o más donde los valores p se volvieron a estimar (véase más abajo). ",
     ", with ": ", con ",
     "p-values follow the paired bootstrap test ": "Los valores p siguen la prueba bootstrap pareada ",
     ", counting resamples whose difference reaches twice the observed one, with ": ", que cuenta las remuestras cuya diferencia alcanza el doble de la observada, con ",
@@ -144,6 +148,7 @@ ES: dict[str, str] = {
     "ordered bootstrap confidence intervals of {metric}": "intervalos de confianza bootstrap ordenados de {metric}",
     "differences in {metric} from the best, {best}": "diferencias en {metric} con el mejor, {best}",
     "bootstrap replicates (B = {b})": "réplicas bootstrap (B = {b})",
+    "first {b} of {resamples} replicates": "primeras {b} de {resamples} réplicas",
     "bootstrap distribution of the difference in {metric}": "distribución bootstrap de la diferencia en {metric}",
     "primary, ": "principal, ",
     "score, {level} CI": "puntuación, IC al {level}",
