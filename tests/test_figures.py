@@ -274,6 +274,19 @@ def test_distribution_title_has_the_stored_p_value(demo):
     assert "resamples)" not in title and metric.verdicts["resamples"] == demo.settings.bootstrap, title
 
 
+def test_distribution_legend_groups_b_as_every_count(demo):
+    """"B = 12,000" (Spanish "12 000"), as the rest of the report writes counts, not "B = 12000"."""
+    from compreport.lang import language
+
+    comp = demo.competitions[0]
+    metric = comp.primary
+    many = replace(metric, replicates=np.tile(metric.replicates, (24, 1)))  # 12,000 replicates
+    for lang, b in (("en", "12,000"), ("es", "12\u00a0000")):
+        with language(lang):
+            fig = figures.distribution_plot(comp, many, metric.scores[0].system, metric.scores[1].system)
+        assert f"(B = {b})" in [t.get_text() for t in fig.legends[0].get_texts()][0]
+
+
 def test_distribution_title_states_a_tiny_p_value_as_less_than(demo):
     comp = demo.competitions[0]
     metric = comp.primary

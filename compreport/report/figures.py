@@ -133,7 +133,7 @@ def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str,
     ax = fig.add_subplot()
     ax.hist(reps, bins=lattice_bins(reps), color=OKABE_ITO["sky_blue"], edgecolor="white", linewidth=0.3, zorder=2,
             label=tr("first {b} of {resamples} replicates", b=count(first), resamples=count(resamples))
-            if resamples and test == "bootstrap" else tr("bootstrap replicates (B = {b})", b=reps.size),
+            if resamples and test == "bootstrap" else tr("bootstrap replicates (B = {b})", b=count(reps.size)),
             gid="dist-histogram")
     lines = ((0.0, "0", OKABE_ITO["black"], "-"),
              (delta, f"δ(x) = {delta:.4f}", OKABE_ITO["blue"], "--"),
