@@ -394,6 +394,17 @@ def test_label_prefix_makes_labels_unique(twelve):
             latex.Options(label_prefix=bad)
 
 
+def test_appendix_section_labels_transliterate_as_file_names(twelve):
+    """``\\label{sec:metodos}``, not pylatex's ``sec:Mtodos`` (it drops what is not ASCII)."""
+    from compreport.lang import language
+
+    with language("es"):
+        doc = appendix.appendix(twelve, latex.Options(), {}, {}, "", "twelve")
+    labels = re.findall(r"\\label\{(sec:[^}]*)\}", doc)
+    assert labels == ["sec:metodos", "sec:competitividad-entre-competiciones"], labels
+    assert "\\label{sec:methods}" in appendix.appendix(twelve, latex.Options(), {}, {}, "", "twelve")
+
+
 def _matrix_marks(tex: str) -> tuple[list[str], set[str]]:
     """(marks the captions list, marks the cells carry) of a rendered pair matrix."""
     listed = re.findall(r"\\textsuperscript\{([^}]*)\}~\$p", tex) + re.findall(r"(\\dag)\{\}~\$p", tex)

@@ -52,6 +52,16 @@ def document_preamble(options: Options) -> list[str]:
     return lines
 
 
+def _section(title: str):
+    """A pylatex section labelled ``sec:<slug>``, ASCII as the file names (``sec:metodos``; pylatex's
+    own label drops what is not ASCII, ``sec:Mtodos``, and escapes a dash as ``{-}``)."""
+    from pylatex import NoEscape, Section
+
+    section = Section(title, label=False)
+    section.append(NoEscape(f"\\label{{sec:{slug(title)}}}%\n"))
+    return section
+
+
 def appendix(analysis: Analysis, options: Options, tables_by_comp: dict[str, list[str]],
              figures_by_comp: dict[str, list[str]], stamp: str, prefix: str) -> str:
     """The appendix document (pylatex): methods, then every competition's tables and figures, in the
@@ -75,10 +85,10 @@ def appendix(analysis: Analysis, options: Options, tables_by_comp: dict[str, lis
     doc.preamble.append(Command("date", ""))
     doc.append(NoEscape(r"\maketitle"))
     barrier = NoEscape("\n\\FloatBarrier")  # before each heading: the floats above stay above it
-    with doc.create(Section(tr("Methods"))):
+    with doc.create(_section(tr("Methods"))):
         doc.append(NoEscape(methods_latex(analysis.settings, analysis.competitions)))
     doc.append(barrier)
-    with doc.create(Section(tr("Competitiveness across competitions"))):
+    with doc.create(_section(tr("Competitiveness across competitions"))):
         doc.append(NoEscape(r"\input{summary/legend.tex}" + "\n" + r"\input{summary/competitiveness.tex}"))
         for stem, _, _ in _language_blocks(analysis):
             doc.append(NoEscape(f"\n\\input{{summary/ci-{stem}.tex}}\n"))
