@@ -11,10 +11,8 @@ import contextlib
 import functools
 import inspect
 import io
-import re
 import threading
 import types
-import warnings
 from collections.abc import Sequence
 
 import fontTools.subset
@@ -26,9 +24,9 @@ from matplotlib.font_manager import get_font
 from matplotlib.lines import Line2D
 
 from .._version import __version__
-from ..errors import warn
 from ..lang import tr
 from ..stats.results import MetricAnalysis
+from .glyphs import font_family
 from .metricnames import metric_label
 
 #: Okabe & Ito (2008) colour-blind-safe palette.
@@ -49,62 +47,8 @@ UNDEFINED_COLOR = "#999999"
 FORMATS = ("pdf", "svg", "png")
 PNG_DPI = 200
 
-#: Fonts for the Chinese, Japanese and Korean characters of team names, which DejaVu Sans lacks
-#: (matplotlib would draw empty boxes): the first one installed joins ``font.family`` as a per-glyph
-#: fallback. `make demo` installs WenQuanYi Micro Hei (fonts-wqy-microhei).
-CJK_FONTS = ("WenQuanYi Micro Hei", "Noto Sans CJK JP", "Noto Sans CJK SC", "Source Han Sans", "Droid Sans Fallback",
-             "PingFang SC", "Hiragino Sans", "Microsoft YaHei", "Malgun Gothic")
-
-#: matplotlib's warning for a character no font of ``font.family`` has (once per character and save).
-_MISSING_GLYPH = re.compile(r"Glyph (\d+) \(.*\) missing from font\(s\)")
-
-
-@contextlib.contextmanager
-def held_glyph_warnings():
-    """Hold back matplotlib's missing-glyph warnings raised in the block (24 lines for two Chinese
-    names in one figure's PDF and SVG) and yield the set of those characters, filled when the block
-    ends; every other warning is raised again as it was."""
-    lacking: set[str] = set()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            yield lacking
-        finally:
-            others = []
-            for w in caught:
-                found = _MISSING_GLYPH.match(str(w.message))
-                if found:
-                    lacking.add(chr(int(found.group(1))))
-                else:
-                    others.append(w)
-    for w in others:
-        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
-
-
-def warn_missing_glyphs(chars, analysis) -> None:
-    """One warning for the characters of names that no installed font has (drawn as empty boxes)."""
-    chars = sorted(chars)
-    names = sorted({name for comp in analysis.competitions for name in [comp.name, *comp.systems]
-                    if set(name) & set(chars)})
-    shown = ", ".join(f"'{name}'" for name in names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
-    warn(f"figures: no installed font has {' '.join(chars)} (in {shown}): the figures draw empty boxes for "
-         f"them; install a font that has them (Chinese, Japanese, "
-         f"Korean: fonts-wqy-microhei, which `make demo` installs), then delete matplotlib's font cache "
-         f"(~/.cache/matplotlib/fontlist-*.json)")
-
-
-def _font_family() -> list[str]:
-    """DejaVu Sans, then the first of :data:`CJK_FONTS` matplotlib knows (its font cache: a font
-    installed after the cache was built is found once the cache is rebuilt). A figure without such
-    characters is drawn, and its PDF and PNG written, as with DejaVu Sans alone."""
-    from matplotlib.font_manager import fontManager
-
-    known = {f.name for f in fontManager.ttflist}
-    return ["DejaVu Sans", *[f for f in CJK_FONTS if f in known][:1]]
-
-
 RC = {
-    "font.family": _font_family(),
+    "font.family": font_family(),
     "font.size": 9,
     "axes.titlesize": 10,
     "axes.labelsize": 9,

@@ -34,8 +34,9 @@ from ..lang import count, tr
 from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 from .figstyle import (BASELINE_COLOR, CHAR_IN, CONTAINS_ZERO_COLOR, EXCLUDES_ZERO_COLOR, FORMATS, METADATA,
                        OKABE_ITO, PNG_DPI, RC, ROW_IN, SYSTEM_COLOR, ReportFigure, TEXT, UNDEFINED_COLOR, ci_legend_handles,
-                       draw_intervals, held_glyph_warnings, label_width, lattice_bins, lean_pdf_fonts, lower_note,
-                       new_figure, pct, set_system_ticks, styled, warn_missing_glyphs)
+                       draw_intervals, label_width, lattice_bins, lean_pdf_fonts, lower_note, new_figure, pct,
+                       set_system_ticks, styled)
+from .glyphs import held_glyph_warnings, warn_missing_glyphs
 from .heatmaps import confusion_plot, pairs_plot
 from .workshopfig import workshop_plot
 from .model import Format, many_systems

@@ -387,9 +387,8 @@ def summary(analysis: Analysis, fmt: Format, metric: str | None = None) -> Table
         values[comp.id] = (ma, summary_values(ma))
     rows = [Row(tr(name), {cid: Cell(v[i], fmt.summary(v[i])) for cid, (_, v) in values.items()})
             for i, name in enumerate(SUMMARY_ROWS)]
-    units = {cid: ma.competitiveness.get("ppi_unit") for cid, (ma, _) in values.items()}
-    return Table("summary", columns, rows, extra={"headings": headings, "ppi_unit": units,
-                                                  "ideal": {cid: ma.ideal for cid, (ma, _) in values.items()}})
+    return Table("summary", columns, rows, extra={"headings": headings, "ideal": {c: ma.ideal for c, (ma, _) in values.items()},
+                                                  "ppi_unit": {c: ma.competitiveness.get("ppi_unit") for c, (ma, _) in values.items()}})
 
 
 def summary_frame(analysis: Analysis):
