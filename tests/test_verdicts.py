@@ -419,3 +419,16 @@ def test_the_summary_says_its_ties_are_not_the_verdicts(twelve, demo):
     units = "PPI of RateTrip 2026: Review rating (MAE, ideal 0) is the winner's distance to the metric's ideal value"
     assert units in re.sub(r"\s+", " ", Report(demo).to_latex("summary"))
     assert units in re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", " ", html.index_html(demo))))
+
+
+def test_the_difference_figure_and_the_methods_name_the_rule_behind_verdicts():
+    """The difference figure colours intervals by whether they exclude 0 (uncorrected), which is not
+    the verdict: its caption says so and names the rule; the methods text says the competitiveness
+    ties are not the verdicts."""
+    s = Settings(bootstrap=1000, correction="holm", family="all-pairs")
+    caption = prose.figure_caption("diff", s)
+    assert "green intervals exclude 0, which is not the verdict" in caption
+    assert "decided by the Holm correction over all pairs of systems" in caption
+    methods = "".join(x for x in prose.paragraph(s) if isinstance(x, str))
+    assert "among competitors" in methods and "these counts are not the verdicts above" in methods
+    assert "over all pairs of competitors" in methods and "m − 1" not in methods

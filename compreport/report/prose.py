@@ -132,9 +132,10 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
                "p-values over {family}. Every verdict of this report, whether two systems differ significantly "
                "and which cannot be told apart from the best, uses the ",
                family=vocab.FAMILIES[settings.family].words), *_verdict_rule(settings), *_groups(settings),
-            tr("The competitiveness summary counts ties as the paper does, under each of the four corrections: "
-               "with the winner over the m − 1 comparisons with the winner, between competitors over {family}. ",
-               family=vocab.FAMILIES[settings.ties_family].words)]
+            tr("The competitiveness summary counts ties as the paper does, among competitors and under each of the "
+               "four corrections: with the winner over the winner's comparisons with the other competitors, between "
+               "competitors over {family}; these counts are not the verdicts above and can differ from them. ",
+               family=ties_family(settings))]
     out += _refinement(settings)
     out += [tr("Baselines compete like the participants. ") if settings.include_baselines else
             tr("Baselines are compared and grouped with the participants but do not compete: the best system, the "
@@ -257,7 +258,8 @@ def other_family_note(settings: Settings, corrected_p: float, verdict_p: float |
 FIGURE_CAPTIONS = {
     "ci": N_("Scores with their {level} bootstrap confidence intervals, best first."),
     "diff": N_("Differences from the best with their {level} confidence intervals, not corrected for multiple "
-               "comparisons (positive: the best is better); green intervals exclude 0."),
+               "comparisons (positive: the best is better); green intervals exclude 0, which is not the verdict: "
+               "whether a system differs significantly from the best is decided by the {rule} (see the table)."),
     "dist": N_("Bootstrap distribution of the difference between the best system and the runner-up; the p-value "
                "counts the replicates at or beyond twice the observed difference."),
     "dist-randomization": N_("Bootstrap distribution of the difference between the best system and the "
@@ -273,7 +275,7 @@ FIGURE_CAPTIONS = {
 def figure_caption(kind: str, settings: Settings) -> str:
     """The caption of a figure of ``kind`` (``ci``, ``diff``, ``dist``, ``facets``, ``pairs``) under ``settings``."""
     key = f"{kind}-{settings.test}" if f"{kind}-{settings.test}" in FIGURE_CAPTIONS else kind
-    return tr(FIGURE_CAPTIONS[key], level=level(settings)) if key in FIGURE_CAPTIONS else ""
+    return tr(FIGURE_CAPTIONS[key], level=level(settings), rule=settings.rule) if key in FIGURE_CAPTIONS else ""
 
 
 def subtitle(comp: CompetitionAnalysis) -> str:

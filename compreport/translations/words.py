@@ -53,8 +53,8 @@ ES: dict[str, str] = {
         "La tabla de diferencias con el mejor corrige solo sobre las comparaciones del ganador con los demás competidores ({correction}: {p}); el veredicto anterior, como los grupos de significación, usa la {rule}.",
     "Scores with their {level} bootstrap confidence intervals, best first.":
         "Puntuaciones con sus intervalos de confianza bootstrap al {level}, de mejor a peor.",
-    "Differences from the best with their {level} confidence intervals, not corrected for multiple comparisons (positive: the best is better); green intervals exclude 0.":
-        "Diferencias con el mejor y sus intervalos de confianza al {level}, sin corregir por comparaciones múltiples (positiva: ventaja del mejor); los intervalos verdes excluyen el 0.",
+    "Differences from the best with their {level} confidence intervals, not corrected for multiple comparisons (positive: the best is better); green intervals exclude 0, which is not the verdict: whether a system differs significantly from the best is decided by the {rule} (see the table).":
+        "Diferencias con el mejor y sus intervalos de confianza al {level}, sin corregir por comparaciones múltiples (positiva: ventaja del mejor); los intervalos verdes excluyen el 0, lo que no es el veredicto: si un sistema difiere significativamente del mejor lo decide la {rule} (véase la tabla).",
     "Bootstrap distribution of the difference between the best system and the runner-up; the p-value counts the replicates at or beyond twice the observed difference.":
         "Distribución bootstrap de la diferencia entre el mejor sistema y el segundo; el valor p cuenta las réplicas que alcanzan o superan el doble de la diferencia observada.",
     "Bootstrap distribution of the difference between the best system and the runner-up; the p-value in the title is the approximate randomization test's.":
@@ -85,8 +85,8 @@ ES: dict[str, str] = {
         ", igual que los grupos de significación, una representación compacta por letras ",
     ": systems sharing a letter are not significantly different at α = {alpha}. ":
         ": los sistemas que comparten una letra no son significativamente distintos con α = {alpha}. ",
-    "The competitiveness summary counts ties as the paper does, under each of the four corrections: with the winner over the m − 1 comparisons with the winner, between competitors over {family}. ":
-        "El resumen de competitividad cuenta los empates como el artículo de Nava-Muñoz et al., con cada una de las cuatro correcciones: con el ganador sobre las m − 1 comparaciones con el ganador; entre competidores sobre {family}. ",
+    "The competitiveness summary counts ties as the paper does, among competitors and under each of the four corrections: with the winner over the winner's comparisons with the other competitors, between competitors over {family}; these counts are not the verdicts above and can differ from them. ":
+        "El resumen de competitividad cuenta los empates como el artículo de Nava-Muñoz et al., entre competidores y con cada una de las cuatro correcciones: con el ganador sobre las comparaciones del ganador con los demás competidores; entre competidores sobre {family}; estos recuentos no son los veredictos anteriores y pueden diferir de ellos. ",
     "The best system is chosen on the same test set it is compared on.": "El mejor sistema se elige sobre el mismo conjunto de prueba en que se compara.",
     "Each p-value is reported with its Monte-Carlo standard error; a verdict is settled when the correction gives it for every p-value of its family at both ends of its Clopper–Pearson bounds (jointly at risk {risk}) ":
         "Cada valor p se da con su error estándar de Monte Carlo; un veredicto queda resuelto cuando la corrección lo da para todos los valores p de su familia en ambos extremos de sus cotas de Clopper–Pearson (con riesgo conjunto {risk}) ",
