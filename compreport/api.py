@@ -21,7 +21,6 @@ from .errors import InputError
 from .workers import check_jobs
 from .inputs.competition import Competition, CompetitionInfo, MetricSpec
 from .settings import make_settings
-from .words import option
 from .stats.results import Analysis
 
 __all__ = ["Inputs", "analyze", "from_frame", "load"]
@@ -205,12 +204,10 @@ def load(path, *, metrics=None, gold: str | None = None, id: str | None = None, 
         exclude = [os.fspath(g) for g in exclude or []]
     except TypeError:
         raise InputError(f"`exclude` must be a glob or a list of globs; got {exclude!r}") from None
-    if name is not None and (not name.strip() or len(paths) != 1):
-        raise InputError(f"{option('name')} names the one competition read from a table or a gold file; got "
-                         f"{'an empty name' if not name.strip() else f'{len(paths)} inputs'}")
-    if name is not None and (os.path.isdir(paths[0]) or paths[0].lower().endswith(".toml")):
-        raise InputError(f"{paths[0]}: {option('name')} names a competition read from a table or a gold file; "
-                         f"a spec gives its own `name`")
+    if name is not None:
+        from .inputs.slugs import check_name
+
+        check_name(name, paths)
     opts = Options(gold=gold, id=id, runs=None if runs is None else os.fspath(runs),
                    metrics=_names(metrics, "metrics") or [], pos_label=_label(pos_label), labels=_labels(labels),
                    sep=sep, id_col=id_col, label_col=label_col, comments=comments, zip_member=zip_member,

@@ -22,3 +22,27 @@ def slug(text: str) -> str:
     """A file-name-safe id: ASCII letters, digits and dashes (``Tü Par`` -> ``tu-par``, ``Łódź`` -> ``lodz``)."""
     s = re.sub(r"[^a-z0-9]+", "-", ascii_text(text).lower()).strip("-")
     return s[:80].strip("-") or "competition"
+
+
+#: Names OUT uses, which no competition id may take.
+RESERVED_IDS = {"summary", "index.html", "overview.pdf", "results.json", "appendix.tex", "appendix.pdf",
+                "references.bib"}
+
+
+def check_name(name: str, paths: list[str]) -> None:
+    """``--name``/``name=``: it names the one competition read from a table or a gold file (its id,
+    folder and random streams are made from it), so not an empty name, several inputs, a spec (which
+    has its own ``name``) or a name whose id OUT uses. Raises :class:`InputError` before any file is read."""
+    from ..errors import InputError
+    from ..words import option
+    from .tomlfile import is_spec
+
+    if not name.strip() or len(paths) != 1:
+        raise InputError(f"{option('name')} names the one competition read from a table or a gold file; got "
+                         f"{'an empty name' if not name.strip() else f'{len(paths)} inputs'}")
+    if is_spec(paths[0]):
+        raise InputError(f"{paths[0]}: {option('name')} names a competition read from a table or a gold file; "
+                         f"a spec gives its own `name`")
+    if slug(name) in RESERVED_IDS:
+        raise InputError(f"{option('name', name)} makes the competition id {slug(name)!r}, a name the output "
+                         f"folder uses; choose another name")

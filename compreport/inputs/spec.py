@@ -22,10 +22,10 @@ from . import readers as load
 from .competition import INFO_FIELDS, Competition, CompetitionInfo, MetricSpec
 from .delimited import SEPARATORS, text_name
 from .records import MISSING_POLICIES, ReadOptions, columns, one_column
-from .slugs import slug
+from .slugs import RESERVED_IDS, slug
 from .specmodels import (_KEY_OF_SETTING, BootstrapSpec, CompetitionSpec, DataSpec, MetricEntry,  # noqa: F401
                          NamesSpec, RunsSpec, WorkshopEntry, WorkshopSpec, _settings_of)
-from .tomlfile import read_toml, validate_model, where
+from .tomlfile import is_spec, read_toml, validate_model, where
 from ..errors import InputError
 from ..settings import suggest
 from ..words import option, override
@@ -106,16 +106,14 @@ def metric_file(name: str, base: str | None = None) -> str | None:
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 #: Names at the top of OUT that a competition folder must not take.
-_RESERVED_IDS = {"summary", "index.html", "overview.pdf", "results.json", "appendix.tex", "appendix.pdf",
-                 "references.bib"}
 
 
 def check_id(cid: str, where: Path) -> None:
     """A competition id names its folder in OUT, LaTeX paths and links: ASCII letters, digits, ``.``,
     ``_``, ``-``; starting with a letter or digit; at most 100 characters; not a name OUT uses."""
-    if not _ID.fullmatch(cid) or cid.lower() in _RESERVED_IDS:
+    if not _ID.fullmatch(cid) or cid.lower() in RESERVED_IDS:
         raise InputError(f"{where}: competition id {cid!r} must be 1-100 ASCII letters, digits, '.', '_' or '-', "
-                         f"start with a letter or digit, and not be one of {', '.join(sorted(_RESERVED_IDS))}")
+                         f"start with a letter or digit, and not be one of {', '.join(sorted(RESERVED_IDS))}")
 
 
 def _metric_specs(entries: list[MetricEntry], opts: Options, base: Path | None,
@@ -287,9 +285,10 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
         pieces = load.read_runs(str(path), opts.runs, options=reading.check())
     else:
         _wide_only(reading, path)
-        id_column = opts.id if reading.id_col is None else reading.id_col
+        id_column, said = (opts.id, option("id", opts.id)) if reading.id_col is None else (
+            reading.id_col, reading.named("id_col", reading.id_col))
         pieces = load.read_wide(str(path), gold=opts.gold or "y", id_column=id_column, sep=reading.sep,
-                                missing=reading.missing, cluster_column=reading.cluster_col)
+                                missing=reading.missing, cluster_column=reading.cluster_col, id_said=said)
     if not opts.metrics:
         raise InputError(f"{path}: no metric given; pass {option('metric', 'NAME')} "
                          f"(`compreport metrics` lists them)")
@@ -345,7 +344,7 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
                     comps.append(comp)
                     boot_sources.append((str(sub), boot))
                 continue
-        if path.suffix.lower() == ".toml":
+        if is_spec(path):
             specs.append(str(path))
             if _is_workshop_toml(path):
                 ws: WorkshopSpec = validate_model(WorkshopSpec, read_toml(path), path)

@@ -98,6 +98,12 @@ def _model_for(loc: tuple, model: type[BaseModel]) -> type[BaseModel] | None:
     return model
 
 
+def is_spec(path) -> bool:
+    """Whether an INPUT is read as a spec (a ``.toml`` file, or a folder of specs), not as a table or a
+    gold file: the one rule :func:`compreport.inputs.spec.load_inputs` and ``cr.load`` follow."""
+    return Path(path).is_dir() or Path(path).suffix.lower() == ".toml"
+
+
 def validate_model(model: type[BaseModel], data: dict, path: Path) -> Any:
     """``data`` read from ``path`` validated as ``model``.
 
