@@ -189,7 +189,7 @@ def render(tmp: Path, repeat: int) -> None:
 def floors(json_cpu: float) -> None:
     """Issue 15: what each renderer of the demo costs alone (CPU seconds, one process, ``--jobs 1``,
     latexmk's included), and what the PDF documents cost with every figure replaced by an empty box
-    of its size: the floor of WeasyPrint's text and table layout. Compared with the rendering budget
+    60 mm high: about the floor of WeasyPrint's text and table layout. Compared with the rendering budget
     the target leaves (3x the json run's CPU, less that run)."""
     import resource
     import warnings

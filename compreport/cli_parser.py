@@ -59,8 +59,9 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-comments", action="store_true", help="read lines starting with '#' as data (default: "
                    "they are comments)")
     g.add_argument("--zip-member", metavar="NAME", help="the prediction file inside every .zip run")
-    g.add_argument("--name", metavar="TEXT", help="the competition's name (titles, captions, its folder) when it is "
-                   "read from a table or a gold file (default: the file's stem); a spec gives its own `name`")
+    g.add_argument("--name", metavar="TEXT", help="the competition's name (titles, captions; its id, folder and "
+                   "random streams) when it is read from a table or a gold file (default: the file's stem); a spec "
+                   "gives its own `name`")
     g.add_argument("--names", metavar="FILE", help="names file: CSV/TSV with columns run, name, team, baseline, "
                    "exclude; or XML, one element per run")
     g.add_argument("--exclude", action="append", metavar="GLOB", help="leave out run files matching GLOB "

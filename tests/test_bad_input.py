@@ -240,7 +240,7 @@ def test_unknown_key_in_workshop(tmp_path):
     # a workshop without competitions is told what to write
     write(tmp_path, "workshop.toml", 'name = "W"\nyear = 2026\n')
     assert_bad(tmp_path, report(tmp_path, "workshop.toml"), "workshop.toml", "missing key 'competitions'",
-               "for example: [[competitions]] spec = ")
+               "for example: a table per competition, the line [[competitions]] then spec = ")
 
 
 def test_invalid_toml(tmp_path):

@@ -409,15 +409,19 @@ def test_output_paths_are_printed_escaped(tmp_path):
 
 
 def test_control_characters_in_figure_warnings_are_escaped(tmp_path):
-    """matplotlib's glyph warnings for a system named with ESC reach the terminal escaped."""
-    layout(tmp_path, **{"t\x1bred": RUN_B})
+    """Warnings that quote a system named with ESC (the LaTeX tables print its Chinese characters as
+    ?) reach the terminal escaped; matplotlib's glyph warning for ESC itself is no font problem and
+    gives no "install a font" advice."""
+    layout(tmp_path, **{"t\x1bred深": RUN_B})
     (tmp_path / "runs" / "sysB.tsv").unlink()
     res = cli(tmp_path, "report", "gold.tsv", "--runs", "runs", "--metric", "accuracy", "-o", "out", "-B", "20",
-              "--format", "html", "--figure-formats", "svg")
+              "--format", "html,latex", "--no-compile", "--figure-formats", "svg")
     assert res.returncode == 0, res.stderr
     assert "\x1b" not in res.stderr and "\x1b" not in res.stdout
-    assert all(line.startswith("warning: ") for line in res.stderr.splitlines() if line.strip())
-    assert len([line for line in res.stderr.splitlines() if "no installed font has" in line]) == 1, res.stderr
+    lines = [line for line in res.stderr.splitlines() if line.strip()]
+    assert all(line.startswith("warning: ") for line in lines)
+    assert [line for line in lines if "pdflatex cannot set" in line and "red深" in line], res.stderr
+    assert not [line for line in lines if "no installed font has" in line and "\\x1b" in line], res.stderr
 
 
 def _square(x):

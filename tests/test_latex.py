@@ -590,7 +590,7 @@ def test_names_pdflatex_cannot_set_are_named_in_a_warning(tmp_path):
     assert len(said) == 1, said
     assert ("they print '深度.01' as '??.01', '学习.01' as '??.01', 'Ștefan.01' as 'Stefan.01'; "
             "'深度.01' and '学习.01' print alike") in said[0]
-    assert "Álvarez" not in said[0] and "--names" in said[0]
+    assert "Álvarez" not in said[0] and "a names file (`names`," in said[0]  # the caller's words: Python
     assert board.count("??.01") == 2 and "Stefan.01" in board and "Álvarez.01" in board
     assert tex.as_printed("Tü Par ✓") == "Tü Par ?"
     # the command line says it once, as a warning line; a competition of Latin names says nothing
@@ -603,6 +603,7 @@ def test_names_pdflatex_cannot_set_are_named_in_a_warning(tmp_path):
                   "--no-compile", "--figure-formats", "")
     lines = [x for x in res.stderr.splitlines() if "pdflatex cannot set" in x]
     assert res.returncode == 0 and len(lines) == 1 and lines[0].startswith("warning: LaTeX tables of cjk"), res.stderr
+    assert "a names file (--names," in lines[0]
     with w.catch_warnings(record=True) as caught:
         w.simplefilter("always")
         latin = _analysis([_competition(3, cid="latin")], bootstrap=50, refine=False)

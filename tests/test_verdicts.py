@@ -414,8 +414,15 @@ def test_the_summary_says_its_ties_are_not_the_verdicts(twelve, demo):
     for text in (overview, latex):
         assert "the paper's counts among competitors" in text and "over all pairs of competitors" in text, text
         assert "the winner's comparisons with the other competitors" in text
-        assert "Holm correction over all pairs of systems, baselines included" in text
-    assert "They are not the verdicts of the competition reports" in overview
+        assert ("They are not the reports' verdicts (rule: Holm correction over all pairs of systems, baselines "
+                "included), which can count other ties.") in text
+    # under vs-best the ties with the winner in Holm's column are the verdicts, and the text says so
+    vs_best = _analyze(Settings(bootstrap=300, family="vs-best", refine=False))
+    ma = vs_best.competitions[0].primary
+    assert ma.competitiveness["ties_with_winner"]["holm"] == sum(s.differs_from_best is False for s in ma.scores)
+    said = re.sub(r"\s+", " ", Report(vs_best).to_latex("summary"))
+    assert "the ties with the winner in its correction's column are their verdicts" in said
+    assert "baselines included" not in said
     units = "PPI of RateTrip 2026: Review rating (MAE, ideal 0) is the winner's distance to the metric's ideal value"
     assert units in re.sub(r"\s+", " ", Report(demo).to_latex("summary"))
     assert units in re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", " ", html.index_html(demo))))
@@ -427,8 +434,10 @@ def test_the_difference_figure_and_the_methods_name_the_rule_behind_verdicts():
     ties are not the verdicts."""
     s = Settings(bootstrap=1000, correction="holm", family="all-pairs")
     caption = prose.figure_caption("diff", s)
-    assert "green intervals exclude 0, which is not the verdict" in caption
-    assert "decided by the Holm correction over all pairs of systems" in caption
+    assert "green intervals exclude 0, which is not the verdict (see the table; rule: Holm correction over all " \
+           "pairs of systems)" in caption
+    none = prose.figure_caption("diff", Settings(bootstrap=1000, correction="none"))
+    assert "rule: no correction for multiple comparisons" in none
     methods = "".join(x for x in prose.paragraph(s) if isinstance(x, str))
     assert "among competitors" in methods and "these counts are not the verdicts above" in methods
     assert "over all pairs of competitors" in methods and "m − 1" not in methods

@@ -158,4 +158,5 @@ class WorkshopSpec(_Strict):
     description: str = ""
     bootstrap: BootstrapSpec = BootstrapSpec()
     competitions: list[WorkshopEntry] = Field(json_schema_extra={
-        "example": '[[competitions]] spec = "detox" (a competition folder or competition.toml, one table each)'})
+        "example": 'a table per competition, the line [[competitions]] then spec = "detox" (its folder or its '
+                   'competition.toml)'})

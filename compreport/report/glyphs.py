@@ -20,26 +20,33 @@ CJK_FONTS = ("WenQuanYi Micro Hei", "Noto Sans CJK JP", "Noto Sans CJK SC", "Sou
 _MISSING_GLYPH = re.compile(r"Glyph (\d+) \(.*\) missing from font\(s\)")
 
 
+#: Where re-raised warnings are registered, so a filter that shows a warning once still does.
+_SHOWN: dict = {}
+
+
 @contextlib.contextmanager
 def held_glyph_warnings():
     """Hold back matplotlib's missing-glyph warnings raised in the block (24 lines for two Chinese
     names in one figure's PDF and SVG) and yield the set of those characters, filled when the block
-    ends; every other warning is raised again as it was."""
+    ends (a control character is left out: no font is meant to draw it); every other warning is raised
+    again as it was, also when the block raises."""
     lacking: set[str] = set()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            yield lacking
-        finally:
-            others = []
-            for w in caught:
-                found = _MISSING_GLYPH.match(str(w.message))
-                if found:
-                    lacking.add(chr(int(found.group(1))))
-                else:
-                    others.append(w)
-    for w in others:
-        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
+    others: list = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                yield lacking
+            finally:
+                for w in caught:
+                    found = _MISSING_GLYPH.match(str(w.message))
+                    if found is None:
+                        others.append(w)
+                    elif chr(int(found.group(1))).isprintable():
+                        lacking.add(chr(int(found.group(1))))
+    finally:  # the caller's filters again, also when the block raised
+        for w in others:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source, registry=_SHOWN)
 
 
 def warn_missing_glyphs(chars, analysis) -> None:
@@ -48,10 +55,9 @@ def warn_missing_glyphs(chars, analysis) -> None:
     names = sorted({name for comp in analysis.competitions for name in [comp.name, *comp.systems]
                     if set(name) & set(chars)})
     shown = ", ".join(f"'{name}'" for name in names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
-    warn(f"figures: no installed font has {' '.join(chars)} (in {shown}): the figures draw empty boxes for "
-         f"them; install a font that has them (Chinese, Japanese, "
-         f"Korean: fonts-wqy-microhei, which `make demo` installs), then delete matplotlib's font cache "
-         f"(~/.cache/matplotlib/fontlist-*.json)")
+    warn(f"figures: no installed font has {' '.join(chars)}{f' (in {shown})' if names else ''}: the figures draw "
+         f"empty boxes for them; install a font that has them (Chinese, Japanese, Korean: fonts-wqy-microhei, "
+         f"which `make demo` installs), then delete matplotlib's font cache (~/.cache/matplotlib/fontlist-*.json)")
 
 
 def font_family() -> list[str]:

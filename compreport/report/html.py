@@ -356,7 +356,8 @@ def index_html(analysis: Analysis, fmt: model.Format | None = None, gallery: Gal
                   title=prose.title(analysis), summaries=summary_blocks(analysis, fmt, for_pdf=for_pdf),
                   legend=model.legend(), competitions=competitions, workshop_svg=workshop_svg,
                   methods=methods_context(analysis.settings, analysis.competitions), provenance=provenance(analysis),
-                  ties_words=prose.ties_family(analysis.settings))
+                  ties_words=prose.ties_family(analysis.settings),
+                  not_verdicts=prose.ties_are_not_verdicts(analysis.settings))
 
 
 def _write(path: Path, text: str) -> Path:

@@ -331,12 +331,11 @@ class Renderer(PairwiseTables):
                                    sep=2 * st.tabcolsep)
             cap = tr("Competitiveness of the competitions{part}; rows as in Table~{ref}. Ties are the paper's counts "
                      "among competitors at {alpha} with the {test}: with the winner corrected over the winner's "
-                     "comparisons with the other competitors, between competitors over {ties}; the verdicts of the "
-                     "competitions' tables use the {rule}, baselines included.", part=self._part_text(k + 1, len(id_groups)),
-                     ref=f"\\ref{{{legend}}}", alpha=alpha(s.alpha, self.opt.decimal_comma), test=p_test(s.test),
-                     ties=escape(prose.ties_family(s)), rule=escape(s.rule))
-            ppi = prose.ppi_note(t, sub, escape)
-            cap += f" {ppi}" if ppi else ""
+                     "comparisons with the other competitors, between competitors over {ties}.",
+                     part=self._part_text(k + 1, len(id_groups)), ref=f"\\ref{{{legend}}}",
+                     alpha=alpha(s.alpha, self.opt.decimal_comma), test=p_test(s.test), ties=escape(prose.ties_family(s)))
+            notes = [prose.ties_are_not_verdicts(s, escape), prose.ppi_note(t, sub, escape, self.num)]
+            cap += "".join(f" {n}" for n in notes if n)
             parts.append(_Part(width(g), tabular, cap, labels[k]))
         return self._file(parts)
 

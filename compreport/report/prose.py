@@ -55,16 +55,29 @@ def ties_family(settings: Settings) -> str:
     return tr(vocab.TIES_FAMILIES[settings.ties_family])
 
 
-def ppi_note(summary, ids, esc=str) -> str | None:
+def ties_are_not_verdicts(settings: Settings, esc=str) -> str:
+    """How the competitiveness ties relate to the reports' verdicts (the overview's note, the LaTeX
+    summary's caption; the rule's words through ``esc``): under ``vs-best`` the ties with the winner
+    in the rule's correction are the verdicts, and baselines get none; otherwise no tie count is."""
+    if settings.family == "vs-best":
+        return tr("Under the reports' rule ({rule}) the ties with the winner in its correction's column are their "
+                  "verdicts; the ties between competitors are not, since the reports test only the comparisons "
+                  "with the best.", rule=esc(settings.rule))
+    return tr("They are not the reports' verdicts (rule: {rule}, baselines included), which can count other ties.",
+              rule=esc(settings.rule))
+
+
+def ppi_note(summary, ids, esc=str, number=decimal) -> str | None:
     """The note on the columns ``ids`` of the competitiveness ``summary`` table whose PPI is in their
     metric's units, not a percentage (:data:`~compreport.vocabulary.PPI_IN_UNITS`), names through
-    ``esc`` (the renderer's escaping); None when every PPI there is a percentage."""
+    ``esc`` (the renderer's escaping) and the ideal value through ``number`` (LaTeX: its decimal
+    marker); None when every PPI there is a percentage."""
     units = [cid for cid in ids if summary.extra["ppi_unit"][cid] == "metric"]
     if not units:
         return None
     names = ", ".join(tr("{name} ({metric}, ideal {ideal})", name=esc(summary.columns[cid]),
                          metric=esc(metric_label(summary.extra["headings"][cid][3])),
-                         ideal=decimal(summary.extra["ideal"][cid])) for cid in units)
+                         ideal=number(summary.extra["ideal"][cid])) for cid in units)
     return tr(vocab.PPI_IN_UNITS, names=names)
 
 
@@ -258,8 +271,8 @@ def other_family_note(settings: Settings, corrected_p: float, verdict_p: float |
 FIGURE_CAPTIONS = {
     "ci": N_("Scores with their {level} bootstrap confidence intervals, best first."),
     "diff": N_("Differences from the best with their {level} confidence intervals, not corrected for multiple "
-               "comparisons (positive: the best is better); green intervals exclude 0, which is not the verdict: "
-               "whether a system differs significantly from the best is decided by the {rule} (see the table)."),
+               "comparisons (positive: the best is better); green intervals exclude 0, which is not the verdict "
+               "(see the table; rule: {rule})."),
     "dist": N_("Bootstrap distribution of the difference between the best system and the runner-up; the p-value "
                "counts the replicates at or beyond twice the observed difference."),
     "dist-randomization": N_("Bootstrap distribution of the difference between the best system and the "

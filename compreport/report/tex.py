@@ -21,6 +21,7 @@ import numpy as np
 
 from ..errors import warn
 from ..lang import N_, grouped, tr
+from ..words import option
 from ..stats.results import MetricAnalysis
 from .metricnames import metric_label, positive
 from .model import MISSING, Cell
@@ -68,9 +69,9 @@ def _fallback(ch: str) -> str:
 
 def as_printed(text: object) -> str:
     """``text`` as its :func:`escape` prints under pdflatex: each character pdflatex cannot set
-    replaced by its :func:`_fallback`; other characters (control characters aside) as given."""
-    return "".join(ch if ch.isascii() or ch in _UNICODE_OK or ch in _UNICODE_TEX else _fallback(ch)
-                   for ch in str(text))
+    replaced by its :func:`_fallback`, an ASCII control character by a space; others as given."""
+    return "".join((ch if ch.isprintable() else " ") if ch.isascii() else ch if ch in _UNICODE_OK or ch in _UNICODE_TEX
+                   else _fallback(ch) for ch in str(text))
 
 
 def warn_unset_names(comp) -> None:
@@ -90,7 +91,8 @@ def warn_unset_names(comp) -> None:
              + " print alike, so the tables cannot tell them apart") if alike else ""
     warn(f"LaTeX tables of {comp.id}: pdflatex cannot set every character of {len(altered)} system "
          f"name{'s' if len(altered) > 1 else ''}: they print {shown}{clash}. The HTML reports print them as "
-         f"given (the PDF reports too, with a font that has them); a names file (--names, [names] file) can give them names in Latin script")
+         f"given (the PDF reports too, with a font that has them); to name them in Latin script, use a names file "
+         f"({option('names')}, or `[names] file` in a spec) or, for a wide table, its column names")
 
 
 def breakable(name: object) -> str:

@@ -57,15 +57,13 @@ ES: dict[str, str] = {
     "Columns grouped by challenge, task and language as in Nava-Muñoz et al. (Tables 7–11); each language links to "
     "its competition's report. Ties are the paper's counts among competitors: pairs whose corrected p &ge; &alpha; = "
     "{alpha} under each of the four corrections, over the winner's comparisons with the other competitors (ties with "
-    "the winner) and over {ties} (ties between competitors). They are not the verdicts of the competition reports, "
-    "which use the {rule}, baselines included, and can count other ties. Differences 3 decimals; CV and PPI in "
+    "the winner) and over {ties} (ties between competitors). {verdicts} Differences 3 decimals; CV and PPI in "
     "percent unless noted.":
         "Columnas agrupadas por reto, tarea e idioma como en Nava-Muñoz et al. (tablas 7–11); cada idioma enlaza con "
         "el informe de su competición. Los empates son los recuentos del artículo entre competidores: pares cuyo p "
         "corregido es &ge; &alpha; = {alpha} con cada una de las cuatro correcciones, sobre las comparaciones del "
-        "ganador con los demás competidores (empates con el ganador) y sobre {ties} (empates entre competidores). No "
-        "son los veredictos de los informes de cada competición, que aplican la {rule}, líneas base incluidas, y "
-        "pueden contar otros empates. Diferencias con 3 decimales; CV y PPI en porcentaje salvo que se indique.",
+        "ganador con los demás competidores (empates con el ganador) y sobre {ties} (empates entre competidores). "
+        "{verdicts} Diferencias con 3 decimales; CV y PPI en porcentaje salvo que se indique.",
     "<span class=\"label\">Competitiveness</span> of each competition's ranking metric":
         "<span class=\"label\">Competitividad</span> de la métrica de ordenación de cada competición",
     "(part {i} of {n})": "(parte {i} de {n})",

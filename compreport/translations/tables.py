@@ -106,11 +106,10 @@ ES: dict[str, str] = {
     "no competition": "ninguna competición",
     "Competitiveness of the competitions{part}; rows as in Table~{ref}. Ties are the paper's counts among competitors "
     "at {alpha} with the {test}: with the winner corrected over the winner's comparisons with the other competitors, "
-    "between competitors over {ties}; the verdicts of the competitions' tables use the {rule}, baselines included.":
+    "between competitors over {ties}.":
         "Competitividad de las competiciones{part}; filas como en la tabla~{ref}. Los empates son los recuentos del "
         "artículo entre competidores, con {alpha} y la {test}: con el ganador, corregidos sobre las comparaciones del "
-        "ganador con los demás competidores; entre competidores, sobre {ties}; los veredictos de las tablas de cada "
-        "competición aplican la {rule}, líneas base incluidas.",
+        "ganador con los demás competidores; entre competidores, sobre {ties}.",
     "Per-class scores of {system}": "Puntuaciones por clase de {system}",
     ", the best system of {competition} by {metric}, on the full test set (field {field}): precision of the items it "
     "labels with the class, recall of the class's gold items, their F$_1$, and the class's gold items (support); 0 "

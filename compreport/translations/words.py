@@ -53,8 +53,12 @@ ES: dict[str, str] = {
         "La tabla de diferencias con el mejor corrige solo sobre las comparaciones del ganador con los demás competidores ({correction}: {p}); el veredicto anterior, como los grupos de significación, usa la {rule}.",
     "Scores with their {level} bootstrap confidence intervals, best first.":
         "Puntuaciones con sus intervalos de confianza bootstrap al {level}, de mejor a peor.",
-    "Differences from the best with their {level} confidence intervals, not corrected for multiple comparisons (positive: the best is better); green intervals exclude 0, which is not the verdict: whether a system differs significantly from the best is decided by the {rule} (see the table).":
-        "Diferencias con el mejor y sus intervalos de confianza al {level}, sin corregir por comparaciones múltiples (positiva: ventaja del mejor); los intervalos verdes excluyen el 0, lo que no es el veredicto: si un sistema difiere significativamente del mejor lo decide la {rule} (véase la tabla).",
+    "Differences from the best with their {level} confidence intervals, not corrected for multiple comparisons (positive: the best is better); green intervals exclude 0, which is not the verdict (see the table; rule: {rule}).":
+        "Diferencias con el mejor y sus intervalos de confianza al {level}, sin corregir por comparaciones múltiples (positiva: ventaja del mejor); los intervalos verdes excluyen el 0, lo que no es el veredicto (véase la tabla; regla: {rule}).",
+    "Under the reports' rule ({rule}) the ties with the winner in its correction's column are their verdicts; the ties between competitors are not, since the reports test only the comparisons with the best.":
+        "Con la regla de los informes ({rule}), los empates con el ganador en la columna de su corrección son sus veredictos; los empates entre competidores no lo son, pues los informes solo contrastan las comparaciones con el mejor.",
+    "They are not the reports' verdicts (rule: {rule}, baselines included), which can count other ties.":
+        "No son los veredictos de los informes (regla: {rule}, líneas base incluidas), que pueden contar otros empates.",
     "Bootstrap distribution of the difference between the best system and the runner-up; the p-value counts the replicates at or beyond twice the observed difference.":
         "Distribución bootstrap de la diferencia entre el mejor sistema y el segundo; el valor p cuenta las réplicas que alcanzan o superan el doble de la diferencia observada.",
     "Bootstrap distribution of the difference between the best system and the runner-up; the p-value in the title is the approximate randomization test's.":
