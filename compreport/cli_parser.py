@@ -138,7 +138,11 @@ def _add_output_options(p: argparse.ArgumentParser) -> None:
 
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose every error (unknown option, missing value or option) is one
-    ``error:`` line on stderr and exit status 2, without the usage block."""
+    ``error:`` line on stderr and exit status 2, without the usage block. Options are not taken
+    from a prefix (``--name`` is not ``--names``): a new option never changes what a script meant."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **{"allow_abbrev": False, **kwargs})
 
     def error(self, message):
         """Print ``error: MESSAGE (see PROG --help)`` and exit with status 2."""

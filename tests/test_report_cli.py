@@ -118,7 +118,9 @@ def test_decimal_comma_without_latex_is_noted(two_competitions, tmp_path):
 
 
 def test_bad_render_options_fail_before_any_work(two_competitions, tmp_path):
+    # an option is never taken from a prefix (--diff for --diff-decimals): a new option cannot change a script
     for args, words in ((["--figure-formats", "gif"], "gif"), (["--decimals", "12"], "--decimals"),
+                        (["--diff", "2"], "unrecognized arguments: --diff"),
                         (["--format", "docx"], "docx"), (["--format="], "got nothing")):
         res = _run("report", str(two_competitions), "-o", str(tmp_path / "o"), *args, cwd=tmp_path)
         assert res.returncode == 2, res.stderr
