@@ -220,7 +220,8 @@ def cmd_validate(args) -> int:
                  for ma in result.metrics]
         clusters = (f" in {comp.clusters.count} clusters (column {_printable(comp.clusters.column)})"
                     if comp.clusters else "")
-        print(f"ok: {comp.id}: {comp.n} items{clusters}, {comp.m} systems, metrics: {', '.join(names)}")
+        print(f"ok: {comp.id}: {comp.n} items{clusters}, {comp.m} system{'s' if comp.m != 1 else ''}, "
+              f"metrics: {', '.join(names)}")
         for line in _point_leaderboard(result):
             print(line)
     return 0

@@ -126,7 +126,7 @@ def correction_over(correction: str, family: str) -> str:
         A key of :data:`FAMILIES`, or ``"vs_best"`` for the comparisons of the best with the other competitors.
     """
     if correction == "none":
-        return tr("no correction for multiple comparisons")
+        return tr("uncorrected p-values, with no correction for multiple comparisons")  # reads right after "the"
     over = tr("the comparisons of the best with the other competitors") if family == "vs_best" else FAMILIES[family].words
     return tr("{correction} correction over {family}", correction=CORRECTIONS[correction].label, family=over)
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -254,3 +256,18 @@ def test_progress_bars_name_the_stages(tmp_path, capsys, jobs, formats, stages):
     assert all(stage in err for stage in stages), err
     cr.Report(analysis).write(tmp_path / "quiet", "html", figure_formats="svg", jobs=jobs, progress=False)
     assert capsys.readouterr().err == ""
+
+
+def test_figure_pairs_are_checked():
+    """``Report.figure``: ``a``/``b`` name two systems of the competition, and only the 'dist' figure takes them."""
+    rng = np.random.default_rng(3)
+    gold = rng.integers(0, 2, 60)
+    df = pd.DataFrame({"y": gold, **{s: np.where(rng.random(60) < 0.8, gold, 1 - gold) for s in ("A", "B", "C")}})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = cr.Report(cr.analyze(cr.from_frame(df, metrics=["accuracy"]), bootstrap=50, refine=False))
+    for kwargs, words in ((dict(kind="dist", a="A", b="A"), "two systems; both are 'A'"),
+                          (dict(kind="dist", a="Z"), "`a`: no system 'Z'"),
+                          (dict(kind="ci", a="A"), "'ci' takes neither")):
+        with pytest.raises(cr.InputError, match=re.escape(words)):
+            r.figure(**kwargs)

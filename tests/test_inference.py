@@ -1,11 +1,15 @@
 """p-values, corrections, ordering, intervals and competitiveness on hand-checkable inputs."""
 
+import warnings
+
 import numpy as np
 import pytest
 from statsmodels.stats.multitest import multipletests
 
 from compreport.stats import competitiveness, intervals, multitest, ranking, significance
-from compreport.stats.analysis import Settings, analyze_metric
+from compreport.stats.analysis import Settings, analyze_competition, analyze_metric
+
+from conftest import make_competition
 
 
 def test_p_value_counts_replicates_at_or_beyond_twice_delta():
@@ -108,3 +112,23 @@ def test_analyze_metric_orients_differences_for_lower_is_better():
         assert c.p_bonferroni == pytest.approx(min(1, 2 * c.p_value))
     for c in ma.pairs:
         assert c.p_bonferroni == pytest.approx(min(1, 3 * c.p_value))
+
+
+def test_a_corrected_p_value_at_alpha_does_not_reject():
+    """Holm over 28 pairs at the floor 1/(B + 1) with B = 559 is 28/560 = 0.05 exactly, which floating
+    point computes as 0.049999999999999996: the rule reads it as exact arithmetic does (no rejection),
+    and the advice on B says 560, the first B that can reject."""
+    from compreport.stats.multitest import rejects, resamples_needed
+
+    assert 28 * (1 / 560) < 0.05 and not rejects(28 * (1 / 560), 0.05) and rejects(0.0499, 0.05)
+    assert resamples_needed(28, 0.05, "holm") == 560
+    rng = np.random.default_rng(1)
+    gold = rng.integers(0, 2, 600)
+    preds = [np.where(rng.random(600) < acc, gold, 1 - gold) for acc in (0.98, 0.86, 0.74, 0.62, 0.5, 0.38, 0.26, 0.14)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # B too small for Holm over 28 pairs to reject
+        ma = analyze_competition(make_competition(gold, preds), Settings(bootstrap=559, refine=False),
+                                 progress=False).primary
+    assert ma.verdicts["can_reject"] is False
+    assert all(p.p_adjusted == pytest.approx(0.05) and p.significant is False for p in ma.pairs)
+    assert len({s.group for s in ma.scores}) == 1 and ma.competitiveness["ties"]["holm"] == 28

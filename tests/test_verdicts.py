@@ -437,7 +437,7 @@ def test_the_difference_figure_and_the_methods_name_the_rule_behind_verdicts():
     assert "green intervals exclude 0, which is not the verdict (see the table; rule: Holm correction over all " \
            "pairs of systems)" in caption
     none = prose.figure_caption("diff", Settings(bootstrap=1000, correction="none"))
-    assert "rule: no correction for multiple comparisons" in none
+    assert "rule: uncorrected p-values, with no correction for multiple comparisons" in none
     methods = "".join(x for x in prose.paragraph(s) if isinstance(x, str))
     assert "among competitors" in methods and "these counts are not the verdicts above" in methods
     assert "over all pairs of competitors" in methods and "m − 1" not in methods

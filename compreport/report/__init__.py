@@ -180,6 +180,8 @@ class Report:
         from . import figures
 
         _choice("kind", kind, FIGURES)
+        if kind != "dist" and (a is not None or b is not None):
+            raise InputError(f"`a` and `b` choose the pair of the 'dist' figure; {kind!r} takes neither")
         if kind == "workshop":
             return figures.workshop_plot(self.analysis)
         comp, ma = self._target(competition, metric)
@@ -194,6 +196,11 @@ class Report:
             raise InputError(f"competition {comp.id!r} has a single system: no difference to show")
         a = a or ma.best
         b = b or ma.runner_up or next(s.system for s in ma.scores if s.system != a)
+        for which, name in (("a", a), ("b", b)):
+            if name not in comp.systems:
+                raise InputError(f"`{which}`: no system {name!r} in competition {comp.id!r}{suggest(str(name), comp.systems)}")
+        if a == b:
+            raise InputError(f"`a` and `b` must be two systems; both are {a!r}")
         return figures.distribution_plot(comp, ma, a, b, self.analysis.settings.test)
 
     @_worded

@@ -48,8 +48,9 @@ def _settled(flag: float) -> bool | None:
 
 
 def _verdict(p: float, alpha: float) -> bool | None:
-    """The one significance rule: ``p < alpha``; None when ``p`` is undefined (not tested, B = 0)."""
-    return bool(p < alpha) if np.isfinite(p) else None
+    """The one significance rule, ``p < alpha`` (:func:`~compreport.stats.multitest.rejects`); None
+    when ``p`` is undefined (not tested, B = 0)."""
+    return bool(multitest.rejects(p, alpha)) if np.isfinite(p) else None
 
 
 def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float | None, primary: bool,
@@ -147,7 +148,7 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
     pr["p_se"] = montecarlo.standard_error(pr["p_value"], R)
     vb["p_se"] = montecarlo.standard_error(vb["p_value"], R)
     different = np.zeros((m, m), dtype=bool)
-    different[pa, pb] = different[pb, pa] = np.nan_to_num(decide, nan=1.0) < alpha
+    different[pa, pb] = different[pb, pa] = multitest.rejects(np.nan_to_num(decide, nan=1.0), alpha)
     # a group letter says what the tests found: a system none of whose pairs is tested (a baseline under
     # vs-best, every system with B = 0, an undefined score) gets none rather than every other's letter
     tested = np.zeros(m, dtype=bool)
@@ -187,7 +188,7 @@ def _rule(settings: Settings, tested: int, resamples: int) -> dict:
     min_p = multitest.smallest_corrected_p(settings.family, tested, resamples, settings.correction)
     return {"alpha": settings.alpha, "correction": settings.correction, "family": settings.family, "tested": tested,
             "resamples": resamples, "min_p": min_p,
-            "can_reject": None if min_p != min_p else bool(min_p < settings.alpha)}
+            "can_reject": None if min_p != min_p else bool(multitest.rejects(min_p, settings.alpha))}
 
 
 def _competitiveness(observed, order, competes, vb, vb_corr, pr, ia, pa, pb, settings: Settings, n, ideal,
@@ -215,7 +216,8 @@ def bootstrap_note(comp: Competition, settings: Settings) -> str | None:
     the best whatever the data."""
     size = comp.m - 1 if settings.family != "all-pairs" else comp.m * (comp.m - 1) // 2
     most = settings.bootstrap * (montecarlo.REFINE_FACTOR if settings.refine else 1)
-    if settings.bootstrap and multitest.smallest_adjusted_p(size, most, settings.correction) >= settings.alpha:
+    if settings.bootstrap and not multitest.rejects(multitest.smallest_adjusted_p(size, most, settings.correction),
+                                                    settings.alpha):
         need = montecarlo.b_needed(size, settings.alpha, settings.correction, settings.refine)
         refined = f" (refined up to {most})" if settings.refine else ""
         which = (f"the comparisons with the best under {settings.rule} (its row: {size} comparisons)"

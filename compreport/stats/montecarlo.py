@@ -68,8 +68,10 @@ def settled(p: np.ndarray, B: int, decide, alpha: float) -> np.ndarray:
     lo, hi = p_bounds(p, B, RISK / tested)
     at_est, at_lo, at_hi = decide(p), decide(lo), decide(hi)
     ok = np.isfinite(at_est) & np.isfinite(at_lo) & np.isfinite(at_hi)
-    est = at_est[ok] < alpha
-    out[ok] = ((at_lo[ok] < alpha) == est) & ((at_hi[ok] < alpha) == est)
+    from .multitest import rejects
+
+    est = rejects(at_est[ok], alpha)
+    out[ok] = (rejects(at_lo[ok], alpha) == est) & (rejects(at_hi[ok], alpha) == est)
     return out
 
 
@@ -91,14 +93,14 @@ def worth_refining(metrics, cap: int, alpha: float) -> bool:
     ``verdicts["may_settle"]``, :func:`may_settle`), or no comparison can be significant with the
     resamples drawn (``verdicts["can_reject"]`` False) but some could with ``cap``. Used to stop,
     never to decide."""
-    from .multitest import smallest_corrected_p
+    from .multitest import rejects, smallest_corrected_p
 
     for ma in metrics:
         v = ma.verdicts
         if v.get("may_settle"):
             return True
         if v.get("can_reject") is False and v.get("tested") and \
-                smallest_corrected_p(v["family"], int(v["tested"]), cap, v["correction"]) < alpha:
+                rejects(smallest_corrected_p(v["family"], int(v["tested"]), cap, v["correction"]), alpha):
             return True
     return False
 

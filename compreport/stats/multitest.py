@@ -13,6 +13,18 @@ import numpy as np
 
 from ..vocabulary import MULTIPLETESTS_METHOD
 
+#: Relative slack of :func:`rejects`. A corrected p-value is a whole number times (c + 1)/(B + 1)
+#: (over a whole number, for BH) computed in floating point: Holm over 28 pairs at its floor with
+#: B = 559 gives 28/560 = 0.049999999999999996, which exact arithmetic puts at alpha = 0.05. The
+#: slack is far below the spacing of such values near alpha for any B a run can draw.
+REJECT_SLACK = 1e-12
+
+
+def rejects(p, alpha: float):
+    """The significance rule, ``p < alpha``, as exact arithmetic decides it (within
+    :data:`REJECT_SLACK`); elementwise on arrays; False for NaN (not tested)."""
+    return np.asarray(p, dtype=float) < alpha * (1 - REJECT_SLACK)
+
 
 def _sorted_adjust(p_sorted: np.ndarray, method: str) -> np.ndarray:
     """Adjusted p-values of ascending ``p_sorted`` (m,) by ``method`` (a key of MULTIPLETESTS_METHOD)."""
@@ -83,6 +95,6 @@ def smallest_adjusted_p(tested: int, bootstrap: int, correction: str) -> float:
 def resamples_needed(tested: int, alpha: float, correction: str) -> int:
     """The smallest B with which :func:`smallest_adjusted_p` falls below ``alpha``."""
     b = max(1, int(np.floor((tested if correction in ("bonferroni", "holm") else 1) / alpha)) - 1)
-    while smallest_adjusted_p(tested, b, correction) >= alpha:
+    while not rejects(smallest_adjusted_p(tested, b, correction), alpha):
         b += 1
     return b

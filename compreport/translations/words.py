@@ -8,6 +8,8 @@ ES: dict[str, str] = {
     "{correction} correction over {family}": "corrección de {correction} sobre {family}",
     "none": "ninguna",
     "no correction for multiple comparisons": "ausencia de corrección por comparaciones múltiples",
+    "uncorrected p-values, with no correction for multiple comparisons":
+        "ausencia de corrección por comparaciones múltiples",
     "the Bonferroni correction": "la corrección de Bonferroni",
     "the Holm correction": "la corrección de Holm",
     "the Benjamini–Hochberg correction": "la corrección de Benjamini–Hochberg",
