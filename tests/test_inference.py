@@ -122,6 +122,7 @@ def test_a_corrected_p_value_at_alpha_does_not_reject():
 
     assert 28 * (1 / 560) < 0.05 and not rejects(28 * (1 / 560), 0.05) and rejects(0.0499, 0.05)
     assert resamples_needed(28, 0.05, "holm") == 560
+    assert not rejects(float("nan"), 0.05) and not multitest.cannot_reject(float("nan"), 0.05)  # nothing tested
     rng = np.random.default_rng(1)
     gold = rng.integers(0, 2, 600)
     preds = [np.where(rng.random(600) < acc, gold, 1 - gold) for acc in (0.98, 0.86, 0.74, 0.62, 0.5, 0.38, 0.26, 0.14)]

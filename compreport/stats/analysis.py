@@ -216,8 +216,8 @@ def bootstrap_note(comp: Competition, settings: Settings) -> str | None:
     the best whatever the data."""
     size = comp.m - 1 if settings.family != "all-pairs" else comp.m * (comp.m - 1) // 2
     most = settings.bootstrap * (montecarlo.REFINE_FACTOR if settings.refine else 1)
-    if settings.bootstrap and not multitest.rejects(multitest.smallest_adjusted_p(size, most, settings.correction),
-                                                    settings.alpha):
+    if settings.bootstrap and multitest.cannot_reject(multitest.smallest_adjusted_p(size, most, settings.correction),
+                                                      settings.alpha):
         need = montecarlo.b_needed(size, settings.alpha, settings.correction, settings.refine)
         refined = f" (refined up to {most})" if settings.refine else ""
         which = (f"the comparisons with the best under {settings.rule} (its row: {size} comparisons)"

@@ -26,6 +26,11 @@ def rejects(p, alpha: float):
     return np.asarray(p, dtype=float) < alpha * (1 - REJECT_SLACK)
 
 
+def cannot_reject(p, alpha: float) -> bool:
+    """A defined p-value that :func:`rejects` does not reject (False for NaN: nothing tested)."""
+    return bool(p == p and not rejects(p, alpha))
+
+
 def _sorted_adjust(p_sorted: np.ndarray, method: str) -> np.ndarray:
     """Adjusted p-values of ascending ``p_sorted`` (m,) by ``method`` (a key of MULTIPLETESTS_METHOD)."""
     m = len(p_sorted)
@@ -95,6 +100,6 @@ def smallest_adjusted_p(tested: int, bootstrap: int, correction: str) -> float:
 def resamples_needed(tested: int, alpha: float, correction: str) -> int:
     """The smallest B with which :func:`smallest_adjusted_p` falls below ``alpha``."""
     b = max(1, int(np.floor((tested if correction in ("bonferroni", "holm") else 1) / alpha)) - 1)
-    while not rejects(smallest_adjusted_p(tested, b, correction), alpha):
+    while cannot_reject(smallest_adjusted_p(tested, b, correction), alpha):
         b += 1
     return b
