@@ -29,3 +29,48 @@ def test_no_citation_sits_inside_parentheses(lang, settings):
             depth += {"(": 1, ")": -1}.get(ch, 0)
             assert 0 <= depth <= 1, text[max(0, i - 80):i + 20]
         assert depth == 0 and "(Piepho, 2004): " in text, text
+
+
+def _comp(name: str, clusters: bool):
+    """The little of a competition the methods sentences read: its name, clusters and metrics."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(name=name, metrics=[],
+                           clusters={"column": "question", "clusters": 40, "items": 320} if clusters else None)
+
+
+def test_cluster_sentences_follow_the_unit_the_test_and_the_interval_method():
+    """Under the cluster bootstrap no sentence speaks of resampling or swapping single items, the
+    randomization test's p-values are not said to resample, and the BCa jackknife appears only with
+    BCa intervals (a randomization round used to swap whole clusters in one sentence and each item's
+    predictions in the next)."""
+    grouped, flat = _comp("Q", True), _comp("F", False)
+    rand_bca = Settings(test="randomization", ci_method="bca")
+    text = _as_html(prose.paragraph(rand_bca, [grouped]))
+    team = _as_html(prose.method_sentences(rand_bca, grouped))
+    for t in (text, team):
+        assert "resamples of the clusters of test items" in t and "of the test items (seed" not in t, t
+        assert "swapping the two predictions of all the items of each cluster together, with probability 1/2" in t
+        assert "each item's" not in t and "p-values all resample" not in t and "intervals and differences resample" in t
+        assert "jackknife of BCa leaves out one cluster" in t
+    text = _as_html(prose.paragraph(Settings(), [grouped]))
+    assert "intervals, differences and p-values all resample clusters." in text
+    assert "jackknife" not in text and "randomization round" not in text and "swapping" not in text
+    mixed = _as_html(prose.paragraph(Settings(test="randomization"), [grouped, flat]))
+    assert "resamples of the test items or, where they form clusters, of the clusters (seed" in mixed
+    assert ("swapping with probability 1/2 the two predictions of each item or, where items form clusters, those "
+            "of all the items of each cluster together") in mixed and "jackknife" not in mixed
+    items = _as_html(prose.paragraph(Settings(test="randomization"), [flat]))
+    assert "resamples of the test items (seed" in items and "swapping each item's two predictions" in items
+    assert "cluster" not in items
+
+
+@pytest.mark.parametrize("test, side", [("randomization", "two-sided"), ("bootstrap", "one-sided")])
+def test_the_methods_paragraph_says_which_alternative_the_test_has(test, side):
+    """README: "The methods paragraph of every report and the team sheets say which alternative";
+    the paragraph said so only for the bootstrap test."""
+    text = _as_html(prose.paragraph(Settings(test=test)))
+    assert f"{side}," in text, text
+    if test == "randomization":
+        assert ("(Chinchor, 1992), two-sided, counting the rounds whose difference reaches the observed one in "
+                "absolute value, with p = (c + 1)/(R + 1)") in text

@@ -95,9 +95,39 @@ def unit(comp: CompetitionAnalysis) -> str:
     return tr("{clusters} clusters given by column “{column}”", clusters=count(c["clusters"]), column=c["column"]) if c else ""
 
 
-def clustering(comps) -> list[str | Cite]:
+#: What the resamples draw: the test items, their clusters (every competition resampled by
+#: cluster), or either (some are): keys of :func:`grouping`.
+DRAWN = {"items": N_("of the test items"), "clusters": N_("of the clusters of test items"),
+         "mixed": N_("of the test items or, where they form clusters, of the clusters")}
+
+#: What a randomization round swaps, by :func:`grouping` (the one place that says it).
+SWAPPED = {"items": N_("swapping each item's two predictions with probability 1/2 "),
+           "clusters": N_("swapping the two predictions of all the items of each cluster together, with probability "
+                          "1/2 "),
+           "mixed": N_("swapping with probability 1/2 the two predictions of each item or, where items form "
+                       "clusters, those of all the items of each cluster together ")}
+
+#: The end of the cluster-bootstrap sentence, by (test, BCa intervals): what resamples clusters
+#: (not the randomization test's p-values: :data:`SWAPPED` says what its rounds swap) and what the
+#: jackknife leaves out.
+CLUSTERED = {("bootstrap", False): N_(": intervals, differences and p-values all resample clusters. "),
+             ("bootstrap", True): N_(": intervals, differences and p-values all resample clusters, and the "
+                                     "jackknife of BCa leaves out one cluster at a time. "),
+             ("randomization", False): N_(": intervals and differences resample clusters. "),
+             ("randomization", True): N_(": intervals and differences resample clusters, and the jackknife of BCa "
+                                         "leaves out one cluster at a time. ")}
+
+
+def grouping(comps) -> str:
+    """``items`` when no competition of ``comps`` is resampled by cluster (also for none),
+    ``clusters`` when every one is, ``mixed`` otherwise (the stored ``comp.clusters``)."""
+    grouped = [bool(c.clusters) for c in comps]
+    return "clusters" if grouped and all(grouped) else "mixed" if any(grouped) else "items"
+
+
+def clustering(comps, settings: Settings) -> list[str | Cite]:
     """The methods sentence on the cluster bootstrap, naming the competitions of ``comps`` that use
-    it (``[]`` when none does)."""
+    it and what it changes under ``settings``' test and interval method (``[]`` when none does)."""
     grouped = [c for c in comps if c.clusters]
     if not grouped:
         return []
@@ -105,26 +135,29 @@ def clustering(comps) -> list[str | Cite]:
                          unit=unit(c)) for c in grouped)
     return [tr("Where items form clusters ({which}), a resample draws the clusters with replacement and every item "
                "of a drawn cluster comes with it, the cluster bootstrap ", which=which), Cite("davison1997"),
-            tr(": intervals, differences and p-values all resample clusters, the jackknife of BCa leaves out one "
-               "cluster, and a randomization round swaps the predictions of whole clusters. ")]
+            tr(CLUSTERED[settings.test, settings.ci_method == "bca"])]
 
 
 def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
     """The methods paragraph as segments (text and :class:`Cite`), worded from ``settings``, with
     the cluster bootstrap of those of the competitions ``comps`` that use it; the p-values' formula
-    names the resamples behind them as more than B where refinement drew more for some metric of ``comps``."""
+    names the resamples behind them as more than B where refinement drew more for some metric of
+    ``comps``."""
     ci = vocab.CI_METHODS[settings.ci_method]
     refined = any(p_resamples(ma, settings.bootstrap) for c in comps for ma in c.metrics)
     out: list[str | Cite] = [
         tr("Scores are reported with {level} {ci} confidence intervals ", level=level(settings), ci=ci.words),
         Cite(ci.cite),
-        tr(" from {resamples} paired bootstrap resamples of the test items (seed {seed}); every system and metric "
-           "is scored on the same resamples. ", resamples=count(settings.bootstrap), seed=settings.seed),
-        *clustering(comps)]
+        tr(" from {resamples} paired bootstrap resamples {drawn} (seed {seed}); every system and metric is scored "
+           "on the same resamples. ", resamples=count(settings.bootstrap), drawn=tr(DRAWN[grouping(comps)]),
+           seed=settings.seed),
+        *clustering(comps, settings)]
     if settings.test == "randomization":
-        out += [tr("p-values come from an approximate randomization test with {rounds} rounds, swapping each "
-                   "item's two predictions with probability 1/2 ", rounds=count(settings.bootstrap)),
-                Cite("noreen1989"), tr(" as in MUC "), Cite("chinchor1992"), tr(", with "), "p = (c + 1)/(R + 1) ",
+        out += [tr("p-values come from an approximate randomization test with {rounds} rounds, {swapping}",
+                   rounds=count(settings.bootstrap), swapping=tr(SWAPPED[grouping(comps)])),
+                Cite("noreen1989"), tr(" as in MUC "), Cite("chinchor1992"),
+                tr(", {sides}, counting the rounds whose difference reaches the observed one in absolute value, "
+                   "with ", sides=tr(vocab.TEST_SIDES[settings.test])), "p = (c + 1)/(R + 1) ",
                 Cite("phipson2010"),
                 tr(", R being the rounds behind each p-value: {rounds}, or more where the p-values were "
                    "re-estimated (below). ", rounds=count(settings.bootstrap)) if refined else ". "]
@@ -191,13 +224,16 @@ def method_sentences(settings: Settings, comp: CompetitionAnalysis | None = None
     cluster bootstrap), as segments with citations."""
     ci = vocab.CI_METHODS[settings.ci_method]
     test = vocab.TESTS[settings.test]
+    comps = [comp] if comp else []
     return [tr("Scores carry {level} {ci} confidence intervals ", level=level(settings), ci=ci.label),
             Cite(ci.cite),
-            tr(" from {resamples} paired bootstrap resamples of the test items (seed {seed}); p-values come from "
-               "{test} ", resamples=count(settings.bootstrap), seed=settings.seed, test=test.words),
-            Cite(test.cite), f", {tr(vocab.TEST_SIDES[settings.test])}. ",
+            tr(" from {resamples} paired bootstrap resamples {drawn} (seed {seed}); p-values come from {test} ",
+               resamples=count(settings.bootstrap), drawn=tr(DRAWN[grouping(comps)]), seed=settings.seed,
+               test=test.words),
+            Cite(test.cite), f", {tr(vocab.TEST_SIDES[settings.test])}",
+            f", {tr(SWAPPED[grouping(comps)]).rstrip()}. " if settings.test == "randomization" else ". ",
             tr("Every verdict on this page uses the "), *_verdict_rule(settings), *_groups(settings),
-            *clustering([comp] if comp else [])]
+            *clustering(comps, settings)]
 
 
 def cited(segments: list[str | Cite]) -> list[str]:

@@ -78,11 +78,27 @@ ES: dict[str, str] = {
     "{competition}: {items} items in {unit}": "{competition}: {items} ítems en {unit}",
     "Where items form clusters ({which}), a resample draws the clusters with replacement and every item of a drawn cluster comes with it, the cluster bootstrap ":
         "Cuando los ítems forman conglomerados ({which}), cada remuestra extrae los conglomerados con reemplazo y con cada conglomerado extraído vienen todos sus ítems: el bootstrap por conglomerados ",
-    ": intervals, differences and p-values all resample clusters, the jackknife of BCa leaves out one cluster, and a randomization round swaps the predictions of whole clusters. ":
-        ": intervalos, diferencias y valores p remuestrean conglomerados, el jackknife de BCa omite un conglomerado cada vez y cada ronda de aleatorización intercambia las predicciones de conglomerados enteros. ",
+    ": intervals, differences and p-values all resample clusters. ":
+        ": intervalos, diferencias y valores p remuestrean conglomerados. ",
+    ": intervals, differences and p-values all resample clusters, and the jackknife of BCa leaves out one cluster at a time. ":
+        ": intervalos, diferencias y valores p remuestrean conglomerados, y el jackknife de BCa omite un conglomerado cada vez. ",
+    ": intervals and differences resample clusters. ": ": intervalos y diferencias remuestrean conglomerados. ",
+    ": intervals and differences resample clusters, and the jackknife of BCa leaves out one cluster at a time. ":
+        ": intervalos y diferencias remuestrean conglomerados, y el jackknife de BCa omite un conglomerado cada vez. ",
+    "of the test items": "de los ítems de prueba",
+    "of the clusters of test items": "de los conglomerados de ítems de prueba",
+    "of the test items or, where they form clusters, of the clusters":
+        "de los ítems de prueba o, donde forman conglomerados, de los conglomerados",
+    "swapping each item's two predictions with probability 1/2 ":
+        "que intercambia las dos predicciones de cada ítem con probabilidad 1/2 ",
+    "swapping the two predictions of all the items of each cluster together, with probability 1/2 ":
+        "que intercambia a la vez las dos predicciones de todos los ítems de cada conglomerado, con probabilidad 1/2 ",
+    "swapping with probability 1/2 the two predictions of each item or, where items form clusters, those of all the items of each cluster together ":
+        "que intercambia con probabilidad 1/2 las dos predicciones de cada ítem o, donde los ítems forman conglomerados, las de todos los ítems de cada conglomerado a la vez ",
+
     "Scores are reported with {level} {ci} confidence intervals ": "Las puntuaciones se presentan con intervalos de confianza {ci} al {level} ",
-    " from {resamples} paired bootstrap resamples of the test items (seed {seed}); every system and metric is scored on the same resamples. ":
-        " obtenidos de {resamples} remuestras bootstrap pareadas de los ítems de prueba (semilla {seed}); todos los sistemas y métricas se evalúan sobre las mismas remuestras. ",
+    " from {resamples} paired bootstrap resamples {drawn} (seed {seed}); every system and metric is scored on the same resamples. ":
+        " obtenidos de {resamples} remuestras bootstrap pareadas {drawn} (semilla {seed}); todos los sistemas y métricas se evalúan sobre las mismas remuestras. ",
     "Tables report p-values raw and with Bonferroni ": "Las tablas dan los valores p sin ajustar y con los ajustes de Bonferroni ",
     " and Benjamini–Hochberg ": " y Benjamini–Hochberg ",
     " adjustments: differences from the best over the comparisons of the best with the other competitors, pairwise p-values over {family}. Every verdict of this report, whether two systems differ significantly and which cannot be told apart from the best, uses the ":
@@ -99,19 +115,20 @@ ES: dict[str, str] = {
     "The random streams are keyed by the seed and the competition's id, so a renamed competition draws other resamples. ":
         "Las secuencias aleatorias dependen de la semilla y del identificador de la competición, de modo que una competición renombrada extrae otras remuestras. ",
     "Scores carry {level} {ci} confidence intervals ": "Las puntuaciones llevan intervalos de confianza {ci} al {level} ",
-    " from {resamples} paired bootstrap resamples of the test items (seed {seed}); p-values come from {test} ":
-        " obtenidos de {resamples} remuestras bootstrap pareadas de los ítems de prueba (semilla {seed}); los valores p proceden de {test} ",
+    " from {resamples} paired bootstrap resamples {drawn} (seed {seed}); p-values come from {test} ":
+        " obtenidos de {resamples} remuestras bootstrap pareadas {drawn} (semilla {seed}); los valores p proceden de {test} ",
     "Every verdict on this page uses the ": "Todos los veredictos de esta página usan la ",
     "No test decides this comparison {at}.": "Ninguna prueba decide esta comparación {at}.",
     "The winner": "El ganador",
-    "p-values come from an approximate randomization test with {rounds} rounds, swapping each item's two predictions with probability 1/2 ":
-        "Los valores p proceden de una prueba de aleatorización aproximada con {rounds} rondas, que intercambia las dos predicciones de cada ítem con probabilidad 1/2 ",
+    "p-values come from an approximate randomization test with {rounds} rounds, {swapping}":
+        "Los valores p proceden de una prueba de aleatorización aproximada con {rounds} rondas, {swapping}",
     " as in MUC ": " como en MUC ",
     ", R being the rounds behind each p-value: {rounds}, or more where the p-values were re-estimated (below). ":
         ", siendo R las rondas en que se basa cada valor p: {rounds}, o más donde los valores p se volvieron a estimar (véase más abajo). ",
     ", R being the resamples behind each p-value: {resamples}, or more where the p-values were re-estimated (below). ":
         ", siendo R las remuestras en que se basa cada valor p: {resamples}, o más donde los valores p se volvieron a estimar (véase más abajo). ",
-    ", with ": ", con ",
+    ", {sides}, counting the rounds whose difference reaches the observed one in absolute value, with ":
+        ", {sides}, que cuenta las rondas cuya diferencia alcanza la observada en valor absoluto, con ",
     "p-values follow the paired bootstrap test ": "Los valores p siguen la prueba bootstrap pareada ",
     ", counting resamples whose difference reaches twice the observed one, with ": ", que cuenta las remuestras cuya diferencia alcanza el doble de la observada, con ",
     "Baselines compete like the participants. ": "Las líneas base compiten como los participantes. ",
