@@ -126,3 +126,28 @@ def test_borderline_pair_is_reported_with_its_error_and_marked_unsettled(tmp_pat
     caption = cr.Report(analysis).to_latex("diff-best")
     assert f"$p$ from 199 resamples, Monte-Carlo standard error at most {pair.p_se:.4f}" in caption
     assert "1 verdict unsettled" in caption
+
+
+def test_randomization_p_values_count_rounds_wherever_their_number_is_given():
+    """Under the randomization test the R behind a p-value counts rounds, not resamples: the
+    distribution figure's title, the team sheet, the LaTeX caption, the unsettled note and the
+    methods' refinement sentence (they all said "from 2,000 resamples")."""
+    from compreport.report.tex import num
+
+    rng = np.random.default_rng(2)
+    gold = rng.integers(0, 2, 300)
+    preds = [np.where(rng.random(300) < a, gold, 1 - gold) for a in (0.8, 0.74, 0.72, 0.6)]
+    whole = cr.analyze(make_competition(gold, preds, metrics=["accuracy"], cid="refine"), bootstrap=500, seed=4,
+                       test="randomization")
+    comp = whole.competitions[0]
+    R = comp.primary.verdicts["resamples"]
+    assert R > 500
+    report = cr.Report(whole)
+    assert report.figure("dist").axes[0].get_title(loc="left").endswith(f"(from {R:,} rounds)")
+    system = next(s.system for s in comp.primary.scores if not s.is_best)
+    sheet = re.sub(r"<[^>]+>", "", team_html(whole, comp, system))
+    assert f"from {R:,} rounds" in sheet and "resamples)" not in sheet
+    assert f"$p$ from {num(R)} rounds, Monte-Carlo" in report.to_latex("diff-best")
+    assert prose.unsettled_note(whole.settings, R).startswith(f"Unsettled: after {R:,} rounds this verdict")
+    methods = "".join(s for s in prose.paragraph(whole.settings, whole.competitions) if isinstance(s, str))
+    assert "re-estimated from twice as many rounds, up to 8,000 (intervals stay on the first 500 resamples)" in methods

@@ -42,7 +42,7 @@ from .workshopfig import workshop_plot
 from .model import Format, many_systems
 from .metricnames import metric_label, metric_title
 from .naming import metric_stems
-from .prose import direction, p_resamples
+from .prose import direction, draws, p_resamples
 
 @styled
 def ci_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float = 0.95) -> Figure:
@@ -120,8 +120,9 @@ def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str,
     The title shows the unadjusted p-value of the stored Comparison (a pair stored as (b, a)
     is shown with its orientation flipped). With ``test="randomization"`` the p-value comes from
     the randomization test, not from this histogram: nothing is shaded and the title says so.
-    When refinement drew more resamples for the p-value than the B of the histogram, the title
-    says how many and the histogram's legend that it holds the first B of them.
+    When refinement drew more resamples (rounds of the randomization test) for the p-value than the B
+    of the histogram, the title says how many, and under the bootstrap test the histogram's legend
+    that it holds the first B of them.
     Raises ValueError without replicates.
     """
     reps = metric.difference_replicates(a, b)
@@ -155,7 +156,7 @@ def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str,
     ax.set_ylabel(tr("replicates"))
     which = "" if test == "bootstrap" else f" ({vocab.test_phrase(test)})"
     if resamples:  # refined: the p-value is not this histogram's
-        which += tr(" (from {resamples} resamples)", resamples=count(resamples))
+        which += tr(" (from {draws})", draws=draws(test, resamples))
     ax.set_title(f"{a} − {b}: δ(x) = {delta:.4f}, " + Format().p_is(c.p_value, tr("raw p-value(x)")) + which,
                  loc="left",
                  **TEXT)

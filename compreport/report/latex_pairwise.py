@@ -16,6 +16,7 @@ from ..lang import N_, tr
 from .latex_layout import _Part, split_even
 from .latex_words import alpha, ci_method, header, level, p_test
 from .naming import metric_stems
+from .prose import draws
 from .tex import escape, mark, metric_name
 
 
@@ -72,18 +73,19 @@ class PairwiseTables:
             return ""
         d = self.fmt.p_decimals
         top = max(ses)
-        resamples = self.num(int(ma.verdicts.get('resamples') or self.analysis.settings.bootstrap))
+        s = self.analysis.settings
+        behind = draws(s.test, int(ma.verdicts.get('resamples') or s.bootstrap), self.num)
         unsettled = sum(1 for r in t.rows if r["settled"].value is False)
         if round(top, d) > 0:
-            text = tr(" $p$ from {resamples} resamples, Monte-Carlo standard error at most {se}", resamples=resamples,
+            text = tr(" $p$ from {draws}, Monte-Carlo standard error at most {se}", draws=behind,
                       se=self.num(f"{top:.{d}f}"))
         else:
-            text = tr(" $p$ from {resamples} resamples, Monte-Carlo standard error at most below {se}",
-                      resamples=resamples, se=self.num(f"{10 ** -d:.{d}f}"))
+            text = tr(" $p$ from {draws}, Monte-Carlo standard error at most below {se}",
+                      draws=behind, se=self.num(f"{10 ** -d:.{d}f}"))
         if unsettled == 1:
-            text += tr("; {n} verdict unsettled (within that error: more resamples could change it)", n=unsettled)
+            text += tr("; {n} verdict unsettled (within that error: drawing more could change it)", n=unsettled)
         elif unsettled:
-            text += tr("; {n} verdicts unsettled (within that error: more resamples could change them)", n=unsettled)
+            text += tr("; {n} verdicts unsettled (within that error: drawing more could change them)", n=unsettled)
         return text + "."
 
     def _marks_text(self, ma: MetricAnalysis) -> str:
@@ -94,8 +96,8 @@ class PairwiseTables:
             resamples, min_p = ma.verdicts.get("resamples", s.bootstrap), ma.verdicts.get("min_p")
             if not resamples:
                 return tr("No significance mark: without resamples there are no $p$-values")
-            return tr("No significance mark can occur: with {resamples} resamples the smallest corrected $p$-value is "
-                      "{p} ({rule})", resamples=self.num(resamples), rule=escape(s.rule),
+            return tr("No significance mark can occur: with {draws} the smallest corrected $p$-value is "
+                      "{p} ({rule})", draws=draws(s.test, resamples, self.num), rule=escape(s.rule),
                       p=self.num(f"{min_p:.3g}") if min_p == min_p and min_p is not None else "$1/(B+1)$")
         text = ", ".join(f"{mark(m)}~$p < {self.num(f'{t:g}', math=True)}$" for t, m in reversed(marks))
         return tr("Marks: {marks} ({rule})", marks=text, rule=escape(s.rule))

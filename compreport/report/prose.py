@@ -125,6 +125,12 @@ def grouping(comps) -> str:
     return "clusters" if grouped and all(grouped) else "mixed" if any(grouped) else "items"
 
 
+def draws(test: str, n: int, number=count) -> str:
+    """``8,000 resamples``, or ``8,000 rounds`` under the randomization test (``settings.test``):
+    what the R behind a p-value counts, ``n`` written by ``number`` (LaTeX: its own)."""
+    return tr("{n} rounds", n=number(n)) if test == "randomization" else tr("{n} resamples", n=number(n))
+
+
 def clustering(comps, settings: Settings) -> list[str | Cite]:
     """The methods sentence on the cluster bootstrap, naming the competitions of ``comps`` that use
     it and what it changes under ``settings``' test and interval method (``[]`` when none does)."""
@@ -191,12 +197,18 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
 
 
 def _refinement(settings: Settings) -> list[str | Cite]:
-    """The sentences on Monte-Carlo error and refinement of the methods paragraph."""
+    """The sentences on Monte-Carlo error and refinement of the methods paragraph (rounds of the
+    randomization test, resamples of the bootstrap test)."""
     out: list[str | Cite] = [
         tr("Each p-value is reported with its Monte-Carlo standard error; a verdict is settled when the "
            "correction gives it for every p-value of its family at both ends of its Clopper–Pearson bounds "
            "(jointly at risk {risk}) ", risk=decimal(montecarlo.RISK)), Cite("gandy2014"), ". "]
-    if settings.refine and settings.bootstrap:
+    if settings.refine and settings.bootstrap and settings.test == "randomization":
+        out += [tr("While some verdict of a competition is unsettled and more rounds may settle it, its p-values "
+                   "are re-estimated from twice as many rounds, up to {most} (intervals stay on the first "
+                   "{resamples} resamples); a verdict still unsettled is marked as such. ",
+                   most=count(montecarlo.REFINE_FACTOR * settings.bootstrap), resamples=count(settings.bootstrap))]
+    elif settings.refine and settings.bootstrap:
         out += [tr("While some verdict of a competition is unsettled and more resamples may settle it, its "
                    "p-values are re-estimated from twice as many resamples, up to {most} (intervals stay on the "
                    "first {resamples}); a verdict still unsettled is marked as such. ",
@@ -213,10 +225,11 @@ def p_resamples(ma: MetricAnalysis, bootstrap: int) -> int | None:
     return resamples if resamples > bootstrap else None
 
 
-def unsettled_note(resamples: int) -> str:
-    """The sentence beside a verdict that is not settled (``Comparison.settled`` False)."""
-    return tr("Unsettled: after {resamples} resamples this verdict is still within the Monte-Carlo error of its "
-              "p-values, so more resamples could change it.", resamples=count(resamples))
+def unsettled_note(settings: Settings, resamples: int) -> str:
+    """The sentence beside a verdict that is not settled (``Comparison.settled`` False) after
+    ``resamples`` resamples (rounds under the randomization test)."""
+    return tr("Unsettled: after {draws} this verdict is still within the Monte-Carlo error of its p-values, so "
+              "drawing more could change it.", draws=draws(settings.test, resamples))
 
 
 def method_sentences(settings: Settings, comp: CompetitionAnalysis | None = None) -> list[str | Cite]:

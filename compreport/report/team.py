@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from .. import vocabulary as vocab
-from ..lang import count, tr
+from ..lang import tr
 from ..stats.results import Analysis, CompetitionAnalysis
 from . import model, prose
 from .html import citation_segments, render
@@ -23,17 +23,19 @@ from .naming import pairs_file, team_letters, team_of
 ALIKE_LISTED = 30
 
 
-def _comparison(ma, fmt: model.Format, a: str, b: str, bootstrap: int) -> dict:
+def _comparison(ma, fmt: model.Format, a: str, b: str, settings) -> dict:
     """The stored comparison of ``a`` and ``b`` as display text, oriented ``a`` − ``b`` (a baseline may
-    rank above the best, so the pair can be stored the other way round); ``resamples``: the number
-    behind its p-value when refinement drew more than the ``bootstrap`` of the intervals, else None."""
+    rank above the best, so the pair can be stored the other way round); ``draws``: the resamples (rounds
+    of the randomization test) behind its p-value when refinement drew more than the B of the
+    intervals, else None."""
     c, flipped = ma.pair(a, b)
     sign = -1.0 if flipped else 1.0
     lo, hi = sorted((sign * c.ci_low, sign * c.ci_high)) if flipped else (c.ci_low, c.ci_high)
     return {"diff": fmt.diff(sign * c.diff), "ci": f"[{fmt.diff(lo)}, {fmt.diff(hi)}]", "p": fmt.p_is(c.p_value),
             "p_se": fmt.p(c.p_se), "p_adjusted": fmt.p(c.p_adjusted), "significant": c.significant,
-            "resamples": count(r) if (r := prose.p_resamples(ma, bootstrap)) else None,
-            "unsettled": prose.unsettled_note(int(ma.verdicts.get("resamples") or 0)) if c.settled is False else None}
+            "draws": prose.draws(settings.test, r) if (r := prose.p_resamples(ma, settings.bootstrap)) else None,
+            "unsettled": prose.unsettled_note(settings, int(ma.verdicts.get("resamples") or 0))
+            if c.settled is False else None}
 
 
 def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt: model.Format) -> dict:
@@ -45,10 +47,10 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
     comparison = verdict = note = None
     if me.is_best:
         if runner is not None:
-            comparison = _comparison(ma, fmt, system, runner.system, s.bootstrap) | {"other": runner.system}
+            comparison = _comparison(ma, fmt, system, runner.system, s) | {"other": runner.system}
             verdict = prose.verdict(s, comparison["significant"], tr("The winner"), tr("the runner-up"))
     else:
-        comparison = _comparison(ma, fmt, ma.best, system, s.bootstrap) | {"other": ma.best}
+        comparison = _comparison(ma, fmt, ma.best, system, s) | {"other": ma.best}
         verdict = prose.verdict(s, comparison["significant"], tr("The winner"), system)
         vs = next((c for c in ma.vs_best if c.b == system), None)  # None for a baseline
         if vs is not None:

@@ -195,7 +195,7 @@ ES: dict[str, str] = {
     "{level} CI {ci}, not corrected for multiple comparisons; positive means the winner is better":
         "IC al {level} {ci}, sin corregir por comparaciones múltiples; un valor positivo indica ventaja del ganador",
     "{p} (raw, Monte-Carlo SE {se})": "{p} (sin corregir; error estándar de Monte Carlo {se})",
-    "from {resamples} resamples": "de {resamples} remuestras",
+    "from {draws}": "de {draws}",
     "Every system has the best score.": "Todos los sistemas tienen la mejor puntuación.",
     "There is no other competing system to compare with.": "No hay ningún otro sistema que compita con el que compararlo.",
     "Winner: {best} ({score}). Difference winner &minus; {system}: {diff}":

@@ -126,18 +126,18 @@ ES: dict[str, str] = {
         r", {best} (diferencia positiva: el mejor es superior), con intervalos de confianza bootstrap {method} al "
         r"{level}\% (sin corrección por comparaciones múltiples); Excl.~0: el intervalo excluye el cero. Sig.: "
         r"diferencia significativa con el mejor, decidida por $p$ ({rule}, {alpha}).",
-    " $p$ from {resamples} resamples, Monte-Carlo standard error at most {se}":
-        " Valores $p$ a partir de {resamples} remuestras, con un error estándar de Monte Carlo de {se} como máximo",
-    " $p$ from {resamples} resamples, Monte-Carlo standard error at most below {se}":
-        " Valores $p$ a partir de {resamples} remuestras, con un error estándar de Monte Carlo inferior a {se}",
-    "; {n} verdict unsettled (within that error: more resamples could change it)":
-        "; {n} veredicto no resuelto (dentro de ese error: más remuestras podrían cambiarlo)",
-    "; {n} verdicts unsettled (within that error: more resamples could change them)":
-        "; {n} veredictos no resueltos (dentro de ese error: más remuestras podrían cambiarlos)",
+    " $p$ from {draws}, Monte-Carlo standard error at most {se}":
+        " Valores $p$ a partir de {draws}, con un error estándar de Monte Carlo de {se} como máximo",
+    " $p$ from {draws}, Monte-Carlo standard error at most below {se}":
+        " Valores $p$ a partir de {draws}, con un error estándar de Monte Carlo inferior a {se}",
+    "; {n} verdict unsettled (within that error: drawing more could change it)":
+        "; {n} veredicto no resuelto (dentro de ese error: extraer más podría cambiarlo)",
+    "; {n} verdicts unsettled (within that error: drawing more could change them)":
+        "; {n} veredictos no resueltos (dentro de ese error: extraer más podría cambiarlos)",
     "No significance mark: without resamples there are no $p$-values":
         "Ninguna marca de significación: sin remuestras no hay valores $p$",
-    "No significance mark can occur: with {resamples} resamples the smallest corrected $p$-value is {p} ({rule})":
-        "No puede darse ninguna marca de significación: con {resamples} remuestras el menor valor $p$ corregido es "
+    "No significance mark can occur: with {draws} the smallest corrected $p$-value is {p} ({rule})":
+        "No puede darse ninguna marca de significación: con {draws} el menor valor $p$ corregido es "
         "{p} ({rule})",
     "Marks: {marks} ({rule})": "Marcas: {marks} ({rule})",
     "pairwise differences of {competition}": "diferencias por pares de {competition}",

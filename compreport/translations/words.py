@@ -45,8 +45,10 @@ ES: dict[str, str] = {
     " over {n} classes": " sobre {n} clases",
     " over {labels}": " sobre {labels}",
     "{percent}%": "{percent}\u00a0%",
-    "Unsettled: after {resamples} resamples this verdict is still within the Monte-Carlo error of its p-values, so more resamples could change it.":
-        "No resuelto: tras {resamples} remuestras, este veredicto sigue dentro del error de Monte Carlo de sus valores p; más remuestras podrían cambiarlo.",
+    "Unsettled: after {draws} this verdict is still within the Monte-Carlo error of its p-values, so drawing more could change it.":
+        "No resuelto: tras {draws}, este veredicto sigue dentro del error de Monte Carlo de sus valores p; extraer más podría cambiarlo.",
+    "{n} rounds": "{n} rondas",
+    "{n} resamples": "{n} remuestras",
     "at α = {alpha} ({rule})": "con α = {alpha} ({rule})",
     "{subject} cannot be told apart from {other} {at}.": "{subject} no se distingue de {other} {at}.",
     "Too few resamples for {metric}: with {resamples} resamples no p-value can fall below 1/({resamples} + 1), so the {rule} ({tested} comparisons) can never reject at α = {alpha}; every system shares one group and ties with the best whatever the data. Use B = {need} or more.":
@@ -95,7 +97,8 @@ ES: dict[str, str] = {
         "que intercambia a la vez las dos predicciones de todos los ítems de cada conglomerado, con probabilidad 1/2 ",
     "swapping with probability 1/2 the two predictions of each item or, where items form clusters, those of all the items of each cluster together ":
         "que intercambia con probabilidad 1/2 las dos predicciones de cada ítem o, donde los ítems forman conglomerados, las de todos los ítems de cada conglomerado a la vez ",
-
+    "While some verdict of a competition is unsettled and more rounds may settle it, its p-values are re-estimated from twice as many rounds, up to {most} (intervals stay on the first {resamples} resamples); a verdict still unsettled is marked as such. ":
+        "Mientras algún veredicto de una competición no esté resuelto y más rondas puedan resolverlo, sus valores p se vuelven a estimar con el doble de rondas, hasta {most} (los intervalos se quedan con las {resamples} primeras remuestras); un veredicto aún no resuelto se marca como tal. ",
     "Scores are reported with {level} {ci} confidence intervals ": "Las puntuaciones se presentan con intervalos de confianza {ci} al {level} ",
     " from {resamples} paired bootstrap resamples {drawn} (seed {seed}); every system and metric is scored on the same resamples. ":
         " obtenidos de {resamples} remuestras bootstrap pareadas {drawn} (semilla {seed}); todos los sistemas y métricas se evalúan sobre las mismas remuestras. ",
@@ -194,7 +197,7 @@ ES: dict[str, str] = {
     "{event}: results of {team}": "{event}: resultados de {team}",
     "one-sided, in the direction of the observed difference": "unilateral, en la dirección de la diferencia observada",
     "two-sided": "bilateral",
-    " (from {resamples} resamples)": " (de {resamples} remuestras)",
+    " (from {draws})": " (de {draws})",
     "As defined there the test is one-sided, in the direction of the observed difference: read as a test of whether "
     "two systems differ, its p-value is about half the two-sided one, so at α = {alpha} it rejects about as often "
     "as a two-sided test at {double} (the randomization test is two-sided). ":
