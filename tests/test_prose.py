@@ -74,3 +74,46 @@ def test_the_methods_paragraph_says_which_alternative_the_test_has(test, side):
     if test == "randomization":
         assert ("(Chinchor, 1992), two-sided, counting the rounds whose difference reaches the observed one in "
                 "absolute value, with p = (c + 1)/(R + 1)") in text
+
+
+def test_without_resamples_the_methods_say_so_in_one_sentence():
+    """-B 0: no "95% percentile confidence intervals … from 0 paired bootstrap resamples", no
+    p-value formula, no rule deciding verdicts; one sentence says there are none, and the team
+    sheet's note on the other family's p-values ("Holm: p = –") is left out."""
+    import math
+
+    from compreport.report import model
+
+    none = Settings(bootstrap=0)
+    sentence = "No resamples were drawn (B = 0), so there are no confidence intervals, p-values, verdicts or " \
+               "significance groups. "
+    text = _as_html(prose.paragraph(none, [_comp("Q", True)]))
+    assert text.startswith(sentence) and text.count("B = 0") == 1, text
+    for claim in ("confidence intervals (", "resamples of", "p = (c + 1)", "Holm", "cluster", "compared and grouped"):
+        assert claim not in text, claim
+    assert "Baselines are ranked with the participants but do not compete" in text
+    assert prose.method_sentences(none, _comp("Q", True)) == [sentence]
+    assert prose.other_family_note(none, math.nan, math.nan, model.Format().p_is) is None
+    with language("es"):
+        assert "B = 0" in _as_html(prose.method_sentences(none))
+
+
+def test_without_resamples_no_empty_references():
+    """-B 0 cites nothing, so the HTML methods section and the appendix print no References heading
+    over an empty list."""
+    import numpy as np
+    from conftest import make_competition
+
+    import compreport as cr
+    from compreport.report import html
+    from compreport.report.appendix import appendix
+    from compreport.report.latex import Options
+
+    assert html.methods_context(Settings(bootstrap=0))["references"] == []
+    macro = html.environment().from_string('{% from "_macros.html" import methods_section with context %}'
+                                           '{{ methods_section(m) }}')
+    assert "References" not in macro.render(m=html.methods_context(Settings(bootstrap=0)))
+    assert "References" in macro.render(m=html.methods_context(Settings()))
+    gold = np.arange(20) % 2
+    analysis = cr.analyze(make_competition(gold, [gold, 1 - gold]), bootstrap=0)
+    assert "\\bibliography" not in appendix(analysis, Options(), {}, {}, "", "x")

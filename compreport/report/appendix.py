@@ -116,7 +116,8 @@ def appendix(analysis: Analysis, options: Options, tables_by_comp: dict[str, lis
         if not lay.twocolumn:  # one column: a competition starts a page; two: the next barrier only (a
             doc.append(NoEscape(r"\clearpage"))  # \clearpage would leave a lone heading, its table* a page on)
     doc.append(barrier)
-    doc.append(NoEscape(f"\\bibliographystyle{{{BIB_STYLE}}}\n\\bibliography{{references}}"))
+    if cited_keys(analysis.settings, analysis.competitions):  # none under B = 0: no empty References
+        doc.append(NoEscape(f"\\bibliographystyle{{{BIB_STYLE}}}\n\\bibliography{{references}}"))
     return stamp + "\n" + doc.dumps() + "\n"
 
 

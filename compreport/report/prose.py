@@ -125,6 +125,13 @@ def grouping(comps) -> str:
     return "clusters" if grouped and all(grouped) else "mixed" if any(grouped) else "items"
 
 
+def no_resampling() -> str:
+    """The one sentence of the methods under B = 0 (``settings.bootstrap``), in place of those on
+    intervals, tests and verdicts."""
+    return tr("No resamples were drawn (B = 0), so there are no confidence intervals, p-values, verdicts or "
+              "significance groups. ")
+
+
 def draws(test: str, n: int, number=count) -> str:
     """``8,000 resamples``, or ``8,000 rounds`` under the randomization test (``settings.test``):
     what the R behind a p-value counts, ``n`` written by ``number`` (LaTeX: its own)."""
@@ -148,7 +155,10 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
     """The methods paragraph as segments (text and :class:`Cite`), worded from ``settings``, with
     the cluster bootstrap of those of the competitions ``comps`` that use it; the p-values' formula
     names the resamples behind them as more than B where refinement drew more for some metric of
-    ``comps``."""
+    ``comps``. Under B = 0 one sentence says that nothing was resampled, tested or decided."""
+    if not settings.bootstrap:
+        return [no_resampling(), *_baselines(settings), tr("The best system is chosen on the same test set it is "
+                                                            "compared on.")]
     ci = vocab.CI_METHODS[settings.ci_method]
     refined = any(p_resamples(ma, settings.bootstrap) for c in comps for ma in c.metrics)
     out: list[str | Cite] = [
@@ -189,11 +199,20 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
                "competitors over {family}; these counts are not the verdicts above and can differ from them. ",
                family=ties_family(settings))]
     out += _refinement(settings)
-    out += [tr("Baselines compete like the participants. ") if settings.include_baselines else
-            tr("Baselines are compared and grouped with the participants but do not compete: the best system, the "
-               "comparisons with it and the competitiveness figures consider participants only. "),
-            tr("The best system is chosen on the same test set it is compared on.")]
+    out += _baselines(settings)
+    out += [tr("The best system is chosen on the same test set it is compared on.")]
     return out
+
+
+def _baselines(settings: Settings) -> list[str]:
+    """The methods sentence on how baselines take part (without resamples none is compared or grouped)."""
+    if settings.include_baselines:
+        return [tr("Baselines compete like the participants. ")]
+    if not settings.bootstrap:
+        return [tr("Baselines are ranked with the participants but do not compete: the best system and the "
+                   "competitiveness figures consider participants only. ")]
+    return [tr("Baselines are compared and grouped with the participants but do not compete: the best system, the "
+               "comparisons with it and the competitiveness figures consider participants only. ")]
 
 
 def _refinement(settings: Settings) -> list[str | Cite]:
@@ -203,12 +222,12 @@ def _refinement(settings: Settings) -> list[str | Cite]:
         tr("Each p-value is reported with its Monte-Carlo standard error; a verdict is settled when the "
            "correction gives it for every p-value of its family at both ends of its Clopper–Pearson bounds "
            "(jointly at risk {risk}) ", risk=decimal(montecarlo.RISK)), Cite("gandy2014"), ". "]
-    if settings.refine and settings.bootstrap and settings.test == "randomization":
+    if settings.refine and settings.test == "randomization":
         out += [tr("While some verdict of a competition is unsettled and more rounds may settle it, its p-values "
                    "are re-estimated from twice as many rounds, up to {most} (intervals stay on the first "
                    "{resamples} resamples); a verdict still unsettled is marked as such. ",
                    most=count(montecarlo.REFINE_FACTOR * settings.bootstrap), resamples=count(settings.bootstrap))]
-    elif settings.refine and settings.bootstrap:
+    elif settings.refine:
         out += [tr("While some verdict of a competition is unsettled and more resamples may settle it, its "
                    "p-values are re-estimated from twice as many resamples, up to {most} (intervals stay on the "
                    "first {resamples}); a verdict still unsettled is marked as such. ",
@@ -234,7 +253,10 @@ def unsettled_note(settings: Settings, resamples: int) -> str:
 
 def method_sentences(settings: Settings, comp: CompetitionAnalysis | None = None) -> list[str | Cite]:
     """The methods in two sentences (for the team sheets; a third for a competition using the
-    cluster bootstrap), as segments with citations."""
+    cluster bootstrap), as segments with citations; under B = 0 the one sentence saying that
+    nothing was resampled, tested or decided."""
+    if not settings.bootstrap:
+        return [no_resampling()]
     ci = vocab.CI_METHODS[settings.ci_method]
     test = vocab.TESTS[settings.test]
     comps = [comp] if comp else []
@@ -305,10 +327,13 @@ def marks(score: Score, baseline: bool = False, missing: int = 0) -> str:
 def other_family_note(settings: Settings, corrected_p: float, verdict_p: float | None, p_is) -> str | None:
     """When the verdicts use another family than the comparisons of the best with the other
     competitors and its p-value (``verdict_p``) differs from that table's (``corrected_p``), one
-    sentence saying what the differences-from-the-best table shows instead (no second verdict);
+    sentence saying what the differences-from-the-best table shows instead (no second verdict; none
+    under B = 0, without p-values);
     ``p_is`` states a p-value (:meth:`compreport.report.model.Format.p_is`)."""
     if settings.family == "vs-best" or settings.correction == "none" or corrected_p == verdict_p:
         return None  # vs-best: the same family; per-row: the best's row, the same unless baselines are in it
+    if not settings.bootstrap:
+        return None  # no resamples: no p-value in either table
     label = vocab.CORRECTIONS[settings.correction].label
     return tr("The table of differences from the best corrects over only the comparisons of the winner with the "
               "other competitors "
