@@ -20,8 +20,6 @@ from compreport.stats.resampler import Resampler
 
 from conftest import run_cli
 
-pytrec_eval = pytest.importorskip("pytrec_eval")
-
 #: compreport's name -> trec_eval's measure.
 MEASURES = {"map": "map", "map@5": "map_cut_5", "mrr": "recip_rank", "p@3": "P_3", "p@10": "P_10",
             "ndcg@5": "ndcg_cut_5", "ndcg@10": "ndcg_cut_10"}
@@ -64,6 +62,7 @@ def _load(tmp_path, metrics, graded):
 
 def _trec_eval(qrels, trec, measure):
     """Per system, per query: trec_eval's value (a query a run leaves out scores 0, as trec_eval -c)."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
     out = {}
     for name, run in trec.items():
         per = pytrec_eval.RelevanceEvaluator(qrels, {measure}).evaluate(run)
@@ -152,15 +151,15 @@ def test_spec_keys_give_the_same_numbers(tmp_path):
 
 def _trec_task(tmp_path, seed: int = 9):
     """TREC's own layout: qrels ``qid 0 docno rel`` and runs ``qid Q0 docno rank score tag``, document
-    numbers repeated across queries, runs retrieving documents nobody judged (not in the qrels) and
-    leaving judged ones out, tied scores."""
+    numbers repeated across queries, negative grades (junk, spam), runs retrieving documents nobody
+    judged (not in the qrels) and leaving judged ones out, tied scores."""
     rng = np.random.default_rng(seed)
     qrels, trec, lines = {}, {f"sys{s}": {} for s in range(3)}, []
     pool = [f"D{d:03d}" for d in range(40)]
     for q in range(25):
         qid = str(401 + q)
         judged = rng.choice(pool, 8, replace=False)
-        qrels[qid] = {d: int(rng.choice([0, 0, 1, 2])) for d in judged}
+        qrels[qid] = {d: int(rng.choice([-2, -1, 0, 0, 1, 2, 2])) for d in judged}
         lines += [f"{qid} 0 {d} {r}" for d, r in qrels[qid].items()]
     (tmp_path / "qrels.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     (tmp_path / "runs").mkdir()
@@ -169,7 +168,7 @@ def _trec_task(tmp_path, seed: int = 9):
         for qid, judged in qrels.items():
             docs = list(rng.choice(list(judged), 6, replace=False)) + list(rng.choice(pool, 5, replace=False))
             docs = list(dict.fromkeys(docs))  # judged or not, each once
-            scores = {d: round(float(judged.get(d, 0) * (0.4 + 0.2 * s) + rng.random()), 1) for d in docs}
+            scores = {d: round(float(abs(judged.get(d, 0)) * (0.4 + 0.2 * s) + rng.random()), 1) for d in docs}
             trec[name][qid] = scores
             ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
             out += [f"{qid} Q0 {d} {k + 1} {sc} {name}" for k, (d, sc) in enumerate(ranked)]
@@ -214,3 +213,29 @@ def test_unjudged_items_take_ranking_metrics_only(tmp_path):
     assert res.returncode == 2 and len(lines) == 1, res.stderr
     assert re.search(r"error: competition 'qrels': \d+ unjudged items \(--unjudged\) have no gold value; metric "
                      r"'accuracy' needs one", lines[0]), lines[0]
+
+
+def test_negative_grades_are_gain_zero_as_in_trec_eval(tmp_path):
+    """TREC's -1/-2 (junk, spam): gain 0 in the DCG and the ideal DCG, not relevant, still ranked.
+    Values worked by hand from trec_eval's ndcg_cut, map, recip_rank and P (pytrec_eval agrees)."""
+    (tmp_path / "qrels.txt").write_text("1 0 d1 -1\n1 0 d2 1\n1 0 d3 0\n2 0 d1 2\n2 0 d4 -2\n2 0 d5 1\n",
+                                        encoding="utf-8")
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "s.run").write_text(  # junk first: d1 d2 d3 and d4 d1 d5
+        "1 Q0 d1 1 0.9 s\n1 Q0 d2 2 0.5 s\n1 Q0 d3 3 0.1 s\n2 Q0 d4 1 0.9 s\n2 Q0 d1 2 0.8 s\n2 Q0 d5 3 0.2 s\n",
+        encoding="utf-8")
+    (tmp_path / "runs" / "t.run").write_text(  # the ideal order: d2 d1 d3 and d1 d5 d4
+        "1 Q0 d2 1 0.9 t\n1 Q0 d1 2 0.5 t\n1 Q0 d3 3 0.1 t\n2 Q0 d1 1 0.9 t\n2 Q0 d5 2 0.8 t\n2 Q0 d4 3 0.2 t\n",
+        encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # two queries: the few-clusters warning
+        data = cr.load(tmp_path / "qrels.txt", runs=tmp_path / "runs", metrics=["ndcg@3", "map", "mrr", "p@2"],
+                       cluster_col=1, id_col=3, label_col=4, score_col=5)
+        comp = cr.analyze(data, bootstrap=0).competitions[0]
+    got = {ma.name: {sc.system: sc.score for sc in ma.scores} for ma in comp.metrics}
+    d3 = 1 / np.log2(3)  # the discount at rank 2
+    s_ndcg = (d3 / 1 + (2 * d3 + 1 / 2) / (2 + d3)) / 2  # q1: 1 at rank 2 over ideal 1; q2: 2, 1 at 2, 3 over 2, 1
+    expected = {"ndcg@3": {"s": s_ndcg, "t": 1.0}, "map": {"s": (1 / 2 + (1 / 2 + 2 / 3) / 2) / 2, "t": 1.0},
+                "mrr": {"s": 1 / 2, "t": 1.0}, "p@2": {"s": 1 / 2, "t": (1 / 2 + 1) / 2}}
+    assert got == {name: pytest.approx(v, abs=1e-12) for name, v in expected.items()}
+    assert s_ndcg == pytest.approx(0.65030, abs=1e-5)

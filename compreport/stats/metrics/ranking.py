@@ -14,7 +14,9 @@ retrieved. Per query, with R the query's relevant candidates in the gold:
   order of the query's gold gains (``ndcg_cut_k``); 0 when the ideal DCG is 0.
 
 Relevance is ``gold == pos_label`` (gain 1) when ``pos_label`` is given, else the gold value as a
-number (graded gains; relevant when > 0). A query without a relevant candidate scores 0 for every
+number (graded gains; relevant when > 0). A negative grade (TREC's -1/-2 for junk or spam) is gain 0
+and not relevant, as in trec_eval: it counts neither in the DCG nor in the ideal DCG, and the
+candidate still takes its rank. A query without a relevant candidate scores 0 for every
 system and counts in the mean, as in trec_eval. The score is the mean over queries, so the query is the
 resampling unit: ranking metrics need the query column, and the bootstrap then draws queries
 (the cluster bootstrap, :mod:`compreport.stats.clusters`).
@@ -118,6 +120,7 @@ def query_values(kind: str, k: int | None, query: np.ndarray, ids: np.ndarray, g
     """Per-query values (m, Q) of metric ``kind`` (cut at ``k``); ``query`` (n,) codes 0..Q-1,
     ``gains`` (n,), ``scores`` (m, n): NaN where not retrieved."""
     m = scores.shape[0]
+    gains = np.maximum(gains, 0.0)  # a negative grade is gain 0, as in trec_eval
     nq = int(query.max()) + 1
     values = np.zeros((m, nq))
     order_ids = np.argsort(np.argsort(ids.astype(str), kind="stable"), kind="stable")  # id rank, for ties
