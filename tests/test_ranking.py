@@ -239,3 +239,16 @@ def test_negative_grades_are_gain_zero_as_in_trec_eval(tmp_path):
                 "mrr": {"s": 1 / 2, "t": 1.0}, "p@2": {"s": 1 / 2, "t": (1 / 2 + 1) / 2}}
     assert got == {name: pytest.approx(v, abs=1e-12) for name, v in expected.items()}
     assert s_ndcg == pytest.approx(0.65030, abs=1e-5)
+
+
+def test_an_infinite_grade_is_named_where_it_is(tmp_path):
+    (tmp_path / "qrels.txt").write_text("1 0 d1 1\n1 0 d2 inf\n2 0 d3 1\n", encoding="utf-8")
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "s.run").write_text("1 Q0 d1 1 0.9 s\n1 Q0 d2 2 0.5 s\n2 Q0 d3 1 0.5 s\n",
+                                             encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        data = cr.load(tmp_path / "qrels.txt", runs=tmp_path / "runs", metrics="ndcg@2", cluster_col=1, id_col=3,
+                       label_col=4, score_col=5)
+    with pytest.raises(InputError, match=r"qrels\.txt, line 2, column 4: relevance 'inf' is not a number"):
+        cr.analyze(data, bootstrap=0)

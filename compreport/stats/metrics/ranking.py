@@ -98,11 +98,14 @@ class RankingMetric(Metric):
         if params.get("pos_label") is not None:
             return (gold == str(params["pos_label"])).astype(float)
         try:
-            return np.where(gold == NO_PREDICTION, "0", gold).astype(np.float64)  # unjudged: not relevant
+            gains = np.where(gold == NO_PREDICTION, "0", gold).astype(np.float64)  # unjudged: not relevant
         except ValueError:
-            i = next(i for i, v in enumerate(gold) if not _is_number(v))
+            gains = None
+        if gains is None or not np.isfinite(gains).all():  # 'inf', 'nan' parse: not a grade either
+            i = next(i for i, v in enumerate(gold) if v != NO_PREDICTION and not _is_number(v))
             raise InputError(f"{comp.locate(None, i, f)}: relevance {str(gold[i])!r} is not a number; give the "
-                             f"relevant label with {option('pos_label')} (metric {self.name!r})") from None
+                             f"relevant label with {option('pos_label')} (metric {self.name!r})")
+        return gains
 
     def reference(self, gold, pred, **params):  # pragma: no cover - the tests use trec_eval itself
         raise NotImplementedError("ranking metrics are checked against trec_eval (pytrec_eval) in the tests")
