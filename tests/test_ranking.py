@@ -252,3 +252,45 @@ def test_an_infinite_grade_is_named_where_it_is(tmp_path):
                        label_col=4, score_col=5)
     with pytest.raises(InputError, match=r"qrels\.txt, line 2, column 4: relevance 'inf' is not a number"):
         cr.analyze(data, bootstrap=0)
+
+
+def _repeated_ids(tmp_path, run_files: dict):
+    """A gold ``id q label`` whose ids repeat across queries (joined by (query, id)), and runs."""
+    (tmp_path / "gold.tsv").write_text("id\tq\tlabel\nc1\tQ1\tpos\nc2\tQ1\tneg\nc1\tQ2\tneg\nc2\tQ2\tpos\n",
+                                       encoding="utf-8")
+    (tmp_path / "runs").mkdir()
+    for name, text in run_files.items():
+        (tmp_path / "runs" / name).write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize("query_col", ["q", 2])
+def test_runs_read_the_query_where_the_gold_has_it(tmp_path, query_col):
+    """A headerless run as wide as the gold: the gold's column of the query's name; a run with a
+    header: its column of that name, also for a position (the gold's name there)."""
+    _repeated_ids(tmp_path, {"a.tsv": "c1\tQ1\tpos\nc2\tQ1\tneg\nc1\tQ2\tneg\nc2\tQ2\tneg\n",  # 3 of 4
+                             "b.tsv": "q\tlabel\tid\nQ2\tpos\tc1\nQ1\tneg\tc1\nQ2\tpos\tc2\nQ1\tneg\tc2\n"})  # 2 of 4
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # two queries
+        data = cr.load(tmp_path / "gold.tsv", runs=tmp_path / "runs", metrics="accuracy", cluster_col=query_col)
+        comp = cr.analyze(data, bootstrap=0).competitions[0]
+    assert {sc.system: sc.score for sc in comp.metrics[0].scores} == {"a": 0.75, "b": 0.5}
+
+
+@pytest.mark.parametrize("run_file, args, message", [
+    ({"a.tsv": "c1\tQ1\tpos\tx\nc2\tQ1\tneg\tx\nc1\tQ2\tneg\tx\nc2\tQ2\tpos\tx\n"}, ["--score-col", "3"],
+     r"runs/a\.tsv, line 1: no header, and 4 columns where the gold has 3, so the query column 'q' "
+     r"\(--cluster-col\) cannot be found by its name; give its position, the same in the gold and the runs \(the "
+     r"gold has it at --cluster-col 2\), or give the run a header line"),
+    ({"a.tsv": "query\tid\tlabel\nQ1\tc1\tpos\nQ1\tc2\tneg\nQ2\tc1\tneg\nQ2\tc2\tpos\n"}, [],
+     r"runs/a\.tsv, line 1: the header \('query', 'id', 'label'\) has no query column 'q' \(--cluster-col\); a run "
+     r"joined to the gold by \(query, id\) needs each candidate's query"),
+    ({"a.json": '{"c1": "pos", "c2": "neg"}'}, [],
+     r"runs/a\.json: a run joined to the gold by \(query, id\) needs the query \(--cluster-col\) in a column of a "
+     r"delimited file \(CSV, TSV or whitespace-separated\)")])
+def test_a_run_without_a_findable_query_column_is_one_error(tmp_path, run_file, args, message):
+    _repeated_ids(tmp_path, run_file)
+    res = run_cli(tmp_path, "validate", "gold.tsv", "--runs", "runs", "--cluster-col", "q", *args,
+                  "--metric", "accuracy")
+    lines = [x for x in res.stderr.splitlines() if x.strip() and not x.startswith("warning:")]
+    assert res.returncode == 2 and len(lines) == 1, res.stderr
+    assert re.fullmatch("error: " + message, lines[0]), lines[0]

@@ -3,10 +3,10 @@
 With a query column (``--query-col``/``--cluster-col``), the gold + runs layout joins runs to the
 gold by (query, id) instead of by id when the gold's ids repeat across queries (TREC's document
 numbers do) or when ``--unjudged`` is given; every run then needs the query column too, at the same
-place. With ``--unjudged``, candidates that runs list and the gold does not (documents nobody
-judged) become items that are not relevant, in the query the runs give them, in order of first
-appearance, with a blank gold value (ranking metrics read it as not relevant). Without it such a
-candidate is an error naming the run file and line, as an unknown id always is.
+place (:func:`query_column`). With ``--unjudged``, candidates that runs list and the gold does not
+(documents nobody judged) become items that are not relevant, in the query the runs give them, in
+order of first appearance, with a blank gold value (ranking metrics read it as not relevant).
+Without it such a candidate is an error naming the run file and line, as an unknown id always is.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import dataclasses
 from ..errors import InputError
 from ..words import option
 from .delimited import check_unique
-from .parsed import Parsed, ReadOptions
-from .records import layout
+from .parsed import Parsed, RawText, ReadOptions
+from .records import cluster_index, layout, shown_row
 
 
 def keyed(ident: str, query: str) -> str:
@@ -37,12 +37,41 @@ def gold_keys(gold: Parsed, queries: list) -> list[str]:
     return keys
 
 
+def query_column(raw: RawText | Parsed, opts: ReadOptions, gold: Parsed, run: Parsed) -> int:
+    """The 1-based column of ``run`` (read from ``raw``) that holds the query (``opts.cluster_col``).
+
+    Where the run has it (:func:`~compreport.inputs.records.cluster_index`): the column its header
+    gives the query's name (a position: the name the gold's header has there); a headerless run as
+    wide as the gold: the gold's column. Otherwise a position is the same position, and a name is an
+    error asking for the column (a header naming it, or a position): a headerless run of another
+    width says nothing of where a named column is.
+    """
+    col, said = opts.cluster_col, opts.named("cluster_col")
+    if not isinstance(raw, RawText):
+        raise InputError(f"{run.path}: a run joined to the gold by (query, id) needs the query ({said}) in a "
+                         f"column of a delimited file (CSV, TSV or whitespace-separated)")
+    at = cluster_index(opts, "run", run.header, run.width, gold)
+    if at is not None:
+        return at + 1
+    if isinstance(col, int):
+        return col
+    first = f"line {raw.lines[raw.start]}"
+    if run.header is not None:
+        raise InputError(f"{run.path}, {first}: the header ({shown_row(run.header)}) has no query column {col!r} "
+                         f"({said}); a run joined to the gold by (query, id) needs each candidate's query")
+    gold_at = opts.named("cluster_col", gold.header.index(col) + 1)  # the gold's header has it (clustercol)
+    raise InputError(f"{run.path}, {first}: no header, and {run.width} columns where the gold has {gold.width}, so "
+                     f"the query column {col!r} ({said}) cannot be found by its name; give its position, the same "
+                     f"in the gold and the runs (the gold has it at {gold_at}), or give the run a header line")
+
+
 def run_keyed(raw, header: bool, opts: ReadOptions, gold: Parsed, run: Parsed) -> tuple[Parsed, list[tuple]]:
     """``run`` with its ids replaced by (query, id) keys, and the (id, query) of each of its rows, the
-    query read from the run's query column (``opts.cluster_col``, where the gold has it)."""
+    query read from the run's query column (:func:`query_column`)."""
     if run.ids is None:
         raise InputError(f"{run.path}: a run joined by (query, id) needs ids; this file has none")
-    read = layout(raw, "run", header, opts.cluster_as_label(), None, gold)
+    at = query_column(raw, opts, gold, run)
+    read = layout(raw, "run", header, dataclasses.replace(opts.cluster_as_label(), runs_label_col=[at]), None, gold)
     queries = []
     for k, v in enumerate(read.values):
         if v[0] is None:
