@@ -98,7 +98,7 @@ def test_phrase(test: str) -> str:
 FAMILIES = _table(
     Term("all-pairs", "all-pairs", N_("all pairs"), N_("all pairs of systems")),
     Term("per-row", "per-row", N_("per row"), N_("each row (each system against those ranked below it)")),
-    Term("vs-best", "vs-best", N_("vs. the best"), N_("the comparisons with the best (other pairs are not tested)")),
+    Term("vs-best", "vs-best", N_("vs. the best"), N_("the comparisons with the best, other pairs untested")),
 )
 
 #: The families of the competitiveness summary's ties between competitors (:attr:`Settings.ties_family`):

@@ -299,6 +299,7 @@ def test_every_output_states_the_unit(tmp_path):
     report = cr.Report(analysis)
     page = report.to_html()
     assert f"60 test items in {unit}, resampled by cluster" in page
+    assert f"Resamples draw the {unit}.</caption>" in page  # the CI table's caption, as in LaTeX
     assert "the cluster bootstrap (Davison and Hinkley, 1997)" in page and "Bootstrap Methods and their Application" in page
     assert f"(resampling {unit})" in report.to_latex("ci")
     sheet = team.team_html(analysis, comp, comp.primary.best)

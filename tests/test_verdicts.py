@@ -441,3 +441,10 @@ def test_the_difference_figure_and_the_methods_name_the_rule_behind_verdicts():
     methods = "".join(x for x in prose.paragraph(s) if isinstance(x, str))
     assert "among competitors" in methods and "these counts are not the verdicts above" in methods
     assert "over all pairs of competitors" in methods and "m − 1" not in methods
+
+
+def test_the_vs_best_rule_reads_without_nested_parentheses():
+    """Under vs-best the rule says other pairs are untested, and reads inside a caption's parentheses."""
+    rule = Settings(bootstrap=100, family="vs-best").rule
+    assert rule == "Holm correction over the comparisons with the best, other pairs untested"
+    assert "(" not in rule and ")" not in rule

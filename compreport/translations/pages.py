@@ -67,6 +67,7 @@ ES: dict[str, str] = {
     "<span class=\"label\">Competitiveness</span> of each competition's ranking metric":
         "<span class=\"label\">Competitividad</span> de la métrica de ordenación de cada competición",
     "(part {i} of {n})": "(parte {i} de {n})",
+    "Resamples draw the {unit}.": "Las remuestras extraen los {unit}.",
     "PPI of {names} is the winner's distance to the metric's ideal value, in the metric's units, not a percentage.":
         "El PPI de {names} es la distancia del ganador al valor ideal de la métrica, en las unidades de la métrica, "
         "no un porcentaje.",

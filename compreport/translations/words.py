@@ -29,7 +29,7 @@ ES: dict[str, str] = {
     "per row": "por fila",
     "each row (each system against those ranked below it)": "cada fila (cada sistema frente a los que le siguen en la clasificación)",
     "vs. the best": "frente al mejor",
-    "the comparisons with the best (other pairs are not tested)": "las comparaciones con el mejor (los demás pares no se contrastan)",
+    "the comparisons with the best, other pairs untested": "las comparaciones con el mejor, sin contrastar los demás pares",
     "the comparisons of the best with the other competitors": "las comparaciones del mejor con los demás competidores",
     "accuracy": "exactitud",
     "weighted F1": "F1 ponderada",
