@@ -132,10 +132,14 @@ def correction_over(correction: str, family: str) -> str:
 
 
 def stars(p: float | None) -> str:
-    """``***`` p < .001, ``**`` p < .01, ``*`` p < .05, ``†`` p < .1, else ``""`` (also for None/NaN)."""
+    """``***`` p < .001, ``**`` p < .01, ``*`` p < .05, ``†`` p < .1, else ``""`` (also for None/NaN);
+    ``<`` as the significance rule reads it (:func:`compreport.stats.multitest.rejects`: a corrected
+    p-value computed as 0.0009999999999999998 for 0.001 gets no ``***``)."""
+    from .stats.multitest import rejects  # here: multitest reads this module's MULTIPLETESTS_METHOD
+
     if p is None or p != p:
         return ""
     for threshold, mark in STARS:
-        if p < threshold:
+        if rejects(p, threshold):
             return mark
     return ""

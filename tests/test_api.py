@@ -271,3 +271,22 @@ def test_figure_pairs_are_checked():
                           (dict(kind="ci", a="A"), "'ci' takes neither")):
         with pytest.raises(cr.InputError, match=re.escape(words)):
             r.figure(**kwargs)
+
+
+def test_from_frame_reads_whole_floats_as_the_file_says_and_headers_stripped():
+    """A gold pandas holds as floats (0.0/1.0: a column with a blank, read from a file) against integer
+    predictions is the labels 0 and 1, as the file reads (it scored every system 0); column names are
+    stripped as a file's header is, so 'A' and 'A ' are one column twice, an error."""
+    rng = np.random.default_rng(2)
+    gold = rng.integers(0, 2, 50)
+    df = pd.DataFrame({"y": gold.astype(float), "A": gold, "B": 1 - gold})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # B = 20
+        board = cr.analyze(cr.from_frame(df), bootstrap=20, refine=False).leaderboard()
+    assert board.set_index("system").loc["A", "score"] == 1.0  # was 0: "0.0"/"1.0" never matched 0/1
+    comp = cr.from_frame(df).competitions[0]
+    assert sorted(set(comp.gold.ravel().tolist())) == ["0", "1"]
+    with pytest.raises(cr.InputError, match=r"column 'A' appears twice"):
+        cr.from_frame(pd.DataFrame({"y": gold, "A": gold, "A ": gold}))
+    halves = pd.DataFrame({"y": [0.5, 1.0, 1.5], "A": [0.5, 1.0, 2.0]})  # not whole: kept as written
+    assert cr.from_frame(halves, metrics=["mae"]).competitions[0].gold.ravel().tolist() == ["0.5", "1.0", "1.5"]

@@ -123,6 +123,11 @@ def test_a_corrected_p_value_at_alpha_does_not_reject():
     assert 28 * (1 / 560) < 0.05 and not rejects(28 * (1 / 560), 0.05) and rejects(0.0499, 0.05)
     assert resamples_needed(28, 0.05, "holm") == 560
     assert not rejects(float("nan"), 0.05) and not multitest.cannot_reject(float("nan"), 0.05)  # nothing tested
+    # the marks read p < threshold the same way: k x 1/(1000 k) is 0.001, whatever floating point stores
+    from compreport.vocabulary import stars
+
+    k = next(k for k in range(2, 500) if k * (1 / (k * 1000)) < 0.001)
+    assert stars(k * (1 / (k * 1000))) == "**" and stars(0.0009) == "***"
     rng = np.random.default_rng(1)
     gold = rng.integers(0, 2, 600)
     preds = [np.where(rng.random(600) < acc, gold, 1 - gold) for acc in (0.98, 0.86, 0.74, 0.62, 0.5, 0.38, 0.26, 0.14)]

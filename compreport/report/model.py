@@ -192,7 +192,7 @@ def possible_marks(metric: MetricAnalysis) -> tuple[tuple[float, str], ...]:
     min_p = metric.verdicts["min_p"]
     if min_p is None or min_p != min_p:
         return ()
-    return tuple((t, m) for t, m in vocab.STARS if min_p < t)
+    return vocab.STARS[[m for _, m in vocab.STARS].index(vocab.stars(min_p)):] if vocab.stars(min_p) else ()
 
 
 def _yes_no(v: bool | None) -> Cell:
