@@ -33,7 +33,7 @@ class FrameSource(Source):
 
 def _header(df, gold: str, id_column: str | None) -> tuple[list[str], int, int | None]:
     """Column names as text, the gold column and the id column (a column called ``id`` when None)."""
-    header = [str(c).strip() for c in df.columns]  # as a file's header is read: 'y ' is 'y'
+    header = [str(c) for c in df.columns]
     for j, col in enumerate(header):
         if not col:
             raise InputError(f"{WHERE}: column {j + 1} has an empty name")
@@ -54,11 +54,6 @@ def _header(df, gold: str, id_column: str | None) -> tuple[list[str], int, int |
 def _text(df, j: int, header: list[str], index: list) -> np.ndarray:
     """Column ``j`` as stripped text; a missing, blank or NaN cell is an error naming it."""
     series = df.iloc[:, j]
-    values = series.to_numpy()
-    if values.dtype.kind == "f" and np.isfinite(values).all() and (values == np.round(values)).all():
-        # whole numbers pandas holds as floats (a column read from a file with a blank cell, say):
-        # 1.0 is the label 1, as the file says, not "1.0" beside integer predictions
-        return np.array([str(int(v)) for v in values])
     text = np.char.strip(np.asarray(series.to_numpy(dtype=object)).astype(str))
     blank = np.asarray(series.isna(), dtype=bool) | np.isin(np.char.lower(text), list(MISSING))
     if blank.any():

@@ -32,7 +32,7 @@ from .competition import Competition, CompetitionInfo, MetricSpec, Source
 from .delimited import MISSING, check_missing, check_unique, read_table, sha256, text_name
 from .fastwide import read_wide_fast
 from .querykeys import by_query, gold_keys, run_keyed, unjudged
-from .records import Parsed, ReadOptions, headers, layout, names_a_column, read_file, shown_row
+from .records import Parsed, ReadOptions, as_number, headers, layout, names_a_column, read_file, shown_row
 from .runfiles import apply_names, find_runs, name_runs
 from ..errors import InputError, note
 
@@ -348,8 +348,10 @@ def unseen_label_warnings(comp: Competition, fields: list[int]) -> list[str]:
                 lab, i = str(extra[0][0]), extra[0][1]
                 count = int((col == lab).sum())
                 what = f"field {fname!r}: " if len(comp.fields) > 1 else ""
+                same = next((g for g in sorted(map(str, gold_labels)) if as_number(g) == as_number(lab) is not None), None)
+                hint = f"; the gold writes that number {same!r}, another label (floats beside integers?)" if same else ""
                 out.append(f"{comp.locate(s, int(i), f)}: {what}system {system!r} predicts label {lab!r} "
-                           f"({count} item(s)) never seen in gold")
+                           f"({count} item(s)) never seen in gold{hint}")
     return out
 
 

@@ -127,6 +127,14 @@ def _is_number(cell: str) -> bool:
     return bool(_NUMBER.fullmatch(cell))
 
 
+def as_number(text: str) -> float | None:
+    """``text`` as a float, or None when it is no number."""
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
 def headers(files: list[RawText | Parsed], names: list[set[str]]) -> list[bool]:
     """Whether the first row of each text file is a header (False for :class:`Parsed` files);
     ``files[0]`` is the gold, decided first.

@@ -194,8 +194,9 @@ class Report:
             return figures.facet_plot(comp, level=level)
         if len(ma.scores) < 2:
             raise InputError(f"competition {comp.id!r} has a single system: no difference to show")
-        a = a or ma.best
-        b = b or ma.runner_up or next(s.system for s in ma.scores if s.system != a)
+        pick = [x for x in (ma.best, ma.runner_up, *(s.system for s in ma.scores)) if x]  # best, runner-up, ...
+        a = a or next(x for x in pick if x != b)
+        b = b or next(x for x in pick if x != a)
         for which, name in (("a", a), ("b", b)):
             if name not in comp.systems:
                 raise InputError(f"`{which}`: no system {name!r} in competition {comp.id!r}{suggest(str(name), comp.systems)}")

@@ -305,10 +305,10 @@ def cannot_reject(settings: Settings, ma: MetricAnalysis) -> str | None:
     resamples = int(v.get("resamples") or settings.bootstrap)
     need = montecarlo.b_needed(smallest_family(v.get("family", settings.family), tested), settings.alpha,
                                settings.correction, settings.refine)
-    return tr("Too few resamples for {metric}: with {resamples} resamples no p-value can fall below "
-              "1/({resamples} + 1), so the {rule} ({tested} comparisons) can never reject at \u03b1 = {alpha}; "
-              "every system shares one group and ties with the best whatever the data. Use B = {need} or more.",
-              metric=metric_label(ma), resamples=count(resamples), rule=settings.rule, tested=count(tested),
+    return tr("Too few resamples for {metric}: with {resamples} no p-value can fall below 1/({n} + 1), so the {rule} "
+              "({tested} comparisons tested) can never reject at \u03b1 = {alpha}; every system shares one group and "
+              "ties with the best whatever the data. Use B = {need} or more.", metric=metric_label(ma),
+              resamples=draws(settings.test, resamples), n=count(resamples), rule=settings.rule, tested=count(tested),
               alpha=decimal(settings.alpha), need=count(need))
 
 

@@ -221,7 +221,7 @@ def bootstrap_note(comp: Competition, settings: Settings) -> str | None:
         need = montecarlo.b_needed(size, settings.alpha, settings.correction, settings.refine)
         refined = f" (refined up to {most})" if settings.refine else ""
         which = (f"the comparisons with the best under {settings.rule} (its row: {size} comparisons)"
-                 if settings.family == "per-row" else f"{settings.rule} ({size} comparisons)")
+                 if settings.family == "per-row" else f"{settings.rule} ({size} comparisons tested)")
         return (f"competition {comp.id!r}: with B = {settings.bootstrap}{refined} the smallest p-value is "
                 f"1/(B+1), so {which} can never reject at alpha = {settings.alpha}"
                 f"{'; every system ties with the best whatever the data' if settings.family == 'per-row' else ''}"
