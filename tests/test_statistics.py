@@ -190,7 +190,7 @@ def test_too_few_resamples_for_the_corrections_is_warned():
     rng = np.random.default_rng(0)
     gold = rng.integers(0, 2, 100)
     preds = [np.where(rng.random(100) < q, gold, 1 - gold) for q in np.linspace(0.5, 0.95, 12)]
-    with pytest.warns(InputWarning, match=r"Holm correction over all pairs of systems \(66 comparisons\) can never "
+    with pytest.warns(InputWarning, match=r"Holm correction over all pairs of systems \(66 comparisons tested\) can never "
                                           r"reject.*use bootstrap=1320 or more"):
         analyze_competition(competition(gold, preds), Settings(bootstrap=1000, refine=False))
     from compreport.words import caller
