@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .multitest import rejects
+from .multitest import cannot_reject
 
 
 def competitiveness(observed: np.ndarray, order: np.ndarray, p_vs_best: dict[str, np.ndarray],
@@ -22,8 +22,8 @@ def competitiveness(observed: np.ndarray, order: np.ndarray, p_vs_best: dict[str
     scores = observed[np.isfinite(observed)]
     out = {
         "n": int(n), "m": int(m), "possible_comparisons": m * (m - 1) // 2,
-        "ties_with_winner": {k: _ties(v, alpha) for k, v in p_vs_best.items()},
-        "ties": {k: _ties(v, alpha) for k, v in p_pairs.items()},
+        "ties_with_winner": {k: int(cannot_reject(v, alpha).sum()) for k, v in p_vs_best.items()},
+        "ties": {k: int(cannot_reject(v, alpha).sum()) for k, v in p_pairs.items()},
         "win_minus_median": float(abs(winner - np.median(scores))) if scores.size else None,
     }
     mean = float(np.mean(scores)) if scores.size else 0.0
@@ -35,9 +35,3 @@ def competitiveness(observed: np.ndarray, order: np.ndarray, p_vs_best: dict[str
     else:
         out["ppi"], out["ppi_unit"] = abs(ideal - winner), "metric"
     return out
-
-
-def _ties(p: np.ndarray, alpha: float) -> int:
-    """Comparisons that do not reject (:func:`~compreport.stats.multitest.rejects`); NaN (not tested) is no tie."""
-    p = np.asarray(p, dtype=float)
-    return int((np.isfinite(p) & ~rejects(p, alpha)).sum())

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .multitest import rejects, resamples_needed, smallest_corrected_p
+
 #: Probability that some settled verdict of a family differs from its infinite-resample verdict.
 RISK = 1e-3
 #: Refinement (``Settings.refine``) re-estimates p-values from up to this many times B resamples.
@@ -68,8 +70,6 @@ def settled(p: np.ndarray, B: int, decide, alpha: float) -> np.ndarray:
     lo, hi = p_bounds(p, B, RISK / tested)
     at_est, at_lo, at_hi = decide(p), decide(lo), decide(hi)
     ok = np.isfinite(at_est) & np.isfinite(at_lo) & np.isfinite(at_hi)
-    from .multitest import rejects
-
     est = rejects(at_est[ok], alpha)
     out[ok] = (rejects(at_lo[ok], alpha) == est) & (rejects(at_hi[ok], alpha) == est)
     return out
@@ -93,8 +93,6 @@ def worth_refining(metrics, cap: int, alpha: float) -> bool:
     ``verdicts["may_settle"]``, :func:`may_settle`), or no comparison can be significant with the
     resamples drawn (``verdicts["can_reject"]`` False) but some could with ``cap``. Used to stop,
     never to decide."""
-    from .multitest import rejects, smallest_corrected_p
-
     for ma in metrics:
         v = ma.verdicts
         if v.get("may_settle"):
@@ -109,7 +107,5 @@ def b_needed(tested: int, alpha: float, correction: str, refine: bool) -> int:
     """The smallest B with which some of ``tested`` comparisons can reach ``alpha`` after
     ``correction``: :func:`~compreport.stats.multitest.resamples_needed`, divided by
     :data:`REFINE_FACTOR` (rounded up) when refinement may draw that many times B."""
-    from .multitest import resamples_needed
-
     need = resamples_needed(tested, alpha, correction)
     return -(-need // REFINE_FACTOR) if refine else need

@@ -26,9 +26,11 @@ def rejects(p, alpha: float):
     return np.asarray(p, dtype=float) < alpha * (1 - REJECT_SLACK)
 
 
-def cannot_reject(p, alpha: float) -> bool:
-    """A defined p-value that :func:`rejects` does not reject (False for NaN: nothing tested)."""
-    return bool(p == p and not rejects(p, alpha))
+def cannot_reject(p, alpha: float):
+    """A defined p-value that :func:`rejects` does not reject (a tie); elementwise on arrays; False
+    for NaN (nothing tested)."""
+    p = np.asarray(p, dtype=float)
+    return np.isfinite(p) & ~rejects(p, alpha)
 
 
 def _sorted_adjust(p_sorted: np.ndarray, method: str) -> np.ndarray:
