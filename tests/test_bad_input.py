@@ -400,6 +400,8 @@ def test_name_titles_a_competition_read_from_a_gold_file_only(tmp_path):
                "a table or a gold file; a spec gives its own `name`")
     assert_bad(tmp_path, report(tmp_path, "gold.tsv", "gold.tsv", "--metric", "accuracy", "--name", "X"),
                "--name names the one competition", "got 2 inputs")
+    assert_bad(tmp_path, report(tmp_path, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--name", "Summary"),
+               "--name Summary: competition id 'summary' must be", "not be one of")  # a name OUT uses
     with pytest.raises(cr.InputError, match="`name` names the one competition .* got an empty name"):
         cr.load(str(tmp_path / "gold.tsv"), runs=str(tmp_path / "runs"), metrics="accuracy", name=" ")
     res = report(tmp_path, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--name", "SemEval-2018 Task 12: ARCT")

@@ -35,6 +35,7 @@ def check_name(name: str, paths: list[str]) -> None:
     has its own ``name``) or a name whose id OUT uses. Raises :class:`InputError` before any file is read."""
     from ..errors import InputError
     from ..words import option
+    from .spec import check_id  # the one rule for ids (spec imports this module)
     from .tomlfile import is_spec
 
     if not name.strip() or len(paths) != 1:
@@ -43,6 +44,4 @@ def check_name(name: str, paths: list[str]) -> None:
     if is_spec(paths[0]):
         raise InputError(f"{paths[0]}: {option('name')} names a competition read from a table or a gold file; "
                          f"a spec gives its own `name`")
-    if slug(name) in RESERVED_IDS:
-        raise InputError(f"{option('name', name)} makes the competition id {slug(name)!r}, a name the output "
-                         f"folder uses; choose another name")
+    check_id(slug(name), option("name", name))

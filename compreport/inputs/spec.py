@@ -105,10 +105,9 @@ def metric_file(name: str, base: str | None = None) -> str | None:
 
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
-#: Names at the top of OUT that a competition folder must not take.
 
 
-def check_id(cid: str, where: Path) -> None:
+def check_id(cid: str, where: Path | str) -> None:
     """A competition id names its folder in OUT, LaTeX paths and links: ASCII letters, digits, ``.``,
     ``_``, ``-``; starting with a letter or digit; at most 100 characters; not a name OUT uses."""
     if not _ID.fullmatch(cid) or cid.lower() in RESERVED_IDS:
