@@ -348,7 +348,8 @@ def unseen_label_warnings(comp: Competition, fields: list[int]) -> list[str]:
                 lab, i = str(extra[0][0]), extra[0][1]
                 count = int((col == lab).sum())
                 what = f"field {fname!r}: " if len(comp.fields) > 1 else ""
-                same = next((g for g in sorted(map(str, gold_labels)) if as_number(g) == as_number(lab) is not None), None)
+                value = as_number(lab)  # the same number written otherwise in the gold: 1.0 for 1
+                same = next((g for g in sorted(map(str, gold_labels)) if value is not None and as_number(g) == value), None)
                 hint = f"; the gold writes that number {same!r}, another label (floats beside integers?)" if same else ""
                 out.append(f"{comp.locate(s, int(i), f)}: {what}system {system!r} predicts label {lab!r} "
                            f"({count} item(s)) never seen in gold{hint}")

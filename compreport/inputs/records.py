@@ -128,11 +128,8 @@ def _is_number(cell: str) -> bool:
 
 
 def as_number(text: str) -> float | None:
-    """``text`` as a float, or None when it is no number."""
-    try:
-        return float(text)
-    except ValueError:
-        return None
+    """``text`` as a float when it is a number (:func:`_is_number`), else None."""
+    return float(text) if _is_number(text) else None
 
 
 def headers(files: list[RawText | Parsed], names: list[set[str]]) -> list[bool]:

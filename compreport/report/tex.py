@@ -78,14 +78,15 @@ def warn_unset_names(comp) -> None:
     """Warn (once per call) when some system names of ``comp`` print otherwise in its LaTeX tables
     (:func:`as_printed`: a Chinese name as ``??.01``), naming each and those that print alike, which
     a table then cannot tell apart. The HTML reports print every name as given."""
-    altered = [(s, as_printed(s)) for s in comp.systems if as_printed(s) != s]
+    looks = {s: as_printed(s) for s in comp.systems}
+    altered = [(s, p) for s, p in looks.items() if p != s]
     if not altered:
         return
     shown = ", ".join(f"'{s}' as '{p}'" for s, p in altered[:5]) + (
         f" and {len(altered) - 5} more" if len(altered) > 5 else "")
     printed: dict[str, list[str]] = {}
-    for s in comp.systems:
-        printed.setdefault(as_printed(s), []).append(s)
+    for s, p in looks.items():
+        printed.setdefault(p, []).append(s)
     alike = [names for names in printed.values() if len(names) > 1]
     clash = ("; " + "; ".join(" and ".join(f"'{s}'" for s in names) for names in alike)
              + " print alike, so the tables cannot tell them apart") if alike else ""
