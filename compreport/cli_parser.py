@@ -83,13 +83,15 @@ def _add_stats_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--ci", metavar="METHOD", help=f"interval method for systems and differences: "
                    f"{', '.join(vocab.CI_METHODS)} (default {d.ci_method})")
     g.add_argument("--test", metavar="TEST", help=f"where p-values come from: {', '.join(vocab.TESTS)} "
-                   f"(default {d.test})")
+                   f"(default {d.test}, two-sided; berg-kirkpatrick is the paper's one-sided test)")
     g.add_argument("--family", metavar="FAMILY",
                    help=f"correction family of the pairwise comparisons: {', '.join(vocab.FAMILIES)} "
-                        f"(default {d.family}); vs-best tests only the comparisons of the winner with the other "
-                        f"competitors; those are always their own family")
+                        f"(default {d.family}); vs-best states only the comparisons of the winner with the other "
+                        f"competitors, corrected over all pairs since the winner is chosen on the same data; "
+                        f"per-row bounds no family-wise error rate")
     g.add_argument("--correction", metavar="NAME", help=f"correction behind every verdict: "
-                   f"{', '.join(vocab.CORRECTIONS)} (default {d.correction})")
+                   f"{', '.join(vocab.CORRECTIONS)} (default {d.correction} under the bootstrap test, "
+                   f"holm under the others)")
     g.add_argument("--include-baselines", action="store_true", default=None,
                    help="let baselines compete: by default they are compared and grouped, but the winner, the "
                         "comparisons with the winner and the competitiveness figures are over participants only")

@@ -173,13 +173,19 @@ class Settings:
         Significance level (default 0.05); intervals are at confidence 1 - alpha.
     ci_method : {"percentile", "bca", "normal"}
         Interval method for scores and differences (default percentile).
-    test : {"bootstrap", "randomization"}
-        Where p-values come from: the paired bootstrap (Berg-Kirkpatrick et al. 2012) or
-        approximate randomization (MUC-6).
+    test : {"bootstrap", "berg-kirkpatrick", "randomization"}
+        Where p-values come from (default ``bootstrap``): the two-sided null-shifted paired
+        bootstrap (Efron & Tibshirani 1993); the paper's paired bootstrap of Berg-Kirkpatrick
+        et al. (2012), one-sided in the direction the data chose (two-sided level 2 alpha); or
+        approximate randomization (MUC-6), two-sided.
     family : {"all-pairs", "per-row", "vs-best"}
         The comparisons one correction is applied over; it governs every verdict of the report.
-    correction : {"none", "bonferroni", "holm", "bh"}
+        ``vs-best`` corrects over all pairs (the best is chosen on the same data) and states only
+        the comparisons with the best; ``per-row`` bounds no family-wise error rate.
+    correction : {"none", "bonferroni", "holm", "bh", "maxt"}
         The correction behind every verdict (significant or not, groups, ties with the winner).
+        Default ``maxt`` (the max-T step-down, :mod:`compreport.stats.maxt`) under the
+        ``bootstrap`` test, ``holm`` under the others (max-T needs the bootstrap test).
     include_baselines : bool
         Whether baselines compete (default False): when they do not, they are shown, compared in
         pairs and grouped, but the best is the best participant, and the comparisons with the best
@@ -197,13 +203,17 @@ class Settings:
     ci_method: str = "percentile"
     test: str = "bootstrap"
     family: str = "all-pairs"
-    correction: str = "holm"
+    correction: str | None = None
     include_baselines: bool = False
     refine: bool = True
 
     def __post_init__(self):
-        for name, value in validate(asdict(self)).items():
+        values = asdict(self)
+        if values["correction"] is None:
+            values["correction"] = default_correction(values["test"] if values["test"] in vocab.TESTS else "bootstrap")
+        for name, value in validate(values).items():
             object.__setattr__(self, name, value)
+        check_combination(asdict(self))
 
     @property
     def level(self) -> float:
@@ -234,10 +244,32 @@ class Settings:
         return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
 
 
+def default_correction(test: str) -> str:
+    """The correction used when none is given: ``maxt`` under the ``bootstrap`` test, else ``holm``."""
+    return "maxt" if test == "bootstrap" else "holm"
+
+
+def check_combination(values: dict, source: str = "api") -> None:
+    """Refuse settings that cannot go together: the max-T step-down resamples the bootstrap's
+    studentized differences, so ``correction`` ``maxt`` needs ``test`` ``bootstrap``."""
+    if values.get("correction") == "maxt" and values.get("test", "bootstrap") != "bootstrap":
+        words = SPELLING[source]
+        raise InputError(f"{words['correction']} maxt needs {words['test']} bootstrap (the max-T step-down "
+                         f"resamples the studentized bootstrap differences); with {words['test']} "
+                         f"{values['test']} use holm, bonferroni, bh or none")
+
+
 def make_settings(values: dict | None = None, source: str = "api", base: Settings | None = None) -> Settings:
     """Settings from ``values`` (None values are left at ``base``'s or the defaults), validated in the
-    words of ``source`` (see :func:`validate`)."""
+    words of ``source`` (see :func:`validate`). A ``test`` given without a ``correction`` takes that
+    test's default correction (:func:`default_correction`)."""
     given = {k: v for k, v in (values or {}).items() if v is not None}
     checked = validate(given, source)
     start = asdict(base) if base is not None else {}
-    return Settings(**(start | checked))
+    merged = start | checked
+    base_default = default_correction(start.get("test", "bootstrap"))
+    if "correction" not in checked and (merged.get("correction") is None or
+                                        ("test" in checked and merged["correction"] == base_default)):
+        merged["correction"] = default_correction(merged.get("test", "bootstrap"))
+    check_combination(merged, source)
+    return Settings(**merged)

@@ -49,17 +49,22 @@ def _table(*terms: Term) -> dict[str, Term]:
     return {t.id: t for t in terms}
 
 
-#: Corrections for multiple comparisons, in the order tables show them (``none`` first).
+#: Corrections for multiple comparisons, in the order tables show them (``none`` first). ``maxt``,
+#: the default, is the max-T step-down over the joint bootstrap distribution
+#: (:mod:`compreport.stats.maxt`); the others adjust the raw p-values.
 CORRECTIONS = _table(
     Term("none", "none", N_("none"), N_("no correction for multiple comparisons")),
     Term("bonferroni", "bonferroni", "Bonferroni", N_("the Bonferroni correction"), "dunn1961"),
     Term("holm", "holm", "Holm", N_("the Holm correction"), "holm1979"),
     Term("bh", "bh", "BH", N_("the Benjamini–Hochberg correction"), "benjamini1995"),
+    Term("maxt", "maxt", N_("max-T step-down"), N_("the max-T step-down procedure"), "romano2005"),
 )
-#: statsmodels ``multipletests`` method of each correction that adjusts p-values.
+#: statsmodels ``multipletests`` method of each correction that adjusts raw p-values.
 MULTIPLETESTS_METHOD = {"bonferroni": "bonferroni", "holm": "holm", "bh": "fdr_bh"}
 #: Comparison field holding each correction's p-value.
-P_FIELD = {"none": "p_value", "bonferroni": "p_bonferroni", "holm": "p_holm", "bh": "p_bh"}
+P_FIELD = {"none": "p_value", "bonferroni": "p_bonferroni", "holm": "p_holm", "bh": "p_bh", "maxt": "p_maxt"}
+#: The corrections that control the family-wise error rate (BH controls the false discovery rate).
+FWER_CORRECTIONS = ("bonferroni", "holm", "maxt")
 
 #: Confidence-interval methods.
 CI_METHODS = _table(
@@ -70,7 +75,9 @@ CI_METHODS = _table(
 
 #: Tests behind the p-values.
 TESTS = _table(
-    Term("bootstrap", "bootstrap", N_("paired bootstrap"), N_("the paired bootstrap test"), "bergkirkpatrick2012"),
+    Term("bootstrap", "bootstrap", N_("paired bootstrap"), N_("the two-sided paired bootstrap test"), "efron1993"),
+    Term("berg-kirkpatrick", "berg-kirkpatrick", N_("Berg-Kirkpatrick bootstrap"),
+         N_("the paired bootstrap test of Berg-Kirkpatrick et al."), "bergkirkpatrick2012"),
     Term("randomization", "randomization", N_("approximate randomization"),
          N_("an approximate randomization test"), "noreen1989"),
 )
@@ -82,23 +89,28 @@ INTERVAL_PHRASES = {"percentile": (N_("{level} percentile intervals"), N_("perce
                     "normal": (N_("{level} normal intervals"), N_("normal intervals"))}
 
 #: How each test's alternative reads (the team sheets' methods sentence; the appendix says more).
-TEST_SIDES = {"bootstrap": N_("one-sided, in the direction of the observed difference"),
+TEST_SIDES = {"bootstrap": N_("two-sided"),
+              "berg-kirkpatrick": N_("one-sided, in the direction of the observed difference"),
               "randomization": N_("two-sided")}
 
 #: A test named in passing (``(bootstrap test)`` in a caption, a title, a provenance line).
-TEST_PHRASES = {"bootstrap": N_("bootstrap test"), "randomization": N_("randomization test")}
+TEST_PHRASES = {"bootstrap": N_("bootstrap test"), "berg-kirkpatrick": N_("one-sided bootstrap test"),
+                "randomization": N_("randomization test")}
 
 
 def test_phrase(test: str) -> str:
-    """``bootstrap test`` or ``randomization test`` (a key of :data:`TESTS`), in the report's language."""
+    """``bootstrap test``, ``one-sided bootstrap test`` or ``randomization test`` (a key of
+    :data:`TESTS`), in the report's language."""
     return tr(TEST_PHRASES[test])
 
 
 #: Families a correction is applied over (``--family``).
 FAMILIES = _table(
     Term("all-pairs", "all-pairs", N_("all pairs"), N_("all pairs of systems")),
-    Term("per-row", "per-row", N_("per row"), N_("each row (each system against those ranked below it)")),
-    Term("vs-best", "vs-best", N_("vs. the best"), N_("the comparisons with the best, other pairs untested")),
+    Term("per-row", "per-row", N_("per row"),
+         N_("each row (each system against those ranked below it), which bounds no family-wise error rate")),
+    Term("vs-best", "vs-best", N_("vs. the best"),
+         N_("all pairs of systems, read on the comparisons with the best, other pairs untested")),
 )
 
 #: The families of the competitiveness summary's ties between competitors (:attr:`Settings.ties_family`):

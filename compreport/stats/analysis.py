@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import interrupts
 from ..words import option
-from . import competitiveness, intervals, letters, montecarlo, multitest, ranking, significance
+from . import competitiveness, intervals, letters, maxt, montecarlo, multitest, ranking, significance
 from . import resampling as bootstrap
 from ..errors import InputError, warn
 from ..inputs.competition import Competition
@@ -35,7 +35,8 @@ def _comparisons(names, a, b, d, corr, decide, alpha, settled) -> list[Compariso
     excludes = np.isfinite(d["ci_low"]) & np.isfinite(d["ci_high"]) & ((d["ci_low"] > 0) | (d["ci_high"] < 0))
     return [Comparison(names[a[i]], names[b[i]], float(d["diff"][i]), float(d["ci_low"][i]),
                        float(d["ci_high"][i]), float(d["p_value"][i]), float(corr["bonferroni"][i]),
-                       float(corr["holm"][i]), float(corr["bh"][i]), excludes_zero=bool(excludes[i]),
+                       float(corr["holm"][i]), float(corr["bh"][i]), p_maxt=float(corr["maxt"][i]),
+                       excludes_zero=bool(excludes[i]),
                        p_adjusted=float(decide[i]), significant=_verdict(decide[i], alpha),
                        p_se=float(d["p_se"][i]),
                        settled=None if _verdict(decide[i], alpha) is None else _settled(settled[i]))
@@ -87,6 +88,15 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
     """
     m, alpha, ci = len(systems), settings.alpha, settings.ci_method
     order, rank = ranking.order_systems(observed, higher_is_better)
+    defined = np.isfinite(observed)
+    # A replicate where a system with a defined score is undefined (a resample with no positive item
+    # under roc_auc, say) is dropped for the whole metric, and counted: intervals, p-values and the
+    # max-T step-down are all over the same defined replicates.
+    replicates, undefined_reps = _defined_rows(replicates, defined)
+    R = settings.bootstrap if p_resamples is None else p_resamples
+    if p_replicates is not None:
+        p_replicates, undefined_reps = _defined_rows(p_replicates, defined)
+    R -= undefined_reps
     lo, hi = intervals.interval(replicates, observed, ci, alpha, jack)
     B = replicates.shape[0]
     mean = replicates.mean(axis=0) if B else np.full(m, np.nan)
@@ -99,37 +109,37 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
     best = int(next(i for i in order if competes[i]))
     others = np.array([i for i in order if i != best and competes[i]], dtype=int)
     firsts = np.full(len(others), best)
-    vb = significance.differences(observed, replicates, firsts, others, higher_is_better, alpha, ci, jack)
+    test = settings.test
     ia, ib = np.triu_indices(m, k=1)  # every pair (a above b) in rank order
     pa, pb = order[ia], order[ib]
     pair_of = {(int(a), int(b)): k for k, (a, b) in enumerate(zip(pa, pb))}
     vb_pairs = np.array([pair_of[best, int(o)] for o in others], dtype=int)  # the best ranks above the others
     with_best = np.zeros(len(ia), dtype=bool)
     with_best[vb_pairs] = True
-    pr = significance.differences(observed, replicates, pa, pb, higher_is_better, alpha, ci, jack)
+    pr = significance.differences(observed, replicates, pa, pb, higher_is_better, alpha, ci, jack, test=test)
     if test_p is not None:
-        vb["p_value"], pr["p_value"] = test_p(firsts, others), test_p(pa, pb)
+        pr["p_value"] = test_p(pa, pb)
     elif p_replicates is not None:
-        vb["p_value"] = significance.p_values(observed, p_replicates, firsts, others, higher_is_better)
-        pr["p_value"] = significance.p_values(observed, p_replicates, pa, pb, higher_is_better)
-    R = settings.bootstrap if p_resamples is None else p_resamples
+        pr["p_value"] = significance.p_values(observed, p_replicates, pa, pb, higher_is_better, test=test)
     # A system whose score is undefined (a constant prediction under Pearson, say) is not compared:
     # its comparisons are untested (NaN), outside every family, and it has no group.
-    defined = np.isfinite(observed)
-    vb["p_value"][~(defined[firsts] & defined[others])] = np.nan
     pr["p_value"][~(defined[pa] & defined[pb])] = np.nan
-    vb_corr = multitest.correct(vb["p_value"])
+    tested_pairs = np.isfinite(pr["p_value"])
+    if test == "bootstrap":  # the max-T step-down over the family, from the joint replicates
+        maxt_reps = replicates if p_replicates is None else p_replicates
+        rows = ia if settings.family == "per-row" else np.zeros(len(ia), dtype=int)
+        p_maxt = np.full(len(ia), np.nan)
+        for row in np.unique(rows[tested_pairs]):
+            sel = tested_pairs & (rows == row)
+            p_maxt[sel] = maxt.maxt_adjusted(observed, maxt_reps, pa, pb, higher_is_better, sel)[sel]
+    else:
+        p_maxt = np.full(len(ia), np.nan)
 
     def corrected(raw: np.ndarray) -> dict[str, np.ndarray]:
-        """Every correction of the pairs' raw p-values ``raw`` over ``settings.family``."""
-        if settings.family == "per-row":
-            return multitest.correct_within(raw, ia)
-        if settings.family == "vs-best":  # only the pairs with the best are tested: the vs-best family
-            out = {k: np.full(len(ia), np.nan) for k in vb_corr}
-            for k, v in multitest.correct(raw[vb_pairs]).items():
-                out[k][vb_pairs] = v
-            return out
-        return multitest.correct(raw)
+        """Every correction of the pairs' raw p-values ``raw`` over ``settings.family`` (``vs-best``:
+        over all pairs, since the best is chosen on the same data), with the max-T p-values."""
+        out = multitest.correct_within(raw, ia) if settings.family == "per-row" else multitest.correct(raw)
+        return out | {"maxt": p_maxt}
 
     def deciding(raw: np.ndarray, corr: dict | None = None) -> np.ndarray:
         """The one rule behind every verdict: settings.correction over settings.family."""
@@ -137,16 +147,22 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
         return np.where(with_best, d, np.nan) if settings.family == "vs-best" else d
 
     pr_corr = corrected(pr["p_value"])
+    vb_corr = {k: v[vb_pairs] for k, v in pr_corr.items()}
     decide = deciding(pr["p_value"], pr_corr)
     in_family = np.isfinite(decide)  # the pairs the rule tests
     # whether each verdict survives the Monte-Carlo error of every p-value of the family
-    family_p = np.where(in_family, pr["p_value"], np.nan)
-    settled = montecarlo.settled(family_p, R, deciding, alpha)
     cap = montecarlo.REFINE_FACTOR * settings.bootstrap
-    may_settle = bool(settings.refine and 0 < R < cap and montecarlo.may_settle(family_p, R, cap, deciding, alpha,
-                                                                               settled))
+    if settings.correction == "maxt":  # an adjusted p-value is itself one exceedance proportion
+        family_p = np.where(in_family, decide, np.nan)
+        settled = montecarlo.settled(family_p, R, _same, alpha)
+        may_settle = bool(settings.refine and 0 < R < cap and (settled == 0).any())
+    else:
+        family_p = np.where(in_family, pr["p_value"], np.nan)
+        settled = montecarlo.settled(family_p, R, deciding, alpha)
+        may_settle = bool(settings.refine and 0 < R < cap and montecarlo.may_settle(family_p, R, cap, deciding, alpha,
+                                                                                   settled))
     pr["p_se"] = montecarlo.standard_error(pr["p_value"], R)
-    vb["p_se"] = montecarlo.standard_error(vb["p_value"], R)
+    vb = {k: v[vb_pairs] for k, v in pr.items()}  # the comparisons with the best, as stored among the pairs
     different = np.zeros((m, m), dtype=bool)
     different[pa, pb] = different[pb, pa] = multitest.rejects(np.nan_to_num(decide, nan=1.0), alpha)
     # a group letter says what the tests found: a system none of whose pairs is tested (a baseline under
@@ -168,15 +184,31 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
                     differs_from_best=None if is_best[i] else _verdict(vs_best_p[i], alpha),
                     p_vs_best=float("nan") if is_best[i] else float(vs_best_p[i]),
                     settled_vs_best=None if is_best[i] else _settled(vs_best_settled[i])) for i in order]
-    comp = _competitiveness(observed, order, competes, vb, vb_corr, pr, ia, pa, pb, settings, n, ideal,
+    comp = _competitiveness(observed, order, competes, vb, vb_corr, pr, pr_corr, ia, pa, pb, settings, n, ideal,
                             higher_is_better)
     return MetricAnalysis(
         name=name, params=params, higher_is_better=higher_is_better, ideal=ideal, primary=primary,
         best=systems[best], scores=scores,
         vs_best=_comparisons(systems, firsts, others, vb, vb_corr, decide[vb_pairs], alpha, settled[vb_pairs]),
         pairs=_comparisons(systems, pa, pb, pr, pr_corr, decide, alpha, settled), competitiveness=comp,
-        verdicts=_rule(settings, int(in_family.sum()), R) | {"may_settle": may_settle},
+        verdicts=_rule(settings, int((tested_pairs if settings.family == "vs-best" else in_family).sum()), R) | {"may_settle": may_settle,
+                                                             "undefined_replicates": undefined_reps},
         replicates=replicates, systems=list(systems))
+
+
+def _same(p: np.ndarray) -> np.ndarray:
+    """The p-values themselves: max-T adjusted p-values decide as they are."""
+    return p
+
+
+def _defined_rows(replicates: np.ndarray, defined: np.ndarray) -> tuple[np.ndarray, int]:
+    """``replicates`` (B, m) without the rows where a system of ``defined`` (m,) is undefined (NaN),
+    and how many rows were dropped."""
+    if replicates.shape[0] == 0 or not defined.any():
+        return replicates, 0
+    ok = np.isfinite(replicates[:, defined]).all(axis=1)
+    dropped = int(ok.size - ok.sum())
+    return (replicates[ok] if dropped else replicates), dropped
 
 
 def _rule(settings: Settings, tested: int, resamples: int) -> dict:
@@ -191,14 +223,16 @@ def _rule(settings: Settings, tested: int, resamples: int) -> dict:
             "can_reject": None if min_p != min_p else bool(multitest.rejects(min_p, settings.alpha))}
 
 
-def _competitiveness(observed, order, competes, vb, vb_corr, pr, ia, pa, pb, settings: Settings, n, ideal,
+def _competitiveness(observed, order, competes, vb, vb_corr, pr, pr_corr, ia, pa, pb, settings: Settings, n, ideal,
                      higher_is_better) -> dict:
     """The paper's competitiveness summary over the competing systems: ties with the winner from the
-    comparisons with the best (their m − 1 family), ties between competitors corrected over
-    ``settings.ties_family`` among the competing pairs."""
+    comparisons with the best under each correction over the report's family (as the verdicts),
+    ties between competitors corrected over ``settings.ties_family`` among the competing pairs (the
+    max-T p-values over the report's family: a superset, so still controlled)."""
     among = competes[pa] & competes[pb]
     p = pr["p_value"][among]
     ties = multitest.correct(p) if settings.ties_family == "all-pairs" else multitest.correct_within(p, ia[among])
+    ties["maxt"] = pr_corr["maxt"][among]
     keep = np.flatnonzero(competes)
     position = {int(s): k for k, s in enumerate(keep)}
     return competitiveness.competitiveness(
@@ -213,8 +247,8 @@ def bootstrap_note(comp: Competition, settings: Settings) -> str | None:
     the family (all pairs, or the m − 1 comparisons with the best); per row, over the best's own row
     of m − 1 comparisons (other rows, smaller, may still reject: :func:`~compreport.stats.multitest.
     smallest_family`, behind the stored ``verdicts["can_reject"]``), so that every system ties with
-    the best whatever the data."""
-    size = comp.m - 1 if settings.family != "all-pairs" else comp.m * (comp.m - 1) // 2
+    the best whatever the data. ``vs-best`` is corrected over all pairs."""
+    size = comp.m - 1 if settings.family == "per-row" else comp.m * (comp.m - 1) // 2
     most = settings.bootstrap * (montecarlo.REFINE_FACTOR if settings.refine else 1)
     if settings.bootstrap and multitest.cannot_reject(multitest.smallest_adjusted_p(size, most, settings.correction),
                                                       settings.alpha):

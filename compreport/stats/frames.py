@@ -13,8 +13,8 @@ import html
 LEADERBOARD = ("rank", "system", "baseline", "score", "ci_low", "ci_high", "group", "is_best", "differs_from_best",
                "p_vs_best")
 PAIRS = ("system_a", "system_b", "diff", "ci_low", "ci_high", "p_raw", "p_adjusted", "significant", "excludes_zero",
-         "p_bonferroni", "p_holm", "p_bh")
-CORRECTIONS = ("none", "bonferroni", "holm", "bh")
+         "p_bonferroni", "p_holm", "p_bh", "p_maxt")
+CORRECTIONS = ("none", "bonferroni", "holm", "bh", "maxt")
 
 
 def leaderboard(analysis, metric: str | None = None, competition: str | None = None):
@@ -37,7 +37,7 @@ def pairs(analysis, metric: str | None = None, competition: str | None = None):
     c = analysis.competition(competition)
     ma = c.metric(metric)
     rows = [(p.a, p.b, p.diff, p.ci_low, p.ci_high, p.p_value, p.p_adjusted, p.significant, p.excludes_zero,
-             p.p_bonferroni, p.p_holm, p.p_bh) for p in ma.pairs]
+             p.p_bonferroni, p.p_holm, p.p_bh, p.p_maxt) for p in ma.pairs]
     df = pd.DataFrame(rows, columns=list(PAIRS))
     df.attrs.update(competition=c.id, metric=ma.name, verdicts=dict(ma.verdicts))
     return df

@@ -7,10 +7,11 @@ infinitely many resamples would give. Its Monte-Carlo standard error is that of 
 ``sqrt(q (1 - q) / B)`` at ``q = k / B``.
 
 A verdict is *settled* when the correction (Bonferroni, Holm and Benjamini-Hochberg are monotone
-in every p-value) gives it for the estimates, for the lower and for the upper Clopper-Pearson
-bounds on every q of the family (two-sided, at level :data:`RISK` divided among the family's
-comparisons): with probability at least 1 - RISK a settled verdict is the one infinitely many
-resamples would give. Otherwise it is unsettled: more resamples could change it. This is the
+in every p-value; a max-T adjusted p-value is itself one exceedance proportion) gives it for the
+estimates, for the lower and for the upper Clopper-Pearson bounds on every q of the family
+(two-sided, at level :data:`RISK` divided among the family's comparisons and among the
+:data:`LOOKS` times refinement may look at them): with probability at least 1 - RISK the
+settled verdicts are those infinitely many resamples would give. Otherwise it is unsettled: more resamples could change it. This is the
 classification of MMCTest (Gandy & Hahn 2014, Scand. J. Statist. 41:1083-1101); refinement
 (``Settings.refine``, :func:`worth_refining`) draws more resamples for the whole competition while
 some unsettled verdict may still settle, doubling up to :data:`REFINE_FACTOR` x B.
@@ -26,6 +27,8 @@ from .multitest import rejects, resamples_needed, smallest_corrected_p
 RISK = 1e-3
 #: Refinement (``Settings.refine``) re-estimates p-values from up to this many times B resamples.
 REFINE_FACTOR = 16
+#: How many times the verdicts are classified at most: after B resamples and after each doubling.
+LOOKS = 1 + int(np.log2(REFINE_FACTOR))
 
 
 def exceedances(p: np.ndarray, B: int) -> np.ndarray:
@@ -67,7 +70,7 @@ def settled(p: np.ndarray, B: int, decide, alpha: float) -> np.ndarray:
     out = np.full(p.shape, np.nan)
     if B < 1 or tested == 0:
         return out
-    lo, hi = p_bounds(p, B, RISK / tested)
+    lo, hi = p_bounds(p, B, RISK / (tested * LOOKS))
     at_est, at_lo, at_hi = decide(p), decide(lo), decide(hi)
     ok = np.isfinite(at_est) & np.isfinite(at_lo) & np.isfinite(at_hi)
     est = rejects(at_est[ok], alpha)

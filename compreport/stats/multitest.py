@@ -89,9 +89,10 @@ def smallest_corrected_p(family: str, tested: int, resamples: int, correction: s
 
 def smallest_adjusted_p(tested: int, bootstrap: int, correction: str) -> float:
     """The smallest p-value any of ``tested`` comparisons can reach after ``correction`` (``none``,
-    ``bonferroni``, ``holm``, ``bh``) when p-values are estimated from ``bootstrap`` resamples:
-    an estimate is never below 1/(B + 1), Bonferroni and Holm multiply the smallest by the family
-    size (capped at 1), none and BH leave it (BH when every p-value is at that floor).
+    ``bonferroni``, ``holm``, ``bh``, ``maxt``) when p-values are estimated from ``bootstrap``
+    resamples: an estimate is never below 1/(B + 1), Bonferroni and Holm multiply the smallest by
+    the family size (capped at 1), none, BH and max-T leave it (BH when every p-value is at that
+    floor; a max-T adjusted p-value is one exceedance proportion).
     NaN without resamples or comparisons."""
     if bootstrap < 1 or tested < 1:
         return float("nan")

@@ -1,7 +1,15 @@
 """Paired differences and their p-values.
 
 Differences are *oriented*: positive means the first system is better, also for
-lower-is-better metrics.
+lower-is-better metrics. Two bootstrap tests are offered (``Settings.test``):
+
+* ``bootstrap`` (the default): two-sided, the null-shifted bootstrap (Efron & Tibshirani 1993,
+  ch. 16): ``p = (1 + #{|d* - delta| >= |delta|}) / (B + 1)``. It rejects at alpha when the
+  symmetric interval ``delta +/- c`` (c the 1 - alpha quantile of ``|d* - delta|``) excludes 0,
+  which the percentile interval of the difference nearly always agrees with.
+* ``berg-kirkpatrick``: the paper's test (Berg-Kirkpatrick et al. 2012),
+  ``p = (1 + #{d* >= 2 delta}) / (B + 1)``: one-sided, in the direction the data chose, so its
+  two-sided level is 2 alpha.
 """
 
 from __future__ import annotations
@@ -10,16 +18,41 @@ import numpy as np
 
 from .intervals import interval
 
-#: Relative tolerance when comparing a replicate difference with 2*delta (floating-point noise).
+#: Relative tolerance when comparing a replicate difference with a threshold (floating-point noise).
 _TOL = 1e-10
 
 
 def bootstrap_p_value(diff_reps: np.ndarray, delta: np.ndarray) -> np.ndarray:
+    """Two-sided null-shifted paired-bootstrap p-value, with +1 (Phipson & Smyth 2010).
+
+    ``p = (1 + #{|d* - delta| >= |delta|}) / (B + 1)`` per column, where ``d*`` (B, k) are the
+    replicate differences and ``delta`` (k,) the observed ones. Two identical systems have
+    ``d* = delta = 0`` and get p = 1.
+
+    >>> import numpy as np
+    >>> d = np.array([[0.10], [0.30], [0.00], [0.25]])     # B = 4 replicates of one difference
+    >>> bootstrap_p_value(d, np.array([0.1]))               # |d* - 0.1| >= 0.1: 0.3, 0.0, 0.25
+    array([0.8])
+    """
+    B = diff_reps.shape[0]
+    size = np.abs(delta)
+    threshold = size - _TOL * np.maximum(1.0, size)
+    hits = (np.abs(diff_reps - delta) >= threshold).sum(axis=0)
+    return (1 + hits) / (B + 1)
+
+
+def berg_kirkpatrick_p_value(diff_reps: np.ndarray, delta: np.ndarray) -> np.ndarray:
     """Paired-bootstrap p-value of Berg-Kirkpatrick et al. (2012), with +1 (Phipson & Smyth 2010).
 
     ``p = (1 + #{d* >= 2 delta}) / (B + 1)`` per column, where ``d*`` (B, k) are the
     replicate differences and ``delta`` (k,) the observed ones (oriented, >= 0 for a
-    pair ordered by rank). Two identical systems have ``d* = delta = 0`` and get p = 1.
+    pair ordered by rank): one-sided, in the direction of the observed difference.
+    Two identical systems have ``d* = delta = 0`` and get p = 1.
+
+    >>> import numpy as np
+    >>> d = np.array([[0.10], [0.30], [0.00], [0.25]])
+    >>> berg_kirkpatrick_p_value(d, np.array([0.1]))       # d* >= 0.2: 0.3, 0.25
+    array([0.6])
     """
     B = diff_reps.shape[0]
     threshold = 2 * delta - _TOL * np.maximum(1.0, np.abs(2 * delta))
@@ -27,16 +60,24 @@ def bootstrap_p_value(diff_reps: np.ndarray, delta: np.ndarray) -> np.ndarray:
     return (1 + hits) / (B + 1)
 
 
+#: The p-value function of each bootstrap test (``Settings.test``).
+P_VALUE = {"bootstrap": bootstrap_p_value, "berg-kirkpatrick": berg_kirkpatrick_p_value}
+
+
 def differences(observed: np.ndarray, replicates: np.ndarray, a: np.ndarray, b: np.ndarray,
                 higher_is_better: bool, alpha: float, ci: str = "percentile",
-                jack: tuple[np.ndarray, np.ndarray] | None = None, chunk: int = 256) -> dict[str, np.ndarray]:
-    """Oriented differences ``a - b`` for index arrays ``a``, ``b``: diff, ci_low, ci_high, p_value.
+                jack: tuple[np.ndarray, np.ndarray] | None = None, chunk: int = 256,
+                test: str = "bootstrap") -> dict[str, np.ndarray]:
+    """Oriented differences ``a - b`` for index arrays ``a``, ``b``: diff, ci_low, ci_high, p_value, se.
 
-    ``p_value`` is the paired-bootstrap p-value (:func:`bootstrap_p_value`).
+    ``p_value`` is the p-value of the bootstrap ``test`` (a key of :data:`P_VALUE`; the
+    randomization test's p-values are computed elsewhere and replace it); ``se`` the bootstrap
+    standard deviation (ddof=1) of the difference, NaN with fewer than 2 replicates.
     """
     sign = 1.0 if higher_is_better else -1.0
     k = len(a)
-    out = {key: np.empty(k) for key in ("diff", "ci_low", "ci_high", "p_value")}
+    p_of = P_VALUE.get(test, bootstrap_p_value)
+    out = {key: np.empty(k) for key in ("diff", "ci_low", "ci_high", "p_value", "se")}
     for s in range(0, k, chunk):
         aa, bb = a[s:s + chunk], b[s:s + chunk]
         delta = sign * (observed[aa] - observed[bb])
@@ -46,20 +87,21 @@ def differences(observed: np.ndarray, replicates: np.ndarray, a: np.ndarray, b: 
         out["diff"][s:s + chunk] = delta
         out["ci_low"][s:s + chunk] = lo
         out["ci_high"][s:s + chunk] = hi
-        out["p_value"][s:s + chunk] = bootstrap_p_value(d, delta) if d.shape[0] else np.nan
+        out["p_value"][s:s + chunk] = p_of(d, delta) if d.shape[0] else np.nan
+        out["se"][s:s + chunk] = d.std(axis=0, ddof=1) if d.shape[0] > 1 else np.nan
     return out
 
 
 def p_values(observed: np.ndarray, replicates: np.ndarray, a: np.ndarray, b: np.ndarray, higher_is_better: bool,
-             chunk: int = 256) -> np.ndarray:
-    """Paired-bootstrap p-values (:func:`bootstrap_p_value`) of the oriented differences ``a - b``
+             chunk: int = 256, test: str = "bootstrap") -> np.ndarray:
+    """P-values of the bootstrap ``test`` (:data:`P_VALUE`) of the oriented differences ``a - b``
     over ``replicates`` (R, m), without intervals: the p-values re-estimated from more resamples."""
     sign = 1.0 if higher_is_better else -1.0
+    p_of = P_VALUE.get(test, bootstrap_p_value)
     out = np.full(len(a), np.nan)
     if replicates.shape[0] == 0:
         return out
     for s in range(0, len(a), chunk):
         aa, bb = a[s:s + chunk], b[s:s + chunk]
-        out[s:s + chunk] = bootstrap_p_value(sign * (replicates[:, aa] - replicates[:, bb]),
-                                             sign * (observed[aa] - observed[bb]))
+        out[s:s + chunk] = p_of(sign * (replicates[:, aa] - replicates[:, bb]), sign * (observed[aa] - observed[bb]))
     return out

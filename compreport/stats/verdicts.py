@@ -70,10 +70,14 @@ class Comparison:
     ci_low, ci_high : float
         Uncorrected confidence interval of the difference at level 1 - alpha.
     p_value : float
-        Raw p-value (paired bootstrap or approximate randomization).
+        Raw p-value of ``settings.test`` (two-sided bootstrap, Berg-Kirkpatrick's one-sided
+        bootstrap, or approximate randomization).
     p_bonferroni, p_holm, p_bh : float
-        Corrected within the family of the list holding the comparison (``vs_best``: the
-        m − 1 comparisons with the best; ``pairs``: ``settings.family``); NaN outside it.
+        Corrected over ``settings.family`` (``vs-best``: over all pairs, since the best is chosen
+        on the same data); NaN outside it.
+    p_maxt : float
+        Max-T step-down adjusted p-value over ``settings.family`` (:mod:`compreport.stats.maxt`);
+        NaN outside it and when the test is not ``bootstrap``.
     excludes_zero : bool
         The interval excludes 0 (False when it is undefined).
     p_adjusted : float
@@ -100,6 +104,7 @@ class Comparison:
     p_bonferroni: float
     p_holm: float
     p_bh: float
+    p_maxt: float = float("nan")
     excludes_zero: bool = False
     p_adjusted: float = float("nan")
     significant: bool | None = None
