@@ -235,6 +235,54 @@ def floors(json_cpu: float) -> None:
           f"{2 * json_cpu:.1f} s for all rendering ({load()})", flush=True)
 
 
+def spread_dataset(tmp: Path, n: int = 500, m: int = 150, low: float = 0.41, high: float = 0.86) -> Path:
+    """Issue 26's large task: n binary items, m systems whose accuracies are spread evenly from
+    ``low`` to ``high``, errors correlated through a shared item difficulty."""
+    from scipy.stats import norm
+
+    rng = np.random.default_rng(26)
+    gold = rng.integers(0, 2, n)
+    difficulty = rng.normal(size=n)
+    # P(skill - difficulty + noise > 0) = accuracy, with difficulty and noise N(0, 1) each
+    skill = norm.ppf(np.linspace(low, high, m)) * np.sqrt(2)
+    correct = (skill[:, None] - difficulty[None, :] + rng.normal(size=(m, n))) > 0
+    path = tmp / f"spread-{n}-{m}.csv"
+    wide_frame(gold, np.where(correct, gold[None, :], 1 - gold[None, :])).to_csv(path, index=False)
+    return path
+
+
+def verdicts(tmp: Path, repeat: int) -> None:
+    """Issue 26: the whole process with the defaults (two-sided bootstrap, max-T over all pairs,
+    refinement on), ``--format json``, B = 10,000: time, peak memory, and what the verdicts say."""
+    import json
+
+    cases = [("150 systems (n = 500, binary, accuracies 0.41-0.86)", spread_dataset(tmp), "accuracy", 30, None),
+             ("Emoji-like (n = 50,000, m = 48, 20 classes)", dataset(tmp, "v-emoji", 50_000, 48, 20), "macro_f1",
+              30, 1536),
+             ("EXIST-like (n = 4,368, m = 31, binary)", dataset(tmp, "v-exist", 4368, 31, 2), "accuracy,macro_f1",
+              2.5, None)]
+    print("\nissue 26 (whole process, defaults, --format json, B = 10000):")
+    for name, path, metrics, secs, mb in cases:
+        wall, peak, busy = process(path, metrics, repeat=repeat)
+        with tempfile.TemporaryDirectory() as out:
+            subprocess.run([sys.executable, "-m", "compreport", "report", str(path), "--id", "id", "--metric",
+                            metrics, "--format", "json", "-q", "-o", out + "/o"], check=True, stderr=subprocess.DEVNULL)
+            comp = json.loads((Path(out) / "o" / "results.json").read_text())["competitions"][0]
+        for ma in comp["metrics"]:
+            scores = ma["scores"]
+            best = set(scores[0]["group"])
+            weakest = scores[-50:] if len(scores) >= 100 else []
+            apart = sum(1 for s in weakest if not best & set(s["group"]))
+            print(f"  {ma['name']}: {ma['verdicts']['resamples']} resamples, "
+                  f"{len({s['group'] for s in scores})} distinct groups, "
+                  f"{sum(1 for c in ma['pairs'] if c['settled'] is False)} of {len(ma['pairs'])} pairs unsettled, "
+                  f"{sum(1 for s in scores if s['ties_with_best'])} tied with the best"
+                  + (f", {apart} of the 50 weakest share no letter with the winner" if weakest else ""))
+        ok = wall <= secs and (mb is None or peak <= mb)
+        print(f"{name}, {metrics}: {wall:.2f} s, peak {peak:.0f} MB ({busy}); target <= {secs} s"
+              + (f", <= {mb} MB" if mb else "") + f": {'met' if ok else 'MISSED'}", flush=True)
+
+
 def dataset(tmp: Path, name: str, n: int, m: int, k: int) -> Path:
     path = tmp / f"{name}.csv"
     g, p = make_labels(n, m, k, seed=1)
@@ -308,6 +356,7 @@ def main() -> None:
     ap.add_argument("--refinement", action="store_true", help="only refinement on/off (issue 12 item 2)")
     ap.add_argument("--render", action="store_true", help="only the demo with every format (issue 15 item 1)")
     ap.add_argument("--clusters", action="store_true", help="only the cluster bootstrap's engine (issue 12 item 3)")
+    ap.add_argument("--verdicts", action="store_true", help="only the defaults at scale (issue 26)")
     args = ap.parse_args()
     r = args.repeat
     print(f"machine: {platform.processor() or platform.machine()}, {platform.python_version()}, "
@@ -325,6 +374,9 @@ def main() -> None:
             return
         if args.clusters:
             clusters(r)
+            return
+        if args.verdicts:
+            verdicts(tmp, r)
             return
         exist = dataset(tmp, "exist", 4368, 31, 2)
         wall, peak, busy = process(exist, "accuracy,macro_f1", repeat=r)

@@ -192,9 +192,11 @@ class PairwiseTables:
             return self._empty(tr("pairwise p-values of {competition}", competition=escape(comp.name)),
                                tr("a single system"))
         position = {s.system: i + 1 for i, s in enumerate(ma.scores)}
-        heads = {"none": "{$p$}", "bonferroni": "{Bonferroni}", "holm": "{Holm}", "bh": "{BH}"}
+        heads = {"none": "{$p$}", "bonferroni": "{Bonferroni}", "holm": "{Holm}", "bh": "{BH}", "maxt": "{max-$T$}"}
+        s = self.analysis.settings
+        shown = [k for k in vocab.P_FIELD if k != "maxt" or s.test == "bootstrap"]  # max-T needs the bootstrap
         nums = [self._num_col([r["diff"] for r in t.rows], header("Diff."))]
-        nums += [self._num_col([r[k] for r in t.rows], heads[k]) for k in vocab.P_FIELD]
+        nums += [self._num_col([r[k] for r in t.rows], heads[k]) for k in shown]
 
         def names_for(abbr):
             if abbr:
@@ -208,13 +210,17 @@ class PairwiseTables:
 
         abbreviate = width(False) > st.widest
         names, w = names_for(abbreviate), width(abbreviate)
-        family = vocab.FAMILIES[self.analysis.settings.family].words
-        s = self.analysis.settings
+        family = vocab.FAMILIES[s.family].words
         head = tr("Estimated $p$-values of the {metric} differences (A $-$ B, positive: A is better) for {competition}",
                   metric=metric_name(ma), competition=escape(comp.name))
-        tail = tr(", without adjustment and with Bonferroni, Holm and Benjamini--Hochberg (BH) adjustments over "
-                  "{family} ({test}). Verdicts of this report: {rule}, {alpha}.", family=escape(family),
-                  test=p_test(s.test), rule=escape(s.rule), alpha=alpha(s.alpha, self.opt.decimal_comma))
+        words = dict(family=escape(family), test=p_test(s.test), rule=escape(s.rule),
+                     alpha=alpha(s.alpha, self.opt.decimal_comma))
+        if "maxt" in shown:
+            tail = tr(", without adjustment, with Bonferroni, Holm and Benjamini--Hochberg (BH) adjustments and with "
+                      "the max-$T$ step-down over {family} ({test}). Verdicts of this report: {rule}, {alpha}.", **words)
+        else:
+            tail = tr(", without adjustment and with Bonferroni, Holm and Benjamini--Hochberg (BH) adjustments over "
+                      "{family} ({test}). Verdicts of this report: {rule}, {alpha}.", **words)
 
         def key(rows):
             if not abbreviate:
@@ -230,7 +236,7 @@ class PairwiseTables:
         parts = []
         for k, rg in enumerate(groups):
             rows = [{"a": names[i][0], "b": names[i][1], "diff": self.cell(t.rows[i]["diff"]),
-                     "p": [self.cell(t.rows[i][x]) for x in vocab.P_FIELD]} for i in rg]
+                     "p": [self.cell(t.rows[i][x]) for x in shown]} for i in rg]
             body = self._render("pvalues.tex.j2", rows=rows)
             w = st.table_width([self._col([header("System A")] + [r["a"] for r in rows]),
                                 self._col([header("System B")] + [r["b"] for r in rows])] + nums)

@@ -270,12 +270,14 @@ def differences_from_best(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Fo
     ``diff`` is oriented: positive means the best is better. ``excludes_zero``, ``significant`` and
     ``settled`` are the stored verdicts, ``p_se`` the raw p-value's Monte-Carlo standard error,
     ``p_adjusted`` the p-value behind ``significant``
-    (the report's rule); the p-value columns ``none``/``bonferroni``/``holm``/``bh`` are corrected
-    over the comparisons of the best with the other competitors.
+    (the report's rule); the p-value columns ``none``/``bonferroni``/``holm``/``bh``/``maxt`` are
+    corrected over the report's family (``vs-best``: over all pairs, since the best is chosen on the
+    same data).
     """
     columns = {"system": tr("System"), "diff": tr("Difference"), "ci_low": tr("CI low"), "ci_high": tr("CI high"),
                "excludes_zero": tr("Excludes 0"), "none": "p", "p_se": tr("MC SE"), "bonferroni": "Bonferroni",
-               "holm": "Holm", "bh": "BH", "p_adjusted": tr("p (verdict)"), "significant": tr("Significant"),
+               "holm": "Holm", "bh": "BH", "maxt": "max-T", "p_adjusted": tr("p (verdict)"),
+               "significant": tr("Significant"),
                "settled": tr("Settled")}
     rows = []
     for c in ma.vs_best:
@@ -292,7 +294,7 @@ def pairwise_p_values(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Format
     """Every pair in rank order (paper Table 5): ``a``, ``b``, ``diff`` (a − b, oriented), raw and
     corrected p-values over the report's family (– for pairs outside it), and the verdict."""
     columns = {"a": tr("System A"), "b": tr("System B"), "diff": tr("Diff."), "none": "p", "bonferroni": "Bonferroni",
-               "holm": "Holm", "bh": "BH", "significant": tr("Significant")}
+               "holm": "Holm", "bh": "BH", "maxt": "max-T", "significant": tr("Significant")}
     rows = [Row(f"{c.a} – {c.b}", {"a": Cell(c.a, c.a), "b": Cell(c.b, c.b), "diff": Cell(c.diff, fmt.diff(c.diff)),
                                    **_p_cells(c, fmt), "significant": _yes_no(c.significant)})
             for c in ma.pairs]

@@ -80,6 +80,22 @@ REFERENCES = {
   pages = {65--70},
   year = {1979}
 }"""),
+    "romano2005": ("Romano and Wolf, 2005", """@article{romano2005,
+  author = {Romano, Joseph P. and Wolf, Michael},
+  title = {Exact and Approximate Stepdown Methods for Multiple Hypothesis Testing},
+  journal = {Journal of the American Statistical Association},
+  volume = {100},
+  number = {469},
+  pages = {94--108},
+  year = {2005}
+}"""),
+    "westfall1993": ("Westfall and Young, 1993", """@book{westfall1993,
+  author = {Westfall, Peter H. and Young, S. Stanley},
+  title = {Resampling-Based Multiple Testing: Examples and Methods for p-Value Adjustment},
+  publisher = {Wiley},
+  address = {New York},
+  year = {1993}
+}"""),
     "benjamini1995": ("Benjamini and Hochberg, 1995", """@article{benjamini1995,
   author = {Benjamini, Yoav and Hochberg, Yosef},
   title = {Controlling the False Discovery Rate: A Practical and Powerful Approach to Multiple Testing},

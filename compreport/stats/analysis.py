@@ -58,7 +58,7 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
                    systems: list[str], observed: np.ndarray, replicates: np.ndarray, settings: Settings,
                    n: int, jack: tuple[np.ndarray, np.ndarray] | None = None,
                    test_p=None, baselines=(), p_replicates: np.ndarray | None = None,
-                   p_resamples: int | None = None) -> MetricAnalysis:
+                   p_resamples: int | None = None, state: dict | None = None) -> MetricAnalysis:
     """Scores, comparisons, verdicts, groups and competitiveness of one metric.
 
     Parameters
@@ -75,7 +75,11 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
         Replicates the bootstrap p-values come from, when they are re-estimated from more resamples
         than the intervals (``settings.refine``); default ``replicates``.
     p_resamples : int, optional
-        Resamples behind every p-value (R; default ``settings.bootstrap``).
+        Resamples behind every raw p-value (R; default ``settings.bootstrap``).
+    state : dict, optional
+        Kept by the caller between calls for the same metric (refinement): the pairs' differences,
+        intervals and raw p-values from ``replicates``, and the max-T counts
+        (:class:`~compreport.stats.maxt.StepDown`) to which the caller adds replicates.
     baselines : sequence of str
         Systems that do not compete (unless ``settings.include_baselines``): they are shown, compared
         in pairs and grouped, but the best is the best participant, the comparisons with the best
@@ -116,7 +120,11 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
     vb_pairs = np.array([pair_of[best, int(o)] for o in others], dtype=int)  # the best ranks above the others
     with_best = np.zeros(len(ia), dtype=bool)
     with_best[vb_pairs] = True
-    pr = significance.differences(observed, replicates, pa, pb, higher_is_better, alpha, ci, jack, test=test)
+    state = {} if state is None else state
+    if "pairs" not in state:
+        state["pairs"] = significance.differences(observed, replicates, pa, pb, higher_is_better, alpha, ci, jack,
+                                                  test=test)
+    pr = {k: v.copy() for k, v in state["pairs"].items()}
     if test_p is not None:
         pr["p_value"] = test_p(pa, pb)
     elif p_replicates is not None:
@@ -126,14 +134,12 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
     pr["p_value"][~(defined[pa] & defined[pb])] = np.nan
     tested_pairs = np.isfinite(pr["p_value"])
     if test == "bootstrap":  # the max-T step-down over the family, from the joint replicates
-        maxt_reps = replicates if p_replicates is None else p_replicates
-        rows = ia if settings.family == "per-row" else np.zeros(len(ia), dtype=int)
-        p_maxt = np.full(len(ia), np.nan)
-        for row in np.unique(rows[tested_pairs]):
-            sel = tested_pairs & (rows == row)
-            p_maxt[sel] = maxt.maxt_adjusted(observed, maxt_reps, pa, pb, higher_is_better, sel)[sel]
+        if "step" not in state:
+            families = np.where(tested_pairs, ia if settings.family == "per-row" else 0, -1)
+            state["step"] = maxt.StepDown(observed, replicates, pa, pb, families, higher_is_better)
+        p_maxt, maxt_resamples = state["step"].adjusted(), state["step"].resamples
     else:
-        p_maxt = np.full(len(ia), np.nan)
+        p_maxt, maxt_resamples = np.full(len(ia), np.nan), np.zeros(len(ia), dtype=np.int64)
 
     def corrected(raw: np.ndarray) -> dict[str, np.ndarray]:
         """Every correction of the pairs' raw p-values ``raw`` over ``settings.family`` (``vs-best``:
@@ -154,11 +160,13 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
     cap = montecarlo.REFINE_FACTOR * settings.bootstrap
     if settings.correction == "maxt":  # an adjusted p-value is itself one exceedance proportion
         family_p = np.where(in_family, decide, np.nan)
-        settled = montecarlo.settled(family_p, R, _same, alpha)
-        may_settle = bool(settings.refine and 0 < R < cap and (settled == 0).any())
+        settled = montecarlo.settled(family_p, np.maximum(maxt_resamples, 1), _same, alpha)
+        verdict_resamples = int(maxt_resamples.max()) if in_family.any() else R
+        may_settle = bool(settings.refine and 0 < verdict_resamples < cap and (settled == 0).any())
     else:
         family_p = np.where(in_family, pr["p_value"], np.nan)
         settled = montecarlo.settled(family_p, R, deciding, alpha)
+        verdict_resamples = R
         may_settle = bool(settings.refine and 0 < R < cap and montecarlo.may_settle(family_p, R, cap, deciding, alpha,
                                                                                    settled))
     pr["p_se"] = montecarlo.standard_error(pr["p_value"], R)
@@ -191,7 +199,8 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
         best=systems[best], scores=scores,
         vs_best=_comparisons(systems, firsts, others, vb, vb_corr, decide[vb_pairs], alpha, settled[vb_pairs]),
         pairs=_comparisons(systems, pa, pb, pr, pr_corr, decide, alpha, settled), competitiveness=comp,
-        verdicts=_rule(settings, int((tested_pairs if settings.family == "vs-best" else in_family).sum()), R) | {"may_settle": may_settle,
+        verdicts=_rule(settings, int((tested_pairs if settings.family == "vs-best" else in_family).sum()),
+                       verdict_resamples) | {"may_settle": may_settle,
                                                              "undefined_replicates": undefined_reps},
         replicates=replicates, systems=list(systems))
 
@@ -320,8 +329,10 @@ def _analyze_competition(comp: Competition, settings: Settings, *, jobs: int,
                         progress=progress, mode=mode, jackknife=settings.ci_method == "bca",
                         randomization=randomization, label=label, clusters=comp.clusters)
 
+    states = [{} for _ in prepared]  # per metric: the pairs' numbers and max-T counts, kept while refining
+
     def analyze_all(p_res, resamples: int) -> list[MetricAnalysis]:
-        """Every metric: intervals from ``res``, p-values from ``p_res`` (``resamples`` of them)."""
+        """Every metric: intervals from ``res``, raw p-values from ``p_res`` (``resamples`` of them)."""
         out = []
         for i, p in enumerate(prepared):
             test_p = (lambda a, b, i=i: p_res.randomization_p(i, a, b)) if randomization else None
@@ -329,31 +340,42 @@ def _analyze_competition(comp: Competition, settings: Settings, *, jobs: int,
                                       res.observed[i], res.replicates[i], settings, comp.n,
                                       res.jackknife[i] if res.jackknife else None, test_p, comp.baselines,
                                       p_replicates=None if p_res is res else p_res.replicates[i],
-                                      p_resamples=resamples))
+                                      p_resamples=resamples, state=states[i]))
         return out
 
     metrics = analyze_all(res, settings.bootstrap)
-    # Refinement: while some verdict is within the Monte-Carlo error of its p-values, re-estimate every
-    # p-value from twice as many resamples, up to REFINE_FACTOR x B: the seeded streams continue, so
-    # only the new resamples are drawn and the first B are the ones above.
+    # Refinement: while some verdict is within the Monte-Carlo error of its p-values, draw twice as many
+    # resamples, up to REFINE_FACTOR x B: the seeded streams continue, so only the new resamples are
+    # drawn and the first B are the ones above. Under max-T the new resamples are added to the
+    # step-down's counts from the first unsettled pair on; under the other corrections every raw
+    # p-value is re-estimated from all the resamples.
     total, cap = settings.bootstrap, montecarlo.REFINE_FACTOR * settings.bootstrap
     p_res = res
+    stepwise = settings.correction == "maxt"
     while settings.refine and 0 < total < cap and montecarlo.worth_refining(metrics, cap, settings.alpha):
         try:
             more = bootstrap.run(prepared, comp.n, comp.m, min(2 * total, cap), settings.seed, key, jobs=jobs,
                                  progress=progress, mode=mode, randomization=randomization, label=label,
                                  start=total, clusters=comp.clusters)
-            check_memory({"replicates joined": 2 * (sum(r.nbytes for r in p_res.replicates)
-                                                    + (0 if p_res.swaps is None else p_res.swaps.nbytes))}, label,
-                         f"use a smaller {option('bootstrap')}, or turn {option('refine')} off")
+            if not stepwise:
+                check_memory({"replicates joined": 2 * (sum(r.nbytes for r in p_res.replicates)
+                                                        + (0 if p_res.swaps is None else p_res.swaps.nbytes))},
+                             label, f"use a smaller {option('bootstrap')}, or turn {option('refine')} off")
         except InputError as exc:  # more resamples would not fit in memory: keep what is settled so far
             note = f"competition {comp.id!r}: p-values not refined beyond {total:,} resamples ({exc})"
             warn(note)
             notes.append(note)
             break
-        p_res = p_res.joined(more)
         total = min(2 * total, cap)
-        metrics = analyze_all(p_res, total)
+        if stepwise:
+            for i, ma in enumerate(metrics):
+                if ma.verdicts.get("may_settle") and "step" in states[i]:
+                    rows, _ = _defined_rows(more.replicates[i], np.isfinite(res.observed[i]))
+                    states[i]["step"].add(rows, unsettled=np.array([c.settled is False for c in ma.pairs]))
+            metrics = analyze_all(res, settings.bootstrap)
+        else:
+            p_res = p_res.joined(more)
+            metrics = analyze_all(p_res, total)
     for ma in metrics:
         undefined = [s.system for s in ma.scores if not np.isfinite(s.score)]
         if undefined:

@@ -12,7 +12,8 @@ def percentile_interval(replicates: np.ndarray, alpha: float) -> tuple[np.ndarra
     if replicates.shape[0] == 0:
         nan = np.full(replicates.shape[1:], np.nan)
         return nan, nan
-    lo, hi = np.quantile(replicates, [alpha / 2, 1 - alpha / 2], axis=0)
+    # one contiguous row per column: numpy partitions a row about twice as fast as a strided column
+    lo, hi = np.quantile(np.ascontiguousarray(replicates.T), [alpha / 2, 1 - alpha / 2], axis=-1)
     return lo, hi
 
 

@@ -13,6 +13,11 @@ true nulls:
 
 An adjusted p-value is one exceedance proportion over B replicates, so its Monte-Carlo error is
 that of an ordinary p-value near alpha: no per-pair p-value has to reach alpha / k.
+
+:class:`StepDown` keeps the exceedance counts, so that more replicates (refinement) are added to
+them block by block: the studentization ``se_k`` is fixed by the first B replicates, and later
+blocks are counted only from the first position whose verdict is still unsettled (the pairs before
+it are significant beyond doubt, and their counts stay those of the replicates already seen).
 """
 
 from __future__ import annotations
@@ -71,12 +76,8 @@ def maxt_adjusted(observed: np.ndarray, replicates: np.ndarray, a: np.ndarray, b
     >>> p.round(3).tolist()          # the 0.2 differences are certain; the tie is not
     [0.001, 0.001, 1.0]
     """
-    k = len(a)
-    out = np.full(k, np.nan)
-    tested = np.ones(k, dtype=bool) if tested is None else np.asarray(tested, dtype=bool)
-    B = replicates.shape[0]
-    if B < 2 or not tested.any():
-        return out
+    tested = np.ones(len(a), dtype=bool) if tested is None else np.asarray(tested, dtype=bool)
+    return StepDown(observed, replicates, a, b, np.where(tested, 0, -1), higher_is_better).adjusted()
     sign = 1.0 if higher_is_better else -1.0
     idx = np.flatnonzero(tested)
     aa, bb = a[idx], b[idx]
@@ -97,3 +98,92 @@ def maxt_adjusted(observed: np.ndarray, replicates: np.ndarray, a: np.ndarray, b
     adjusted[order] = p
     out[idx] = adjusted
     return out
+
+
+class StepDown:
+    """Max-T step-down exceedance counts over one or more families, grown by blocks of replicates.
+
+    Parameters
+    ----------
+    observed : ndarray (m,)
+        Scores on the full test set.
+    replicates : ndarray (B, m)
+        The first replicates: they fix each pair's studentization and are counted.
+    a, b : ndarray of int (k,)
+        The pairs.
+    families : ndarray of int (k,)
+        A family label per pair (one step-down per label); -1: not tested.
+    higher_is_better : bool
+        Orientation of the differences.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> obs = np.array([0.8, 0.6, 0.6])
+    >>> sd = StepDown(obs, rng.normal(obs, 0.02, (999, 3)), np.array([0, 0, 1]), np.array([1, 2, 2]),
+    ...               np.zeros(3, dtype=int))
+    >>> sd.adjusted().round(3).tolist(), sd.resamples.tolist()
+    ([0.001, 0.001, 1.0], [999, 999, 999])
+    >>> sd.add(rng.normal(obs, 0.02, (1000, 3)), unsettled=np.array([False, False, True]))
+    >>> sd.resamples.tolist()        # only the unsettled pair and those after it are counted again
+    [999, 999, 1999]
+    """
+
+    def __init__(self, observed: np.ndarray, replicates: np.ndarray, a: np.ndarray, b: np.ndarray,
+                 families: np.ndarray, higher_is_better: bool = True):
+        self.sign = 1.0 if higher_is_better else -1.0
+        k = len(a)
+        self.hits = np.zeros(k, dtype=np.int64)
+        self.resamples = np.zeros(k, dtype=np.int64)
+        self.groups = []
+        if replicates.shape[0] < 2:
+            return
+        for fam in np.unique(families[families >= 0]):
+            idx = np.flatnonzero(families == fam)
+            delta, se, t = studentized(observed, replicates, a[idx], b[idx], self.sign)
+            order = np.argsort(-t, kind="stable")
+            idx, delta, se, t = idx[order], delta[order], se[order], t[order]
+            self.groups.append({
+                "idx": idx, "a": a[idx], "b": b[idx], "delta": delta,
+                "inverse": np.where(se > 0, 1.0 / np.where(se > 0, se, 1.0), 0.0),  # constant: never exceeds
+                "threshold": t - _TOL * np.maximum(1.0, np.where(np.isfinite(t), t, 1.0))})
+        self.add(replicates)
+
+    def add(self, replicates: np.ndarray, unsettled: np.ndarray | None = None) -> None:
+        """Count the replicates (R, m) in: all pairs, or with ``unsettled`` (k,) given, in each family
+        the pairs from the first unsettled one on (a family without one is left as it is)."""
+        for g in self.groups:
+            start = 0
+            if unsettled is not None:
+                flagged = np.flatnonzero(unsettled[g["idx"]])
+                if not flagged.size:
+                    continue
+                start = int(flagged[0])
+            aa, bb, delta = g["a"][start:], g["b"][start:], g["delta"][start:]
+            inverse, threshold = g["inverse"][start:], g["threshold"][start:]
+            hits = np.zeros(len(aa), dtype=np.int64)
+            rows = max(1, _CELLS // len(aa))
+            for s in range(0, replicates.shape[0], rows):
+                r = replicates[s:s + rows]
+                star = r[:, aa]
+                star -= r[:, bb]
+                if self.sign < 0:
+                    np.negative(star, out=star)
+                star -= delta
+                np.abs(star, out=star)
+                star *= inverse
+                rev = star[:, ::-1]
+                np.maximum.accumulate(rev, axis=1, out=rev)   # star[:, j] = max over l >= j
+                hits += (star >= threshold).sum(axis=0)
+            self.hits[g["idx"][start:]] += hits
+            self.resamples[g["idx"][start:]] += replicates.shape[0]
+
+    def adjusted(self) -> np.ndarray:
+        """Adjusted p-values (k,): ``(1 + hits) / (R + 1)`` per pair, made non-decreasing along each
+        family's order; NaN for pairs not tested."""
+        out = np.full(len(self.hits), np.nan)
+        for g in self.groups:
+            i = g["idx"]
+            out[i] = np.maximum.accumulate((1 + self.hits[i]) / (self.resamples[i] + 1))
+        return out

@@ -39,7 +39,7 @@ def exceedances(p: np.ndarray, B: int) -> np.ndarray:
 def standard_error(p: np.ndarray, B: int) -> np.ndarray:
     """Monte-Carlo standard error of p-values estimated from ``B`` resamples; NaN when B = 0."""
     p = np.asarray(p, dtype=float)
-    if B < 1:
+    if np.all(np.asarray(B) < 1):
         return np.full(p.shape, np.nan)
     q = np.clip(exceedances(p, B) / B, 0.0, 1.0)
     return np.sqrt(q * (1 - q) / B)
@@ -60,15 +60,16 @@ def p_bounds(p: np.ndarray, B: int, level: float) -> tuple[np.ndarray, np.ndarra
     return np.where(ok, lo, np.nan), np.where(ok, hi, np.nan)
 
 
-def settled(p: np.ndarray, B: int, decide, alpha: float) -> np.ndarray:
-    """For raw p-values ``p`` of one family (NaN: not tested), whether the verdict
+def settled(p: np.ndarray, B, decide, alpha: float) -> np.ndarray:
+    """For raw p-values ``p`` of one family (NaN: not tested), estimated from ``B`` resamples (a
+    number, or one per p-value), whether the verdict
     ``decide(p) < alpha`` is settled (see the module docstring): a float array of 1.0 (settled),
     0.0 (unsettled) and NaN where the verdict is undefined. ``decide`` maps raw p-values to the
     p-values behind the verdicts (the correction over the family)."""
     p = np.asarray(p, dtype=float)
     tested = int(np.isfinite(p).sum())
     out = np.full(p.shape, np.nan)
-    if B < 1 or tested == 0:
+    if np.all(np.asarray(B) < 1) or tested == 0:
         return out
     lo, hi = p_bounds(p, B, RISK / (tested * LOOKS))
     at_est, at_lo, at_hi = decide(p), decide(lo), decide(hi)

@@ -107,14 +107,13 @@ ES: dict[str, str] = {
         "distribución bootstrap, e intervalo; grupos como en la clasificación ({rule}).",
     "<span class=\"label\">Differences from the best</span> ({best} &minus; system, oriented so that positive means "
     "the best is better) with uncorrected {level} confidence intervals; intervals that exclude 0 in bold. p-values "
-    "raw and corrected over the comparisons of the best with the other competitors. Significant: the verdict of "
+    "raw and corrected over {family}. Significant: the verdict of "
     "this report, "
     "decided by p (verdict) under the {rule} (&alpha; = {alpha}); the intervals are not corrected for multiple "
     "comparisons.":
         "<span class=\"label\">Diferencias con el mejor</span> ({best} &minus; sistema, orientadas de modo que un "
         "valor positivo indica ventaja del mejor) con intervalos de confianza al {level} sin corregir; en negrita, "
-        "los intervalos que excluyen el 0. Valores p sin corregir y corregidos sobre las comparaciones del mejor "
-        "con los demás competidores. Significativo: el veredicto de este informe, decidido por p (veredicto) con la {rule} "
+        "los intervalos que excluyen el 0. Valores p sin corregir y corregidos sobre {family}. Significativo: el veredicto de este informe, decidido por p (veredicto) con la {rule} "
         "(&alpha; = {alpha}); los intervalos no están corregidos por comparaciones múltiples.",
     "MC SE: the Monte-Carlo standard error of p; Settled: the verdict holds for every p-value of its family within "
     "its Monte-Carlo error (otherwise more resamples could change it; the leaderboard marks such verdicts "
@@ -140,11 +139,12 @@ ES: dict[str, str] = {
         "<span class=\"label\">Diferencias por pares de {metric}</span>",
     "(columns {first}–{last})": "(columnas {first}–{last})",
     "<span class=\"label\">p-values of all pairs</span> (difference = first &minus; second, oriented so that positive "
-    "means the first is better), raw and with Bonferroni, Holm and Benjamini–Hochberg corrections over {family}. "
-    "Significant: the verdict of this report ({rule}, &alpha; = {alpha}).":
+    "means the first is better), raw and with Bonferroni, Holm and Benjamini–Hochberg corrections and the max-T "
+    "step-down over {family}. Significant: the verdict of this report ({rule}, &alpha; = {alpha}).":
         "<span class=\"label\">Valores p de todos los pares</span> (diferencia = primero &minus; segundo, orientada de "
         "modo que un valor positivo indica que el primero es mejor), sin corregir y con las correcciones de "
-        "Bonferroni, Holm y Benjamini–Hochberg sobre {family}. Significativo: el veredicto de este informe ({rule}, "
+        "Bonferroni, Holm y Benjamini–Hochberg y el procedimiento escalonado max-T sobre {family}. Significativo: el "
+        "veredicto de este informe ({rule}, "
         "&alpha; = {alpha}).",
     "<span class=\"label\">Per-class scores</span> of {system}, the best by {metric}, on the full test set ({field}): "
     "precision of the items it labels with the class, recall of the class's gold items, their F<sub>1</sub>, and the "

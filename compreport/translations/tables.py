@@ -151,6 +151,10 @@ ES: dict[str, str] = {
         "{head}{part}; las columnas se numeran por la posición de su sistema ({key}). {marks}.",
     "Estimated $p$-values of the {metric} differences (A $-$ B, positive: A is better) for {competition}":
         "Valores $p$ estimados de las diferencias en {metric} (A $-$ B; positiva: A es mejor) de {competition}",
+    ", without adjustment, with Bonferroni, Holm and Benjamini--Hochberg (BH) adjustments and with the max-$T$ "
+    "step-down over {family} ({test}). Verdicts of this report: {rule}, {alpha}.":
+        ", sin ajuste, con los ajustes de Bonferroni, Holm y Benjamini--Hochberg (BH) y con el procedimiento "
+        "escalonado max-$T$ sobre {family} ({test}). Veredictos de este informe: {rule}, {alpha}.",
     ", without adjustment and with Bonferroni, Holm and Benjamini--Hochberg (BH) adjustments over {family} ({test}"
     "). Verdicts of this report: {rule}, {alpha}.":
         ", sin ajuste y con los ajustes de Bonferroni, Holm y Benjamini--Hochberg (BH) sobre {family} ("

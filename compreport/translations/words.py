@@ -18,7 +18,17 @@ ES: dict[str, str] = {
     "normal": "normal",
     "normal-approximation (estimate ± z·SE)": "de aproximación normal (estimación ± z·EE)",
     "paired bootstrap": "bootstrap pareado",
-    "the paired bootstrap test": "la prueba bootstrap pareada",
+    "the two-sided paired bootstrap test": "la prueba bootstrap pareada bilateral",
+    "Berg-Kirkpatrick bootstrap": "bootstrap de Berg-Kirkpatrick",
+    "the paired bootstrap test of Berg-Kirkpatrick et al.": "la prueba bootstrap pareada de Berg-Kirkpatrick et al.",
+    "one-sided bootstrap test": "prueba bootstrap unilateral",
+    "max-T step-down": "max-T escalonado",
+    "the max-T step-down procedure": "el procedimiento escalonado max-T",
+    "each row (each system against those ranked below it), which bounds no family-wise error rate":
+        "cada fila (cada sistema frente a los que le siguen en la clasificación), que no acota ninguna tasa de "
+        "error por familia",
+    "all pairs of systems, read on the comparisons with the best, other pairs untested":
+        "todos los pares de sistemas, leídos en las comparaciones con el mejor, sin contrastar los demás pares",
     "approximate randomization": "aleatorización aproximada",
     "an approximate randomization test": "una prueba de aleatorización aproximada",
     "all pairs": "todos los pares",
@@ -27,9 +37,7 @@ ES: dict[str, str] = {
     "each row (each competitor against those ranked below it)":
         "cada fila (cada competidor frente a los que le siguen en la clasificación)",
     "per row": "por fila",
-    "each row (each system against those ranked below it)": "cada fila (cada sistema frente a los que le siguen en la clasificación)",
     "vs. the best": "frente al mejor",
-    "the comparisons with the best, other pairs untested": "las comparaciones con el mejor, sin contrastar los demás pares",
     "the comparisons of the best with the other competitors": "las comparaciones del mejor con los demás competidores",
     "accuracy": "exactitud",
     "weighted F1": "F1 ponderada",
