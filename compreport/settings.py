@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass
 
 from . import vocabulary as vocab
 from .errors import InputError
+from .lang import tr
 
 #: How each setting is spelled by each kind of caller.
 SPELLING = {
@@ -228,8 +229,13 @@ class Settings:
 
     @property
     def rule(self) -> str:
-        """The rule behind every verdict, in words (``Holm correction over all pairs of systems``)."""
-        return vocab.correction_over(self.correction, self.family)
+        """The rule behind every verdict, in words (``max-T step-down correction over all pairs of
+        systems``); under the ``berg-kirkpatrick`` test it says that its p-values are one-sided."""
+        rule = vocab.correction_over(self.correction, self.family)
+        if self.test == "berg-kirkpatrick":
+            rule += tr(", on one-sided p-values in the direction the data chose (two-sided level {level})",
+                       level=f"{2 * self.alpha:g}")
+        return rule
 
     def to_dict(self) -> dict:
         """The ``settings`` object of results.json."""

@@ -123,8 +123,21 @@ TIES_FAMILIES = {"all-pairs": N_("all pairs of competitors"),
 PPI_IN_UNITS = N_("PPI of {names} is the winner's distance to the metric's ideal value, in the metric's units, "
                   "not a percentage.")
 
-#: Significance marks of the pairwise matrix: (threshold, mark), strictest first (paper Table 4).
+#: Significance marks of the pairwise matrix: (threshold, mark), strictest first (paper Table 4). A
+#: report uses those whose threshold is at most its alpha (:func:`marks_at`), so every mark is a
+#: significant verdict.
 STARS = ((0.001, "***"), (0.01, "**"), (0.05, "*"), (0.1, "†"))
+
+
+def marks_at(alpha: float) -> tuple[tuple[float, str], ...]:
+    """The marks of :data:`STARS` a report at level ``alpha`` uses: thresholds at most alpha.
+
+    >>> marks_at(0.05)
+    ((0.001, '***'), (0.01, '**'), (0.05, '*'))
+    >>> marks_at(0.01)
+    ((0.001, '***'), (0.01, '**'))
+    """
+    return tuple((t, mark) for t, mark in STARS if t <= alpha)
 
 
 def correction_over(correction: str, family: str) -> str:
@@ -143,15 +156,17 @@ def correction_over(correction: str, family: str) -> str:
     return tr("{correction} correction over {family}", correction=CORRECTIONS[correction].label, family=over)
 
 
-def stars(p: float | None) -> str:
-    """``***`` p < .001, ``**`` p < .01, ``*`` p < .05, ``†`` p < .1, else ``""`` (also for None/NaN);
+def stars(p: float | None, alpha: float = 0.1) -> str:
+    """The mark of a corrected p-value among :func:`marks_at` ``alpha`` (``***`` p < .001, ``**``
+    p < .01, ``*`` p < .05, ``†`` p < .1 where alpha allows it), else ``""`` (also for None/NaN);
     ``<`` as the significance rule reads it (:func:`compreport.stats.multitest.rejects`: a corrected
-    p-value computed as 0.0009999999999999998 for 0.001 gets no ``***``)."""
+    p-value computed as 0.0009999999999999998 for 0.001 gets no ``***``). The analysis stores the
+    mark of every pair (``Comparison.mark``); renderers read that."""
     from .stats.multitest import rejects  # here: multitest reads this module's MULTIPLETESTS_METHOD
 
     if p is None or p != p:
         return ""
-    for threshold, mark in STARS:
+    for threshold, mark in marks_at(alpha):
         if rejects(p, threshold):
             return mark
     return ""

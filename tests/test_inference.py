@@ -12,10 +12,21 @@ from compreport.stats.analysis import Settings, analyze_competition, analyze_met
 from conftest import make_competition
 
 
-def test_p_value_counts_replicates_at_or_beyond_twice_delta():
+def test_berg_kirkpatrick_p_value_counts_replicates_at_or_beyond_twice_delta():
     d = np.array([[0.0], [0.1], [0.2], [0.25], [0.3]])
     # delta = 0.1 -> 2*delta = 0.2: replicates 0.2, 0.25, 0.3 count -> (1 + 3) / 6
-    assert significance.bootstrap_p_value(d, np.array([0.1]))[0] == pytest.approx(4 / 6)
+    assert significance.berg_kirkpatrick_p_value(d, np.array([0.1]))[0] == pytest.approx(4 / 6)
+
+
+def test_two_sided_p_value_by_hand():
+    """The null-shifted bootstrap: |d* - delta| >= |delta|. With delta = 0.1 the replicates 0.0
+    (|-0.1|), 0.2 (0.1), 0.25 and 0.3 count, 0.1 and 0.15 do not -> (1 + 4) / 7; a negative
+    observed difference counts by its size the same way (the test is symmetric)."""
+    d = np.array([[0.0], [0.1], [0.15], [0.2], [0.25], [0.3]])
+    assert significance.bootstrap_p_value(d, np.array([0.1]))[0] == pytest.approx(5 / 7)
+    assert significance.bootstrap_p_value(-d, np.array([-0.1]))[0] == pytest.approx(5 / 7)
+    # the one-sided test of the paper counts only 0.2, 0.25 and 0.3 beyond 2 delta: (1 + 3) / 7
+    assert significance.berg_kirkpatrick_p_value(d, np.array([0.1]))[0] == pytest.approx(4 / 7)
 
 
 def test_p_value_never_zero_and_identical_systems_get_one():
@@ -30,7 +41,9 @@ def test_p_value_tolerates_rounding_at_the_threshold():
     # 3 * (1/7) - 2 * (1/7) is not exactly 1/7 in floating point; 2*delta must still count
     delta = 3 / 7 - 2 / 7
     d = np.array([[2 / 7], [0.0]])
-    assert significance.bootstrap_p_value(d, np.array([delta]))[0] == pytest.approx(2 / 3)
+    assert significance.berg_kirkpatrick_p_value(d, np.array([delta]))[0] == pytest.approx(2 / 3)
+    # and |d* - delta| = delta at 0 and 2 delta for the two-sided test
+    assert significance.bootstrap_p_value(d, np.array([delta]))[0] == pytest.approx(1.0)
 
 
 def test_corrections_are_statsmodels_with_results_json_keys():
@@ -107,10 +120,9 @@ def test_analyze_metric_orients_differences_for_lower_is_better():
     assert all(c.diff > 0 for c in ma.vs_best)
     assert [(c.a, c.b) for c in ma.pairs] == [("b", "c"), ("b", "a"), ("c", "a")]
     assert ma.pairs[0].diff == pytest.approx(0.1)
-    # families: vs_best corrected over m-1 = 2, pairs over 3
-    for c in ma.vs_best:
-        assert c.p_bonferroni == pytest.approx(min(1, 2 * c.p_value))
-    for c in ma.pairs:
+    # one family: the comparisons with the best are corrected over all 3 pairs, as the pairs are (the
+    # best is chosen on the same data)
+    for c in ma.vs_best + ma.pairs:
         assert c.p_bonferroni == pytest.approx(min(1, 3 * c.p_value))
 
 
@@ -133,8 +145,8 @@ def test_a_corrected_p_value_at_alpha_does_not_reject():
     preds = [np.where(rng.random(600) < acc, gold, 1 - gold) for acc in (0.98, 0.86, 0.74, 0.62, 0.5, 0.38, 0.26, 0.14)]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # B too small for Holm over 28 pairs to reject
-        ma = analyze_competition(make_competition(gold, preds), Settings(bootstrap=559, refine=False),
-                                 progress=False).primary
+        ma = analyze_competition(make_competition(gold, preds), Settings(bootstrap=559, refine=False,
+                                                                         correction="holm"), progress=False).primary
     assert ma.verdicts["can_reject"] is False
     assert all(p.p_adjusted == pytest.approx(0.05) and p.significant is False for p in ma.pairs)
     assert len({s.group for s in ma.scores}) == 1 and ma.competitiveness["ties"]["holm"] == 28

@@ -73,10 +73,10 @@ def test_heat_map_cells_are_the_stored_marks(many):
     image = next(im for im in fig.axes[0].images if im.get_gid() == "pairs-heatmap")
     grid = np.ma.filled(image.get_array(), np.nan)
     at = {s.system: i for i, s in enumerate(metric.scores)}
-    levels = {model.star_level(c.p_adjusted) for c in metric.pairs}
+    levels = {model.mark_level(c.mark) for c in metric.pairs}
     assert len(levels) >= 2  # not a blank map
     for c in metric.pairs:
-        assert grid[at[c.a], at[c.b]] == grid[at[c.b], at[c.a]] == model.star_level(c.p_adjusted)
+        assert grid[at[c.a], at[c.b]] == grid[at[c.b], at[c.a]] == model.mark_level(c.mark)
     assert np.isnan(np.diag(grid)).all()
 
 

@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 from ..lang import tr
 from ..stats.results import CompetitionAnalysis, MetricAnalysis
 from .figstyle import OKABE_ITO, TEXT, label_width, new_figure, styled
-from .model import possible_marks, star_level
+from .model import mark_level, possible_marks
 from .metricnames import metric_label
 
 
@@ -26,21 +26,20 @@ PAIR_NAMES_UP_TO = 80
 @styled
 def pairs_plot(comp: CompetitionAnalysis, metric: MetricAnalysis) -> Figure:
     """Every pair of systems as a heat map (for many systems, in place of the pair tables): cell
-    (row, column) is shaded by the significance mark of the pair's stored ``p_adjusted`` (the marks
-    of the pair matrix, :func:`compreport.report.model.star_level`), systems in rank order; a pair
-    the family does not test stays white. The image has gid ``"pairs-heatmap"``."""
+    (row, column) is shaded by the pair's stored significance mark (``Comparison.mark``, the marks
+    of the pair matrix, :func:`compreport.report.model.mark_level`), systems in rank order; a pair
+    the family does not test stays white, with its own legend entry. The image has gid
+    ``"pairs-heatmap"``."""
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import Patch
-
-    from ..vocabulary import STARS
 
     order = [s.system for s in metric.scores]
     at = {name: i for i, name in enumerate(order)}
     m = len(order)
     grid = np.full((m, m), np.nan)
     for c in metric.pairs:
-        if c.p_adjusted is not None:
-            grid[at[c.a], at[c.b]] = grid[at[c.b], at[c.a]] = star_level(c.p_adjusted)
+        if c.significant is not None:  # tested: the stored mark's level (-1: not significant)
+            grid[at[c.a], at[c.b]] = grid[at[c.b], at[c.a]] = mark_level(c.mark)
     named = m <= PAIR_NAMES_UP_TO
     side = min(0.16 * m, 11.0)
     fig = new_figure(side + (label_width(order) if named else 0.4) + 1.2, side + (label_width(order) if named else 0.4) + 1.4)
@@ -65,13 +64,13 @@ def pairs_plot(comp: CompetitionAnalysis, metric: MetricAnalysis) -> Figure:
     ax.set_title(comp.name + "\n" + tr("pairs of systems by {metric}: significance of the difference",
                                         metric=metric_label(metric)), loc="left",
                  **TEXT)
-    marks = [mark for _, mark in STARS][::-1]  # †, *, **, ***
-    thresholds = [t for t, _ in STARS][::-1]
-    # only the marks a corrected p-value can earn (as the HTML and LaTeX legends)
-    possible = {mk for _, mk in possible_marks(metric)}
-    handles = [Patch(facecolor=PAIR_LEVEL_COLORS[0], edgecolor="#bbbbbb", label=f"p ≥ {thresholds[0]}")]
-    handles += [Patch(facecolor=c, label=f"{mk} p < {t}") for c, mk, t in zip(PAIR_LEVEL_COLORS[1:], marks, thresholds)
-                if mk in possible]
+    # only the marks a corrected p-value can earn (as the HTML and LaTeX legends), weakest first
+    possible = possible_marks(metric)[::-1]
+    alpha = metric.verdicts.get("alpha", 0.05)
+    handles = [Patch(facecolor=PAIR_LEVEL_COLORS[0], edgecolor="#bbbbbb", label=f"p ≥ {alpha:g}")]
+    handles += [Patch(facecolor=PAIR_LEVEL_COLORS[1 + mark_level(mk)], label=f"{mk} p < {t:g}") for t, mk in possible]
+    if any(c.significant is None for c in metric.pairs):
+        handles += [Patch(facecolor="white", edgecolor="#bbbbbb", label=tr("not tested"))]
     fig.legend(handles=handles, loc="outside lower center", ncols=5, title=tr("corrected p-value (the report's rule)"))
     return fig
 

@@ -175,24 +175,27 @@ class Table:
 _STAR_LEVEL = {mark: len(vocab.STARS) - 1 - i for i, (_, mark) in enumerate(vocab.STARS)}
 
 
-def star_level(p: float | None) -> int:
-    """The shading level of a corrected p-value: 3 for ``***`` down to 0 for ``†``, -1 for no mark
-    (:data:`~compreport.vocabulary.STARS`)."""
-    return _STAR_LEVEL.get(vocab.stars(p), -1)
+def mark_level(mark: str) -> int:
+    """The shading level of a stored significance mark (``Comparison.mark``): 3 for ``***`` down to
+    0 for ``†``, -1 for no mark (:data:`~compreport.vocabulary.STARS`)."""
+    return _STAR_LEVEL.get(mark, -1)
 
 
 def possible_marks(metric: MetricAnalysis) -> tuple[tuple[float, str], ...]:
-    """The significance marks (:data:`~compreport.vocabulary.STARS`) a corrected p-value of
-    ``metric`` can earn, strictest first: those whose threshold is above the smallest p-value its
-    stored rule can reach (``verdicts["min_p"]``: 1/(R + 1) for R resamples, refined ones counted,
-    times the smallest family under Bonferroni or Holm); none without resamples; all of them when
-    the rule does not say (an analysis built by hand)."""
+    """The significance marks a corrected p-value of ``metric`` can earn, strictest first: those of
+    its stored scheme (``verdicts["marks"]``: thresholds at most alpha) whose threshold is above the
+    smallest p-value its stored rule can reach (``verdicts["min_p"]``: 1/(R + 1) for R resamples,
+    times the smallest family under Bonferroni or Holm); none without resamples; every mark of
+    :data:`~compreport.vocabulary.STARS` when the rule does not say (an analysis built by hand)."""
+    scheme = tuple(tuple(m) for m in metric.verdicts.get("marks", vocab.STARS))
     if "min_p" not in metric.verdicts:
-        return vocab.STARS
+        return scheme
     min_p = metric.verdicts["min_p"]
     if min_p is None or min_p != min_p:
         return ()
-    return vocab.STARS[[m for _, m in vocab.STARS].index(vocab.stars(min_p)):] if vocab.stars(min_p) else ()
+    from ..stats.multitest import rejects
+
+    return tuple((t, mark) for t, mark in scheme if rejects(min_p, t))
 
 
 def _yes_no(v: bool | None) -> Cell:
@@ -313,7 +316,7 @@ def pair_matrix(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Format) -> T
     columns = {name: name for name in order[:-1]}
     cells: dict[str, dict[str, Cell]] = {name: {} for name in order[1:]}
     for c in ma.pairs:  # a ranks above b: a is the column, b the row
-        cells[c.b][c.a] = Cell(c.diff, fmt.diff(c.diff), mark=vocab.stars(c.p_adjusted), level=star_level(c.p_adjusted))
+        cells[c.b][c.a] = Cell(c.diff, fmt.diff(c.diff), mark=c.mark, level=mark_level(c.mark))
     rows = [Row(name, cells[name], name in comp.baselines) for name in order[1:]]
     return Table("pairs", columns, rows, comp, ma, {"position": position})
 

@@ -177,7 +177,7 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
                 Cite("phipson2010"),
                 tr(", R being the rounds behind each p-value: {rounds}, or more where the p-values were "
                    "re-estimated (below). ", rounds=count(settings.bootstrap)) if refined else ". "]
-    else:
+    elif settings.test == "berg-kirkpatrick":
         out += [tr("p-values follow the paired bootstrap test "), Cite("bergkirkpatrick2012"),
                 tr(", counting resamples whose difference reaches twice the observed one, with "),
                 f"p = (c + 1)/({'R' if refined else 'B'} + 1) ", Cite("phipson2010"),
@@ -187,20 +187,50 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
                    "a test of whether two systems differ, its p-value is about half the two-sided one, so at "
                    "α = {alpha} it rejects about as often as a two-sided test at {double} (the randomization test "
                    "is two-sided). ", alpha=decimal(settings.alpha), double=decimal(2 * settings.alpha))]
-    out += [tr("Tables report p-values raw and with Bonferroni "), Cite("dunn1961"), ", Holm ", Cite("holm1979"),
-            tr(" and Benjamini–Hochberg "), Cite("benjamini1995"),
-            tr(" adjustments: differences from the best over the comparisons of the best with the other "
-               "competitors, pairwise "
-               "p-values over {family}. Every verdict of this report, whether two systems differ significantly "
-               "and which cannot be told apart from the best, uses the ",
-               family=vocab.FAMILIES[settings.family].words), *_verdict_rule(settings), *_groups(settings),
-            tr("The competitiveness summary counts ties as the paper does, among competitors and under each of the "
-               "four corrections: with the winner over the winner's comparisons with the other competitors, between "
-               "competitors over {family}; these counts are not the verdicts above and can differ from them. ",
+    else:
+        out += [tr("p-values come from the two-sided paired bootstrap test with the resampled differences shifted "
+                   "to the null "), Cite("efron1993"),
+                tr(": c counts the resamples whose difference departs from the observed one by at least the "
+                   "observed one's absolute value, and "), "p = (c + 1)/(B + 1) ", Cite("phipson2010"), ". "]
+    out += _corrections(settings)
+    out += [tr("Every verdict of this report, whether two systems differ significantly and which cannot be told "
+               "apart from the best, uses the "), *_verdict_rule(settings), *_groups(settings),
+            tr("The competitiveness summary counts ties as the paper does, among competitors and under each "
+               "correction: with the winner on the winner's comparisons with the other competitors, as the "
+               "verdicts read them; between competitors over {family}, which can differ from the verdicts. ",
                family=ties_family(settings))]
     out += _refinement(settings)
     out += _baselines(settings)
     out += [tr("The best system is chosen on the same test set it is compared on.")]
+    return out
+
+
+def _corrections(settings: Settings) -> list[str | Cite]:
+    """The methods sentences on the corrections the tables report and what the report's family
+    controls: the max-T step-down (under the bootstrap test), ``vs-best`` corrected over all pairs,
+    ``per-row`` and BH bounding no family-wise error rate."""
+    family = vocab.FAMILIES[settings.family].words
+    if settings.test == "bootstrap":
+        out = [tr("Tables report p-values raw, with Bonferroni "), Cite("dunn1961"), ", Holm ", Cite("holm1979"),
+               tr(" and Benjamini–Hochberg "), Cite("benjamini1995"),
+               tr(" adjustments, and with the max-T step-down "), Cite("westfall1993"), "; ", Cite("romano2005"),
+               tr(", all over {family}. The max-T step-down divides each difference by its bootstrap standard error "
+                  "and compares it with the resampled maximum, over the comparisons not yet rejected, of the "
+                  "differences shifted to the null and divided likewise; it controls the family-wise error rate at "
+                  "α whichever systems are truly equal, and its p-values need no resamples beyond those of an "
+                  "ordinary p-value. ", family=family)]
+    else:
+        out = [tr("Tables report p-values raw and with Bonferroni "), Cite("dunn1961"), ", Holm ", Cite("holm1979"),
+               tr(" and Benjamini–Hochberg "), Cite("benjamini1995"), tr(" adjustments over {family}. ", family=family)]
+    if settings.family == "vs-best":
+        out += [tr("The best is chosen on the same test set, so the comparisons with it are corrected over all "
+                   "pairs: a correction over those comparisons alone would not hold the family-wise error rate. ")]
+    elif settings.family == "per-row":
+        out += [tr("Corrected within each row, the verdicts bound no family-wise error rate over the report: "
+                   "with many rows, equal systems are called different more often than α. ")]
+    if settings.correction == "bh":
+        out += [tr("The Benjamini–Hochberg correction bounds the expected share of false discoveries, not the "
+                   "chance of any. ")]
     return out
 
 
@@ -221,8 +251,15 @@ def _refinement(settings: Settings) -> list[str | Cite]:
     out: list[str | Cite] = [
         tr("Each p-value is reported with its Monte-Carlo standard error; a verdict is settled when the "
            "correction gives it for every p-value of its family at both ends of its Clopper–Pearson bounds "
-           "(jointly at risk {risk}) ", risk=decimal(montecarlo.RISK)), Cite("gandy2014"), ". "]
-    if settings.refine and settings.test == "randomization":
+           "(jointly at risk {risk}, divided among the comparisons and the times they are classified) ",
+           risk=decimal(montecarlo.RISK)), Cite("gandy2014"), ". "]
+    if settings.refine and settings.correction == "maxt":
+        out += [tr("While some verdict of a competition is unsettled, twice as many resamples are drawn, up to "
+                   "{most}, and counted into the max-T p-values from the first unsettled comparison on (each "
+                   "difference keeps the standard error of the first {resamples}; intervals and raw p-values stay "
+                   "on them); a verdict still unsettled is counted as such. ",
+                   most=count(montecarlo.REFINE_FACTOR * settings.bootstrap), resamples=count(settings.bootstrap))]
+    elif settings.refine and settings.test == "randomization":
         out += [tr("While some verdict of a competition is unsettled and more rounds may settle it, its p-values "
                    "are re-estimated from twice as many rounds, up to {most} (intervals stay on the first "
                    "{resamples} resamples); a verdict still unsettled is marked as such. ",
@@ -347,8 +384,12 @@ FIGURE_CAPTIONS = {
     "diff": N_("Differences from the best with their {level} confidence intervals, not corrected for multiple "
                "comparisons (positive: the best is better); green intervals exclude 0, which is not the verdict "
                "(see the table; rule: {rule})."),
-    "dist": N_("Bootstrap distribution of the difference between the best system and the runner-up; the p-value "
-               "counts the replicates at or beyond twice the observed difference."),
+    "dist": N_("Bootstrap distribution of the difference between the best system and the runner-up; the "
+               "two-sided p-value counts the replicates at least as far from the observed difference as the observed "
+               "difference is from 0."),
+    "dist-berg-kirkpatrick": N_("Bootstrap distribution of the difference between the best system and the "
+                                "runner-up; the one-sided p-value counts the replicates at or beyond twice the "
+                                "observed difference."),
     "dist-randomization": N_("Bootstrap distribution of the difference between the best system and the "
                              "runner-up; the p-value in the title is the approximate randomization test's."),
     "facets": N_("All metrics side by side."),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import interrupts
+from .. import vocabulary as vocab
 from ..words import option
 from . import competitiveness, intervals, letters, maxt, montecarlo, multitest, ranking, significance
 from . import resampling as bootstrap
@@ -39,7 +40,8 @@ def _comparisons(names, a, b, d, corr, decide, alpha, settled) -> list[Compariso
                        excludes_zero=bool(excludes[i]),
                        p_adjusted=float(decide[i]), significant=_verdict(decide[i], alpha),
                        p_se=float(d["p_se"][i]),
-                       settled=None if _verdict(decide[i], alpha) is None else _settled(settled[i]))
+                       settled=None if _verdict(decide[i], alpha) is None else _settled(settled[i]),
+                       mark=vocab.stars(decide[i], alpha))
             for i in range(len(a))]
 
 
@@ -228,7 +230,7 @@ def _rule(settings: Settings, tested: int, resamples: int) -> dict:
     one group and ties with the best whatever the data."""
     min_p = multitest.smallest_corrected_p(settings.family, tested, resamples, settings.correction)
     return {"alpha": settings.alpha, "correction": settings.correction, "family": settings.family, "tested": tested,
-            "resamples": resamples, "min_p": min_p,
+            "resamples": resamples, "min_p": min_p, "marks": [list(m) for m in vocab.marks_at(settings.alpha)],
             "can_reject": None if min_p != min_p else bool(multitest.rejects(min_p, settings.alpha))}
 
 

@@ -93,6 +93,9 @@ class Comparison:
         ``significant`` holds for every p-value of the family within its Monte-Carlo confidence
         bounds (the MMCTest classification, Gandy & Hahn 2014): False means more resamples could
         change the verdict. None when ``significant`` is None.
+    mark : str
+        Significance mark of ``p_adjusted`` among the thresholds at most alpha
+        (:func:`compreport.vocabulary.marks_at`: ``***``, ``**``, ``*``); ``""`` when not significant.
     """
 
     a: str
@@ -110,3 +113,4 @@ class Comparison:
     significant: bool | None = None
     p_se: float = float("nan")
     settled: bool | None = None
+    mark: str = ""

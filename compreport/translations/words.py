@@ -23,6 +23,9 @@ ES: dict[str, str] = {
     "the paired bootstrap test of Berg-Kirkpatrick et al.": "la prueba bootstrap pareada de Berg-Kirkpatrick et al.",
     "one-sided bootstrap test": "prueba bootstrap unilateral",
     "max-T step-down": "max-T escalonado",
+    "not tested": "no contrastado",
+    ", on one-sided p-values in the direction the data chose (two-sided level {level})":
+        ", sobre valores p unilaterales en la dirección que eligieron los datos (nivel bilateral {level})",
     "the max-T step-down procedure": "el procedimiento escalonado max-T",
     "each row (each system against those ranked below it), which bounds no family-wise error rate":
         "cada fila (cada sistema frente a los que le siguen en la clasificación), que no acota ninguna tasa de "
