@@ -93,7 +93,6 @@ def test_without_resamples_the_methods_say_so_in_one_sentence():
         assert claim not in text, claim
     assert "Baselines are ranked with the participants but do not compete" in text
     assert prose.method_sentences(none, _comp("Q", True)) == [sentence]
-    assert prose.other_family_note(none, math.nan, math.nan, model.Format().p_is) is None
     with language("es"):
         assert "B = 0" in _as_html(prose.method_sentences(none))
 

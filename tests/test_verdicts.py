@@ -109,21 +109,9 @@ def test_team_sheets_state_the_stored_verdicts_and_never_contradict(demo, twelve
     assert checked > 60
 
 
-def test_the_other_family_is_explained_not_decided(twelve):
-    comp = twelve.competitions[0]
-    ma = comp.primary
-    for c in ma.vs_best:
-        text = _text(team_html(twelve, comp, c.b))
-        assert "corrects over only the comparisons of the winner with the other competitors" in text
-        assert f"(Holm: {Report(twelve).format.p_is(c.p_holm)})" in text
-        # whatever the m − 1 family says, the sheet's verdict is the stored one
-        verdict = [s for s in _sentences(text) if s.startswith("The winner")]
-        assert verdict == [prose.verdict(twelve.settings, c.significant, "The winner", c.b)]
-
-
 def test_a_p_value_below_the_printed_decimals_reads_p_less_than(twelve):
     """A p-value printed ``<0.01`` is stated ``p < 0.01`` in a sentence, never ``p = <0.01``: the team
-    sheet (English and Spanish) and its note on the other family."""
+    sheet (English and Spanish)."""
     fmt = Format(p_decimals=2)
     assert (fmt.p_is(0.2532), fmt.p_is(0.001), fmt.p_is(None, "q")) == ("p = 0.25", "p < 0.01", "q = \u2013")
     comp = twelve.competitions[0]
@@ -134,8 +122,6 @@ def test_a_p_value_below_the_printed_decimals_reads_p_less_than(twelve):
         with language(lang):
             text = _text(team_html(twelve, comp, last, fmt))
         assert raw in text and "= <" not in text, text
-    note = prose.other_family_note(twelve.settings, 0.001, 0.5, fmt.p_is)
-    assert "(Holm: p < 0.01)" in note
 
 
 def _html_tables(page: str, cls: str) -> list[list[list[tuple[str, bool]]]]:

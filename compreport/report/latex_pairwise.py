@@ -237,7 +237,7 @@ class PairwiseTables:
         for k, rg in enumerate(groups):
             rows = [{"a": names[i][0], "b": names[i][1], "diff": self.cell(t.rows[i]["diff"]),
                      "p": [self.cell(t.rows[i][x]) for x in shown]} for i in rg]
-            body = self._render("pvalues.tex.j2", rows=rows)
+            body = self._render("pvalues.tex.j2", rows=rows, heads=[heads[k] for k in shown])
             w = st.table_width([self._col([header("System A")] + [r["a"] for r in rows]),
                                 self._col([header("System B")] + [r["b"] for r in rows])] + nums)
             cap = (head + self._part_text(1, len(groups)) + tail + key(rg) if k == 0

@@ -361,23 +361,6 @@ def marks(score: Score, baseline: bool = False, missing: int = 0) -> str:
     return ", ".join(out)
 
 
-def other_family_note(settings: Settings, corrected_p: float, verdict_p: float | None, p_is) -> str | None:
-    """When the verdicts use another family than the comparisons of the best with the other
-    competitors and its p-value (``verdict_p``) differs from that table's (``corrected_p``), one
-    sentence saying what the differences-from-the-best table shows instead (no second verdict; none
-    under B = 0, without p-values);
-    ``p_is`` states a p-value (:meth:`compreport.report.model.Format.p_is`)."""
-    if settings.family == "vs-best" or settings.correction == "none" or corrected_p == verdict_p:
-        return None  # vs-best: the same family; per-row: the best's row, the same unless baselines are in it
-    if not settings.bootstrap:
-        return None  # no resamples: no p-value in either table
-    label = vocab.CORRECTIONS[settings.correction].label
-    return tr("The table of differences from the best corrects over only the comparisons of the winner with the "
-              "other competitors "
-              "({correction}: {p}); the verdict above, like the significance groups, uses the {rule}.",
-              correction=label, p=p_is(corrected_p), rule=settings.rule)
-
-
 #: Figure captions by kind (``dist-randomization``: the distribution under the randomization test).
 FIGURE_CAPTIONS = {
     "ci": N_("Scores with their {level} bootstrap confidence intervals, best first."),

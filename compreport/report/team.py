@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 
-from .. import vocabulary as vocab
 from ..lang import tr
 from ..stats.results import Analysis, CompetitionAnalysis
 from . import model, prose
@@ -44,7 +43,7 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
     ma = comp.primary
     me = ma.score_of(system)  # KeyError names the competition and the system
     runner = ma.score_of(ma.runner_up) if ma.runner_up else None
-    comparison = verdict = note = None
+    comparison = verdict = None
     if me.is_best:
         if runner is not None:
             comparison = _comparison(ma, fmt, system, runner.system, s) | {"other": runner.system}
@@ -52,9 +51,6 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
     else:
         comparison = _comparison(ma, fmt, ma.best, system, s) | {"other": ma.best}
         verdict = prose.verdict(s, comparison["significant"], tr("The winner"), system)
-        vs = next((c for c in ma.vs_best if c.b == system), None)  # None for a baseline
-        if vs is not None:
-            note = prose.other_family_note(s, getattr(vs, vocab.P_FIELD[s.correction]), vs.p_adjusted, fmt.p_is)
     alike, untested, differ = [], [], []
     for x in ma.scores:
         if x.system != system:
@@ -87,7 +83,7 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
         "co_winners": [x.system for x in ma.scores if x.is_best and x.system != system],
         "score": fmt.score(me.score), "ci": f"[{fmt.score(me.ci_low)}, {fmt.score(me.ci_high)}]",
         "rank": me.rank, "group": me.group or model.MISSING, "best_score": fmt.score(best.score),
-        "comparison": comparison, "verdict": verdict, "note": note, "rule": s.rule,
+        "comparison": comparison, "verdict": verdict, "rule": s.rule,
         "alike": alike, "alike_baselines": [a for a in alike if a in comp.baselines], "untested": untested,
         "alike_shown": alike_shown, "alike_more": len(alike) - len(alike_shown), "differ": differ,
         "differ_listed": len(differ) <= ALIKE_LISTED, "listed": ALIKE_LISTED,

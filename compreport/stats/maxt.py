@@ -78,26 +78,6 @@ def maxt_adjusted(observed: np.ndarray, replicates: np.ndarray, a: np.ndarray, b
     """
     tested = np.ones(len(a), dtype=bool) if tested is None else np.asarray(tested, dtype=bool)
     return StepDown(observed, replicates, a, b, np.where(tested, 0, -1), higher_is_better).adjusted()
-    sign = 1.0 if higher_is_better else -1.0
-    idx = np.flatnonzero(tested)
-    aa, bb = a[idx], b[idx]
-    delta, se, t = studentized(observed, replicates, aa, bb, sign)
-    order = np.argsort(-t, kind="stable")               # most significant first
-    aa, bb, delta, t = aa[order], bb[order], delta[order], t[order]
-    scale = np.where(se[order] > 0, se[order], np.inf)  # a constant difference adds nothing to the max
-    thresholds = t - _TOL * np.maximum(1.0, np.where(np.isfinite(t), t, 1.0))
-    hits = np.zeros(len(idx), dtype=np.int64)
-    rows = max(1, _CELLS // len(idx))
-    for s in range(0, B, rows):
-        r = replicates[s:s + rows]
-        star = np.abs(sign * (r[:, aa] - r[:, bb]) - delta) / scale            # (rows, k) in t order
-        suffix = np.maximum.accumulate(star[:, ::-1], axis=1)[:, ::-1]         # max over l >= j
-        hits += (suffix >= thresholds).sum(axis=0)
-    p = np.maximum.accumulate((1 + hits) / (B + 1))
-    adjusted = np.empty(len(idx))
-    adjusted[order] = p
-    out[idx] = adjusted
-    return out
 
 
 class StepDown:

@@ -68,8 +68,6 @@ ES: dict[str, str] = {
     "{subject} cannot be told apart from {other} {at}.": "{subject} no se distingue de {other} {at}.",
     "Too few resamples for {metric}: with {resamples} no p-value can fall below 1/({n} + 1), so the {rule} ({tested} comparisons tested) can never reject at α = {alpha}; every system shares one group and ties with the best whatever the data. Use B = {need} or more.":
         "Demasiado pocas remuestras para {metric}: con {resamples} ningún valor p puede quedar por debajo de 1/({n} + 1), así que la {rule} ({tested} comparaciones contrastadas) nunca puede rechazar con α = {alpha}; todos los sistemas comparten un grupo y empatan con el mejor, sean cuales sean los datos. Use B = {need} o más.",
-    "The table of differences from the best corrects over only the comparisons of the winner with the other competitors ({correction}: {p}); the verdict above, like the significance groups, uses the {rule}.":
-        "La tabla de diferencias con el mejor corrige solo sobre las comparaciones del ganador con los demás competidores ({correction}: {p}); el veredicto anterior, como los grupos de significación, usa la {rule}.",
     "Scores with their {level} bootstrap confidence intervals, best first.":
         "Puntuaciones con sus intervalos de confianza bootstrap al {level}, de mejor a peor.",
     "Differences from the best with their {level} confidence intervals, not corrected for multiple comparisons (positive: the best is better); green intervals exclude 0, which is not the verdict (see the table; rule: {rule}).":
