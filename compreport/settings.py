@@ -211,7 +211,7 @@ class Settings:
     def __post_init__(self):
         values = asdict(self)
         if values["correction"] is None:
-            values["correction"] = default_correction(values["test"] if values["test"] in vocab.TESTS else "bootstrap")
+            values["correction"] = default_correction(values["test"] if isinstance(values["test"], str) else "bootstrap")
         for name, value in validate(values).items():
             object.__setattr__(self, name, value)
         check_combination(asdict(self))

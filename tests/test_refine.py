@@ -48,12 +48,16 @@ def _many(m=48, k=20, n=240, seed=5):
 
 def test_refinement_makes_groups_informative_where_fixed_b_cannot():
     """48 systems: Holm over 1,128 pairs cannot reject with B = 2,000 (1128/2001 > 0.05): one group.
-    Refinement (on by default) re-estimates the p-values from up to 16 B = 32,000 resamples."""
+    Refinement (on by default) re-estimates the p-values from up to 16 B = 32,000 resamples. The
+    max-T step-down (the default) needs no refinement for it."""
     comp = _many()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        fixed = cr.analyze(comp, bootstrap=2000, seed=1, refine=False).competitions[0].primary
-        refined = cr.analyze(comp, bootstrap=2000, seed=1).competitions[0].primary
+        fixed = cr.analyze(comp, bootstrap=2000, seed=1, refine=False, correction="holm").competitions[0].primary
+        refined = cr.analyze(comp, bootstrap=2000, seed=1, correction="holm").competitions[0].primary
+        maxt = cr.analyze(comp, bootstrap=2000, seed=1, refine=False).competitions[0].primary
+    assert maxt.verdicts["can_reject"] is True and len({s.group for s in maxt.scores}) > 10
+    assert sum(c.significant for c in maxt.pairs) > 500
     assert fixed.verdicts["can_reject"] is False and {s.group for s in fixed.scores} == {"a"}
     assert refined.verdicts["resamples"] == 32000 and refined.verdicts["can_reject"] is True
     assert len({s.group for s in refined.scores}) > 10
@@ -69,15 +73,15 @@ def test_refined_p_values_are_those_of_the_larger_b():
     gold = rng.integers(0, 2, 300)
     preds = [np.where(rng.random(300) < a, gold, 1 - gold) for a in (0.8, 0.74, 0.72, 0.6)]
     comp = make_competition(gold, preds, metrics=["accuracy"], cid="refine")
-    whole = cr.analyze(comp, bootstrap=500, seed=4)
+    whole = cr.analyze(comp, bootstrap=500, seed=4, correction="holm")
     refined = whole.competitions[0].primary
     R = refined.verdicts["resamples"]
     assert R > 500
-    fixed_analysis = cr.analyze(comp, bootstrap=R, seed=4, refine=False)
+    fixed_analysis = cr.analyze(comp, bootstrap=R, seed=4, refine=False, correction="holm")
     fixed = fixed_analysis.competitions[0].primary
     assert [c.p_value for c in refined.pairs] == [c.p_value for c in fixed.pairs]
     assert [c.significant for c in refined.pairs] == [c.significant for c in fixed.pairs]
-    assert cr.analyze(comp, bootstrap=500, seed=4, jobs=2).to_json() == whole.to_json()  # deterministic
+    assert cr.analyze(comp, bootstrap=500, seed=4, jobs=2, correction="holm").to_json() == whole.to_json()
     # what shows a p-value beside the first 500 resamples says how many it comes from
     report = cr.Report(whole)
     fig = report.figure("dist")
@@ -95,6 +99,31 @@ def test_refined_p_values_are_those_of_the_larger_b():
     system = next(s.system for s in refined.scores if not s.is_best)
     sheet = re.sub(r"<[^>]+>", "", team_html(whole, whole.competitions[0], system))
     assert f"from {R:,} resamples" in sheet and "from 500 resamples" not in sheet
+
+
+def test_max_t_refinement_counts_only_what_is_unsettled():
+    """Under the max-T step-down refinement adds resamples to the adjusted p-values from the first
+    unsettled comparison on: the intervals and raw p-values stay on B, a verdict settled at B keeps
+    its p-value, an unsettled one is re-estimated, and the run is the same with 2 jobs."""
+    rng = np.random.default_rng(4)
+    gold = rng.integers(0, 2, 300)
+    preds = [np.where(rng.random(300) < a, gold, 1 - gold) for a in (0.8, 0.74, 0.72, 0.6)]
+    comp = make_competition(gold, preds, metrics=["accuracy"], cid="refine")
+    fixed = cr.analyze(comp, bootstrap=500, seed=4, refine=False).competitions[0].primary
+    whole = cr.analyze(comp, bootstrap=500, seed=4)
+    refined = whole.competitions[0].primary
+    assert any(c.settled is False for c in fixed.pairs), "the case needs an unsettled verdict at B = 500"
+    assert refined.verdicts["resamples"] > 500
+    assert [c.p_value for c in refined.pairs] == [c.p_value for c in fixed.pairs]  # raw p-values on B
+    assert [(c.ci_low, c.ci_high) for c in refined.pairs] == [(c.ci_low, c.ci_high) for c in fixed.pairs]
+    t = [abs(c.diff) / np.std(fixed.difference_replicates(c.a, c.b), ddof=1) for c in fixed.pairs]
+    first = min(t[k] for k, c in enumerate(fixed.pairs) if c.settled is False)
+    for k, (a, b) in enumerate(zip(fixed.pairs, refined.pairs)):
+        if t[k] > first:   # ahead of the first unsettled pair in the step-down: not counted again
+            assert a.p_maxt == b.p_maxt and a.settled
+    assert any(a.p_maxt != b.p_maxt for a, b in zip(fixed.pairs, refined.pairs))
+    assert cr.analyze(comp, bootstrap=500, seed=4, jobs=2).to_json() == whole.to_json()
+    assert prose.p_resamples(refined, 500) is None  # what shows a raw p-value says B
 
 
 def test_borderline_pair_is_reported_with_its_error_and_marked_unsettled(tmp_path):

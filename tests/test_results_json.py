@@ -60,23 +60,23 @@ def test_metric_entries(report):
     assert acc["higher_is_better"] is True and acc["best"] == "aen_bert"
     assert set(acc["scores"][0]) == {"system", "score", "boot_mean", "se", "ci_low", "ci_high", "rank", "group",
                                      "is_best", "differs_from_best", "p_vs_best", "settled_vs_best", "ties_with_best"}
-    verdict = {"excludes_zero", "p_adjusted", "significant", "p_se", "settled"}
+    verdict = {"excludes_zero", "p_adjusted", "significant", "p_se", "settled", "mark"}
     assert set(acc["vs_best"][0]) == {"system", "diff", "ci_low", "ci_high", "p_value", "p_bonferroni", "p_holm",
-                                      "p_bh"} | verdict
+                                      "p_bh", "p_maxt"} | verdict
     assert set(acc["pairs"][0]) == {"a", "b", "diff", "ci_low", "ci_high", "p_value", "p_bonferroni", "p_holm",
-                                    "p_bh"} | verdict
-    assert {k: acc["verdicts"][k] for k in ("alpha", "correction", "family")} == \
-        {"alpha": 0.05, "correction": "holm", "family": "all-pairs"}
+                                    "p_bh", "p_maxt"} | verdict
+    assert {k: acc["verdicts"][k] for k in ("alpha", "correction", "family", "marks")} == \
+        {"alpha": 0.05, "correction": "maxt", "family": "all-pairs", "marks": [[0.001, "***"], [0.01, "**"], [0.05, "*"]]}
     m = len(acc["scores"])
     assert acc["verdicts"]["tested"] == m * (m - 1) // 2  # every pair, baselines not excluded here
     B = acc["verdicts"]["resamples"]  # B, or more after refinement
     assert B >= d["settings"]["bootstrap"]
-    assert acc["verdicts"]["min_p"] == pytest.approx(min(1.0, acc["verdicts"]["tested"] / (B + 1)), rel=1e-12)  # Holm
+    assert acc["verdicts"]["min_p"] == pytest.approx(1 / (B + 1), rel=1e-12)  # max-T: one exceedance proportion
     assert acc["verdicts"]["can_reject"] is (acc["verdicts"]["min_p"] < 0.05)
     comp = acc["competitiveness"]
     assert set(comp) == {"n", "m", "possible_comparisons", "ties_with_winner", "ties", "win_minus_median", "cv",
                          "ppi", "ppi_unit", "ties_family"}
-    assert set(comp["ties"]) == set(comp["ties_with_winner"]) == {"none", "bonferroni", "holm", "bh"}
+    assert set(comp["ties"]) == set(comp["ties_with_winner"]) == {"none", "bonferroni", "holm", "bh", "maxt"}
     assert (comp["m"], comp["possible_comparisons"]) == (5, 10)
     assert len(acc["vs_best"]) == 4 and len(acc["pairs"]) == 10
 
@@ -107,11 +107,12 @@ def test_ordering_orientation_and_families(report):
             assert 0 < p["p_value"] <= 1
             assert p["p_bonferroni"] == pytest.approx(min(1.0, 10 * p["p_value"]))
             assert p["ci_low"] <= p["diff"] + 0.02 and p["ci_high"] >= p["diff"] - 0.02
-        for v in ma["vs_best"]:
-            assert v["p_bonferroni"] == pytest.approx(min(1.0, 4 * v["p_value"]))
+        for v in ma["vs_best"]:  # corrected over every pair: the best is chosen on the same data
+            assert v["p_bonferroni"] == pytest.approx(min(1.0, 10 * v["p_value"]))
         comp = ma["competitiveness"]
         assert comp["ties"]["none"] == sum(p["p_value"] >= 0.05 for p in ma["pairs"])
         assert comp["ties_with_winner"]["holm"] == sum(v["p_holm"] >= 0.05 for v in ma["vs_best"])
+        assert comp["ties_with_winner"]["maxt"] == sum(not s["differs_from_best"] for s in ma["scores"][1:])
         assert comp["ppi"] == pytest.approx(100 * (1 - ma["scores"][0]["score"]))
 
 
@@ -165,15 +166,15 @@ def test_identical_systems_and_lower_is_better(tmp_path):
 
 
 def test_stored_verdicts_agree_with_each_other(report):
-    """One rule (Holm over all pairs here) decides every stored verdict: vs-best, pairs and groups agree."""
+    """One rule (max-T over all pairs here) decides every stored verdict: vs-best, pairs, marks and groups agree."""
     _, _, d = report
     for ma in d["competitions"][0]["metrics"]:
         scores = {s["system"]: s for s in ma["scores"]}
         pairs = {(c["a"], c["b"]): c for c in ma["pairs"]}
         assert [s["is_best"] for s in ma["scores"]] == [True] + [False] * (len(scores) - 1)
         for c in ma["pairs"]:
-            assert c["p_adjusted"] == c["p_holm"]
-            assert c["significant"] == (c["p_holm"] < 0.05)
+            assert c["p_adjusted"] == c["p_maxt"]
+            assert c["significant"] == (c["p_maxt"] < 0.05) == (c["mark"] != "")
             shares = bool(set(scores[c["a"]]["group"]) & set(scores[c["b"]]["group"]))
             assert shares == (not c["significant"])
             assert c["excludes_zero"] == (c["ci_low"] > 0 or c["ci_high"] < 0)

@@ -66,9 +66,9 @@ def test_api_rejects_each_setting(field, value, toml, cli):
 
 def test_api_cases_of_the_issue():
     raises(lambda: Settings(family="typo"), "`family`", "all-pairs, per-row, vs-best", "'typo'")
-    raises(lambda: Settings(test="permutation"), "`test`", "bootstrap, randomization", "'permutation'")
+    raises(lambda: Settings(test="permutation"), "`test`", "bootstrap, berg-kirkpatrick, randomization", "'permutation'")
     raises(lambda: Settings(alpha=1.5), "`alpha`", "between 0 and 1", "1.5")
-    msg = raises(lambda: Settings(correction="xyz"), "`correction` must be one of none, bonferroni, holm, bh; got 'xyz'")
+    msg = raises(lambda: Settings(correction="xyz"), "`correction` must be one of none, bonferroni, holm, bh, maxt; got 'xyz'")
     assert "did you mean" not in msg
     raises(lambda: Settings(correction="holmm"), "got 'holmm' (did you mean 'holm'?)")
     raises(lambda: Settings(ci_method="BCa"), "(did you mean 'bca'?)")
@@ -187,7 +187,7 @@ def test_cli_rejects_each_setting(tmp_path, field, value, toml, cli_args):
 
 CLI_CASES = [
     (("--correction", "holmm"),
-     ("error: --correction must be one of none, bonferroni, holm, bh; got 'holmm' (did you mean 'holm'?)",)),
+     ("error: --correction must be one of none, bonferroni, holm, bh, maxt; got 'holmm' (did you mean 'holm'?)",)),
     (("-B", "1e4"), ("-B/--bootstrap", "'1e4'", "(write it as 10000)")),
     (("-B", "true"), ("-B/--bootstrap", "'true'")),
     (("--alpha", "abc"), ("--alpha", "'abc'")),

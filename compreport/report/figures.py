@@ -116,7 +116,8 @@ def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str,
     """Histogram of the bootstrap distribution of the difference ``a - b`` (paper Fig. 3).
 
     Vertical lines at 0, δ(x) and 2δ(x) (δ(x) the observed difference of the stored
-    Comparison); the shaded side of 2δ(x) is the region the paired-bootstrap p-value counts.
+    Comparison); the shaded region is what the bootstrap p-value counts: beyond 0 and beyond 2δ(x)
+    (at least |δ(x)| from δ(x)) for the two-sided test, beyond 2δ(x) for Berg-Kirkpatrick's.
     The title shows the unadjusted p-value of the stored Comparison (a pair stored as (b, a)
     is shown with its orientation flipped). With ``test="randomization"`` the p-value comes from
     the randomization test, not from this histogram: nothing is shaded and the title says so.
@@ -135,7 +136,7 @@ def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str,
     ax = fig.add_subplot()
     ax.hist(reps, bins=lattice_bins(reps), color=OKABE_ITO["sky_blue"], edgecolor="white", linewidth=0.3, zorder=2,
             label=tr("first {b} of {resamples} replicates", b=count(first), resamples=count(resamples))
-            if resamples and test == "bootstrap" else tr("bootstrap replicates (B = {b})", b=count(reps.size)),
+            if resamples and test != "randomization" else tr("bootstrap replicates (B = {b})", b=count(reps.size)),
             gid="dist-histogram")
     lines = ((0.0, "0", OKABE_ITO["black"], "-"),
              (delta, f"δ(x) = {delta:.4f}", OKABE_ITO["blue"], "--"),
@@ -145,10 +146,13 @@ def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str,
     lo, hi = ax.get_xlim()
     pad = 0.04 * (hi - lo)
     lo, hi = min(lo, 2 * delta - pad, -pad), max(hi, 2 * delta + pad, pad)
-    if delta != 0 and test == "bootstrap":
-        span = (2 * delta, hi) if delta > 0 else (lo, 2 * delta)
-        ax.axvspan(*span, color=OKABE_ITO["vermillion"], alpha=0.10, linewidth=0, zorder=1,
-                   label=tr("region counted in the p-value"))
+    if delta != 0 and test != "randomization":
+        spans = [(2 * delta, hi) if delta > 0 else (lo, 2 * delta)]
+        if test == "bootstrap":  # two-sided: the other tail, at or beyond 0
+            spans.append((lo, 0.0) if delta > 0 else (0.0, hi))
+        for k, span in enumerate(spans):
+            ax.axvspan(*span, color=OKABE_ITO["vermillion"], alpha=0.10, linewidth=0, zorder=1,
+                       label=tr("region counted in the p-value") if k == 0 else None)
     ax.set_xlim(lo, hi)
     ax.grid(True, axis="y")
     ax.set_xlabel(tr("difference in {metric} (positive: {a} better{note})", metric=metric_label(metric), a=a,

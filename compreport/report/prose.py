@@ -191,7 +191,10 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
         out += [tr("p-values come from the two-sided paired bootstrap test with the resampled differences shifted "
                    "to the null "), Cite("efron1993"),
                 tr(": c counts the resamples whose difference departs from the observed one by at least the "
-                   "observed one's absolute value, and "), "p = (c + 1)/(B + 1) ", Cite("phipson2010"), ". "]
+                   "observed one's absolute value, and "), f"p = (c + 1)/({'R' if refined else 'B'} + 1) ",
+                Cite("phipson2010"),
+                tr(", R being the resamples behind each p-value: {resamples}, or more where the p-values were "
+                   "re-estimated (below). ", resamples=count(settings.bootstrap)) if refined else ". "]
     out += _corrections(settings)
     out += [tr("Every verdict of this report, whether two systems differ significantly and which cannot be told "
                "apart from the best, uses the "), *_verdict_rule(settings), *_groups(settings),
@@ -275,8 +278,11 @@ def _refinement(settings: Settings) -> list[str | Cite]:
 
 
 def p_resamples(ma: MetricAnalysis, bootstrap: int) -> int | None:
-    """The resamples behind ``ma``'s p-values when refinement drew more than the ``bootstrap`` of its
-    intervals and histograms (the stored ``verdicts["resamples"]``), else None."""
+    """The resamples behind ``ma``'s raw p-values when refinement drew more than the ``bootstrap`` of
+    its intervals and histograms (the stored ``verdicts["resamples"]``), else None; None under the
+    max-T step-down, whose refinement adds resamples to the adjusted p-values only."""
+    if ma.verdicts.get("correction") == "maxt":
+        return None
     resamples = int(ma.verdicts.get("resamples") or 0)
     return resamples if resamples > bootstrap else None
 
