@@ -192,19 +192,23 @@ def test_too_few_resamples_for_the_corrections_is_warned():
     preds = [np.where(rng.random(100) < q, gold, 1 - gold) for q in np.linspace(0.5, 0.95, 12)]
     with pytest.warns(InputWarning, match=r"Holm correction over all pairs of systems \(66 comparisons tested\) can never "
                                           r"reject.*use bootstrap=1320 or more"):
-        analyze_competition(competition(gold, preds), Settings(bootstrap=1000, refine=False))
+        analyze_competition(competition(gold, preds), Settings(bootstrap=1000, refine=False, correction="holm"))
     from compreport.words import caller
 
     with caller("cli"), pytest.warns(InputWarning, match=r"use -B 1320 or more"):  # the command line's words
-        analyze_competition(competition(gold, preds), Settings(bootstrap=1000, refine=False))
-    # refinement (the default) may draw 16 B: B = 1000 can reject then, B = 50 cannot (800 < 1320)
+        analyze_competition(competition(gold, preds), Settings(bootstrap=1000, refine=False, correction="holm"))
+    # refinement may draw 16 B: B = 1000 can reject then, B = 50 cannot (800 < 1320)
     with pytest.warns(InputWarning, match=r"with B = 50 \(refined up to 800\).*use bootstrap=83 or more"):
-        analyze_competition(competition(gold, preds), Settings(bootstrap=50))
+        analyze_competition(competition(gold, preds), Settings(bootstrap=50, correction="holm"))
     with warnings.catch_warnings():
         warnings.simplefilter("error", InputWarning)
-        analyze_competition(competition(gold, preds), Settings(bootstrap=1000))
-    # the vs-best family has m - 1 = 11 comparisons: B = 1000 can reject there; BH can always reject
-    for settings in (Settings(bootstrap=1000, family="vs-best"), Settings(bootstrap=1000, correction="bh")):
+        analyze_competition(competition(gold, preds), Settings(bootstrap=1000, correction="holm"))
+    # vs-best is corrected over all 66 pairs too (the best is chosen on the data): the same warning
+    with pytest.warns(InputWarning, match=r"\(66 comparisons tested\) can never reject"):
+        analyze_competition(competition(gold, preds), Settings(bootstrap=1000, family="vs-best", correction="holm",
+                                                               refine=False))
+    # max-T (the default) and BH can reject with any B >= 20: an adjusted p-value is one exceedance proportion
+    for settings in (Settings(bootstrap=100, refine=False), Settings(bootstrap=1000, correction="bh")):
         with warnings.catch_warnings():
             warnings.simplefilter("error", InputWarning)
             analyze_competition(competition(gold, preds), settings)
@@ -220,8 +224,9 @@ def test_a_metric_given_twice_is_an_error():
 
 
 def test_vs_best_family_tests_only_the_comparisons_with_the_best():
-    """--family vs-best: pairs with the best carry the vs-best corrections, other pairs none (NaN);
-    groups come from those m-1 tests alone; ties among all pairs still use all-pairs corrections."""
+    """--family vs-best: the pairs with the best carry the corrections over all pairs (the best is
+    chosen on the same data), the other pairs are untested (NaN); groups come from those m-1 tests
+    alone; ties among all pairs are those of all-pairs."""
     from conftest import make_competition
 
     rng = np.random.default_rng(4)
@@ -232,15 +237,15 @@ def test_vs_best_family_tests_only_the_comparisons_with_the_best():
     ma = analyze_competition(comp, Settings(bootstrap=2000, family="vs-best"), progress=False).primary
     best = ma.best
     vb = {c.b: c for c in ma.vs_best}
+    every = {(c.a, c.b): c for c in ca_all.pairs}
     assert len(ma.pairs) == 10
     for c in ma.pairs:
-        if c.a == best:
-            for k in ("p_value", "p_bonferroni", "p_holm", "p_bh"):
+        for k in ("p_value", "p_bonferroni", "p_holm", "p_bh", "p_maxt"):
+            assert getattr(c, k) == getattr(every[c.a, c.b], k)
+            if c.a == best:
                 assert getattr(c, k) == getattr(vb[c.b], k)
-        else:
-            assert np.isnan(c.p_bonferroni) and np.isnan(c.p_holm) and np.isnan(c.p_bh)
-            assert 0 < c.p_value <= 1  # raw p-values are still reported
-    tied = {c.b for c in ma.vs_best if c.p_holm >= 0.05}
+        assert (c.significant is None) == (c.a != best)
+    tied = {c.b for c in ma.vs_best if c.p_maxt >= 0.05}
     letter = ma.scores[0].group[0]
     assert {s.system for s in ma.scores if letter in s.group} == {best} | tied
     assert ma.competitiveness["ties"] == ca_all.competitiveness["ties"]
