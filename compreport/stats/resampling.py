@@ -116,8 +116,10 @@ class BootstrapResult:
     def randomization_p(self, i: int, a: np.ndarray, b: np.ndarray, chunk: int = 64) -> np.ndarray:
         """Approximate-randomization p-values of metric ``i`` for the pairs ``a[j]`` vs ``b[j]``.
 
-        In each of R rounds every item swaps the two systems' predictions with probability
-        1/2 (the same swaps serve every pair, as the bootstrap shares its resamples);
+        In each of R rounds every item swaps the two systems' (raw) predictions with probability
+        1/2 and the metric is recomputed on them (Noreen 1989; the same swaps serve every pair, as
+        the bootstrap shares its resamples; :attr:`Prepared.swapped` for statistics tied to their
+        system);
         ``p = (1 + #{|delta_r| >= |delta|}) / (R + 1)``, two-sided (MUC-6; Fisher-Pitman).
 
         Parameters
@@ -140,14 +142,19 @@ class BootstrapResult:
         shared = np.broadcast_to(self.total[t:t + na], (self.swaps.shape[0], na))
         tot = self.total[t + na:t + na + m * nb].reshape(m, nb)
         sw = self.swaps[:, t + na:t + na + m * nb].reshape(-1, m, nb)
+        moved_shared = self.swaps[:, t:t + na]
         obs = self.observed[i]
         out = np.empty(len(a))
         for s in range(0, len(a), chunk):
             aa, bb = a[s:s + chunk], b[s:s + chunk]
             delta = np.abs(obs[aa] - obs[bb])
-            moved = sw[:, bb] - sw[:, aa]           # (R, k, nb): b's stats land in a's slot
-            sa = p.finalize(shared, tot[aa] + moved, float(self.n), systems=aa)
-            sb = p.finalize(shared, tot[bb] - moved, float(self.n), systems=bb)
+            if p.swapped is None:
+                moved = sw[:, bb] - sw[:, aa]           # (R, k, nb): b's stats land in a's slot
+                sa = p.finalize(shared, tot[aa] + moved, float(self.n), systems=aa)
+                sb = p.finalize(shared, tot[bb] - moved, float(self.n), systems=bb)
+            else:                                   # statistics tied to their system (Prepared.swapped)
+                sa = p.swapped(shared, tot[aa] - sw[:, aa], moved_shared, sw[:, bb], float(self.n), aa, bb)
+                sb = p.swapped(shared, tot[bb] - sw[:, bb], moved_shared, sw[:, aa], float(self.n), bb, aa)
             d = np.abs(sa - sb)
             hits = (d >= delta - 1e-10 * np.maximum(1.0, delta)).sum(axis=0)
             out[s:s + chunk] = (1 + hits) / (d.shape[0] + 1)

@@ -38,6 +38,16 @@ class Prepared:
         (..., m, b), (...) returns scores of shape (..., m). ``systems`` (k,) says which
         system each of ``k`` stat rows belongs to when they are not the m systems in order
         (the randomization test scores swapped pairs).
+    swapped : callable or None
+        For the randomization test, when a system's item statistics depend on the system and not
+        only on the item's values (``pearson`` centres each system on its own mean):
+        ``swapped(shared, kept, moved_shared, moved, count, systems, sources)`` returns the scores
+        (R, k) of systems ``systems`` (k,) once they hold the predictions of ``sources`` (k,) on
+        the swapped items, ``shared`` (R, a) the shared sums of all items, ``kept`` (R, k, b) the
+        sums of ``systems`` over the items they keep, ``moved_shared`` (R, a) and ``moved``
+        (R, k, b) the shared sums and those of ``sources`` over the swapped items. ``None``: the
+        statistics are the same whichever system's column holds a value, so the engine scores
+        ``finalize(shared, kept + moved, count, systems)``.
     evaluate : callable or None
         For non-decomposable metrics: ``evaluate(idx)`` returns the (m,) scores of the
         items ``idx`` (an int array, repeats allowed).
@@ -58,6 +68,7 @@ class Prepared:
     columns: np.ndarray | None = field(default=None, repr=False)
     stats: Callable | None = field(default=None, repr=False)
     finalize: Callable | None = field(default=None, repr=False)
+    swapped: Callable | None = field(default=None, repr=False)
     evaluate: Callable | None = field(default=None, repr=False)
     label_fields: list[int] = field(default_factory=list)
     cells: int | None = None

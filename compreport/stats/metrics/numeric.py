@@ -20,6 +20,25 @@ def _numeric_field(metric: Metric, comp: Competition, params: dict) -> tuple[dic
     return params, gold, pred
 
 
+def _mean(total, count) -> np.ndarray:
+    """``total / count`` (broadcast), 0 where ``count`` is 0 (an empty group's sums are 0)."""
+    return safe_divide(total, count)
+
+
+def _correlation(cov, vx, vy, sxx, syy, count) -> np.ndarray:
+    """Pearson's r from the co-moment and the two second moments about the means; NaN when a
+    variance is indistinguishable from 0 next to ``sxx`` or ``syy``, the sums of squares it was
+    computed from."""
+    # A constant resample has variance 0, but the sums leave rounding residue of the order of
+    # count * eps * sxx (sign arbitrary): within that bound the variance is indistinguishable
+    # from 0 and r is undefined (NaN, as scipy), not a spurious number.
+    tol = 8 * _EPS * np.maximum(count, 1.0)
+    flat = (vx <= tol * sxx) | (vy <= tol * syy)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = cov / np.sqrt(vx * vy)
+    return np.where(flat, np.nan, np.clip(r, -1.0, 1.0))
+
+
 class ErrorMetric(Metric):
     """Mean errors (lower is better, ideal 0) from per-item losses.
 
@@ -82,32 +101,51 @@ class PearsonMetric(Metric):
     description = "Pearson correlation coefficient (numeric predictions)"
 
     def prepare(self, comp: Competition, params: dict) -> Prepared:
-        """Bind to the numeric values of one field; see :meth:`Metric.prepare`."""
+        """Bind to the numeric values of one field; see :meth:`Metric.prepare`.
+
+        Gold and each system are centred on their own full-data means: the sums stay small and
+        cancellation-free (values around 1e6 of small spread; systems on far-apart scales). The
+        randomization test swaps raw predictions, which a per-system shift does not commute with:
+        :attr:`Prepared.swapped` puts the items each system keeps and those it receives together
+        from their own frames, by the exact pooled (co)moments of two groups.
+        """
         params, gold, pred = _numeric_field(self, comp, params)
         m = comp.m
-        # Centre on the full-data means: the sums below then stay small and cancellation-free.
-        columns = np.column_stack([gold - gold.mean(), (pred - pred.mean(axis=1, keepdims=True)).T])
+        centre = pred.mean(axis=1)
+        columns = np.column_stack([gold - gold.mean(), (pred - centre[:, None]).T])
 
         def stats(rows):
             y, x = rows[:, :1], rows[:, 1:1 + m]
-            return np.column_stack([y, y * y]), np.stack([x, x * x, x * y], axis=-1)
+            # shared: y, y^2 and the item count (the randomization test needs the swapped items')
+            return np.column_stack([y, y * y, np.ones(len(rows))]), np.stack([x, x * x, x * y], axis=-1)
 
         def finalize(shared, sys, count, systems=None):
             c = np.asarray(count, dtype=float)[..., None]
             sy, syy = shared[..., [0]], shared[..., [1]]
             sx, sxx, sxy = sys[..., 0], sys[..., 1], sys[..., 2]
-            cov = sxy - sx * sy / c
-            vx = sxx - sx * sx / c
-            vy = syy - sy * sy / c
-            # A constant resample has variance 0, but the sums leave rounding residue of the
-            # order of count * eps * sxx (sign arbitrary): within that bound the variance is
-            # indistinguishable from 0 and r is undefined (NaN, as scipy), not a spurious number.
-            tol = 8 * _EPS * np.maximum(c, 1.0)
-            flat = (vx <= tol * sxx) | (vy <= tol * syy)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                r = cov / np.sqrt(vx * vy)
-            return np.where(flat, np.nan, np.clip(r, -1.0, 1.0))
-        return self._prepared(params, columns=columns, stats=stats, finalize=finalize)
+            return _correlation(sxy - sx * sy / c, sxx - sx * sx / c, syy - sy * sy / c, sxx, syy, c)
+
+        def swapped(shared, kept, moved_shared, moved, count, systems, sources):
+            # Scores of `systems` when they hold the raw predictions of `sources` on the swapped
+            # items: group K (kept items, in the system's frame) and group S (the swapped items, in
+            # the source's frame) are pooled exactly (Chan, Golub & LeVeque 1979):
+            # M2 = M2_K + M2_S + nK nS / n (mean_S - mean_K)^2, the co-moment likewise, the raw
+            # means differing by the two centres plus the groups' centred means.
+            n = np.asarray(count, dtype=float)
+            sy, syy = shared[..., [0]], shared[..., [1]]
+            sy_s, n_s = moved_shared[..., [0]], moved_shared[..., [2]]      # (R, 1)
+            n_k, sy_k = n - n_s, sy - sy_s
+            sx_k, sxx_k, sxy_k = kept[..., 0], kept[..., 1], kept[..., 2]
+            sx_s, sxx_s, sxy_s = moved[..., 0], moved[..., 1], moved[..., 2]
+            mx_k, my_k = _mean(sx_k, n_k), _mean(sy_k, n_k)
+            mx_s, my_s = _mean(sx_s, n_s), _mean(sy_s, n_s)
+            dx = (centre[sources] - centre[systems]) + (mx_s - mx_k)
+            w = n_k * n_s / n
+            between = w * dx * dx
+            vx = (sxx_k - sx_k * mx_k) + (sxx_s - sx_s * mx_s) + between
+            cov = (sxy_k - sx_k * my_k) + (sxy_s - sx_s * my_s) + w * dx * (my_s - my_k)
+            return _correlation(cov, vx, syy - sy * sy / n, sxx_k + sxx_s + between, syy, n)
+        return self._prepared(params, columns=columns, stats=stats, finalize=finalize, swapped=swapped)
 
     def reference(self, gold, pred, field=None):
         """``scipy.stats.pearsonr``; see :meth:`Metric.reference`."""
