@@ -185,7 +185,7 @@ def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
     found = {}
     # the leaderboards printed at the end (after the files written), as leaderboard.md in Spanish
     board = res.stdout.split("\n\n", 1)[1]
-    assert "grupos y marcas: corrección de Holm" in board and "Posición" in board, board
+    assert "grupos y marcas: corrección de max-T escalonado" in board and "Posición" in board, board
     if english_words(board, data_words):
         found["stdout"] = sorted(english_words(board, data_words))
     for path in sorted(p for p in out.rglob("*") if p.is_file()):

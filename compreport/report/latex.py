@@ -330,8 +330,8 @@ class Renderer(PairwiseTables):
             tabular = self._render("summary.tex.j2", header=heading, body=body, ncols=len(sub), colwidth=col_w,
                                    sep=2 * st.tabcolsep)
             cap = tr("Competitiveness of the competitions{part}; rows as in Table~{ref}. Ties are the paper's counts "
-                     "among competitors at {alpha} with the {test}: with the winner corrected over the winner's "
-                     "comparisons with the other competitors, between competitors over {ties}.",
+                     "among competitors at {alpha} with the {test}: with the winner on the winner's comparisons with the "
+                     "other competitors as the report's family corrects them, between competitors over {ties}.",
                      part=self._part_text(k + 1, len(id_groups)), ref=f"\\ref{{{legend}}}",
                      alpha=alpha(s.alpha, self.opt.decimal_comma), test=p_test(s.test), ties=escape(prose.ties_family(s)))
             notes = [prose.ties_are_not_verdicts(s, escape), prose.ppi_note(t, sub, escape, self.num)]

@@ -340,8 +340,9 @@ def per_class(comp: CompetitionAnalysis, fmt: Format) -> Table | None:
 LEGEND = (
     ("n", N_("Test data size")),
     ("m", N_("Number of participants or runs")),
-    (N_("Ties w/ win."), N_("Possible ties with the winner, with corrections none / Bonferroni / Holm / BH over the "
-                            "m − 1 comparisons with the winner")),
+    (N_("Ties w/ win."), N_("Possible ties with the winner, with corrections none / Bonferroni / Holm / BH / max-T "
+                            "(max-T under the bootstrap test only) over the report's family, on the winner's "
+                            "comparisons with the other competitors")),
     (N_("Poss. compars."), N_("Total possible comparisons, m(m-1)/2")),
     (N_("none/Bonf."), N_("Ties between competitors, with no correction / Bonferroni")),
     ("Holm/BH", N_("Ties between competitors, with Holm / Benjamini-Hochberg correction")),
@@ -368,10 +369,13 @@ def group_path(comp: CompetitionAnalysis) -> tuple[str, str, str]:
 
 
 def summary_values(ma: MetricAnalysis) -> list:
-    """The :data:`SUMMARY_ROWS` values of one metric's competitiveness (tie counts as ``a/b/c/d``)."""
+    """The :data:`SUMMARY_ROWS` values of one metric's competitiveness (tie counts as ``a/b/c/d``, and
+    ``/e`` for max-T where the test is the bootstrap's: some comparison carries a max-T p-value)."""
     c = ma.competitiveness
     tw, t = c["ties_with_winner"], c["ties"]
-    return [c["n"], c["m"], "/".join(str(tw[k]) for k in ("none", "bonferroni", "holm", "bh")),
+    maxt = "maxt" in tw and any(v.p_maxt == v.p_maxt for v in ma.vs_best)
+    shown = ("none", "bonferroni", "holm", "bh") + (("maxt",) if maxt else ())
+    return [c["n"], c["m"], "/".join(str(tw[k]) for k in shown),
             c["possible_comparisons"], f"{t['none']}/{t['bonferroni']}", f"{t['holm']}/{t['bh']}",
             c["win_minus_median"], c["cv"], c["ppi"]]
 

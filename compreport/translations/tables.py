@@ -34,9 +34,11 @@ ES: dict[str, str] = {
     "Test data size": "Tamaño del conjunto de prueba",
     "Number of participants or runs": "Número de participantes o de ejecuciones",
     "Ties w/ win.": "Emp. c/ gan.",
-    "Possible ties with the winner, with corrections none / Bonferroni / Holm / BH over the m − 1 comparisons "
-    "with the winner": "Posibles empates con el ganador, con las correcciones ninguna / Bonferroni / Holm / BH "
-                       "sobre las m − 1 comparaciones con el ganador",
+    "Possible ties with the winner, with corrections none / Bonferroni / Holm / BH / max-T (max-T under the bootstrap "
+    "test only) over the report's family, on the winner's comparisons with the other competitors":
+        "Posibles empates con el ganador, con las correcciones ninguna / Bonferroni / Holm / BH / max-T (max-T solo "
+        "con la prueba bootstrap) sobre la familia del informe, en las comparaciones del ganador con los demás "
+        "competidores",
     "Poss. compars.": "Compar. pos.",
     "Total possible comparisons, m(m-1)/2": "Total de comparaciones posibles, m(m-1)/2",
     "none/Bonf.": "ninguna/Bonf.",
@@ -64,9 +66,11 @@ ES: dict[str, str] = {
     "Baselines provided by the organizers are set in italics.":
         "Las líneas base aportadas por la organización aparecen en cursiva.",
     "No table of {what}: {reason}.": "Sin tabla de {what}: {reason}.",
-    r"Possible ties with the winner, with corrections none / Bonferroni / Holm / BH over the $m-1$ comparisons with "
-    r"the winner": r"Posibles empates con el ganador, con las correcciones ninguna / Bonferroni / Holm / BH sobre las "
-                   r"$m-1$ comparaciones con el ganador",
+    r"Possible ties with the winner, with corrections none / Bonferroni / Holm / BH / max-$T$ (max-$T$ under the "
+    r"bootstrap test only) over the report's family, on the winner's comparisons with the other competitors":
+        r"Posibles empates con el ganador, con las correcciones ninguna / Bonferroni / Holm / BH / max-$T$ (max-$T$ "
+        r"solo con la prueba bootstrap) sobre la familia del informe, en las comparaciones del ganador con los demás "
+        r"competidores",
     r"Total possible comparisons, $m(m-1)/2$": r"Total de comparaciones posibles, $m(m-1)/2$",
     r"Coefficient of variation of competitors' performance, $\mathit{{CV}} = 100\,s/\bar{{x}}$, in \%":
         r"Coeficiente de variación del rendimiento de los competidores, $\mathit{{CV}} = 100\,s/\bar{{x}}$, en \%",
@@ -105,11 +109,11 @@ ES: dict[str, str] = {
     "competitiveness summary": "resumen de competitividad",
     "no competition": "ninguna competición",
     "Competitiveness of the competitions{part}; rows as in Table~{ref}. Ties are the paper's counts among competitors "
-    "at {alpha} with the {test}: with the winner corrected over the winner's comparisons with the other competitors, "
-    "between competitors over {ties}.":
+    "at {alpha} with the {test}: with the winner on the winner's comparisons with the other competitors as the "
+    "report's family corrects them, between competitors over {ties}.":
         "Competitividad de las competiciones{part}; filas como en la tabla~{ref}. Los empates son los recuentos del "
-        "artículo entre competidores, con {alpha} y la {test}: con el ganador, corregidos sobre las comparaciones del "
-        "ganador con los demás competidores; entre competidores, sobre {ties}.",
+        "artículo entre competidores, con {alpha} y la {test}: con el ganador, en las comparaciones del ganador con "
+        "los demás competidores tal como las corrige la familia del informe; entre competidores, sobre {ties}.",
     "Per-class scores of {system}": "Puntuaciones por clase de {system}",
     ", the best system of {competition} by {metric}, on the full test set (field {field}): precision of the items it "
     "labels with the class, recall of the class's gold items, their F$_1$, and the class's gold items (support); 0 "

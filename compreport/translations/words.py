@@ -24,6 +24,33 @@ ES: dict[str, str] = {
     "one-sided bootstrap test": "prueba bootstrap unilateral",
     "max-T step-down": "max-T escalonado",
     "not tested": "no contrastado",
+    "Bootstrap distribution of the difference between the best system and the runner-up; the two-sided p-value counts the replicates at least as far from the observed difference as the observed difference is from 0.":
+        "Distribución bootstrap de la diferencia entre el mejor sistema y el segundo; el valor p bilateral cuenta las réplicas que se alejan de la diferencia observada al menos tanto como esta se aleja de 0.",
+    "Bootstrap distribution of the difference between the best system and the runner-up; the one-sided p-value counts the replicates at or beyond twice the observed difference.":
+        "Distribución bootstrap de la diferencia entre el mejor sistema y el segundo; el valor p unilateral cuenta las réplicas iguales o superiores al doble de la diferencia observada.",
+    "Every verdict of this report, whether two systems differ significantly and which cannot be told apart from the best, uses the ":
+        "Todos los veredictos de este informe, si dos sistemas difieren significativamente y cuáles no se distinguen del mejor, usan la ",
+    "The competitiveness summary counts ties as the paper does, among competitors and under each correction: with the winner on the winner's comparisons with the other competitors, as the verdicts read them; between competitors over {family}, which can differ from the verdicts. ":
+        "El resumen de competitividad cuenta los empates como el artículo, entre competidores y con cada corrección: con el ganador, en las comparaciones del ganador con los demás competidores, como las leen los veredictos; entre competidores, sobre {family}, lo que puede diferir de los veredictos. ",
+    "Each p-value is reported with its Monte-Carlo standard error; a verdict is settled when the correction gives it for every p-value of its family at both ends of its Clopper–Pearson bounds (jointly at risk {risk}, divided among the comparisons and the times they are classified) ":
+        "Cada valor p se da con su error estándar de Monte Carlo; un veredicto está resuelto cuando la corrección lo da para todos los valores p de su familia en ambos extremos de sus cotas de Clopper–Pearson (con riesgo conjunto {risk}, repartido entre las comparaciones y las veces que se clasifican) ",
+    "Tables report p-values raw, with Bonferroni ": "Las tablas dan los valores p sin corregir, con los ajustes de Bonferroni ",
+    " adjustments, and with the max-T step-down ": ", y con el procedimiento escalonado max-T ",
+    ", all over {family}. The max-T step-down divides each difference by its bootstrap standard error and compares it with the resampled maximum, over the comparisons not yet rejected, of the differences shifted to the null and divided likewise; it controls the family-wise error rate at α whichever systems are truly equal, and its p-values need no resamples beyond those of an ordinary p-value. ":
+        ", todos sobre {family}. El procedimiento escalonado max-T divide cada diferencia por su error estándar bootstrap y la compara con el máximo remuestreado, sobre las comparaciones aún no rechazadas, de las diferencias desplazadas a la hipótesis nula y divididas igual; controla la tasa de error por familia en α sean cuales sean los sistemas realmente iguales, y sus valores p no necesitan más remuestras que un valor p ordinario. ",
+    " adjustments over {family}. ": " sobre {family}. ",
+    "The best is chosen on the same test set, so the comparisons with it are corrected over all pairs: a correction over those comparisons alone would not hold the family-wise error rate. ":
+        "El mejor se elige en el mismo conjunto de prueba, así que las comparaciones con él se corrigen sobre todos los pares: una corrección solo sobre esas comparaciones no mantendría la tasa de error por familia. ",
+    "The Benjamini–Hochberg correction bounds the expected share of false discoveries, not the chance of any. ":
+        "La corrección de Benjamini–Hochberg acota la proporción esperada de falsos descubrimientos, no la probabilidad de alguno. ",
+    "While some verdict of a competition is unsettled, twice as many resamples are drawn, up to {most}, and counted into the max-T p-values from the first unsettled comparison on (each difference keeps the standard error of the first {resamples}; intervals and raw p-values stay on them); a verdict still unsettled is counted as such. ":
+        "Mientras algún veredicto de una competición no esté resuelto, se extraen el doble de remuestras, hasta {most}, y se suman a los valores p de max-T desde la primera comparación no resuelta (cada diferencia conserva el error estándar de las primeras {resamples}; los intervalos y los valores p sin corregir se quedan en ellas); un veredicto aún no resuelto se cuenta como tal. ",
+    "p-values come from the two-sided paired bootstrap test with the resampled differences shifted to the null ":
+        "Los valores p provienen de la prueba bootstrap pareada bilateral, con las diferencias remuestreadas desplazadas a la hipótesis nula ",
+    ": c counts the resamples whose difference departs from the observed one by at least the observed one's absolute value, and ":
+        ": c cuenta las remuestras cuya diferencia se aleja de la observada al menos el valor absoluto de esta, y ",
+    "Corrected within each row, the verdicts bound no family-wise error rate over the report: with many rows, equal systems are called different more often than α. ":
+        "Corregidos dentro de cada fila, los veredictos no acotan ninguna tasa de error por familia en el informe: con muchas filas, sistemas iguales se declaran distintos más a menudo que α. ",
     ", on one-sided p-values in the direction the data chose (two-sided level {level})":
         ", sobre valores p unilaterales en la dirección que eligieron los datos (nivel bilateral {level})",
     "the max-T step-down procedure": "el procedimiento escalonado max-T",
@@ -74,10 +101,8 @@ ES: dict[str, str] = {
         "Diferencias con el mejor y sus intervalos de confianza al {level}, sin corregir por comparaciones múltiples (positiva: ventaja del mejor); los intervalos verdes excluyen el 0, lo que no es el veredicto (véase la tabla; regla: {rule}).",
     "Under the reports' rule ({rule}) the ties with the winner in its correction's column are their verdicts; the ties between competitors are not, since the reports test only the comparisons with the best.":
         "Con la regla de los informes ({rule}), los empates con el ganador en la columna de su corrección son sus veredictos; los empates entre competidores no lo son, pues los informes solo contrastan las comparaciones con el mejor.",
-    "They are not the reports' verdicts (rule: {rule}, baselines included), which can count other ties.":
-        "No son los veredictos de los informes (regla: {rule}, líneas base incluidas), que pueden contar otros empates.",
-    "Bootstrap distribution of the difference between the best system and the runner-up; the p-value counts the replicates at or beyond twice the observed difference.":
-        "Distribución bootstrap de la diferencia entre el mejor sistema y el segundo; el valor p cuenta las réplicas que alcanzan o superan el doble de la diferencia observada.",
+    "The ties with the winner in the column of the reports' correction are their verdicts; the ties between competitors are not (rule: {rule}, baselines included), and can count other ties.":
+        "Los empates con el ganador en la columna de la corrección de los informes son sus veredictos; los empates entre competidores no lo son (regla: {rule}, líneas base incluidas), y pueden contar otros empates.",
     "Bootstrap distribution of the difference between the best system and the runner-up; the p-value in the title is the approximate randomization test's.":
         "Distribución bootstrap de la diferencia entre el mejor sistema y el segundo; el valor p del título es el de la prueba de aleatorización aproximada.",
     "All metrics side by side.": "Todas las métricas, una junto a otra.",
@@ -117,17 +142,11 @@ ES: dict[str, str] = {
         " obtenidos de {resamples} remuestras bootstrap pareadas {drawn} (semilla {seed}); todos los sistemas y métricas se evalúan sobre las mismas remuestras. ",
     "Tables report p-values raw and with Bonferroni ": "Las tablas dan los valores p sin ajustar y con los ajustes de Bonferroni ",
     " and Benjamini–Hochberg ": " y Benjamini–Hochberg ",
-    " adjustments: differences from the best over the comparisons of the best with the other competitors, pairwise p-values over {family}. Every verdict of this report, whether two systems differ significantly and which cannot be told apart from the best, uses the ":
-        ": las diferencias con el mejor sobre las comparaciones del mejor con los demás competidores, los valores p por pares sobre {family}. Todos los veredictos de este informe, si dos sistemas difieren significativamente y cuáles no se distinguen del mejor, usan la ",
     ", and so do the significance groups, a compact letter display ":
         ", igual que los grupos de significación, una representación compacta por letras ",
     ": systems sharing a letter are not significantly different at α = {alpha}. ":
         ": los sistemas que comparten una letra no son significativamente distintos con α = {alpha}. ",
-    "The competitiveness summary counts ties as the paper does, among competitors and under each of the four corrections: with the winner over the winner's comparisons with the other competitors, between competitors over {family}; these counts are not the verdicts above and can differ from them. ":
-        "El resumen de competitividad cuenta los empates como el artículo de Nava-Muñoz et al., entre competidores y con cada una de las cuatro correcciones: con el ganador sobre las comparaciones del ganador con los demás competidores; entre competidores sobre {family}; estos recuentos no son los veredictos anteriores y pueden diferir de ellos. ",
     "The best system is chosen on the same test set it is compared on.": "El mejor sistema se elige sobre el mismo conjunto de prueba en que se compara.",
-    "Each p-value is reported with its Monte-Carlo standard error; a verdict is settled when the correction gives it for every p-value of its family at both ends of its Clopper–Pearson bounds (jointly at risk {risk}) ":
-        "Cada valor p se da con su error estándar de Monte Carlo; un veredicto queda resuelto cuando la corrección lo da para todos los valores p de su familia en ambos extremos de sus cotas de Clopper–Pearson (con riesgo conjunto {risk}) ",
     "The random streams are keyed by the seed and the competition's id, so a renamed competition draws other resamples. ":
         "Las secuencias aleatorias dependen de la semilla y del identificador de la competición, de modo que una competición renombrada extrae otras remuestras. ",
     "Scores carry {level} {ci} confidence intervals ": "Las puntuaciones llevan intervalos de confianza {ci} al {level} ",
