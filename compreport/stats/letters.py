@@ -1,41 +1,84 @@
-"""Significance groups as a compact letter display (insert-and-absorb, Piepho 2004).
+"""Significance groups as a compact letter display (insert-and-absorb and sweep, Piepho 2004).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-def letters(order: list[int], different: np.ndarray) -> dict[int, str]:
-    """Compact letter display by insert-and-absorb (Piepho 2004).
+ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
-    ``different[i, j]`` is True when systems i and j differ significantly. Returns a letter
-    string per system: systems sharing a letter are not significantly different, and every
-    significantly different pair shares none. Letters follow ``order`` (best first gets "a").
+
+def letters(order: list[int], different: np.ndarray) -> dict[int, str]:
+    """Compact letter display of significance groups (Piepho 2004, J. Comput. Graph. Stat. 13:456).
+
+    ``different[i, j]`` (read for i < j) is True when systems i and j differ significantly. Returns
+    a letter string per system: two systems share a letter if and only if they do not differ
+    significantly, every system has at least one letter, and no letter is redundant (taking any one
+    letter from any one system would lose a non-significant pair, or leave the system no letter).
+    Letters follow ``order`` (best first): the first system gets "a", and the letters are assigned
+    in the order of the groups' best-ranked systems (beyond 52 letters: a1, b1, ...). The result
+    depends only on ``order`` and ``different``.
+
+    The columns (one per letter) are built by insert-and-absorb: start from one column holding
+    every system; for each system i, split each column holding i and a system that differs from i
+    into the column without i and the column without those systems, then drop columns contained in
+    another. This leaves the maximal groups of mutually non-different systems. The sweep then visits
+    the columns in display order and the systems of each in ``order``, and removes a system from a
+    column when every pair it forms there (and the system itself) also shares another column.
+    Removals only lower what other columns cover, so one pass leaves no redundant letter, and no
+    column contained in another; columns left empty are dropped.
     """
     m = different.shape[0]
-    cols = [frozenset(range(m))]
+    upper = np.triu(np.asarray(different, dtype=bool), 1)
+    sym = upper | upper.T
+    # bitmasks: bit s stands for system s; differs[i] holds the systems that differ from i
+    differs = [sum(1 << int(j) for j in np.flatnonzero(sym[i])) for i in range(m)]
+    cols = [(1 << m) - 1] if m else []
     for i in range(m):
-        for j in range(i + 1, m):
-            if not different[i, j]:
-                continue
-            new = []
-            for c in cols:
-                if i in c and j in c:
-                    new += [c - {i}, c - {j}]
-                else:
-                    new.append(c)
-            # absorb: drop duplicates and columns contained in another column
-            uniq = list(dict.fromkeys(new))
-            cols = [c for c in uniq if not any(c < other for other in uniq)]
+        bi, di = 1 << i, differs[i]
+        keep, split = [], []
+        for c in cols:
+            if c & bi and c & di:
+                split += [c & ~bi, c & ~di]
+            else:
+                keep.append(c)
+        if not split:
+            continue
+        # absorb: the kept columns are maximal (none lies inside a split part of a former column);
+        # a split part goes if another column contains it
+        split = list(dict.fromkeys(split))
+        cols = keep + [c for c in split
+                       if not any(c & ~k == 0 for k in keep) and not any(c != o and c & ~o == 0 for o in split)]
+
     pos = {s: r for r, s in enumerate(order)}
-    cols = sorted((c for c in cols if c), key=lambda c: sorted(pos[s] for s in c))
-    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    ranked = sorted(range(m), key=pos.__getitem__)
+
+    def members(c: int) -> list[int]:  # in ``order``
+        return [s for s in ranked if c >> s & 1]
+
+    def display_key(c: int) -> list[int]:
+        return [pos[s] for s in members(c)]
+
+    cols.sort(key=display_key)
+    # sweep: cover[s, t] counts the columns holding both s and t (cover[s, s]: the letters of s)
+    held = np.array([[c >> s & 1 for s in range(m)] for c in cols], dtype=bool).reshape(len(cols), m)
+    cover = held.T.astype(np.int64) @ held.astype(np.int64)
+    for k, c in enumerate(cols):
+        for s in members(c):
+            row = held[k]
+            if cover[s, row].min() >= 2:  # every pair of s in this column is also in another one
+                row[s] = False
+                cover[s, row] -= 1
+                cover[row, s] -= 1
+                cover[s, s] -= 1
+    swept = [sum(1 << int(s) for s in np.flatnonzero(r)) for r in held]
+    cols = sorted((c for c in swept if c), key=display_key)
 
     def name(k: int) -> str:  # beyond 52 letter groups: a1, b1, ... (rare)
-        return alphabet[k % 52] + (str(k // 52) if k >= 52 else "")
+        return ALPHABET[k % 52] + (str(k // 52) if k >= 52 else "")
 
     out = {s: "" for s in range(m)}
     for k, c in enumerate(cols):
-        for s in c:
+        for s in members(c):
             out[s] += name(k)
     return out
