@@ -176,12 +176,12 @@ LAYOUTS = {
            "markdown": ["rank", None, "score", "mean", "se", "ci_low", "ci_high", "group"]},
     "diff-best": {"latex": [None, "ci_low", "diff", "ci_high", "excludes_zero", "p_adjusted", "significant"],
                   "html": [None, "diff", "ci_low", "ci_high", "excludes_zero", "none", "p_se", "bonferroni", "holm",
-                           "bh", "p_adjusted", "significant", "settled"],
+                           "bh", "maxt", "p_adjusted", "significant", "settled"],
                   "markdown": [None, "diff", "ci_low", "ci_high", "excludes_zero", "none", "p_se", "bonferroni", "holm",
-                               "bh", "p_adjusted", "significant", "settled"]},
-    "pvalues": {"latex": [None, None, "diff", "none", "bonferroni", "holm", "bh"],
-                "html": [None, None, "diff", "none", "bonferroni", "holm", "bh", "significant"],
-                "markdown": [None, None, "diff", "none", "bonferroni", "holm", "bh", "significant"]},
+                               "bh", "maxt", "p_adjusted", "significant", "settled"]},
+    "pvalues": {"latex": [None, None, "diff", "none", "bonferroni", "holm", "bh", "maxt"],
+                "html": [None, None, "diff", "none", "bonferroni", "holm", "bh", "maxt", "significant"],
+                "markdown": [None, None, "diff", "none", "bonferroni", "holm", "bh", "maxt", "significant"]},
 }
 HTML_CLASS = {"ci": "cis", "diff-best": "diffs", "pvalues": "pvalues"}
 
@@ -241,9 +241,9 @@ def test_latex_verdicts_and_captions_are_the_stored_ones(twelve):
     for caption in re.findall(r"\\caption\{(.*)\}", tex):
         if re.search(r"significant|not significantly", caption):
             assert rule in caption, caption
-    # the matrix marks are the stored p-values behind the verdicts
+    # the matrix marks are the stored marks of the verdicts: one per significant pair (thresholds <= alpha)
     marked = len(re.findall(r"\d\\rlap\{\\textsuperscript\{", r.pair_matrix(comp, ma)))
-    assert marked == sum(c.p_adjusted < 0.1 for c in ma.pairs)
+    assert marked == sum(c.mark != "" for c in ma.pairs) == sum(bool(c.significant) for c in ma.pairs)
 
 
 def test_vs_best_family_decides_only_the_comparisons_with_the_best():
@@ -388,24 +388,26 @@ def test_a_lone_participant_and_per_row_baselines_read_right():
 
 
 def test_the_summary_says_its_ties_are_not_the_verdicts(twelve, demo):
-    """The competitiveness ties are the paper's counts among competitors (the winner's m − 1
-    comparisons; pairs of competitors): under Holm they can differ from the report's "tied with best"
-    (Holm over all pairs, baselines included), so the overview and the LaTeX caption say which is which;
-    a PPI in a metric's units says so, with the ideal, in both."""
+    """The competitiveness ties are the paper's counts among competitors: with the winner, its
+    comparisons as the report's family corrects them (so the column of the report's correction holds
+    the verdicts' "tied with best"); between competitors, corrected among competitors only, so they can
+    differ from the verdicts (baselines included). The overview and the LaTeX caption say which is
+    which; a PPI in a metric's units says so, with the ideal, in both."""
     ma = twelve.competitions[0].primary
     tied = sum(s.differs_from_best is False for s in ma.scores)
-    assert ma.competitiveness["ties_with_winner"]["holm"] < tied  # the premise: two counts, both "Holm"
+    assert ma.competitiveness["ties_with_winner"]["maxt"] == tied
     overview = re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", " ", html.index_html(twelve))))
-    latex = re.sub(r"\s+", " ", Report(twelve).to_latex("summary"))
+    latex = re.sub(r"\s+", " ", Report(twelve).to_latex("summary")).replace("-{}", "-")  # LaTeX's escaped dash
     for text in (overview, latex):
         assert "the paper's counts among competitors" in text and "over all pairs of competitors" in text, text
-        assert "the winner's comparisons with the other competitors" in text
-        assert ("They are not the reports' verdicts (rule: Holm correction over all pairs of systems, baselines "
-                "included), which can count other ties.") in text
-    # under vs-best the ties with the winner in Holm's column are the verdicts, and the text says so
+        assert "the winner's comparisons with the other competitors as the report's family corrects them" in text
+        assert ("The ties with the winner in the column of the reports' correction are their verdicts; the ties "
+                "between competitors are not (rule: max-T step-down correction over all pairs of systems, "
+                "baselines included)") in text
+    # under vs-best the text says the ties between competitors are not the verdicts
     vs_best = _analyze(Settings(bootstrap=300, family="vs-best", refine=False))
     ma = vs_best.competitions[0].primary
-    assert ma.competitiveness["ties_with_winner"]["holm"] == sum(s.differs_from_best is False for s in ma.scores)
+    assert ma.competitiveness["ties_with_winner"]["maxt"] == sum(s.differs_from_best is False for s in ma.scores)
     said = re.sub(r"\s+", " ", Report(vs_best).to_latex("summary"))
     assert "the ties with the winner in its correction's column are their verdicts" in said
     assert "baselines included" not in said
@@ -417,7 +419,7 @@ def test_the_summary_says_its_ties_are_not_the_verdicts(twelve, demo):
 def test_the_difference_figure_and_the_methods_name_the_rule_behind_verdicts():
     """The difference figure colours intervals by whether they exclude 0 (uncorrected), which is not
     the verdict: its caption says so and names the rule; the methods text says the competitiveness
-    ties are not the verdicts."""
+    ties between competitors can differ from the verdicts, and what each family controls."""
     s = Settings(bootstrap=1000, correction="holm", family="all-pairs")
     caption = prose.figure_caption("diff", s)
     assert "green intervals exclude 0, which is not the verdict (see the table; rule: Holm correction over all " \
@@ -425,12 +427,22 @@ def test_the_difference_figure_and_the_methods_name_the_rule_behind_verdicts():
     none = prose.figure_caption("diff", Settings(bootstrap=1000, correction="none"))
     assert "rule: uncorrected p-values, with no correction for multiple comparisons" in none
     methods = "".join(x for x in prose.paragraph(s) if isinstance(x, str))
-    assert "among competitors" in methods and "these counts are not the verdicts above" in methods
+    assert "among competitors" in methods and "which can differ from the verdicts" in methods
     assert "over all pairs of competitors" in methods and "m − 1" not in methods
+    assert "max-T step-down" in methods and "controls the family-wise error rate" in methods
+    vs = "".join(x for x in prose.paragraph(Settings(family="vs-best")) if isinstance(x, str))
+    assert "the comparisons with it are corrected over all pairs" in vs
+    row = "".join(x for x in prose.paragraph(Settings(family="per-row")) if isinstance(x, str))
+    assert "bound no family-wise error rate" in row
+    bk = "".join(x for x in prose.paragraph(Settings(test="berg-kirkpatrick")) if isinstance(x, str))
+    assert "one-sided, in the direction of the observed difference" in bk and "max-T" not in bk
+    two = "".join(x for x in prose.paragraph(Settings()) if isinstance(x, str))
+    assert "two-sided paired bootstrap test" in two and "twice the observed" not in two
 
 
 def test_the_vs_best_rule_reads_without_nested_parentheses():
     """Under vs-best the rule says other pairs are untested, and reads inside a caption's parentheses."""
     rule = Settings(bootstrap=100, family="vs-best").rule
-    assert rule == "Holm correction over the comparisons with the best, other pairs untested"
+    assert rule == "max-T step-down correction over all pairs of systems, read on the comparisons with the best, " \
+                   "other pairs untested"
     assert "(" not in rule and ")" not in rule
