@@ -65,12 +65,20 @@ def test_cluster_sentences_follow_the_unit_the_test_and_the_interval_method():
     assert "cluster" not in items
 
 
-@pytest.mark.parametrize("test, side", [("randomization", "two-sided"), ("bootstrap", "one-sided")])
+@pytest.mark.parametrize("test, side", [("randomization", "two-sided,"), ("berg-kirkpatrick", "one-sided,"),
+                                        ("bootstrap", "two-sided paired bootstrap test")])
 def test_the_methods_paragraph_says_which_alternative_the_test_has(test, side):
     """README: "The methods paragraph of every report and the team sheets say which alternative";
-    the paragraph said so only for the bootstrap test."""
+    the paragraph said so only for the bootstrap test. Under the paper's one-sided test every verdict's
+    rule says so too, with its two-sided level."""
     text = _as_html(prose.paragraph(Settings(test=test)))
-    assert f"{side}," in text, text
+    assert side in text, text
+    sheet = _as_html(prose.method_sentences(Settings(test=test)))
+    assert ("one-sided" in sheet) == (test == "berg-kirkpatrick"), sheet
+    if test == "berg-kirkpatrick":
+        assert "on one-sided p-values in the direction the data chose (two-sided level 0.1)" in sheet
+        assert "significantly better than B at α = 0.05 (Holm correction over all pairs of systems, on one-sided " \
+            "p-values" in prose.verdict(Settings(test=test), True, "A", "B")
     if test == "randomization":
         assert ("(Chinchor, 1992), two-sided, counting the rounds whose difference reaches the observed one in "
                 "absolute value, with p = (c + 1)/(R + 1)") in text
