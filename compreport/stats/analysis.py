@@ -34,15 +34,20 @@ __all__ = ["Analysis", "Comparison", "CompetitionAnalysis", "MetricAnalysis", "S
 def _comparisons(names, a, b, d, corr, decide, alpha, settled) -> list[Comparison]:
     """Comparison objects of index pairs ``a``, ``b`` with their p-values and the stored verdicts."""
     excludes = np.isfinite(d["ci_low"]) & np.isfinite(d["ci_high"]) & ((d["ci_low"] > 0) | (d["ci_high"] < 0))
-    return [Comparison(names[a[i]], names[b[i]], float(d["diff"][i]), float(d["ci_low"][i]),
-                       float(d["ci_high"][i]), float(d["p_value"][i]), float(corr["bonferroni"][i]),
-                       float(corr["holm"][i]), float(corr["bh"][i]), p_maxt=float(corr["maxt"][i]),
-                       excludes_zero=bool(excludes[i]),
-                       p_adjusted=float(decide[i]), significant=_verdict(decide[i], alpha),
-                       p_se=float(d["p_se"][i]),
-                       settled=None if _verdict(decide[i], alpha) is None else _settled(settled[i]),
-                       mark=vocab.stars(decide[i], alpha))
-            for i in range(len(a))]
+    tested = np.isfinite(decide)
+    significant = multitest.rejects(decide, alpha)
+    marks = np.full(len(a), "", dtype=object)
+    for threshold, mark in vocab.marks_at(alpha)[::-1]:  # the strictest threshold met wins
+        marks[multitest.rejects(decide, threshold)] = mark
+    known = np.isfinite(settled)
+    cols = [d["diff"], d["ci_low"], d["ci_high"], d["p_value"], corr["bonferroni"], corr["holm"], corr["bh"],
+            corr["maxt"], decide, d["p_se"]]
+    rows = zip(*(c.tolist() for c in cols), excludes.tolist(), tested.tolist(), significant.tolist(),
+               known.tolist(), (settled == 1).tolist(), marks.tolist())
+    return [Comparison(names[a[i]], names[b[i]], diff, lo, hi, p, bonf, holm, bh, p_maxt=mt, excludes_zero=ex,
+                       p_adjusted=dec, significant=sig if is_tested else None, p_se=se,
+                       settled=(st if k else None) if is_tested else None, mark=mk)
+            for i, (diff, lo, hi, p, bonf, holm, bh, mt, dec, se, ex, is_tested, sig, k, st, mk) in enumerate(rows)]
 
 
 def _settled(flag: float) -> bool | None:

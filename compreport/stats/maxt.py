@@ -133,6 +133,7 @@ class StepDown:
     def add(self, replicates: np.ndarray, unsettled: np.ndarray | None = None) -> None:
         """Count the replicates (R, m) in: all pairs, or with ``unsettled`` (k,) given, in each family
         the pairs from the first unsettled one on (a family without one is left as it is)."""
+        by_system = None  # (m, R): one contiguous row per system, gathered row by row below
         for g in self.groups:
             start = 0
             if unsettled is not None:
@@ -140,23 +141,24 @@ class StepDown:
                 if not flagged.size:
                     continue
                 start = int(flagged[0])
-            aa, bb, delta = g["a"][start:], g["b"][start:], g["delta"][start:]
-            inverse, threshold = g["inverse"][start:], g["threshold"][start:]
+            if by_system is None:
+                by_system = np.ascontiguousarray(replicates.T)
+            # least significant first: the running maximum down the rows is then the max over l >= j
+            aa, bb = g["a"][start:][::-1], g["b"][start:][::-1]
+            shift = (self.sign * g["delta"][start:][::-1])[:, None]     # |s (x_a - x_b) - d| = |x_a - x_b - s d|
+            inverse, threshold = g["inverse"][start:][::-1, None], g["threshold"][start:][::-1, None]
             hits = np.zeros(len(aa), dtype=np.int64)
-            rows = max(1, _CELLS // len(aa))
-            for s in range(0, replicates.shape[0], rows):
-                r = replicates[s:s + rows]
-                star = r[:, aa]
-                star -= r[:, bb]
-                if self.sign < 0:
-                    np.negative(star, out=star)
-                star -= delta
+            step = max(1, _CELLS // len(aa))
+            for s in range(0, by_system.shape[1], step):
+                x = np.ascontiguousarray(by_system[:, s:s + step])
+                star = x[aa]                                            # (pairs, replicates)
+                star -= x[bb]
+                star -= shift
                 np.abs(star, out=star)
                 star *= inverse
-                rev = star[:, ::-1]
-                np.maximum.accumulate(rev, axis=1, out=rev)   # star[:, j] = max over l >= j
-                hits += (star >= threshold).sum(axis=0)
-            self.hits[g["idx"][start:]] += hits
+                np.maximum.accumulate(star, axis=0, out=star)
+                hits += np.count_nonzero(star >= threshold, axis=1)
+            self.hits[g["idx"][start:]] += hits[::-1]
             self.resamples[g["idx"][start:]] += replicates.shape[0]
 
     def adjusted(self) -> np.ndarray:
