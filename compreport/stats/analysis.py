@@ -360,8 +360,15 @@ def _analyze_competition(comp: Competition, settings: Settings, *, jobs: int,
     p_res = res
     stepwise = settings.correction == "maxt"
     while settings.refine and 0 < total < cap and montecarlo.worth_refining(metrics, cap, settings.alpha):
+        # under max-T only the metrics with a verdict to settle are drawn (the same item draws serve any
+        # subset of the metrics); the other corrections re-estimate every p-value
+        need = ([i for i, ma in enumerate(metrics) if ma.verdicts.get("may_settle") and "step" in states[i]]
+                if stepwise else list(range(len(prepared))))
+        if not need:
+            break
         try:
-            more = bootstrap.run(prepared, comp.n, comp.m, min(2 * total, cap), settings.seed, key, jobs=jobs,
+            more = bootstrap.run([prepared[i] for i in need], comp.n, comp.m, min(2 * total, cap), settings.seed,
+                                 key, jobs=jobs,
                                  progress=progress, mode=mode, randomization=randomization, label=label,
                                  start=total, clusters=comp.clusters)
             if not stepwise:
@@ -375,10 +382,9 @@ def _analyze_competition(comp: Competition, settings: Settings, *, jobs: int,
             break
         total = min(2 * total, cap)
         if stepwise:
-            for i, ma in enumerate(metrics):
-                if ma.verdicts.get("may_settle") and "step" in states[i]:
-                    rows, _ = _defined_rows(more.replicates[i], np.isfinite(res.observed[i]))
-                    states[i]["step"].add(rows, unsettled=np.array([c.settled is False for c in ma.pairs]))
+            for j, i in enumerate(need):
+                rows, _ = _defined_rows(more.replicates[j], np.isfinite(res.observed[i]))
+                states[i]["step"].add(rows, unsettled=np.array([c.settled is False for c in metrics[i].pairs]))
             metrics = analyze_all(res, settings.bootstrap)
         else:
             p_res = p_res.joined(more)
