@@ -264,6 +264,7 @@ def competition_context(analysis: Analysis, comp: CompetitionAnalysis, fmt: mode
         "provenance": provenance(analysis, comp), "unit": prose.unit(comp),
         "fmt": fmt, "family_words": vocab.FAMILIES[s.family].words,
         "alerts": alerts(s, comp),
+        "unsettled": sum(c.settled is False for ma in comp.metrics for c in ma.pairs),  # the stored flags, counted
     }
 
 
