@@ -24,8 +24,8 @@ ES: dict[str, str] = {
     "one-sided bootstrap test": "prueba bootstrap unilateral",
     "max-T step-down": "max-T escalonado",
     "not tested": "no contrastado",
-    "1 verdict unsettled": "1 veredicto sin resolver",
-    "{n} verdicts unsettled": "{n} veredictos sin resolver",
+    "1 verdict unsettled": "1 veredicto no resuelto",
+    "{n} verdicts unsettled": "{n} veredictos no resueltos",
     "Bootstrap distribution of the difference between the best system and the runner-up; the two-sided p-value counts the replicates at least as far from the observed difference as the observed difference is from 0.":
         "Distribución bootstrap de la diferencia entre el mejor sistema y el segundo; el valor p bilateral cuenta las réplicas que se alejan de la diferencia observada al menos tanto como esta se aleja de 0.",
     "Bootstrap distribution of the difference between the best system and the runner-up; the one-sided p-value counts the replicates at or beyond twice the observed difference.":
