@@ -19,15 +19,21 @@ APT_RUNTIME := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu
 APT_TEST := texlive-latex-extra texlive-science texlive-fonts-recommended texlive-lang-spanish lmodern latexmk \
 	poppler-utils chromium
 
-# Install the Debian packages given in $(1) that are not installed yet.
+# Install the Debian packages given in $(1) that are not installed yet, waiting for another package
+# manager's locks (dpkg's up to 15 minutes; apt-get update's lists lock, which apt cannot wait for,
+# by retrying for 10 minutes).
 define apt_install
 	missing=""; \
 	for p in $(1); do dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
 	  if [ "$$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
-	  $$SUDO apt-get update -qq; \
-	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	  for try in $$(seq 1 60); do \
+	    $$SUDO apt-get -o DPkg::Lock::Timeout=900 update -qq && break; \
+	    [ "$$try" -lt 60 ] || exit 1; echo "apt-get update failed (another package manager holds its lock?); retrying in 10 s"; sleep 10; \
+	  done; \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get -o DPkg::Lock::Timeout=900 install -y -qq \
+	    --no-install-recommends $$missing; \
 	fi
 endef
 
@@ -54,7 +60,7 @@ demo: sysdeps venv
 
 test: sysdeps-test venv
 	$(PY) -m pip install -q -e '.[test]'
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto
 
 bench: venv
 	$(PY) -m pip install -q -e '.[test,bench]'
