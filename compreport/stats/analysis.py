@@ -248,12 +248,16 @@ def _competitiveness(observed, order, competes, vb, vb_corr, pr, pr_corr, ia, pa
     among = competes[pa] & competes[pb]
     p = pr["p_value"][among]
     ties = multitest.correct(p) if settings.ties_family == "all-pairs" else multitest.correct_within(p, ia[among])
-    ties["maxt"] = pr_corr["maxt"][among]
+    with_best = dict(vb_corr)
+    if settings.test == "bootstrap":  # max-T p-values exist under the bootstrap test only
+        ties["maxt"] = pr_corr["maxt"][among]
+    else:
+        with_best.pop("maxt")
     keep = np.flatnonzero(competes)
     position = {int(s): k for k, s in enumerate(keep)}
     return competitiveness.competitiveness(
         observed[keep], np.array([position[int(i)] for i in order if competes[i]]),
-        {"none": vb["p_value"], **vb_corr}, {"none": p, **ties}, settings.alpha, n, ideal,
+        {"none": vb["p_value"], **with_best}, {"none": p, **ties}, settings.alpha, n, ideal,
         higher_is_better) | {"ties_family": settings.ties_family}
 
 
