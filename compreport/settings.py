@@ -233,7 +233,7 @@ class Settings:
         systems``); under the ``berg-kirkpatrick`` test it says that its p-values are one-sided."""
         rule = vocab.correction_over(self.correction, self.family)
         if self.test == "berg-kirkpatrick":
-            rule += tr(", on one-sided p-values in the direction the data chose (two-sided level {level})",
+            rule += tr(", on one-sided p-values in the direction the data chose, whose two-sided level is {level}",
                        level=f"{2 * self.alpha:g}")
         return rule
 

@@ -75,7 +75,7 @@ CI_METHODS = _table(
 
 #: Tests behind the p-values.
 TESTS = _table(
-    Term("bootstrap", "bootstrap", N_("paired bootstrap"), N_("the two-sided paired bootstrap test"), "efron1993"),
+    Term("bootstrap", "bootstrap", N_("paired bootstrap"), N_("the null-shifted paired bootstrap test"), "efron1993"),
     Term("berg-kirkpatrick", "berg-kirkpatrick", N_("Berg-Kirkpatrick bootstrap"),
          N_("the paired bootstrap test of Berg-Kirkpatrick et al."), "bergkirkpatrick2012"),
     Term("randomization", "randomization", N_("approximate randomization"),

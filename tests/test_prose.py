@@ -76,7 +76,7 @@ def test_the_methods_paragraph_says_which_alternative_the_test_has(test, side):
     sheet = _as_html(prose.method_sentences(Settings(test=test)))
     assert ("one-sided" in sheet) == (test == "berg-kirkpatrick"), sheet
     if test == "berg-kirkpatrick":
-        assert "on one-sided p-values in the direction the data chose (two-sided level 0.1)" in sheet
+        assert "on one-sided p-values in the direction the data chose, whose two-sided level is 0.1" in sheet
         assert "significantly better than B at α = 0.05 (Holm correction over all pairs of systems, on one-sided " \
             "p-values" in prose.verdict(Settings(test=test), True, "A", "B")
     if test == "randomization":

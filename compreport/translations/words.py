@@ -18,7 +18,7 @@ ES: dict[str, str] = {
     "normal": "normal",
     "normal-approximation (estimate ± z·SE)": "de aproximación normal (estimación ± z·EE)",
     "paired bootstrap": "bootstrap pareado",
-    "the two-sided paired bootstrap test": "la prueba bootstrap pareada bilateral",
+    "the null-shifted paired bootstrap test": "la prueba bootstrap pareada desplazada a la hipótesis nula",
     "Berg-Kirkpatrick bootstrap": "bootstrap de Berg-Kirkpatrick",
     "the paired bootstrap test of Berg-Kirkpatrick et al.": "la prueba bootstrap pareada de Berg-Kirkpatrick et al.",
     "one-sided bootstrap test": "prueba bootstrap unilateral",
@@ -53,8 +53,8 @@ ES: dict[str, str] = {
         ": c cuenta las remuestras cuya diferencia se aleja de la observada al menos el valor absoluto de esta, y ",
     "Corrected within each row, the verdicts bound no family-wise error rate over the report: with many rows, equal systems are called different more often than α. ":
         "Corregidos dentro de cada fila, los veredictos no acotan ninguna tasa de error por familia en el informe: con muchas filas, sistemas iguales se declaran distintos más a menudo que α. ",
-    ", on one-sided p-values in the direction the data chose (two-sided level {level})":
-        ", sobre valores p unilaterales en la dirección que eligieron los datos (nivel bilateral {level})",
+    ", on one-sided p-values in the direction the data chose, whose two-sided level is {level}":
+        ", sobre valores p unilaterales en la dirección que eligieron los datos, cuyo nivel bilateral es {level}",
     "the max-T step-down procedure": "el procedimiento escalonado max-T",
     "each row (each system against those ranked below it), which bounds no family-wise error rate":
         "cada fila (cada sistema frente a los que le siguen en la clasificación), que no acota ninguna tasa de "
