@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import re
 import subprocess
 import sys
 import tempfile
@@ -270,9 +271,10 @@ def verdicts(tmp: Path, repeat: int) -> None:
             comp = json.loads((Path(out) / "o" / "results.json").read_text())["competitions"][0]
         for ma in comp["metrics"]:
             scores = ma["scores"]
-            best = set(scores[0]["group"])
+            letters = lambda g: set(re.findall(r"[A-Za-z][0-9]*", g))  # noqa: E731  (beyond 52: a1, b1, ...)
+            best = letters(scores[0]["group"])
             weakest = scores[-50:] if len(scores) >= 100 else []
-            apart = sum(1 for s in weakest if not best & set(s["group"]))
+            apart = sum(1 for s in weakest if not best & letters(s["group"]))
             print(f"  {ma['name']}: {ma['verdicts']['resamples']} resamples, "
                   f"{len({s['group'] for s in scores})} distinct groups, "
                   f"{sum(1 for c in ma['pairs'] if c['settled'] is False)} of {len(ma['pairs'])} pairs unsettled, "
