@@ -114,7 +114,10 @@ class PairwiseTables:
         position = t.extra["position"]
         cells = [c for r in t.rows for c in r.cells.values()]
         marks = model.possible_marks(ma)
-        pad = f"\\phantom{{{mark(marks[0][1])}}}" if marks else ""  # space for the widest mark a cell can hold
+        # space for the widest mark a cell can hold; a column with marks sets each cell in a box of no
+        # height (matrix.tex.j2: \smash), so a raised mark, taller than the strut in most styles' fonts
+        # (0.45 pt at SEPLN's 11 pt, 1 pt in ceurart-2col), makes no row taller than the height model's
+        pad = f"\\phantom{{{mark(marks[0][1])}}}" if marks else ""
         cols = list(t.columns)
         col_w = max(self._num_col(cells, str(position[c]), pad) for c in cols)
         full = {r.label: f"{position[r.label]}.~{self._name(r.label, r.baseline)}" for r in t.rows}
