@@ -517,6 +517,20 @@ def test_decimal_comma_changes_every_number_and_nothing_else(twelve, tmp_path):
             assert not re.search(r"\d\.\d", math), caption
 
 
+def test_decimal_comma_reaches_the_rule_of_the_one_sided_test():
+    """Under the paper's one-sided test the rule states its two-sided level (0.1): with --decimal-comma
+    every caption naming the rule writes it 0,1, as the captions' other numbers (also when a table is
+    rendered on its own, outside write_latex)."""
+    an = _analysis([_competition(4, None, cid="bk")], bootstrap=200, test="berg-kirkpatrick")
+    c = an.competitions[0]
+    for comma, shown in ((False, "two-{}sided level 0.1)"), (True, "two-{}sided level 0,1)")):
+        r = latex.Renderer(an, latex.Options(decimal_comma=comma))
+        for src in (r.leaderboard(c), r.differences_from_best(c, c.primary), r.pair_matrix(c, c.primary),
+                    r.p_values(c, c.primary), r.summary()):
+            assert shown in src, src
+    assert an.settings.rule.endswith("(two-sided level 0.1)")  # the HTML's and the prose's, decimal point
+
+
 @needs_tex
 def test_babel_spanish_and_decimal_comma_print_right(twelve, tmp_path):
     """Under babel spanish with --decimal-comma: 0,7127 in the body, α = 0,05 in the captions, and
