@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 
 from . import vocabulary as vocab
 from .errors import InputError
-from .lang import tr
+from .lang import decimal, tr
 
 #: How each setting is spelled by each kind of caller.
 SPELLING = {
@@ -234,7 +234,7 @@ class Settings:
         rule = vocab.correction_over(self.correction, self.family)
         if self.test == "berg-kirkpatrick":
             rule += tr(", on one-sided p-values in the direction the data chose, whose two-sided level is {level}",
-                       level=f"{2 * self.alpha:g}")
+                       level=decimal(2 * self.alpha))
         return rule
 
     def to_dict(self) -> dict:

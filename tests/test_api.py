@@ -25,7 +25,7 @@ B = 200
 LEADERBOARD = ["rank", "system", "baseline", "score", "ci_low", "ci_high", "group", "is_best", "differs_from_best",
                "p_vs_best"]
 PAIRS = ["system_a", "system_b", "diff", "ci_low", "ci_high", "p_raw", "p_adjusted", "significant", "excludes_zero",
-         "p_bonferroni", "p_holm", "p_bh"]
+         "p_bonferroni", "p_holm", "p_bh", "p_maxt"]
 
 
 def cli_results(tmp: Path, *args: str) -> dict:
@@ -177,7 +177,9 @@ def test_leaderboard_and_pairs_agree_with_the_stored_results(workshop):
     f1 = c.metric("f1")
     assert len(pr) == len(f1.pairs) == 28
     for row, p in zip(pr.itertuples(index=False), f1.pairs, strict=True):
-        assert (row.system_a, row.system_b, row.diff, row.p_raw, row.p_bh) == (p.a, p.b, p.diff, p.p_value, p.p_bh)
+        assert (row.system_a, row.system_b, row.diff, row.p_raw, row.p_bh, row.p_maxt) == (
+            p.a, p.b, p.diff, p.p_value, p.p_bh, p.p_maxt)
+        assert 0 < row.p_maxt <= 1  # max-T over the family is computed under the bootstrap test, whatever decides
         assert row.significant is p.significant and row.p_adjusted == p.p_adjusted == p.p_bh  # correction bh
     assert pr["significant"].any() and not pr["significant"].all()
     with pytest.raises(cr.InputError, match="competitions: name one with competition="):

@@ -82,7 +82,8 @@ def test_cli_prints_the_leaderboard_unless_quiet(tmp_path, capsys):
     analysis = cr.Analysis.read(tmp_path / "a/results.json")
     t = model.leaderboard(analysis.competitions[0], model.Format())
     assert plaintext.table(t, model.export_keys(t)) in shown.out
-    assert "tiny: accuracy, 95% CI; groups and marks: Holm correction over all pairs of systems" in shown.out
+    assert "tiny: accuracy, 95% CI; groups and marks: max-T step-down correction over all pairs of systems" \
+        in shown.out
     assert [x.split(":")[0] for x in shown.err.splitlines() if x.startswith("compreport:")] == ["compreport"] * 3
     assert main([*base, "-o", str(tmp_path / "b"), "-q"]) == 0
     quiet = capsys.readouterr()
@@ -90,16 +91,18 @@ def test_cli_prints_the_leaderboard_unless_quiet(tmp_path, capsys):
     assert (tmp_path / "a/results.json").read_bytes() == (tmp_path / "b/results.json").read_bytes()
 
 
-def test_too_few_resamples_is_said_first_everywhere(written, tmp_path, capsys):
+def test_too_few_resamples_is_said_first_everywhere(tmp_path, capsys):
     """Holm over the 6 pairs of 4 systems needs p < 0.05/6: with B = 99 and no refinement no p-value
     can get there (1/(B+1) * 6 = 0.06), so the stored rule says it cannot reject, and the terminal
     summary, the report's header and the team sheet say so before anything else; with B = 199 (0.03)
-    nothing is said. With refinement (the default) B = 99 is refined until it can."""
+    nothing is said. With refinement B = 99 is refined until it can. The default max-T step-down
+    leaves the smallest p-value at 1/(B+1) = 0.01 with B = 99: nothing to say."""
     from compreport.report.team import team_html
 
     data = cr.from_frame(_frame(), id="id", name="Tiny", metrics=["accuracy"], baselines=["base"])
-    low = cr.analyze(data, bootstrap=99, seed=3, refine=False)
-    assert cr.analyze(data, bootstrap=99, seed=3).competitions[0].primary.verdicts["can_reject"] is True
+    low = cr.analyze(data, bootstrap=99, seed=3, refine=False, correction="holm")
+    assert cr.analyze(data, bootstrap=99, seed=3, correction="holm").competitions[0].primary.verdicts[
+        "can_reject"] is True
     ma = low.competitions[0].primary
     assert ma.verdicts["tested"] == 6 and ma.verdicts["min_p"] == pytest.approx(0.06)
     assert ma.verdicts["can_reject"] is False
@@ -108,13 +111,16 @@ def test_too_few_resamples_is_said_first_everywhere(written, tmp_path, capsys):
     head = page[:page.index('id="leaderboard"')]
     assert "Too few resamples for accuracy: with 99 resamples" in head and "Use B = 120 or more." in head
     assert "Too few resamples" in team_html(low, low.competitions[0], "weak.01")
-    enough, _, _, _ = written
-    assert enough.competitions[0].primary.verdicts["can_reject"] is True
-    assert "Too few resamples" not in cr.Report(enough).to_html()
-    assert "Too few resamples" not in team_html(enough, enough.competitions[0], "weak.01")
+    enough = cr.analyze(data, bootstrap=199, seed=3, refine=False, correction="holm")
+    maxt = cr.analyze(data, bootstrap=99, seed=3, refine=False)
+    assert maxt.competitions[0].primary.verdicts["min_p"] == pytest.approx(0.01)
+    for an in (enough, maxt):
+        assert an.competitions[0].primary.verdicts["can_reject"] is True
+        assert "Too few resamples" not in cr.Report(an).to_html()
+        assert "Too few resamples" not in team_html(an, an.competitions[0], "weak.01")
     _frame().to_csv(tmp_path / "tiny.csv", index=False)
     assert main(["report", str(tmp_path / "tiny.csv"), "--id", "id", "--metric", "accuracy", "-B", "99",
-                 "--refine", "off", "--format", "json", "-o", str(tmp_path / "o")]) == 0
+                 "--correction", "holm", "--refine", "off", "--format", "json", "-o", str(tmp_path / "o")]) == 0
     out = capsys.readouterr().out
     assert out.index("  warning: Too few resamples for accuracy") < out.index("  Rank  System")
 

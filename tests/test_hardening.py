@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -411,7 +412,8 @@ def test_output_paths_are_printed_escaped(tmp_path):
 def test_control_characters_in_figure_warnings_are_escaped(tmp_path):
     """Warnings that quote a system named with ESC (the LaTeX tables print its Chinese characters as
     ?) reach the terminal escaped; matplotlib's glyph warning for ESC itself is no font problem and
-    gives no "install a font" advice."""
+    gives no "install a font" advice. (Without a CJK font that matplotlib's font cache knows, the
+    figures warn that no font has 深, quoting the name escaped; ESC is never among the characters.)"""
     layout(tmp_path, **{"t\x1bred深": RUN_B})
     (tmp_path / "runs" / "sysB.tsv").unlink()
     res = cli(tmp_path, "report", "gold.tsv", "--runs", "runs", "--metric", "accuracy", "-o", "out", "-B", "20",
@@ -421,7 +423,9 @@ def test_control_characters_in_figure_warnings_are_escaped(tmp_path):
     lines = [line for line in res.stderr.splitlines() if line.strip()]
     assert all(line.startswith("warning: ") for line in lines)
     assert [line for line in lines if "pdflatex cannot set" in line and "red深" in line], res.stderr
-    assert not [line for line in lines if "no installed font has" in line and "\\x1b" in line], res.stderr
+    fonts = [line for line in lines if "no installed font has" in line]
+    lacking = [re.match(r"warning: figures: no installed font has (.*?)(?: \(in '|: )", line) for line in fonts]
+    assert all(m and m.group(1) == "深" and "'t\\x1bred深'" in line for m, line in zip(lacking, fonts)), res.stderr
 
 
 def _square(x):

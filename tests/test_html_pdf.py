@@ -171,7 +171,7 @@ def test_html_parses_and_names_every_system(analysis, html_dir):
         for system in comp.systems:
             assert system in text, system
         for sec in ("Leaderboard", "Differences from the best", "Pairwise differences", "Pairwise p-values",
-                    "Methods", "References", "Provenance", "Holm correction over all pairs"):
+                    "Methods", "References", "Provenance", "max-T step-down correction over all pairs"):
             assert sec in text, sec
         assert "svg" in page.tags  # inline figures
         html_text = (html_dir / comp.id / "report.html").read_text(encoding="utf-8")
@@ -231,7 +231,7 @@ def test_matrix_shading_and_caption(analysis):
     comp = analysis.competitions[0]
     raw = htmlreport.competition_html(analysis, comp)
     assert 'class="cell sig' in raw
-    assert "Holm correction over all pairs" in raw
+    assert "max-T step-down correction over all pairs" in raw
     ctx = htmlreport.matrix_context(comp, comp.primary, Format(), for_pdf=True)
     cells = [c for b in ctx["blocks"] for r in b["rows"] for c in r["cells"] if c is not None]
     m = len(comp.systems)

@@ -177,10 +177,13 @@ def test_pair_matrix_marks_follow_corrected_p_values(twelve):
     comp = twelve.competitions[0]
     ma = comp.primary
     tex = latex.Renderer(twelve).pair_matrix(comp, ma)
-    holm = {(c.a, c.b): c.p_holm for c in ma.pairs}
-    n_marked = sum(1 for p in holm.values() if p < 0.1)
-    assert len(re.findall(r"\d\\rlap\{\\textsuperscript\{", tex)) == n_marked
-    assert "Holm correction over all pairs" in tex
+    # the default rule: max-T over all pairs; a mark is p_maxt below a threshold at most alpha (no "†")
+    assert all(c.p_adjusted == c.p_maxt and c.mark == vocab.stars(c.p_maxt, 0.05) for c in ma.pairs)
+    n_marked = sum(1 for c in ma.pairs if c.p_maxt < 0.05)
+    assert 0 < n_marked < sum(1 for c in ma.pairs if c.p_maxt < 0.1)  # a pair in [0.05, 0.1) earns no mark
+    marked = re.findall(r"\d\\rlap\{\\textsuperscript\{([^}]*)\}", tex)
+    assert len(marked) == n_marked and set(marked) <= {"***", "**", "*"}
+    assert "max-{}T step-{}down correction over all pairs" in tex and "\\dag" not in tex
 
 
 def test_caption_names_family_and_decimals_are_configurable(twelve):
@@ -195,24 +198,27 @@ def test_caption_names_family_and_decimals_are_configurable(twelve):
 
 
 def _vaxxstance_basque() -> Analysis:
-    """The paper's Table 5 (VaxxStance Basque, F1) from its raw p-values, corrected per row."""
+    """The paper's Table 5 (VaxxStance Basque, F1) from its raw p-values, corrected per row, under the
+    paper's settings: its one-sided test (``berg-kirkpatrick``) and Holm behind the verdicts."""
     names = ["WordUp.01", "WordUp.02", "MultiAztertest.01", "SQYQP.01", "MultiAztertest.02"]
     scores = [0.5734, 0.5465, 0.5024, 0.4256, 0.3402]
     ia, ib = np.triu_indices(5, k=1)
     diff = [0.027, 0.071, 0.148, 0.231, 0.044, 0.121, 0.204, 0.077, 0.160, 0.083]
     p = np.array([0.2030, 0.0551, 0.0012, 0.0000, 0.1490, 0.0039, 0.0000, 0.0330, 0.0003, 0.0427])
     corr = multitest.correct_within(p, ia)
-    # the stored verdicts, as the analysis takes them: Holm (the default correction) over each row
+    # the stored verdicts, as the analysis takes them: Holm (the paper's correction) over each row, with
+    # the marks at alpha = 0.05 (***, **, *: no "†", whose 0.1 is above alpha)
     pairs = [Comparison(names[a], names[b], d, np.nan, np.nan, float(pv), float(corr["bonferroni"][k]),
                         float(corr["holm"][k]), float(corr["bh"][k]), p_adjusted=float(corr["holm"][k]),
-                        significant=bool(corr["holm"][k] < 0.05))
+                        significant=bool(corr["holm"][k] < 0.05), mark=vocab.stars(corr["holm"][k], 0.05))
              for k, (a, b, d, pv) in enumerate(zip(ia, ib, diff, p))]
     sc = [Score(nm, s, s, 0.0, s, s, i + 1, "a", is_best=i == 0) for i, (nm, s) in enumerate(zip(names, scores))]
-    ma = MetricAnalysis("f1", {}, True, 1.0, True, names[0], sc, [], pairs, {})
+    ma = MetricAnalysis("f1", {}, True, 1.0, True, names[0], sc, [], pairs, {},
+                        {"marks": [list(m) for m in vocab.marks_at(0.05)]})
     from compreport.stats.analysis import CompetitionAnalysis
 
     comp = CompetitionAnalysis("vaxx-eu", "VaxxStance 2021 Basque", 312, names, [], [ma])
-    return Analysis(Settings(family="per-row"), [comp])
+    return Analysis(Settings(family="per-row", test="berg-kirkpatrick", correction="holm"), [comp])
 
 
 def test_paper_table5_layout_per_row_family():
@@ -284,14 +290,31 @@ def test_languages_of_one_task_side_by_side(tmp_path):
 
 
 @needs_tex
-def test_vs_best_family_renders_untested_pairs_as_dashes(tmp_path):
-    an = _analysis([_competition(5, None, seed=5, cid="vb")], bootstrap=500, family="vs-best")
-    comp = an.competitions[0]
-    r = latex.Renderer(an)
+def test_vs_best_family_corrects_over_all_pairs_and_marks_only_the_best(tmp_path):
+    """vs-best corrects over all pairs (the best is chosen on the same data) and reads the verdicts on
+    the comparisons with the best: the p-value table shows every pair's p-values, those of all-pairs (no
+    pair is outside the correction's family, so no dash), and the matrix marks only the comparisons with
+    the best; an untested pair earns no mark even where its all-pairs p-value is below alpha."""
+    comps = [_competition(5, None, seed=5, cid="vb")]
+    an = _analysis(comps, bootstrap=500, family="vs-best", refine=False)
+    everyone = _analysis(comps, bootstrap=500, refine=False)
+    comp, comp_all = an.competitions[0], everyone.competitions[0]
+    r, r_all = latex.Renderer(an), latex.Renderer(everyone)
     pv = r.p_values(comp, comp.primary)
-    assert "comparisons with the best, other pairs untested" in pv
-    assert pv.count(" & --") == 3 * (10 - 4)  # three corrections for each of the 6 pairs without the best
+    assert "over all pairs of systems, read on the comparisons with the best, other pairs untested" in pv
+    row = r"^\S+ & \S+ & [0-9.]+( & ([0-9.]+|\\textless\{\}0\.0+1)){5} \\\\$"
+    rows = [m.group(0) for m in re.finditer(row, pv, re.M)]
+    assert len(rows) == 10 and " & --" not in pv
+    assert rows == [m.group(0) for m in re.finditer(row, r_all.p_values(comp_all, comp_all.primary), re.M)]
+    best = comp.primary.best
+    untested = [c for c in comp.primary.pairs if best not in (c.a, c.b)]
+    assert all(c.significant is None and not c.mark for c in untested)
+    assert any(c.p_maxt < 0.05 for c in untested)  # would be marked under all-pairs
     matrix = r.pair_matrix(comp, comp.primary)
+    marked = len(re.findall(r"\d\\rlap\{\\textsuperscript\{", matrix))
+    assert marked == sum(1 for c in comp.primary.vs_best if c.significant) >= 1
+    assert len(re.findall(r"\d\\rlap\{\\textsuperscript\{", r_all.pair_matrix(comp_all, comp_all.primary))) \
+        > marked
     _compile(tmp_path, pv + "\n" + matrix + "\n" + r.summary(), "ceurart")
 
 
@@ -414,24 +437,29 @@ def _matrix_marks(tex: str) -> tuple[list[str], set[str]]:
 
 def test_legend_sets_x_bar_and_marks_only_those_that_can_occur(twelve):
     """The marks a legend lists are those a corrected p-value of that metric can earn under the stored
-    rule: below 0.1, 0.05, 0.01 or 0.001 only when verdicts["min_p"] (1/(R+1) for R resamples, refined
-    ones counted, times the smallest family under Holm) is below the threshold; every mark in a cell is
-    listed."""
+    rule: the stored scheme's (thresholds at most alpha: 0.001, 0.01 and 0.05 at alpha = 0.05; "†" for
+    p < 0.1 only when alpha is at least 0.1), each only when verdicts["min_p"] (1/(R+1) for R
+    resamples, refined ones counted, times the smallest family under Holm; not under max-T) is below
+    its threshold; every mark in a cell is listed."""
     legend = latex.Renderer(twelve).legend()
     assert r"$\mathit{CV} = 100\,s/\bar{x}$" in legend and "s/mean" not in legend
     raw = _competition(12, None, cid="twelve")
-    rng = np.random.default_rng(44)  # three systems, one pair near alpha: refined from B = 200 to 3,200
+    rng = np.random.default_rng(44)  # three systems, one pair near alpha: refined from B = 200
     gold = rng.integers(0, 2, 200)
     small = make_competition(gold, [np.where(rng.random(200) < acc, gold, 1 - gold) for acc in (0.9, 0.72, 0.64)],
                              systems=["A", "B", "C"], metrics=[MetricSpec("accuracy")], cid="three")
     cases = [  # (analysis, marks that can occur; None: refined, so from its stored resamples)
-        (_analysis([raw], bootstrap=2000, refine=False), {"*", "\\dag"}),   # Holm over 66 pairs: 66/2001 = 0.033
-        (_analysis([raw], bootstrap=2000, correction="none"), {"***", "**", "*", "\\dag"}),
-        (_analysis([raw], bootstrap=200, family="per-row", refine=False),
-         {"**", "*", "\\dag"}),                                      # per-row: its last row holds one pair
-        (_analysis([raw], bootstrap=200, refine=False), set()),   # 66/201 > 0.1: none
-        (_analysis([small], bootstrap=200), None),   # its Holm p of 3/3201 = 0.00094 earns ***
-        (twelve, {"**", "*", "\\dag"}),                  # refined from 2,000 to 32,000: 66/32001 = 0.0021
+        (_analysis([raw], bootstrap=2000, refine=False, correction="holm"), {"*"}),  # 66 pairs: 66/2001 = 0.033
+        (_analysis([raw], bootstrap=2000, refine=False), {"***", "**", "*"}),      # max-T: 1/2001 = 0.0005
+        (_analysis([raw], bootstrap=2000, correction="none"), {"***", "**", "*"}),
+        (_analysis([raw], bootstrap=2000, correction="none", alpha=0.1),          # "†" only at alpha >= 0.1
+         {"***", "**", "*", "\\dag"}),
+        (_analysis([raw], bootstrap=200, family="per-row", correction="holm", refine=False),
+         {"**", "*"}),                                               # per-row: its last row holds one pair
+        (_analysis([raw], bootstrap=200, refine=False, correction="holm"), set()),  # 66/201 > 0.05: none
+        (_analysis([raw], bootstrap=200, refine=False), {"**", "*"}),              # max-T: 1/201 = 0.005
+        (_analysis([small], bootstrap=200), None),   # refined: its strictest p earns ***
+        (twelve, {"***", "**", "*"}),                # max-T, refined from 2,000 to 32,000: 1/32001
     ]
     for an, expected in cases:
         c = an.competitions[0]
@@ -439,9 +467,10 @@ def test_legend_sets_x_bar_and_marks_only_those_that_can_occur(twelve):
         assert ma.verdicts["min_p"] == pytest.approx(
             smallest_adjusted_p(smallest_family(ma.verdicts["family"], ma.verdicts["tested"]),
                                 ma.verdicts["resamples"], ma.verdicts["correction"]))
+        assert [tuple(m) for m in ma.verdicts["marks"]] == list(vocab.marks_at(an.settings.alpha))
         tex = latex.Renderer(an).pair_matrix(c, ma)
         listed, cells = _matrix_marks(tex)
-        can = {m for t, m in vocab.STARS if ma.verdicts["min_p"] < t}
+        can = {m for t, m in vocab.marks_at(an.settings.alpha) if ma.verdicts["min_p"] < t}
         assert {m.replace("†", "\\dag") for m in can} == set(listed) and cells <= set(listed), (listed, cells)
         if expected is not None:
             assert set(listed) == expected, (an.settings, listed)
@@ -486,6 +515,20 @@ def test_decimal_comma_changes_every_number_and_nothing_else(twelve, tmp_path):
     for caption in captions:
         for math in re.findall(r"\$([^$]*)\$", caption):
             assert not re.search(r"\d\.\d", math), caption
+
+
+def test_decimal_comma_reaches_the_rule_of_the_one_sided_test():
+    """Under the paper's one-sided test the rule states its two-sided level (0.1): with --decimal-comma
+    every caption naming the rule writes it 0,1, as the captions' other numbers (also when a table is
+    rendered on its own, outside write_latex)."""
+    an = _analysis([_competition(4, None, cid="bk")], bootstrap=200, test="berg-kirkpatrick")
+    c = an.competitions[0]
+    for comma, shown in ((False, "two-{}sided level 0.1)"), (True, "two-{}sided level 0,1)")):
+        r = latex.Renderer(an, latex.Options(decimal_comma=comma))
+        for src in (r.leaderboard(c), r.differences_from_best(c, c.primary), r.pair_matrix(c, c.primary),
+                    r.p_values(c, c.primary), r.summary()):
+            assert shown in src, src
+    assert an.settings.rule.endswith("(two-sided level 0.1)")  # the HTML's and the prose's, decimal point
 
 
 @needs_tex

@@ -71,12 +71,15 @@ def test_example_prints_what_the_readme_shows(example):
                    for start in ("| System | Difference", "| ParaNLP.02 |"))
     cells = dict(zip(header.strip("|").split(" | "), row.strip("|").split(" | ")))
     prose = " ".join(section.split(shown[0])[1].split())
-    quoted = re.search(r"Holm p-value of (\S+) over .*?`p \(verdict\)` = (\S+) ≥", prose)
-    assert quoted and quoted.groups() == (cells["Holm"].strip(), cells["p (verdict)"].strip()), (quoted, cells)
+    quoted = re.search(r"raw p-value of (\S+) .*?`p \(verdict\)` = (\S+) ≥ 0\.05, its max-T column; Holm over "
+                       r"the same pairs gives (\S+)\)", prose)
+    assert cells["max-T"] == cells["p (verdict)"] and cells["Significant"].strip() == "no", cells
+    assert quoted and quoted.groups() == (cells["p"].strip(), cells["p (verdict)"].strip(),
+                                          cells["Holm"].strip()), (quoted, cells)
     # and so does the results.json section further down
     later = " ".join(README.read_text(encoding="utf-8").split())
-    quoted = re.findall(r"ParaNLP\.02 has `p_holm` (\S+) and `p_adjusted` (\S+),", later)
-    assert quoted == [(cells["Holm"].strip(), cells["p (verdict)"].strip())], (quoted, cells)
+    quoted = re.findall(r"ParaNLP\.02 has `p_value` (\S+) and `p_adjusted` (\S+) \(its `p_maxt`\),", later)
+    assert quoted == [(cells["p"].strip(), cells["p (verdict)"].strip())], (quoted, cells)
 
 
 def test_example_objects(example):

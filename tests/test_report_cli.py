@@ -88,9 +88,13 @@ def test_report_writes_every_format_and_is_byte_identical(two_competitions, tmp_
     text = re.sub(r"\s+", " ", subprocess.run(["pdftotext", str(a / "appendix.pdf"), "-"], capture_output=True,
                                              text=True).stdout)
     assert "10,000" not in text and "1,000 paired bootstrap resamples" in text
-    assert "Berg-Kirkpatrick" in text and "ToxiHunters.01" in text
+    # the default test is the two-sided bootstrap (Efron & Tibshirani), not the paper's one-sided one
+    # (Berg-Kirkpatrick et al.), and the verdicts' max-T step-down cites its two sources in one parenthesis
+    assert "two-sided paired bootstrap test" in text and "Berg-Kirkpatrick" not in text and "ToxiHunters.01" in text
+    assert "(Westfall and Young, 1993; Romano and Wolf, 2005)" in text
     bib = (a / "references.bib").read_text()
-    assert "@inproceedings{bergkirkpatrick2012" in bib and "@article{holm1979" in bib
+    assert "@book{efron1993" in bib and "@article{holm1979" in bib and "bergkirkpatrick2012" not in bib
+    assert "@book{westfall1993" in bib and "@article{romano2005" in bib
     first = (a / "detox-binary/tables/leaderboard.tex").read_text().splitlines()[0]
     assert first.startswith("% compreport") and "B=1000" in first and "seed=0" in first
 

@@ -33,7 +33,7 @@ def cited_keys(settings, comps=()) -> list[str]:
 
 def methods_latex(settings, comps=()) -> str:
     """The methods paragraph with ``\\cite`` commands."""
-    return "".join(escape(s).replace("-{}", "-") if isinstance(s, str) else f"\\citep{{{s.key}}}"
+    return "".join(escape(s).replace("-{}", "-") if isinstance(s, str) else f"\\citep{{{','.join(s.keys)}}}"
                    for s in prose.paragraph(settings, comps))
 
 

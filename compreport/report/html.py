@@ -123,8 +123,8 @@ def stylesheet(name: str) -> str:
 
 def citation_segments(segments) -> list[dict]:
     """Prose segments as ``{"text": ...}`` or ``{"cite": "Author, year", "key": ...}`` for the templates."""
-    return [{"cite": references.short(s.key), "key": s.key} if isinstance(s, prose.Cite) else {"text": s}
-            for s in segments]
+    return [{"cite": "; ".join(references.short(k) for k in s.keys), "key": s.key} if isinstance(s, prose.Cite)
+            else {"text": s} for s in segments]
 
 
 def methods_context(settings: Settings, comps=()) -> dict:

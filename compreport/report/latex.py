@@ -190,7 +190,7 @@ class Renderer(PairwiseTables):
         head = tr("Leaderboard of {competition}", competition=escape(comp.name))
         tail = tr(", ranked by {metric} ({direction}; best values in bold). Systems sharing a letter in column Group "
                   "are not significantly different ({rule}, {alpha}).", metric=metric_name(comp.primary),
-                  direction=direction(comp.primary), rule=escape(self.analysis.settings.rule),
+                  direction=direction(comp.primary), rule=self._rule(),
                   alpha=alpha(self.analysis.settings.alpha, self.opt.decimal_comma)) + key
         baselines = any(r.baseline for r in t.rows)
         plan = []  # (metric columns, rows, index of the part it continues)
@@ -334,7 +334,8 @@ class Renderer(PairwiseTables):
                      "other competitors as the report's family corrects them, between competitors over {ties}.",
                      part=self._part_text(k + 1, len(id_groups)), ref=f"\\ref{{{legend}}}",
                      alpha=alpha(s.alpha, self.opt.decimal_comma), test=p_test(s.test), ties=escape(prose.ties_family(s)))
-            notes = [prose.ties_are_not_verdicts(s, escape), prose.ppi_note(t, sub, escape, self.num)]
+            with decimal_comma(self.opt.decimal_comma):  # the rule's numbers with the tables' marker
+                notes = [prose.ties_are_not_verdicts(s, escape), prose.ppi_note(t, sub, escape, self.num)]
             cap += "".join(f" {n}" for n in notes if n)
             parts.append(_Part(width(g), tabular, cap, labels[k]))
         return self._file(parts)

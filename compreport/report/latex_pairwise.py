@@ -12,7 +12,7 @@ import math
 from .. import vocabulary as vocab
 from ..stats.results import CompetitionAnalysis, MetricAnalysis
 from . import model
-from ..lang import N_, tr
+from ..lang import N_, decimal_comma, tr
 from .latex_layout import _Part, split_even
 from .latex_words import alpha, ci_method, header, level, p_test
 from .naming import metric_stems
@@ -22,6 +22,12 @@ from .tex import escape, mark, metric_name
 
 class PairwiseTables:
     """The pairwise tables of :class:`~compreport.report.latex.Renderer` (a mixin)."""
+
+    def _rule(self) -> str:
+        """The rule of every verdict (:attr:`~compreport.settings.Settings.rule`), escaped, its numbers
+        (the one-sided test's two-sided level) with the tables' decimal marker."""
+        with decimal_comma(self.opt.decimal_comma):
+            return escape(self.analysis.settings.rule)
 
     def differences_from_best(self, comp: CompetitionAnalysis, ma: MetricAnalysis) -> str:
         """CIs of the differences from the best (paper Table 3) with the stored verdicts; names
@@ -48,7 +54,7 @@ class PairwiseTables:
         tail = tr(", {best} (positive: the best is better), with {level}\\% {method} bootstrap confidence intervals "
                   "(not corrected for multiple comparisons); Excl.~0: the interval excludes zero. Sig.: significantly "
                   "different from the best, decided by $p$ ({rule}, {alpha}).", best=escape(ma.best),
-                  level=level(s, self.opt.decimal_comma), method=ci_method(s.ci_method), rule=escape(s.rule),
+                  level=level(s, self.opt.decimal_comma), method=ci_method(s.ci_method), rule=self._rule(),
                   alpha=alpha(s.alpha, self.opt.decimal_comma))
         tail += self._monte_carlo(ma, t) + key
         def body(rg):
@@ -97,10 +103,10 @@ class PairwiseTables:
             if not resamples:
                 return tr("No significance mark: without resamples there are no $p$-values")
             return tr("No significance mark can occur: with {draws} the smallest corrected $p$-value is "
-                      "{p} ({rule})", draws=draws(s.test, resamples, self.num), rule=escape(s.rule),
+                      "{p} ({rule})", draws=draws(s.test, resamples, self.num), rule=self._rule(),
                       p=self.num(f"{min_p:.3g}") if min_p == min_p and min_p is not None else "$1/(B+1)$")
         text = ", ".join(f"{mark(m)}~$p < {self.num(f'{t:g}', math=True)}$" for t, m in reversed(marks))
-        return tr("Marks: {marks} ({rule})", marks=text, rule=escape(s.rule))
+        return tr("Marks: {marks} ({rule})", marks=text, rule=self._rule())
 
     def pair_matrix(self, comp: CompetitionAnalysis, ma: MetricAnalysis) -> str:
         """Lower-triangular differences (column − row) with the stored marks; columns split evenly to
@@ -114,7 +120,10 @@ class PairwiseTables:
         position = t.extra["position"]
         cells = [c for r in t.rows for c in r.cells.values()]
         marks = model.possible_marks(ma)
-        pad = f"\\phantom{{{mark(marks[0][1])}}}" if marks else ""  # space for the widest mark a cell can hold
+        # space for the widest mark a cell can hold; a column with marks sets each cell in a box of no
+        # height (matrix.tex.j2: \smash), so a raised mark, taller than the strut in most styles' fonts
+        # (0.45 pt at SEPLN's 11 pt, 1 pt in ceurart-2col), makes no row taller than the height model's
+        pad = f"\\phantom{{{mark(marks[0][1])}}}" if marks else ""
         cols = list(t.columns)
         col_w = max(self._num_col(cells, str(position[c]), pad) for c in cols)
         full = {r.label: f"{position[r.label]}.~{self._name(r.label, r.baseline)}" for r in t.rows}
@@ -213,7 +222,7 @@ class PairwiseTables:
         family = vocab.FAMILIES[s.family].words
         head = tr("Estimated $p$-values of the {metric} differences (A $-$ B, positive: A is better) for {competition}",
                   metric=metric_name(ma), competition=escape(comp.name))
-        words = dict(family=escape(family), test=p_test(s.test), rule=escape(s.rule),
+        words = dict(family=escape(family), test=p_test(s.test), rule=self._rule(),
                      alpha=alpha(s.alpha, self.opt.decimal_comma))
         if "maxt" in shown:
             tail = tr(", without adjustment, with Bonferroni, Holm and Benjamini--Hochberg (BH) adjustments and with "

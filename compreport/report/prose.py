@@ -21,9 +21,17 @@ from .metricnames import metric_label
 
 @dataclass(frozen=True)
 class Cite:
-    """A citation of the work with BibTeX ``key`` (:data:`compreport.report.references.REFERENCES`)."""
+    """A citation of the work with BibTeX ``key`` (:data:`compreport.report.references.REFERENCES`),
+    and of the works ``also`` in the same parentheses (``(Westfall and Young, 1993; Romano and Wolf,
+    2005)``, ``\\citep{westfall1993,romano2005}``)."""
 
     key: str
+    also: tuple[str, ...] = ()
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Every key cited, in order."""
+        return (self.key, *self.also)
 
 
 def level(settings: Settings) -> str:
@@ -217,7 +225,7 @@ def _corrections(settings: Settings) -> list[str | Cite]:
     if settings.test == "bootstrap":
         out = [tr("Tables report p-values raw, with Bonferroni "), Cite("dunn1961"), ", Holm ", Cite("holm1979"),
                tr(" and Benjamini–Hochberg "), Cite("benjamini1995"),
-               tr(" adjustments, and with the max-T step-down "), Cite("westfall1993"), "; ", Cite("romano2005"),
+               tr(" adjustments, and with the max-T step-down "), Cite("westfall1993", ("romano2005",)),
                tr(", all over {family}. The max-T step-down divides each difference by its bootstrap standard error "
                   "and compares it with the resampled maximum, over the comparisons not yet rejected, of the "
                   "differences shifted to the null and divided likewise; it controls the family-wise error rate at "
@@ -317,7 +325,7 @@ def method_sentences(settings: Settings, comp: CompetitionAnalysis | None = None
 
 def cited(segments: list[str | Cite]) -> list[str]:
     """BibTeX keys cited in ``segments``, first appearance order, no repeats."""
-    return list(dict.fromkeys(s.key for s in segments if isinstance(s, Cite)))
+    return list(dict.fromkeys(k for s in segments if isinstance(s, Cite) for k in s.keys))
 
 
 def verdict(settings: Settings, significant: bool | None, subject: str | None = None,

@@ -305,7 +305,7 @@ class Analysis:
             Columns ``system_a``, ``system_b`` (ranked above or level), ``diff`` (positive:
             ``system_a`` better), ``ci_low``, ``ci_high``, ``p_raw``, ``p_adjusted`` and
             ``significant`` (the stored verdict; NaN/None for a pair the family does not test),
-            ``excludes_zero``, ``p_bonferroni``, ``p_holm``, ``p_bh``.
+            ``excludes_zero``, ``p_bonferroni``, ``p_holm``, ``p_bh``, ``p_maxt``.
         """
         return frames.pairs(self, metric, competition)
 
@@ -316,7 +316,8 @@ class Analysis:
         -------
         pandas.DataFrame
             ``id``, ``name``, ``metric``, ``n``, ``m``, ``possible_comparisons``, ``ties_with_winner_<c>``
-            and ``ties_<c>`` (<c>: none, bonferroni, holm, bh), ``win_minus_median``, ``cv``, ``ppi``, ``ppi_unit``.
+            and ``ties_<c>`` (<c>: none, bonferroni, holm, bh, maxt), ``win_minus_median``, ``cv``, ``ppi``,
+            ``ppi_unit``.
         """
         return frames.competitiveness(self)
 
