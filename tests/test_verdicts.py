@@ -252,6 +252,10 @@ def test_vs_best_family_decides_only_the_comparisons_with_the_best():
     ma = ca.primary
     for c in ma.pairs:
         assert (c.significant is None) == (c.a != ma.best)
+    # the HTML matrix shades untested pairs apart from the not-significant ones, with a key
+    page = html.competition_html(a, ca)
+    untested = sum(c.significant is None for c in ma.pairs)
+    assert page.count('<td class="cell sig-2">') == untested > 0 and 'class="key sig-2">not tested' in page
     worst = ma.scores[-1].system
     ctx = team_context(a, ca, worst, Report(a).format)
     assert ctx["untested"] and ma.best not in ctx["untested"]

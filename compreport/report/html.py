@@ -221,7 +221,8 @@ def matrix_context(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: model.For
         blocks.append({"columns": [{"system": c, "pos": position[c]} for c in bcols], "rows": rows,
                        "first": position[bcols[0]] if bcols else 0, "last": position[bcols[-1]] if bcols else 0})
     return {"blocks": blocks, "named": len(cols) <= MATRIX_NAMED_COLUMNS, "ncols": len(cols),
-            "landscape": for_pdf and len(cols) > MATRIX_PORTRAIT_COLUMNS}
+            "landscape": for_pdf and len(cols) > MATRIX_PORTRAIT_COLUMNS,
+            "untested": any(cell.level == -2 for r in t.rows for cell in r.cells.values())}
 
 
 def metric_context(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: model.Format, *, for_pdf: bool) -> dict:

@@ -305,10 +305,11 @@ def pairwise_p_values(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Format
 
 
 def pair_matrix(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Format) -> Table:
-    """Lower-triangular differences column − row (paper Table 4), marked by the stored ``p_adjusted``.
+    """Lower-triangular differences column − row (paper Table 4), marked by the stored ``mark``.
 
     Columns are the systems but the last (key = system name), rows the systems but the first,
-    best first; cell (row r, column c) is ``score(c) − score(r)`` oriented, for c ranked above r.
+    best first; cell (row r, column c) is ``score(c) − score(r)`` oriented, for c ranked above r;
+    its ``level`` is the mark's (:func:`mark_level`), -2 for a pair that is not tested.
     ``extra["position"]`` maps each system to its 1-based position in the ranking.
     """
     order = [s.system for s in ma.scores]
@@ -316,7 +317,8 @@ def pair_matrix(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Format) -> T
     columns = {name: name for name in order[:-1]}
     cells: dict[str, dict[str, Cell]] = {name: {} for name in order[1:]}
     for c in ma.pairs:  # a ranks above b: a is the column, b the row
-        cells[c.b][c.a] = Cell(c.diff, fmt.diff(c.diff), mark=c.mark, level=mark_level(c.mark))
+        cells[c.b][c.a] = Cell(c.diff, fmt.diff(c.diff), mark=c.mark,
+                               level=-2 if c.significant is None else mark_level(c.mark))
     rows = [Row(name, cells[name], name in comp.baselines) for name in order[1:]]
     return Table("pairs", columns, rows, comp, ma, {"position": position})
 
