@@ -11,7 +11,8 @@ from compreport.settings import Settings
 
 def _as_html(segments) -> str:
     """Segments as the HTML pages print them: a citation in its own parentheses, ``(Holm, 1979)``."""
-    return "".join(f"({references.short(s.key)})" if isinstance(s, prose.Cite) else s for s in segments)
+    return "".join(f"({'; '.join(references.short(k) for k in s.keys)})" if isinstance(s, prose.Cite) else s
+                   for s in segments)
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
