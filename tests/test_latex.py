@@ -523,12 +523,12 @@ def test_decimal_comma_reaches_the_rule_of_the_one_sided_test():
     rendered on its own, outside write_latex)."""
     an = _analysis([_competition(4, None, cid="bk")], bootstrap=200, test="berg-kirkpatrick")
     c = an.competitions[0]
-    for comma, shown in ((False, "two-{}sided level 0.1)"), (True, "two-{}sided level 0,1)")):
+    for comma, shown in ((False, "two-{}sided level is 0.1"), (True, "two-{}sided level is 0,1")):
         r = latex.Renderer(an, latex.Options(decimal_comma=comma))
         for src in (r.leaderboard(c), r.differences_from_best(c, c.primary), r.pair_matrix(c, c.primary),
                     r.p_values(c, c.primary), r.summary()):
             assert shown in src, src
-    assert an.settings.rule.endswith("(two-sided level 0.1)")  # the HTML's and the prose's, decimal point
+    assert an.settings.rule.endswith("whose two-sided level is 0.1")  # the HTML's and the prose's, decimal point
 
 
 @needs_tex
