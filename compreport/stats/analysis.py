@@ -20,7 +20,7 @@ from ..errors import InputError, warn
 from ..inputs.competition import Competition
 from ..inputs.readers import unseen_label_warnings
 from ..settings import Settings
-from .classes import CLASSIFICATION, per_class
+from .classes import CLASSIFICATION, SMALL_CLASS, per_class, small_classes
 from .memory import check_memory, check_replicates_memory
 from .metrics import get_metric
 from .metrics.fields import NO_PREDICTION
@@ -283,6 +283,25 @@ def bootstrap_note(comp: Competition, settings: Settings) -> str | None:
     return None
 
 
+def small_class_note(comp: Competition, p, settings: Settings) -> str | None:
+    """The warning that metric ``p`` is built from per-class scores of gold classes with fewer than
+    :data:`~compreport.stats.classes.SMALL_CLASS` items, naming them with their items; None when
+    there is none, or without resamples."""
+    if not settings.bootstrap:
+        return None
+    small = small_classes(comp, p.class_scores)
+    if not small:
+        return None
+    fields = len({f for f, _, _ in small}) > 1
+    listed = ", ".join(f"{f + ' ' if fields else ''}{label!r} ({k} item{'' if k == 1 else 's'})"
+                       for f, label, k in small)
+    several = len(small) > 1
+    return (f"competition {comp.id!r}: metric {p.name!r} is built from per-class scores, and gold "
+            f"class{'es' if several else ''} {listed} {'have' if several else 'has'} fewer than {SMALL_CLASS} "
+            f"items: per-class scores of so few items are unstable, bootstrap resamples hold a varying number "
+            f"of these items, or none, and the metric's intervals can miss on one side (see docs/statistics.md)")
+
+
 def analyze_competition(comp: Competition, settings: Settings, *, jobs: int = 1,
                         progress: bool | None = None, mode: str | None = None) -> CompetitionAnalysis:
     """Prepare metrics, run the shared paired bootstrap and analyse every metric.
@@ -320,7 +339,8 @@ def _analyze_competition(comp: Competition, settings: Settings, *, jobs: int,
         if names.count(name) > 1:
             raise InputError(f"competition {comp.id!r}: metric {name!r} is given twice; results name metrics "
                              f"by name, so give each metric once")
-    for note in (bootstrap_note(comp, settings), comp.clusters.few_note(comp.id) if comp.clusters else None):
+    for note in (bootstrap_note(comp, settings), comp.clusters.few_note(comp.id) if comp.clusters else None,
+                 *(small_class_note(comp, p, settings) for p in prepared)):
         if note:
             notes.append(note)
     if comp.m == 1:

@@ -59,6 +59,11 @@ class Prepared:
         statistics for system ``s`` only on the pair (gold, system ``s``'s code), the same function
         for every system. The engine may then sum resample weights per (gold, predicted) cell of
         each system instead of per item (:mod:`compreport.stats.resampling`).
+    class_scores : dict
+        Gold fields holding class labels whose per-class statistics the score is built from (a
+        class's F1, precision or recall, the ranks of ROC AUC's two classes), each with the labels
+        concerned (None: every gold class): a class with few items makes them unstable (the analysis
+        warns, :func:`compreport.stats.classes.small_classes`).
     """
 
     name: str
@@ -72,6 +77,7 @@ class Prepared:
     evaluate: Callable | None = field(default=None, repr=False)
     label_fields: list[int] = field(default_factory=list)
     cells: int | None = None
+    class_scores: dict = field(default_factory=dict)
 
     @property
     def decomposable(self) -> bool:

@@ -159,7 +159,17 @@ class ClassificationMetric(Metric):
                        "macro_recall": lambda: safe_divide(tp, np.broadcast_to(gs, tp.shape))}[name]()
                 return (per * mask).sum(-1) / mask.sum(-1)
         return self._prepared(params, columns=columns, stats=stats, finalize=finalize, label_fields=[f],
-                              cells=k)
+                              cells=k, class_scores=self._class_scores(f, params))
+
+    def _class_scores(self, f: int, params: dict) -> dict:
+        """:attr:`Prepared.class_scores`: the class ``pos_label`` of the binary metrics, the classes
+        averaged by the macro averages (``labels``, or every gold class); none for accuracy,
+        micro-F1 (pooled counts) and weighted F1 (a class weighs its share of the items)."""
+        if self.name in _BINARY:
+            return {f: [str(params["pos_label"])]}
+        if self.name in ("macro_f1", "macro_precision", "macro_recall"):
+            return {f: [str(x) for x in params["labels"]] if params.get("labels") else None}
+        return {}
 
     def reference(self, gold, pred, pos_label=None, labels=None, field=None):
         """scikit-learn's score with ``zero_division=0``; see :meth:`Metric.reference`."""

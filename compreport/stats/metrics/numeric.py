@@ -218,7 +218,7 @@ class RocAucMetric(Metric):
                 return np.full(comp.m, np.nan)
             r = rankdata(scores[:, idx], axis=1)
             return (r[:, y].sum(1) - npos * (npos + 1) / 2) / (npos * nneg)
-        return self._prepared(params, evaluate=evaluate)
+        return self._prepared(params, evaluate=evaluate, class_scores={f: None})
 
     def reference(self, gold, pred, pos_label=1, field=None):
         """``sklearn.metrics.roc_auc_score``; see :meth:`Metric.reference`."""

@@ -47,7 +47,8 @@ class MeasureS(Metric):
             f1 = (f1_per_class(sys[..., :k], sys[..., k:2 * k], gs) * mask).sum(-1) / mask.sum(-1)
             mae = safe_divide(sys[..., 2 * k], np.asarray(count)[..., None])
             return (1 / (1 + mae) + f1) / 2
-        return self._prepared(params, columns=columns, stats=stats, finalize=finalize, label_fields=[ft])
+        return self._prepared(params, columns=columns, stats=stats, finalize=finalize, label_fields=[ft],
+                              class_scores={ft: None})
 
     def reference(self, gold, pred, polarity=None, type=None):
         """scikit-learn's MAE and macro-F1 on ``gold``/``pred``: (n, 2) arrays of [polarity, type]."""
@@ -102,7 +103,8 @@ class MeasureC(Metric):
                 total = total + w * f1
                 a, b = a + k, b + 2 * k
             return total / weights.sum()
-        return self._prepared(params, columns=columns, stats=stats, finalize=finalize, label_fields=fs)
+        return self._prepared(params, columns=columns, stats=stats, finalize=finalize, label_fields=fs,
+                              class_scores={f: None for f in fs})
 
     def reference(self, gold, pred, fields=None, weights=None):
         """Weighted mean of scikit-learn's macro-F1 per field; ``gold``/``pred``: (n, F) arrays."""
