@@ -5,8 +5,8 @@ lower-is-better metrics. Two bootstrap tests are offered (``Settings.test``):
 
 * ``bootstrap`` (the default): two-sided, the null-shifted bootstrap (Efron & Tibshirani 1993,
   ch. 16): ``p = (1 + #{|d* - delta| >= |delta|}) / (B + 1)``. It rejects at alpha when the
-  symmetric interval ``delta +/- c`` (c the 1 - alpha quantile of ``|d* - delta|``) excludes 0,
-  which the percentile interval of the difference nearly always agrees with.
+  symmetric interval ``delta +/- c`` (c the 1 - alpha quantile of ``|d* - delta|``) excludes 0:
+  close to, not the same as, the percentile interval of the difference excluding 0.
 * ``berg-kirkpatrick``: the paper's test (Berg-Kirkpatrick et al. 2012),
   ``p = (1 + #{d* >= 2 delta}) / (B + 1)``: one-sided, in the direction the data chose, so its
   two-sided level is 2 alpha.
