@@ -130,3 +130,30 @@ def test_maxt_needs_the_bootstrap_test():
     assert Settings(test="berg-kirkpatrick").correction == "holm"
     with pytest.raises(InputError, match="maxt needs `test` bootstrap"):
         Settings(test="randomization", correction="maxt")
+
+
+def test_vs_best_settles_over_the_family_it_corrects():
+    """Under vs-best the best's comparisons are corrected over every pair, so whether their verdicts
+    are settled is judged over every pair too: Bonferroni over the 6 pairs puts A–C's bounds at
+    [0.034, 0.080], across alpha (judged over the best's 3 comparisons alone it read 'settled'); and
+    max-T refinement must count again a pair without the best whose p-value the best's comparisons
+    inherit through the step-down's running maximum."""
+    rng = np.random.default_rng(1)
+    obs = np.array([1.0, 0.0, 0.0, 0.0])
+    reps = obs + rng.normal(size=(10000, 4)) * (0.379 / np.sqrt(2))
+    s = Settings(bootstrap=10000, family="vs-best", correction="bonferroni", refine=False)
+    ma = analyze_metric("x", {}, True, None, True, list("ABCD"), obs, reps, s, 100)
+    ac = next(c for c in ma.vs_best if c.b == "C")
+    assert 0.05 < ac.p_adjusted < 0.06 and ac.settled is False
+    # max-T: B and C move together, so A–C's adjusted p-value is B–C's through the running maximum
+    obs = np.array([1.0, 0.3, 0.0])
+    rng = np.random.default_rng(9)
+    e = rng.normal(size=(1000, 4))
+    reps = np.column_stack([obs[0] + 0.3147 * e[:, 0], obs[1] + 0.3147 * e[:, 3] + 0.095 * e[:, 1],
+                            obs[2] + 0.3147 * e[:, 3] + 0.095 * e[:, 2]])
+    state = {}
+    ma = analyze_metric("x", {}, True, None, True, list("ABC"), obs, reps, Settings(bootstrap=1000, family="vs-best"),
+                        100, state=state)
+    bc = [k for k, c in enumerate(ma.pairs) if (c.a, c.b) == ("B", "C")][0]
+    assert ma.pairs[bc].settled is None and state["unsettled"][bc]  # not decided, yet to be refined
+    assert ma.verdicts["may_settle"] is True

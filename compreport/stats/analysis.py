@@ -101,13 +101,15 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
     order, rank = ranking.order_systems(observed, higher_is_better)
     defined = np.isfinite(observed)
     # A replicate where a system with a defined score is undefined (a resample with no positive item
-    # under roc_auc, say) is dropped for the whole metric, and counted: intervals, p-values and the
-    # max-T step-down are all over the same defined replicates.
+    # under roc_auc, say) is dropped for the whole metric, and counted: intervals, bootstrap p-values
+    # and the max-T step-down are all over the same defined replicates (randomization p-values count
+    # their rounds, R, whatever the bootstrap replicates).
     replicates, undefined_reps = _defined_rows(replicates, defined)
     R = settings.bootstrap if p_resamples is None else p_resamples
     if p_replicates is not None:
         p_replicates, undefined_reps = _defined_rows(p_replicates, defined)
-    R -= undefined_reps
+    if test_p is None:
+        R -= undefined_reps
     lo, hi = intervals.interval(replicates, observed, ci, alpha, jack)
     B = replicates.shape[0]
     mean = replicates.mean(axis=0) if B else np.full(m, np.nan)
@@ -165,17 +167,27 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
     in_family = np.isfinite(decide)  # the pairs the rule tests
     # whether each verdict survives the Monte-Carlo error of every p-value of the family
     cap = montecarlo.REFINE_FACTOR * settings.bootstrap
+    # The classification runs over the family the correction runs over (under vs-best: every tested
+    # pair, since the best's comparisons are corrected over all of them), read on the pairs it decides.
+    correcting = np.isfinite(pr_corr[settings.correction] if settings.correction != "none" else pr["p_value"])
+    if settings.family != "vs-best":
+        correcting = in_family
     if settings.correction == "maxt":  # an adjusted p-value is itself one exceedance proportion
-        family_p = np.where(in_family, decide, np.nan)
-        settled = montecarlo.settled(family_p, np.maximum(maxt_resamples, 1), _same, alpha)
+        every = montecarlo.settled(np.where(correcting, p_maxt, np.nan), np.maximum(maxt_resamples, 1), _same, alpha)
         verdict_resamples = int(maxt_resamples.max()) if in_family.any() else R
-        may_settle = bool(settings.refine and 0 < verdict_resamples < cap and (settled == 0).any())
+        may_settle = bool(settings.refine and 0 < verdict_resamples < cap and (every == 0).any())
     else:
-        family_p = np.where(in_family, pr["p_value"], np.nan)
-        settled = montecarlo.settled(family_p, R, deciding, alpha)
+        def unmasked(raw: np.ndarray) -> np.ndarray:
+            """The correction over the family it runs over, not masked to the pairs it decides."""
+            return raw if settings.correction == "none" else corrected(raw)[settings.correction]
+
+        family_p = np.where(correcting, pr["p_value"], np.nan)
+        every = montecarlo.settled(family_p, R, unmasked, alpha)
         verdict_resamples = R
-        may_settle = bool(settings.refine and 0 < R < cap and montecarlo.may_settle(family_p, R, cap, deciding, alpha,
-                                                                                   settled))
+        may_settle = bool(settings.refine and 0 < R < cap and montecarlo.may_settle(family_p, R, cap, unmasked, alpha,
+                                                                                   every))
+    state["unsettled"] = every == 0  # what refinement must re-estimate, decided pairs or not
+    settled = np.where(in_family, every, np.nan)
     pr["p_se"] = montecarlo.standard_error(pr["p_value"], R)
     vb = {k: v[vb_pairs] for k, v in pr.items()}  # the comparisons with the best, as stored among the pairs
     different = np.zeros((m, m), dtype=bool)
@@ -408,7 +420,7 @@ def _analyze_competition(comp: Competition, settings: Settings, *, jobs: int,
         if stepwise:
             for j, i in enumerate(need):
                 rows, _ = _defined_rows(more.replicates[j], np.isfinite(res.observed[i]))
-                states[i]["step"].add(rows, unsettled=np.array([c.settled is False for c in metrics[i].pairs]))
+                states[i]["step"].add(rows, unsettled=states[i]["unsettled"])
             metrics = analyze_all(res, settings.bootstrap)
         else:
             p_res = p_res.joined(more)
