@@ -124,20 +124,26 @@ PPI_IN_UNITS = N_("PPI of {names} is the winner's distance to the metric's ideal
                   "not a percentage.")
 
 #: Significance marks of the pairwise matrix: (threshold, mark), strictest first (paper Table 4). A
-#: report uses those whose threshold is at most its alpha (:func:`marks_at`), so every mark is a
-#: significant verdict.
+#: report uses the thresholds below its alpha and alpha itself (:func:`marks_at`), so every mark is
+#: a significant verdict and every significant verdict has a mark.
 STARS = ((0.001, "***"), (0.01, "**"), (0.05, "*"), (0.1, "†"))
 
 
 def marks_at(alpha: float) -> tuple[tuple[float, str], ...]:
-    """The marks of :data:`STARS` a report at level ``alpha`` uses: thresholds at most alpha.
+    """The (threshold, mark) pairs of a report at level ``alpha``, strictest first: the thresholds
+    0.001, 0.01 and 0.05 below alpha, then alpha, marked ``***``, ``**``, ``*``, ``†`` in that order.
 
     >>> marks_at(0.05)
     ((0.001, '***'), (0.01, '**'), (0.05, '*'))
     >>> marks_at(0.01)
     ((0.001, '***'), (0.01, '**'))
+    >>> marks_at(0.1)
+    ((0.001, '***'), (0.01, '**'), (0.05, '*'), (0.1, '†'))
+    >>> marks_at(0.08)[-1], marks_at(0.03)[-1]
+    ((0.08, '†'), (0.03, '*'))
     """
-    return tuple((t, mark) for t, mark in STARS if t <= alpha)
+    thresholds = [t for t, _ in STARS[:3] if t < alpha] + [alpha]
+    return tuple((t, mark) for t, (_, mark) in zip(thresholds, STARS))
 
 
 def correction_over(correction: str, family: str) -> str:

@@ -183,7 +183,7 @@ def mark_level(mark: str) -> int:
 
 def possible_marks(metric: MetricAnalysis) -> tuple[tuple[float, str], ...]:
     """The significance marks a corrected p-value of ``metric`` can earn, strictest first: those of
-    its stored scheme (``verdicts["marks"]``: thresholds at most alpha) whose threshold is above the
+    its stored scheme (``verdicts["marks"]``: :func:`~compreport.vocabulary.marks_at`) whose threshold is above the
     smallest p-value its stored rule can reach (``verdicts["min_p"]``: 1/(R + 1) for R resamples,
     times the smallest family under Bonferroni or Holm); none without resamples; every mark of
     :data:`~compreport.vocabulary.STARS` when the rule does not say (an analysis built by hand)."""

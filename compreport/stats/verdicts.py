@@ -94,7 +94,7 @@ class Comparison:
         bounds (the MMCTest classification, Gandy & Hahn 2014): False means more resamples could
         change the verdict. None when ``significant`` is None.
     mark : str
-        Significance mark of ``p_adjusted`` among the thresholds at most alpha
+        Significance mark of ``p_adjusted`` by the thresholds below alpha and alpha itself
         (:func:`compreport.vocabulary.marks_at`: ``***``, ``**``, ``*``); ``""`` when not significant.
     """
 
