@@ -327,12 +327,15 @@ def analyze(data, *, metrics=None, pos_label=None, labels=None, bootstrap: int |
         Significance level (default 0.05); intervals are at confidence 1 - alpha.
     ci : {"percentile", "bca", "normal"}, optional
         Interval method (default percentile).
-    test : {"bootstrap", "randomization"}, optional
-        Where p-values come from (default bootstrap).
+    test : {"bootstrap", "berg-kirkpatrick", "randomization"}, optional
+        Where p-values come from (default bootstrap: two-sided; berg-kirkpatrick is the paper's
+        one-sided test).
     family : {"all-pairs", "per-row", "vs-best"}, optional
-        The comparisons the correction is applied over (default all-pairs).
-    correction : {"none", "bonferroni", "holm", "bh"}, optional
-        The correction behind every verdict (default holm).
+        The comparisons the correction is applied over (default all-pairs; vs-best corrects over all
+        pairs and states the comparisons with the best).
+    correction : {"none", "bonferroni", "holm", "bh", "maxt"}, optional
+        The correction behind every verdict (default maxt under the bootstrap test, holm under the
+        others).
     include_baselines : bool, optional
         Let baselines compete (default False: they are compared and grouped, but the winner, the
         comparisons with the winner and the competitiveness figures are over participants only).

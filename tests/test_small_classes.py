@@ -51,3 +51,27 @@ def test_small_class_warning_only_for_the_classes_a_metric_scores():
     assert _warnings(cr.from_frame(frame, gold="gold", id="id", metrics=["f1"], pos_label="c1")) == []
     assert _warnings(cr.from_frame(frame, gold="gold", id="id", metrics=["accuracy", "weighted_f1"])) == []
     assert _warnings(cr.from_frame(_frame((SMALL_CLASS, 40, 50)), gold="gold", id="id", metrics=["macro_f1"])) == []
+
+
+def test_undefined_replicates_are_dropped_counted_and_said():
+    """ROC AUC with 2 positives in 14 items: about 1 resample in 7 has no positive, where the metric
+    is undefined. Those resamples are dropped for the metric, counted and warned about; the
+    intervals and p-values come from the others (the intervals were NaN, and such resamples counted
+    as non-exceedances in p)."""
+    rng = np.random.default_rng(0)
+    gold = np.zeros(14, int)
+    gold[:2] = 1
+    frame = pd.DataFrame({"id": range(14), "gold": gold, **{f"S{s}": rng.random(14).round(3) for s in range(3)}})
+    data = cr.from_frame(frame, gold="gold", id="id", metrics=["roc_auc"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        analysis = cr.analyze(data, bootstrap=500, refine=False)
+    ma = analysis.competitions[0].primary
+    dropped = ma.verdicts["undefined_replicates"]
+    assert 30 < dropped < 110  # 500 x (12/14)^14 = 58 expected
+    said = [str(w.message) for w in caught if "is undefined on" in str(w.message)]
+    assert said == [f"competition 'competition': metric 'roc_auc' is undefined on {dropped} bootstrap resamples "
+                    f"(e.g. a resample without a class it needs); they are left out of its intervals and "
+                    f"bootstrap p-values"]
+    assert all(np.isfinite([s.ci_low, s.ci_high]).all() for s in ma.scores)
+    assert ma.replicates.shape[0] == 500 - dropped and all(np.isfinite(c.p_value) for c in ma.pairs)

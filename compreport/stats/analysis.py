@@ -276,16 +276,16 @@ def _competitiveness(observed, order, competes, vb, vb_corr, pr, pr_corr, ia, pa
 def bootstrap_note(comp: Competition, settings: Settings) -> str | None:
     """The warning that B is too small for the correction to ever reject, even after refinement (up
     to :data:`~compreport.stats.montecarlo.REFINE_FACTOR` x B when ``settings.refine``), or None: over
-    the family (all pairs, or the m − 1 comparisons with the best); per row, over the best's own row
+    the family (all pairs, also under vs-best); per row, over the best's own row
     of m − 1 comparisons (other rows, smaller, may still reject: :func:`~compreport.stats.multitest.
     smallest_family`, behind the stored ``verdicts["can_reject"]``), so that every system ties with
     the best whatever the data. ``vs-best`` is corrected over all pairs."""
     size = comp.m - 1 if settings.family == "per-row" else comp.m * (comp.m - 1) // 2
-    most = settings.bootstrap * (montecarlo.REFINE_FACTOR if settings.refine else 1)
+    most = settings.bootstrap * (montecarlo.REFINE_FACTOR if settings.refine and settings.correction != "maxt" else 1)
     if settings.bootstrap and multitest.cannot_reject(multitest.smallest_adjusted_p(size, most, settings.correction),
                                                       settings.alpha):
         need = montecarlo.b_needed(size, settings.alpha, settings.correction, settings.refine)
-        refined = f" (refined up to {most})" if settings.refine else ""
+        refined = f" (refined up to {most})" if most > settings.bootstrap else ""
         which = (f"the comparisons with the best under {settings.rule} (its row: {size} comparisons)"
                  if settings.family == "per-row" else f"{settings.rule} ({size} comparisons tested)")
         return (f"competition {comp.id!r}: with B = {settings.bootstrap}{refined} the smallest p-value is "
@@ -426,6 +426,13 @@ def _analyze_competition(comp: Competition, settings: Settings, *, jobs: int,
             p_res = p_res.joined(more)
             metrics = analyze_all(p_res, total)
     for ma in metrics:
+        dropped = int(ma.verdicts.get("undefined_replicates") or 0)
+        if dropped:
+            note = (f"competition {comp.id!r}: metric {ma.name!r} is undefined on {dropped:,} bootstrap "
+                    f"resamples (e.g. a resample without a class it needs); they are left out of its intervals "
+                    f"and bootstrap p-values")
+            warn(note)
+            notes.append(note)
         undefined = [s.system for s in ma.scores if not np.isfinite(s.score)]
         if undefined:
             note = (f"competition {comp.id!r}: metric {ma.name!r} is undefined for {', '.join(map(repr, undefined))} "

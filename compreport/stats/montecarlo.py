@@ -110,6 +110,8 @@ def worth_refining(metrics, cap: int, alpha: float) -> bool:
 def b_needed(tested: int, alpha: float, correction: str, refine: bool) -> int:
     """The smallest B with which some of ``tested`` comparisons can reach ``alpha`` after
     ``correction``: :func:`~compreport.stats.multitest.resamples_needed`, divided by
-    :data:`REFINE_FACTOR` (rounded up) when refinement may draw that many times B."""
+    :data:`REFINE_FACTOR` (rounded up) when refinement may draw that many times B; not under max-T,
+    whose refinement counts more resamples only where a verdict is unsettled and keeps the standard
+    errors of the first B."""
     need = resamples_needed(tested, alpha, correction)
-    return -(-need // REFINE_FACTOR) if refine else need
+    return -(-need // REFINE_FACTOR) if refine and correction != "maxt" else need
