@@ -228,9 +228,9 @@ def _corrections(settings: Settings) -> list[str | Cite]:
                tr(" adjustments, and with the max-T step-down "), Cite("westfall1993", ("romano2005",)),
                tr(", all over {family}. The max-T step-down divides each difference by its bootstrap standard error "
                   "and compares it with the resampled maximum, over the comparisons not yet rejected, of the "
-                  "differences shifted to the null and divided likewise; it controls the family-wise error rate at "
-                  "α whichever systems are truly equal, and its p-values need no resamples beyond those of an "
-                  "ordinary p-value. ", family=family)]
+                  "differences shifted to the null and divided likewise; over its family it controls the "
+                  "family-wise error rate at α (asymptotically) whichever systems are truly equal, and its p-values "
+                  "need no resamples beyond those of an ordinary p-value. ", family=family)]
     else:
         out = [tr("Tables report p-values raw and with Bonferroni "), Cite("dunn1961"), ", Holm ", Cite("holm1979"),
                tr(" and Benjamini–Hochberg "), Cite("benjamini1995"), tr(" adjustments over {family}. ", family=family)]
