@@ -169,7 +169,7 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
         return [no_resampling(), *_baselines(settings), tr("The best system is chosen on the same test set it is "
                                                             "compared on.")]
     ci = vocab.CI_METHODS[settings.ci_method]
-    refined = any(p_resamples(ma, settings.bootstrap) for c in comps for ma in c.metrics)
+    refined = any(int(ma.verdicts.get("resamples") or 0) > settings.bootstrap for c in comps for ma in c.metrics)
     out: list[str | Cite] = [
         tr("Scores are reported with {level} {ci} confidence intervals ", level=level(settings), ci=ci.words),
         Cite(ci.cite),
@@ -267,9 +267,9 @@ def _refinement(settings: Settings) -> list[str | Cite]:
            risk=decimal(montecarlo.RISK)), Cite("gandy2014"), ". "]
     if settings.refine and settings.correction == "maxt":
         out += [tr("While some verdict of a competition is unsettled, twice as many resamples are drawn, up to "
-                   "{most}, and counted into the max-T p-values from the first unsettled comparison on (each "
-                   "difference keeps the standard error of the first {resamples}; intervals and raw p-values stay "
-                   "on them); a verdict still unsettled is counted as such. ",
+                   "{most}, and counted into the max-T and raw p-values from the first unsettled comparison on "
+                   "(each difference keeps the standard error of the first {resamples}, and the intervals stay on "
+                   "them); a verdict still unsettled is counted as such. ",
                    most=count(montecarlo.REFINE_FACTOR * settings.bootstrap), resamples=count(settings.bootstrap))]
     elif settings.refine and settings.test == "randomization":
         out += [tr("While some verdict of a competition is unsettled and more rounds may settle it, its p-values "
@@ -289,7 +289,8 @@ def _refinement(settings: Settings) -> list[str | Cite]:
 def p_resamples(ma: MetricAnalysis, bootstrap: int) -> int | None:
     """The resamples behind ``ma``'s raw p-values when refinement drew more than the ``bootstrap`` of
     its intervals and histograms (the stored ``verdicts["resamples"]``), else None; None under the
-    max-T step-down, whose refinement adds resamples to the adjusted p-values only."""
+    max-T step-down, whose refinement counts more resamples for some pairs only (the most of them is
+    ``verdicts["resamples"]``; each p-value's Monte-Carlo error is its own)."""
     if ma.verdicts.get("correction") == "maxt":
         return None
     resamples = int(ma.verdicts.get("resamples") or 0)

@@ -147,6 +147,8 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
             families = np.where(tested_pairs, ia if settings.family == "per-row" else 0, -1)
             state["step"] = maxt.StepDown(observed, replicates, pa, pb, families, higher_is_better)
         p_maxt, maxt_resamples = state["step"].adjusted(), state["step"].resamples
+        if settings.correction == "maxt":  # raw p-values over the same replicates as the verdicts' (refined)
+            pr["p_value"] = np.where(tested_pairs, state["step"].raw(), pr["p_value"])
     else:
         p_maxt, maxt_resamples = np.full(len(ia), np.nan), np.zeros(len(ia), dtype=np.int64)
 
@@ -188,7 +190,8 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
                                                                                    every))
     state["unsettled"] = every == 0  # what refinement must re-estimate, decided pairs or not
     settled = np.where(in_family, every, np.nan)
-    pr["p_se"] = montecarlo.standard_error(pr["p_value"], R)
+    pr["p_se"] = montecarlo.standard_error(pr["p_value"], np.maximum(maxt_resamples, 1)
+                                           if settings.correction == "maxt" and test == "bootstrap" else R)
     vb = {k: v[vb_pairs] for k, v in pr.items()}  # the comparisons with the best, as stored among the pairs
     different = np.zeros((m, m), dtype=bool)
     different[pa, pb] = different[pb, pa] = multitest.rejects(np.nan_to_num(decide, nan=1.0), alpha)

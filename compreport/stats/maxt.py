@@ -115,6 +115,7 @@ class StepDown:
         self.sign = 1.0 if higher_is_better else -1.0
         k = len(a)
         self.hits = np.zeros(k, dtype=np.int64)
+        self.raw_hits = np.zeros(k, dtype=np.int64)  # each pair's own exceedances: its two-sided raw p-value
         self.resamples = np.zeros(k, dtype=np.int64)
         self.groups = []
         if replicates.shape[0] < 2:
@@ -148,6 +149,7 @@ class StepDown:
             shift = (self.sign * g["delta"][start:][::-1])[:, None]     # |s (x_a - x_b) - d| = |x_a - x_b - s d|
             inverse, threshold = g["inverse"][start:][::-1, None], g["threshold"][start:][::-1, None]
             hits = np.zeros(len(aa), dtype=np.int64)
+            raw = np.zeros(len(aa), dtype=np.int64)
             step = max(1, _CELLS // len(aa))
             for s in range(0, by_system.shape[1], step):
                 x = np.ascontiguousarray(by_system[:, s:s + step])
@@ -156,10 +158,21 @@ class StepDown:
                 star -= shift
                 np.abs(star, out=star)
                 star *= inverse
+                raw += np.count_nonzero(star >= threshold, axis=1)
                 np.maximum.accumulate(star, axis=0, out=star)
                 hits += np.count_nonzero(star >= threshold, axis=1)
             self.hits[g["idx"][start:]] += hits[::-1]
+            self.raw_hits[g["idx"][start:]] += raw[::-1]
             self.resamples[g["idx"][start:]] += replicates.shape[0]
+
+    def raw(self) -> np.ndarray:
+        """Each pair's own two-sided p-value, ``(1 + #{T*_j >= t_j}) / (R_j + 1)`` over the same
+        replicates as its adjusted p-value (the null-shifted bootstrap test); NaN for pairs not tested."""
+        out = np.full(len(self.hits), np.nan)
+        for g in self.groups:
+            i = g["idx"]
+            out[i] = (1 + self.raw_hits[i]) / (self.resamples[i] + 1)
+        return out
 
     def adjusted(self) -> np.ndarray:
         """Adjusted p-values (k,): ``(1 + hits) / (R + 1)`` per pair, made non-decreasing along each
