@@ -162,17 +162,23 @@ def correction_over(correction: str, family: str) -> str:
     return tr("{correction} correction over {family}", correction=CORRECTIONS[correction].label, family=over)
 
 
-def stars(p: float | None, alpha: float = 0.1) -> str:
-    """The mark of a corrected p-value among :func:`marks_at` ``alpha`` (``***`` p < .001, ``**``
-    p < .01, ``*`` p < .05, ``†`` p < .1 where alpha allows it), else ``""`` (also for None/NaN);
+def stars(p, alpha: float = 0.1):
+    """The mark of corrected p-values ``p`` among :func:`marks_at` ``alpha`` (``***`` p < .001,
+    ``**`` p < .01, ``*`` p < .05, ``†`` p < .1 where alpha allows it), else ``""`` (also for
+    None/NaN): a ``str`` for one p-value, an object array of them for an array;
     ``<`` as the significance rule reads it (:func:`compreport.stats.multitest.rejects`: a corrected
     p-value computed as 0.0009999999999999998 for 0.001 gets no ``***``). The analysis stores the
-    mark of every pair (``Comparison.mark``); renderers read that."""
+    mark of every pair (``Comparison.mark``); renderers read that.
+
+    >>> stars(0.004, 0.05), stars(0.07, 0.05)
+    ('**', '')
+    """
+    import numpy as np
+
     from .stats.multitest import rejects  # here: multitest reads this module's MULTIPLETESTS_METHOD
 
-    if p is None or p != p:
-        return ""
-    for threshold, mark in marks_at(alpha):
-        if rejects(p, threshold):
-            return mark
-    return ""
+    values = np.asarray(np.nan if p is None else p, dtype=float)
+    out = np.full(values.shape, "", dtype=object)
+    for threshold, mark in marks_at(alpha)[::-1]:  # the strictest threshold met wins
+        out[rejects(values, threshold)] = mark
+    return str(out[()]) if out.ndim == 0 else out

@@ -36,9 +36,7 @@ def _comparisons(names, a, b, d, corr, decide, alpha, settled) -> list[Compariso
     excludes = np.isfinite(d["ci_low"]) & np.isfinite(d["ci_high"]) & ((d["ci_low"] > 0) | (d["ci_high"] < 0))
     tested = np.isfinite(decide)
     significant = multitest.rejects(decide, alpha)
-    marks = np.full(len(a), "", dtype=object)
-    for threshold, mark in vocab.marks_at(alpha)[::-1]:  # the strictest threshold met wins
-        marks[multitest.rejects(decide, threshold)] = mark
+    marks = vocab.stars(decide, alpha)
     known = np.isfinite(settled)
     cols = [d["diff"], d["ci_low"], d["ci_high"], d["p_value"], corr["bonferroni"], corr["holm"], corr["bh"],
             corr["maxt"], decide, d["p_se"]]
@@ -171,9 +169,7 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
     cap = montecarlo.REFINE_FACTOR * settings.bootstrap
     # The classification runs over the family the correction runs over (under vs-best: every tested
     # pair, since the best's comparisons are corrected over all of them), read on the pairs it decides.
-    correcting = np.isfinite(pr_corr[settings.correction] if settings.correction != "none" else pr["p_value"])
-    if settings.family != "vs-best":
-        correcting = in_family
+    correcting = tested_pairs if settings.family == "vs-best" else in_family
     if settings.correction == "maxt":  # an adjusted p-value is itself one exceedance proportion
         every = montecarlo.settled(np.where(correcting, p_maxt, np.nan), np.maximum(maxt_resamples, 1), _same, alpha)
         verdict_resamples = int(maxt_resamples.max()) if in_family.any() else R

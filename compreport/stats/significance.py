@@ -68,16 +68,15 @@ def differences(observed: np.ndarray, replicates: np.ndarray, a: np.ndarray, b: 
                 higher_is_better: bool, alpha: float, ci: str = "percentile",
                 jack: tuple[np.ndarray, np.ndarray] | None = None, chunk: int = 256,
                 test: str = "bootstrap") -> dict[str, np.ndarray]:
-    """Oriented differences ``a - b`` for index arrays ``a``, ``b``: diff, ci_low, ci_high, p_value, se.
+    """Oriented differences ``a - b`` for index arrays ``a``, ``b``: diff, ci_low, ci_high, p_value.
 
     ``p_value`` is the p-value of the bootstrap ``test`` (a key of :data:`P_VALUE`; the
-    randomization test's p-values are computed elsewhere and replace it); ``se`` the bootstrap
-    standard deviation (ddof=1) of the difference, NaN with fewer than 2 replicates.
+    randomization test's p-values are computed elsewhere and replace it).
     """
     sign = 1.0 if higher_is_better else -1.0
     k = len(a)
     p_of = P_VALUE.get(test, bootstrap_p_value)
-    out = {key: np.empty(k) for key in ("diff", "ci_low", "ci_high", "p_value", "se")}
+    out = {key: np.empty(k) for key in ("diff", "ci_low", "ci_high", "p_value")}
     for s in range(0, k, chunk):
         aa, bb = a[s:s + chunk], b[s:s + chunk]
         delta = sign * (observed[aa] - observed[bb])
@@ -88,7 +87,6 @@ def differences(observed: np.ndarray, replicates: np.ndarray, a: np.ndarray, b: 
         out["ci_low"][s:s + chunk] = lo
         out["ci_high"][s:s + chunk] = hi
         out["p_value"][s:s + chunk] = p_of(d, delta) if d.shape[0] else np.nan
-        out["se"][s:s + chunk] = d.std(axis=0, ddof=1) if d.shape[0] > 1 else np.nan
     return out
 
 
