@@ -198,7 +198,9 @@ def floors(json_cpu: float) -> None:
     from markupsafe import Markup
 
     import compreport as cr
-    from compreport.report import appendix, html, pdf
+    from compreport.report.latex import appendix
+    from compreport.report.pages import html
+    from compreport.report.pages import pdf
     from compreport.resources import demo_workshop_dir
 
     def cpu() -> float:

@@ -15,16 +15,16 @@ Stages (data flows one way): :mod:`compreport.inputs` reads inputs into
 every verdict once into an :class:`~compreport.stats.results.Analysis` (:func:`analyze`;
 results.json); :mod:`compreport.report` renders it without deciding anything (:class:`Report`).
 Settings are validated in :mod:`compreport.settings`; the names of corrections, families, CI
-methods and tests live in :mod:`compreport.vocabulary`; every problem raises
+methods and tests live in :mod:`compreport.language.vocabulary`; every problem raises
 :class:`InputError`.
 """
 
-from ._version import __version__
-from .api import Inputs, analyze, from_frame, load
-from .errors import InputError
-from .report import Report
-from .settings import Settings
-from .stats.results import Analysis
+from compreport._version import __version__
+from compreport.api import Inputs, analyze, from_frame, load
+from compreport.errors import InputError
+from compreport.report import Report
+from compreport.settings import Settings
+from compreport.stats.results import Analysis
 
 __all__ = ["Analysis", "InputError", "Inputs", "Report", "Settings", "__version__", "analyze", "from_frame",
            "load"]

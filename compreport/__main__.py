@@ -8,6 +8,6 @@ except ImportError:  # the package used from a source tree without its entry mod
 if install is not None:
     install()
 
-from .cli import run  # noqa: E402
+from compreport.cli import run  # noqa: E402
 
 run()

@@ -9,7 +9,7 @@
 CSV/TSV), :func:`from_frame` reads a pandas wide table, and :func:`analyze` runs the analysis
 under settings validated exactly as the CLI validates them (values given here override those of
 the specs). Every problem raises :class:`~compreport.errors.InputError` (a ``ValueError``)
-whose message names options the Python way (``pos_label=``, not ``--pos-label``; :mod:`compreport.words`).
+whose message names options the Python way (``pos_label=``, not ``--pos-label``; :mod:`compreport.language.caller`).
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from __future__ import annotations
 import dataclasses
 import os
 from dataclasses import dataclass, field
-from .errors import InputError
-from .workers import check_jobs
-from .inputs.competition import Competition, CompetitionInfo, MetricSpec
-from .settings import make_settings
-from .stats.results import Analysis
+from compreport.errors import InputError
+from compreport.workers import check_jobs
+from compreport.inputs.competition import Competition, CompetitionInfo, MetricSpec
+from compreport.settings import make_settings
+from compreport.stats.results import Analysis
 
 __all__ = ["Inputs", "analyze", "from_frame", "load"]
 
@@ -59,7 +59,7 @@ class Inputs:
     def files(self) -> list[str]:
         """Every file these inputs were read from (specs, gold, runs, names files, user metrics):
         what a report must never write over."""
-        from .inputs.spec import files_read
+        from compreport.inputs.spec import files_read
 
         return files_read(self.competitions, self.specs)
 
@@ -106,7 +106,7 @@ def _labels(value) -> list[str] | None:
 
 def _metric_specs(metrics: list[str], pos_label: str | None, labels: list[str] | None) -> list[MetricSpec]:
     """MetricSpecs for metric names, checked and parametrised as ``--metric`` does."""
-    from .inputs.spec import Options, _metric_specs as specs
+    from compreport.inputs.spec import Options, _metric_specs as specs
 
     return specs([], Options(metrics=metrics, pos_label=pos_label, labels=labels), None)
 
@@ -182,7 +182,7 @@ def load(path, *, metrics=None, gold: str | None = None, id: str | None = None, 
         For any problem with the files or the options; the message names the file and the
         line, column or id at fault.
     """
-    from .inputs.spec import Options, load_inputs
+    from compreport.inputs.spec import Options, load_inputs
 
     if isinstance(path, (str, os.PathLike)):
         paths = [os.fspath(path)]
@@ -205,7 +205,7 @@ def load(path, *, metrics=None, gold: str | None = None, id: str | None = None, 
     except TypeError:
         raise InputError(f"`exclude` must be a glob or a list of globs; got {exclude!r}") from None
     if name is not None:
-        from .inputs.slugs import check_name
+        from compreport.inputs.slugs import check_name
 
         check_name(name, paths)
     opts = Options(gold=gold, id=id, runs=None if runs is None else os.fspath(runs),
@@ -261,16 +261,16 @@ def from_frame(df, *, gold: str = "y", id: str | None = None, name: str = "compe
         A missing gold or id column, a blank or missing value, a duplicate id or column, no
         system column, an unknown metric; the message names the column and the index label.
     """
-    from .inputs.frame import read_frame
-    from .inputs.readers import build
-    from .inputs.slugs import slug
-    from .inputs.spec import check_id
+    from compreport.inputs.frame import read_frame
+    from compreport.inputs.readers import build
+    from compreport.inputs.slugs import slug
+    from compreport.inputs.spec import check_id
 
     if not isinstance(name, str) or not name.strip():
         raise InputError(f"`name` must be a non-empty string; got {name!r}")
     pieces = read_frame(df, gold=gold, id_column=id)
     if cluster is not None:
-        from .inputs.clustercol import take_column
+        from compreport.inputs.clustercol import take_column
 
         pieces = take_column(pieces, cluster, "DataFrame")
     cid = slug(name)
@@ -385,7 +385,7 @@ def analyze(data, *, metrics=None, pos_label=None, labels=None, bootstrap: int |
         seen[c.id] = c.name
     given = {"bootstrap": bootstrap, "seed": seed, "alpha": alpha, "ci_method": ci, "test": test, "family": family,
              "correction": correction, "include_baselines": include_baselines, "refine": refine}
-    from .stats.analysis import analyze as run
+    from compreport.stats.analysis import analyze as run
 
     settings = make_settings(given, "analyze", base=make_settings(inputs.settings, "spec"))
     analysis = run(comps, settings, jobs=int(jobs), progress=progress, workshop=inputs.workshop)

@@ -12,12 +12,12 @@ import sys
 import warnings
 from pathlib import Path
 
-from . import interrupts
-from .errors import InputError, InputWarning, Note, Terminated
-from .lang import LANGUAGES
-from .cli_parser import FIGURE_FORMATS, FORMATS, LATEX_STYLES, SETTING_OPTIONS, _comma_list, _printable, build_parser
-from .report.latex_layout import check_label_prefix
-from .settings import NUMERIC, Settings, from_text, make_settings, one_of, suggest, validate, whole_number
+from compreport import interrupts
+from compreport.errors import InputError, InputWarning, Note, Terminated
+from compreport.language import LANGUAGES
+from compreport.cli_parser import FIGURE_FORMATS, FORMATS, LATEX_STYLES, SETTING_OPTIONS, _comma_list, _printable, build_parser
+from compreport.report.latex.layout import check_label_prefix
+from compreport.settings import NUMERIC, Settings, from_text, make_settings, one_of, suggest, validate, whole_number
 
 
 #: A single competition of this many items or more is bootstrapped by every core unless --jobs says
@@ -26,7 +26,7 @@ BIG_N = 100_000
 
 def _load(inputs: list[str], args=None):
     """:func:`compreport.load` of the INPUTs with the reading options of ``args`` (None: the defaults)."""
-    from .api import load
+    from compreport.api import load
 
     if args is None:
         return load(inputs)
@@ -75,7 +75,7 @@ def _check_options(args) -> None:
                       "nothing here (HTML, PDF, figures and the exports keep the decimal point)", Note, stacklevel=2)
     args.recipients = None
     if args.emails is not None:
-        from .report.emails import read_recipients
+        from compreport.report.pages.emails import read_recipients
 
         if "pdf" not in args.format:
             raise InputError("--emails attaches the team letters: add pdf to --format")
@@ -102,10 +102,10 @@ def _formats(value: str | None) -> list[str]:
 def _report(inputs: list[str], args, reading) -> list[Path]:
     """Load (``reading``: the args whose reading options apply, or None), analyse and write, through
     the public API (:func:`compreport.load`, :func:`compreport.analyze`, :class:`compreport.Report`)."""
-    from .api import analyze
-    from .inputs.spec import metric_file
-    from .report import Report
-    from .report.staging import claim
+    from compreport.api import analyze
+    from compreport.inputs.spec import metric_file
+    from compreport.report import Report
+    from compreport.output.staging import claim
 
     out = Path(args.output)
     formats, figure_formats = args.format, args.figure_formats  # checked by _check_options
@@ -127,7 +127,7 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
         # --jobs as given; by default every core for several competitions (one per worker) or for a
         # single one of BIG_N items or more (its blocks of replicates); one process for a smaller one,
         # where forking workers costs more than it saves
-        from .workers import default_jobs
+        from compreport.workers import default_jobs
 
         several = len(loaded.competitions) > 1 or loaded.competitions[0].n >= BIG_N
         jobs = args.jobs or (default_jobs() if several else 1)
@@ -193,7 +193,7 @@ def cmd_report(args) -> int:
 def cmd_demo(args) -> int:
     """``compreport demo``: ``report`` on the bundled synthetic workshop; exit status 0."""
     _check_options(args)
-    from .resources import demo_workshop_dir
+    from compreport.resources import demo_workshop_dir
 
     _report([str(demo_workshop_dir())], args, None)
     return 0
@@ -205,8 +205,8 @@ def cmd_validate(args) -> int:
     leaderboard (stdout); exit status 0."""
     import dataclasses
 
-    from .errors import warn
-    from .stats.analysis import analyze_competition, bootstrap_note
+    from compreport.errors import warn
+    from compreport.stats.analysis import analyze_competition, bootstrap_note
 
     loaded = _load(args.inputs, args)
     settings = _settings({}, loaded.settings)  # as `report` without statistics options would use
@@ -252,8 +252,8 @@ def _point_leaderboard(comp) -> list[str]:
 
 def cmd_metrics(args) -> int:
     """``compreport metrics``: one line per registered metric (orientation, ideal value, description)."""
-    from .stats.metrics import REGISTRY
-    from .stats.metrics.ranking import CUT_AT_K
+    from compreport.stats.metrics import REGISTRY
+    from compreport.stats.metrics.ranking import CUT_AT_K
 
     width = max(len(k) for k in REGISTRY)
     for name, metric in REGISTRY.items():
@@ -268,7 +268,7 @@ def cmd_metrics(args) -> int:
 
 def cmd_init(args) -> int:
     """``compreport init DIR``: write a commented competition.toml and its folders, printing each path."""
-    from .inputs.scaffold import scaffold
+    from compreport.inputs.scaffold import scaffold
 
     for path in scaffold(Path(args.directory), args.force):
         print(_printable(path))
@@ -321,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
         Exit status: 0 on success; 2 for an input, option or output error, or any other OS error
         (one ``error:`` line on stderr); 130 when interrupted (Ctrl-C); 143 on SIGTERM.
     """
-    from .words import caller
+    from compreport.language.caller import caller
 
     args = build_parser().parse_args(argv)
     warnings.showwarning = _show_warning

@@ -9,10 +9,10 @@ from __future__ import annotations
 import argparse
 import unicodedata
 
-from . import vocabulary as vocab
-from ._version import __version__
-from .report.latex_layout import STYLES
-from .settings import Settings
+from compreport.language import vocabulary as vocab
+from compreport._version import __version__
+from compreport.report.latex.layout import STYLES
+from compreport.settings import Settings
 
 FORMATS = ("json", "latex", "html", "pdf")
 FIGURE_FORMATS = ("pdf", "svg", "png")

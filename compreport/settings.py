@@ -15,9 +15,9 @@ import numbers
 import re
 from dataclasses import asdict, dataclass
 
-from . import vocabulary as vocab
-from .errors import InputError
-from .lang import decimal, tr
+from compreport.language import vocabulary as vocab
+from compreport.errors import InputError
+from compreport.language import decimal, tr
 
 #: How each setting is spelled by each kind of caller.
 SPELLING = {

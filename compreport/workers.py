@@ -31,7 +31,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from . import interrupts
+from compreport import interrupts
 
 #: The tasks of the running :func:`run_tasks`; forked workers inherit it.
 _TASKS: list[tuple[Callable[..., Any], tuple]] = []
@@ -52,7 +52,7 @@ def check_jobs(jobs) -> int:
     import numbers
 
     if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or jobs < 1:
-        from .errors import InputError
+        from compreport.errors import InputError
 
         raise InputError(f"`jobs` must be a whole number >= 1; got {jobs!r}")
     return int(jobs)
@@ -108,7 +108,7 @@ def _stop(pool: ProcessPoolExecutor) -> None:
 
 def _died(what: str, finished: int, total: int) -> Exception:
     """The error for a worker that died (killed for memory, a crash) while ``what``."""
-    from .errors import InputError
+    from compreport.errors import InputError
 
     return InputError(f"a worker process died while {what} ({finished} of {total} done): out of memory? "
                       f"Try fewer workers (--jobs 1)")

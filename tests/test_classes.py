@@ -8,8 +8,10 @@ import numpy as np
 import pytest
 from sklearn import metrics as sk
 
-from compreport.report import html, model
-from compreport.report.figures import confusion_plot
+from compreport.report import model
+
+from compreport.report.pages import html
+from compreport.report.figures.gallery import confusion_plot
 from compreport.settings import Settings
 from compreport.stats.analysis import analyze_competition
 from compreport.stats.classes import NONE_LABEL, per_class

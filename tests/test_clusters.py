@@ -277,7 +277,8 @@ def test_every_output_states_the_unit(tmp_path):
     """The methods text (HTML page, team sheet, appendix) names the cluster bootstrap with its
     citation; the facts, the CI caption, leaderboard.md, summary.csv and the terminal heading name
     the clusters and their column. A competition without clusters says none of it."""
-    from compreport.report import appendix, team
+    from compreport.report.latex import appendix
+    from compreport.report.pages import team
 
     df = _questions(G=12, k=5)
     _files(tmp_path, df)

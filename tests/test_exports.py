@@ -97,7 +97,7 @@ def test_too_few_resamples_is_said_first_everywhere(tmp_path, capsys):
     summary, the report's header and the team sheet say so before anything else; with B = 199 (0.03)
     nothing is said. With refinement B = 99 is refined until it can. The default max-T step-down
     leaves the smallest p-value at 1/(B+1) = 0.01 with B = 99: nothing to say."""
-    from compreport.report.team import team_html
+    from compreport.report.pages.team import team_html
 
     data = cr.from_frame(_frame(), id="id", name="Tiny", metrics=["accuracy"], baselines=["base"])
     low = cr.analyze(data, bootstrap=99, seed=3, refine=False, correction="holm")

@@ -19,7 +19,7 @@ from matplotlib.collections import LineCollection  # noqa: E402
 from matplotlib.colors import to_rgba  # noqa: E402
 
 from compreport.errors import InputError  # noqa: E402
-from compreport.report import figures  # noqa: E402
+from compreport.report.figures import gallery as figures
 from compreport.report.metricnames import metric_label  # noqa: E402
 from compreport.report.model import Format  # noqa: E402
 from compreport.stats.analysis import Analysis, Settings, analyze, analyze_competition  # noqa: E402
@@ -276,7 +276,7 @@ def test_distribution_title_has_the_stored_p_value(demo):
 
 def test_distribution_legend_groups_b_as_every_count(demo):
     """"B = 12,000" (Spanish "12 000"), as the rest of the report writes counts, not "B = 12000"."""
-    from compreport.lang import language
+    from compreport.language import language
 
     comp = demo.competitions[0]
     metric = comp.primary
@@ -449,8 +449,8 @@ def test_height_grows_with_m():
 
 
 def test_json_path_does_not_import_matplotlib():
-    code = ("import sys, compreport, compreport.cli, compreport.stats.analysis, compreport.report.staging, compreport.report.model, compreport.report; "
-            "bad = [m for m in sys.modules if m.split('.')[0] == 'matplotlib' or m == 'compreport.report.figures']; "
+    code = ("import sys, compreport, compreport.cli, compreport.stats.analysis, compreport.output.staging, compreport.report.model, compreport.report; "
+            "bad = [m for m in sys.modules if m.split('.')[0] == 'matplotlib' or m == 'compreport.report.figures.gallery']; "
             "print(bad); sys.exit(1 if bad else 0)")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert res.returncode == 0, res.stdout + res.stderr
@@ -468,7 +468,7 @@ def test_distribution_plot_under_randomization_shades_nothing():
     and the title names the test."""
     from conftest import make_competition
 
-    from compreport.report import figures
+    from compreport.report.figures import gallery as figures
     from compreport.stats.analysis import Settings, analyze_competition
 
     rng = np.random.default_rng(2)
@@ -496,7 +496,7 @@ WORLD = ["Álvarez-UNED.01", "Ωμέγα-αβγ", "Пётр_Иванов", "東�
 def test_pdf_fonts_from_a_small_copy_equal_those_from_the_file(demo, tmp_path, monkeypatch):
     """PDFs subset their fonts from a per-process copy of the font file (figstyle.lean_pdf_fonts),
     made again when a figure needs glyphs it lacks: the files are those subset from the file itself."""
-    from compreport.report import figstyle
+    from compreport.report.figures import style as figstyle
 
     rng = np.random.default_rng(4)
     gold = rng.integers(0, 2, 200)
@@ -526,7 +526,7 @@ def test_pdf_fonts_from_a_small_copy_equal_those_from_the_file(demo, tmp_path, m
 def test_chinese_japanese_and_korean_names_are_drawn_with_an_installed_font(tmp_path):
     """DejaVu Sans has no CJK glyphs: an installed CJK font (make demo: WenQuanYi Micro Hei) is the
     per-glyph fallback, so a figure's PDF holds the names' characters, not boxes and a warning each."""
-    from compreport.report import figstyle
+    from compreport.report.figures import style as figstyle
 
     if len(figstyle.RC["font.family"]) < 2:
         pytest.skip("matplotlib knows no CJK font: `make demo` installs fonts-wqy-microhei")
@@ -550,7 +550,7 @@ def test_chinese_japanese_and_korean_names_are_drawn_with_an_installed_font(tmp_
 def test_characters_no_font_has_are_one_warning_not_one_per_glyph(tmp_path, monkeypatch):
     """Without a CJK font matplotlib warns once per missing character and save (24 lines for two
     names): a report says it once, naming the characters and the names that hold them."""
-    from compreport.report import figstyle
+    from compreport.report.figures import style as figstyle
 
     monkeypatch.setitem(figstyle.RC, "font.family", ["DejaVu Sans"])
     rng = np.random.default_rng(3)
@@ -577,7 +577,7 @@ def test_font_subsets_of_a_copy_equal_those_of_the_file():
     from matplotlib.backends import _backend_pdf_ps as pdf_ps
     from matplotlib.font_manager import FontProperties, findfont, get_font
 
-    from compreport.report import figstyle
+    from compreport.report.figures import style as figstyle
 
     if not figstyle._subsets_by_gids(pdf_ps):
         pytest.skip("this matplotlib subsets fonts another way")
@@ -604,7 +604,7 @@ def test_lean_pdf_fonts_nested_and_threaded_share_one_patch(hostile, tmp_path):
     import threading
 
     from matplotlib.backends import _backend_pdf_ps as pdf_ps
-    from compreport.report import figstyle
+    from compreport.report.figures import style as figstyle
 
     before = (pdf_ps.subset, pdf_ps.get_glyphs_subset)
     fig = figures.ci_plot(hostile.competitions[0], hostile.competitions[0].primary)

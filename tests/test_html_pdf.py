@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from compreport.report import html as htmlreport
+from compreport.report.pages import html as htmlreport
 from compreport.report.model import Format
 from compreport.report.naming import letter_files, metric_stems, team_letters
-from compreport.report.team import team_context, team_html
+from compreport.report.pages.team import team_context, team_html
 from compreport.stats.analysis import Analysis, Settings, analyze_competition
 from compreport.errors import InputError
 from compreport.resources import demo_workshop_dir
@@ -72,7 +72,7 @@ def analysis(settings, hostile):
 @pytest.fixture(scope="module")
 def gallery(analysis):
     """The figures of ``analysis``, drawn once for the HTML and the PDF pages, as in one report run."""
-    from compreport.report.figures import Gallery
+    from compreport.report.figures.gallery import Gallery
 
     return Gallery(analysis)
 
@@ -304,7 +304,7 @@ def pdf_analysis(analysis):
 @pytest.fixture(scope="module")
 def pdf_dir(pdf_analysis, gallery, tmp_path_factory):
     pytest.importorskip("weasyprint")
-    from compreport.report import pdf as pdfreport
+    from compreport.report.pages import pdf as pdfreport
 
     out = tmp_path_factory.mktemp("pdf")
     written = pdfreport.write_pdf(pdf_analysis, out, gallery=gallery)
@@ -386,7 +386,7 @@ def test_first_page_not_blank(pdf_dir, tmp_path):
 
 def test_team_pdfs_one_page(pdf_analysis, pdf_dir):
     analysis = pdf_analysis
-    from compreport.report import pdf as pdfreport
+    from compreport.report.pages import pdf as pdfreport
 
     for comp in analysis.competitions:
         letters = team_letters(comp)
@@ -406,7 +406,7 @@ def test_team_pdfs_one_page(pdf_analysis, pdf_dir):
 
 
 def test_team_file_names(hostile, pdf_dir):
-    from compreport.report import pdf as pdfreport
+    from compreport.report.pages import pdf as pdfreport
 
     files = {team: f for team, (f, _) in team_letters(hostile).items()}  # no teams: each run its own
     assert "baseline" not in files
@@ -424,7 +424,7 @@ def test_team_file_names(hostile, pdf_dir):
 
 
 def test_team_names_collide_deterministically():
-    from compreport.report import pdf as pdfreport
+    from compreport.report.pages import pdf as pdfreport
 
     comp = make_competition([0, 1], [[0, 1], [1, 0], [0, 0], [1, 1]], systems=["A b", "a-b", "a b-2", "A B"])
     assert letter_files(comp.systems) == {"A b": "a-b.pdf", "a-b": "a-b-3.pdf", "a b-2": "a-b-2.pdf",
@@ -438,7 +438,7 @@ def test_team_names_collide_deterministically():
 
 def test_fetcher_refuses_network(tmp_path):
     weasyprint = pytest.importorskip("weasyprint")
-    from compreport.report import pdf as pdfreport
+    from compreport.report.pages import pdf as pdfreport
 
     before = len(pdfreport.REFUSED)
     html = ('<html><body><p>x</p><img src="http://127.0.0.1:9/x.png">'
@@ -453,7 +453,7 @@ def test_fetcher_refuses_network(tmp_path):
 def test_team_sheet_shrinks_to_one_page(settings):
     """90 systems with long names, all in one group: the list of look-alikes still fits one page."""
     pytest.importorskip("weasyprint")
-    from compreport.report import pdf as pdfreport
+    from compreport.report.pages import pdf as pdfreport
 
     rng = np.random.default_rng(2)
     n, m = 80, 90
@@ -497,7 +497,7 @@ def test_team_sheet_bookmark_is_the_name_as_given(analysis):
     """The letter's outline entry is the run's name, without the U+200B break points of the PDF's
     heading (a reader's PDF viewer lists it)."""
     pytest.importorskip("weasyprint")
-    from compreport.report import pdf as pdfreport
+    from compreport.report.pages import pdf as pdfreport
 
     comp = next(c for c in analysis.competitions if c.id == "detox-binary")
     system = next(s for s in comp.systems if "." in s and s not in comp.baselines)

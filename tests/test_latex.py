@@ -13,10 +13,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from compreport import vocabulary as vocab
+from compreport.language import vocabulary as vocab
 from compreport.stats import multitest
 from compreport.stats.multitest import smallest_adjusted_p, smallest_family
-from compreport.report import appendix, latex, model, tex
+from compreport.report import model
+from compreport.report.latex import appendix
+from compreport.report.latex import renderer as latex
+from compreport.report.latex import tex
 from compreport.stats.analysis import (Analysis, Comparison, MetricAnalysis, Score, Settings, analyze_competition)
 from compreport.inputs.competition import MetricSpec
 
@@ -358,7 +361,7 @@ def test_summary_header_spans_stay_within_their_parent():
 
 
 def test_even_splits():
-    from compreport.report.latex_layout import even_sizes, split_even, split_rows
+    from compreport.report.latex.layout import even_sizes, split_even, split_rows
 
     assert even_sizes(11, 2) == [6, 5] and even_sizes(7, 2) == [4, 3] and even_sizes(66, 2) == [33, 33]
     # five columns fit per part: 11 columns become 4+4+3, never 5+5+1
@@ -419,7 +422,7 @@ def test_label_prefix_makes_labels_unique(twelve):
 
 def test_appendix_section_labels_transliterate_as_file_names(twelve):
     """``\\label{sec:metodos}``, not pylatex's ``sec:Mtodos`` (it drops what is not ASCII)."""
-    from compreport.lang import language
+    from compreport.language import language
 
     with language("es"):
         doc = appendix.appendix(twelve, latex.Options(), {}, {}, "", "twelve")
@@ -567,7 +570,7 @@ def test_spanish_tables_headers_and_captions(twelve, tmp_path):
     """``--lang es``: headers, captions and the legend in Spanish (the width model measures the
     Spanish headers); labels, escaping and the numbers' markup as in English; it compiles under
     babel spanish."""
-    from compreport.lang import language
+    from compreport.language import language
 
     comp = twelve.competitions[0]
     english = latex.Renderer(twelve).leaderboard(comp)
@@ -593,7 +596,7 @@ def test_bold_best_value_keeps_the_decimal_points_aligned(tmp_path):
     Bold digits are wider in Latin Modern (SEPLN's font), so set as plain bold text the point sat
     0.3 pt per fraction digit to the left. Measured on the PDF: a word's left edge
     (``pdftotext -bbox``) plus the width of its integer part and point in its weight (the font's
-    metrics: :mod:`compreport.report.latex_widths`)."""
+    metrics: :mod:`compreport.report.latex.widths`)."""
     an = _analysis([_competition(4)], bootstrap=50, refine=False)
     comp = an.competitions[0]
     opt = latex.Options(style="sepln")

@@ -3,7 +3,7 @@ compiled with pdflatex in each style's geometry, read back from the log, the .au
 
 ceurart and ceurart-2col use the real ``ceurart.cls`` (tests/data/ceurart, LPPL); SEPLN and ACL,
 whose templates cannot be shipped, are emulated with their measured widths, fonts and caption
-rules (:attr:`~compreport.report.latex_layout.Style.document`; SEPLN with babel spanish). Both
+rules (:attr:`~compreport.report.latex.layout.Style.document`; SEPLN with babel spanish). Both
 outputs go into one paper per style, as two ``--label-prefix`` outputs would, with text between
 the tables and a page break after each competition. One pdflatex run per style.
 
@@ -27,9 +27,9 @@ import pytest
 
 import compreport as cr
 from compreport.inputs.competition import MetricSpec
-from compreport.report import appendix
-from compreport.report.latex import Renderer, preamble
-from compreport.report.latex_layout import STYLES, Options
+from compreport.report.latex import appendix
+from compreport.report.latex.renderer import Renderer, preamble
+from compreport.report.latex.layout import STYLES, Options
 from compreport.resources import demo_workshop_dir
 from compreport.settings import Settings
 from compreport.stats.analysis import Analysis, analyze_competition

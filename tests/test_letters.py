@@ -14,7 +14,7 @@ import pytest
 
 import compreport as cr
 from compreport.errors import InputError
-from compreport.report.emails import read_recipients
+from compreport.report.pages.emails import read_recipients
 from compreport.report.naming import team_letters
 
 pytest.importorskip("weasyprint")
@@ -93,8 +93,8 @@ def test_hostile_team_name_cannot_inject_headers(report, tmp_path):
                                     encoding="utf-8")
     # the letters (WeasyPrint, as Report.write renders them), then the emails; Report.write's
     # report.pdf and figures would add 2 s here, and the fixture above runs it with --emails
-    from compreport.report import pdf
-    from compreport.report.emails import write_emails
+    from compreport.report.pages import pdf
+    from compreport.report.pages.emails import write_emails
     from compreport.report.model import Format
     from compreport.report.naming import competition_dir
 
@@ -129,8 +129,8 @@ def test_letter_files_keep_latin_letters_and_a_shared_email_names_every_competit
     import dataclasses
 
     from compreport.inputs.spec import slug
-    from compreport.report import pdf
-    from compreport.report.emails import write_emails
+    from compreport.report.pages import pdf
+    from compreport.report.pages.emails import write_emails
     from compreport.report.model import Format
     from compreport.report.naming import competition_dir
 
@@ -158,7 +158,7 @@ def test_chinese_japanese_and_korean_names_get_a_font_that_has_them(tmp_path):
     empty boxes."""
     if not subprocess.run(["fc-list", ":lang=zh"], capture_output=True, text=True).stdout.strip():
         pytest.skip("no font for Chinese: `make demo` installs fonts-wqy-microhei")
-    from compreport.report import pdf
+    from compreport.report.pages import pdf
     from compreport.report.model import Format
 
     rng = np.random.default_rng(4)

@@ -11,8 +11,10 @@ import warnings
 import numpy as np
 import pytest
 
-from compreport.report import Report, model, pdf
-from compreport.report.figures import pairs_plot
+from compreport.report import Report, model
+
+from compreport.report.pages import pdf
+from compreport.report.figures.gallery import pairs_plot
 from compreport.settings import Settings
 from compreport.stats.analysis import analyze
 
@@ -93,7 +95,7 @@ def test_pdf_starts_with_the_leaderboard(many):
 def test_team_sheet_names_the_nearest_alike_systems_only(many, monkeypatch):
     """A sheet lists at most team.ALIKE_LISTED systems it cannot be told apart from (the nearest in
     rank), says how many more, and names the significantly different ones when they are few."""
-    from compreport.report import team
+    from compreport.report.pages import team
 
     analysis, _ = many
     comp = analysis.competitions[0]

@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 import pytest
 
-from compreport import vocabulary as vocab
+from compreport.language import vocabulary as vocab
 from compreport.settings import Settings
 from compreport.stats.analysis import analyze_competition, analyze_metric
 from compreport.stats.maxt import StepDown, maxt_adjusted

@@ -289,7 +289,7 @@ def test_where_runs_are_read(tmp_path, runs, out, read):
     """A folder is read whole; a glob (as glob.glob(recursive=True) reads it) where it can match OUT, a
     folder above it or a path below it; through symbolic links. A folder named like a pattern
     (``runs[v2]``) is a folder, as find_runs reads it (it was taken for a pattern matching nothing)."""
-    from compreport.inputs.overlap import reaches
+    from compreport.output.overlap import reaches
 
     (tmp_path / "runs").mkdir()
     (tmp_path / "runs[v2]").mkdir()
@@ -579,7 +579,7 @@ def test_sigterm_while_latexmk_compiles_stops_it_and_keeps_the_previous_output(t
                     reason="needs latexmk and /proc")
 def test_a_stopped_appendix_build_leaves_no_process(tmp_path):
     """``AppendixBuild.stop`` (what an interrupted report runs) kills latexmk and its pdflatex."""
-    from compreport.report.appendix import start_compile
+    from compreport.report.latex.appendix import start_compile
 
     (tmp_path / "appendix.tex").write_text("\\documentclass{article}\\begin{document}\\def\\spin{\\spin}\\spin"
                                            "\\end{document}\n", encoding="utf-8")  # expands forever

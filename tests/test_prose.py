@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from compreport.lang import language
+from compreport.language import language
 from compreport.report import prose, references
 from compreport.settings import Settings
 
@@ -113,9 +113,9 @@ def test_without_resamples_no_empty_references():
     from conftest import make_competition
 
     import compreport as cr
-    from compreport.report import html
-    from compreport.report.appendix import appendix
-    from compreport.report.latex import Options
+    from compreport.report.pages import html
+    from compreport.report.latex.appendix import appendix
+    from compreport.report.latex.renderer import Options
 
     assert html.methods_context(Settings(bootstrap=0))["references"] == []
     macro = html.environment().from_string('{% from "_macros.html" import methods_section with context %}'

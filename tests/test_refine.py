@@ -11,7 +11,7 @@ from scipy.stats import binomtest
 
 import compreport as cr
 from compreport.report import prose
-from compreport.report.team import team_html
+from compreport.report.pages.team import team_html
 from compreport.stats import montecarlo
 from conftest import make_competition
 
@@ -134,7 +134,7 @@ def test_borderline_pair_is_reported_with_its_error_and_marked_unsettled(tmp_pat
     a two-sided p near 0.04): with B = 199 and no refinement the verdict cannot be settled; the
     p-value carries its Monte-Carlo standard error and every output says unsettled."""
     from compreport.report import model
-    from compreport.report.team import team_html
+    from compreport.report.pages.team import team_html
 
     rng = np.random.default_rng(11)
     gold = rng.integers(0, 2, 2000)
@@ -164,7 +164,7 @@ def test_randomization_p_values_count_rounds_wherever_their_number_is_given():
     """Under the randomization test the R behind a p-value counts rounds, not resamples: the
     distribution figure's title, the team sheet, the LaTeX caption, the unsettled note and the
     methods' refinement sentence (they all said "from 2,000 resamples")."""
-    from compreport.report.tex import num
+    from compreport.report.latex.tex import num
 
     rng = np.random.default_rng(2)
     gold = rng.integers(0, 2, 300)

@@ -102,8 +102,8 @@ def test_report_writes_every_format_and_is_byte_identical(two_competitions, tmp_
 def test_json_only_imports_no_renderer(two_competitions, tmp_path):
     code = ("import sys; from compreport.cli import main; rc = main(['report', sys.argv[1], '-o', sys.argv[2], "
             "'-B', '200', '--format', 'json', '-q']); "
-            "bad = [m for m in ('matplotlib', 'weasyprint', 'pylatex', 'jinja2', 'compreport.report.latex', "
-            "'compreport.report.figures') if m in sys.modules]; print(rc, bad)")
+            "bad = [m for m in ('matplotlib', 'weasyprint', 'pylatex', 'jinja2', 'compreport.report.latex.renderer', "
+            "'compreport.report.figures.gallery') if m in sys.modules]; print(rc, bad)")
     res = subprocess.run([sys.executable, "-c", code, str(two_competitions), str(tmp_path / "o")],
                          capture_output=True, text=True)
     assert res.stdout.strip().splitlines()[-1] == "0 []", res.stdout + res.stderr

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from compreport import vocabulary as vocab
+from compreport.language import vocabulary as vocab
 from compreport.errors import InputError
 from compreport.inputs.spec import Options, load_inputs
 from compreport.settings import SPELLING, Settings, from_text, make_settings

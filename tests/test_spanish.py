@@ -14,11 +14,11 @@ import pytest
 from jinja2 import nodes
 
 import compreport
-from compreport.lang import count, language, tr
-from compreport.report.html import environment as html_environment
-from compreport.report.latex import environment as latex_environment
-from compreport.report.tex import breakable, escape
-from compreport.translations import ES
+from compreport.language import count, language, tr
+from compreport.report.pages.html import environment as html_environment
+from compreport.report.latex.renderer import environment as latex_environment
+from compreport.report.latex.tex import breakable, escape
+from compreport.language.translations import ES
 
 PACKAGE = Path(compreport.__file__).parent
 TEMPLATES = PACKAGE.parent / "templates"
@@ -68,7 +68,7 @@ def test_every_text_has_its_spanish_with_the_same_placeholders():
 def test_no_text_is_translated_twice():
     """A key written twice, in one part of the table or in two, would silently keep only the last Spanish."""
     keys = []
-    for part in sorted((PACKAGE / "translations").glob("[!_]*.py")):
+    for part in sorted((PACKAGE / "language" / "translations").glob("[!_]*.py")):
         for table in (n for n in ast.walk(ast.parse(part.read_text(encoding="utf-8"))) if isinstance(n, ast.Dict)):
             keys += [k.value for k in table.keys]
     assert len(keys) == len(ES) > 300

@@ -284,7 +284,7 @@ def test_too_few_resamples_for_the_corrections_is_warned():
     with pytest.warns(InputWarning, match=r"Holm correction over all pairs of systems \(66 comparisons tested\) can never "
                                           r"reject.*use bootstrap=1320 or more"):
         analyze_competition(competition(gold, preds), Settings(bootstrap=1000, refine=False, correction="holm"))
-    from compreport.words import caller
+    from compreport.language.caller import caller
 
     with caller("cli"), pytest.warns(InputWarning, match=r"use -B 1320 or more"):  # the command line's words
         analyze_competition(competition(gold, preds), Settings(bootstrap=1000, refine=False, correction="holm"))

@@ -15,12 +15,13 @@ import numpy as np
 import pytest
 
 import compreport as cr
-from compreport.lang import language
-from compreport.report import Report, html, prose
-from compreport.report.latex import Renderer
+from compreport.language import language
+from compreport.report import Report, prose
+from compreport.report.pages import html
+from compreport.report.latex.renderer import Renderer
 from compreport.report.model import MISSING, Format
-from compreport.report.team import team_context, team_html
-from compreport.report.tex import escape
+from compreport.report.pages.team import team_context, team_html
+from compreport.report.latex.tex import escape
 from compreport.resources import demo_workshop_dir
 from compreport.settings import Settings
 from compreport.stats.analysis import analyze

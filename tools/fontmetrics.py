@@ -1,11 +1,11 @@
-"""Regenerate compreport/report/fontmetrics.json from the TeX fonts' TFM files.
+"""Regenerate compreport/report/latex/fontmetrics.json from the TeX fonts' TFM files.
 
-The LaTeX width model (:mod:`compreport.report.latex_layout`) sums the advance widths and kerns
+The LaTeX width model (:mod:`compreport.report.latex.layout`) sums the advance widths and kerns
 of the body font each style sets its tables in; this script reads them from the TFM files that
 pdflatex itself uses (through ``kpsewhich`` and ``tftopl``), so the model measures what pdflatex
 measures. Run it where TeX Live has every font below (Libertinus needs texlive-fonts-extra):
 
-    python tools/fontmetrics.py > compreport/report/fontmetrics.json
+    python tools/fontmetrics.py > compreport/report/latex/fontmetrics.json
 
 Widths are in em of the font (multiply by the point size); kerns are kept for pairs of printable
 ASCII characters (the ones that carry nearly all kerns in names and headers), the rest of the

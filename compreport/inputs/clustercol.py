@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import InputError
-from ..stats.clusters import Clusters
-from ..words import option
-from .parsed import Parsed, RawText, ReadOptions
-from .records import layout
+from compreport.errors import InputError
+from compreport.stats.clusters import Clusters
+from compreport.language.caller import option
+from compreport.inputs.parsed import Parsed, RawText, ReadOptions
+from compreport.inputs.records import layout
 
 
 def _checked(labels: list, column: str, blank_at) -> Clusters:

@@ -7,7 +7,7 @@ from dataclasses import KW_ONLY, dataclass, field
 
 import numpy as np
 
-from ..stats.clusters import Clusters  # noqa: F401  (the type of Competition.clusters)
+from compreport.stats.clusters import Clusters  # noqa: F401  (the type of Competition.clusters)
 
 
 @dataclass
@@ -148,7 +148,7 @@ class Competition(CompetitionInfo):
     #: The input files as they were opened (``inputs`` records them relative to the spec's folder).
     files: list[str] = field(default_factory=list, repr=False)
     #: The runs folders and globs read, as opened: no report may be written where they read
-    #: (:mod:`compreport.inputs.overlap`).
+    #: (:mod:`compreport.output.overlap`).
     scanned: list[str] = field(default_factory=list, repr=False)
     gold_source: Source | None = field(default=None, repr=False)
     system_sources: list[Source] = field(default_factory=list, repr=False)

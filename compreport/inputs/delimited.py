@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import InputError
-from ..words import option
+from compreport.errors import InputError
+from compreport.language.caller import option
 
 #: Cell values read as "no prediction".
 MISSING = frozenset({"", "nan", "null"})

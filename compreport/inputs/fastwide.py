@@ -21,9 +21,9 @@ import hashlib
 
 import numpy as np
 
-from .competition import Source
-from ..errors import InputError
-from .delimited import delimiter, read_bytes
+from compreport.inputs.competition import Source
+from compreport.errors import InputError
+from compreport.inputs.delimited import delimiter, read_bytes
 
 #: Bytes that need no look at the decoded text: printable ASCII except ``"``, plus tab and newlines.
 _PLAIN_BYTES = bytes(range(32, 127)).replace(b'"', b"") + b"\t\n\r"

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .competition import Source
-from .delimited import MISSING
-from ..errors import InputError
+from compreport.inputs.competition import Source
+from compreport.inputs.delimited import MISSING
+from compreport.errors import InputError
 
 WHERE = "DataFrame"
 

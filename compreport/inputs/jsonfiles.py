@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 import math
 
-from ..errors import InputError
-from ..settings import suggest
-from ..words import option
-from .delimited import MISSING
-from .parsed import Parsed
+from compreport.errors import InputError
+from compreport.settings import suggest
+from compreport.language.caller import option
+from compreport.inputs.delimited import MISSING
+from compreport.inputs.parsed import Parsed
 
 
 class _Duplicate(Exception):

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from xml.parsers import expat
 
-from ..errors import InputError
-from .delimited import read_bytes
+from compreport.errors import InputError
+from compreport.inputs.delimited import read_bytes
 
 #: Attributes that hold a run's id (file stem, submission id), first non-empty wins (not a bare ``id``,
 #: which a root element may carry for itself).

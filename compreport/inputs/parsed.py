@@ -11,10 +11,10 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
-from ..errors import InputError
-from ..settings import suggest
-from ..words import OPTIONS, current, option
-from .delimited import SEPARATORS
+from compreport.errors import InputError
+from compreport.settings import suggest
+from compreport.language.caller import OPTIONS, current, option
+from compreport.inputs.delimited import SEPARATORS
 
 #: ``--missing`` values.
 MISSING_POLICIES = ("error", "wrong")
@@ -53,7 +53,7 @@ class ReadOptions:
         (:mod:`compreport.inputs.querykeys`); needs ``cluster_col``.
     said : dict
         How the caller gave a column option that is not its own option (:meth:`named`): attribute ->
-        an option of :data:`~compreport.words.OPTIONS` (``runs_label_col``: ``score_col``; ``id_col``:
+        an option of :data:`~compreport.language.caller.OPTIONS` (``runs_label_col``: ``score_col``; ``id_col``:
         ``id``) or a spec key (``[data.runs] label_col``).
     """
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..errors import InputError
-from ..words import option
-from .delimited import check_unique
-from .parsed import Parsed, RawText, ReadOptions
-from .records import cluster_index, layout, shown_row
+from compreport.errors import InputError
+from compreport.language.caller import option
+from compreport.inputs.delimited import check_unique
+from compreport.inputs.parsed import Parsed, RawText, ReadOptions
+from compreport.inputs.records import cluster_index, layout, shown_row
 
 
 def keyed(ident: str, query: str) -> str:

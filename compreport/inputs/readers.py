@@ -26,15 +26,15 @@ from pathlib import Path
 
 import numpy as np
 
-from ..words import option
-from .clustercol import gold_cluster_labels, gold_clusters, take_column
-from .competition import Competition, CompetitionInfo, MetricSpec, Source
-from .delimited import MISSING, check_missing, check_unique, read_table, sha256, text_name
-from .fastwide import read_wide_fast
-from .querykeys import by_query, gold_keys, run_keyed, unjudged
-from .records import Parsed, ReadOptions, as_number, headers, layout, names_a_column, read_file, shown_row
-from .runfiles import apply_names, find_runs, name_runs
-from ..errors import InputError, note
+from compreport.language.caller import option
+from compreport.inputs.clustercol import gold_cluster_labels, gold_clusters, take_column
+from compreport.inputs.competition import Competition, CompetitionInfo, MetricSpec, Source
+from compreport.inputs.delimited import MISSING, check_missing, check_unique, read_table, sha256, text_name
+from compreport.inputs.fastwide import read_wide_fast
+from compreport.inputs.querykeys import by_query, gold_keys, run_keyed, unjudged
+from compreport.inputs.records import Parsed, ReadOptions, as_number, headers, layout, names_a_column, read_file, shown_row
+from compreport.inputs.runfiles import apply_names, find_runs, name_runs
+from compreport.errors import InputError, note
 
 #: Names of a label column that a one-field file's header is not noted for (any other header of such
 #: a file could be a label that occurs once, and is noted).

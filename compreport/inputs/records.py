@@ -28,12 +28,12 @@ import zipfile
 from collections import Counter
 from pathlib import Path
 
-from ..errors import InputError
-from ..settings import suggest
-from ..words import option
-from .delimited import MISSING, decode, read_bytes, split_fields, text_name
-from .jsonfiles import read_json
-from .parsed import MISSING_POLICIES, Parsed, RawText, ReadOptions, columns, one_column
+from compreport.errors import InputError
+from compreport.settings import suggest
+from compreport.language.caller import option
+from compreport.inputs.delimited import MISSING, decode, read_bytes, split_fields, text_name
+from compreport.inputs.jsonfiles import read_json
+from compreport.inputs.parsed import MISSING_POLICIES, Parsed, RawText, ReadOptions, columns, one_column
 
 __all__ = ["MISSING_POLICIES", "Parsed", "RawText", "ReadOptions", "columns", "headers", "layout", "one_column",
            "read_file", "read_json", "zip_member"]

@@ -22,12 +22,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from ..errors import InputError, note
-from ..settings import suggest
-from ..words import option
-from .delimited import decode, read_bytes, split_fields, text_name
-from .namesxml import read_xml_names
-from .overlap import check_runs, runs_read
+from compreport.errors import InputError, note
+from compreport.settings import suggest
+from compreport.language.caller import option
+from compreport.inputs.delimited import decode, read_bytes, split_fields, text_name
+from compreport.inputs.namesxml import read_xml_names
+from compreport.output.overlap import check_runs, runs_read
 
 
 @dataclass
@@ -92,7 +92,7 @@ def find_runs(runs: str, gold: str | None = None, exclude: list[str] | None = No
     InputError
         No run file, a folder that cannot be listed, a dangling symbolic link, a name that is not UTF-8;
         an :class:`~compreport.errors.OutputError` when ``runs`` reach an output directory this process
-        is writing (:func:`~compreport.inputs.overlap.check_runs`), before anything is read.
+        is writing (:func:`~compreport.output.overlap.check_runs`), before anything is read.
     """
     runs = text_name(runs)
     check_runs(runs)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import InputError, note
+from compreport.errors import InputError, note
 
 #: The commented competition.toml that ``compreport init`` writes.
 TEMPLATE = '''\

@@ -33,10 +33,10 @@ def check_name(name: str, paths: list[str]) -> None:
     """``--name``/``name=``: it names the one competition read from a table or a gold file (its id,
     folder and random streams are made from it), so not an empty name, several inputs, a spec (which
     has its own ``name``) or a name whose id OUT uses. Raises :class:`InputError` before any file is read."""
-    from ..errors import InputError
-    from ..words import option
-    from .spec import check_id  # the one rule for ids (spec imports this module)
-    from .tomlfile import is_spec
+    from compreport.errors import InputError
+    from compreport.language.caller import option
+    from compreport.inputs.spec import check_id  # the one rule for ids (spec imports this module)
+    from compreport.inputs.tomlfile import is_spec
 
     if not name.strip() or len(paths) != 1:
         raise InputError(f"{option('name')} names the one competition read from a table or a gold file; got "

@@ -18,22 +18,22 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import readers as load
-from .competition import INFO_FIELDS, Competition, CompetitionInfo, MetricSpec
-from .delimited import SEPARATORS, text_name
-from .records import MISSING_POLICIES, ReadOptions, columns, one_column
-from .slugs import RESERVED_IDS, slug
-from .specmodels import (_KEY_OF_SETTING, BootstrapSpec, CompetitionSpec, DataSpec, MetricEntry,  # noqa: F401
+from compreport.inputs import readers as load
+from compreport.inputs.competition import INFO_FIELDS, Competition, CompetitionInfo, MetricSpec
+from compreport.inputs.delimited import SEPARATORS, text_name
+from compreport.inputs.records import MISSING_POLICIES, ReadOptions, columns, one_column
+from compreport.inputs.slugs import RESERVED_IDS, slug
+from compreport.inputs.specmodels import (_KEY_OF_SETTING, BootstrapSpec, CompetitionSpec, DataSpec, MetricEntry,  # noqa: F401
                          NamesSpec, RunsSpec, WorkshopEntry, WorkshopSpec, _settings_of)
-from .tomlfile import is_spec, read_toml, validate_model, where
-from ..errors import InputError
-from ..settings import suggest
-from ..words import option, override
+from compreport.inputs.tomlfile import is_spec, read_toml, validate_model, where
+from compreport.errors import InputError
+from compreport.settings import suggest
+from compreport.language.caller import option, override
 
 
 @dataclass
 class Options:
-    """Options that shape how inputs are read (messages name them in the caller's words, :mod:`compreport.words`)."""
+    """Options that shape how inputs are read (messages name them in the caller's words, :mod:`compreport.language.caller`)."""
 
     gold: str | None = None
     id: str | None = None
@@ -121,7 +121,7 @@ def _metric_specs(entries: list[MetricEntry], opts: Options, base: Path | None,
         specs = [MetricSpec(name) for name in opts.metrics]
     else:
         specs = [MetricSpec(e.name, dict(e.model_extra or {}), str(base) if base else None) for e in entries]
-    from ..stats.metrics import get_metric
+    from compreport.stats.metrics import get_metric
 
     for i, s in enumerate(specs):
         try:

@@ -10,10 +10,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from .competition import CompetitionInfo
-from .tomlfile import where
-from ..errors import InputError
-from ..settings import validate
+from compreport.inputs.competition import CompetitionInfo
+from compreport.inputs.tomlfile import where
+from compreport.errors import InputError
+from compreport.settings import validate
 
 
 class _Strict(BaseModel):

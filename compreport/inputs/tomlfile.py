@@ -10,9 +10,9 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from ..errors import InputError
-from .delimited import read_bytes
-from ..settings import suggest
+from compreport.errors import InputError
+from compreport.inputs.delimited import read_bytes
+from compreport.settings import suggest
 
 
 def _text(path: Path) -> str:

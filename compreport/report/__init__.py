@@ -11,13 +11,13 @@ import functools
 from collections.abc import Sequence
 from pathlib import Path
 
-from .. import interrupts
-from ..lang import LANGUAGES, language
-from ..errors import InputError
-from ..settings import suggest
-from ..stats.results import Analysis
-from . import model
-from ..workers import os_error as _os_error
+from compreport import interrupts
+from compreport.language import LANGUAGES, language
+from compreport.errors import InputError
+from compreport.settings import suggest
+from compreport.stats.results import Analysis
+from compreport.report import model
+from compreport.workers import os_error as _os_error
 
 #: Table kinds of :meth:`Report.table`, :meth:`Report.to_latex` and :meth:`Report.to_markdown`.
 TABLES = ("leaderboard", "ci", "diff-best", "pairs", "pvalues", "summary", "legend")
@@ -39,7 +39,7 @@ def _choice(what: str, value: str, allowed: Sequence[str]) -> str:
 
 
 def _worded(method):
-    """Run a :class:`Report` method in the report's language (:func:`compreport.lang.language`)."""
+    """Run a :class:`Report` method in the report's language (:func:`compreport.language.language`)."""
     @functools.wraps(method)
     def inner(self, *args, **kwargs):
         with language(self.lang):
@@ -57,7 +57,7 @@ class Report:
     decimals, diff_decimals, p_decimals : int
         Decimals of scores and CIs (default 4), differences (3) and p-values (4), in every format.
     latex_style : {"ceurart", "ceurart-2col", "sepln", "acl"}
-        LaTeX layout: the class the tables go into (:data:`~compreport.report.latex_layout.STYLES`):
+        LaTeX layout: the class the tables go into (:data:`~compreport.report.latex.layout.STYLES`):
         CEUR-WS ceurart one column (default) or two columns, the SEPLN journal, ACL/SemEval.
     label_prefix : str, optional
         Prefix of every LaTeX label (``tab:<prefix>:...``), so several outputs can share a paper;
@@ -67,7 +67,7 @@ class Report:
         the appendix's prose); HTML, Markdown and results.json keep the point.
     lang : {"en", "es"}
         The language of every caption, sentence, heading, figure label, team letter and email body
-        (:mod:`compreport.lang`); file names, CSV columns and results.json keys stay English.
+        (:mod:`compreport.language`); file names, CSV columns and results.json keys stay English.
 
     Examples
     --------
@@ -79,7 +79,7 @@ class Report:
     def __init__(self, analysis: Analysis, *, decimals: int = 4, diff_decimals: int = 3, p_decimals: int = 4,
                  latex_style: str = "ceurart", label_prefix: str | None = None, decimal_comma: bool = False,
                  lang: str = "en"):
-        from .latex_layout import Options
+        from compreport.report.latex.layout import Options
 
         self.analysis = analysis
         self.lang = _choice("lang", lang, LANGUAGES)
@@ -90,9 +90,9 @@ class Report:
 
     @property
     def gallery(self):
-        """The report's figures (:class:`~compreport.report.figures.Gallery`), each drawn once."""
+        """The report's figures (:class:`~compreport.report.figures.gallery.Gallery`), each drawn once."""
         if self._gallery is None:
-            from .figures import Gallery
+            from compreport.report.figures.gallery import Gallery
 
             self._gallery = Gallery(self.analysis)
         return self._gallery
@@ -120,8 +120,8 @@ class Report:
     @_worded
     def to_latex(self, kind: str, competition: str | None = None, metric: str | None = None) -> str:
         """LaTeX of table ``kind`` (one of :data:`TABLES`), ready to ``\\input``."""
-        from .latex import Renderer
-        from .tex import warn_unset_names
+        from compreport.report.latex.renderer import Renderer
+        from compreport.report.latex.tex import warn_unset_names
 
         _choice("kind", kind, TABLES)
         r = Renderer(self.analysis, self.latex_options)
@@ -140,7 +140,7 @@ class Report:
     @_worded
     def to_markdown(self, kind: str, competition: str | None = None, metric: str | None = None) -> str:
         """A Markdown pipe table of ``kind`` (one of :data:`TABLES`)."""
-        from .markdown import table
+        from compreport.report.markdown import table
 
         t = self.table(kind, competition, metric)
         if kind == "leaderboard":
@@ -152,7 +152,7 @@ class Report:
         """One competition's leaderboard as aligned plain text, as ``compreport report`` prints it:
         a heading (metric, interval, the rule behind groups and marks), warnings, the table of its
         ``leaderboard.md``. ``escape`` makes each line safe for where it is printed."""
-        from . import plaintext
+        from compreport.report import plaintext
 
         comp = self.analysis.competition(competition)
         return plaintext.leaderboard(comp, self.analysis.settings, self.format, escape)
@@ -161,7 +161,7 @@ class Report:
     def to_html(self, competition: str | None = None) -> str:
         """The self-contained HTML page of one competition (omit ``competition`` when there is one),
         or the workshop overview when ``competition`` is None and there are several."""
-        from . import html
+        from compreport.report.pages import html
 
         if competition is None and len(self.analysis.competitions) > 1:
             return html.index_html(self.analysis, self.format, self.gallery)
@@ -177,7 +177,7 @@ class Report:
         distribution of ``a`` − ``b``, default winner − runner-up; needs the replicates of a run,
         not a results.json), ``facets`` (every metric), ``workshop`` (competitiveness).
         """
-        from . import figures
+        from compreport.report.figures import gallery as figures
 
         _choice("kind", kind, FIGURES)
         if kind != "dist" and (a is not None or b is not None):
@@ -211,7 +211,7 @@ class Report:
         """Write the report into ``out_dir``; returns the paths written. results.json is always
         written; ``formats`` and ``figure_formats`` are sequences or comma lists (``"json,latex"``).
 
-        The output directory contract (:mod:`compreport.report.staging`): ``out_dir`` must be new,
+        The output directory contract (:mod:`compreport.output.staging`): ``out_dir`` must be new,
         empty, or a directory an earlier report wrote (marked by its manifest ``.compreport.json``,
         written last and not among the paths returned), which ``force=True`` replaces: only the
         files its manifest lists; any other file is kept and named in a :class:`~compreport.errors.Note`.
@@ -221,29 +221,29 @@ class Report:
         Raises :class:`~compreport.errors.OutputError` (an :class:`InputError`) for an ``out_dir``
         that is not empty and not compreport's, or holds an earlier report without ``force``, or is
         (or holds) an input file or the current directory, or lies inside a runs folder the analysis
-        was read from (or where its runs glob reaches: :mod:`compreport.inputs.overlap`; known to an
+        was read from (or where its runs glob reaches: :mod:`compreport.output.overlap`; known to an
         analysis made by :func:`compreport.analyze`, not to one read from results.json), or is being
         written by another run, or cannot be written (read-only, no space left); :class:`InputError`
         for an unknown format or missing PDF libraries.
 
         ``emails``: an addresses file (CSV/TSV: ``team, address[, language]``) or what
-        :func:`compreport.report.emails.read_recipients` returned: writes ``emails/<team>.eml`` with the
-        team's letters attached (needs the ``pdf`` format; :mod:`compreport.report.emails`).
+        :func:`compreport.report.pages.emails.read_recipients` returned: writes ``emails/<team>.eml`` with the
+        team's letters attached (needs the ``pdf`` format; :mod:`compreport.report.pages.emails`).
 
         ``jobs``: worker processes drawing figures and rendering PDF documents (default: every core
         this process may use); ``appendix.pdf`` compiles alongside them. The files do not depend on it.
         ``progress``: a progress bar per stage on stderr (figures, PDF documents); None: when stderr
         is a terminal.
         """
-        from .staging import claim
-        from ..workers import check_jobs, default_jobs, show_progress
+        from compreport.output.staging import claim
+        from compreport.workers import check_jobs, default_jobs, show_progress
 
         jobs = check_jobs(default_jobs() if jobs is None else jobs)
         progress = show_progress(progress)
 
         formats = [_choice("formats", f, FORMATS) for f in _names(formats)]
         if emails is not None:
-            from .emails import Recipients, read_recipients  # imports the renderers: only when asked
+            from compreport.report.pages.emails import Recipients, read_recipients  # imports the renderers: only when asked
 
             if not isinstance(emails, Recipients):
                 emails = read_recipients(emails)
@@ -261,7 +261,7 @@ class Report:
                 written = [tmp / "results.json"] + self._render(tmp, formats, tuple(figure_formats), compile_pdf,
                                                                 jobs, progress)
                 if emails is not None:
-                    from .emails import write_emails
+                    from compreport.report.pages.emails import write_emails
 
                     written += write_emails(self.analysis, tmp, emails, self.format)
             except InputError:
@@ -277,7 +277,7 @@ class Report:
 
     def _render(self, tmp: Path, formats: list[str], figure_formats: tuple[str, ...], compile_pdf: bool,
                 jobs: int, progress: bool = False) -> list[Path]:
-        from .exports import write_exports
+        from compreport.report.exports import write_exports
 
         written: list[Path] = write_exports(self.analysis, tmp, self.format)
         pages = bool({"html", "pdf"} & set(formats))
@@ -287,7 +287,7 @@ class Report:
         try:
             interrupts.check()
             if "latex" in formats:
-                from .appendix import cited_keys, start_compile, write_latex
+                from compreport.report.latex.appendix import cited_keys, start_compile, write_latex
 
                 written += write_latex(self.analysis, tmp, self.latex_options, compile_pdf=False,
                                        figures=self.gallery.pdfs)
@@ -296,11 +296,11 @@ class Report:
                          if compile_pdf else None)
             interrupts.check()
             if "html" in formats:
-                from .html import write_html
+                from compreport.report.pages.html import write_html
 
                 written += write_html(self.analysis, tmp, self.format, self.gallery)
             if "pdf" in formats:
-                from .pdf import write_pdf
+                from compreport.report.pages.pdf import write_pdf
 
                 try:
                     written += write_pdf(self.analysis, tmp, self.format, self.gallery, jobs=jobs, progress=progress)

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..lang import count, tr
-from ..stats.results import Analysis, CompetitionAnalysis
-from . import markdown, model, prose
-from .naming import pairs_file
+from compreport.language import count, tr
+from compreport.stats.results import Analysis, CompetitionAnalysis
+from compreport.report import markdown, model, prose
+from compreport.report.naming import pairs_file
 
 
 def leaderboard_frame(analysis: Analysis, comp: CompetitionAnalysis):

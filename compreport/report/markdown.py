@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .model import Table
+from compreport.report.model import Table
 
 _SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 

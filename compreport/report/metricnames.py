@@ -1,16 +1,16 @@
 """How metrics are named for readers: display names and titles with their parameters in words (HTML,
 PDF, Markdown, the terminal, figures, team sheets). Files, CSV columns and results.json keep the
-metric ids; the LaTeX tables typeset the same names (:data:`compreport.report.tex.METRIC_NAMES`).
+metric ids; the LaTeX tables typeset the same names (:data:`compreport.report.latex.tex.METRIC_NAMES`).
 """
 
 from __future__ import annotations
 
-from ..lang import N_, tr
-from ..stats.results import MetricAnalysis
+from compreport.language import N_, tr
+from compreport.stats.results import MetricAnalysis
 
 
 #: Display names of the built-in metrics as plain Unicode text (HTML, PDF, Markdown, the terminal,
-#: figures); the LaTeX tables typeset the same names (:data:`compreport.report.tex.METRIC_NAMES`).
+#: figures); the LaTeX tables typeset the same names (:data:`compreport.report.latex.tex.METRIC_NAMES`).
 #: Any other metric (a user's) shows its own name. Files and results.json keep the metric ids.
 METRIC_LABELS = {
     "accuracy": N_("accuracy"), "f1": "F1", "macro_f1": "macro-F1", "micro_f1": "micro-F1",

@@ -19,11 +19,11 @@ import numbers
 import re
 from dataclasses import dataclass, field
 
-from .. import vocabulary as vocab
-from ..lang import N_, count, tr
-from .metricnames import metric_label
-from ..errors import InputError
-from ..stats.results import Analysis, Comparison, CompetitionAnalysis, MetricAnalysis
+from compreport.language import vocabulary as vocab
+from compreport.language import N_, count, tr
+from compreport.report.metricnames import metric_label
+from compreport.errors import InputError
+from compreport.stats.results import Analysis, Comparison, CompetitionAnalysis, MetricAnalysis
 
 #: How a missing or undefined value is shown (an en dash).
 MISSING = "\u2013"
@@ -177,23 +177,23 @@ _STAR_LEVEL = {mark: len(vocab.STARS) - 1 - i for i, (_, mark) in enumerate(voca
 
 def mark_level(mark: str) -> int:
     """The shading level of a stored significance mark (``Comparison.mark``): 3 for ``***`` down to
-    0 for ``†``, -1 for no mark (:data:`~compreport.vocabulary.STARS`)."""
+    0 for ``†``, -1 for no mark (:data:`~compreport.language.vocabulary.STARS`)."""
     return _STAR_LEVEL.get(mark, -1)
 
 
 def possible_marks(metric: MetricAnalysis) -> tuple[tuple[float, str], ...]:
     """The significance marks a corrected p-value of ``metric`` can earn, strictest first: those of
-    its stored scheme (``verdicts["marks"]``: :func:`~compreport.vocabulary.marks_at`) whose threshold is above the
+    its stored scheme (``verdicts["marks"]``: :func:`~compreport.language.vocabulary.marks_at`) whose threshold is above the
     smallest p-value its stored rule can reach (``verdicts["min_p"]``: 1/(R + 1) for R resamples,
     times the smallest family under Bonferroni or Holm); none without resamples; every mark of
-    :data:`~compreport.vocabulary.STARS` when the rule does not say (an analysis built by hand)."""
+    :data:`~compreport.language.vocabulary.STARS` when the rule does not say (an analysis built by hand)."""
     scheme = tuple(tuple(m) for m in metric.verdicts.get("marks", vocab.STARS))
     if "min_p" not in metric.verdicts:
         return scheme
     min_p = metric.verdicts["min_p"]
     if min_p is None or min_p != min_p:
         return ()
-    from ..stats.multitest import rejects
+    from compreport.stats.multitest import rejects
 
     return tuple((t, mark) for t, mark in scheme if rejects(min_p, t))
 
@@ -222,7 +222,7 @@ def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
     """Rank, system, one score per metric (``score:<metric>``; best in bold), the primary metric's
     CI (``ci_low``, ``ci_high``, and both as ``ci`` text ``[low, high]``), significance group and
     ``marks`` (:func:`~compreport.report.prose.marks`); rows in the primary metric's order."""
-    from .prose import marks
+    from compreport.report.prose import marks
 
     primary = comp.primary
     columns = {"rank": tr("Rank"), "system": tr("System")}

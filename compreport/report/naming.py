@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..inputs.slugs import ascii_text, slug
-from ..inputs.spec import check_id
-from ..stats.results import CompetitionAnalysis
+from compreport.inputs.slugs import ascii_text, slug
+from compreport.inputs.spec import check_id
+from compreport.stats.results import CompetitionAnalysis
 
 #: Characters after which a participant's name may wrap (runs of them; spaces wrap anyway).
 NAME_SEPARATORS = "._-/+&@:,;|)]}"
@@ -33,8 +33,8 @@ def metric_stems(comp: CompetitionAnalysis) -> dict[str, str]:
 
 def pieces(name) -> list[str]:
     """``name`` cut after each run of separators (:data:`NAME_SEPARATORS`) that a word follows: where
-    the HTML (:func:`compreport.report.html.breakable`) and the LaTeX captions
-    (:func:`compreport.report.tex.breakable`) let a name wrap."""
+    the HTML (:func:`compreport.report.pages.html.breakable`) and the LaTeX captions
+    (:func:`compreport.report.latex.tex.breakable`) let a name wrap."""
     sep = re.escape(NAME_SEPARATORS)
     return re.split(f"(?<=[{sep}])(?=[^{sep}\\s])", str(name))
 

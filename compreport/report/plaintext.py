@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..lang import decimal, tr
-from ..settings import Settings
-from ..stats.results import CompetitionAnalysis
-from . import model, prose
-from .metricnames import metric_label
-from .model import Table
+from compreport.language import decimal, tr
+from compreport.settings import Settings
+from compreport.stats.results import CompetitionAnalysis
+from compreport.report import model, prose
+from compreport.report.metricnames import metric_label
+from compreport.report.model import Table
 
 
 def table(t: Table, keys: list[str] | None = None, escape: Callable[[str], str] = str, indent: str = "  ") -> str:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import vocabulary as vocab
-from ..lang import N_, count, decimal, tr
-from ..stats import montecarlo
-from ..stats.multitest import smallest_family
-from ..settings import Settings
-from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis, Score
-from .metricnames import metric_label
+from compreport.language import vocabulary as vocab
+from compreport.language import N_, count, decimal, tr
+from compreport.stats import montecarlo
+from compreport.stats.multitest import smallest_family
+from compreport.settings import Settings
+from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalysis, Score
+from compreport.report.metricnames import metric_label
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ def ties_are_not_verdicts(settings: Settings, esc=str) -> str:
 
 def ppi_note(summary, ids, esc=str, number=decimal) -> str | None:
     """The note on the columns ``ids`` of the competitiveness ``summary`` table whose PPI is in their
-    metric's units, not a percentage (:data:`~compreport.vocabulary.PPI_IN_UNITS`), names through
+    metric's units, not a percentage (:data:`~compreport.language.vocabulary.PPI_IN_UNITS`), names through
     ``esc`` (the renderer's escaping) and the ideal value through ``number`` (LaTeX: its decimal
     marker); None when every PPI there is a percentage."""
     units = [cid for cid in ids if summary.extra["ppi_unit"][cid] == "metric"]

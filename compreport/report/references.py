@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..lang import tr
+from compreport.language import tr
 
 #: BibTeX key -> (short author-year citation, BibTeX entry).
 REFERENCES = {

@@ -11,21 +11,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import interrupts
-from .. import vocabulary as vocab
-from ..words import option
-from . import competitiveness, intervals, letters, maxt, montecarlo, multitest, ranking, significance
-from . import resampling as bootstrap
-from ..errors import InputError, warn
-from ..inputs.competition import Competition
-from ..inputs.readers import unseen_label_warnings
-from ..settings import Settings
-from .classes import CLASSIFICATION, SMALL_CLASS, per_class, small_classes
-from .memory import check_memory, check_replicates_memory
-from .metrics import get_metric
-from .metrics.fields import NO_PREDICTION
-from .metrics.ranking import RankingMetric
-from .results import Analysis, Comparison, CompetitionAnalysis, MetricAnalysis, Score
+from compreport import interrupts
+from compreport.language import vocabulary as vocab
+from compreport.language.caller import option
+from compreport.stats import competitiveness, intervals, letters, maxt, montecarlo, multitest, ranking, significance
+from compreport.stats import resampling as bootstrap
+from compreport.errors import InputError, warn
+from compreport.inputs.competition import Competition
+from compreport.inputs.readers import unseen_label_warnings
+from compreport.settings import Settings
+from compreport.stats.classes import CLASSIFICATION, SMALL_CLASS, per_class, small_classes
+from compreport.stats.memory import check_memory, check_replicates_memory
+from compreport.stats.metrics import get_metric
+from compreport.stats.metrics.fields import NO_PREDICTION
+from compreport.stats.metrics.ranking import RankingMetric
+from compreport.stats.results import Analysis, Comparison, CompetitionAnalysis, MetricAnalysis, Score
 
 __all__ = ["Analysis", "Comparison", "CompetitionAnalysis", "MetricAnalysis", "Score", "Settings", "analyze",
            "analyze_competition", "analyze_metric"]
@@ -467,7 +467,7 @@ def analyze(competitions: list[Competition], settings: Settings, *, jobs: int = 
         # stream, so the numbers are those of a run in one process); warnings come back in order
         import functools
 
-        from ..workers import run_tasks, show_progress
+        from compreport.workers import run_tasks, show_progress
 
         one = functools.partial(analyze_competition, jobs=1, progress=False)
         done = run_tasks([(one, (c, settings)) for c in competitions], jobs,

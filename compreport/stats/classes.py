@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..inputs.competition import Competition
-from .metrics.fields import NO_PREDICTION
+from compreport.inputs.competition import Competition
+from compreport.stats.metrics.fields import NO_PREDICTION
 
 #: Metrics read from a class-label field: a competition ranked by one gets :func:`per_class`.
 CLASSIFICATION = frozenset({"accuracy", "f1", "macro_f1", "micro_f1", "weighted_f1", "precision", "recall",

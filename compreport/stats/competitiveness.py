@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .multitest import cannot_reject
+from compreport.stats.multitest import cannot_reject
 
 
 def competitiveness(observed: np.ndarray, order: np.ndarray, p_vs_best: dict[str, np.ndarray],

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import os
 
-from ..errors import InputError
-from ..words import option
+from compreport.errors import InputError
+from compreport.language.caller import option
 
 #: Largest number of index cells (rows * n) drawn at once; bounds memory to ~64 MB per block.
 _BLOCK_CELLS = 1 << 23

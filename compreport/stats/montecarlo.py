@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .multitest import rejects, resamples_needed, smallest_corrected_p
+from compreport.stats.multitest import rejects, resamples_needed, smallest_corrected_p
 
 #: Probability that some settled verdict of a family differs from its infinite-resample verdict.
 RISK = 1e-3

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..vocabulary import MULTIPLETESTS_METHOD
+from compreport.language.vocabulary import MULTIPLETESTS_METHOD
 
 #: Relative slack of :func:`rejects`. A corrected p-value is a whole number times (c + 1)/(B + 1)
 #: (over a whole number, for BH) computed in floating point: Holm over 28 pairs at its floor with

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .memory import block_rows
-from .multinomial import Multinomial  # noqa: F401  (the type of pattern_counts' sampler)
+from compreport.stats.memory import block_rows
+from compreport.stats.multinomial import Multinomial  # noqa: F401  (the type of pattern_counts' sampler)
 
 
 def competition_key(competition_id: str) -> int:

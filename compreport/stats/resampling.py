@@ -45,15 +45,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import interrupts
-from ..words import option
-from ..workers import forked_map, show_progress
-from .clusters import Clusters
-from .memory import block_rows, check_memory, memory_parts  # noqa: F401  (block_rows: re-exported)
-from .metrics import Prepared
-from .multinomial import Multinomial
-from .resampler import Resampler, competition_key  # noqa: F401  (the plan; re-exported)
-from .summing import _Summer, _stats_matrix, unique_rows  # noqa: F401
+from compreport import interrupts
+from compreport.language.caller import option
+from compreport.workers import forked_map, show_progress
+from compreport.stats.clusters import Clusters
+from compreport.stats.memory import block_rows, check_memory, memory_parts  # noqa: F401  (block_rows: re-exported)
+from compreport.stats.metrics import Prepared
+from compreport.stats.multinomial import Multinomial
+from compreport.stats.resampler import Resampler, competition_key  # noqa: F401  (the plan; re-exported)
+from compreport.stats.summing import _Summer, _stats_matrix, unique_rows  # noqa: F401
 
 
 @dataclass

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import numpy as np
 
-from .._version import __version__
-from ..inputs.competition import INFO_FIELDS, CompetitionInfo
-from ..errors import InputError
-from ..settings import Settings, suggest
-from . import frames  # DataFrames and notebook HTML; pandas is imported inside its functions
-from .jsonvalues import dataclass_from, json_ready
-from .verdicts import Comparison, Score
+from compreport._version import __version__
+from compreport.inputs.competition import INFO_FIELDS, CompetitionInfo
+from compreport.errors import InputError
+from compreport.settings import Settings, suggest
+from compreport.stats import frames  # DataFrames and notebook HTML; pandas is imported inside its functions
+from compreport.stats.jsonvalues import dataclass_from, json_ready
+from compreport.stats.verdicts import Comparison, Score
 
 __all__ = ["Analysis", "Comparison", "CompetitionAnalysis", "MetricAnalysis", "Score"]
 

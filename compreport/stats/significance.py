@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .intervals import interval
+from compreport.stats.intervals import interval
 
 #: Relative tolerance when comparing a replicate difference with a threshold (floating-point noise).
 _TOL = 1e-10

@@ -95,7 +95,7 @@ class Comparison:
         change the verdict. None when ``significant`` is None.
     mark : str
         Significance mark of ``p_adjusted`` by the thresholds below alpha and alpha itself
-        (:func:`compreport.vocabulary.marks_at`: ``***``, ``**``, ``*``); ``""`` when not significant.
+        (:func:`compreport.language.vocabulary.marks_at`: ``***``, ``**``, ``*``); ``""`` when not significant.
     """
 
     a: str

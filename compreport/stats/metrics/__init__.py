@@ -19,14 +19,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...errors import InputError
-from ...settings import suggest
-from .base import Metric, Prepared
-from .classification import ClassificationMetric
-from .numeric import ErrorMetric, PearsonMetric, RocAucMetric, SpearmanMetric
-from .ranking import RankingMetric, ranking_metric
-from .restmex import MeasureC, MeasureS
-from .user import UserMetric
+from compreport.errors import InputError
+from compreport.settings import suggest
+from compreport.stats.metrics.base import Metric, Prepared
+from compreport.stats.metrics.classification import ClassificationMetric
+from compreport.stats.metrics.numeric import ErrorMetric, PearsonMetric, RocAucMetric, SpearmanMetric
+from compreport.stats.metrics.ranking import RankingMetric, ranking_metric
+from compreport.stats.metrics.restmex import MeasureC, MeasureS
+from compreport.stats.metrics.user import UserMetric
 
 __all__ = ["REGISTRY", "Metric", "Prepared", "get_metric", "suggest"]
 

@@ -7,9 +7,9 @@ from typing import Callable
 
 import numpy as np
 
-from ...errors import InputError
-from ...inputs.competition import Competition
-from ...settings import suggest
+from compreport.errors import InputError
+from compreport.inputs.competition import Competition
+from compreport.settings import suggest
 
 
 @dataclass

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...words import option
-from ...errors import InputError
-from ...inputs.competition import Competition
-from .base import Metric, Prepared, safe_divide
-from .fields import Encoded, encode, field_index
+from compreport.language.caller import option
+from compreport.errors import InputError
+from compreport.inputs.competition import Competition
+from compreport.stats.metrics.base import Metric, Prepared, safe_divide
+from compreport.stats.metrics.fields import Encoded, encode, field_index
 
 _AVERAGED = {"macro_f1", "micro_f1", "weighted_f1", "macro_precision", "macro_recall"}
 _BINARY = {"precision", "recall", "f1"}

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...errors import InputError
-from ...inputs.competition import Competition
-from ...settings import suggest
+from compreport.errors import InputError
+from compreport.inputs.competition import Competition
+from compreport.settings import suggest
 
 
 def field_index(comp: Competition, params: dict, key: str = "field", default: int = 0) -> int:

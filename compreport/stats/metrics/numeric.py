@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...words import option
-from ...errors import InputError
-from ...inputs.competition import Competition
-from .base import Metric, Prepared, safe_divide
-from .fields import field_index, to_float, to_scores
+from compreport.language.caller import option
+from compreport.errors import InputError
+from compreport.inputs.competition import Competition
+from compreport.stats.metrics.base import Metric, Prepared, safe_divide
+from compreport.stats.metrics.fields import field_index, to_float, to_scores
 
 _EPS = np.finfo(np.float64).eps
 

@@ -32,11 +32,11 @@ import re
 
 import numpy as np
 
-from ...errors import InputError
-from ...inputs.competition import Competition
-from ...words import option
-from .base import Metric, Prepared, safe_divide
-from .fields import NO_PREDICTION, field_index, to_scores
+from compreport.errors import InputError
+from compreport.inputs.competition import Competition
+from compreport.language.caller import option
+from compreport.stats.metrics.base import Metric, Prepared, safe_divide
+from compreport.stats.metrics.fields import NO_PREDICTION, field_index, to_scores
 
 #: Names of the ranking metrics: ``map``, ``mrr``, and ``map@k``, ``p@k``, ``ndcg@k`` for k >= 1.
 PATTERN = re.compile(r"(map|mrr|p|ndcg)(?:@([1-9][0-9]*))?")

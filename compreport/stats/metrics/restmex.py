@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...errors import InputError
-from ...inputs.competition import Competition
-from .base import Metric, Prepared, safe_divide
-from .classification import confusion_stats, f1_per_class, label_mask
-from .fields import encode, field_index, to_float
+from compreport.errors import InputError
+from compreport.inputs.competition import Competition
+from compreport.stats.metrics.base import Metric, Prepared, safe_divide
+from compreport.stats.metrics.classification import confusion_stats, f1_per_class, label_mask
+from compreport.stats.metrics.fields import encode, field_index, to_float
 
 
 class MeasureS(Metric):

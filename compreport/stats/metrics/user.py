@@ -20,11 +20,11 @@ from types import ModuleType
 
 import numpy as np
 
-from ...errors import InputError
-from ...inputs.competition import Competition
-from ...inputs.delimited import text_name
-from .base import Metric, Prepared
-from .fields import NO_PREDICTION, missing_error
+from compreport.errors import InputError
+from compreport.inputs.competition import Competition
+from compreport.inputs.delimited import text_name
+from compreport.stats.metrics.base import Metric, Prepared
+from compreport.stats.metrics.fields import NO_PREDICTION, missing_error
 
 #: Imported metric files: (resolved path, mtime_ns, size) -> module.
 _MODULES: dict[tuple[str, int, int], ModuleType] = {}

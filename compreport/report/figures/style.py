@@ -23,11 +23,11 @@ from matplotlib.figure import Figure
 from matplotlib.font_manager import get_font
 from matplotlib.lines import Line2D
 
-from .._version import __version__
-from ..lang import tr
-from ..stats.results import MetricAnalysis
-from .glyphs import font_family
-from .metricnames import metric_label
+from compreport._version import __version__
+from compreport.language import tr
+from compreport.stats.results import MetricAnalysis
+from compreport.report.figures.glyphs import font_family
+from compreport.report.metricnames import metric_label
 
 #: Okabe & Ito (2008) colour-blind-safe palette.
 OKABE_ITO = {

@@ -1,6 +1,6 @@
 """PDF reports with WeasyPrint: the competition reports, the workshop overview and one-page team sheets.
 
-The PDFs are the HTML of :mod:`compreport.report.html` under its print CSS (A4, page numbers,
+The PDFs are the HTML of :mod:`compreport.report.pages.html` under its print CSS (A4, page numbers,
 repeated table headers, landscape pages for wide pairwise matrices). WeasyPrint is imported
 only here, and only when PDF output is asked for. The pages are rendered ``for_pdf``: without
 their ``<style>``, whose stylesheets each process parses once (:class:`_Renderer`).
@@ -19,11 +19,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..stats.results import Analysis
-from . import html, model
-from .figures import Gallery
-from .naming import competition_dir, team_letters
-from .team import team_html
+from compreport.stats.results import Analysis
+from compreport.report import model
+from compreport.report.pages import html
+from compreport.report.figures.gallery import Gallery
+from compreport.report.naming import competition_dir, team_letters
+from compreport.report.pages.team import team_html
 
 #: URLs the fetcher refused during this process (should stay empty: our pages reference nothing).
 REFUSED: list[str] = []
@@ -122,7 +123,7 @@ def write_pdf(analysis: Analysis, out: Path, fmt: model.Format | None = None,
     per team, one page per run, see :func:`compreport.report.naming.team_letters`), each document by
     one of up to ``jobs`` worker processes (:func:`~compreport.report.workers.run_tasks`; the files do
     not depend on it), with a progress bar on stderr when ``progress``; return the paths written."""
-    from ..workers import run_tasks
+    from compreport.workers import run_tasks
 
     out = Path(out)
     fmt = fmt or model.Format()

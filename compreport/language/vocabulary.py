@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .lang import N_, tr
+from compreport.language import N_, tr
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class Term:
     key : str
         Its key in results.json (``holm``; ``p_holm`` is the Comparison field).
     label : str
-        Display label (``Holm``), in the report's language (:func:`compreport.lang.tr`).
+        Display label (``Holm``), in the report's language (:func:`compreport.language.tr`).
     words : str
         How a sentence names it (``the Holm correction``), in the report's language.
     cite : str or None
@@ -175,7 +175,7 @@ def stars(p, alpha: float = 0.1):
     """
     import numpy as np
 
-    from .stats.multitest import rejects  # here: multitest reads this module's MULTIPLETESTS_METHOD
+    from compreport.stats.multitest import rejects  # here: multitest reads this module's MULTIPLETESTS_METHOD
 
     values = np.asarray(np.nan if p is None else p, dtype=float)
     out = np.full(values.shape, "", dtype=object)

@@ -1,5 +1,5 @@
 """The workshop figure: the competitiveness of every competition side by side (drawn once per report
-by the :class:`~compreport.report.figures.Gallery`, as ``summary/competitiveness.<fmt>``). It reads
+by the :class:`~compreport.report.figures.gallery.Gallery`, as ``summary/competitiveness.<fmt>``). It reads
 the stored competitiveness figures; nothing is computed here."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from ..inputs.slugs import slug
-from ..lang import tr
-from ..stats.results import Analysis
-from .figstyle import OKABE_ITO, TEXT, label_width, new_figure, set_system_ticks, styled
-from .metricnames import metric_label
+from compreport.inputs.slugs import slug
+from compreport.language import tr
+from compreport.stats.results import Analysis
+from compreport.report.figures.style import OKABE_ITO, TEXT, label_width, new_figure, set_system_ticks, styled
+from compreport.report.metricnames import metric_label
 
 
 def _competition_labels(analysis: Analysis) -> list[str]:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import math
 
-from ..lang import tr
-from ..stats.results import Analysis, CompetitionAnalysis
-from . import model, prose
-from .html import citation_segments, render
-from .metricnames import metric_title
-from .naming import pairs_file, team_letters, team_of
+from compreport.language import tr
+from compreport.stats.results import Analysis, CompetitionAnalysis
+from compreport.report import model, prose
+from compreport.report.pages.html import citation_segments, render
+from compreport.report.metricnames import metric_title
+from compreport.report.naming import pairs_file, team_letters, team_of
 
 #: A team sheet lists at most this many systems that cannot be told apart from the run (the nearest
 #: in rank), and names the significantly different ones only when they are no more than this many.
@@ -100,6 +100,6 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
 
 def team_html(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt: model.Format | None = None, *,
               for_pdf: bool = False) -> str:
-    """The one-page sheet of one system (rendered to PDF by :func:`compreport.report.pdf.write_pdf`, ``for_pdf``:
-    see :mod:`compreport.report.html`)."""
+    """The one-page sheet of one system (rendered to PDF by :func:`compreport.report.pages.pdf.write_pdf`, ``for_pdf``:
+    see :mod:`compreport.report.pages.html`)."""
     return render("team.html", **team_context(analysis, comp, system, fmt or model.Format()), for_pdf=for_pdf)

@@ -19,13 +19,13 @@ import unicodedata
 
 import numpy as np
 
-from ..errors import warn
-from ..lang import N_, grouped, tr
-from ..words import option
-from ..stats.results import MetricAnalysis
-from .metricnames import metric_label, positive
-from .model import MISSING, Cell
-from .naming import pieces
+from compreport.errors import warn
+from compreport.language import N_, grouped, tr
+from compreport.language.caller import option
+from compreport.stats.results import MetricAnalysis
+from compreport.report.metricnames import metric_label, positive
+from compreport.report.model import MISSING, Cell
+from compreport.report.naming import pieces
 
 
 _SPECIAL = {

@@ -7,9 +7,9 @@ temporary folder beside OUT would be listed as files of the runs folder, and the
 read the report as runs. A data file's folder (the gold's), a spec's folder or a workshop folder may hold
 OUT: only the files they name are read, and their competition folders hold a ``competition.toml``.
 
-:func:`check` is the rule (:meth:`compreport.report.staging.Claim.protect` applies it).
+:func:`check` is the rule (:meth:`compreport.output.staging.Claim.protect` applies it).
 :func:`check_runs` applies it to the output directories this process is writing (``WRITING``,
-kept by :func:`compreport.report.staging.claim`) before a runs folder is read: a spec's runs
+kept by :func:`compreport.output.staging.claim`) before a runs folder is read: a spec's runs
 folder is known only once the spec is read, after OUT was claimed.
 """
 
@@ -19,7 +19,7 @@ import fnmatch
 import glob
 import os
 
-from ..errors import OutputError
+from compreport.errors import OutputError
 
 #: The output directories this process is writing: resolved path -> as messages name it (``-o out``).
 WRITING: dict[str, str] = {}

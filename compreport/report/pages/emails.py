@@ -5,7 +5,7 @@
 separated by commas in one quoted cell; the language, ``en`` or ``es``, words the subject and body,
 by default the report's; the attached letters are in the report's language). Each email has a ``To``, a ``Subject``, a short plain-text
 body with the team's results in words (rank, score, interval, group and the stored verdict of every
-run, from the team sheet's context: :func:`compreport.report.team.team_context`), and the team's
+run, from the team sheet's context: :func:`compreport.report.pages.team.team_context`), and the team's
 letter of every competition it took part in attached (``<competition>/teams/<team>.pdf``). Built
 with the standard library's :mod:`email` package; no ``Date`` or ``Message-ID`` header and a MIME
 boundary derived from the content, so the same report gives byte-identical files.
@@ -22,13 +22,13 @@ from email.message import EmailMessage
 from email.utils import getaddresses
 from pathlib import Path
 
-from ..errors import InputError, note
-from ..lang import LANGUAGES, count, current, language, tr
-from ..inputs.delimited import decode, read_bytes
-from ..stats.results import Analysis
-from . import model
-from .naming import competition_dir, email_files, team_letters
-from .team import team_context
+from compreport.errors import InputError, note
+from compreport.language import LANGUAGES, count, current, language, tr
+from compreport.inputs.delimited import decode, read_bytes
+from compreport.stats.results import Analysis
+from compreport.report import model
+from compreport.report.naming import competition_dir, email_files, team_letters
+from compreport.report.pages.team import team_context
 
 @dataclass(frozen=True)
 class Recipient:

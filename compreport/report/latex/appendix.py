@@ -13,13 +13,13 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
-from . import model, prose, references
-from .latex import Options, Renderer, preamble
-from .naming import competition_dir
-from .tex import escape, metric_name, num, warn_unset_names
-from ..inputs.slugs import slug
-from ..lang import current, decimal_comma, tr
+from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
+from compreport.report import model, prose, references
+from compreport.report.latex.renderer import Options, Renderer, preamble
+from compreport.report.naming import competition_dir
+from compreport.report.latex.tex import escape, metric_name, num, warn_unset_names
+from compreport.inputs.slugs import slug
+from compreport.language import current, decimal_comma, tr
 
 
 #: The BibTeX style of the appendix's bibliography (natbib, author-year).
@@ -65,7 +65,7 @@ def _section(title: str):
 def appendix(analysis: Analysis, options: Options, tables_by_comp: dict[str, list[str]],
              figures_by_comp: dict[str, list[str]], stamp: str, prefix: str) -> str:
     """The appendix document (pylatex): methods, then every competition's tables and figures, in the
-    style's geometry (:attr:`~compreport.report.latex_layout.Style.document`) with ``preamble.tex``."""
+    style's geometry (:attr:`~compreport.report.latex.layout.Style.document`) with ``preamble.tex``."""
     import re
 
     from pylatex import Command, Document, NoEscape, Section, Subsection
@@ -212,7 +212,7 @@ class AppendixBuild:
         .log) when it failed."""
         self.proc.communicate()
         if self.proc.returncode != 0:  # our bug, not the user's: keep the .tex and the log, say so
-            from ..errors import warn
+            from compreport.errors import warn
 
             warn("appendix.pdf not built: latexmk failed on appendix.tex (see appendix.log in the output)")
             return None

@@ -12,8 +12,8 @@ import json
 import os
 from pathlib import Path, PurePosixPath
 
-from .._version import __version__
-from ..errors import OutputError
+from compreport._version import __version__
+from compreport.errors import OutputError
 
 
 def _reason(exc: OSError) -> str:

@@ -1,5 +1,5 @@
 """The translation table: every English text of a report (the key, exactly as the code writes
-it, ``{placeholders}`` included) and its Spanish. :func:`compreport.lang.tr` reads it;
+it, ``{placeholders}`` included) and its Spanish. :func:`compreport.language.tr` reads it;
 ``tests/test_spanish.py`` checks that every text the code and templates pass to ``tr`` is here, with
 the same placeholders.
 
@@ -12,12 +12,12 @@ competitividad, significant = significativo, "cannot be told apart from" = "no s
 higher/lower is better = mayor/menor es mejor, tied with best = empata con el mejor, unsettled = no
 resuelto.
 Spanish typography: decimal numbers keep the point unless the report asks for a comma; whole
-numbers go through :func:`compreport.lang.count`; quotes « » are not used (the English “ ” stay).
+numbers go through :func:`compreport.language.count`; quotes « » are not used (the English “ ” stay).
 """
 
 from __future__ import annotations
 
-from . import pages, tables, words
+from compreport.language.translations import pages, tables, words
 
 #: English text -> Spanish: the three parts, one per kind of output (no text in two of them: a test).
 ES: dict[str, str] = {**words.ES, **pages.ES, **tables.ES}

@@ -1,6 +1,6 @@
 """Heat-map figures: every pair of systems (for many systems, in place of the pair tables) and the best
-system's confusion matrix. Drawn like the other figures (:mod:`compreport.report.figures`, which lists
-them for the :class:`~compreport.report.figures.Gallery`); nothing here computes statistics: the marks
+system's confusion matrix. Drawn like the other figures (:mod:`compreport.report.figures.gallery`, which lists
+them for the :class:`~compreport.report.figures.gallery.Gallery`); nothing here computes statistics: the marks
 come from the stored corrected p-values, the counts from the stored ``classes``.
 """
 
@@ -9,11 +9,11 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from ..lang import tr
-from ..stats.results import CompetitionAnalysis, MetricAnalysis
-from .figstyle import OKABE_ITO, TEXT, label_width, new_figure, styled
-from .model import mark_level, possible_marks
-from .metricnames import metric_label
+from compreport.language import tr
+from compreport.stats.results import CompetitionAnalysis, MetricAnalysis
+from compreport.report.figures.style import OKABE_ITO, TEXT, label_width, new_figure, styled
+from compreport.report.model import mark_level, possible_marks
+from compreport.report.metricnames import metric_label
 
 
 #: Heat-map colours of the significance marks of a pair (no mark, †, *, **, ***): the single-hue

@@ -2,14 +2,14 @@
 
 Every page is a single file: CSS in a ``<style>`` block, figures as inline SVG, no scripts,
 fonts or other resources fetched from anywhere; the only links are relative links between the
-files of one report directory. The same HTML, with print CSS, is what :mod:`compreport.report.pdf`
+files of one report directory. The same HTML, with print CSS, is what :mod:`compreport.report.pages.pdf`
 turns into PDF; ``for_pdf`` pages leave the CSS to it (:func:`stylesheet`, parsed once per process),
 carry each figure as an ``<img>`` of its SVG and mark where names may wrap with U+200B instead of
 ``<wbr>`` (what WeasyPrint makes of ``<wbr>``): the same PDF, with far fewer elements to style.
 
 Nothing here computes or decides: the tables are :mod:`compreport.report.model` tables (the same
 cells, digits and bold as LaTeX and Markdown), the verdicts are the stored ones, the figures come
-from the report's :class:`~compreport.report.figures.Gallery` (drawn once per run). The Jinja
+from the report's :class:`~compreport.report.figures.gallery.Gallery` (drawn once per run). The Jinja
 templates live in ``templates/html/``; autoescaping is on, so a team called ``<script>`` is text.
 """
 
@@ -20,15 +20,15 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from .. import vocabulary as vocab
-from ..lang import count, current, tr
-from ..settings import Settings
-from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
-from . import model, prose, references
-from .figures import Gallery
-from .metricnames import metric_label, metric_title
-from .naming import competition_dir, metric_stems, pairs_file, pieces
-from ..resources import templates_dir
+from compreport.language import vocabulary as vocab
+from compreport.language import count, current, tr
+from compreport.settings import Settings
+from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
+from compreport.report import model, prose, references
+from compreport.report.figures.gallery import Gallery
+from compreport.report.metricnames import metric_label, metric_title
+from compreport.report.naming import competition_dir, metric_stems, pairs_file, pieces
+from compreport.resources import templates_dir
 
 #: Pairwise matrices with more columns than this show rank positions instead of names in the header.
 MATRIX_NAMED_COLUMNS = 8
@@ -44,13 +44,13 @@ SUMMARY_COLUMNS_PER_BLOCK = 7
 
 def intervals(settings: Settings, with_level: bool = True) -> str:
     """``95% percentile intervals`` (``percentile intervals`` without the level), in the report's language
-    (:data:`compreport.vocabulary.INTERVAL_PHRASES`)."""
+    (:data:`compreport.language.vocabulary.INTERVAL_PHRASES`)."""
     with_words, bare = vocab.INTERVAL_PHRASES[settings.ci_method]
     return tr(with_words, level=prose.level(settings)) if with_level else tr(bare)
 
 
 def template_tr(text: str, /, **values):
-    """:func:`~compreport.lang.tr` for the templates: the text is markup, as the template's own text is
+    """:func:`~compreport.language.tr` for the templates: the text is markup, as the template's own text is
     (entities such as ``&alpha;`` and tags such as ``<em>`` stay as written), and the values are escaped
     unless they are markup themselves (a ``<span class="system">`` built with :func:`breakable`), so a
     team's name is always text. Only literal texts of the templates are passed here."""

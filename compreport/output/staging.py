@@ -3,7 +3,7 @@ a file it did not write (README, Outputs).
 
 * OUT is resolved first (``.``, ``..``, symlinks: a symlink's target is replaced, the link kept).
   OUT must not be, or hold, an input file or the current directory, nor lie where runs are read
-  (:mod:`compreport.inputs.overlap`).
+  (:mod:`compreport.output.overlap`).
 * OUT may be absent or empty; otherwise it must hold the manifest (:mod:`.manifest`) and
   ``force`` must be given, and only the files the manifest lists are replaced. A non-empty
   directory without a manifest is refused, even with ``force``.
@@ -37,11 +37,11 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-from .. import interrupts
-from ..errors import OutputError, note
-from ..inputs.overlap import WRITING, check
-from ..words import option
-from .manifest import (MANIFEST, MARKER, _reason, clashes, parents, read_manifest, sweep, unlisted,
+from compreport import interrupts
+from compreport.errors import OutputError, note
+from compreport.output.overlap import WRITING, check
+from compreport.language.caller import option
+from compreport.output.manifest import (MANIFEST, MARKER, _reason, clashes, parents, read_manifest, sweep, unlisted,
                        write_manifest)
 
 #: Claims this process holds: resolved OUT -> Claim (a claim is re-entered, not locked twice).
@@ -363,7 +363,7 @@ def claim(out_dir: str | Path, force: bool = False, protect=(), runs=()):
 
     Checks, in order: OUT is not the current directory, not a file, holds no path of ``protect``
     and is not read with the runs folders or globs ``runs`` (:meth:`Claim.protect`); takes the lock
-    (runs read meanwhile are checked too: :func:`~compreport.inputs.overlap.check_runs`); clears
+    (runs read meanwhile are checked too: :func:`~compreport.output.overlap.check_runs`); clears
     stale temporaries; the ownership check; then yields a
     :class:`Claim` whose ``tmp`` is the empty temporary directory to write into and whose
     :meth:`Claim.commit` swaps it in. Whatever happens, the temporary directory and the lock are

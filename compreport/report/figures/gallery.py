@@ -2,7 +2,7 @@
 
 Every figure is built with the object API (:class:`matplotlib.figure.Figure` on an Agg
 canvas): no pyplot, no global state. The style (fonts, PDF/SVG options) is applied through
-:func:`matplotlib.rc_context` around building *and* saving (:mod:`compreport.report.figstyle`), so use :func:`save` or
+:func:`matplotlib.rc_context` around building *and* saving (:mod:`compreport.report.figures.style`), so use :func:`save` or
 :func:`to_svg` rather than ``fig.savefig`` to get embedded TrueType fonts, text kept as text
 in SVG and byte-reproducible files.
 
@@ -29,20 +29,20 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from .. import vocabulary as vocab
-from ..lang import count, tr
-from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
-from .figstyle import (BASELINE_COLOR, CHAR_IN, CONTAINS_ZERO_COLOR, EXCLUDES_ZERO_COLOR, FORMATS, METADATA,
+from compreport.language import vocabulary as vocab
+from compreport.language import count, tr
+from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
+from compreport.report.figures.style import (BASELINE_COLOR, CHAR_IN, CONTAINS_ZERO_COLOR, EXCLUDES_ZERO_COLOR, FORMATS, METADATA,
                        OKABE_ITO, PNG_DPI, RC, ROW_IN, SYSTEM_COLOR, ReportFigure, TEXT, UNDEFINED_COLOR, ci_legend_handles,
                        draw_intervals, label_width, lattice_bins, lean_pdf_fonts, lower_note, new_figure, pct,
                        set_system_ticks, styled)
-from .glyphs import held_glyph_warnings, warn_missing_glyphs
-from .heatmaps import confusion_plot, pairs_plot
-from .workshopfig import workshop_plot
-from .model import Format, many_systems
-from .metricnames import metric_label, metric_title
-from .naming import metric_stems
-from .prose import direction, draws, p_resamples
+from compreport.report.figures.glyphs import held_glyph_warnings, warn_missing_glyphs
+from compreport.report.figures.heatmaps import confusion_plot, pairs_plot
+from compreport.report.figures.workshop import workshop_plot
+from compreport.report.model import Format, many_systems
+from compreport.report.metricnames import metric_label, metric_title
+from compreport.report.naming import metric_stems
+from compreport.report.prose import direction, draws, p_resamples
 
 @styled
 def ci_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float = 0.95) -> Figure:
@@ -293,7 +293,7 @@ class Gallery:
         when ``svg``. Figures are drawn by up to ``jobs`` worker processes
         (:func:`~compreport.report.workers.run_tasks`; the files do not depend on it). Returns the
         paths written."""
-        from ..workers import run_tasks
+        from compreport.workers import run_tasks
 
         todo = [(folder, stem, build) for folder, stem, build in self._builders()
                 if formats or (svg and (folder, stem) not in self._svg)]

@@ -8,7 +8,7 @@ import contextlib
 import re
 import warnings
 
-from ..errors import warn
+from compreport.errors import warn
 
 #: Fonts for the Chinese, Japanese and Korean characters of team names, which DejaVu Sans lacks
 #: (matplotlib would draw empty boxes): the first one installed joins ``font.family`` as a per-glyph

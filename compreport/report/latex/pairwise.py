@@ -1,6 +1,6 @@
 """The pairwise LaTeX tables of one metric: differences from the best, the pair matrix, the p-values.
 
-:class:`PairwiseTables` holds these methods of :class:`compreport.report.latex.Renderer` (which
+:class:`PairwiseTables` holds these methods of :class:`compreport.report.latex.renderer.Renderer` (which
 inherits them); they use the renderer's helpers and attributes (``style``, ``fmt``, ``m``, ``marks``,
 ``_col``, ``_num_col``, ``_row_groups``, ``_file``...).
 """
@@ -9,19 +9,19 @@ from __future__ import annotations
 
 import math
 
-from .. import vocabulary as vocab
-from ..stats.results import CompetitionAnalysis, MetricAnalysis
-from . import model
-from ..lang import N_, decimal_comma, tr
-from .latex_layout import _Part, split_even
-from .latex_words import alpha, ci_method, header, level, p_test
-from .naming import metric_stems
-from .prose import draws
-from .tex import escape, mark, metric_name
+from compreport.language import vocabulary as vocab
+from compreport.stats.results import CompetitionAnalysis, MetricAnalysis
+from compreport.report import model
+from compreport.language import N_, decimal_comma, tr
+from compreport.report.latex.layout import _Part, split_even
+from compreport.report.latex.words import alpha, ci_method, header, level, p_test
+from compreport.report.naming import metric_stems
+from compreport.report.prose import draws
+from compreport.report.latex.tex import escape, mark, metric_name
 
 
 class PairwiseTables:
-    """The pairwise tables of :class:`~compreport.report.latex.Renderer` (a mixin)."""
+    """The pairwise tables of :class:`~compreport.report.latex.renderer.Renderer` (a mixin)."""
 
     def _rule(self) -> str:
         """The rule of every verdict (:attr:`~compreport.settings.Settings.rule`), escaped, its numbers

@@ -2,10 +2,10 @@
 
 Each table file is one or more floats ready to ``\\input`` into a paper whose preamble has the
 lines of ``OUT/preamble.tex`` (:func:`preamble`): fontenc T1, the style's fonts, booktabs and
-array; the file's header comment names them. Numbers are set by :func:`compreport.report.tex.num`
+array; the file's header comment names them. Numbers are set by :func:`compreport.report.latex.tex.num`
 in ``r`` columns (no siunitx). No
 ``\\resizebox``, no vertical rules, no change of type size, no ``longtable``: a table that does
-not fit is split into several floats, numbered in order (:mod:`compreport.report.latex_layout`
+not fit is split into several floats, numbered in order (:mod:`compreport.report.latex.layout`
 measures every column as pdflatex does). In two-column styles a part that fits the column is a
 ``table``, a wider one a ``table*``. Captions go where the class wants them (ceurart above,
 SEPLN and ACL below); every ``\\label`` is ``tab:<prefix>:...`` so several outputs can share
@@ -13,25 +13,25 @@ one paper.
 
 Every value printed is a cell of :mod:`compreport.report.model` (the same digits and bold as
 HTML and Markdown); every verdict is the stored one and every caption stating one names the
-rule; every user string goes through :func:`compreport.report.tex.escape`.
+rule; every user string goes through :func:`compreport.report.latex.tex.escape`.
 """
 
 from __future__ import annotations
 
 import jinja2
 
-from ..stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
-from . import model
-from .latex_layout import STYLES, Options, Style, _Part, spans, split_even, split_rows, tex_width  # noqa: F401
-from .latex_pairwise import PairwiseTables
-from .latex_words import LEGEND_TEX, alpha, ci_method, continued, header, legend_tex, level, p_test, part  # noqa: F401
-from .naming import metric_stems
-from . import prose
-from .prose import direction
-from . import tex
-from .tex import escape, metric_name
-from ..lang import count, current, decimal_comma, tr
-from ..resources import templates_dir
+from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
+from compreport.report import model
+from compreport.report.latex.layout import STYLES, Options, Style, _Part, spans, split_even, split_rows, tex_width  # noqa: F401
+from compreport.report.latex.pairwise import PairwiseTables
+from compreport.report.latex.words import LEGEND_TEX, alpha, ci_method, continued, header, legend_tex, level, p_test, part  # noqa: F401
+from compreport.report.naming import metric_stems
+from compreport.report import prose
+from compreport.report.prose import direction
+from compreport.report.latex import tex
+from compreport.report.latex.tex import escape, metric_name
+from compreport.language import count, current, decimal_comma, tr
+from compreport.resources import templates_dir
 
 
 def environment() -> jinja2.Environment:
@@ -67,7 +67,7 @@ def preamble(options: Options, version: str) -> str:
 
 def default_prefix(analysis: Analysis) -> str:
     """Label prefix when none is given: the workshop's name as a slug, else the first competition's id."""
-    from ..inputs.slugs import slug
+    from compreport.inputs.slugs import slug
 
     name = (analysis.workshop or {}).get("name")
     if name:
@@ -127,11 +127,11 @@ class Renderer(PairwiseTables):
         return self._col([header + pad] + [self.cell(c, bool(pad)) + pad for c in cells])
 
     def cell(self, c: model.Cell, overlap: bool = False) -> str:
-        """A model cell as LaTeX under this renderer's decimal marker (:func:`~compreport.report.tex.cell`)."""
+        """A model cell as LaTeX under this renderer's decimal marker (:func:`~compreport.report.latex.tex.cell`)."""
         return tex.cell(c, self.opt.decimal_comma, overlap)
 
     def num(self, value: object, math: bool = False) -> str:
-        """A number under this renderer's decimal marker (:func:`~compreport.report.tex.num`)."""
+        """A number under this renderer's decimal marker (:func:`~compreport.report.latex.tex.num`)."""
         return tex.num(value, self.opt.decimal_comma, math)
 
     def _name(self, name: str, baseline: bool) -> str:

@@ -1,4 +1,4 @@
-"""The words of the LaTeX tables in the report's language (:mod:`compreport.lang`): column headers,
+"""The words of the LaTeX tables in the report's language (:mod:`compreport.language`): column headers,
 the pieces captions share, the legend rows that hold mathematics.
 
 Captions are LaTeX. A translated text that holds our own markup (``\\ref{...}``,
@@ -9,9 +9,9 @@ its own; user strings are escaped before they go in. The width model measures th
 
 from __future__ import annotations
 
-from .. import vocabulary as vocab
-from ..lang import N_, tr
-from .tex import escape, num
+from compreport.language import vocabulary as vocab
+from compreport.language import N_, tr
+from compreport.report.latex.tex import escape, num
 
 #: LaTeX of the legend rows whose description has mathematics (the others are escaped as written
 #: in :data:`compreport.report.model.LEGEND`); ``str.format`` templates (``{f1}``: F$_1$).

@@ -2,8 +2,8 @@
 
 Every sentence, caption, heading and label of a report goes through :func:`tr` (Python) or
 ``tr(...)`` (the templates) with its English text, which is the key of the translation table
-(:data:`compreport.translations.ES`, the one place Spanish lives). The language is a context, like
-:mod:`compreport.words`: :class:`compreport.report.Report` renders inside ``with language(...)``,
+(:data:`compreport.language.translations.ES`, the one place Spanish lives). The language is a context, like
+:mod:`compreport.language.caller`: :class:`compreport.report.Report` renders inside ``with language(...)``,
 and worker processes run their tasks in the context of the caller (:mod:`compreport.workers`).
 File names, CSV columns, results.json keys, metric ids, messages and errors stay English.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 
-from .words import scoped
+from compreport.language.caller import scoped
 
 #: The languages a report can be written in (``--lang``, ``Report(lang=)``).
 LANGUAGES = ("en", "es")
@@ -30,8 +30,8 @@ def current() -> str:
 def language(code: str) -> contextlib.AbstractContextManager:
     """Word everything rendered inside in language ``code`` (one of :data:`LANGUAGES`)."""
     if code not in LANGUAGES:
-        from .errors import InputError
-        from .settings import suggest
+        from compreport.errors import InputError
+        from compreport.settings import suggest
 
         raise InputError(f"`lang` must be one of {', '.join(LANGUAGES)}; got {code!r}{suggest(str(code), LANGUAGES)}")
     return scoped(_LANG, code)
@@ -47,7 +47,7 @@ def tr(text: str, /, **values) -> str:
     A text the table lacks is left in English (a test keeps the table complete).
     """
     if current() != "en":
-        from .translations import ES
+        from compreport.language.translations import ES
 
         text = ES.get(text, text)
     return text.format(**values) if values else text
@@ -85,7 +85,7 @@ def count(n: int) -> str:
 def grouped(digits: str, sep: str) -> str:
     """An integer's ``digits`` in groups of three joined by ``sep`` when there are five or more
     (``10 000``; ``1000`` stays whole): the rule of :func:`count` and of the LaTeX numbers
-    (:func:`compreport.report.tex.num`, as siunitx's ``\\num``)."""
+    (:func:`compreport.report.latex.tex.num`, as siunitx's ``\\num``)."""
     if len(digits) < 5:
         return digits
     return sep.join(digits[max(0, i - 3):i] for i in range(len(digits), 0, -3)[::-1])

@@ -7,7 +7,7 @@ advance widths and kerns of the TFM files pdflatex uses (``fontmetrics.json``, r
 ``tools/fontmetrics.py``), and :func:`tex_width` reads the LaTeX this package writes (escaped
 names, ``\\textsuperscript``, ``$F_1$``, numbers with their marks) the way TeX sets it. The tests compile
 every table in each style and compare pdflatex's natural width of each tabular with the model.
-The width model lives in :mod:`compreport.report.latex_widths` (its names are re-exported here).
+The width model lives in :mod:`compreport.report.latex.widths` (its names are re-exported here).
 
 Splitting (:func:`split_even`, :func:`even_sizes`): a table that does not fit is cut into the
 fewest parts of as-even-as-possible consecutive columns (or rows, by height), so no part is left
@@ -20,10 +20,10 @@ import math
 import re
 from dataclasses import dataclass
 
-from ..errors import InputError
-from ..settings import suggest
-from .model import Format
-from .latex_widths import Metrics, _metrics, tex_width  # noqa: F401  (re-exported)
+from compreport.errors import InputError
+from compreport.settings import suggest
+from compreport.report.model import Format
+from compreport.report.latex.widths import Metrics, _metrics, tex_width  # noqa: F401  (re-exported)
 
 
 @dataclass(frozen=True)
@@ -276,7 +276,7 @@ class Options:
         else the first competition's id.
     decimal_comma : bool
         Numbers printed with a decimal comma: every number of the tables, cells and captions, goes
-        through :func:`compreport.report.tex.num`, which sets the marker.
+        through :func:`compreport.report.latex.tex.num`, which sets the marker.
     """
 
     style: str = "ceurart"
