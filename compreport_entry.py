@@ -11,7 +11,9 @@ import sys
 
 
 def _stop(signum, frame):  # noqa: ARG001 (a signal handler's signature)
-    sys.stderr.write("error: interrupted\n" if signum == signal.SIGINT else "error: terminated (SIGTERM)\n")
+    sys.stderr.write(
+        "error: interrupted\n" if signum == signal.SIGINT else "error: terminated (SIGTERM)\n"
+    )
     sys.stderr.flush()
     os._exit(130 if signum == signal.SIGINT else 143)
 

@@ -61,12 +61,14 @@ def confusion(acc: np.ndarray) -> np.ndarray:
 
 def true_macro_f1(shares: np.ndarray, acc: np.ndarray) -> float:
     """Macro-F1 on the population with gold class ``shares`` and accuracies ``acc`` per class."""
-    joint = shares[:, None] * confusion(acc)        # P(gold c, predicted j)
+    joint = shares[:, None] * confusion(acc)  # P(gold c, predicted j)
     tp = np.diag(joint)
     return float(np.mean(2 * tp / (joint.sum(axis=0) + shares)))
 
 
-def data_set(rng: np.random.Generator, counts: np.ndarray, acc: np.ndarray, iid: bool = False) -> Competition:
+def data_set(
+    rng: np.random.Generator, counts: np.ndarray, acc: np.ndarray, iid: bool = False
+) -> Competition:
     """One test set: gold with ``counts`` per class (shuffled; ``iid``: drawn with the shares
     counts / n) and one system's predictions."""
     if iid:
@@ -77,12 +79,21 @@ def data_set(rng: np.random.Generator, counts: np.ndarray, acc: np.ndarray, iid:
     p = confusion(acc)[gold]
     pred = (rng.random(len(gold))[:, None] > np.cumsum(p, axis=1)).sum(axis=1)
     n = len(gold)
-    return Competition(id="coverage", name="coverage", gold=gold.astype(str)[:, None],
-                       predictions=pred.astype(str)[None, :, None], systems=["s"], item_ids=np.arange(n).astype(str),
-                       metrics=[MetricSpec("macro_f1")], fields=["label"])
+    return Competition(
+        id="coverage",
+        name="coverage",
+        gold=gold.astype(str)[:, None],
+        predictions=pred.astype(str)[None, :, None],
+        systems=["s"],
+        item_ids=np.arange(n).astype(str),
+        metrics=[MetricSpec("macro_f1")],
+        fields=["label"],
+    )
 
 
-def coverage(n: int, small: int, sets: int, B: int, acc: np.ndarray, seed: int = 0, iid: bool = False) -> dict:
+def coverage(
+    n: int, small: int, sets: int, B: int, acc: np.ndarray, seed: int = 0, iid: bool = False
+) -> dict:
     """Coverage and misses of the percentile interval of the item bootstrap over ``sets`` data sets."""
     counts = counts_of(n, small, len(acc))
     truth = true_macro_f1(counts / n, acc)
@@ -99,8 +110,17 @@ def coverage(n: int, small: int, sets: int, B: int, acc: np.ndarray, seed: int =
         hits["items"][where] += 1
         draws = np.random.default_rng(s).binomial(n, small / n, size=B)
         no_small += int((draws == 0).sum())
-    out = {"n": n, "small": small, "iid": iid, "counts": counts.tolist(), "truth": truth, "sets": sets, "B": B,
-           "resamples_without_small_class": no_small / (sets * B), "none_right": none_right / sets}
+    out = {
+        "n": n,
+        "small": small,
+        "iid": iid,
+        "counts": counts.tolist(),
+        "truth": truth,
+        "sets": sets,
+        "B": B,
+        "resamples_without_small_class": no_small / (sets * B),
+        "none_right": none_right / sets,
+    }
     for kind, h in hits.items():
         out[kind] = {"coverage": h[0] / sets, "below": h[1] / sets, "above": h[2] / sets}
     return out
@@ -112,32 +132,61 @@ def se(rate: float, sets: int) -> float:
 
 def show(r: dict) -> None:
     N = r["sets"]
-    design = f"gold drawn with shares {r['counts']}/{r['n']}" if r["iid"] else f"gold counts {r['counts']}"
-    print(f"n = {r['n']}, {design}, true macro-F1 {r['truth']:.4f}, {N} data sets, B = {r['B']}; "
-          f"resamples without the small class (item bootstrap): {100 * r['resamples_without_small_class']:.1f} %; "
-          f"data sets where the system gets no small-class item right: {r['none_right']:.3f}")
+    design = (
+        f"gold drawn with shares {r['counts']}/{r['n']}"
+        if r["iid"]
+        else f"gold counts {r['counts']}"
+    )
+    print(
+        f"n = {r['n']}, {design}, true macro-F1 {r['truth']:.4f}, {N} data sets, B = {r['B']}; "
+        f"resamples without the small class (item bootstrap): {100 * r['resamples_without_small_class']:.1f} %; "
+        f"data sets where the system gets no small-class item right: {r['none_right']:.3f}"
+    )
     for kind in ("items",):
         c = r[kind]
-        print(f"  {kind:10s}  coverage {c['coverage']:.3f} ± {se(c['coverage'], N):.3f}   "
-              f"interval below the truth {c['below']:.3f} ± {se(c['below'], N):.3f}   "
-              f"above {c['above']:.3f} ± {se(c['above'], N):.3f}")
+        print(
+            f"  {kind:10s}  coverage {c['coverage']:.3f} ± {se(c['coverage'], N):.3f}   "
+            f"interval below the truth {c['below']:.3f} ± {se(c['below'], N):.3f}   "
+            f"above {c['above']:.3f} ± {se(c['above'], N):.3f}"
+        )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", type=int, default=60)
-    ap.add_argument("--small", type=int, nargs="+", default=[3], help="items of the small class (default 3: 5 %%)")
+    ap.add_argument(
+        "--small",
+        type=int,
+        nargs="+",
+        default=[3],
+        help="items of the small class (default 3: 5 %%)",
+    )
     ap.add_argument("--sets", type=int, default=1000)
     ap.add_argument("-B", type=int, default=1000)
-    ap.add_argument("--acc", type=float, nargs=2, default=[0.6, 0.8], metavar=("SMALL", "OTHERS"),
-                    help="the system's accuracy on the small class and on the others")
-    ap.add_argument("--grid", action="store_true", help="small classes of 2, 3, 5, 7, 10, 15 and 20 items, "
-                    "at n = 60 and at n = 300 (--sets each)")
-    ap.add_argument("--iid", action="store_true", help="draw the gold labels at random (class counts vary)")
+    ap.add_argument(
+        "--acc",
+        type=float,
+        nargs=2,
+        default=[0.6, 0.8],
+        metavar=("SMALL", "OTHERS"),
+        help="the system's accuracy on the small class and on the others",
+    )
+    ap.add_argument(
+        "--grid",
+        action="store_true",
+        help="small classes of 2, 3, 5, 7, 10, 15 and 20 items, "
+        "at n = 60 and at n = 300 (--sets each)",
+    )
+    ap.add_argument(
+        "--iid", action="store_true", help="draw the gold labels at random (class counts vary)"
+    )
     args = ap.parse_args()
     acc = np.array([args.acc[0], args.acc[1], args.acc[1]])
-    plan = ([(60, s) for s in (2, 3, 5, 7, 10, 15, 20)] + [(300, s) for s in (3, 5, 10, 20)] if args.grid
-            else [(args.n, s) for s in args.small])
+    plan = (
+        [(60, s) for s in (2, 3, 5, 7, 10, 15, 20)] + [(300, s) for s in (3, 5, 10, 20)]
+        if args.grid
+        else [(args.n, s) for s in args.small]
+    )
     for n, small in plan:
         t = time.perf_counter()
         show(coverage(n, small, args.sets, args.B, acc, iid=args.iid))

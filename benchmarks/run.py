@@ -31,8 +31,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from synth import make_labels, wide_frame  # noqa: E402
 
-from compreport.stats.analysis import Settings, analyze_competition  # noqa: E402
 from compreport.inputs.spec import Options, load_inputs  # noqa: E402
+from compreport.stats.analysis import Settings, analyze_competition  # noqa: E402
 
 
 def load() -> str:
@@ -51,14 +51,33 @@ def busy_seconds() -> float | None:
     return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
-def process(csv: Path, metrics: str, B: int = 10000, repeat: int = 3, extra: tuple = ()) -> tuple[float, float, str]:
+def process(
+    csv: Path, metrics: str, B: int = 10000, repeat: int = 3, extra: tuple = ()
+) -> tuple[float, float, str]:
     """Median wall seconds, peak RSS (MB, largest of the repeats) of the CLI on ``csv``, and how
     busy the machine was besides: the load average and the cores used by other processes."""
     times, peak, others = [], 0.0, []
     for _ in range(repeat):
         with tempfile.TemporaryDirectory() as out:
-            cmd = [sys.executable, "-m", "compreport", "report", str(csv), "--id", "id", "--metric", metrics,
-                   "-B", str(B), "--format", "json", "-o", out + "/o", "-q", *extra]
+            cmd = [
+                sys.executable,
+                "-m",
+                "compreport",
+                "report",
+                str(csv),
+                "--id",
+                "id",
+                "--metric",
+                metrics,
+                "-B",
+                str(B),
+                "--format",
+                "json",
+                "-o",
+                out + "/o",
+                "-q",
+                *extra,
+            ]
             b0, t = busy_seconds(), time.perf_counter()
             child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
             _, status, usage = os.wait4(child.pid, 0)  # this child's own peak, not all children's
@@ -91,16 +110,39 @@ def engine_of(csv: Path, metrics: str, B: int = 10000) -> dict:
     import json
 
     with tempfile.TemporaryDirectory() as out:
-        subprocess.run([sys.executable, "-m", "compreport", "report", str(csv), "--id", "id", "--metric", metrics,
-                        "-B", str(B), "--format", "json", "-o", out + "/o"], check=True, stdout=subprocess.DEVNULL,
-                        stderr=subprocess.DEVNULL)
-        return json.loads((Path(out) / "o" / "results.json").read_text())["competitions"][0]["engine"]
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "compreport",
+                "report",
+                str(csv),
+                "--id",
+                "id",
+                "--metric",
+                metrics,
+                "-B",
+                str(B),
+                "--format",
+                "json",
+                "-o",
+                out + "/o",
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        return json.loads((Path(out) / "o" / "results.json").read_text())["competitions"][0][
+            "engine"
+        ]
 
 
 #: Issue 12 item 1: (name, n, m, classes, metrics, target seconds, target MB) at B = 10,000.
-ISSUE12 = [("Emoji-like", 50_000, 48, 20, "macro_f1", 30, 1536),
-           ("1,000,000 items", 1_000_000, 10, 3, "accuracy,macro_f1", 15, 2048),
-           ("EXIST-like", 4368, 31, 2, "accuracy,macro_f1", 2.5, None)]
+ISSUE12 = [
+    ("Emoji-like", 50_000, 48, 20, "macro_f1", 30, 1536),
+    ("1,000,000 items", 1_000_000, 10, 3, "accuracy,macro_f1", 15, 2048),
+    ("EXIST-like", 4368, 31, 2, "accuracy,macro_f1", 2.5, None),
+]
 
 
 def issue12(tmp: Path, repeat: int) -> None:
@@ -112,9 +154,13 @@ def issue12(tmp: Path, repeat: int) -> None:
         wall, peak, busy = process(path, metrics, repeat=repeat, extra=("--refine", "off"))
         eng = engine_of(path, metrics)
         ok = wall <= secs and (mb is None or peak <= mb)
-        print(f"{name}: n={n} m={m} {k} classes, {metrics}: {wall:.2f} s, peak {peak:.0f} MB ({busy}); "
-              f"engine {eng['resampling']}/{eng.get('statistics')}, {eng['patterns']} patterns; target <= {secs} s"
-              + (f", <= {mb} MB" if mb else "") + f": {'met' if ok else 'MISSED'}", flush=True)
+        print(
+            f"{name}: n={n} m={m} {k} classes, {metrics}: {wall:.2f} s, peak {peak:.0f} MB ({busy}); "
+            f"engine {eng['resampling']}/{eng.get('statistics')}, {eng['patterns']} patterns; target <= {secs} s"
+            + (f", <= {mb} MB" if mb else "")
+            + f": {'met' if ok else 'MISSED'}",
+            flush=True,
+        )
 
 
 def refinement(tmp: Path, repeat: int) -> None:
@@ -128,18 +174,44 @@ def refinement(tmp: Path, repeat: int) -> None:
         for flag in ("off", "on"):
             wall, peak, busy = process(path, metrics, repeat=repeat, extra=("--refine", flag))
             with tempfile.TemporaryDirectory() as out:
-                subprocess.run([sys.executable, "-m", "compreport", "report", str(path), "--id", "id", "--metric",
-                                metrics, "--refine", flag, "--format", "json", "-q", "-o", out + "/o"], check=True,
-                               stderr=subprocess.DEVNULL)
+                subprocess.run(
+                    [
+                        sys.executable,
+                        "-m",
+                        "compreport",
+                        "report",
+                        str(path),
+                        "--id",
+                        "id",
+                        "--metric",
+                        metrics,
+                        "--refine",
+                        flag,
+                        "--format",
+                        "json",
+                        "-q",
+                        "-o",
+                        out + "/o",
+                    ],
+                    check=True,
+                    stderr=subprocess.DEVNULL,
+                )
                 comp = json.loads((Path(out) / "o" / "results.json").read_text())["competitions"][0]
-            info = "; ".join(f"{ma['name']}: {ma['verdicts']['resamples']} resamples, "
-                             f"{len({s['group'] for s in ma['scores']})} groups, "
-                             f"{sum(1 for c in ma['pairs'] if c['settled'] is False)} unsettled"
-                             for ma in comp["metrics"])
-            print(f"{name} --refine {flag}: {wall:.2f} s, peak {peak:.0f} MB ({busy}); {info}", flush=True)
+            info = "; ".join(
+                f"{ma['name']}: {ma['verdicts']['resamples']} resamples, "
+                f"{len({s['group'] for s in ma['scores']})} groups, "
+                f"{sum(1 for c in ma['pairs'] if c['settled'] is False)} unsettled"
+                for ma in comp["metrics"]
+            )
+            print(
+                f"{name} --refine {flag}: {wall:.2f} s, peak {peak:.0f} MB ({busy}); {info}",
+                flush=True,
+            )
 
 
-def demo_run(out: Path, args: tuple = (), command: tuple = ("demo",)) -> tuple[float, float, float, str]:
+def demo_run(
+    out: Path, args: tuple = (), command: tuple = ("demo",)
+) -> tuple[float, float, float, str]:
     """``compreport demo -o out -q *args`` (or another ``command``): wall seconds, CPU seconds (user +
     system, of the process and every process it started: workers, latexmk, pdflatex), peak resident MB
     of the largest process, and how busy the machine was besides."""
@@ -151,7 +223,9 @@ def demo_run(out: Path, args: tuple = (), command: tuple = ("demo",)) -> tuple[f
     if os.waitstatus_to_exitcode(status):
         raise subprocess.CalledProcessError(os.waitstatus_to_exitcode(status), cmd)
     cpu = usage.ru_utime + usage.ru_stime
-    busy = load() + (f", other processes {max(0.0, (b1 - b0 - cpu) / wall):.1f} cores" if b0 is not None else "")
+    busy = load() + (
+        f", other processes {max(0.0, (b1 - b0 - cpu) / wall):.1f} cores" if b0 is not None else ""
+    )
     return wall, cpu, usage.ru_maxrss / 1024, busy
 
 
@@ -160,31 +234,47 @@ def render(tmp: Path, repeat: int) -> None:
     with ``--format json``; target <= 12 s wall and <= 3x the CPU of the json run. Checks that
     --jobs 1 and the default write the same bytes."""
     print(f"\nrendering (compreport demo, B = 10000; median of {repeat}):")
-    cases = (("json", "--format json", ("--format", "json")), ("jobs1", "every format, --jobs 1", ("--jobs", "1")),
-             ("default", "every format, default --jobs", ()))
+    cases = (
+        ("json", "--format json", ("--format", "json")),
+        ("jobs1", "every format, --jobs 1", ("--jobs", "1")),
+        ("default", "every format, default --jobs", ()),
+    )
     rows = {}
     for key, name, args in cases:
         runs = [demo_run(tmp / f"{key}-{i}", args) for i in range(repeat)]
         wall, cpu, peak = (float(np.median([r[k] for r in runs])) for k in range(3))
         rows[key] = (wall, cpu)
-        print(f"{name}: {wall:.1f} s wall, {cpu:.1f} s CPU, peak {peak:.0f} MB ({runs[-1][3]})", flush=True)
+        print(
+            f"{name}: {wall:.1f} s wall, {cpu:.1f} s CPU, peak {peak:.0f} MB ({runs[-1][3]})",
+            flush=True,
+        )
 
     def files(root: Path) -> dict:
         return {p.relative_to(root): p.read_bytes() for p in root.rglob("*") if p.is_file()}
 
     one, many = files(tmp / "jobs1-0"), files(tmp / "default-0")
     differ = sorted(str(k) for k in one.keys() | many.keys() if one.get(k) != many.get(k))
-    print(f"--jobs 1 and default: {len(one)} files, {'identical' if not differ else f'{len(differ)} differ: {differ[:5]}'}")
+    print(
+        f"--jobs 1 and default: {len(one)} files, {'identical' if not differ else f'{len(differ)} differ: {differ[:5]}'}"
+    )
     wall, cpu = rows["default"]
-    print(f"target <= 12 s wall and <= 3x the json CPU: {wall:.1f} s, {cpu / rows['json'][1]:.1f}x "
-          f"({'met' if wall <= 12 and cpu <= 3 * rows['json'][1] else 'MISSED'})")
+    print(
+        f"target <= 12 s wall and <= 3x the json CPU: {wall:.1f} s, {cpu / rows['json'][1]:.1f}x "
+        f"({'met' if wall <= 12 and cpu <= 3 * rows['json'][1] else 'MISSED'})"
+    )
     floors(rows["json"][1])
     # issue 15 item 4: 300 systems (n = 500, binary, accuracy + macro-F1, B = 200), every format
     path = dataset(tmp, "many-300", 500, 300, 2)
-    wall, cpu, peak, busy = demo_run(tmp / "many", ("--id", "id", "--metric", "accuracy,macro_f1", "-B", "200"),
-                                     command=("report", str(path)))
-    print(f"300 systems, every format: {wall:.1f} s wall, {cpu:.1f} s CPU, peak {peak:.0f} MB ({busy}); "
-          f"target <= 120 s and <= 2 GB: {'met' if wall <= 120 and peak <= 2048 else 'MISSED'}", flush=True)
+    wall, cpu, peak, busy = demo_run(
+        tmp / "many",
+        ("--id", "id", "--metric", "accuracy,macro_f1", "-B", "200"),
+        command=("report", str(path)),
+    )
+    print(
+        f"300 systems, every format: {wall:.1f} s wall, {cpu:.1f} s CPU, peak {peak:.0f} MB ({busy}); "
+        f"target <= 120 s and <= 2 GB: {'met' if wall <= 120 and peak <= 2048 else 'MISSED'}",
+        flush=True,
+    )
 
 
 def floors(json_cpu: float) -> None:
@@ -199,12 +289,14 @@ def floors(json_cpu: float) -> None:
 
     import compreport as cr
     from compreport.report.latex import appendix
-    from compreport.report.pages import html
-    from compreport.report.pages import pdf
+    from compreport.report.pages import html, pdf
     from compreport.resources import demo_workshop_dir
 
     def cpu() -> float:
-        s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        s, c = (
+            resource.getrusage(resource.RUSAGE_SELF),
+            resource.getrusage(resource.RUSAGE_CHILDREN),
+        )
         return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
 
     with warnings.catch_warnings(), tempfile.TemporaryDirectory() as d:
@@ -217,28 +309,42 @@ def floors(json_cpu: float) -> None:
         spent["figures (PDF + SVG)"], t = cpu() - t, cpu()
         appendix.write_latex(a, out, r.latex_options, compile_pdf=False, figures=r.gallery.pdfs)
         spent["LaTeX tables"], t = cpu() - t, cpu()
-        subprocess.run(["latexmk", "-pdf", "-interaction=nonstopmode", "-halt-on-error", "appendix.tex"], cwd=out,
-                       capture_output=True)
+        subprocess.run(
+            ["latexmk", "-pdf", "-interaction=nonstopmode", "-halt-on-error", "appendix.tex"],
+            cwd=out,
+            capture_output=True,
+        )
         spent["latexmk"], t = cpu() - t, cpu()
         html.write_html(a, out, r.format, r.gallery)
         spent["HTML"], t = cpu() - t, cpu()
         pdf.write_pdf(a, out / "pdf", r.format, r.gallery, jobs=1)
         spent["PDF documents"] = cpu() - t
         inline = html.svg_markup
-        html.svg_markup = lambda svg, prefix, for_pdf=False: (  # measurement only: figures as empty boxes
-            Markup('<div style="height:60mm"></div>') if for_pdf and svg else inline(svg, prefix, for_pdf))
+        html.svg_markup = (
+            lambda svg, prefix, for_pdf=False: (  # measurement only: figures as empty boxes
+                Markup('<div style="height:60mm"></div>')
+                if for_pdf and svg
+                else inline(svg, prefix, for_pdf)
+            )
+        )
         try:
             t = cpu()
             pdf.write_pdf(a, out / "bare", r.format, r.gallery, jobs=1)
             bare = cpu() - t
         finally:
             html.svg_markup = inline
-    print("renderers alone, CPU s: " + ", ".join(f"{k} {v:.1f}" for k, v in spent.items())
-          + f" (without any figure: {bare:.1f}); all {sum(spent.values()):.1f}; the target leaves "
-          f"{2 * json_cpu:.1f} s for all rendering ({load()})", flush=True)
+    print(
+        "renderers alone, CPU s: "
+        + ", ".join(f"{k} {v:.1f}" for k, v in spent.items())
+        + f" (without any figure: {bare:.1f}); all {sum(spent.values()):.1f}; the target leaves "
+        f"{2 * json_cpu:.1f} s for all rendering ({load()})",
+        flush=True,
+    )
 
 
-def spread_dataset(tmp: Path, n: int = 500, m: int = 150, low: float = 0.41, high: float = 0.86) -> Path:
+def spread_dataset(
+    tmp: Path, n: int = 500, m: int = 150, low: float = 0.41, high: float = 0.86
+) -> Path:
     """Issue 26's large task: n binary items, m systems whose accuracies are spread evenly from
     ``low`` to ``high``, errors correlated through a shared item difficulty."""
     from scipy.stats import norm
@@ -259,17 +365,53 @@ def verdicts(tmp: Path, repeat: int) -> None:
     refinement on), ``--format json``, B = 10,000: time, peak memory, and what the verdicts say."""
     import json
 
-    cases = [("150 systems (n = 500, binary, accuracies 0.41-0.86)", spread_dataset(tmp), "accuracy", 30, None),
-             ("Emoji-like (n = 50,000, m = 48, 20 classes)", dataset(tmp, "v-emoji", 50_000, 48, 20), "macro_f1",
-              30, 1536),
-             ("EXIST-like (n = 4,368, m = 31, binary)", dataset(tmp, "v-exist", 4368, 31, 2), "accuracy,macro_f1",
-              2.5, None)]
+    cases = [
+        (
+            "150 systems (n = 500, binary, accuracies 0.41-0.86)",
+            spread_dataset(tmp),
+            "accuracy",
+            30,
+            None,
+        ),
+        (
+            "Emoji-like (n = 50,000, m = 48, 20 classes)",
+            dataset(tmp, "v-emoji", 50_000, 48, 20),
+            "macro_f1",
+            30,
+            1536,
+        ),
+        (
+            "EXIST-like (n = 4,368, m = 31, binary)",
+            dataset(tmp, "v-exist", 4368, 31, 2),
+            "accuracy,macro_f1",
+            2.5,
+            None,
+        ),
+    ]
     print("\nissue 26 (whole process, defaults, --format json, B = 10000):")
     for name, path, metrics, secs, mb in cases:
         wall, peak, busy = process(path, metrics, repeat=repeat)
         with tempfile.TemporaryDirectory() as out:
-            subprocess.run([sys.executable, "-m", "compreport", "report", str(path), "--id", "id", "--metric",
-                            metrics, "--format", "json", "-q", "-o", out + "/o"], check=True, stderr=subprocess.DEVNULL)
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "compreport",
+                    "report",
+                    str(path),
+                    "--id",
+                    "id",
+                    "--metric",
+                    metrics,
+                    "--format",
+                    "json",
+                    "-q",
+                    "-o",
+                    out + "/o",
+                ],
+                check=True,
+                stderr=subprocess.DEVNULL,
+            )
             comp = json.loads((Path(out) / "o" / "results.json").read_text())["competitions"][0]
         for ma in comp["metrics"]:
             scores = ma["scores"]
@@ -277,14 +419,24 @@ def verdicts(tmp: Path, repeat: int) -> None:
             best = letters(scores[0]["group"])
             weakest = scores[-50:] if len(scores) >= 100 else []
             apart = sum(1 for s in weakest if not best & letters(s["group"]))
-            print(f"  {ma['name']}: {ma['verdicts']['resamples']} resamples, "
-                  f"{len({s['group'] for s in scores})} distinct groups, "
-                  f"{sum(1 for c in ma['pairs'] if c['settled'] is False)} of {len(ma['pairs'])} pairs unsettled, "
-                  f"{sum(1 for s in scores if s['ties_with_best'])} tied with the best"
-                  + (f", {apart} of the 50 weakest share no letter with the winner" if weakest else ""))
+            print(
+                f"  {ma['name']}: {ma['verdicts']['resamples']} resamples, "
+                f"{len({s['group'] for s in scores})} distinct groups, "
+                f"{sum(1 for c in ma['pairs'] if c['settled'] is False)} of {len(ma['pairs'])} pairs unsettled, "
+                f"{sum(1 for s in scores if s['ties_with_best'])} tied with the best"
+                + (
+                    f", {apart} of the 50 weakest share no letter with the winner"
+                    if weakest
+                    else ""
+                )
+            )
         ok = wall <= secs and (mb is None or peak <= mb)
-        print(f"{name}, {metrics}: {wall:.2f} s, peak {peak:.0f} MB ({busy}); target <= {secs} s"
-              + (f", <= {mb} MB" if mb else "") + f": {'met' if ok else 'MISSED'}", flush=True)
+        print(
+            f"{name}, {metrics}: {wall:.2f} s, peak {peak:.0f} MB ({busy}); target <= {secs} s"
+            + (f", <= {mb} MB" if mb else "")
+            + f": {'met' if ok else 'MISSED'}",
+            flush=True,
+        )
 
 
 def dataset(tmp: Path, name: str, n: int, m: int, k: int) -> Path:
@@ -339,10 +491,14 @@ def clusters(repeat: int) -> None:
     gold, preds = make_labels(50_000, 10, 3)
     comp = make_competition(gold, preds, metrics=["accuracy", "macro_f1"], cid="c")
     prepared = [prepare(comp, "accuracy"), prepare(comp, "macro_f1")]
-    print("\ncluster bootstrap (engine only, 50,000 items, 10 systems, 3 classes, accuracy+macro_f1, B=4000, CPU):")
-    for label, kw in (("items", {"mode": "items"}),
-                      ("5,000 clusters of 10 items", {"clusters": Clusters.from_labels(np.arange(50_000) // 10)}),
-                      ("50,000 clusters of 1 item", {"clusters": Clusters.from_labels(np.arange(50_000))})):
+    print(
+        "\ncluster bootstrap (engine only, 50,000 items, 10 systems, 3 classes, accuracy+macro_f1, B=4000, CPU):"
+    )
+    for label, kw in (
+        ("items", {"mode": "items"}),
+        ("5,000 clusters of 10 items", {"clusters": Clusters.from_labels(np.arange(50_000) // 10)}),
+        ("50,000 clusters of 1 item", {"clusters": Clusters.from_labels(np.arange(50_000))}),
+    ):
         times = []
         for _ in range(repeat):
             t = time.process_time()
@@ -357,14 +513,24 @@ def main() -> None:
     ap.add_argument("--big", action="store_true", help="also 1,000,000 items x 5 systems")
     ap.add_argument("--repeat", type=int, default=3, help="runs of each process timing (median)")
     ap.add_argument("--issue12", action="store_true", help="only the targets of issue 12 item 1")
-    ap.add_argument("--refinement", action="store_true", help="only refinement on/off (issue 12 item 2)")
-    ap.add_argument("--render", action="store_true", help="only the demo with every format (issue 15 item 1)")
-    ap.add_argument("--clusters", action="store_true", help="only the cluster bootstrap's engine (issue 12 item 3)")
+    ap.add_argument(
+        "--refinement", action="store_true", help="only refinement on/off (issue 12 item 2)"
+    )
+    ap.add_argument(
+        "--render", action="store_true", help="only the demo with every format (issue 15 item 1)"
+    )
+    ap.add_argument(
+        "--clusters",
+        action="store_true",
+        help="only the cluster bootstrap's engine (issue 12 item 3)",
+    )
     ap.add_argument("--verdicts", action="store_true", help="only the defaults at scale (issue 26)")
     args = ap.parse_args()
     r = args.repeat
-    print(f"machine: {platform.processor() or platform.machine()}, {platform.python_version()}, "
-          f"{__import__('os').cpu_count()} cores")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {platform.python_version()}, "
+        f"{__import__('os').cpu_count()} cores"
+    )
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         if args.issue12:
@@ -385,21 +551,37 @@ def main() -> None:
         exist = dataset(tmp, "exist", 4368, 31, 2)
         wall, peak, busy = process(exist, "accuracy,macro_f1", repeat=r)
         stats, stats_busy = statistics_only(exist, "accuracy,macro_f1")
-        print(f"EXIST-like n=4368 m=31 binary, accuracy+macro_f1, B=10000: process {wall:.2f} s, "
-              f"peak {peak:.0f} MB ({busy}); statistics {stats:.2f} s ({stats_busy})", flush=True)
+        print(
+            f"EXIST-like n=4368 m=31 binary, accuracy+macro_f1, B=10000: process {wall:.2f} s, "
+            f"peak {peak:.0f} MB ({busy}); statistics {stats:.2f} s ({stats_busy})",
+            flush=True,
+        )
         restmex = dataset(tmp, "restmex", 12938, 27, 5)
         wall, peak, busy = process(restmex, "macro_f1,mae", repeat=r)
-        print(f"REST-MEX-like n=12938 m=27 5 classes, macro_f1+mae: process {wall:.2f} s, peak {peak:.0f} MB "
-              f"({busy})", flush=True)
+        print(
+            f"REST-MEX-like n=12938 m=27 5 classes, macro_f1+mae: process {wall:.2f} s, peak {peak:.0f} MB "
+            f"({busy})",
+            flush=True,
+        )
         if args.big:
             big = dataset(tmp, "big", 1_000_000, 5, 3)
             wall, peak, busy = process(big, "macro_f1", repeat=r)
-            print(f"1,000,000 items x 5 systems x 3 classes, macro_f1: process {wall:.2f} s, peak {peak:.0f} MB "
-                  f"({busy})", flush=True)
+            print(
+                f"1,000,000 items x 5 systems x 3 classes, macro_f1: process {wall:.2f} s, peak {peak:.0f} MB "
+                f"({busy})",
+                flush=True,
+            )
         print("\nscaling (statistics only, accuracy+macro_f1, binary):")
         print("    n     m      B   seconds")
-        for n, m, B in [(1000, 31, 10000), (4368, 31, 10000), (20000, 31, 10000), (4368, 10, 10000),
-                        (4368, 60, 10000), (4368, 31, 1000), (4368, 31, 50000)]:
+        for n, m, B in [
+            (1000, 31, 10000),
+            (4368, 31, 10000),
+            (20000, 31, 10000),
+            (4368, 10, 10000),
+            (4368, 60, 10000),
+            (4368, 31, 1000),
+            (4368, 31, 50000),
+        ]:
             path = dataset(tmp, f"s{n}-{m}", n, m, 2)
             stats, busy = statistics_only(path, "accuracy,macro_f1", B)
             print(f"{n:6d} {m:4d} {B:7d}   {stats:.2f}   ({busy})", flush=True)
@@ -407,9 +589,11 @@ def main() -> None:
             cs, cs_load = compstats_macro_f1(exist)
             ours, _, busy = process(exist, "macro_f1", repeat=max(r, 5))
             ratio = cs / ours
-            print(f"\nCompStats 0.1.15 macro_f1 (n_jobs=1), EXIST-like, B=10000: {cs:.1f} s ({cs_load}); "
-                  f"compreport whole process, macro_f1: {ours:.2f} s (median of {max(r, 5)}; {busy}); "
-                  f"ratio {ratio:.0f}x ({'meets' if ratio >= 200 else 'MISSES'} the >= 200x target)")
+            print(
+                f"\nCompStats 0.1.15 macro_f1 (n_jobs=1), EXIST-like, B=10000: {cs:.1f} s ({cs_load}); "
+                f"compreport whole process, macro_f1: {ours:.2f} s (median of {max(r, 5)}; {busy}); "
+                f"ratio {ratio:.0f}x ({'meets' if ratio >= 200 else 'MISSES'} the >= 200x target)"
+            )
 
 
 if __name__ == "__main__":

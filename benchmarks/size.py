@@ -35,7 +35,13 @@ from compreport.stats.analysis import analyze_competition
 ALPHA = 0.05
 TESTS = ("bootstrap", "berg-kirkpatrick", "randomization")
 CORRECTIONS = ("none", "bonferroni", "holm", "bh", "maxt")
-FIELD = {"none": "p_value", "bonferroni": "p_bonferroni", "holm": "p_holm", "bh": "p_bh", "maxt": "p_maxt"}
+FIELD = {
+    "none": "p_value",
+    "bonferroni": "p_bonferroni",
+    "holm": "p_holm",
+    "bh": "p_bh",
+    "maxt": "p_maxt",
+}
 
 
 def systems(rng: np.random.Generator, n: int, accuracies) -> tuple[np.ndarray, np.ndarray]:
@@ -45,7 +51,9 @@ def systems(rng: np.random.Generator, n: int, accuracies) -> tuple[np.ndarray, n
 
     gold = rng.integers(0, 2, n)
     difficulty = rng.normal(size=n)
-    skill = norm.ppf(np.asarray(accuracies)) * np.sqrt(2)  # P(skill - difficulty + noise > 0) = accuracy
+    skill = norm.ppf(np.asarray(accuracies)) * np.sqrt(
+        2
+    )  # P(skill - difficulty + noise > 0) = accuracy
     right = (skill[:, None] - difficulty[None, :] + rng.normal(size=(len(accuracies), n))) > 0
     return gold, np.where(right, gold[None, :], 1 - gold[None, :])
 
@@ -53,7 +61,9 @@ def systems(rng: np.random.Generator, n: int, accuracies) -> tuple[np.ndarray, n
 def competition(gold: np.ndarray, preds: np.ndarray):
     import pandas as pd
 
-    frame = pd.DataFrame({"id": np.arange(len(gold)), "gold": gold} | {f"S{s:02d}": p for s, p in enumerate(preds)})
+    frame = pd.DataFrame(
+        {"id": np.arange(len(gold)), "gold": gold} | {f"S{s:02d}": p for s, p in enumerate(preds)}
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return from_frame(frame, gold="gold", id="id", metrics=["accuracy"]).competitions[0]
@@ -74,8 +84,12 @@ def rejections(ma) -> dict[str, bool]:
     raw = np.array([c.p_value for c in ma.pairs])
     rows = np.array([c.a for c in ma.pairs])
     for corr in ("bonferroni", "holm"):
-        out["vs-best (m-1)", corr] = bool(multitest.rejects(multitest.correct(raw_best)[corr], ALPHA).any())
-        out["per-row", corr] = bool(multitest.rejects(multitest.correct_within(raw, rows)[corr], ALPHA).any())
+        out["vs-best (m-1)", corr] = bool(
+            multitest.rejects(multitest.correct(raw_best)[corr], ALPHA).any()
+        )
+        out["per-row", corr] = bool(
+            multitest.rejects(multitest.correct_within(raw, rows)[corr], ALPHA).any()
+        )
     return out
 
 
@@ -105,7 +119,9 @@ def run(m: int, sets: int, accuracies=None, B: int = 2000, measure=rejections) -
                 # about 4 times faster at this size
                 ma = analyze_competition(comp, settings, progress=False, mode="items").primary
             for key, hit in measure(ma).items():
-                found.setdefault((test, *(key if isinstance(key, tuple) else (key,))), []).append(hit)
+                found.setdefault((test, *(key if isinstance(key, tuple) else (key,))), []).append(
+                    hit
+                )
     return found
 
 
@@ -121,7 +137,9 @@ def share(values: list) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--sets", type=int, default=600, help="null data sets at m = 2 (fewer at larger m)")
+    ap.add_argument(
+        "--sets", type=int, default=600, help="null data sets at m = 2 (fewer at larger m)"
+    )
     ap.add_argument("--quick", action="store_true", help="100 sets at m = 2, fewer elsewhere")
     args = ap.parse_args()
     base = 100 if args.quick else args.sets
@@ -131,25 +149,33 @@ def main() -> None:
     power = run(2, base // 2, accuracies=[0.8, 0.7])
     small = run(2, base // 2, accuracies=[0.75, 0.7])
     family = run(10, base // 3, accuracies=[0.78] + [0.7] * 9, measure=found_share)
-    print(f"Family-wise error rate (%) under the null, alpha = {ALPHA}, n = 500, B = 2000; "
-          f"± one Monte-Carlo SE; data sets: " + ", ".join(f"{s} at m = {m}" for m, s in plan))
+    print(
+        f"Family-wise error rate (%) under the null, alpha = {ALPHA}, n = 500, B = 2000; "
+        f"± one Monte-Carlo SE; data sets: " + ", ".join(f"{s} at m = {m}" for m, s in plan)
+    )
     print()
     print("| test | family | correction | " + " | ".join(f"m = {m}" for m, _ in plan) + " |")
     print("|---|---|---|" + "---|" * len(plan))
-    keys = sorted({k for t in tables.values() for k in t}, key=lambda k: (TESTS.index(k[0]), k[1], k[2]))
+    keys = sorted(
+        {k for t in tables.values() for k in t}, key=lambda k: (TESTS.index(k[0]), k[1], k[2])
+    )
     for key in keys:
         cells = [rate(tables[m][key]) if key in tables[m] else "–" for m, _ in plan]
         print(f"| {key[0]} | {key[1]} | {key[2]} | " + " | ".join(cells) + " |")
     print()
-    print(f"Power (%), n = 500: two systems ({base // 2} data sets each), and the share of nine true differences "
-          f"found among ten systems ({base // 3} data sets)")
+    print(
+        f"Power (%), n = 500: two systems ({base // 2} data sets each), and the share of nine true differences "
+        f"found among ten systems ({base // 3} data sets)"
+    )
     print()
     print("| test | correction | 0.80 vs 0.70 | 0.75 vs 0.70 | 0.78 vs nine at 0.70 |")
     print("|---|---|---|---|---|")
     for key in sorted(power, key=lambda k: (TESTS.index(k[0]), k[2])):
         if key[1] == "all-pairs":
-            print(f"| {key[0]} | {key[2]} | {rate(power[key])} | {rate(small[key])} | "
-                  f"{share(family[key[0], key[2]]) if (key[0], key[2]) in family else '–'} |")
+            print(
+                f"| {key[0]} | {key[2]} | {rate(power[key])} | {rate(small[key])} | "
+                f"{share(family[key[0], key[2]]) if (key[0], key[2]) in family else '–'} |"
+            )
     print(f"\n({time.perf_counter() - t0:.0f} s)")
 
 

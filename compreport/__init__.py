@@ -26,5 +26,14 @@ from compreport.report import Report
 from compreport.settings import Settings
 from compreport.stats.results import Analysis
 
-__all__ = ["Analysis", "InputError", "Inputs", "Report", "Settings", "__version__", "analyze", "from_frame",
-           "load"]
+__all__ = [
+    "Analysis",
+    "InputError",
+    "Inputs",
+    "Report",
+    "Settings",
+    "__version__",
+    "analyze",
+    "from_frame",
+    "load",
+]

@@ -17,11 +17,12 @@ from __future__ import annotations
 import dataclasses
 import os
 from dataclasses import dataclass, field
+
 from compreport.errors import InputError
-from compreport.workers import check_jobs
 from compreport.inputs.competition import Competition, CompetitionInfo, MetricSpec
 from compreport.settings import make_settings
 from compreport.stats.results import Analysis
+from compreport.workers import check_jobs
 
 __all__ = ["Inputs", "analyze", "from_frame", "load"]
 
@@ -71,6 +72,7 @@ class Inputs:
 
 # --------------------------------------------------------------------------- argument checks
 
+
 def _names(value, what: str) -> list[str] | None:
     """``None``, or a list of strings from a string (comma list, as on the command line) or a sequence."""
     if value is None:
@@ -104,20 +106,41 @@ def _labels(value) -> list[str] | None:
         raise InputError(f"`labels` must be a list of labels; got {value!r}") from None
 
 
-def _metric_specs(metrics: list[str], pos_label: str | None, labels: list[str] | None) -> list[MetricSpec]:
+def _metric_specs(
+    metrics: list[str], pos_label: str | None, labels: list[str] | None
+) -> list[MetricSpec]:
     """MetricSpecs for metric names, checked and parametrised as ``--metric`` does."""
-    from compreport.inputs.spec import Options, _metric_specs as specs
+    from compreport.inputs.spec import Options
+    from compreport.inputs.spec import _metric_specs as specs
 
     return specs([], Options(metrics=metrics, pos_label=pos_label, labels=labels), None)
 
 
 # --------------------------------------------------------------------------- load
 
-def load(path, *, metrics=None, gold: str | None = None, id: str | None = None, runs=None,
-         pos_label=None, labels=None, sep: str | None = None, id_col=None, label_col=None,
-         comments: bool | None = None, zip_member: str | None = None, names=None, exclude=None,
-         missing: str | None = None, cluster_col=None, score_col=None, unjudged: bool | None = None,
-         name: str | None = None) -> Inputs:
+
+def load(
+    path,
+    *,
+    metrics=None,
+    gold: str | None = None,
+    id: str | None = None,
+    runs=None,
+    pos_label=None,
+    labels=None,
+    sep: str | None = None,
+    id_col=None,
+    label_col=None,
+    comments: bool | None = None,
+    zip_member: str | None = None,
+    names=None,
+    exclude=None,
+    missing: str | None = None,
+    cluster_col=None,
+    score_col=None,
+    unjudged: bool | None = None,
+    name: str | None = None,
+) -> Inputs:
     """Read competitions from files, as the command line reads its INPUT.
 
     Parameters
@@ -193,7 +216,12 @@ def load(path, *, metrics=None, gold: str | None = None, id: str | None = None, 
             raise InputError(f"`path` must be a path or a list of paths; got {path!r}") from None
     if not paths:
         raise InputError("`path` names no input")
-    for value, what in ((sep, "sep"), (zip_member, "zip_member"), (missing, "missing"), (name, "name")):
+    for value, what in (
+        (sep, "sep"),
+        (zip_member, "zip_member"),
+        (missing, "missing"),
+        (name, "name"),
+    ):
         if value is not None and not isinstance(value, str):
             raise InputError(f"`{what}` must be a string; got {value!r}")
     if comments is not None and not isinstance(comments, bool):
@@ -208,20 +236,52 @@ def load(path, *, metrics=None, gold: str | None = None, id: str | None = None, 
         from compreport.inputs.slugs import check_name
 
         check_name(name, paths)
-    opts = Options(gold=gold, id=id, runs=None if runs is None else os.fspath(runs),
-                   metrics=_names(metrics, "metrics") or [], pos_label=_label(pos_label), labels=_labels(labels),
-                   sep=sep, id_col=id_col, label_col=label_col, comments=comments, zip_member=zip_member,
-                   names=None if names is None else os.fspath(names), exclude=exclude, missing=missing,
-                   cluster_col=cluster_col, score_col=score_col, unjudged=unjudged, name=name)
+    opts = Options(
+        gold=gold,
+        id=id,
+        runs=None if runs is None else os.fspath(runs),
+        metrics=_names(metrics, "metrics") or [],
+        pos_label=_label(pos_label),
+        labels=_labels(labels),
+        sep=sep,
+        id_col=id_col,
+        label_col=label_col,
+        comments=comments,
+        zip_member=zip_member,
+        names=None if names is None else os.fspath(names),
+        exclude=exclude,
+        missing=missing,
+        cluster_col=cluster_col,
+        score_col=score_col,
+        unjudged=unjudged,
+        name=name,
+    )
     loaded = load_inputs(paths, opts)
-    return Inputs(loaded.competitions, dict(loaded.bootstrap), dict(loaded.workshop), opts.pos_label, opts.labels,
-                  list(loaded.specs))
+    return Inputs(
+        loaded.competitions,
+        dict(loaded.bootstrap),
+        dict(loaded.workshop),
+        opts.pos_label,
+        opts.labels,
+        list(loaded.specs),
+    )
 
 
 # --------------------------------------------------------------------------- from_frame
 
-def from_frame(df, *, gold: str = "y", id: str | None = None, name: str = "competition",
-               metrics=("accuracy",), pos_label=None, labels=None, baselines=(), cluster: str | None = None) -> Inputs:
+
+def from_frame(
+    df,
+    *,
+    gold: str = "y",
+    id: str | None = None,
+    name: str = "competition",
+    metrics=("accuracy",),
+    pos_label=None,
+    labels=None,
+    baselines=(),
+    cluster: str | None = None,
+) -> Inputs:
     """One competition from a pandas wide table: one row per item, one column per system.
 
     Values become text as the file loaders give them (``str`` of each cell, stripped), so a
@@ -280,11 +340,14 @@ def from_frame(df, *, gold: str = "y", id: str | None = None, name: str = "compe
     if names is None:
         raise InputError("`metrics` names nothing; got None")
     specs = _metric_specs(names, pl, labs)
-    comp = build(pieces, CompetitionInfo(cid, name, group=[name]), specs, [str(b) for b in baselines])
+    comp = build(
+        pieces, CompetitionInfo(cid, name, group=[name]), specs, [str(b) for b in baselines]
+    )
     return Inputs([comp], pos_label=pl, labels=labs)
 
 
 # --------------------------------------------------------------------------- analyze
+
 
 def _as_inputs(data) -> Inputs:
     if isinstance(data, Inputs):
@@ -293,17 +356,30 @@ def _as_inputs(data) -> Inputs:
         return Inputs([data])
     if isinstance(data, (list, tuple)) and data and all(isinstance(c, Competition) for c in data):
         return Inputs(list(data))
-    raise InputError(f"analyze needs what load() or from_frame() returns, a Competition or a list of them; "
-                     f"got {type(data).__name__}")
+    raise InputError(
+        f"analyze needs what load() or from_frame() returns, a Competition or a list of them; "
+        f"got {type(data).__name__}"
+    )
 
 
-def analyze(data, *, metrics=None, pos_label=None, labels=None, bootstrap: int | None = None,
-            seed: int | None = None,
-            alpha: float | None = None, ci: str | None = None, test: str | None = None,
-            family: str | None = None, correction: str | None = None, include_baselines: bool | None = None,
-            refine: bool | None = None,
-            jobs: int = 1,
-            progress: bool | None = False) -> Analysis:
+def analyze(
+    data,
+    *,
+    metrics=None,
+    pos_label=None,
+    labels=None,
+    bootstrap: int | None = None,
+    seed: int | None = None,
+    alpha: float | None = None,
+    ci: str | None = None,
+    test: str | None = None,
+    family: str | None = None,
+    correction: str | None = None,
+    include_baselines: bool | None = None,
+    refine: bool | None = None,
+    jobs: int = 1,
+    progress: bool | None = False,
+) -> Analysis:
     """Run the paired bootstrap and decide every verdict, as ``compreport report`` does.
 
     Settings left at None take the value of the specs' ``[bootstrap]`` (when ``data`` came from
@@ -364,14 +440,15 @@ def analyze(data, *, metrics=None, pos_label=None, labels=None, bootstrap: int |
     inputs = _as_inputs(data)
     comps = list(inputs.competitions)
     if metrics is None and (pos_label is not None or labels is not None):
-        raise InputError("`pos_label` and `labels` apply to the metrics named with `metrics=`; name them too "
-                         "(or pass pos_label/labels to load() or from_frame())")
+        raise InputError(
+            "`pos_label` and `labels` apply to the metrics named with `metrics=`; name them too "
+            "(or pass pos_label/labels to load() or from_frame())"
+        )
     if metrics is not None:
         names = _names(metrics, "metrics")
         pl = inputs.pos_label if pos_label is None else _label(pos_label)
         labs = inputs.labels if labels is None else _labels(labels)
-        comps = [dataclasses.replace(c, metrics=_metric_specs(names, pl, labs))
-                 for c in comps]
+        comps = [dataclasses.replace(c, metrics=_metric_specs(names, pl, labs)) for c in comps]
     jobs = check_jobs(jobs)
     if progress is not None and not isinstance(progress, bool):
         raise InputError(f"`progress` must be True, False or None; got {progress!r}")
@@ -380,15 +457,30 @@ def analyze(data, *, metrics=None, pos_label=None, labels=None, bootstrap: int |
         if not c.metrics:
             raise InputError(f"competition {c.id!r}: no metric given; pass metrics=[NAME]")
         if c.id in seen:
-            raise InputError(f"competition id {c.id!r} is used twice ({seen[c.id]!r} and {c.name!r}); "
-                             f"give the competitions different names")
+            raise InputError(
+                f"competition id {c.id!r} is used twice ({seen[c.id]!r} and {c.name!r}); "
+                f"give the competitions different names"
+            )
         seen[c.id] = c.name
-    given = {"bootstrap": bootstrap, "seed": seed, "alpha": alpha, "ci_method": ci, "test": test, "family": family,
-             "correction": correction, "include_baselines": include_baselines, "refine": refine}
+    given = {
+        "bootstrap": bootstrap,
+        "seed": seed,
+        "alpha": alpha,
+        "ci_method": ci,
+        "test": test,
+        "family": family,
+        "correction": correction,
+        "include_baselines": include_baselines,
+        "refine": refine,
+    }
     from compreport.stats.analysis import analyze as run
 
     settings = make_settings(given, "analyze", base=make_settings(inputs.settings, "spec"))
     analysis = run(comps, settings, jobs=int(jobs), progress=progress, workshop=inputs.workshop)
-    analysis.sources = dataclasses.replace(inputs, competitions=comps).files  # Report.write will not write over them
-    analysis.scanned = list(dict.fromkeys(s for c in comps for s in c.scanned))  # ... nor where runs are read
+    analysis.sources = dataclasses.replace(
+        inputs, competitions=comps
+    ).files  # Report.write will not write over them
+    analysis.scanned = list(
+        dict.fromkeys(s for c in comps for s in c.scanned)
+    )  # ... nor where runs are read
     return analysis

@@ -13,16 +13,33 @@ import warnings
 from pathlib import Path
 
 from compreport import interrupts
+from compreport.cli_parser import (
+    FIGURE_FORMATS,
+    FORMATS,
+    LATEX_STYLES,
+    SETTING_OPTIONS,
+    _comma_list,
+    _printable,
+    build_parser,
+)
 from compreport.errors import InputError, InputWarning, Note, Terminated
 from compreport.language import LANGUAGES
-from compreport.cli_parser import FIGURE_FORMATS, FORMATS, LATEX_STYLES, SETTING_OPTIONS, _comma_list, _printable, build_parser
 from compreport.report.latex.layout import check_label_prefix
-from compreport.settings import NUMERIC, Settings, from_text, make_settings, one_of, suggest, validate, whole_number
-
+from compreport.settings import (
+    NUMERIC,
+    Settings,
+    from_text,
+    make_settings,
+    one_of,
+    suggest,
+    validate,
+    whole_number,
+)
 
 #: A single competition of this many items or more is bootstrapped by every core unless --jobs says
 #: otherwise (its blocks of replicates drawn by forked workers; the numbers do not depend on it).
 BIG_N = 100_000
+
 
 def _load(inputs: list[str], args=None):
     """:func:`compreport.load` of the INPUTs with the reading options of ``args`` (None: the defaults)."""
@@ -30,12 +47,27 @@ def _load(inputs: list[str], args=None):
 
     if args is None:
         return load(inputs)
-    return load(inputs, metrics=_comma_list(args.metric) or None, gold=args.gold, id=args.id, runs=args.runs,
-                pos_label=args.pos_label, labels=_comma_list([args.labels]) if args.labels else None,
-                sep=args.sep, id_col=args.id_col, label_col=args.label_col,
-                comments=False if args.no_comments else None, zip_member=args.zip_member, names=args.names,
-                exclude=list(args.exclude or []), missing=args.missing, cluster_col=args.cluster_col,
-                score_col=args.score_col, unjudged=args.unjudged, name=args.name)
+    return load(
+        inputs,
+        metrics=_comma_list(args.metric) or None,
+        gold=args.gold,
+        id=args.id,
+        runs=args.runs,
+        pos_label=args.pos_label,
+        labels=_comma_list([args.labels]) if args.labels else None,
+        sep=args.sep,
+        id_col=args.id_col,
+        label_col=args.label_col,
+        comments=False if args.no_comments else None,
+        zip_member=args.zip_member,
+        names=args.names,
+        exclude=list(args.exclude or []),
+        missing=args.missing,
+        cluster_col=args.cluster_col,
+        score_col=args.score_col,
+        unjudged=args.unjudged,
+        name=args.name,
+    )
 
 
 def _cli_settings(args) -> dict:
@@ -64,15 +96,21 @@ def _check_options(args) -> None:
     if args.jobs is not None:
         args.jobs = whole_number(from_text(args.jobs, whole=True), "--jobs", 1)
     args.decimals = whole_number(from_text(args.decimals, whole=True), "--decimals", 0, 10)
-    args.diff_decimals = whole_number(from_text(args.diff_decimals, whole=True), "--diff-decimals", 0, 10)
+    args.diff_decimals = whole_number(
+        from_text(args.diff_decimals, whole=True), "--diff-decimals", 0, 10
+    )
     args.latex_style = one_of(args.latex_style, LATEX_STYLES, "--latex-style")
     args.lang = one_of(args.lang, LANGUAGES, "--lang")
     args.label_prefix = check_label_prefix(args.label_prefix, "--label-prefix")
     args.format = _formats(args.format)
     args.figure_formats = _choices("--figure-formats", args.figure_formats, FIGURE_FORMATS)
     if getattr(args, "decimal_comma", False) and "latex" not in args.format:
-        warnings.warn("--decimal-comma applies to the LaTeX output only, and --format has no latex: it changes "
-                      "nothing here (HTML, PDF, figures and the exports keep the decimal point)", Note, stacklevel=2)
+        warnings.warn(
+            "--decimal-comma applies to the LaTeX output only, and --format has no latex: it changes "
+            "nothing here (HTML, PDF, figures and the exports keep the decimal point)",
+            Note,
+            stacklevel=2,
+        )
     args.recipients = None
     if args.emails is not None:
         from compreport.report.pages.emails import read_recipients
@@ -87,14 +125,18 @@ def _choices(option: str, value: str, allowed: tuple[str, ...]) -> list[str]:
     wanted = _comma_list([value])
     for f in wanted:
         if f not in allowed:
-            raise InputError(f"{option} takes a comma list of {', '.join(allowed)}; got {f!r}{suggest(f, allowed)}")
+            raise InputError(
+                f"{option} takes a comma list of {', '.join(allowed)}; got {f!r}{suggest(f, allowed)}"
+            )
     return wanted
 
 
 def _formats(value: str | None) -> list[str]:
     if value is None:
         return list(FORMATS)
-    if not _comma_list([value]):  # `--format=` (an unset shell variable, say): not silently json only
+    if not _comma_list(
+        [value]
+    ):  # `--format=` (an unset shell variable, say): not silently json only
         raise InputError(f"--format takes a comma list of {', '.join(FORMATS)}; got nothing")
     return ["json"] + [f for f in _choices("--format", value, FORMATS) if f != "json"]
 
@@ -104,8 +146,8 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
     the public API (:func:`compreport.load`, :func:`compreport.analyze`, :class:`compreport.Report`)."""
     from compreport.api import analyze
     from compreport.inputs.spec import metric_file
-    from compreport.report import Report
     from compreport.output.staging import claim
+    from compreport.report import Report
 
     out = Path(args.output)
     formats, figure_formats = args.format, args.figure_formats  # checked by _check_options
@@ -115,14 +157,21 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
     metrics = _comma_list(reading.metric) if reading is not None else []
     runs = reading.runs if reading is not None else None
     names = reading.names if reading is not None else None
-    named = [*inputs, *([runs] if runs else []), *([names] if names else []), *map(metric_file, metrics),
-             *([args.emails] if args.emails else [])]
+    named = [
+        *inputs,
+        *([runs] if runs else []),
+        *([names] if names else []),
+        *map(metric_file, metrics),
+        *([args.emails] if args.emails else []),
+    ]
     say = _stage_reporter(args.verbose)
     with claim(out, args.force, protect=named, runs=[runs] if runs else []) as target:
         loaded = _load(inputs, reading)
         target.protect(loaded.files)
-        say(f"read {len(loaded.competitions)} competition(s): "
-            + ", ".join(f"{c.id} ({c.n} items, {c.m} systems)" for c in loaded.competitions))
+        say(
+            f"read {len(loaded.competitions)} competition(s): "
+            + ", ".join(f"{c.id} ({c.n} items, {c.m} systems)" for c in loaded.competitions)
+        )
         given = {_ANALYZE_KEYWORD.get(k, k): v for k, v in args.given.items()}
         # --jobs as given; by default every core for several competitions (one per worker) or for a
         # single one of BIG_N items or more (its blocks of replicates); one process for a smaller one,
@@ -133,12 +182,25 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
         jobs = args.jobs or (default_jobs() if several else 1)
         analysis = analyze(loaded, jobs=jobs, progress=False if args.quiet else None, **given)
         say(f"analysed: {analysis.settings.bootstrap} resamples, {analysis.settings.rule}")
-        report = Report(analysis, decimals=args.decimals, diff_decimals=args.diff_decimals,
-                        latex_style=args.latex_style, label_prefix=args.label_prefix,
-                        decimal_comma=args.decimal_comma, lang=args.lang)
-        written = report.write(out, formats, force=args.force, figure_formats=figure_formats,
-                               compile_pdf=not args.no_compile, emails=args.recipients, jobs=args.jobs,
-                               progress=False if args.quiet else None)
+        report = Report(
+            analysis,
+            decimals=args.decimals,
+            diff_decimals=args.diff_decimals,
+            latex_style=args.latex_style,
+            label_prefix=args.label_prefix,
+            decimal_comma=args.decimal_comma,
+            lang=args.lang,
+        )
+        written = report.write(
+            out,
+            formats,
+            force=args.force,
+            figure_formats=figure_formats,
+            compile_pdf=not args.no_compile,
+            emails=args.recipients,
+            jobs=args.jobs,
+            progress=False if args.quiet else None,
+        )
         say(f"wrote {len(written)} files ({', '.join(formats)})")
     if not args.quiet:
         _print_written(out, written)
@@ -158,6 +220,7 @@ def _stage_reporter(verbose: bool):
             now = time.perf_counter()
             print(f"compreport: {_printable(text)} ({now - last[0]:.1f} s)", file=sys.stderr)
             last[0] = now
+
     return say
 
 
@@ -210,18 +273,29 @@ def cmd_validate(args) -> int:
 
     loaded = _load(args.inputs, args)
     settings = _settings({}, loaded.settings)  # as `report` without statistics options would use
-    scores_only = dataclasses.replace(settings, bootstrap=0, ci_method="percentile", test="bootstrap")
+    scores_only = dataclasses.replace(
+        settings, bootstrap=0, ci_method="percentile", test="bootstrap"
+    )
     for comp in loaded.competitions:
         result = analyze_competition(comp, scores_only, progress=False)
         note = bootstrap_note(comp, settings)
         if note:
             warn(note)
-        names = [f"{ma.name}({', '.join(f'{k}={v}' for k, v in ma.params.items())})" if ma.params else ma.name
-                 for ma in result.metrics]
-        clusters = (f" in {comp.clusters.count} clusters (column {_printable(comp.clusters.column)})"
-                    if comp.clusters else "")
-        print(f"ok: {comp.id}: {comp.n} items{clusters}, {comp.m} system{'s' if comp.m != 1 else ''}, "
-              f"metrics: {', '.join(names)}")
+        names = [
+            f"{ma.name}({', '.join(f'{k}={v}' for k, v in ma.params.items())})"
+            if ma.params
+            else ma.name
+            for ma in result.metrics
+        ]
+        clusters = (
+            f" in {comp.clusters.count} clusters (column {_printable(comp.clusters.column)})"
+            if comp.clusters
+            else ""
+        )
+        print(
+            f"ok: {comp.id}: {comp.n} items{clusters}, {comp.m} system{'s' if comp.m != 1 else ''}, "
+            f"metrics: {', '.join(names)}"
+        )
         for line in _point_leaderboard(result):
             print(line)
     return 0
@@ -236,17 +310,29 @@ def _point_leaderboard(comp) -> list[str]:
     header = ["rank", "system", *(ma.name for ma in comp.metrics), ""]
     rows = []
     for system in order:
-        marks = (["baseline"] if system in comp.baselines else []) + \
-            ([f"{comp.missing[system]} missing"] if comp.missing.get(system) else [])
-        rows.append([str(rank[system]), _printable(system),
-                     *("undefined" if s[system] != s[system] else f"{s[system]:.4f}" for s in score),
-                     ", ".join(marks)])
+        marks = (["baseline"] if system in comp.baselines else []) + (
+            [f"{comp.missing[system]} missing"] if comp.missing.get(system) else []
+        )
+        rows.append(
+            [
+                str(rank[system]),
+                _printable(system),
+                *("undefined" if s[system] != s[system] else f"{s[system]:.4f}" for s in score),
+                ", ".join(marks),
+            ]
+        )
     widths = [max(len(r[j]) for r in [header, *rows]) for j in range(len(header))]
     right = {0} | set(range(2, len(header) - 1))
 
     def fmt(row):
-        return "  " + "  ".join(c.rjust(w) if j in right else c.ljust(w)
-                                for j, (c, w) in enumerate(zip(row, widths, strict=True))).rstrip()
+        return (
+            "  "
+            + "  ".join(
+                c.rjust(w) if j in right else c.ljust(w)
+                for j, (c, w) in enumerate(zip(row, widths, strict=True))
+            ).rstrip()
+        )
+
     return [fmt(header)] + [fmt(r) for r in rows]
 
 
@@ -275,8 +361,13 @@ def cmd_init(args) -> int:
     return 0
 
 
-COMMANDS = {"report": cmd_report, "demo": cmd_demo, "validate": cmd_validate, "init": cmd_init,
-            "metrics": cmd_metrics}
+COMMANDS = {
+    "report": cmd_report,
+    "demo": cmd_demo,
+    "validate": cmd_validate,
+    "init": cmd_init,
+    "metrics": cmd_metrics,
+}
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
@@ -291,6 +382,7 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 def _on_sigterm(pid: int):
     """A SIGTERM handler that raises :class:`Terminated` in process ``pid`` (cleanup runs as for
     Ctrl-C); a forked worker dies of the signal as usual."""
+
     def handler(signum, frame):
         if os.getpid() != pid:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -298,6 +390,7 @@ def _on_sigterm(pid: int):
             return
         interrupts.request(Terminated)  # raised again at the next checkpoint if this one is lost
         raise Terminated()
+
     return handler
 
 
@@ -342,8 +435,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {_printable(where)}{_printable(exc.strerror or exc)}", file=sys.stderr)
         return 2
     except MemoryError as exc:  # more than the memory check foresaw
-        print(f"error: out of memory{f' ({_printable(exc)})' if str(exc) else ''}; use fewer resamples (-B), "
-              f"--jobs 1, or a machine with more memory", file=sys.stderr)
+        print(
+            f"error: out of memory{f' ({_printable(exc)})' if str(exc) else ''}; use fewer resamples (-B), "
+            f"--jobs 1, or a machine with more memory",
+            file=sys.stderr,
+        )
         return 2
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 import unicodedata
 
-from compreport.language import vocabulary as vocab
 from compreport._version import __version__
+from compreport.language import vocabulary as vocab
 from compreport.report.latex.layout import STYLES
 from compreport.settings import Settings
 
@@ -18,9 +18,17 @@ FORMATS = ("json", "latex", "html", "pdf")
 FIGURE_FORMATS = ("pdf", "svg", "png")
 LATEX_STYLES = tuple(STYLES)  # report.latex_layout is light (no jinja2, fonts read on first use)
 #: Settings field -> attribute of the parsed arguments.
-SETTING_OPTIONS = {"bootstrap": "bootstrap", "seed": "seed", "alpha": "alpha", "ci_method": "ci", "test": "test",
-                   "family": "family", "correction": "correction", "include_baselines": "include_baselines",
-                   "refine": "refine"}
+SETTING_OPTIONS = {
+    "bootstrap": "bootstrap",
+    "seed": "seed",
+    "alpha": "alpha",
+    "ci_method": "ci",
+    "test": "test",
+    "family": "family",
+    "correction": "correction",
+    "include_baselines": "include_baselines",
+    "refine": "refine",
+}
 _DEFAULT = Settings()
 
 
@@ -33,41 +41,98 @@ def _comma_list(values: list[str] | None) -> list[str]:
 
 def _add_input_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("reading inputs")
-    g.add_argument("--metric", action="append", metavar="NAME",
-                   help="metric (repeatable or comma list; the first ranks systems); overrides specs")
-    g.add_argument("--pos-label", metavar="LABEL", help="positive class of f1/precision/recall/roc_auc")
-    g.add_argument("--labels", metavar="A,B", help="classes averaged over by macro/micro/weighted metrics")
+    g.add_argument(
+        "--metric",
+        action="append",
+        metavar="NAME",
+        help="metric (repeatable or comma list; the first ranks systems); overrides specs",
+    )
+    g.add_argument(
+        "--pos-label", metavar="LABEL", help="positive class of f1/precision/recall/roc_auc"
+    )
+    g.add_argument(
+        "--labels", metavar="A,B", help="classes averaged over by macro/micro/weighted metrics"
+    )
     g.add_argument("--gold", metavar="NAME", help="gold column of a wide table (default: y)")
-    g.add_argument("--id", metavar="NAME", help="id column (wide table: optional; gold file: default id)")
-    g.add_argument("--runs", metavar="DIR_OR_GLOB", help="run files (a folder, its subfolders one per team, or a "
-                   "glob); INPUT is then the gold file")
-    g.add_argument("--sep", metavar="SEP", help="field separator of gold and run files: auto (default: per file, tab "
-                   "or comma when every line has one, else runs of blanks), tab, comma, whitespace")
-    g.add_argument("--id-col", metavar="COL", help="id column of gold and run files: a 1-based position or a header "
-                   "name (JSON: a key)")
-    g.add_argument("--label-col", metavar="COL", help="label column(s) of gold and run files: a position or a header "
-                   "name (JSON: a key); a comma list for several fields")
-    g.add_argument("--cluster-col", "--query-col", dest="cluster_col", metavar="COL",
-                   help="column of the gold file (or wide table) naming each item's cluster (question, document, "
-                   "author) or query: clusters are resampled whole (cluster bootstrap); ranking metrics (map, mrr, "
-                   "p@K, ndcg@K) rank within each; a 1-based position or a header name")
-    g.add_argument("--score-col", metavar="COL", help="score column of the run files (ranking metrics): a 1-based "
-                   "position or a header name")
-    g.add_argument("--unjudged", action="store_true", default=None, help="candidates that runs list and the gold "
-                   "does not (unjudged documents) become items that are not relevant, in their query (needs "
-                   "--query-col; ranking metrics)")
-    g.add_argument("--no-comments", action="store_true", help="read lines starting with '#' as data (default: "
-                   "they are comments)")
+    g.add_argument(
+        "--id", metavar="NAME", help="id column (wide table: optional; gold file: default id)"
+    )
+    g.add_argument(
+        "--runs",
+        metavar="DIR_OR_GLOB",
+        help="run files (a folder, its subfolders one per team, or a "
+        "glob); INPUT is then the gold file",
+    )
+    g.add_argument(
+        "--sep",
+        metavar="SEP",
+        help="field separator of gold and run files: auto (default: per file, tab "
+        "or comma when every line has one, else runs of blanks), tab, comma, whitespace",
+    )
+    g.add_argument(
+        "--id-col",
+        metavar="COL",
+        help="id column of gold and run files: a 1-based position or a header name (JSON: a key)",
+    )
+    g.add_argument(
+        "--label-col",
+        metavar="COL",
+        help="label column(s) of gold and run files: a position or a header "
+        "name (JSON: a key); a comma list for several fields",
+    )
+    g.add_argument(
+        "--cluster-col",
+        "--query-col",
+        dest="cluster_col",
+        metavar="COL",
+        help="column of the gold file (or wide table) naming each item's cluster (question, document, "
+        "author) or query: clusters are resampled whole (cluster bootstrap); ranking metrics (map, mrr, "
+        "p@K, ndcg@K) rank within each; a 1-based position or a header name",
+    )
+    g.add_argument(
+        "--score-col",
+        metavar="COL",
+        help="score column of the run files (ranking metrics): a 1-based position or a header name",
+    )
+    g.add_argument(
+        "--unjudged",
+        action="store_true",
+        default=None,
+        help="candidates that runs list and the gold "
+        "does not (unjudged documents) become items that are not relevant, in their query (needs "
+        "--query-col; ranking metrics)",
+    )
+    g.add_argument(
+        "--no-comments",
+        action="store_true",
+        help="read lines starting with '#' as data (default: they are comments)",
+    )
     g.add_argument("--zip-member", metavar="NAME", help="the prediction file inside every .zip run")
-    g.add_argument("--name", metavar="TEXT", help="the competition's name (titles, captions; its id, folder and "
-                   "random streams) when it is read from a table or a gold file (default: the file's stem); a spec "
-                   "gives its own `name`")
-    g.add_argument("--names", metavar="FILE", help="names file: CSV/TSV with columns run, name, team, baseline, "
-                   "exclude; or XML, one element per run")
-    g.add_argument("--exclude", action="append", metavar="GLOB", help="leave out run files matching GLOB "
-                   "(repeatable)")
-    g.add_argument("--missing", metavar="POLICY", help="a blank, absent or unreadable prediction: error (default) or "
-                   "wrong (scored as a wrong answer)")
+    g.add_argument(
+        "--name",
+        metavar="TEXT",
+        help="the competition's name (titles, captions; its id, folder and "
+        "random streams) when it is read from a table or a gold file (default: the file's stem); a spec "
+        "gives its own `name`",
+    )
+    g.add_argument(
+        "--names",
+        metavar="FILE",
+        help="names file: CSV/TSV with columns run, name, team, baseline, "
+        "exclude; or XML, one element per run",
+    )
+    g.add_argument(
+        "--exclude",
+        action="append",
+        metavar="GLOB",
+        help="leave out run files matching GLOB (repeatable)",
+    )
+    g.add_argument(
+        "--missing",
+        metavar="POLICY",
+        help="a blank, absent or unreadable prediction: error (default) or "
+        "wrong (scored as a wrong answer)",
+    )
 
 
 def _add_stats_options(p: argparse.ArgumentParser) -> None:
@@ -75,67 +140,146 @@ def _add_stats_options(p: argparse.ArgumentParser) -> None:
     # gives one `error:` line (exit 2) in the words of the command line.
     d = _DEFAULT
     g = p.add_argument_group("statistics")
-    g.add_argument("-B", "--bootstrap", metavar="N", help=f"bootstrap replicates, a whole number >= 0 "
-                   f"(default {d.bootstrap}; 0: scores only)")
-    g.add_argument("--seed", metavar="N", help=f"seed of the resampling plan, a whole number >= 0 "
-                   f"(default {d.seed}, recorded)")
-    g.add_argument("--alpha", metavar="A", help=f"significance level in (0, 1); CIs at 1-alpha (default {d.alpha})")
-    g.add_argument("--ci", metavar="METHOD", help=f"interval method for systems and differences: "
-                   f"{', '.join(vocab.CI_METHODS)} (default {d.ci_method})")
-    g.add_argument("--test", metavar="TEST", help=f"where p-values come from: {', '.join(vocab.TESTS)} "
-                   f"(default {d.test}, two-sided; berg-kirkpatrick is the paper's one-sided test)")
-    g.add_argument("--family", metavar="FAMILY",
-                   help=f"correction family of the pairwise comparisons: {', '.join(vocab.FAMILIES)} "
-                        f"(default {d.family}); vs-best states only the comparisons of the winner with the other "
-                        f"competitors, corrected over all pairs since the winner is chosen on the same data; "
-                        f"per-row bounds no family-wise error rate")
-    g.add_argument("--correction", metavar="NAME", help=f"correction behind every verdict: "
-                   f"{', '.join(vocab.CORRECTIONS)} (default {d.correction} under the bootstrap test, "
-                   f"holm under the others)")
-    g.add_argument("--include-baselines", action="store_true", default=None,
-                   help="let baselines compete: by default they are compared and grouped, but the winner, the "
-                        "comparisons with the winner and the competitiveness figures are over participants only")
-    g.add_argument("--refine", metavar="on|off",
-                   help="re-estimate p-values from more resamples (up to 16 x B) while a verdict is within their "
-                        "Monte-Carlo error of the threshold (default on); off: every p-value from B resamples")
-    g.add_argument("--jobs", metavar="N", default=None,
-                   help="worker processes (default: every core): competitions are analysed, figures and PDF "
-                        "documents drawn, N at once; a single competition's per-resample metrics use N only when "
-                        "given; the files do not depend on N")
+    g.add_argument(
+        "-B",
+        "--bootstrap",
+        metavar="N",
+        help=f"bootstrap replicates, a whole number >= 0 (default {d.bootstrap}; 0: scores only)",
+    )
+    g.add_argument(
+        "--seed",
+        metavar="N",
+        help=f"seed of the resampling plan, a whole number >= 0 (default {d.seed}, recorded)",
+    )
+    g.add_argument(
+        "--alpha",
+        metavar="A",
+        help=f"significance level in (0, 1); CIs at 1-alpha (default {d.alpha})",
+    )
+    g.add_argument(
+        "--ci",
+        metavar="METHOD",
+        help=f"interval method for systems and differences: "
+        f"{', '.join(vocab.CI_METHODS)} (default {d.ci_method})",
+    )
+    g.add_argument(
+        "--test",
+        metavar="TEST",
+        help=f"where p-values come from: {', '.join(vocab.TESTS)} "
+        f"(default {d.test}, two-sided; berg-kirkpatrick is the paper's one-sided test)",
+    )
+    g.add_argument(
+        "--family",
+        metavar="FAMILY",
+        help=f"correction family of the pairwise comparisons: {', '.join(vocab.FAMILIES)} "
+        f"(default {d.family}); vs-best states only the comparisons of the winner with the other "
+        f"competitors, corrected over all pairs since the winner is chosen on the same data; "
+        f"per-row bounds no family-wise error rate",
+    )
+    g.add_argument(
+        "--correction",
+        metavar="NAME",
+        help=f"correction behind every verdict: "
+        f"{', '.join(vocab.CORRECTIONS)} (default {d.correction} under the bootstrap test, "
+        f"holm under the others)",
+    )
+    g.add_argument(
+        "--include-baselines",
+        action="store_true",
+        default=None,
+        help="let baselines compete: by default they are compared and grouped, but the winner, the "
+        "comparisons with the winner and the competitiveness figures are over participants only",
+    )
+    g.add_argument(
+        "--refine",
+        metavar="on|off",
+        help="re-estimate p-values from more resamples (up to 16 x B) while a verdict is within their "
+        "Monte-Carlo error of the threshold (default on); off: every p-value from B resamples",
+    )
+    g.add_argument(
+        "--jobs",
+        metavar="N",
+        default=None,
+        help="worker processes (default: every core): competitions are analysed, figures and PDF "
+        "documents drawn, N at once; a single competition's per-resample metrics use N only when "
+        "given; the files do not depend on N",
+    )
 
 
 def _add_output_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("output")
     g.add_argument("-o", "--output", required=True, metavar="OUT", help="output directory")
-    g.add_argument("--force", action="store_true",
-                   help="replace an earlier report in OUT: only the files its manifest (OUT/.compreport.json) lists")
-    g.add_argument("--format", metavar="LIST",
-                   help=f"comma list of {', '.join(FORMATS)} (default: all; json always)")
-    g.add_argument("--latex-style", metavar="STYLE", default="ceurart",
-                   help="the class the LaTeX tables go into: " + "; ".join(f"{k}: {v.title}" for k, v in STYLES.items())
-                        + " (default ceurart)")
-    g.add_argument("--label-prefix", metavar="PREFIX",
-                   help="prefix of every LaTeX label (tab:PREFIX:...), so several outputs can share one paper "
-                        "(default: the workshop name as a slug, else the competition id)")
-    g.add_argument("--decimal-comma", action="store_true",
-                   help="LaTeX numbers with a decimal comma (every number of the tables, captions and the appendix's "
-                        "prose; HTML, Markdown and results.json keep the point)")
-    g.add_argument("--lang", default="en", metavar="LANG",
-                   help="language of every caption, sentence, heading, figure, team letter and email body: en or es "
-                        "(default en; file names, CSV columns and results.json stay English)")
-    g.add_argument("--decimals", default=4, metavar="N", help="decimals of scores and CIs, 0-10 (default 4)")
-    g.add_argument("--diff-decimals", default=3, metavar="N", help="decimals of differences, 0-10 (default 3)")
-    g.add_argument("--figure-formats", metavar="LIST", default="pdf,svg",
-                   help=f"figure files to write: comma list of {', '.join(FIGURE_FORMATS)} (default pdf,svg)")
-    g.add_argument("--no-compile", action="store_true", help="write appendix.tex without running latexmk")
-    g.add_argument("--emails", metavar="FILE",
-                   help="CSV/TSV of team, address[, language]: write OUT/emails/<team>.eml with the team's letters "
-                        "attached (needs the pdf format; nothing is sent)")
+    g.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an earlier report in OUT: only the files its manifest (OUT/.compreport.json) lists",
+    )
+    g.add_argument(
+        "--format",
+        metavar="LIST",
+        help=f"comma list of {', '.join(FORMATS)} (default: all; json always)",
+    )
+    g.add_argument(
+        "--latex-style",
+        metavar="STYLE",
+        default="ceurart",
+        help="the class the LaTeX tables go into: "
+        + "; ".join(f"{k}: {v.title}" for k, v in STYLES.items())
+        + " (default ceurart)",
+    )
+    g.add_argument(
+        "--label-prefix",
+        metavar="PREFIX",
+        help="prefix of every LaTeX label (tab:PREFIX:...), so several outputs can share one paper "
+        "(default: the workshop name as a slug, else the competition id)",
+    )
+    g.add_argument(
+        "--decimal-comma",
+        action="store_true",
+        help="LaTeX numbers with a decimal comma (every number of the tables, captions and the appendix's "
+        "prose; HTML, Markdown and results.json keep the point)",
+    )
+    g.add_argument(
+        "--lang",
+        default="en",
+        metavar="LANG",
+        help="language of every caption, sentence, heading, figure, team letter and email body: en or es "
+        "(default en; file names, CSV columns and results.json stay English)",
+    )
+    g.add_argument(
+        "--decimals", default=4, metavar="N", help="decimals of scores and CIs, 0-10 (default 4)"
+    )
+    g.add_argument(
+        "--diff-decimals", default=3, metavar="N", help="decimals of differences, 0-10 (default 3)"
+    )
+    g.add_argument(
+        "--figure-formats",
+        metavar="LIST",
+        default="pdf,svg",
+        help=f"figure files to write: comma list of {', '.join(FIGURE_FORMATS)} (default pdf,svg)",
+    )
+    g.add_argument(
+        "--no-compile", action="store_true", help="write appendix.tex without running latexmk"
+    )
+    g.add_argument(
+        "--emails",
+        metavar="FILE",
+        help="CSV/TSV of team, address[, language]: write OUT/emails/<team>.eml with the team's letters "
+        "attached (needs the pdf format; nothing is sent)",
+    )
     talk = g.add_mutually_exclusive_group()
-    talk.add_argument("-q", "--quiet", action="store_true",
-                      help="print nothing on stdout and no progress bar (warnings and errors still go to stderr)")
-    talk.add_argument("-v", "--verbose", action="store_true",
-                      help="also say on stderr what each stage did and how long it took")
+    talk.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print nothing on stdout and no progress bar (warnings and errors still go to stderr)",
+    )
+    talk.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="also say on stderr what each stage did and how long it took",
+    )
 
 
 class _Parser(argparse.ArgumentParser):
@@ -158,13 +302,18 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     """The ``compreport`` argument parser, one sub-command per entry of :data:`COMMANDS`."""
     parser = _Parser(
-        prog="compreport", description="Paired-bootstrap analysis and reports for NLP shared tasks.")
+        prog="compreport", description="Paired-bootstrap analysis and reports for NLP shared tasks."
+    )
     parser.add_argument("--version", action="version", version=f"compreport {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("report", help="analyse competitions and write the report")
-    p.add_argument("inputs", nargs="+", metavar="INPUT",
-                   help="wide CSV/TSV, gold file (with --runs), competition.toml, workshop.toml or a directory")
+    p.add_argument(
+        "inputs",
+        nargs="+",
+        metavar="INPUT",
+        help="wide CSV/TSV, gold file (with --runs), competition.toml, workshop.toml or a directory",
+    )
     _add_input_options(p)
     _add_stats_options(p)
     _add_output_options(p)
@@ -179,8 +328,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("init", help="scaffold a commented competition.toml and its folders")
     p.add_argument("directory", metavar="DIR")
-    p.add_argument("--force", action="store_true",
-                   help="replace an existing competition.toml (yours is kept as competition.toml.bak)")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an existing competition.toml (yours is kept as competition.toml.bak)",
+    )
 
     sub.add_parser("metrics", help="list the metrics")
     return parser

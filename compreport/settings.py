@@ -15,30 +15,65 @@ import numbers
 import re
 from dataclasses import asdict, dataclass
 
-from compreport.language import vocabulary as vocab
 from compreport.errors import InputError
 from compreport.language import decimal, tr
+from compreport.language import vocabulary as vocab
 
 #: How each setting is spelled by each kind of caller.
 SPELLING = {
-    "api": {"bootstrap": "`bootstrap`", "seed": "`seed`", "alpha": "`alpha`", "ci_method": "`ci_method`",
-            "test": "`test`", "family": "`family`", "correction": "`correction`",
-            "include_baselines": "`include_baselines`", "refine": "`refine`"},
-    "cli": {"bootstrap": "-B/--bootstrap", "seed": "--seed", "alpha": "--alpha", "ci_method": "--ci",
-            "test": "--test", "family": "--family", "correction": "--correction",
-            "include_baselines": "--include-baselines", "refine": "--refine"},
+    "api": {
+        "bootstrap": "`bootstrap`",
+        "seed": "`seed`",
+        "alpha": "`alpha`",
+        "ci_method": "`ci_method`",
+        "test": "`test`",
+        "family": "`family`",
+        "correction": "`correction`",
+        "include_baselines": "`include_baselines`",
+        "refine": "`refine`",
+    },
+    "cli": {
+        "bootstrap": "-B/--bootstrap",
+        "seed": "--seed",
+        "alpha": "--alpha",
+        "ci_method": "--ci",
+        "test": "--test",
+        "family": "--family",
+        "correction": "--correction",
+        "include_baselines": "--include-baselines",
+        "refine": "--refine",
+    },
     # compreport.analyze() takes the interval method as ``ci=``
-    "analyze": {"bootstrap": "`bootstrap`", "seed": "`seed`", "alpha": "`alpha`", "ci_method": "`ci`",
-                "test": "`test`", "family": "`family`", "correction": "`correction`",
-                "include_baselines": "`include_baselines`", "refine": "`refine`"},
-    "spec": {"bootstrap": "[bootstrap] resamples", "seed": "[bootstrap] seed", "alpha": "[bootstrap] alpha",
-             "ci_method": "[bootstrap] ci", "test": "[bootstrap] test", "family": "[bootstrap] family",
-             "correction": "[bootstrap] correction", "include_baselines": "[bootstrap] include_baselines",
-             "refine": "[bootstrap] refine"},
+    "analyze": {
+        "bootstrap": "`bootstrap`",
+        "seed": "`seed`",
+        "alpha": "`alpha`",
+        "ci_method": "`ci`",
+        "test": "`test`",
+        "family": "`family`",
+        "correction": "`correction`",
+        "include_baselines": "`include_baselines`",
+        "refine": "`refine`",
+    },
+    "spec": {
+        "bootstrap": "[bootstrap] resamples",
+        "seed": "[bootstrap] seed",
+        "alpha": "[bootstrap] alpha",
+        "ci_method": "[bootstrap] ci",
+        "test": "[bootstrap] test",
+        "family": "[bootstrap] family",
+        "correction": "[bootstrap] correction",
+        "include_baselines": "[bootstrap] include_baselines",
+        "refine": "[bootstrap] refine",
+    },
 }
 #: Allowed values of the settings that take one of a list, in the order messages list them.
-CHOICES = {"ci_method": vocab.CI_METHODS, "test": vocab.TESTS, "family": vocab.FAMILIES,
-           "correction": vocab.CORRECTIONS}
+CHOICES = {
+    "ci_method": vocab.CI_METHODS,
+    "test": vocab.TESTS,
+    "family": vocab.FAMILIES,
+    "correction": vocab.CORRECTIONS,
+}
 #: Other spellings accepted and replaced by the canonical value.
 ALIASES = {
     "correction": {"fdr_bh": "bh", "benjamini-hochberg": "bh", "benjamini_hochberg": "bh"},
@@ -72,7 +107,9 @@ def whole_number(value, where: str, low: int, high: int | None = None) -> int:
     """
     bounds = f">= {low}" if high is None else f"between {low} and {high}"
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise InputError(f"{where} must be a whole number {bounds}; got {value!r}{_as_whole(value)}")
+        raise InputError(
+            f"{where} must be a whole number {bounds}; got {value!r}{_as_whole(value)}"
+        )
     if value < low or (high is not None and value > high):
         raise InputError(f"{where} must be {bounds}; got {value}")
     return int(value)
@@ -93,7 +130,9 @@ def one_of(value, allowed, where: str, aliases: dict | None = None) -> str:
     """
     v = (aliases or {}).get(value, value) if isinstance(value, str) else None
     if v not in allowed:
-        raise InputError(f"{where} must be one of {', '.join(allowed)}; got {value!r}{suggest(value, allowed)}")
+        raise InputError(
+            f"{where} must be one of {', '.join(allowed)}; got {value!r}{suggest(value, allowed)}"
+        )
     return v
 
 
@@ -141,7 +180,9 @@ def validate(values: dict, source: str = "api") -> dict:
     out = {}
     for name, value in values.items():
         if name not in words:
-            raise InputError(f"unknown setting {name!r}{suggest(name, words)}; settings: {', '.join(words)}")
+            raise InputError(
+                f"unknown setting {name!r}{suggest(name, words)}; settings: {', '.join(words)}"
+            )
         where = words[name]
         if name in ("bootstrap", "seed"):
             out[name] = whole_number(value, where, 0)
@@ -149,7 +190,9 @@ def validate(values: dict, source: str = "api") -> dict:
             out[name] = _alpha(value, where)
         elif name == "refine" and source == "cli":
             if value not in ("on", "off"):
-                raise InputError(f"{where} must be on or off; got {value!r}{suggest(str(value), ['on', 'off'])}")
+                raise InputError(
+                    f"{where} must be on or off; got {value!r}{suggest(str(value), ['on', 'off'])}"
+                )
             out[name] = value == "on"
         elif name in ("include_baselines", "refine"):
             if not isinstance(value, bool):
@@ -211,7 +254,9 @@ class Settings:
     def __post_init__(self):
         values = asdict(self)
         if values["correction"] is None:
-            values["correction"] = default_correction(values["test"] if isinstance(values["test"], str) else "bootstrap")
+            values["correction"] = default_correction(
+                values["test"] if isinstance(values["test"], str) else "bootstrap"
+            )
         for name, value in validate(values).items():
             object.__setattr__(self, name, value)
         check_combination(asdict(self))
@@ -233,8 +278,10 @@ class Settings:
         systems``); under the ``berg-kirkpatrick`` test it says that its p-values are one-sided."""
         rule = vocab.correction_over(self.correction, self.family)
         if self.test == "berg-kirkpatrick":
-            rule += tr(", on one-sided p-values in the direction the data chose, whose two-sided level is {level}",
-                       level=decimal(2 * self.alpha))
+            rule += tr(
+                ", on one-sided p-values in the direction the data chose, whose two-sided level is {level}",
+                level=decimal(2 * self.alpha),
+            )
         return rule
 
     def to_dict(self) -> dict:
@@ -245,7 +292,7 @@ class Settings:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Settings":
+    def from_dict(cls, d: dict) -> Settings:
         """Settings from the ``settings`` object of results.json (extra keys ignored)."""
         return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
 
@@ -260,12 +307,16 @@ def check_combination(values: dict, source: str = "api") -> None:
     studentized differences, so ``correction`` ``maxt`` needs ``test`` ``bootstrap``."""
     if values.get("correction") == "maxt" and values.get("test", "bootstrap") != "bootstrap":
         words = SPELLING[source]
-        raise InputError(f"{words['correction']} maxt needs {words['test']} bootstrap (the max-T step-down "
-                         f"resamples the studentized bootstrap differences); with {words['test']} "
-                         f"{values['test']} use holm, bonferroni, bh or none")
+        raise InputError(
+            f"{words['correction']} maxt needs {words['test']} bootstrap (the max-T step-down "
+            f"resamples the studentized bootstrap differences); with {words['test']} "
+            f"{values['test']} use holm, bonferroni, bh or none"
+        )
 
 
-def make_settings(values: dict | None = None, source: str = "api", base: Settings | None = None) -> Settings:
+def make_settings(
+    values: dict | None = None, source: str = "api", base: Settings | None = None
+) -> Settings:
     """Settings from ``values`` (None values are left at ``base``'s or the defaults), validated in the
     words of ``source`` (see :func:`validate`). A ``test`` given without a ``correction`` takes that
     test's default correction (:func:`default_correction`)."""
@@ -274,8 +325,10 @@ def make_settings(values: dict | None = None, source: str = "api", base: Setting
     start = asdict(base) if base is not None else {}
     merged = start | checked
     base_default = default_correction(start.get("test", "bootstrap"))
-    if "correction" not in checked and (merged.get("correction") is None or
-                                        ("test" in checked and merged["correction"] == base_default)):
+    if "correction" not in checked and (
+        merged.get("correction") is None
+        or ("test" in checked and merged["correction"] == base_default)
+    ):
         merged["correction"] = default_correction(merged.get("test", "bootstrap"))
     check_combination(merged, source)
     return Settings(**merged)

@@ -110,8 +110,10 @@ def _died(what: str, finished: int, total: int) -> Exception:
     """The error for a worker that died (killed for memory, a crash) while ``what``."""
     from compreport.errors import InputError
 
-    return InputError(f"a worker process died while {what} ({finished} of {total} done): out of memory? "
-                      f"Try fewer workers (--jobs 1)")
+    return InputError(
+        f"a worker process died while {what} ({finished} of {total} done): out of memory? "
+        f"Try fewer workers (--jobs 1)"
+    )
 
 
 def forked_map(fn: Callable[[Any], Any], items: Sequence, jobs: int, what: str) -> Iterator:
@@ -126,7 +128,9 @@ def forked_map(fn: Callable[[Any], Any], items: Sequence, jobs: int, what: str) 
     if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         yield from map(fn, items)
         return
-    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker)
+    pool = ProcessPoolExecutor(
+        jobs, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker
+    )
     finished = 0
     try:
         for result in pool.map(fn, items):
@@ -147,8 +151,12 @@ def _bar(what: str | None, total: int):
     return tqdm(total=total, desc=what, unit="", file=sys.stderr, leave=False)
 
 
-def run_tasks(tasks: Sequence[tuple[Callable[..., Any], tuple]], jobs: int = 1, progress: str | None = None,
-              what: str = "drawing figures or PDF documents") -> list:
+def run_tasks(
+    tasks: Sequence[tuple[Callable[..., Any], tuple]],
+    jobs: int = 1,
+    progress: str | None = None,
+    what: str = "drawing figures or PDF documents",
+) -> list:
     """Results of ``fn(*args)`` for every ``(fn, args)`` of ``tasks``, in order, computed by up to
     ``jobs`` forked worker processes (``jobs=1``: here, one after another). An exception of a task
     is raised here; the other workers are stopped. ``progress``: the name of a progress bar on
@@ -171,7 +179,9 @@ def run_tasks(tasks: Sequence[tuple[Callable[..., Any], tuple]], jobs: int = 1, 
         done = [None] * len(tasks)
         # an executor, not multiprocessing.Pool: a worker that dies (killed for memory, a crash) breaks
         # the executor at once, where Pool would wait for its task forever
-        pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker)
+        pool = ProcessPoolExecutor(
+            jobs, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker
+        )
         try:
             futures = {pool.submit(_run_one, i): i for i in range(len(tasks))}
             for future in as_completed(futures):  # the first failure stops the rest at once

@@ -15,10 +15,10 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from compreport.stats import resampling as bootstrap  # noqa: E402
 from compreport.inputs.competition import Competition, MetricSpec  # noqa: E402
-from compreport.stats.metrics import get_metric  # noqa: E402
 from compreport.resources import demo_workshop_dir  # noqa: E402
+from compreport.stats import resampling as bootstrap  # noqa: E402
+from compreport.stats.metrics import get_metric  # noqa: E402
 
 
 def make_competition(gold, predictions, systems=None, metrics=None, fields=None, cid="t"):
@@ -38,9 +38,21 @@ def make_competition(gold, predictions, systems=None, metrics=None, fields=None,
     assert predictions.shape == (m, n, f), (predictions.shape, gold.shape)
     systems = list(systems) if systems is not None else [f"s{i}" for i in range(m)]
     metrics = [x if isinstance(x, MetricSpec) else MetricSpec(x) for x in (metrics or ["accuracy"])]
-    fields = list(fields) if fields is not None else (["label"] if f == 1 else [f"f{j}" for j in range(f)])
-    return Competition(id=cid, name=cid, gold=gold, predictions=predictions, systems=systems,
-                       item_ids=np.arange(n).astype(str), metrics=metrics, fields=fields)
+    fields = (
+        list(fields)
+        if fields is not None
+        else (["label"] if f == 1 else [f"f{j}" for j in range(f)])
+    )
+    return Competition(
+        id=cid,
+        name=cid,
+        gold=gold,
+        predictions=predictions,
+        systems=systems,
+        item_ids=np.arange(n).astype(str),
+        metrics=metrics,
+        fields=fields,
+    )
 
 
 def prepare(comp, name, **params):
@@ -78,8 +90,15 @@ def json_only(cid: str, metrics: tuple[str, ...] = ("accuracy",)) -> list[str]:
     """The files (sorted, '/'-separated) a ``--format json`` report of one competition ``cid`` with
     several systems writes: results.json and the exports (:mod:`compreport.report.exports`), with a
     ``pairs-<stem>.csv`` per metric (``metrics``: their file stems)."""
-    return sorted(["results.json", f"{cid}/leaderboard.csv", f"{cid}/leaderboard.md", "summary/summary.csv",
-                   *(f"{cid}/pairs-{m}.csv" for m in metrics)])
+    return sorted(
+        [
+            "results.json",
+            f"{cid}/leaderboard.csv",
+            f"{cid}/leaderboard.md",
+            "summary/summary.csv",
+            *(f"{cid}/pairs-{m}.csv" for m in metrics),
+        ]
+    )
 
 
 def json_only_top(cid: str) -> list[str]:
@@ -87,7 +106,7 @@ def json_only_top(cid: str) -> list[str]:
     return sorted([".compreport.json", cid, "results.json", "summary"])
 
 
-def run_cli(cwd, *args: str) -> "subprocess.CompletedProcess":
+def run_cli(cwd, *args: str) -> subprocess.CompletedProcess:
     """``compreport ARGS`` run in this process from ``cwd``, as a CompletedProcess (exit status, stdout,
     stderr text): the same ``main()`` a shell runs, without paying ~1 s of imports per call. Every
     warning is shown (as the command line shows it); the working directory is restored. Tests of
@@ -104,7 +123,11 @@ def run_cli(cwd, *args: str) -> "subprocess.CompletedProcess":
     here = os.getcwd()
     os.chdir(cwd)
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), warnings.catch_warnings():
+        with (
+            contextlib.redirect_stdout(out),
+            contextlib.redirect_stderr(err),
+            warnings.catch_warnings(),
+        ):
             warnings.simplefilter("always")
             try:
                 status = main(list(args))
@@ -112,13 +135,23 @@ def run_cli(cwd, *args: str) -> "subprocess.CompletedProcess":
                 status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     finally:
         os.chdir(here)
-    return subprocess.CompletedProcess(["compreport", *args], status, out.getvalue(), err.getvalue())
+    return subprocess.CompletedProcess(
+        ["compreport", *args], status, out.getvalue(), err.getvalue()
+    )
 
 
 #: The demo's detox-binary runs kept in the end-to-end workshop: the hostile names, both baselines and
 #: a team with two runs (one letter).
-DETOX_RUNS = ("ToxiHunters.01", "ToxiHunters.02", "R&D_team.01", "100%Tox.01", "Álvarez-UNED.01", "Team 42.01", "baseline.majority",
-              "baseline.svm")
+DETOX_RUNS = (
+    "ToxiHunters.01",
+    "ToxiHunters.02",
+    "R&D_team.01",
+    "100%Tox.01",
+    "Álvarez-UNED.01",
+    "Team 42.01",
+    "baseline.majority",
+    "baseline.svm",
+)
 
 
 #: The demo's stance-eu runs kept: one per team.
@@ -145,15 +178,26 @@ def two_competitions(tmp_path_factory) -> Path:
     detox = root / "detox-binary"
     (detox / "runs").mkdir(parents=True)
     shutil.copy(src / "detox-binary" / "competition.toml", detox)
-    gold = (src / "detox-binary" / "gold.tsv").read_text(encoding="utf-8").splitlines(keepends=True)[:401]
+    gold = (
+        (src / "detox-binary" / "gold.tsv")
+        .read_text(encoding="utf-8")
+        .splitlines(keepends=True)[:401]
+    )
     (detox / "gold.tsv").write_text("".join(gold), encoding="utf-8")
     ids = {line.split("\t")[0] for line in gold[1:]}
     for run in DETOX_RUNS:
-        lines = (src / "detox-binary" / "runs" / f"{run}.tsv").read_text(encoding="utf-8").splitlines(keepends=True)
+        lines = (
+            (src / "detox-binary" / "runs" / f"{run}.tsv")
+            .read_text(encoding="utf-8")
+            .splitlines(keepends=True)
+        )
         kept = [line for line in lines if line.split("\t")[0] in ids | {"id"}]  # the header, if any
         (detox / "runs" / f"{run}.tsv").write_text("".join(kept), encoding="utf-8")
-    (root / "workshop.toml").write_text('name = "Mini workshop"\n\n[[competitions]]\nspec = "detox-binary"\n\n'
-                                        '[[competitions]]\nspec = "stance-eu"\n', encoding="utf-8")
+    (root / "workshop.toml").write_text(
+        'name = "Mini workshop"\n\n[[competitions]]\nspec = "detox-binary"\n\n'
+        '[[competitions]]\nspec = "stance-eu"\n',
+        encoding="utf-8",
+    )
     return root
 
 
@@ -164,7 +208,9 @@ def words_beyond_margins(pdf: Path, margin_mm: float = 14.0) -> list[tuple[int, 
     import re
     import subprocess
 
-    out = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
     margin, bad = margin_mm * 72 / 25.4, []
     for k, page in enumerate(out.split("<page ")[1:], 1):
         width = float(re.search(r'width="([\d.]+)"', page)[1])

@@ -13,19 +13,42 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from test_results_json import SYSTEMS, bestgen_wide
 
 import compreport as cr
 from compreport.cli import main
-from test_results_json import SYSTEMS, bestgen_wide
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKSHOP = ROOT / "examples" / "workshop"
 B = 200
 
-LEADERBOARD = ["rank", "system", "baseline", "score", "ci_low", "ci_high", "group", "is_best", "differs_from_best",
-               "p_vs_best"]
-PAIRS = ["system_a", "system_b", "diff", "ci_low", "ci_high", "p_raw", "p_adjusted", "significant", "excludes_zero",
-         "p_bonferroni", "p_holm", "p_bh", "p_maxt"]
+LEADERBOARD = [
+    "rank",
+    "system",
+    "baseline",
+    "score",
+    "ci_low",
+    "ci_high",
+    "group",
+    "is_best",
+    "differs_from_best",
+    "p_vs_best",
+]
+PAIRS = [
+    "system_a",
+    "system_b",
+    "diff",
+    "ci_low",
+    "ci_high",
+    "p_raw",
+    "p_adjusted",
+    "significant",
+    "excludes_zero",
+    "p_bonferroni",
+    "p_holm",
+    "p_bh",
+    "p_maxt",
+]
 
 
 def cli_results(tmp: Path, *args: str) -> dict:
@@ -47,31 +70,52 @@ def absa_csv(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def absa(absa_csv):
-    return cr.analyze(cr.load(absa_csv, metrics=["accuracy", "macro_f1"]), bootstrap=B, seed=1, family="vs-best")
+    return cr.analyze(
+        cr.load(absa_csv, metrics=["accuracy", "macro_f1"]), bootstrap=B, seed=1, family="vs-best"
+    )
 
 
 # --------------------------------------------------------------------------- API == CLI
 
+
 def test_workshop_api_equals_cli(workshop, tmp_path):
     d = cli_results(tmp_path, str(WORKSHOP), "-B", str(B), "--seed", "3", "--correction", "bh")
     mine = workshop.to_dict()
-    assert mine["tool"] == d["tool"] and mine["settings"] == d["settings"] and mine["workshop"] == d["workshop"]
+    assert (
+        mine["tool"] == d["tool"]
+        and mine["settings"] == d["settings"]
+        and mine["workshop"] == d["workshop"]
+    )
     assert mine["workshop"]["name"] == "IberLEF 2026 (synthetic demo)"
     assert mine["competitions"] == d["competitions"]
 
 
 def test_wide_csv_api_equals_cli(absa, absa_csv, tmp_path):
-    d = cli_results(tmp_path, str(absa_csv), "--metric", "accuracy,macro_f1", "-B", str(B), "--seed", "1",
-                    "--family", "vs-best")
+    d = cli_results(
+        tmp_path,
+        str(absa_csv),
+        "--metric",
+        "accuracy,macro_f1",
+        "-B",
+        str(B),
+        "--seed",
+        "1",
+        "--family",
+        "vs-best",
+    )
     assert absa.to_dict() == d
     assert [s["system"] for s in d["competitions"][0]["metrics"][0]["scores"]][0] == "aen_bert"
 
 
 def test_api_settings_override_spec_settings(tmp_path):
     """``[bootstrap]`` of a spec is the base; a value given to analyze() wins, as on the command line."""
-    (tmp_path / "t.csv").write_text("y,A,B\n" + "".join(f"{i % 2},{i % 2},{(i // 2) % 2}\n" for i in range(40)))
-    (tmp_path / "competition.toml").write_text('name = "T"\n[data]\ntable = "t.csv"\n[[metrics]]\nname = "accuracy"\n'
-                                               '[bootstrap]\nresamples = 50\nseed = 9\nalpha = 0.1\n')
+    (tmp_path / "t.csv").write_text(
+        "y,A,B\n" + "".join(f"{i % 2},{i % 2},{(i // 2) % 2}\n" for i in range(40))
+    )
+    (tmp_path / "competition.toml").write_text(
+        'name = "T"\n[data]\ntable = "t.csv"\n[[metrics]]\nname = "accuracy"\n'
+        "[bootstrap]\nresamples = 50\nseed = 9\nalpha = 0.1\n"
+    )
     data = cr.load(tmp_path)
     assert data.settings == {"bootstrap": 50, "seed": 9, "alpha": 0.1}
     s = cr.analyze(data, seed=4, progress=False).settings
@@ -80,25 +124,40 @@ def test_api_settings_override_spec_settings(tmp_path):
 
 # --------------------------------------------------------------------------- from_frame
 
+
 def test_from_frame_equals_csv(absa, absa_csv):
     df = pd.read_csv(absa_csv)
     assert df["y"].dtype.kind == "i"  # numbers become text as the loaders give it
-    a = cr.analyze(cr.from_frame(df, name="absa", metrics=["accuracy", "macro_f1"]), bootstrap=B, seed=1,
-                   family="vs-best")
+    a = cr.analyze(
+        cr.from_frame(df, name="absa", metrics=["accuracy", "macro_f1"]),
+        bootstrap=B,
+        seed=1,
+        family="vs-best",
+    )
     got, want = a.to_dict(), absa.to_dict()
     (c_got,), (c_want,) = got.pop("competitions"), want.pop("competitions")
     assert got == want
     assert c_got.pop("inputs")[0]["path"] == "<DataFrame>" and c_want.pop("inputs")
     assert c_got == c_want
     # text columns with surrounding blanks and an id column give the same numbers
-    df2 = df.astype(str).apply(lambda col: " " + col + " ").assign(id=[f"i{k}" for k in range(len(df))])
-    b = cr.analyze(cr.from_frame(df2, name="absa", metrics="accuracy,macro_f1"), bootstrap=B, seed=1,
-                   family="vs-best")
+    df2 = (
+        df.astype(str)
+        .apply(lambda col: " " + col + " ")
+        .assign(id=[f"i{k}" for k in range(len(df))])
+    )
+    b = cr.analyze(
+        cr.from_frame(df2, name="absa", metrics="accuracy,macro_f1"),
+        bootstrap=B,
+        seed=1,
+        family="vs-best",
+    )
     assert b.leaderboard().equals(a.leaderboard())
 
 
 def test_from_frame_errors_name_column_and_row():
-    df = pd.DataFrame({"id": ["a", "b", "c"], "gold": ["x", "y", "x"], "s1": ["x", "y", "y"]}, index=[10, 11, 12])
+    df = pd.DataFrame(
+        {"id": ["a", "b", "c"], "gold": ["x", "y", "x"], "s1": ["x", "y", "y"]}, index=[10, 11, 12]
+    )
     with pytest.raises(cr.InputError, match=r"gold column 'y' not found .*pass gold=NAME"):
         cr.from_frame(df)
     bad = df.assign(s1=["x", None, "y"])
@@ -106,7 +165,9 @@ def test_from_frame_errors_name_column_and_row():
         cr.from_frame(bad, gold="gold")
     with pytest.raises(cr.InputError, match=r"index 10, column 's1'"):
         cr.from_frame(df.assign(s1=["NaN", "x", "y"]), gold="gold")
-    with pytest.raises(cr.InputError, match=r"column 'id': id 'a' appears twice \(index 10 and 12\)"):
+    with pytest.raises(
+        cr.InputError, match=r"column 'id': id 'a' appears twice \(index 10 and 12\)"
+    ):
         cr.from_frame(df.assign(id=["a", "b", "a"]), gold="gold")
     with pytest.raises(cr.InputError, match=r"id column 'key' not found"):
         cr.from_frame(df, gold="gold", id="key")
@@ -114,7 +175,9 @@ def test_from_frame_errors_name_column_and_row():
         cr.from_frame(df[["id", "gold"]], gold="gold")
     with pytest.raises(cr.InputError, match=r"pandas DataFrame"):
         cr.from_frame({"y": [1]})
-    with pytest.raises(cr.InputError, match=r"^`metrics`: unknown metric 'acuracy' \(did you mean 'accuracy'\?\)"):
+    with pytest.raises(
+        cr.InputError, match=r"^`metrics`: unknown metric 'acuracy' \(did you mean 'accuracy'\?\)"
+    ):
         cr.from_frame(df, gold="gold", metrics=["acuracy"])
     with pytest.raises(cr.InputError, match=r"baseline 'nope'"):
         cr.from_frame(df, gold="gold", baselines=["nope"])
@@ -125,12 +188,22 @@ def test_from_frame_errors_name_column_and_row():
 TINY = pd.DataFrame({"y": list("abab" * 5), "A": list("abaa" * 5), "B": list("abbb" * 5)})
 
 
-@pytest.mark.parametrize("kwargs, word", [
-    ({"bootstrap": -1}, "`bootstrap`"), ({"bootstrap": 1.5}, "`bootstrap`"), ({"seed": "x"}, "`seed`"),
-    ({"alpha": 1.5}, "`alpha`"), ({"ci": "bcaa"}, "`ci`"), ({"test": "permutation"}, "`test`"),
-    ({"family": "typo"}, "`family`"), ({"correction": "xyz"}, "`correction`"), ({"jobs": 0}, "`jobs`"),
-    ({"metrics": ["nope"]}, "`metrics`"), ({"metrics": []}, "`metrics`"),
-])
+@pytest.mark.parametrize(
+    "kwargs, word",
+    [
+        ({"bootstrap": -1}, "`bootstrap`"),
+        ({"bootstrap": 1.5}, "`bootstrap`"),
+        ({"seed": "x"}, "`seed`"),
+        ({"alpha": 1.5}, "`alpha`"),
+        ({"ci": "bcaa"}, "`ci`"),
+        ({"test": "permutation"}, "`test`"),
+        ({"family": "typo"}, "`family`"),
+        ({"correction": "xyz"}, "`correction`"),
+        ({"jobs": 0}, "`jobs`"),
+        ({"metrics": ["nope"]}, "`metrics`"),
+        ({"metrics": []}, "`metrics`"),
+    ],
+)
 def test_invalid_settings_raise_input_error_in_python_words(kwargs, word):
     with pytest.raises(cr.InputError) as err:
         cr.analyze(cr.from_frame(TINY), **kwargs)
@@ -160,6 +233,7 @@ def test_library_messages_use_python_words(tmp_path):
 
 # --------------------------------------------------------------------------- tables and round trip
 
+
 def test_leaderboard_and_pairs_agree_with_the_stored_results(workshop):
     lb = workshop.leaderboard(competition="paraphrase")
     assert list(lb.columns) == LEADERBOARD
@@ -167,9 +241,16 @@ def test_leaderboard_and_pairs_agree_with_the_stored_results(workshop):
     ma = c.primary
     assert lb.attrs == {"competition": "paraphrase", "metric": ma.name, "verdicts": ma.verdicts}
     for row, s in zip(lb.itertuples(index=False), ma.scores, strict=True):
-        assert (row.rank, row.system, row.score, row.group, row.is_best) == (s.rank, s.system, s.score, s.group,
-                                                                             s.is_best)
-        assert row.differs_from_best is s.differs_from_best and row.baseline == (s.system in c.baselines)
+        assert (row.rank, row.system, row.score, row.group, row.is_best) == (
+            s.rank,
+            s.system,
+            s.score,
+            s.group,
+            s.is_best,
+        )
+        assert row.differs_from_best is s.differs_from_best and row.baseline == (
+            s.system in c.baselines
+        )
         assert (row.ci_low, row.ci_high) == (s.ci_low, s.ci_high)
     assert lb["baseline"].sum() == len(c.baselines) == 1 and lb["is_best"].iloc[0]
     pr = workshop.pairs(metric="f1", competition="paraphrase")
@@ -178,9 +259,19 @@ def test_leaderboard_and_pairs_agree_with_the_stored_results(workshop):
     assert len(pr) == len(f1.pairs) == 28
     for row, p in zip(pr.itertuples(index=False), f1.pairs, strict=True):
         assert (row.system_a, row.system_b, row.diff, row.p_raw, row.p_bh, row.p_maxt) == (
-            p.a, p.b, p.diff, p.p_value, p.p_bh, p.p_maxt)
-        assert 0 < row.p_maxt <= 1  # max-T over the family is computed under the bootstrap test, whatever decides
-        assert row.significant is p.significant and row.p_adjusted == p.p_adjusted == p.p_bh  # correction bh
+            p.a,
+            p.b,
+            p.diff,
+            p.p_value,
+            p.p_bh,
+            p.p_maxt,
+        )
+        assert (
+            0 < row.p_maxt <= 1
+        )  # max-T over the family is computed under the bootstrap test, whatever decides
+        assert (
+            row.significant is p.significant and row.p_adjusted == p.p_adjusted == p.p_bh
+        )  # correction bh
     assert pr["significant"].any() and not pr["significant"].all()
     with pytest.raises(cr.InputError, match="competitions: name one with competition="):
         workshop.leaderboard()
@@ -188,7 +279,9 @@ def test_leaderboard_and_pairs_agree_with_the_stored_results(workshop):
         workshop.pairs(metric="f2", competition="paraphrase")
     with pytest.raises(cr.InputError, match="no metric 'acuracy' \\(did you mean 'accuracy'\\?\\)"):
         workshop.pairs(metric="acuracy", competition="paraphrase")
-    with pytest.raises(cr.InputError, match="no competition 'paraphrse' \\(did you mean 'paraphrase'\\?\\)"):
+    with pytest.raises(
+        cr.InputError, match="no competition 'paraphrse' \\(did you mean 'paraphrase'\\?\\)"
+    ):
         workshop.leaderboard(competition="paraphrse")
 
 
@@ -196,7 +289,9 @@ def test_one_competition_needs_no_competition_argument(absa):
     assert absa.leaderboard()["system"].tolist()[0] == "aen_bert"
     assert absa.leaderboard("macro_f1").attrs["metric"] == "macro_f1"
     pr = absa.pairs()
-    assert len(pr) == 10 and pr["significant"].isna().sum() == 6  # vs-best: pairs without the best untested
+    assert (
+        len(pr) == 10 and pr["significant"].isna().sum() == 6
+    )  # vs-best: pairs without the best untested
     assert sorted(absa.leaderboard()["system"]) == sorted(SYSTEMS)
 
 
@@ -208,8 +303,12 @@ def test_competitiveness_table(workshop):
         assert f"ties_with_winner_{k}" in t and f"ties_{k}" in t
     row = t.set_index("id").loc["paraphrase"]
     comp = workshop.competition("paraphrase").primary.competitiveness
-    assert (row["n"], row["m"], row["ties_bh"], row["ppi_unit"]) == (comp["n"], comp["m"], comp["ties"]["bh"],
-                                                                       comp["ppi_unit"])
+    assert (row["n"], row["m"], row["ties_bh"], row["ppi_unit"]) == (
+        comp["n"],
+        comp["m"],
+        comp["ties"]["bh"],
+        comp["ppi_unit"],
+    )
     assert row["cv"] == pytest.approx(comp["cv"])
 
 
@@ -217,10 +316,14 @@ def test_round_trip_through_to_dict(workshop):
     d = workshop.to_dict()
     assert cr.Analysis.from_dict(d).to_dict() == d
     best = d["competitions"][0]["metrics"][0]["scores"][0]
-    assert best["p_vs_best"] is None and best["differs_from_best"] is None  # NaN -> None -> NaN -> None
+    assert (
+        best["p_vs_best"] is None and best["differs_from_best"] is None
+    )  # NaN -> None -> NaN -> None
     again = cr.Analysis.from_dict(json.loads(workshop.to_json()))
     assert math.isnan(again.competitions[0].primary.scores[0].p_vs_best)
-    assert again.leaderboard(competition="paraphrase").equals(workshop.leaderboard(competition="paraphrase"))
+    assert again.leaderboard(competition="paraphrase").equals(
+        workshop.leaderboard(competition="paraphrase")
+    )
 
 
 def test_repr_and_html(workshop, absa):
@@ -235,28 +338,51 @@ def test_repr_and_html(workshop, absa):
 
 # --------------------------------------------------------------------------- package surface
 
+
 def test_package_exports_and_light_import():
-    for name in ("load", "from_frame", "analyze", "Analysis", "Settings", "InputError", "__version__"):
+    for name in (
+        "load",
+        "from_frame",
+        "analyze",
+        "Analysis",
+        "Settings",
+        "InputError",
+        "__version__",
+    ):
         assert name in cr.__all__ and hasattr(cr, name)
     assert issubclass(cr.InputError, ValueError)
-    code = ("import sys, compreport; heavy = {'pandas', 'matplotlib', 'statsmodels', 'scipy', 'pydantic'} "
-            "& set(sys.modules); assert not heavy, heavy")
+    code = (
+        "import sys, compreport; heavy = {'pandas', 'matplotlib', 'statsmodels', 'scipy', 'pydantic'} "
+        "& set(sys.modules); assert not heavy, heavy"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
 
 
-@pytest.mark.parametrize("jobs, formats, stages", [(1, "html", ["figures"]), (2, "pdf", ["figures", "PDF documents"])])
+@pytest.mark.parametrize(
+    "jobs, formats, stages", [(1, "html", ["figures"]), (2, "pdf", ["figures", "PDF documents"])]
+)
 def test_progress_bars_name_the_stages(tmp_path, capsys, jobs, formats, stages):
     """``Report.write(progress=True)`` shows a bar per stage on stderr (the CLI: on a terminal, not
     with -q), counting finished figures and PDF documents, whether drawn here or by workers (the
     PDF documents with workers only: the bar is the same code, :func:`compreport.workers.run_tasks`)."""
-    df = pd.DataFrame({"id": range(40), "y": [i % 2 for i in range(40)], "a": [i % 2 for i in range(40)],
-                       "b": [(i // 3) % 2 for i in range(40)]})
+    df = pd.DataFrame(
+        {
+            "id": range(40),
+            "y": [i % 2 for i in range(40)],
+            "a": [i % 2 for i in range(40)],
+            "b": [(i // 3) % 2 for i in range(40)],
+        }
+    )
     analysis = cr.analyze(cr.from_frame(df, id="id", metrics=["accuracy"]), bootstrap=50)
     capsys.readouterr()
-    cr.Report(analysis).write(tmp_path / "out", formats, figure_formats="svg", jobs=jobs, progress=True)
+    cr.Report(analysis).write(
+        tmp_path / "out", formats, figure_formats="svg", jobs=jobs, progress=True
+    )
     err = capsys.readouterr().err
     assert all(stage in err for stage in stages), err
-    cr.Report(analysis).write(tmp_path / "quiet", "html", figure_formats="svg", jobs=jobs, progress=False)
+    cr.Report(analysis).write(
+        tmp_path / "quiet", "html", figure_formats="svg", jobs=jobs, progress=False
+    )
     assert capsys.readouterr().err == ""
 
 
@@ -264,16 +390,24 @@ def test_figure_pairs_are_checked():
     """``Report.figure``: ``a``/``b`` name two systems of the competition, and only the 'dist' figure takes them."""
     rng = np.random.default_rng(3)
     gold = rng.integers(0, 2, 60)
-    df = pd.DataFrame({"y": gold, **{s: np.where(rng.random(60) < 0.8, gold, 1 - gold) for s in ("A", "B", "C")}})
+    df = pd.DataFrame(
+        {"y": gold, **{s: np.where(rng.random(60) < 0.8, gold, 1 - gold) for s in ("A", "B", "C")}}
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        r = cr.Report(cr.analyze(cr.from_frame(df, metrics=["accuracy"]), bootstrap=50, refine=False))
-    for kwargs, words in ((dict(kind="dist", a="A", b="A"), "two systems; both are 'A'"),
-                          (dict(kind="dist", a="Z"), "`a`: no system 'Z'"),
-                          (dict(kind="ci", a="A"), "'ci' takes neither")):
+        r = cr.Report(
+            cr.analyze(cr.from_frame(df, metrics=["accuracy"]), bootstrap=50, refine=False)
+        )
+    for kwargs, words in (
+        (dict(kind="dist", a="A", b="A"), "two systems; both are 'A'"),
+        (dict(kind="dist", a="Z"), "`a`: no system 'Z'"),
+        (dict(kind="ci", a="A"), "'ci' takes neither"),
+    ):
         with pytest.raises(cr.InputError, match=re.escape(words)):
             r.figure(**kwargs)
-    ma = r.analysis.competitions[0].primary  # one side given: the other is the best, else the runner-up
+    ma = r.analysis.competitions[
+        0
+    ].primary  # one side given: the other is the best, else the runner-up
     assert r.figure("dist", a=ma.runner_up) is not None and r.figure("dist", b=ma.best) is not None
 
 

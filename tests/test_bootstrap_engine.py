@@ -11,12 +11,12 @@ import warnings
 import numpy as np
 import pytest
 import scipy.stats
+from conftest import make_competition, prepare
 from sklearn import metrics as sk
 
-from compreport.stats import memory, resampling as bootstrap
+from compreport.stats import memory
+from compreport.stats import resampling as bootstrap
 from compreport.stats.resampling import Resampler, block_rows, competition_key
-
-from conftest import make_competition, prepare
 
 KEY = competition_key("engine-test")
 
@@ -32,8 +32,9 @@ def _mixed_competition(n=40, m=3, seed=7):
         pl = np.where(rng.random(n) < 0.3 + 0.15 * s, rng.choice(labels, n), gold_l)
         ps = np.clip(gold_s + rng.integers(-s - 1, s + 2, n), 1, 5)
         preds.append(np.column_stack([pl, ps.astype(str)]))
-    comp = make_competition(np.column_stack([gold_l, gold_s.astype(str)]), np.stack(preds),
-                            fields=["label", "score"])
+    comp = make_competition(
+        np.column_stack([gold_l, gold_s.astype(str)]), np.stack(preds), fields=["label", "score"]
+    )
     # _sk's macro-F1 label set is the full-data one only if every system uses every label
     assert all(set(p[:, 0]) == set(labels) for p in preds) and set(gold_l) == set(labels)
     return comp, gold_l, gold_s.astype(float), np.stack(preds)
@@ -46,7 +47,9 @@ def _sk(name, g, p):
             return sk.accuracy_score(g, p)
         if name == "macro_f1":
             # full-data label set: every label occurs in the full data of each system here
-            return sk.f1_score(g, p, labels=["AGAINST", "FAVOR", "NONE"], average="macro", zero_division=0)
+            return sk.f1_score(
+                g, p, labels=["AGAINST", "FAVOR", "NONE"], average="macro", zero_division=0
+            )
         if name == "f1":
             return sk.f1_score(g, p, labels=["FAVOR"], average=None, zero_division=0)[0]
         if name == "mae":
@@ -56,9 +59,13 @@ def _sk(name, g, p):
     raise AssertionError(name)
 
 
-METRICS = [("accuracy", {"field": "label"}), ("macro_f1", {"field": "label"}),
-           ("f1", {"field": "label", "pos_label": "FAVOR"}), ("mae", {"field": "score"}),
-           ("spearman", {"field": "score"})]
+METRICS = [
+    ("accuracy", {"field": "label"}),
+    ("macro_f1", {"field": "label"}),
+    ("f1", {"field": "label", "pos_label": "FAVOR"}),
+    ("mae", {"field": "score"}),
+    ("spearman", {"field": "score"}),
+]
 
 
 def _loop_check(comp, gold_l, gold_s, preds, res, B, seed, names):
@@ -100,10 +107,10 @@ def test_fast_path_equals_plain_loop_all_metrics_one_run(mixed, small_blocks):
     replicate equals the metric of the Resampler's indices, so replicate i of every metric
     comes from the same resample."""
     comp, gold_l, gold_s, preds = mixed
-    B = block_rows(comp.n) + 20          # two blocks
+    B = block_rows(comp.n) + 20  # two blocks
     prepared = [prepare(comp, name, **params) for name, params in METRICS]
     res = bootstrap.run(prepared, comp.n, comp.m, B=B, seed=11, key=KEY, progress=False)
-    assert res.mode == "items"           # spearman is evaluated per resample
+    assert res.mode == "items"  # spearman is evaluated per resample
     assert all(r.shape == (B, comp.m) for r in res.replicates)
     checked = _loop_check(comp, gold_l, gold_s, preds, res, B, 11, [n for n, _ in METRICS])
     assert checked == B * comp.m * len(METRICS)
@@ -115,7 +122,9 @@ def test_fast_path_items_mode_decomposable_only(mixed, small_blocks):
     B = block_rows(comp.n) + 5
     names = ["accuracy", "macro_f1", "f1", "mae"]
     prepared = [prepare(comp, name, **params) for name, params in METRICS if name in names]
-    res = bootstrap.run(prepared, comp.n, comp.m, B=B, seed=3, key=KEY, mode="items", progress=False)
+    res = bootstrap.run(
+        prepared, comp.n, comp.m, B=B, seed=3, key=KEY, mode="items", progress=False
+    )
     assert res.mode == "items"
     _loop_check(comp, gold_l, gold_s, preds, res, B, 3, names)
 
@@ -135,7 +144,7 @@ def test_observed_equals_full_data(mixed):
 def test_jobs_do_not_change_generic_results():
     comp, *_ = _mixed_competition(n=30)
     p = [prepare(comp, "spearman", field="score"), prepare(comp, "accuracy", field="label")]
-    B = 2 * block_rows(comp.n) + 50      # three blocks: the pool really splits the work
+    B = 2 * block_rows(comp.n) + 50  # three blocks: the pool really splits the work
     one = bootstrap.run(p, comp.n, comp.m, B=B, seed=5, key=KEY, jobs=1, progress=False)
     two = bootstrap.run(p, comp.n, comp.m, B=B, seed=5, key=KEY, jobs=2, progress=False)
     for a, b in zip(one.replicates, two.replicates, strict=True):
@@ -170,7 +179,9 @@ def test_seed_and_key_determine_the_numbers(mixed):
         p = [prepare(comp, name, **dict(METRICS)[name]) for name in names]
 
         def draw(seed, key=KEY, mode=None):
-            return bootstrap.run(p, comp.n, comp.m, B=300, seed=seed, key=key, mode=mode, progress=False).replicates
+            return bootstrap.run(
+                p, comp.n, comp.m, B=300, seed=seed, key=key, mode=mode, progress=False
+            ).replicates
 
         a, b, c, d = draw(1), draw(1), draw(2), draw(1, key=KEY + 1)
         for x, y, z, w in zip(a, b, c, d, strict=True):
@@ -181,9 +192,15 @@ def test_seed_and_key_determine_the_numbers(mixed):
             assert (x != z).mean() > 0.5
     # pattern mode is seeded too
     p = [prepare(comp, "accuracy", field="label")]
-    r1 = bootstrap.run(p, comp.n, comp.m, B=100, seed=9, mode="patterns", progress=False).replicates[0]
-    r2 = bootstrap.run(p, comp.n, comp.m, B=100, seed=9, mode="patterns", progress=False).replicates[0]
-    r3 = bootstrap.run(p, comp.n, comp.m, B=100, seed=10, mode="patterns", progress=False).replicates[0]
+    r1 = bootstrap.run(
+        p, comp.n, comp.m, B=100, seed=9, mode="patterns", progress=False
+    ).replicates[0]
+    r2 = bootstrap.run(
+        p, comp.n, comp.m, B=100, seed=9, mode="patterns", progress=False
+    ).replicates[0]
+    r3 = bootstrap.run(
+        p, comp.n, comp.m, B=100, seed=10, mode="patterns", progress=False
+    ).replicates[0]
     np.testing.assert_array_equal(r1, r2)
     assert not np.array_equal(r1, r3)
 
@@ -192,8 +209,12 @@ def test_replicates_do_not_depend_on_B_prefix(mixed):
     """Blocks are drawn independently: the first replicates of a longer run are the same."""
     comp, *_ = mixed
     p = [prepare(comp, "macro_f1", field="label")]
-    short = bootstrap.run(p, comp.n, comp.m, B=256, seed=4, mode="items", progress=False).replicates[0]
-    long = bootstrap.run(p, comp.n, comp.m, B=600, seed=4, mode="items", progress=False).replicates[0]
+    short = bootstrap.run(
+        p, comp.n, comp.m, B=256, seed=4, mode="items", progress=False
+    ).replicates[0]
+    long = bootstrap.run(p, comp.n, comp.m, B=600, seed=4, mode="items", progress=False).replicates[
+        0
+    ]
     np.testing.assert_array_equal(long[:256], short)
 
 
@@ -223,7 +244,9 @@ def big():
     rng = np.random.default_rng(2024)
     n = 20000
     gold = rng.integers(0, 3, n)
-    preds = np.stack([np.where(rng.random(n) < q, rng.integers(0, 3, n), gold) for q in (0.3, 0.5, 0.8)])
+    preds = np.stack(
+        [np.where(rng.random(n) < q, rng.integers(0, 3, n), gold) for q in (0.3, 0.5, 0.8)]
+    )
     return make_competition(gold, preds)
 
 
@@ -269,13 +292,14 @@ def test_metrics_share_replicates_in_both_modes(big, mode):
     res = bootstrap.run(p, comp.n, comp.m, B=300, seed=2, mode=mode, progress=False)
     acc, micro, mse, rmse, macro = res.replicates
     np.testing.assert_allclose(micro, acc, rtol=0, atol=1e-12)
-    np.testing.assert_allclose(rmse ** 2, mse, rtol=1e-12)
+    np.testing.assert_allclose(rmse**2, mse, rtol=1e-12)
     # and the pairing is strong: accuracy and macro-F1 replicates move together
     for s in range(comp.m):
         assert np.corrcoef(acc[:, s], macro[:, s])[0, 1] > 0.8
 
 
 # --------------------------------------------------------------------------- edge cases
+
 
 def test_identical_systems_have_identical_replicates():
     rng = np.random.default_rng(3)
@@ -329,7 +353,7 @@ def test_pearson_constant_predictions_is_nan(value):
     p = [prepare(comp, "pearson"), prepare(comp, "spearman")]
     for mode in ("items", None):
         with warnings.catch_warnings():
-            warnings.simplefilter("error")        # no RuntimeWarning (0/0) escapes either
+            warnings.simplefilter("error")  # no RuntimeWarning (0/0) escapes either
             res = bootstrap.run(p, n, 2, B=300, seed=0, mode=mode, progress=False)
         expected_good = [scipy.stats.pearsonr(gold, good)[0], scipy.stats.spearmanr(gold, good)[0]]
         for o, r, e in zip(res.observed, res.replicates, expected_good, strict=True):
@@ -358,6 +382,7 @@ def test_pearson_constant_gold_on_a_resample_is_nan():
 
 # --------------------------------------------------------------------------- cell engine
 
+
 def test_cells_engine_equals_plain_loop(mixed, small_blocks):
     """The confusion-cell engine (weights summed per system per (gold, predicted) cell), forced,
     gives replicate by replicate what scikit-learn gives on the Resampler's indices; mae in the
@@ -366,8 +391,9 @@ def test_cells_engine_equals_plain_loop(mixed, small_blocks):
     B = block_rows(comp.n) + 20
     names = ["accuracy", "macro_f1", "f1", "mae"]
     prepared = [prepare(comp, name, **params) for name, params in METRICS if name in names]
-    res = bootstrap.run(prepared, comp.n, comp.m, B=B, seed=3, key=KEY, mode="items", engine="cells",
-                        progress=False)
+    res = bootstrap.run(
+        prepared, comp.n, comp.m, B=B, seed=3, key=KEY, mode="items", engine="cells", progress=False
+    )
     assert res.engine == "cells"
     _loop_check(comp, gold_l, gold_s, preds, res, B, 3, names)
 
@@ -379,10 +405,20 @@ def test_cells_engine_equals_dense_bit_for_bit(mode):
     rng = np.random.default_rng(5)
     n, m, k = 3000, 6, 7
     gold = rng.integers(0, k, n)
-    preds = np.stack([np.where(rng.random(n) < q, rng.integers(0, k, n), gold) for q in np.linspace(0.2, 0.7, m)])
-    preds[2, :5] = k                          # a label gold never has
+    preds = np.stack(
+        [np.where(rng.random(n) < q, rng.integers(0, k, n), gold) for q in np.linspace(0.2, 0.7, m)]
+    )
+    preds[2, :5] = k  # a label gold never has
     comp = make_competition(gold, preds)
-    names = ["accuracy", "macro_f1", "micro_f1", "weighted_f1", "macro_precision", "macro_recall", "mae"]
+    names = [
+        "accuracy",
+        "macro_f1",
+        "micro_f1",
+        "weighted_f1",
+        "macro_precision",
+        "macro_recall",
+        "mae",
+    ]
     p = [prepare(comp, name) for name in names] + [prepare(comp, "f1", pos_label="3")]
     kw = dict(B=700, seed=8, key=KEY, mode=mode, jackknife=True, randomization=True, progress=False)
     dense = bootstrap.run(p, n, m, engine="dense", **kw)
@@ -405,16 +441,25 @@ def test_engine_chosen_by_cost():
     gold = rng.integers(0, k, n)
     preds = np.stack([np.where(rng.random(n) < 0.4, rng.integers(0, k, n), gold) for _ in range(m)])
     comp = make_competition(gold, preds)
-    assert bootstrap.run([prepare(comp, "macro_f1")], n, m, B=10, seed=0, progress=False).engine == "cells"
+    assert (
+        bootstrap.run([prepare(comp, "macro_f1")], n, m, B=10, seed=0, progress=False).engine
+        == "cells"
+    )
     comp = make_competition(gold % 2, preds[:2] % 2)
-    assert bootstrap.run([prepare(comp, "mae")], n, 2, B=10, seed=0, progress=False).engine == "dense"
+    assert (
+        bootstrap.run([prepare(comp, "mae")], n, 2, B=10, seed=0, progress=False).engine == "dense"
+    )
 
 
 def test_unique_rows_equals_numpy_unique():
     rng = np.random.default_rng(0)
-    cases = [rng.integers(0, 3, (500, 4)).astype(float), rng.integers(0, 40, (3000, 30)).astype(float),
-             np.round(rng.normal(size=(400, 3)), 1), np.column_stack([rng.integers(0, 2, 300), rng.random(300)]),
-             np.zeros((5, 2))]
+    cases = [
+        rng.integers(0, 3, (500, 4)).astype(float),
+        rng.integers(0, 40, (3000, 30)).astype(float),
+        np.round(rng.normal(size=(400, 3)), 1),
+        np.column_stack([rng.integers(0, 2, 300), rng.random(300)]),
+        np.zeros((5, 2)),
+    ]
     for cols in cases:
         exp = np.unique(cols, axis=0, return_inverse=True, return_counts=True)
         got = bootstrap.unique_rows(cols)

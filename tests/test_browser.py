@@ -13,23 +13,33 @@ import warnings
 
 import numpy as np
 import pytest
+from conftest import make_competition
 
 from compreport.report import Report
 from compreport.report.naming import NAME_SEPARATORS
 from compreport.settings import Settings
 from compreport.stats.analysis import analyze
 
-from conftest import make_competition
-
-CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (`make test` installs it)")
+CHROMIUM = next(
+    (p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None
+)
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="Chromium is not installed (`make test` installs it)"
+)
 
 WIDTHS = (1280, 390)
 #: The embedding frame's colour scheme is the page's ``prefers-color-scheme`` in Chromium.
 SCHEMES = ("light", "dark")
 #: Realistic and hostile participant names: long ones with separators, one without any.
-NAMES = ["Universidad_Politécnica_Valencia.01", "UNED-NLP.run1", "UNED-NLP.run2", "R&D_team.01",
-         "<b>bold</b>.01", "DeepComentariosSinSeparadores.01", "Team 42.01"]
+NAMES = [
+    "Universidad_Politécnica_Valencia.01",
+    "UNED-NLP.run1",
+    "UNED-NLP.run2",
+    "R&D_team.01",
+    "<b>bold</b>.01",
+    "DeepComentariosSinSeparadores.01",
+    "Team 42.01",
+]
 
 #: Runs in the harness page once every frame has loaded; one result per frame.
 CHECK = """
@@ -75,18 +85,38 @@ window.addEventListener('load', () => document.body.setAttribute(
 def layout_checks(root, pages) -> list[dict]:
     """Load every page of ``pages`` (paths relative to ``root``) at each of :data:`WIDTHS` in each of
     :data:`SCHEMES`, in one Chromium run, and return what :data:`CHECK` found in each."""
-    frames = "".join(f'<iframe data-page="{p}" data-scheme="{c}" src="{p}" width="{w}" height="900" '
-                     f'style="color-scheme: {c}"></iframe>' for p in pages for w in WIDTHS for c in SCHEMES)
+    frames = "".join(
+        f'<iframe data-page="{p}" data-scheme="{c}" src="{p}" width="{w}" height="900" '
+        f'style="color-scheme: {c}"></iframe>'
+        for p in pages
+        for w in WIDTHS
+        for c in SCHEMES
+    )
     harness = root / "_layout_check.html"
-    harness.write_text(f"<!DOCTYPE html><html><body>{frames}<script>{CHECK % json.dumps(NAME_SEPARATORS)}"
-                       f"</script></body></html>", encoding="utf-8")
-    res = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
-                          "--virtual-time-budget=20000", "--dump-dom", harness.as_uri()],
-                         capture_output=True, text=True, timeout=120)
+    harness.write_text(
+        f"<!DOCTYPE html><html><body>{frames}<script>{CHECK % json.dumps(NAME_SEPARATORS)}"
+        f"</script></body></html>",
+        encoding="utf-8",
+    )
+    res = subprocess.run(
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--allow-file-access-from-files",
+            "--virtual-time-budget=20000",
+            "--dump-dom",
+            harness.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     start = res.stdout.find('data-check="')
     assert start >= 0, res.stderr[-2000:]
-    value = res.stdout[start + len('data-check="'):]
-    return json.loads(html.unescape(value[:value.index('"')]))
+    value = res.stdout[start + len('data-check="') :]
+    return json.loads(html.unescape(value[: value.index('"')]))
 
 
 @pytest.fixture(scope="module")
@@ -94,8 +124,12 @@ def pages(tmp_path_factory):
     rng = np.random.default_rng(5)
     n = 300
     gold = rng.integers(0, 2, n)
-    preds = np.stack([np.where(rng.random(n) < q, 1 - gold, gold) for q in np.linspace(0.1, 0.4, len(NAMES))])
-    comp = make_competition(gold, preds, systems=NAMES, metrics=["accuracy", "macro_f1"], cid="long-names")
+    preds = np.stack(
+        [np.where(rng.random(n) < q, 1 - gold, gold) for q in np.linspace(0.1, 0.4, len(NAMES))]
+    )
+    comp = make_competition(
+        gold, preds, systems=NAMES, metrics=["accuracy", "macro_f1"], cid="long-names"
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         analysis = analyze([comp], Settings(bootstrap=200, refine=False), progress=False)
@@ -107,12 +141,13 @@ def pages(tmp_path_factory):
 def test_pages_fit_a_phone_and_names_wrap_only_at_separators(pages):
     root, names = pages
     results = layout_checks(root, names)
-    assert {(r["page"], r["width"], r["scheme"]) for r in results} == {(p, w, c) for p in names for w in WIDTHS
-                                                                       for c in SCHEMES}
+    assert {(r["page"], r["width"], r["scheme"]) for r in results} == {
+        (p, w, c) for p in names for w in WIDTHS for c in SCHEMES
+    }
     report = [r for r in results if r["page"] == "long-names/report.html"]
     assert all(r["names"] >= 5 * len(NAMES) for r in report)  # the checks saw the tables' names
     for r in results:
-        assert r["wide"] == [], r    # every caption within the screen
+        assert r["wide"] == [], r  # every caption within the screen
         assert r["broken"] == [], r  # no name broken inside a word
     phone = next(r for r in report if r["width"] == 390)
     # the page never scrolls sideways, but for the one name without a separator (its table scrolls)
@@ -123,9 +158,15 @@ def test_table_of_contents_and_dark_screens(pages):
     """The competition page opens with a table of contents whose every link lands on a section; a
     dark screen (``prefers-color-scheme: dark``) gets a dark page, a light one stays white."""
     root, names = pages
-    results = [r for r in layout_checks(root, names) if r["page"] == "long-names/report.html" and r["width"] == 1280]
+    results = [
+        r
+        for r in layout_checks(root, names)
+        if r["page"] == "long-names/report.html" and r["width"] == 1280
+    ]
     light, dark = (next(r for r in results if r["scheme"] == c) for c in SCHEMES)
-    assert len(light["toc"]) >= 2 + 4 * 2 + 2 and light["dangling"] == []  # leaderboard, 2 metrics x 4, ...
+    assert (
+        len(light["toc"]) >= 2 + 4 * 2 + 2 and light["dangling"] == []
+    )  # leaderboard, 2 metrics x 4, ...
     assert light["background"] == "rgb(255, 255, 255)"
     channels = [int(x) for x in dark["background"][4:-1].split(",")]
     assert max(channels) < 50, dark["background"]

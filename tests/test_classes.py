@@ -6,17 +6,15 @@ import warnings
 
 import numpy as np
 import pytest
+from conftest import make_competition
 from sklearn import metrics as sk
 
 from compreport.report import model
-
-from compreport.report.pages import html
 from compreport.report.figures.gallery import confusion_plot
+from compreport.report.pages import html
 from compreport.settings import Settings
 from compreport.stats.analysis import analyze_competition
 from compreport.stats.classes import NONE_LABEL, per_class
-
-from conftest import make_competition
 
 
 @pytest.fixture(scope="module")
@@ -28,21 +26,36 @@ def three_classes():
     best = np.where(rng.random(n) < 0.75, gold, rng.choice(["neg", "neu", "pos", "mixed"], n))
     best[rng.choice(n, 7, replace=False)] = ""  # missing predictions (--missing wrong)
     other = np.where(rng.random(n) < 0.2, gold, rng.choice(["neg", "neu", "pos"], n))
-    comp = make_competition(gold, np.stack([other, best]), systems=["other", "best"], metrics=["macro_f1"])
+    comp = make_competition(
+        gold, np.stack([other, best]), systems=["other", "best"], metrics=["macro_f1"]
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return comp, analyze_competition(comp, Settings(bootstrap=50, refine=False), progress=False), gold, best
+        return (
+            comp,
+            analyze_competition(comp, Settings(bootstrap=50, refine=False), progress=False),
+            gold,
+            best,
+        )
 
 
 def test_per_class_equals_scikit_learn(three_classes):
     comp, analysis, gold, best = three_classes
     c = analysis.classes
     assert c["system"] == analysis.primary.best == "best" and c["field"] == "label"
-    assert c["labels"] == ["neg", "neu", "pos"] and c["predicted"] == ["neg", "neu", "pos", "mixed", NONE_LABEL]
+    assert c["labels"] == ["neg", "neu", "pos"] and c["predicted"] == [
+        "neg",
+        "neu",
+        "pos",
+        "mixed",
+        NONE_LABEL,
+    ]
     shown = np.where(best == "", NONE_LABEL, best)
     cm = sk.confusion_matrix(gold, shown, labels=c["predicted"])
     assert c["confusion"] == cm[:3].tolist()  # rows: the gold classes only
-    p, r, f, n = sk.precision_recall_fscore_support(gold, shown, labels=c["labels"], zero_division=0)
+    p, r, f, n = sk.precision_recall_fscore_support(
+        gold, shown, labels=c["labels"], zero_division=0
+    )
     np.testing.assert_allclose(c["precision"], p, rtol=0, atol=1e-15)
     np.testing.assert_allclose(c["recall"], r, rtol=0, atol=1e-15)
     np.testing.assert_allclose(c["f1"], f, rtol=0, atol=1e-15)
@@ -63,7 +76,9 @@ def test_reports_show_the_stored_per_class_scores(three_classes):
     assert {t.get_text() for t in fig.axes[0].texts} >= {f"{int(v):,}" for v in cm.ravel()}
     from compreport.stats.results import Analysis
 
-    page = html.competition_html(Analysis(Settings(bootstrap=50, refine=False), [analysis]), analysis)
+    page = html.competition_html(
+        Analysis(Settings(bootstrap=50, refine=False), [analysis]), analysis
+    )
     assert "Per-class scores of the best system" in page and 'id="classes"' in page
 
 
@@ -73,4 +88,8 @@ def test_no_per_class_scores_for_a_score_metric():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         a = analyze_competition(comp, Settings(bootstrap=20, refine=False), progress=False)
-    assert a.classes is None and confusion_plot(a) is None and model.per_class(a, model.Format()) is None
+    assert (
+        a.classes is None
+        and confusion_plot(a) is None
+        and model.per_class(a, model.Format()) is None
+    )

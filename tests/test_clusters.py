@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import make_competition, prepare, run_cli
 from sklearn import metrics as sk
 
 import compreport as cr
@@ -22,15 +23,15 @@ from compreport.stats import resampling as bootstrap
 from compreport.stats.clusters import Clusters
 from compreport.stats.resampling import Resampler
 
-from conftest import make_competition, prepare, run_cli
-
 KEY = bootstrap.competition_key("clusters-test")
 
 
 def _competition(n=72, seed=3):
     rng = np.random.default_rng(seed)
     gold = rng.integers(0, 3, n)
-    preds = np.stack([np.where(rng.random(n) < q, rng.integers(0, 3, n), gold) for q in (0.2, 0.35, 0.5)])
+    preds = np.stack(
+        [np.where(rng.random(n) < q, rng.integers(0, 3, n), gold) for q in (0.2, 0.35, 0.5)]
+    )
     return make_competition(gold, preds, metrics=["accuracy", "macro_f1"]), gold, preds
 
 
@@ -50,10 +51,14 @@ def test_one_item_per_cluster_is_the_item_bootstrap():
             assert np.array_equal(a, b)
         for (va, wa), (vb, wb) in zip(items.jackknife, grouped.jackknife, strict=True):
             # the item jackknife groups equal items (weights), the cluster one lists each item
-            assert np.allclose(np.average(va, axis=0, weights=wa), np.average(vb, axis=0, weights=wb))
-    numeric = make_competition(np.round(np.linspace(0, 1, n) ** 2, 3),
-                               [np.round(np.linspace(0, 1, n) + 0.1 * np.sin(np.arange(n) * k), 3) for k in (1, 2)],
-                               metrics=["spearman"])
+            assert np.allclose(
+                np.average(va, axis=0, weights=wa), np.average(vb, axis=0, weights=wb)
+            )
+    numeric = make_competition(
+        np.round(np.linspace(0, 1, n) ** 2, 3),
+        [np.round(np.linspace(0, 1, n) + 0.1 * np.sin(np.arange(n) * k), 3) for k in (1, 2)],
+        metrics=["spearman"],
+    )
     p = [prepare(numeric, "spearman")]
     items = bootstrap.run(p, n, 2, B=120, seed=2, key=KEY, mode="items", progress=False)
     grouped = bootstrap.run(p, n, 2, B=120, seed=2, key=KEY, clusters=singletons, progress=False)
@@ -62,7 +67,9 @@ def test_one_item_per_cluster_is_the_item_bootstrap():
 
 def test_every_replicate_is_the_metric_on_the_drawn_clusters_items():
     comp, gold, preds = _competition(n=60)
-    labels = [f"q{i // 5}" if i < 40 else f"q{i}" for i in range(comp.n)]  # clusters of 5 items and of 1
+    labels = [
+        f"q{i // 5}" if i < 40 else f"q{i}" for i in range(comp.n)
+    ]  # clusters of 5 items and of 1
     clusters = Clusters.from_labels(labels, "question")
     assert clusters.count == 8 + 20 and clusters.sizes.tolist()[:8] == [5] * 8
     p = [prepare(comp, "accuracy"), prepare(comp, "macro_f1")]
@@ -78,7 +85,9 @@ def test_every_replicate_is_the_metric_on_the_drawn_clusters_items():
                 g, q = gold[rows].astype(str), preds[s, rows].astype(str)
                 assert res.replicates[0][r, s] == pytest.approx(sk.accuracy_score(g, q), abs=1e-12)
                 assert res.replicates[1][r, s] == pytest.approx(
-                    sk.f1_score(g, q, labels=["0", "1", "2"], average="macro", zero_division=0), abs=1e-12)
+                    sk.f1_score(g, q, labels=["0", "1", "2"], average="macro", zero_division=0),
+                    abs=1e-12,
+                )
             r += 1
     assert r == B
 
@@ -89,12 +98,23 @@ def test_randomization_swaps_whole_clusters():
     comp, gold, preds = _competition(n=48)
     clusters = Clusters.from_labels([i // 4 for i in range(comp.n)])
     R = 200
-    res = bootstrap.run([prepare(comp, "accuracy")], comp.n, comp.m, B=R, seed=4, key=KEY, clusters=clusters,
-                        randomization=True, progress=False)
+    res = bootstrap.run(
+        [prepare(comp, "accuracy")],
+        comp.n,
+        comp.m,
+        B=R,
+        seed=4,
+        key=KEY,
+        clusters=clusters,
+        randomization=True,
+        progress=False,
+    )
     a, b = np.array([0, 0, 1]), np.array([1, 2, 2])
     got = res.randomization_p(0, a, b)
     plan = Resampler(comp.n, R, 4, KEY, clusters.count)
-    flips = np.vstack([plan.cluster_swaps(k) for k, _ in enumerate(plan.blocks())])[:, clusters.codes].astype(bool)
+    flips = np.vstack([plan.cluster_swaps(k) for k, _ in enumerate(plan.blocks())])[
+        :, clusters.codes
+    ].astype(bool)
     right = preds == gold
     for j, (x, y) in enumerate(zip(a, b, strict=True)):
         observed = abs(right[x].mean() - right[y].mean())
@@ -111,7 +131,9 @@ def _questions(G=40, k=8, seed=0):
     q = np.repeat(np.arange(G), k)
     gold = rng.integers(0, 2, n)
     hard = np.repeat(rng.random(G) < 0.5, k)
-    df = pd.DataFrame({"id": [f"a{i}" for i in range(n)], "y": gold, "question": [f"Q{i:02d}" for i in q]})
+    df = pd.DataFrame(
+        {"id": [f"a{i}" for i in range(n)], "y": gold, "question": [f"Q{i:02d}" for i in q]}
+    )
     for s, base in (("A", 0.85), ("B", 0.8), ("C", 0.7)):
         df[s] = np.where(rng.random(n) < np.where(hard, base - 0.3, base + 0.1), gold, 1 - gold)
     return df
@@ -121,7 +143,9 @@ def test_correlated_clusters_give_wider_intervals():
     df = _questions()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        flat = cr.analyze(cr.from_frame(df.drop(columns="question"), id="id"), bootstrap=2000, seed=1)
+        flat = cr.analyze(
+            cr.from_frame(df.drop(columns="question"), id="id"), bootstrap=2000, seed=1
+        )
         grouped = cr.analyze(cr.from_frame(df, id="id", cluster="question"), bootstrap=2000, seed=1)
     a, b = flat.leaderboard().set_index("system"), grouped.leaderboard().set_index("system")
     assert list(b.index) == ["A", "B", "C"] and np.allclose(a["score"], b["score"])
@@ -136,9 +160,13 @@ def test_correlated_clusters_give_wider_intervals():
 
 def _files(tmp_path, df):
     (tmp_path / "runs").mkdir()
-    df[["id", "question", "y"]].rename(columns={"y": "label"}).to_csv(tmp_path / "qa.tsv", sep="\t", index=False)
+    df[["id", "question", "y"]].rename(columns={"y": "label"}).to_csv(
+        tmp_path / "qa.tsv", sep="\t", index=False
+    )
     for s in ("A", "B", "C"):
-        df[["id", s]].rename(columns={s: "label"}).to_csv(tmp_path / "runs" / f"{s}.tsv", sep="\t", index=False)
+        df[["id", s]].rename(columns={s: "label"}).to_csv(
+            tmp_path / "runs" / f"{s}.tsv", sep="\t", index=False
+        )
 
 
 def test_gold_file_column_wide_table_and_spec_give_the_same_numbers(tmp_path):
@@ -148,13 +176,25 @@ def test_gold_file_column_wide_table_and_spec_give_the_same_numbers(tmp_path):
     (tmp_path / "c").mkdir()
     (tmp_path / "c" / "competition.toml").write_text(
         'name = "qa"\n[data]\ngold = "../qa.tsv"\nruns = "../runs"\nlabel_col = "label"\ncluster = "question"\n'
-        '[[metrics]]\nname = "accuracy"\n', encoding="utf-8")
+        '[[metrics]]\nname = "accuracy"\n',
+        encoding="utf-8",
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        runs = cr.load(tmp_path / "qa.tsv", runs=tmp_path / "runs", metrics="accuracy", cluster_col="question",
-                       label_col="label")
-        by_position = cr.load(tmp_path / "qa.tsv", runs=tmp_path / "runs", metrics="accuracy", cluster_col=2,
-                              label_col="label")
+        runs = cr.load(
+            tmp_path / "qa.tsv",
+            runs=tmp_path / "runs",
+            metrics="accuracy",
+            cluster_col="question",
+            label_col="label",
+        )
+        by_position = cr.load(
+            tmp_path / "qa.tsv",
+            runs=tmp_path / "runs",
+            metrics="accuracy",
+            cluster_col=2,
+            label_col="label",
+        )
         wide = cr.load(tmp_path / "qa.csv", metrics="accuracy", id="id", cluster_col="question")
         spec = cr.load(tmp_path / "c")
     for data in (runs, by_position, wide, spec):
@@ -162,27 +202,56 @@ def test_gold_file_column_wide_table_and_spec_give_the_same_numbers(tmp_path):
         assert sorted(comp.systems) == ["A", "B", "C"] and comp.clusters.count == 12
         assert comp.clusters.column == "question" and comp.clusters.sizes.tolist() == [5] * 12
     with pytest.warns(UserWarning, match="only 12 clusters"):  # fewer than FEW_CLUSTERS: a note
-        boards = [cr.analyze(d, bootstrap=300, seed=3).leaderboard()[["system", "ci_low", "ci_high"]]
-                  for d in (runs, wide, spec)]
+        boards = [
+            cr.analyze(d, bootstrap=300, seed=3).leaderboard()[["system", "ci_low", "ci_high"]]
+            for d in (runs, wide, spec)
+        ]
     for board in boards[1:]:
         pd.testing.assert_frame_equal(boards[0], board)
 
 
 def test_cli_states_the_unit_in_results_json(tmp_path):
     _files(tmp_path, _questions(G=10, k=4))
-    res = run_cli(tmp_path, "report", "qa.tsv", "--runs", "runs", "--label-col", "label", "--metric", "accuracy",
-                  "--cluster-col", "question", "-B", "200", "--format", "json", "-o", "out", "-q")
+    res = run_cli(
+        tmp_path,
+        "report",
+        "qa.tsv",
+        "--runs",
+        "runs",
+        "--label-col",
+        "label",
+        "--metric",
+        "accuracy",
+        "--cluster-col",
+        "question",
+        "-B",
+        "200",
+        "--format",
+        "json",
+        "-o",
+        "out",
+        "-q",
+    )
     assert res.returncode == 0, res.stderr
-    (comp,) = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))["competitions"]
+    (comp,) = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))[
+        "competitions"
+    ]
     assert comp["clusters"] == {"column": "question", "clusters": 10, "items": 40}
 
 
-@pytest.mark.parametrize("edit, args, words", [
-    (None, ("--cluster-col", "topic"), "qa.tsv, line 1: no column 'topic' for --cluster-col"),
-    ("blank", ("--cluster-col", "question"), "qa.tsv, line 4, column 'question': blank cluster"),
-    ("single", ("--cluster-col", "question"), "names a single cluster, 'Q00'"),
-    (None, ("--cluster-col", "0"), "--cluster-col"),
-])
+@pytest.mark.parametrize(
+    "edit, args, words",
+    [
+        (None, ("--cluster-col", "topic"), "qa.tsv, line 1: no column 'topic' for --cluster-col"),
+        (
+            "blank",
+            ("--cluster-col", "question"),
+            "qa.tsv, line 4, column 'question': blank cluster",
+        ),
+        ("single", ("--cluster-col", "question"), "names a single cluster, 'Q00'"),
+        (None, ("--cluster-col", "0"), "--cluster-col"),
+    ],
+)
 def test_bad_cluster_column_is_one_error(tmp_path, edit, args, words):
     df = _questions(G=6, k=3)
     if edit == "blank":
@@ -190,8 +259,24 @@ def test_bad_cluster_column_is_one_error(tmp_path, edit, args, words):
     if edit == "single":
         df["question"] = "Q00"
     _files(tmp_path, df)
-    res = run_cli(tmp_path, "report", "qa.tsv", "--runs", "runs", "--label-col", "label", "--metric", "accuracy",
-                  *args, "-B", "50", "--format", "json", "-o", "out")
+    res = run_cli(
+        tmp_path,
+        "report",
+        "qa.tsv",
+        "--runs",
+        "runs",
+        "--label-col",
+        "label",
+        "--metric",
+        "accuracy",
+        *args,
+        "-B",
+        "50",
+        "--format",
+        "json",
+        "-o",
+        "out",
+    )
     lines = [x for x in res.stderr.splitlines() if x.strip()]
     assert res.returncode == 2 and len(lines) == 1 and lines[0].startswith("error:"), res.stderr
     assert words in lines[0], lines[0]
@@ -203,13 +288,19 @@ def _readme_files(tmp_path, df):
     shapes README allows: with or without a header, with or without the question column (one of
     them placed after the label)."""
     (tmp_path / "runs").mkdir()
-    df[["id", "question", "y"]].rename(columns={"y": "label"}).to_csv(tmp_path / "qa.tsv", sep="\t", index=False)
+    df[["id", "question", "y"]].rename(columns={"y": "label"}).to_csv(
+        tmp_path / "qa.tsv", sep="\t", index=False
+    )
     runs = tmp_path / "runs"
     df[["id", "A"]].rename(columns={"A": "label"}).to_csv(runs / "A.tsv", sep="\t", index=False)
-    df[["id", "question", "B"]].rename(columns={"B": "label"}).to_csv(runs / "B.tsv", sep="\t", index=False)
+    df[["id", "question", "B"]].rename(columns={"B": "label"}).to_csv(
+        runs / "B.tsv", sep="\t", index=False
+    )
     df[["id", "question", "C"]].to_csv(runs / "C.tsv", sep="\t", index=False, header=False)
     df[["id", "D"]].to_csv(runs / "D.tsv", sep="\t", index=False, header=False)
-    df[["id", "E", "question"]].rename(columns={"E": "pred"}).to_csv(runs / "E.tsv", sep="\t", index=False)
+    df[["id", "E", "question"]].rename(columns={"E": "pred"}).to_csv(
+        runs / "E.tsv", sep="\t", index=False
+    )
 
 
 def test_cluster_column_is_not_the_label(tmp_path):
@@ -224,21 +315,42 @@ def test_cluster_column_is_not_the_label(tmp_path):
     (tmp_path / "c").mkdir()
     (tmp_path / "c" / "competition.toml").write_text(
         'name = "qa"\n[data]\ngold = "../qa.tsv"\nruns = "../runs"\ncluster = "question"\n'
-        '[[metrics]]\nname = "accuracy"\n', encoding="utf-8")
+        '[[metrics]]\nname = "accuracy"\n',
+        encoding="utf-8",
+    )
     base = ("--metric", "accuracy")
-    for args in (["qa.tsv", "--runs", "runs", *base, "--cluster-col", "question"],
-                 ["qa.tsv", "--runs", "runs", *base, "--cluster-col", "2"],
-                 ["qa.tsv", "--runs", "runs", *base, "--cluster-col", "question", "--label-col", "label"],
-                 ["c"]):
+    for args in (
+        ["qa.tsv", "--runs", "runs", *base, "--cluster-col", "question"],
+        ["qa.tsv", "--runs", "runs", *base, "--cluster-col", "2"],
+        ["qa.tsv", "--runs", "runs", *base, "--cluster-col", "question", "--label-col", "label"],
+        ["c"],
+    ):
         res = run_cli(tmp_path, "validate", *args)
         assert res.returncode == 0, (args, res.stderr)
         assert "18 items in 6 clusters (column question), 5 systems" in res.stdout, res.stdout
         board = {line.split()[1]: float(line.split()[2]) for line in res.stdout.splitlines()[2:]}
         assert board == pytest.approx(truth, abs=5e-5), (args, res.stdout)  # printed to 4 decimals
-    res = run_cli(tmp_path, "report", "qa.tsv", "--runs", "runs", *base, "--cluster-col", "question", "-B", "20",
-                  "--format", "json", "-o", "out", "-q")
+    res = run_cli(
+        tmp_path,
+        "report",
+        "qa.tsv",
+        "--runs",
+        "runs",
+        *base,
+        "--cluster-col",
+        "question",
+        "-B",
+        "20",
+        "--format",
+        "json",
+        "-o",
+        "out",
+        "-q",
+    )
     assert res.returncode == 0, res.stderr
-    (comp,) = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))["competitions"]
+    (comp,) = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))[
+        "competitions"
+    ]
     assert comp["clusters"] == {"column": "question", "clusters": 6, "items": 18}
     assert {s["system"]: s["score"] for s in comp["metrics"][0]["scores"]} == pytest.approx(truth)
 
@@ -248,13 +360,38 @@ def test_cluster_column_errors_without_label_col(tmp_path):
     a gold with two columns besides the id and the cluster column asks for --label-col, naming them."""
     df = _questions(G=6, k=3)
     _files(tmp_path, df)
-    res = run_cli(tmp_path, "validate", "qa.tsv", "--runs", "runs", "--metric", "accuracy", "--cluster-col", "topic")
-    assert res.returncode == 2 and "qa.tsv, line 1: no column 'topic' for --cluster-col" in res.stderr, res.stderr
-    df.assign(note="x")[["id", "question", "y", "note"]].to_csv(tmp_path / "qa.tsv", sep="\t", index=False)
-    res = run_cli(tmp_path, "validate", "qa.tsv", "--runs", "runs", "--metric", "accuracy", "--cluster-col", "question")
+    res = run_cli(
+        tmp_path,
+        "validate",
+        "qa.tsv",
+        "--runs",
+        "runs",
+        "--metric",
+        "accuracy",
+        "--cluster-col",
+        "topic",
+    )
+    assert (
+        res.returncode == 2 and "qa.tsv, line 1: no column 'topic' for --cluster-col" in res.stderr
+    ), res.stderr
+    df.assign(note="x")[["id", "question", "y", "note"]].to_csv(
+        tmp_path / "qa.tsv", sep="\t", index=False
+    )
+    res = run_cli(
+        tmp_path,
+        "validate",
+        "qa.tsv",
+        "--runs",
+        "runs",
+        "--metric",
+        "accuracy",
+        "--cluster-col",
+        "question",
+    )
     assert res.returncode == 2 and res.stderr.startswith(
         "error: qa.tsv: 4 columns (header: 'id', 'question', 'y', 'note'), expected an id column, the cluster "
-        "column 'question' and one label column; pass --label-col N"), res.stderr
+        "column 'question' and one label column; pass --label-col N"
+    ), res.stderr
 
 
 def test_wide_table_cluster_column_errors(tmp_path):
@@ -282,17 +419,51 @@ def test_every_output_states_the_unit(tmp_path):
 
     df = _questions(G=12, k=5)
     _files(tmp_path, df)
-    res = run_cli(tmp_path, "report", "qa.tsv", "--runs", "runs", "--label-col", "label", "--metric", "accuracy",
-                  "--cluster-col", "question", "-B", "300", "--format", "json", "-o", "out")
+    res = run_cli(
+        tmp_path,
+        "report",
+        "qa.tsv",
+        "--runs",
+        "runs",
+        "--label-col",
+        "label",
+        "--metric",
+        "accuracy",
+        "--cluster-col",
+        "question",
+        "-B",
+        "300",
+        "--format",
+        "json",
+        "-o",
+        "out",
+    )
     assert res.returncode == 0, res.stderr
     unit = "12 clusters given by column “question”"
     assert f"resampled by cluster, {unit}" in res.stdout
-    checked = run_cli(tmp_path, "validate", "qa.tsv", "--runs", "runs", "--label-col", "label", "--metric", "accuracy",
-                      "--cluster-col", "question")
-    assert checked.returncode == 0 and "ok: qa: 60 items in 12 clusters (column question), 3 systems" in checked.stdout
+    checked = run_cli(
+        tmp_path,
+        "validate",
+        "qa.tsv",
+        "--runs",
+        "runs",
+        "--label-col",
+        "label",
+        "--metric",
+        "accuracy",
+        "--cluster-col",
+        "question",
+    )
+    assert (
+        checked.returncode == 0
+        and "ok: qa: 60 items in 12 clusters (column question), 3 systems" in checked.stdout
+    )
     out = tmp_path / "out"
-    assert (out / "qa" / "leaderboard.md").read_text(encoding="utf-8").endswith(
-        f"Resampled by cluster: 60 items in {unit}.\n")
+    assert (
+        (out / "qa" / "leaderboard.md")
+        .read_text(encoding="utf-8")
+        .endswith(f"Resampled by cluster: 60 items in {unit}.\n")
+    )
     summary = pd.read_csv(out / "summary" / "summary.csv")
     assert summary.loc[0, "clusters"] == 12 and summary.loc[0, "n"] == 60
     analysis = cr.Analysis.from_dict(json.loads((out / "results.json").read_text(encoding="utf-8")))
@@ -301,11 +472,19 @@ def test_every_output_states_the_unit(tmp_path):
     page = report.to_html()
     assert f"60 test items in {unit}, resampled by cluster" in page
     assert f"Resamples draw the {unit}.</caption>" in page  # the CI table's caption, as in LaTeX
-    assert "the cluster bootstrap (Davison and Hinkley, 1997)" in page and "Bootstrap Methods and their Application" in page
+    assert (
+        "the cluster bootstrap (Davison and Hinkley, 1997)" in page
+        and "Bootstrap Methods and their Application" in page
+    )
     assert f"(resampling {unit})" in report.to_latex("ci")
     sheet = team.team_html(analysis, comp, comp.primary.best)
-    assert f"n = 60 items in {unit}, resampled by cluster" in sheet and "Davison and Hinkley, 1997" in sheet
-    assert "\\citep{davison1997}" in appendix.methods_latex(analysis.settings, analysis.competitions)
+    assert (
+        f"n = 60 items in {unit}, resampled by cluster" in sheet
+        and "Davison and Hinkley, 1997" in sheet
+    )
+    assert "\\citep{davison1997}" in appendix.methods_latex(
+        analysis.settings, analysis.competitions
+    )
     assert "davison1997" in appendix.cited_keys(analysis.settings, analysis.competitions)
     flat = cr.analyze(cr.from_frame(df.drop(columns="question"), id="id"), bootstrap=50)
     text = cr.Report(flat).to_html() + cr.Report(flat).to_latex("ci")
@@ -314,11 +493,19 @@ def test_every_output_states_the_unit(tmp_path):
 
 
 def test_few_clusters_get_a_note():
-    with pytest.warns(UserWarning, match=r"competition 'few': only 6 clusters \(column 'question'\); with fewer than "
-                                         r"20 the cluster bootstrap's intervals come out too narrow"):
-        few = cr.analyze(cr.from_frame(_questions(G=6, k=4), id="id", cluster="question", name="few"), bootstrap=50)
+    with pytest.warns(
+        UserWarning,
+        match=r"competition 'few': only 6 clusters \(column 'question'\); with fewer than "
+        r"20 the cluster bootstrap's intervals come out too narrow",
+    ):
+        few = cr.analyze(
+            cr.from_frame(_questions(G=6, k=4), id="id", cluster="question", name="few"),
+            bootstrap=50,
+        )
     assert any("only 6 clusters" in w for w in few.competitions[0].warnings)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        many = cr.analyze(cr.from_frame(_questions(G=20, k=2), id="id", cluster="question"), bootstrap=50)
+        many = cr.analyze(
+            cr.from_frame(_questions(G=20, k=2), id="id", cluster="question"), bootstrap=50
+        )
     assert not any("clusters" in w for w in many.competitions[0].warnings)

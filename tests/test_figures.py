@@ -15,18 +15,18 @@ import pytest
 
 matplotlib = pytest.importorskip("matplotlib")
 
+from conftest import make_competition  # noqa: E402
 from matplotlib.collections import LineCollection  # noqa: E402
 from matplotlib.colors import to_rgba  # noqa: E402
 
 from compreport.errors import InputError  # noqa: E402
+from compreport.inputs.spec import Options, load_inputs, slug  # noqa: E402
 from compreport.report.figures import gallery as figures
+from compreport.report.figures import style
 from compreport.report.metricnames import metric_label  # noqa: E402
 from compreport.report.model import Format  # noqa: E402
-from compreport.stats.analysis import Analysis, Settings, analyze, analyze_competition  # noqa: E402
 from compreport.resources import demo_workshop_dir  # noqa: E402
-from compreport.inputs.spec import Options, load_inputs, slug  # noqa: E402
-
-from conftest import make_competition  # noqa: E402
+from compreport.stats.analysis import Analysis, Settings, analyze, analyze_competition  # noqa: E402
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 HOSTILE = ["$x^2$", "a_b", "<script>", "100%Tox.01", "Álvarez-UNED.01", "R&D_team.01"]
@@ -36,7 +36,7 @@ HOSTILE = ["$x^2$", "a_b", "<script>", "100%Tox.01", "Álvarez-UNED.01", "R&D_te
 def demo() -> Analysis:
     loaded = load_inputs([str(demo_workshop_dir())], Options())
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")     # "B too small for Bonferroni" notes
+        warnings.simplefilter("ignore")  # "B too small for Bonferroni" notes
         return analyze(loaded.competitions, Settings(bootstrap=500, refine=False), progress=False)
 
 
@@ -64,7 +64,9 @@ def hostile() -> Analysis:
     """Five systems with hostile names (mathtext, markup, underscores), one of them a baseline."""
     rng = np.random.default_rng(3)
     gold = rng.integers(0, 2, 200)
-    preds = [np.where(rng.random(200) < acc, gold, 1 - gold) for acc in (0.9, 0.85, 0.8, 0.7, 0.6, 0.55)]
+    preds = [
+        np.where(rng.random(200) < acc, gold, 1 - gold) for acc in (0.9, 0.85, 0.8, 0.7, 0.6, 0.55)
+    ]
     comp = make_competition(gold, preds, systems=HOSTILE, metrics=["accuracy", "f1"], cid="hostile")
     comp.baselines = ["a_b"]
     ca = analyze_competition(comp, Settings(bootstrap=300), progress=False)
@@ -82,8 +84,8 @@ def hlines(fig, gid: str) -> LineCollection:
     return found[0]
 
 
-
 # --- files ---------------------------------------------------------------------------------------
+
 
 def test_every_figure_file_is_written(drawn, written):
     demo = drawn
@@ -99,7 +101,9 @@ def test_every_figure_file_is_written(drawn, written):
             assert {f"ci-{key}", f"diff-{key}", f"dist-{key}"} <= stems
         assert ("facets" in stems) == (len(comp.metrics) > 1) and "confusion" in stems
         for stem in stems:
-            assert {out / comp.id / "figures" / f"{stem}.{fmt}" for fmt in ("pdf", "svg")} <= set(paths)
+            assert {out / comp.id / "figures" / f"{stem}.{fmt}" for fmt in ("pdf", "svg")} <= set(
+                paths
+            )
         n += len(stems)
     for fmt in ("pdf", "svg"):
         assert (out / "summary" / f"competitiveness.{fmt}").stat().st_size > 0
@@ -125,7 +129,9 @@ def test_svg_is_xml_with_every_system_name_as_text(drawn, written):
     out, _ = written
     for comp in demo.competitions:
         for metric in comp.metrics:
-            svg = (out / comp.id / "figures" / f"ci-{slug(metric.name)}.svg").read_text(encoding="utf-8")
+            svg = (out / comp.id / "figures" / f"ci-{slug(metric.name)}.svg").read_text(
+                encoding="utf-8"
+            )
             texts = svg_texts(svg)
             for system in comp.systems:
                 assert system in texts, (comp.id, system)
@@ -139,6 +145,7 @@ def test_png_is_200_dpi(demo, tmp_path):
     [png] = figures.save(fig, tmp_path / "ci", ("png",))
     assert png.name == "ci.png" and png.read_bytes().startswith(b"\x89PNG")
     from PIL import Image
+
     with Image.open(png) as im:
         assert round(im.info["dpi"][0]) == 200
         assert im.size[0] >= 200 * fig.get_size_inches()[0] * 0.8
@@ -152,8 +159,9 @@ def test_save_rejects_unknown_format(demo, tmp_path):
 
 # --- content --------------------------------------------------------------------------------------
 
+
 def test_diff_plot_colours_follow_the_zero_rule(demo):
-    red, green = to_rgba(figures.CONTAINS_ZERO_COLOR), to_rgba(figures.EXCLUDES_ZERO_COLOR)
+    red, green = to_rgba(style.CONTAINS_ZERO_COLOR), to_rgba(style.EXCLUDES_ZERO_COLOR)
     seen = set()
     for comp in demo.competitions:
         for metric in comp.metrics:
@@ -168,8 +176,10 @@ def test_diff_plot_colours_follow_the_zero_rule(demo):
                 assert tuple(color) == (red if contains else green), (comp.id, c)
                 assert np.allclose(seg[:, 0], [c.ci_low, c.ci_high])
                 seen.add(contains)
-            assert any(getattr(line, "get_xdata", None) and list(line.get_xdata()) == [0, 0]
-                       for line in fig.axes[0].lines)
+            assert any(
+                getattr(line, "get_xdata", None) and list(line.get_xdata()) == [0, 0]
+                for line in fig.axes[0].lines
+            )
     assert seen == {True, False}, "the demo should exercise both colours"
 
 
@@ -184,7 +194,7 @@ def test_ci_plot_rows_best_first_and_baselines_distinct(demo):
     assert lo > hi, "row 0 (the best) is at the top"
     colors = hlines(fig, "ci-intervals").get_colors()
     for s, color in zip(metric.scores, colors):
-        want = figures.BASELINE_COLOR if s.system in comp.baselines else figures.SYSTEM_COLOR
+        want = style.BASELINE_COLOR if s.system in comp.baselines else style.SYSTEM_COLOR
         assert tuple(color) == to_rgba(want)
     legend = [t.get_text() for t in fig.legends[0].get_texts()]
     assert any("baseline" in t for t in legend)
@@ -204,12 +214,18 @@ def test_degenerate_baseline_does_not_set_the_axis(demo):
         ax = fig.axes[0]
         left, right = ax.get_xlim()
         assert min(s.ci_low for s in others) > left > 0.3 and right > max(s.ci_high for s in others)
-        marks = [line for line in ax.lines if line.get_gid() and line.get_gid().endswith("-offaxis")]
+        marks = [
+            line for line in ax.lines if line.get_gid() and line.get_gid().endswith("-offaxis")
+        ]
         assert len(marks) == 1 and marks[0].get_xdata()[0] < min(s.ci_low for s in others)
-        assert marks[0].get_ydata()[0] == [s.system for s in metric.scores].index("baseline.majority")
+        assert marks[0].get_ydata()[0] == [s.system for s in metric.scores].index(
+            "baseline.majority"
+        )
         assert any(t.get_text() == "0 (off scale)" for t in ax.texts)
     # a baseline inside the others' range is drawn as usual
-    assert figures.ci_plot(comp, comp.metric("accuracy")).axes[0].get_xlim()[0] < majority.ci_low + 1
+    assert (
+        figures.ci_plot(comp, comp.metric("accuracy")).axes[0].get_xlim()[0] < majority.ci_low + 1
+    )
 
 
 def test_difference_histogram_bins_follow_the_lattice(demo):
@@ -218,14 +234,17 @@ def test_difference_histogram_bins_follow_the_lattice(demo):
     comp = next(c for c in demo.competitions if c.id == "detox-binary")
     metric = comp.metric("accuracy")
     a, b = metric.best, metric.runner_up
-    bars = [p for p in figures.distribution_plot(comp, metric, a, b).axes[0].patches
-            if p.get_gid() == "dist-histogram"]
+    bars = [
+        p
+        for p in figures.distribution_plot(comp, metric, a, b).axes[0].patches
+        if p.get_gid() == "dist-histogram"
+    ]
     widths = {round(p.get_width() * comp.n, 6) for p in bars}
     assert len(widths) == 1 and widths.pop().is_integer()
     reps = metric.difference_replicates(a, b)
     edges = np.array([p.get_x() for p in bars] + [bars[-1].get_x() + bars[-1].get_width()])
     assert np.abs(reps[:, None] - edges[None, :]).min() > 0.4 / comp.n
-    assert isinstance(figures.lattice_bins(np.random.default_rng(0).random(400)), int)  # no lattice
+    assert isinstance(style.lattice_bins(np.random.default_rng(0).random(400)), int)  # no lattice
 
 
 def test_hostile_names_are_literal_in_svg(hostile):
@@ -235,12 +254,17 @@ def test_hostile_names_are_literal_in_svg(hostile):
         svg = figures.to_svg(figs[stem])
         assert svg.startswith("<svg") and "<?xml" not in svg and "DOCTYPE" not in svg
         texts = svg_texts(svg)
-        shown = set(comp.systems) if stem != "diff-accuracy" else {c.b for c in comp.primary.vs_best}
+        shown = (
+            set(comp.systems) if stem != "diff-accuracy" else {c.b for c in comp.primary.vs_best}
+        )
         for name in shown:
             assert name in texts, (stem, name)
         assert "<script>" not in svg.replace("&lt;script&gt;", "")
     texts = " ".join(svg_texts(figures.to_svg(figs["dist-accuracy"])))
-    a, b = comp.primary.best, comp.primary.runner_up  # the winner and the runner-up among participants
+    a, b = (
+        comp.primary.best,
+        comp.primary.runner_up,
+    )  # the winner and the runner-up among participants
     assert f"{a} − {b}" in texts
 
 
@@ -269,13 +293,23 @@ def test_distribution_title_has_the_stored_p_value(demo):
     metric = demo.competitions[0].primary
     reps = metric.replicates.copy()
     reps[:10, metric.systems.index(metric.scores[0].system)] = np.nan
-    title = figures.distribution_plot(demo.competitions[0], replace(metric, replicates=reps), metric.scores[0].system,
-                                      metric.scores[1].system).axes[0].get_title(loc="left")
-    assert "resamples)" not in title and metric.verdicts["resamples"] == demo.settings.bootstrap, title
+    title = (
+        figures.distribution_plot(
+            demo.competitions[0],
+            replace(metric, replicates=reps),
+            metric.scores[0].system,
+            metric.scores[1].system,
+        )
+        .axes[0]
+        .get_title(loc="left")
+    )
+    assert "resamples)" not in title and metric.verdicts["resamples"] == demo.settings.bootstrap, (
+        title
+    )
 
 
 def test_distribution_legend_groups_b_as_every_count(demo):
-    """"B = 12,000" (Spanish "12 000"), as the rest of the report writes counts, not "B = 12000"."""
+    """ "B = 12,000" (Spanish "12 000"), as the rest of the report writes counts, not "B = 12000"."""
     from compreport.language import language
 
     comp = demo.competitions[0]
@@ -283,7 +317,9 @@ def test_distribution_legend_groups_b_as_every_count(demo):
     many = replace(metric, replicates=np.tile(metric.replicates, (24, 1)))  # 12,000 replicates
     for lang, b in (("en", "12,000"), ("es", "12\u00a0000")):
         with language(lang):
-            fig = figures.distribution_plot(comp, many, metric.scores[0].system, metric.scores[1].system)
+            fig = figures.distribution_plot(
+                comp, many, metric.scores[0].system, metric.scores[1].system
+            )
         assert f"(B = {b})" in [t.get_text() for t in fig.legends[0].get_texts()][0]
 
 
@@ -300,7 +336,7 @@ def test_distribution_title_states_a_tiny_p_value_as_less_than(demo):
 def test_distribution_flipped_pair_uses_the_stored_comparison(demo):
     comp = demo.competitions[0]
     metric = comp.primary
-    a, b = metric.scores[1].system, metric.scores[3].system    # stored in pairs as (a, b)
+    a, b = metric.scores[1].system, metric.scores[3].system  # stored in pairs as (a, b)
     c, flipped = metric.pair(b, a)
     assert flipped and (c.a, c.b) == (a, b)
     title = figures.distribution_plot(comp, metric, b, a).axes[0].get_title(loc="left")
@@ -319,7 +355,9 @@ def test_difference_replicates(demo):
         assert np.array_equal(d, raw if m.higher_is_better else -raw)
         assert np.array_equal(m.difference_replicates(b, a), -d)
     back = Analysis.from_dict(demo.to_dict())
-    with pytest.raises(InputError, match="replicates"):  # InputError: every problem of the API is one
+    with pytest.raises(
+        InputError, match="replicates"
+    ):  # InputError: every problem of the API is one
         back.competitions[0].primary.difference_replicates(a, b)
     with pytest.raises(InputError, match="unknown system"):
         demo.competitions[0].primary.difference_replicates("nobody", a)
@@ -332,8 +370,9 @@ def test_figures_from_results_json_skip_distributions(demo, tmp_path):
     assert stems and not any(s.startswith("dist-") for s in stems)
     assert any(s.startswith("diff-") for s in stems)
     with pytest.raises(ValueError):
-        figures.distribution_plot(comp, comp.primary, comp.primary.scores[0].system,
-                                  comp.primary.scores[1].system)
+        figures.distribution_plot(
+            comp, comp.primary, comp.primary.scores[0].system, comp.primary.scores[1].system
+        )
     gallery = figures.Gallery(back)
     for other in back.competitions:  # no competition read back draws a distribution
         assert not any(s.startswith("dist-") for s in gallery.stems(other))
@@ -366,10 +405,17 @@ def test_facets_and_workshop(demo, hostile):
     assert len(ws.axes) == 4
     labels = [t.get_text() for t in ws.axes[0].get_yticklabels()]
     assert labels == [f"{c.name} ({metric_label(c.primary)})" for c in demo.competitions]
-    ties = next(c for ax in ws.axes for c in ax.containers if c.patches[0].get_gid() == "workshop-ties-of-pairs")
+    ties = next(
+        c
+        for ax in ws.axes
+        for c in ax.containers
+        if c.patches[0].get_gid() == "workshop-ties-of-pairs"
+    )
     for comp, bar in zip(demo.competitions, ties.patches):
         cp = comp.primary.competitiveness
-        assert bar.get_width() == pytest.approx(100 * cp["ties"]["none"] / cp["possible_comparisons"])
+        assert bar.get_width() == pytest.approx(
+            100 * cp["ties"]["none"] / cp["possible_comparisons"]
+        )
     assert figures.workshop_plot(Analysis(demo.settings, [])) is None
 
 
@@ -377,22 +423,39 @@ def test_single_system_competition(tmp_path):
     gold = np.array([0, 1] * 20)
     comp = make_competition(gold, [gold], systems=["only"], cid="solo")
     ca = analyze_competition(comp, Settings(bootstrap=50), progress=False)
-    assert list(figures.competition_figures(ca)) == ["ci-accuracy", "confusion"]  # accuracy: a classification
-    paths = figures.write_figures(Analysis(Settings(bootstrap=50), [ca]), tmp_path, formats=("svg",))
+    assert list(figures.competition_figures(ca)) == [
+        "ci-accuracy",
+        "confusion",
+    ]  # accuracy: a classification
+    paths = figures.write_figures(
+        Analysis(Settings(bootstrap=50), [ca]), tmp_path, formats=("svg",)
+    )
     assert {p.relative_to(tmp_path).as_posix() for p in paths} == {
-        "solo/figures/ci-accuracy.svg", "solo/figures/confusion.svg", "summary/competitiveness.svg"}
+        "solo/figures/ci-accuracy.svg",
+        "solo/figures/confusion.svg",
+        "summary/competitiveness.svg",
+    }
 
 
 # --- reproducibility and layout --------------------------------------------------------------------
+
 
 def test_same_inputs_give_byte_identical_files(demo, tmp_path):
     comp = demo.competitions[0]
     # PDF and SVG files of two whole runs are compared in tests/test_report_cli.py; PNG here, of the
     # figure with the most kinds of artist (bars, lines, a translucent span, a legend)
-    dist = dict(figures._figure_builders(comp, demo.settings.level))[f"dist-{slug(comp.primary.name)}"]
-    first, second = (figures.save(dist(), tmp_path / name / "dist", ("png",)) for name in ("one", "two"))
-    assert first[0].read_bytes() == second[0].read_bytes() and first[0].read_bytes().startswith(b"\x89PNG")
-    assert figures.to_svg(figures.ci_plot(comp, comp.primary)) == figures.to_svg(figures.ci_plot(comp, comp.primary))
+    dist = dict(figures._figure_builders(comp, demo.settings.level))[
+        f"dist-{slug(comp.primary.name)}"
+    ]
+    first, second = (
+        figures.save(dist(), tmp_path / name / "dist", ("png",)) for name in ("one", "two")
+    )
+    assert first[0].read_bytes() == second[0].read_bytes() and first[0].read_bytes().startswith(
+        b"\x89PNG"
+    )
+    assert figures.to_svg(figures.ci_plot(comp, comp.primary)) == figures.to_svg(
+        figures.ci_plot(comp, comp.primary)
+    )
 
 
 def test_fixed_layout_is_that_of_a_drawing(demo):
@@ -400,13 +463,23 @@ def test_fixed_layout_is_that_of_a_drawing(demo):
     where a drawing (without output) puts them, for intervals, histograms, facets and heat maps."""
     comp = next(c for c in demo.competitions if c.classes and len(c.metrics) > 1)
     builders = dict(figures._figure_builders(comp, 0.95))
-    for stem in ("ci-" + slug(comp.primary.name), "dist-" + slug(comp.primary.name), "facets", "confusion"):
+    for stem in (
+        "ci-" + slug(comp.primary.name),
+        "dist-" + slug(comp.primary.name),
+        "facets",
+        "confusion",
+    ):
         fixed, drawn = builders[stem](), builders[stem]()
-        with matplotlib.rc_context(figures.RC):  # as figures.save lays out
+        with matplotlib.rc_context(style.RC):  # as figures.save lays out
             box = fixed.fix_layout()
             drawn.draw_without_rendering()
-            assert box.bounds == drawn.get_tightbbox().padded(matplotlib.rcParams["savefig.pad_inches"]).bounds, stem
-        assert [ax.get_position().bounds for ax in fixed.axes] == [ax.get_position().bounds for ax in drawn.axes], stem
+            assert (
+                box.bounds
+                == drawn.get_tightbbox().padded(matplotlib.rcParams["savefig.pad_inches"]).bounds
+            ), stem
+        assert [ax.get_position().bounds for ax in fixed.axes] == [
+            ax.get_position().bounds for ax in drawn.axes
+        ], stem
 
 
 def test_no_global_rcparams_leak(demo):
@@ -421,7 +494,10 @@ def test_height_grows_with_m():
     gold = rng.integers(0, 3, 300)
 
     def comp_of(m):
-        preds = [np.where(rng.random(300) < 0.4 + 0.5 * i / m, gold, rng.integers(0, 3, 300)) for i in range(m)]
+        preds = [
+            np.where(rng.random(300) < 0.4 + 0.5 * i / m, gold, rng.integers(0, 3, 300))
+            for i in range(m)
+        ]
         names = [f"Team with a rather long name number {i:02d}.run-{i % 3 + 1}" for i in range(m)]
         c = make_competition(gold, preds, systems=names, metrics=["macro_f1"], cid=f"m{m}")
         return analyze_competition(c, Settings(bootstrap=100), progress=False)
@@ -432,8 +508,10 @@ def test_height_grows_with_m():
     h_big = fig.get_size_inches()[1]
     assert h_big > h_small * 3
     assert h_big / 40 >= 0.2, "at least 0.2 in per row"
-    assert figures.diff_plot(big, big.primary).get_size_inches()[1] > figures.diff_plot(
-        small, small.primary).get_size_inches()[1] * 3
+    assert (
+        figures.diff_plot(big, big.primary).get_size_inches()[1]
+        > figures.diff_plot(small, small.primary).get_size_inches()[1] * 3
+    )
     # nothing clipped: every tick label lies inside the saved (tight) figure
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
@@ -449,9 +527,11 @@ def test_height_grows_with_m():
 
 
 def test_json_path_does_not_import_matplotlib():
-    code = ("import sys, compreport, compreport.cli, compreport.stats.analysis, compreport.output.staging, compreport.report.model, compreport.report; "
-            "bad = [m for m in sys.modules if m.split('.')[0] == 'matplotlib' or m == 'compreport.report.figures.gallery']; "
-            "print(bad); sys.exit(1 if bad else 0)")
+    code = (
+        "import sys, compreport, compreport.cli, compreport.stats.analysis, compreport.output.staging, compreport.report.model, compreport.report; "
+        "bad = [m for m in sys.modules if m.split('.')[0] == 'matplotlib' or m == 'compreport.report.figures.gallery']; "
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert res.returncode == 0, res.stdout + res.stderr
 
@@ -474,8 +554,9 @@ def test_distribution_plot_under_randomization_shades_nothing():
     rng = np.random.default_rng(2)
     gold = rng.integers(0, 2, 300)
     preds = [np.where(rng.random(300) < q, gold, 1 - gold) for q in (0.85, 0.8, 0.7)]
-    comp = analyze_competition(make_competition(gold, preds), Settings(bootstrap=300, test="randomization"),
-                               progress=False)
+    comp = analyze_competition(
+        make_competition(gold, preds), Settings(bootstrap=300, test="randomization"), progress=False
+    )
     ma = comp.primary
     a, b = ma.scores[0].system, ma.scores[1].system
     fig = figures.distribution_plot(comp, ma, a, b, test="randomization")
@@ -500,15 +581,24 @@ def test_pdf_fonts_from_a_small_copy_equal_those_from_the_file(demo, tmp_path, m
 
     rng = np.random.default_rng(4)
     gold = rng.integers(0, 2, 200)
-    preds = [np.where(rng.random(200) < acc, gold, 1 - gold) for acc in (0.9, 0.85, 0.8, 0.7, 0.6, 0.55)]
-    world = analyze_competition(make_competition(gold, preds, systems=WORLD), Settings(bootstrap=100), progress=False)
+    preds = [
+        np.where(rng.random(200) < acc, gold, 1 - gold) for acc in (0.9, 0.85, 0.8, 0.7, 0.6, 0.55)
+    ]
+    world = analyze_competition(
+        make_competition(gold, preds, systems=WORLD), Settings(bootstrap=100), progress=False
+    )
     comp = demo.competitions[0]
 
     def pdfs(folder: str) -> tuple[list[bytes], list[int]]:
         """The PDF of each figure, and the glyphs the font copies hold after each."""
         files, held = [], []
-        for i, fig in enumerate([figures.ci_plot(comp, comp.primary), figures.ci_plot(world, world.primary),
-                                 figures.diff_plot(world, world.primary)]):
+        for i, fig in enumerate(
+            [
+                figures.ci_plot(comp, comp.primary),
+                figures.ci_plot(world, world.primary),
+                figures.diff_plot(world, world.primary),
+            ]
+        ):
             files.append(figures.save(fig, tmp_path / folder / str(i), ("pdf",))[0].read_bytes())
             held.append(sum(len(glyph_map) for _, glyph_map in figstyle._FONT_COPIES.values()))
         return files, held
@@ -536,14 +626,21 @@ def test_chinese_japanese_and_korean_names_are_drawn_with_an_installed_font(tmp_
     preds = [np.where(rng.random(120) < 0.9 - 0.1 * i, gold, 1 - gold) for i in range(len(names))]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # B = 50
-        comp = analyze_competition(make_competition(gold, preds, systems=names), Settings(bootstrap=50),
-                                   progress=False)
+        comp = analyze_competition(
+            make_competition(gold, preds, systems=names), Settings(bootstrap=50), progress=False
+        )
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # matplotlib's "Glyph ... missing from font(s)"
         pdf = figures.save(figures.ci_plot(comp, comp.primary), tmp_path / "ci", ("pdf",))[0]
-    fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
-    assert figstyle.RC["font.family"][1].replace(" ", "") in fonts and "LastResort" not in fonts, fonts
-    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    fonts = subprocess.run(
+        ["pdffonts", str(pdf)], capture_output=True, text=True, check=True
+    ).stdout
+    assert figstyle.RC["font.family"][1].replace(" ", "") in fonts and "LastResort" not in fonts, (
+        fonts
+    )
+    text = subprocess.run(
+        ["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
     assert all(name in text for name in names), text
 
 
@@ -559,15 +656,20 @@ def test_characters_no_font_has_are_one_warning_not_one_per_glyph(tmp_path, monk
     preds = [np.where(rng.random(100) < 0.9 - 0.1 * i, gold, 1 - gold) for i in range(len(names))]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # B = 50
-        comp = analyze_competition(make_competition(gold, preds, systems=names), Settings(bootstrap=50),
-                                   progress=False)
+        comp = analyze_competition(
+            make_competition(gold, preds, systems=names), Settings(bootstrap=50), progress=False
+        )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        figures.Gallery(Analysis(Settings(bootstrap=50), [comp])).render(tmp_path, ("pdf", "svg"), svg=True)
+        figures.Gallery(Analysis(Settings(bootstrap=50), [comp])).render(
+            tmp_path, ("pdf", "svg"), svg=True
+        )
     said = [str(w.message) for w in caught]
     assert not [m for m in said if "Glyph" in m], said
     lacking = [m for m in said if "no installed font has" in m]
-    assert len(lacking) == 1 and "习 学 度 深" in lacking[0] and "'学习.01', '深度.01'" in lacking[0], said
+    assert (
+        len(lacking) == 1 and "习 学 度 深" in lacking[0] and "'学习.01', '深度.01'" in lacking[0]
+    ), said
     assert "Plain" not in lacking[0] and "fonts-wqy-microhei" in lacking[0]
 
 
@@ -604,6 +706,7 @@ def test_lean_pdf_fonts_nested_and_threaded_share_one_patch(hostile, tmp_path):
     import threading
 
     from matplotlib.backends import _backend_pdf_ps as pdf_ps
+
     from compreport.report.figures import style as figstyle
 
     before = (pdf_ps.subset, pdf_ps.get_glyphs_subset)

@@ -11,23 +11,46 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import make_competition, words_beyond_margins
 
-from compreport.report.pages import html as htmlreport
+from compreport.errors import InputError
+from compreport.inputs.spec import Options, load_inputs
 from compreport.report.model import Format
 from compreport.report.naming import letter_files, metric_stems, team_letters
+from compreport.report.pages import html as htmlreport
 from compreport.report.pages.team import team_context, team_html
-from compreport.stats.analysis import Analysis, Settings, analyze_competition
-from compreport.errors import InputError
 from compreport.resources import demo_workshop_dir
-from compreport.inputs.spec import Options, load_inputs
-
-from conftest import make_competition, words_beyond_margins
+from compreport.stats.analysis import Analysis, Settings, analyze_competition
 
 B = 500
 SCRIPT = "<script>alert(1)</script>"
-HOSTILE = [SCRIPT, "../evil", ".hidden", "a/b", "Tü Par", "Tu Par", '"q" & <b>bold</b>', "???", "CON",
-           "baseline"]
-VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+HOSTILE = [
+    SCRIPT,
+    "../evil",
+    ".hidden",
+    "a/b",
+    "Tü Par",
+    "Tu Par",
+    '"q" & <b>bold</b>',
+    "???",
+    "CON",
+    "baseline",
+]
+VOID = {
+    "area",
+    "base",
+    "br",
+    "col",
+    "embed",
+    "hr",
+    "img",
+    "input",
+    "link",
+    "meta",
+    "source",
+    "track",
+    "wbr",
+}
 
 
 def _hostile_competition():
@@ -38,7 +61,9 @@ def _hostile_competition():
     for i, _ in enumerate(HOSTILE):
         keep = rng.random(n) < 0.45 + 0.04 * i
         preds.append(np.where(keep, gold, rng.integers(0, 3, n)))
-    comp = make_competition(gold, np.array(preds), systems=HOSTILE, metrics=["accuracy", "macro_f1"], cid="hostile")
+    comp = make_competition(
+        gold, np.array(preds), systems=HOSTILE, metrics=["accuracy", "macro_f1"], cid="hostile"
+    )
     comp.baselines = ["baseline"]
     comp.name = "Hostile & <Names>"
     comp.challenge, comp.task, comp.language, comp.year = "Evil", "Escaping", "Spanish", 2026
@@ -81,7 +106,10 @@ def gallery(analysis):
 def html_dir(analysis, gallery, tmp_path_factory):
     out = tmp_path_factory.mktemp("html")
     written = htmlreport.write_html(analysis, out, gallery=gallery)
-    assert written == [out / "index.html", *(out / c.id / "report.html" for c in analysis.competitions)]
+    assert written == [
+        out / "index.html",
+        *(out / c.id / "report.html" for c in analysis.competitions),
+    ]
     return out
 
 
@@ -127,6 +155,7 @@ def _squeeze(s: str) -> str:
 
 # ----------------------------------------------------------------------------------------------- formatting
 
+
 def test_number_formats():
     fmt = Format()
     assert fmt.score(0.123456) == "0.1235"
@@ -157,6 +186,7 @@ def test_reference_texts():
 
 # ----------------------------------------------------------------------------------------------- HTML
 
+
 def test_html_parses_and_names_every_system(analysis, html_dir):
     index = (html_dir / "index.html").read_text(encoding="utf-8")
     page = _parse(index)
@@ -170,8 +200,16 @@ def test_html_parses_and_names_every_system(analysis, html_dir):
         text = "".join(page.text)
         for system in comp.systems:
             assert system in text, system
-        for sec in ("Leaderboard", "Differences from the best", "Pairwise differences", "Pairwise p-values",
-                    "Methods", "References", "Provenance", "max-T step-down correction over all pairs"):
+        for sec in (
+            "Leaderboard",
+            "Differences from the best",
+            "Pairwise differences",
+            "Pairwise p-values",
+            "Methods",
+            "References",
+            "Provenance",
+            "max-T step-down correction over all pairs",
+        ):
             assert sec in text, sec
         assert "svg" in page.tags  # inline figures
         html_text = (html_dir / comp.id / "report.html").read_text(encoding="utf-8")
@@ -188,8 +226,14 @@ def test_metrics_show_display_names_not_identifiers(analysis, html_dir):
 
     from compreport.report.metricnames import metric_title
 
-    assert metric_title(NS(name="macro_f1", params={"labels": [str(i) for i in range(20)]})) == "macro-F1 over 20 classes"
-    assert metric_title(NS(name="macro_f1", params={"labels": ["FAVOR", "AGAINST"]})) == "macro-F1 over FAVOR, AGAINST"
+    assert (
+        metric_title(NS(name="macro_f1", params={"labels": [str(i) for i in range(20)]}))
+        == "macro-F1 over 20 classes"
+    )
+    assert (
+        metric_title(NS(name="macro_f1", params={"labels": ["FAVOR", "AGAINST"]}))
+        == "macro-F1 over FAVOR, AGAINST"
+    )
     assert metric_title(NS(name="mae", params={"field": "polarity"})) == "MAE of polarity"
     assert metric_title(NS(name="my_metric", params={"k": 2})) == "my_metric (k = 2)"
     page = (html_dir / "detox-binary" / "report.html").read_text(encoding="utf-8")
@@ -218,7 +262,9 @@ def test_no_remote_resources(html_dir):
         for name, value in page.attrs:
             if name in ("src", "href", "xlink:href", "action", "srcset", "poster"):
                 assert not re.match(r"\s*(https?:)?//", value or "", re.I), (f, name, value)
-                if name == "href" and not value.startswith("#"):  # relative links between our own files
+                if name == "href" and not value.startswith(
+                    "#"
+                ):  # relative links between our own files
                     assert (f.parent / value).resolve().is_file(), (f, value)
         assert "@import" not in content and not re.search(r"url\(\s*['\"]?(https?:)?//", content)
         assert not {"link", "iframe", "object", "embed", "img"} & set(page.tags), f
@@ -245,26 +291,35 @@ def test_wide_matrix_split_in_pdf_blocks(settings):
     preds = np.array([np.where(rng.random(n) < 0.5 + 0.015 * i, gold, 1 - gold) for i in range(m)])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        ca = analyze_competition(make_competition(gold, preds, cid="wide"), settings, progress=False)
+        ca = analyze_competition(
+            make_competition(gold, preds, cid="wide"), settings, progress=False
+        )
     ctx = htmlreport.matrix_context(ca, ca.primary, Format(), for_pdf=True)
     assert ctx["landscape"] and not ctx["named"]
     assert [len(b["columns"]) for b in ctx["blocks"]] == [12, 12]
-    assert sum(c is not None for b in ctx["blocks"] for r in b["rows"] for c in r["cells"]) == m * (m - 1) // 2
+    assert (
+        sum(c is not None for b in ctx["blocks"] for r in b["rows"] for c in r["cells"])
+        == m * (m - 1) // 2
+    )
     assert len(htmlreport.matrix_context(ca, ca.primary, Format(), for_pdf=False)["blocks"]) == 1
 
 
 def test_team_html_winner_and_alike(analysis):
     comp = analysis.competitions[0]
     ma = comp.primary
-    winner, last = ma.scores[0].system, [s.system for s in ma.scores if s.system not in comp.baselines][-1]
+    winner, last = (
+        ma.scores[0].system,
+        [s.system for s in ma.scores if s.system not in comp.baselines][-1],
+    )
     text = "".join(_parse(team_html(analysis, comp, winner)).text)
     assert "is the winner" in text and ma.vs_best[0].b in text
     text = "".join(_parse(team_html(analysis, comp, last)).text)
     assert f"Winner: {winner}" in text
     ctx = team_context(analysis, comp, last, Format())
     me = next(s for s in ma.scores if s.system == last)
-    assert ctx["alike"] == [s.system for s in ma.scores
-                            if s.system != last and set(s.group) & set(me.group)]
+    assert ctx["alike"] == [
+        s.system for s in ma.scores if s.system != last and set(s.group) & set(me.group)
+    ]
 
 
 def test_unsafe_competition_id(analysis, tmp_path):
@@ -276,6 +331,7 @@ def test_unsafe_competition_id(analysis, tmp_path):
 
 # ----------------------------------------------------------------------------------------------- PDF
 
+
 def _tool(name):
     path = shutil.which(name)
     if path is None:
@@ -284,13 +340,19 @@ def _tool(name):
 
 
 def _pages(pdf: Path) -> int:
-    out = subprocess.run([_tool("pdfinfo"), str(pdf)], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [_tool("pdfinfo"), str(pdf)], capture_output=True, text=True, check=True
+    ).stdout
     return int(re.search(r"^Pages:\s+(\d+)", out, re.M).group(1))
 
 
 def _text(pdf: Path) -> str:
-    return subprocess.run([_tool("pdftotext"), "-enc", "UTF-8", str(pdf), "-"], capture_output=True, text=True,
-                          check=True).stdout
+    return subprocess.run(
+        [_tool("pdftotext"), "-enc", "UTF-8", str(pdf), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
 
 
 @pytest.fixture(scope="module")
@@ -326,20 +388,36 @@ def test_report_pdfs(pdf_analysis, pdf_dir):
         for system in comp.systems:
             assert _squeeze(system) in text, system
         assert "1/" in text  # page numbers "1 / N"
-        assert not words_beyond_margins(pdf), words_beyond_margins(pdf)  # no table wider than the page
-    info = subprocess.run([_tool("pdfinfo"), str(pdf_dir / "overview.pdf")], capture_output=True, text=True).stdout
+        assert not words_beyond_margins(pdf), words_beyond_margins(
+            pdf
+        )  # no table wider than the page
+    info = subprocess.run(
+        [_tool("pdfinfo"), str(pdf_dir / "overview.pdf")], capture_output=True, text=True
+    ).stdout
     assert "CreationDate" not in info and "ModDate" not in info
     # the 9-column pair matrix of the 10 hostile systems has landscape pages of its own: what follows
     # (the p-value list) starts on a portrait page, not in the landscape page's leftover space
     pdf = pdf_dir / "hostile" / "report.pdf"
-    sizes = subprocess.run([_tool("pdfinfo"), "-f", "1", "-l", "99", str(pdf)], capture_output=True, text=True).stdout
-    landscape = [int(p) for p, w, h in re.findall(r"^Page\s+(\d+) size:\s+([\d.]+) x ([\d.]+)", sizes, re.M)
-                 if float(w) > float(h)]
+    sizes = subprocess.run(
+        [_tool("pdfinfo"), "-f", "1", "-l", "99", str(pdf)], capture_output=True, text=True
+    ).stdout
+    landscape = [
+        int(p)
+        for p, w, h in re.findall(r"^Page\s+(\d+) size:\s+([\d.]+) x ([\d.]+)", sizes, re.M)
+        if float(w) > float(h)
+    ]
     assert landscape
     for page in landscape:
-        text = subprocess.run([_tool("pdftotext"), "-f", str(page), "-l", str(page), str(pdf), "-"],
-                              capture_output=True, text=True, check=True).stdout
-        assert "Pairwise differences" in text and "Pairwise p-values" not in text, (page, text[:300])
+        text = subprocess.run(
+            [_tool("pdftotext"), "-f", str(page), "-l", str(page), str(pdf), "-"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        assert "Pairwise differences" in text and "Pairwise p-values" not in text, (
+            page,
+            text[:300],
+        )
 
 
 def test_bold_best_value_keeps_the_decimal_points_aligned(pdf_analysis, pdf_dir):
@@ -351,20 +429,43 @@ def test_bold_best_value_keeps_the_decimal_points_aligned(pdf_analysis, pdf_dir)
     from fontTools.ttLib import TTFont
 
     def font(style):
-        path = subprocess.run(["fc-match", "-f", "%{file}", f"DejaVu Sans:{style}"], capture_output=True,
-                              text=True).stdout
+        path = subprocess.run(
+            ["fc-match", "-f", "%{file}", f"DejaVu Sans:{style}"], capture_output=True, text=True
+        ).stdout
         if not path.endswith((".ttf", ".otf")):
             pytest.skip("DejaVu Sans not found by fc-match")
         f = TTFont(path)
-        return f["head"].unitsPerEm, {ch: f["hmtx"][f.getBestCmap()[ord(ch)]][0] for ch in "0123456789.-"}
+        return f["head"].unitsPerEm, {
+            ch: f["hmtx"][f.getBestCmap()[ord(ch)]][0] for ch in "0123456789.-"
+        }
 
     (upm, regular), (_, bold) = font("book"), font("bold")
     comp = pdf_analysis.competitions[0]
-    best = Format().score(comp.primary.score_of(comp.primary.best).score)  # the bold one (not a baseline above)
-    bbox = subprocess.run([_tool("pdftotext"), "-bbox", "-f", "1", "-l", "1", str(pdf_dir / comp.id / "report.pdf"),
-                           "-"], capture_output=True, text=True, check=True).stdout
-    words = [(float(x0), float(x1), w) for x0, x1, w in re.findall(
-        r'<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">(-?\d\.\d+)</word>', bbox)]
+    best = Format().score(
+        comp.primary.score_of(comp.primary.best).score
+    )  # the bold one (not a baseline above)
+    bbox = subprocess.run(
+        [
+            _tool("pdftotext"),
+            "-bbox",
+            "-f",
+            "1",
+            "-l",
+            "1",
+            str(pdf_dir / comp.id / "report.pdf"),
+            "-",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    words = [
+        (float(x0), float(x1), w)
+        for x0, x1, w in re.findall(
+            r'<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">(-?\d\.\d+)</word>',
+            bbox,
+        )
+    ]
     b0, _, _ = next(w for w in words if w[2] == best)  # the leaderboard's first bold score
     column = [w for w in words if abs(w[0] - b0) < 3 and w[2] != best]  # regular scores below it
     assert len(column) >= 3, (best, words[:12])
@@ -377,8 +478,21 @@ def test_bold_best_value_keeps_the_decimal_points_aligned(pdf_analysis, pdf_dir)
 def test_first_page_not_blank(pdf_dir, tmp_path):
     from PIL import Image
 
-    subprocess.run([_tool("pdftoppm"), "-r", "50", "-png", "-f", "1", "-l", "1",
-                    str(pdf_dir / "hostile" / "report.pdf"), str(tmp_path / "p")], check=True)
+    subprocess.run(
+        [
+            _tool("pdftoppm"),
+            "-r",
+            "50",
+            "-png",
+            "-f",
+            "1",
+            "-l",
+            "1",
+            str(pdf_dir / "hostile" / "report.pdf"),
+            str(tmp_path / "p"),
+        ],
+        check=True,
+    )
     png = next(tmp_path.glob("p*.png"))
     img = np.asarray(Image.open(png).convert("L"))
     assert (img < 128).sum() > 500
@@ -386,11 +500,12 @@ def test_first_page_not_blank(pdf_dir, tmp_path):
 
 def test_team_pdfs_one_page(pdf_analysis, pdf_dir):
     analysis = pdf_analysis
-    from compreport.report.pages import pdf as pdfreport
 
     for comp in analysis.competitions:
         letters = team_letters(comp)
-        assert sorted(r for _, runs in letters.values() for r in runs) == sorted(set(comp.systems) - set(comp.baselines))
+        assert sorted(r for _, runs in letters.values() for r in runs) == sorted(
+            set(comp.systems) - set(comp.baselines)
+        )
         winner = comp.primary.best
         by_system = {s.system: s for s in comp.primary.scores}
         teams = pdf_dir / comp.id / "teams"
@@ -406,29 +521,41 @@ def test_team_pdfs_one_page(pdf_analysis, pdf_dir):
 
 
 def test_team_file_names(hostile, pdf_dir):
-    from compreport.report.pages import pdf as pdfreport
 
-    files = {team: f for team, (f, _) in team_letters(hostile).items()}  # no teams: each run its own
+    files = {
+        team: f for team, (f, _) in team_letters(hostile).items()
+    }  # no teams: each run its own
     assert "baseline" not in files
     names = list(files.values())
     assert len(set(names)) == len(names)
     for name in names:
         assert re.fullmatch(r"[a-z0-9][a-z0-9-]*\.pdf", name), name
     assert files["Tü Par"] == "tu-par.pdf" and files["Tu Par"] == "tu-par-2.pdf"
-    assert files["../evil"] == "evil.pdf" and files[".hidden"] == "hidden.pdf" and files["a/b"] == "a-b.pdf"
+    assert (
+        files["../evil"] == "evil.pdf"
+        and files[".hidden"] == "hidden.pdf"
+        and files["a/b"] == "a-b.pdf"
+    )
     assert files["???"] == "system.pdf" and files["CON"] == "con-system.pdf"
     teams = (pdf_dir / "hostile" / "teams").resolve()
     for name in names:
         assert (teams / name).resolve().parent == teams
-    assert not (pdf_dir / "evil.pdf").exists() and not (pdf_dir / "hostile" / ".hidden.pdf").exists()
+    assert (
+        not (pdf_dir / "evil.pdf").exists() and not (pdf_dir / "hostile" / ".hidden.pdf").exists()
+    )
 
 
 def test_team_names_collide_deterministically():
-    from compreport.report.pages import pdf as pdfreport
 
-    comp = make_competition([0, 1], [[0, 1], [1, 0], [0, 0], [1, 1]], systems=["A b", "a-b", "a b-2", "A B"])
-    assert letter_files(comp.systems) == {"A b": "a-b.pdf", "a-b": "a-b-3.pdf", "a b-2": "a-b-2.pdf",
-                                          "A B": "a-b-4.pdf"}
+    comp = make_competition(
+        [0, 1], [[0, 1], [1, 0], [0, 0], [1, 1]], systems=["A b", "a-b", "a b-2", "A B"]
+    )
+    assert letter_files(comp.systems) == {
+        "A b": "a-b.pdf",
+        "a-b": "a-b-3.pdf",
+        "a b-2": "a-b-2.pdf",
+        "A B": "a-b-4.pdf",
+    }
 
 
 # Byte-identical PDFs (overview, reports, team sheets) from two runs: checked in
@@ -441,9 +568,11 @@ def test_fetcher_refuses_network(tmp_path):
     from compreport.report.pages import pdf as pdfreport
 
     before = len(pdfreport.REFUSED)
-    html = ('<html><body><p>x</p><img src="http://127.0.0.1:9/x.png">'
-            '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">'
-            '<link rel="stylesheet" href="https://127.0.0.1:9/a.css"></body></html>')
+    html = (
+        '<html><body><p>x</p><img src="http://127.0.0.1:9/x.png">'
+        '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">'
+        '<link rel="stylesheet" href="https://127.0.0.1:9/a.css"></body></html>'
+    )
     weasyprint.HTML(string=html, url_fetcher=pdfreport.url_fetcher()).write_pdf(tmp_path / "x.pdf")
     refused = pdfreport.REFUSED[before:]
     assert refused and all(not u.startswith("data:") for u in refused)
@@ -462,8 +591,13 @@ def test_team_sheet_shrinks_to_one_page(settings):
     names = [f"A-Rather-Long-Team-Name-Number-{i:03d}.run{i % 4}" for i in range(m)]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        ca = analyze_competition(make_competition(gold, preds, systems=names, metrics=["accuracy", "macro_f1"],
-                                                  cid="big"), Settings(bootstrap=200), progress=False)
+        ca = analyze_competition(
+            make_competition(
+                gold, preds, systems=names, metrics=["accuracy", "macro_f1"], cid="big"
+            ),
+            Settings(bootstrap=200),
+            progress=False,
+        )
     an = Analysis(Settings(bootstrap=200), [ca])
     system = ca.primary.scores[40].system
     assert len(team_context(an, ca, system, Format())["alike"]) > 60
@@ -488,8 +622,9 @@ def test_pdf_pages_are_lean(analysis, gallery):
     assert "<style" not in sheet and "<wbr>" not in sheet
     assert "<style" in team_html(analysis, comp, comp.primary.best)
     assert 'class="provenance inputs"' in raw  # short file names: the hashes do not wrap in print
-    long = SimpleNamespace(inputs=[{"path": "runs/" + "f" * 40 + ".tsv", "sha256": "0" * 64}], warnings=[],
-                           engine={})
+    long = SimpleNamespace(
+        inputs=[{"path": "runs/" + "f" * 40 + ".tsv", "sha256": "0" * 64}], warnings=[], engine={}
+    )
     assert htmlreport.provenance(analysis, long)["long_names"]
 
 
@@ -501,5 +636,7 @@ def test_team_sheet_bookmark_is_the_name_as_given(analysis):
 
     comp = next(c for c in analysis.competitions if c.id == "detox-binary")
     system = next(s for s in comp.systems if "." in s and s not in comp.baselines)
-    doc = pdfreport._team_document(pdfreport._renderer(), team_html(analysis, comp, system, Format(), for_pdf=True))
+    doc = pdfreport._team_document(
+        pdfreport._renderer(), team_html(analysis, comp, system, Format(), for_pdf=True)
+    )
     assert [label for label, *_ in doc.make_bookmark_tree()] == [system]

@@ -4,12 +4,11 @@ import warnings
 
 import numpy as np
 import pytest
+from conftest import make_competition
 from statsmodels.stats.multitest import multipletests
 
 from compreport.stats import competitiveness, intervals, multitest, ranking, significance
 from compreport.stats.analysis import Settings, analyze_competition, analyze_metric
-
-from conftest import make_competition
 
 
 def test_berg_kirkpatrick_p_value_counts_replicates_at_or_beyond_twice_delta():
@@ -105,8 +104,9 @@ def test_competitiveness_bounded_metric_and_error_metric():
     assert c["cv"] == pytest.approx(100 * np.std(obs, ddof=1) / obs.mean())
     assert c["ppi"] == pytest.approx(20.0) and c["ppi_unit"] == "percent"
     mae = np.array([0.31, 0.40, 0.52])
-    c = competitiveness.competitiveness(mae, np.array([0, 1, 2]), {"none": np.ones(2)}, {"none": np.ones(3)},
-                                  0.05, 50, 0.0, False)
+    c = competitiveness.competitiveness(
+        mae, np.array([0, 1, 2]), {"none": np.ones(2)}, {"none": np.ones(3)}, 0.05, 50, 0.0, False
+    )
     assert c["ppi"] == pytest.approx(0.31) and c["ppi_unit"] == "metric"
 
 
@@ -134,7 +134,9 @@ def test_a_corrected_p_value_at_alpha_does_not_reject():
 
     assert 28 * (1 / 560) < 0.05 and not rejects(28 * (1 / 560), 0.05) and rejects(0.0499, 0.05)
     assert resamples_needed(28, 0.05, "holm") == 560
-    assert not rejects(float("nan"), 0.05) and not multitest.cannot_reject(float("nan"), 0.05)  # nothing tested
+    assert not rejects(float("nan"), 0.05) and not multitest.cannot_reject(
+        float("nan"), 0.05
+    )  # nothing tested
     # the marks read p < threshold the same way: k x 1/(1000 k) is 0.001, whatever floating point stores
     from compreport.language.vocabulary import stars
 
@@ -142,11 +144,17 @@ def test_a_corrected_p_value_at_alpha_does_not_reject():
     assert stars(k * (1 / (k * 1000))) == "**" and stars(0.0009) == "***"
     rng = np.random.default_rng(1)
     gold = rng.integers(0, 2, 600)
-    preds = [np.where(rng.random(600) < acc, gold, 1 - gold) for acc in (0.98, 0.86, 0.74, 0.62, 0.5, 0.38, 0.26, 0.14)]
+    preds = [
+        np.where(rng.random(600) < acc, gold, 1 - gold)
+        for acc in (0.98, 0.86, 0.74, 0.62, 0.5, 0.38, 0.26, 0.14)
+    ]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # B too small for Holm over 28 pairs to reject
-        ma = analyze_competition(make_competition(gold, preds), Settings(bootstrap=559, refine=False,
-                                                                         correction="holm"), progress=False).primary
+        ma = analyze_competition(
+            make_competition(gold, preds),
+            Settings(bootstrap=559, refine=False, correction="holm"),
+            progress=False,
+        ).primary
     assert ma.verdicts["can_reject"] is False
     assert all(p.p_adjusted == pytest.approx(0.05) and p.significant is False for p in ma.pairs)
     assert len({s.group for s in ma.scores}) == 1 and ma.competitiveness["ties"]["holm"] == 28

@@ -24,34 +24,43 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import make_competition
 
 import compreport as cr
 from compreport.inputs.competition import MetricSpec
 from compreport.report.latex import appendix
-from compreport.report.latex.renderer import Renderer, preamble
 from compreport.report.latex.layout import STYLES, Options
+from compreport.report.latex.renderer import Renderer, preamble
 from compreport.resources import demo_workshop_dir
 from compreport.settings import Settings
 from compreport.stats.analysis import Analysis, analyze_competition
 
-from conftest import make_competition
-
 HERE = Path(__file__).parent
 CEUR = HERE / "data" / "ceurart"
-pytestmark = pytest.mark.skipif(shutil.which("pdflatex") is None or shutil.which("pdffonts") is None,
-                                reason="pdflatex or pdffonts not installed")
+pytestmark = pytest.mark.skipif(
+    shutil.which("pdflatex") is None or shutil.which("pdffonts") is None,
+    reason="pdflatex or pdffonts not installed",
+)
 
 #: 35 characters each, with the characters a LaTeX table must escape.
 LONG_NAMES = [
-    "Universidad_Politécnica_Valencia.01", "Universidad_Politécnica_Valencia.02",
-    "Instituto_Nacional_Astrofísica_O.01", "Universidad_Nacional_Educación_D.01",
-    "Centro_de_Investigación_en_Compu.01", "R&D_Lenguaje_Natural_y_Minería_T.01",
-    "Universidad_Autónoma_de_Barcelona.1", "100%_Toxicidad_y_Discurso_de_Odio.1",
-    "baseline.support_vector_machine_tfi", "Grupo_de_Procesamiento_del_Lengua.1",
-    "Laboratorio_de_Tecnologías_del_Ha.1", "baseline.majority_class_of_training",
+    "Universidad_Politécnica_Valencia.01",
+    "Universidad_Politécnica_Valencia.02",
+    "Instituto_Nacional_Astrofísica_O.01",
+    "Universidad_Nacional_Educación_D.01",
+    "Centro_de_Investigación_en_Compu.01",
+    "R&D_Lenguaje_Natural_y_Minería_T.01",
+    "Universidad_Autónoma_de_Barcelona.1",
+    "100%_Toxicidad_y_Discurso_de_Odio.1",
+    "baseline.support_vector_machine_tfi",
+    "Grupo_de_Procesamiento_del_Lengua.1",
+    "Laboratorio_de_Tecnologías_del_Ha.1",
+    "baseline.majority_class_of_training",
 ]
-FILLER = ("The tables of this section report the paired bootstrap analysis of the competition; their "
-          "numbers, marks and verdicts come from the stored analysis and are discussed in the text. ") * 3
+FILLER = (
+    "The tables of this section report the paired bootstrap analysis of the competition; their "
+    "numbers, marks and verdicts come from the stored analysis and are discussed in the text. "
+) * 3
 
 
 def _twelve() -> Analysis:
@@ -65,8 +74,13 @@ def _twelve() -> Analysis:
         flip = rng.random(n) < 0.12 + 0.025 * i
         p[flip] = rng.integers(0, 3, flip.sum())
         preds.append(p)
-    comp = make_competition(gold, preds, systems=LONG_NAMES, metrics=[MetricSpec("macro_f1"), MetricSpec("accuracy")],
-                            cid="twelve")
+    comp = make_competition(
+        gold,
+        preds,
+        systems=LONG_NAMES,
+        metrics=[MetricSpec("macro_f1"), MetricSpec("accuracy")],
+        cid="twelve",
+    )
     comp.name = "Detección de discurso de odio en español (100% sintético)"
     comp.baselines = [LONG_NAMES[8], LONG_NAMES[11]]
     s = Settings(bootstrap=1400, seed=1)
@@ -94,8 +108,20 @@ def _head(style: str, preamble: str = "demo/preamble.tex") -> list[str]:
 def _pdflatex(folder: Path, name: str = "paper") -> str:
     """Compile ``folder/<name>.tex`` once (ceurart.cls from tests/data); its log (the run must succeed)."""
     env = dict(os.environ, TEXINPUTS=f"{CEUR}{os.pathsep}")
-    proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape",
-                           f"{name}.tex"], cwd=folder, env=env, capture_output=True, text=True, errors="replace")
+    proc = subprocess.run(
+        [
+            "pdflatex",
+            "-interaction=nonstopmode",
+            "-halt-on-error",
+            "-no-shell-escape",
+            f"{name}.tex",
+        ],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        errors="replace",
+    )
     log = (folder / f"{name}.log").read_text(errors="replace")
     assert proc.returncode == 0, log[-4000:]
     return log
@@ -134,7 +160,11 @@ def _table_files(out: Path) -> list[Path]:
 
 
 def _libertinus() -> bool:
-    return bool(subprocess.run(["kpsewhich", "libertinus.sty"], capture_output=True, text=True).stdout.strip())
+    return bool(
+        subprocess.run(
+            ["kpsewhich", "libertinus.sty"], capture_output=True, text=True
+        ).stdout.strip()
+    )
 
 
 @pytest.fixture(scope="module")
@@ -157,11 +187,16 @@ def compiled(analyses, tmp_path_factory):
         (folder / "paper.tex").write_text(_paper(style, folder), encoding="utf-8")
         log = _pdflatex(folder)
         aux = (folder / "paper.aux").read_text(errors="replace")
-        fonts = subprocess.run(["pdffonts", "paper.pdf"], cwd=folder, capture_output=True, text=True).stdout
+        fonts = subprocess.run(
+            ["pdffonts", "paper.pdf"], cwd=folder, capture_output=True, text=True
+        ).stdout
         model = []
         for name in ("demo", "twelve"):
             for f in _table_files(folder / name):
-                model += [float(w) for w in re.findall(r"^% tabular ([0-9.]+)pt wide", f.read_text(), re.M)]
+                model += [
+                    float(w)
+                    for w in re.findall(r"^% tabular ([0-9.]+)pt wide", f.read_text(), re.M)
+                ]
         cache[style] = (folder, log, aux, fonts, model)
         return cache[style]
 
@@ -174,12 +209,18 @@ def test_every_table_compiles_cleanly_in_the_class(compiled, style):
     assert not re.search(r"^! ", log, re.M), log[-3000:]
     assert "Float too large" not in log
     overfull = [float(x) for x in re.findall(r"Overfull \\hbox \(([0-9.]+)pt too wide\)", log)]
-    assert max(overfull, default=0.0) <= 1.0, [line for line in log.splitlines() if "Overfull" in line]
+    assert max(overfull, default=0.0) <= 1.0, [
+        line for line in log.splitlines() if "Overfull" in line
+    ]
     assert "multiply defined" not in log and "multiply-defined" not in log
     labels = re.findall(r"\\newlabel\{(tab:[^}]*)\}\{\{(\d+)\}\{(\d+)\}", aux)
     names = [x for x, _, _ in labels]
-    sources = "\n".join(f.read_text() for name in ("demo", "twelve") for f in _table_files(folder / name))
-    assert len(names) == len(set(names)) == sources.count("\\label{tab:") > 60  # every float of both outputs
+    sources = "\n".join(
+        f.read_text() for name in ("demo", "twelve") for f in _table_files(folder / name)
+    )
+    assert (
+        len(names) == len(set(names)) == sources.count("\\label{tab:") > 60
+    )  # every float of both outputs
     assert any(x.startswith("tab:iberlef-2026-synthetic-demo:") for x in names)
     assert any(x.startswith("tab:twelve:twelve-") for x in names)
     # numbered in page order: the .aux gets a label when its float is shipped out
@@ -189,7 +230,15 @@ def test_every_table_compiles_cleanly_in_the_class(compiled, style):
     assert pages == sorted(pages)
     assert "Type 3" not in fonts, fonts
     # no longtable, no resizing, no size change, no vertical rules
-    for bad in ("longtable", "\\resizebox", "\\scalebox", "\\small", "\\footnotesize", "\\scriptsize", "\\tiny"):
+    for bad in (
+        "longtable",
+        "\\resizebox",
+        "\\scalebox",
+        "\\small",
+        "\\footnotesize",
+        "\\scriptsize",
+        "\\tiny",
+    ):
         assert bad not in sources, bad
     assert not re.search(r"\\begin\{tabular\}\{[^}\n]*\|", sources)
 
@@ -205,11 +254,20 @@ def test_width_model_matches_pdflatex(compiled, style):
     worst = min(range(len(gaps)), key=gaps.__getitem__)
     assert gaps[worst] >= -0.5, (worst, model[worst], measured[worst])
     assert all(g <= 0.01 * me + 4.0 for g, me in zip(gaps, measured)), max(gaps)
-    font = ("Libertinus Sans" if "LibertinusSans" in fonts else "Latin Modern Sans" if "LMSans" in fonts
-            else "Latin Modern" if "LMRoman" in fonts else "Times")
-    print(f"\n{style} ({font}): {len(gaps)} tabulars, model - pdflatex: min {min(gaps):.2f} pt, "
-          f"median {float(np.median(gaps)):.2f} pt, max {max(gaps):.2f} pt "
-          f"({100 * max(g / me for g, me in zip(gaps, measured)):.1f} % of the width)")
+    font = (
+        "Libertinus Sans"
+        if "LibertinusSans" in fonts
+        else "Latin Modern Sans"
+        if "LMSans" in fonts
+        else "Latin Modern"
+        if "LMRoman" in fonts
+        else "Times"
+    )
+    print(
+        f"\n{style} ({font}): {len(gaps)} tabulars, model - pdflatex: min {min(gaps):.2f} pt, "
+        f"median {float(np.median(gaps)):.2f} pt, max {max(gaps):.2f} pt "
+        f"({100 * max(g / me for g, me in zip(gaps, measured)):.1f} % of the width)"
+    )
 
 
 def _parts(src: str) -> list[str]:
@@ -259,23 +317,36 @@ def test_table_star_only_when_the_column_is_too_narrow(compiled):
 def test_ceurart_sets_tables_in_libertinus(compiled):
     """With texlive-fonts-extra, ceurart.cls sets the tables in Libertinus Sans, the font of the ceurart model."""
     if not _libertinus():
-        pytest.skip("texlive-fonts-extra is not installed: ceurart.cls falls back to Computer Modern, for which "
-                    "preamble.tex loads Latin Modern, so the ceurart tables (laid out for Libertinus Sans and "
-                    "Latin Modern Sans at once) were compiled and measured in Latin Modern Sans; typesetting them "
-                    "in Libertinus Sans, as the class does with texlive-fonts-extra, was not checked here")
+        pytest.skip(
+            "texlive-fonts-extra is not installed: ceurart.cls falls back to Computer Modern, for which "
+            "preamble.tex loads Latin Modern, so the ceurart tables (laid out for Libertinus Sans and "
+            "Latin Modern Sans at once) were compiled and measured in Latin Modern Sans; typesetting them "
+            "in Libertinus Sans, as the class does with texlive-fonts-extra, was not checked here"
+        )
     for style in ("ceurart", "ceurart-2col"):
         assert "LibertinusSans-Regular" in compiled(style)[3]
 
 
 #: 40 names of 45 characters, words joined by "_" (no space): too long for the pairwise tables, which
 #: number the systems with a key in the caption, where a line holds one or two of these names.
-KEY_NAMES = [f"{stem}.{i:02d}" for i, stem in enumerate(
-    ["Universidad_Politécnica_de_Valencia_PLN&IR", "Instituto_Nacional_de_Astrofísica_Óptica1%",
-     "Centro_de_Investigación_en_Computación_#te", "R&D_Lenguaje_Natural_y_Minería_de_Texto{x}",
-     "baseline.support_vector_machine_tfidf_ngra"] * 8)]
+KEY_NAMES = [
+    f"{stem}.{i:02d}"
+    for i, stem in enumerate(
+        [
+            "Universidad_Politécnica_de_Valencia_PLN&IR",
+            "Instituto_Nacional_de_Astrofísica_Óptica1%",
+            "Centro_de_Investigación_en_Computación_#te",
+            "R&D_Lenguaje_Natural_y_Minería_de_Texto{x}",
+            "baseline.support_vector_machine_tfidf_ngra",
+        ]
+        * 8
+    )
+]
 
 
-@pytest.mark.parametrize("style", ["ceurart", "sepln"])  # the two that broke (ACL, ceurart-2col: same input, clean)
+@pytest.mark.parametrize(
+    "style", ["ceurart", "sepln"]
+)  # the two that broke (ACL, ceurart-2col: same input, clean)
 def test_keys_of_long_names_fit_the_page(tmp_path, style):
     """40 systems named with 45 characters: the p-value list, the pair matrix and the differences from
     the best number them, with a key in the caption. Each part's rows fit under its own key (before:
@@ -300,33 +371,56 @@ def test_keys_of_long_names_fit_the_page(tmp_path, style):
         an = Analysis(s, [analyze_competition(comp, s, progress=False)])
     c, ma = an.competitions[0], an.competitions[0].primary
     r = Renderer(an, Options(style=style))
-    tables = {"vs-best": r.differences_from_best(c, ma), "pairs": r.pair_matrix(c, ma), "pvalues": r.p_values(c, ma)}
-    assert "numbered by rank" in tables["pairs"] and "numbered by rank" in tables["pvalues"]  # with a key
+    tables = {
+        "vs-best": r.differences_from_best(c, ma),
+        "pairs": r.pair_matrix(c, ma),
+        "pvalues": r.p_values(c, ma),
+    }
+    assert (
+        "numbered by rank" in tables["pairs"] and "numbered by rank" in tables["pvalues"]
+    )  # with a key
     (tmp_path / "preamble.tex").write_text(preamble(Options(style=style), "test"), encoding="utf-8")
     body = [r"\begin{document}"]
     for name, src in tables.items():
         (tmp_path / f"{name}.tex").write_text(src, encoding="utf-8")
         body += [FILLER, rf"\input{{{name}.tex}}", r"\clearpage"]
-    (tmp_path / "paper.tex").write_text("\n".join(_head(style, "preamble.tex") + body + [r"\end{document}"]) + "\n",
-                                        encoding="utf-8")
+    (tmp_path / "paper.tex").write_text(
+        "\n".join(_head(style, "preamble.tex") + body + [r"\end{document}"]) + "\n",
+        encoding="utf-8",
+    )
     log = _pdflatex(tmp_path)
     assert not re.search(r"^! ", log, re.M), log[-3000:]
-    assert "Float too large" not in log, [line for line in log.splitlines() if "Float too large" in line]
+    assert "Float too large" not in log, [
+        line for line in log.splitlines() if "Float too large" in line
+    ]
     overfull = [float(x) for x in re.findall(r"Overfull \\hbox \(([0-9.]+)pt too wide\)", log)]
-    assert max(overfull, default=0.0) <= 1.0, [line for line in log.splitlines() if "Overfull" in line]
+    assert max(overfull, default=0.0) <= 1.0, [
+        line for line in log.splitlines() if "Overfull" in line
+    ]
     # the p-value list's continued parts but the last fill their pages: the text's height (caption to
     # last row, the page number left out) is at least 85% of the text height
-    bbox = subprocess.run(["pdftotext", "-bbox", "paper.pdf", "-"], cwd=tmp_path, capture_output=True, text=True,
-                          check=True).stdout
+    bbox = subprocess.run(
+        ["pdftotext", "-bbox", "paper.pdf", "-"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     fills = []
     for page in re.findall(r"<page [^>]*>(.*?)</page>", bbox, re.S):
-        words = [(float(a), float(b), w) for a, b, w in
-                 re.findall(r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)</word>', page)]
+        words = [
+            (float(a), float(b), w)
+            for a, b, w in re.findall(
+                r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)</word>', page
+            )
+        ]
         text = " ".join(w for _, _, w in words)
         if "Estimated" in text and "continued" in text:
             top = min(a for a, _, _ in words)
-            fills.append((max(b for _, b, _ in words if b <= top + STYLES[style].textheight) - top)
-                         / STYLES[style].textheight)
+            fills.append(
+                (max(b for _, b, _ in words if b <= top + STYLES[style].textheight) - top)
+                / STYLES[style].textheight
+            )
     assert len(fills) > 10 and min(fills[:-1]) >= 0.85, " ".join(f"{f:.2f}" for f in fills)
 
 
@@ -336,10 +430,17 @@ def _png(path: Path, w: int = 40, h: int = 30) -> None:
     import zlib
 
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
+
     rows = b"".join(b"\0" + b"\x80" * w for _ in range(h))
-    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0))
-                     + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+    path.write_bytes(
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(rows))
+        + chunk(b"IEND", b"")
+    )
 
 
 def _headings_before(lines, heading: str, label: str) -> list[tuple[int, str]]:
@@ -362,16 +463,28 @@ def test_appendix_floats_stay_under_their_section(request, tmp_path, data, style
     the summary tables and §3's leaderboard. ACL's demo: the legend rose above the §2 heading that
     opens a new column (placeins' \\suppressfloats[t] applies to the previous one; flafter stops it)."""
     if data == "demo":
-        an = request.getfixturevalue("analyses")["demo"]  # the module's (tables of seven competitions)
+        an = request.getfixturevalue("analyses")[
+            "demo"
+        ]  # the module's (tables of seven competitions)
         figures = None
     else:
         rng = np.random.default_rng(5)
         comps = []
         for cid in ("alpha", "beta"):
             gold = rng.integers(0, 3, 200)
-            preds = [np.where(rng.random(200) < 0.15 + 0.03 * i, rng.integers(0, 3, 200), gold) for i in range(6)]
-            comps.append(make_competition(gold, preds, systems=[f"Sys{i}.01" for i in range(6)],
-                                          metrics=["macro_f1", "accuracy"], cid=cid))
+            preds = [
+                np.where(rng.random(200) < 0.15 + 0.03 * i, rng.integers(0, 3, 200), gold)
+                for i in range(6)
+            ]
+            comps.append(
+                make_competition(
+                    gold,
+                    preds,
+                    systems=[f"Sys{i}.01" for i in range(6)],
+                    metrics=["macro_f1", "accuracy"],
+                    cid=cid,
+                )
+            )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # B = 50: no correction can reject
             an = cr.analyze(comps, bootstrap=50, refine=False)
@@ -389,11 +502,16 @@ def test_appendix_floats_stay_under_their_section(request, tmp_path, data, style
         source += [line] + [(tmp_path / rel).read_text(encoding="utf-8") for rel in inputs]
     expected = _headings_before(source, r"\\(sub)?section\{", r"\\label\{((?:tab|fig):[^}]*)\}")
     aux = (tmp_path / "appendix.aux").read_text(encoding="utf-8").splitlines()
-    got = _headings_before(aux, r"\\@writefile\{toc\}\{\\contentsline \{(sub)?section\}",
-                           r"^\\newlabel\{((?:tab|fig):[^}]*)\}")
+    got = _headings_before(
+        aux,
+        r"\\@writefile\{toc\}\{\\contentsline \{(sub)?section\}",
+        r"^\\newlabel\{((?:tab|fig):[^}]*)\}",
+    )
     expected, got = {x: h for h, x in expected}, {x: h for h, x in got}
     assert got.keys() == expected.keys() and len(got) > 20
-    assert got == expected, {x: (h, expected[x]) for x, h in got.items() if h != expected[x]}  # (got, wanted)
+    assert got == expected, {
+        x: (h, expected[x]) for x, h in got.items() if h != expected[x]
+    }  # (got, wanted)
 
 
 def test_one_column_appendix_sets_tables_where_they_are_input(tmp_path):
@@ -402,13 +520,31 @@ def test_one_column_appendix_sets_tables_where_they_are_input(tmp_path):
     text after it. Before, the stand-in's fixed [tbp] kept it a float: the text after it stayed above."""
     (tmp_path / "preamble.tex").write_text(preamble(Options(), "test"), encoding="utf-8")
     rows = "".join(f"{i} & row {i} \\\\\n" for i in range(12))
-    (tmp_path / "doc.tex").write_text("\n".join(
-        [STYLES["ceurart"].document[0], *appendix.document_preamble(Options()), r"\begin{document}",
-         r"Alpha\par\rule{1pt}{0.8\textheight}\par", r"\begin{table}\centering\caption{Tall table}",
-         rf"\begin{{tabular}}{{rl}}{rows}\end{{tabular}}\end{{table}}", r"Omega", r"\end{document}"]) + "\n",
-        encoding="utf-8")
+    (tmp_path / "doc.tex").write_text(
+        "\n".join(
+            [
+                STYLES["ceurart"].document[0],
+                *appendix.document_preamble(Options()),
+                r"\begin{document}",
+                r"Alpha\par\rule{1pt}{0.8\textheight}\par",
+                r"\begin{table}\centering\caption{Tall table}",
+                rf"\begin{{tabular}}{{rl}}{rows}\end{{tabular}}\end{{table}}",
+                r"Omega",
+                r"\end{document}",
+            ]
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     _pdflatex(tmp_path, "doc")
-    pages = [subprocess.run(["pdftotext", "-f", str(p), "-l", str(p), "doc.pdf", "-"], cwd=tmp_path, text=True,
-                            capture_output=True).stdout for p in (1, 2)]
+    pages = [
+        subprocess.run(
+            ["pdftotext", "-f", str(p), "-l", str(p), "doc.pdf", "-"],
+            cwd=tmp_path,
+            text=True,
+            capture_output=True,
+        ).stdout
+        for p in (1, 2)
+    ]
     assert "Alpha" in pages[0] and "Tall table" not in pages[0] and "Omega" not in pages[0], pages
     assert pages[1].index("Tall table") < pages[1].index("Omega"), pages

@@ -16,8 +16,10 @@ def _columns(groups: dict[int, str], m: int) -> np.ndarray:
         for name in re.findall(r"[a-zA-Z]\d*", groups[s]):
             if name not in names:
                 names.append(name)
-    return np.array([[name in re.findall(r"[a-zA-Z]\d*", groups[s]) for s in range(m)] for name in names],
-                    dtype=bool).reshape(len(names), m)
+    return np.array(
+        [[name in re.findall(r"[a-zA-Z]\d*", groups[s]) for s in range(m)] for name in names],
+        dtype=bool,
+    ).reshape(len(names), m)
 
 
 def _represents(cols: np.ndarray, different: np.ndarray) -> bool:
@@ -55,7 +57,9 @@ def test_every_display_is_exact_ordered_and_has_no_redundant_letter():
     for m in range(2, 9):
         for density in (0.05, 0.2, 0.35, 0.5, 0.65, 0.8, 0.95, None):
             for _ in range(57):
-                different = _random_different(rng, m, rng.uniform(0, 1) if density is None else density)
+                different = _random_different(
+                    rng, m, rng.uniform(0, 1) if density is None else density
+                )
                 order = [int(s) for s in rng.permutation(m)]
                 groups = letters(order, different)
                 cols = _columns(groups, m)
@@ -91,7 +95,14 @@ def test_the_sweep_removes_a_letter_whose_pairs_all_share_another():
         different[i, j] = different[j, i] = False
     assert letters(list(range(6)), different) == {0: "ab", 1: "ac", 2: "bc", 3: "a", 4: "c", 5: "b"}
     # ranked the other way round, the letters follow that ranking
-    assert letters([5, 4, 3, 2, 1, 0], different) == {0: "ac", 1: "bc", 2: "ab", 3: "c", 4: "b", 5: "a"}
+    assert letters([5, 4, 3, 2, 1, 0], different) == {
+        0: "ac",
+        1: "bc",
+        2: "ab",
+        3: "c",
+        4: "b",
+        5: "a",
+    }
 
 
 @pytest.mark.parametrize("width", [0.05, 0.2, 0.5])
@@ -120,7 +131,9 @@ def test_agrees_with_scikit_posthocs_up_to_the_sweep():
         different = _random_different(rng, m, rng.uniform(0.1, 0.9))
         ours = _columns(letters(list(range(m)), different), m)
         table = scikit_posthocs.compact_letter_display(np.where(different, 0.001, 0.5), alpha=0.05)
-        theirs = np.array([[ch in table.iloc[s] for s in range(m)] for ch in sorted(set("".join(table)) - {" "})])
+        theirs = np.array(
+            [[ch in table.iloc[s] for s in range(m)] for ch in sorted(set("".join(table)) - {" "})]
+        )
         assert _represents(theirs, different)
         groups_ours = {frozenset(np.flatnonzero(c)) for c in ours}
         groups_theirs = {frozenset(np.flatnonzero(c)) for c in theirs}

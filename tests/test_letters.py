@@ -14,8 +14,8 @@ import pytest
 
 import compreport as cr
 from compreport.errors import InputError
-from compreport.report.pages.emails import read_recipients
 from compreport.report.naming import team_letters
+from compreport.report.pages.emails import read_recipients
 
 pytest.importorskip("weasyprint")
 
@@ -30,17 +30,24 @@ def report(tmp_path_factory):
     n = 120
     gold = rng.integers(0, 2, n)
     (root / "runs").mkdir()
-    (root / "gold.tsv").write_text("id\tlabel\n" + "".join(f"{i}\t{g}\n" for i, g in enumerate(gold)))
+    (root / "gold.tsv").write_text(
+        "id\tlabel\n" + "".join(f"{i}\t{g}\n" for i, g in enumerate(gold))
+    )
     for name, acc in RUNS.items():
         pred = np.where(rng.random(n) < acc, gold, 1 - gold)
-        (root / "runs" / f"{name}.tsv").write_text("id\tlabel\n" + "".join(f"{i}\t{p}\n" for i, p in enumerate(pred)))
+        (root / "runs" / f"{name}.tsv").write_text(
+            "id\tlabel\n" + "".join(f"{i}\t{p}\n" for i, p in enumerate(pred))
+        )
     data = cr.load(root / "gold.tsv", runs=root / "runs", metrics="accuracy")
     analysis = cr.analyze(data, bootstrap=199, seed=2)
     (root / "addresses.csv").write_text(
-        "team,address,language\nAlpha,\"Ana <ana@example.org>, bo@example.org\",en\nNobody,x@example.org\n",
-        encoding="utf-8")
+        'team,address,language\nAlpha,"Ana <ana@example.org>, bo@example.org",en\nNobody,x@example.org\n',
+        encoding="utf-8",
+    )
     out = root / "out"
-    written = cr.Report(analysis).write(out, "json,pdf", figure_formats=(), emails=root / "addresses.csv")
+    written = cr.Report(analysis).write(
+        out, "json,pdf", figure_formats=(), emails=root / "addresses.csv"
+    )
     return analysis, out, written
 
 
@@ -48,16 +55,29 @@ def test_one_letter_per_team_with_a_page_per_run(report):
     analysis, out, written = report
     comp = analysis.competitions[0]
     letters = team_letters(comp)
-    assert {t: runs for t, (_, runs) in letters.items()} == {"Alpha": ["Alpha.01", "Alpha.02"], "Beta": ["Beta.01"]}
+    assert {t: runs for t, (_, runs) in letters.items()} == {
+        "Alpha": ["Alpha.01", "Alpha.02"],
+        "Beta": ["Beta.01"],
+    }
     alpha = out / comp.id / "teams" / letters["Alpha"][0]
-    assert alpha in written and sorted(p.name for p in (out / comp.id / "teams").iterdir()) == \
-        sorted(f for f, _ in letters.values())
+    assert alpha in written and sorted(
+        p.name for p in (out / comp.id / "teams").iterdir()
+    ) == sorted(f for f, _ in letters.values())
     if shutil.which("pdfinfo") is None:
         pytest.skip("poppler-utils not installed")
-    info = subprocess.run(["pdfinfo", str(alpha)], capture_output=True, text=True, check=True).stdout
+    info = subprocess.run(
+        ["pdfinfo", str(alpha)], capture_output=True, text=True, check=True
+    ).stdout
     assert re.search(r"^Pages:\s+2$", info, re.M), info
-    pages = [subprocess.run(["pdftotext", "-f", str(k), "-l", str(k), str(alpha), "-"], capture_output=True,
-                            text=True, check=True).stdout for k in (1, 2)]
+    pages = [
+        subprocess.run(
+            ["pdftotext", "-f", str(k), "-l", str(k), str(alpha), "-"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for k in (1, 2)
+    ]
     assert "Alpha.01" in pages[0] and "run 1 of 2" in pages[0]
     assert "Alpha.02" in pages[1] and "run 2 of 2" in pages[1]
 
@@ -87,16 +107,19 @@ def test_hostile_team_name_cannot_inject_headers(report, tmp_path):
 
     analysis, _, _ = report
     hostile = 'Bé<ta> "q"\r\nBcc: evil@example.org'
-    comp = dataclasses.replace(analysis.competitions[0], teams={**analysis.competitions[0].teams, "Beta.01": hostile})
+    comp = dataclasses.replace(
+        analysis.competitions[0], teams={**analysis.competitions[0].teams, "Beta.01": hostile}
+    )
     analysis = dataclasses.replace(analysis, competitions=[comp])
-    (tmp_path / "a.tsv").write_text('team\taddress\n"' + hostile.replace('"', '""') + '"\tbeta@example.org\n',
-                                    encoding="utf-8")
+    (tmp_path / "a.tsv").write_text(
+        'team\taddress\n"' + hostile.replace('"', '""') + '"\tbeta@example.org\n', encoding="utf-8"
+    )
     # the letters (WeasyPrint, as Report.write renders them), then the emails; Report.write's
     # report.pdf and figures would add 2 s here, and the fixture above runs it with --emails
-    from compreport.report.pages import pdf
-    from compreport.report.pages.emails import write_emails
     from compreport.report.model import Format
     from compreport.report.naming import competition_dir
+    from compreport.report.pages import pdf
+    from compreport.report.pages.emails import write_emails
 
     out = tmp_path / "out"
     for name, runs in team_letters(comp).values():
@@ -105,16 +128,24 @@ def test_hostile_team_name_cannot_inject_headers(report, tmp_path):
     (eml,) = [p for p in written if p.suffix == ".eml"]
     assert eml.parent == out / "emails" and eml.name.endswith(".eml") and "<" not in eml.name
     msg = BytesParser(policy=policy.default).parse(eml.open("rb"))
-    assert msg["Bcc"] is None and list(msg.keys()) == ["To", "Subject", "MIME-Version", "Content-Type"]
+    assert msg["Bcc"] is None and list(msg.keys()) == [
+        "To",
+        "Subject",
+        "MIME-Version",
+        "Content-Type",
+    ]
     assert "\n" not in msg["Subject"] and "Bé<ta>" in msg["Subject"]
 
 
-@pytest.mark.parametrize("text, words", [
-    ("team,address\nAlpha\n", "row 2: expected a team and an address"),
-    ("team,address\nAlpha,not-an-address\n", "row 2: 'not-an-address' is not an email address"),
-    ("Alpha,a@x.org\nAlpha,b@x.org\n", "row 2: team 'Alpha' is listed twice (also row 1)"),
-    ("team,address\n", "no team and address"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("team,address\nAlpha\n", "row 2: expected a team and an address"),
+        ("team,address\nAlpha,not-an-address\n", "row 2: 'not-an-address' is not an email address"),
+        ("Alpha,a@x.org\nAlpha,b@x.org\n", "row 2: team 'Alpha' is listed twice (also row 1)"),
+        ("team,address\n", "no team and address"),
+    ],
+)
 def test_bad_addresses_file_is_one_error_naming_the_row(tmp_path, text, words):
     (tmp_path / "a.csv").write_text(text, encoding="utf-8")
     with pytest.raises(InputError, match="a.csv") as info:
@@ -122,20 +153,26 @@ def test_bad_addresses_file_is_one_error_naming_the_row(tmp_path, text, words):
     assert words in str(info.value)
 
 
-def test_letter_files_keep_latin_letters_and_a_shared_email_names_every_competition(report, tmp_path):
+def test_letter_files_keep_latin_letters_and_a_shared_email_names_every_competition(
+    report, tmp_path
+):
     """Letter file names transliterate the Latin letters Unicode does not decompose (``Łódź`` was
     ``odz``); a team with runs in two competitions gets one email whose subject names both (it named
     the first only)."""
     import dataclasses
 
     from compreport.inputs.spec import slug
-    from compreport.report.pages import pdf
-    from compreport.report.pages.emails import write_emails
     from compreport.report.model import Format
     from compreport.report.naming import competition_dir
+    from compreport.report.pages import pdf
+    from compreport.report.pages.emails import write_emails
 
-    assert [slug(x) for x in ("Łódź-NLP", "Straße.01", "Øresund", "Æsir")] == ["lodz-nlp", "strasse-01", "oresund",
-                                                                            "aesir"]
+    assert [slug(x) for x in ("Łódź-NLP", "Straße.01", "Øresund", "Æsir")] == [
+        "lodz-nlp",
+        "strasse-01",
+        "oresund",
+        "aesir",
+    ]
     analysis, _, _ = report
     first = analysis.competitions[0]
     second = dataclasses.replace(first, id="second", name="Second task")
@@ -158,21 +195,36 @@ def test_chinese_japanese_and_korean_names_get_a_font_that_has_them(tmp_path):
     empty boxes."""
     if not subprocess.run(["fc-list", ":lang=zh"], capture_output=True, text=True).stdout.strip():
         pytest.skip("no font for Chinese: `make demo` installs fonts-wqy-microhei")
-    from compreport.report.pages import pdf
     from compreport.report.model import Format
+    from compreport.report.pages import pdf
 
     rng = np.random.default_rng(4)
     gold = rng.integers(0, 2, 80)
     names = ["北京大学NLP.01", "東京大学.01", "서울대학교.01"]
-    df = pd.DataFrame({"id": range(80), "y": gold, **{s: np.where(rng.random(80) < 0.6 + 0.1 * i, gold, 1 - gold)
-                                                     for i, s in enumerate(names)}})
-    analysis = cr.analyze(cr.from_frame(df, gold="y", id="id", metrics=["accuracy"], name="CJK"), bootstrap=100,
-                          refine=False)
+    df = pd.DataFrame(
+        {
+            "id": range(80),
+            "y": gold,
+            **{
+                s: np.where(rng.random(80) < 0.6 + 0.1 * i, gold, 1 - gold)
+                for i, s in enumerate(names)
+            },
+        }
+    )
+    analysis = cr.analyze(
+        cr.from_frame(df, gold="y", id="id", metrics=["accuracy"], name="CJK"),
+        bootstrap=100,
+        refine=False,
+    )
     comp = analysis.competitions[0]
     path = tmp_path / "letter.pdf"
     last = comp.primary.scores[-1].system
     pdf._letter(analysis, comp, [last], Format(), path)
-    fonts = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True, check=True).stdout
+    fonts = subprocess.run(
+        ["pdffonts", str(path)], capture_output=True, text=True, check=True
+    ).stdout
     assert any("DejaVu" not in line for line in fonts.splitlines()[2:]), fonts
-    text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    text = subprocess.run(
+        ["pdftotext", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
     assert last in text and comp.primary.best in text, text

@@ -17,17 +17,26 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from compreport.errors import InputError
 from compreport.inputs import fastwide
 from compreport.inputs import readers as load
-from compreport.errors import InputError
 
 
 def same(a, b) -> bool:
     """Deep equality, strict on numpy dtypes and shapes."""
     if isinstance(a, np.ndarray):
-        return isinstance(b, np.ndarray) and a.dtype == b.dtype and a.shape == b.shape and bool((a == b).all())
+        return (
+            isinstance(b, np.ndarray)
+            and a.dtype == b.dtype
+            and a.shape == b.shape
+            and bool((a == b).all())
+        )
     if isinstance(a, (list, tuple)):
-        return type(a) is type(b) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+        return (
+            type(a) is type(b)
+            and len(a) == len(b)
+            and all(same(x, y) for x, y in zip(a, b, strict=True))
+        )
     if isinstance(a, dict):
         return isinstance(b, dict) and a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
     if hasattr(a, "__dict__"):
@@ -78,9 +87,24 @@ FAST = {
     "other id column": ("t.csv", "gold,doc,A,B\na,d1,a,b\nb,d2,b,b\n", "gold", "doc"),
     "blank id is an id": ("t.csv", "id,y,A\n,a,a\n2,b,b\n", "y", "id"),
     "ids that differ by case": ("t.csv", "id,y,A\nx,a,a\nX,b,b\n", "y", "id"),
-    "nan-like but not missing": ("t.csv", "id,y,A,B\n1,nana,nan1,NaN.\n2,none,nul,nulls\n", "y", "id"),
-    "long and short cells": ("t.csv", "id,y,A\n1,a,a\n" + "22222222222,bbbbbbbbbbbbbbbbbb,b\n", "y", "id"),
-    "header longer than cells": ("t.csv", "identifier,gold,system_one\n1,a,b\n22,b,a\n", "gold", None),
+    "nan-like but not missing": (
+        "t.csv",
+        "id,y,A,B\n1,nana,nan1,NaN.\n2,none,nul,nulls\n",
+        "y",
+        "id",
+    ),
+    "long and short cells": (
+        "t.csv",
+        "id,y,A\n1,a,a\n" + "22222222222,bbbbbbbbbbbbbbbbbb,b\n",
+        "y",
+        "id",
+    ),
+    "header longer than cells": (
+        "t.csv",
+        "identifier,gold,system_one\n1,a,b\n22,b,a\n",
+        "gold",
+        None,
+    ),
     "numbers": ("t.csv", "id,y,A,B\n1,1.5,1.50,2e3\n2,-3,+3,0x1\n", "y", "id"),
     "single quotes": ("t.csv", "id,y,A\n1,'a',a'\n2,it's,b\n", "y", "id"),
     "utf-8": ("t.csv", "id,y,A,B\n1,café,café,cafe\n2,日本,日本語,🙂\n", "y", "id"),
@@ -112,7 +136,12 @@ FALLBACK = {
     "blank cell of spaces": ("t.csv", "id,y,A,B\n1,a,a,b\n2,b,  ,b\n", "y", "id"),
     "nan": ("t.csv", "id,y,A,B\n1,a,a,b\n2,b,b,NaN\n", "y", "id"),
     "null": ("t.csv", "id,y,A,B\n1,a,a,b\n2,NULL,b,b\n", "y", "id"),
-    "trailing delimiter is an empty column name": ("t.csv", "id,y,A,\n1,a,a,x\n2,b,b,y\n", "y", "id"),
+    "trailing delimiter is an empty column name": (
+        "t.csv",
+        "id,y,A,\n1,a,a,x\n2,b,b,y\n",
+        "y",
+        "id",
+    ),
     "empty column name": ("t.csv", "id,y,,B\n1,a,a,b\n2,b,b,b\n", "y", "id"),
     "duplicate column": ("t.csv", "id,y,A,A\n1,a,a,b\n2,b,b,b\n", "y", "id"),
     "gold absent": ("t.csv", "id,y,A\n1,a,a\n", "label", "id"),
@@ -180,15 +209,38 @@ def test_random_files_agree(tmp_path):
     import random
 
     rng = random.Random(20240601)
-    atoms = ["a", "b", "1", "22", "id", "y", " ", "\t", ",", "\n", "\r\n", "\r", '"', "ñ", "nan", "NULL", "",
-             "\u00a0", "\x0c", "\ufeff", "é日"]
+    atoms = [
+        "a",
+        "b",
+        "1",
+        "22",
+        "id",
+        "y",
+        " ",
+        "\t",
+        ",",
+        "\n",
+        "\r\n",
+        "\r",
+        '"',
+        "ñ",
+        "nan",
+        "NULL",
+        "",
+        "\u00a0",
+        "\x0c",
+        "\ufeff",
+        "é日",
+    ]
     taken = 0
     for t in range(400):
         k = rng.randint(2, 4)
         rows = [["id", "y", "A", "B"][:k]]
         for i in range(rng.randint(0, 6)):
-            rows.append([str(i) if rng.random() < 0.8 else rng.choice(["1", " 1", ""])]
-                        + [rng.choice(["a", "b", "ñ", " a", "b "]) for _ in range(k - 1)])
+            rows.append(
+                [str(i) if rng.random() < 0.8 else rng.choice(["1", " 1", ""])]
+                + [rng.choice(["a", "b", "ñ", " a", "b "]) for _ in range(k - 1)]
+            )
         chars = list("\n".join(",".join(r) for r in rows) + rng.choice(["", "\n"]))
         for _ in range(rng.randint(0, 3)):
             pos = rng.randint(0, len(chars))

@@ -7,12 +7,12 @@ import warnings
 
 import numpy as np
 import pytest
+from conftest import make_competition
 
 from compreport.language import vocabulary as vocab
 from compreport.settings import Settings
 from compreport.stats.analysis import analyze_competition, analyze_metric
 from compreport.stats.maxt import StepDown, maxt_adjusted
-from conftest import make_competition
 
 
 def plain_stepdown(observed, replicates, a, b, se=None):
@@ -62,7 +62,9 @@ def test_refinement_counts_are_those_of_the_joined_replicates():
     step = StepDown(observed, first, a, b, np.zeros(len(a), dtype=int))
     step.add(more)
     se = (first[:, a] - first[:, b]).std(axis=0, ddof=1)
-    assert np.allclose(step.adjusted(), plain_stepdown(observed, np.vstack([first, more]), a, b, se), atol=1e-12)
+    assert np.allclose(
+        step.adjusted(), plain_stepdown(observed, np.vstack([first, more]), a, b, se), atol=1e-12
+    )
     assert (step.resamples == 800).all()
     # counting again only from an unsettled pair on leaves the pairs before it as they were
     before = step.adjusted().copy(), step.resamples.copy()
@@ -78,7 +80,7 @@ def test_refinement_counts_are_those_of_the_joined_replicates():
 def test_a_constant_difference_and_identical_systems():
     rng = np.random.default_rng(0)
     base = rng.normal(0.7, 0.02, (200, 1))
-    replicates = np.hstack([base + 0.1, base, base])     # 0 - 1 always 0.1; 1 and 2 identical
+    replicates = np.hstack([base + 0.1, base, base])  # 0 - 1 always 0.1; 1 and 2 identical
     observed = np.array([0.8, 0.7, 0.7])
     p = maxt_adjusted(observed, replicates, np.array([0, 1]), np.array([1, 2]))
     assert p[0] == pytest.approx(1 / 201) and p[1] == 1.0
@@ -87,13 +89,27 @@ def test_a_constant_difference_and_identical_systems():
 def test_marks_use_only_thresholds_up_to_alpha():
     """At alpha = 0.01 a p-value of 0.011 is not significant and gets no mark (the fixed .05/.1
     thresholds once printed '*'); every stored mark is a significant verdict and matches its p."""
-    assert vocab.stars(0.011, 0.01) == "" and vocab.stars(0.009, 0.01) == "**" and vocab.stars(0.04, 0.05) == "*"
+    assert (
+        vocab.stars(0.011, 0.01) == ""
+        and vocab.stars(0.009, 0.01) == "**"
+        and vocab.stars(0.04, 0.05) == "*"
+    )
     assert vocab.stars(0.07, 0.05) == "" and vocab.stars(0.07, 0.1) == "†"
     rng = np.random.default_rng(3)
     obs = np.array([0.80, 0.76, 0.75, 0.70])
     reps = obs + rng.normal(0, 0.02, (2000, 4))
-    ma = analyze_metric("accuracy", {}, True, 1.0, True, list("abcd"), obs, reps,
-                        Settings(bootstrap=2000, alpha=0.01, correction="none", refine=False), 100)
+    ma = analyze_metric(
+        "accuracy",
+        {},
+        True,
+        1.0,
+        True,
+        list("abcd"),
+        obs,
+        reps,
+        Settings(bootstrap=2000, alpha=0.01, correction="none", refine=False),
+        100,
+    )
     between = [c for c in ma.pairs if 0.01 <= c.p_adjusted < 0.05]
     assert between, "the case needs a p-value between 0.01 and 0.05"
     assert all(c.mark == "" and c.significant is False for c in between)
@@ -113,12 +129,18 @@ def test_vs_best_is_corrected_over_all_pairs():
     for correction in ("maxt", "holm", "bonferroni"):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            vs = analyze_competition(comp, Settings(bootstrap=1000, family="vs-best", correction=correction,
-                                                    refine=False), progress=False).primary
-            allp = analyze_competition(comp, Settings(bootstrap=1000, correction=correction, refine=False),
-                                       progress=False).primary
+            vs = analyze_competition(
+                comp,
+                Settings(bootstrap=1000, family="vs-best", correction=correction, refine=False),
+                progress=False,
+            ).primary
+            allp = analyze_competition(
+                comp, Settings(bootstrap=1000, correction=correction, refine=False), progress=False
+            ).primary
         assert [c.p_adjusted for c in vs.vs_best] == [c.p_adjusted for c in allp.vs_best]
-        assert [s.differs_from_best for s in vs.scores] == [s.differs_from_best for s in allp.scores]
+        assert [s.differs_from_best for s in vs.scores] == [
+            s.differs_from_best for s in allp.scores
+        ]
         assert vs.verdicts["tested"] == 10
         assert all(c.significant is None for c in vs.pairs if vs.best not in (c.a, c.b))
 
@@ -149,11 +171,27 @@ def test_vs_best_settles_over_the_family_it_corrects():
     obs = np.array([1.0, 0.3, 0.0])
     rng = np.random.default_rng(9)
     e = rng.normal(size=(1000, 4))
-    reps = np.column_stack([obs[0] + 0.3147 * e[:, 0], obs[1] + 0.3147 * e[:, 3] + 0.095 * e[:, 1],
-                            obs[2] + 0.3147 * e[:, 3] + 0.095 * e[:, 2]])
+    reps = np.column_stack(
+        [
+            obs[0] + 0.3147 * e[:, 0],
+            obs[1] + 0.3147 * e[:, 3] + 0.095 * e[:, 1],
+            obs[2] + 0.3147 * e[:, 3] + 0.095 * e[:, 2],
+        ]
+    )
     state = {}
-    ma = analyze_metric("x", {}, True, None, True, list("ABC"), obs, reps, Settings(bootstrap=1000, family="vs-best"),
-                        100, state=state)
+    ma = analyze_metric(
+        "x",
+        {},
+        True,
+        None,
+        True,
+        list("ABC"),
+        obs,
+        reps,
+        Settings(bootstrap=1000, family="vs-best"),
+        100,
+        state=state,
+    )
     bc = [k for k, c in enumerate(ma.pairs) if (c.a, c.b) == ("B", "C")][0]
     assert ma.pairs[bc].settled is None and state["unsettled"][bc]  # not decided, yet to be refined
     assert ma.verdicts["may_settle"] is True
@@ -166,7 +204,17 @@ def test_every_significant_verdict_has_a_mark_whatever_alpha():
     obs = np.array([0.80, 0.77, 0.76, 0.70])
     reps = obs + rng.normal(0, 0.02, (2000, 4))
     for alpha in (0.03, 0.08, 0.2):
-        ma = analyze_metric("accuracy", {}, True, 1.0, True, list("abcd"), obs, reps,
-                            Settings(bootstrap=2000, alpha=alpha, correction="none", refine=False), 100)
+        ma = analyze_metric(
+            "accuracy",
+            {},
+            True,
+            1.0,
+            True,
+            list("abcd"),
+            obs,
+            reps,
+            Settings(bootstrap=2000, alpha=alpha, correction="none", refine=False),
+            100,
+        )
         assert all((c.mark != "") == bool(c.significant) for c in ma.pairs)
         assert ma.verdicts["marks"][-1][0] == alpha

@@ -16,16 +16,24 @@ import warnings
 import numpy as np
 import pytest
 import scipy.stats
+from conftest import engine_on, make_competition, observed, prepare
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn import metrics as sk
 
 from compreport.stats.metrics import REGISTRY, get_metric
 
-from conftest import engine_on, make_competition, observed, prepare
-
-CLASSIFICATION = ["accuracy", "precision", "recall", "f1", "macro_f1", "micro_f1", "weighted_f1",
-                  "macro_precision", "macro_recall"]
+CLASSIFICATION = [
+    "accuracy",
+    "precision",
+    "recall",
+    "f1",
+    "macro_f1",
+    "micro_f1",
+    "weighted_f1",
+    "macro_precision",
+    "macro_recall",
+]
 AVERAGED = ["macro_f1", "micro_f1", "weighted_f1", "macro_precision", "macro_recall"]
 BINARY = ["precision", "recall", "f1"]
 ERRORS = ["mae", "mse", "rmse", "mape"]
@@ -41,6 +49,7 @@ def test_every_builtin_metric_is_covered():
 
 
 # --------------------------------------------------------------------------- direct sklearn/scipy
+
 
 def _like(value, array):
     """``value`` in the dtype of ``array`` (pos_label "1" for int gold is 1)."""
@@ -61,8 +70,9 @@ def direct(name, gold, pred, params=None, labels_default=None):
             return sk.accuracy_score(gold, pred)
         if name in BINARY:
             pos = _like(params.get("pos_label", 1), gold)
-            p, r, f, _ = sk.precision_recall_fscore_support(gold, pred, labels=[pos], average=None,
-                                                            zero_division=0)
+            p, r, f, _ = sk.precision_recall_fscore_support(
+                gold, pred, labels=[pos], average=None, zero_division=0
+            )
             return float({"precision": p, "recall": r, "f1": f}[name][0])
         if name in AVERAGED:
             labels = params.get("labels")
@@ -70,8 +80,9 @@ def direct(name, gold, pred, params=None, labels_default=None):
                 labels = labels.split(",")
             labels = [_like(x, gold) for x in labels] if labels else labels_default
             kind, what = name.split("_")
-            p, r, f, _ = sk.precision_recall_fscore_support(gold, pred, labels=labels, average=kind,
-                                                            zero_division=0)
+            p, r, f, _ = sk.precision_recall_fscore_support(
+                gold, pred, labels=labels, average=kind, zero_division=0
+            )
             return float({"precision": p, "recall": r, "f1": f}[what])
         g, p = gold.astype(float), pred.astype(float)
         if name == "mae":
@@ -116,8 +127,10 @@ def direct_measure_s(gold, pred, type_labels=None):
 
 
 def direct_measure_c(gold, pred, weights, labels=None):
-    f1 = [direct_macro_f1(gold[:, j], pred[:, j], None if labels is None else labels[j])
-          for j in range(gold.shape[1])]
+    f1 = [
+        direct_macro_f1(gold[:, j], pred[:, j], None if labels is None else labels[j])
+        for j in range(gold.shape[1])
+    ]
     return float(np.dot(weights, f1) / np.sum(weights))
 
 
@@ -143,12 +156,14 @@ def _noisy(gold, alphabet, flip, rng):
 def _binary_case():
     n = 90
     gold = RNG.integers(0, 2, n)
-    preds = np.stack([
-        _noisy(gold, [0, 1], 0.4, RNG),
-        np.ones(n, dtype=int),           # always the positive class
-        np.zeros(n, dtype=int),          # never the positive class: precision 0/0 -> 0
-        _noisy(gold, [0, 1], 0.1, RNG),
-    ])
+    preds = np.stack(
+        [
+            _noisy(gold, [0, 1], 0.4, RNG),
+            np.ones(n, dtype=int),  # always the positive class
+            np.zeros(n, dtype=int),  # never the positive class: precision 0/0 -> 0
+            _noisy(gold, [0, 1], 0.1, RNG),
+        ]
+    )
     return gold, preds
 
 
@@ -159,9 +174,14 @@ def _stance_case():
     never_none[never_none == "NONE"] = "AGAINST"
     assert "NONE" not in set(never_none)
     outsider = _noisy(gold, ["FAVOR", "AGAINST", "NONE", "UNKNOWN"], 0.5, RNG).astype("<U7")
-    outsider[:3] = "UNKNOWN"     # a label that gold never uses
-    preds = np.stack([_noisy(gold, ["FAVOR", "AGAINST", "NONE"], 0.35, RNG).astype("<U7"),
-                      never_none.astype("<U7"), outsider])
+    outsider[:3] = "UNKNOWN"  # a label that gold never uses
+    preds = np.stack(
+        [
+            _noisy(gold, ["FAVOR", "AGAINST", "NONE"], 0.35, RNG).astype("<U7"),
+            never_none.astype("<U7"),
+            outsider,
+        ]
+    )
     return gold, preds
 
 
@@ -173,30 +193,58 @@ def _multiclass_case():
     skip_2 = _noisy(gold, [0, 1, 10], 0.3, RNG)
     skip_2[skip_2 == 2] = 1
     extra = _noisy(gold, [0, 1, 2, 10, 7], 0.4, RNG)
-    extra[:2] = 7                # 7 never occurs in gold
+    extra[:2] = 7  # 7 never occurs in gold
     preds = np.stack([_noisy(gold, alphabet, 0.5, RNG), skip_2, extra])
     assert 2 not in set(preds[1]) and 7 in set(preds[2]) and 7 not in set(gold)
     return gold, preds
 
 
 CLASSIFICATION_CASES = {
-    "binary-int": (_binary_case(), [
-        ("accuracy", {}), ("precision", {}), ("recall", {}), ("f1", {}),
-        ("f1", {"pos_label": 1}), ("f1", {"pos_label": "1"}), ("precision", {"pos_label": "1"}),
-        ("recall", {"pos_label": 1}), ("precision", {"pos_label": 0}), ("recall", {"pos_label": "0"}),
-        ("f1", {"pos_label": 0}),
-    ] + [(name, {}) for name in AVERAGED] + [("macro_f1", {"labels": ["1"]}), ("micro_f1", {"labels": [1]})]),
-    "stance-strings": (_stance_case(), [
-        ("accuracy", {}), ("f1", {"pos_label": "FAVOR"}), ("precision", {"pos_label": "AGAINST"}),
-        ("recall", {"pos_label": "NONE"}),
-    ] + [(name, {}) for name in AVERAGED]
-      + [(name, {"labels": ["FAVOR", "AGAINST"]}) for name in AVERAGED]
-      + [("macro_f1", {"labels": "FAVOR,AGAINST"}), ("weighted_f1", {"labels": ["NONE"]}),
-         ("macro_f1", {"labels": ["FAVOR", "UNKNOWN"]})]),
-    "multiclass-int": (_multiclass_case(), [
-        ("accuracy", {}), ("f1", {"pos_label": 2}), ("recall", {"pos_label": "10"}),
-        ("precision", {"pos_label": 7}),
-    ] + [(name, {}) for name in AVERAGED] + [(name, {"labels": [0, 10]}) for name in AVERAGED]),
+    "binary-int": (
+        _binary_case(),
+        [
+            ("accuracy", {}),
+            ("precision", {}),
+            ("recall", {}),
+            ("f1", {}),
+            ("f1", {"pos_label": 1}),
+            ("f1", {"pos_label": "1"}),
+            ("precision", {"pos_label": "1"}),
+            ("recall", {"pos_label": 1}),
+            ("precision", {"pos_label": 0}),
+            ("recall", {"pos_label": "0"}),
+            ("f1", {"pos_label": 0}),
+        ]
+        + [(name, {}) for name in AVERAGED]
+        + [("macro_f1", {"labels": ["1"]}), ("micro_f1", {"labels": [1]})],
+    ),
+    "stance-strings": (
+        _stance_case(),
+        [
+            ("accuracy", {}),
+            ("f1", {"pos_label": "FAVOR"}),
+            ("precision", {"pos_label": "AGAINST"}),
+            ("recall", {"pos_label": "NONE"}),
+        ]
+        + [(name, {}) for name in AVERAGED]
+        + [(name, {"labels": ["FAVOR", "AGAINST"]}) for name in AVERAGED]
+        + [
+            ("macro_f1", {"labels": "FAVOR,AGAINST"}),
+            ("weighted_f1", {"labels": ["NONE"]}),
+            ("macro_f1", {"labels": ["FAVOR", "UNKNOWN"]}),
+        ],
+    ),
+    "multiclass-int": (
+        _multiclass_case(),
+        [
+            ("accuracy", {}),
+            ("f1", {"pos_label": 2}),
+            ("recall", {"pos_label": "10"}),
+            ("precision", {"pos_label": 7}),
+        ]
+        + [(name, {}) for name in AVERAGED]
+        + [(name, {"labels": [0, 10]}) for name in AVERAGED],
+    ),
 }
 
 
@@ -236,16 +284,19 @@ def test_classification_cases_are_not_trivial():
 
 # --------------------------------------------------------------------------- full data: numbers
 
+
 def _regression_case():
     n = 70
     gold = np.round(RNG.normal(3, 2, n), 1)
-    gold[:4] = 0.0                                   # MAPE divides by max(|y|, eps)
-    preds = np.stack([
-        np.round(gold + RNG.normal(0, 1, n), 2),
-        np.round(gold),                              # many ties (spearman)
-        np.round(RNG.uniform(-1, 7, n), 3),
-        np.round(-0.5 * gold + RNG.normal(0, 0.3, n), 2),
-    ])
+    gold[:4] = 0.0  # MAPE divides by max(|y|, eps)
+    preds = np.stack(
+        [
+            np.round(gold + RNG.normal(0, 1, n), 2),
+            np.round(gold),  # many ties (spearman)
+            np.round(RNG.uniform(-1, 7, n), 3),
+            np.round(-0.5 * gold + RNG.normal(0, 0.3, n), 2),
+        ]
+    )
     return gold, preds
 
 
@@ -268,21 +319,27 @@ def test_numeric_metrics_read_the_named_field():
     """``field`` picks a column of multi-field predictions."""
     gold, preds = _regression_case()
     other = RNG.integers(0, 3, gold.shape)
-    comp = make_competition(np.column_stack([other, gold]), np.stack([np.column_stack([other, p]) for p in preds]),
-                            fields=["junk", "score"])
+    comp = make_competition(
+        np.column_stack([other, gold]),
+        np.stack([np.column_stack([other, p]) for p in preds]),
+        fields=["junk", "score"],
+    )
     for name in ("mae", "pearson", "spearman"):
-        np.testing.assert_allclose(observed(comp, name, field="score"),
-                                   [direct(name, gold, p) for p in preds], rtol=1e-10)
+        np.testing.assert_allclose(
+            observed(comp, name, field="score"), [direct(name, gold, p) for p in preds], rtol=1e-10
+        )
 
 
 def _auc_case():
     n = 80
     gold = RNG.integers(0, 2, n)
-    preds = np.stack([
-        np.round(gold * 0.6 + RNG.uniform(0, 1, n), 2),
-        np.round(RNG.uniform(0, 1, n), 1),           # coarse scores: many ties
-        1 - gold + RNG.integers(0, 2, n),            # integer scores, anti-correlated
-    ])
+    preds = np.stack(
+        [
+            np.round(gold * 0.6 + RNG.uniform(0, 1, n), 2),
+            np.round(RNG.uniform(0, 1, n), 1),  # coarse scores: many ties
+            1 - gold + RNG.integers(0, 2, n),  # integer scores, anti-correlated
+        ]
+    )
     return gold, preds
 
 
@@ -314,17 +371,22 @@ def test_roc_auc_full_data_string_labels():
 
 # --------------------------------------------------------------------------- full data: REST-MEX measures
 
+
 def _restmex_s_case():
     n = 90
     types = np.array(["Attractive", "Hotel", "Restaurant"])
     gold_pol = RNG.integers(1, 6, n)
     gold_type = RNG.choice(types, n)
     systems = []
-    for flip, allowed in [(0.3, types), (0.5, types[:2]), (0.4, np.array(["Attractive", "Hotel", "Restaurant", "Museum"]))]:
+    for flip, allowed in [
+        (0.3, types),
+        (0.5, types[:2]),
+        (0.4, np.array(["Attractive", "Hotel", "Restaurant", "Museum"])),
+    ]:
         pol = np.clip(gold_pol + RNG.integers(-1, 2, n) * (RNG.random(n) < flip), 1, 5)
         typ = _noisy(gold_type, list(allowed), flip, RNG).astype("<U10")
         if len(allowed) == 2:
-            typ[typ == "Restaurant"] = "Hotel"       # never predicts Restaurant
+            typ[typ == "Restaurant"] = "Hotel"  # never predicts Restaurant
         systems.append(np.column_stack([pol.astype(str), typ]))
     gold = np.column_stack([gold_pol.astype(str), gold_type])
     return gold, np.stack(systems)
@@ -340,19 +402,29 @@ def test_measure_s_full_data():
         assert get_metric("measure_s").reference(gold, preds[s]) == pytest.approx(exp, abs=1e-12)
     # named fields in the other order
     swapped = make_competition(gold[:, ::-1], preds[:, :, ::-1], fields=["type", "polarity"])
-    np.testing.assert_allclose(observed(swapped, "measure_s", polarity="polarity", type="type"), got, atol=1e-12)
+    np.testing.assert_allclose(
+        observed(swapped, "measure_s", polarity="polarity", type="type"), got, atol=1e-12
+    )
 
 
 def _restmex_c_case(F=4):
     n = 60
     colours = ["green", "yellow", "orange", "red"]
     gold = np.column_stack([RNG.choice(colours, n) for _ in range(F)])
-    preds = np.stack([np.column_stack([_noisy(gold[:, j], colours[: 4 - (s == 1)], 0.2 + 0.15 * s, RNG)
-                                       for j in range(F)]) for s in range(3)])
+    preds = np.stack(
+        [
+            np.column_stack(
+                [_noisy(gold[:, j], colours[: 4 - (s == 1)], 0.2 + 0.15 * s, RNG) for j in range(F)]
+            )
+            for s in range(3)
+        ]
+    )
     return gold, preds
 
 
-@pytest.mark.parametrize("params", [{}, {"weights": [1, 1, 1, 1]}, {"fields": ["f0", "f2"], "weights": [1, 3]}])
+@pytest.mark.parametrize(
+    "params", [{}, {"weights": [1, 1, 1, 1]}, {"fields": ["f0", "f2"], "weights": [1, 3]}]
+)
 def test_measure_c_full_data(params):
     gold, preds = _restmex_c_case()
     comp = make_competition(gold, preds)
@@ -362,7 +434,9 @@ def test_measure_c_full_data(params):
     for s in range(comp.m):
         exp = direct_measure_c(gold[:, cols], preds[s][:, cols], weights)
         assert got[s] == pytest.approx(exp, abs=1e-12)
-        ref = get_metric("measure_c").reference(gold[:, cols], preds[s][:, cols], weights=params.get("weights"))
+        ref = get_metric("measure_c").reference(
+            gold[:, cols], preds[s][:, cols], weights=params.get("weights")
+        )
         assert ref == pytest.approx(exp, abs=1e-12)
 
 
@@ -378,7 +452,9 @@ def label_data(draw):
     m = draw(st.integers(1, 3))
     k = draw(st.integers(1, 4))
     gold = draw(st.lists(st.sampled_from(ALPHABET[:k]), min_size=n, max_size=n))
-    preds = [draw(st.lists(st.sampled_from(ALPHABET[:k + 1]), min_size=n, max_size=n)) for _ in range(m)]
+    preds = [
+        draw(st.lists(st.sampled_from(ALPHABET[: k + 1]), min_size=n, max_size=n)) for _ in range(m)
+    ]
     idx = draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=2 * n))
     return np.array(gold), np.array(preds), np.array(idx)
 
@@ -413,15 +489,23 @@ def test_binary_and_label_subset_resamples(data, more):
     comp = make_competition(gold, preds)
     present = sorted(set(gold) | set(preds.ravel()))
     pos = more.draw(st.sampled_from(present))
-    subset = more.draw(st.lists(st.sampled_from(present), min_size=1, max_size=len(present), unique=True))
+    subset = more.draw(
+        st.lists(st.sampled_from(present), min_size=1, max_size=len(present), unique=True)
+    )
     for name in BINARY:
         got = engine_on(prepare(comp, name, pos_label=pos), idx)
         for s in range(comp.m):
-            check_close(got[s], direct(name, gold[idx], preds[s, idx], {"pos_label": pos}), (name, pos, s))
+            check_close(
+                got[s], direct(name, gold[idx], preds[s, idx], {"pos_label": pos}), (name, pos, s)
+            )
     for name in AVERAGED:
         got = engine_on(prepare(comp, name, labels=subset), idx)
         for s in range(comp.m):
-            check_close(got[s], direct(name, gold[idx], preds[s, idx], {"labels": subset}), (name, subset, s))
+            check_close(
+                got[s],
+                direct(name, gold[idx], preds[s, idx], {"labels": subset}),
+                (name, subset, s),
+            )
 
 
 @st.composite
@@ -470,8 +554,11 @@ def test_measure_s_and_c_resamples(data, more):
     types, preds_t, idx = data
     n, m = len(types), len(preds_t)
     pol = np.array(more.draw(st.lists(st.integers(1, 5), min_size=n, max_size=n)))
-    pol_p = np.array(more.draw(st.lists(st.lists(st.integers(1, 5), min_size=n, max_size=n),
-                                        min_size=m, max_size=m)))
+    pol_p = np.array(
+        more.draw(
+            st.lists(st.lists(st.integers(1, 5), min_size=n, max_size=n), min_size=m, max_size=m)
+        )
+    )
     gold = np.column_stack([pol.astype(str), types])
     preds = np.stack([np.column_stack([pol_p[s].astype(str), preds_t[s]]) for s in range(m)])
     comp = make_competition(gold, preds, fields=["polarity", "type"])
@@ -487,13 +574,17 @@ def test_measure_s_and_c_resamples(data, more):
         check_close(got[s], exp, ("measure_c", s))
 
 
-@pytest.mark.parametrize("name, params", [("roc_auc", {"pos_label": "1"}), ("map", {"pos_label": "1"})])
+@pytest.mark.parametrize(
+    "name, params", [("roc_auc", {"pos_label": "1"}), ("map", {"pos_label": "1"})]
+)
 def test_a_score_that_is_not_a_number_is_named_where_it_is(name, params):
     """The error names the cell that is not a number (it named the first item when any cell failed)."""
     from compreport.errors import InputError
     from compreport.stats.clusters import Clusters
 
-    comp = make_competition([0, 1, 0, 1], [["0.1", "0.9", "abc", "0.7"], ["0.2", "0.3", "0.4", "0.5"]], metrics=[name])
+    comp = make_competition(
+        [0, 1, 0, 1], [["0.1", "0.9", "abc", "0.7"], ["0.2", "0.3", "0.4", "0.5"]], metrics=[name]
+    )
     comp.clusters = Clusters.from_labels(["q1", "q1", "q2", "q2"])
     with pytest.raises(InputError, match=r"item '2': value 'abc' is not a finite number"):
         get_metric(name).prepare(comp, dict(params))

@@ -20,8 +20,11 @@ def _outcomes(freq):
     for head in itertools.product(range(n + 1), repeat=k - 1):
         if sum(head) <= n:
             x = (*head, n - sum(head))
-            p = math.factorial(n) / math.prod(math.factorial(v) for v in x) * math.prod(
-                (f / n) ** v for f, v in zip(freq, x))
+            p = (
+                math.factorial(n)
+                / math.prod(math.factorial(v) for v in x)
+                * math.prod((f / n) ** v for f, v in zip(freq, x))
+            )
             yield x, p
 
 
@@ -55,7 +58,9 @@ def test_large_frequencies_means_and_covariances():
     var = n * p * (1 - p)
     assert (np.abs(x.mean(0) - n * p) < 5 * np.sqrt(var / len(x))).all()
     assert (np.abs(x.var(0) / var - 1) < 5 * np.sqrt(2 / len(x))).all()
-    corr = -np.sqrt(np.outer(p, p) / np.outer(1 - p, 1 - p))  # multinomial correlations off the diagonal
+    corr = -np.sqrt(
+        np.outer(p, p) / np.outer(1 - p, 1 - p)
+    )  # multinomial correlations off the diagonal
     np.fill_diagonal(corr, 1.0)
     assert np.abs(np.corrcoef(x.T) - corr).max() < 5 / np.sqrt(len(x))
 
@@ -68,6 +73,7 @@ def test_the_poisson_total_is_corrected_both_ways():
     def recording(rng, row):
         totals.append(int(row.sum()))
         correct(rng, row)
+
     sampler._correct = recording
     x = sampler.draw(np.random.default_rng(5), 400)
     assert (x.sum(1) == 98).all()

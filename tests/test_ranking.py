@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 import pytest
+from conftest import run_cli
 
 import compreport as cr
 from compreport.errors import InputError
@@ -18,11 +19,16 @@ from compreport.stats import resampling as bootstrap
 from compreport.stats.metrics import get_metric
 from compreport.stats.resampler import Resampler
 
-from conftest import run_cli
-
 #: compreport's name -> trec_eval's measure.
-MEASURES = {"map": "map", "map@5": "map_cut_5", "mrr": "recip_rank", "p@3": "P_3", "p@10": "P_10",
-            "ndcg@5": "ndcg_cut_5", "ndcg@10": "ndcg_cut_10"}
+MEASURES = {
+    "map": "map",
+    "map@5": "map_cut_5",
+    "mrr": "recip_rank",
+    "p@3": "P_3",
+    "p@10": "P_10",
+    "ndcg@5": "ndcg_cut_5",
+    "ndcg@10": "ndcg_cut_10",
+}
 
 
 def _task(tmp_path, graded: bool, seed: int = 4):
@@ -56,8 +62,17 @@ def _task(tmp_path, graded: bool, seed: int = 4):
 
 
 def _load(tmp_path, metrics, graded):
-    return cr.load(tmp_path / "gold.tsv", runs=tmp_path / "runs", metrics=metrics, id_col="cid", label_col="label",
-                   cluster_col="qid", score_col="score", missing="wrong", pos_label=None if graded else "true")
+    return cr.load(
+        tmp_path / "gold.tsv",
+        runs=tmp_path / "runs",
+        metrics=metrics,
+        id_col="cid",
+        label_col="label",
+        cluster_col="qid",
+        score_col="score",
+        missing="wrong",
+        pos_label=None if graded else "true",
+    )
 
 
 def _trec_eval(qrels, trec, measure):
@@ -78,12 +93,17 @@ def test_scores_equal_trec_eval(tmp_path, graded):
         data = _load(tmp_path, list(MEASURES), graded)
         analysis = cr.analyze(data, bootstrap=0)
     comp = analysis.competitions[0]
-    assert comp.clusters == {"column": "qid", "clusters": 30, "items": sum(len(v) for v in qrels.values())}
+    assert comp.clusters == {
+        "column": "qid",
+        "clusters": 30,
+        "items": sum(len(v) for v in qrels.values()),
+    }
     for ma in comp.metrics:
         expected = _trec_eval(qrels, trec, MEASURES[ma.name])
         for score in ma.scores:
-            assert score.score == pytest.approx(np.mean(list(expected[score.system].values())), abs=1e-12), \
-                (ma.name, score.system)
+            assert score.score == pytest.approx(
+                np.mean(list(expected[score.system].values())), abs=1e-12
+            ), (ma.name, score.system)
 
 
 def test_every_replicate_is_the_mean_over_the_drawn_queries(tmp_path):
@@ -93,8 +113,17 @@ def test_every_replicate_is_the_mean_over_the_drawn_queries(tmp_path):
         comp = _load(tmp_path, ["map", "ndcg@5"], graded=False).competitions[0]
     prepared = [get_metric(s.name).prepare(comp, dict(s.params)) for s in comp.metrics]
     B = 60
-    res = bootstrap.run(prepared, comp.n, comp.m, B=B, seed=3, key=11, clusters=comp.clusters, jackknife=True,
-                        progress=False)
+    res = bootstrap.run(
+        prepared,
+        comp.n,
+        comp.m,
+        B=B,
+        seed=3,
+        key=11,
+        clusters=comp.clusters,
+        jackknife=True,
+        progress=False,
+    )
     queries = comp.clusters.labels
     plan = Resampler(comp.n, B, 3, 11, comp.clusters.count)
     draws = np.vstack([plan.indices(k) for k, _ in enumerate(plan.blocks())])
@@ -110,25 +139,73 @@ def test_every_replicate_is_the_mean_over_the_drawn_queries(tmp_path):
 
 def test_cli_reads_query_and_score_columns(tmp_path):
     qrels, trec = _task(tmp_path, graded=False)
-    res = run_cli(tmp_path, "report", "gold.tsv", "--runs", "runs", "--id-col", "cid", "--label-col", "label",
-                  "--query-col", "qid", "--score-col", "score", "--missing", "wrong", "--pos-label", "true",
-                  "--metric", "map,p@3", "-B", "200", "--format", "json", "-o", "out", "-q")
+    res = run_cli(
+        tmp_path,
+        "report",
+        "gold.tsv",
+        "--runs",
+        "runs",
+        "--id-col",
+        "cid",
+        "--label-col",
+        "label",
+        "--query-col",
+        "qid",
+        "--score-col",
+        "score",
+        "--missing",
+        "wrong",
+        "--pos-label",
+        "true",
+        "--metric",
+        "map,p@3",
+        "-B",
+        "200",
+        "--format",
+        "json",
+        "-o",
+        "out",
+        "-q",
+    )
     assert res.returncode == 0, res.stderr
-    (comp,) = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))["competitions"]
-    assert [m["name"] for m in comp["metrics"]] == ["map", "p@3"] and comp["engine"]["resampling"] == "clusters"
+    (comp,) = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))[
+        "competitions"
+    ]
+    assert [m["name"] for m in comp["metrics"]] == ["map", "p@3"] and comp["engine"][
+        "resampling"
+    ] == "clusters"
     expected = _trec_eval(qrels, trec, "map")
     for score in comp["metrics"][0]["scores"]:
-        assert score["score"] == pytest.approx(np.mean(list(expected[score["system"]].values())), abs=1e-12)
+        assert score["score"] == pytest.approx(
+            np.mean(list(expected[score["system"]].values())), abs=1e-12
+        )
 
 
 def test_ranking_without_queries_or_with_labels_is_one_error(tmp_path):
     _task(tmp_path, graded=False)
-    with pytest.raises(InputError, match=r"ranks the candidates of each query: name the gold's query column with "
-                                         r"`cluster_col`"):
-        cr.analyze(cr.load(tmp_path / "gold.tsv", runs=tmp_path / "runs", metrics="map", id_col="cid",
-                           label_col="label", score_col="score", missing="wrong", pos_label="true"), bootstrap=10)
-    with pytest.raises(InputError, match=r"relevance 'false' is not a number; give the relevant label with "
-                                         r"`pos_label`"):
+    with pytest.raises(
+        InputError,
+        match=r"ranks the candidates of each query: name the gold's query column with "
+        r"`cluster_col`",
+    ):
+        cr.analyze(
+            cr.load(
+                tmp_path / "gold.tsv",
+                runs=tmp_path / "runs",
+                metrics="map",
+                id_col="cid",
+                label_col="label",
+                score_col="score",
+                missing="wrong",
+                pos_label="true",
+            ),
+            bootstrap=10,
+        )
+    with pytest.raises(
+        InputError,
+        match=r"relevance 'false' is not a number; give the relevant label with "
+        r"`pos_label`",
+    ):
         cr.analyze(_load(tmp_path, ["map"], graded=True), bootstrap=10)
     for bad in ("p", "ndcg", "mrr@3", "p@0"):
         with pytest.raises(InputError, match="unknown metric"):
@@ -141,12 +218,15 @@ def test_spec_keys_give_the_same_numbers(tmp_path):
     (tmp_path / "c" / "competition.toml").write_text(
         'name = "gold"\n[data]\ngold = "../gold.tsv"\nruns = "../runs"\nid_col = "cid"\nlabel_col = "label"\n'
         'query_col = "qid"\nscore_col = "score"\nmissing = "wrong"\n[[metrics]]\nname = "mrr"\npos_label = "true"\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         spec = cr.analyze(cr.load(tmp_path / "c"), bootstrap=100)
         api = cr.analyze(_load(tmp_path, ["mrr"], graded=False), bootstrap=100)
-    assert spec.to_dict()["competitions"][0]["metrics"] == api.to_dict()["competitions"][0]["metrics"]
+    assert (
+        spec.to_dict()["competitions"][0]["metrics"] == api.to_dict()["competitions"][0]["metrics"]
+    )
 
 
 def _trec_task(tmp_path, seed: int = 9):
@@ -166,9 +246,14 @@ def _trec_task(tmp_path, seed: int = 9):
     for s, name in enumerate(trec):
         out = []
         for qid, judged in qrels.items():
-            docs = list(rng.choice(list(judged), 6, replace=False)) + list(rng.choice(pool, 5, replace=False))
+            docs = list(rng.choice(list(judged), 6, replace=False)) + list(
+                rng.choice(pool, 5, replace=False)
+            )
             docs = list(dict.fromkeys(docs))  # judged or not, each once
-            scores = {d: round(float(abs(judged.get(d, 0)) * (0.4 + 0.2 * s) + rng.random()), 1) for d in docs}
+            scores = {
+                d: round(float(abs(judged.get(d, 0)) * (0.4 + 0.2 * s) + rng.random()), 1)
+                for d in docs
+            }
             trec[name][qid] = scores
             ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
             out += [f"{qid} Q0 {d} {k + 1} {sc} {name}" for k, (d, sc) in enumerate(ranked)]
@@ -179,64 +264,158 @@ def _trec_task(tmp_path, seed: int = 9):
 def test_trec_layout_with_unjudged_documents_equals_trec_eval(tmp_path):
     qrels, trec = _trec_task(tmp_path)
     measures = {"map": "map", "ndcg@5": "ndcg_cut_5", "p@5": "P_5", "mrr": "recip_rank"}
-    res = run_cli(tmp_path, "report", "qrels.txt", "--runs", "runs", "--query-col", "1", "--id-col", "3",
-                  "--label-col", "4", "--score-col", "5", "--unjudged", "--missing", "wrong",
-                  "--metric", ",".join(measures), "-B", "100", "--format", "json", "-o", "out", "-q")
+    res = run_cli(
+        tmp_path,
+        "report",
+        "qrels.txt",
+        "--runs",
+        "runs",
+        "--query-col",
+        "1",
+        "--id-col",
+        "3",
+        "--label-col",
+        "4",
+        "--score-col",
+        "5",
+        "--unjudged",
+        "--missing",
+        "wrong",
+        "--metric",
+        ",".join(measures),
+        "-B",
+        "100",
+        "--format",
+        "json",
+        "-o",
+        "out",
+        "-q",
+    )
     assert res.returncode == 0, res.stderr
-    (comp,) = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))["competitions"]
+    (comp,) = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))[
+        "competitions"
+    ]
     retrieved = {(q, d) for run in trec.values() for q, docs in run.items() for d in docs}
     judged = {(q, d) for q, docs in qrels.items() for d in docs}
     assert comp["n"] == len(judged | retrieved) > len(judged) and comp["clusters"]["clusters"] == 25
     for ma in comp["metrics"]:
         expected = _trec_eval(qrels, trec, measures[ma["name"]])
         for score in ma["scores"]:
-            assert score["score"] == pytest.approx(np.mean(list(expected[score["system"]].values())), abs=1e-12), \
-                (ma["name"], score["system"])
+            assert score["score"] == pytest.approx(
+                np.mean(list(expected[score["system"]].values())), abs=1e-12
+            ), (ma["name"], score["system"])
 
 
 def test_trec_layout_without_unjudged_names_the_unknown_document(tmp_path):
     _trec_task(tmp_path)
-    res = run_cli(tmp_path, "report", "qrels.txt", "--runs", "runs", "--query-col", "1", "--id-col", "3",
-                  "--label-col", "4", "--score-col", "5", "--missing", "wrong", "--metric", "map", "-B", "10",
-                  "--format", "json", "-o", "out")
+    res = run_cli(
+        tmp_path,
+        "report",
+        "qrels.txt",
+        "--runs",
+        "runs",
+        "--query-col",
+        "1",
+        "--id-col",
+        "3",
+        "--label-col",
+        "4",
+        "--score-col",
+        "5",
+        "--missing",
+        "wrong",
+        "--metric",
+        "map",
+        "-B",
+        "10",
+        "--format",
+        "json",
+        "-o",
+        "out",
+    )
     lines = [x for x in res.stderr.splitlines() if x.strip()]
     assert res.returncode == 2 and len(lines) == 1, res.stderr
-    assert re.search(r"error: runs/sys0\.txt, line \d+: id 'D\d{3} \(query \d+\)' is not in the gold file", lines[0])
+    assert re.search(
+        r"error: runs/sys0\.txt, line \d+: id 'D\d{3} \(query \d+\)' is not in the gold file",
+        lines[0],
+    )
 
 
 def test_unjudged_items_take_ranking_metrics_only(tmp_path):
     _trec_task(tmp_path)
-    res = run_cli(tmp_path, "report", "qrels.txt", "--runs", "runs", "--query-col", "1", "--id-col", "3",
-                  "--label-col", "4", "--score-col", "5", "--unjudged", "--missing", "wrong", "--metric", "map,accuracy",
-                  "-B", "10", "--format", "json", "-o", "out")
+    res = run_cli(
+        tmp_path,
+        "report",
+        "qrels.txt",
+        "--runs",
+        "runs",
+        "--query-col",
+        "1",
+        "--id-col",
+        "3",
+        "--label-col",
+        "4",
+        "--score-col",
+        "5",
+        "--unjudged",
+        "--missing",
+        "wrong",
+        "--metric",
+        "map,accuracy",
+        "-B",
+        "10",
+        "--format",
+        "json",
+        "-o",
+        "out",
+    )
     lines = [x for x in res.stderr.splitlines() if x.strip()]
     assert res.returncode == 2 and len(lines) == 1, res.stderr
-    assert re.search(r"error: competition 'qrels': \d+ unjudged items \(--unjudged\) have no gold value; metric "
-                     r"'accuracy' needs one", lines[0]), lines[0]
+    assert re.search(
+        r"error: competition 'qrels': \d+ unjudged items \(--unjudged\) have no gold value; metric "
+        r"'accuracy' needs one",
+        lines[0],
+    ), lines[0]
 
 
 def test_negative_grades_are_gain_zero_as_in_trec_eval(tmp_path):
     """TREC's -1/-2 (junk, spam): gain 0 in the DCG and the ideal DCG, not relevant, still ranked.
     Values worked by hand from trec_eval's ndcg_cut, map, recip_rank and P (pytrec_eval agrees)."""
-    (tmp_path / "qrels.txt").write_text("1 0 d1 -1\n1 0 d2 1\n1 0 d3 0\n2 0 d1 2\n2 0 d4 -2\n2 0 d5 1\n",
-                                        encoding="utf-8")
+    (tmp_path / "qrels.txt").write_text(
+        "1 0 d1 -1\n1 0 d2 1\n1 0 d3 0\n2 0 d1 2\n2 0 d4 -2\n2 0 d5 1\n", encoding="utf-8"
+    )
     (tmp_path / "runs").mkdir()
     (tmp_path / "runs" / "s.run").write_text(  # junk first: d1 d2 d3 and d4 d1 d5
         "1 Q0 d1 1 0.9 s\n1 Q0 d2 2 0.5 s\n1 Q0 d3 3 0.1 s\n2 Q0 d4 1 0.9 s\n2 Q0 d1 2 0.8 s\n2 Q0 d5 3 0.2 s\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     (tmp_path / "runs" / "t.run").write_text(  # the ideal order: d2 d1 d3 and d1 d5 d4
         "1 Q0 d2 1 0.9 t\n1 Q0 d1 2 0.5 t\n1 Q0 d3 3 0.1 t\n2 Q0 d1 1 0.9 t\n2 Q0 d5 2 0.8 t\n2 Q0 d4 3 0.2 t\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # two queries: the few-clusters warning
-        data = cr.load(tmp_path / "qrels.txt", runs=tmp_path / "runs", metrics=["ndcg@3", "map", "mrr", "p@2"],
-                       cluster_col=1, id_col=3, label_col=4, score_col=5)
+        data = cr.load(
+            tmp_path / "qrels.txt",
+            runs=tmp_path / "runs",
+            metrics=["ndcg@3", "map", "mrr", "p@2"],
+            cluster_col=1,
+            id_col=3,
+            label_col=4,
+            score_col=5,
+        )
         comp = cr.analyze(data, bootstrap=0).competitions[0]
     got = {ma.name: {sc.system: sc.score for sc in ma.scores} for ma in comp.metrics}
     d3 = 1 / np.log2(3)  # the discount at rank 2
-    s_ndcg = (d3 / 1 + (2 * d3 + 1 / 2) / (2 + d3)) / 2  # q1: 1 at rank 2 over ideal 1; q2: 2, 1 at 2, 3 over 2, 1
-    expected = {"ndcg@3": {"s": s_ndcg, "t": 1.0}, "map": {"s": (1 / 2 + (1 / 2 + 2 / 3) / 2) / 2, "t": 1.0},
-                "mrr": {"s": 1 / 2, "t": 1.0}, "p@2": {"s": 1 / 2, "t": (1 / 2 + 1) / 2}}
+    s_ndcg = (
+        d3 / 1 + (2 * d3 + 1 / 2) / (2 + d3)
+    ) / 2  # q1: 1 at rank 2 over ideal 1; q2: 2, 1 at 2, 3 over 2, 1
+    expected = {
+        "ndcg@3": {"s": s_ndcg, "t": 1.0},
+        "map": {"s": (1 / 2 + (1 / 2 + 2 / 3) / 2) / 2, "t": 1.0},
+        "mrr": {"s": 1 / 2, "t": 1.0},
+        "p@2": {"s": 1 / 2, "t": (1 / 2 + 1) / 2},
+    }
     assert got == {name: pytest.approx(v, abs=1e-12) for name, v in expected.items()}
     assert s_ndcg == pytest.approx(0.65030, abs=1e-5)
 
@@ -244,20 +423,31 @@ def test_negative_grades_are_gain_zero_as_in_trec_eval(tmp_path):
 def test_an_infinite_grade_is_named_where_it_is(tmp_path):
     (tmp_path / "qrels.txt").write_text("1 0 d1 1\n1 0 d2 inf\n2 0 d3 1\n", encoding="utf-8")
     (tmp_path / "runs").mkdir()
-    (tmp_path / "runs" / "s.run").write_text("1 Q0 d1 1 0.9 s\n1 Q0 d2 2 0.5 s\n2 Q0 d3 1 0.5 s\n",
-                                             encoding="utf-8")
+    (tmp_path / "runs" / "s.run").write_text(
+        "1 Q0 d1 1 0.9 s\n1 Q0 d2 2 0.5 s\n2 Q0 d3 1 0.5 s\n", encoding="utf-8"
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        data = cr.load(tmp_path / "qrels.txt", runs=tmp_path / "runs", metrics="ndcg@2", cluster_col=1, id_col=3,
-                       label_col=4, score_col=5)
-    with pytest.raises(InputError, match=r"qrels\.txt, line 2, column 4: relevance 'inf' is not a number"):
+        data = cr.load(
+            tmp_path / "qrels.txt",
+            runs=tmp_path / "runs",
+            metrics="ndcg@2",
+            cluster_col=1,
+            id_col=3,
+            label_col=4,
+            score_col=5,
+        )
+    with pytest.raises(
+        InputError, match=r"qrels\.txt, line 2, column 4: relevance 'inf' is not a number"
+    ):
         cr.analyze(data, bootstrap=0)
 
 
 def _repeated_ids(tmp_path, run_files: dict):
     """A gold ``id q label`` whose ids repeat across queries (joined by (query, id)), and runs."""
-    (tmp_path / "gold.tsv").write_text("id\tq\tlabel\nc1\tQ1\tpos\nc2\tQ1\tneg\nc1\tQ2\tneg\nc2\tQ2\tpos\n",
-                                       encoding="utf-8")
+    (tmp_path / "gold.tsv").write_text(
+        "id\tq\tlabel\nc1\tQ1\tpos\nc2\tQ1\tneg\nc1\tQ2\tneg\nc2\tQ2\tpos\n", encoding="utf-8"
+    )
     (tmp_path / "runs").mkdir()
     for name, text in run_files.items():
         (tmp_path / "runs" / name).write_text(text, encoding="utf-8")
@@ -267,30 +457,60 @@ def _repeated_ids(tmp_path, run_files: dict):
 def test_runs_read_the_query_where_the_gold_has_it(tmp_path, query_col):
     """A headerless run as wide as the gold: the gold's column of the query's name; a run with a
     header: its column of that name, also for a position (the gold's name there)."""
-    _repeated_ids(tmp_path, {"a.tsv": "c1\tQ1\tpos\nc2\tQ1\tneg\nc1\tQ2\tneg\nc2\tQ2\tneg\n",  # 3 of 4
-                             "b.tsv": "q\tlabel\tid\nQ2\tpos\tc1\nQ1\tneg\tc1\nQ2\tpos\tc2\nQ1\tneg\tc2\n"})  # 2 of 4
+    _repeated_ids(
+        tmp_path,
+        {
+            "a.tsv": "c1\tQ1\tpos\nc2\tQ1\tneg\nc1\tQ2\tneg\nc2\tQ2\tneg\n",  # 3 of 4
+            "b.tsv": "q\tlabel\tid\nQ2\tpos\tc1\nQ1\tneg\tc1\nQ2\tpos\tc2\nQ1\tneg\tc2\n",
+        },
+    )  # 2 of 4
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # two queries
-        data = cr.load(tmp_path / "gold.tsv", runs=tmp_path / "runs", metrics="accuracy", cluster_col=query_col)
+        data = cr.load(
+            tmp_path / "gold.tsv", runs=tmp_path / "runs", metrics="accuracy", cluster_col=query_col
+        )
         comp = cr.analyze(data, bootstrap=0).competitions[0]
     assert {sc.system: sc.score for sc in comp.metrics[0].scores} == {"a": 0.75, "b": 0.5}
 
 
-@pytest.mark.parametrize("run_file, args, message", [
-    ({"a.tsv": "c1\tQ1\tpos\tx\nc2\tQ1\tneg\tx\nc1\tQ2\tneg\tx\nc2\tQ2\tpos\tx\n"}, ["--score-col", "3"],
-     r"runs/a\.tsv, line 1: no header, and 4 columns where the gold has 3, so the query column 'q' "
-     r"\(--cluster-col\) cannot be found by its name; give its position, the same in the gold and the runs \(the "
-     r"gold has it at --cluster-col 2\), or give the run a header line"),
-    ({"a.tsv": "query\tid\tlabel\nQ1\tc1\tpos\nQ1\tc2\tneg\nQ2\tc1\tneg\nQ2\tc2\tpos\n"}, [],
-     r"runs/a\.tsv, line 1: the header \('query', 'id', 'label'\) has no query column 'q' \(--cluster-col\); a run "
-     r"joined to the gold by \(query, id\) needs each candidate's query"),
-    ({"a.json": '{"c1": "pos", "c2": "neg"}'}, [],
-     r"runs/a\.json: a run joined to the gold by \(query, id\) needs the query \(--cluster-col\) in a column of a "
-     r"delimited file \(CSV, TSV or whitespace-separated\)")])
+@pytest.mark.parametrize(
+    "run_file, args, message",
+    [
+        (
+            {"a.tsv": "c1\tQ1\tpos\tx\nc2\tQ1\tneg\tx\nc1\tQ2\tneg\tx\nc2\tQ2\tpos\tx\n"},
+            ["--score-col", "3"],
+            r"runs/a\.tsv, line 1: no header, and 4 columns where the gold has 3, so the query column 'q' "
+            r"\(--cluster-col\) cannot be found by its name; give its position, the same in the gold and the runs \(the "
+            r"gold has it at --cluster-col 2\), or give the run a header line",
+        ),
+        (
+            {"a.tsv": "query\tid\tlabel\nQ1\tc1\tpos\nQ1\tc2\tneg\nQ2\tc1\tneg\nQ2\tc2\tpos\n"},
+            [],
+            r"runs/a\.tsv, line 1: the header \('query', 'id', 'label'\) has no query column 'q' \(--cluster-col\); a run "
+            r"joined to the gold by \(query, id\) needs each candidate's query",
+        ),
+        (
+            {"a.json": '{"c1": "pos", "c2": "neg"}'},
+            [],
+            r"runs/a\.json: a run joined to the gold by \(query, id\) needs the query \(--cluster-col\) in a column of a "
+            r"delimited file \(CSV, TSV or whitespace-separated\)",
+        ),
+    ],
+)
 def test_a_run_without_a_findable_query_column_is_one_error(tmp_path, run_file, args, message):
     _repeated_ids(tmp_path, run_file)
-    res = run_cli(tmp_path, "validate", "gold.tsv", "--runs", "runs", "--cluster-col", "q", *args,
-                  "--metric", "accuracy")
+    res = run_cli(
+        tmp_path,
+        "validate",
+        "gold.tsv",
+        "--runs",
+        "runs",
+        "--cluster-col",
+        "q",
+        *args,
+        "--metric",
+        "accuracy",
+    )
     lines = [x for x in res.stderr.splitlines() if x.strip() and not x.startswith("warning:")]
     assert res.returncode == 2 and len(lines) == 1, res.stderr
     assert re.fullmatch("error: " + message, lines[0]), lines[0]

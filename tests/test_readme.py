@@ -14,7 +14,6 @@ import warnings
 from pathlib import Path
 
 import pytest
-
 from conftest import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,24 +66,35 @@ def test_example_prints_what_the_readme_shows(example):
     assert shown, "the README shows what the example prints"
     assert printed.rstrip("\n") == shown[0].rstrip("\n")
     # the prose after the tables quotes ParaNLP.02's row of the differences: the same numbers
-    header, row = (next(line for line in printed.splitlines() if line.startswith(start))
-                   for start in ("| System | Difference", "| ParaNLP.02 |"))
+    header, row = (
+        next(line for line in printed.splitlines() if line.startswith(start))
+        for start in ("| System | Difference", "| ParaNLP.02 |")
+    )
     cells = dict(zip(header.strip("|").split(" | "), row.strip("|").split(" | ")))
     prose = " ".join(section.split(shown[0])[1].split())
-    quoted = re.search(r"raw p-value of (\S+) .*?`p \(verdict\)` = (\S+) ≥ 0\.05, its max-T column; Holm over "
-                       r"the same pairs gives (\S+)\)", prose)
+    quoted = re.search(
+        r"raw p-value of (\S+) .*?`p \(verdict\)` = (\S+) ≥ 0\.05, its max-T column; Holm over "
+        r"the same pairs gives (\S+)\)",
+        prose,
+    )
     assert cells["max-T"] == cells["p (verdict)"] and cells["Significant"].strip() == "no", cells
-    assert quoted and quoted.groups() == (cells["p"].strip(), cells["p (verdict)"].strip(),
-                                          cells["Holm"].strip()), (quoted, cells)
+    assert quoted and quoted.groups() == (
+        cells["p"].strip(),
+        cells["p (verdict)"].strip(),
+        cells["Holm"].strip(),
+    ), (quoted, cells)
     # and so does the results.json section further down
     later = " ".join(README.read_text(encoding="utf-8").split())
-    quoted = re.findall(r"ParaNLP\.02 has `p_value` (\S+) and `p_adjusted` (\S+) \(its `p_maxt`\),", later)
+    quoted = re.findall(
+        r"ParaNLP\.02 has `p_value` (\S+) and `p_adjusted` (\S+) \(its `p_maxt`\),", later
+    )
     assert quoted == [(cells["p"].strip(), cells["p (verdict)"].strip())], (quoted, cells)
 
 
 def test_example_objects(example):
-    import compreport as cr
     from matplotlib.figure import Figure
+
+    import compreport as cr
 
     namespace, _, _, _ = example
     analysis = namespace["analysis"]
@@ -92,11 +102,17 @@ def test_example_objects(example):
     assert list(namespace["board"]["system"])[0] == analysis.competition("paraphrase").primary.best
     assert len(namespace["pairs"]) == 8 * 7 // 2
     assert len(namespace["summary"]) == len(analysis.competitions)
-    assert "\\begin{table}" in namespace["latex"] and "longtable" not in namespace["latex"]  # row-split floats
-    assert isinstance(namespace["fig"], Figure) and namespace["fig"]._repr_png_().startswith(b"\x89PNG")
+    assert (
+        "\\begin{table}" in namespace["latex"] and "longtable" not in namespace["latex"]
+    )  # row-split floats
+    assert isinstance(namespace["fig"], Figure) and namespace["fig"]._repr_png_().startswith(
+        b"\x89PNG"
+    )
     written = [Path(p) for p in namespace["written"]]
     out = Path(namespace["out"])
-    assert out / "results.json" in written and all(p.is_file() and out in p.parents for p in written)
+    assert out / "results.json" in written and all(
+        p.is_file() and out in p.parents for p in written
+    )
     assert json.loads((out / "results.json").read_text(encoding="utf-8")) == analysis.to_dict()
 
 
@@ -106,8 +122,19 @@ def test_example_equals_the_cli(example, tmp_path):
     analysis = namespace["analysis"]
     s = analysis.settings
     out = tmp_path / "cli"
-    res = run_cli(cwd, "report", "examples/workshop", "-B", str(s.bootstrap), "--seed", str(s.seed), "--format", "json",
-                  "-o", str(out))
+    res = run_cli(
+        cwd,
+        "report",
+        "examples/workshop",
+        "-B",
+        str(s.bootstrap),
+        "--seed",
+        str(s.seed),
+        "--format",
+        "json",
+        "-o",
+        str(out),
+    )
     assert res.returncode == 0, res.stderr
     assert json.loads((out / "results.json").read_text(encoding="utf-8")) == analysis.to_dict()
 
@@ -117,6 +144,8 @@ def test_report_is_exported_and_import_stays_light():
     from compreport.report import Report
 
     assert cr.Report is Report and "Report" in cr.__all__
-    code = ("import sys, compreport; heavy = {'pandas', 'matplotlib', 'jinja2', 'statsmodels', 'scipy', "
-            "'weasyprint', 'pylatex'} & set(sys.modules); assert not heavy, heavy")
+    code = (
+        "import sys, compreport; heavy = {'pandas', 'matplotlib', 'jinja2', 'statsmodels', 'scipy', "
+        "'weasyprint', 'pylatex'} & set(sys.modules); assert not heavy, heavy"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)

@@ -7,13 +7,13 @@ import warnings
 
 import numpy as np
 import pytest
+from conftest import make_competition
 from scipy.stats import binomtest
 
 import compreport as cr
 from compreport.report import prose
 from compreport.report.pages.team import team_html
 from compreport.stats import montecarlo
-from conftest import make_competition
 
 
 def test_bounds_are_clopper_pearson():
@@ -35,14 +35,20 @@ def test_settled_needs_both_bounds_and_the_estimate_on_one_side():
     p = np.array([1 / (B + 1), 51 / (B + 1)])
     bonf = lambda x: np.minimum(1, 2 * x)  # noqa: E731
     assert montecarlo.settled(p, B, bonf, 0.05).tolist() == [0.0, 1.0]
-    assert montecarlo.settled(p, 100_000, bonf, 0.05).tolist() == [1.0, 1.0]  # the same p from 10^5 resamples
+    assert montecarlo.settled(p, 100_000, bonf, 0.05).tolist() == [
+        1.0,
+        1.0,
+    ]  # the same p from 10^5 resamples
 
 
 def _many(m=48, k=20, n=240, seed=5):
     """m systems over k classes: accuracies from 0.95 down to 0.35, so most pairs differ a lot."""
     rng = np.random.default_rng(seed)
     gold = rng.integers(0, k, n)
-    preds = [np.where(rng.random(n) < acc, gold, rng.integers(0, k, n)) for acc in np.linspace(0.95, 0.35, m)]
+    preds = [
+        np.where(rng.random(n) < acc, gold, rng.integers(0, k, n))
+        for acc in np.linspace(0.95, 0.35, m)
+    ]
     return make_competition(gold, preds, metrics=["accuracy"], cid="many")
 
 
@@ -53,8 +59,14 @@ def test_refinement_makes_groups_informative_where_fixed_b_cannot():
     comp = _many()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        fixed = cr.analyze(comp, bootstrap=2000, seed=1, refine=False, correction="holm").competitions[0].primary
-        refined = cr.analyze(comp, bootstrap=2000, seed=1, correction="holm").competitions[0].primary
+        fixed = (
+            cr.analyze(comp, bootstrap=2000, seed=1, refine=False, correction="holm")
+            .competitions[0]
+            .primary
+        )
+        refined = (
+            cr.analyze(comp, bootstrap=2000, seed=1, correction="holm").competitions[0].primary
+        )
         maxt = cr.analyze(comp, bootstrap=2000, seed=1, refine=False).competitions[0].primary
     assert maxt.verdicts["can_reject"] is True and len({s.group for s in maxt.scores}) > 10
     assert sum(c.significant for c in maxt.pairs) > 500
@@ -63,7 +75,9 @@ def test_refinement_makes_groups_informative_where_fixed_b_cannot():
     assert len({s.group for s in refined.scores}) > 10
     assert sum(c.significant for c in refined.pairs) > 500
     # intervals stay on the first B resamples: identical with and without refinement
-    assert [(s.ci_low, s.ci_high) for s in refined.scores] == [(s.ci_low, s.ci_high) for s in fixed.scores]
+    assert [(s.ci_low, s.ci_high) for s in refined.scores] == [
+        (s.ci_low, s.ci_high) for s in fixed.scores
+    ]
 
 
 def test_refined_p_values_are_those_of_the_larger_b():
@@ -81,7 +95,10 @@ def test_refined_p_values_are_those_of_the_larger_b():
     fixed = fixed_analysis.competitions[0].primary
     assert [c.p_value for c in refined.pairs] == [c.p_value for c in fixed.pairs]
     assert [c.significant for c in refined.pairs] == [c.significant for c in fixed.pairs]
-    assert cr.analyze(comp, bootstrap=500, seed=4, jobs=2, correction="holm").to_json() == whole.to_json()
+    assert (
+        cr.analyze(comp, bootstrap=500, seed=4, jobs=2, correction="holm").to_json()
+        == whole.to_json()
+    )
     # what shows a p-value beside the first 500 resamples says how many it comes from
     report = cr.Report(whole)
     fig = report.figure("dist")
@@ -90,11 +107,19 @@ def test_refined_p_values_are_those_of_the_larger_b():
     # its histogram holds the first 500 of them (its shaded region is not all the p-value counts)
     assert f"first 500 of {R:,} replicates" in [t.get_text() for t in fig.legends[0].get_texts()]
     # the methods' formula divides by the resamples behind the p-value, R, which is B only without refinement
-    methods = "".join(s for s in prose.paragraph(whole.settings, whole.competitions) if isinstance(s, str))
+    methods = "".join(
+        s for s in prose.paragraph(whole.settings, whole.competitions) if isinstance(s, str)
+    )
     assert "p = (c + 1)/(R + 1)" in methods and "(B + 1)" not in methods
-    assert "R being the resamples behind each p-value: 500, or more where the p-values were re-estimated" in methods
-    methods = "".join(s for s in prose.paragraph(fixed_analysis.settings, fixed_analysis.competitions)
-                      if isinstance(s, str))
+    assert (
+        "R being the resamples behind each p-value: 500, or more where the p-values were re-estimated"
+        in methods
+    )
+    methods = "".join(
+        s
+        for s in prose.paragraph(fixed_analysis.settings, fixed_analysis.competitions)
+        if isinstance(s, str)
+    )
     assert "p = (c + 1)/(B + 1)" in methods and "R being" not in methods
     system = next(s.system for s in refined.scores if not s.is_best)
     sheet = re.sub(r"<[^>]+>", "", team_html(whole, whole.competitions[0], system))
@@ -113,15 +138,21 @@ def test_max_t_refinement_counts_only_what_is_unsettled():
     fixed = cr.analyze(comp, bootstrap=500, seed=4, refine=False).competitions[0].primary
     whole = cr.analyze(comp, bootstrap=500, seed=4)
     refined = whole.competitions[0].primary
-    assert any(c.settled is False for c in fixed.pairs), "the case needs an unsettled verdict at B = 500"
+    assert any(c.settled is False for c in fixed.pairs), (
+        "the case needs an unsettled verdict at B = 500"
+    )
     assert refined.verdicts["resamples"] > 500
-    assert [(c.ci_low, c.ci_high) for c in refined.pairs] == [(c.ci_low, c.ci_high) for c in fixed.pairs]
+    assert [(c.ci_low, c.ci_high) for c in refined.pairs] == [
+        (c.ci_low, c.ci_high) for c in fixed.pairs
+    ]
     t = [abs(c.diff) / np.std(fixed.difference_replicates(c.a, c.b), ddof=1) for c in fixed.pairs]
     first = min(t[k] for k, c in enumerate(fixed.pairs) if c.settled is False)
     for k, (a, b) in enumerate(zip(fixed.pairs, refined.pairs)):
-        if t[k] > first:   # ahead of the first unsettled pair in the step-down: not counted again
-            assert a.p_maxt == b.p_maxt and a.p_value == b.p_value and a.p_se == b.p_se and a.settled
-        else:              # counted again: more resamples behind both p-values
+        if t[k] > first:  # ahead of the first unsettled pair in the step-down: not counted again
+            assert (
+                a.p_maxt == b.p_maxt and a.p_value == b.p_value and a.p_se == b.p_se and a.settled
+            )
+        else:  # counted again: more resamples behind both p-values
             assert b.p_se < a.p_se or b.p_se == a.p_se == 0
             assert b.p_maxt >= b.p_value
     assert any(a.p_maxt != b.p_maxt for a, b in zip(fixed.pairs, refined.pairs))
@@ -140,10 +171,16 @@ def test_borderline_pair_is_reported_with_its_error_and_marked_unsettled(tmp_pat
     gold = rng.integers(0, 2, 2000)
     a = np.where(rng.random(2000) < 0.75, gold, 1 - gold)
     b = a.copy()
-    flip = np.concatenate([rng.choice(np.flatnonzero(a == gold), 38, replace=False),
-                           rng.choice(np.flatnonzero(a != gold), 22, replace=False)])
+    flip = np.concatenate(
+        [
+            rng.choice(np.flatnonzero(a == gold), 38, replace=False),
+            rng.choice(np.flatnonzero(a != gold), 22, replace=False),
+        ]
+    )
     b[flip] = 1 - b[flip]
-    comp = make_competition(gold, [a, b], systems=["A.01", "B.01"], metrics=["accuracy"], cid="close")
+    comp = make_competition(
+        gold, [a, b], systems=["A.01", "B.01"], metrics=["accuracy"], cid="close"
+    )
     analysis = cr.analyze(comp, bootstrap=199, seed=0, refine=False)
     ma = analysis.competitions[0].primary
     (pair,) = ma.pairs
@@ -169,8 +206,12 @@ def test_randomization_p_values_count_rounds_wherever_their_number_is_given():
     rng = np.random.default_rng(2)
     gold = rng.integers(0, 2, 300)
     preds = [np.where(rng.random(300) < a, gold, 1 - gold) for a in (0.8, 0.74, 0.72, 0.6)]
-    whole = cr.analyze(make_competition(gold, preds, metrics=["accuracy"], cid="refine"), bootstrap=500, seed=4,
-                       test="randomization")
+    whole = cr.analyze(
+        make_competition(gold, preds, metrics=["accuracy"], cid="refine"),
+        bootstrap=500,
+        seed=4,
+        test="randomization",
+    )
     comp = whole.competitions[0]
     R = comp.primary.verdicts["resamples"]
     assert R > 500
@@ -180,6 +221,13 @@ def test_randomization_p_values_count_rounds_wherever_their_number_is_given():
     sheet = re.sub(r"<[^>]+>", "", team_html(whole, comp, system))
     assert f"from {R:,} rounds" in sheet and "resamples)" not in sheet
     assert f"$p$ from {num(R)} rounds, Monte-Carlo" in report.to_latex("diff-best")
-    assert prose.unsettled_note(whole.settings, R).startswith(f"Unsettled: after {R:,} rounds this verdict")
-    methods = "".join(s for s in prose.paragraph(whole.settings, whole.competitions) if isinstance(s, str))
-    assert "re-estimated from twice as many rounds, up to 8,000 (intervals stay on the first 500 resamples)" in methods
+    assert prose.unsettled_note(whole.settings, R).startswith(
+        f"Unsettled: after {R:,} rounds this verdict"
+    )
+    methods = "".join(
+        s for s in prose.paragraph(whole.settings, whole.competitions) if isinstance(s, str)
+    )
+    assert (
+        "re-estimated from twice as many rounds, up to 8,000 (intervals stay on the first 500 resamples)"
+        in methods
+    )

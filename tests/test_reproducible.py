@@ -13,7 +13,9 @@ WORKSHOP = ROOT / "examples" / "workshop"
 
 
 def _files(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+    }
 
 
 def test_blas_threads_do_not_change_results(tmp_path):
@@ -23,8 +25,26 @@ def test_blas_threads_do_not_change_results(tmp_path):
     for threads in ("1", "2"):
         out = tmp_path / f"t{threads}"
         env = dict(os.environ, OPENBLAS_NUM_THREADS=threads, PYTHONPATH=str(ROOT))
-        subprocess.run([sys.executable, "-m", "compreport", "report", str(WORKSHOP / "ratings-mae"), "-o", str(out),
-                        "-q", "--format", "json", "-B", "2000", "--refine", "off"], check=True, env=env)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "compreport",
+                "report",
+                str(WORKSHOP / "ratings-mae"),
+                "-o",
+                str(out),
+                "-q",
+                "--format",
+                "json",
+                "-B",
+                "2000",
+                "--refine",
+                "off",
+            ],
+            check=True,
+            env=env,
+        )
         got.append((out / "results.json").read_bytes())
     assert got[0] == got[1]
 
@@ -37,15 +57,21 @@ def test_competitions_analysed_in_parallel_give_the_same_results():
 
     import compreport as cr
 
-    data = cr.load([str(WORKSHOP / "stance-eu"), str(WORKSHOP / "sentiment-eu"), str(WORKSHOP / "ratings-mae")])
+    data = cr.load(
+        [str(WORKSHOP / "stance-eu"), str(WORKSHOP / "sentiment-eu"), str(WORKSHOP / "ratings-mae")]
+    )
     for correction in (None, "holm"):
         runs = []
         for jobs in (1, 2):
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                analysis = cr.analyze(data, bootstrap=60, refine=False, jobs=jobs, correction=correction)
+                analysis = cr.analyze(
+                    data, bootstrap=60, refine=False, jobs=jobs, correction=correction
+                )
             runs.append((analysis.to_json(), [str(w.message) for w in caught]))
         assert runs[0] == runs[1]
         assert analysis.settings.correction == (correction or "maxt")
         if correction == "holm":
-            assert len(runs[0][1]) >= 3  # B = 60 is too few for Holm in each competition: warned, in order
+            assert (
+                len(runs[0][1]) >= 3
+            )  # B = 60 is too few for Holm in each competition: warned, in order

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from compreport.stats.analysis import Analysis
 from compreport.cli import main
+from compreport.stats.analysis import Analysis
 
 DATA = Path(__file__).parent / "data" / "bestgen2022-absa"
 SYSTEMS = ["aen_bert", "bert_spc", "memnet", "atae_lstm", "td_lstm"]
@@ -35,8 +35,23 @@ def report(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("rep")
     csv = bestgen_wide(tmp / "absa.csv")
     out = tmp / "out"
-    assert main(["report", str(csv), "--metric", "accuracy,macro_f1", "-B", "2000", "-o", str(out),
-                 "--format", "json"]) == 0
+    assert (
+        main(
+            [
+                "report",
+                str(csv),
+                "--metric",
+                "accuracy,macro_f1",
+                "-B",
+                "2000",
+                "-o",
+                str(out),
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     return csv, out, json.loads((out / "results.json").read_text())
 
 
@@ -44,10 +59,26 @@ def test_top_level_and_settings(report):
     _, _, d = report
     assert d["tool"]["name"] == "compreport" and d["tool"]["version"]
     s = d["settings"]
-    assert (s["bootstrap"], s["seed"], s["alpha"], s["ci_method"], s["test"]) == (2000, 0, 0.05, "percentile",
-                                                                                 "bootstrap")
+    assert (s["bootstrap"], s["seed"], s["alpha"], s["ci_method"], s["test"]) == (
+        2000,
+        0,
+        0.05,
+        "percentile",
+        "bootstrap",
+    )
     (c,) = d["competitions"]
-    for key in ("id", "name", "year", "task", "language", "group", "n", "systems", "baselines", "metrics"):
+    for key in (
+        "id",
+        "name",
+        "year",
+        "task",
+        "language",
+        "group",
+        "n",
+        "systems",
+        "baselines",
+        "metrics",
+    ):
         assert key in c
     assert c["n"] == 638 and c["systems"] == SYSTEMS and c["id"] == "absa"
     assert c["inputs"][0]["sha256"] and len(c["inputs"][0]["sha256"]) == 64
@@ -58,25 +89,85 @@ def test_metric_entries(report):
     acc, mf1 = d["competitions"][0]["metrics"]
     assert (acc["name"], acc["primary"], mf1["primary"]) == ("accuracy", True, False)
     assert acc["higher_is_better"] is True and acc["best"] == "aen_bert"
-    assert set(acc["scores"][0]) == {"system", "score", "boot_mean", "se", "ci_low", "ci_high", "rank", "group",
-                                     "is_best", "differs_from_best", "p_vs_best", "settled_vs_best", "ties_with_best"}
+    assert set(acc["scores"][0]) == {
+        "system",
+        "score",
+        "boot_mean",
+        "se",
+        "ci_low",
+        "ci_high",
+        "rank",
+        "group",
+        "is_best",
+        "differs_from_best",
+        "p_vs_best",
+        "settled_vs_best",
+        "ties_with_best",
+    }
     verdict = {"excludes_zero", "p_adjusted", "significant", "p_se", "settled", "mark"}
-    assert set(acc["vs_best"][0]) == {"system", "diff", "ci_low", "ci_high", "p_value", "p_bonferroni", "p_holm",
-                                      "p_bh", "p_maxt"} | verdict
-    assert set(acc["pairs"][0]) == {"a", "b", "diff", "ci_low", "ci_high", "p_value", "p_bonferroni", "p_holm",
-                                    "p_bh", "p_maxt"} | verdict
-    assert {k: acc["verdicts"][k] for k in ("alpha", "correction", "family", "marks")} == \
-        {"alpha": 0.05, "correction": "maxt", "family": "all-pairs", "marks": [[0.001, "***"], [0.01, "**"], [0.05, "*"]]}
+    assert (
+        set(acc["vs_best"][0])
+        == {
+            "system",
+            "diff",
+            "ci_low",
+            "ci_high",
+            "p_value",
+            "p_bonferroni",
+            "p_holm",
+            "p_bh",
+            "p_maxt",
+        }
+        | verdict
+    )
+    assert (
+        set(acc["pairs"][0])
+        == {
+            "a",
+            "b",
+            "diff",
+            "ci_low",
+            "ci_high",
+            "p_value",
+            "p_bonferroni",
+            "p_holm",
+            "p_bh",
+            "p_maxt",
+        }
+        | verdict
+    )
+    assert {k: acc["verdicts"][k] for k in ("alpha", "correction", "family", "marks")} == {
+        "alpha": 0.05,
+        "correction": "maxt",
+        "family": "all-pairs",
+        "marks": [[0.001, "***"], [0.01, "**"], [0.05, "*"]],
+    }
     m = len(acc["scores"])
     assert acc["verdicts"]["tested"] == m * (m - 1) // 2  # every pair, baselines not excluded here
     B = acc["verdicts"]["resamples"]  # B, or more after refinement
     assert B >= d["settings"]["bootstrap"]
-    assert acc["verdicts"]["min_p"] == pytest.approx(1 / (B + 1), rel=1e-12)  # max-T: one exceedance proportion
+    assert acc["verdicts"]["min_p"] == pytest.approx(
+        1 / (B + 1), rel=1e-12
+    )  # max-T: one exceedance proportion
     assert acc["verdicts"]["can_reject"] is (acc["verdicts"]["min_p"] < 0.05)
     comp = acc["competitiveness"]
-    assert set(comp) == {"n", "m", "possible_comparisons", "ties_with_winner", "ties", "win_minus_median", "cv",
-                         "ppi", "ppi_unit", "ties_family"}
-    assert set(comp["ties"]) == set(comp["ties_with_winner"]) == {"none", "bonferroni", "holm", "bh", "maxt"}
+    assert set(comp) == {
+        "n",
+        "m",
+        "possible_comparisons",
+        "ties_with_winner",
+        "ties",
+        "win_minus_median",
+        "cv",
+        "ppi",
+        "ppi_unit",
+        "ties_family",
+    }
+    assert (
+        set(comp["ties"])
+        == set(comp["ties_with_winner"])
+        == {"none", "bonferroni", "holm", "bh", "maxt"}
+    )
     assert (comp["m"], comp["possible_comparisons"]) == (5, 10)
     assert len(acc["vs_best"]) == 4 and len(acc["pairs"]) == 10
 
@@ -86,7 +177,13 @@ def test_published_accuracies_and_differences(report):
     _, _, d = report
     acc = d["competitions"][0]["metrics"][0]
     score = {s["system"]: s["score"] for s in acc["scores"]}
-    published = {"aen_bert": 0.781, "bert_spc": 0.770, "memnet": 0.721, "atae_lstm": 0.708, "td_lstm": 0.683}
+    published = {
+        "aen_bert": 0.781,
+        "bert_spc": 0.770,
+        "memnet": 0.721,
+        "atae_lstm": 0.708,
+        "td_lstm": 0.683,
+    }
     for s, v in published.items():
         assert score[s] == pytest.approx(v, abs=5e-4)
     diffs = {(p["a"], p["b"]): p["diff"] for p in acc["pairs"]}
@@ -112,7 +209,9 @@ def test_ordering_orientation_and_families(report):
         comp = ma["competitiveness"]
         assert comp["ties"]["none"] == sum(p["p_value"] >= 0.05 for p in ma["pairs"])
         assert comp["ties_with_winner"]["holm"] == sum(v["p_holm"] >= 0.05 for v in ma["vs_best"])
-        assert comp["ties_with_winner"]["maxt"] == sum(not s["differs_from_best"] for s in ma["scores"][1:])
+        assert comp["ties_with_winner"]["maxt"] == sum(
+            not s["differs_from_best"] for s in ma["scores"][1:]
+        )
         assert comp["ppi"] == pytest.approx(100 * (1 - ma["scores"][0]["score"]))
 
 
@@ -121,7 +220,9 @@ def test_boot_mean_se_and_ci_are_from_the_replicates(report):
     for s in d["competitions"][0]["metrics"][0]["scores"]:
         se_binomial = np.sqrt(s["score"] * (1 - s["score"]) / 638)
         assert s["se"] == pytest.approx(se_binomial, rel=0.1)
-        assert s["boot_mean"] == pytest.approx(s["score"], abs=3 * se_binomial / np.sqrt(2000) + 1e-3)
+        assert s["boot_mean"] == pytest.approx(
+            s["score"], abs=3 * se_binomial / np.sqrt(2000) + 1e-3
+        )
         assert s["ci_low"] < s["score"] < s["ci_high"]
         assert s["ci_high"] - s["ci_low"] == pytest.approx(2 * 1.96 * se_binomial, rel=0.15)
 
@@ -129,12 +230,44 @@ def test_boot_mean_se_and_ci_are_from_the_replicates(report):
 def test_same_seed_byte_identical_other_seed_differs(report, tmp_path):
     csv, out, _ = report
     again = tmp_path / "again"
-    assert main(["report", str(csv), "--metric", "accuracy,macro_f1", "-B", "2000", "-o", str(again),
-                 "--format", "json"]) == 0
+    assert (
+        main(
+            [
+                "report",
+                str(csv),
+                "--metric",
+                "accuracy,macro_f1",
+                "-B",
+                "2000",
+                "-o",
+                str(again),
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     assert (again / "results.json").read_bytes() == (out / "results.json").read_bytes()
     other = tmp_path / "other"
-    assert main(["report", str(csv), "--metric", "accuracy,macro_f1", "-B", "2000", "--seed", "7",
-                 "-o", str(other), "--format", "json"]) == 0
+    assert (
+        main(
+            [
+                "report",
+                str(csv),
+                "--metric",
+                "accuracy,macro_f1",
+                "-B",
+                "2000",
+                "--seed",
+                "7",
+                "-o",
+                str(other),
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     d = json.loads((other / "results.json").read_text())
     assert d["settings"]["seed"] == 7
     assert (other / "results.json").read_bytes() != (out / "results.json").read_bytes()
@@ -150,11 +283,28 @@ def test_identical_systems_and_lower_is_better(tmp_path):
     rng = np.random.default_rng(3)
     y = rng.normal(3, 1, 300)
     good = y + rng.normal(0, 0.5, 300)
-    lines = ["y,good,twin,bad"] + [f"{a:.4f},{b:.4f},{b:.4f},{a + 1.5:.4f}" for a, b in zip(y, good)]
+    lines = ["y,good,twin,bad"] + [
+        f"{a:.4f},{b:.4f},{b:.4f},{a + 1.5:.4f}" for a, b in zip(y, good)
+    ]
     (tmp_path / "reg.csv").write_text("\n".join(lines) + "\n")
     out = tmp_path / "out"
-    assert main(["report", str(tmp_path / "reg.csv"), "--metric", "mae", "-B", "1000", "-o", str(out),
-                 "--format", "json"]) == 0
+    assert (
+        main(
+            [
+                "report",
+                str(tmp_path / "reg.csv"),
+                "--metric",
+                "mae",
+                "-B",
+                "1000",
+                "-o",
+                str(out),
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     ma = json.loads((out / "results.json").read_text())["competitions"][0]["metrics"][0]
     assert ma["higher_is_better"] is False and ma["best"] == "good"
     twin = next(v for v in ma["vs_best"] if v["system"] == "twin")

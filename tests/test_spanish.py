@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import ast
 import json
-import subprocess
 import re
 import string
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -15,10 +15,10 @@ from jinja2 import nodes
 
 import compreport
 from compreport.language import count, language, tr
-from compreport.report.pages.html import environment as html_environment
+from compreport.language.translations import ES
 from compreport.report.latex.renderer import environment as latex_environment
 from compreport.report.latex.tex import breakable, escape
-from compreport.language.translations import ES
+from compreport.report.pages.html import environment as html_environment
 
 PACKAGE = Path(compreport.__file__).parent
 TEMPLATES = PACKAGE.parent / "templates"
@@ -29,8 +29,14 @@ def _python_texts() -> dict[str, str]:
     out = {}
     for path in PACKAGE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("tr", "N_")
-                    and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("tr", "N_")
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
                 out[node.args[0].value] = f"{path.name}:{node.lineno}"
     return out
 
@@ -44,8 +50,12 @@ def _template_texts() -> dict[str, str]:
                 continue
             tree = env.parse(path.read_text(encoding="utf-8"))
             for call in tree.find_all(nodes.Call):
-                if (isinstance(call.node, nodes.Name) and call.node.name == "tr" and call.args
-                        and isinstance(call.args[0], nodes.Const)):
+                if (
+                    isinstance(call.node, nodes.Name)
+                    and call.node.name == "tr"
+                    and call.args
+                    and isinstance(call.args[0], nodes.Const)
+                ):
                     out[call.args[0].value] = f"{kind}/{path.name}:{call.lineno}"
     return out
 
@@ -69,7 +79,11 @@ def test_no_text_is_translated_twice():
     """A key written twice, in one part of the table or in two, would silently keep only the last Spanish."""
     keys = []
     for part in sorted((PACKAGE / "language" / "translations").glob("[!_]*.py")):
-        for table in (n for n in ast.walk(ast.parse(part.read_text(encoding="utf-8"))) if isinstance(n, ast.Dict)):
+        for table in (
+            n
+            for n in ast.walk(ast.parse(part.read_text(encoding="utf-8")))
+            if isinstance(n, ast.Dict)
+        ):
             keys += [k.value for k in table.keys]
     assert len(keys) == len(ES) > 300
     assert len(keys) == len(set(keys)), sorted({k for k in keys if keys.count(k) > 1})
@@ -88,7 +102,8 @@ def test_tr_and_count():
 
 #: English words that no Spanish sentence of a report holds: function words and the report's own
 #: terms. The test workshop's team, competition and file names hold none of them.
-ENGLISH = set("""
+ENGLISH = set(
+    """
 the of and with from is are by for to than which that this these each every not or its their be on at
 system systems score scores winner significantly significant confidence interval intervals resamples resample
 pair pairs best rank ranked group groups difference differences metric metrics table tables figure figures
@@ -96,13 +111,16 @@ competition competitions team teams baseline baselines items item correction cor
 lower higher ties tied page method results analysis missing unsettled runner replicates label labels class
 classes predicted gold value values mark marks none legend challenge task summary contents overview report
 seed test notes warnings inputs settings versus over side shows counted cannot told apart winner's
-""".split())
+""".split()
+)
 #: Text that is not a sentence of ours: file names, LaTeX commands (with the names of environments,
 #: files, labels and packages they take; internal ones with @ too, as \fps@table).
-_NOT_WORDS = re.compile(r"\S*\.(?:csv|tsv|txt|toml|jsonl|zip|tex|pdf|svg|json|md|html|eml)\b|https?://\S+"
-                        r"|\\(?:begin|end|input|includegraphics|label|ref|usepackage|IfFileExists|renewenvironment|@float"
-                        r"|@dblfloat|floatplacement|bibliographystyle|bibliography|documentclass)\*?(?:\[[^\]]*\])?\{[^}]*\}"
-                        r"|\\[A-Za-z@]+|\[[^\]\n]*=[^\]\n]*\]")  # and key=value options: S[table-format=1.4]
+_NOT_WORDS = re.compile(
+    r"\S*\.(?:csv|tsv|txt|toml|jsonl|zip|tex|pdf|svg|json|md|html|eml)\b|https?://\S+"
+    r"|\\(?:begin|end|input|includegraphics|label|ref|usepackage|IfFileExists|renewenvironment|@float"
+    r"|@dblfloat|floatplacement|bibliographystyle|bibliography|documentclass)\*?(?:\[[^\]]*\])?\{[^}]*\}"
+    r"|\\[A-Za-z@]+|\[[^\]\n]*=[^\]\n]*\]"
+)  # and key=value options: S[table-format=1.4]
 
 
 def english_words(text: str, data: re.Pattern | None = None) -> set[str]:
@@ -121,7 +139,10 @@ def _html_text(html: str) -> str:
     class Text(HTMLParser):
         def __init__(self):
             super().__init__()
-            self.out, self.skip = [], []  # a stack of the open elements, True where text is left out
+            self.out, self.skip = (
+                [],
+                [],
+            )  # a stack of the open elements, True where text is left out
             self.glue = False  # after <wbr>: the next text continues the same word
 
         def handle_starttag(self, tag, attrs):
@@ -129,11 +150,17 @@ def _html_text(html: str) -> str:
             if tag in ("br", "img", "meta", "link", "input", "hr", "col", "wbr", "path", "use"):
                 return
             a = dict(attrs)
-            self.skip.append(tag in ("style", "script", "svg", "code") or a.get("lang") == "en"
-                             or (bool(self.skip) and self.skip[-1]))
+            self.skip.append(
+                tag in ("style", "script", "svg", "code")
+                or a.get("lang") == "en"
+                or (bool(self.skip) and self.skip[-1])
+            )
 
         def handle_endtag(self, tag):
-            if tag not in ("br", "img", "meta", "link", "input", "hr", "col", "wbr", "path", "use") and self.skip:
+            if (
+                tag not in ("br", "img", "meta", "link", "input", "hr", "col", "wbr", "path", "use")
+                and self.skip
+            ):
                 self.skip.pop()
 
         def handle_data(self, data):
@@ -150,11 +177,19 @@ def _html_text(html: str) -> str:
 
 
 def _pdf_text(path: Path) -> str:
-    text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    text = subprocess.run(
+        ["pdftotext", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
     text = text.split("Referencias")[0]  # the bibliography's titles are English works
-    text = re.sub(r"(?<=[a-záéíóúñ])[-\u2010\u00ad]\n(?=[a-záéíóúñ])", "", text)  # a word hyphenated at a line's end
-    text = re.sub(r"(?<=[._/+&@:])\n(?=\w)", "", text)  # a name in a caption's key wrapped after a separator
-    return re.sub(r"\(([^()]*)\s+and\s+([^()]*),\s\d{4}\)", " ", text)  # natbib's plainnat writes "and" in citations
+    text = re.sub(
+        r"(?<=[a-záéíóúñ])[-\u2010\u00ad]\n(?=[a-záéíóúñ])", "", text
+    )  # a word hyphenated at a line's end
+    text = re.sub(
+        r"(?<=[._/+&@:])\n(?=\w)", "", text
+    )  # a name in a caption's key wrapped after a separator
+    return re.sub(
+        r"\(([^()]*)\s+and\s+([^()]*),\s\d{4}\)", " ", text
+    )  # natbib's plainnat writes "and" in citations
 
 
 from test_report_cli import _run, needs_tex  # noqa: E402  (two_competitions: the end-to-end workshop, conftest)
@@ -165,23 +200,53 @@ def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
     """Every format in Spanish (HTML, report and overview PDFs, team letters, LaTeX tables and the
     compiled appendix, Markdown, figures, emails): no word of :data:`ENGLISH` in what a reader sees."""
     book = tmp_path / "addresses.csv"
-    book.write_text("team,address,language\nToxiHunters,ana@example.org\nIruñea-HLT,iker@example.org,es\n"
-                    "TxertoNLP,jo@example.org,en\n", encoding="utf-8")
+    book.write_text(
+        "team,address,language\nToxiHunters,ana@example.org\nIruñea-HLT,iker@example.org,es\n"
+        "TxertoNLP,jo@example.org,en\n",
+        encoding="utf-8",
+    )
     out = tmp_path / "es"
-    res = _run("report", str(two_competitions), "-o", str(out), "-B", "200", "--lang", "es", "--emails", str(book),
-               cwd=tmp_path)
+    res = _run(
+        "report",
+        str(two_competitions),
+        "-o",
+        str(out),
+        "-B",
+        "200",
+        "--lang",
+        "es",
+        "--emails",
+        str(book),
+        cwd=tmp_path,
+    )
     assert res.returncode == 0, res.stderr
     data = json.loads((out / "results.json").read_text(encoding="utf-8"))
-    names = {data["workshop"]["name"]} | {n for c in data["competitions"] for n in
-                                           (c["name"], *c["systems"], *filter(None, c["teams"].values()))}
-    names |= {cell.strip() for gold in two_competitions.glob("*/gold.tsv")  # the class labels, the columns
-              for line in gold.read_text(encoding="utf-8").splitlines() for cell in line.split("\t")[1:]}
-    names |= {Path(i["path"]).name for c in data["competitions"] for i in c["inputs"]}  # the input files
+    names = {data["workshop"]["name"]} | {
+        n
+        for c in data["competitions"]
+        for n in (c["name"], *c["systems"], *filter(None, c["teams"].values()))
+    }
+    names |= {
+        cell.strip()
+        for gold in two_competitions.glob("*/gold.tsv")  # the class labels, the columns
+        for line in gold.read_text(encoding="utf-8").splitlines()
+        for cell in line.split("\t")[1:]
+    }
+    names |= {
+        Path(i["path"]).name for c in data["competitions"] for i in c["inputs"]
+    }  # the input files
     names = {n for n in names if re.search("[A-Za-z]", n)}
     # as LaTeX, a caption's key and Markdown print them
-    names |= {escape(n) for n in names} | {breakable(n) for n in names} | {n.replace("_", "\\_") for n in names}
-    data_words = re.compile(r"(?<![\w\\])(?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-                            + r")(?!\w)")  # whole: not the "label" of \label
+    names |= (
+        {escape(n) for n in names}
+        | {breakable(n) for n in names}
+        | {n.replace("_", "\\_") for n in names}
+    )
+    data_words = re.compile(
+        r"(?<![\w\\])(?:"
+        + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+        + r")(?!\w)"
+    )  # whole: not the "label" of \label
     found = {}
     # the leaderboards printed at the end (after the files written), as leaderboard.md in Spanish
     board = res.stdout.split("\n\n", 1)[1]
@@ -197,8 +262,11 @@ def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
         elif path.suffix == ".pdf":
             text = _pdf_text(path)
         elif path.suffix in (".tex", ".md") and path.name != "preamble.tex":
-            text = re.sub(r"%[^\n]*", " ", path.read_text(encoding="utf-8")) if path.suffix == ".tex" else \
-                path.read_text(encoding="utf-8")
+            text = (
+                re.sub(r"%[^\n]*", " ", path.read_text(encoding="utf-8"))
+                if path.suffix == ".tex"
+                else path.read_text(encoding="utf-8")
+            )
         elif path.suffix == ".eml":
             import email
             from email import policy

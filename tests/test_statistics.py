@@ -1,18 +1,17 @@
 """Published numbers and statistical properties: BCa, randomization, coverage, families, groups."""
 
 import re
-from pathlib import Path
-
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
 import scipy.stats
 
-from compreport.stats import resampling as bootstrap
-from compreport.stats import intervals, letters, multitest
-from compreport.stats.analysis import Settings, analyze_competition
 from compreport.inputs.competition import Competition, MetricSpec
+from compreport.stats import intervals, letters, multitest
+from compreport.stats import resampling as bootstrap
+from compreport.stats.analysis import Settings, analyze_competition
 from compreport.stats.metrics import get_metric
 
 DATA = Path(__file__).parent / "data" / "bestgen2022-absa"
@@ -23,8 +22,15 @@ def competition(gold, preds, names=None, metric="accuracy", cid="t"):
     gold = np.asarray(gold).astype(str)
     preds = np.asarray(preds).astype(str)
     names = names or [f"s{i}" for i in range(len(preds))]
-    return Competition(id=cid, name=cid, gold=gold[:, None], predictions=preds[:, :, None], systems=names,
-                       item_ids=np.arange(len(gold)).astype(str), metrics=[MetricSpec(metric)])
+    return Competition(
+        id=cid,
+        name=cid,
+        gold=gold[:, None],
+        predictions=preds[:, :, None],
+        systems=names,
+        item_ids=np.arange(len(gold)).astype(str),
+        metrics=[MetricSpec(metric)],
+    )
 
 
 def bestgen():
@@ -45,7 +51,9 @@ def expected_table(name):
 
 @pytest.fixture(scope="module", params=[True, False], ids=["refine-on", "refine-off"])
 def absa_bca(request):
-    return analyze_competition(bestgen(), Settings(bootstrap=10000, ci_method="bca", refine=request.param))
+    return analyze_competition(
+        bestgen(), Settings(bootstrap=10000, ci_method="bca", refine=request.param)
+    )
 
 
 def test_bestgen_bca_intervals_of_accuracy_differences(absa_bca):
@@ -65,7 +73,9 @@ def test_bestgen_bca_intervals_of_accuracy_differences(absa_bca):
 def test_bestgen_fisher_pitman_p_values(refine):
     """Bestgen (2022): paired permutation p-values with 10,000 rounds, within 0.02, with refinement
     on (the default: more rounds where a verdict is unsettled) and off."""
-    res = analyze_competition(bestgen(), Settings(bootstrap=10000, test="randomization", refine=refine))
+    res = analyze_competition(
+        bestgen(), Settings(bootstrap=10000, test="randomization", refine=refine)
+    )
     pairs = {(c.a, c.b): c for c in res.metrics[0].pairs}
     rows = expected_table("expected_fisher_pitman_accuracy.txt")
     assert len(rows) == 10
@@ -82,8 +92,15 @@ def test_bca_matches_scipy_on_small_data():
     prep = get_metric("accuracy").prepare(comp, {})
     res = bootstrap.run([prep], n, 2, 8000, 3, jackknife=True)
     lo, hi = intervals.bca_interval(res.replicates[0], res.observed[0], *res.jackknife[0], 0.05)
-    ref = scipy.stats.bootstrap((gold, pred), lambda g, p, axis=-1: (g == p).mean(axis=axis), paired=True,
-                                vectorized=True, method="BCa", n_resamples=8000, random_state=1)
+    ref = scipy.stats.bootstrap(
+        (gold, pred),
+        lambda g, p, axis=-1: (g == p).mean(axis=axis),
+        paired=True,
+        vectorized=True,
+        method="BCa",
+        n_resamples=8000,
+        random_state=1,
+    )
     # accuracy moves in steps of 1/150; Monte-Carlo error of a 2.5% quantile at B=8000 is ~1 step
     assert lo[0] == pytest.approx(ref.confidence_interval.low, abs=2 / n)
     assert hi[0] == pytest.approx(ref.confidence_interval.high, abs=2 / n)
@@ -92,7 +109,9 @@ def test_bca_matches_scipy_on_small_data():
 def test_bca_of_identical_systems_is_degenerate_not_a_crash():
     gold = np.array([0, 1, 1, 0, 1] * 20)
     pred = np.array([0, 1, 0, 0, 1] * 20)
-    res = analyze_competition(competition(gold, [pred, pred]), Settings(bootstrap=500, ci_method="bca"))
+    res = analyze_competition(
+        competition(gold, [pred, pred]), Settings(bootstrap=500, ci_method="bca")
+    )
     (c,) = res.metrics[0].pairs
     assert (c.diff, c.ci_low, c.ci_high, c.p_value) == (0.0, 0.0, 0.0, 1.0)
 
@@ -102,8 +121,9 @@ def test_randomization_identical_systems_p_is_one_and_far_systems_small():
     gold = rng.integers(0, 2, 400)
     good = np.where(rng.random(400) < 0.9, gold, 1 - gold)
     bad = np.where(rng.random(400) < 0.6, gold, 1 - gold)
-    res = analyze_competition(competition(gold, [good, good, bad]),
-                              Settings(bootstrap=2000, test="randomization"))
+    res = analyze_competition(
+        competition(gold, [good, good, bad]), Settings(bootstrap=2000, test="randomization")
+    )
     p = {(c.a, c.b): c.p_value for c in res.metrics[0].pairs}
     assert p[("s0", "s1")] == 1.0
     assert p[("s0", "s2")] == pytest.approx(1 / 2001)
@@ -139,7 +159,9 @@ def test_pearson_randomization_matches_the_exact_test_on_raw_predictions():
     gold, preds = _pearson_pair()
     n = len(gold)
     masks = (np.arange(1 << n)[:, None] >> np.arange(n)) & 1
-    observed = abs(scipy.stats.pearsonr(gold, preds[0])[0] - scipy.stats.pearsonr(gold, preds[1])[0])
+    observed = abs(
+        scipy.stats.pearsonr(gold, preds[0])[0] - scipy.stats.pearsonr(gold, preds[1])[0]
+    )
     exact = np.mean(_raw_swap_deltas(gold, preds, masks) >= observed - 1e-10)
     R = 20000
     prep = get_metric("pearson").prepare(competition(gold, preds, metric="pearson"), {})
@@ -149,8 +171,11 @@ def test_pearson_randomization_matches_the_exact_test_on_raw_predictions():
     assert abs(got - exact) <= 4 * se + 1 / (R + 1), (got, exact, se)
 
 
-@pytest.mark.parametrize("offset, far", [(0.0, 0.0), (1e6, 0.0), (1e6, 1e6), (0.0, -3e5)],
-                         ids=["plain", "gold-and-a-at-1e6", "all-at-1e6", "b-at-minus-3e5"])
+@pytest.mark.parametrize(
+    "offset, far",
+    [(0.0, 0.0), (1e6, 0.0), (1e6, 1e6), (0.0, -3e5)],
+    ids=["plain", "gold-and-a-at-1e6", "all-at-1e6", "b-at-minus-3e5"],
+)
 def test_pearson_randomization_rounds_swap_raw_predictions(offset, far):
     """Round by round (the swaps the plan draws, replayed: one item per cluster), the p-value counts
     the rounds whose raw swapped predictions (scipy's pearsonr) differ at least as much as observed,
@@ -162,19 +187,37 @@ def test_pearson_randomization_rounds_swap_raw_predictions(offset, far):
     n, R = len(gold), 3000
     comp = competition(gold, preds, metric="pearson")
     clusters = Clusters.from_labels(list(range(n)))
-    res = bootstrap.run([get_metric("pearson").prepare(comp, {})], n, 2, R, seed=5, key=competition_key("t"),
-                        clusters=clusters, randomization=True, progress=False)
+    res = bootstrap.run(
+        [get_metric("pearson").prepare(comp, {})],
+        n,
+        2,
+        R,
+        seed=5,
+        key=competition_key("t"),
+        clusters=clusters,
+        randomization=True,
+        progress=False,
+    )
     (got,) = res.randomization_p(0, np.array([0]), np.array([1]))
     plan = Resampler(n, R, 5, competition_key("t"), clusters.count)
-    flips = np.vstack([plan.cluster_swaps(k) for k, _ in enumerate(plan.blocks())])[:, clusters.codes].astype(bool)
-    observed = abs(scipy.stats.pearsonr(gold, preds[0])[0] - scipy.stats.pearsonr(gold, preds[1])[0])
-    np.testing.assert_allclose(res.observed[0], [scipy.stats.pearsonr(gold, p)[0] for p in preds], rtol=1e-12)
+    flips = np.vstack([plan.cluster_swaps(k) for k, _ in enumerate(plan.blocks())])[
+        :, clusters.codes
+    ].astype(bool)
+    observed = abs(
+        scipy.stats.pearsonr(gold, preds[0])[0] - scipy.stats.pearsonr(gold, preds[1])[0]
+    )
+    np.testing.assert_allclose(
+        res.observed[0], [scipy.stats.pearsonr(gold, p)[0] for p in preds], rtol=1e-12
+    )
     hits = (_raw_swap_deltas(gold, preds, flips) >= observed - 1e-10 * max(1.0, observed)).sum()
     assert got == pytest.approx((1 + hits) / (R + 1), abs=1e-12)
 
 
-@pytest.mark.parametrize("offset, far", [(0.0, 0.0), (1e6, 0.0), (1e6, 1e6), (1e8, -1e6)],
-                         ids=["plain", "gold-and-a-at-1e6", "all-at-1e6", "1e8-and-minus-1e6"])
+@pytest.mark.parametrize(
+    "offset, far",
+    [(0.0, 0.0), (1e6, 0.0), (1e6, 1e6), (1e8, -1e6)],
+    ids=["plain", "gold-and-a-at-1e6", "all-at-1e6", "1e8-and-minus-1e6"],
+)
 def test_pearson_scores_of_every_swap_equal_scipy_on_raw_predictions(offset, far):
     """Precision: for every one of the 2^10 swap masks, the scores the randomization test gives the two
     systems (``Prepared.swapped`` on the summed item statistics) are scipy's pearsonr of the swapped raw
@@ -192,10 +235,18 @@ def test_pearson_scores_of_every_swap_equal_scipy_on_raw_predictions(offset, far
     sa = p.swapped(total, tot[a] - moved[:, a], moved_shared, moved[:, b], float(n), a, b)[:, 0]
     sb = p.swapped(total, tot[b] - moved[:, b], moved_shared, moved[:, a], float(n), b, a)[:, 0]
     g = np.broadcast_to(gold, masks.shape)
-    np.testing.assert_allclose(sa, scipy.stats.pearsonr(g, np.where(masks, preds[1], preds[0]), axis=1).statistic,
-                               rtol=0, atol=1e-12)
-    np.testing.assert_allclose(sb, scipy.stats.pearsonr(g, np.where(masks, preds[0], preds[1]), axis=1).statistic,
-                               rtol=0, atol=1e-12)
+    np.testing.assert_allclose(
+        sa,
+        scipy.stats.pearsonr(g, np.where(masks, preds[1], preds[0]), axis=1).statistic,
+        rtol=0,
+        atol=1e-12,
+    )
+    np.testing.assert_allclose(
+        sb,
+        scipy.stats.pearsonr(g, np.where(masks, preds[0], preds[1]), axis=1).statistic,
+        rtol=0,
+        atol=1e-12,
+    )
     observed = p.finalize(shared.sum(0), tot, float(n))
     assert (sa[-1], sb[-1]) == pytest.approx((observed[1], observed[0]), rel=0, abs=1e-14)
 
@@ -223,7 +274,18 @@ def test_paper_table5_per_row_family():
     rows = ["WordUp.01"] * 4 + ["WordUp.02"] * 3 + ["MultiAztertest.01"] * 2 + ["SQYQP.01"]
     p = np.array([0.2030, 0.0551, 0.0012, 0.0000, 0.1490, 0.0039, 0.0000, 0.0330, 0.0003, 0.0427])
     paper = {
-        "bonferroni": [0.8120, 0.2204, 0.0048, 0.0000, 0.4470, 0.0117, 0.0000, 0.0660, 0.0006, 0.0427],
+        "bonferroni": [
+            0.8120,
+            0.2204,
+            0.0048,
+            0.0000,
+            0.4470,
+            0.0117,
+            0.0000,
+            0.0660,
+            0.0006,
+            0.0427,
+        ],
         "holm": [0.2030, 0.1102, 0.0036, 0.0000, 0.1490, 0.0078, 0.0000, 0.0330, 0.0006, 0.0427],
         "bh": [0.2030, 0.0735, 0.0024, 0.0000, 0.1490, 0.0058, 0.0000, 0.0330, 0.0006, 0.0427],
     }
@@ -256,9 +318,13 @@ def test_letter_display_is_valid_and_agrees_with_scikit_posthocs(seed):
     _letters_ok(ours, different)
     pv = np.where(different, 0.001, 0.5)
     theirs = scikit_posthocs.compact_letter_display(pv, alpha=0.05)
-    groups_ours = {frozenset(i for i in range(m) if ch in ours[i]) for ch in set("".join(ours.values()))}
-    groups_theirs = {frozenset(i for i in range(m) if ch in theirs.iloc[i])
-                     for ch in set("".join(theirs)) - {" "}}
+    groups_ours = {
+        frozenset(i for i in range(m) if ch in ours[i]) for ch in set("".join(ours.values()))
+    }
+    groups_theirs = {
+        frozenset(i for i in range(m) if ch in theirs.iloc[i])
+        for ch in set("".join(theirs)) - {" "}
+    }
     assert groups_ours == groups_theirs
 
 
@@ -281,25 +347,42 @@ def test_too_few_resamples_for_the_corrections_is_warned():
     rng = np.random.default_rng(0)
     gold = rng.integers(0, 2, 100)
     preds = [np.where(rng.random(100) < q, gold, 1 - gold) for q in np.linspace(0.5, 0.95, 12)]
-    with pytest.warns(InputWarning, match=r"Holm correction over all pairs of systems \(66 comparisons tested\) can never "
-                                          r"reject.*use bootstrap=1320 or more"):
-        analyze_competition(competition(gold, preds), Settings(bootstrap=1000, refine=False, correction="holm"))
+    with pytest.warns(
+        InputWarning,
+        match=r"Holm correction over all pairs of systems \(66 comparisons tested\) can never "
+        r"reject.*use bootstrap=1320 or more",
+    ):
+        analyze_competition(
+            competition(gold, preds), Settings(bootstrap=1000, refine=False, correction="holm")
+        )
     from compreport.language.caller import caller
 
-    with caller("cli"), pytest.warns(InputWarning, match=r"use -B 1320 or more"):  # the command line's words
-        analyze_competition(competition(gold, preds), Settings(bootstrap=1000, refine=False, correction="holm"))
+    with (
+        caller("cli"),
+        pytest.warns(InputWarning, match=r"use -B 1320 or more"),
+    ):  # the command line's words
+        analyze_competition(
+            competition(gold, preds), Settings(bootstrap=1000, refine=False, correction="holm")
+        )
     # refinement may draw 16 B: B = 1000 can reject then, B = 50 cannot (800 < 1320)
-    with pytest.warns(InputWarning, match=r"with B = 50 \(refined up to 800\).*use bootstrap=83 or more"):
+    with pytest.warns(
+        InputWarning, match=r"with B = 50 \(refined up to 800\).*use bootstrap=83 or more"
+    ):
         analyze_competition(competition(gold, preds), Settings(bootstrap=50, correction="holm"))
     with warnings.catch_warnings():
         warnings.simplefilter("error", InputWarning)
         analyze_competition(competition(gold, preds), Settings(bootstrap=1000, correction="holm"))
     # vs-best is corrected over all 66 pairs too (the best is chosen on the data): the same warning
     with pytest.warns(InputWarning, match=r"\(66 comparisons tested\) can never reject"):
-        analyze_competition(competition(gold, preds), Settings(bootstrap=1000, family="vs-best", correction="holm",
-                                                               refine=False))
+        analyze_competition(
+            competition(gold, preds),
+            Settings(bootstrap=1000, family="vs-best", correction="holm", refine=False),
+        )
     # max-T (the default) and BH can reject with any B >= 20: an adjusted p-value is one exceedance proportion
-    for settings in (Settings(bootstrap=100, refine=False), Settings(bootstrap=1000, correction="bh")):
+    for settings in (
+        Settings(bootstrap=100, refine=False),
+        Settings(bootstrap=1000, correction="bh"),
+    ):
         with warnings.catch_warnings():
             warnings.simplefilter("error", InputWarning)
             analyze_competition(competition(gold, preds), settings)
@@ -325,7 +408,9 @@ def test_vs_best_family_tests_only_the_comparisons_with_the_best():
     preds = [np.where(rng.random(400) < q, gold, 1 - gold) for q in (0.9, 0.89, 0.8, 0.7, 0.6)]
     comp = make_competition(gold, preds)
     ca_all = analyze_competition(comp, Settings(bootstrap=2000), progress=False).primary
-    ma = analyze_competition(comp, Settings(bootstrap=2000, family="vs-best"), progress=False).primary
+    ma = analyze_competition(
+        comp, Settings(bootstrap=2000, family="vs-best"), progress=False
+    ).primary
     best = ma.best
     vb = {c.b: c for c in ma.vs_best}
     every = {(c.a, c.b): c for c in ca_all.pairs}

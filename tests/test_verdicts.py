@@ -13,20 +13,19 @@ import warnings
 
 import numpy as np
 import pytest
+from conftest import make_competition
 
 import compreport as cr
 from compreport.language import language
 from compreport.report import Report, prose
-from compreport.report.pages import html
 from compreport.report.latex.renderer import Renderer
-from compreport.report.model import MISSING, Format
-from compreport.report.pages.team import team_context, team_html
 from compreport.report.latex.tex import escape
+from compreport.report.model import MISSING, Format
+from compreport.report.pages import html
+from compreport.report.pages.team import team_context, team_html
 from compreport.resources import demo_workshop_dir
 from compreport.settings import Settings
 from compreport.stats.analysis import analyze
-
-from conftest import make_competition
 
 
 def _twelve_competition():
@@ -35,7 +34,9 @@ def _twelve_competition():
     gold = rng.integers(0, 2, n)
     accs = [0.80, 0.74, 0.73, 0.72, 0.71, 0.70, 0.69, 0.68, 0.66, 0.64, 0.62, 0.60]
     preds = [np.where(rng.random(n) < a, gold, 1 - gold) for a in accs]
-    return make_competition(gold, preds, systems=[f"Team{i:02d}.01" for i in range(12)], cid="twelve")
+    return make_competition(
+        gold, preds, systems=[f"Team{i:02d}.01" for i in range(12)], cid="twelve"
+    )
 
 
 def _analyze(settings: Settings):
@@ -49,7 +50,9 @@ def twelve():
     a = _analyze(Settings(bootstrap=2000))
     ma = a.competitions[0].primary
     # the premise: some systems differ from the best and some cannot be told apart from it
-    assert any(c.significant for c in ma.vs_best) and any(c.significant is False for c in ma.vs_best)
+    assert any(c.significant for c in ma.vs_best) and any(
+        c.significant is False for c in ma.vs_best
+    )
     return a
 
 
@@ -62,7 +65,11 @@ def demo():
 
 def _text(page: str) -> str:
     body = re.sub(r"<style.*?</style>|<svg.*?</svg>", " ", page, flags=re.S)
-    return re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", " ", body))).replace(" .", ".").replace(" ,", ",")
+    return (
+        re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", " ", body)))
+        .replace(" .", ".")
+        .replace(" ,", ",")
+    )
 
 
 def _sentences(text: str) -> list[str]:
@@ -87,12 +94,18 @@ def test_team_sheets_state_the_stored_verdicts_and_never_contradict(demo, twelve
                 for x in ma.scores:
                     if x.system != system:
                         c, _ = ma.pair(system, x.system)
-                        assert (x.system in ctx["alike"]) == (c.significant is False), (comp.id, system, x.system)
+                        assert (x.system in ctx["alike"]) == (c.significant is False), (
+                            comp.id,
+                            system,
+                            x.system,
+                        )
                 if me.is_best:
                     runner = next((x for x in ma.scores if not x.is_best), None)
                     if runner is not None:
                         c, _ = ma.pair(system, runner.system)
-                        assert prose.verdict(s, c.significant, "The winner", "the runner-up") in text
+                        assert (
+                            prose.verdict(s, c.significant, "The winner", "the runner-up") in text
+                        )
                         assert (runner.system in ctx["alike"]) == (c.significant is False)
                 else:
                     c, _ = ma.pair(ma.best, system)
@@ -114,7 +127,11 @@ def test_a_p_value_below_the_printed_decimals_reads_p_less_than(twelve):
     """A p-value printed ``<0.01`` is stated ``p < 0.01`` in a sentence, never ``p = <0.01``: the team
     sheet (English and Spanish)."""
     fmt = Format(p_decimals=2)
-    assert (fmt.p_is(0.2532), fmt.p_is(0.001), fmt.p_is(None, "q")) == ("p = 0.25", "p < 0.01", "q = \u2013")
+    assert (fmt.p_is(0.2532), fmt.p_is(0.001), fmt.p_is(None, "q")) == (
+        "p = 0.25",
+        "p < 0.01",
+        "q = \u2013",
+    )
     comp = twelve.competitions[0]
     ma = comp.primary
     last = ma.scores[-1].system
@@ -133,9 +150,18 @@ def _html_tables(page: str, cls: str) -> list[list[list[tuple[str, bool]]]]:
         rows = []
         for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S):
             cells = re.findall(r'<td(?: class="([^"]*)")?>(.*?)</td>', tr, re.S)
-            t_ = [re.sub(r'<span class="tag">baseline</span>', "", t) for _, t in cells]  # the system's tag
-            rows.append([(re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", "", t))).strip(),
-                          "best" in (c or "").split()) for (c, _), t in zip(cells, t_)])
+            t_ = [
+                re.sub(r'<span class="tag">baseline</span>', "", t) for _, t in cells
+            ]  # the system's tag
+            rows.append(
+                [
+                    (
+                        re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", "", t))).strip(),
+                        "best" in (c or "").split(),
+                    )
+                    for (c, _), t in zip(cells, t_)
+                ]
+            )
         out.append(rows)
     return out
 
@@ -143,8 +169,11 @@ def _html_tables(page: str, cls: str) -> list[list[list[tuple[str, bool]]]]:
 def _latex_rows(tex: str) -> list[list[tuple[str, bool]]]:
     """Body rows of LaTeX tables: (text, bold) per cell, marks removed, numbers' LaTeX undone."""
     rows = []
-    bodies = ([tex.split("\\endlastfoot", 1)[1].split("\\end{longtable}", 1)[0]] if "\\endlastfoot" in tex
-              else re.findall(r"\\midrule\n(.*?)\\bottomrule", tex, re.S))
+    bodies = (
+        [tex.split("\\endlastfoot", 1)[1].split("\\end{longtable}", 1)[0]]
+        if "\\endlastfoot" in tex
+        else re.findall(r"\\midrule\n(.*?)\\bottomrule", tex, re.S)
+    )
     for body in bodies:
         for line in body.splitlines():
             if not line.endswith(r"\\") or "&" not in line:
@@ -153,8 +182,12 @@ def _latex_rows(tex: str) -> list[list[tuple[str, bool]]]:
             for raw in line[:-2].split(" & "):
                 raw = raw.strip()
                 bold = raw.startswith(r"\bfseries ")
-                raw = re.sub(r"(\\rlap\{)?\\textsuperscript\{[^}]*\}\}?", "", raw.removeprefix(r"\bfseries "))
-                raw = re.sub(r"\\rlap\{(\d+)\}\\phantom\{\\textmd\{\1\}\}", r"\1", raw)  # a bold fraction
+                raw = re.sub(
+                    r"(\\rlap\{)?\\textsuperscript\{[^}]*\}\}?", "", raw.removeprefix(r"\bfseries ")
+                )
+                raw = re.sub(
+                    r"\\rlap\{(\d+)\}\\phantom\{\\textmd\{\1\}\}", r"\1", raw
+                )  # a bold fraction
                 raw = raw.replace(r"\textminus{}", "-").replace(r"\textless{}", "<")
                 raw = MISSING if raw == "--" else raw
                 cells.append((raw, bold))
@@ -166,23 +199,62 @@ def _markdown_rows(md: str) -> list[list[tuple[str, bool]]]:
     rows = []
     for line in md.splitlines()[2:]:
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
-        rows.append([(re.sub(r"\\(.)", r"\1", c.strip("*")).replace("&lt;", "<"), c.startswith("**")) for c in cells])
+        rows.append(
+            [
+                (re.sub(r"\\(.)", r"\1", c.strip("*")).replace("&lt;", "<"), c.startswith("**"))
+                for c in cells
+            ]
+        )
     return rows
 
 
 #: For each table kind: the model keys of the cells each format prints, in order (None: a cell not compared).
 LAYOUTS = {
-    "ci": {"latex": [None, "ci_low", "mean", "ci_high"],
-           "html": ["rank", None, "score", "mean", "se", "ci_low", "ci_high", "group"],
-           "markdown": ["rank", None, "score", "mean", "se", "ci_low", "ci_high", "group"]},
-    "diff-best": {"latex": [None, "ci_low", "diff", "ci_high", "excludes_zero", "p_adjusted", "significant"],
-                  "html": [None, "diff", "ci_low", "ci_high", "excludes_zero", "none", "p_se", "bonferroni", "holm",
-                           "bh", "maxt", "p_adjusted", "significant", "settled"],
-                  "markdown": [None, "diff", "ci_low", "ci_high", "excludes_zero", "none", "p_se", "bonferroni", "holm",
-                               "bh", "maxt", "p_adjusted", "significant", "settled"]},
-    "pvalues": {"latex": [None, None, "diff", "none", "bonferroni", "holm", "bh", "maxt"],
-                "html": [None, None, "diff", "none", "bonferroni", "holm", "bh", "maxt", "significant"],
-                "markdown": [None, None, "diff", "none", "bonferroni", "holm", "bh", "maxt", "significant"]},
+    "ci": {
+        "latex": [None, "ci_low", "mean", "ci_high"],
+        "html": ["rank", None, "score", "mean", "se", "ci_low", "ci_high", "group"],
+        "markdown": ["rank", None, "score", "mean", "se", "ci_low", "ci_high", "group"],
+    },
+    "diff-best": {
+        "latex": [None, "ci_low", "diff", "ci_high", "excludes_zero", "p_adjusted", "significant"],
+        "html": [
+            None,
+            "diff",
+            "ci_low",
+            "ci_high",
+            "excludes_zero",
+            "none",
+            "p_se",
+            "bonferroni",
+            "holm",
+            "bh",
+            "maxt",
+            "p_adjusted",
+            "significant",
+            "settled",
+        ],
+        "markdown": [
+            None,
+            "diff",
+            "ci_low",
+            "ci_high",
+            "excludes_zero",
+            "none",
+            "p_se",
+            "bonferroni",
+            "holm",
+            "bh",
+            "maxt",
+            "p_adjusted",
+            "significant",
+            "settled",
+        ],
+    },
+    "pvalues": {
+        "latex": [None, None, "diff", "none", "bonferroni", "holm", "bh", "maxt"],
+        "html": [None, None, "diff", "none", "bonferroni", "holm", "bh", "maxt", "significant"],
+        "markdown": [None, None, "diff", "none", "bonferroni", "holm", "bh", "maxt", "significant"],
+    },
 }
 HTML_CLASS = {"ci": "cis", "diff-best": "diffs", "pvalues": "pvalues"}
 
@@ -204,19 +276,34 @@ def test_latex_html_and_markdown_print_the_same_cells(demo):
     first = demo.competitions[0]
     full = report.to_html(first.id)
     for cls in ("leaderboard", *HTML_CLASS.values()):
-        assert _html_tables(full, cls) == _html_tables(html.competition_html(demo, first, report.format), cls)
+        assert _html_tables(full, cls) == _html_tables(
+            html.competition_html(demo, first, report.format), cls
+        )
     for comp in demo.competitions:
         page = html.competition_html(demo, comp, report.format)
         lb = report.table("leaderboard", comp.id)
         scores = [f"score:{ma.name}" for ma in comp.metrics]
-        _compare(lb, _latex_rows(report.to_latex("leaderboard", comp.id)), ["rank", None, *scores, "group"],
-                 (comp.id, "leaderboard", "latex"))
-        _compare(lb, _markdown_rows(report.to_markdown("leaderboard", comp.id)),
-                 ["rank", None, *scores, "ci", "group", "marks"],
-                 (comp.id, "leaderboard", "markdown"))
-        html_rows = [[c for i, c in enumerate(row) if i != 3] for row in _html_tables(page, "leaderboard")[0]]
-        _compare(lb, html_rows, ["rank", None, scores[0], "group", *scores[1:], "marks"],
-                 (comp.id, "leaderboard", "html"))
+        _compare(
+            lb,
+            _latex_rows(report.to_latex("leaderboard", comp.id)),
+            ["rank", None, *scores, "group"],
+            (comp.id, "leaderboard", "latex"),
+        )
+        _compare(
+            lb,
+            _markdown_rows(report.to_markdown("leaderboard", comp.id)),
+            ["rank", None, *scores, "ci", "group", "marks"],
+            (comp.id, "leaderboard", "markdown"),
+        )
+        html_rows = [
+            [c for i, c in enumerate(row) if i != 3] for row in _html_tables(page, "leaderboard")[0]
+        ]
+        _compare(
+            lb,
+            html_rows,
+            ["rank", None, scores[0], "group", *scores[1:], "marks"],
+            (comp.id, "leaderboard", "html"),
+        )
         assert sum(c.bold for r in lb.rows for c in r.cells.values()) >= len(comp.metrics)
         for i, ma in enumerate(comp.metrics):
             for kind, layout in LAYOUTS.items():
@@ -224,10 +311,21 @@ def test_latex_html_and_markdown_print_the_same_cells(demo):
                 if not t.rows:
                     continue
                 where = (comp.id, ma.name, kind)
-                _compare(t, _latex_rows(report.to_latex(kind, comp.id, ma.name)), layout["latex"], where + ("latex",))
-                _compare(t, _markdown_rows(report.to_markdown(kind, comp.id, ma.name)), layout["markdown"],
-                         where + ("markdown",))
-                _compare(t, _html_tables(page, HTML_CLASS[kind])[i], layout["html"], where + ("html",))
+                _compare(
+                    t,
+                    _latex_rows(report.to_latex(kind, comp.id, ma.name)),
+                    layout["latex"],
+                    where + ("latex",),
+                )
+                _compare(
+                    t,
+                    _markdown_rows(report.to_markdown(kind, comp.id, ma.name)),
+                    layout["markdown"],
+                    where + ("markdown",),
+                )
+                _compare(
+                    t, _html_tables(page, HTML_CLASS[kind])[i], layout["html"], where + ("html",)
+                )
 
 
 def test_latex_verdicts_and_captions_are_the_stored_ones(twelve):
@@ -236,15 +334,18 @@ def test_latex_verdicts_and_captions_are_the_stored_ones(twelve):
     r = Renderer(twelve)
     rule = escape(twelve.settings.rule)
     rows = _latex_rows(r.differences_from_best(comp, ma))
-    assert [row[-1][0] for row in rows] == [MISSING if c.significant is None else "yes" if c.significant else "no"
-                                           for c in ma.vs_best]
+    assert [row[-1][0] for row in rows] == [
+        MISSING if c.significant is None else "yes" if c.significant else "no" for c in ma.vs_best
+    ]
     tex = "\n".join(r.competition_tables(comp).values())
     for caption in re.findall(r"\\caption\{(.*)\}", tex):
         if re.search(r"significant|not significantly", caption):
             assert rule in caption, caption
     # the matrix marks are the stored marks of the verdicts: one per significant pair (thresholds <= alpha)
     marked = len(re.findall(r"\d\\rlap\{\\textsuperscript\{", r.pair_matrix(comp, ma)))
-    assert marked == sum(c.mark != "" for c in ma.pairs) == sum(bool(c.significant) for c in ma.pairs)
+    assert (
+        marked == sum(c.mark != "" for c in ma.pairs) == sum(bool(c.significant) for c in ma.pairs)
+    )
 
 
 def test_vs_best_family_decides_only_the_comparisons_with_the_best():
@@ -256,7 +357,10 @@ def test_vs_best_family_decides_only_the_comparisons_with_the_best():
     # the HTML matrix shades untested pairs apart from the not-significant ones, with a key
     page = html.competition_html(a, ca)
     untested = sum(c.significant is None for c in ma.pairs)
-    assert page.count('<td class="cell sig-2">') == untested > 0 and 'class="key sig-2">not tested' in page
+    assert (
+        page.count('<td class="cell sig-2">') == untested > 0
+        and 'class="key sig-2">not tested' in page
+    )
     worst = ma.scores[-1].system
     ctx = team_context(a, ca, worst, Report(a).format)
     assert ctx["untested"] and ma.best not in ctx["untested"]
@@ -271,7 +375,11 @@ def test_a_system_with_no_tested_pair_has_no_group_letter():
     comp.baselines = ["Team05.01", "Team11.01"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        vs = analyze([comp], Settings(bootstrap=300, family="vs-best", refine=False)).competitions[0].primary
+        vs = (
+            analyze([comp], Settings(bootstrap=300, family="vs-best", refine=False))
+            .competitions[0]
+            .primary
+        )
         none = analyze([comp], Settings(bootstrap=0)).competitions[0].primary
     groups = {s.system: s.group for s in vs.scores}
     assert groups["Team05.01"] == groups["Team11.01"] == "" and groups[vs.best].startswith("a")
@@ -291,8 +399,10 @@ def test_per_row_families_can_reject_through_their_smallest_row():
     best's own row cannot reject, which the warning says."""
     rng = np.random.default_rng(0)
     gold = rng.integers(0, 2, 500)
-    accs = [.9, .89, .88, .87, .86, .85, .84, .83, .82, .81, .80, .55]
-    comp = make_competition(gold, [np.where(rng.random(500) < a, gold, 1 - gold) for a in accs], metrics=["accuracy"])
+    accs = [0.9, 0.89, 0.88, 0.87, 0.86, 0.85, 0.84, 0.83, 0.82, 0.81, 0.80, 0.55]
+    comp = make_competition(
+        gold, [np.where(rng.random(500) < a, gold, 1 - gold) for a in accs], metrics=["accuracy"]
+    )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         per_row = cr.analyze(comp, bootstrap=200, family="per-row", refine=False, correction="holm")
@@ -300,8 +410,13 @@ def test_per_row_families_can_reject_through_their_smallest_row():
     never = [str(w.message) for w in caught if "can never reject" in str(w.message)]
     # per row, the best's own row (11 comparisons, 11/201 > 0.05) cannot reject: every system ties
     # with the best whatever the data, and the warning says so, and only that
-    assert len(never) == 2 and "the comparisons with the best" in never[0] and "(its row: 11 comparisons)" in \
-        never[0] and "every system ties with the best whatever the data" in never[0] and "all pairs" in never[1], never
+    assert (
+        len(never) == 2
+        and "the comparisons with the best" in never[0]
+        and "(its row: 11 comparisons)" in never[0]
+        and "every system ties with the best whatever the data" in never[0]
+        and "all pairs" in never[1]
+    ), never
     v = per_row.competitions[0].primary.verdicts
     assert v["min_p"] == pytest.approx(1 / 201) and v["can_reject"] is True
     assert any(c.significant for c in per_row.competitions[0].primary.pairs)
@@ -318,8 +433,12 @@ def test_an_undefined_score_is_left_out_of_tests_and_groups():
     n = 200
     gold = rng.normal(size=n).round(3)
     preds = [gold + rng.normal(scale=s, size=n) for s in (0.5, 0.8, 1.0)] + [np.full(n, 0.5)]
-    comp = make_competition(gold, np.array(preds), systems=["a", "b", "c", "const"], metrics=["pearson"])
-    with pytest.warns(InputWarning, match=r"'pearson' is undefined for 'const'.*left out of the comparisons"):
+    comp = make_competition(
+        gold, np.array(preds), systems=["a", "b", "c", "const"], metrics=["pearson"]
+    )
+    with pytest.warns(
+        InputWarning, match=r"'pearson' is undefined for 'const'.*left out of the comparisons"
+    ):
         ca = analyze_competition(comp, Settings(bootstrap=500), progress=False)
     ma = ca.primary
     const = ma.score_of("const")
@@ -350,17 +469,26 @@ def test_baselines_are_compared_but_do_not_compete():
     assert [s.system for s in a.scores if s.is_best] == [a.best]
     assert not {c.b for c in a.vs_best} & set(comp.baselines) and len(a.vs_best) == 9
     assert a.score_of("Team00.01").differs_from_best is None and a.score_of("Team00.01").group
-    assert len(a.pairs) == 66 and a.competitiveness["m"] == 10 and a.competitiveness["possible_comparisons"] == 45
+    assert (
+        len(a.pairs) == 66
+        and a.competitiveness["m"] == 10
+        and a.competitiveness["possible_comparisons"] == 45
+    )
     assert b.best == "Team00.01" and len(b.vs_best) == 11 and b.competitiveness["m"] == 12
     # same pairs and verdicts either way: the family of all pairs does not depend on who competes
-    assert [(c.a, c.b, c.significant) for c in a.pairs] == [(c.a, c.b, c.significant) for c in b.pairs]
+    assert [(c.a, c.b, c.significant) for c in a.pairs] == [
+        (c.a, c.b, c.significant) for c in b.pairs
+    ]
     report = Report(analyze([comp], Settings(bootstrap=200)))
     text = _text(report.to_html())
     assert "do not compete" in text
     # the winner's sheet: the best of the 10 competing systems, and the baseline above it is named
     winner = report.analysis.competitions[0]
     sheet = _text(team_html(report.analysis, winner, winner.primary.best).replace("<wbr>", ""))
-    assert f"{winner.primary.best} is the winner: the best accuracy of the 10 competing systems." in sheet, sheet
+    assert (
+        f"{winner.primary.best} is the winner: the best accuracy of the 10 competing systems."
+        in sheet
+    ), sheet
     assert "Baselines do not compete; scored higher: Team00.01." in sheet
     assert "of the 12 systems" not in sheet
 
@@ -372,8 +500,12 @@ def test_a_lone_participant_and_per_row_baselines_read_right():
     tables correct over the verdicts' family, so there is no second p-value to explain)."""
     rng = np.random.default_rng(3)
     gold = rng.integers(0, 2, 200)
-    lone = make_competition(gold, [np.where(rng.random(200) < a, gold, 1 - gold) for a in (0.8, 0.6)],
-                            systems=["P.01", "base"], cid="lone")
+    lone = make_competition(
+        gold,
+        [np.where(rng.random(200) < a, gold, 1 - gold) for a in (0.8, 0.6)],
+        systems=["P.01", "base"],
+        cid="lone",
+    )
     lone.baselines = ["base"]
     comp = _twelve_competition()
     comp.baselines = ["Team05.01", "Team11.01"]
@@ -383,13 +515,18 @@ def test_a_lone_participant_and_per_row_baselines_read_right():
         b = analyze([comp], Settings(bootstrap=2000, family="per-row", refine=False))
     sheet = _text(team_html(a, a.competitions[0], "P.01").replace("<wbr>", ""))
     assert "P.01 is the winner: the only competing system of this competition." in sheet
-    assert "There is no other competing system to compare with." in sheet and "Every system" not in sheet
+    assert (
+        "There is no other competing system to compare with." in sheet
+        and "Every system" not in sheet
+    )
     ma = b.competitions[0].primary
     for c in ma.vs_best:
         assert c.p_adjusted == c.p_maxt  # the row's step-down, baselines included
         sheet = _text(team_html(b, b.competitions[0], c.b))
-        assert "corrects over only" not in sheet and prose.verdict(b.settings, c.significant, "The winner", c.b) \
-            in sheet, c.b
+        assert (
+            "corrects over only" not in sheet
+            and prose.verdict(b.settings, c.significant, "The winner", c.b) in sheet
+        ), c.b
 
 
 def test_the_summary_says_its_ties_are_not_the_verdicts(twelve, demo):
@@ -401,24 +538,40 @@ def test_the_summary_says_its_ties_are_not_the_verdicts(twelve, demo):
     ma = twelve.competitions[0].primary
     tied = sum(s.differs_from_best is False for s in ma.scores)
     assert ma.competitiveness["ties_with_winner"]["maxt"] == tied
-    overview = re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", " ", html.index_html(twelve))))
-    latex = re.sub(r"\s+", " ", Report(twelve).to_latex("summary")).replace("-{}", "-")  # LaTeX's escaped dash
+    overview = re.sub(
+        r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", " ", html.index_html(twelve)))
+    )
+    latex = re.sub(r"\s+", " ", Report(twelve).to_latex("summary")).replace(
+        "-{}", "-"
+    )  # LaTeX's escaped dash
     for text in (overview, latex):
-        assert "the paper's counts among competitors" in text and "over all pairs of competitors" in text, text
-        assert "the winner's comparisons with the other competitors as the report's family corrects them" in text
-        assert ("The ties with the winner in the column of the reports' correction are their verdicts; the ties "
-                "between competitors are not (rule: max-T step-down correction over all pairs of systems, "
-                "baselines included)") in text
+        assert (
+            "the paper's counts among competitors" in text
+            and "over all pairs of competitors" in text
+        ), text
+        assert (
+            "the winner's comparisons with the other competitors as the report's family corrects them"
+            in text
+        )
+        assert (
+            "The ties with the winner in the column of the reports' correction are their verdicts; the ties "
+            "between competitors are not (rule: max-T step-down correction over all pairs of systems, "
+            "baselines included)"
+        ) in text
     # under vs-best the text says the ties between competitors are not the verdicts
     vs_best = _analyze(Settings(bootstrap=300, family="vs-best", refine=False))
     ma = vs_best.competitions[0].primary
-    assert ma.competitiveness["ties_with_winner"]["maxt"] == sum(s.differs_from_best is False for s in ma.scores)
+    assert ma.competitiveness["ties_with_winner"]["maxt"] == sum(
+        s.differs_from_best is False for s in ma.scores
+    )
     said = re.sub(r"\s+", " ", Report(vs_best).to_latex("summary"))
     assert "the ties with the winner in its correction's column are their verdicts" in said
     assert "baselines included" not in said
     units = "PPI of RateTrip 2026: Review rating (MAE, ideal 0) is the winner's distance to the metric's ideal value"
     assert units in re.sub(r"\s+", " ", Report(demo).to_latex("summary"))
-    assert units in re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", " ", html.index_html(demo))))
+    assert units in re.sub(
+        r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", " ", html.index_html(demo)))
+    )
 
 
 def test_the_difference_figure_and_the_methods_name_the_rule_behind_verdicts():
@@ -427,8 +580,10 @@ def test_the_difference_figure_and_the_methods_name_the_rule_behind_verdicts():
     ties between competitors can differ from the verdicts, and what each family controls."""
     s = Settings(bootstrap=1000, correction="holm", family="all-pairs")
     caption = prose.figure_caption("diff", s)
-    assert "green intervals exclude 0, which is not the verdict (see the table; rule: Holm correction over all " \
-           "pairs of systems)" in caption
+    assert (
+        "green intervals exclude 0, which is not the verdict (see the table; rule: Holm correction over all "
+        "pairs of systems)" in caption
+    )
     none = prose.figure_caption("diff", Settings(bootstrap=1000, correction="none"))
     assert "rule: uncorrected p-values, with no correction for multiple comparisons" in none
     methods = "".join(x for x in prose.paragraph(s) if isinstance(x, str))
@@ -439,7 +594,9 @@ def test_the_difference_figure_and_the_methods_name_the_rule_behind_verdicts():
     assert "the comparisons with it are corrected over all pairs" in vs
     row = "".join(x for x in prose.paragraph(Settings(family="per-row")) if isinstance(x, str))
     assert "bound no family-wise error rate" in row
-    bk = "".join(x for x in prose.paragraph(Settings(test="berg-kirkpatrick")) if isinstance(x, str))
+    bk = "".join(
+        x for x in prose.paragraph(Settings(test="berg-kirkpatrick")) if isinstance(x, str)
+    )
     assert "one-sided, in the direction of the observed difference" in bk and "max-T" not in bk
     two = "".join(x for x in prose.paragraph(Settings()) if isinstance(x, str))
     assert "two-sided paired bootstrap test" in two and "twice the observed" not in two
@@ -448,6 +605,9 @@ def test_the_difference_figure_and_the_methods_name_the_rule_behind_verdicts():
 def test_the_vs_best_rule_reads_without_nested_parentheses():
     """Under vs-best the rule says other pairs are untested, and reads inside a caption's parentheses."""
     rule = Settings(bootstrap=100, family="vs-best").rule
-    assert rule == "max-T step-down correction over all pairs of systems, read on the comparisons with the best, " \
-                   "other pairs untested"
+    assert (
+        rule
+        == "max-T step-down correction over all pairs of systems, read on the comparisons with the best, "
+        "other pairs untested"
+    )
     assert "(" not in rule and ")" not in rule

@@ -24,8 +24,12 @@ import sys
 FONTS = {
     # ceurart sets tables in \sffamily\small: Libertinus Sans (texlive-fonts-extra), or Latin Modern
     # Sans where Libertinus is absent (the class falls back, the preamble loads lmodern)
-    "libertinus-sans": {"r": "LibertinusSans-Regular-tlf-t1", "b": "LibertinusSans-Bold-tlf-t1",
-                        "i": "LibertinusSans-Italic-tlf-t1", "s": "LibertinusSans-Regular-tlf-t1"},
+    "libertinus-sans": {
+        "r": "LibertinusSans-Regular-tlf-t1",
+        "b": "LibertinusSans-Bold-tlf-t1",
+        "i": "LibertinusSans-Italic-tlf-t1",
+        "s": "LibertinusSans-Regular-tlf-t1",
+    },
     "lmss10": {"r": "ec-lmss10", "b": "ec-lmssbx10", "i": "ec-lmsso10", "s": "ec-lmss8"},
     "lmss8": {"r": "ec-lmss8", "b": "ec-lmssbx10", "i": "ec-lmsso8", "s": "ec-lmss8"},
     # SEPLN: Computer Modern (Latin Modern, same metrics) at 11 pt
@@ -44,7 +48,9 @@ def _code(kind: str, value: str) -> int:
 def read_tfm(name: str) -> dict:
     """``{"widths": [256 widths in em], "italic": [256 italic corrections in em], "kerns": {"ab": em},
     "space": em, "extraspace": em}`` of one TFM font."""
-    path = subprocess.run(["kpsewhich", f"{name}.tfm"], capture_output=True, text=True, check=True).stdout.strip()
+    path = subprocess.run(
+        ["kpsewhich", f"{name}.tfm"], capture_output=True, text=True, check=True
+    ).stdout.strip()
     pl = subprocess.run(["tftopl", path], capture_output=True, text=True, check=True).stdout
     widths, italic = [0.0] * 256, [0.0] * 256
     for m in re.finditer(r"\(CHARACTER ([CO]) (\S+)\n((?:\s+\(CHAR\w+ R -?[0-9.]+\)\n)*)", pl):
@@ -55,7 +61,7 @@ def read_tfm(name: str) -> dict:
     kerns: dict[str, float] = {}
     table = re.search(r"\(LIGTABLE\n(.*?)\n   \)\n", pl, re.S)
     labels: list[int | None] = []
-    for line in (table.group(1).splitlines() if table else []):
+    for line in table.group(1).splitlines() if table else []:
         line = line.strip()
         if m := re.match(r"\(LABEL ([CO]) (\S+)\)", line):
             labels.append(_code(*m.groups()))
@@ -69,12 +75,20 @@ def read_tfm(name: str) -> dict:
                 if left is not None and 33 <= left < 127 and 33 <= right < 127:
                     kerns.setdefault(chr(left) + chr(right), round(float(m.group(3)), 5))
     dimen = {k: float(v) for k, v in re.findall(r"\((SPACE|EXTRASPACE) R (-?[0-9.]+)\)", pl)}
-    return {"widths": widths, "italic": italic, "kerns": kerns, "space": round(dimen.get("SPACE", 0.0), 5),
-            "extraspace": round(dimen.get("EXTRASPACE", 0.0), 5)}
+    return {
+        "widths": widths,
+        "italic": italic,
+        "kerns": kerns,
+        "space": round(dimen.get("SPACE", 0.0), 5),
+        "extraspace": round(dimen.get("EXTRASPACE", 0.0), 5),
+    }
 
 
 def main() -> None:
-    data = {family: {shape: read_tfm(name) for shape, name in shapes.items()} for family, shapes in FONTS.items()}
+    data = {
+        family: {shape: read_tfm(name) for shape, name in shapes.items()}
+        for family, shapes in FONTS.items()
+    }
     data["_source"] = {family: shapes for family, shapes in FONTS.items()}
     json.dump(data, sys.stdout, separators=(",", ":"), sort_keys=True)
     sys.stdout.write("\n")

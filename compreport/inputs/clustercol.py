@@ -8,22 +8,26 @@ from __future__ import annotations
 import numpy as np
 
 from compreport.errors import InputError
-from compreport.stats.clusters import Clusters
-from compreport.language.caller import option
 from compreport.inputs.parsed import Parsed, RawText, ReadOptions
 from compreport.inputs.records import layout
+from compreport.language.caller import option
+from compreport.stats.clusters import Clusters
 
 
 def _checked(labels: list, column: str, blank_at) -> Clusters:
     """Clusters from one label per item; ``blank_at(k)`` locates item ``k`` in errors."""
     for k, v in enumerate(labels):
         if v is None or v == "":
-            raise InputError(f"{blank_at(k)}: blank cluster; with {option('cluster_col', column)} every item "
-                             f"needs one (its question, document, author, ...)")
+            raise InputError(
+                f"{blank_at(k)}: blank cluster; with {option('cluster_col', column)} every item "
+                f"needs one (its question, document, author, ...)"
+            )
     clusters = Clusters.from_labels(labels, column)
     if clusters.count < 2:
-        raise InputError(f"{blank_at(0)}: column {column!r} ({option('cluster_col')}) names a single cluster, "
-                         f"{clusters.labels[0]!r}, for every item: the cluster bootstrap needs two or more")
+        raise InputError(
+            f"{blank_at(0)}: column {column!r} ({option('cluster_col')}) names a single cluster, "
+            f"{clusters.labels[0]!r}, for every item: the cluster bootstrap needs two or more"
+        )
     return clusters
 
 
@@ -31,23 +35,31 @@ def gold_clusters(column: tuple, extra: list[str] = ()) -> Clusters:
     """The cluster of each gold item (gold file order), from what :func:`gold_cluster_labels` read,
     then those of ``extra`` items (the unjudged candidates of :mod:`compreport.inputs.querykeys`)."""
     labels, name, where = column
-    return _checked([*labels, *extra], name, lambda k: where(k) if k < len(labels) else "an unjudged item")
+    return _checked(
+        [*labels, *extra], name, lambda k: where(k) if k < len(labels) else "an unjudged item"
+    )
 
 
 def gold_cluster_labels(raw: RawText | Parsed, header: bool, opts: ReadOptions):
     """``(labels, column name, where(k))``: the cluster column of the gold file, one label (or None
     for a blank) per item, its name, and where item ``k`` is (for errors)."""
     if isinstance(raw, Parsed):
-        raise InputError(f"{raw.path}: {option('cluster_col')} reads a column of a delimited gold file (CSV, TSV "
-                         f"or whitespace-separated); add the cluster to such a file")
+        raise InputError(
+            f"{raw.path}: {option('cluster_col')} reads a column of a delimited gold file (CSV, TSV "
+            f"or whitespace-separated); add the cluster to such a file"
+        )
     col = opts.cluster_col
     names = raw.rows[raw.start] if header else None
     if isinstance(col, str) and (names is None or col not in names):
         has = f"the header ({', '.join(map(repr, names))})" if names else "no header line"
-        raise InputError(f"{raw.path}, line {raw.lines[raw.start]}: no column {col!r} for {option('cluster_col')}; "
-                         f"the file has {has} (give a header name or a 1-based position)")
+        raise InputError(
+            f"{raw.path}, line {raw.lines[raw.start]}: no column {col!r} for {option('cluster_col')}; "
+            f"the file has {has} (give a header name or a 1-based position)"
+        )
     read = layout(raw, "gold", header, opts.cluster_as_label(), None)
-    name = col if isinstance(col, str) else (read.header[col - 1] if read.header else f"column {col}")
+    name = (
+        col if isinstance(col, str) else (read.header[col - 1] if read.header else f"column {col}")
+    )
     return [v[0] for v in read.values], name, lambda k: read.where(k, 0)
 
 
@@ -56,19 +68,27 @@ def take_column(pieces: dict, column: int | str, where: str) -> dict:
     become ``pieces["clusters"]``."""
     systems = list(pieces["systems"])
     if not isinstance(column, str):
-        raise InputError(f"{where}: {option('cluster_col')} names a wide table's column by its header name; "
-                         f"got position {column}")
+        raise InputError(
+            f"{where}: {option('cluster_col')} names a wide table's column by its header name; "
+            f"got position {column}"
+        )
     if column not in systems:
-        raise InputError(f"{where}: no column {column!r} for {option('cluster_col')} (columns besides the gold "
-                         f"and id: {', '.join(map(repr, systems))})")
+        raise InputError(
+            f"{where}: no column {column!r} for {option('cluster_col')} (columns besides the gold "
+            f"and id: {', '.join(map(repr, systems))})"
+        )
     j = systems.index(column)
     labels = [str(v) for v in np.asarray(pieces["predictions"][j])[:, 0]]
     sources = list(pieces.get("system_sources") or [])
     locate = (lambda k: sources[j].locate(k)) if sources else (lambda k: f"{where}, item {k + 1}")
     clusters = _checked(labels, column, locate)
     keep = [s for s in range(len(systems)) if s != j]
-    out = dict(pieces, systems=[systems[s] for s in keep], predictions=np.asarray(pieces["predictions"])[keep],
-               clusters=clusters)
+    out = dict(
+        pieces,
+        systems=[systems[s] for s in keep],
+        predictions=np.asarray(pieces["predictions"])[keep],
+        clusters=clusters,
+    )
     if sources:
         out["system_sources"] = [sources[s] for s in keep]
     for key in ("missing", "teams"):

@@ -155,7 +155,7 @@ class Competition(CompetitionInfo):
     warnings: list[str] = field(default_factory=list)
     missing: dict[str, int] = field(default_factory=dict)
     teams: dict[str, str | None] = field(default_factory=dict)
-    clusters: "Clusters | None" = None
+    clusters: Clusters | None = None
 
     @property
     def n(self) -> int:
@@ -169,8 +169,13 @@ class Competition(CompetitionInfo):
 
     def locate(self, system: int | None, item: int, field_index: int = 0) -> str:
         """Describe where a value sits: ``file, line L, column C`` (``system=None`` for gold)."""
-        src = (self.gold_source if system is None
-               else self.system_sources[system] if system < len(self.system_sources) else None)
+        src = (
+            self.gold_source
+            if system is None
+            else self.system_sources[system]
+            if system < len(self.system_sources)
+            else None
+        )
         if src is None:  # arrays built in Python: no file to point at
             return f"item {str(self.item_ids[item])!r}"  # np.str_ -> str: 'x', not np.str_('x')
         return src.locate(item, field_index)

@@ -55,8 +55,11 @@ def text_name(path: str | Path) -> str:
         raw = os.fsencode(path)
         try:
             guess = raw.decode("cp1252")
-            hint = f" (rename it, e.g. to {guess!r}, its Windows-1252 reading)" if guess.isprintable() else \
-                " (rename it)"
+            hint = (
+                f" (rename it, e.g. to {guess!r}, its Windows-1252 reading)"
+                if guess.isprintable()
+                else " (rename it)"
+            )
         except UnicodeDecodeError:
             hint = " (rename it)"
         raise InputError(f"{shown(path)}: file name is not UTF-8 text{hint}") from None
@@ -138,7 +141,7 @@ def decode(path: str, data: bytes) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0  # exc.start counts from after the BOM
-        line = data[:bom + exc.start].count(b"\n") + 1
+        line = data[: bom + exc.start].count(b"\n") + 1
         raise InputError(f"{path}, line {line}: not UTF-8 text") from None
 
 
@@ -214,7 +217,8 @@ def _auto_separator(path: str, content: list[tuple[int, str]], suffix: str) -> s
                     raise InputError(
                         f"{path}, line {number}: the file mixes lines with a tab and lines without one (line "
                         f"{other}), and the tab-separated field {cell.strip()!r} holds a space, so the fields "
-                        f"cannot be told apart; pass {option('sep', 'tab')} or {option('sep', 'whitespace')}")
+                        f"cannot be told apart; pass {option('sep', 'tab')} or {option('sep', 'whitespace')}"
+                    )
         return "whitespace"
     commas = ["," in line for _, line in content]
     if all(commas) or (suffix == ".csv" and any(commas)):
@@ -222,8 +226,9 @@ def _auto_separator(path: str, content: list[tuple[int, str]], suffix: str) -> s
     return "whitespace"
 
 
-def split_fields(path: str, text: str, sep: str = "auto", comments: bool = True,
-                 suffix: str = "") -> tuple[list[list[str]], list[int], str]:
+def split_fields(
+    path: str, text: str, sep: str = "auto", comments: bool = True, suffix: str = ""
+) -> tuple[list[list[str]], list[int], str]:
     """The fields of every line of a gold or run file, with their lines, and the separator used.
 
     Lines whose first character is ``#`` are skipped when ``comments``; a blank line is an empty
@@ -242,8 +247,11 @@ def split_fields(path: str, text: str, sep: str = "auto", comments: bool = True,
     import csv
 
     physical = text.splitlines(keepends=True)
-    kept = [(number, line) for number, line in enumerate(physical, start=1)
-            if not (comments and line.startswith("#"))]
+    kept = [
+        (number, line)
+        for number, line in enumerate(physical, start=1)
+        if not (comments and line.startswith("#"))
+    ]
     content = [(number, line) for number, line in kept if line.strip()]
     if not content:
         return [], [], sep
@@ -279,11 +287,15 @@ def check_unique(path: str, ids: list[str], lines: list[int]) -> None:
     for ident, line in zip(ids, lines, strict=True):
         ident = str(ident)  # np.str_ -> str, so messages show 'x' not np.str_('x')
         if ident in seen:
-            raise InputError(f"{path}, line {line}: id {ident!r} appears twice (lines {seen[ident]} and {line})")
+            raise InputError(
+                f"{path}, line {line}: id {ident!r} appears twice (lines {seen[ident]} and {line})"
+            )
         seen[ident] = line
 
 
-def check_missing(path: str, values: np.ndarray, lines: np.ndarray, columns: list[str], hint: bool = False) -> None:
+def check_missing(
+    path: str, values: np.ndarray, lines: np.ndarray, columns: list[str], hint: bool = False
+) -> None:
     """InputError naming line and column of the first :data:`MISSING` cell (any case).
 
     Parameters

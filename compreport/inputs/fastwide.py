@@ -21,8 +21,8 @@ import hashlib
 
 import numpy as np
 
-from compreport.inputs.competition import Source
 from compreport.errors import InputError
+from compreport.inputs.competition import Source
 from compreport.inputs.delimited import delimiter, read_bytes
 
 #: Bytes that need no look at the decoded text: printable ASCII except ``"``, plus tab and newlines.
@@ -104,7 +104,7 @@ def _fast_columns(path: str) -> tuple[list[str], list[np.ndarray], np.ndarray, b
     nonempty = ends > starts
     cr[nonempty] = buf[ends[nonempty] - 1] == 13
     ends = ends - cr
-    delim = delimiter(path, body[starts[0]:ends[0]].decode("utf-8"))
+    delim = delimiter(path, body[starts[0] : ends[0]].decode("utf-8"))
     dbyte = ord(delim)
     strip = b" " in body or (delim != "\t" and b"\t" in body)
     delim_pos = np.flatnonzero(buf == dbyte)
@@ -141,15 +141,27 @@ def _fast_columns(path: str) -> tuple[list[str], list[np.ndarray], np.ndarray, b
     return header, [c[1:] for c in columns], keep[1:] + 1, raw
 
 
-def _pandas_columns(body: bytes, delim: str, rows: int, k: int, strip: bool) -> list[np.ndarray] | None:
+def _pandas_columns(
+    body: bytes, delim: str, rows: int, k: int, strip: bool
+) -> list[np.ndarray] | None:
     import io
 
     import pandas as pd
 
     try:
-        frame = pd.read_csv(io.BytesIO(body), sep=delim, header=None, dtype=object, na_filter=False,
-                            keep_default_na=False, skip_blank_lines=True, index_col=False,
-                            quoting=3, engine="c", encoding="utf-8")  # 3: csv.QUOTE_NONE
+        frame = pd.read_csv(
+            io.BytesIO(body),
+            sep=delim,
+            header=None,
+            dtype=object,
+            na_filter=False,
+            keep_default_na=False,
+            skip_blank_lines=True,
+            index_col=False,
+            quoting=3,
+            engine="c",
+            encoding="utf-8",
+        )  # 3: csv.QUOTE_NONE
     except Exception:  # noqa: BLE001 - any parser trouble: the csv path reports it
         return None
     if frame.shape != (rows, k):
@@ -226,10 +238,13 @@ def read_wide_fast(path: str, gold: str, id_column: str | None) -> dict | None:
         _fill(preds[s].reshape(n), columns[j])
     sources = [Source(path, lines, [f"column {header[j]!r}"]) for j in sys_cols]
     return dict(
-        gold=gold_values, predictions=preds, systems=[header[j] for j in sys_cols], item_ids=ids,
-        fields=["label"], gold_source=Source(path, lines, [f"column {gold!r}"]), system_sources=sources,
+        gold=gold_values,
+        predictions=preds,
+        systems=[header[j] for j in sys_cols],
+        item_ids=ids,
+        fields=["label"],
+        gold_source=Source(path, lines, [f"column {gold!r}"]),
+        system_sources=sources,
         inputs=[{"path": path, "sha256": hashlib.sha256(raw).hexdigest()}],
         missing={header[j]: 0 for j in sys_cols},
     )
-
-

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from compreport.errors import InputError
 from compreport.inputs.competition import Source
 from compreport.inputs.delimited import MISSING
-from compreport.errors import InputError
 
 WHERE = "DataFrame"
 
@@ -38,14 +38,20 @@ def _header(df, gold: str, id_column: str | None) -> tuple[list[str], int, int |
         if not col:
             raise InputError(f"{WHERE}: column {j + 1} has an empty name")
         if header.index(col) != j:
-            raise InputError(f"{WHERE}: column {col!r} appears twice (columns {header.index(col) + 1} and {j + 1})")
+            raise InputError(
+                f"{WHERE}: column {col!r} appears twice (columns {header.index(col) + 1} and {j + 1})"
+            )
     shown = ", ".join(repr(h) for h in header)
     if gold not in header:
-        raise InputError(f"{WHERE}: gold column {gold!r} not found (columns: {shown}); pass gold=NAME")
+        raise InputError(
+            f"{WHERE}: gold column {gold!r} not found (columns: {shown}); pass gold=NAME"
+        )
     if id_column is None and "id" in header and gold != "id":
         id_column = "id"  # a column called id is the item id, not a system (as in a CSV file)
     if id_column is not None and id_column not in header:
-        raise InputError(f"{WHERE}: id column {id_column!r} not found (columns: {shown}); pass id=NAME")
+        raise InputError(
+            f"{WHERE}: id column {id_column!r} not found (columns: {shown}); pass id=NAME"
+        )
     if id_column == gold:
         raise InputError(f"{WHERE}: `id` and `gold` name the same column {gold!r}")
     return header, header.index(gold), None if id_column is None else header.index(id_column)
@@ -58,7 +64,9 @@ def _text(df, j: int, header: list[str], index: list) -> np.ndarray:
     blank = np.asarray(series.isna(), dtype=bool) | np.isin(np.char.lower(text), list(MISSING))
     if blank.any():
         i = int(np.flatnonzero(blank)[0])
-        raise InputError(f"{WHERE}, index {index[i]!r}, column {header[j]!r}: blank or missing value")
+        raise InputError(
+            f"{WHERE}, index {index[i]!r}, column {header[j]!r}: blank or missing value"
+        )
     return text
 
 
@@ -99,23 +107,37 @@ def read_frame(df, gold: str = "y", id_column: str | None = None) -> dict:
         raise InputError(f"{WHERE}: no system columns besides the gold column {gold!r}")
     index = list(df.index)
     used = [g, *sys_cols] + ([idc] if idc is not None else [])
-    cells = np.stack([_text(df, j, header, index) for j in used], axis=1)  # one width: the longest cell's
+    cells = np.stack(
+        [_text(df, j, header, index) for j in used], axis=1
+    )  # one width: the longest cell's
     k = 1 + len(sys_cols)
     if idc is not None:
         ids = cells[:, k]
         first: dict[str, int] = {}
         for i, ident in enumerate(ids.tolist()):
             if ident in first:
-                raise InputError(f"{WHERE}, column {header[idc]!r}: id {ident!r} appears twice "
-                                 f"(index {index[first[ident]]!r} and {index[i]!r})")
+                raise InputError(
+                    f"{WHERE}, column {header[idc]!r}: id {ident!r} appears twice "
+                    f"(index {index[first[ident]]!r} and {index[i]!r})"
+                )
             first[ident] = i
     else:
         ids = np.array([str(i) for i in range(1, n + 1)])
     rows = np.arange(n)
-    text = "\x1e".join(["\x1f".join(header[j] for j in used)] + ["\x1f".join(r) for r in cells.tolist()])
+    text = "\x1e".join(
+        ["\x1f".join(header[j] for j in used)] + ["\x1f".join(r) for r in cells.tolist()]
+    )
     return dict(
-        gold=cells[:, [0]], predictions=np.stack([cells[:, [s]] for s in range(1, k)]),
-        systems=[header[j] for j in sys_cols], item_ids=ids, fields=["label"],
+        gold=cells[:, [0]],
+        predictions=np.stack([cells[:, [s]] for s in range(1, k)]),
+        systems=[header[j] for j in sys_cols],
+        item_ids=ids,
+        fields=["label"],
         gold_source=FrameSource(WHERE, rows, [f"column {gold!r}"], index=index),
-        system_sources=[FrameSource(WHERE, rows, [f"column {header[j]!r}"], index=index) for j in sys_cols],
-        inputs=[{"path": "<DataFrame>", "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()}])
+        system_sources=[
+            FrameSource(WHERE, rows, [f"column {header[j]!r}"], index=index) for j in sys_cols
+        ],
+        inputs=[
+            {"path": "<DataFrame>", "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()}
+        ],
+    )

@@ -7,10 +7,10 @@ import json
 import math
 
 from compreport.errors import InputError
-from compreport.settings import suggest
-from compreport.language.caller import option
 from compreport.inputs.delimited import MISSING
 from compreport.inputs.parsed import Parsed
+from compreport.language.caller import option
+from compreport.settings import suggest
 
 
 class _Duplicate(Exception):
@@ -45,8 +45,16 @@ def _json_text(value, where: str, what: str) -> str | None:
     raise InputError(f"{where}: {what} is a JSON {kind}, expected a label or a number")
 
 
-def read_json(shown: str, file: str, text: str, suffix: str, id_col, label_col,
-              fields: list[str] | None, role: str = "gold") -> Parsed:
+def read_json(
+    shown: str,
+    file: str,
+    text: str,
+    suffix: str,
+    id_col,
+    label_col,
+    fields: list[str] | None,
+    role: str = "gold",
+) -> Parsed:
     """A ``.jsonl`` file (one object per line) or a ``.json`` file (a list of objects, an object
     mapping id to label, or a list of labels) as :class:`Parsed`.
 
@@ -56,12 +64,16 @@ def read_json(shown: str, file: str, text: str, suffix: str, id_col, label_col,
     nf = len(fields) if fields else 1
     for spec, what in ((id_col, "id_col"), *((c, "label_col") for c in (label_col or []))):
         if isinstance(spec, int):
-            raise InputError(f"{shown}: a JSON file names its values by key, not position: pass "
-                             f"{option(what, 'KEY')}")
+            raise InputError(
+                f"{shown}: a JSON file names its values by key, not position: pass "
+                f"{option(what, 'KEY')}"
+            )
     id_key = id_col or "id"
     label_keys = list(label_col) if label_col else (list(fields) if fields else ["label"])
     if len(label_keys) != nf:
-        raise InputError(f"{shown}: {nf} field(s) but {len(label_keys)} label key(s) ({option('label_col')})")
+        raise InputError(
+            f"{shown}: {nf} field(s) but {len(label_keys)} label key(s) ({option('label_col')})"
+        )
     entries: list[tuple[int, object]] = []
     unit = "line"
     try:
@@ -72,24 +84,39 @@ def read_json(shown: str, file: str, text: str, suffix: str, id_col, label_col,
                 try:
                     entries.append((number, json.loads(line, object_pairs_hook=_pairs)))
                 except json.JSONDecodeError as exc:
-                    raise InputError(f"{shown}, line {number}: not JSON ({exc.msg}, column {exc.colno})") from None
+                    raise InputError(
+                        f"{shown}, line {number}: not JSON ({exc.msg}, column {exc.colno})"
+                    ) from None
         else:
             unit = "entry"
             try:
                 doc = json.loads(text, object_pairs_hook=_pairs)
             except json.JSONDecodeError as exc:
-                raise InputError(f"{shown}, line {exc.lineno}: not JSON ({exc.msg}, column {exc.colno})") from None
+                raise InputError(
+                    f"{shown}, line {exc.lineno}: not JSON ({exc.msg}, column {exc.colno})"
+                ) from None
             if isinstance(doc, dict):  # id -> label, or id -> object with the label keys
                 if nf != 1 and not all(isinstance(v, dict) for v in doc.values()):
-                    raise InputError(f"{shown}: an object mapping id to label holds one field; {nf} are expected")
-                entries = [(k, (v | {id_key: key}) if isinstance(v, dict) else {id_key: key, label_keys[0]: v})
-                           for k, (key, v) in enumerate(doc.items(), start=1)]
+                    raise InputError(
+                        f"{shown}: an object mapping id to label holds one field; {nf} are expected"
+                    )
+                entries = [
+                    (
+                        k,
+                        (v | {id_key: key})
+                        if isinstance(v, dict)
+                        else {id_key: key, label_keys[0]: v},
+                    )
+                    for k, (key, v) in enumerate(doc.items(), start=1)
+                ]
             elif isinstance(doc, list):
                 entries = list(enumerate(doc, start=1))
             else:
-                raise InputError(f"{shown}: holds a JSON {type(doc).__name__}; expected a list of objects "
-                                 f"(keys {id_key!r} and {label_keys[0]!r}), an object mapping id to label, or a "
-                                 f"list of labels")
+                raise InputError(
+                    f"{shown}: holds a JSON {type(doc).__name__}; expected a list of objects "
+                    f"(keys {id_key!r} and {label_keys[0]!r}), an object mapping id to label, or a "
+                    f"list of labels"
+                )
     except _Duplicate as dup:
         raise InputError(f"{shown}: key {str(dup)!r} appears twice in one object") from None
     if not entries:
@@ -104,7 +131,9 @@ def read_json(shown: str, file: str, text: str, suffix: str, id_col, label_col,
         return Parsed(shown, file, None, values, lines, ["value"], unit)
     if not all(objects):
         pos, obj = next(e for e, o in zip(entries, objects, strict=True) if not o)
-        raise InputError(f"{shown}, {unit} {pos}: a JSON {type(obj).__name__}, where the other entries are objects")
+        raise InputError(
+            f"{shown}, {unit} {pos}: a JSON {type(obj).__name__}, where the other entries are objects"
+        )
     keys = sorted({k for _, obj in entries for k in obj})
     if role == "run":  # a run that lacks a key named for the gold is read with the default keys
         if id_key not in keys and "id" in keys:
@@ -115,18 +144,25 @@ def read_json(shown: str, file: str, text: str, suffix: str, id_col, label_col,
     for key, what in ((id_key, "id_col"), *((k, "label_col") for k in label_keys)):
         if key not in keys:
             others = [k for k in keys if k != id_key and k not in label_keys]
-            raise InputError(f"{shown}: no entry has the key {key!r} (keys: {', '.join(map(repr, keys))}); pass "
-                             f"{option(what, others[0] if len(others) == 1 else 'KEY')}{suggest(key, keys)}")
+            raise InputError(
+                f"{shown}: no entry has the key {key!r} (keys: {', '.join(map(repr, keys))}); pass "
+                f"{option(what, others[0] if len(others) == 1 else 'KEY')}{suggest(key, keys)}"
+            )
     ids, values = [], []
     for pos, obj in entries:
         where = f"{shown}, {unit} {pos}"
         if id_key not in obj:
             raise InputError(f"{where}: no key {id_key!r} (the id)")
         ident = obj[id_key]
-        if isinstance(ident, bool) or not isinstance(ident, (str, int)) or \
-                (isinstance(ident, str) and not ident.strip()):
-            raise InputError(f"{where}: the id ({id_key!r}) must be a non-empty string or a whole number; "
-                             f"got {ident!r}")
+        if (
+            isinstance(ident, bool)
+            or not isinstance(ident, (str, int))
+            or (isinstance(ident, str) and not ident.strip())
+        ):
+            raise InputError(
+                f"{where}: the id ({id_key!r}) must be a non-empty string or a whole number; "
+                f"got {ident!r}"
+            )
         ids.append(str(ident).strip())
         values.append([_json_text(obj.get(k), where, f"the value of {k!r}") for k in label_keys])
     return Parsed(shown, file, ids, values, lines, columns, unit)

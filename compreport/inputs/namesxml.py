@@ -53,15 +53,29 @@ def read_xml_names(path: str) -> tuple[list[str], int, list[tuple[list[str], int
     def start(_tag: str, attrs: dict[str, str]) -> None:
         run = _first(attrs, RUN, non_empty=True)
         if run or any(k in attrs for k in RUN):  # present but empty: an error naming its line
-            rows.append(([run, _first(attrs, NAME, non_empty=True), _first(attrs, TEAM, non_empty=True),
-                          attrs.get("baseline", "").strip(), _first(attrs, EXCLUDE)], parser.CurrentLineNumber))
+            rows.append(
+                (
+                    [
+                        run,
+                        _first(attrs, NAME, non_empty=True),
+                        _first(attrs, TEAM, non_empty=True),
+                        attrs.get("baseline", "").strip(),
+                        _first(attrs, EXCLUDE),
+                    ],
+                    parser.CurrentLineNumber,
+                )
+            )
 
     parser.StartElementHandler = start
     try:
         parser.Parse(read_bytes(path), True)
     except expat.ExpatError as exc:
-        raise InputError(f"{path}, line {exc.lineno}: not well-formed XML ({expat.ErrorString(exc.code)})") from None
+        raise InputError(
+            f"{path}, line {exc.lineno}: not well-formed XML ({expat.ErrorString(exc.code)})"
+        ) from None
     if not rows:
-        raise InputError(f"{path}: no element with a run attribute ({', '.join(RUN)}); an XML names file has one "
-                         f"element per run")
+        raise InputError(
+            f"{path}: no element with a run attribute ({', '.join(RUN)}); an XML names file has one "
+            f"element per run"
+        )
     return HEAD, rows[0][1], rows

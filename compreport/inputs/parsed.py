@@ -12,13 +12,12 @@ import re
 from dataclasses import dataclass, field
 
 from compreport.errors import InputError
-from compreport.settings import suggest
-from compreport.language.caller import OPTIONS, current, option
 from compreport.inputs.delimited import SEPARATORS
+from compreport.language.caller import OPTIONS, current, option
+from compreport.settings import suggest
 
 #: ``--missing`` values.
 MISSING_POLICIES = ("error", "wrong")
-
 
 
 @dataclass
@@ -87,35 +86,51 @@ class ReadOptions:
         own ``runs_id_col``/``runs_label_col`` where given)."""
         if role == "gold":
             return "id_col", "label_col"
-        return ("runs_id_col" if self.runs_id_col is not None else "id_col",
-                "runs_label_col" if self.runs_label_col is not None else "label_col")
+        return (
+            "runs_id_col" if self.runs_id_col is not None else "id_col",
+            "runs_label_col" if self.runs_label_col is not None else "label_col",
+        )
 
-    def cluster_as_label(self) -> "ReadOptions":
+    def cluster_as_label(self) -> ReadOptions:
         """These options with the cluster (query) column read as the one label column of the gold and the
         runs, and named in messages as the caller gave the cluster column."""
         word = self.said.get("cluster_col", "cluster_col")
-        return dataclasses.replace(self, label_col=[self.cluster_col], runs_label_col=[self.cluster_col],
-                                   said=self.said | {"label_col": word, "runs_label_col": word})
+        return dataclasses.replace(
+            self,
+            label_col=[self.cluster_col],
+            runs_label_col=[self.cluster_col],
+            said=self.said | {"label_col": word, "runs_label_col": word},
+        )
 
-    def check(self) -> "ReadOptions":
+    def check(self) -> ReadOptions:
         """Validated and normalised in place (column lists, positions >= 1); returns self."""
         if self.sep not in SEPARATORS:
-            raise InputError(f"{option('sep')} must be one of {', '.join(SEPARATORS)}; got {self.sep!r}"
-                             f"{suggest(self.sep, SEPARATORS)}")
+            raise InputError(
+                f"{option('sep')} must be one of {', '.join(SEPARATORS)}; got {self.sep!r}"
+                f"{suggest(self.sep, SEPARATORS)}"
+            )
         if self.missing not in MISSING_POLICIES:
-            raise InputError(f"{option('missing')} must be one of {', '.join(MISSING_POLICIES)}; got {self.missing!r}"
-                             f"{suggest(self.missing, MISSING_POLICIES)}")
+            raise InputError(
+                f"{option('missing')} must be one of {', '.join(MISSING_POLICIES)}; got {self.missing!r}"
+                f"{suggest(self.missing, MISSING_POLICIES)}"
+            )
         if not isinstance(self.comments, bool):
             raise InputError(f"`comments` must be True or False; got {self.comments!r}")
         for attr in ("id_col", "runs_id_col", "cluster_col"):
-            setattr(self, attr, one_column(getattr(self, attr), attr.removeprefix("runs_"), self.named(attr)))
+            setattr(
+                self,
+                attr,
+                one_column(getattr(self, attr), attr.removeprefix("runs_"), self.named(attr)),
+            )
         for attr in ("label_col", "runs_label_col"):
             setattr(self, attr, columns(getattr(self, attr), "label_col", self.named(attr)))
         if not isinstance(self.unjudged, bool):
             raise InputError(f"`unjudged` must be True or False; got {self.unjudged!r}")
         if self.unjudged and self.cluster_col is None:
-            raise InputError(f"{option('unjudged')} adds the candidates runs list in their queries: give the query "
-                             f"column with {option('query_col')}")
+            raise InputError(
+                f"{option('unjudged')} adds the candidates runs list in their queries: give the query "
+                f"column with {option('query_col')}"
+            )
         return self
 
 
@@ -134,7 +149,9 @@ def one_column(value, what: str, label: str | None = None):
         if re.fullmatch(r"-?\d+", value):
             value = int(value)
     if isinstance(value, int) and value < 1:
-        raise InputError(f"{name} must be a column name or a 1-based position (1 is the first column); got {value}")
+        raise InputError(
+            f"{name} must be a column name or a 1-based position (1 is the first column); got {value}"
+        )
     if value == "":
         raise InputError(f"{name} names no column")
     return value

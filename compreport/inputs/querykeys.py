@@ -14,10 +14,10 @@ from __future__ import annotations
 import dataclasses
 
 from compreport.errors import InputError
-from compreport.language.caller import option
 from compreport.inputs.delimited import check_unique
 from compreport.inputs.parsed import Parsed, RawText, ReadOptions
 from compreport.inputs.records import cluster_index, layout, shown_row
+from compreport.language.caller import option
 
 
 def keyed(ident: str, query: str) -> str:
@@ -48,8 +48,10 @@ def query_column(raw: RawText | Parsed, opts: ReadOptions, gold: Parsed, run: Pa
     """
     col, said = opts.cluster_col, opts.named("cluster_col")
     if not isinstance(raw, RawText):
-        raise InputError(f"{run.path}: a run joined to the gold by (query, id) needs the query ({said}) in a "
-                         f"column of a delimited file (CSV, TSV or whitespace-separated)")
+        raise InputError(
+            f"{run.path}: a run joined to the gold by (query, id) needs the query ({said}) in a "
+            f"column of a delimited file (CSV, TSV or whitespace-separated)"
+        )
     at = cluster_index(opts, "run", run.header, run.width, gold)
     if at is not None:
         return at + 1
@@ -57,32 +59,51 @@ def query_column(raw: RawText | Parsed, opts: ReadOptions, gold: Parsed, run: Pa
         return col
     first = f"line {raw.lines[raw.start]}"
     if run.header is not None:
-        raise InputError(f"{run.path}, {first}: the header ({shown_row(run.header)}) has no query column {col!r} "
-                         f"({said}); a run joined to the gold by (query, id) needs each candidate's query")
-    gold_at = opts.named("cluster_col", gold.header.index(col) + 1)  # the gold's header has it (clustercol)
-    raise InputError(f"{run.path}, {first}: no header, and {run.width} columns where the gold has {gold.width}, so "
-                     f"the query column {col!r} ({said}) cannot be found by its name; give its position, the same "
-                     f"in the gold and the runs (the gold has it at {gold_at}), or give the run a header line")
+        raise InputError(
+            f"{run.path}, {first}: the header ({shown_row(run.header)}) has no query column {col!r} "
+            f"({said}); a run joined to the gold by (query, id) needs each candidate's query"
+        )
+    gold_at = opts.named(
+        "cluster_col", gold.header.index(col) + 1
+    )  # the gold's header has it (clustercol)
+    raise InputError(
+        f"{run.path}, {first}: no header, and {run.width} columns where the gold has {gold.width}, so "
+        f"the query column {col!r} ({said}) cannot be found by its name; give its position, the same "
+        f"in the gold and the runs (the gold has it at {gold_at}), or give the run a header line"
+    )
 
 
-def run_keyed(raw, header: bool, opts: ReadOptions, gold: Parsed, run: Parsed) -> tuple[Parsed, list[tuple]]:
+def run_keyed(
+    raw, header: bool, opts: ReadOptions, gold: Parsed, run: Parsed
+) -> tuple[Parsed, list[tuple]]:
     """``run`` with its ids replaced by (query, id) keys, and the (id, query) of each of its rows, the
     query read from the run's query column (:func:`query_column`)."""
     if run.ids is None:
         raise InputError(f"{run.path}: a run joined by (query, id) needs ids; this file has none")
     at = query_column(raw, opts, gold, run)
-    read = layout(raw, "run", header, dataclasses.replace(opts.cluster_as_label(), runs_label_col=[at]), None, gold)
+    read = layout(
+        raw,
+        "run",
+        header,
+        dataclasses.replace(opts.cluster_as_label(), runs_label_col=[at]),
+        None,
+        gold,
+    )
     queries = []
     for k, v in enumerate(read.values):
         if v[0] is None:
-            raise InputError(f"{read.where(k, 0)}: blank query ({option('query_col')}); every candidate a run "
-                             f"lists needs its query")
+            raise InputError(
+                f"{read.where(k, 0)}: blank query ({option('query_col')}); every candidate a run "
+                f"lists needs its query"
+            )
         queries.append(v[0])
     pairs = list(zip(run.ids, queries, strict=True))
     return dataclasses.replace(run, ids=[keyed(i, q) for i, q in pairs]), pairs
 
 
-def unjudged(runs: list[tuple[Parsed, list[tuple]]], known: set[str]) -> tuple[list[str], list[str], list[str]]:
+def unjudged(
+    runs: list[tuple[Parsed, list[tuple]]], known: set[str]
+) -> tuple[list[str], list[str], list[str]]:
     """The candidates the runs list and the gold does not, in order of first appearance: their
     keys, plain ids and queries."""
     keys, ids, queries, seen = [], [], [], set(known)

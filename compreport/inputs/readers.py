@@ -26,32 +26,72 @@ from pathlib import Path
 
 import numpy as np
 
-from compreport.language.caller import option
+from compreport.errors import InputError, note
 from compreport.inputs.clustercol import gold_cluster_labels, gold_clusters, take_column
 from compreport.inputs.competition import Competition, CompetitionInfo, MetricSpec, Source
-from compreport.inputs.delimited import MISSING, check_missing, check_unique, read_table, sha256, text_name
+from compreport.inputs.delimited import (
+    MISSING,
+    check_missing,
+    check_unique,
+    read_table,
+    sha256,
+    text_name,
+)
 from compreport.inputs.fastwide import read_wide_fast
 from compreport.inputs.querykeys import by_query, gold_keys, run_keyed, unjudged
-from compreport.inputs.records import Parsed, ReadOptions, as_number, headers, layout, names_a_column, read_file, shown_row
+from compreport.inputs.records import (
+    Parsed,
+    ReadOptions,
+    as_number,
+    headers,
+    layout,
+    names_a_column,
+    read_file,
+    shown_row,
+)
 from compreport.inputs.runfiles import apply_names, find_runs, name_runs
-from compreport.errors import InputError, note
+from compreport.language.caller import option
 
 #: Names of a label column that a one-field file's header is not noted for (any other header of such
 #: a file could be a label that occurs once, and is noted).
-COLUMN_WORDS = {"label", "labels", "prediction", "predictions", "pred", "class", "gold", "target", "y", "answer",
-                "output", "category", "tag", "value", "score"}
+COLUMN_WORDS = {
+    "label",
+    "labels",
+    "prediction",
+    "predictions",
+    "pred",
+    "class",
+    "gold",
+    "target",
+    "y",
+    "answer",
+    "output",
+    "category",
+    "tag",
+    "value",
+    "score",
+}
 
 
 def _header_index(path: str, header: list[str], name: str, what: str) -> int:
     if name not in header:
         shown = ", ".join(repr(h) for h in header)
-        raise InputError(f"{path}: {what} column {name!r} not found (columns: {shown}); "
-                         f"pass {option(what, 'NAME')}")
+        raise InputError(
+            f"{path}: {what} column {name!r} not found (columns: {shown}); "
+            f"pass {option(what, 'NAME')}"
+        )
     return header.index(name)
 
 
-def read_wide(path: str | Path, gold: str = "y", id_column: str | int | None = None, sep: str = "auto",
-              missing: str = "error", cluster_column: str | None = None, id_said: str | None = None) -> dict:
+def read_wide(
+    path: str | Path,
+    gold: str = "y",
+    id_column: str | int | None = None,
+    sep: str = "auto",
+    missing: str = "error",
+    cluster_column: str | None = None,
+    id_said: str | None = None,
+) -> dict:
     """Read the wide layout: one row per item, a gold column, an optional id column, one column per system.
 
     Plain files (no quotes, no unusual whitespace or line breaks, every row as wide as the
@@ -93,8 +133,15 @@ def read_wide(path: str | Path, gold: str = "y", id_column: str | int | None = N
     return pieces if cluster_column is None else take_column(pieces, cluster_column, str(path))
 
 
-def _read_wide_csv(path: str | Path, gold: str = "y", id_column: str | int | None = None, sep: str = "auto",
-                   missing: str = "error", cluster_column: str | None = None, id_said: str | None = None) -> dict:
+def _read_wide_csv(
+    path: str | Path,
+    gold: str = "y",
+    id_column: str | int | None = None,
+    sep: str = "auto",
+    missing: str = "error",
+    cluster_column: str | None = None,
+    id_said: str | None = None,
+) -> dict:
     """:func:`read_wide` through :func:`~compreport.inputs.delimited.read_table` (the ``csv`` module).
 
     Slow, but every error names its line.
@@ -106,13 +153,17 @@ def _read_wide_csv(path: str | Path, gold: str = "y", id_column: str | int | Non
         if not name:
             raise InputError(f"{path}, line {table.lines[0]}, column {j + 1}: empty column name")
         if header.index(name) != j:
-            raise InputError(f"{path}, line {table.lines[0]}: column {name!r} appears twice "
-                             f"(columns {header.index(name) + 1} and {j + 1})")
+            raise InputError(
+                f"{path}, line {table.lines[0]}: column {name!r} appears twice "
+                f"(columns {header.index(name) + 1} and {j + 1})"
+            )
     g = _header_index(path, header, gold, "gold")
     if isinstance(id_column, int):
         if id_column > len(header):
-            raise InputError(f"{path}: {id_said or option('id_col', id_column)}, but the file has {len(header)} "
-                             f"columns (header: {shown_row(header)})")
+            raise InputError(
+                f"{path}: {id_said or option('id_col', id_column)}, but the file has {len(header)} "
+                f"columns (header: {shown_row(header)})"
+            )
         id_column = header[id_column - 1]
     if id_column is None and "id" in header and header.index("id") != g:
         id_column = "id"  # a column called id is the item id, not a system
@@ -122,7 +173,9 @@ def _read_wide_csv(path: str | Path, gold: str = "y", id_column: str | int | Non
     lines = np.asarray(table.lines[1:])
     for row, line in zip(rows, lines, strict=True):
         if len(row) != len(header):
-            raise InputError(f"{path}, line {line}: expected {len(header)} columns, found {len(row)}")
+            raise InputError(
+                f"{path}, line {line}: expected {len(header)} columns, found {len(row)}"
+            )
     cells = np.array(rows, dtype=object).astype(str)
     if idc is not None:
         ids = cells[:, idc]
@@ -138,7 +191,9 @@ def _read_wide_csv(path: str | Path, gold: str = "y", id_column: str | int | Non
     sources, absent = [], {}
     for s, (j, p) in enumerate(zip(sys_cols, preds, strict=True)):
         cols = [f"column {header[j]!r}"]
-        if header[j] == cluster_column:  # not a system: its blanks are reported as clusters (take_column)
+        if (
+            header[j] == cluster_column
+        ):  # not a system: its blanks are reported as clusters (take_column)
             absent[header[j]] = 0
         elif missing == "wrong":
             blank = np.isin(np.char.lower(p), list(MISSING))
@@ -149,14 +204,25 @@ def _read_wide_csv(path: str | Path, gold: str = "y", id_column: str | int | Non
             absent[header[j]] = 0
         sources.append(Source(path, lines, cols))
     return dict(
-        gold=gold_values, predictions=preds, systems=[header[j] for j in sys_cols], item_ids=ids,
-        fields=["label"], gold_source=Source(path, lines, [f"column {gold!r}"]), system_sources=sources,
-        inputs=[{"path": path, "sha256": sha256(path)}], missing=absent,
+        gold=gold_values,
+        predictions=preds,
+        systems=[header[j] for j in sys_cols],
+        item_ids=ids,
+        fields=["label"],
+        gold_source=Source(path, lines, [f"column {gold!r}"]),
+        system_sources=sources,
+        inputs=[{"path": path, "sha256": sha256(path)}],
+        missing=absent,
     )
 
 
-def read_runs(gold_path: str | Path, runs: str | Path, id_column: str | None = None,
-              fields: list[str] | None = None, options: ReadOptions | None = None) -> dict:
+def read_runs(
+    gold_path: str | Path,
+    runs: str | Path,
+    id_column: str | None = None,
+    fields: list[str] | None = None,
+    options: ReadOptions | None = None,
+) -> dict:
     """Read the gold file plus run files layout, joined by id (or by line, for files without ids).
 
     Parameters
@@ -191,7 +257,9 @@ def read_runs(gold_path: str | Path, runs: str | Path, id_column: str | None = N
     name_runs(runs_found)
     if o.names:
         runs_found = apply_names(o.names, runs_found, o.sep, o.comments)
-    raw = [read_file(gold_path, o, "gold", fields)] + [read_file(r.path, o, "run", fields) for r in runs_found]
+    raw = [read_file(gold_path, o, "gold", fields)] + [
+        read_file(r.path, o, "run", fields) for r in runs_found
+    ]
     given = [{c for c in [o.id_col, o.cluster_col, *(o.label_col or [])] if isinstance(c, str)}]
     run_id, run_labels = (getattr(o, a) for a in o.column_options("run"))
     given += [{c for c in [run_id, *(run_labels or [])] if isinstance(c, str)}] * len(runs_found)
@@ -199,15 +267,23 @@ def read_runs(gold_path: str | Path, runs: str | Path, id_column: str | None = N
     # the cluster column first: a name the gold lacks is named as such, not as a label column to give
     column = None if o.cluster_col is None else gold_cluster_labels(raw[0], is_header[0], o)
     gold = layout(raw[0], "gold", is_header[0], o, fields)
-    if gold.ids is None and gold.header and not names_a_column(gold.header, given[0]) \
-            and not names_a_column([h.lower() for h in gold.header], COLUMN_WORDS):
-        note(f"{gold.path}, line {raw[0].lines[raw[0].start]}: {shown_row(gold.header)} is read as a header, not "
-             f"as an item: no other line of the gold or the runs holds that value")
+    if (
+        gold.ids is None
+        and gold.header
+        and not names_a_column(gold.header, given[0])
+        and not names_a_column([h.lower() for h in gold.header], COLUMN_WORDS)
+    ):
+        note(
+            f"{gold.path}, line {raw[0].lines[raw[0].start]}: {shown_row(gold.header)} is read as a header, not "
+            f"as an item: no other line of the gold or the runs holds that value"
+        )
     n = len(gold.values)
     for k, vals in enumerate(gold.values):
         for f, v in enumerate(vals):
             if v is None:
-                raise InputError(f"{gold.where(k, f)}: blank or NaN value (a gold label is needed for every item)")
+                raise InputError(
+                    f"{gold.where(k, f)}: blank or NaN value (a gold label is needed for every item)"
+                )
     queries = None if column is None else column[0]
     keyed_join = queries is not None and by_query(gold, o)  # TREC: ids repeat across queries
     if gold.ids is None:
@@ -220,9 +296,14 @@ def read_runs(gold_path: str | Path, runs: str | Path, id_column: str | None = N
     runs_read = []
     for r, raw_run, header in zip(runs_found, raw[1:], is_header[1:], strict=True):
         run = layout(raw_run, "run", header, o, fields, gold)
-        runs_read.append((r, *(run_keyed(raw_run, header, o, gold, run) if keyed_join else (run, None))))
-    extra, extra_ids, extra_queries = ([], [], []) if not (keyed_join and o.unjudged) else \
-        unjudged([(run, rq) for _, run, rq in runs_read], set(ids))
+        runs_read.append(
+            (r, *(run_keyed(raw_run, header, o, gold, run) if keyed_join else (run, None)))
+        )
+    extra, extra_ids, extra_queries = (
+        ([], [], [])
+        if not (keyed_join and o.unjudged)
+        else unjudged([(run, rq) for _, run, rq in runs_read], set(ids))
+    )
     keys = ids + extra
     position = {ident: i for i, ident in enumerate(keys)}
     systems, preds, sources, missing = [], [], [], {}
@@ -237,19 +318,34 @@ def read_runs(gold_path: str | Path, runs: str | Path, id_column: str | None = N
         ids = plain if len(set(plain)) == len(plain) else keys
     files = [gold.file] + ([o.names] if o.names else []) + [r.path for r in runs_found]
     clusters = None if column is None else gold_clusters(column, extra_queries)
-    return dict(clusters=clusters, scanned=[str(runs)],
+    return dict(
+        clusters=clusters,
+        scanned=[str(runs)],
         gold=np.array([*gold.values, *[[""] * nf] * len(extra)], dtype=str).reshape(len(keys), nf),
-        predictions=np.stack(preds), systems=systems, item_ids=np.array(ids), fields=list(fields) if fields else ["label"],
-        gold_source=Source(gold.path, np.asarray([*gold.lines, *[0] * len(extra)]), gold.columns, gold.unit),
+        predictions=np.stack(preds),
+        systems=systems,
+        item_ids=np.array(ids),
+        fields=list(fields) if fields else ["label"],
+        gold_source=Source(
+            gold.path, np.asarray([*gold.lines, *[0] * len(extra)]), gold.columns, gold.unit
+        ),
         system_sources=sources,
         inputs=[{"path": p, "sha256": sha256(p)} for p in files],
-        missing=missing, teams={r.name: r.team for r in runs_found},
+        missing=missing,
+        teams={r.name: r.team for r in runs_found},
         marked_baselines=[r.name for r in runs_found if r.baseline],
     )
 
 
-def _join(gold: Parsed, run: Parsed, ids: np.ndarray, position: dict[str, int], n: int, nf: int,
-          policy: str) -> tuple[np.ndarray, np.ndarray, int]:
+def _join(
+    gold: Parsed,
+    run: Parsed,
+    ids: np.ndarray,
+    position: dict[str, int],
+    n: int,
+    nf: int,
+    policy: str,
+) -> tuple[np.ndarray, np.ndarray, int]:
     """A run's values in gold item order: (n, nf) str (``""`` where there is no prediction), the line
     of each item (0 where absent), and the number of items without a prediction.
 
@@ -261,11 +357,15 @@ def _join(gold: Parsed, run: Parsed, ids: np.ndarray, position: dict[str, int], 
     line_of = np.zeros(n, dtype=int)
     if run.ids is None:
         if len(run.values) != n:
-            headers = [f"{f.path}'s first line {shown_row(f.header)}" for f in (gold, run) if f.header]
-            raise InputError(f"{run.path}: {len(run.values)} predictions (one per line, no ids) but the gold "
-                             f"{gold.path} has {n} items; a file without ids is matched with the gold line by "
-                             f"line, so both must have as many" +
-                             (f" (read as a header: {' and '.join(headers)})" if headers else ""))
+            headers = [
+                f"{f.path}'s first line {shown_row(f.header)}" for f in (gold, run) if f.header
+            ]
+            raise InputError(
+                f"{run.path}: {len(run.values)} predictions (one per line, no ids) but the gold "
+                f"{gold.path} has {n} items; a file without ids is matched with the gold line by "
+                f"line, so both must have as many"
+                + (f" (read as a header: {' and '.join(headers)})" if headers else "")
+            )
         rows = list(range(n))
     else:
         rows = []
@@ -274,26 +374,34 @@ def _join(gold: Parsed, run: Parsed, ids: np.ndarray, position: dict[str, int], 
             if i is None and gold.ids is None:
                 raise _not_numbered(gold, run, k)
             if i is None:
-                raise InputError(f"{run.path}, {run.unit} {run.lines[k]}: id {ident!r} is not in the gold file "
-                                 f"{gold.path}")
+                raise InputError(
+                    f"{run.path}, {run.unit} {run.lines[k]}: id {ident!r} is not in the gold file "
+                    f"{gold.path}"
+                )
             if line_of[i]:
-                raise InputError(f"{run.path}, {run.unit} {run.lines[k]}: id {ident!r} appears twice "
-                                 f"({run.unit}s {line_of[i]} and {run.lines[k]})")
+                raise InputError(
+                    f"{run.path}, {run.unit} {run.lines[k]}: id {ident!r} appears twice "
+                    f"({run.unit}s {line_of[i]} and {run.lines[k]})"
+                )
             line_of[i] = run.lines[k]
             rows.append(i)
     absent = line_of == 0 if run.ids is not None else np.zeros(n, dtype=bool)
     if absent.any() and policy == "error":
-        raise InputError(f"{run.path}: {int(absent.sum())} gold id(s) have no prediction, first: id "
-                         f"{str(ids[int(np.flatnonzero(absent)[0])])!r}; pass {option('missing', 'wrong')} to "
-                         f"score them as wrong answers")
+        raise InputError(
+            f"{run.path}: {int(absent.sum())} gold id(s) have no prediction, first: id "
+            f"{str(ids[int(np.flatnonzero(absent)[0])])!r}; pass {option('missing', 'wrong')} to "
+            f"score them as wrong answers"
+        )
     for k, i in enumerate(rows):
         line_of[i] = run.lines[k]
         for f, v in enumerate(run.values[k]):
             if v is not None:
                 values[i, f] = v
             elif policy == "error":
-                raise InputError(f"{run.where(k, f)}: blank or NaN value; pass {option('missing', 'wrong')} to "
-                                 f"score it as a wrong answer")
+                raise InputError(
+                    f"{run.where(k, f)}: blank or NaN value; pass {option('missing', 'wrong')} to "
+                    f"score it as a wrong answer"
+                )
             else:
                 absent[i] = True
     return values.astype(str), line_of, int(absent.sum())
@@ -307,18 +415,26 @@ def _not_numbered(gold: Parsed, run: Parsed, k: int) -> InputError:
     if gold.unit == "entry":
         shape = "a list of labels"
     else:
-        shape = ("one column" if gold.width == 1 else f"{gold.width} columns") + \
-            (f" (header: {shown_row(gold.header)})" if gold.header else "") + \
-            (", read as labels" if gold.width == 1 else ", read as the fields")
-    text = (f"{gold.path}: {shape} without ids (items numbered 1 to {n}), but {run.path} has ids ({run.unit} "
-            f"{run.lines[k]}: {ident!r})")
+        shape = (
+            ("one column" if gold.width == 1 else f"{gold.width} columns")
+            + (f" (header: {shown_row(gold.header)})" if gold.header else "")
+            + (", read as labels" if gold.width == 1 else ", read as the fields")
+        )
+    text = (
+        f"{gold.path}: {shape} without ids (items numbered 1 to {n}), but {run.path} has ids ({run.unit} "
+        f"{run.lines[k]}: {ident!r})"
+    )
     held = next((j for j, vals in enumerate(gold.values) if ident in vals), None)
     if held is not None:
-        return InputError(f"{text}, and {ident!r} is also {gold.unit} {gold.lines[held]} of {gold.path}: "
-                          f"{gold.path} holds ids and no label column")
+        return InputError(
+            f"{text}, and {ident!r} is also {gold.unit} {gold.lines[held]} of {gold.path}: "
+            f"{gold.path} holds ids and no label column"
+        )
     if not ident.isdigit():
-        text += f"; give {gold.path} {'ids' if gold.unit == 'entry' else 'an id column'}, or the runs one label " \
+        text += (
+            f"; give {gold.path} {'ids' if gold.unit == 'entry' else 'an id column'}, or the runs one label "
             f"per line"
+        )
     return InputError(text)
 
 
@@ -343,20 +459,39 @@ def unseen_label_warnings(comp: Competition, fields: list[int]) -> list[str]:
         for s, system in enumerate(comp.systems):
             col = comp.predictions[s, :, f]
             labels, first = np.unique(col, return_index=True)
-            extra = [(lab, i) for lab, i in zip(labels, first, strict=True) if lab not in gold_labels and lab != ""]
+            extra = [
+                (lab, i)
+                for lab, i in zip(labels, first, strict=True)
+                if lab not in gold_labels and lab != ""
+            ]
             if extra:
                 lab, i = str(extra[0][0]), extra[0][1]
                 count = int((col == lab).sum())
                 what = f"field {fname!r}: " if len(comp.fields) > 1 else ""
                 value = as_number(lab)  # the same number written otherwise in the gold: 1.0 for 1
-                same = next((g for g in sorted(map(str, gold_labels)) if value is not None and as_number(g) == value), None)
-                hint = f"; the gold writes that number {same!r}, another label (floats beside integers?)" if same else ""
-                out.append(f"{comp.locate(s, int(i), f)}: {what}system {system!r} predicts label {lab!r} "
-                           f"({count} item(s)) never seen in gold{hint}")
+                same = next(
+                    (
+                        g
+                        for g in sorted(map(str, gold_labels))
+                        if value is not None and as_number(g) == value
+                    ),
+                    None,
+                )
+                hint = (
+                    f"; the gold writes that number {same!r}, another label (floats beside integers?)"
+                    if same
+                    else ""
+                )
+                out.append(
+                    f"{comp.locate(s, int(i), f)}: {what}system {system!r} predicts label {lab!r} "
+                    f"({count} item(s)) never seen in gold{hint}"
+                )
     return out
 
 
-def build(pieces: dict, info: CompetitionInfo, metrics: list[MetricSpec], baselines=()) -> Competition:
+def build(
+    pieces: dict, info: CompetitionInfo, metrics: list[MetricSpec], baselines=()
+) -> Competition:
     """Assemble a Competition from reader pieces and metadata.
 
     Parameters
@@ -383,11 +518,15 @@ def build(pieces: dict, info: CompetitionInfo, metrics: list[MetricSpec], baseli
     comp = Competition(**info.metadata(), metrics=metrics, baselines=every, **pieces)
     for b in comp.baselines:
         if b not in comp.systems:
-            raise InputError(f"baseline {b!r} of competition {comp.id!r} is not a system "
-                             f"(systems: {', '.join(comp.systems)})")
+            raise InputError(
+                f"baseline {b!r} of competition {comp.id!r} is not a system "
+                f"(systems: {', '.join(comp.systems)})"
+            )
     short = {s: k for s, k in comp.missing.items() if k}
     if short:
         listed = ", ".join(f"{s!r}: {k}" for s, k in short.items())
-        comp.warnings.append(f"competition {comp.id!r}: {sum(short.values())} missing prediction(s) (blank, absent "
-                             f"or unreadable) scored as wrong answers ({option('missing', 'wrong')}): {listed}")
+        comp.warnings.append(
+            f"competition {comp.id!r}: {sum(short.values())} missing prediction(s) (blank, absent "
+            f"or unreadable) scored as wrong answers ({option('missing', 'wrong')}): {listed}"
+        )
     return comp

@@ -29,14 +29,32 @@ from collections import Counter
 from pathlib import Path
 
 from compreport.errors import InputError
-from compreport.settings import suggest
-from compreport.language.caller import option
 from compreport.inputs.delimited import MISSING, decode, read_bytes, split_fields, text_name
 from compreport.inputs.jsonfiles import read_json
-from compreport.inputs.parsed import MISSING_POLICIES, Parsed, RawText, ReadOptions, columns, one_column
+from compreport.inputs.parsed import (
+    MISSING_POLICIES,
+    Parsed,
+    RawText,
+    ReadOptions,
+    columns,
+    one_column,
+)
+from compreport.language.caller import option
+from compreport.settings import suggest
 
-__all__ = ["MISSING_POLICIES", "Parsed", "RawText", "ReadOptions", "columns", "headers", "layout", "one_column",
-           "read_file", "read_json", "zip_member"]
+__all__ = [
+    "MISSING_POLICIES",
+    "Parsed",
+    "RawText",
+    "ReadOptions",
+    "columns",
+    "headers",
+    "layout",
+    "one_column",
+    "read_file",
+    "read_json",
+    "zip_member",
+]
 
 #: Largest zip member read (bytes): a prediction file, not an archive bomb.
 _ZIP_MEMBER_LIMIT = 1 << 31
@@ -45,6 +63,7 @@ _NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
 
 
 # --------------------------------------------------------------------------- reading a file
+
 
 def _ignored_member(name: str) -> bool:
     parts = name.split("/")
@@ -67,30 +86,44 @@ def zip_member(path: str, data: bytes, wanted: str | None) -> tuple[str, bytes]:
     candidates = [name for name in infos if not _ignored_member(name)]
     listed = ", ".join(repr(c) for c in candidates) or "none"
     if wanted is not None:
-        chosen = [wanted] if wanted in infos else [c for c in infos if c.rsplit("/", 1)[-1] == wanted]
+        chosen = (
+            [wanted] if wanted in infos else [c for c in infos if c.rsplit("/", 1)[-1] == wanted]
+        )
         if len(chosen) != 1:
             what = "no member" if not chosen else f"{len(chosen)} members"
-            raise InputError(f"{path}: {what} named {wanted!r} ({option('zip_member')}); its prediction files: "
-                             f"{listed}")
+            raise InputError(
+                f"{path}: {what} named {wanted!r} ({option('zip_member')}); its prediction files: "
+                f"{listed}"
+            )
     else:
         chosen = candidates
         if not chosen:
-            raise InputError(f"{path}: the archive holds no prediction file (members: "
-                             f"{', '.join(repr(n) for n in infos) or 'none'})")
+            raise InputError(
+                f"{path}: the archive holds no prediction file (members: "
+                f"{', '.join(repr(n) for n in infos) or 'none'})"
+            )
         if len(chosen) > 1:
-            raise InputError(f"{path}: the archive holds {len(chosen)} candidate prediction files ({listed}); "
-                             f"pass {option('zip_member', 'NAME')}")
+            raise InputError(
+                f"{path}: the archive holds {len(chosen)} candidate prediction files ({listed}); "
+                f"pass {option('zip_member', 'NAME')}"
+            )
     info = infos[chosen[0]]
     if info.file_size > _ZIP_MEMBER_LIMIT:
-        raise InputError(f"{path}:{info.filename}: {info.file_size} bytes uncompressed; a prediction file is "
-                         f"smaller than {_ZIP_MEMBER_LIMIT} bytes")
+        raise InputError(
+            f"{path}:{info.filename}: {info.file_size} bytes uncompressed; a prediction file is "
+            f"smaller than {_ZIP_MEMBER_LIMIT} bytes"
+        )
     try:
         return info.filename, archive.read(info)
     except (zipfile.BadZipFile, NotImplementedError, OSError, RuntimeError, ValueError) as exc:
-        raise InputError(f"{path}:{info.filename}: cannot be read from the archive ({exc})") from None
+        raise InputError(
+            f"{path}:{info.filename}: cannot be read from the archive ({exc})"
+        ) from None
 
 
-def read_file(path: str, opts: ReadOptions, role: str, fields: list[str] | None = None) -> RawText | Parsed:
+def read_file(
+    path: str, opts: ReadOptions, role: str, fields: list[str] | None = None
+) -> RawText | Parsed:
     """Read a gold (``role="gold"``) or run (``role="run"``) file: :class:`Parsed` for JSON, else :class:`RawText`.
 
     Raises
@@ -116,12 +149,15 @@ def read_file(path: str, opts: ReadOptions, role: str, fields: list[str] | None 
         return read_json(shown, path, text, suffix, id_col, label_col, fields, role)
     rows, lines, sep = split_fields(shown, text, opts.sep, opts.comments, suffix)
     if not any(rows):
-        raise InputError(f"{shown}: file holds only comment lines ('#'); pass {option('no_comments', True)} "
-                         f"if '#' starts data")
+        raise InputError(
+            f"{shown}: file holds only comment lines ('#'); pass {option('no_comments', True)} "
+            f"if '#' starts data"
+        )
     return RawText(shown, path, rows, lines, sep)
 
 
 # --------------------------------------------------------------------------- headers
+
 
 def _is_number(cell: str) -> bool:
     return bool(_NUMBER.fullmatch(cell))
@@ -147,7 +183,7 @@ def headers(files: list[RawText | Parsed], names: list[set[str]]) -> list[bool]:
     if targets:
         for f in files:
             if isinstance(f, RawText):
-                for row in f.rows[f.start + 1:]:
+                for row in f.rows[f.start + 1 :]:
                     found.update(c for c in row if c in targets)
             else:
                 found.update(i for i in (f.ids or []) if i in targets)
@@ -173,18 +209,25 @@ def names_a_column(row, names: set[str]) -> bool:
 
 # --------------------------------------------------------------------------- columns
 
+
 def shown_row(row: list[str]) -> str:
     return ", ".join(repr(c) for c in row)
 
 
-def _name_error(raw: RawText, head: list[str] | None, head_line: int, name: str, what: str) -> InputError:
+def _name_error(
+    raw: RawText, head: list[str] | None, head_line: int, name: str, what: str
+) -> InputError:
     """A column named by ``what`` (``id_col``, ``label_col``) that the file does not have."""
     if head is not None:
-        return InputError(f"{raw.path}, line {head_line}: the header ({shown_row(head)}) has no column {name!r}; "
-                          f"pass {option(what, 'NAME')} with one of its names, or a position{suggest(name, head)}")
-    return InputError(f"{raw.path}: the file has no header, so no column can be found by the name {name!r} (first "
-                      f"line {raw.lines[raw.start]}: {shown_row(raw.rows[raw.start])}); pass its position, e.g. "
-                      f"{option(what, 1 if what == 'id_col' else 2)}")
+        return InputError(
+            f"{raw.path}, line {head_line}: the header ({shown_row(head)}) has no column {name!r}; "
+            f"pass {option(what, 'NAME')} with one of its names, or a position{suggest(name, head)}"
+        )
+    return InputError(
+        f"{raw.path}: the file has no header, so no column can be found by the name {name!r} (first "
+        f"line {raw.lines[raw.start]}: {shown_row(raw.rows[raw.start])}); pass its position, e.g. "
+        f"{option(what, 1 if what == 'id_col' else 2)}"
+    )
 
 
 def _within(raw: RawText, head: list[str] | None, width: int, opts: ReadOptions, role: str) -> None:
@@ -195,15 +238,25 @@ def _within(raw: RawText, head: list[str] | None, width: int, opts: ReadOptions,
         cols = given if isinstance(given, list) else [given]
         for col in cols:
             if isinstance(col, int) and col > width:
-                said = opts.named(attr, col) if len(cols) == 1 else f"{opts.named(attr, cols)} (column {col})"
-                shown = f"header: {shown_row(head)}" if head else \
-                    f"line {raw.lines[raw.start]}: {shown_row(raw.rows[raw.start])}"
-                raise InputError(f"{raw.path}: {said}, but the file has {width} column{'s' if width != 1 else ''} "
-                                 f"({shown})")
+                said = (
+                    opts.named(attr, col)
+                    if len(cols) == 1
+                    else f"{opts.named(attr, cols)} (column {col})"
+                )
+                shown = (
+                    f"header: {shown_row(head)}"
+                    if head
+                    else f"line {raw.lines[raw.start]}: {shown_row(raw.rows[raw.start])}"
+                )
+                raise InputError(
+                    f"{raw.path}: {said}, but the file has {width} column{'s' if width != 1 else ''} "
+                    f"({shown})"
+                )
 
 
-def cluster_index(opts: ReadOptions, role: str, head: list[str] | None, width: int,
-                  gold: Parsed | None = None) -> int | None:
+def cluster_index(
+    opts: ReadOptions, role: str, head: list[str] | None, width: int, gold: Parsed | None = None
+) -> int | None:
     """The 0-based column of the cluster (``opts.cluster_col``) in a gold or run file of ``width``
     columns, None where it has none.
 
@@ -217,7 +270,11 @@ def cluster_index(opts: ReadOptions, role: str, head: list[str] | None, width: i
     if role == "run":
         named = gold.header
         if head is not None:
-            name = col if isinstance(col, str) else (named[col - 1] if named and col <= len(named) else None)
+            name = (
+                col
+                if isinstance(col, str)
+                else (named[col - 1] if named and col <= len(named) else None)
+            )
             return head.index(name) if name in head else None
         if width != gold.width:
             return None
@@ -227,8 +284,14 @@ def cluster_index(opts: ReadOptions, role: str, head: list[str] | None, width: i
     return head.index(col) if head and col in head else None
 
 
-def layout(raw: RawText | Parsed, role: str, header: bool, opts: ReadOptions, fields: list[str] | None,
-           gold: Parsed | None = None) -> Parsed:
+def layout(
+    raw: RawText | Parsed,
+    role: str,
+    header: bool,
+    opts: ReadOptions,
+    fields: list[str] | None,
+    gold: Parsed | None = None,
+) -> Parsed:
     """The ids and values of a text file (a :class:`Parsed` file is returned as it is).
 
     Columns: ``id_col``/``label_col`` when given (a name needs a header; a headerless run takes the
@@ -258,18 +321,31 @@ def layout(raw: RawText | Parsed, role: str, header: bool, opts: ReadOptions, fi
     body, lines = raw.rows[first:], raw.lines[first:]
     filled = [r for r in body if r]
     if not filled:
-        raise InputError(f"{raw.path}: no data rows" + (f" after the header on line {head_line} "
-                                                        f"({shown_row(head)})" if head else ""))
+        raise InputError(
+            f"{raw.path}: no data rows"
+            + (f" after the header on line {head_line} ({shown_row(head)})" if head else "")
+        )
     widths = {len(r) for r in filled}
     if widths == {nf} and (head is None or len(head) == nf):
         if role == "gold":  # a run of one value per line takes none of the gold's columns
             _within(raw, head, nf, opts, role)
         last = max(i for i, r in enumerate(body) if r)
-        body, lines = body[:last + 1], lines[:last + 1]
-        values = [[None if c.lower() in MISSING else c for c in r] if r else [None] * nf for r in body]
+        body, lines = body[: last + 1], lines[: last + 1]
+        values = [
+            [None if c.lower() in MISSING else c for c in r] if r else [None] * nf for r in body
+        ]
         names = [f"column {h!r}" for h in head] if head else [f"column {j + 1}" for j in range(nf)]
-        return Parsed(raw.path, raw.file, None, values, lines, names, header=head,
-                      label_index=list(range(nf)), width=nf)
+        return Parsed(
+            raw.path,
+            raw.file,
+            None,
+            values,
+            lines,
+            names,
+            header=head,
+            label_index=list(range(nf)),
+            width=nf,
+        )
     like_gold = role == "run" and gold is not None and gold.ids is not None
     # a complete row: the header's width, or the most common one (a short row misses a value, a long
     # row has a value split at a blank)
@@ -292,9 +368,11 @@ def layout(raw: RawText | Parsed, role: str, header: bool, opts: ReadOptions, fi
         elif head and like_gold and gold.header and gold.header[gold.id_index] in head:
             idx = head.index(gold.header[gold.id_index])
         elif head and role == "gold":
-            raise InputError(f"{raw.path}, line {head_line}: the first line is a header ({shown_row(head)}) "
-                             f"without a column called 'id'; pass {option('id_col', head[0])} (the id column's "
-                             f"name or position)")
+            raise InputError(
+                f"{raw.path}, line {head_line}: the first line is a header ({shown_row(head)}) "
+                f"without a column called 'id'; pass {option('id_col', head[0])} (the id column's "
+                f"name or position)"
+            )
         elif like_gold and width0 == gold.width:
             idx = gold.id_index
         else:
@@ -304,8 +382,10 @@ def layout(raw: RawText | Parsed, role: str, header: bool, opts: ReadOptions, fi
     cols: list[int] | None = None
     if label_spec is not None:
         if len(label_spec) != nf:
-            raise InputError(f"{opts.named(label_attr)} names {len(label_spec)} column(s); the files have {nf} "
-                             f"field(s) ({', '.join(fields or ['label'])})")
+            raise InputError(
+                f"{opts.named(label_attr)} names {len(label_spec)} column(s); the files have {nf} "
+                f"field(s) ({', '.join(fields or ['label'])})"
+            )
         cols = []
         for spec in label_spec:
             if isinstance(spec, int):
@@ -323,40 +403,64 @@ def layout(raw: RawText | Parsed, role: str, header: bool, opts: ReadOptions, fi
         cols = [head.index(f) for f in fields]
     elif len(others := [j for j in range(width0) if j not in (idx, cluster)]) == nf:
         cols = others
-    elif like_gold and head and gold.header and all(gold.header[j] in head for j in gold.label_index):
+    elif (
+        like_gold and head and gold.header and all(gold.header[j] in head for j in gold.label_index)
+    ):
         cols = [head.index(gold.header[j]) for j in gold.label_index]
     elif like_gold and width0 == gold.width:
         cols = list(gold.label_index)
     else:
         shown = f" (header: {shown_row(head)})" if head else ""
-        besides = "" if cluster is None or cluster == idx else \
-            f", the cluster column {head[cluster] if head else cluster + 1!r}"
-        raise InputError(f"{raw.path}: {width0} columns{shown}, expected an id column{besides} and "
-                         f"{'one label column' if nf == 1 else f'{nf} label columns'}; pass "
-                         f"{option('label_col', 'N')} (a position or a header name) to say which holds the "
-                         f"label" + ("" if id_spec is not None else f", and {option('id_col', 'N')} for the id"))
+        besides = (
+            ""
+            if cluster is None or cluster == idx
+            else f", the cluster column {head[cluster] if head else cluster + 1!r}"
+        )
+        raise InputError(
+            f"{raw.path}: {width0} columns{shown}, expected an id column{besides} and "
+            f"{'one label column' if nf == 1 else f'{nf} label columns'}; pass "
+            f"{option('label_col', 'N')} (a position or a header name) to say which holds the "
+            f"label" + ("" if id_spec is not None else f", and {option('id_col', 'N')} for the id")
+        )
     if idx in cols:
-        raise InputError(f"{raw.path}: the id column and a label column are the same (column {idx + 1}); "
-                         f"check {opts.named(id_attr)} and {opts.named(label_attr)}")
+        raise InputError(
+            f"{raw.path}: the id column and a label column are the same (column {idx + 1}); "
+            f"check {opts.named(id_attr)} and {opts.named(label_attr)}"
+        )
     width = width0
     ids, values, item_lines = [], [], []
     for row, line in zip(body, lines, strict=True):
         if not row:
             continue
-        if len(row) > width or (len(row) < width and (role == "gold" or len(row) <= idx
-                                                      or opts.missing == "error")):
+        if len(row) > width or (
+            len(row) < width and (role == "gold" or len(row) <= idx or opts.missing == "error")
+        ):
             hint = ""
             if len(row) > width and raw.sep == "whitespace":
                 hint = f"; fields are split at blanks here, so a value holding a space needs {option('sep', 'tab')}"
             elif role == "run" and idx < len(row) < width:
                 hint = f"; pass {option('missing', 'wrong')} to score a missing prediction as a wrong answer"
-            raise InputError(f"{raw.path}, line {line}: expected {width} columns, found {len(row)}{hint}")
+            raise InputError(
+                f"{raw.path}, line {line}: expected {width} columns, found {len(row)}{hint}"
+            )
         ident = row[idx]
         if not ident:
             raise InputError(f"{raw.path}, line {line}: empty id (column {idx + 1})")
         ids.append(ident)
-        values.append([None if j >= len(row) or row[j].lower() in MISSING else row[j] for j in cols])
+        values.append(
+            [None if j >= len(row) or row[j].lower() in MISSING else row[j] for j in cols]
+        )
         item_lines.append(line)
     names = [f"column {head[j]!r}" for j in cols] if head else [f"column {j + 1}" for j in cols]
-    return Parsed(raw.path, raw.file, ids, values, item_lines, names, header=head, id_index=idx,
-                  label_index=cols, width=width)
+    return Parsed(
+        raw.path,
+        raw.file,
+        ids,
+        values,
+        item_lines,
+        names,
+        header=head,
+        id_index=idx,
+        label_index=cols,
+        width=width,
+    )

@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from compreport.errors import InputError, note
-from compreport.settings import suggest
-from compreport.language.caller import option
 from compreport.inputs.delimited import decode, read_bytes, split_fields, text_name
 from compreport.inputs.namesxml import read_xml_names
+from compreport.language.caller import option
 from compreport.output.overlap import check_runs, runs_read
+from compreport.settings import suggest
 
 
 @dataclass
@@ -75,7 +75,9 @@ def _same_file(a: str, b: str | None) -> bool:
         return False
 
 
-def find_runs(runs: str, gold: str | None = None, exclude: list[str] | None = None) -> list[RunFile]:
+def find_runs(
+    runs: str, gold: str | None = None, exclude: list[str] | None = None
+) -> list[RunFile]:
     """The run files of a folder (and its subfolders) or a glob, sorted by path.
 
     Parameters
@@ -104,7 +106,9 @@ def find_runs(runs: str, gold: str | None = None, exclude: list[str] | None = No
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as exc:
-            raise InputError(f"{folder}: cannot list the run files ({exc.strerror or exc})") from None
+            raise InputError(
+                f"{folder}: cannot list the run files ({exc.strerror or exc})"
+            ) from None
         for entry in entries:
             full = os.path.join(folder, entry.name)
             if entry.name == "__MACOSX" or entry.name.startswith("."):
@@ -124,8 +128,10 @@ def find_runs(runs: str, gold: str | None = None, exclude: list[str] | None = No
         if _not_a_run(name) or "__MACOSX" in Path(full).parts:
             skipped.append(full)
         elif os.path.islink(full) and not os.path.exists(full):
-            raise InputError(f"{full}: a symbolic link to {os.readlink(full)!r}, which does not exist (a run file "
-                             f"that is not there)")
+            raise InputError(
+                f"{full}: a symbolic link to {os.readlink(full)!r}, which does not exist (a run file "
+                f"that is not there)"
+            )
         else:
             found.append(full)
 
@@ -140,7 +146,11 @@ def find_runs(runs: str, gold: str | None = None, exclude: list[str] | None = No
             else:
                 file(m)
         parents = [os.path.dirname(f) for f in found]
-        root = os.path.commonpath(parents) if parents and len({os.path.isabs(p) for p in parents}) == 1 else ""
+        root = (
+            os.path.commonpath(parents)
+            if parents and len({os.path.isabs(p) for p in parents}) == 1
+            else ""
+        )
         if len(matches) == 1 and os.path.isdir(matches[0]):
             root = matches[0]
     files = []
@@ -150,17 +160,25 @@ def find_runs(runs: str, gold: str | None = None, exclude: list[str] | None = No
         rel = PurePosixPath(Path(os.path.relpath(f, root) if root else f)).as_posix()
         if _same_file(f, gold):
             note(f"{f}: is the gold file, matched by {option('runs')}; it is not a run")
-        elif any(fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(os.path.basename(f), pat) or fnmatch.fnmatch(f, pat)
-                 for pat in exclude or []):
+        elif any(
+            fnmatch.fnmatch(rel, pat)
+            or fnmatch.fnmatch(os.path.basename(f), pat)
+            or fnmatch.fnmatch(f, pat)
+            for pat in exclude or []
+        ):
             excluded.append(f)
         else:
             files.append(RunFile(f, rel))
     if skipped:
-        note(f"{runs}: {len(skipped)} file(s) that are not runs left out (README, .md, .pdf, hidden, __MACOSX): "
-             f"{', '.join(skipped[:5])}{', ...' if len(skipped) > 5 else ''}")
+        note(
+            f"{runs}: {len(skipped)} file(s) that are not runs left out (README, .md, .pdf, hidden, __MACOSX): "
+            f"{', '.join(skipped[:5])}{', ...' if len(skipped) > 5 else ''}"
+        )
     if excluded:
-        note(f"{runs}: {len(excluded)} run file(s) left out by {option('exclude')}: "
-             f"{', '.join(excluded[:5])}{', ...' if len(excluded) > 5 else ''}")
+        note(
+            f"{runs}: {len(excluded)} run file(s) left out by {option('exclude')}: "
+            f"{', '.join(excluded[:5])}{', ...' if len(excluded) > 5 else ''}"
+        )
     if not files:
         raise InputError(f"{runs}: no run files found")
     return files
@@ -180,7 +198,7 @@ def _differing(stems: list[str]) -> list[str] | None:
     trail = 0
     while all(len(t) > lead + trail + 1 and t[-1 - trail] == tokens[0][-1 - trail] for t in tokens):
         trail += 1
-    out = ["".join(t[lead:len(t) - trail]).strip("_-. ") for t in tokens]
+    out = ["".join(t[lead : len(t) - trail]).strip("_-. ") for t in tokens]
     return out if all(out) and len(set(out)) == len(out) else None
 
 
@@ -199,7 +217,9 @@ def name_runs(files: list[RunFile]) -> None:
             m = _TEAM_NN.fullmatch(f.stem)
             f.team = m["team"] if m else None
     for team, members in teams.items():
-        rests = [str(PurePosixPath(*PurePosixPath(f.rel).parts[1:]).with_suffix("")) for f in members]
+        rests = [
+            str(PurePosixPath(*PurePosixPath(f.rel).parts[1:]).with_suffix("")) for f in members
+        ]
         if len(members) == 1:
             names = [team]
         else:
@@ -210,8 +230,10 @@ def name_runs(files: list[RunFile]) -> None:
     seen: dict[str, RunFile] = {}
     for f in files:
         if f.name in seen:
-            raise InputError(f"{f.path}: system name {f.name!r} is also the name of {seen[f.name].path}; rename "
-                             f"one, or name them in a names file ({option('names', 'FILE')})")
+            raise InputError(
+                f"{f.path}: system name {f.name!r} is also the name of {seen[f.name].path}; rename "
+                f"one, or name them in a names file ({option('names', 'FILE')})"
+            )
         seen[f.name] = f
 
 
@@ -220,7 +242,9 @@ _TRUE = {"true", "yes", "y", "1", "x"}
 _FALSE = {"false", "no", "n", "0", ""}
 
 
-def apply_names(path: str, files: list[RunFile], sep: str = "auto", comments: bool = True) -> list[RunFile]:
+def apply_names(
+    path: str, files: list[RunFile], sep: str = "auto", comments: bool = True
+) -> list[RunFile]:
     """Apply the names file at ``path`` to ``files`` (named by :func:`name_runs`): the runs kept.
 
     The file has a header with a ``run`` column (a run's file stem, default name, path inside the
@@ -245,19 +269,29 @@ def apply_names(path: str, files: list[RunFile], sep: str = "auto", comments: bo
             raise InputError(f"{path}: the names file is empty")
         (head, head_line), body = body[0], body[1:]
     if "run" not in head:
-        raise InputError(f"{path}, line {head_line}: a names file starts with a header naming its columns, one of "
-                         f"them `run` (then any of {', '.join(_NAME_COLUMNS[1:])}); found "
-                         f"{', '.join(repr(h) for h in head)}")
+        raise InputError(
+            f"{path}, line {head_line}: a names file starts with a header naming its columns, one of "
+            f"them `run` (then any of {', '.join(_NAME_COLUMNS[1:])}); found "
+            f"{', '.join(repr(h) for h in head)}"
+        )
     for h in head:
         if h not in _NAME_COLUMNS:
-            raise InputError(f"{path}, line {head_line}: unknown column {h!r}{suggest(h, _NAME_COLUMNS)} (columns: "
-                             f"{', '.join(_NAME_COLUMNS)})")
+            raise InputError(
+                f"{path}, line {head_line}: unknown column {h!r}{suggest(h, _NAME_COLUMNS)} (columns: "
+                f"{', '.join(_NAME_COLUMNS)})"
+            )
         if head.count(h) > 1:
             raise InputError(f"{path}, line {head_line}: column {h!r} appears twice")
     keys: dict[int, set[str]] = {}
     for k, f in enumerate(files):
-        keys[k] = {f.stem, f.name, f.rel, str(PurePosixPath(f.rel).with_suffix("")), f.path,
-                   os.path.basename(f.path)}
+        keys[k] = {
+            f.stem,
+            f.name,
+            f.rel,
+            str(PurePosixPath(f.rel).with_suffix("")),
+            f.path,
+            os.path.basename(f.path),
+        }
     listed: dict[int, int] = {}
     drop: set[int] = set()
 
@@ -279,14 +313,20 @@ def apply_names(path: str, files: list[RunFile], sep: str = "auto", comments: bo
         hits = [k for k, ks in keys.items() if run in ks]
         if not hits:
             shown = [f.rel for f in files]
-            raise InputError(f"{path}, line {line}: run {run!r} matches no run file{suggest(run, shown)} (runs: "
-                             f"{', '.join(shown[:10])}{', ...' if len(shown) > 10 else ''})")
+            raise InputError(
+                f"{path}, line {line}: run {run!r} matches no run file{suggest(run, shown)} (runs: "
+                f"{', '.join(shown[:10])}{', ...' if len(shown) > 10 else ''})"
+            )
         if len(hits) > 1:
-            raise InputError(f"{path}, line {line}: run {run!r} matches {len(hits)} run files ("
-                             f"{', '.join(files[k].rel for k in hits)}); write the path inside the runs folder")
+            raise InputError(
+                f"{path}, line {line}: run {run!r} matches {len(hits)} run files ("
+                f"{', '.join(files[k].rel for k in hits)}); write the path inside the runs folder"
+            )
         k = hits[0]
         if k in listed:
-            raise InputError(f"{path}, line {line}: run {files[k].rel!r} is listed twice (lines {listed[k]} and {line})")
+            raise InputError(
+                f"{path}, line {line}: run {files[k].rel!r} is listed twice (lines {listed[k]} and {line})"
+            )
         listed[k] = line
         f = files[k]
         if cell.get("name"):
@@ -298,15 +338,23 @@ def apply_names(path: str, files: list[RunFile], sep: str = "auto", comments: bo
             drop.add(k)
     kept = [f for k, f in enumerate(files) if k not in drop]
     if drop:
-        note(f"{path}: {len(drop)} run(s) excluded: {', '.join(files[k].rel for k in sorted(drop))}")
+        note(
+            f"{path}: {len(drop)} run(s) excluded: {', '.join(files[k].rel for k in sorted(drop))}"
+        )
     seen: dict[str, int] = {}
     for k, f in enumerate(files):
         if k in drop:
             continue
         if f.name in seen:
             j = seen[f.name]
-            where = f", line {listed[k]}" if k in listed else (f", line {listed[j]}" if j in listed else "")
-            raise InputError(f"{path}{where}: runs {files[j].rel!r} and {f.rel!r} would both be named {f.name!r}")
+            where = (
+                f", line {listed[k]}"
+                if k in listed
+                else (f", line {listed[j]}" if j in listed else "")
+            )
+            raise InputError(
+                f"{path}{where}: runs {files[j].rel!r} and {f.rel!r} would both be named {f.name!r}"
+            )
         seen[f.name] = k
     if not kept:
         raise InputError(f"{path}: every run is excluded")

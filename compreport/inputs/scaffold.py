@@ -7,7 +7,7 @@ from pathlib import Path
 from compreport.errors import InputError, note
 
 #: The commented competition.toml that ``compreport init`` writes.
-TEMPLATE = '''\
+TEMPLATE = """\
 # compreport competition spec. Every key is optional unless marked "required".
 # Unknown keys are errors (with a suggestion), so typos do not pass silently.
 
@@ -49,7 +49,7 @@ name = "macro_f1"            # `compreport metrics` lists them
 resamples = 10000
 seed = 0
 alpha = 0.05
-'''
+"""
 
 
 def scaffold(directory: Path, force: bool = False) -> list[Path]:

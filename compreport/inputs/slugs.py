@@ -9,8 +9,26 @@ import re
 import unicodedata
 
 #: Latin letters Unicode does not decompose (``Ł`` is not L + a mark), as their languages transliterate them.
-_LATIN = str.maketrans({"Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Đ": "D", "đ": "d", "Ħ": "H", "ħ": "h",
-                        "ß": "ss", "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "Þ": "Th", "þ": "th", "ı": "i"})
+_LATIN = str.maketrans(
+    {
+        "Ł": "L",
+        "ł": "l",
+        "Ø": "O",
+        "ø": "o",
+        "Đ": "D",
+        "đ": "d",
+        "Ħ": "H",
+        "ħ": "h",
+        "ß": "ss",
+        "Æ": "AE",
+        "æ": "ae",
+        "Œ": "OE",
+        "œ": "oe",
+        "Þ": "Th",
+        "þ": "th",
+        "ı": "i",
+    }
+)
 
 
 def ascii_text(text: str) -> str:
@@ -25,8 +43,15 @@ def slug(text: str) -> str:
 
 
 #: Names OUT uses, which no competition id may take.
-RESERVED_IDS = {"summary", "index.html", "overview.pdf", "results.json", "appendix.tex", "appendix.pdf",
-                "references.bib"}
+RESERVED_IDS = {
+    "summary",
+    "index.html",
+    "overview.pdf",
+    "results.json",
+    "appendix.tex",
+    "appendix.pdf",
+    "references.bib",
+}
 
 
 def check_name(name: str, paths: list[str]) -> None:
@@ -34,14 +59,18 @@ def check_name(name: str, paths: list[str]) -> None:
     folder and random streams are made from it), so not an empty name, several inputs, a spec (which
     has its own ``name``) or a name whose id OUT uses. Raises :class:`InputError` before any file is read."""
     from compreport.errors import InputError
-    from compreport.language.caller import option
     from compreport.inputs.spec import check_id  # the one rule for ids (spec imports this module)
     from compreport.inputs.tomlfile import is_spec
+    from compreport.language.caller import option
 
     if not name.strip() or len(paths) != 1:
-        raise InputError(f"{option('name')} names the one competition read from a table or a gold file; got "
-                         f"{'an empty name' if not name.strip() else f'{len(paths)} inputs'}")
+        raise InputError(
+            f"{option('name')} names the one competition read from a table or a gold file; got "
+            f"{'an empty name' if not name.strip() else f'{len(paths)} inputs'}"
+        )
     if is_spec(paths[0]):
-        raise InputError(f"{paths[0]}: {option('name')} names a competition read from a table or a gold file; "
-                         f"a spec gives its own `name`")
+        raise InputError(
+            f"{paths[0]}: {option('name')} names a competition read from a table or a gold file; "
+            f"a spec gives its own `name`"
+        )
     check_id(slug(name), option("name", name))

@@ -18,17 +18,24 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from compreport.errors import InputError
 from compreport.inputs import readers as load
 from compreport.inputs.competition import INFO_FIELDS, Competition, CompetitionInfo, MetricSpec
 from compreport.inputs.delimited import SEPARATORS, text_name
 from compreport.inputs.records import MISSING_POLICIES, ReadOptions, columns, one_column
 from compreport.inputs.slugs import RESERVED_IDS, slug
-from compreport.inputs.specmodels import (_KEY_OF_SETTING, BootstrapSpec, CompetitionSpec, DataSpec, MetricEntry,  # noqa: F401
-                         NamesSpec, RunsSpec, WorkshopEntry, WorkshopSpec, _settings_of)
+from compreport.inputs.specmodels import (
+    _KEY_OF_SETTING,
+    CompetitionSpec,
+    MetricEntry,  # noqa: F401
+    RunsSpec,
+    WorkshopEntry,
+    WorkshopSpec,
+    _settings_of,
+)
 from compreport.inputs.tomlfile import is_spec, read_toml, validate_model, where
-from compreport.errors import InputError
-from compreport.settings import suggest
 from compreport.language.caller import option, override
+from compreport.settings import suggest
 
 
 @dataclass
@@ -56,12 +63,20 @@ class Options:
 
     def reading(self) -> ReadOptions:
         """The reading options given here (command line or API), checked; defaults where not given."""
-        return ReadOptions(sep=self.sep or "auto", comments=True if self.comments is None else self.comments,
-                           id_col=self.id_col, label_col=self.label_col, zip_member=self.zip_member,
-                           missing=self.missing or "error", exclude=list(self.exclude), names=self.names,
-                           cluster_col=self.cluster_col, runs_label_col=self.score_col,
-                           unjudged=bool(self.unjudged),
-                           said={"runs_label_col": "score_col"} if self.score_col is not None else {}).check()
+        return ReadOptions(
+            sep=self.sep or "auto",
+            comments=True if self.comments is None else self.comments,
+            id_col=self.id_col,
+            label_col=self.label_col,
+            zip_member=self.zip_member,
+            missing=self.missing or "error",
+            exclude=list(self.exclude),
+            names=self.names,
+            cluster_col=self.cluster_col,
+            runs_label_col=self.score_col,
+            unjudged=bool(self.unjudged),
+            said={"runs_label_col": "score_col"} if self.score_col is not None else {},
+        ).check()
 
 
 @dataclass
@@ -111,16 +126,22 @@ def check_id(cid: str, where: Path | str) -> None:
     """A competition id names its folder in OUT, LaTeX paths and links: ASCII letters, digits, ``.``,
     ``_``, ``-``; starting with a letter or digit; at most 100 characters; not a name OUT uses."""
     if not _ID.fullmatch(cid) or cid.lower() in RESERVED_IDS:
-        raise InputError(f"{where}: competition id {cid!r} must be 1-100 ASCII letters, digits, '.', '_' or '-', "
-                         f"start with a letter or digit, and not be one of {', '.join(sorted(RESERVED_IDS))}")
+        raise InputError(
+            f"{where}: competition id {cid!r} must be 1-100 ASCII letters, digits, '.', '_' or '-', "
+            f"start with a letter or digit, and not be one of {', '.join(sorted(RESERVED_IDS))}"
+        )
 
 
-def _metric_specs(entries: list[MetricEntry], opts: Options, base: Path | None,
-                  spec_path: Path | None = None) -> list[MetricSpec]:
+def _metric_specs(
+    entries: list[MetricEntry], opts: Options, base: Path | None, spec_path: Path | None = None
+) -> list[MetricSpec]:
     if opts.metrics:
         specs = [MetricSpec(name) for name in opts.metrics]
     else:
-        specs = [MetricSpec(e.name, dict(e.model_extra or {}), str(base) if base else None) for e in entries]
+        specs = [
+            MetricSpec(e.name, dict(e.model_extra or {}), str(base) if base else None)
+            for e in entries
+        ]
     from compreport.stats.metrics import get_metric
 
     for i, s in enumerate(specs):
@@ -131,8 +152,9 @@ def _metric_specs(entries: list[MetricEntry], opts: Options, base: Path | None,
             if opts.metrics:
                 raise InputError(f"{option('metric')}: {exc}") from None
             if spec_path is not None:
-                raise InputError(f"{where(spec_path, ('metrics', i, 'name'))}: [[metrics]] entry {i + 1}: "
-                                 f"{exc}") from None
+                raise InputError(
+                    f"{where(spec_path, ('metrics', i, 'name'))}: [[metrics]] entry {i + 1}: {exc}"
+                ) from None
             raise
         if opts.pos_label is not None and "pos_label" in metric.allowed:
             s.params["pos_label"] = _natural(opts.pos_label)
@@ -151,32 +173,43 @@ def _resolve(base: Path, p: str) -> str:
     return str(q if q.is_absolute() else base / q)
 
 
-def _spec_reading(spec: "CompetitionSpec", path: Path, opts: Options) -> ReadOptions:
+def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptions:
     """The reading options of a competition: the spec's ``[data]`` keys, overridden by ``opts`` (the
     command line or the API). A bad spec value names the file, the key's line and the key."""
     d, base = spec.data, path.parent
     for key, allowed in (("sep", SEPARATORS), ("missing", MISSING_POLICIES)):
         value = getattr(d, key)
         if value is not None and value not in allowed:
-            raise InputError(f"{where(path, ('data', key))}: [data] {key} must be one of {', '.join(allowed)}; "
-                             f"got {value!r}{suggest(value, allowed)}")
+            raise InputError(
+                f"{where(path, ('data', key))}: [data] {key} must be one of {', '.join(allowed)}; "
+                f"got {value!r}{suggest(value, allowed)}"
+            )
     if d.id_col is not None and d.id_column is not None:
-        raise InputError(f"{where(path, ('data', 'id_col'))}: [data] names both `id_col` and `id_column`; "
-                         f"use `id_col`")
+        raise InputError(
+            f"{where(path, ('data', 'id_col'))}: [data] names both `id_col` and `id_column`; "
+            f"use `id_col`"
+        )
     runs = d.runs if isinstance(d.runs, RunsSpec) else None
     try:
-        spec_id = one_column(d.id_col if d.id_col is not None else d.id_column, "id_col", "[data] id_col")
+        spec_id = one_column(
+            d.id_col if d.id_col is not None else d.id_column, "id_col", "[data] id_col"
+        )
         spec_labels = columns(d.label_col, "label_col", "[data] label_col")
         run_id = one_column(runs.id_col, "id_col", "[data.runs] id_col") if runs else None
         run_labels = columns(runs.label_col, "label_col", "[data.runs] label_col") if runs else None
         if d.cluster is not None and d.query_col is not None:
-            raise InputError(f"{where(path, ('data', 'query_col'))}: [data] names both `cluster` and `query_col` "
-                             f"(the same column: the query of each item is its cluster); give one")
+            raise InputError(
+                f"{where(path, ('data', 'query_col'))}: [data] names both `cluster` and `query_col` "
+                f"(the same column: the query of each item is its cluster); give one"
+            )
         if d.score_col is not None and runs is not None and runs.label_col is not None:
-            raise InputError(f"{where(path, ('data', 'score_col'))}: [data] `score_col` and [data.runs] `label_col` "
-                             f"both name the runs' column; give one")
-        spec_cluster = one_column(d.cluster if d.cluster is not None else d.query_col, "cluster_col",
-                                  "[data] cluster")
+            raise InputError(
+                f"{where(path, ('data', 'score_col'))}: [data] `score_col` and [data.runs] `label_col` "
+                f"both name the runs' column; give one"
+            )
+        spec_cluster = one_column(
+            d.cluster if d.cluster is not None else d.query_col, "cluster_col", "[data] cluster"
+        )
         if d.score_col is not None:
             run_labels = columns(d.score_col, "score_col", "[data] score_col")
     except InputError as exc:
@@ -184,24 +217,49 @@ def _spec_reading(spec: "CompetitionSpec", path: Path, opts: Options) -> ReadOpt
     given = opts.reading()
     id_given = opts.id_col is not None or opts.id is not None
     label_given = opts.label_col is not None
-    names = opts.names if opts.names is not None else (_resolve(base, spec.names.file) if spec.names else None)
+    names = (
+        opts.names
+        if opts.names is not None
+        else (_resolve(base, spec.names.file) if spec.names else None)
+    )
     # how messages name a column the spec gives (one the command line or the API gives: as given there)
-    said = {"id_col": "id" if opts.id is not None else f"[data] {'id_col' if d.id_col is not None else 'id_column'}",
-            "label_col": "[data] label_col", "runs_id_col": "[data.runs] id_col",
-            "runs_label_col": "[data] score_col" if d.score_col is not None else "[data.runs] label_col",
-            "cluster_col": f"[data] {'cluster' if d.query_col is None else 'query_col'}"}
-    said = {k: v for k, v in said.items() if getattr(opts, k.removeprefix("runs_")) is None} | given.said
+    said = {
+        "id_col": "id"
+        if opts.id is not None
+        else f"[data] {'id_col' if d.id_col is not None else 'id_column'}",
+        "label_col": "[data] label_col",
+        "runs_id_col": "[data.runs] id_col",
+        "runs_label_col": "[data] score_col"
+        if d.score_col is not None
+        else "[data.runs] label_col",
+        "cluster_col": f"[data] {'cluster' if d.query_col is None else 'query_col'}",
+    }
+    said = {
+        k: v for k, v in said.items() if getattr(opts, k.removeprefix("runs_")) is None
+    } | given.said
     return ReadOptions(
         sep=opts.sep or d.sep or "auto",
-        comments=opts.comments if opts.comments is not None else (d.comments if d.comments is not None else True),
-        id_col=given.id_col if opts.id_col is not None else (opts.id if opts.id is not None else spec_id),
+        comments=opts.comments
+        if opts.comments is not None
+        else (d.comments if d.comments is not None else True),
+        id_col=given.id_col
+        if opts.id_col is not None
+        else (opts.id if opts.id is not None else spec_id),
         label_col=given.label_col if label_given else spec_labels,
         runs_id_col=None if id_given else run_id,
-        runs_label_col=given.runs_label_col if opts.score_col is not None else None if label_given else run_labels,
-        zip_member=opts.zip_member or d.zip_member, missing=opts.missing or d.missing or "error",
-        exclude=[*(d.exclude or []), *opts.exclude], names=names,
+        runs_label_col=given.runs_label_col
+        if opts.score_col is not None
+        else None
+        if label_given
+        else run_labels,
+        zip_member=opts.zip_member or d.zip_member,
+        missing=opts.missing or d.missing or "error",
+        exclude=[*(d.exclude or []), *opts.exclude],
+        names=names,
         cluster_col=given.cluster_col if opts.cluster_col is not None else spec_cluster,
-        unjudged=opts.unjudged if opts.unjudged is not None else bool(d.unjudged), said=said).check()
+        unjudged=opts.unjudged if opts.unjudged is not None else bool(d.unjudged),
+        said=said,
+    ).check()
 
 
 def _relative(pieces: dict, base: Path, keep: set[str]) -> dict:
@@ -219,7 +277,9 @@ def _relative(pieces: dict, base: Path, keep: set[str]) -> dict:
     return pieces | {"inputs": out}
 
 
-def load_competition_spec(path: Path, opts: Options, entry: WorkshopEntry | None = None) -> tuple[Competition, dict]:
+def load_competition_spec(
+    path: Path, opts: Options, entry: WorkshopEntry | None = None
+) -> tuple[Competition, dict]:
     """Read the ``competition.toml`` at ``path`` and the data it names.
 
     Parameters
@@ -246,12 +306,20 @@ def load_competition_spec(path: Path, opts: Options, entry: WorkshopEntry | None
         if d.fields and len(d.fields) > 1:
             raise InputError(f"{path}: [data] `fields` needs the gold + runs layout")
         _wide_only(reading, path)
-        pieces = load.read_wide(_resolve(base, d.table), gold=opts.gold or d.gold_column, id_column=reading.id_col,
-                                sep=reading.sep, missing=reading.missing, cluster_column=reading.cluster_col,
-                                id_said=reading.named("id_col", reading.id_col))
+        pieces = load.read_wide(
+            _resolve(base, d.table),
+            gold=opts.gold or d.gold_column,
+            id_column=reading.id_col,
+            sep=reading.sep,
+            missing=reading.missing,
+            cluster_column=reading.cluster_col,
+            id_said=reading.named("id_col", reading.id_col),
+        )
     elif d.gold and d.runs:
         runs = d.runs.path if isinstance(d.runs, RunsSpec) else d.runs
-        pieces = load.read_runs(_resolve(base, d.gold), _resolve(base, runs), fields=d.fields, options=reading)
+        pieces = load.read_runs(
+            _resolve(base, d.gold), _resolve(base, runs), fields=d.fields, options=reading
+        )
     else:
         raise InputError(f"{path}: [data] needs `table` (wide layout) or both `gold` and `runs`")
     opened = [str(e["path"]) for e in pieces["inputs"]]
@@ -259,9 +327,18 @@ def load_competition_spec(path: Path, opts: Options, entry: WorkshopEntry | None
     name = spec.name or (entry.id if entry and entry.id else path.parent.name)
     cid = (entry.id if entry and entry.id else None) or spec.id or slug(name)
     check_id(cid, path)
-    group = (entry.group if entry and entry.group else None) or spec.group or [
-        x for x in (f"{spec.challenge} {spec.year or ''}".strip(), spec.task, spec.language) if x]
-    info = CompetitionInfo(**spec.model_dump(include=set(INFO_FIELDS)) | {"id": cid, "name": name, "group": group})
+    group = (
+        (entry.group if entry and entry.group else None)
+        or spec.group
+        or [
+            x
+            for x in (f"{spec.challenge} {spec.year or ''}".strip(), spec.task, spec.language)
+            if x
+        ]
+    )
+    info = CompetitionInfo(
+        **spec.model_dump(include=set(INFO_FIELDS)) | {"id": cid, "name": name, "group": group}
+    )
     comp = load.build(pieces, info, _metric_specs(spec.metrics, opts, base, path), spec.baselines)
     comp.files = opened
     return comp, _settings_of(spec.bootstrap, path)
@@ -269,11 +346,17 @@ def load_competition_spec(path: Path, opts: Options, entry: WorkshopEntry | None
 
 def _wide_only(reading: ReadOptions, where_: Path | str) -> None:
     """A wide table has a gold column and system columns: the options of run files do not apply."""
-    for given, name in ((reading.label_col, "label_col"), (reading.zip_member, "zip_member"),
-                        (reading.names, "names"), (reading.exclude, "exclude")):
+    for given, name in (
+        (reading.label_col, "label_col"),
+        (reading.zip_member, "zip_member"),
+        (reading.names, "names"),
+        (reading.exclude, "exclude"),
+    ):
         if given:
-            raise InputError(f"{where_}: {option(name)} applies to gold and run files ({option('runs')}), not to a "
-                             f"wide table (its gold column is {option('gold')})")
+            raise InputError(
+                f"{where_}: {option(name)} applies to gold and run files ({option('runs')}), not to a "
+                f"wide table (its gold column is {option('gold')})"
+            )
 
 
 def _wide_or_runs(path: Path, opts: Options) -> Competition:
@@ -284,13 +367,25 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
         pieces = load.read_runs(str(path), opts.runs, options=reading.check())
     else:
         _wide_only(reading, path)
-        id_column, said = (opts.id, option("id", opts.id)) if reading.id_col is None else (
-            reading.id_col, reading.named("id_col", reading.id_col))
-        pieces = load.read_wide(str(path), gold=opts.gold or "y", id_column=id_column, sep=reading.sep,
-                                missing=reading.missing, cluster_column=reading.cluster_col, id_said=said)
+        id_column, said = (
+            (opts.id, option("id", opts.id))
+            if reading.id_col is None
+            else (reading.id_col, reading.named("id_col", reading.id_col))
+        )
+        pieces = load.read_wide(
+            str(path),
+            gold=opts.gold or "y",
+            id_column=id_column,
+            sep=reading.sep,
+            missing=reading.missing,
+            cluster_column=reading.cluster_col,
+            id_said=said,
+        )
     if not opts.metrics:
-        raise InputError(f"{path}: no metric given; pass {option('metric', 'NAME')} "
-                         f"(`compreport metrics` lists them)")
+        raise InputError(
+            f"{path}: no metric given; pass {option('metric', 'NAME')} "
+            f"(`compreport metrics` lists them)"
+        )
     name = opts.name or path.stem
     opened = [str(e["path"]) for e in pieces["inputs"]]
     absolute = [p for p in opened if os.path.isabs(p)]
@@ -301,7 +396,9 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
             base = None
         if base is not None and base.parent != base:  # not a file system's root: no common folder
             pieces = _relative(pieces, base, set(opened) - set(absolute))
-    comp = load.build(pieces, CompetitionInfo(slug(name), name, group=[name]), _metric_specs([], opts, None))
+    comp = load.build(
+        pieces, CompetitionInfo(slug(name), name, group=[name]), _metric_specs([], opts, None)
+    )
     comp.files = opened
     return comp
 
@@ -332,11 +429,18 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
                 try:
                     entries = list(path.iterdir())
                 except OSError as exc:
-                    raise InputError(f"{raw}: cannot list the directory ({exc.strerror or exc})") from None
-                subs = sorted(p / "competition.toml" for p in entries
-                              if p.is_dir() and (p / "competition.toml").is_file())
+                    raise InputError(
+                        f"{raw}: cannot list the directory ({exc.strerror or exc})"
+                    ) from None
+                subs = sorted(
+                    p / "competition.toml"
+                    for p in entries
+                    if p.is_dir() and (p / "competition.toml").is_file()
+                )
                 if not subs:
-                    raise InputError(f"{raw}: directory holds no workshop.toml, competition.toml or competition folders")
+                    raise InputError(
+                        f"{raw}: directory holds no workshop.toml, competition.toml or competition folders"
+                    )
                 for sub in subs:
                     specs.append(str(sub))
                     comp, boot = load_competition_spec(sub, opts)
@@ -370,8 +474,10 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
     seen: dict[str, str] = {}
     for c in comps:
         if c.id in seen:
-            raise InputError(f"competition id {c.id!r} is used twice ({seen[c.id]} and {c.name!r}); "
-                             f"set `id` in the spec")
+            raise InputError(
+                f"competition id {c.id!r} is used twice ({seen[c.id]} and {c.name!r}); "
+                f"set `id` in the spec"
+            )
         seen[c.id] = c.name
     return Loaded(comps, _merge_bootstrap(boot_sources), workshop, specs)
 
@@ -388,8 +494,10 @@ def _merge_bootstrap(sources: list[tuple[str, dict]]) -> dict:
             elif origin.get(k) == "workshop":
                 continue
             elif k in merged and merged[k] != v:
-                raise InputError(f"{src}: [bootstrap] {_KEY_OF_SETTING[k]} = {v} differs from {merged[k]} in {origin[k]}; "
-                                 f"one run uses one setting: pass it {override()} to override")
+                raise InputError(
+                    f"{src}: [bootstrap] {_KEY_OF_SETTING[k]} = {v} differs from {merged[k]} in {origin[k]}; "
+                    f"one run uses one setting: pass it {override()} to override"
+                )
             else:
                 merged[k], origin[k] = v, src
     return merged

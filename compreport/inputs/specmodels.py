@@ -10,14 +10,16 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from compreport.errors import InputError
 from compreport.inputs.competition import CompetitionInfo
 from compreport.inputs.tomlfile import where
-from compreport.errors import InputError
 from compreport.settings import validate
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)  # true is not 1, 1.0 is not a column, "2021" is not a year
+    model_config = ConfigDict(
+        extra="forbid", strict=True
+    )  # true is not 1, 1.0 is not a column, "2021" is not a year
 
 
 class RunsSpec(_Strict):
@@ -81,9 +83,17 @@ class BootstrapSpec(_Strict):
 
 
 #: ``[bootstrap]`` key -> Settings field.
-_SETTING_OF_KEY = {"resamples": "bootstrap", "seed": "seed", "alpha": "alpha", "ci": "ci_method", "test": "test",
-                   "family": "family", "correction": "correction", "include_baselines": "include_baselines",
-                   "refine": "refine"}
+_SETTING_OF_KEY = {
+    "resamples": "bootstrap",
+    "seed": "seed",
+    "alpha": "alpha",
+    "ci": "ci_method",
+    "test": "test",
+    "family": "family",
+    "correction": "correction",
+    "include_baselines": "include_baselines",
+    "refine": "refine",
+}
 
 _KEY_OF_SETTING = {v: k for k, v in _SETTING_OF_KEY.items()}
 
@@ -126,8 +136,14 @@ def _metadata_keys() -> dict:
     return keys
 
 
-MetadataSpec = create_model("MetadataSpec", __base__=_Strict, **_metadata_keys(), __doc__=(
-    "The metadata keys of ``competition.toml``, made from the fields of :class:`CompetitionInfo`."))
+MetadataSpec = create_model(
+    "MetadataSpec",
+    __base__=_Strict,
+    **_metadata_keys(),
+    __doc__=(
+        "The metadata keys of ``competition.toml``, made from the fields of :class:`CompetitionInfo`."
+    ),
+)
 
 
 class CompetitionSpec(MetadataSpec):
@@ -157,6 +173,9 @@ class WorkshopSpec(_Strict):
     year: int | None = None
     description: str = ""
     bootstrap: BootstrapSpec = BootstrapSpec()
-    competitions: list[WorkshopEntry] = Field(json_schema_extra={
-        "example": 'a table per competition, the line [[competitions]] then spec = "detox" (its folder or its '
-                   'competition.toml)'})
+    competitions: list[WorkshopEntry] = Field(
+        json_schema_extra={
+            "example": 'a table per competition, the line [[competitions]] then spec = "detox" (its folder or its '
+            "competition.toml)"
+        }
+    )

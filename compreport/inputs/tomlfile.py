@@ -22,7 +22,7 @@ def _text(path: Path) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0
-        line = data[:bom + exc.start].count(b"\n") + 1
+        line = data[: bom + exc.start].count(b"\n") + 1
         raise InputError(f"{path}, line {line}: not UTF-8 text") from None
 
 
@@ -126,14 +126,21 @@ def validate_model(model: type[BaseModel], data: dict, path: Path) -> Any:
             known = list(owner.model_fields) if owner else []
             section = ".".join(str(p) for p in loc[:-1] if not isinstance(p, int))
             sect = f" in [{section}]" if section else ""
-            raise InputError(f"{where(path, loc)}: unknown key {loc[-1]!r}{sect}{suggest(str(loc[-1]), known)}"
-                             f" (known keys: {', '.join(known)})") from None
+            raise InputError(
+                f"{where(path, loc)}: unknown key {loc[-1]!r}{sect}{suggest(str(loc[-1]), known)}"
+                f" (known keys: {', '.join(known)})"
+            ) from None
         if err["type"] == "missing":
             owner = _model_for(loc, model)
             field = owner.model_fields.get(str(loc[-1])) if owner else None
-            example = ((field.json_schema_extra or {}).get("example") if field is not None
-                       and isinstance(field.json_schema_extra, dict) else None)
-            raise InputError(f"{path}: missing key {dotted!r}" + (f"; for example: {example}" if example else "")) from None
+            example = (
+                (field.json_schema_extra or {}).get("example")
+                if field is not None and isinstance(field.json_schema_extra, dict)
+                else None
+            )
+            raise InputError(
+                f"{path}: missing key {dotted!r}" + (f"; for example: {example}" if example else "")
+            ) from None
         # the error deepest in the file's data (within a table given for a key, what is wrong inside it);
         # several errors at that place are the types of a union, none of which the value has
         err = max(errors, key=lambda e: len(_data_loc(tuple(e["loc"]), data)))
@@ -142,9 +149,13 @@ def validate_model(model: type[BaseModel], data: dict, path: Path) -> Any:
         dotted = ".".join(str(p) for p in key)
         if len(same) > 1:
             kinds = list(dict.fromkeys(_KINDS.get(e["type"], e["type"]) for e in same))
-            raise InputError(f"{where(path, key)}: key {dotted!r}: expected {' or '.join(kinds)} (got "
-                             f"{_shown(_value_at(data, key))})") from None
-        raise InputError(f"{where(path, key)}: key {dotted!r}: {err['msg']} (got {_shown(err.get('input'))})") from None
+            raise InputError(
+                f"{where(path, key)}: key {dotted!r}: expected {' or '.join(kinds)} (got "
+                f"{_shown(_value_at(data, key))})"
+            ) from None
+        raise InputError(
+            f"{where(path, key)}: key {dotted!r}: {err['msg']} (got {_shown(err.get('input'))})"
+        ) from None
 
 
 def _shown(value) -> str:
@@ -159,8 +170,15 @@ def _shown(value) -> str:
 
 
 #: Pydantic's type errors in words, for a value that matches none of a union's types.
-_KINDS = {"int_type": "a whole number", "string_type": "a string", "bool_type": "true or false",
-          "float_type": "a number", "list_type": "a list", "model_type": "a table", "dict_type": "a table"}
+_KINDS = {
+    "int_type": "a whole number",
+    "string_type": "a string",
+    "bool_type": "true or false",
+    "float_type": "a number",
+    "list_type": "a list",
+    "model_type": "a table",
+    "dict_type": "a table",
+}
 
 
 def _value_at(data, loc: tuple):
@@ -174,8 +192,13 @@ def _data_loc(loc: tuple, data) -> tuple:
     pydantic names in it (``int``, ``str``, ``list[...]``, a model's class name)."""
     out = []
     for part in loc:
-        if isinstance(data, dict) and part in data or isinstance(data, list) and isinstance(part, int) \
-                and 0 <= part < len(data):
+        if (
+            isinstance(data, dict)
+            and part in data
+            or isinstance(data, list)
+            and isinstance(part, int)
+            and 0 <= part < len(data)
+        ):
             data = data[part]
             out.append(part)
         elif not (isinstance(part, str) and (part[:1].isupper() or part in _TAGS or "[" in part)):

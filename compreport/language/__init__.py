@@ -19,7 +19,9 @@ from compreport.language.caller import scoped
 LANGUAGES = ("en", "es")
 
 _LANG: contextvars.ContextVar[str] = contextvars.ContextVar("compreport_lang", default="en")
-_COMMA: contextvars.ContextVar[bool] = contextvars.ContextVar("compreport_decimal_comma", default=False)
+_COMMA: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "compreport_decimal_comma", default=False
+)
 
 
 def current() -> str:
@@ -33,7 +35,9 @@ def language(code: str) -> contextlib.AbstractContextManager:
         from compreport.errors import InputError
         from compreport.settings import suggest
 
-        raise InputError(f"`lang` must be one of {', '.join(LANGUAGES)}; got {code!r}{suggest(str(code), LANGUAGES)}")
+        raise InputError(
+            f"`lang` must be one of {', '.join(LANGUAGES)}; got {code!r}{suggest(str(code), LANGUAGES)}"
+        )
     return scoped(_LANG, code)
 
 
@@ -88,4 +92,4 @@ def grouped(digits: str, sep: str) -> str:
     (:func:`compreport.report.latex.tex.num`, as siunitx's ``\\num``)."""
     if len(digits) < 5:
         return digits
-    return sep.join(digits[max(0, i - 3):i] for i in range(len(digits), 0, -3)[::-1])
+    return sep.join(digits[max(0, i - 3) : i] for i in range(len(digits), 0, -3)[::-1])

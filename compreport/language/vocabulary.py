@@ -62,7 +62,13 @@ CORRECTIONS = _table(
 #: statsmodels ``multipletests`` method of each correction that adjusts raw p-values.
 MULTIPLETESTS_METHOD = {"bonferroni": "bonferroni", "holm": "holm", "bh": "fdr_bh"}
 #: Comparison field holding each correction's p-value.
-P_FIELD = {"none": "p_value", "bonferroni": "p_bonferroni", "holm": "p_holm", "bh": "p_bh", "maxt": "p_maxt"}
+P_FIELD = {
+    "none": "p_value",
+    "bonferroni": "p_bonferroni",
+    "holm": "p_holm",
+    "bh": "p_bh",
+    "maxt": "p_maxt",
+}
 #: The corrections that control the family-wise error rate (BH controls the false discovery rate).
 FWER_CORRECTIONS = ("bonferroni", "holm", "maxt")
 
@@ -70,32 +76,57 @@ FWER_CORRECTIONS = ("bonferroni", "holm", "maxt")
 CI_METHODS = _table(
     Term("percentile", "percentile", N_("percentile"), N_("percentile"), "efron1993"),
     Term("bca", "bca", "BCa", N_("bias-corrected and accelerated (BCa)"), "efron1987"),
-    Term("normal", "normal", N_("normal"), N_("normal-approximation (estimate ± z·SE)"), "efron1993"),
+    Term(
+        "normal", "normal", N_("normal"), N_("normal-approximation (estimate ± z·SE)"), "efron1993"
+    ),
 )
 
 #: Tests behind the p-values.
 TESTS = _table(
-    Term("bootstrap", "bootstrap", N_("paired bootstrap"), N_("the null-shifted paired bootstrap test"), "efron1993"),
-    Term("berg-kirkpatrick", "berg-kirkpatrick", N_("Berg-Kirkpatrick bootstrap"),
-         N_("the paired bootstrap test of Berg-Kirkpatrick et al."), "bergkirkpatrick2012"),
-    Term("randomization", "randomization", N_("approximate randomization"),
-         N_("an approximate randomization test"), "noreen1989"),
+    Term(
+        "bootstrap",
+        "bootstrap",
+        N_("paired bootstrap"),
+        N_("the null-shifted paired bootstrap test"),
+        "efron1993",
+    ),
+    Term(
+        "berg-kirkpatrick",
+        "berg-kirkpatrick",
+        N_("Berg-Kirkpatrick bootstrap"),
+        N_("the paired bootstrap test of Berg-Kirkpatrick et al."),
+        "bergkirkpatrick2012",
+    ),
+    Term(
+        "randomization",
+        "randomization",
+        N_("approximate randomization"),
+        N_("an approximate randomization test"),
+        "noreen1989",
+    ),
 )
 
 #: How a facts line names the intervals of each CI method, with and without the level (``95% BCa
 #: intervals``, ``BCa intervals``).
-INTERVAL_PHRASES = {"percentile": (N_("{level} percentile intervals"), N_("percentile intervals")),
-                    "bca": (N_("{level} BCa intervals"), N_("BCa intervals")),
-                    "normal": (N_("{level} normal intervals"), N_("normal intervals"))}
+INTERVAL_PHRASES = {
+    "percentile": (N_("{level} percentile intervals"), N_("percentile intervals")),
+    "bca": (N_("{level} BCa intervals"), N_("BCa intervals")),
+    "normal": (N_("{level} normal intervals"), N_("normal intervals")),
+}
 
 #: How each test's alternative reads (the team sheets' methods sentence; the appendix says more).
-TEST_SIDES = {"bootstrap": N_("two-sided"),
-              "berg-kirkpatrick": N_("one-sided, in the direction of the observed difference"),
-              "randomization": N_("two-sided")}
+TEST_SIDES = {
+    "bootstrap": N_("two-sided"),
+    "berg-kirkpatrick": N_("one-sided, in the direction of the observed difference"),
+    "randomization": N_("two-sided"),
+}
 
 #: A test named in passing (``(bootstrap test)`` in a caption, a title, a provenance line).
-TEST_PHRASES = {"bootstrap": N_("bootstrap test"), "berg-kirkpatrick": N_("one-sided bootstrap test"),
-                "randomization": N_("randomization test")}
+TEST_PHRASES = {
+    "bootstrap": N_("bootstrap test"),
+    "berg-kirkpatrick": N_("one-sided bootstrap test"),
+    "randomization": N_("randomization test"),
+}
 
 
 def test_phrase(test: str) -> str:
@@ -107,21 +138,35 @@ def test_phrase(test: str) -> str:
 #: Families a correction is applied over (``--family``).
 FAMILIES = _table(
     Term("all-pairs", "all-pairs", N_("all pairs"), N_("all pairs of systems")),
-    Term("per-row", "per-row", N_("per row"),
-         N_("each row (each system against those ranked below it), which bounds no family-wise error rate")),
-    Term("vs-best", "vs-best", N_("vs. the best"),
-         N_("all pairs of systems, read on the comparisons with the best, other pairs untested")),
+    Term(
+        "per-row",
+        "per-row",
+        N_("per row"),
+        N_(
+            "each row (each system against those ranked below it), which bounds no family-wise error rate"
+        ),
+    ),
+    Term(
+        "vs-best",
+        "vs-best",
+        N_("vs. the best"),
+        N_("all pairs of systems, read on the comparisons with the best, other pairs untested"),
+    ),
 )
 
 #: The families of the competitiveness summary's ties between competitors (:attr:`Settings.ties_family`):
 #: the paper's counts are among the competing systems only (baselines compete only when asked).
-TIES_FAMILIES = {"all-pairs": N_("all pairs of competitors"),
-                 "per-row": N_("each row (each competitor against those ranked below it)")}
+TIES_FAMILIES = {
+    "all-pairs": N_("all pairs of competitors"),
+    "per-row": N_("each row (each competitor against those ranked below it)"),
+}
 
 #: PPI measured in a metric's units (its ideal is not 1 with higher better: an error, say), for the
 #: competitions ``names`` (``RateTrip 2026 (MAE, ideal 0)``): the note beside every summary table.
-PPI_IN_UNITS = N_("PPI of {names} is the winner's distance to the metric's ideal value, in the metric's units, "
-                  "not a percentage.")
+PPI_IN_UNITS = N_(
+    "PPI of {names} is the winner's distance to the metric's ideal value, in the metric's units, "
+    "not a percentage."
+)
 
 #: Significance marks of the pairwise matrix: (threshold, mark), strictest first (paper Table 4). A
 #: report uses the thresholds below its alpha and alpha itself (:func:`marks_at`), so every mark is
@@ -157,9 +202,19 @@ def correction_over(correction: str, family: str) -> str:
         A key of :data:`FAMILIES`, or ``"vs_best"`` for the comparisons of the best with the other competitors.
     """
     if correction == "none":
-        return tr("uncorrected p-values, with no correction for multiple comparisons")  # reads right after "the"
-    over = tr("the comparisons of the best with the other competitors") if family == "vs_best" else FAMILIES[family].words
-    return tr("{correction} correction over {family}", correction=CORRECTIONS[correction].label, family=over)
+        return tr(
+            "uncorrected p-values, with no correction for multiple comparisons"
+        )  # reads right after "the"
+    over = (
+        tr("the comparisons of the best with the other competitors")
+        if family == "vs_best"
+        else FAMILIES[family].words
+    )
+    return tr(
+        "{correction} correction over {family}",
+        correction=CORRECTIONS[correction].label,
+        family=over,
+    )
 
 
 def stars(p, alpha: float = 0.1):
@@ -175,7 +230,9 @@ def stars(p, alpha: float = 0.1):
     """
     import numpy as np
 
-    from compreport.stats.multitest import rejects  # here: multitest reads this module's MULTIPLETESTS_METHOD
+    from compreport.stats.multitest import (
+        rejects,
+    )  # here: multitest reads this module's MULTIPLETESTS_METHOD
 
     values = np.asarray(np.nan if p is None else p, dtype=float)
     out = np.full(values.shape, "", dtype=object)

@@ -30,11 +30,19 @@ OURS = frozenset({MANIFEST, MARKER})
 
 def write_manifest(directory: Path, info: dict) -> None:
     """Write ``directory``'s manifest: the tool, ``info`` (settings, formats) and every file in it."""
-    files = sorted(PurePosixPath(Path(d).relative_to(directory), f).as_posix()
-                   for d, _, names in os.walk(directory) for f in names)
-    manifest = {"tool": {"name": "compreport", "version": __version__}, **info,
-                "files": [f for f in files if f not in OURS]}
-    (directory / MANIFEST).write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    files = sorted(
+        PurePosixPath(Path(d).relative_to(directory), f).as_posix()
+        for d, _, names in os.walk(directory)
+        for f in names
+    )
+    manifest = {
+        "tool": {"name": "compreport", "version": __version__},
+        **info,
+        "files": [f for f in files if f not in OURS],
+    }
+    (directory / MANIFEST).write_text(
+        json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
 
 
 def _safe(rel) -> bool:
@@ -58,20 +66,29 @@ def read_manifest(directory: Path) -> set[str] | None:
         data = json.loads(path.read_text(encoding="utf-8"))
         files = data.get("files") if isinstance(data, dict) else None
         tool = data.get("tool") if isinstance(data, dict) else None
-        if not isinstance(tool, dict) or tool.get("name") != "compreport" or not isinstance(files, list) \
-                or not all(_safe(f) for f in files):
+        if (
+            not isinstance(tool, dict)
+            or tool.get("name") != "compreport"
+            or not isinstance(files, list)
+            or not all(_safe(f) for f in files)
+        ):
             raise ValueError("no list of files written by compreport")
     except (OSError, ValueError) as exc:
         problem = _reason(exc) if isinstance(exc, OSError) else str(exc)
     if problem is not None:
-        raise OutputError(f"{path}: not a compreport manifest ({problem}); compreport replaces only a "
-                          f"directory it wrote: remove that directory yourself or choose another output directory")
+        raise OutputError(
+            f"{path}: not a compreport manifest ({problem}); compreport replaces only a "
+            f"directory it wrote: remove that directory yourself or choose another output directory"
+        )
     return set(files)
 
 
 def parents(listed: set[str]) -> set[str]:
-    return {str(PurePosixPath(*PurePosixPath(f).parts[:i])) for f in listed
-            for i in range(1, len(PurePosixPath(f).parts))}
+    return {
+        str(PurePosixPath(*PurePosixPath(f).parts[:i]))
+        for f in listed
+        for i in range(1, len(PurePosixPath(f).parts))
+    }
 
 
 def unlisted(directory: Path, listed: set[str], new: Path | None = None) -> list[str]:
@@ -87,7 +104,9 @@ def unlisted(directory: Path, listed: set[str], new: Path | None = None) -> list
             if not rel and e.name in OURS:
                 continue
             if e.is_dir(follow_symlinks=False):
-                if r in inner or (new is not None and (new / r).is_dir() and not (new / r).is_symlink()):
+                if r in inner or (
+                    new is not None and (new / r).is_dir() and not (new / r).is_symlink()
+                ):
                     walk(e.path, r + "/")
                 else:
                     out.append(r + "/")
@@ -104,8 +123,9 @@ def clashes(others: list[str], new: Path) -> list[str]:
     for rel in others:
         parts = PurePosixPath(rel.rstrip("/")).parts
         if os.path.lexists(new.joinpath(*parts)) or any(
-                os.path.lexists(new.joinpath(*parts[:i])) and not new.joinpath(*parts[:i]).is_dir()
-                for i in range(1, len(parts))):
+            os.path.lexists(new.joinpath(*parts[:i])) and not new.joinpath(*parts[:i]).is_dir()
+            for i in range(1, len(parts))
+        ):
             out.append(rel)
     return out
 
@@ -117,7 +137,9 @@ def sweep(old: Path, out: Path, listed: set[str]) -> tuple[list[str], list[str]]
     real = os.path.realpath(old)
     for rel in sorted(listed):
         path = os.path.join(old, *rel.split("/"))
-        if os.path.realpath(os.path.dirname(path)) != os.path.normpath(os.path.join(real, os.path.dirname(rel))):
+        if os.path.realpath(os.path.dirname(path)) != os.path.normpath(
+            os.path.join(real, os.path.dirname(rel))
+        ):
             continue  # reached through a symlinked folder: not a file compreport wrote
         if os.path.isdir(path) and not os.path.islink(path):
             continue

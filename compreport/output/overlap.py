@@ -35,7 +35,9 @@ def _matches(pattern: list[str], names: list[str]) -> bool:
     if not pattern or not names:
         return True
     head, name = pattern[0], names[0]
-    hidden = name.startswith(".") and not head.startswith(".")  # a wildcard does not match a hidden name
+    hidden = name.startswith(".") and not head.startswith(
+        "."
+    )  # a wildcard does not match a hidden name
     if head == "**":
         return _matches(pattern[1:], names) or (not hidden and _matches(pattern, names[1:]))
     if glob.has_magic(head) and hidden:
@@ -60,11 +62,16 @@ def reaches(runs: str, out: str) -> bool:
     given = os.path.abspath(runs)
     parts = _parts(given)
     if runs_read(runs) in (None, [runs]):
-        literal = len(parts)  # a folder (or a file) by its name, as find_runs reads it: "[v2]" is no pattern
+        literal = len(
+            parts
+        )  # a folder (or a file) by its name, as find_runs reads it: "[v2]" is no pattern
     else:
         literal = next((k for k, p in enumerate(parts) if glob.has_magic(p)), len(parts))
     real = _parts(os.path.realpath(os.sep + os.sep.join(parts[:literal])))
-    escaped = [glob.escape(p) for p in parts[:literal]], [glob.escape(p) for p in real]  # names, not patterns
+    escaped = (
+        [glob.escape(p) for p in parts[:literal]],
+        [glob.escape(p) for p in real],
+    )  # names, not patterns
     return any(_matches(head + parts[literal:], _parts(out)) for head in escaped)
 
 
@@ -80,8 +87,10 @@ def check(where: str, out: str, paths=(), runs=()) -> None:
         for p in {os.path.abspath(raw), os.path.realpath(raw)}:
             if p == out or p.startswith(inside):
                 what = "is" if p == out else "holds"
-                raise OutputError(f"{where}: the output directory {what} the input {raw}; replacing it "
-                                  f"would delete inputs: write the report to a folder of its own")
+                raise OutputError(
+                    f"{where}: the output directory {what} the input {raw}; replacing it "
+                    f"would delete inputs: write the report to a folder of its own"
+                )
     for raw in runs:
         if reaches(raw, out):
             if glob.has_magic(raw):
@@ -89,8 +98,10 @@ def check(where: str, out: str, paths=(), runs=()) -> None:
                 away = "it does not reach"
             else:
                 what, away = f"the output directory is inside the runs folder {raw}", "outside it"
-            raise OutputError(f"{where}: {what} (every file there is read as a run): the next run would read this "
-                              f"report as runs; write the report to a folder {away}")
+            raise OutputError(
+                f"{where}: {what} (every file there is read as a run): the next run would read this "
+                f"report as runs; write the report to a folder {away}"
+            )
 
 
 def check_runs(runs: str) -> None:

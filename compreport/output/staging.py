@@ -39,13 +39,22 @@ from pathlib import Path
 
 from compreport import interrupts
 from compreport.errors import OutputError, note
-from compreport.output.overlap import WRITING, check
 from compreport.language.caller import option
-from compreport.output.manifest import (MANIFEST, MARKER, _reason, clashes, parents, read_manifest, sweep, unlisted,
-                       write_manifest)
+from compreport.output.manifest import (
+    MANIFEST,
+    MARKER,
+    _reason,
+    clashes,
+    parents,
+    read_manifest,
+    sweep,
+    unlisted,
+    write_manifest,
+)
+from compreport.output.overlap import WRITING, check
 
 #: Claims this process holds: resolved OUT -> Claim (a claim is re-entered, not locked twice).
-_HELD: dict[str, "Claim"] = {}
+_HELD: dict[str, Claim] = {}
 _SHOWN = 3  # files named in an error or a note
 
 
@@ -88,7 +97,10 @@ def _alive(pid: int, host: str | None = None) -> bool:
 @contextmanager
 def _signals_held():
     """SIGINT and SIGTERM wait until the block ends (the swap is never cut in the middle)."""
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+    if (
+        not hasattr(signal, "pthread_sigmask")
+        or threading.current_thread() is not threading.main_thread()
+    ):
         yield
         return
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
@@ -123,11 +135,17 @@ class Claim:
     def check_place(self) -> None:
         """OUT is not the current directory (nor holds it) and, when it exists, is a directory."""
         cwd = os.path.realpath(os.getcwd())
-        if not self.name or cwd == str(self.out) or cwd.startswith(str(self.out).rstrip(os.sep) + os.sep):
+        if (
+            not self.name
+            or cwd == str(self.out)
+            or cwd.startswith(str(self.out).rstrip(os.sep) + os.sep)
+        ):
             what = "is" if cwd == str(self.out) else "holds"
-            raise OutputError(f"{self.where}: the output directory {what} the current directory, which replacing "
-                              f"it would pull from under you; write the report to a folder of its own "
-                              f"(e.g. {option('output', 'report')})")
+            raise OutputError(
+                f"{self.where}: the output directory {what} the current directory, which replacing "
+                f"it would pull from under you; write the report to a folder of its own "
+                f"(e.g. {option('output', 'report')})"
+            )
         if os.path.lexists(self.out) and not self.out.is_dir():
             raise OutputError(f"{self.given}: exists and is not a directory")
 
@@ -150,8 +168,10 @@ class Claim:
                 d.mkdir()
                 self.made.append(d)
         except OSError as exc:
-            raise OutputError(f"{self.given}: cannot create the folder {exc.filename or self.parent} "
-                              f"({_reason(exc)})") from None
+            raise OutputError(
+                f"{self.given}: cannot create the folder {exc.filename or self.parent} "
+                f"({_reason(exc)})"
+            ) from None
         for _ in range(2):
             try:
                 fd = os.open(self.lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
@@ -163,21 +183,29 @@ class Claim:
                     except FileNotFoundError:
                         pass
                     except OSError as exc:
-                        raise OutputError(f"{self.lock}: cannot remove the lock of a run that has ended "
-                                          f"({_reason(exc)})") from None
+                        raise OutputError(
+                            f"{self.lock}: cannot remove the lock of a run that has ended "
+                            f"({_reason(exc)})"
+                        ) from None
                     continue
                 by = f"pid {holder[0]} on {holder[1]}" if holder else "a run that is starting"
-                raise OutputError(f"{self.given}: another compreport run is writing to it (lock {self.lock} held "
-                                  f"by {by}); wait for it to end, or delete {self.lock} if no compreport runs")
+                raise OutputError(
+                    f"{self.given}: another compreport run is writing to it (lock {self.lock} held "
+                    f"by {by}); wait for it to end, or delete {self.lock} if no compreport runs"
+                )
             except OSError as exc:
-                raise OutputError(f"{self.given}: cannot write in {self.parent} ({_reason(exc)}); compreport "
-                                  f"writes a lock and a temporary folder beside the output directory") from None
+                raise OutputError(
+                    f"{self.given}: cannot write in {self.parent} ({_reason(exc)}); compreport "
+                    f"writes a lock and a temporary folder beside the output directory"
+                ) from None
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as fh:
                     fh.write(_owner())
             except OSError as exc:
                 self.lock.unlink(missing_ok=True)
-                raise OutputError(f"{self.given}: cannot write the lock {self.lock} ({_reason(exc)})") from None
+                raise OutputError(
+                    f"{self.given}: cannot write the lock {self.lock} ({_reason(exc)})"
+                ) from None
             self.locked = True
             return
         raise OutputError(f"{self.given}: cannot take the lock {self.lock}")
@@ -186,7 +214,9 @@ class Claim:
         """Clear the temporaries of runs into this OUT whose process is gone (SIGKILL, a crash)."""
         pattern = re.compile(rf"\.{re.escape(self.name)}\.(tmp|old)-(\d+)-[A-Za-z0-9_]+")
         try:
-            entries = sorted(os.listdir(self.parent), key=lambda n: (".tmp-" in n, n))  # .old- first
+            entries = sorted(
+                os.listdir(self.parent), key=lambda n: (".tmp-" in n, n)
+            )  # .old- first
         except OSError:
             return
         for entry in entries:
@@ -199,12 +229,18 @@ class Claim:
                     holder = _read_owner(path / MARKER)
                     if holder is not None and not _alive(*holder):
                         shutil.rmtree(path, ignore_errors=True)
-                    elif holder is None and not _alive(int(m.group(2))) and set(os.listdir(path)) <= {MARKER}:
+                    elif (
+                        holder is None
+                        and not _alive(int(m.group(2)))
+                        and set(os.listdir(path)) <= {MARKER}
+                    ):
                         # killed between creating the folder and writing its marker: nothing else inside
                         shutil.rmtree(path, ignore_errors=True)
                 elif not _alive(int(m.group(2))):
                     if not os.path.lexists(self.out):
-                        os.rename(path, self.out)  # the swap was cut short: put the previous output back
+                        os.rename(
+                            path, self.out
+                        )  # the swap was cut short: put the previous output back
                         continue
                     moved, left = sweep(path, self.out, read_manifest(path) or set())
                     self._say(moved, left, path)
@@ -220,44 +256,62 @@ class Claim:
         try:
             entries = sorted(n for n in os.listdir(self.out) if n != MARKER)
         except OSError as exc:
-            raise OutputError(f"{self.given}: cannot list the output directory ({_reason(exc)})") from None
+            raise OutputError(
+                f"{self.given}: cannot list the output directory ({_reason(exc)})"
+            ) from None
         if not entries:
             return self._writable(set())
         listed = read_manifest(self.out)
         if listed is None:
             hint = ""
             try:
-                tool = json.loads((self.out / "results.json").read_text(encoding="utf-8"))["tool"]["name"]
+                tool = json.loads((self.out / "results.json").read_text(encoding="utf-8"))["tool"][
+                    "name"
+                ]
                 if tool == "compreport":
-                    hint = " (an earlier report written without a manifest: delete it yourself, once)"
+                    hint = (
+                        " (an earlier report written without a manifest: delete it yourself, once)"
+                    )
             except Exception:  # noqa: BLE001 - only a hint
                 pass
-            shown = [n + "/" if (self.out / n).is_dir() and not (self.out / n).is_symlink() else n for n in entries]
-            raise OutputError(f"{self.given}: the output directory is not empty and compreport did not write it "
-                              f"(it holds {_few(shown)}){hint}; compreport writes only into a new or empty "
-                              f"directory, or one holding its manifest {MANIFEST}, even with "
-                              f"{option('force', True)}: choose another output directory")
+            shown = [
+                n + "/" if (self.out / n).is_dir() and not (self.out / n).is_symlink() else n
+                for n in entries
+            ]
+            raise OutputError(
+                f"{self.given}: the output directory is not empty and compreport did not write it "
+                f"(it holds {_few(shown)}){hint}; compreport writes only into a new or empty "
+                f"directory, or one holding its manifest {MANIFEST}, even with "
+                f"{option('force', True)}: choose another output directory"
+            )
         if not self.force:
-            raise OutputError(f"{self.given}: the output directory holds an earlier report; pass "
-                              f"{option('force', True)} to replace the files compreport wrote there "
-                              f"(any other file is kept)")
+            raise OutputError(
+                f"{self.given}: the output directory holds an earlier report; pass "
+                f"{option('force', True)} to replace the files compreport wrote there "
+                f"(any other file is kept)"
+            )
         self._writable(listed)
 
     def _writable(self, listed: set[str]) -> None:
         for d in sorted({""} | parents(listed)):
             path = self.out / d if d else self.out
             if path.is_dir() and not os.access(path, os.W_OK | os.X_OK):
-                raise OutputError(f"{path}: not writable; compreport cannot replace the files it wrote there: "
-                                  f"make it writable or choose another output directory")
+                raise OutputError(
+                    f"{path}: not writable; compreport cannot replace the files it wrote there: "
+                    f"make it writable or choose another output directory"
+                )
 
     def stage(self) -> None:
         """Create the temporary directory beside OUT, with its marker."""
         try:
-            self.tmp = Path(tempfile.mkdtemp(prefix=f".{self.name}.tmp-{os.getpid()}-", dir=self.parent))
+            self.tmp = Path(
+                tempfile.mkdtemp(prefix=f".{self.name}.tmp-{os.getpid()}-", dir=self.parent)
+            )
             (self.tmp / MARKER).write_text(_owner(), encoding="utf-8")
         except OSError as exc:
-            raise OutputError(f"{self.given}: cannot create a temporary folder in {self.parent} "
-                              f"({_reason(exc)})") from None
+            raise OutputError(
+                f"{self.given}: cannot create a temporary folder in {self.parent} ({_reason(exc)})"
+            ) from None
 
     # ------------------------------------------------------------------ the swap
 
@@ -266,9 +320,15 @@ class Claim:
         name = exc.filename if isinstance(exc.filename, str) else None
         if name and self.tmp is not None and name.startswith(str(self.tmp)):
             name = os.path.relpath(name, self.tmp)
-        state = "the previous output is unchanged" if os.path.lexists(self.out) else "nothing was written"
-        return OutputError(f"{self.given}: cannot write the report ({_reason(exc)}"
-                           f"{': ' + name if name else ''}); {state}")
+        state = (
+            "the previous output is unchanged"
+            if os.path.lexists(self.out)
+            else "nothing was written"
+        )
+        return OutputError(
+            f"{self.given}: cannot write the report ({_reason(exc)}"
+            f"{': ' + name if name else ''}); {state}"
+        )
 
     def commit(self, info: dict) -> None:
         """Write the manifest (``info`` plus the tool and every file of the report), then swap it in."""
@@ -282,8 +342,9 @@ class Claim:
                 moved, left, old = self._swap()
             except OSError as exc:
                 state = "the new report is in place" if self.committed else "it is unchanged"
-                raise OutputError(f"{self.given}: cannot replace the output directory ({_reason(exc)}); "
-                                  f"{state}") from None
+                raise OutputError(
+                    f"{self.given}: cannot replace the output directory ({_reason(exc)}); {state}"
+                ) from None
         self._say(moved, left, old)
 
     def _swap(self) -> tuple[list[str], list[str], Path | None]:
@@ -293,19 +354,25 @@ class Claim:
             self._swapped()
             return [], [], None
         if self.out.is_symlink() or not self.out.is_dir():
-            raise OutputError(f"{self.given}: became something other than a directory during the run; "
-                              f"nothing was changed")
+            raise OutputError(
+                f"{self.given}: became something other than a directory during the run; "
+                f"nothing was changed"
+            )
         # The ownership check again, at the moment of the swap (under the lock).
         listed = read_manifest(self.out)
         if listed is not None and not self.force:
-            raise OutputError(f"{self.given}: an earlier report appeared there during the run; pass "
-                              f"{option('force', True)} to replace it; nothing was changed")
+            raise OutputError(
+                f"{self.given}: an earlier report appeared there during the run; pass "
+                f"{option('force', True)} to replace it; nothing was changed"
+            )
         listed = listed or set()
         taken = clashes(unlisted(self.out, listed, self.tmp), self.tmp)
         if taken:
-            raise OutputError(f"{self.given}: {_few(taken)}: not written by compreport, where this report "
-                              f"writes a file of that name; move {'them' if len(taken) > 1 else 'it'} away and "
-                              f"run again; nothing was changed")
+            raise OutputError(
+                f"{self.given}: {_few(taken)}: not written by compreport, where this report "
+                f"writes a file of that name; move {'them' if len(taken) > 1 else 'it'} away and "
+                f"run again; nothing was changed"
+            )
         os.chmod(self.tmp, stat.S_IMODE(os.stat(self.out).st_mode))  # OUT keeps its permissions
         old = self.parent / f".{self.name}.old-{os.getpid()}-{secrets.token_hex(4)}"
         os.rename(self.out, old)
@@ -331,8 +398,10 @@ class Claim:
         if moved:
             said.append(f"kept in {self.given} what compreport did not write: {_few(moved)}")
         if left and old is not None:
-            said.append(f"left in {old}: {_few(left)} (the new report has files of those names, or they could "
-                        f"not be moved)")
+            said.append(
+                f"left in {old}: {_few(left)} (the new report has files of those names, or they could "
+                f"not be moved)"
+            )
         if said:
             note("; ".join(said))
 

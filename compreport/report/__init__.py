@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from compreport import interrupts
-from compreport.language import LANGUAGES, language
 from compreport.errors import InputError
+from compreport.language import LANGUAGES, language
+from compreport.report import model
 from compreport.settings import suggest
 from compreport.stats.results import Analysis
-from compreport.report import model
 from compreport.workers import os_error as _os_error
 
 #: Table kinds of :meth:`Report.table`, :meth:`Report.to_latex` and :meth:`Report.to_markdown`.
@@ -29,21 +29,29 @@ FIGURES = ("ci", "diff", "dist", "facets", "workshop")
 
 def _names(value: str | Sequence[str]) -> list[str]:
     """A comma list (``"json,latex"``) or a sequence of names, as a list."""
-    return [x.strip() for x in value.split(",") if x.strip()] if isinstance(value, str) else list(value)
+    return (
+        [x.strip() for x in value.split(",") if x.strip()]
+        if isinstance(value, str)
+        else list(value)
+    )
 
 
 def _choice(what: str, value: str, allowed: Sequence[str]) -> str:
     if value not in allowed:
-        raise InputError(f"`{what}` must be one of {', '.join(allowed)}; got {value!r}{suggest(value, allowed)}")
+        raise InputError(
+            f"`{what}` must be one of {', '.join(allowed)}; got {value!r}{suggest(value, allowed)}"
+        )
     return value
 
 
 def _worded(method):
     """Run a :class:`Report` method in the report's language (:func:`compreport.language.language`)."""
+
     @functools.wraps(method)
     def inner(self, *args, **kwargs):
         with language(self.lang):
             return method(self, *args, **kwargs)
+
     return inner
 
 
@@ -76,15 +84,30 @@ class Report:
     >>> r.write("out", formats=("json", "latex"))     # doctest: +SKIP
     """
 
-    def __init__(self, analysis: Analysis, *, decimals: int = 4, diff_decimals: int = 3, p_decimals: int = 4,
-                 latex_style: str = "ceurart", label_prefix: str | None = None, decimal_comma: bool = False,
-                 lang: str = "en"):
+    def __init__(
+        self,
+        analysis: Analysis,
+        *,
+        decimals: int = 4,
+        diff_decimals: int = 3,
+        p_decimals: int = 4,
+        latex_style: str = "ceurart",
+        label_prefix: str | None = None,
+        decimal_comma: bool = False,
+        lang: str = "en",
+    ):
         from compreport.report.latex.layout import Options
 
         self.analysis = analysis
         self.lang = _choice("lang", lang, LANGUAGES)
-        self.latex_options = Options(style=latex_style, decimals=decimals, diff_decimals=diff_decimals,
-                                     p_decimals=p_decimals, label_prefix=label_prefix, decimal_comma=decimal_comma)
+        self.latex_options = Options(
+            style=latex_style,
+            decimals=decimals,
+            diff_decimals=diff_decimals,
+            p_decimals=p_decimals,
+            label_prefix=label_prefix,
+            decimal_comma=decimal_comma,
+        )
         self.format = self.latex_options.format
         self._gallery = None
 
@@ -102,7 +125,9 @@ class Report:
         return comp, comp.metric(metric)
 
     @_worded
-    def table(self, kind: str, competition: str | None = None, metric: str | None = None) -> model.Table:
+    def table(
+        self, kind: str, competition: str | None = None, metric: str | None = None
+    ) -> model.Table:
         """The format-neutral table ``kind`` (one of :data:`TABLES`); ``competition`` may be omitted
         when there is one, ``metric`` defaults to the primary metric."""
         _choice("kind", kind, TABLES)
@@ -113,8 +138,12 @@ class Report:
         comp, ma = self._target(competition, metric)
         if kind == "leaderboard":
             return model.leaderboard(comp, self.format)
-        build = {"ci": model.confidence_intervals, "diff-best": model.differences_from_best,
-                 "pairs": model.pair_matrix, "pvalues": model.pairwise_p_values}[kind]
+        build = {
+            "ci": model.confidence_intervals,
+            "diff-best": model.differences_from_best,
+            "pairs": model.pair_matrix,
+            "pvalues": model.pairwise_p_values,
+        }[kind]
         return build(comp, ma, self.format)
 
     @_worded
@@ -135,10 +164,16 @@ class Report:
             return r.leaderboard(comp)
         if kind == "ci":
             return r.confidence_intervals(comp, ma)
-        return {"diff-best": r.differences_from_best, "pairs": r.pair_matrix, "pvalues": r.p_values}[kind](comp, ma)
+        return {
+            "diff-best": r.differences_from_best,
+            "pairs": r.pair_matrix,
+            "pvalues": r.p_values,
+        }[kind](comp, ma)
 
     @_worded
-    def to_markdown(self, kind: str, competition: str | None = None, metric: str | None = None) -> str:
+    def to_markdown(
+        self, kind: str, competition: str | None = None, metric: str | None = None
+    ) -> str:
         """A Markdown pipe table of ``kind`` (one of :data:`TABLES`)."""
         from compreport.report.markdown import table
 
@@ -165,12 +200,20 @@ class Report:
 
         if competition is None and len(self.analysis.competitions) > 1:
             return html.index_html(self.analysis, self.format, self.gallery)
-        return html.competition_html(self.analysis, self.analysis.competition(competition), self.format,
-                                     self.gallery)
+        return html.competition_html(
+            self.analysis, self.analysis.competition(competition), self.format, self.gallery
+        )
 
     @_worded
-    def figure(self, kind: str, competition: str | None = None, metric: str | None = None, *,
-               a: str | None = None, b: str | None = None):
+    def figure(
+        self,
+        kind: str,
+        competition: str | None = None,
+        metric: str | None = None,
+        *,
+        a: str | None = None,
+        b: str | None = None,
+    ):
         """A new matplotlib Figure (shows as an image in a notebook).
 
         ``kind``: ``ci`` (ordered CIs), ``diff`` (differences from the best), ``dist`` (bootstrap
@@ -181,7 +224,9 @@ class Report:
 
         _choice("kind", kind, FIGURES)
         if kind != "dist" and (a is not None or b is not None):
-            raise InputError(f"`a` and `b` choose the pair of the 'dist' figure; {kind!r} takes neither")
+            raise InputError(
+                f"`a` and `b` choose the pair of the 'dist' figure; {kind!r} takes neither"
+            )
         if kind == "workshop":
             return figures.workshop_plot(self.analysis)
         comp, ma = self._target(competition, metric)
@@ -194,20 +239,33 @@ class Report:
             return figures.facet_plot(comp, level=level)
         if len(ma.scores) < 2:
             raise InputError(f"competition {comp.id!r} has a single system: no difference to show")
-        pick = [x for x in (ma.best, ma.runner_up, *(s.system for s in ma.scores)) if x]  # best, runner-up, ...
+        pick = [
+            x for x in (ma.best, ma.runner_up, *(s.system for s in ma.scores)) if x
+        ]  # best, runner-up, ...
         a = a or next(x for x in pick if x != b)
         b = b or next(x for x in pick if x != a)
         for which, name in (("a", a), ("b", b)):
             if name not in comp.systems:
-                raise InputError(f"`{which}`: no system {name!r} in competition {comp.id!r}{suggest(str(name), comp.systems)}")
+                raise InputError(
+                    f"`{which}`: no system {name!r} in competition {comp.id!r}{suggest(str(name), comp.systems)}"
+                )
         if a == b:
             raise InputError(f"`a` and `b` must be two systems; both are {a!r}")
         return figures.distribution_plot(comp, ma, a, b, self.analysis.settings.test)
 
     @_worded
-    def write(self, out_dir: str | Path, formats: str | Sequence[str] = FORMATS, *, force: bool = False,
-              figure_formats: str | Sequence[str] = ("pdf", "svg"), compile_pdf: bool = True,
-              emails=None, jobs: int | None = None, progress: bool | None = False) -> list[Path]:
+    def write(
+        self,
+        out_dir: str | Path,
+        formats: str | Sequence[str] = FORMATS,
+        *,
+        force: bool = False,
+        figure_formats: str | Sequence[str] = ("pdf", "svg"),
+        compile_pdf: bool = True,
+        emails=None,
+        jobs: int | None = None,
+        progress: bool | None = False,
+    ) -> list[Path]:
         """Write the report into ``out_dir``; returns the paths written. results.json is always
         written; ``formats`` and ``figure_formats`` are sequences or comma lists (``"json,latex"``).
 
@@ -243,57 +301,91 @@ class Report:
 
         formats = [_choice("formats", f, FORMATS) for f in _names(formats)]
         if emails is not None:
-            from compreport.report.pages.emails import Recipients, read_recipients  # imports the renderers: only when asked
+            from compreport.report.pages.emails import (
+                Recipients,
+                read_recipients,
+            )  # imports the renderers: only when asked
 
             if not isinstance(emails, Recipients):
                 emails = read_recipients(emails)
             if "pdf" not in formats:
                 raise InputError("emails attach the team letters: add pdf to the formats")
-        figure_formats = [_choice("figure_formats", f, ("pdf", "svg", "png")) for f in _names(figure_formats)]
+        figure_formats = [
+            _choice("figure_formats", f, ("pdf", "svg", "png")) for f in _names(figure_formats)
+        ]
         out = Path(out_dir)
         # the files the analysis was read from (cr.analyze records them); else what results.json names
-        protect = self.analysis.sources or [i.get("path") for c in self.analysis.competitions for i in c.inputs]
+        protect = self.analysis.sources or [
+            i.get("path") for c in self.analysis.competitions for i in c.inputs
+        ]
         protect = [*protect, *([emails.source] if emails is not None else [])]
         with claim(out, force, protect=protect, runs=self.analysis.scanned) as target:
             tmp = target.tmp
             try:
                 (tmp / "results.json").write_text(self.analysis.to_json(), encoding="utf-8")
-                written = [tmp / "results.json"] + self._render(tmp, formats, tuple(figure_formats), compile_pdf,
-                                                                jobs, progress)
+                written = [tmp / "results.json"] + self._render(
+                    tmp, formats, tuple(figure_formats), compile_pdf, jobs, progress
+                )
                 if emails is not None:
                     from compreport.report.pages.emails import write_emails
 
                     written += write_emails(self.analysis, tmp, emails, self.format)
             except InputError:
                 raise
-            except Exception as exc:  # a full disk may surface as another error raised while handling it
+            except (
+                Exception
+            ) as exc:  # a full disk may surface as another error raised while handling it
                 cause = _os_error(exc)
                 if cause is None:
                     raise
                 raise target.write_error(cause) from None
-            target.commit({"settings": self.analysis.settings.to_dict(), "formats": formats,
-                           "figure_formats": figure_formats})
+            target.commit(
+                {
+                    "settings": self.analysis.settings.to_dict(),
+                    "formats": formats,
+                    "figure_formats": figure_formats,
+                }
+            )
         return [out / p.relative_to(tmp) for p in written]
 
-    def _render(self, tmp: Path, formats: list[str], figure_formats: tuple[str, ...], compile_pdf: bool,
-                jobs: int, progress: bool = False) -> list[Path]:
+    def _render(
+        self,
+        tmp: Path,
+        formats: list[str],
+        figure_formats: tuple[str, ...],
+        compile_pdf: bool,
+        jobs: int,
+        progress: bool = False,
+    ) -> list[Path]:
         from compreport.report.exports import write_exports
 
         written: list[Path] = write_exports(self.analysis, tmp, self.format)
         pages = bool({"html", "pdf"} & set(formats))
         if {"latex", "html", "pdf"} & set(formats) and figure_formats:
-            written += self.gallery.render(tmp, figure_formats, svg=pages, jobs=jobs, progress=progress)
+            written += self.gallery.render(
+                tmp, figure_formats, svg=pages, jobs=jobs, progress=progress
+            )
         build = None
         try:
             interrupts.check()
             if "latex" in formats:
                 from compreport.report.latex.appendix import cited_keys, start_compile, write_latex
 
-                written += write_latex(self.analysis, tmp, self.latex_options, compile_pdf=False,
-                                       figures=self.gallery.pdfs)
+                written += write_latex(
+                    self.analysis,
+                    tmp,
+                    self.latex_options,
+                    compile_pdf=False,
+                    figures=self.gallery.pdfs,
+                )
                 # latexmk runs beside the HTML and PDF work; its figures are written above
-                build = (start_compile(tmp, cited_keys(self.analysis.settings, self.analysis.competitions))
-                         if compile_pdf else None)
+                build = (
+                    start_compile(
+                        tmp, cited_keys(self.analysis.settings, self.analysis.competitions)
+                    )
+                    if compile_pdf
+                    else None
+                )
             interrupts.check()
             if "html" in formats:
                 from compreport.report.pages.html import write_html
@@ -303,10 +395,16 @@ class Report:
                 from compreport.report.pages.pdf import write_pdf
 
                 try:
-                    written += write_pdf(self.analysis, tmp, self.format, self.gallery, jobs=jobs, progress=progress)
-                except RuntimeError as exc:  # WeasyPrint or its Pango libraries missing: nothing is written
-                    raise InputError(f"PDF output: {exc} (install them with `make demo`, or leave pdf out of "
-                                     f"the formats)") from None
+                    written += write_pdf(
+                        self.analysis, tmp, self.format, self.gallery, jobs=jobs, progress=progress
+                    )
+                except (
+                    RuntimeError
+                ) as exc:  # WeasyPrint or its Pango libraries missing: nothing is written
+                    raise InputError(
+                        f"PDF output: {exc} (install them with `make demo`, or leave pdf out of "
+                        f"the formats)"
+                    ) from None
             interrupts.check()
             if build is not None:
                 pdf = build.wait()

@@ -17,9 +17,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from compreport.language import count, tr
-from compreport.stats.results import Analysis, CompetitionAnalysis
 from compreport.report import markdown, model, prose
 from compreport.report.naming import pairs_file
+from compreport.stats.results import Analysis, CompetitionAnalysis
 
 
 def leaderboard_frame(analysis: Analysis, comp: CompetitionAnalysis):
@@ -30,8 +30,10 @@ def leaderboard_frame(analysis: Analysis, comp: CompetitionAnalysis):
     df.insert(2, "team", [comp.teams.get(s) for s in df["system"]])
     df.insert(4, "missing", [int(comp.missing.get(s, 0)) for s in df["system"]])
     at = df.columns.get_loc("score")
-    scores = {f"score:{ma.name}": [{s.system: s.score for s in ma.scores}[x] for x in df["system"]]
-              for ma in comp.metrics}
+    scores = {
+        f"score:{ma.name}": [{s.system: s.score for s in ma.scores}[x] for x in df["system"]]
+        for ma in comp.metrics
+    }
     df = df.drop(columns="score")
     for j, (key, values) in enumerate(scores.items()):
         df.insert(at + j, key, values)
@@ -49,8 +51,14 @@ def summary_frame(analysis: Analysis):
     df.insert(3, "winner", [" | ".join(s.system for s in w) or None for w in winners])
     df.insert(4, "winner_score", [w[0].score if w else None for w in winners])
     # the resampling unit: clusters of items (the cluster bootstrap), or none (the items)
-    df.insert(df.columns.get_loc("n") + 1, "clusters",
-              pd.array([c.clusters["clusters"] if c.clusters else None for c in analysis.competitions], dtype="Int64"))
+    df.insert(
+        df.columns.get_loc("n") + 1,
+        "clusters",
+        pd.array(
+            [c.clusters["clusters"] if c.clusters else None for c in analysis.competitions],
+            dtype="Int64",
+        ),
+    )
     return df
 
 
@@ -81,13 +89,27 @@ def write_exports(analysis: Analysis, out: Path, fmt: model.Format) -> list[Path
         folder = out / comp.id
         folder.mkdir(parents=True, exist_ok=True)
         t = model.leaderboard(comp, fmt)
-        note = ("\n" + tr("Resampled by cluster: {n} items in {unit}.", n=count(comp.n), unit=prose.unit(comp)) + "\n"
-                if comp.clusters else "")
-        (folder / "leaderboard.md").write_text(markdown.table(t, model.export_keys(t)) + note, encoding="utf-8")
-        written += [folder / "leaderboard.md", _csv(leaderboard_frame(analysis, comp), folder / "leaderboard.csv")]
+        note = (
+            "\n"
+            + tr(
+                "Resampled by cluster: {n} items in {unit}.", n=count(comp.n), unit=prose.unit(comp)
+            )
+            + "\n"
+            if comp.clusters
+            else ""
+        )
+        (folder / "leaderboard.md").write_text(
+            markdown.table(t, model.export_keys(t)) + note, encoding="utf-8"
+        )
+        written += [
+            folder / "leaderboard.md",
+            _csv(leaderboard_frame(analysis, comp), folder / "leaderboard.csv"),
+        ]
         if len(comp.systems) > 1:
-            written += [_csv(analysis.pairs(ma.name, comp.id), folder / pairs_file(comp, ma.name))
-                        for ma in comp.metrics]
+            written += [
+                _csv(analysis.pairs(ma.name, comp.id), folder / pairs_file(comp, ma.name))
+                for ma in comp.metrics
+            ]
     (out / "summary").mkdir(exist_ok=True)
     written.append(_csv(summary_frame(analysis), out / "summary" / "summary.csv"))
     return written

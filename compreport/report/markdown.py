@@ -27,10 +27,14 @@ def _number(text: str) -> str:
 def table(t: Table, keys: list[str] | None = None) -> str:
     """``t`` as a pipe table over the column ``keys`` (default: every column)."""
     keys = keys or list(t.columns)
-    numeric = {k: all(r.cells[k].numeric for r in t.rows if k in r.cells) and k not in ("system", "a", "b")
-               for k in keys}
-    lines = ["| " + " | ".join(escape(t.columns[k]) for k in keys) + " |",
-             "|" + "|".join("---:" if numeric[k] else ":---" for k in keys) + "|"]
+    numeric = {
+        k: all(r.cells[k].numeric for r in t.rows if k in r.cells) and k not in ("system", "a", "b")
+        for k in keys
+    }
+    lines = [
+        "| " + " | ".join(escape(t.columns[k]) for k in keys) + " |",
+        "|" + "|".join("---:" if numeric[k] else ":---" for k in keys) + "|",
+    ]
     for r in t.rows:
         out = []
         for k in keys:

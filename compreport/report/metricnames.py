@@ -8,16 +8,29 @@ from __future__ import annotations
 from compreport.language import N_, tr
 from compreport.stats.results import MetricAnalysis
 
-
 #: Display names of the built-in metrics as plain Unicode text (HTML, PDF, Markdown, the terminal,
 #: figures); the LaTeX tables typeset the same names (:data:`compreport.report.latex.tex.METRIC_NAMES`).
 #: Any other metric (a user's) shows its own name. Files and results.json keep the metric ids.
 METRIC_LABELS = {
-    "accuracy": N_("accuracy"), "f1": "F1", "macro_f1": "macro-F1", "micro_f1": "micro-F1",
-    "weighted_f1": N_("weighted F1"), "precision": N_("precision"), "recall": N_("recall"),
-    "macro_precision": N_("macro-precision"), "macro_recall": N_("macro-recall"), "mae": "MAE", "mse": "MSE",
-    "rmse": "RMSE", "pearson": N_("Pearson's r"), "spearman": N_("Spearman's ρ"), "roc_auc": "ROC AUC",
-    "measure_s": "measure_S", "measure_c": "measure_C", "map": "MAP", "mrr": "MRR",
+    "accuracy": N_("accuracy"),
+    "f1": "F1",
+    "macro_f1": "macro-F1",
+    "micro_f1": "micro-F1",
+    "weighted_f1": N_("weighted F1"),
+    "precision": N_("precision"),
+    "recall": N_("recall"),
+    "macro_precision": N_("macro-precision"),
+    "macro_recall": N_("macro-recall"),
+    "mae": "MAE",
+    "mse": "MSE",
+    "rmse": "RMSE",
+    "pearson": N_("Pearson's r"),
+    "spearman": N_("Spearman's ρ"),
+    "roc_auc": "ROC AUC",
+    "measure_s": "measure_S",
+    "measure_c": "measure_C",
+    "map": "MAP",
+    "mrr": "MRR",
 }
 #: The ranking metrics cut at k (:mod:`compreport.stats.metrics.ranking`): ``ndcg@10`` -> ``nDCG@10``.
 CUT_LABELS = {"map": "MAP", "p": "P", "ndcg": "nDCG"}
@@ -51,8 +64,11 @@ def metric_title(ma: MetricAnalysis) -> str:
     labels = params.pop("labels", None)
     if labels:
         labels = list(labels)
-        out += (tr(" over {n} classes", n=len(labels)) if len(labels) > LABELS_LISTED
-                else tr(" over {labels}", labels=", ".join(map(str, labels))))
+        out += (
+            tr(" over {n} classes", n=len(labels))
+            if len(labels) > LABELS_LISTED
+            else tr(" over {labels}", labels=", ".join(map(str, labels)))
+        )
     if params.get("pos_label") is not None:
         out += f" ({positive(ma.name)} {params.pop('pos_label')})"
     params.pop("pos_label", None)

@@ -19,10 +19,10 @@ import numbers
 import re
 from dataclasses import dataclass, field
 
-from compreport.language import vocabulary as vocab
-from compreport.language import N_, count, tr
-from compreport.report.metricnames import metric_label
 from compreport.errors import InputError
+from compreport.language import N_, count, tr
+from compreport.language import vocabulary as vocab
+from compreport.report.metricnames import metric_label
 from compreport.stats.results import Analysis, Comparison, CompetitionAnalysis, MetricAnalysis
 
 #: How a missing or undefined value is shown (an en dash).
@@ -83,8 +83,8 @@ class Format:
         f = _finite(x)
         if f is None:
             return MISSING
-        if f < 0.5 * 10 ** -self.p_decimals:
-            return f"<{10 ** -self.p_decimals:.{self.p_decimals}f}"
+        if f < 0.5 * 10**-self.p_decimals:
+            return f"<{10**-self.p_decimals:.{self.p_decimals}f}"
         return f"{f:.{self.p_decimals}f}"
 
     def p_is(self, x, name: str = "p") -> str:
@@ -127,7 +127,9 @@ class Cell:
     @property
     def numeric(self) -> bool:
         """A number (or a missing number) rather than text: renderers align these on the decimal point."""
-        return self.value is None or (isinstance(self.value, numbers.Real) and not isinstance(self.value, bool))
+        return self.value is None or (
+            isinstance(self.value, numbers.Real) and not isinstance(self.value, bool)
+        )
 
     @property
     def fraction(self) -> str:
@@ -227,8 +229,13 @@ def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
     primary = comp.primary
     columns = {"rank": tr("Rank"), "system": tr("System")}
     columns |= {f"score:{ma.name}": metric_label(ma) for ma in comp.metrics}
-    columns |= {"ci_low": tr("CI low"), "ci_high": tr("CI high"), "ci": tr("CI"), "group": tr("Group"),
-                "marks": tr("Marks")}
+    columns |= {
+        "ci_low": tr("CI low"),
+        "ci_high": tr("CI high"),
+        "ci": tr("CI"),
+        "group": tr("Group"),
+        "marks": tr("Marks"),
+    }
     by_metric = {ma.name: {s.system: s for s in ma.scores} for ma in comp.metrics}
     rows = []
     for s in primary.scores:
@@ -236,30 +243,62 @@ def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
         for ma in comp.metrics:
             o = by_metric[ma.name][s.system]
             cells[f"score:{ma.name}"] = Cell(o.score, fmt.score(o.score), bold=o.is_best)
-        ci = None if _finite(s.ci_low) is None else f"[{fmt.score(s.ci_low)}, {fmt.score(s.ci_high)}]"
+        ci = (
+            None
+            if _finite(s.ci_low) is None
+            else f"[{fmt.score(s.ci_low)}, {fmt.score(s.ci_high)}]"
+        )
         mark = marks(s, s.system in comp.baselines, comp.missing.get(s.system, 0))
-        cells |= {"ci_low": Cell(s.ci_low, fmt.score(s.ci_low)), "ci_high": Cell(s.ci_high, fmt.score(s.ci_high)),
-                  "ci": Cell(ci, ci or MISSING), "group": Cell(s.group, s.group or MISSING), "marks": Cell(mark, mark)}
+        cells |= {
+            "ci_low": Cell(s.ci_low, fmt.score(s.ci_low)),
+            "ci_high": Cell(s.ci_high, fmt.score(s.ci_high)),
+            "ci": Cell(ci, ci or MISSING),
+            "group": Cell(s.group, s.group or MISSING),
+            "marks": Cell(mark, mark),
+        }
         rows.append(Row(s.system, cells, s.system in comp.baselines))
     return Table("leaderboard", columns, rows, comp, primary)
 
 
 def export_keys(t: Table) -> list[str]:
     """The column keys of :data:`LEADERBOARD_EXPORT` in leaderboard ``t``."""
-    return [k for spec in LEADERBOARD_EXPORT for k in t.columns if k == spec or (spec == "score:*" and
-                                                                                k.startswith("score:"))]
+    return [
+        k
+        for spec in LEADERBOARD_EXPORT
+        for k in t.columns
+        if k == spec or (spec == "score:*" and k.startswith("score:"))
+    ]
 
 
 def confidence_intervals(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Format) -> Table:
     """Ordered bootstrap CIs (paper Table 2): rank, system, score, bootstrap mean and SE, CI, group."""
-    columns = {"rank": tr("Rank"), "system": tr("System"), "score": tr("Score"), "mean": tr("Boot. mean"),
-               "se": tr("SE"), "ci_low": tr("CI low"), "ci_high": tr("CI high"), "group": tr("Group")}
-    rows = [Row(s.system, {
-        "rank": Cell(s.rank, str(s.rank)), "system": Cell(s.system, s.system),
-        "score": Cell(s.score, fmt.score(s.score), bold=s.is_best), "mean": Cell(s.boot_mean, fmt.score(s.boot_mean)),
-        "se": Cell(s.se, fmt.score(s.se)), "ci_low": Cell(s.ci_low, fmt.score(s.ci_low)),
-        "ci_high": Cell(s.ci_high, fmt.score(s.ci_high)), "group": Cell(s.group, s.group or MISSING)},
-        s.system in comp.baselines) for s in ma.scores]
+    columns = {
+        "rank": tr("Rank"),
+        "system": tr("System"),
+        "score": tr("Score"),
+        "mean": tr("Boot. mean"),
+        "se": tr("SE"),
+        "ci_low": tr("CI low"),
+        "ci_high": tr("CI high"),
+        "group": tr("Group"),
+    }
+    rows = [
+        Row(
+            s.system,
+            {
+                "rank": Cell(s.rank, str(s.rank)),
+                "system": Cell(s.system, s.system),
+                "score": Cell(s.score, fmt.score(s.score), bold=s.is_best),
+                "mean": Cell(s.boot_mean, fmt.score(s.boot_mean)),
+                "se": Cell(s.se, fmt.score(s.se)),
+                "ci_low": Cell(s.ci_low, fmt.score(s.ci_low)),
+                "ci_high": Cell(s.ci_high, fmt.score(s.ci_high)),
+                "group": Cell(s.group, s.group or MISSING),
+            },
+            s.system in comp.baselines,
+        )
+        for s in ma.scores
+    ]
     return Table("ci", columns, rows, comp, ma)
 
 
@@ -277,18 +316,36 @@ def differences_from_best(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Fo
     corrected over the report's family (``vs-best``: over all pairs, since the best is chosen on the
     same data).
     """
-    columns = {"system": tr("System"), "diff": tr("Difference"), "ci_low": tr("CI low"), "ci_high": tr("CI high"),
-               "excludes_zero": tr("Excludes 0"), "none": "p", "p_se": tr("MC SE"), "bonferroni": "Bonferroni",
-               "holm": "Holm", "bh": "BH", "maxt": "max-T", "p_adjusted": tr("p (verdict)"),
-               "significant": tr("Significant"),
-               "settled": tr("Settled")}
+    columns = {
+        "system": tr("System"),
+        "diff": tr("Difference"),
+        "ci_low": tr("CI low"),
+        "ci_high": tr("CI high"),
+        "excludes_zero": tr("Excludes 0"),
+        "none": "p",
+        "p_se": tr("MC SE"),
+        "bonferroni": "Bonferroni",
+        "holm": "Holm",
+        "bh": "BH",
+        "maxt": "max-T",
+        "p_adjusted": tr("p (verdict)"),
+        "significant": tr("Significant"),
+        "settled": tr("Settled"),
+    }
     rows = []
     for c in ma.vs_best:
-        cells = {"system": Cell(c.b, c.b), "diff": Cell(c.diff, fmt.diff(c.diff)),
-                 "ci_low": Cell(c.ci_low, fmt.diff(c.ci_low)), "ci_high": Cell(c.ci_high, fmt.diff(c.ci_high)),
-                 "excludes_zero": _yes_no(c.excludes_zero), **_p_cells(c, fmt), "p_se": Cell(c.p_se, fmt.p(c.p_se)),
-                 "p_adjusted": Cell(c.p_adjusted, fmt.p(c.p_adjusted)), "significant": _yes_no(c.significant),
-                 "settled": _yes_no(c.settled)}
+        cells = {
+            "system": Cell(c.b, c.b),
+            "diff": Cell(c.diff, fmt.diff(c.diff)),
+            "ci_low": Cell(c.ci_low, fmt.diff(c.ci_low)),
+            "ci_high": Cell(c.ci_high, fmt.diff(c.ci_high)),
+            "excludes_zero": _yes_no(c.excludes_zero),
+            **_p_cells(c, fmt),
+            "p_se": Cell(c.p_se, fmt.p(c.p_se)),
+            "p_adjusted": Cell(c.p_adjusted, fmt.p(c.p_adjusted)),
+            "significant": _yes_no(c.significant),
+            "settled": _yes_no(c.settled),
+        }
         rows.append(Row(c.b, cells, c.b in comp.baselines))
     return Table("diff-best", columns, rows, comp, ma)
 
@@ -296,11 +353,30 @@ def differences_from_best(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Fo
 def pairwise_p_values(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Format) -> Table:
     """Every pair in rank order (paper Table 5): ``a``, ``b``, ``diff`` (a − b, oriented), raw and
     corrected p-values over the report's family (– for pairs outside it), and the verdict."""
-    columns = {"a": tr("System A"), "b": tr("System B"), "diff": tr("Diff."), "none": "p", "bonferroni": "Bonferroni",
-               "holm": "Holm", "bh": "BH", "maxt": "max-T", "significant": tr("Significant")}
-    rows = [Row(f"{c.a} – {c.b}", {"a": Cell(c.a, c.a), "b": Cell(c.b, c.b), "diff": Cell(c.diff, fmt.diff(c.diff)),
-                                   **_p_cells(c, fmt), "significant": _yes_no(c.significant)})
-            for c in ma.pairs]
+    columns = {
+        "a": tr("System A"),
+        "b": tr("System B"),
+        "diff": tr("Diff."),
+        "none": "p",
+        "bonferroni": "Bonferroni",
+        "holm": "Holm",
+        "bh": "BH",
+        "maxt": "max-T",
+        "significant": tr("Significant"),
+    }
+    rows = [
+        Row(
+            f"{c.a} – {c.b}",
+            {
+                "a": Cell(c.a, c.a),
+                "b": Cell(c.b, c.b),
+                "diff": Cell(c.diff, fmt.diff(c.diff)),
+                **_p_cells(c, fmt),
+                "significant": _yes_no(c.significant),
+            },
+        )
+        for c in ma.pairs
+    ]
     return Table("pvalues", columns, rows, comp, ma)
 
 
@@ -317,8 +393,12 @@ def pair_matrix(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Format) -> T
     columns = {name: name for name in order[:-1]}
     cells: dict[str, dict[str, Cell]] = {name: {} for name in order[1:]}
     for c in ma.pairs:  # a ranks above b: a is the column, b the row
-        cells[c.b][c.a] = Cell(c.diff, fmt.diff(c.diff), mark=c.mark,
-                               level=-2 if c.significant is None else mark_level(c.mark))
+        cells[c.b][c.a] = Cell(
+            c.diff,
+            fmt.diff(c.diff),
+            mark=c.mark,
+            level=-2 if c.significant is None else mark_level(c.mark),
+        )
     rows = [Row(name, cells[name], name in comp.baselines) for name in order[1:]]
     return Table("pairs", columns, rows, comp, ma, {"position": position})
 
@@ -329,12 +409,31 @@ def per_class(comp: CompetitionAnalysis, fmt: Format) -> Table | None:
     c = comp.classes
     if not c:
         return None
-    columns = {"class": tr("Class"), "precision": tr("Precision"), "recall": tr("Recall"), "f1": "F1",
-               "support": tr("Support")}
-    rows = [Row(lab, {"class": Cell(lab, lab), "precision": Cell(p, fmt.score(p)), "recall": Cell(r, fmt.score(r)),
-                      "f1": Cell(f, fmt.score(f)), "support": Cell(n, count(n))})
-            for lab, p, r, f, n in zip(c["labels"], c["precision"], c["recall"], c["f1"], c["support"], strict=True)]
-    return Table("classes", columns, rows, comp, comp.primary, {"system": c["system"], "field": c["field"]})
+    columns = {
+        "class": tr("Class"),
+        "precision": tr("Precision"),
+        "recall": tr("Recall"),
+        "f1": "F1",
+        "support": tr("Support"),
+    }
+    rows = [
+        Row(
+            lab,
+            {
+                "class": Cell(lab, lab),
+                "precision": Cell(p, fmt.score(p)),
+                "recall": Cell(r, fmt.score(r)),
+                "f1": Cell(f, fmt.score(f)),
+                "support": Cell(n, count(n)),
+            },
+        )
+        for lab, p, r, f, n in zip(
+            c["labels"], c["precision"], c["recall"], c["f1"], c["support"], strict=True
+        )
+    ]
+    return Table(
+        "classes", columns, rows, comp, comp.primary, {"system": c["system"], "field": c["field"]}
+    )
 
 
 #: The paper's Table 6: row label -> description (the competitiveness legend), in English: the
@@ -342,13 +441,23 @@ def per_class(comp: CompetitionAnalysis, fmt: Format) -> Table | None:
 LEGEND = (
     ("n", N_("Test data size")),
     ("m", N_("Number of participants or runs")),
-    (N_("Ties w/ win."), N_("Possible ties with the winner, with corrections none / Bonferroni / Holm / BH / max-T "
-                            "(max-T under the bootstrap test only) over the report's family, on the winner's "
-                            "comparisons with the other competitors")),
+    (
+        N_("Ties w/ win."),
+        N_(
+            "Possible ties with the winner, with corrections none / Bonferroni / Holm / BH / max-T "
+            "(max-T under the bootstrap test only) over the report's family, on the winner's "
+            "comparisons with the other competitors"
+        ),
+    ),
     (N_("Poss. compars."), N_("Total possible comparisons, m(m-1)/2")),
     (N_("none/Bonf."), N_("Ties between competitors, with no correction / Bonferroni")),
     ("Holm/BH", N_("Ties between competitors, with Holm / Benjamini-Hochberg correction")),
-    (N_("|win.-med.|"), N_("Performance difference between the winner and the competitor in the middle of the table")),
+    (
+        N_("|win.-med.|"),
+        N_(
+            "Performance difference between the winner and the competitor in the middle of the table"
+        ),
+    ),
     ("CV", N_("Coefficient of variation of competitors' performance, CV = 100 s/mean (%)")),
     ("PPI", N_("Possible percentage improvement, e.g. for F1: 100 (1 - F1 of the winner)")),
 )
@@ -357,8 +466,14 @@ SUMMARY_ROWS = tuple(name for name, _ in LEGEND)
 
 def legend() -> Table:
     """The competitiveness legend (paper Table 6): ``name``, ``description``."""
-    return Table("legend", {"name": tr("Name"), "description": tr("Description")},
-                 [Row(tr(n), {"name": Cell(tr(n), tr(n)), "description": Cell(tr(d), tr(d))}) for n, d in LEGEND])
+    return Table(
+        "legend",
+        {"name": tr("Name"), "description": tr("Description")},
+        [
+            Row(tr(n), {"name": Cell(tr(n), tr(n)), "description": Cell(tr(d), tr(d))})
+            for n, d in LEGEND
+        ],
+    )
 
 
 def group_path(comp: CompetitionAnalysis) -> tuple[str, str, str]:
@@ -366,7 +481,9 @@ def group_path(comp: CompetitionAnalysis) -> tuple[str, str, str]:
     g = list(comp.group or [])
     if len(g) >= 3:
         return g[0], " / ".join(g[1:-1]), g[-1]
-    challenge = comp.challenge + (f" {comp.year}" if comp.year and str(comp.year) not in comp.challenge else "")
+    challenge = comp.challenge + (
+        f" {comp.year}" if comp.year and str(comp.year) not in comp.challenge else ""
+    )
     return (challenge or comp.name, comp.task or comp.name, comp.language or "")
 
 
@@ -377,9 +494,17 @@ def summary_values(ma: MetricAnalysis) -> list:
     tw, t = c["ties_with_winner"], c["ties"]
     maxt = "maxt" in tw and any(v.p_maxt == v.p_maxt for v in ma.vs_best)
     shown = ("none", "bonferroni", "holm", "bh") + (("maxt",) if maxt else ())
-    return [c["n"], c["m"], "/".join(str(tw[k]) for k in shown),
-            c["possible_comparisons"], f"{t['none']}/{t['bonferroni']}", f"{t['holm']}/{t['bh']}",
-            c["win_minus_median"], c["cv"], c["ppi"]]
+    return [
+        c["n"],
+        c["m"],
+        "/".join(str(tw[k]) for k in shown),
+        c["possible_comparisons"],
+        f"{t['none']}/{t['bonferroni']}",
+        f"{t['holm']}/{t['bh']}",
+        c["win_minus_median"],
+        c["cv"],
+        c["ppi"],
+    ]
 
 
 def summary(analysis: Analysis, fmt: Format, metric: str | None = None) -> Table:
@@ -390,16 +515,30 @@ def summary(analysis: Analysis, fmt: Format, metric: str | None = None) -> Table
     """
     columns, headings, values = {}, {}, {}
     for comp in analysis.competitions:
-        ma = comp.primary if metric is None else next((x for x in comp.metrics if x.name == metric), None)
+        ma = (
+            comp.primary
+            if metric is None
+            else next((x for x in comp.metrics if x.name == metric), None)
+        )
         if ma is None:
             continue
         columns[comp.id] = comp.name
         headings[comp.id] = (*group_path(comp), ma.name)
         values[comp.id] = (ma, summary_values(ma))
-    rows = [Row(tr(name), {cid: Cell(v[i], fmt.summary(v[i])) for cid, (_, v) in values.items()})
-            for i, name in enumerate(SUMMARY_ROWS)]
-    return Table("summary", columns, rows, extra={"headings": headings, "ideal": {c: ma.ideal for c, (ma, _) in values.items()},
-                                                  "ppi_unit": {c: ma.competitiveness.get("ppi_unit") for c, (ma, _) in values.items()}})
+    rows = [
+        Row(tr(name), {cid: Cell(v[i], fmt.summary(v[i])) for cid, (_, v) in values.items()})
+        for i, name in enumerate(SUMMARY_ROWS)
+    ]
+    return Table(
+        "summary",
+        columns,
+        rows,
+        extra={
+            "headings": headings,
+            "ideal": {c: ma.ideal for c, (ma, _) in values.items()},
+            "ppi_unit": {c: ma.competitiveness.get("ppi_unit") for c, (ma, _) in values.items()},
+        },
+    )
 
 
 def summary_frame(analysis: Analysis):
@@ -407,5 +546,8 @@ def summary_frame(analysis: Analysis):
     import pandas as pd
 
     t = summary(analysis, Format())
-    return pd.DataFrame({cid: [r.cells[cid].value for r in t.rows] for cid in t.columns},
-                        index=list(SUMMARY_ROWS), dtype=object)
+    return pd.DataFrame(
+        {cid: [r.cells[cid].value for r in t.rows] for cid in t.columns},
+        index=list(SUMMARY_ROWS),
+        dtype=object,
+    )

@@ -9,39 +9,56 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from compreport.language import decimal, tr
-from compreport.settings import Settings
-from compreport.stats.results import CompetitionAnalysis
 from compreport.report import model, prose
 from compreport.report.metricnames import metric_label
 from compreport.report.model import Table
+from compreport.settings import Settings
+from compreport.stats.results import CompetitionAnalysis
 
 
-def table(t: Table, keys: list[str] | None = None, escape: Callable[[str], str] = str, indent: str = "  ") -> str:
+def table(
+    t: Table, keys: list[str] | None = None, escape: Callable[[str], str] = str, indent: str = "  "
+) -> str:
     """``t`` over the column ``keys`` (default: every column) as aligned lines; ``escape`` makes each
     cell's text safe for where it is printed (the CLI: control characters escaped)."""
     keys = keys or list(t.columns)
-    right = {k: all(r.cells[k].numeric for r in t.rows if k in r.cells) and k not in ("system", "a", "b")
-             for k in keys}
+    right = {
+        k: all(r.cells[k].numeric for r in t.rows if k in r.cells) and k not in ("system", "a", "b")
+        for k in keys
+    }
     grid = [[escape(t.columns[k]) for k in keys]]
     grid += [[escape(r.cells[k].text) if k in r.cells else "" for k in keys] for r in t.rows]
     widths = [max(len(row[j]) for row in grid) for j in range(len(keys))]
     lines = []
     for row in grid:
-        cells = [c.rjust(w) if right[k] else c.ljust(w) for c, w, k in zip(row, widths, keys, strict=True)]
+        cells = [
+            c.rjust(w) if right[k] else c.ljust(w)
+            for c, w, k in zip(row, widths, keys, strict=True)
+        ]
         lines.append((indent + "  ".join(cells)).rstrip())
     return "\n".join(lines) + "\n"
 
 
-def leaderboard(comp: CompetitionAnalysis, settings: Settings, fmt: model.Format,
-                escape: Callable[[str], str] = str) -> str:
+def leaderboard(
+    comp: CompetitionAnalysis,
+    settings: Settings,
+    fmt: model.Format,
+    escape: Callable[[str], str] = str,
+) -> str:
     """One competition's leaderboard for the terminal, in the current language: a blank line, a
     heading naming the primary metric, the interval and the rule behind groups and marks, a warning
     per metric on which no verdict can be significant (:func:`~compreport.report.prose.cannot_reject`),
     then the table of its ``leaderboard.md``."""
     t = model.leaderboard(comp, fmt)
     ci = tr("{level} CI", level=prose.level(settings)) if settings.bootstrap else tr("no resamples")
-    head = tr("{competition}: {metric}, {ci}; groups and marks: {rule}, alpha = {alpha}", competition=comp.id,
-              metric=metric_label(comp.primary), ci=ci, rule=settings.rule, alpha=decimal(settings.alpha))
+    head = tr(
+        "{competition}: {metric}, {ci}; groups and marks: {rule}, alpha = {alpha}",
+        competition=comp.id,
+        metric=metric_label(comp.primary),
+        ci=ci,
+        rule=settings.rule,
+        alpha=decimal(settings.alpha),
+    )
     if comp.clusters:
         head += tr("; resampled by cluster, {unit}", unit=prose.unit(comp))
     alerts = [a for a in (prose.cannot_reject(settings, ma) for ma in comp.metrics) if a]

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compreport.language import vocabulary as vocab
 from compreport.language import N_, count, decimal, tr
+from compreport.language import vocabulary as vocab
+from compreport.report.metricnames import metric_label
+from compreport.settings import Settings
 from compreport.stats import montecarlo
 from compreport.stats.multitest import smallest_family
-from compreport.settings import Settings
 from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalysis, Score
-from compreport.report.metricnames import metric_label
 
 
 @dataclass(frozen=True)
@@ -42,8 +42,11 @@ def level(settings: Settings) -> str:
 def title(analysis: Analysis) -> str:
     """Title of the overview and the appendix: the workshop's name when the input names one."""
     name = (analysis.workshop or {}).get("name")
-    return (tr("{workshop}: statistical analysis of the results", workshop=name) if name
-            else tr("Statistical analysis of the competition results"))
+    return (
+        tr("{workshop}: statistical analysis of the results", workshop=name)
+        if name
+        else tr("Statistical analysis of the competition results")
+    )
 
 
 def direction(ma: MetricAnalysis) -> str:
@@ -68,12 +71,17 @@ def ties_are_not_verdicts(settings: Settings, esc=str) -> str:
     summary's caption; the rule's words through ``esc``): under ``vs-best`` the ties with the winner
     in the rule's correction are the verdicts, and baselines get none; otherwise no tie count is."""
     if settings.family == "vs-best":
-        return tr("Under the reports' rule ({rule}) the ties with the winner in its correction's column are their "
-                  "verdicts; the ties between competitors are not, since the reports test only the comparisons "
-                  "with the best.", rule=esc(settings.rule))
-    return tr("The ties with the winner in the column of the reports' correction are their verdicts; the ties "
-              "between competitors are not (rule: {rule}, baselines included), and can count other ties.",
-              rule=esc(settings.rule))
+        return tr(
+            "Under the reports' rule ({rule}) the ties with the winner in its correction's column are their "
+            "verdicts; the ties between competitors are not, since the reports test only the comparisons "
+            "with the best.",
+            rule=esc(settings.rule),
+        )
+    return tr(
+        "The ties with the winner in the column of the reports' correction are their verdicts; the ties "
+        "between competitors are not (rule: {rule}, baselines included), and can count other ties.",
+        rule=esc(settings.rule),
+    )
 
 
 def ppi_note(summary, ids, esc=str, number=decimal) -> str | None:
@@ -84,47 +92,81 @@ def ppi_note(summary, ids, esc=str, number=decimal) -> str | None:
     units = [cid for cid in ids if summary.extra["ppi_unit"][cid] == "metric"]
     if not units:
         return None
-    names = ", ".join(tr("{name} ({metric}, ideal {ideal})", name=esc(summary.columns[cid]),
-                         metric=esc(metric_label(summary.extra["headings"][cid][3])),
-                         ideal=number(summary.extra["ideal"][cid])) for cid in units)
+    names = ", ".join(
+        tr(
+            "{name} ({metric}, ideal {ideal})",
+            name=esc(summary.columns[cid]),
+            metric=esc(metric_label(summary.extra["headings"][cid][3])),
+            ideal=number(summary.extra["ideal"][cid]),
+        )
+        for cid in units
+    )
     return tr(vocab.PPI_IN_UNITS, names=names)
 
 
 def _groups(settings: Settings) -> list[str | Cite]:
     """The end of a sentence whose verdicts use the rule: the significance groups too, with their citation."""
-    return [tr(", and so do the significance groups, a compact letter display "), Cite("piepho2004"),
-            tr(": systems sharing a letter are not significantly different at α = {alpha}. ",
-               alpha=decimal(settings.alpha))]
+    return [
+        tr(", and so do the significance groups, a compact letter display "),
+        Cite("piepho2004"),
+        tr(
+            ": systems sharing a letter are not significantly different at α = {alpha}. ",
+            alpha=decimal(settings.alpha),
+        ),
+    ]
 
 
 def unit(comp: CompetitionAnalysis) -> str:
     """What a resample of ``comp`` draws, for captions and facts: ``""`` for its items, else
     ``"40 clusters given by column “question”"`` (the cluster bootstrap)."""
     c = comp.clusters
-    return tr("{clusters} clusters given by column “{column}”", clusters=count(c["clusters"]), column=c["column"]) if c else ""
+    return (
+        tr(
+            "{clusters} clusters given by column “{column}”",
+            clusters=count(c["clusters"]),
+            column=c["column"],
+        )
+        if c
+        else ""
+    )
 
 
 #: What the resamples draw: the test items, their clusters (every competition resampled by
 #: cluster), or either (some are): keys of :func:`grouping`.
-DRAWN = {"items": N_("of the test items"), "clusters": N_("of the clusters of test items"),
-         "mixed": N_("of the test items or, where they form clusters, of the clusters")}
+DRAWN = {
+    "items": N_("of the test items"),
+    "clusters": N_("of the clusters of test items"),
+    "mixed": N_("of the test items or, where they form clusters, of the clusters"),
+}
 
 #: What a randomization round swaps, by :func:`grouping` (the one place that says it).
-SWAPPED = {"items": N_("swapping each item's two predictions with probability 1/2 "),
-           "clusters": N_("swapping the two predictions of all the items of each cluster together, with probability "
-                          "1/2 "),
-           "mixed": N_("swapping with probability 1/2 the two predictions of each item or, where items form "
-                       "clusters, those of all the items of each cluster together ")}
+SWAPPED = {
+    "items": N_("swapping each item's two predictions with probability 1/2 "),
+    "clusters": N_(
+        "swapping the two predictions of all the items of each cluster together, with probability "
+        "1/2 "
+    ),
+    "mixed": N_(
+        "swapping with probability 1/2 the two predictions of each item or, where items form "
+        "clusters, those of all the items of each cluster together "
+    ),
+}
 
 #: The end of the cluster-bootstrap sentence, by (test, BCa intervals): what resamples clusters
 #: (not the randomization test's p-values: :data:`SWAPPED` says what its rounds swap) and what the
 #: jackknife leaves out.
-CLUSTERED = {("bootstrap", False): N_(": intervals, differences and p-values all resample clusters. "),
-             ("bootstrap", True): N_(": intervals, differences and p-values all resample clusters, and the "
-                                     "jackknife of BCa leaves out one cluster at a time. "),
-             ("randomization", False): N_(": intervals and differences resample clusters. "),
-             ("randomization", True): N_(": intervals and differences resample clusters, and the jackknife of BCa "
-                                         "leaves out one cluster at a time. ")}
+CLUSTERED = {
+    ("bootstrap", False): N_(": intervals, differences and p-values all resample clusters. "),
+    ("bootstrap", True): N_(
+        ": intervals, differences and p-values all resample clusters, and the "
+        "jackknife of BCa leaves out one cluster at a time. "
+    ),
+    ("randomization", False): N_(": intervals and differences resample clusters. "),
+    ("randomization", True): N_(
+        ": intervals and differences resample clusters, and the jackknife of BCa "
+        "leaves out one cluster at a time. "
+    ),
+}
 
 
 def grouping(comps) -> str:
@@ -137,14 +179,20 @@ def grouping(comps) -> str:
 def no_resampling() -> str:
     """The one sentence of the methods under B = 0 (``settings.bootstrap``), in place of those on
     intervals, tests and verdicts."""
-    return tr("No resamples were drawn (B = 0), so there are no confidence intervals, p-values, verdicts or "
-              "significance groups. ")
+    return tr(
+        "No resamples were drawn (B = 0), so there are no confidence intervals, p-values, verdicts or "
+        "significance groups. "
+    )
 
 
 def draws(test: str, n: int, number=count) -> str:
     """``8,000 resamples``, or ``8,000 rounds`` under the randomization test (``settings.test``):
     what the R behind a p-value counts, ``n`` written by ``number`` (LaTeX: its own)."""
-    return tr("{n} rounds", n=number(n)) if test == "randomization" else tr("{n} resamples", n=number(n))
+    return (
+        tr("{n} rounds", n=number(n))
+        if test == "randomization"
+        else tr("{n} resamples", n=number(n))
+    )
 
 
 def clustering(comps, settings: Settings) -> list[str | Cite]:
@@ -153,11 +201,24 @@ def clustering(comps, settings: Settings) -> list[str | Cite]:
     grouped = [c for c in comps if c.clusters]
     if not grouped:
         return []
-    which = "; ".join(tr("{competition}: {items} items in {unit}", competition=c.name, items=count(c.clusters["items"]),
-                         unit=unit(c)) for c in grouped)
-    return [tr("Where items form clusters ({which}), a resample draws the clusters with replacement and every item "
-               "of a drawn cluster comes with it, the cluster bootstrap ", which=which), Cite("davison1997"),
-            tr(CLUSTERED[settings.test, settings.ci_method == "bca"])]
+    which = "; ".join(
+        tr(
+            "{competition}: {items} items in {unit}",
+            competition=c.name,
+            items=count(c.clusters["items"]),
+            unit=unit(c),
+        )
+        for c in grouped
+    )
+    return [
+        tr(
+            "Where items form clusters ({which}), a resample draws the clusters with replacement and every item "
+            "of a drawn cluster comes with it, the cluster bootstrap ",
+            which=which,
+        ),
+        Cite("davison1997"),
+        tr(CLUSTERED[settings.test, settings.ci_method == "bca"]),
+    ]
 
 
 def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
@@ -166,51 +227,117 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
     names the resamples behind them as more than B where refinement drew more for some metric of
     ``comps``. Under B = 0 one sentence says that nothing was resampled, tested or decided."""
     if not settings.bootstrap:
-        return [no_resampling(), *_baselines(settings), tr("The best system is chosen on the same test set it is "
-                                                            "compared on.")]
+        return [
+            no_resampling(),
+            *_baselines(settings),
+            tr("The best system is chosen on the same test set it is compared on."),
+        ]
     ci = vocab.CI_METHODS[settings.ci_method]
-    refined = any(int(ma.verdicts.get("resamples") or 0) > settings.bootstrap for c in comps for ma in c.metrics)
+    refined = any(
+        int(ma.verdicts.get("resamples") or 0) > settings.bootstrap
+        for c in comps
+        for ma in c.metrics
+    )
     out: list[str | Cite] = [
-        tr("Scores are reported with {level} {ci} confidence intervals ", level=level(settings), ci=ci.words),
+        tr(
+            "Scores are reported with {level} {ci} confidence intervals ",
+            level=level(settings),
+            ci=ci.words,
+        ),
         Cite(ci.cite),
-        tr(" from {resamples} paired bootstrap resamples {drawn} (seed {seed}); every system and metric is scored "
-           "on the same resamples. ", resamples=count(settings.bootstrap), drawn=tr(DRAWN[grouping(comps)]),
-           seed=settings.seed),
-        *clustering(comps, settings)]
+        tr(
+            " from {resamples} paired bootstrap resamples {drawn} (seed {seed}); every system and metric is scored "
+            "on the same resamples. ",
+            resamples=count(settings.bootstrap),
+            drawn=tr(DRAWN[grouping(comps)]),
+            seed=settings.seed,
+        ),
+        *clustering(comps, settings),
+    ]
     if settings.test == "randomization":
-        out += [tr("p-values come from an approximate randomization test with {rounds} rounds, {swapping}",
-                   rounds=count(settings.bootstrap), swapping=tr(SWAPPED[grouping(comps)])),
-                Cite("noreen1989"), tr(" as in MUC "), Cite("chinchor1992"),
-                tr(", {sides}, counting the rounds whose difference reaches the observed one in absolute value, "
-                   "with ", sides=tr(vocab.TEST_SIDES[settings.test])), "p = (c + 1)/(R + 1) ",
-                Cite("phipson2010"),
-                tr(", R being the rounds behind each p-value: {rounds}, or more where the p-values were "
-                   "re-estimated (below). ", rounds=count(settings.bootstrap)) if refined else ". "]
+        out += [
+            tr(
+                "p-values come from an approximate randomization test with {rounds} rounds, {swapping}",
+                rounds=count(settings.bootstrap),
+                swapping=tr(SWAPPED[grouping(comps)]),
+            ),
+            Cite("noreen1989"),
+            tr(" as in MUC "),
+            Cite("chinchor1992"),
+            tr(
+                ", {sides}, counting the rounds whose difference reaches the observed one in absolute value, "
+                "with ",
+                sides=tr(vocab.TEST_SIDES[settings.test]),
+            ),
+            "p = (c + 1)/(R + 1) ",
+            Cite("phipson2010"),
+            tr(
+                ", R being the rounds behind each p-value: {rounds}, or more where the p-values were "
+                "re-estimated (below). ",
+                rounds=count(settings.bootstrap),
+            )
+            if refined
+            else ". ",
+        ]
     elif settings.test == "berg-kirkpatrick":
-        out += [tr("p-values follow the paired bootstrap test "), Cite("bergkirkpatrick2012"),
-                tr(", counting resamples whose difference reaches twice the observed one, with "),
-                f"p = (c + 1)/({'R' if refined else 'B'} + 1) ", Cite("phipson2010"),
-                tr(", R being the resamples behind each p-value: {resamples}, or more where the p-values were "
-                   "re-estimated (below). ", resamples=count(settings.bootstrap)) if refined else ". ",
-                tr("As defined there the test is one-sided, in the direction of the observed difference: read as "
-                   "a test of whether two systems differ, its p-value is about half the two-sided one, so at "
-                   "α = {alpha} it rejects about as often as a two-sided test at {double} (the randomization test "
-                   "is two-sided). ", alpha=decimal(settings.alpha), double=decimal(2 * settings.alpha))]
+        out += [
+            tr("p-values follow the paired bootstrap test "),
+            Cite("bergkirkpatrick2012"),
+            tr(", counting resamples whose difference reaches twice the observed one, with "),
+            f"p = (c + 1)/({'R' if refined else 'B'} + 1) ",
+            Cite("phipson2010"),
+            tr(
+                ", R being the resamples behind each p-value: {resamples}, or more where the p-values were "
+                "re-estimated (below). ",
+                resamples=count(settings.bootstrap),
+            )
+            if refined
+            else ". ",
+            tr(
+                "As defined there the test is one-sided, in the direction of the observed difference: read as "
+                "a test of whether two systems differ, its p-value is about half the two-sided one, so at "
+                "α = {alpha} it rejects about as often as a two-sided test at {double} (the randomization test "
+                "is two-sided). ",
+                alpha=decimal(settings.alpha),
+                double=decimal(2 * settings.alpha),
+            ),
+        ]
     else:
-        out += [tr("p-values come from the two-sided paired bootstrap test with the resampled differences shifted "
-                   "to the null "), Cite("efron1993"),
-                tr(": c counts the resamples whose difference departs from the observed one by at least the "
-                   "observed one's absolute value, and "), f"p = (c + 1)/({'R' if refined else 'B'} + 1) ",
-                Cite("phipson2010"),
-                tr(", R being the resamples behind each p-value: {resamples}, or more where the p-values were "
-                   "re-estimated (below). ", resamples=count(settings.bootstrap)) if refined else ". "]
+        out += [
+            tr(
+                "p-values come from the two-sided paired bootstrap test with the resampled differences shifted "
+                "to the null "
+            ),
+            Cite("efron1993"),
+            tr(
+                ": c counts the resamples whose difference departs from the observed one by at least the "
+                "observed one's absolute value, and "
+            ),
+            f"p = (c + 1)/({'R' if refined else 'B'} + 1) ",
+            Cite("phipson2010"),
+            tr(
+                ", R being the resamples behind each p-value: {resamples}, or more where the p-values were "
+                "re-estimated (below). ",
+                resamples=count(settings.bootstrap),
+            )
+            if refined
+            else ". ",
+        ]
     out += _corrections(settings)
-    out += [tr("Every verdict of this report, whether two systems differ significantly and which cannot be told "
-               "apart from the best, uses the "), *_verdict_rule(settings), *_groups(settings),
-            tr("The competitiveness summary counts ties as the paper does, among competitors and under each "
-               "correction: with the winner on the winner's comparisons with the other competitors, as the "
-               "verdicts read them; between competitors over {family}, which can differ from the verdicts. ",
-               family=ties_family(settings))]
+    out += [
+        tr(
+            "Every verdict of this report, whether two systems differ significantly and which cannot be told "
+            "apart from the best, uses the "
+        ),
+        *_verdict_rule(settings),
+        *_groups(settings),
+        tr(
+            "The competitiveness summary counts ties as the paper does, among competitors and under each "
+            "correction: with the winner on the winner's comparisons with the other competitors, as the "
+            "verdicts read them; between competitors over {family}, which can differ from the verdicts. ",
+            family=ties_family(settings),
+        ),
+    ]
     out += _refinement(settings)
     out += _baselines(settings)
     out += [tr("The best system is chosen on the same test set it is compared on.")]
@@ -223,26 +350,55 @@ def _corrections(settings: Settings) -> list[str | Cite]:
     ``per-row`` and BH bounding no family-wise error rate."""
     family = vocab.FAMILIES[settings.family].words
     if settings.test == "bootstrap":
-        out = [tr("Tables report p-values raw, with Bonferroni "), Cite("dunn1961"), ", Holm ", Cite("holm1979"),
-               tr(" and Benjamini–Hochberg "), Cite("benjamini1995"),
-               tr(" adjustments, and with the max-T step-down "), Cite("westfall1993", ("romano2005",)),
-               tr(", all over {family}. The max-T step-down divides each difference by its bootstrap standard error "
-                  "and compares it with the resampled maximum, over the comparisons not yet rejected, of the "
-                  "differences shifted to the null and divided likewise; over its family it controls the "
-                  "family-wise error rate at α (asymptotically) whichever systems are truly equal, and its p-values "
-                  "need no resamples beyond those of an ordinary p-value. ", family=family)]
+        out = [
+            tr("Tables report p-values raw, with Bonferroni "),
+            Cite("dunn1961"),
+            ", Holm ",
+            Cite("holm1979"),
+            tr(" and Benjamini–Hochberg "),
+            Cite("benjamini1995"),
+            tr(" adjustments, and with the max-T step-down "),
+            Cite("westfall1993", ("romano2005",)),
+            tr(
+                ", all over {family}. The max-T step-down divides each difference by its bootstrap standard error "
+                "and compares it with the resampled maximum, over the comparisons not yet rejected, of the "
+                "differences shifted to the null and divided likewise; over its family it controls the "
+                "family-wise error rate at α (asymptotically) whichever systems are truly equal, and its p-values "
+                "need no resamples beyond those of an ordinary p-value. ",
+                family=family,
+            ),
+        ]
     else:
-        out = [tr("Tables report p-values raw and with Bonferroni "), Cite("dunn1961"), ", Holm ", Cite("holm1979"),
-               tr(" and Benjamini–Hochberg "), Cite("benjamini1995"), tr(" adjustments over {family}. ", family=family)]
+        out = [
+            tr("Tables report p-values raw and with Bonferroni "),
+            Cite("dunn1961"),
+            ", Holm ",
+            Cite("holm1979"),
+            tr(" and Benjamini–Hochberg "),
+            Cite("benjamini1995"),
+            tr(" adjustments over {family}. ", family=family),
+        ]
     if settings.family == "vs-best":
-        out += [tr("The best is chosen on the same test set, so the comparisons with it are corrected over all "
-                   "pairs: a correction over those comparisons alone would not hold the family-wise error rate. ")]
+        out += [
+            tr(
+                "The best is chosen on the same test set, so the comparisons with it are corrected over all "
+                "pairs: a correction over those comparisons alone would not hold the family-wise error rate. "
+            )
+        ]
     elif settings.family == "per-row":
-        out += [tr("Corrected within each row, the verdicts bound no family-wise error rate over the report: "
-                   "with many rows, equal systems are called different more often than α. ")]
+        out += [
+            tr(
+                "Corrected within each row, the verdicts bound no family-wise error rate over the report: "
+                "with many rows, equal systems are called different more often than α. "
+            )
+        ]
     if settings.correction == "bh":
-        out += [tr("The Benjamini–Hochberg correction bounds the expected share of false discoveries, not the "
-                   "chance of any. ")]
+        out += [
+            tr(
+                "The Benjamini–Hochberg correction bounds the expected share of false discoveries, not the "
+                "chance of any. "
+            )
+        ]
     return out
 
 
@@ -251,38 +407,70 @@ def _baselines(settings: Settings) -> list[str]:
     if settings.include_baselines:
         return [tr("Baselines compete like the participants. ")]
     if not settings.bootstrap:
-        return [tr("Baselines are ranked with the participants but do not compete: the best system and the "
-                   "competitiveness figures consider participants only. ")]
-    return [tr("Baselines are compared and grouped with the participants but do not compete: the best system, the "
-               "comparisons with it and the competitiveness figures consider participants only. ")]
+        return [
+            tr(
+                "Baselines are ranked with the participants but do not compete: the best system and the "
+                "competitiveness figures consider participants only. "
+            )
+        ]
+    return [
+        tr(
+            "Baselines are compared and grouped with the participants but do not compete: the best system, the "
+            "comparisons with it and the competitiveness figures consider participants only. "
+        )
+    ]
 
 
 def _refinement(settings: Settings) -> list[str | Cite]:
     """The sentences on Monte-Carlo error and refinement of the methods paragraph (rounds of the
     randomization test, resamples of the bootstrap test)."""
     out: list[str | Cite] = [
-        tr("Each p-value is reported with its Monte-Carlo standard error; a verdict is settled when the "
-           "correction gives it for every p-value of its family at both ends of its Clopper–Pearson bounds "
-           "(jointly at risk {risk}, divided among the comparisons and the times they are classified) ",
-           risk=decimal(montecarlo.RISK)), Cite("gandy2014"), ". "]
+        tr(
+            "Each p-value is reported with its Monte-Carlo standard error; a verdict is settled when the "
+            "correction gives it for every p-value of its family at both ends of its Clopper–Pearson bounds "
+            "(jointly at risk {risk}, divided among the comparisons and the times they are classified) ",
+            risk=decimal(montecarlo.RISK),
+        ),
+        Cite("gandy2014"),
+        ". ",
+    ]
     if settings.refine and settings.correction == "maxt":
-        out += [tr("While some verdict of a competition is unsettled, twice as many resamples are drawn, up to "
-                   "{most}, and counted into the max-T and raw p-values from the first unsettled comparison on "
-                   "(each difference keeps the standard error of the first {resamples}, and the intervals stay on "
-                   "them); a verdict still unsettled is counted as such. ",
-                   most=count(montecarlo.REFINE_FACTOR * settings.bootstrap), resamples=count(settings.bootstrap))]
+        out += [
+            tr(
+                "While some verdict of a competition is unsettled, twice as many resamples are drawn, up to "
+                "{most}, and counted into the max-T and raw p-values from the first unsettled comparison on "
+                "(each difference keeps the standard error of the first {resamples}, and the intervals stay on "
+                "them); a verdict still unsettled is counted as such. ",
+                most=count(montecarlo.REFINE_FACTOR * settings.bootstrap),
+                resamples=count(settings.bootstrap),
+            )
+        ]
     elif settings.refine and settings.test == "randomization":
-        out += [tr("While some verdict of a competition is unsettled and more rounds may settle it, its p-values "
-                   "are re-estimated from twice as many rounds, up to {most} (intervals stay on the first "
-                   "{resamples} resamples); a verdict still unsettled is marked as such. ",
-                   most=count(montecarlo.REFINE_FACTOR * settings.bootstrap), resamples=count(settings.bootstrap))]
+        out += [
+            tr(
+                "While some verdict of a competition is unsettled and more rounds may settle it, its p-values "
+                "are re-estimated from twice as many rounds, up to {most} (intervals stay on the first "
+                "{resamples} resamples); a verdict still unsettled is marked as such. ",
+                most=count(montecarlo.REFINE_FACTOR * settings.bootstrap),
+                resamples=count(settings.bootstrap),
+            )
+        ]
     elif settings.refine:
-        out += [tr("While some verdict of a competition is unsettled and more resamples may settle it, its "
-                   "p-values are re-estimated from twice as many resamples, up to {most} (intervals stay on the "
-                   "first {resamples}); a verdict still unsettled is marked as such. ",
-                   most=count(montecarlo.REFINE_FACTOR * settings.bootstrap), resamples=count(settings.bootstrap))]
-    out += [tr("The random streams are keyed by the seed and the competition's id, so a renamed competition "
-               "draws other resamples. ")]
+        out += [
+            tr(
+                "While some verdict of a competition is unsettled and more resamples may settle it, its "
+                "p-values are re-estimated from twice as many resamples, up to {most} (intervals stay on the "
+                "first {resamples}); a verdict still unsettled is marked as such. ",
+                most=count(montecarlo.REFINE_FACTOR * settings.bootstrap),
+                resamples=count(settings.bootstrap),
+            )
+        ]
+    out += [
+        tr(
+            "The random streams are keyed by the seed and the competition's id, so a renamed competition "
+            "draws other resamples. "
+        )
+    ]
     return out
 
 
@@ -300,11 +488,16 @@ def p_resamples(ma: MetricAnalysis, bootstrap: int) -> int | None:
 def unsettled_note(settings: Settings, resamples: int) -> str:
     """The sentence beside a verdict that is not settled (``Comparison.settled`` False) after
     ``resamples`` resamples (rounds under the randomization test)."""
-    return tr("Unsettled: after {draws} this verdict is still within the Monte-Carlo error of its p-values, so "
-              "drawing more could change it.", draws=draws(settings.test, resamples))
+    return tr(
+        "Unsettled: after {draws} this verdict is still within the Monte-Carlo error of its p-values, so "
+        "drawing more could change it.",
+        draws=draws(settings.test, resamples),
+    )
 
 
-def method_sentences(settings: Settings, comp: CompetitionAnalysis | None = None) -> list[str | Cite]:
+def method_sentences(
+    settings: Settings, comp: CompetitionAnalysis | None = None
+) -> list[str | Cite]:
     """The methods in two sentences (for the team sheets; a third for a competition using the
     cluster bootstrap), as segments with citations; under B = 0 the one sentence saying that
     nothing was resampled, tested or decided."""
@@ -313,15 +506,26 @@ def method_sentences(settings: Settings, comp: CompetitionAnalysis | None = None
     ci = vocab.CI_METHODS[settings.ci_method]
     test = vocab.TESTS[settings.test]
     comps = [comp] if comp else []
-    return [tr("Scores carry {level} {ci} confidence intervals ", level=level(settings), ci=ci.label),
-            Cite(ci.cite),
-            tr(" from {resamples} paired bootstrap resamples {drawn} (seed {seed}); p-values come from {test} ",
-               resamples=count(settings.bootstrap), drawn=tr(DRAWN[grouping(comps)]), seed=settings.seed,
-               test=test.words),
-            Cite(test.cite), f", {tr(vocab.TEST_SIDES[settings.test])}",
-            f", {tr(SWAPPED[grouping(comps)]).rstrip()}. " if settings.test == "randomization" else ". ",
-            tr("Every verdict on this page uses the "), *_verdict_rule(settings), *_groups(settings),
-            *clustering(comps, settings)]
+    return [
+        tr("Scores carry {level} {ci} confidence intervals ", level=level(settings), ci=ci.label),
+        Cite(ci.cite),
+        tr(
+            " from {resamples} paired bootstrap resamples {drawn} (seed {seed}); p-values come from {test} ",
+            resamples=count(settings.bootstrap),
+            drawn=tr(DRAWN[grouping(comps)]),
+            seed=settings.seed,
+            test=test.words,
+        ),
+        Cite(test.cite),
+        f", {tr(vocab.TEST_SIDES[settings.test])}",
+        f", {tr(SWAPPED[grouping(comps)]).rstrip()}. "
+        if settings.test == "randomization"
+        else ". ",
+        tr("Every verdict on this page uses the "),
+        *_verdict_rule(settings),
+        *_groups(settings),
+        *clustering(comps, settings),
+    ]
 
 
 def cited(segments: list[str | Cite]) -> list[str]:
@@ -329,8 +533,9 @@ def cited(segments: list[str | Cite]) -> list[str]:
     return list(dict.fromkeys(k for s in segments if isinstance(s, Cite) for k in s.keys))
 
 
-def verdict(settings: Settings, significant: bool | None, subject: str | None = None,
-            other: str = "") -> str:
+def verdict(
+    settings: Settings, significant: bool | None, subject: str | None = None, other: str = ""
+) -> str:
     """One sentence stating a stored verdict, naming its rule.
 
     ``significant`` is the stored :attr:`~compreport.stats.results.Comparison.significant` (or
@@ -341,10 +546,22 @@ def verdict(settings: Settings, significant: bool | None, subject: str | None = 
         return tr("No test decides this comparison {at}.", at=at)
     subject = subject or tr("The winner")
     if significant:
-        return (tr("{subject} is significantly better than {other} {at}.", subject=subject, other=other, at=at)
-                if other else tr("{subject} is significantly better {at}.", subject=subject, at=at))
-    return tr("{subject} cannot be told apart from {other} {at}.", subject=subject,
-              other=other or tr("the winner"), at=at)
+        return (
+            tr(
+                "{subject} is significantly better than {other} {at}.",
+                subject=subject,
+                other=other,
+                at=at,
+            )
+            if other
+            else tr("{subject} is significantly better {at}.", subject=subject, at=at)
+        )
+    return tr(
+        "{subject} cannot be told apart from {other} {at}.",
+        subject=subject,
+        other=other or tr("the winner"),
+        at=at,
+    )
 
 
 def cannot_reject(settings: Settings, ma: MetricAnalysis) -> str | None:
@@ -356,13 +573,24 @@ def cannot_reject(settings: Settings, ma: MetricAnalysis) -> str | None:
         return None
     tested = int(v.get("tested", 0))
     resamples = int(v.get("resamples") or settings.bootstrap)
-    need = montecarlo.b_needed(smallest_family(v.get("family", settings.family), tested), settings.alpha,
-                               settings.correction, settings.refine)
-    return tr("Too few resamples for {metric}: with {resamples} no p-value can fall below 1/({n} + 1), so the {rule} "
-              "({tested} comparisons tested) can never reject at \u03b1 = {alpha}; every system shares one group and "
-              "ties with the best whatever the data. Use B = {need} or more.", metric=metric_label(ma),
-              resamples=draws(settings.test, resamples), n=count(resamples), rule=settings.rule, tested=count(tested),
-              alpha=decimal(settings.alpha), need=count(need))
+    need = montecarlo.b_needed(
+        smallest_family(v.get("family", settings.family), tested),
+        settings.alpha,
+        settings.correction,
+        settings.refine,
+    )
+    return tr(
+        "Too few resamples for {metric}: with {resamples} no p-value can fall below 1/({n} + 1), so the {rule} "
+        "({tested} comparisons tested) can never reject at \u03b1 = {alpha}; every system shares one group and "
+        "ties with the best whatever the data. Use B = {need} or more.",
+        metric=metric_label(ma),
+        resamples=draws(settings.test, resamples),
+        n=count(resamples),
+        rule=settings.rule,
+        tested=count(tested),
+        alpha=decimal(settings.alpha),
+        need=count(need),
+    )
 
 
 def marks(score: Score, baseline: bool = False, missing: int = 0) -> str:
@@ -380,34 +608,56 @@ def marks(score: Score, baseline: bool = False, missing: int = 0) -> str:
 #: Figure captions by kind (``dist-randomization``: the distribution under the randomization test).
 FIGURE_CAPTIONS = {
     "ci": N_("Scores with their {level} bootstrap confidence intervals, best first."),
-    "diff": N_("Differences from the best with their {level} confidence intervals, not corrected for multiple "
-               "comparisons (positive: the best is better); green intervals exclude 0, which is not the verdict "
-               "(see the table; rule: {rule})."),
-    "dist": N_("Bootstrap distribution of the difference between the best system and the runner-up; the "
-               "two-sided p-value counts the replicates at least as far from the observed difference as the observed "
-               "difference is from 0."),
-    "dist-berg-kirkpatrick": N_("Bootstrap distribution of the difference between the best system and the "
-                                "runner-up; the one-sided p-value counts the replicates at or beyond twice the "
-                                "observed difference."),
-    "dist-randomization": N_("Bootstrap distribution of the difference between the best system and the "
-                             "runner-up; the p-value in the title is the approximate randomization test's."),
+    "diff": N_(
+        "Differences from the best with their {level} confidence intervals, not corrected for multiple "
+        "comparisons (positive: the best is better); green intervals exclude 0, which is not the verdict "
+        "(see the table; rule: {rule})."
+    ),
+    "dist": N_(
+        "Bootstrap distribution of the difference between the best system and the runner-up; the "
+        "two-sided p-value counts the replicates at least as far from the observed difference as the observed "
+        "difference is from 0."
+    ),
+    "dist-berg-kirkpatrick": N_(
+        "Bootstrap distribution of the difference between the best system and the "
+        "runner-up; the one-sided p-value counts the replicates at or beyond twice the "
+        "observed difference."
+    ),
+    "dist-randomization": N_(
+        "Bootstrap distribution of the difference between the best system and the "
+        "runner-up; the p-value in the title is the approximate randomization test's."
+    ),
     "facets": N_("All metrics side by side."),
-    "confusion": N_("Confusion matrix of the best system on the full test set: rows are gold classes, columns "
-                    "predicted labels, each row shaded by its share of the gold class."),
-    "pairs": N_("Every pair of systems, in rank order, shaded by the significance mark of its corrected p-value "
-                "(the rule of this report's verdicts); white: a pair the family does not test."),
+    "confusion": N_(
+        "Confusion matrix of the best system on the full test set: rows are gold classes, columns "
+        "predicted labels, each row shaded by its share of the gold class."
+    ),
+    "pairs": N_(
+        "Every pair of systems, in rank order, shaded by the significance mark of its corrected p-value "
+        "(the rule of this report's verdicts); white: a pair the family does not test."
+    ),
 }
 
 
 def figure_caption(kind: str, settings: Settings) -> str:
     """The caption of a figure of ``kind`` (``ci``, ``diff``, ``dist``, ``facets``, ``pairs``) under ``settings``."""
     key = f"{kind}-{settings.test}" if f"{kind}-{settings.test}" in FIGURE_CAPTIONS else kind
-    return tr(FIGURE_CAPTIONS[key], level=level(settings), rule=settings.rule) if key in FIGURE_CAPTIONS else ""
+    return (
+        tr(FIGURE_CAPTIONS[key], level=level(settings), rule=settings.rule)
+        if key in FIGURE_CAPTIONS
+        else ""
+    )
 
 
 def subtitle(comp: CompetitionAnalysis) -> str:
     """``IberLEF 2021 · Sentiment · Spanish``: challenge and year, task, subtask, language."""
-    bits = [comp.challenge + (f" {comp.year}" if comp.year and str(comp.year) not in comp.challenge else "")
-            if comp.challenge else (str(comp.year) if comp.year else ""),
-            comp.task, comp.subtask, comp.language]
+    bits = [
+        comp.challenge
+        + (f" {comp.year}" if comp.year and str(comp.year) not in comp.challenge else "")
+        if comp.challenge
+        else (str(comp.year) if comp.year else ""),
+        comp.task,
+        comp.subtask,
+        comp.language,
+    ]
     return " \u00b7 ".join(b for b in bits if b)

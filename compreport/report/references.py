@@ -8,14 +8,19 @@ from compreport.language import tr
 
 #: BibTeX key -> (short author-year citation, BibTeX entry).
 REFERENCES = {
-    "efron1993": ("Efron and Tibshirani, 1993", """@book{efron1993,
+    "efron1993": (
+        "Efron and Tibshirani, 1993",
+        """@book{efron1993,
   author = {Efron, Bradley and Tibshirani, Robert J.},
   title = {An Introduction to the Bootstrap},
   publisher = {Chapman and Hall},
   address = {New York},
   year = {1993}
-}"""),
-    "efron1987": ("Efron, 1987", """@article{efron1987,
+}""",
+    ),
+    "efron1987": (
+        "Efron, 1987",
+        """@article{efron1987,
   author = {Efron, Bradley},
   title = {Better Bootstrap Confidence Intervals},
   journal = {Journal of the American Statistical Association},
@@ -23,30 +28,42 @@ REFERENCES = {
   number = {397},
   pages = {171--185},
   year = {1987}
-}"""),
-    "bergkirkpatrick2012": ("Berg-Kirkpatrick et al., 2012", """@inproceedings{bergkirkpatrick2012,
+}""",
+    ),
+    "bergkirkpatrick2012": (
+        "Berg-Kirkpatrick et al., 2012",
+        """@inproceedings{bergkirkpatrick2012,
   author = {Berg-Kirkpatrick, Taylor and Burkett, David and Klein, Dan},
   title = {An Empirical Investigation of Statistical Significance in {NLP}},
   booktitle = {Proceedings of the 2012 Joint Conference on Empirical Methods in Natural Language Processing
                and Computational Natural Language Learning},
   pages = {995--1005},
   year = {2012}
-}"""),
-    "noreen1989": ("Noreen, 1989", """@book{noreen1989,
+}""",
+    ),
+    "noreen1989": (
+        "Noreen, 1989",
+        """@book{noreen1989,
   author = {Noreen, Eric W.},
   title = {Computer-Intensive Methods for Testing Hypotheses: An Introduction},
   publisher = {Wiley},
   address = {New York},
   year = {1989}
-}"""),
-    "chinchor1992": ("Chinchor, 1992", """@inproceedings{chinchor1992,
+}""",
+    ),
+    "chinchor1992": (
+        "Chinchor, 1992",
+        """@inproceedings{chinchor1992,
   author = {Chinchor, Nancy},
   title = {The Statistical Significance of the {MUC-4} Results},
   booktitle = {Fourth Message Understanding Conference ({MUC-4})},
   pages = {30--50},
   year = {1992}
-}"""),
-    "phipson2010": ("Phipson and Smyth, 2010", """@article{phipson2010,
+}""",
+    ),
+    "phipson2010": (
+        "Phipson and Smyth, 2010",
+        """@article{phipson2010,
   author = {Phipson, Belinda and Smyth, Gordon K.},
   title = {Permutation {P}-values Should Never Be Zero: Calculating Exact {P}-values When Permutations
            Are Randomly Drawn},
@@ -54,15 +71,21 @@ REFERENCES = {
   volume = {9},
   number = {1},
   year = {2010}
-}"""),
-    "davison1997": ("Davison and Hinkley, 1997", """@book{davison1997,
+}""",
+    ),
+    "davison1997": (
+        "Davison and Hinkley, 1997",
+        """@book{davison1997,
   author = {Davison, Anthony C. and Hinkley, David V.},
   title = {Bootstrap Methods and their Application},
   publisher = {Cambridge University Press},
   address = {Cambridge},
   year = {1997}
-}"""),
-    "gandy2014": ("Gandy and Hahn, 2014", """@article{gandy2014,
+}""",
+    ),
+    "gandy2014": (
+        "Gandy and Hahn, 2014",
+        """@article{gandy2014,
   author = {Gandy, Axel and Hahn, Georg},
   title = {{MMCTest} -- A Safe Algorithm for Implementing Multiple {M}onte {C}arlo Tests},
   journal = {Scandinavian Journal of Statistics},
@@ -70,8 +93,11 @@ REFERENCES = {
   number = {4},
   pages = {1083--1101},
   year = {2014}
-}"""),
-    "holm1979": ("Holm, 1979", """@article{holm1979,
+}""",
+    ),
+    "holm1979": (
+        "Holm, 1979",
+        """@article{holm1979,
   author = {Holm, Sture},
   title = {A Simple Sequentially Rejective Multiple Test Procedure},
   journal = {Scandinavian Journal of Statistics},
@@ -79,8 +105,11 @@ REFERENCES = {
   number = {2},
   pages = {65--70},
   year = {1979}
-}"""),
-    "romano2005": ("Romano and Wolf, 2005", """@article{romano2005,
+}""",
+    ),
+    "romano2005": (
+        "Romano and Wolf, 2005",
+        """@article{romano2005,
   author = {Romano, Joseph P. and Wolf, Michael},
   title = {Exact and Approximate Stepdown Methods for Multiple Hypothesis Testing},
   journal = {Journal of the American Statistical Association},
@@ -88,15 +117,21 @@ REFERENCES = {
   number = {469},
   pages = {94--108},
   year = {2005}
-}"""),
-    "westfall1993": ("Westfall and Young, 1993", """@book{westfall1993,
+}""",
+    ),
+    "westfall1993": (
+        "Westfall and Young, 1993",
+        """@book{westfall1993,
   author = {Westfall, Peter H. and Young, S. Stanley},
   title = {Resampling-Based Multiple Testing: Examples and Methods for p-Value Adjustment},
   publisher = {Wiley},
   address = {New York},
   year = {1993}
-}"""),
-    "benjamini1995": ("Benjamini and Hochberg, 1995", """@article{benjamini1995,
+}""",
+    ),
+    "benjamini1995": (
+        "Benjamini and Hochberg, 1995",
+        """@article{benjamini1995,
   author = {Benjamini, Yoav and Hochberg, Yosef},
   title = {Controlling the False Discovery Rate: A Practical and Powerful Approach to Multiple Testing},
   journal = {Journal of the Royal Statistical Society. Series B},
@@ -104,8 +139,11 @@ REFERENCES = {
   number = {1},
   pages = {289--300},
   year = {1995}
-}"""),
-    "dunn1961": ("Dunn, 1961", """@article{dunn1961,
+}""",
+    ),
+    "dunn1961": (
+        "Dunn, 1961",
+        """@article{dunn1961,
   author = {Dunn, Olive Jean},
   title = {Multiple Comparisons Among Means},
   journal = {Journal of the American Statistical Association},
@@ -113,8 +151,11 @@ REFERENCES = {
   number = {293},
   pages = {52--64},
   year = {1961}
-}"""),
-    "piepho2004": ("Piepho, 2004", """@article{piepho2004,
+}""",
+    ),
+    "piepho2004": (
+        "Piepho, 2004",
+        """@article{piepho2004,
   author = {Piepho, Hans-Peter},
   title = {An Algorithm for a Letter-Based Representation of All-Pairwise Comparisons},
   journal = {Journal of Computational and Graphical Statistics},
@@ -122,8 +163,11 @@ REFERENCES = {
   number = {2},
   pages = {456--466},
   year = {2004}
-}"""),
-    "navamunoz2024": ("Nava-Muñoz et al., 2024", """@misc{navamunoz2024,
+}""",
+    ),
+    "navamunoz2024": (
+        "Nava-Muñoz et al., 2024",
+        """@misc{navamunoz2024,
   author = {Nava-Muñoz, Sergio and Graff, Mario and Escalante, Hugo Jair},
   title = {Analysis of Systems' Performance in Natural Language Processing Competitions},
   year = {2024},
@@ -132,7 +176,8 @@ REFERENCES = {
   primaryClass = {cs.LG},
   howpublished = {arXiv preprint arXiv:2403.04693},
   note = {Submitted to Pattern Recognition Letters}
-}"""),
+}""",
+    ),
 }
 
 
@@ -154,7 +199,7 @@ def _bib_fields(entry: str) -> dict[str, str]:
         while i < len(entry) and depth:
             depth += {"{": 1, "}": -1}.get(entry[i], 0)
             i += 1
-        value = entry[m.end():i - 1].replace("{", "").replace("}", "")
+        value = entry[m.end() : i - 1].replace("{", "").replace("}", "")
         fields[m.group(1).lower()] = re.sub(r"\s+", " ", value).strip().replace("--", "\u2013")
     return fields
 

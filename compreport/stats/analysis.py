@@ -12,40 +12,119 @@ from __future__ import annotations
 import numpy as np
 
 from compreport import interrupts
-from compreport.language import vocabulary as vocab
-from compreport.language.caller import option
-from compreport.stats import competitiveness, intervals, letters, maxt, montecarlo, multitest, ranking, significance
-from compreport.stats import resampling as bootstrap
 from compreport.errors import InputError, warn
 from compreport.inputs.competition import Competition
 from compreport.inputs.readers import unseen_label_warnings
+from compreport.language import vocabulary as vocab
+from compreport.language.caller import option
 from compreport.settings import Settings
+from compreport.stats import (
+    competitiveness,
+    intervals,
+    letters,
+    maxt,
+    montecarlo,
+    multitest,
+    ranking,
+    significance,
+)
+from compreport.stats import resampling as bootstrap
 from compreport.stats.classes import CLASSIFICATION, SMALL_CLASS, per_class, small_classes
 from compreport.stats.memory import check_memory, check_replicates_memory
 from compreport.stats.metrics import get_metric
 from compreport.stats.metrics.fields import NO_PREDICTION
 from compreport.stats.metrics.ranking import RankingMetric
-from compreport.stats.results import Analysis, Comparison, CompetitionAnalysis, MetricAnalysis, Score
+from compreport.stats.results import (
+    Analysis,
+    Comparison,
+    CompetitionAnalysis,
+    MetricAnalysis,
+    Score,
+)
 
-__all__ = ["Analysis", "Comparison", "CompetitionAnalysis", "MetricAnalysis", "Score", "Settings", "analyze",
-           "analyze_competition", "analyze_metric"]
+__all__ = [
+    "Analysis",
+    "Comparison",
+    "CompetitionAnalysis",
+    "MetricAnalysis",
+    "Score",
+    "Settings",
+    "analyze",
+    "analyze_competition",
+    "analyze_metric",
+]
 
 
 def _comparisons(names, a, b, d, corr, decide, alpha, settled) -> list[Comparison]:
     """Comparison objects of index pairs ``a``, ``b`` with their p-values and the stored verdicts."""
-    excludes = np.isfinite(d["ci_low"]) & np.isfinite(d["ci_high"]) & ((d["ci_low"] > 0) | (d["ci_high"] < 0))
+    excludes = (
+        np.isfinite(d["ci_low"])
+        & np.isfinite(d["ci_high"])
+        & ((d["ci_low"] > 0) | (d["ci_high"] < 0))
+    )
     tested = np.isfinite(decide)
     significant = multitest.rejects(decide, alpha)
     marks = vocab.stars(decide, alpha)
     known = np.isfinite(settled)
-    cols = [d["diff"], d["ci_low"], d["ci_high"], d["p_value"], corr["bonferroni"], corr["holm"], corr["bh"],
-            corr["maxt"], decide, d["p_se"]]
-    rows = zip(*(c.tolist() for c in cols), excludes.tolist(), tested.tolist(), significant.tolist(),
-               known.tolist(), (settled == 1).tolist(), marks.tolist())
-    return [Comparison(names[a[i]], names[b[i]], diff, lo, hi, p, bonf, holm, bh, p_maxt=mt, excludes_zero=ex,
-                       p_adjusted=dec, significant=sig if is_tested else None, p_se=se,
-                       settled=(st if k else None) if is_tested else None, mark=mk)
-            for i, (diff, lo, hi, p, bonf, holm, bh, mt, dec, se, ex, is_tested, sig, k, st, mk) in enumerate(rows)]
+    cols = [
+        d["diff"],
+        d["ci_low"],
+        d["ci_high"],
+        d["p_value"],
+        corr["bonferroni"],
+        corr["holm"],
+        corr["bh"],
+        corr["maxt"],
+        decide,
+        d["p_se"],
+    ]
+    rows = zip(
+        *(c.tolist() for c in cols),
+        excludes.tolist(),
+        tested.tolist(),
+        significant.tolist(),
+        known.tolist(),
+        (settled == 1).tolist(),
+        marks.tolist(),
+    )
+    return [
+        Comparison(
+            names[a[i]],
+            names[b[i]],
+            diff,
+            lo,
+            hi,
+            p,
+            bonf,
+            holm,
+            bh,
+            p_maxt=mt,
+            excludes_zero=ex,
+            p_adjusted=dec,
+            significant=sig if is_tested else None,
+            p_se=se,
+            settled=(st if k else None) if is_tested else None,
+            mark=mk,
+        )
+        for i, (
+            diff,
+            lo,
+            hi,
+            p,
+            bonf,
+            holm,
+            bh,
+            mt,
+            dec,
+            se,
+            ex,
+            is_tested,
+            sig,
+            k,
+            st,
+            mk,
+        ) in enumerate(rows)
+    ]
 
 
 def _settled(flag: float) -> bool | None:
@@ -59,11 +138,24 @@ def _verdict(p: float, alpha: float) -> bool | None:
     return bool(multitest.rejects(p, alpha)) if np.isfinite(p) else None
 
 
-def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float | None, primary: bool,
-                   systems: list[str], observed: np.ndarray, replicates: np.ndarray, settings: Settings,
-                   n: int, jack: tuple[np.ndarray, np.ndarray] | None = None,
-                   test_p=None, baselines=(), p_replicates: np.ndarray | None = None,
-                   p_resamples: int | None = None, state: dict | None = None) -> MetricAnalysis:
+def analyze_metric(
+    name: str,
+    params: dict,
+    higher_is_better: bool,
+    ideal: float | None,
+    primary: bool,
+    systems: list[str],
+    observed: np.ndarray,
+    replicates: np.ndarray,
+    settings: Settings,
+    n: int,
+    jack: tuple[np.ndarray, np.ndarray] | None = None,
+    test_p=None,
+    baselines=(),
+    p_replicates: np.ndarray | None = None,
+    p_resamples: int | None = None,
+    state: dict | None = None,
+) -> MetricAnalysis:
     """Scores, comparisons, verdicts, groups and competitiveness of one metric.
 
     Parameters
@@ -124,18 +216,23 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
     ia, ib = np.triu_indices(m, k=1)  # every pair (a above b) in rank order
     pa, pb = order[ia], order[ib]
     pair_of = {(int(a), int(b)): k for k, (a, b) in enumerate(zip(pa, pb))}
-    vb_pairs = np.array([pair_of[best, int(o)] for o in others], dtype=int)  # the best ranks above the others
+    vb_pairs = np.array(
+        [pair_of[best, int(o)] for o in others], dtype=int
+    )  # the best ranks above the others
     with_best = np.zeros(len(ia), dtype=bool)
     with_best[vb_pairs] = True
     state = {} if state is None else state
     if "pairs" not in state:
-        state["pairs"] = significance.differences(observed, replicates, pa, pb, higher_is_better, alpha, ci, jack,
-                                                  test=test)
+        state["pairs"] = significance.differences(
+            observed, replicates, pa, pb, higher_is_better, alpha, ci, jack, test=test
+        )
     pr = {k: v.copy() for k, v in state["pairs"].items()}
     if test_p is not None:
         pr["p_value"] = test_p(pa, pb)
     elif p_replicates is not None:
-        pr["p_value"] = significance.p_values(observed, p_replicates, pa, pb, higher_is_better, test=test)
+        pr["p_value"] = significance.p_values(
+            observed, p_replicates, pa, pb, higher_is_better, test=test
+        )
     # A system whose score is undefined (a constant prediction under Pearson, say) is not compared:
     # its comparisons are untested (NaN), outside every family, and it has no group.
     pr["p_value"][~(defined[pa] & defined[pb])] = np.nan
@@ -145,7 +242,9 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
             families = np.where(tested_pairs, ia if settings.family == "per-row" else 0, -1)
             state["step"] = maxt.StepDown(observed, replicates, pa, pb, families, higher_is_better)
         p_maxt, maxt_resamples = state["step"].adjusted(), state["step"].resamples
-        if settings.correction == "maxt":  # raw p-values over the same replicates as the verdicts' (refined)
+        if (
+            settings.correction == "maxt"
+        ):  # raw p-values over the same replicates as the verdicts' (refined)
             pr["p_value"] = np.where(tested_pairs, state["step"].raw(), pr["p_value"])
     else:
         p_maxt, maxt_resamples = np.full(len(ia), np.nan), np.zeros(len(ia), dtype=np.int64)
@@ -153,7 +252,11 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
     def corrected(raw: np.ndarray) -> dict[str, np.ndarray]:
         """Every correction of the pairs' raw p-values ``raw`` over ``settings.family`` (``vs-best``:
         over all pairs, since the best is chosen on the same data), with the max-T p-values."""
-        out = multitest.correct_within(raw, ia) if settings.family == "per-row" else multitest.correct(raw)
+        out = (
+            multitest.correct_within(raw, ia)
+            if settings.family == "per-row"
+            else multitest.correct(raw)
+        )
         return out | {"maxt": p_maxt}
 
     def deciding(raw: np.ndarray, corr: dict | None = None) -> np.ndarray:
@@ -171,10 +274,13 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
     # pair, since the best's comparisons are corrected over all of them), read on the pairs it decides.
     correcting = tested_pairs if settings.family == "vs-best" else in_family
     if settings.correction == "maxt":  # an adjusted p-value is itself one exceedance proportion
-        every = montecarlo.settled(np.where(correcting, p_maxt, np.nan), np.maximum(maxt_resamples, 1), _same, alpha)
+        every = montecarlo.settled(
+            np.where(correcting, p_maxt, np.nan), np.maximum(maxt_resamples, 1), _same, alpha
+        )
         verdict_resamples = int(maxt_resamples.max()) if in_family.any() else R
         may_settle = bool(settings.refine and 0 < verdict_resamples < cap and (every == 0).any())
     else:
+
         def unmasked(raw: np.ndarray) -> np.ndarray:
             """The correction over the family it runs over, not masked to the pairs it decides."""
             return raw if settings.correction == "none" else corrected(raw)[settings.correction]
@@ -182,13 +288,22 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
         family_p = np.where(correcting, pr["p_value"], np.nan)
         every = montecarlo.settled(family_p, R, unmasked, alpha)
         verdict_resamples = R
-        may_settle = bool(settings.refine and 0 < R < cap and montecarlo.may_settle(family_p, R, cap, unmasked, alpha,
-                                                                                   every))
+        may_settle = bool(
+            settings.refine
+            and 0 < R < cap
+            and montecarlo.may_settle(family_p, R, cap, unmasked, alpha, every)
+        )
     state["unsettled"] = every == 0  # what refinement must re-estimate, decided pairs or not
     settled = np.where(in_family, every, np.nan)
-    pr["p_se"] = montecarlo.standard_error(pr["p_value"], np.maximum(maxt_resamples, 1)
-                                           if settings.correction == "maxt" and test == "bootstrap" else R)
-    vb = {k: v[vb_pairs] for k, v in pr.items()}  # the comparisons with the best, as stored among the pairs
+    pr["p_se"] = montecarlo.standard_error(
+        pr["p_value"],
+        np.maximum(maxt_resamples, 1)
+        if settings.correction == "maxt" and test == "bootstrap"
+        else R,
+    )
+    vb = {
+        k: v[vb_pairs] for k, v in pr.items()
+    }  # the comparisons with the best, as stored among the pairs
     different = np.zeros((m, m), dtype=bool)
     different[pa, pb] = different[pb, pa] = multitest.rejects(np.nan_to_num(decide, nan=1.0), alpha)
     # a group letter says what the tests found: a system none of whose pairs is tested (a baseline under
@@ -205,22 +320,61 @@ def analyze_metric(name: str, params: dict, higher_is_better: bool, ideal: float
     top = observed[best]
     is_best = competes & (observed == top) if np.isfinite(top) else np.zeros(m, dtype=bool)
     is_best[best] = True
-    scores = [Score(systems[i], float(observed[i]), float(mean[i]), float(se[i]), float(lo[i]), float(hi[i]),
-                    int(rank[i]), group[i], is_best=bool(is_best[i]),
-                    differs_from_best=None if is_best[i] else _verdict(vs_best_p[i], alpha),
-                    p_vs_best=float("nan") if is_best[i] else float(vs_best_p[i]),
-                    settled_vs_best=None if is_best[i] else _settled(vs_best_settled[i])) for i in order]
-    comp = _competitiveness(observed, order, competes, vb, vb_corr, pr, pr_corr, ia, pa, pb, settings, n, ideal,
-                            higher_is_better)
+    scores = [
+        Score(
+            systems[i],
+            float(observed[i]),
+            float(mean[i]),
+            float(se[i]),
+            float(lo[i]),
+            float(hi[i]),
+            int(rank[i]),
+            group[i],
+            is_best=bool(is_best[i]),
+            differs_from_best=None if is_best[i] else _verdict(vs_best_p[i], alpha),
+            p_vs_best=float("nan") if is_best[i] else float(vs_best_p[i]),
+            settled_vs_best=None if is_best[i] else _settled(vs_best_settled[i]),
+        )
+        for i in order
+    ]
+    comp = _competitiveness(
+        observed,
+        order,
+        competes,
+        vb,
+        vb_corr,
+        pr,
+        pr_corr,
+        ia,
+        pa,
+        pb,
+        settings,
+        n,
+        ideal,
+        higher_is_better,
+    )
     return MetricAnalysis(
-        name=name, params=params, higher_is_better=higher_is_better, ideal=ideal, primary=primary,
-        best=systems[best], scores=scores,
-        vs_best=_comparisons(systems, firsts, others, vb, vb_corr, decide[vb_pairs], alpha, settled[vb_pairs]),
-        pairs=_comparisons(systems, pa, pb, pr, pr_corr, decide, alpha, settled), competitiveness=comp,
-        verdicts=_rule(settings, int((tested_pairs if settings.family == "vs-best" else in_family).sum()),
-                       verdict_resamples) | {"may_settle": may_settle,
-                                                             "undefined_replicates": undefined_reps},
-        replicates=replicates, systems=list(systems))
+        name=name,
+        params=params,
+        higher_is_better=higher_is_better,
+        ideal=ideal,
+        primary=primary,
+        best=systems[best],
+        scores=scores,
+        vs_best=_comparisons(
+            systems, firsts, others, vb, vb_corr, decide[vb_pairs], alpha, settled[vb_pairs]
+        ),
+        pairs=_comparisons(systems, pa, pb, pr, pr_corr, decide, alpha, settled),
+        competitiveness=comp,
+        verdicts=_rule(
+            settings,
+            int((tested_pairs if settings.family == "vs-best" else in_family).sum()),
+            verdict_resamples,
+        )
+        | {"may_settle": may_settle, "undefined_replicates": undefined_reps},
+        replicates=replicates,
+        systems=list(systems),
+    )
 
 
 def _same(p: np.ndarray) -> np.ndarray:
@@ -245,20 +399,45 @@ def _rule(settings: Settings, tested: int, resamples: int) -> dict:
     and ``can_reject`` (``min_p`` < alpha; None without resamples): when False, every system shares
     one group and ties with the best whatever the data."""
     min_p = multitest.smallest_corrected_p(settings.family, tested, resamples, settings.correction)
-    return {"alpha": settings.alpha, "correction": settings.correction, "family": settings.family, "tested": tested,
-            "resamples": resamples, "min_p": min_p, "marks": [list(m) for m in vocab.marks_at(settings.alpha)],
-            "can_reject": None if min_p != min_p else bool(multitest.rejects(min_p, settings.alpha))}
+    return {
+        "alpha": settings.alpha,
+        "correction": settings.correction,
+        "family": settings.family,
+        "tested": tested,
+        "resamples": resamples,
+        "min_p": min_p,
+        "marks": [list(m) for m in vocab.marks_at(settings.alpha)],
+        "can_reject": None if min_p != min_p else bool(multitest.rejects(min_p, settings.alpha)),
+    }
 
 
-def _competitiveness(observed, order, competes, vb, vb_corr, pr, pr_corr, ia, pa, pb, settings: Settings, n, ideal,
-                     higher_is_better) -> dict:
+def _competitiveness(
+    observed,
+    order,
+    competes,
+    vb,
+    vb_corr,
+    pr,
+    pr_corr,
+    ia,
+    pa,
+    pb,
+    settings: Settings,
+    n,
+    ideal,
+    higher_is_better,
+) -> dict:
     """The paper's competitiveness summary over the competing systems: ties with the winner from the
     comparisons with the best under each correction over the report's family (as the verdicts),
     ties between competitors corrected over ``settings.ties_family`` among the competing pairs (the
     max-T p-values over the report's family: a superset, so still controlled)."""
     among = competes[pa] & competes[pb]
     p = pr["p_value"][among]
-    ties = multitest.correct(p) if settings.ties_family == "all-pairs" else multitest.correct_within(p, ia[among])
+    ties = (
+        multitest.correct(p)
+        if settings.ties_family == "all-pairs"
+        else multitest.correct_within(p, ia[among])
+    )
     with_best = dict(vb_corr)
     if settings.test == "bootstrap":  # max-T p-values exist under the bootstrap test only
         ties["maxt"] = pr_corr["maxt"][among]
@@ -267,9 +446,15 @@ def _competitiveness(observed, order, competes, vb, vb_corr, pr, pr_corr, ia, pa
     keep = np.flatnonzero(competes)
     position = {int(s): k for k, s in enumerate(keep)}
     return competitiveness.competitiveness(
-        observed[keep], np.array([position[int(i)] for i in order if competes[i]]),
-        {"none": vb["p_value"], **with_best}, {"none": p, **ties}, settings.alpha, n, ideal,
-        higher_is_better) | {"ties_family": settings.ties_family}
+        observed[keep],
+        np.array([position[int(i)] for i in order if competes[i]]),
+        {"none": vb["p_value"], **with_best},
+        {"none": p, **ties},
+        settings.alpha,
+        n,
+        ideal,
+        higher_is_better,
+    ) | {"ties_family": settings.ties_family}
 
 
 def bootstrap_note(comp: Competition, settings: Settings) -> str | None:
@@ -280,17 +465,25 @@ def bootstrap_note(comp: Competition, settings: Settings) -> str | None:
     smallest_family`, behind the stored ``verdicts["can_reject"]``), so that every system ties with
     the best whatever the data. ``vs-best`` is corrected over all pairs."""
     size = comp.m - 1 if settings.family == "per-row" else comp.m * (comp.m - 1) // 2
-    most = settings.bootstrap * (montecarlo.REFINE_FACTOR if settings.refine and settings.correction != "maxt" else 1)
-    if settings.bootstrap and multitest.cannot_reject(multitest.smallest_adjusted_p(size, most, settings.correction),
-                                                      settings.alpha):
+    most = settings.bootstrap * (
+        montecarlo.REFINE_FACTOR if settings.refine and settings.correction != "maxt" else 1
+    )
+    if settings.bootstrap and multitest.cannot_reject(
+        multitest.smallest_adjusted_p(size, most, settings.correction), settings.alpha
+    ):
         need = montecarlo.b_needed(size, settings.alpha, settings.correction, settings.refine)
         refined = f" (refined up to {most})" if most > settings.bootstrap else ""
-        which = (f"the comparisons with the best under {settings.rule} (its row: {size} comparisons)"
-                 if settings.family == "per-row" else f"{settings.rule} ({size} comparisons tested)")
-        return (f"competition {comp.id!r}: with B = {settings.bootstrap}{refined} the smallest p-value is "
-                f"1/(B+1), so {which} can never reject at alpha = {settings.alpha}"
-                f"{'; every system ties with the best whatever the data' if settings.family == 'per-row' else ''}"
-                f"; use {option('bootstrap', need)} or more")
+        which = (
+            f"the comparisons with the best under {settings.rule} (its row: {size} comparisons)"
+            if settings.family == "per-row"
+            else f"{settings.rule} ({size} comparisons tested)"
+        )
+        return (
+            f"competition {comp.id!r}: with B = {settings.bootstrap}{refined} the smallest p-value is "
+            f"1/(B+1), so {which} can never reject at alpha = {settings.alpha}"
+            f"{'; every system ties with the best whatever the data' if settings.family == 'per-row' else ''}"
+            f"; use {option('bootstrap', need)} or more"
+        )
     return None
 
 
@@ -304,17 +497,27 @@ def small_class_note(comp: Competition, p, settings: Settings) -> str | None:
     if not small:
         return None
     fields = len({f for f, _, _ in small}) > 1
-    listed = ", ".join(f"{f + ' ' if fields else ''}{label!r} ({k} item{'' if k == 1 else 's'})"
-                       for f, label, k in small)
+    listed = ", ".join(
+        f"{f + ' ' if fields else ''}{label!r} ({k} item{'' if k == 1 else 's'})"
+        for f, label, k in small
+    )
     several = len(small) > 1
-    return (f"competition {comp.id!r}: metric {p.name!r} is built from per-class scores, and gold "
-            f"class{'es' if several else ''} {listed} {'have' if several else 'has'} fewer than {SMALL_CLASS} "
-            f"items: per-class scores of so few items are unstable, bootstrap resamples hold a varying number "
-            f"of these items, or none, and the metric's intervals can miss on one side (see docs/statistics.md)")
+    return (
+        f"competition {comp.id!r}: metric {p.name!r} is built from per-class scores, and gold "
+        f"class{'es' if several else ''} {listed} {'have' if several else 'has'} fewer than {SMALL_CLASS} "
+        f"items: per-class scores of so few items are unstable, bootstrap resamples hold a varying number "
+        f"of these items, or none, and the metric's intervals can miss on one side (see docs/statistics.md)"
+    )
 
 
-def analyze_competition(comp: Competition, settings: Settings, *, jobs: int = 1,
-                        progress: bool | None = None, mode: str | None = None) -> CompetitionAnalysis:
+def analyze_competition(
+    comp: Competition,
+    settings: Settings,
+    *,
+    jobs: int = 1,
+    progress: bool | None = None,
+    mode: str | None = None,
+) -> CompetitionAnalysis:
     """Prepare metrics, run the shared paired bootstrap and analyse every metric.
 
     BLAS runs on one thread meanwhile: a threaded matrix product sums in an order that depends on
@@ -326,19 +529,26 @@ def analyze_competition(comp: Competition, settings: Settings, *, jobs: int = 1,
         return _analyze_competition(comp, settings, jobs=jobs, progress=progress, mode=mode)
 
 
-def _analyze_competition(comp: Competition, settings: Settings, *, jobs: int,
-                         progress: bool | None, mode: str | None) -> CompetitionAnalysis:
+def _analyze_competition(
+    comp: Competition, settings: Settings, *, jobs: int, progress: bool | None, mode: str | None
+) -> CompetitionAnalysis:
     if not comp.metrics:
-        raise InputError(f"competition {comp.id!r}: no metric given (pass {option('metric', 'NAME')} or add "
-                         f"[[metrics]])")
+        raise InputError(
+            f"competition {comp.id!r}: no metric given (pass {option('metric', 'NAME')} or add "
+            f"[[metrics]])"
+        )
     prepared, label_fields = [], set()
-    unjudged = int((comp.gold == NO_PREDICTION).any(axis=1).sum())  # items added by --unjudged: no gold value
+    unjudged = int(
+        (comp.gold == NO_PREDICTION).any(axis=1).sum()
+    )  # items added by --unjudged: no gold value
     for spec in comp.metrics:
         metric = get_metric(spec.name, spec.base)
         if unjudged and not isinstance(metric, RankingMetric):
-            raise InputError(f"competition {comp.id!r}: {unjudged} unjudged items ({option('unjudged')}) have no gold "
-                             f"value; metric {spec.name!r} needs one for every item (only ranking metrics, which "
-                             f"read them as not relevant, can score them)")
+            raise InputError(
+                f"competition {comp.id!r}: {unjudged} unjudged items ({option('unjudged')}) have no gold "
+                f"value; metric {spec.name!r} needs one for every item (only ranking metrics, which "
+                f"read them as not relevant, can score them)"
+            )
         p = metric.prepare(comp, dict(spec.params))
         prepared.append(p)
         label_fields.update(p.label_fields)
@@ -348,41 +558,79 @@ def _analyze_competition(comp: Competition, settings: Settings, *, jobs: int,
     names = [p.name for p in prepared]
     for name in names:
         if names.count(name) > 1:
-            raise InputError(f"competition {comp.id!r}: metric {name!r} is given twice; results name metrics "
-                             f"by name, so give each metric once")
-    for note in (bootstrap_note(comp, settings), comp.clusters.few_note(comp.id) if comp.clusters else None,
-                 *(small_class_note(comp, p, settings) for p in prepared)):
+            raise InputError(
+                f"competition {comp.id!r}: metric {name!r} is given twice; results name metrics "
+                f"by name, so give each metric once"
+            )
+    for note in (
+        bootstrap_note(comp, settings),
+        comp.clusters.few_note(comp.id) if comp.clusters else None,
+        *(small_class_note(comp, p, settings) for p in prepared),
+    ):
         if note:
             notes.append(note)
     if comp.m == 1:
-        notes.append(f"competition {comp.id!r} has a single system ({comp.systems[0]!r}): "
-                     f"confidence intervals only, no comparisons")
+        notes.append(
+            f"competition {comp.id!r} has a single system ({comp.systems[0]!r}): "
+            f"confidence intervals only, no comparisons"
+        )
     for note in notes:
         warn(note)
     randomization = settings.test == "randomization"
     if randomization:
         for p in prepared:
             if not p.decomposable:
-                raise InputError(f"competition {comp.id!r}: {option('test', 'randomization')} needs metrics with "
-                                 f"per-item statistics; {p.name!r} has none (use {option('test', 'bootstrap')})")
+                raise InputError(
+                    f"competition {comp.id!r}: {option('test', 'randomization')} needs metrics with "
+                    f"per-item statistics; {p.name!r} has none (use {option('test', 'bootstrap')})"
+                )
     key = bootstrap.competition_key(comp.id)
     label = f"competition {comp.id!r}: the bootstrap"
-    res = bootstrap.run(prepared, comp.n, comp.m, settings.bootstrap, settings.seed, key, jobs=jobs,
-                        progress=progress, mode=mode, jackknife=settings.ci_method == "bca",
-                        randomization=randomization, label=label, clusters=comp.clusters)
+    res = bootstrap.run(
+        prepared,
+        comp.n,
+        comp.m,
+        settings.bootstrap,
+        settings.seed,
+        key,
+        jobs=jobs,
+        progress=progress,
+        mode=mode,
+        jackknife=settings.ci_method == "bca",
+        randomization=randomization,
+        label=label,
+        clusters=comp.clusters,
+    )
 
-    states = [{} for _ in prepared]  # per metric: the pairs' numbers and max-T counts, kept while refining
+    states = [
+        {} for _ in prepared
+    ]  # per metric: the pairs' numbers and max-T counts, kept while refining
 
     def analyze_all(p_res, resamples: int) -> list[MetricAnalysis]:
         """Every metric: intervals from ``res``, raw p-values from ``p_res`` (``resamples`` of them)."""
         out = []
         for i, p in enumerate(prepared):
             test_p = (lambda a, b, i=i: p_res.randomization_p(i, a, b)) if randomization else None
-            out.append(analyze_metric(p.name, p.params, p.higher_is_better, p.ideal, i == 0, comp.systems,
-                                      res.observed[i], res.replicates[i], settings, comp.n,
-                                      res.jackknife[i] if res.jackknife else None, test_p, comp.baselines,
-                                      p_replicates=None if p_res is res else p_res.replicates[i],
-                                      p_resamples=resamples, state=states[i]))
+            out.append(
+                analyze_metric(
+                    p.name,
+                    p.params,
+                    p.higher_is_better,
+                    p.ideal,
+                    i == 0,
+                    comp.systems,
+                    res.observed[i],
+                    res.replicates[i],
+                    settings,
+                    comp.n,
+                    res.jackknife[i] if res.jackknife else None,
+                    test_p,
+                    comp.baselines,
+                    p_replicates=None if p_res is res else p_res.replicates[i],
+                    p_resamples=resamples,
+                    state=states[i],
+                )
+            )
         return out
 
     metrics = analyze_all(res, settings.bootstrap)
@@ -394,24 +642,58 @@ def _analyze_competition(comp: Competition, settings: Settings, *, jobs: int,
     total, cap = settings.bootstrap, montecarlo.REFINE_FACTOR * settings.bootstrap
     p_res = res
     stepwise = settings.correction == "maxt"
-    while settings.refine and 0 < total < cap and montecarlo.worth_refining(metrics, cap, settings.alpha):
+    while (
+        settings.refine
+        and 0 < total < cap
+        and montecarlo.worth_refining(metrics, cap, settings.alpha)
+    ):
         # under max-T only the metrics with a verdict to settle are drawn (the same item draws serve any
         # subset of the metrics); the other corrections re-estimate every p-value
-        need = ([i for i, ma in enumerate(metrics) if ma.verdicts.get("may_settle") and "step" in states[i]]
-                if stepwise else list(range(len(prepared))))
+        need = (
+            [
+                i
+                for i, ma in enumerate(metrics)
+                if ma.verdicts.get("may_settle") and "step" in states[i]
+            ]
+            if stepwise
+            else list(range(len(prepared)))
+        )
         if not need:
             break
         try:
-            more = bootstrap.run([prepared[i] for i in need], comp.n, comp.m, min(2 * total, cap), settings.seed,
-                                 key, jobs=jobs,
-                                 progress=progress, mode=mode, randomization=randomization, label=label,
-                                 start=total, clusters=comp.clusters)
+            more = bootstrap.run(
+                [prepared[i] for i in need],
+                comp.n,
+                comp.m,
+                min(2 * total, cap),
+                settings.seed,
+                key,
+                jobs=jobs,
+                progress=progress,
+                mode=mode,
+                randomization=randomization,
+                label=label,
+                start=total,
+                clusters=comp.clusters,
+            )
             if not stepwise:
-                check_memory({"replicates joined": 2 * (sum(r.nbytes for r in p_res.replicates)
-                                                        + (0 if p_res.swaps is None else p_res.swaps.nbytes))},
-                             label, f"use a smaller {option('bootstrap')}, or turn {option('refine')} off")
-        except InputError as exc:  # more resamples would not fit in memory: keep what is settled so far
-            note = f"competition {comp.id!r}: p-values not refined beyond {total:,} resamples ({exc})"
+                check_memory(
+                    {
+                        "replicates joined": 2
+                        * (
+                            sum(r.nbytes for r in p_res.replicates)
+                            + (0 if p_res.swaps is None else p_res.swaps.nbytes)
+                        )
+                    },
+                    label,
+                    f"use a smaller {option('bootstrap')}, or turn {option('refine')} off",
+                )
+        except (
+            InputError
+        ) as exc:  # more resamples would not fit in memory: keep what is settled so far
+            note = (
+                f"competition {comp.id!r}: p-values not refined beyond {total:,} resamples ({exc})"
+            )
             warn(note)
             notes.append(note)
             break
@@ -427,31 +709,58 @@ def _analyze_competition(comp: Competition, settings: Settings, *, jobs: int,
     for ma in metrics:
         dropped = int(ma.verdicts.get("undefined_replicates") or 0)
         if dropped:
-            note = (f"competition {comp.id!r}: metric {ma.name!r} is undefined on {dropped:,} bootstrap "
-                    f"resamples (e.g. a resample without a class it needs); they are left out of its intervals "
-                    f"and bootstrap p-values")
+            note = (
+                f"competition {comp.id!r}: metric {ma.name!r} is undefined on {dropped:,} bootstrap "
+                f"resamples (e.g. a resample without a class it needs); they are left out of its intervals "
+                f"and bootstrap p-values"
+            )
             warn(note)
             notes.append(note)
         undefined = [s.system for s in ma.scores if not np.isfinite(s.score)]
         if undefined:
-            note = (f"competition {comp.id!r}: metric {ma.name!r} is undefined for {', '.join(map(repr, undefined))} "
-                    f"(e.g. constant predictions); left out of the comparisons, corrections and groups")
+            note = (
+                f"competition {comp.id!r}: metric {ma.name!r} is undefined for {', '.join(map(repr, undefined))} "
+                f"(e.g. constant predictions); left out of the comparisons, corrections and groups"
+            )
             warn(note)
             notes.append(note)
     primary = metrics[0]
-    by_class = (per_class(comp, primary.best, prepared[0].label_fields[0])
-                if primary.name in CLASSIFICATION and prepared[0].label_fields and np.isfinite(
-                    primary.score_of(primary.best).score) else None)
+    by_class = (
+        per_class(comp, primary.best, prepared[0].label_fields[0])
+        if primary.name in CLASSIFICATION
+        and prepared[0].label_fields
+        and np.isfinite(primary.score_of(primary.best).score)
+        else None
+    )
     return CompetitionAnalysis(
-        **comp.metadata(), n=comp.n, systems=comp.systems, baselines=comp.baselines, metrics=metrics,
-        inputs=comp.inputs, warnings=notes, teams=dict(comp.teams), missing=dict(comp.missing), classes=by_class,
+        **comp.metadata(),
+        n=comp.n,
+        systems=comp.systems,
+        baselines=comp.baselines,
+        metrics=metrics,
+        inputs=comp.inputs,
+        warnings=notes,
+        teams=dict(comp.teams),
+        missing=dict(comp.missing),
+        classes=by_class,
         clusters=None if comp.clusters is None else comp.clusters.describe(),
-        engine={"resampling": res.mode, "patterns": res.patterns, "statistics": res.engine,
-                "block_replicates": bootstrap.block_rows(comp.n)})
+        engine={
+            "resampling": res.mode,
+            "patterns": res.patterns,
+            "statistics": res.engine,
+            "block_replicates": bootstrap.block_rows(comp.n),
+        },
+    )
 
 
-def analyze(competitions: list[Competition], settings: Settings, *, jobs: int = 1,
-            progress: bool | None = None, workshop: dict | None = None) -> Analysis:
+def analyze(
+    competitions: list[Competition],
+    settings: Settings,
+    *,
+    jobs: int = 1,
+    progress: bool | None = None,
+    workshop: dict | None = None,
+) -> Analysis:
     """Analyse every competition under one :class:`Settings` (see :func:`analyze_competition`).
 
     ``jobs``: worker processes. With several competitions they analyse the competitions in parallel
@@ -470,8 +779,12 @@ def analyze(competitions: list[Competition], settings: Settings, *, jobs: int = 
         from compreport.workers import run_tasks, show_progress
 
         one = functools.partial(analyze_competition, jobs=1, progress=False)
-        done = run_tasks([(one, (c, settings)) for c in competitions], jobs,
-                         "competitions" if show_progress(progress) else None, what="analysing the competitions")
+        done = run_tasks(
+            [(one, (c, settings)) for c in competitions],
+            jobs,
+            "competitions" if show_progress(progress) else None,
+            what="analysing the competitions",
+        )
     else:
         done = []
         for c in competitions:

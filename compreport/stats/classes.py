@@ -13,8 +13,19 @@ from compreport.inputs.competition import Competition
 from compreport.stats.metrics.fields import NO_PREDICTION
 
 #: Metrics read from a class-label field: a competition ranked by one gets :func:`per_class`.
-CLASSIFICATION = frozenset({"accuracy", "f1", "macro_f1", "micro_f1", "weighted_f1", "precision", "recall",
-                            "macro_precision", "macro_recall"})
+CLASSIFICATION = frozenset(
+    {
+        "accuracy",
+        "f1",
+        "macro_f1",
+        "micro_f1",
+        "weighted_f1",
+        "precision",
+        "recall",
+        "macro_precision",
+        "macro_recall",
+    }
+)
 #: The column of predictions that are missing (``--missing wrong``) in the confusion matrix.
 NONE_LABEL = "(no prediction)"
 
@@ -55,8 +66,14 @@ def per_class(comp: Competition, system: str, field: int) -> dict:
     row = {lab: i for i, lab in enumerate(labels)}
     col = {lab: j for j, lab in enumerate(columns)} | {NO_PREDICTION: len(columns) - 1}
     cm = np.zeros((len(labels), len(columns)), dtype=np.int64)
-    np.add.at(cm, (np.array([row[g] for g in gold.tolist()], dtype=np.int64),
-                   np.array([col[p] for p in pred.tolist()], dtype=np.int64)), 1)
+    np.add.at(
+        cm,
+        (
+            np.array([row[g] for g in gold.tolist()], dtype=np.int64),
+            np.array([col[p] for p in pred.tolist()], dtype=np.int64),
+        ),
+        1,
+    )
     k = len(labels)
     tp = np.diag(cm[:, :k]).astype(float)
     predicted = cm[:, :k].sum(axis=0).astype(float)
@@ -65,12 +82,22 @@ def per_class(comp: Competition, system: str, field: int) -> dict:
         precision = np.where(predicted > 0, tp / predicted, 0.0)
         recall = np.where(support > 0, tp / support, 0.0)
         f1 = np.where(precision + recall > 0, 2 * precision * recall / (precision + recall), 0.0)
-    return {"system": system, "field": comp.fields[field], "labels": labels, "predicted": columns,
-            "confusion": cm.tolist(), "precision": precision.tolist(), "recall": recall.tolist(),
-            "f1": f1.tolist(), "support": support.astype(int).tolist()}
+    return {
+        "system": system,
+        "field": comp.fields[field],
+        "labels": labels,
+        "predicted": columns,
+        "confusion": cm.tolist(),
+        "precision": precision.tolist(),
+        "recall": recall.tolist(),
+        "f1": f1.tolist(),
+        "support": support.astype(int).tolist(),
+    }
 
 
-def small_classes(comp: Competition, class_scores: dict, threshold: int = SMALL_CLASS) -> list[tuple[str, str, int]]:
+def small_classes(
+    comp: Competition, class_scores: dict, threshold: int = SMALL_CLASS
+) -> list[tuple[str, str, int]]:
     """The gold classes with fewer than ``threshold`` items (at least one) among those whose
     per-class statistics a metric uses (:attr:`~compreport.stats.metrics.Prepared.class_scores`):
     ``(field name, label, items)``, by field then by label."""

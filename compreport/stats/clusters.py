@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-
 #: Below this many clusters the cluster bootstrap is unreliable (intervals too narrow, tests too
 #: liberal: Cameron, Gelbach & Miller 2008), and a competition gets a note saying so.
 FEW_CLUSTERS = 20
@@ -41,11 +40,13 @@ class Clusters:
     column: str = "cluster"
 
     @classmethod
-    def from_labels(cls, labels, column: str = "cluster") -> "Clusters":
+    def from_labels(cls, labels, column: str = "cluster") -> Clusters:
         """From one cluster label per item (any hashable values; compared as strings)."""
         values = [str(v) for v in labels]
         first: dict[str, int] = {}
-        codes = np.fromiter((first.setdefault(v, len(first)) for v in values), dtype=np.intp, count=len(values))
+        codes = np.fromiter(
+            (first.setdefault(v, len(first)) for v in values), dtype=np.intp, count=len(values)
+        )
         return cls(codes, list(first), column)
 
     @property
@@ -61,7 +62,9 @@ class Clusters:
     @functools.cached_property
     def _members(self) -> tuple[np.ndarray, np.ndarray]:
         """Items sorted by cluster (stable) and where each cluster starts among them."""
-        return np.argsort(self.codes, kind="stable"), np.concatenate([[0], np.cumsum(self.sizes)[:-1]])
+        return np.argsort(self.codes, kind="stable"), np.concatenate(
+            [[0], np.cumsum(self.sizes)[:-1]]
+        )
 
     def counts(self, draws: np.ndarray) -> np.ndarray:
         """How often each cluster was drawn in each row of ``draws`` (rows, G): (rows, G) int."""
@@ -82,16 +85,19 @@ class Clusters:
         """(G, U) sparse matrix: the items of each cluster falling in each joint pattern."""
         from scipy import sparse
 
-        return sparse.csr_matrix((np.ones(len(self.codes)), (self.codes, inverse)),
-                                 shape=(self.count, patterns))
+        return sparse.csr_matrix(
+            (np.ones(len(self.codes)), (self.codes, inverse)), shape=(self.count, patterns)
+        )
 
     def few_note(self, competition_id: str) -> str | None:
         """The note for a competition with fewer than :data:`FEW_CLUSTERS` clusters, else None."""
         if self.count >= FEW_CLUSTERS:
             return None
-        return (f"competition {competition_id!r}: only {self.count} clusters (column {self.column!r}); with fewer "
-                f"than {FEW_CLUSTERS} the cluster bootstrap's intervals come out too narrow and its tests too "
-                f"liberal (Cameron, Gelbach and Miller, 2008): read its verdicts with caution")
+        return (
+            f"competition {competition_id!r}: only {self.count} clusters (column {self.column!r}); with fewer "
+            f"than {FEW_CLUSTERS} the cluster bootstrap's intervals come out too narrow and its tests too "
+            f"liberal (Cameron, Gelbach and Miller, 2008): read its verdicts with caution"
+        )
 
     def describe(self) -> dict:
         """The resampling unit as results.json states it: ``{"column", "clusters", "items"}``."""

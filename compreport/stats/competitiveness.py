@@ -1,5 +1,4 @@
-"""The paper's competitiveness summary (Table 6) of one competition and metric.
-"""
+"""The paper's competitiveness summary (Table 6) of one competition and metric."""
 
 from __future__ import annotations
 
@@ -8,9 +7,16 @@ import numpy as np
 from compreport.stats.multitest import cannot_reject
 
 
-def competitiveness(observed: np.ndarray, order: np.ndarray, p_vs_best: dict[str, np.ndarray],
-                    p_pairs: dict[str, np.ndarray], alpha: float, n: int, ideal: float | None,
-                    higher_is_better: bool) -> dict:
+def competitiveness(
+    observed: np.ndarray,
+    order: np.ndarray,
+    p_vs_best: dict[str, np.ndarray],
+    p_pairs: dict[str, np.ndarray],
+    alpha: float,
+    n: int,
+    ideal: float | None,
+    higher_is_better: bool,
+) -> dict:
     """The paper's Table 6 summary for one competition and metric.
 
     ``p_vs_best``/``p_pairs`` map ``none``/``bonferroni``/``holm``/``bh`` to p-values (NaN: not
@@ -21,13 +27,17 @@ def competitiveness(observed: np.ndarray, order: np.ndarray, p_vs_best: dict[str
     winner = float(observed[order[0]])
     scores = observed[np.isfinite(observed)]
     out = {
-        "n": int(n), "m": int(m), "possible_comparisons": m * (m - 1) // 2,
+        "n": int(n),
+        "m": int(m),
+        "possible_comparisons": m * (m - 1) // 2,
         "ties_with_winner": {k: int(cannot_reject(v, alpha).sum()) for k, v in p_vs_best.items()},
         "ties": {k: int(cannot_reject(v, alpha).sum()) for k, v in p_pairs.items()},
         "win_minus_median": float(abs(winner - np.median(scores))) if scores.size else None,
     }
     mean = float(np.mean(scores)) if scores.size else 0.0
-    out["cv"] = float(100 * np.std(scores, ddof=1) / mean) if scores.size > 1 and mean != 0 else None
+    out["cv"] = (
+        float(100 * np.std(scores, ddof=1) / mean) if scores.size > 1 and mean != 0 else None
+    )
     if ideal is None:
         out["ppi"], out["ppi_unit"] = None, None
     elif ideal == 1.0 and higher_is_better:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+
 def percentile_interval(replicates: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
     """Percentile interval at confidence 1 - alpha along axis 0 (linear interpolation, as numpy's default)."""
     if replicates.shape[0] == 0:
@@ -17,8 +18,13 @@ def percentile_interval(replicates: np.ndarray, alpha: float) -> tuple[np.ndarra
     return lo, hi
 
 
-def interval(replicates: np.ndarray, theta_hat: np.ndarray, method: str, alpha: float,
-             jack: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+def interval(
+    replicates: np.ndarray,
+    theta_hat: np.ndarray,
+    method: str,
+    alpha: float,
+    jack: tuple[np.ndarray, np.ndarray] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """CI at 1 - alpha by ``method``: ``percentile``, ``bca`` (needs ``jack``) or ``normal``."""
     if method == "percentile":
         return percentile_interval(replicates, alpha)
@@ -40,8 +46,13 @@ def _quantile_per_column(sorted_reps: np.ndarray, q: np.ndarray) -> np.ndarray:
     return sorted_reps[lo, cols] * (1 - frac) + sorted_reps[hi, cols] * frac
 
 
-def bca_interval(replicates: np.ndarray, theta_hat: np.ndarray, jack: np.ndarray, weights: np.ndarray,
-                 alpha: float) -> tuple[np.ndarray, np.ndarray]:
+def bca_interval(
+    replicates: np.ndarray,
+    theta_hat: np.ndarray,
+    jack: np.ndarray,
+    weights: np.ndarray,
+    alpha: float,
+) -> tuple[np.ndarray, np.ndarray]:
     """Bias-corrected and accelerated interval (Efron 1987), column by column.
 
     Parameters
@@ -68,8 +79,8 @@ def bca_interval(replicates: np.ndarray, theta_hat: np.ndarray, jack: np.ndarray
     z0 = ndtri(prop)
     f = weights[:, None].astype(float)
     d = (f * jack).sum(0) / f.sum() - jack
-    num = (f * d ** 3).sum(0)  # sums over items (Efron), not means
-    den = 6 * (f * d ** 2).sum(0) ** 1.5
+    num = (f * d**3).sum(0)  # sums over items (Efron), not means
+    den = 6 * (f * d**2).sum(0) ** 1.5
     acc = np.divide(num, den, out=np.zeros_like(num), where=den > 0)
     srt = np.sort(replicates, axis=0)
     bounds = []
@@ -83,10 +94,16 @@ def bca_interval(replicates: np.ndarray, theta_hat: np.ndarray, jack: np.ndarray
     return lo, hi
 
 
-def normal_interval(replicates: np.ndarray, theta_hat: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+def normal_interval(
+    replicates: np.ndarray, theta_hat: np.ndarray, alpha: float
+) -> tuple[np.ndarray, np.ndarray]:
     """``theta_hat +/- z_(1-alpha/2) * SE`` with SE the bootstrap SD (ddof=1)."""
     from scipy.special import ndtri
 
-    se = replicates.std(axis=0, ddof=1) if replicates.shape[0] > 1 else np.full(theta_hat.shape, np.nan)
+    se = (
+        replicates.std(axis=0, ddof=1)
+        if replicates.shape[0] > 1
+        else np.full(theta_hat.shape, np.nan)
+    )
     z = ndtri(1 - alpha / 2)
     return theta_hat - z * se, theta_hat + z * se

@@ -1,5 +1,4 @@
-"""Significance groups as a compact letter display (insert-and-absorb and sweep, Piepho 2004).
-"""
+"""Significance groups as a compact letter display (insert-and-absorb and sweep, Piepho 2004)."""
 
 from __future__ import annotations
 
@@ -47,8 +46,11 @@ def letters(order: list[int], different: np.ndarray) -> dict[int, str]:
         # absorb: the kept columns are maximal (none lies inside a split part of a former column);
         # a split part goes if another column contains it
         split = list(dict.fromkeys(split))
-        cols = keep + [c for c in split
-                       if not any(c & ~k == 0 for k in keep) and not any(c != o and c & ~o == 0 for o in split)]
+        cols = keep + [
+            c
+            for c in split
+            if not any(c & ~k == 0 for k in keep) and not any(c != o and c & ~o == 0 for o in split)
+        ]
 
     pos = {s: r for r, s in enumerate(order)}
     ranked = sorted(range(m), key=pos.__getitem__)
@@ -61,7 +63,9 @@ def letters(order: list[int], different: np.ndarray) -> dict[int, str]:
 
     cols.sort(key=display_key)
     # sweep: cover[s, t] counts the columns holding both s and t (cover[s, s]: the letters of s)
-    held = np.array([[c >> s & 1 for s in range(m)] for c in cols], dtype=bool).reshape(len(cols), m)
+    held = np.array([[c >> s & 1 for s in range(m)] for c in cols], dtype=bool).reshape(
+        len(cols), m
+    )
     cover = held.T.astype(np.int64) @ held.astype(np.int64)
     for k, c in enumerate(cols):
         for s in members(c):

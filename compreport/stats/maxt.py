@@ -30,23 +30,32 @@ _TOL = 1e-10
 _CELLS = 1 << 22
 
 
-def studentized(observed: np.ndarray, replicates: np.ndarray, a: np.ndarray, b: np.ndarray,
-                sign: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def studentized(
+    observed: np.ndarray, replicates: np.ndarray, a: np.ndarray, b: np.ndarray, sign: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Observed differences ``delta`` (k,), their bootstrap standard errors ``se`` (k,) and the
     statistics ``t = |delta| / se`` (inf where se = 0 and delta != 0, 0 where both are 0)."""
     delta = sign * (observed[a] - observed[b])
     se = np.empty(len(a))
     step = max(1, _CELLS // max(1, replicates.shape[0]))
     for s in range(0, len(a), step):
-        d = sign * (replicates[:, a[s:s + step]] - replicates[:, b[s:s + step]])
-        se[s:s + step] = d.std(axis=0, ddof=1)
+        d = sign * (replicates[:, a[s : s + step]] - replicates[:, b[s : s + step]])
+        se[s : s + step] = d.std(axis=0, ddof=1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where(se > 0, np.abs(delta) / np.where(se > 0, se, 1.0), np.where(delta == 0, 0.0, np.inf))
+        t = np.where(
+            se > 0, np.abs(delta) / np.where(se > 0, se, 1.0), np.where(delta == 0, 0.0, np.inf)
+        )
     return delta, se, t
 
 
-def maxt_adjusted(observed: np.ndarray, replicates: np.ndarray, a: np.ndarray, b: np.ndarray,
-                  higher_is_better: bool = True, tested: np.ndarray | None = None) -> np.ndarray:
+def maxt_adjusted(
+    observed: np.ndarray,
+    replicates: np.ndarray,
+    a: np.ndarray,
+    b: np.ndarray,
+    higher_is_better: bool = True,
+    tested: np.ndarray | None = None,
+) -> np.ndarray:
     """Max-T step-down adjusted p-values (see the module docstring) of the differences ``a - b``.
 
     Parameters
@@ -77,7 +86,9 @@ def maxt_adjusted(observed: np.ndarray, replicates: np.ndarray, a: np.ndarray, b
     [0.001, 0.001, 1.0]
     """
     tested = np.ones(len(a), dtype=bool) if tested is None else np.asarray(tested, dtype=bool)
-    return StepDown(observed, replicates, a, b, np.where(tested, 0, -1), higher_is_better).adjusted()
+    return StepDown(
+        observed, replicates, a, b, np.where(tested, 0, -1), higher_is_better
+    ).adjusted()
 
 
 class StepDown:
@@ -110,12 +121,21 @@ class StepDown:
     [999, 999, 1999]
     """
 
-    def __init__(self, observed: np.ndarray, replicates: np.ndarray, a: np.ndarray, b: np.ndarray,
-                 families: np.ndarray, higher_is_better: bool = True):
+    def __init__(
+        self,
+        observed: np.ndarray,
+        replicates: np.ndarray,
+        a: np.ndarray,
+        b: np.ndarray,
+        families: np.ndarray,
+        higher_is_better: bool = True,
+    ):
         self.sign = 1.0 if higher_is_better else -1.0
         k = len(a)
         self.hits = np.zeros(k, dtype=np.int64)
-        self.raw_hits = np.zeros(k, dtype=np.int64)  # each pair's own exceedances: its two-sided raw p-value
+        self.raw_hits = np.zeros(
+            k, dtype=np.int64
+        )  # each pair's own exceedances: its two-sided raw p-value
         self.resamples = np.zeros(k, dtype=np.int64)
         self.groups = []
         if replicates.shape[0] < 2:
@@ -125,10 +145,18 @@ class StepDown:
             delta, se, t = studentized(observed, replicates, a[idx], b[idx], self.sign)
             order = np.argsort(-t, kind="stable")
             idx, delta, se, t = idx[order], delta[order], se[order], t[order]
-            self.groups.append({
-                "idx": idx, "a": a[idx], "b": b[idx], "delta": delta,
-                "inverse": np.where(se > 0, 1.0 / np.where(se > 0, se, 1.0), 0.0),  # constant: never exceeds
-                "threshold": t - _TOL * np.maximum(1.0, np.where(np.isfinite(t), t, 1.0))})
+            self.groups.append(
+                {
+                    "idx": idx,
+                    "a": a[idx],
+                    "b": b[idx],
+                    "delta": delta,
+                    "inverse": np.where(
+                        se > 0, 1.0 / np.where(se > 0, se, 1.0), 0.0
+                    ),  # constant: never exceeds
+                    "threshold": t - _TOL * np.maximum(1.0, np.where(np.isfinite(t), t, 1.0)),
+                }
+            )
         self.add(replicates)
 
     def add(self, replicates: np.ndarray, unsettled: np.ndarray | None = None) -> None:
@@ -146,14 +174,19 @@ class StepDown:
                 by_system = np.ascontiguousarray(replicates.T)
             # least significant first: the running maximum down the rows is then the max over l >= j
             aa, bb = g["a"][start:][::-1], g["b"][start:][::-1]
-            shift = (self.sign * g["delta"][start:][::-1])[:, None]     # |s (x_a - x_b) - d| = |x_a - x_b - s d|
-            inverse, threshold = g["inverse"][start:][::-1, None], g["threshold"][start:][::-1, None]
+            shift = (self.sign * g["delta"][start:][::-1])[
+                :, None
+            ]  # |s (x_a - x_b) - d| = |x_a - x_b - s d|
+            inverse, threshold = (
+                g["inverse"][start:][::-1, None],
+                g["threshold"][start:][::-1, None],
+            )
             hits = np.zeros(len(aa), dtype=np.int64)
             raw = np.zeros(len(aa), dtype=np.int64)
             step = max(1, _CELLS // len(aa))
             for s in range(0, by_system.shape[1], step):
-                x = np.ascontiguousarray(by_system[:, s:s + step])
-                star = x[aa]                                            # (pairs, replicates)
+                x = np.ascontiguousarray(by_system[:, s : s + step])
+                star = x[aa]  # (pairs, replicates)
                 star -= x[bb]
                 star -= shift
                 np.abs(star, out=star)

@@ -95,8 +95,10 @@ def check_memory(parts: dict[str, int], what: str, hint: str) -> None:
     if avail is None or need <= avail:
         return
     biggest = max(parts, key=parts.__getitem__)
-    raise InputError(f"{what} would need about {_size(need)} of memory (largest part: {biggest}, "
-                     f"{_size(parts[biggest])}), more than the {_size(max(avail, 0))} available; {hint}")
+    raise InputError(
+        f"{what} would need about {_size(need)} of memory (largest part: {biggest}, "
+        f"{_size(parts[biggest])}), more than the {_size(max(avail, 0))} available; {hint}"
+    )
 
 
 def comparison_bytes(B: int, m: int) -> int:
@@ -120,16 +122,33 @@ def check_replicates_memory(competitions: list[tuple[str, int, int]], B: int) ->
     """
     if not B or not competitions:
         return
-    parts = {f"replicates of competition {cid!r} ({k} metric(s) x {m} systems x {B} replicates x 8 bytes)":
-             8 * B * m * k for cid, m, k in competitions}
-    parts["copies of one metric's replicates in its analysis"] = max(comparison_bytes(B, m)
-                                                                      for _, m, _ in competitions)
+    parts = {
+        f"replicates of competition {cid!r} ({k} metric(s) x {m} systems x {B} replicates x 8 bytes)": 8
+        * B
+        * m
+        * k
+        for cid, m, k in competitions
+    }
+    parts["copies of one metric's replicates in its analysis"] = max(
+        comparison_bytes(B, m) for _, m, _ in competitions
+    )
     check_memory(parts, f"{option('bootstrap', B)}", f"use a smaller {option('bootstrap')}")
 
 
-def memory_parts(n: int, m: int, B: int, metrics: int, generic: int, patterns: int, width: int,
-                 jackknife: bool, randomization: bool, *, dense: int | None = None,
-                 cells: int = 0) -> dict[str, int]:
+def memory_parts(
+    n: int,
+    m: int,
+    B: int,
+    metrics: int,
+    generic: int,
+    patterns: int,
+    width: int,
+    jackknife: bool,
+    randomization: bool,
+    *,
+    dense: int | None = None,
+    cells: int = 0,
+) -> dict[str, int]:
     """Estimated bytes of the large arrays of one :func:`run` and the analysis that follows, by part.
 
     ``patterns`` distinct items of ``width`` stacked statistics (decomposable metrics), ``generic``
@@ -138,14 +157,20 @@ def memory_parts(n: int, m: int, B: int, metrics: int, generic: int, patterns: i
     ``cells`` nonzeros of cell incidence serve the others (:class:`_Summer`).
     """
     rows = min(block_rows(n), max(B, 1))
-    parts = {f"replicates ({metrics} metric(s) x {m} systems x {B} replicates x 8 bytes)": 8 * B * m * metrics,
-             "copies of one metric's replicates in its analysis": comparison_bytes(B, m)}
+    parts = {
+        f"replicates ({metrics} metric(s) x {m} systems x {B} replicates x 8 bytes)": 8
+        * B
+        * m
+        * metrics,
+        "copies of one metric's replicates in its analysis": comparison_bytes(B, m),
+    }
     dense = width if dense is None else dense
     if width:
         kept = width if jackknife else dense
         if kept:
-            parts[f"per-item statistics ({patterns} distinct items x {kept} columns x 8 bytes)"] = \
+            parts[f"per-item statistics ({patterns} distinct items x {kept} columns x 8 bytes)"] = (
                 8 * patterns * kept * (2 if jackknife else 1)
+            )
         if cells:
             parts[f"cell incidence ({cells} nonzeros x 12 bytes)"] = 12 * cells
         parts["one block of replicates"] = 8 * rows * (2 * n + patterns + 2 * width)

@@ -101,8 +101,13 @@ def worth_refining(metrics, cap: int, alpha: float) -> bool:
         v = ma.verdicts
         if v.get("may_settle"):
             return True
-        if v.get("can_reject") is False and v.get("tested") and \
-                rejects(smallest_corrected_p(v["family"], int(v["tested"]), cap, v["correction"]), alpha):
+        if (
+            v.get("can_reject") is False
+            and v.get("tested")
+            and rejects(
+                smallest_corrected_p(v["family"], int(v["tested"]), cap, v["correction"]), alpha
+            )
+        ):
             return True
     return False
 

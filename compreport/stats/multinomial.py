@@ -44,13 +44,21 @@ class Multinomial:
         support = int(SMALL + 12 * np.sqrt(SMALL) + 12)  # P(X >= support) < 1e-26 for f <= SMALL
         k = np.arange(support)
         log_factorial = np.concatenate([[0.0], np.cumsum(np.log(k[1:]))])
-        pmf = np.exp(k[None, :] * np.log(values[:, None].astype(float)) - values[:, None] - log_factorial[None, :])
+        pmf = np.exp(
+            k[None, :] * np.log(values[:, None].astype(float))
+            - values[:, None]
+            - log_factorial[None, :]
+        )
         self.cdf = np.minimum(np.cumsum(pmf, axis=1), 1.0)
         self.cdf[:, -1] = 1.0
         edges = np.arange(BINS + 1) / BINS
         low = np.stack([np.searchsorted(c, edges[:-1], side="right") for c in self.cdf])
-        high = np.stack([np.searchsorted(c, np.nextafter(edges[1:], 0), side="right") for c in self.cdf])
-        self.lut = np.where(low == high, low, -1).astype(np.int16).ravel()  # -1: the bin holds a step
+        high = np.stack(
+            [np.searchsorted(c, np.nextafter(edges[1:], 0), side="right") for c in self.cdf]
+        )
+        self.lut = (
+            np.where(low == high, low, -1).astype(np.int16).ravel()
+        )  # -1: the bin holds a step
         self.offset = self.table * BINS
         self.lam_big = self.freq[self.big].astype(float)
 
@@ -76,5 +84,7 @@ class Multinomial:
             extra = np.searchsorted(self.cum, rng.integers(0, self.n, self.n - total), side="right")
             x += np.bincount(extra, minlength=len(x))
         elif total > self.n:
-            gone = np.searchsorted(np.cumsum(x), rng.choice(total, size=total - self.n, replace=False), side="right")
+            gone = np.searchsorted(
+                np.cumsum(x), rng.choice(total, size=total - self.n, replace=False), side="right"
+            )
             x -= np.bincount(gone, minlength=len(x))

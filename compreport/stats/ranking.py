@@ -1,9 +1,9 @@
-"""Best-first order and competition ranks of observed scores.
-"""
+"""Best-first order and competition ranks of observed scores."""
 
 from __future__ import annotations
 
 import numpy as np
+
 
 def order_systems(observed: np.ndarray, higher_is_better: bool) -> tuple[np.ndarray, np.ndarray]:
     """Best-first order (ties keep input order; NaN last) and competition ranks (1, 2, 2, 4)."""

@@ -66,7 +66,9 @@ class Resampler:
 
     def rng(self, block: int, stream: int = 0) -> np.random.Generator:
         """Generator of ``block``; stream 0 draws resamples, stream 1 the randomization swaps."""
-        return np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(self.key, stream, block)))
+        return np.random.default_rng(
+            np.random.SeedSequence(self.seed, spawn_key=(self.key, stream, block))
+        )
 
     def indices(self, block: int) -> np.ndarray:
         """Drawn units (item indices, or cluster indices) of block ``block``: int array (rows, units)."""
@@ -80,7 +82,7 @@ class Resampler:
         start, stop = self.span(block)
         return self.rng(block, stream=1).integers(0, 2, size=(stop - start, self.units))
 
-    def pattern_counts(self, block: int, sampler: "Multinomial") -> np.ndarray:
+    def pattern_counts(self, block: int, sampler: Multinomial) -> np.ndarray:
         """Multinomial counts over the patterns of ``sampler`` (:class:`~compreport.stats.multinomial.
         Multinomial` of their frequencies, summing to n): (rows, U)."""
         start, stop = self.span(block)

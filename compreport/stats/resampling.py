@@ -47,13 +47,13 @@ import numpy as np
 
 from compreport import interrupts
 from compreport.language.caller import option
-from compreport.workers import forked_map, show_progress
 from compreport.stats.clusters import Clusters
 from compreport.stats.memory import block_rows, check_memory, memory_parts  # noqa: F401  (block_rows: re-exported)
 from compreport.stats.metrics import Prepared
 from compreport.stats.multinomial import Multinomial
 from compreport.stats.resampler import Resampler, competition_key  # noqa: F401  (the plan; re-exported)
-from compreport.stats.summing import _Summer, _stats_matrix, unique_rows  # noqa: F401
+from compreport.stats.summing import _stats_matrix, _Summer, unique_rows  # noqa: F401
+from compreport.workers import forked_map, show_progress
 
 
 @dataclass
@@ -104,14 +104,19 @@ class BootstrapResult:
     engine: str = "dense"
     clusters: int | None = None
 
-    def joined(self, more: "BootstrapResult") -> "BootstrapResult":
+    def joined(self, more: BootstrapResult) -> BootstrapResult:
         """This result's replicates (and randomization rounds) followed by those of ``more``, a
         :func:`run` of the same plan from ``start`` = this result's B: the result of one run of
         both together."""
         swaps = None if self.swaps is None else np.concatenate([self.swaps, more.swaps])
-        return dataclasses.replace(self, replicates=[np.concatenate([a, b]) for a, b in
-                                                     zip(self.replicates, more.replicates, strict=True)],
-                                   swaps=swaps)
+        return dataclasses.replace(
+            self,
+            replicates=[
+                np.concatenate([a, b])
+                for a, b in zip(self.replicates, more.replicates, strict=True)
+            ],
+            swaps=swaps,
+        )
 
     def randomization_p(self, i: int, a: np.ndarray, b: np.ndarray, chunk: int = 64) -> np.ndarray:
         """Approximate-randomization p-values of metric ``i`` for the pairs ``a[j]`` vs ``b[j]``.
@@ -137,34 +142,42 @@ class BootstrapResult:
         """
         p, lay, m = self.prepared[i], self.layout[i], self.m
         if lay is None or self.swaps is None:
-            raise ValueError("randomization needs decomposable metrics and run(..., randomization=True)")
+            raise ValueError(
+                "randomization needs decomposable metrics and run(..., randomization=True)"
+            )
         t, na, nb = lay
-        shared = np.broadcast_to(self.total[t:t + na], (self.swaps.shape[0], na))
-        tot = self.total[t + na:t + na + m * nb].reshape(m, nb)
-        sw = self.swaps[:, t + na:t + na + m * nb].reshape(-1, m, nb)
-        moved_shared = self.swaps[:, t:t + na]
+        shared = np.broadcast_to(self.total[t : t + na], (self.swaps.shape[0], na))
+        tot = self.total[t + na : t + na + m * nb].reshape(m, nb)
+        sw = self.swaps[:, t + na : t + na + m * nb].reshape(-1, m, nb)
+        moved_shared = self.swaps[:, t : t + na]
         obs = self.observed[i]
         out = np.empty(len(a))
         for s in range(0, len(a), chunk):
-            aa, bb = a[s:s + chunk], b[s:s + chunk]
+            aa, bb = a[s : s + chunk], b[s : s + chunk]
             delta = np.abs(obs[aa] - obs[bb])
             if p.swapped is None:
-                moved = sw[:, bb] - sw[:, aa]           # (R, k, nb): b's stats land in a's slot
+                moved = sw[:, bb] - sw[:, aa]  # (R, k, nb): b's stats land in a's slot
                 sa = p.finalize(shared, tot[aa] + moved, float(self.n), systems=aa)
                 sb = p.finalize(shared, tot[bb] - moved, float(self.n), systems=bb)
-            else:                                   # statistics tied to their system (Prepared.swapped)
-                sa = p.swapped(shared, tot[aa] - sw[:, aa], moved_shared, sw[:, bb], float(self.n), aa, bb)
-                sb = p.swapped(shared, tot[bb] - sw[:, bb], moved_shared, sw[:, aa], float(self.n), bb, aa)
+            else:  # statistics tied to their system (Prepared.swapped)
+                sa = p.swapped(
+                    shared, tot[aa] - sw[:, aa], moved_shared, sw[:, bb], float(self.n), aa, bb
+                )
+                sb = p.swapped(
+                    shared, tot[bb] - sw[:, bb], moved_shared, sw[:, aa], float(self.n), bb, aa
+                )
             d = np.abs(sa - sb)
             hits = (d >= delta - 1e-10 * np.maximum(1.0, delta)).sum(axis=0)
-            out[s:s + chunk] = (1 + hits) / (d.shape[0] + 1)
+            out[s : s + chunk] = (1 + hits) / (d.shape[0] + 1)
         return out
 
 
-def _finalize(p: Prepared, summed: np.ndarray, lay: tuple[int, int, int], m: int, count) -> np.ndarray:
+def _finalize(
+    p: Prepared, summed: np.ndarray, lay: tuple[int, int, int], m: int, count
+) -> np.ndarray:
     t, a, b = lay
-    shared = summed[..., t:t + a]
-    per = summed[..., t + a:t + a + m * b].reshape(summed.shape[:-1] + (m, b))
+    shared = summed[..., t : t + a]
+    per = summed[..., t + a : t + a + m * b].reshape(summed.shape[:-1] + (m, b))
     return p.finalize(shared, per, np.asarray(count, dtype=float))
 
 
@@ -192,7 +205,7 @@ def _block(task: tuple[int, int]) -> tuple[dict, np.ndarray | None]:
         elif w_["mode"] == "clusters":
             drawn = clusters.counts(draws)  # (rows, G)
             w = np.ascontiguousarray((w_["by_pattern"] @ drawn.T).T, dtype=dtype)
-            count = drawn @ clusters.sizes.astype(float)     # items in each resample
+            count = drawn @ clusters.sizes.astype(float)  # items in each resample
         else:
             # pattern counts of each resample, row by row (one row's counts stay in cache)
             w = np.empty((len(draws), patterns), dtype=dtype)
@@ -203,8 +216,11 @@ def _block(task: tuple[int, int]) -> tuple[dict, np.ndarray | None]:
             if p.decomposable:
                 out[i] = _finalize(p, summed, w_["layout"][i], w_["m"], count)
         if w_["randomization"]:
-            flips = ((w_["by_pattern"] @ rs.cluster_swaps(k)[skip:].T).T if clusters is not None
-                     else rs.swap_counts(k, w_["freq"])[skip:])
+            flips = (
+                (w_["by_pattern"] @ rs.cluster_swaps(k)[skip:].T).T
+                if clusters is not None
+                else rs.swap_counts(k, w_["freq"])[skip:]
+            )
             swaps = summer.summed(flips)
     generic = [(i, p) for i, p in enumerate(w_["prepared"]) if not p.decomposable]
     if generic:
@@ -214,10 +230,24 @@ def _block(task: tuple[int, int]) -> tuple[dict, np.ndarray | None]:
     return out, swaps
 
 
-def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 0, *,
-        jobs: int = 1, mode: str | None = None, engine: str | None = None, progress: bool | None = None,
-        jackknife: bool = False, randomization: bool = False, label: str = "the bootstrap",
-        start: int = 0, clusters: Clusters | None = None) -> BootstrapResult:
+def run(
+    prepared: list[Prepared],
+    n: int,
+    m: int,
+    B: int,
+    seed: int,
+    key: int = 0,
+    *,
+    jobs: int = 1,
+    mode: str | None = None,
+    engine: str | None = None,
+    progress: bool | None = None,
+    jackknife: bool = False,
+    randomization: bool = False,
+    label: str = "the bootstrap",
+    start: int = 0,
+    clusters: Clusters | None = None,
+) -> BootstrapResult:
     """Draw ``B`` paired replicates and score every system under every metric.
 
     Parameters
@@ -285,12 +315,26 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
         width = summer.width
     else:
         width = 0
-    parts = memory_parts(n, m, B - start, len(prepared), len(generic), patterns or 0, width, jackknife, randomization,
-                         dense=summer.dense_width() if summer else 0, cells=summer.nnz if summer else 0)
+    parts = memory_parts(
+        n,
+        m,
+        B - start,
+        len(prepared),
+        len(generic),
+        patterns or 0,
+        width,
+        jackknife,
+        randomization,
+        dense=summer.dense_width() if summer else 0,
+        cells=summer.nnz if summer else 0,
+    )
     biggest = max(parts, key=parts.__getitem__)
-    hint = (f"use a smaller {option('bootstrap')}" if biggest.startswith(("replicates", "copies", "randomization"))
-            else "per-item statistics grow with distinct items x systems x labels: check that label columns hold "
-                 "classes, or split the systems")
+    hint = (
+        f"use a smaller {option('bootstrap')}"
+        if biggest.startswith(("replicates", "copies", "randomization"))
+        else "per-item statistics grow with distinct items x systems x labels: check that label columns hold "
+        "classes, or split the systems"
+    )
     check_memory(parts, label + (f" with {option('bootstrap', B)}" if B else ""), hint)
     if decomp:
         # generic metrics have zero-width slices: pattern rows already follow col_slices
@@ -298,10 +342,16 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
         layout = summer.layout
         total = summer.total(freq)
         if jackknife:
-            stats = summer.dense_stats if summer.all_dense else _stats_matrix(prepared, reps, col_slices, m)[0]
+            stats = (
+                summer.dense_stats
+                if summer.all_dense
+                else _stats_matrix(prepared, reps, col_slices, m)[0]
+            )
     if clusters is not None:
         if mode not in (None, "clusters"):
-            raise ValueError(f"the cluster bootstrap draws clusters; mode={mode!r} cannot be used with it")
+            raise ValueError(
+                f"the cluster bootstrap draws clusters; mode={mode!r} cannot be used with it"
+            )
         mode = "clusters"
         sizes = clusters.sizes.astype(float)
         by_pattern = clusters.by_pattern(inverse, patterns).T.tocsr() if decomp else None  # (U, G)
@@ -326,10 +376,20 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
             if p.decomposable and clusters is not None:  # leave one cluster out
                 left = np.asarray(by_pattern.T @ stats)
                 with np.errstate(invalid="ignore", divide="ignore"):
-                    jack.append((_finalize(p, total[None, :] - left, layout[i], m, n - sizes), np.ones(len(sizes))))
+                    jack.append(
+                        (
+                            _finalize(p, total[None, :] - left, layout[i], m, n - sizes),
+                            np.ones(len(sizes)),
+                        )
+                    )
             elif p.decomposable:
                 with np.errstate(invalid="ignore", divide="ignore"):
-                    jack.append((_finalize(p, total[None, :] - stats, layout[i], m, n - 1), freq.astype(float)))
+                    jack.append(
+                        (
+                            _finalize(p, total[None, :] - stats, layout[i], m, n - 1),
+                            freq.astype(float),
+                        )
+                    )
             else:
                 units = clusters.codes if clusters is not None else np.arange(n)
                 vals = np.empty((units.max() + 1, m))
@@ -348,11 +408,29 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
 
     # blocks are drawn here or, with jobs > 1, by forked workers: each block has its own stream, so
     # the numbers do not depend on where it was drawn
-    _WORK.update(resampler=rs, clusters=clusters, decomp=bool(decomp), mode=mode, sampler=sampler,
-                 prepared=list(prepared), randomization=swaps is not None, m=m,
-                 **({"patterns": patterns, "summer": summer, "layout": layout, "inverse": inverse, "freq": freq,
-                     "by_pattern": by_pattern if clusters is not None else None} if decomp else {}))
-    tasks = [(k, max(start - lo, 0)) for k, lo, _ in blocks]   # skip: rows of a block before `start`
+    _WORK.update(
+        resampler=rs,
+        clusters=clusters,
+        decomp=bool(decomp),
+        mode=mode,
+        sampler=sampler,
+        prepared=list(prepared),
+        randomization=swaps is not None,
+        m=m,
+        **(
+            {
+                "patterns": patterns,
+                "summer": summer,
+                "layout": layout,
+                "inverse": inverse,
+                "freq": freq,
+                "by_pattern": by_pattern if clusters is not None else None,
+            }
+            if decomp
+            else {}
+        ),
+    )
+    tasks = [(k, max(start - lo, 0)) for k, lo, _ in blocks]  # skip: rows of a block before `start`
     results = forked_map(_block, tasks, jobs, f"drawing the resamples ({label})")
     try:
         for (_, lo, hi), (_, skip), (values, rounds) in zip(blocks, tasks, results):
@@ -369,7 +447,18 @@ def run(prepared: list[Prepared], n: int, m: int, B: int, seed: int, key: int = 
         _WORK.clear()
         if bar is not None:
             bar.close()
-    return BootstrapResult(observed, replicates, mode, patterns, jack, list(prepared),
-                           layout if decomp else [None] * len(prepared), total if decomp else None, swaps, m, n,
-                           summer.engine if summer else "items", None if clusters is None else clusters.count)
-
+    return BootstrapResult(
+        observed,
+        replicates,
+        mode,
+        patterns,
+        jack,
+        list(prepared),
+        layout if decomp else [None] * len(prepared),
+        total if decomp else None,
+        swaps,
+        m,
+        n,
+        summer.engine if summer else "items",
+        None if clusters is None else clusters.count,
+    )

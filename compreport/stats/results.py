@@ -15,10 +15,12 @@ from pathlib import Path
 import numpy as np
 
 from compreport._version import __version__
-from compreport.inputs.competition import INFO_FIELDS, CompetitionInfo
 from compreport.errors import InputError
+from compreport.inputs.competition import INFO_FIELDS, CompetitionInfo
 from compreport.settings import Settings, suggest
-from compreport.stats import frames  # DataFrames and notebook HTML; pandas is imported inside its functions
+from compreport.stats import (
+    frames,
+)  # DataFrames and notebook HTML; pandas is imported inside its functions
 from compreport.stats.jsonvalues import dataclass_from, json_ready
 from compreport.stats.verdicts import Comparison, Score
 
@@ -92,11 +94,15 @@ class MetricAnalysis:
         held (an analysis read back from results.json) or a system is unknown.
         """
         if self.replicates is None:
-            raise InputError(f"metric {self.name!r}: no bootstrap replicates (they are not stored in "
-                             f"results.json; run the analysis to get them)")
+            raise InputError(
+                f"metric {self.name!r}: no bootstrap replicates (they are not stored in "
+                f"results.json; run the analysis to get them)"
+            )
         for s in (a, b):
             if s not in self.systems:
-                raise InputError(f"metric {self.name!r}: unknown system {s!r}{suggest(s, self.systems)}")
+                raise InputError(
+                    f"metric {self.name!r}: unknown system {s!r}{suggest(s, self.systems)}"
+                )
         sign = 1.0 if self.higher_is_better else -1.0
         ia, ib = self.systems.index(a), self.systems.index(b)
         return sign * (self.replicates[:, ia] - self.replicates[:, ib])
@@ -104,25 +110,41 @@ class MetricAnalysis:
     def to_dict(self) -> dict:
         """This metric's entry of results.json."""
         return {
-            "name": self.name, "params": self.params, "higher_is_better": self.higher_is_better,
-            "ideal": self.ideal, "primary": self.primary, "best": self.best, "verdicts": self.verdicts,
+            "name": self.name,
+            "params": self.params,
+            "higher_is_better": self.higher_is_better,
+            "ideal": self.ideal,
+            "primary": self.primary,
+            "best": self.best,
+            "verdicts": self.verdicts,
             "scores": [asdict(s) | {"ties_with_best": s.ties_with_best} for s in self.scores],
-            "vs_best": [{"system": c.b} | {k: v for k, v in asdict(c).items() if k not in ("a", "b")}
-                        for c in self.vs_best],
+            "vs_best": [
+                {"system": c.b} | {k: v for k, v in asdict(c).items() if k not in ("a", "b")}
+                for c in self.vs_best
+            ],
             "pairs": [asdict(c) for c in self.pairs],
             "competitiveness": self.competitiveness,
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "MetricAnalysis":
+    def from_dict(cls, d: dict) -> MetricAnalysis:
         """Read back :meth:`to_dict` (replicates are not stored)."""
         best = d["best"]
         return cls(
-            name=d["name"], params=d["params"], higher_is_better=d["higher_is_better"], ideal=d.get("ideal"),
-            primary=d["primary"], best=best, scores=[dataclass_from(Score, s) for s in d["scores"]],
-            vs_best=[dataclass_from(Comparison, c | {"a": best, "b": c["system"]}) for c in d["vs_best"]],
-            pairs=[dataclass_from(Comparison, c) for c in d["pairs"]], competitiveness=d["competitiveness"],
-            verdicts=d.get("verdicts", {}))
+            name=d["name"],
+            params=d["params"],
+            higher_is_better=d["higher_is_better"],
+            ideal=d.get("ideal"),
+            primary=d["primary"],
+            best=best,
+            scores=[dataclass_from(Score, s) for s in d["scores"]],
+            vs_best=[
+                dataclass_from(Comparison, c | {"a": best, "b": c["system"]}) for c in d["vs_best"]
+            ],
+            pairs=[dataclass_from(Comparison, c) for c in d["pairs"]],
+            competitiveness=d["competitiveness"],
+            verdicts=d.get("verdicts", {}),
+        )
 
 
 @dataclass
@@ -184,25 +206,47 @@ class CompetitionAnalysis(CompetitionInfo):
             if ma.name == name:
                 return ma
         names = [ma.name for ma in self.metrics]
-        raise InputError(f"competition {self.id!r} has no metric {name!r}{suggest(name, names)}; "
-                         f"metrics: {', '.join(names)}")
+        raise InputError(
+            f"competition {self.id!r} has no metric {name!r}{suggest(name, names)}; "
+            f"metrics: {', '.join(names)}"
+        )
 
     def to_dict(self) -> dict:
         """This competition's entry of results.json."""
         out = self.metadata()
-        out.update(n=self.n, systems=self.systems, baselines=self.baselines, teams=self.teams, missing=self.missing,
-                   metrics=[ma.to_dict() for ma in self.metrics], inputs=self.inputs,
-                   warnings=self.warnings, engine=self.engine, classes=self.classes, clusters=self.clusters)
+        out.update(
+            n=self.n,
+            systems=self.systems,
+            baselines=self.baselines,
+            teams=self.teams,
+            missing=self.missing,
+            metrics=[ma.to_dict() for ma in self.metrics],
+            inputs=self.inputs,
+            warnings=self.warnings,
+            engine=self.engine,
+            classes=self.classes,
+            clusters=self.clusters,
+        )
         return out
 
     @classmethod
-    def from_dict(cls, d: dict) -> "CompetitionAnalysis":
+    def from_dict(cls, d: dict) -> CompetitionAnalysis:
         """Read back :meth:`to_dict`."""
         kw = {k: d.get(k) for k in INFO_FIELDS}
-        return cls(**kw, n=d["n"], systems=d["systems"], baselines=d["baselines"],
-                   metrics=[MetricAnalysis.from_dict(x) for x in d["metrics"]], inputs=d.get("inputs", []),
-                   warnings=d.get("warnings", []), engine=d.get("engine", {}), teams=d.get("teams", {}),
-                   missing=d.get("missing", {}), classes=d.get("classes"), clusters=d.get("clusters"))
+        return cls(
+            **kw,
+            n=d["n"],
+            systems=d["systems"],
+            baselines=d["baselines"],
+            metrics=[MetricAnalysis.from_dict(x) for x in d["metrics"]],
+            inputs=d.get("inputs", []),
+            warnings=d.get("warnings", []),
+            engine=d.get("engine", {}),
+            teams=d.get("teams", {}),
+            missing=d.get("missing", {}),
+            classes=d.get("classes"),
+            clusters=d.get("clusters"),
+        )
 
 
 @dataclass
@@ -239,33 +283,46 @@ class Analysis:
         """The competition ``id``; None is allowed when there is only one."""
         if id is None:
             if len(self.competitions) != 1:
-                raise InputError(f"{len(self.competitions)} competitions: name one with competition= "
-                                 f"({', '.join(c.id for c in self.competitions)})")
+                raise InputError(
+                    f"{len(self.competitions)} competitions: name one with competition= "
+                    f"({', '.join(c.id for c in self.competitions)})"
+                )
             return self.competitions[0]
         for c in self.competitions:
             if c.id == id:
                 return c
         ids = [c.id for c in self.competitions]
-        raise InputError(f"no competition {id!r}{suggest(str(id), ids)}; competitions: {', '.join(ids)}")
+        raise InputError(
+            f"no competition {id!r}{suggest(str(id), ids)}; competitions: {', '.join(ids)}"
+        )
 
     def to_dict(self) -> dict:
         """The results.json contract: JSON-ready (NaN/inf as None, numpy scalars as Python)."""
-        return json_ready({"tool": {"name": "compreport", "version": self.version},
-                       "settings": self.settings.to_dict(), "workshop": self.workshop,
-                       "competitions": [c.to_dict() for c in self.competitions]})
+        return json_ready(
+            {
+                "tool": {"name": "compreport", "version": self.version},
+                "settings": self.settings.to_dict(),
+                "workshop": self.workshop,
+                "competitions": [c.to_dict() for c in self.competitions],
+            }
+        )
 
     def to_json(self) -> str:
         """results.json text (UTF-8, one space indent, trailing newline)."""
         return json.dumps(self.to_dict(), indent=1, ensure_ascii=False, allow_nan=False) + "\n"
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Analysis":
+    def from_dict(cls, d: dict) -> Analysis:
         """Read back :meth:`to_dict` (bootstrap replicates are not stored)."""
-        return cls(Settings.from_dict(d["settings"]), [CompetitionAnalysis.from_dict(c) for c in d["competitions"]],
-                   d["tool"]["version"], d.get("workshop") or {})
+        return cls(
+            Settings.from_dict(d["settings"]),
+            [CompetitionAnalysis.from_dict(c) for c in d["competitions"]],
+            d["tool"]["version"],
+            d.get("workshop") or {},
+        )
 
     @classmethod
-    def read(cls, path: str | Path) -> "Analysis":
+    def read(cls, path: str | Path) -> Analysis:
         """Read a results.json file."""
         return cls.from_dict(json.loads(Path(path).read_text(encoding="utf-8")))
 
@@ -327,6 +384,7 @@ class Analysis:
     def __repr__(self) -> str:
         ids = [c.id for c in self.competitions]
         s = self.settings
-        return (f"<Analysis: {len(ids)} competition(s) ({', '.join(ids[:5])}{', ...' if len(ids) > 5 else ''}); "
-                f"B = {s.bootstrap}, seed = {s.seed}, alpha = {s.alpha:g}, {s.correction} over {s.family}>")
-
+        return (
+            f"<Analysis: {len(ids)} competition(s) ({', '.join(ids[:5])}{', ...' if len(ids) > 5 else ''}); "
+            f"B = {s.bootstrap}, seed = {s.seed}, alpha = {s.alpha:g}, {s.correction} over {s.family}>"
+        )

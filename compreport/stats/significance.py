@@ -64,10 +64,18 @@ def berg_kirkpatrick_p_value(diff_reps: np.ndarray, delta: np.ndarray) -> np.nda
 P_VALUE = {"bootstrap": bootstrap_p_value, "berg-kirkpatrick": berg_kirkpatrick_p_value}
 
 
-def differences(observed: np.ndarray, replicates: np.ndarray, a: np.ndarray, b: np.ndarray,
-                higher_is_better: bool, alpha: float, ci: str = "percentile",
-                jack: tuple[np.ndarray, np.ndarray] | None = None, chunk: int = 256,
-                test: str = "bootstrap") -> dict[str, np.ndarray]:
+def differences(
+    observed: np.ndarray,
+    replicates: np.ndarray,
+    a: np.ndarray,
+    b: np.ndarray,
+    higher_is_better: bool,
+    alpha: float,
+    ci: str = "percentile",
+    jack: tuple[np.ndarray, np.ndarray] | None = None,
+    chunk: int = 256,
+    test: str = "bootstrap",
+) -> dict[str, np.ndarray]:
     """Oriented differences ``a - b`` for index arrays ``a``, ``b``: diff, ci_low, ci_high, p_value.
 
     ``p_value`` is the p-value of the bootstrap ``test`` (a key of :data:`P_VALUE`; the
@@ -78,20 +86,27 @@ def differences(observed: np.ndarray, replicates: np.ndarray, a: np.ndarray, b: 
     p_of = P_VALUE.get(test, bootstrap_p_value)
     out = {key: np.empty(k) for key in ("diff", "ci_low", "ci_high", "p_value")}
     for s in range(0, k, chunk):
-        aa, bb = a[s:s + chunk], b[s:s + chunk]
+        aa, bb = a[s : s + chunk], b[s : s + chunk]
         delta = sign * (observed[aa] - observed[bb])
         d = sign * (replicates[:, aa] - replicates[:, bb])
         jd = None if jack is None else (sign * (jack[0][:, aa] - jack[0][:, bb]), jack[1])
         lo, hi = interval(d, delta, ci, alpha, jd)
-        out["diff"][s:s + chunk] = delta
-        out["ci_low"][s:s + chunk] = lo
-        out["ci_high"][s:s + chunk] = hi
-        out["p_value"][s:s + chunk] = p_of(d, delta) if d.shape[0] else np.nan
+        out["diff"][s : s + chunk] = delta
+        out["ci_low"][s : s + chunk] = lo
+        out["ci_high"][s : s + chunk] = hi
+        out["p_value"][s : s + chunk] = p_of(d, delta) if d.shape[0] else np.nan
     return out
 
 
-def p_values(observed: np.ndarray, replicates: np.ndarray, a: np.ndarray, b: np.ndarray, higher_is_better: bool,
-             chunk: int = 256, test: str = "bootstrap") -> np.ndarray:
+def p_values(
+    observed: np.ndarray,
+    replicates: np.ndarray,
+    a: np.ndarray,
+    b: np.ndarray,
+    higher_is_better: bool,
+    chunk: int = 256,
+    test: str = "bootstrap",
+) -> np.ndarray:
     """P-values of the bootstrap ``test`` (:data:`P_VALUE`) of the oriented differences ``a - b``
     over ``replicates`` (R, m), without intervals: the p-values re-estimated from more resamples."""
     sign = 1.0 if higher_is_better else -1.0
@@ -100,6 +115,8 @@ def p_values(observed: np.ndarray, replicates: np.ndarray, a: np.ndarray, b: np.
     if replicates.shape[0] == 0:
         return out
     for s in range(0, len(a), chunk):
-        aa, bb = a[s:s + chunk], b[s:s + chunk]
-        out[s:s + chunk] = p_of(sign * (replicates[:, aa] - replicates[:, bb]), sign * (observed[aa] - observed[bb]))
+        aa, bb = a[s : s + chunk], b[s : s + chunk]
+        out[s : s + chunk] = p_of(
+            sign * (replicates[:, aa] - replicates[:, bb]), sign * (observed[aa] - observed[bb])
+        )
     return out

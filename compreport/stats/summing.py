@@ -68,7 +68,9 @@ def unique_rows(cols: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             key, bound = key.ravel().astype(np.int64), len(used)
         key = key * k + code
         bound *= k
-    _, first, inverse, freq = np.unique(key, return_index=True, return_inverse=True, return_counts=True)
+    _, first, inverse, freq = np.unique(
+        key, return_index=True, return_inverse=True, return_counts=True
+    )
     return cols[first], inverse.ravel(), freq
 
 
@@ -82,12 +84,16 @@ def _cell_tables(p: Prepared, m: int) -> tuple[np.ndarray, np.ndarray] | None:
         rows[:, 0] = g
         rows[:, 1:] = np.arange(k)[:, None]
         shared, per = p.stats(rows)
-        if not (np.array_equal(shared, np.broadcast_to(shared[:1], shared.shape))
-                and np.array_equal(per, np.broadcast_to(per[:, :1], per.shape))):
+        if not (
+            np.array_equal(shared, np.broadcast_to(shared[:1], shared.shape))
+            and np.array_equal(per, np.broadcast_to(per[:, :1], per.shape))
+        ):
             return None
         shared_tab.append(shared[0])
         per_tab.append(per[:, 0])
-    return np.array(shared_tab, dtype=np.float64).reshape(k, -1), np.concatenate(per_tab).astype(np.float64)
+    return np.array(shared_tab, dtype=np.float64).reshape(k, -1), np.concatenate(per_tab).astype(
+        np.float64
+    )
 
 
 class _Summer:
@@ -103,8 +109,16 @@ class _Summer:
     metrics of a ``"cells"`` run keep the dense product for their own columns.
     """
 
-    def __init__(self, prepared: list[Prepared], reps: np.ndarray, freq: np.ndarray, col_slices: list[slice],
-                 m: int, n: int, engine: str | None = None):
+    def __init__(
+        self,
+        prepared: list[Prepared],
+        reps: np.ndarray,
+        freq: np.ndarray,
+        col_slices: list[slice],
+        m: int,
+        n: int,
+        engine: str | None = None,
+    ):
         self.m, self.U = m, len(reps)
         shapes = []
         for p, cs in zip(prepared, col_slices, strict=True):
@@ -131,7 +145,9 @@ class _Summer:
                     continue
                 cellable[i] = tabs
                 for grp in groups:
-                    if grp["k"] == p.cells and np.array_equal(prepared[grp["members"][0]].columns, p.columns):
+                    if grp["k"] == p.cells and np.array_equal(
+                        prepared[grp["members"][0]].columns, p.columns
+                    ):
                         grp["members"].append(i)
                         break
                 else:
@@ -141,7 +157,7 @@ class _Summer:
         for grp in groups:
             cs, k = grp["slice"], grp["k"]
             g = reps[:, cs.start].astype(np.int64)
-            pr = reps[:, cs.start + 1:cs.start + 1 + m].astype(np.int64)
+            pr = reps[:, cs.start + 1 : cs.start + 1 + m].astype(np.int64)
             grp["g"], grp["pr"] = g, pr
             grp["errors"] = int((pr != g[:, None]).sum())
             cols = sum(self.layout[i][1] + m * self.layout[i][2] for i in grp["members"])
@@ -155,16 +171,28 @@ class _Summer:
         self.engine = engine
         self.groups = groups if engine == "cells" else []
         in_cells = {i for grp in self.groups for i in grp["members"]}
-        self.exact32 = n < 1 << 24          # float32 holds every count exactly
+        self.exact32 = n < 1 << 24  # float32 holds every count exactly
         self._cellable = cellable
         self.dense = [i for i, p in enumerate(prepared) if p.decomposable and i not in in_cells]
-        self.dense_pos = np.concatenate([np.arange(self.layout[i][0], self.layout[i][0] + shapes[i][0] + m * shapes[i][1])
-                                         for i in self.dense]) if self.dense else np.zeros(0, dtype=np.int64)
+        self.dense_pos = (
+            np.concatenate(
+                [
+                    np.arange(
+                        self.layout[i][0], self.layout[i][0] + shapes[i][0] + m * shapes[i][1]
+                    )
+                    for i in self.dense
+                ]
+            )
+            if self.dense
+            else np.zeros(0, dtype=np.int64)
+        )
         self.dense_stats = None
         self.all_dense = len(self.dense) == sum(p.decomposable for p in prepared)
         self.nnz = sum(grp["errors"] + self.U for grp in self.groups)
 
-    def materialize(self, prepared: list[Prepared], reps: np.ndarray, col_slices: list[slice]) -> None:
+    def materialize(
+        self, prepared: list[Prepared], reps: np.ndarray, col_slices: list[slice]
+    ) -> None:
         """Build the sparse cell incidences and the dense statistics (after the memory check)."""
         for grp in self.groups:
             self._build(grp, self._cellable)
@@ -183,11 +211,13 @@ class _Summer:
         import scipy.sparse as sparse
 
         k, m, g, pr = grp["k"], self.m, grp["g"], grp["pr"]
-        sys_i, u_i = np.nonzero((pr != g[:, None]).T)      # system-major: rows sorted by system
+        sys_i, u_i = np.nonzero((pr != g[:, None]).T)  # system-major: rows sorted by system
         rows = np.concatenate([sys_i * k * k + g[u_i] * k + pr[u_i, sys_i], m * k * k + g])
         cols = np.concatenate([u_i, np.arange(self.U)])
         dtype = np.float32 if self.exact32 else np.float64
-        a = sparse.csr_matrix((np.ones(len(rows), dtype=dtype), (rows, cols)), shape=(m * k * k + k, self.U))
+        a = sparse.csr_matrix(
+            (np.ones(len(rows), dtype=dtype), (rows, cols)), shape=(m * k * k + k, self.U)
+        )
         a.sum_duplicates()
         grp["a"] = a
         grp["tables"] = [(i, *tables[i]) for i in grp["members"]]
@@ -196,20 +226,20 @@ class _Summer:
     def _cells(self, grp: dict, w: np.ndarray, out: np.ndarray) -> None:
         k, m = grp["k"], self.m
         dtype = np.float32 if self.exact32 else np.float64
-        chunk = max(1, min(_CELL_CHUNK, (1 << 22) // (m * k * k)))   # <= 32 MB of cell counts
+        chunk = max(1, min(_CELL_CHUNK, (1 << 22) // (m * k * k)))  # <= 32 MB of cell counts
         diag = np.arange(k)
         for c in range(0, len(w), chunk):
-            wt = np.ascontiguousarray(w[c:c + chunk].T, dtype=dtype)
+            wt = np.ascontiguousarray(w[c : c + chunk].T, dtype=dtype)
             counts = (grp["a"] @ wt).T.astype(np.float64)
             r = len(counts)
-            gold = counts[:, m * k * k:]                                   # (r, k) gold class counts
-            cells = counts[:, :m * k * k].reshape(r, m, k, k)
-            cells[:, :, diag, diag] = gold[:, None, :] - cells.sum(axis=-1)   # the diagonal was 0
+            gold = counts[:, m * k * k :]  # (r, k) gold class counts
+            cells = counts[:, : m * k * k].reshape(r, m, k, k)
+            cells[:, :, diag, diag] = gold[:, None, :] - cells.sum(axis=-1)  # the diagonal was 0
             flat = cells.reshape(r, m, k * k)
             for i, shared_tab, per_tab in grp["tables"]:
                 t, a, b = self.layout[i]
-                out[c:c + r, t:t + a] = gold @ shared_tab
-                out[c:c + r, t + a:t + a + m * b] = (flat @ per_tab).reshape(r, m * b)
+                out[c : c + r, t : t + a] = gold @ shared_tab
+                out[c : c + r, t + a : t + a + m * b] = (flat @ per_tab).reshape(r, m * b)
 
     def summed(self, w: np.ndarray) -> np.ndarray:
         """(r, width) statistics summed with pattern weights ``w`` (r, U), integer-valued."""

@@ -35,26 +35,19 @@ ES: dict[str, str] = {
     "Number of participants or runs": "Número de participantes o de ejecuciones",
     "Ties w/ win.": "Emp. c/ gan.",
     "Possible ties with the winner, with corrections none / Bonferroni / Holm / BH / max-T (max-T under the bootstrap "
-    "test only) over the report's family, on the winner's comparisons with the other competitors":
-        "Posibles empates con el ganador, con las correcciones ninguna / Bonferroni / Holm / BH / max-T (max-T solo "
-        "con la prueba bootstrap) sobre la familia del informe, en las comparaciones del ganador con los demás "
-        "competidores",
+    "test only) over the report's family, on the winner's comparisons with the other competitors": "Posibles empates con el ganador, con las correcciones ninguna / Bonferroni / Holm / BH / max-T (max-T solo "
+    "con la prueba bootstrap) sobre la familia del informe, en las comparaciones del ganador con los demás "
+    "competidores",
     "Poss. compars.": "Compar. pos.",
     "Total possible comparisons, m(m-1)/2": "Total de comparaciones posibles, m(m-1)/2",
     "none/Bonf.": "ninguna/Bonf.",
-    "Ties between competitors, with no correction / Bonferroni":
-        "Empates entre competidores, sin corrección / con corrección de Bonferroni",
-    "Ties between competitors, with Holm / Benjamini-Hochberg correction":
-        "Empates entre competidores, con corrección de Holm / de Benjamini-Hochberg",
+    "Ties between competitors, with no correction / Bonferroni": "Empates entre competidores, sin corrección / con corrección de Bonferroni",
+    "Ties between competitors, with Holm / Benjamini-Hochberg correction": "Empates entre competidores, con corrección de Holm / de Benjamini-Hochberg",
     "|win.-med.|": "|gan.-med.|",
-    "Performance difference between the winner and the competitor in the middle of the table":
-        "Diferencia de rendimiento entre el ganador y el competidor situado en la mitad de la tabla",
-    "Coefficient of variation of competitors' performance, CV = 100 s/mean (%)":
-        "Coeficiente de variación del rendimiento de los competidores, CV = 100 s/media (en %)",
-    "Possible percentage improvement, e.g. for F1: 100 (1 - F1 of the winner)":
-        "Mejora porcentual posible, p. ej., para F1: 100 (1 - F1 del ganador)",
+    "Performance difference between the winner and the competitor in the middle of the table": "Diferencia de rendimiento entre el ganador y el competidor situado en la mitad de la tabla",
+    "Coefficient of variation of competitors' performance, CV = 100 s/mean (%)": "Coeficiente de variación del rendimiento de los competidores, CV = 100 s/media (en %)",
+    "Possible percentage improvement, e.g. for F1: 100 (1 - F1 of the winner)": "Mejora porcentual posible, p. ej., para F1: 100 (1 - F1 del ganador)",
     "Resampled by cluster: {n} items in {unit}.": "Remuestreo por conglomerados: {n} ítems en {unit}.",
-
     # LaTeX: headers (templates/latex), caption pieces and the legend's mathematics (latex_words.py)
     "LCI": "LI",  # límite inferior; the captions say so
     "UCI": "LS",
@@ -63,19 +56,15 @@ ES: dict[str, str] = {
     "Task": "Tarea",
     "Language": "Idioma",
     "Metric": "Métrica",
-    "Baselines provided by the organizers are set in italics.":
-        "Las líneas base aportadas por la organización aparecen en cursiva.",
+    "Baselines provided by the organizers are set in italics.": "Las líneas base aportadas por la organización aparecen en cursiva.",
     "No table of {what}: {reason}.": "Sin tabla de {what}: {reason}.",
     r"Possible ties with the winner, with corrections none / Bonferroni / Holm / BH / max-$T$ (max-$T$ under the "
-    r"bootstrap test only) over the report's family, on the winner's comparisons with the other competitors":
-        r"Posibles empates con el ganador, con las correcciones ninguna / Bonferroni / Holm / BH / max-$T$ (max-$T$ "
-        r"solo con la prueba bootstrap) sobre la familia del informe, en las comparaciones del ganador con los demás "
-        r"competidores",
+    r"bootstrap test only) over the report's family, on the winner's comparisons with the other competitors": r"Posibles empates con el ganador, con las correcciones ninguna / Bonferroni / Holm / BH / max-$T$ (max-$T$ "
+    r"solo con la prueba bootstrap) sobre la familia del informe, en las comparaciones del ganador con los demás "
+    r"competidores",
     r"Total possible comparisons, $m(m-1)/2$": r"Total de comparaciones posibles, $m(m-1)/2$",
-    r"Coefficient of variation of competitors' performance, $\mathit{{CV}} = 100\,s/\bar{{x}}$, in \%":
-        r"Coeficiente de variación del rendimiento de los competidores, $\mathit{{CV}} = 100\,s/\bar{{x}}$, en \%",
-    r"Possible percentage improvement, e.g.\ for {f1}: $100\,(1 - \mbox{{{f1} of the winner}})$":
-        r"Mejora porcentual posible, p.~ej., para {f1}: $100\,(1 - \mbox{{{f1} del ganador}})$",
+    r"Coefficient of variation of competitors' performance, $\mathit{{CV}} = 100\,s/\bar{{x}}$, in \%": r"Coeficiente de variación del rendimiento de los competidores, $\mathit{{CV}} = 100\,s/\bar{{x}}$, en \%",
+    r"Possible percentage improvement, e.g.\ for {f1}: $100\,(1 - \mbox{{{f1} of the winner}})$": r"Mejora porcentual posible, p.~ej., para {f1}: $100\,(1 - \mbox{{{f1} del ganador}})$",
     " (part {k} of {n})": " (parte {k} de {n})",
     "{head} (continued from Table~{ref}, part {k} of {n}).": "{head} (continuación de la tabla~{ref}, parte {k} de {n}).",
     "F$_1$ score": "F$_1$",
@@ -87,89 +76,66 @@ ES: dict[str, str] = {
     "Pearson's $r$": "$r$ de Pearson",
     r"Spearman's $\rho$": r"$\rho$ de Spearman",
     "Acc.": "Exact.",
-
     # LaTeX captions (latex.py, latex_pairwise.py)
     "Leaderboard of {competition}": "Clasificación de {competition}",
     ", ranked by {metric} ({direction}; best values in bold). Systems sharing a letter in column Group are not "
-    "significantly different ({rule}, {alpha}).":
-        ", ordenada por {metric} ({direction}; los mejores valores, en negrita). Los sistemas que comparten una letra "
-        "en la columna Grupo no difieren significativamente ({rule}, {alpha}).",
+    "significantly different ({rule}, {alpha}).": ", ordenada por {metric} ({direction}; los mejores valores, en negrita). Los sistemas que comparten una letra "
+    "en la columna Grupo no difieren significativamente ({rule}, {alpha}).",
     " Systems are numbered by position ({key}).": " Los sistemas se numeran por su posición ({key}).",
     " Systems are numbered by rank ({key}).": " Los sistemas se numeran por su posición ({key}).",
     " {title}: systems are numbered by position ({key}).": " {title}: los sistemas se numeran por su posición ({key}).",
     " Systems: {key}": " Sistemas: {key}",
-    "Ordered bootstrap confidence intervals for {competition}{unit}":
-        "Intervalos de confianza bootstrap ordenados de {competition}{unit}",
+    "Ordered bootstrap confidence intervals for {competition}{unit}": "Intervalos de confianza bootstrap ordenados de {competition}{unit}",
     " (resampling {unit})": " (remuestreando {unit})",
-    r": bootstrap mean and {level}\% {method} confidence interval (LCI, UCI) from {resamples} resamples, best first.":
-        r": media bootstrap e intervalo de confianza {method} al {level}\% (límites inferior LI y superior LS) a partir "
-        r"de {resamples} remuestras, de mejor a peor.",
-    "Information summary: the rows of the competitiveness tables.":
-        "Resumen de la información: las filas de las tablas de competitividad.",
+    r": bootstrap mean and {level}\% {method} confidence interval (LCI, UCI) from {resamples} resamples, best first.": r": media bootstrap e intervalo de confianza {method} al {level}\% (límites inferior LI y superior LS) a partir "
+    r"de {resamples} remuestras, de mejor a peor.",
+    "Information summary: the rows of the competitiveness tables.": "Resumen de la información: las filas de las tablas de competitividad.",
     "competitiveness summary": "resumen de competitividad",
     "no competition": "ninguna competición",
     "Competitiveness of the competitions{part}; rows as in Table~{ref}. Ties are the paper's counts among competitors "
     "at {alpha} with the {test}: with the winner on the winner's comparisons with the other competitors as the "
-    "report's family corrects them, between competitors over {ties}.":
-        "Competitividad de las competiciones{part}; filas como en la tabla~{ref}. Los empates son los recuentos del "
-        "artículo entre competidores, con {alpha} y la {test}: con el ganador, en las comparaciones del ganador con "
-        "los demás competidores tal como las corrige la familia del informe; entre competidores, sobre {ties}.",
+    "report's family corrects them, between competitors over {ties}.": "Competitividad de las competiciones{part}; filas como en la tabla~{ref}. Los empates son los recuentos del "
+    "artículo entre competidores, con {alpha} y la {test}: con el ganador, en las comparaciones del ganador con "
+    "los demás competidores tal como las corrige la familia del informe; entre competidores, sobre {ties}.",
     "Per-class scores of {system}": "Puntuaciones por clase de {system}",
     ", the best system of {competition} by {metric}, on the full test set (field {field}): precision of the items it "
     "labels with the class, recall of the class's gold items, their F$_1$, and the class's gold items (support); 0 "
-    "where undefined. Point estimates, without intervals.":
-        ", el mejor sistema de {competition} según {metric}, en el conjunto de prueba completo (campo {field}): "
-        "precisión de los ítems que etiqueta con la clase, cobertura de los ítems de la clase en la anotación de "
-        "referencia, su F$_1$ y los ítems de la clase en la anotación de referencia (soporte); 0 donde no está "
-        "definida. Estimaciones puntuales, sin intervalos.",
-    "Differences of {metric} from the best system of {competition}":
-        "Diferencias en {metric} respecto al mejor sistema de {competition}",
+    "where undefined. Point estimates, without intervals.": ", el mejor sistema de {competition} según {metric}, en el conjunto de prueba completo (campo {field}): "
+    "precisión de los ítems que etiqueta con la clase, cobertura de los ítems de la clase en la anotación de "
+    "referencia, su F$_1$ y los ítems de la clase en la anotación de referencia (soporte); 0 donde no está "
+    "definida. Estimaciones puntuales, sin intervalos.",
+    "Differences of {metric} from the best system of {competition}": "Diferencias en {metric} respecto al mejor sistema de {competition}",
     r", {best} (positive: the best is better), with {level}\% {method} bootstrap confidence intervals (not corrected "
     r"for multiple comparisons); Excl.~0: the interval excludes zero. Sig.: significantly different from the best, "
-    r"decided by $p$ ({rule}, {alpha}).":
-        r", {best} (diferencia positiva: el mejor es superior), con intervalos de confianza bootstrap {method} al "
-        r"{level}\% (sin corrección por comparaciones múltiples); Excl.~0: el intervalo excluye el cero. Sig.: "
-        r"diferencia significativa con el mejor, decidida por $p$ ({rule}, {alpha}).",
-    " $p$ from {draws}, Monte-Carlo standard error at most {se}":
-        " Valores $p$ a partir de {draws}, con un error estándar de Monte Carlo de {se} como máximo",
-    " $p$ from {draws}, Monte-Carlo standard error at most below {se}":
-        " Valores $p$ a partir de {draws}, con un error estándar de Monte Carlo inferior a {se}",
-    "; {n} verdict unsettled (within that error: drawing more could change it)":
-        "; {n} veredicto no resuelto (dentro de ese error: extraer más podría cambiarlo)",
-    "; {n} verdicts unsettled (within that error: drawing more could change them)":
-        "; {n} veredictos no resueltos (dentro de ese error: extraer más podría cambiarlos)",
-    "No significance mark: without resamples there are no $p$-values":
-        "Ninguna marca de significación: sin remuestras no hay valores $p$",
-    "No significance mark can occur: with {draws} the smallest corrected $p$-value is {p} ({rule})":
-        "No puede darse ninguna marca de significación: con {draws} el menor valor $p$ corregido es "
-        "{p} ({rule})",
+    r"decided by $p$ ({rule}, {alpha}).": r", {best} (diferencia positiva: el mejor es superior), con intervalos de confianza bootstrap {method} al "
+    r"{level}\% (sin corrección por comparaciones múltiples); Excl.~0: el intervalo excluye el cero. Sig.: "
+    r"diferencia significativa con el mejor, decidida por $p$ ({rule}, {alpha}).",
+    " $p$ from {draws}, Monte-Carlo standard error at most {se}": " Valores $p$ a partir de {draws}, con un error estándar de Monte Carlo de {se} como máximo",
+    " $p$ from {draws}, Monte-Carlo standard error at most below {se}": " Valores $p$ a partir de {draws}, con un error estándar de Monte Carlo inferior a {se}",
+    "; {n} verdict unsettled (within that error: drawing more could change it)": "; {n} veredicto no resuelto (dentro de ese error: extraer más podría cambiarlo)",
+    "; {n} verdicts unsettled (within that error: drawing more could change them)": "; {n} veredictos no resueltos (dentro de ese error: extraer más podría cambiarlos)",
+    "No significance mark: without resamples there are no $p$-values": "Ninguna marca de significación: sin remuestras no hay valores $p$",
+    "No significance mark can occur: with {draws} the smallest corrected $p$-value is {p} ({rule})": "No puede darse ninguna marca de significación: con {draws} el menor valor $p$ corregido es "
+    "{p} ({rule})",
     "Marks: {marks} ({rule})": "Marcas: {marks} ({rule})",
     "pairwise differences of {competition}": "diferencias por pares de {competition}",
     "pairwise p-values of {competition}": "valores p por pares de {competition}",
     "a single system": "un único sistema",
-    "Differences of {metric} (column $-$ row) for {competition}":
-        "Diferencias en {metric} (columna $-$ fila) de {competition}",
-    "{head}{part}; systems are numbered by rank ({key}). {marks}.":
-        "{head}{part}; los sistemas se numeran por su posición ({key}). {marks}.",
-    "{head}{part}; columns are numbered by rank ({key}). {marks}.":
-        "{head}{part}; las columnas se numeran por la posición de su sistema ({key}). {marks}.",
-    "Estimated $p$-values of the {metric} differences (A $-$ B, positive: A is better) for {competition}":
-        "Valores $p$ estimados de las diferencias en {metric} (A $-$ B; positiva: A es mejor) de {competition}",
+    "Differences of {metric} (column $-$ row) for {competition}": "Diferencias en {metric} (columna $-$ fila) de {competition}",
+    "{head}{part}; systems are numbered by rank ({key}). {marks}.": "{head}{part}; los sistemas se numeran por su posición ({key}). {marks}.",
+    "{head}{part}; columns are numbered by rank ({key}). {marks}.": "{head}{part}; las columnas se numeran por la posición de su sistema ({key}). {marks}.",
+    "Estimated $p$-values of the {metric} differences (A $-$ B, positive: A is better) for {competition}": "Valores $p$ estimados de las diferencias en {metric} (A $-$ B; positiva: A es mejor) de {competition}",
     ", without adjustment, with Bonferroni, Holm and Benjamini--Hochberg (BH) adjustments and with the max-$T$ "
-    "step-down over {family} ({test}). Verdicts of this report: {rule}, {alpha}.":
-        ", sin ajuste, con los ajustes de Bonferroni, Holm y Benjamini--Hochberg (BH) y con el procedimiento "
-        "escalonado max-$T$ sobre {family} ({test}). Veredictos de este informe: {rule}, {alpha}.",
+    "step-down over {family} ({test}). Verdicts of this report: {rule}, {alpha}.": ", sin ajuste, con los ajustes de Bonferroni, Holm y Benjamini--Hochberg (BH) y con el procedimiento "
+    "escalonado max-$T$ sobre {family} ({test}). Veredictos de este informe: {rule}, {alpha}.",
     ", without adjustment and with Bonferroni, Holm and Benjamini--Hochberg (BH) adjustments over {family} ({test}"
-    "). Verdicts of this report: {rule}, {alpha}.":
-        ", sin ajuste y con los ajustes de Bonferroni, Holm y Benjamini--Hochberg (BH) sobre {family} ("
-        "{test}). Veredictos de este informe: {rule}, {alpha}.",
-
+    "). Verdicts of this report: {rule}, {alpha}.": ", sin ajuste y con los ajustes de Bonferroni, Holm y Benjamini--Hochberg (BH) sobre {family} ("
+    "{test}). Veredictos de este informe: {rule}, {alpha}.",
     # the appendix document (appendix.py)
     "Methods": "Métodos",
     "Competitiveness across competitions": "Competitividad entre competiciones",
     "{n} test items{where}, {m} systems.": "{n} ítems de prueba{where}, {m} sistemas.",
     " in {unit}, resampled by cluster": " en {unit}, remuestreados por conglomerados",
     "Figures": "Figuras",
-    "Ordered bootstrap confidence intervals of {metric} for {task}":
-        "Intervalos de confianza bootstrap ordenados ({metric}) de {task}",
+    "Ordered bootstrap confidence intervals of {metric} for {task}": "Intervalos de confianza bootstrap ordenados ({metric}) de {task}",
 }

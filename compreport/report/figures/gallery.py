@@ -16,6 +16,7 @@ interpreted) and SVG text is XML-escaped by matplotlib.
 This module imports matplotlib; nothing else in the package imports it at module level, so
 ``--format json`` never loads matplotlib.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -29,20 +30,40 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from compreport.language import vocabulary as vocab
 from compreport.language import count, tr
-from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
-from compreport.report.figures.style import (BASELINE_COLOR, CHAR_IN, CONTAINS_ZERO_COLOR, EXCLUDES_ZERO_COLOR, FORMATS, METADATA,
-                       OKABE_ITO, PNG_DPI, RC, ROW_IN, SYSTEM_COLOR, ReportFigure, TEXT, UNDEFINED_COLOR, ci_legend_handles,
-                       draw_intervals, label_width, lattice_bins, lean_pdf_fonts, lower_note, new_figure, pct,
-                       set_system_ticks, styled)
+from compreport.language import vocabulary as vocab
 from compreport.report.figures.glyphs import held_glyph_warnings, warn_missing_glyphs
 from compreport.report.figures.heatmaps import confusion_plot, pairs_plot
+from compreport.report.figures.style import (
+    CONTAINS_ZERO_COLOR,
+    EXCLUDES_ZERO_COLOR,
+    FORMATS,
+    METADATA,
+    OKABE_ITO,
+    PNG_DPI,
+    RC,
+    ROW_IN,
+    TEXT,
+    UNDEFINED_COLOR,
+    ReportFigure,
+    ci_legend_handles,
+    draw_intervals,
+    label_width,
+    lattice_bins,
+    lean_pdf_fonts,
+    lower_note,
+    new_figure,
+    pct,
+    set_system_ticks,
+    styled,
+)
 from compreport.report.figures.workshop import workshop_plot
-from compreport.report.model import Format, many_systems
 from compreport.report.metricnames import metric_label, metric_title
+from compreport.report.model import Format, many_systems
 from compreport.report.naming import metric_stems
 from compreport.report.prose import direction, draws, p_resamples
+from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
+
 
 @styled
 def ci_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float = 0.95) -> Figure:
@@ -59,12 +80,27 @@ def ci_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float =
     ax = fig.add_subplot()
     draw_intervals(ax, names, {s.system: s for s in metric.scores}, baselines, "ci-intervals")
     set_system_ticks(ax, names)
-    ax.set_xlabel(tr("{metric} with {level} bootstrap CI ({direction})", metric=metric_label(metric), level=pct(level),
-                     direction=direction(metric)), **TEXT)
-    ax.set_title(comp.name + "\n" + tr("ordered bootstrap confidence intervals of {metric}", metric=metric_title(metric)),
-                 loc="left", **TEXT)
-    fig.legend(handles=ci_legend_handles(level, bool(baselines & set(names))), loc="outside lower center",
-               ncols=2)
+    ax.set_xlabel(
+        tr(
+            "{metric} with {level} bootstrap CI ({direction})",
+            metric=metric_label(metric),
+            level=pct(level),
+            direction=direction(metric),
+        ),
+        **TEXT,
+    )
+    ax.set_title(
+        comp.name
+        + "\n"
+        + tr("ordered bootstrap confidence intervals of {metric}", metric=metric_title(metric)),
+        loc="left",
+        **TEXT,
+    )
+    fig.legend(
+        handles=ci_legend_handles(level, bool(baselines & set(names))),
+        loc="outside lower center",
+        ncols=2,
+    )
     return fig
 
 
@@ -83,36 +119,93 @@ def diff_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float
     fig = new_figure(4.4 + label_width(names), 1.6 + ROW_IN * max(m, 1))
     ax = fig.add_subplot()
     y = np.arange(m)
-    defined = np.array([np.isfinite(c.ci_low) and np.isfinite(c.ci_high) for c in comps], dtype=bool)
+    defined = np.array(
+        [np.isfinite(c.ci_low) and np.isfinite(c.ci_high) for c in comps], dtype=bool
+    )
     zero = defined & ~np.array([c.excludes_zero for c in comps], dtype=bool)  # the stored verdict
-    colors = [CONTAINS_ZERO_COLOR if z else EXCLUDES_ZERO_COLOR if d else UNDEFINED_COLOR
-              for z, d in zip(zero, defined)]
+    colors = [
+        CONTAINS_ZERO_COLOR if z else EXCLUDES_ZERO_COLOR if d else UNDEFINED_COLOR
+        for z, d in zip(zero, defined)
+    ]
     ax.axvline(0, color=OKABE_ITO["black"], linewidth=0.8, zorder=1)
-    ax.hlines(y, [c.ci_low for c in comps], [c.ci_high for c in comps], colors=colors, linewidth=1.8,
-              gid="diff-intervals")
+    ax.hlines(
+        y,
+        [c.ci_low for c in comps],
+        [c.ci_high for c in comps],
+        colors=colors,
+        linewidth=1.8,
+        gid="diff-intervals",
+    )
     diff = np.array([c.diff for c in comps], dtype=float)
-    for sel, color, face, what in ((zero, CONTAINS_ZERO_COLOR, "white", "contains-zero"),
-                                   (~zero & defined, EXCLUDES_ZERO_COLOR, EXCLUDES_ZERO_COLOR, "excludes-zero"),
-                                   (~defined, UNDEFINED_COLOR, UNDEFINED_COLOR, "undefined")):
+    for sel, color, face, what in (
+        (zero, CONTAINS_ZERO_COLOR, "white", "contains-zero"),
+        (~zero & defined, EXCLUDES_ZERO_COLOR, EXCLUDES_ZERO_COLOR, "excludes-zero"),
+        (~defined, UNDEFINED_COLOR, UNDEFINED_COLOR, "undefined"),
+    ):
         if sel.any():
-            ax.plot(diff[sel], y[sel], linestyle="none", marker="o", markersize=4.5, color=color,
-                    markerfacecolor=face, markeredgewidth=1.2, zorder=3, gid=f"diff-{what}")
+            ax.plot(
+                diff[sel],
+                y[sel],
+                linestyle="none",
+                marker="o",
+                markersize=4.5,
+                color=color,
+                markerfacecolor=face,
+                markeredgewidth=1.2,
+                zorder=3,
+                gid=f"diff-{what}",
+            )
     set_system_ticks(ax, names)
-    ax.set_xlabel(tr("difference in {metric} from the best, {level} bootstrap CI (positive: the best is better{note})",
-                     metric=metric_label(metric), level=pct(level), note=lower_note(metric)), **TEXT)
-    ax.set_title(comp.name + "\n" + tr("differences in {metric} from the best, {best}", metric=metric_label(metric),
-                                        best=metric.best), loc="left", **TEXT)
-    handles = [Line2D([], [], color=CONTAINS_ZERO_COLOR, marker="o", markerfacecolor="white", markersize=4.5,
-                      markeredgewidth=1.2, linewidth=1.8, label=tr("{level} CI contains 0", level=pct(level))),
-               Line2D([], [], color=EXCLUDES_ZERO_COLOR, marker="o", markersize=4.5, linewidth=1.8,
-                      label=tr("{level} CI excludes 0", level=pct(level)))]
+    ax.set_xlabel(
+        tr(
+            "difference in {metric} from the best, {level} bootstrap CI (positive: the best is better{note})",
+            metric=metric_label(metric),
+            level=pct(level),
+            note=lower_note(metric),
+        ),
+        **TEXT,
+    )
+    ax.set_title(
+        comp.name
+        + "\n"
+        + tr(
+            "differences in {metric} from the best, {best}",
+            metric=metric_label(metric),
+            best=metric.best,
+        ),
+        loc="left",
+        **TEXT,
+    )
+    handles = [
+        Line2D(
+            [],
+            [],
+            color=CONTAINS_ZERO_COLOR,
+            marker="o",
+            markerfacecolor="white",
+            markersize=4.5,
+            markeredgewidth=1.2,
+            linewidth=1.8,
+            label=tr("{level} CI contains 0", level=pct(level)),
+        ),
+        Line2D(
+            [],
+            [],
+            color=EXCLUDES_ZERO_COLOR,
+            marker="o",
+            markersize=4.5,
+            linewidth=1.8,
+            label=tr("{level} CI excludes 0", level=pct(level)),
+        ),
+    ]
     fig.legend(handles=handles, loc="outside lower center", ncols=2)
     return fig
 
 
 @styled
-def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str, b: str,
-                      test: str = "bootstrap") -> Figure:
+def distribution_plot(
+    comp: CompetitionAnalysis, metric: MetricAnalysis, a: str, b: str, test: str = "bootstrap"
+) -> Figure:
     """Histogram of the bootstrap distribution of the difference ``a - b`` (paper Fig. 3).
 
     Vertical lines at 0, δ(x) and 2δ(x) (δ(x) the observed difference of the stored
@@ -134,13 +227,23 @@ def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str,
     resamples = p_resamples(metric, first)
     fig = new_figure(6.4, 4.2)
     ax = fig.add_subplot()
-    ax.hist(reps, bins=lattice_bins(reps), color=OKABE_ITO["sky_blue"], edgecolor="white", linewidth=0.3, zorder=2,
-            label=tr("first {b} of {resamples} replicates", b=count(first), resamples=count(resamples))
-            if resamples and test != "randomization" else tr("bootstrap replicates (B = {b})", b=count(reps.size)),
-            gid="dist-histogram")
-    lines = ((0.0, "0", OKABE_ITO["black"], "-"),
-             (delta, f"δ(x) = {delta:.4f}", OKABE_ITO["blue"], "--"),
-             (2 * delta, f"2δ(x) = {2 * delta:.4f}", OKABE_ITO["vermillion"], ":"))
+    ax.hist(
+        reps,
+        bins=lattice_bins(reps),
+        color=OKABE_ITO["sky_blue"],
+        edgecolor="white",
+        linewidth=0.3,
+        zorder=2,
+        label=tr("first {b} of {resamples} replicates", b=count(first), resamples=count(resamples))
+        if resamples and test != "randomization"
+        else tr("bootstrap replicates (B = {b})", b=count(reps.size)),
+        gid="dist-histogram",
+    )
+    lines = (
+        (0.0, "0", OKABE_ITO["black"], "-"),
+        (delta, f"δ(x) = {delta:.4f}", OKABE_ITO["blue"], "--"),
+        (2 * delta, f"2δ(x) = {2 * delta:.4f}", OKABE_ITO["vermillion"], ":"),
+    )
     for x, label, color, style in lines:
         ax.axvline(x, color=color, linestyle=style, linewidth=1.4, label=label, zorder=3)
     lo, hi = ax.get_xlim()
@@ -151,21 +254,40 @@ def distribution_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, a: str,
         if test == "bootstrap":  # two-sided: the other tail, at or beyond 0
             spans.append((lo, 0.0) if delta > 0 else (0.0, hi))
         for k, span in enumerate(spans):
-            ax.axvspan(*span, color=OKABE_ITO["vermillion"], alpha=0.10, linewidth=0, zorder=1,
-                       label=tr("region counted in the p-value") if k == 0 else None)
+            ax.axvspan(
+                *span,
+                color=OKABE_ITO["vermillion"],
+                alpha=0.10,
+                linewidth=0,
+                zorder=1,
+                label=tr("region counted in the p-value") if k == 0 else None,
+            )
     ax.set_xlim(lo, hi)
     ax.grid(True, axis="y")
-    ax.set_xlabel(tr("difference in {metric} (positive: {a} better{note})", metric=metric_label(metric), a=a,
-                     note=lower_note(metric)), **TEXT)
+    ax.set_xlabel(
+        tr(
+            "difference in {metric} (positive: {a} better{note})",
+            metric=metric_label(metric),
+            a=a,
+            note=lower_note(metric),
+        ),
+        **TEXT,
+    )
     ax.set_ylabel(tr("replicates"))
     which = "" if test == "bootstrap" else f" ({vocab.test_phrase(test)})"
     if resamples:  # refined: the p-value is not this histogram's
         which += tr(" (from {draws})", draws=draws(test, resamples))
-    ax.set_title(f"{a} − {b}: δ(x) = {delta:.4f}, " + Format().p_is(c.p_value, tr("raw p-value(x)")) + which,
-                 loc="left",
-                 **TEXT)
-    fig.suptitle(comp.name + ": " + tr("bootstrap distribution of the difference in {metric}", metric=metric_title(metric)),
-                 **TEXT)
+    ax.set_title(
+        f"{a} − {b}: δ(x) = {delta:.4f}, " + Format().p_is(c.p_value, tr("raw p-value(x)")) + which,
+        loc="left",
+        **TEXT,
+    )
+    fig.suptitle(
+        comp.name
+        + ": "
+        + tr("bootstrap distribution of the difference in {metric}", metric=metric_title(metric)),
+        **TEXT,
+    )
     fig.legend(loc="outside lower center", ncols=3)
     for t in fig.legends[0].get_texts():
         t.set_parse_math(False)
@@ -182,25 +304,37 @@ def facet_plot(comp: CompetitionAnalysis, *, level: float = 0.95) -> Figure | No
     k = len(comp.metrics)
     ncols = min(k, 4)
     nrows = -(-k // ncols)
-    fig = new_figure(label_width(names) + 0.6 + 2.3 * ncols, nrows * (0.9 + ROW_IN * len(names)) + 0.8)
+    fig = new_figure(
+        label_width(names) + 0.6 + 2.3 * ncols, nrows * (0.9 + ROW_IN * len(names)) + 0.8
+    )
     axes = np.atleast_1d(fig.subplots(nrows, ncols, sharey=True, squeeze=False)).ravel()
     for i, (ax, metric) in enumerate(zip(axes, comp.metrics)):
-        draw_intervals(ax, names, {s.system: s for s in metric.scores}, baselines, f"facet-{i}-intervals")
+        draw_intervals(
+            ax, names, {s.system: s for s in metric.scores}, baselines, f"facet-{i}-intervals"
+        )
         set_system_ticks(ax, names)
         what = tr("primary, ") if metric.primary else ""
         ax.set_title(f"{metric_label(metric)}\n({what}{direction(metric)})", **TEXT)
         ax.set_xlabel(tr("score, {level} CI", level=pct(level)))
     for ax in axes[k:]:
         ax.set_visible(False)
-    fig.suptitle(comp.name + ": " + tr("every metric (systems in the order of {metric})", metric=metric_label(comp.primary)),
-                 **TEXT)
-    fig.legend(handles=ci_legend_handles(level, bool(baselines & set(names))), loc="outside lower center",
-               ncols=2)
+    fig.suptitle(
+        comp.name
+        + ": "
+        + tr("every metric (systems in the order of {metric})", metric=metric_label(comp.primary)),
+        **TEXT,
+    )
+    fig.legend(
+        handles=ci_legend_handles(level, bool(baselines & set(names))),
+        loc="outside lower center",
+        ncols=2,
+    )
     return fig
 
 
-def _figure_builders(comp: CompetitionAnalysis, level: float,
-                     test: str = "bootstrap") -> Iterator[tuple[str, Callable[[], Figure]]]:
+def _figure_builders(
+    comp: CompetitionAnalysis, level: float, test: str = "bootstrap"
+) -> Iterator[tuple[str, Callable[[], Figure]]]:
     stems = metric_stems(comp)
     for metric in comp.metrics:
         key = stems[metric.name]
@@ -218,8 +352,9 @@ def _figure_builders(comp: CompetitionAnalysis, level: float,
         yield "confusion", functools.partial(confusion_plot, comp)
 
 
-def competition_figures(comp: CompetitionAnalysis, *, level: float = 0.95,
-                        test: str = "bootstrap") -> dict[str, Figure]:
+def competition_figures(
+    comp: CompetitionAnalysis, *, level: float = 0.95, test: str = "bootstrap"
+) -> dict[str, Figure]:
     """Every figure of one competition, keyed by file stem.
 
     ``ci-<metric>``; ``diff-<metric>`` when m >= 2; ``dist-<metric>`` (winner vs runner-up)
@@ -243,20 +378,29 @@ def to_svg(fig: Figure, *, salt: str | None = None) -> str:
 
 
 @styled
-def save(fig: Figure, path_without_suffix: Path, formats: Sequence[str] = ("pdf", "svg")) -> list[Path]:
+def save(
+    fig: Figure, path_without_suffix: Path, formats: Sequence[str] = ("pdf", "svg")
+) -> list[Path]:
     """Write ``fig`` as ``<path_without_suffix>.<fmt>`` for each of ``formats`` (pdf, svg, png at 200 dpi)."""
     base = Path(path_without_suffix)
     bad = [f for f in formats if f not in FORMATS]
     if bad:
-        raise ValueError(f"unknown figure format(s) {', '.join(map(repr, bad))}; use {', '.join(FORMATS)}")
+        raise ValueError(
+            f"unknown figure format(s) {', '.join(map(repr, bad))}; use {', '.join(FORMATS)}"
+        )
     base.parent.mkdir(parents=True, exist_ok=True)
     written = []
     bbox = fig.fix_layout() if isinstance(fig, ReportFigure) and len(formats) > 1 else "tight"
     for fmt in formats:
         path = base.with_name(f"{base.name}.{fmt}")
         with lean_pdf_fonts() if fmt == "pdf" else contextlib.nullcontext():
-            fig.savefig(path, format=fmt, bbox_inches=bbox, metadata=METADATA[fmt],
-                        **({"dpi": PNG_DPI} if fmt == "png" else {}))
+            fig.savefig(
+                path,
+                format=fmt,
+                bbox_inches=bbox,
+                metadata=METADATA[fmt],
+                **({"dpi": PNG_DPI} if fmt == "png" else {}),
+            )
         written.append(path)
     return written
 
@@ -286,8 +430,14 @@ class Gallery:
         s = self.analysis.settings
         return [stem for stem, _ in _figure_builders(comp, s.level, s.test)]
 
-    def render(self, out: Path | None = None, formats: Sequence[str] = (), svg: bool = False,
-               jobs: int = 1, progress: bool = False) -> list[Path]:
+    def render(
+        self,
+        out: Path | None = None,
+        formats: Sequence[str] = (),
+        svg: bool = False,
+        jobs: int = 1,
+        progress: bool = False,
+    ) -> list[Path]:
         """Draw every figure once: write ``out/<folder>/figures/<stem>.<fmt>`` (the workshop figure
         as ``out/summary/competitiveness.<fmt>``) for each of ``formats``, and keep its SVG text
         when ``svg``. Figures are drawn by up to ``jobs`` worker processes
@@ -295,11 +445,25 @@ class Gallery:
         paths written."""
         from compreport.workers import run_tasks
 
-        todo = [(folder, stem, build) for folder, stem, build in self._builders()
-                if formats or (svg and (folder, stem) not in self._svg)]
-        tasks = [(_draw, (build, None if not formats else
-                          Path(out) / folder / ("" if folder == "summary" else "figures") / stem,
-                          tuple(formats), svg)) for folder, stem, build in todo]
+        todo = [
+            (folder, stem, build)
+            for folder, stem, build in self._builders()
+            if formats or (svg and (folder, stem) not in self._svg)
+        ]
+        tasks = [
+            (
+                _draw,
+                (
+                    build,
+                    None
+                    if not formats
+                    else Path(out) / folder / ("" if folder == "summary" else "figures") / stem,
+                    tuple(formats),
+                    svg,
+                ),
+            )
+            for folder, stem, build in todo
+        ]
         written: list[Path] = []
         drawn = run_tasks(tasks, jobs, "figures" if progress else None)
         missing: set[str] = set()
@@ -327,8 +491,9 @@ class Gallery:
         return self._svg.get((folder, stem))
 
 
-def _draw(build: Callable[[], Figure | None], base: Path | None, formats: tuple[str, ...],
-          svg: bool) -> tuple[list[Path], str | None, str]:
+def _draw(
+    build: Callable[[], Figure | None], base: Path | None, formats: tuple[str, ...], svg: bool
+) -> tuple[list[Path], str | None, str]:
     """Build one figure, save it as ``base.<fmt>`` for each of ``formats`` and return the paths,
     when ``svg`` its inline SVG text (the saved file's when SVG is among ``formats``: no second
     drawing), and the characters no installed font has (matplotlib's warning per character and
@@ -340,8 +505,11 @@ def _draw(build: Callable[[], Figure | None], base: Path | None, formats: tuple[
         paths = save(fig, base, formats) if formats else []
         text = None
         if svg:
-            text = (_inline(base.with_name(f"{base.name}.svg").read_text(encoding="utf-8")) if "svg" in formats
-                    else to_svg(fig))
+            text = (
+                _inline(base.with_name(f"{base.name}.svg").read_text(encoding="utf-8"))
+                if "svg" in formats
+                else to_svg(fig)
+            )
         _close(fig)
     return paths, text, "".join(sorted(lacking))
 
@@ -351,7 +519,9 @@ def _inline(svg: str) -> str:
     return svg[start:] if start >= 0 else svg
 
 
-def write_figures(analysis: Analysis, out: Path, formats: Sequence[str] = ("pdf", "svg")) -> list[Path]:
+def write_figures(
+    analysis: Analysis, out: Path, formats: Sequence[str] = ("pdf", "svg")
+) -> list[Path]:
     """Write every figure of ``analysis`` (see :meth:`Gallery.render`); returns the paths written."""
     return Gallery(analysis).render(out, formats)
 

@@ -13,8 +13,17 @@ from compreport.errors import warn
 #: Fonts for the Chinese, Japanese and Korean characters of team names, which DejaVu Sans lacks
 #: (matplotlib would draw empty boxes): the first one installed joins ``font.family`` as a per-glyph
 #: fallback. `make demo` installs WenQuanYi Micro Hei (fonts-wqy-microhei).
-CJK_FONTS = ("WenQuanYi Micro Hei", "Noto Sans CJK JP", "Noto Sans CJK SC", "Source Han Sans", "Droid Sans Fallback",
-             "PingFang SC", "Hiragino Sans", "Microsoft YaHei", "Malgun Gothic")
+CJK_FONTS = (
+    "WenQuanYi Micro Hei",
+    "Noto Sans CJK JP",
+    "Noto Sans CJK SC",
+    "Source Han Sans",
+    "Droid Sans Fallback",
+    "PingFang SC",
+    "Hiragino Sans",
+    "Microsoft YaHei",
+    "Malgun Gothic",
+)
 
 #: matplotlib's warning for a character no font of ``font.family`` has (once per character and save).
 _MISSING_GLYPH = re.compile(r"Glyph (\d+) \(.*\) missing from font\(s\)")
@@ -46,18 +55,30 @@ def held_glyph_warnings():
                         lacking.add(chr(int(found.group(1))))
     finally:  # the caller's filters again, also when the block raised
         for w in others:
-            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source, registry=_SHOWN)
+            warnings.warn_explicit(
+                w.message, w.category, w.filename, w.lineno, source=w.source, registry=_SHOWN
+            )
 
 
 def warn_missing_glyphs(chars, analysis) -> None:
     """One warning for the characters of names that no installed font has (drawn as empty boxes)."""
     chars = sorted(chars)
-    names = sorted({name for comp in analysis.competitions for name in [comp.name, *comp.systems]
-                    if set(name) & set(chars)})
-    shown = ", ".join(f"'{name}'" for name in names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
-    warn(f"figures: no installed font has {' '.join(chars)}{f' (in {shown})' if names else ''}: the figures draw "
-         f"empty boxes for them; install a font that has them (Chinese, Japanese, Korean: fonts-wqy-microhei, "
-         f"which `make demo` installs), then delete matplotlib's font cache (~/.cache/matplotlib/fontlist-*.json)")
+    names = sorted(
+        {
+            name
+            for comp in analysis.competitions
+            for name in [comp.name, *comp.systems]
+            if set(name) & set(chars)
+        }
+    )
+    shown = ", ".join(f"'{name}'" for name in names[:5]) + (
+        f" and {len(names) - 5} more" if len(names) > 5 else ""
+    )
+    warn(
+        f"figures: no installed font has {' '.join(chars)}{f' (in {shown})' if names else ''}: the figures draw "
+        f"empty boxes for them; install a font that has them (Chinese, Japanese, Korean: fonts-wqy-microhei, "
+        f"which `make demo` installs), then delete matplotlib's font cache (~/.cache/matplotlib/fontlist-*.json)"
+    )
 
 
 def font_family() -> list[str]:

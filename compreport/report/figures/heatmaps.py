@@ -10,11 +10,10 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from compreport.language import tr
-from compreport.stats.results import CompetitionAnalysis, MetricAnalysis
 from compreport.report.figures.style import OKABE_ITO, TEXT, label_width, new_figure, styled
-from compreport.report.model import mark_level, possible_marks
 from compreport.report.metricnames import metric_label
-
+from compreport.report.model import mark_level, possible_marks
+from compreport.stats.results import CompetitionAnalysis, MetricAnalysis
 
 #: Heat-map colours of the significance marks of a pair (no mark, †, *, **, ***): the single-hue
 #: scale of the HTML/PDF pair matrix (``.sig-1`` ... ``.sig3`` in report.css).
@@ -42,10 +41,20 @@ def pairs_plot(comp: CompetitionAnalysis, metric: MetricAnalysis) -> Figure:
             grid[at[c.a], at[c.b]] = grid[at[c.b], at[c.a]] = mark_level(c.mark)
     named = m <= PAIR_NAMES_UP_TO
     side = min(0.16 * m, 11.0)
-    fig = new_figure(side + (label_width(order) if named else 0.4) + 1.2, side + (label_width(order) if named else 0.4) + 1.4)
+    fig = new_figure(
+        side + (label_width(order) if named else 0.4) + 1.2,
+        side + (label_width(order) if named else 0.4) + 1.4,
+    )
     ax = fig.add_subplot()
     cmap = ListedColormap(PAIR_LEVEL_COLORS).with_extremes(bad="white")
-    ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=-1.5, vmax=3.5, interpolation="nearest", gid="pairs-heatmap")
+    ax.imshow(
+        np.ma.masked_invalid(grid),
+        cmap=cmap,
+        vmin=-1.5,
+        vmax=3.5,
+        interpolation="nearest",
+        gid="pairs-heatmap",
+    )
     if named:
         size = max(3.5, min(7.0, 260 / max(m, 1)))
         ax.set_xticks(np.arange(m), order, rotation=90, fontsize=size)
@@ -61,17 +70,32 @@ def pairs_plot(comp: CompetitionAnalysis, metric: MetricAnalysis) -> Figure:
     ax.tick_params(length=0)
     for side_ in ("top", "right", "bottom", "left"):
         ax.spines[side_].set_visible(False)
-    ax.set_title(comp.name + "\n" + tr("pairs of systems by {metric}: significance of the difference",
-                                        metric=metric_label(metric)), loc="left",
-                 **TEXT)
+    ax.set_title(
+        comp.name
+        + "\n"
+        + tr(
+            "pairs of systems by {metric}: significance of the difference",
+            metric=metric_label(metric),
+        ),
+        loc="left",
+        **TEXT,
+    )
     # only the marks a corrected p-value can earn (as the HTML and LaTeX legends), weakest first
     possible = possible_marks(metric)[::-1]
     alpha = metric.verdicts.get("alpha", 0.05)
     handles = [Patch(facecolor=PAIR_LEVEL_COLORS[0], edgecolor="#bbbbbb", label=f"p ≥ {alpha:g}")]
-    handles += [Patch(facecolor=PAIR_LEVEL_COLORS[1 + mark_level(mk)], label=f"{mk} p < {t:g}") for t, mk in possible]
+    handles += [
+        Patch(facecolor=PAIR_LEVEL_COLORS[1 + mark_level(mk)], label=f"{mk} p < {t:g}")
+        for t, mk in possible
+    ]
     if any(c.significant is None for c in metric.pairs):
         handles += [Patch(facecolor="white", edgecolor="#bbbbbb", label=tr("not tested"))]
-    fig.legend(handles=handles, loc="outside lower center", ncols=5, title=tr("corrected p-value (the report's rule)"))
+    fig.legend(
+        handles=handles,
+        loc="outside lower center",
+        ncols=5,
+        title=tr("corrected p-value (the report's rule)"),
+    )
     return fig
 
 
@@ -93,25 +117,53 @@ def confusion_plot(comp: CompetitionAnalysis) -> Figure | None:
     share = cm / np.maximum(cm.sum(axis=1, keepdims=True), 1)
     rows, cols = list(c["labels"]), list(c["predicted"])
     cell = 0.42 if len(cols) <= CONFUSION_COUNTS_UP_TO else 0.22
-    fig = new_figure(max(1.6 + label_width(rows) + cell * len(cols), 4.2),
-                     1.9 + label_width(cols) * 0.8 + cell * len(rows))
+    fig = new_figure(
+        max(1.6 + label_width(rows) + cell * len(cols), 4.2),
+        1.9 + label_width(cols) * 0.8 + cell * len(rows),
+    )
     ax = fig.add_subplot()
-    ax.imshow(share, cmap="Blues", vmin=0, vmax=1, aspect="equal", interpolation="nearest", gid="confusion-heatmap")
-    ax.set_xticks(np.arange(len(cols)), cols, rotation=90 if max(map(len, cols), default=0) > 3 else 0)
+    ax.imshow(
+        share,
+        cmap="Blues",
+        vmin=0,
+        vmax=1,
+        aspect="equal",
+        interpolation="nearest",
+        gid="confusion-heatmap",
+    )
+    ax.set_xticks(
+        np.arange(len(cols)), cols, rotation=90 if max(map(len, cols), default=0) > 3 else 0
+    )
     ax.set_yticks(np.arange(len(rows)), rows)
     for t in [*ax.get_xticklabels(), *ax.get_yticklabels()]:
         t.set_parse_math(False)
     if len(cols) <= CONFUSION_COUNTS_UP_TO:
         for i in range(len(rows)):
             for j in range(len(cols)):
-                ax.text(j, i, f"{int(cm[i, j]):,}", ha="center", va="center", fontsize=7,
-                        color="white" if share[i, j] > 0.5 else OKABE_ITO["black"], parse_math=False)
+                ax.text(
+                    j,
+                    i,
+                    f"{int(cm[i, j]):,}",
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    color="white" if share[i, j] > 0.5 else OKABE_ITO["black"],
+                    parse_math=False,
+                )
     ax.set_xlabel(tr("predicted label"))
     ax.set_ylabel(tr("gold class"))
     ax.tick_params(length=0)
     for side in ("top", "right", "bottom", "left"):
         ax.spines[side].set_visible(False)
-    ax.set_title(comp.name + "\n" + tr("confusion matrix of {system}\n(the best by {metric})", system=c["system"],
-                                        metric=metric_label(comp.primary)),
-                 loc="left", **TEXT)
+    ax.set_title(
+        comp.name
+        + "\n"
+        + tr(
+            "confusion matrix of {system}\n(the best by {metric})",
+            system=c["system"],
+            metric=metric_label(comp.primary),
+        ),
+        loc="left",
+        **TEXT,
+    )
     return fig

@@ -25,14 +25,20 @@ from matplotlib.lines import Line2D
 
 from compreport._version import __version__
 from compreport.language import tr
-from compreport.stats.results import MetricAnalysis
 from compreport.report.figures.glyphs import font_family
 from compreport.report.metricnames import metric_label
+from compreport.stats.results import MetricAnalysis
 
 #: Okabe & Ito (2008) colour-blind-safe palette.
 OKABE_ITO = {
-    "black": "#000000", "orange": "#E69F00", "sky_blue": "#56B4E9", "bluish_green": "#009E73",
-    "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00", "reddish_purple": "#CC79A7",
+    "black": "#000000",
+    "orange": "#E69F00",
+    "sky_blue": "#56B4E9",
+    "bluish_green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "reddish_purple": "#CC79A7",
 }
 #: Participant systems and baselines in the CI plots.
 SYSTEM_COLOR = OKABE_ITO["blue"]
@@ -73,15 +79,22 @@ RC = {
     "figure.dpi": 100,
 }
 METADATA = {
-    "pdf": {"CreationDate": None, "ModDate": None, "Producer": f"compreport {__version__}",
-            "Creator": f"compreport {__version__} (matplotlib {matplotlib.__version__})"},
-    "svg": {"Date": None, "Creator": f"compreport {__version__} (matplotlib {matplotlib.__version__})"},
+    "pdf": {
+        "CreationDate": None,
+        "ModDate": None,
+        "Producer": f"compreport {__version__}",
+        "Creator": f"compreport {__version__} (matplotlib {matplotlib.__version__})",
+    },
+    "svg": {
+        "Date": None,
+        "Creator": f"compreport {__version__} (matplotlib {matplotlib.__version__})",
+    },
     "png": {"Software": f"compreport {__version__} (matplotlib {matplotlib.__version__})"},
 }
 TEXT = {"parse_math": False}
 
-ROW_IN = 0.24          # inches per system row
-CHAR_IN = 0.062        # approximate width of one 8 pt DejaVu Sans character
+ROW_IN = 0.24  # inches per system row
+CHAR_IN = 0.062  # approximate width of one 8 pt DejaVu Sans character
 
 
 class _LeanSubsetOptions(fontTools.subset.Options):
@@ -143,33 +156,53 @@ _PATCH: dict = {"depth": 0}
 
 def _patch(pdf_ps) -> dict:
     """Install the lean subsetting in ``pdf_ps``; return the replaced attributes."""
-    saved = {name: getattr(pdf_ps, name) for name in ("subset", "get_glyphs_subset") if hasattr(pdf_ps, name)}
+    saved = {
+        name: getattr(pdf_ps, name)
+        for name in ("subset", "get_glyphs_subset")
+        if hasattr(pdf_ps, name)
+    }
     if saved.get("subset") is fontTools.subset:
         pdf_ps.subset = _LeanSubset("fontTools.subset")
     if _subsets_by_gids(pdf_ps):
-        pdf_ps.get_glyphs_subset = functools.partial(_subset_from_copy, pdf_ps, saved["get_glyphs_subset"])
+        pdf_ps.get_glyphs_subset = functools.partial(
+            _subset_from_copy, pdf_ps, saved["get_glyphs_subset"]
+        )
     return saved
 
 
 def _subsets_by_gids(pdf_ps) -> bool:
     """Whether ``pdf_ps`` subsets fonts the way :func:`_subset_from_copy` expects (matplotlib 3.11):
     ``get_glyphs_subset(fontfile, glyphs)`` giving ``SubsetResults(font, glyph_index_map)``."""
-    get, results = getattr(pdf_ps, "get_glyphs_subset", None), getattr(pdf_ps, "SubsetResults", None)
+    get, results = (
+        getattr(pdf_ps, "get_glyphs_subset", None),
+        getattr(pdf_ps, "SubsetResults", None),
+    )
     if getattr(get, "func", None) is _subset_from_copy:  # ours already: never wrap it again
         return False
     try:
         params = list(inspect.signature(get).parameters)
     except (TypeError, ValueError):  # not a function
         return False
-    return (params == ["fontfile", "glyphs"] and callable(getattr(pdf_ps, "font_as_file", None))
-            and getattr(results, "_fields", None) == ("font", "glyph_index_map"))
+    return (
+        params == ["fontfile", "glyphs"]
+        and callable(getattr(pdf_ps, "font_as_file", None))
+        and getattr(results, "_fields", None) == ("font", "glyph_index_map")
+    )
 
 
 #: Characters a font copy holds from the start (:func:`_subset_from_copy`), so that few figures
 #: need a larger copy: Latin-1, general punctuation, Greek small letters, minus, ≤ ≥ and the
 #: f-ligatures that text shaping puts in words.
-COMMON_CHARS = [*range(0x20, 0x7F), *range(0xA0, 0x100), *range(0x2010, 0x2028), *range(0x3B1, 0x3CA),
-                0x2212, 0x2264, 0x2265, *range(0xFB00, 0xFB05)]
+COMMON_CHARS = [
+    *range(0x20, 0x7F),
+    *range(0xA0, 0x100),
+    *range(0x2010, 0x2028),
+    *range(0x3B1, 0x3CA),
+    0x2212,
+    0x2264,
+    0x2265,
+    *range(0xFB00, 0xFB05),
+]
 #: Per process and font face: a subset of the font file (bytes) holding :data:`COMMON_CHARS` and
 #: every glyph asked for so far, and the map from the file's glyph ids to the copy's.
 _FONT_COPIES: dict[tuple[str, int], tuple[bytes, dict[int, int]]] = {}
@@ -193,21 +226,32 @@ def _subset_from_copy(pdf_ps, original, fontfile, glyphs):
     held = _FONT_COPIES.get(key)
     if held is None or not glyphs <= held[1].keys():
         charmap = get_font(fontfile).get_charmap()
-        wanted = {charmap[c] for c in COMMON_CHARS if c in charmap} | glyphs | (held[1].keys() if held else set())
+        wanted = (
+            {charmap[c] for c in COMMON_CHARS if c in charmap}
+            | glyphs
+            | (held[1].keys() if held else set())
+        )
         with original(fontfile, wanted) as whole:
-            held = _FONT_COPIES[key] = (pdf_ps.font_as_file(whole.font).getvalue(), dict(whole.glyph_index_map))
+            held = _FONT_COPIES[key] = (
+                pdf_ps.font_as_file(whole.font).getvalue(),
+                dict(whole.glyph_index_map),
+            )
     data, to_copy = held
     from_copy = {c: g for g, c in to_copy.items()}
     with original(_FontBytes(data), {to_copy[g] for g in glyphs}) as result:
-        yield result._replace(glyph_index_map={from_copy[c]: i for c, i in result.glyph_index_map.items()})
+        yield result._replace(
+            glyph_index_map={from_copy[c]: i for c, i in result.glyph_index_map.items()}
+        )
 
 
 def styled(func):
     """Run ``func`` inside the module's rc_context (no global rcParams change)."""
+
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         with matplotlib.rc_context(RC):
             return func(*args, **kwargs)
+
     return wrapper
 
 
@@ -257,7 +301,11 @@ def label_width(labels: Sequence[str]) -> float:
 
 def lower_note(metric: MetricAnalysis) -> str:
     """``"; lower <metric> is better"`` for a lower-is-better metric (axis labels), else ``""``."""
-    return "" if metric.higher_is_better else tr("; lower {metric} is better", metric=metric_label(metric))
+    return (
+        ""
+        if metric.higher_is_better
+        else tr("; lower {metric} is better", metric=metric_label(metric))
+    )
 
 
 def set_system_ticks(ax, names: Sequence[str]) -> None:
@@ -288,12 +336,31 @@ def draw_intervals(ax, names: Sequence[str], scores: dict, baselines: set[str], 
     shown = ~off
     colors = [BASELINE_COLOR if b else SYSTEM_COLOR for b in is_base]
     # segment i is row i; an off-axis row's segment is empty (NaN)
-    ax.hlines(y, np.where(off, np.nan, lo), np.where(off, np.nan, hi), colors=colors, linewidth=1.8, gid=gid)
-    for sel, color, marker, what in ((~is_base & shown, SYSTEM_COLOR, "o", "systems"),
-                                     (is_base & shown, BASELINE_COLOR, "D", "baselines")):
+    ax.hlines(
+        y,
+        np.where(off, np.nan, lo),
+        np.where(off, np.nan, hi),
+        colors=colors,
+        linewidth=1.8,
+        gid=gid,
+    )
+    for sel, color, marker, what in (
+        (~is_base & shown, SYSTEM_COLOR, "o", "systems"),
+        (is_base & shown, BASELINE_COLOR, "D", "baselines"),
+    ):
         if sel.any():
-            ax.plot(pt[sel], y[sel], linestyle="none", marker=marker, markersize=4.5, color=color,
-                    markeredgecolor="white", markeredgewidth=0.5, zorder=3, gid=f"{gid}-{what}")
+            ax.plot(
+                pt[sel],
+                y[sel],
+                linestyle="none",
+                marker=marker,
+                markersize=4.5,
+                color=color,
+                markeredgecolor="white",
+                markeredgewidth=0.5,
+                zorder=3,
+                gid=f"{gid}-{what}",
+            )
     if off.any():
         left, right = span
         ax.set_xlim(left, right)
@@ -301,11 +368,29 @@ def draw_intervals(ax, names: Sequence[str], scores: dict, baselines: set[str], 
         for i in np.flatnonzero(off):
             below = pt[i] < left
             x = left + inset if below else right - inset
-            ax.plot([x], [y[i]], linestyle="none", marker="<" if below else ">", markersize=6, color=BASELINE_COLOR,
-                    zorder=3, clip_on=False, gid=f"{gid}-offaxis")
-            ax.annotate(tr("{value} (off scale)", value=f"{pt[i]:.4g}"), (x, y[i]), xytext=(6 if below else -6, 0),
-                        textcoords="offset points", ha="left" if below else "right", va="center", fontsize=7,
-                        color=BASELINE_COLOR, annotation_clip=False, parse_math=False)
+            ax.plot(
+                [x],
+                [y[i]],
+                linestyle="none",
+                marker="<" if below else ">",
+                markersize=6,
+                color=BASELINE_COLOR,
+                zorder=3,
+                clip_on=False,
+                gid=f"{gid}-offaxis",
+            )
+            ax.annotate(
+                tr("{value} (off scale)", value=f"{pt[i]:.4g}"),
+                (x, y[i]),
+                xytext=(6 if below else -6, 0),
+                textcoords="offset points",
+                ha="left" if below else "right",
+                va="center",
+                fontsize=7,
+                color=BASELINE_COLOR,
+                annotation_clip=False,
+                parse_math=False,
+            )
 
 
 def _off_axis(lo: np.ndarray, hi: np.ndarray, pt: np.ndarray, is_base: np.ndarray):
@@ -335,7 +420,9 @@ def lattice_bins(values: np.ndarray, most: int = 60):
     u = np.unique(values[np.isfinite(values)])
     if u.size < 2:
         return fallback
-    u = u[np.concatenate([[True], np.diff(u) > 1e-9 * (u[-1] - u[0])])]  # one value per rounding cluster
+    u = u[
+        np.concatenate([[True], np.diff(u) > 1e-9 * (u[-1] - u[0])])
+    ]  # one value per rounding cluster
     if u.size < 2:
         return fallback
     step = float(np.min(np.diff(u)))
@@ -349,11 +436,27 @@ def lattice_bins(values: np.ndarray, most: int = 60):
 
 def ci_legend_handles(level: float, has_baselines: bool) -> list:
     """Legend entries of the CI figures: systems, and baselines when ``has_baselines``."""
-    handles = [Line2D([], [], color=SYSTEM_COLOR, marker="o", markersize=4.5, linewidth=1.8,
-                      label=tr("system: score and {level} CI", level=pct(level)))]
+    handles = [
+        Line2D(
+            [],
+            [],
+            color=SYSTEM_COLOR,
+            marker="o",
+            markersize=4.5,
+            linewidth=1.8,
+            label=tr("system: score and {level} CI", level=pct(level)),
+        )
+    ]
     if has_baselines:
-        handles.append(Line2D([], [], color=BASELINE_COLOR, marker="D", markersize=4.5, linewidth=1.8,
-                              label=tr("baseline: score and {level} CI", level=pct(level))))
+        handles.append(
+            Line2D(
+                [],
+                [],
+                color=BASELINE_COLOR,
+                marker="D",
+                markersize=4.5,
+                linewidth=1.8,
+                label=tr("baseline: score and {level} CI", level=pct(level)),
+            )
+        )
     return handles
-
-

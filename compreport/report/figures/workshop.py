@@ -9,9 +9,16 @@ from matplotlib.figure import Figure
 
 from compreport.inputs.slugs import slug
 from compreport.language import tr
-from compreport.stats.results import Analysis
-from compreport.report.figures.style import OKABE_ITO, TEXT, label_width, new_figure, set_system_ticks, styled
+from compreport.report.figures.style import (
+    OKABE_ITO,
+    TEXT,
+    label_width,
+    new_figure,
+    set_system_ticks,
+    styled,
+)
 from compreport.report.metricnames import metric_label
+from compreport.stats.results import Analysis
 
 
 def _competition_labels(analysis: Analysis) -> list[str]:
@@ -42,7 +49,14 @@ def workshop_plot(analysis: Analysis) -> Figure | None:
 
     def ties(c):
         n = cp(c).get("possible_comparisons") or 0
-        return (100 * cp(c)["ties"]["none"] / n, tr("{percent}%", percent=f"{100 * cp(c)['ties']['none'] / n:.0f}")) if n else (None, "n/a")
+        return (
+            (
+                100 * cp(c)["ties"]["none"] / n,
+                tr("{percent}%", percent=f"{100 * cp(c)['ties']['none'] / n:.0f}"),
+            )
+            if n
+            else (None, "n/a")
+        )
 
     def ppi(c):
         v = cp(c).get("ppi")
@@ -56,20 +70,30 @@ def workshop_plot(analysis: Analysis) -> Figure | None:
         def get(c):
             v = cp(c).get(key)
             return (None, "n/a") if v is None else (v, format(v, fmt))
+
         return get
 
-    panels = (("CV (%)", tr("spread of the scores"), plain("cv", ".1f")),
-              (tr("|win − med|"), tr("metric units"), plain("win_minus_median", ".3g")),
-              ("PPI (%)", tr("room to the ideal score"), ppi),
-              (tr("ties (% of pairs)"), tr("p ≥ α, unadjusted"), ties))
+    panels = (
+        ("CV (%)", tr("spread of the scores"), plain("cv", ".1f")),
+        (tr("|win − med|"), tr("metric units"), plain("win_minus_median", ".3g")),
+        ("PPI (%)", tr("room to the ideal score"), ppi),
+        (tr("ties (% of pairs)"), tr("p ≥ α, unadjusted"), ties),
+    )
     fig = new_figure(label_width(labels) + 0.4 + 4 * 1.8, 1.5 + 0.3 * k)
     axes = fig.subplots(1, 4, sharey=True)
     y = np.arange(k)
-    colors = [OKABE_ITO["blue"], OKABE_ITO["bluish_green"], OKABE_ITO["orange"], OKABE_ITO["reddish_purple"]]
+    colors = [
+        OKABE_ITO["blue"],
+        OKABE_ITO["bluish_green"],
+        OKABE_ITO["orange"],
+        OKABE_ITO["reddish_purple"],
+    ]
     for ax, (title, xlabel, get), color in zip(axes, panels, colors):
         got = [get(c) for c in comps]
         num = np.array([np.nan if v is None else float(v) for v, _ in got], dtype=float)
-        ax.barh(y, np.nan_to_num(num, nan=0.0), height=0.62, color=color, gid=f"workshop-{slug(title)}")
+        ax.barh(
+            y, np.nan_to_num(num, nan=0.0), height=0.62, color=color, gid=f"workshop-{slug(title)}"
+        )
         top = float(np.nanmax(num)) if np.isfinite(num).any() else 1.0
         top = top if top > 0 else 1.0
         ax.set_xlim(0, top * 1.35)

@@ -13,14 +13,13 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
-from compreport.report import model, prose, references
-from compreport.report.latex.renderer import Options, Renderer, preamble
-from compreport.report.naming import competition_dir
-from compreport.report.latex.tex import escape, metric_name, num, warn_unset_names
 from compreport.inputs.slugs import slug
 from compreport.language import current, decimal_comma, tr
-
+from compreport.report import model, prose, references
+from compreport.report.latex.renderer import Options, Renderer, preamble
+from compreport.report.latex.tex import escape, metric_name, num, warn_unset_names
+from compreport.report.naming import competition_dir
+from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 
 #: The BibTeX style of the appendix's bibliography (natbib, author-year).
 BIB_STYLE = "plainnat"
@@ -33,8 +32,10 @@ def cited_keys(settings, comps=()) -> list[str]:
 
 def methods_latex(settings, comps=()) -> str:
     """The methods paragraph with ``\\cite`` commands."""
-    return "".join(escape(s).replace("-{}", "-") if isinstance(s, str) else f"\\citep{{{','.join(s.keys)}}}"
-                   for s in prose.paragraph(settings, comps))
+    return "".join(
+        escape(s).replace("-{}", "-") if isinstance(s, str) else f"\\citep{{{','.join(s.keys)}}}"
+        for s in prose.paragraph(settings, comps)
+    )
 
 
 def document_preamble(options: Options) -> list[str]:
@@ -44,8 +45,14 @@ def document_preamble(options: Options) -> list[str]:
     # \FloatBarrier (placeins) before every heading keeps floats from sinking into the next section;
     # flafter keeps them from rising above the point they are input, so above their heading (placeins'
     # own \suppressfloats[t] can act on the column before the one a heading starts: the column breaks later)
-    lines = list(lay.document[1:]) + [r"\input{preamble.tex}", r"\usepackage{placeins}", r"\usepackage{flafter}"]
-    if lay.twocolumn:  # two columns: tables stay floats (no [H] for table*), room for a competition's
+    lines = list(lay.document[1:]) + [
+        r"\input{preamble.tex}",
+        r"\usepackage{placeins}",
+        r"\usepackage{flafter}",
+    ]
+    if (
+        lay.twocolumn
+    ):  # two columns: tables stay floats (no [H] for table*), room for a competition's
         lines.append(r"\extrafloats{100}")
     else:  # one column: keep tables where they are input, in order
         lines += [r"\usepackage{float}", r"\floatplacement{table}{H}"]
@@ -62,8 +69,14 @@ def _section(title: str):
     return section
 
 
-def appendix(analysis: Analysis, options: Options, tables_by_comp: dict[str, list[str]],
-             figures_by_comp: dict[str, list[str]], stamp: str, prefix: str) -> str:
+def appendix(
+    analysis: Analysis,
+    options: Options,
+    tables_by_comp: dict[str, list[str]],
+    figures_by_comp: dict[str, list[str]],
+    stamp: str,
+    prefix: str,
+) -> str:
     """The appendix document (pylatex): methods, then every competition's tables and figures, in the
     style's geometry (:attr:`~compreport.report.latex.layout.Style.document`) with ``preamble.tex``."""
     import re
@@ -72,11 +85,23 @@ def appendix(analysis: Analysis, options: Options, tables_by_comp: dict[str, lis
 
     lay = options.layout
     cls = re.fullmatch(r"\\documentclass\[(.*)\]\{(.*)\}", lay.document[0])
-    doc = Document(documentclass=Command("documentclass", arguments=cls.group(2), options=cls.group(1).split(",")),
-                   fontenc=None, inputenc=None, lmodern=False, textcomp=False, page_numbers=False)
+    doc = Document(
+        documentclass=Command(
+            "documentclass", arguments=cls.group(2), options=cls.group(1).split(",")
+        ),
+        fontenc=None,
+        inputenc=None,
+        lmodern=False,
+        textcomp=False,
+        page_numbers=False,
+    )
     # a Spanish appendix: babel's Spanish names (Tabla, Figura, Referencias) and hyphenation
     spanish = [r"\usepackage[spanish,es-tabla]{babel}"] if current() == "es" else []
-    for line in document_preamble(options) + spanish + [r"\usepackage{graphicx}", r"\usepackage[round]{natbib}"]:
+    for line in (
+        document_preamble(options)
+        + spanish
+        + [r"\usepackage{graphicx}", r"\usepackage[round]{natbib}"]
+    ):
         doc.preamble.append(NoEscape(line))
     # Reproducible PDF: no dates, no random trailer id.
     doc.preamble.append(NoEscape(r"\pdfinfoomitdate=1 \pdftrailerid{}"))
@@ -89,16 +114,32 @@ def appendix(analysis: Analysis, options: Options, tables_by_comp: dict[str, lis
         doc.append(NoEscape(methods_latex(analysis.settings, analysis.competitions)))
     doc.append(barrier)
     with doc.create(_section(tr("Competitiveness across competitions"))):
-        doc.append(NoEscape(r"\input{summary/legend.tex}" + "\n" + r"\input{summary/competitiveness.tex}"))
+        doc.append(
+            NoEscape(r"\input{summary/legend.tex}" + "\n" + r"\input{summary/competitiveness.tex}")
+        )
         for stem, _, _ in _language_blocks(analysis):
             doc.append(NoEscape(f"\n\\input{{summary/ci-{stem}.tex}}\n"))
-    fig_pos = "[htbp]" if lay.twocolumn else "[H]"  # one column: figures stay in order, as tables do
+    fig_pos = (
+        "[htbp]" if lay.twocolumn else "[H]"
+    )  # one column: figures stay in order, as tables do
     for comp in analysis.competitions:
         doc.append(barrier)
         with doc.create(Section(NoEscape(escape(comp.name)), label=False)):
-            where = tr(" in {unit}, resampled by cluster", unit=escape(prose.unit(comp))) if comp.clusters else ""
-            doc.append(NoEscape(tr("{n} test items{where}, {m} systems.", n=num(comp.n, options.decimal_comma), where=where,
-                                   m=len(comp.systems))))
+            where = (
+                tr(" in {unit}, resampled by cluster", unit=escape(prose.unit(comp)))
+                if comp.clusters
+                else ""
+            )
+            doc.append(
+                NoEscape(
+                    tr(
+                        "{n} test items{where}, {m} systems.",
+                        n=num(comp.n, options.decimal_comma),
+                        where=where,
+                        m=len(comp.systems),
+                    )
+                )
+            )
             for rel in tables_by_comp.get(comp.id, []):
                 doc.append(NoEscape(f"\n\\input{{{rel}}}\n"))
             figs = figures_by_comp.get(comp.id, [])
@@ -107,22 +148,38 @@ def appendix(analysis: Analysis, options: Options, tables_by_comp: dict[str, lis
                 with doc.create(Subsection(tr("Figures"), label=False)):
                     for rel in figs:
                         stem = Path(rel).stem
-                        caption = escape(prose.figure_caption(stem.partition("-")[0], analysis.settings))
-                        doc.append(NoEscape(
-                            f"\n\\begin{{figure}}{fig_pos}\\centering\n"
-                            f"\\includegraphics[width=\\linewidth,height=0.8\\textheight,keepaspectratio]{{{rel}}}\n"
-                            f"\\caption{{{caption}}}\\label{{fig:{prefix}:{comp.id}-{stem}}}\n"
-                            "\\end{figure}\n"))
-        if not lay.twocolumn:  # one column: a competition starts a page; two: the next barrier only (a
-            doc.append(NoEscape(r"\clearpage"))  # \clearpage would leave a lone heading, its table* a page on)
+                        caption = escape(
+                            prose.figure_caption(stem.partition("-")[0], analysis.settings)
+                        )
+                        doc.append(
+                            NoEscape(
+                                f"\n\\begin{{figure}}{fig_pos}\\centering\n"
+                                f"\\includegraphics[width=\\linewidth,height=0.8\\textheight,keepaspectratio]{{{rel}}}\n"
+                                f"\\caption{{{caption}}}\\label{{fig:{prefix}:{comp.id}-{stem}}}\n"
+                                "\\end{figure}\n"
+                            )
+                        )
+        if (
+            not lay.twocolumn
+        ):  # one column: a competition starts a page; two: the next barrier only (a
+            doc.append(
+                NoEscape(r"\clearpage")
+            )  # \clearpage would leave a lone heading, its table* a page on)
     doc.append(barrier)
-    if cited_keys(analysis.settings, analysis.competitions):  # none under B = 0: no empty References
+    if cited_keys(
+        analysis.settings, analysis.competitions
+    ):  # none under B = 0: no empty References
         doc.append(NoEscape(f"\\bibliographystyle{{{BIB_STYLE}}}\n\\bibliography{{references}}"))
     return stamp + "\n" + doc.dumps() + "\n"
 
 
-def write_latex(analysis: Analysis, out: Path, options: Options | None = None,
-                compile_pdf: bool = True, figures: dict[str, list[str]] | None = None) -> list[Path]:
+def write_latex(
+    analysis: Analysis,
+    out: Path,
+    options: Options | None = None,
+    compile_pdf: bool = True,
+    figures: dict[str, list[str]] | None = None,
+) -> list[Path]:
     """Write every table snippet, the summary, ``preamble.tex`` (what the tables need in a paper),
     ``appendix.tex``/``references.bib`` and, when a TeX engine is present, ``appendix.pdf``.
     Returns the written paths.
@@ -140,8 +197,13 @@ def write_latex(analysis: Analysis, out: Path, options: Options | None = None,
         return _write_latex(analysis, out, options, compile_pdf, figures)
 
 
-def _write_latex(analysis: Analysis, out: Path, options: Options, compile_pdf: bool,
-                 figures: dict[str, list[str]] | None) -> list[Path]:
+def _write_latex(
+    analysis: Analysis,
+    out: Path,
+    options: Options,
+    compile_pdf: bool,
+    figures: dict[str, list[str]] | None,
+) -> list[Path]:
     r = Renderer(analysis, options)
     written: list[Path] = []
     tables_by_comp: dict[str, list[str]] = {}
@@ -159,18 +221,23 @@ def _write_latex(analysis: Analysis, out: Path, options: Options, compile_pdf: b
     for name, text in (("legend.tex", r.legend()), ("competitiveness.tex", r.summary())):
         (summary / name).write_text(text, encoding="utf-8")
         written.append(summary / name)
-    for stem, caption, blocks in _language_blocks(analysis):  # paper Table 2: one task, several languages
+    for stem, caption, blocks in _language_blocks(
+        analysis
+    ):  # paper Table 2: one task, several languages
         name = f"ci-{stem}.tex"
-        (summary / name).write_text(r.ci_blocks(blocks, caption=caption, label=r.label(f"ci-{stem}")),
-                                    encoding="utf-8")
+        (summary / name).write_text(
+            r.ci_blocks(blocks, caption=caption, label=r.label(f"ci-{stem}")), encoding="utf-8"
+        )
         written.append(summary / name)
     (out / "preamble.tex").write_text(preamble(options, analysis.version), encoding="utf-8")
     written.append(out / "preamble.tex")
     df = model.summary_frame(analysis)
     df.to_csv(summary / "competitiveness.csv", index_label="row", lineterminator="\n")
     written.append(summary / "competitiveness.csv")
-    (out / "appendix.tex").write_text(appendix(analysis, options, tables_by_comp, figures_by_comp, r.stamp,
-                                               r.prefix), encoding="utf-8")
+    (out / "appendix.tex").write_text(
+        appendix(analysis, options, tables_by_comp, figures_by_comp, r.stamp, r.prefix),
+        encoding="utf-8",
+    )
     keys = cited_keys(analysis.settings, analysis.competitions)
     (out / "references.bib").write_text(references.bibtex(keys), encoding="utf-8")
     written += [out / "appendix.tex", out / "references.bib"]
@@ -181,7 +248,9 @@ def _write_latex(analysis: Analysis, out: Path, options: Options, compile_pdf: b
     return written
 
 
-def _language_blocks(analysis: Analysis) -> list[tuple[str, str, list[tuple[str, CompetitionAnalysis, MetricAnalysis]]]]:
+def _language_blocks(
+    analysis: Analysis,
+) -> list[tuple[str, str, list[tuple[str, CompetitionAnalysis, MetricAnalysis]]]]:
     """Competitions that share challenge and task (all but the last level of ``group``) and primary
     metric, as CI blocks side by side titled by their last level (the language):
     ``[(file stem, caption, blocks), ...]``; only sets of two or more."""
@@ -194,9 +263,14 @@ def _language_blocks(analysis: Analysis) -> list[tuple[str, str, list[tuple[str,
         if len(comps) < 2:
             continue
         *path, metric = key
-        caption = tr("Ordered bootstrap confidence intervals of {metric} for {task}",
-                     metric=metric_name(comps[0].primary), task=escape(": ".join(path)))
-        out.append((slug("-".join(path)), caption, [(escape(c.group[-1]), c, c.primary) for c in comps]))
+        caption = tr(
+            "Ordered bootstrap confidence intervals of {metric} for {task}",
+            metric=metric_name(comps[0].primary),
+            task=escape(": ".join(path)),
+        )
+        out.append(
+            (slug("-".join(path)), caption, [(escape(c.group[-1]), c, c.primary) for c in comps])
+        )
     return out
 
 
@@ -214,9 +288,13 @@ class AppendixBuild:
         if self.proc.returncode != 0:  # our bug, not the user's: keep the .tex and the log, say so
             from compreport.errors import warn
 
-            warn("appendix.pdf not built: latexmk failed on appendix.tex (see appendix.log in the output)")
+            warn(
+                "appendix.pdf not built: latexmk failed on appendix.tex (see appendix.log in the output)"
+            )
             return None
-        subprocess.run([self.latexmk, "-c", "appendix.tex"], cwd=self.out, env=self.env, capture_output=True)
+        subprocess.run(
+            [self.latexmk, "-c", "appendix.tex"], cwd=self.out, env=self.env, capture_output=True
+        )
         for leftover in ("appendix.bbl", "appendix.run.xml", "appendix.synctex.gz"):
             (self.out / leftover).unlink(missing_ok=True)
         return self.out / "appendix.pdf"
@@ -245,18 +323,39 @@ def start_compile(out: Path, cited: list[str] | None = None) -> AppendixBuild | 
 
     latexmk = shutil.which("latexmk")
     if latexmk is None or shutil.which("pdflatex") is None:
-        print("note: latexmk/pdflatex not found: wrote appendix.tex without compiling it", file=sys.stderr)
+        print(
+            "note: latexmk/pdflatex not found: wrote appendix.tex without compiling it",
+            file=sys.stderr,
+        )
         return None
     env = dict(os.environ, SOURCE_DATE_EPOCH="0", FORCE_SOURCE_DATE="1")
     bibtex = shutil.which("bibtex")
     if cited and bibtex is not None:
-        (out / "appendix.aux").write_text("\\relax\n" + "".join(f"\\citation{{{k}}}\n" for k in cited)
-                                          + f"\\bibstyle{{{BIB_STYLE}}}\n\\bibdata{{references}}\n", encoding="utf-8")
+        (out / "appendix.aux").write_text(
+            "\\relax\n"
+            + "".join(f"\\citation{{{k}}}\n" for k in cited)
+            + f"\\bibstyle{{{BIB_STYLE}}}\n\\bibdata{{references}}\n",
+            encoding="utf-8",
+        )
         subprocess.run([bibtex, "appendix"], cwd=out, env=env, capture_output=True)
-    cmd = [latexmk, "-pdf", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "-quiet",
-           "appendix.tex"]
-    proc = subprocess.Popen(cmd, cwd=out, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    cmd = [
+        latexmk,
+        "-pdf",
+        "-interaction=nonstopmode",
+        "-halt-on-error",
+        "-no-shell-escape",
+        "-quiet",
+        "appendix.tex",
+    ]
+    proc = subprocess.Popen(
+        cmd,
+        cwd=out,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     return AppendixBuild(out, latexmk, env, proc)
 
 

@@ -21,9 +21,9 @@ import re
 from dataclasses import dataclass
 
 from compreport.errors import InputError
-from compreport.settings import suggest
-from compreport.report.model import Format
 from compreport.report.latex.widths import Metrics, _metrics, tex_width  # noqa: F401  (re-exported)
+from compreport.report.model import Format
+from compreport.settings import suggest
 
 
 @dataclass(frozen=True)
@@ -101,12 +101,12 @@ class Style:
         return self.textwidth if self.twocolumn else self.columnwidth
 
     @property
-    def metrics(self) -> "Metrics":
+    def metrics(self) -> Metrics:
         """The width model of the table font (:class:`Metrics`)."""
         return _metrics(self.fonts, self.size)
 
     @property
-    def caption_metrics(self) -> "Metrics":
+    def caption_metrics(self) -> Metrics:
         """The width model of the caption font."""
         return _metrics(self.fonts, self.caption_size)
 
@@ -117,14 +117,18 @@ class Style:
     def caption_height(self, caption: str, width: float) -> float:
         """Height (pt) a caption takes in a float ``width`` pt wide: its lines, estimated from the
         caption's width with a line's worth of slack for breaks, and the skips."""
-        text = tex_width(caption, self.caption_metrics) + tex_width("Table 99: ", self.caption_metrics)
+        text = tex_width(caption, self.caption_metrics) + tex_width(
+            "Table 99: ", self.caption_metrics
+        )
         lines = math.ceil(text / width) + 1 + (1 if self.label_line else 0)
         return lines * self.caption_baselineskip + self.caption_skip
 
     def tabular_height(self, rows: int, header_rows: int = 1, extra_rules: int = 0) -> float:
         """Height (pt) of a booktabs tabular: rows at ``baselineskip`` and the rules around them
         (top, mid, bottom rule with their separations, about 0.9 line)."""
-        return (rows + header_rows) * self.baselineskip + (1 + 0.5 * extra_rules) * self.baselineskip
+        return (rows + header_rows) * self.baselineskip + (
+            1 + 0.5 * extra_rules
+        ) * self.baselineskip
 
     def max_rows(self, caption_height: float, header_rows: int = 1, extra_rules: int = 0) -> int:
         """How many body rows fit in a float of ``\\textheight`` under a caption of that height."""
@@ -137,57 +141,116 @@ def _ceur_document(fontsize: str, twocolumn: bool) -> tuple[str, ...]:
     ``\\sffamily\\small`` after ``\\@float``, as ceurart.cls does (a hook at the environment's start is
     undone by ``\\@floatboxreset``). Without an option a table takes ``\\fps@table``, as LaTeX's own
     does, so the appendix's ``\\floatplacement{table}{H}`` applies (a fixed ``[tbp]`` overrode it)."""
-    return (f"\\documentclass[a4paper,fontsize={fontsize}{',twocolumn' if twocolumn else ''}]{{scrartcl}}",
-            "\\usepackage[a4paper,textwidth=418.25555pt,textheight=595.80026pt"
-            f"{',columnsep=10pt' if twocolumn else ''}]{{geometry}}",
-            r"\IfFileExists{libertinus.sty}{\usepackage{libertinus}}{}",
-            r"\makeatletter\renewenvironment{table}[1][\fps@table]{\edef\reserved@a{\noexpand\@float{table}[#1]}"
-            r"\reserved@a\sffamily\small}{\end@float}\renewenvironment{table*}[1][\fps@table]{\edef\reserved@a"
-            r"{\noexpand\@dblfloat{table}[#1]}\reserved@a\sffamily\small}{\end@dblfloat}\makeatother")
+    return (
+        f"\\documentclass[a4paper,fontsize={fontsize}{',twocolumn' if twocolumn else ''}]{{scrartcl}}",
+        "\\usepackage[a4paper,textwidth=418.25555pt,textheight=595.80026pt"
+        f"{',columnsep=10pt' if twocolumn else ''}]{{geometry}}",
+        r"\IfFileExists{libertinus.sty}{\usepackage{libertinus}}{}",
+        r"\makeatletter\renewenvironment{table}[1][\fps@table]{\edef\reserved@a{\noexpand\@float{table}[#1]}"
+        r"\reserved@a\sffamily\small}{\end@float}\renewenvironment{table*}[1][\fps@table]{\edef\reserved@a"
+        r"{\noexpand\@dblfloat{table}[#1]}\reserved@a\sffamily\small}{\end@dblfloat}\makeatother",
+    )
 
 
 _CEUR = dict(
-    textwidth=418.25555, textheight=595.80026, caption_below=False, caption_skip=10.0,
+    textwidth=418.25555,
+    textheight=595.80026,
+    caption_below=False,
+    caption_skip=10.0,
     label_line=True,
-    preamble=(r"\usepackage[T1]{fontenc}",
-              r"\IfFileExists{libertinus.sty}{}{\usepackage{lmodern}}% ceurart sets Libertinus (texlive-fonts-extra);"
-              r" without it, Latin Modern rather than Type 3 bitmap fonts"))
-_CEUR_SOURCE = ("ceurart.cls v0.4.8, measured with pdflatex (TeX Live 2022): tables are \\sffamily\\small, "
-                "captions above in the same font with 'Table N' on a line of its own")
+    preamble=(
+        r"\usepackage[T1]{fontenc}",
+        r"\IfFileExists{libertinus.sty}{}{\usepackage{lmodern}}% ceurart sets Libertinus (texlive-fonts-extra);"
+        r" without it, Latin Modern rather than Type 3 bitmap fonts",
+    ),
+)
+_CEUR_SOURCE = (
+    "ceurart.cls v0.4.8, measured with pdflatex (TeX Live 2022): tables are \\sffamily\\small, "
+    "captions above in the same font with 'Table N' on a line of its own"
+)
 
 #: The styles of ``--latex-style``. ceurart measured with pdflatex on the real class
 #: (tests/data/ceurart); SEPLN and ACL from their templates' measured widths, fonts and captions.
 STYLES = {
     "ceurart": Style(
-        "ceurart", "CEUR-WS ceurart.cls, one column (IberLEF working notes)", size=10.0, baselineskip=12.0,
-        caption_size=10.0, caption_baselineskip=12.0, columnwidth=418.25555, twocolumn=False,
-        source=_CEUR_SOURCE + "; 11 pt class, tables at 10 pt", document=_ceur_document("11pt", False),
-        fonts=("libertinus-sans", "lmss10"), **_CEUR),
+        "ceurart",
+        "CEUR-WS ceurart.cls, one column (IberLEF working notes)",
+        size=10.0,
+        baselineskip=12.0,
+        caption_size=10.0,
+        caption_baselineskip=12.0,
+        columnwidth=418.25555,
+        twocolumn=False,
+        source=_CEUR_SOURCE + "; 11 pt class, tables at 10 pt",
+        document=_ceur_document("11pt", False),
+        fonts=("libertinus-sans", "lmss10"),
+        **_CEUR,
+    ),
     "ceurart-2col": Style(
-        "ceurart-2col", "CEUR-WS ceurart.cls, two columns", size=8.21255, baselineskip=9.85503,
-        caption_size=8.21255, caption_baselineskip=9.85503, columnwidth=204.12778, twocolumn=True,
-        source=_CEUR_SOURCE + "; 9 pt class, tables at 8.2 pt", document=_ceur_document("9pt", True),
-        fonts=("libertinus-sans", "lmss8"), **_CEUR),
+        "ceurart-2col",
+        "CEUR-WS ceurart.cls, two columns",
+        size=8.21255,
+        baselineskip=9.85503,
+        caption_size=8.21255,
+        caption_baselineskip=9.85503,
+        columnwidth=204.12778,
+        twocolumn=True,
+        source=_CEUR_SOURCE + "; 9 pt class, tables at 8.2 pt",
+        document=_ceur_document("9pt", True),
+        fonts=("libertinus-sans", "lmss8"),
+        **_CEUR,
+    ),
     "sepln": Style(
-        "sepln", "SEPLN journal Procesamiento del Lenguaje Natural, two columns", fonts=("lmr10",), size=10.95,
-        baselineskip=13.6, caption_size=10.95, caption_baselineskip=13.6, textwidth=455.24, columnwidth=213.40,
-        textheight=650.0, twocolumn=True, caption_below=True, caption_skip=10.0, label_line=False,
-        preamble=(r"\usepackage[T1]{fontenc}", r"\usepackage{lmodern}% Computer Modern shapes as Type 1 fonts"),
+        "sepln",
+        "SEPLN journal Procesamiento del Lenguaje Natural, two columns",
+        fonts=("lmr10",),
+        size=10.95,
+        baselineskip=13.6,
+        caption_size=10.95,
+        caption_baselineskip=13.6,
+        textwidth=455.24,
+        columnwidth=213.40,
+        textheight=650.0,
+        twocolumn=True,
+        caption_below=True,
+        caption_skip=10.0,
+        label_line=False,
+        preamble=(
+            r"\usepackage[T1]{fontenc}",
+            r"\usepackage{lmodern}% Computer Modern shapes as Type 1 fonts",
+        ),
         source="sepln.sty template: 11 pt Computer Modern, babel spanish, columns 213.40 pt, text 455.24 pt "
-               "(measured); text height 650 pt assumed (not measured)",
-        document=(r"\documentclass[a4paper,11pt,twocolumn]{article}",
-                  r"\usepackage[a4paper,textwidth=455.24pt,textheight=650pt,columnsep=28.44pt]{geometry}"),
-        babel="spanish"),
+        "(measured); text height 650 pt assumed (not measured)",
+        document=(
+            r"\documentclass[a4paper,11pt,twocolumn]{article}",
+            r"\usepackage[a4paper,textwidth=455.24pt,textheight=650pt,columnsep=28.44pt]{geometry}",
+        ),
+        babel="spanish",
+    ),
     "acl": Style(
-        "acl", "ACL/SemEval acl.sty, two columns", fonts=("times",), size=10.95, baselineskip=13.6,
-        caption_size=10.0, caption_baselineskip=12.0, textwidth=455.24411, columnwidth=219.08614,
-        textheight=704.60031, twocolumn=True, caption_below=True, caption_skip=10.0, label_line=False,
+        "acl",
+        "ACL/SemEval acl.sty, two columns",
+        fonts=("times",),
+        size=10.95,
+        baselineskip=13.6,
+        caption_size=10.0,
+        caption_baselineskip=12.0,
+        textwidth=455.24411,
+        columnwidth=219.08614,
+        textheight=704.60031,
+        twocolumn=True,
+        caption_below=True,
+        caption_skip=10.0,
+        label_line=False,
         preamble=(r"\usepackage[T1]{fontenc}", r"\usepackage{times}% the ACL template's font"),
         source="acl.sty: 11 pt Times, A4 with 2.5 cm margins, columns 219.09 pt, captions below at 10 pt",
-        document=(r"\documentclass[11pt,twocolumn]{article}",
-                  r"\usepackage[a4paper,margin=2.5cm,heightrounded=true]{geometry}\setlength\columnsep{0.6cm}",
-                  r"\usepackage{caption}\DeclareCaptionFont{10pt}{\fontsize{10pt}{12pt}\selectfont}"
-                  r"\captionsetup{font=10pt}")),
+        document=(
+            r"\documentclass[11pt,twocolumn]{article}",
+            r"\usepackage[a4paper,margin=2.5cm,heightrounded=true]{geometry}\setlength\columnsep{0.6cm}",
+            r"\usepackage{caption}\DeclareCaptionFont{10pt}{\fontsize{10pt}{12pt}\selectfont}"
+            r"\captionsetup{font=10pt}",
+        ),
+    ),
 }
 
 
@@ -256,8 +319,10 @@ def check_label_prefix(value: str | None, where: str = "`label_prefix`") -> str 
     if value is None:
         return None
     if not isinstance(value, str) or not _PREFIX.fullmatch(value):
-        raise InputError(f"{where} must be 1-100 ASCII letters, digits, '.', '_' or '-' starting with a letter or "
-                         f"digit; got {value!r}")
+        raise InputError(
+            f"{where} must be 1-100 ASCII letters, digits, '.', '_' or '-' starting with a letter or "
+            f"digit; got {value!r}"
+        )
     return value
 
 
@@ -289,8 +354,10 @@ class Options:
 
     def __post_init__(self):
         if self.style not in STYLES:
-            raise InputError(f"`latex_style` must be one of {', '.join(STYLES)}; got {self.style!r}"
-                             f"{suggest(self.style, STYLES)}")
+            raise InputError(
+                f"`latex_style` must be one of {', '.join(STYLES)}; got {self.style!r}"
+                f"{suggest(self.style, STYLES)}"
+            )
         check_label_prefix(self.label_prefix)
         if not isinstance(self.decimal_comma, bool):
             raise InputError(f"`decimal_comma` must be True or False; got {self.decimal_comma!r}")

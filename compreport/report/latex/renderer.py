@@ -20,28 +20,52 @@ from __future__ import annotations
 
 import jinja2
 
-from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
-from compreport.report import model
-from compreport.report.latex.layout import STYLES, Options, Style, _Part, spans, split_even, split_rows, tex_width  # noqa: F401
-from compreport.report.latex.pairwise import PairwiseTables
-from compreport.report.latex.words import LEGEND_TEX, alpha, ci_method, continued, header, legend_tex, level, p_test, part  # noqa: F401
-from compreport.report.naming import metric_stems
-from compreport.report import prose
-from compreport.report.prose import direction
-from compreport.report.latex import tex
-from compreport.report.latex.tex import escape, metric_name
 from compreport.language import count, current, decimal_comma, tr
+from compreport.report import model, prose
+from compreport.report.latex import tex
+from compreport.report.latex.layout import (
+    Options,
+    Style,
+    _Part,
+    spans,
+    split_even,
+    split_rows,
+    tex_width,
+)  # noqa: F401
+from compreport.report.latex.pairwise import PairwiseTables
+from compreport.report.latex.tex import escape, metric_name
+from compreport.report.latex.words import (
+    alpha,
+    ci_method,
+    continued,
+    header,
+    legend_tex,
+    level,
+    p_test,
+    part,
+)  # noqa: F401
+from compreport.report.naming import metric_stems
+from compreport.report.prose import direction
 from compreport.resources import templates_dir
+from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 
 
 def environment() -> jinja2.Environment:
     """Jinja with LaTeX-safe delimiters: ``\\VAR{x}``, ``\\BLOCK{for ...}``, ``\\#{comment}``."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir() / "latex")),
-        block_start_string=r"\BLOCK{", block_end_string="}", variable_start_string=r"\VAR{",
-        variable_end_string="}", comment_start_string=r"\#{", comment_end_string="}",
-        trim_blocks=True, lstrip_blocks=True, autoescape=False, keep_trailing_newline=True,
-        undefined=jinja2.StrictUndefined)
+        block_start_string=r"\BLOCK{",
+        block_end_string="}",
+        variable_start_string=r"\VAR{",
+        variable_end_string="}",
+        comment_start_string=r"\#{",
+        comment_end_string="}",
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+    )
     env.filters["tex"] = escape
     env.filters["metric"] = metric_name
     env.filters["count"] = count
@@ -52,16 +76,22 @@ def environment() -> jinja2.Environment:
 def preamble(options: Options, version: str) -> str:
     """``OUT/preamble.tex``: the exact lines the tables of ``options.style`` need."""
     st = options.layout
-    lines = [f"% compreport {version}: what the tables need in a paper of style {st.name} ({st.title}).",
-             "% \\input{preamble.tex} after \\documentclass (and the class's own packages), or copy these lines;",
-             "% a line for a package the class already loads is harmless.",
-             *st.preamble,
-             r"\usepackage{booktabs}% \toprule, \midrule, \cmidrule, \bottomrule",
-             r"\usepackage{array}% >{...} before the p{} columns of the legend and summary headers, <{...} after the "
-             r"numbers of the pair matrices"]
-    if current() == "es":  # the tables' words are Spanish; a class in English needs babel for the rest
-        lines.append(r"% a report in Spanish: \usepackage[spanish]{babel} (SEPLN's class loads it) names tables and "
-                     r"figures in Spanish and hyphenates its words")
+    lines = [
+        f"% compreport {version}: what the tables need in a paper of style {st.name} ({st.title}).",
+        "% \\input{preamble.tex} after \\documentclass (and the class's own packages), or copy these lines;",
+        "% a line for a package the class already loads is harmless.",
+        *st.preamble,
+        r"\usepackage{booktabs}% \toprule, \midrule, \cmidrule, \bottomrule",
+        r"\usepackage{array}% >{...} before the p{} columns of the legend and summary headers, <{...} after the "
+        r"numbers of the pair matrices",
+    ]
+    if (
+        current() == "es"
+    ):  # the tables' words are Spanish; a class in English needs babel for the rest
+        lines.append(
+            r"% a report in Spanish: \usepackage[spanish]{babel} (SEPLN's class loads it) names tables and "
+            r"figures in Spanish and hyphenates its words"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -87,9 +117,11 @@ class Renderer(PairwiseTables):
         self.prefix = self.opt.label_prefix or default_prefix(analysis)
         self.env = environment()
         s = analysis.settings
-        self.stamp = (f"% compreport {analysis.version}: B={s.bootstrap}, seed={s.seed}, alpha={s.alpha:g}, "
-                      f"ci={s.ci_method}, test={s.test}, family={s.family}, correction={s.correction}, "
-                      f"style={self.opt.style}")
+        self.stamp = (
+            f"% compreport {analysis.version}: B={s.bootstrap}, seed={s.seed}, alpha={s.alpha:g}, "
+            f"ci={s.ci_method}, test={s.test}, family={s.family}, correction={s.correction}, "
+            f"style={self.opt.style}"
+        )
 
     # -- helpers ---------------------------------------------------------------------------------
 
@@ -110,10 +142,18 @@ class Renderer(PairwiseTables):
     def _float(self, p: _Part) -> str:
         st = self.style
         env = st.env(p.width) or ("table*" if st.twocolumn else "table")
-        where = f"column {st.columnwidth:.1f}pt" + (f", page {st.textwidth:.1f}pt" if st.twocolumn else "")
-        return self._render("float.tex.j2", env=env, caption=p.caption, label=p.label, body=p.body,
-                            below=st.caption_below,
-                            measure=f"% tabular {p.width:.2f}pt wide by the {st.name} width model ({where})")
+        where = f"column {st.columnwidth:.1f}pt" + (
+            f", page {st.textwidth:.1f}pt" if st.twocolumn else ""
+        )
+        return self._render(
+            "float.tex.j2",
+            env=env,
+            caption=p.caption,
+            label=p.label,
+            body=p.body,
+            below=st.caption_below,
+            measure=f"% tabular {p.width:.2f}pt wide by the {st.name} width model ({where})",
+        )
 
     def _empty(self, what: str, reason: str) -> str:
         return self._render("empty.tex.j2", stamp=self.stamp, what=what, reason=reason)
@@ -139,11 +179,17 @@ class Renderer(PairwiseTables):
 
     def _caption_height(self, caption: str, width: float) -> float:
         st = self.style
-        return st.caption_height(caption, st.columnwidth if st.env(width) == "table" else st.textwidth)
+        return st.caption_height(
+            caption, st.columnwidth if st.env(width) == "table" else st.textwidth
+        )
 
-    def _row_groups(self, n: int, caption: str, width: float, header_rows: int = 1, extra: int = 0) -> list[list[int]]:
+    def _row_groups(
+        self, n: int, caption: str, width: float, header_rows: int = 1, extra: int = 0
+    ) -> list[list[int]]:
         """Rows cut evenly so each part fits ``\\textheight`` under its caption."""
-        return split_rows(n, self.style.max_rows(self._caption_height(caption, width), header_rows, extra))
+        return split_rows(
+            n, self.style.max_rows(self._caption_height(caption, width), header_rows, extra)
+        )
 
     _part_text = staticmethod(part)  # " (part k of n)"; latex_pairwise uses it through the renderer
     _continued = staticmethod(continued)  # a later part's caption, pointing at the first
@@ -166,13 +212,20 @@ class Renderer(PairwiseTables):
         st = self.style
         keys = [f"score:{ma.name}" for ma in comp.metrics]
         groups = [escape(r["group"].text) for r in t.rows]
-        metric_w = [self._num_col([r[k] for r in t.rows], metric_name(ma, True)) for ma, k in zip(comp.metrics, keys)]
+        metric_w = [
+            self._num_col([r[k] for r in t.rows], metric_name(ma, True))
+            for ma, k in zip(comp.metrics, keys)
+        ]
 
         def plan_for(names):  # metric columns split evenly, rank, system and group in every part
-            fixed = [self._col([header("Rank")] + [r["rank"].text for r in t.rows]),
-                     self._col([header("System")] + names), self._col([header("Group")] + groups)]
-            return fixed, split_even(metric_w, lambda g: st.table_width(fixed + [metric_w[i] for i in g])
-                                     <= st.widest)
+            fixed = [
+                self._col([header("Rank")] + [r["rank"].text for r in t.rows]),
+                self._col([header("System")] + names),
+                self._col([header("Group")] + groups),
+            ]
+            return fixed, split_even(
+                metric_w, lambda g: st.table_width(fixed + [metric_w[i] for i in g]) <= st.widest
+            )
 
         names = [self._name(r.label, r.baseline) for r in t.rows]
         fixed, col_groups = plan_for(names)
@@ -180,49 +233,88 @@ class Renderer(PairwiseTables):
         if col_groups is None:  # names too long for even one metric: numbers, with a key
             names = [f"{i + 1}." for i in range(len(t.rows))]
             fixed, col_groups = plan_for(names)
-            key = tr(" Systems are numbered by position ({key}).",
-                     key=self._key([(i + 1, r.label) for i, r in enumerate(t.rows)]))
+            key = tr(
+                " Systems are numbered by position ({key}).",
+                key=self._key([(i + 1, r.label) for i, r in enumerate(t.rows)]),
+            )
         col_groups = col_groups or [[i] for i in range(len(keys))]
 
         def width(g):
             return st.table_width(fixed + [metric_w[i] for i in g])
 
         head = tr("Leaderboard of {competition}", competition=escape(comp.name))
-        tail = tr(", ranked by {metric} ({direction}; best values in bold). Systems sharing a letter in column Group "
-                  "are not significantly different ({rule}, {alpha}).", metric=metric_name(comp.primary),
-                  direction=direction(comp.primary), rule=self._rule(),
-                  alpha=alpha(self.analysis.settings.alpha, self.opt.decimal_comma)) + key
+        tail = (
+            tr(
+                ", ranked by {metric} ({direction}; best values in bold). Systems sharing a letter in column Group "
+                "are not significantly different ({rule}, {alpha}).",
+                metric=metric_name(comp.primary),
+                direction=direction(comp.primary),
+                rule=self._rule(),
+                alpha=alpha(self.analysis.settings.alpha, self.opt.decimal_comma),
+            )
+            + key
+        )
         baselines = any(r.baseline for r in t.rows)
         plan = []  # (metric columns, rows, index of the part it continues)
         for cg in col_groups:
-            rows = self._row_groups(len(t.rows), head + tail, width(cg), extra=3 if baselines else 0)
+            rows = self._row_groups(
+                len(t.rows), head + tail, width(cg), extra=3 if baselines else 0
+            )
             plan += [(cg, rg, len(plan)) for rg in rows]
         labels = self._parts(self.label(f"{comp.id}-leaderboard"), len(plan))
         parts = []
         for k, (cg, rg, first) in enumerate(plan):
             sel = [comp.metrics[i] for i in cg]
-            rows = [{"rank": t.rows[i]["rank"].text, "system": names[i], "baseline": t.rows[i].baseline,
-                     "scores": [self.cell(t.rows[i][keys[j]]) for j in cg], "group": groups[i]} for i in rg]
-            body = self._render("leaderboard.tex.j2", metrics=sel,
-                                rows=rows, has_baselines=any(r["baseline"] for r in rows))
-            caption = (head + self._part_text(k + 1, len(plan)) + tail if k == first
-                       else self._continued(head, labels[first], k + 1, len(plan)) + key)
+            rows = [
+                {
+                    "rank": t.rows[i]["rank"].text,
+                    "system": names[i],
+                    "baseline": t.rows[i].baseline,
+                    "scores": [self.cell(t.rows[i][keys[j]]) for j in cg],
+                    "group": groups[i],
+                }
+                for i in rg
+            ]
+            body = self._render(
+                "leaderboard.tex.j2",
+                metrics=sel,
+                rows=rows,
+                has_baselines=any(r["baseline"] for r in rows),
+            )
+            caption = (
+                head + self._part_text(k + 1, len(plan)) + tail
+                if k == first
+                else self._continued(head, labels[first], k + 1, len(plan)) + key
+            )
             parts.append(_Part(width(cg), body, caption, labels[k]))
         return self._file(parts)
 
-    def confidence_intervals(self, comp: CompetitionAnalysis, ma: MetricAnalysis | None = None) -> str:
+    def confidence_intervals(
+        self, comp: CompetitionAnalysis, ma: MetricAnalysis | None = None
+    ) -> str:
         """Ordered bootstrap CIs, one block per metric side by side (only ``ma``'s when given); split
         when too wide."""
         blocks = [(metric_name(x), comp, x) for x in ([ma] if ma else comp.metrics)]
-        with decimal_comma(self.opt.decimal_comma):  # its count grouped as the appendix's prose groups it
-            unit = tr(" (resampling {unit})", unit=escape(prose.unit(comp))) if comp.clusters else ""
+        with decimal_comma(
+            self.opt.decimal_comma
+        ):  # its count grouped as the appendix's prose groups it
+            unit = (
+                tr(" (resampling {unit})", unit=escape(prose.unit(comp))) if comp.clusters else ""
+            )
         label = f"{comp.id}-ci-{metric_stems(comp)[ma.name]}" if ma else f"{comp.id}-ci"
-        caption = tr("Ordered bootstrap confidence intervals for {competition}{unit}", competition=escape(comp.name),
-                     unit=unit)
+        caption = tr(
+            "Ordered bootstrap confidence intervals for {competition}{unit}",
+            competition=escape(comp.name),
+            unit=unit,
+        )
         return self.ci_blocks(blocks, caption=caption, label=self.label(label))
 
-    def ci_blocks(self, blocks: list[tuple[str, CompetitionAnalysis, MetricAnalysis]], caption: str,
-                  label: str) -> str:
+    def ci_blocks(
+        self,
+        blocks: list[tuple[str, CompetitionAnalysis, MetricAnalysis]],
+        caption: str,
+        label: str,
+    ) -> str:
         """Blocks ``(LaTeX title, competition, metric)`` side by side (paper Table 2); titles are LaTeX.
 
         Blocks are packed evenly into the fewest tables that fit, rows split by height.
@@ -232,8 +324,10 @@ class Renderer(PairwiseTables):
         keys = []  # blocks whose names are too long for the page: numbers, with a key
         for title, comp, ma in blocks:
             t = model.confidence_intervals(comp, ma, self.fmt)
-            nums = [self._num_col([r[k] for r in t.rows], header(h))
-                    for k, h in (("ci_low", "LCI"), ("mean", "Mean"), ("ci_high", "UCI"))]
+            nums = [
+                self._num_col([r[k] for r in t.rows], header(h))
+                for k, h in (("ci_low", "LCI"), ("mean", "Mean"), ("ci_high", "UCI"))
+            ]
             title_w = tex_width(title, self.m)
 
             def columns(names):
@@ -247,22 +341,43 @@ class Renderer(PairwiseTables):
             if st.table_width(cols) > st.widest:
                 names = [f"{i + 1}." for i in range(len(t.rows))]
                 cols = columns(names)
-                keys.append(tr(" {title}: systems are numbered by position ({key}).", title=title,
-                               key=self._key([(i + 1, r.label) for i, r in enumerate(t.rows)])))
+                keys.append(
+                    tr(
+                        " {title}: systems are numbered by position ({key}).",
+                        title=title,
+                        key=self._key([(i + 1, r.label) for i, r in enumerate(t.rows)]),
+                    )
+                )
             block_cols.append(cols)
-            prepared.append({"title": title, "rows": [
-                {"system": n, "low": self.cell(r["ci_low"]), "mean": self.cell(r["mean"]), "high": self.cell(r["ci_high"])}
-                for n, r in zip(names, t.rows)]})
+            prepared.append(
+                {
+                    "title": title,
+                    "rows": [
+                        {
+                            "system": n,
+                            "low": self.cell(r["ci_low"]),
+                            "mean": self.cell(r["mean"]),
+                            "high": self.cell(r["ci_high"]),
+                        }
+                        for n, r in zip(names, t.rows)
+                    ],
+                }
+            )
 
         def width(g):
             return st.table_width([w for i in g for w in block_cols[i]])
 
-        groups = split_even([st.table_width(c) for c in block_cols], lambda g: width(g) <= st.widest) or \
-            [[i] for i in range(len(blocks))]
+        groups = split_even(
+            [st.table_width(c) for c in block_cols], lambda g: width(g) <= st.widest
+        ) or [[i] for i in range(len(blocks))]
         s = self.analysis.settings
-        tail = tr(": bootstrap mean and {level}\\% {method} confidence interval (LCI, UCI) from {resamples} resamples, "
-                  "best first.", level=level(s, self.opt.decimal_comma),
-                  method=ci_method(s.ci_method), resamples=self.num(s.bootstrap)) + "".join(keys)
+        tail = tr(
+            ": bootstrap mean and {level}\\% {method} confidence interval (LCI, UCI) from {resamples} resamples, "
+            "best first.",
+            level=level(s, self.opt.decimal_comma),
+            method=ci_method(s.ci_method),
+            resamples=self.num(s.bootstrap),
+        ) + "".join(keys)
         plan = []  # (blocks, rows, index of the part it continues)
         for g in groups:
             nrows = max(len(prepared[i]["rows"]) for i in g)
@@ -271,11 +386,21 @@ class Renderer(PairwiseTables):
         labels = self._parts(label, len(plan))
         parts = []
         for k, (g, rg, first) in enumerate(plan):
-            sel = [dict(prepared[i], rows=[prepared[i]["rows"][j] if j < len(prepared[i]["rows"]) else None
-                                           for j in rg]) for i in g]
+            sel = [
+                dict(
+                    prepared[i],
+                    rows=[
+                        prepared[i]["rows"][j] if j < len(prepared[i]["rows"]) else None for j in rg
+                    ],
+                )
+                for i in g
+            ]
             body = self._render("ci.tex.j2", blocks=sel)
-            cap = (caption + self._part_text(k + 1, len(plan)) + tail if k == first
-                   else self._continued(caption, labels[first], k + 1, len(plan)) + "".join(keys))
+            cap = (
+                caption + self._part_text(k + 1, len(plan)) + tail
+                if k == first
+                else self._continued(caption, labels[first], k + 1, len(plan)) + "".join(keys)
+            )
             parts.append(_Part(width(g), body, cap, labels[k]))
         return self._file(parts)
 
@@ -286,11 +411,19 @@ class Renderer(PairwiseTables):
         names = [header(n) for n, _ in model.LEGEND]
         name_w = self._col([header("Name")] + names)
         rows = [(name, legend_tex(n, text)) for name, (n, text) in zip(names, model.LEGEND)]
-        body = self._render("legend.tex.j2", rows=rows,
-                            desc_width=f"{name_w + 2 * self.style.tabcolsep:.2f}pt")
-        return self._file([_Part(self.style.columnwidth, body,
-                                 tr("Information summary: the rows of the competitiveness tables."),
-                                 self.label("competitiveness-legend"))])
+        body = self._render(
+            "legend.tex.j2", rows=rows, desc_width=f"{name_w + 2 * self.style.tabcolsep:.2f}pt"
+        )
+        return self._file(
+            [
+                _Part(
+                    self.style.columnwidth,
+                    body,
+                    tr("Information summary: the rows of the competitiveness tables."),
+                    self.label("competitiveness-legend"),
+                )
+            ]
+        )
 
     def summary(self) -> str:
         """Cross-competition competitiveness (paper Tables 7-11), competitions split evenly into the
@@ -301,12 +434,19 @@ class Renderer(PairwiseTables):
         st = self.style
         heads = t.extra["headings"]
         ids = list(t.columns)
-        label_w = self._col([header(x) for x in ("Challenge", "Task", "Language", "Metric")]
-                            + [escape(r.label) for r in t.rows])
-        texts = {cid: [tex.with_numbers(r.cells[cid].text, self.opt.decimal_comma) for r in t.rows] for cid in ids}
+        label_w = self._col(
+            [header(x) for x in ("Challenge", "Task", "Language", "Metric")]
+            + [escape(r.label) for r in t.rows]
+        )
+        texts = {
+            cid: [tex.with_numbers(r.cells[cid].text, self.opt.decimal_comma) for r in t.rows]
+            for cid in ids
+        }
         widest_cell = max(tex_width(c, self.m) for cid in ids for c in texts[cid])
         words = [w for cid in ids for text in heads[cid][:3] for w in escape(str(text)).split()]
-        words += [metric_name(heads[cid][3]) for cid in ids if " " not in metric_name(heads[cid][3])]
+        words += [
+            metric_name(heads[cid][3]) for cid in ids if " " not in metric_name(heads[cid][3])
+        ]
         widest_word = max([tex_width(w, self.m) for w in words] + [0.0])
         # header names wrap between words, so a column is at least as wide as the widest word
         col_w = max(widest_cell, widest_word, 3.5 * st.size)
@@ -314,7 +454,9 @@ class Renderer(PairwiseTables):
         def width(g):
             return st.table_width([label_w] + [col_w] * len(g))
 
-        id_groups = split_even([col_w] * len(ids), lambda g: width(g) <= st.widest) or [[i] for i in range(len(ids))]
+        id_groups = split_even([col_w] * len(ids), lambda g: width(g) <= st.widest) or [
+            [i] for i in range(len(ids))
+        ]
         s = self.analysis.settings
         legend = self.label("competitiveness-legend")
         labels = self._parts(self.label("competitiveness"), len(id_groups))
@@ -325,17 +467,38 @@ class Renderer(PairwiseTables):
             # a header cell spans equal neighbours under the same parent: challenge; task within its
             # challenge; metric within its task; languages never span
             keys = [lambda c: c[:1], lambda c: c[:2], lambda c: c, lambda c: (c[0], c[1], c[3])]
-            heading = [spans([c[level] for c in h], [keys[level](c) for c in h]) for level in range(4)]
-            body = [{"label": escape(r.label), "cells": [texts[cid][j] for cid in sub]} for j, r in enumerate(t.rows)]
-            tabular = self._render("summary.tex.j2", header=heading, body=body, ncols=len(sub), colwidth=col_w,
-                                   sep=2 * st.tabcolsep)
-            cap = tr("Competitiveness of the competitions{part}; rows as in Table~{ref}. Ties are the paper's counts "
-                     "among competitors at {alpha} with the {test}: with the winner on the winner's comparisons with the "
-                     "other competitors as the report's family corrects them, between competitors over {ties}.",
-                     part=self._part_text(k + 1, len(id_groups)), ref=f"\\ref{{{legend}}}",
-                     alpha=alpha(s.alpha, self.opt.decimal_comma), test=p_test(s.test), ties=escape(prose.ties_family(s)))
-            with decimal_comma(self.opt.decimal_comma):  # the rule's numbers with the tables' marker
-                notes = [prose.ties_are_not_verdicts(s, escape), prose.ppi_note(t, sub, escape, self.num)]
+            heading = [
+                spans([c[level] for c in h], [keys[level](c) for c in h]) for level in range(4)
+            ]
+            body = [
+                {"label": escape(r.label), "cells": [texts[cid][j] for cid in sub]}
+                for j, r in enumerate(t.rows)
+            ]
+            tabular = self._render(
+                "summary.tex.j2",
+                header=heading,
+                body=body,
+                ncols=len(sub),
+                colwidth=col_w,
+                sep=2 * st.tabcolsep,
+            )
+            cap = tr(
+                "Competitiveness of the competitions{part}; rows as in Table~{ref}. Ties are the paper's counts "
+                "among competitors at {alpha} with the {test}: with the winner on the winner's comparisons with the "
+                "other competitors as the report's family corrects them, between competitors over {ties}.",
+                part=self._part_text(k + 1, len(id_groups)),
+                ref=f"\\ref{{{legend}}}",
+                alpha=alpha(s.alpha, self.opt.decimal_comma),
+                test=p_test(s.test),
+                ties=escape(prose.ties_family(s)),
+            )
+            with decimal_comma(
+                self.opt.decimal_comma
+            ):  # the rule's numbers with the tables' marker
+                notes = [
+                    prose.ties_are_not_verdicts(s, escape),
+                    prose.ppi_note(t, sub, escape, self.num),
+                ]
             cap += "".join(f" {n}" for n in notes if n)
             parts.append(_Part(width(g), tabular, cap, labels[k]))
         return self._file(parts)
@@ -349,32 +512,70 @@ class Renderer(PairwiseTables):
         if t is None:
             return None
         labels = [escape(r.label) for r in t.rows]
-        w = self.style.table_width([self._col([header("Class")] + labels)]
-                                   + [self._num_col([r[k] for r in t.rows], h)
-                                      for k, h in (("precision", header("Precision")), ("recall", header("Recall")),
-                                                   ("f1", "F$_1$"))]
-                                   + [self._col([header("Support")] + [escape(r["support"].text) for r in t.rows])])
+        w = self.style.table_width(
+            [self._col([header("Class")] + labels)]
+            + [
+                self._num_col([r[k] for r in t.rows], h)
+                for k, h in (
+                    ("precision", header("Precision")),
+                    ("recall", header("Recall")),
+                    ("f1", "F$_1$"),
+                )
+            ]
+            + [self._col([header("Support")] + [escape(r["support"].text) for r in t.rows])]
+        )
         head = tr("Per-class scores of {system}", system=escape(t.extra["system"]))
-        tail = tr(", the best system of {competition} by {metric}, on the full test set (field {field}): precision of "
-                  "the items it labels with the class, recall of the class's gold items, their F$_1$, and the class's "
-                  "gold items (support); 0 where undefined. Point estimates, without intervals.",
-                  competition=escape(comp.name), metric=metric_name(comp.primary), field=escape(t.extra["field"]))
-        def body(rg):
-            return self._render("per_class.tex.j2", rows=[
-                {"label": labels[i], **{k: self.cell(t.rows[i][k]) for k in ("precision", "recall", "f1")},
-                 "support": escape(t.rows[i]["support"].text)} for i in rg])
-        return self._row_parts(self._row_groups(len(t.rows), head + tail, w), w, head, tail,
-                               self.label(f"{comp.id}-classes"), body)
+        tail = tr(
+            ", the best system of {competition} by {metric}, on the full test set (field {field}): precision of "
+            "the items it labels with the class, recall of the class's gold items, their F$_1$, and the class's "
+            "gold items (support); 0 where undefined. Point estimates, without intervals.",
+            competition=escape(comp.name),
+            metric=metric_name(comp.primary),
+            field=escape(t.extra["field"]),
+        )
 
-    def _row_parts(self, groups: list[list[int]], width: float, head: str, tail: str, label: str, body,
-                   continued=lambda rows: "") -> str:
+        def body(rg):
+            return self._render(
+                "per_class.tex.j2",
+                rows=[
+                    {
+                        "label": labels[i],
+                        **{k: self.cell(t.rows[i][k]) for k in ("precision", "recall", "f1")},
+                        "support": escape(t.rows[i]["support"].text),
+                    }
+                    for i in rg
+                ],
+            )
+
+        return self._row_parts(
+            self._row_groups(len(t.rows), head + tail, w),
+            w,
+            head,
+            tail,
+            self.label(f"{comp.id}-classes"),
+            body,
+        )
+
+    def _row_parts(
+        self,
+        groups: list[list[int]],
+        width: float,
+        head: str,
+        tail: str,
+        label: str,
+        body,
+        continued=lambda rows: "",
+    ) -> str:
         """A table split by rows into ``groups``: ``body(rows)`` is a part's tabular; the first part's
         caption is ``head`` + ``tail``, a later part's says it continues (plus ``continued(rows)``)."""
         labels = self._parts(label, len(groups))
         parts = []
         for k, rg in enumerate(groups):
-            cap = (head + self._part_text(1, len(groups)) + tail if k == 0
-                   else self._continued(head, labels[0], k + 1, len(groups)) + continued(rg))
+            cap = (
+                head + self._part_text(1, len(groups)) + tail
+                if k == 0
+                else self._continued(head, labels[0], k + 1, len(groups)) + continued(rg)
+            )
             parts.append(_Part(width, body(rg), cap, labels[k]))
         return self._file(parts)
 

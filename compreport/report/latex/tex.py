@@ -22,25 +22,46 @@ import numpy as np
 from compreport.errors import warn
 from compreport.language import N_, grouped, tr
 from compreport.language.caller import option
-from compreport.stats.results import MetricAnalysis
 from compreport.report.metricnames import metric_label, positive
 from compreport.report.model import MISSING, Cell
 from compreport.report.naming import pieces
-
+from compreport.stats.results import MetricAnalysis
 
 _SPECIAL = {
-    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\char37{}", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
-    "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}",
-    ">": r"\textgreater{}", "|": r"\textbar{}", '"': r"\textquotedbl{}", "'": r"\textquotesingle{}",
-    "`": r"\textasciigrave{}", "-": "-{}",  # "-{}" keeps "--" from becoming a dash
-    "\n": " ", "\r": " ", "\t": " ",
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\char37{}",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+    "|": r"\textbar{}",
+    '"': r"\textquotedbl{}",
+    "'": r"\textquotesingle{}",
+    "`": r"\textasciigrave{}",
+    "-": "-{}",  # "-{}" keeps "--" from becoming a dash
+    "\n": " ",
+    "\r": " ",
+    "\t": " ",
 }
 #: Non-ASCII characters pdflatex (utf8 input, T1 fonts) typesets: Latin-1 and Latin Extended-A,
 #: plus common punctuation. Others fall back to their ASCII decomposition, else "?".
 _UNICODE_OK = (set(map(chr, range(0xA1, 0x180))) - set("ĦħĸĿŀŉŦŧſ")) | set("–—‘’“”…•€†‡")
 #: Symbols our own prose uses, as LaTeX that pdflatex sets.
-_UNICODE_TEX = {"−": r"\textminus{}", "α": r"$\alpha$", "δ": r"$\delta$", "θ": r"$\theta$", "≥": r"$\geq$",
-                "≤": r"$\leq$", "\u00a0": "~"}
+_UNICODE_TEX = {
+    "−": r"\textminus{}",
+    "α": r"$\alpha$",
+    "δ": r"$\delta$",
+    "θ": r"$\theta$",
+    "≥": r"$\geq$",
+    "≤": r"$\leq$",
+    "\u00a0": "~",
+}
 
 
 def escape(text: object) -> str:
@@ -70,8 +91,14 @@ def _fallback(ch: str) -> str:
 def as_printed(text: object) -> str:
     """``text`` as its :func:`escape` prints under pdflatex: each character pdflatex cannot set
     replaced by its :func:`_fallback`, an ASCII control character by a space; others as given."""
-    return "".join((ch if ch.isprintable() else " ") if ch.isascii() else ch if ch in _UNICODE_OK or ch in _UNICODE_TEX
-                   else _fallback(ch) for ch in str(text))
+    return "".join(
+        (ch if ch.isprintable() else " ")
+        if ch.isascii()
+        else ch
+        if ch in _UNICODE_OK or ch in _UNICODE_TEX
+        else _fallback(ch)
+        for ch in str(text)
+    )
 
 
 def warn_unset_names(comp) -> None:
@@ -83,17 +110,27 @@ def warn_unset_names(comp) -> None:
     if not altered:
         return
     shown = ", ".join(f"'{s}' as '{p}'" for s, p in altered[:5]) + (
-        f" and {len(altered) - 5} more" if len(altered) > 5 else "")
+        f" and {len(altered) - 5} more" if len(altered) > 5 else ""
+    )
     printed: dict[str, list[str]] = {}
     for s, p in looks.items():
         printed.setdefault(p, []).append(s)
     alike = [names for names in printed.values() if len(names) > 1]
-    clash = ("; " + "; ".join(" and ".join(f"'{s}'" for s in names) for names in alike)
-             + " print alike, so the tables cannot tell them apart") if alike else ""
-    warn(f"LaTeX tables of {comp.id}: pdflatex cannot set every character of {len(altered)} system "
-         f"name{'s' if len(altered) > 1 else ''}: they print {shown}{clash}. The HTML reports print them as "
-         f"given (the PDF reports too, with a font that has them); to name them in Latin script, use a names file "
-         f"({option('names')}, or `[names] file` in a spec) or, for a wide table, its column names")
+    clash = (
+        (
+            "; "
+            + "; ".join(" and ".join(f"'{s}'" for s in names) for names in alike)
+            + " print alike, so the tables cannot tell them apart"
+        )
+        if alike
+        else ""
+    )
+    warn(
+        f"LaTeX tables of {comp.id}: pdflatex cannot set every character of {len(altered)} system "
+        f"name{'s' if len(altered) > 1 else ''}: they print {shown}{clash}. The HTML reports print them as "
+        f"given (the PDF reports too, with a font that has them); to name them in Latin script, use a names file "
+        f"({option('names')}, or `[names] file` in a spec) or, for a wide table, its column names"
+    )
 
 
 def breakable(name: object) -> str:
@@ -111,8 +148,11 @@ def num(value: object, comma: bool = False, math: bool = False) -> str:
     in integer parts of five digits or more (``10\\,000``; ``1950``; decimals are not grouped). In
     math the marker is braced (``0{.}05``, ``0{,}05``) so babel spanish does not turn it into the
     other one. Other text is escaped."""
-    text = (np.format_float_positional(value, precision=6, unique=False, fractional=False, trim="-")
-            if isinstance(value, float) else str(value))  # 6 significant digits, never 5e-05
+    text = (
+        np.format_float_positional(value, precision=6, unique=False, fractional=False, trim="-")
+        if isinstance(value, float)
+        else str(value)
+    )  # 6 significant digits, never 5e-05
     mt = _NUMBER.fullmatch(text)
     if not mt:
         return escape(text)
@@ -137,7 +177,7 @@ def cell(c: Cell, comma: bool = False, overlap: bool = False) -> str:
     text = cell_text(c, comma)
     if c.bold:
         if frac := c.fraction:
-            text = f"{text[:-len(frac)]}\\rlap{{{frac}}}\\phantom{{\\textmd{{{frac}}}}}"
+            text = f"{text[: -len(frac)]}\\rlap{{{frac}}}\\phantom{{\\textmd{{{frac}}}}}"
         text = "\\bfseries " + text
     return text + (f"\\rlap{{{mark(c.mark)}}}" if overlap and c.mark else mark(c.mark))
 
@@ -156,8 +196,11 @@ def with_numbers(text: str, comma: bool = False) -> str:
     For the model's number texts only (``<0.0001``, ``-0.109``); never for names, whose digits
     (``Team 42.01``) are not numbers.
     """
-    return "".join(num(part, comma) if _NUMBER.fullmatch(part) else escape(part)
-                   for part in _NUMBER_SPLIT.split(text) if part)
+    return "".join(
+        num(part, comma) if _NUMBER.fullmatch(part) else escape(part)
+        for part in _NUMBER_SPLIT.split(text)
+        if part
+    )
 
 
 def mark(m: str) -> str:
@@ -173,18 +216,42 @@ _NUMBER_SPLIT = re.compile(r"(-?\d+(?:\.\d+)?)")
 #: the report's language ("accuracy", "precision" and "recall" are translated with the display names
 #: of :mod:`compreport.report.metricnames`); others are escaped as given.
 METRIC_NAMES = {
-    "accuracy": "accuracy", "f1": N_("F$_1$ score"), "macro_f1": N_("macro-averaged F$_1$ score"),
-    "micro_f1": N_("micro-averaged F$_1$ score"), "weighted_f1": N_("weighted F$_1$ score"), "precision": "precision",
-    "recall": "recall", "macro_precision": N_("macro-averaged precision"),
-    "macro_recall": N_("macro-averaged recall"), "mae": "MAE", "mse": "MSE", "rmse": "RMSE",
-    "pearson": N_("Pearson's $r$"), "spearman": N_("Spearman's $\\rho$"),
-    "roc_auc": "ROC AUC", "measure_s": "$\\mathit{measure}_S$", "measure_c": "$\\mathit{measure}_C$",
+    "accuracy": "accuracy",
+    "f1": N_("F$_1$ score"),
+    "macro_f1": N_("macro-averaged F$_1$ score"),
+    "micro_f1": N_("micro-averaged F$_1$ score"),
+    "weighted_f1": N_("weighted F$_1$ score"),
+    "precision": "precision",
+    "recall": "recall",
+    "macro_precision": N_("macro-averaged precision"),
+    "macro_recall": N_("macro-averaged recall"),
+    "mae": "MAE",
+    "mse": "MSE",
+    "rmse": "RMSE",
+    "pearson": N_("Pearson's $r$"),
+    "spearman": N_("Spearman's $\\rho$"),
+    "roc_auc": "ROC AUC",
+    "measure_s": "$\\mathit{measure}_S$",
+    "measure_c": "$\\mathit{measure}_C$",
 }
 SHORT_NAMES = {
-    "accuracy": N_("Acc."), "f1": "F$_1$", "macro_f1": "macro-F$_1$", "micro_f1": "micro-F$_1$",
-    "weighted_f1": "w-F$_1$", "precision": "P", "recall": "R", "macro_precision": "macro-P",
-    "macro_recall": "macro-R", "mae": "MAE", "mse": "MSE", "rmse": "RMSE", "pearson": "$r$",
-    "spearman": "$\\rho$", "roc_auc": "AUC", "measure_s": "$\\mathit{m}_S$", "measure_c": "$\\mathit{m}_C$",
+    "accuracy": N_("Acc."),
+    "f1": "F$_1$",
+    "macro_f1": "macro-F$_1$",
+    "micro_f1": "micro-F$_1$",
+    "weighted_f1": "w-F$_1$",
+    "precision": "P",
+    "recall": "R",
+    "macro_precision": "macro-P",
+    "macro_recall": "macro-R",
+    "mae": "MAE",
+    "mse": "MSE",
+    "rmse": "RMSE",
+    "pearson": "$r$",
+    "spearman": "$\\rho$",
+    "roc_auc": "AUC",
+    "measure_s": "$\\mathit{m}_S$",
+    "measure_c": "$\\mathit{m}_C$",
 }
 
 
@@ -203,5 +270,3 @@ def metric_name(ma: MetricAnalysis | str, short: bool = False) -> str:
     elif not short and params.get("pos_label") is not None:
         base += f" ({positive(name)} {escape(params['pos_label'])})"
     return base
-
-

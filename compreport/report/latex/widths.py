@@ -63,7 +63,9 @@ class Metrics:
         w, prev = 0.0, ""
         for ch in s:
             if ch == " ":
-                w += self.space[shape] + (self.extraspace[shape] if prev and prev in ".?!:" else 0.0)
+                w += self.space[shape] + (
+                    self.extraspace[shape] if prev and prev in ".?!:" else 0.0
+                )
                 prev = ""
                 continue
             w += self.glyph(ch, shape)
@@ -97,25 +99,45 @@ SCRIPT = 8 / 10.95
 SCRIPTSPACE = 0.5
 #: Glyphs of the LaTeX commands this package writes (escape(), templates).
 _SYMBOLS = {
-    "textbackslash": "\\", "textless": "<", "textgreater": ">", "textbar": "|", "textquotedbl": '"',
-    "textquotesingle": "'", "textasciigrave": "`", "textasciitilde": "~", "textasciicircum": "^",
-    "textunderscore": "_", "dag": "*", "textendash": "–", "textemdash": "—",
+    "textbackslash": "\\",
+    "textless": "<",
+    "textgreater": ">",
+    "textbar": "|",
+    "textquotedbl": '"',
+    "textquotesingle": "'",
+    "textasciigrave": "`",
+    "textasciitilde": "~",
+    "textasciicircum": "^",
+    "textunderscore": "_",
+    "dag": "*",
+    "textendash": "–",
+    "textemdash": "—",
 }
 #: Symbols outside the T1 text font, measured as a glyph of the same width (the TS1 minus is "+").
 _AS = {"textminus": "+", "minus": "+", "textdegree": "o"}
 #: Computer Modern math italic code points of the Greek letters our captions and headers use.
 _GREEK = {"alpha": 0o13, "beta": 0o14, "delta": 0o16, "theta": 0o22, "rho": 0o32, "sigma": 0o33}
 #: Commands taking one argument: argument's (shape, in math?) — None keeps the current one.
-_WRAP = {"textbf": ("b", False), "textit": ("i", False), "mathit": ("i", False), "textsuperscript": (None, False),
-         "text": (None, False), "mathrm": ("r", None), "bar": (None, None), "phantom": (None, None),
-         "textmd": ("r", False)}
+_WRAP = {
+    "textbf": ("b", False),
+    "textit": ("i", False),
+    "mathit": ("i", False),
+    "textsuperscript": (None, False),
+    "text": (None, False),
+    "mathrm": ("r", None),
+    "bar": (None, None),
+    "phantom": (None, None),
+    "textmd": ("r", False),
+}
 _TOKEN = re.compile(r"\\([A-Za-z]+)\s*|\\(.)|(.)", re.S)
 
 
 class _Tokens:
     def __init__(self, src: str):
-        self.items = [("cs", w) if w is not None else ("sym", s) if s is not None else ("ch", c)
-                      for w, s, c in (mt.groups() for mt in _TOKEN.finditer(src))]
+        self.items = [
+            ("cs", w) if w is not None else ("sym", s) if s is not None else ("ch", c)
+            for w, s, c in (mt.groups() for mt in _TOKEN.finditer(src))
+        ]
         self.i = 0
 
     def take(self):
@@ -177,11 +199,25 @@ def _measure(t: _Tokens, m: Metrics, shape: str, scale: float, math_: bool, nest
             elif val in _WRAP:
                 new_shape, new_math = _WRAP[val]
                 start = t.i
-                w += _arg(t, m, new_shape or shape, scale * (SCRIPT if val == "textsuperscript" else 1.0),
-                          math_ if new_math is None else new_math)
-                if val in ("textit", "textbf"):  # LaTeX adds the italic correction of the last letter
-                    last = next((tok[1] for tok in reversed(t.items[start:t.i]) if tok[0] in ("ch", "sym")
-                                 and tok[1] not in "{}"), "")
+                w += _arg(
+                    t,
+                    m,
+                    new_shape or shape,
+                    scale * (SCRIPT if val == "textsuperscript" else 1.0),
+                    math_ if new_math is None else new_math,
+                )
+                if val in (
+                    "textit",
+                    "textbf",
+                ):  # LaTeX adds the italic correction of the last letter
+                    last = next(
+                        (
+                            tok[1]
+                            for tok in reversed(t.items[start : t.i])
+                            if tok[0] in ("ch", "sym") and tok[1] not in "{}"
+                        ),
+                        "",
+                    )
                     nxt = t.peek()
                     if last and ord(last) < 256 and not (nxt and nxt[1] in ".,"):
                         w += m.italic[new_shape][ord(last)] * scale
@@ -209,7 +245,9 @@ def _measure(t: _Tokens, m: Metrics, shape: str, scale: float, math_: bool, nest
                 w += m.space[shape] * scale
                 prev = ""
             else:  # \& \% \$ \# \_ \{ \}
-                w += m.glyph(val, shape) * scale + (m.kerns[shape].get(prev + val, 0.0) * scale if prev else 0.0)
+                w += m.glyph(val, shape) * scale + (
+                    m.kerns[shape].get(prev + val, 0.0) * scale if prev else 0.0
+                )
                 prev = val
             continue
         ch = val
@@ -221,8 +259,9 @@ def _measure(t: _Tokens, m: Metrics, shape: str, scale: float, math_: bool, nest
                 pass
             elif ch.isascii() and ch.isalpha():
                 face = "s" if scale < 1 else "i"
-                w += (m.math[face][ord(ch)] + _math_italic(t, m, face, ord(ch))) * (scale / SCRIPT if scale < 1
-                                                                                    else scale)
+                w += (m.math[face][ord(ch)] + _math_italic(t, m, face, ord(ch))) * (
+                    scale / SCRIPT if scale < 1 else scale
+                )
             elif ch.isdigit() and scale < 1:
                 w += m.math["r"][ord(ch)] * scale / SCRIPT
             else:
@@ -236,7 +275,9 @@ def _measure(t: _Tokens, m: Metrics, shape: str, scale: float, math_: bool, nest
             prev = " "
             continue
         face = "s" if scale < 1 and shape == "r" else shape
-        w += m.glyph(ch, face) * scale + (m.kerns[face].get(prev + ch, 0.0) * scale if prev and prev != " " else 0.0)
+        w += m.glyph(ch, face) * scale + (
+            m.kerns[face].get(prev + ch, 0.0) * scale if prev and prev != " " else 0.0
+        )
         prev = ch
     return w
 

@@ -23,12 +23,13 @@ from email.utils import getaddresses
 from pathlib import Path
 
 from compreport.errors import InputError, note
-from compreport.language import LANGUAGES, count, current, language, tr
 from compreport.inputs.delimited import decode, read_bytes
-from compreport.stats.results import Analysis
+from compreport.language import LANGUAGES, count, current, language, tr
 from compreport.report import model
 from compreport.report.naming import competition_dir, email_files, team_letters
 from compreport.report.pages.team import team_context
+from compreport.stats.results import Analysis
+
 
 @dataclass(frozen=True)
 class Recipient:
@@ -85,15 +86,23 @@ def read_recipients(path: str | Path) -> Recipients:
         if not addresses or any("@" not in addr for _, addr in addresses):
             raise InputError(f"{where}: {to!r} is not an email address")
         if team in seen:
-            raise InputError(f"{where}: team {team!r} is listed twice (also row {seen[team]}); give its addresses "
-                             f"in one cell, separated by commas")
+            raise InputError(
+                f"{where}: team {team!r} is listed twice (also row {seen[team]}); give its addresses "
+                f"in one cell, separated by commas"
+            )
         seen[team] = number
         wording = cells[2].lower() if len(cells) > 2 and cells[2] else None
         if wording is not None and wording not in LANGUAGES:
-            note(f"{where}: language {wording!r} is not available (only {', '.join(LANGUAGES)}); the email to "
-                 f"{team!r} is in the report's language")
+            note(
+                f"{where}: language {wording!r} is not available (only {', '.join(LANGUAGES)}); the email to "
+                f"{team!r} is in the report's language"
+            )
             wording = None
-        out.append(Recipient(team, ", ".join(f"{n} <{a}>" if n else a for n, a in addresses), wording, number))
+        out.append(
+            Recipient(
+                team, ", ".join(f"{n} <{a}>" if n else a for n, a in addresses), wording, number
+            )
+        )
     if not out:
         raise InputError(f"{shown}: no team and address (expected rows: team, address[, language])")
     return Recipients(shown, out)
@@ -103,30 +112,66 @@ def _body(analysis: Analysis, team: str, parts: list[tuple], fmt: model.Format) 
     """The plain-text body: per competition, one paragraph per run (the team sheet's words)."""
     s = analysis.settings
     event = (analysis.workshop or {}).get("name") or ", ".join(comp.name for comp, _ in parts)
-    lines = [tr("Dear {team} team,", team=team), "",
-             tr("these are the results of your runs in {event}. The attached PDF (one per competition) has a page "
-                "per run with the details and the method.", event=event), ""]
+    lines = [
+        tr("Dear {team} team,", team=team),
+        "",
+        tr(
+            "these are the results of your runs in {event}. The attached PDF (one per competition) has a page "
+            "per run with the details and the method.",
+            event=event,
+        ),
+        "",
+    ]
     for comp, runs in parts:
         first = team_context(analysis, comp, runs[0], fmt)
-        lines += [tr("{competition} - ranked by {metric} ({direction}); {level} bootstrap intervals from {resamples} "
-                     "resamples; verdicts: {rule}, alpha = {alpha}.", competition=comp.name, metric=first["metric"],
-                     direction=first["direction"], level=first["level"], resamples=count(s.bootstrap), rule=s.rule,
-                     alpha=f"{s.alpha:g}")]
+        lines += [
+            tr(
+                "{competition} - ranked by {metric} ({direction}); {level} bootstrap intervals from {resamples} "
+                "resamples; verdicts: {rule}, alpha = {alpha}.",
+                competition=comp.name,
+                metric=first["metric"],
+                direction=first["direction"],
+                level=first["level"],
+                resamples=count(s.bootstrap),
+                rule=s.rule,
+                alpha=f"{s.alpha:g}",
+            )
+        ]
         lines += first["alerts"] + [""]
         for system in runs:
             c = team_context(analysis, comp, system, fmt)
-            lines.append(tr("- {system}: rank {rank} of {m}, {metric} = {score} ({level} CI {ci}), group {group}.",
-                            system=system, rank=c["rank"], m=c["m"], metric=c["metric"], score=c["score"],
-                            level=c["level"], ci=c["ci"], group=c["group"]))
+            lines.append(
+                tr(
+                    "- {system}: rank {rank} of {m}, {metric} = {score} ({level} CI {ci}), group {group}.",
+                    system=system,
+                    rank=c["rank"],
+                    m=c["m"],
+                    metric=c["metric"],
+                    score=c["score"],
+                    level=c["level"],
+                    ci=c["ci"],
+                    group=c["group"],
+                )
+            )
             if c["verdict"]:
                 lines.append(f"  {c['verdict']}")
         lines.append("")
-    lines += [tr("Best regards,"), tr("The organizers"), "",
-              tr("(Prepared with compreport {version}, seed {seed}.)", version=analysis.version, seed=s.seed)]
-    return "\n".join(x[:len(x) - len(x.lstrip(" "))] + _clean(x) for x in lines) + "\n"
+    lines += [
+        tr("Best regards,"),
+        tr("The organizers"),
+        "",
+        tr(
+            "(Prepared with compreport {version}, seed {seed}.)",
+            version=analysis.version,
+            seed=s.seed,
+        ),
+    ]
+    return "\n".join(x[: len(x) - len(x.lstrip(" "))] + _clean(x) for x in lines) + "\n"
 
 
-def write_emails(analysis: Analysis, out: Path, recipients: Recipients, fmt: model.Format | None = None) -> list[Path]:
+def write_emails(
+    analysis: Analysis, out: Path, recipients: Recipients, fmt: model.Format | None = None
+) -> list[Path]:
     """Write ``out/emails/<team>.eml`` for every team of ``recipients`` with a run in the report, its
     letters (already written under ``out``) attached; a note names the teams without an address and
     the listed teams without a run. Returns the paths written."""
@@ -135,14 +180,18 @@ def write_emails(analysis: Analysis, out: Path, recipients: Recipients, fmt: mod
     letters: dict[str, list[tuple]] = {}  # team -> [(comp, runs, pdf path)]
     for comp in analysis.competitions:
         for team, (name, runs) in team_letters(comp).items():
-            letters.setdefault(team, []).append((comp, runs, competition_dir(out, comp) / "teams" / name))
+            letters.setdefault(team, []).append(
+                (comp, runs, competition_dir(out, comp) / "teams" / name)
+            )
     listed = {r.team for r in recipients}
     unknown = [r for r in recipients if r.team not in letters]
     for r in unknown:
         note(f"{source}, row {r.row}: team {r.team!r} has no run in the report; no email")
     missing = [t for t in letters if t not in listed]
     if missing:
-        note(f"no address for {len(missing)} team(s) in {source}, so no email: {', '.join(map(repr, missing))}")
+        note(
+            f"no address for {len(missing)} team(s) in {source}, so no email: {', '.join(map(repr, missing))}"
+        )
     known = [r for r in recipients if r.team in letters]
     files = email_files([r.team for r in known])
     title = (analysis.workshop or {}).get("name")
@@ -152,7 +201,9 @@ def write_emails(analysis: Analysis, out: Path, recipients: Recipients, fmt: mod
         msg = EmailMessage(policy=policy.SMTP)
         msg["To"] = r.to
         with language(r.language or current()):
-            event = title or ", ".join(comp.name for comp, _, _ in parts)  # every competition it covers
+            event = title or ", ".join(
+                comp.name for comp, _, _ in parts
+            )  # every competition it covers
             msg["Subject"] = _clean(tr("{event}: results of {team}", event=event, team=r.team))
             body = _body(analysis, r.team, [(c, runs) for c, runs, _ in parts], fmt)
         msg.set_content(body)
@@ -160,8 +211,12 @@ def write_emails(analysis: Analysis, out: Path, recipients: Recipients, fmt: mod
         for comp, _, pdf in parts:
             data = pdf.read_bytes()
             digest.update(data)
-            msg.add_attachment(data, maintype="application", subtype="pdf", filename=f"{comp.id}-{pdf.name}")
-        msg.set_boundary(f"==compreport-{digest.hexdigest()[:32]}")  # from the content: reproducible
+            msg.add_attachment(
+                data, maintype="application", subtype="pdf", filename=f"{comp.id}-{pdf.name}"
+            )
+        msg.set_boundary(
+            f"==compreport-{digest.hexdigest()[:32]}"
+        )  # from the content: reproducible
         path = out / "emails" / files[r.team]
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(msg.as_bytes())

@@ -17,18 +17,18 @@ from __future__ import annotations
 
 import math
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
-from compreport.language import vocabulary as vocab
 from compreport.language import count, current, tr
-from compreport.settings import Settings
-from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
+from compreport.language import vocabulary as vocab
 from compreport.report import model, prose, references
 from compreport.report.figures.gallery import Gallery
 from compreport.report.metricnames import metric_label, metric_title
 from compreport.report.naming import competition_dir, metric_stems, pairs_file, pieces
 from compreport.resources import templates_dir
+from compreport.settings import Settings
+from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 
 #: Pairwise matrices with more columns than this show rank positions instead of names in the header.
 MATRIX_NAMED_COLUMNS = 8
@@ -39,7 +39,6 @@ MATRIX_PORTRAIT_COLUMNS = 8
 MATRIX_COLUMNS_PER_BLOCK = 14
 #: In PDF, the competitiveness summary is split into blocks of at most this many competitions.
 SUMMARY_COLUMNS_PER_BLOCK = 7
-
 
 
 def intervals(settings: Settings, with_level: bool = True) -> str:
@@ -78,7 +77,9 @@ def breakable(name, for_pdf: bool = False) -> str:
     The CSS keeps ``overflow-wrap: normal`` on names, so a browser (and WeasyPrint) breaks nowhere else."""
     from markupsafe import Markup, escape
 
-    return Markup(("\u200b" if for_pdf else "<wbr>").join(str(escape(part)) for part in pieces(name)))
+    return Markup(
+        ("\u200b" if for_pdf else "<wbr>").join(str(escape(part)) for part in pieces(name))
+    )
 
 
 @lru_cache(maxsize=1)
@@ -88,11 +89,22 @@ def environment():
 
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir() / "html")),
-        autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-        keep_trailing_newline=True)
-    env.globals.update(MISSING=model.MISSING, tr=template_tr, lang=current, intervals=intervals,
-                       test_phrase=vocab.test_phrase)
-    env.filters["breakable"] = jinja2.pass_context(lambda ctx, name: breakable(name, ctx.get("for_pdf", False)))
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.globals.update(
+        MISSING=model.MISSING,
+        tr=template_tr,
+        lang=current,
+        intervals=intervals,
+        test_phrase=vocab.test_phrase,
+    )
+    env.filters["breakable"] = jinja2.pass_context(
+        lambda ctx, name: breakable(name, ctx.get("for_pdf", False))
+    )
     env.filters["count"] = count
     env.filters["aligned"] = aligned
     return env
@@ -107,7 +119,9 @@ def aligned(cell: model.Cell, bold: bool = False):
     frac = cell.fraction if cell.bold or bold else ""
     if not frac:
         return escape(cell.text)
-    return Markup(f'{escape(cell.text[:-len(frac)])}<span class="frac w{len(frac)}"><span>{frac}</span></span>')
+    return Markup(
+        f'{escape(cell.text[: -len(frac)])}<span class="frac w{len(frac)}"><span>{frac}</span></span>'
+    )
 
 
 def render(template: str, **context) -> str:
@@ -115,7 +129,7 @@ def render(template: str, **context) -> str:
     return environment().get_template(template).render(**context)
 
 
-@lru_cache(maxsize=None)
+@cache
 def stylesheet(name: str) -> str:
     """The text of one stylesheet of ``templates/html`` (``report.css``, ``team.css``)."""
     return environment().loader.get_source(environment(), name)[0]
@@ -123,16 +137,24 @@ def stylesheet(name: str) -> str:
 
 def citation_segments(segments) -> list[dict]:
     """Prose segments as ``{"text": ...}`` or ``{"cite": "Author, year", "key": ...}`` for the templates."""
-    return [{"cite": "; ".join(references.short(k) for k in s.keys), "key": s.key} if isinstance(s, prose.Cite)
-            else {"text": s} for s in segments]
+    return [
+        {"cite": "; ".join(references.short(k) for k in s.keys), "key": s.key}
+        if isinstance(s, prose.Cite)
+        else {"text": s}
+        for s in segments
+    ]
 
 
 def methods_context(settings: Settings, comps=()) -> dict:
     """The methods paragraph (of the competitions ``comps``) and its reference list."""
     segments = prose.paragraph(settings, comps)
-    return {"segments": citation_segments(segments),
-            "references": [{"key": k, "cite": references.short(k), "text": references.reference_text(k)}
-                           for k in prose.cited(segments)]}
+    return {
+        "segments": citation_segments(segments),
+        "references": [
+            {"key": k, "cite": references.short(k), "text": references.reference_text(k)}
+            for k in prose.cited(segments)
+        ],
+    }
 
 
 def _basename(path) -> str:
@@ -145,21 +167,32 @@ def provenance(analysis: Analysis, comp: CompetitionAnalysis | None = None) -> d
     (a setting as given to compreport, the engine's parts and their keys), shown as code in every language;
     ``long_names``: an input's name too long to leave a SHA-256 unwrapped beside it (:data:`HASH_BESIDE`)."""
     s = analysis.settings
-    rows = [(tr("compreport version"), analysis.version, False), (tr("Seed"), str(s.seed), False),
-            (tr("Bootstrap replicates B"), count(s.bootstrap), False), (tr("alpha"), f"{s.alpha:g}", False),
-            (tr("Confidence level"), prose.level(s), False), (tr("CI method"), s.ci_method, True),
-            (tr("Test"), s.test, True), (tr("Correction family"), s.family, True),
-            (tr("Correction"), s.correction, True), (tr("Rule of every verdict"), s.rule, False)]
+    rows = [
+        (tr("compreport version"), analysis.version, False),
+        (tr("Seed"), str(s.seed), False),
+        (tr("Bootstrap replicates B"), count(s.bootstrap), False),
+        (tr("alpha"), f"{s.alpha:g}", False),
+        (tr("Confidence level"), prose.level(s), False),
+        (tr("CI method"), s.ci_method, True),
+        (tr("Test"), s.test, True),
+        (tr("Correction family"), s.family, True),
+        (tr("Correction"), s.correction, True),
+        (tr("Rule of every verdict"), s.rule, False),
+    ]
     out = {"rows": rows, "inputs": [], "warnings": [], "engine": [], "long_names": False}
     if comp is not None:
-        out["inputs"] = [{"name": _basename(i.get("path")), "sha256": i.get("sha256") or model.MISSING}
-                         for i in comp.inputs]
+        out["inputs"] = [
+            {"name": _basename(i.get("path")), "sha256": i.get("sha256") or model.MISSING}
+            for i in comp.inputs
+        ]
         out["long_names"] = any(_unbreakable(i["name"]) > HASH_BESIDE for i in out["inputs"])
         out["warnings"] = list(comp.warnings)
         from markupsafe import Markup
 
-        out["engine"] = [(Markup(tr("Engine: {key}", key=Markup("<code>{}</code>").format(k))), str(v), True)
-                         for k, v in sorted(comp.engine.items())]
+        out["engine"] = [
+            (Markup(tr("Engine: {key}", key=Markup("<code>{}</code>").format(k))), str(v), True)
+            for k, v in sorted(comp.engine.items())
+        ]
     return out
 
 
@@ -171,7 +204,7 @@ def _scope_svg(svg: str, prefix: str) -> str:
         return svg
     pattern = "|".join(re.escape(i) for i in sorted(ids, key=len, reverse=True))
     svg = re.sub(r'\bid="(' + pattern + r')"', lambda m: f'id="{prefix}{m.group(1)}"', svg)
-    return re.sub(r'#(' + pattern + r')(?=["\')])', lambda m: f"#{prefix}{m.group(1)}", svg)
+    return re.sub(r"#(" + pattern + r')(?=["\')])', lambda m: f"#{prefix}{m.group(1)}", svg)
 
 
 def svg_markup(svg: str | None, prefix: str, for_pdf: bool = False):
@@ -187,25 +220,32 @@ def svg_markup(svg: str | None, prefix: str, for_pdf: bool = False):
         import base64
 
         return Markup('<img alt="" src="data:image/svg+xml;base64,{}">').format(
-            base64.b64encode(svg.encode("utf-8")).decode("ascii"))
+            base64.b64encode(svg.encode("utf-8")).decode("ascii")
+        )
     return Markup(_scope_svg(svg, prefix))
 
 
-def figure_blocks(analysis: Analysis, comp: CompetitionAnalysis, gallery: Gallery,
-                  for_pdf: bool = False) -> tuple[dict, list]:
+def figure_blocks(
+    analysis: Analysis, comp: CompetitionAnalysis, gallery: Gallery, for_pdf: bool = False
+) -> tuple[dict, list]:
     """SVG figures of one competition (:func:`svg_markup`): ({metric name: [figure, ...]}, [other figures])."""
     stems = {stem: name for name, stem in metric_stems(comp).items()}
     per_metric: dict[str, list] = {ma.name: [] for ma in comp.metrics}
     others: list = []
     for i, stem in enumerate(gallery.stems(comp)):
         kind, _, rest = stem.partition("-")
-        item = {"stem": stem, "svg": svg_markup(gallery.svg(comp.id, stem), f"f{i}-", for_pdf),
-                "caption": prose.figure_caption(kind, analysis.settings)}
+        item = {
+            "stem": stem,
+            "svg": svg_markup(gallery.svg(comp.id, stem), f"f{i}-", for_pdf),
+            "caption": prose.figure_caption(kind, analysis.settings),
+        }
         (per_metric[stems[rest]] if rest in stems else others).append(item)
     return per_metric, others
 
 
-def matrix_context(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: model.Format, *, for_pdf: bool) -> dict:
+def matrix_context(
+    comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: model.Format, *, for_pdf: bool
+) -> dict:
     """The pairwise matrix (paper Table 4) as blocks of columns ready for the template."""
     t = model.pair_matrix(comp, ma, fmt)
     position = t.extra["position"]
@@ -215,35 +255,68 @@ def matrix_context(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: model.For
         per_block = math.ceil(per_block / math.ceil(per_block / MATRIX_COLUMNS_PER_BLOCK))
     blocks = []
     for start in range(0, len(cols), per_block):
-        bcols = cols[start:start + per_block]
-        rows = [{"system": r.label, "pos": position[r.label], "cells": [r.cells.get(c) for c in bcols]}
-                for r in t.rows if any(c in r.cells for c in bcols)]
-        blocks.append({"columns": [{"system": c, "pos": position[c]} for c in bcols], "rows": rows,
-                       "first": position[bcols[0]] if bcols else 0, "last": position[bcols[-1]] if bcols else 0})
-    return {"blocks": blocks, "named": len(cols) <= MATRIX_NAMED_COLUMNS, "ncols": len(cols),
-            "landscape": for_pdf and len(cols) > MATRIX_PORTRAIT_COLUMNS,
-            "untested": any(cell.level == -2 for r in t.rows for cell in r.cells.values())}
+        bcols = cols[start : start + per_block]
+        rows = [
+            {"system": r.label, "pos": position[r.label], "cells": [r.cells.get(c) for c in bcols]}
+            for r in t.rows
+            if any(c in r.cells for c in bcols)
+        ]
+        blocks.append(
+            {
+                "columns": [{"system": c, "pos": position[c]} for c in bcols],
+                "rows": rows,
+                "first": position[bcols[0]] if bcols else 0,
+                "last": position[bcols[-1]] if bcols else 0,
+            }
+        )
+    return {
+        "blocks": blocks,
+        "named": len(cols) <= MATRIX_NAMED_COLUMNS,
+        "ncols": len(cols),
+        "landscape": for_pdf and len(cols) > MATRIX_PORTRAIT_COLUMNS,
+        "untested": any(cell.level == -2 for r in t.rows for cell in r.cells.values()),
+    }
 
 
-def metric_context(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: model.Format, *, for_pdf: bool) -> dict:
+def metric_context(
+    comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: model.Format, *, for_pdf: bool
+) -> dict:
     """One metric's section: ordered CIs, differences from the best, matrix, p-values; with many
     systems (:func:`~compreport.report.model.many_systems`) no matrix or p-value list (``many``:
     the heat map figure and ``pairs_csv`` stand for them)."""
     many = model.many_systems(comp)
-    return {"id": ma.name, "name": metric_label(ma), "title": metric_title(ma), "primary": ma.primary,
-            "best": ma.best, "direction": prose.direction(ma), "ci": model.confidence_intervals(comp, ma, fmt),
-            "diffs": model.differences_from_best(comp, ma, fmt),
-            "pvalues": None if many else model.pairwise_p_values(comp, ma, fmt),
-            "matrix": None if many else matrix_context(comp, ma, fmt, for_pdf=for_pdf), "figures": [],
-            "many": many and bool(ma.pairs), "m": len(comp.systems),
-            "pairs_csv": pairs_file(comp, ma.name),
-            # only the marks a corrected p-value can earn (as the LaTeX matrix caption and the heat map)
-            "stars": [(t, mark, len(vocab.STARS) - 1 - i) for i, (t, mark) in enumerate(vocab.STARS)
-                      if (t, mark) in model.possible_marks(ma)]}
+    return {
+        "id": ma.name,
+        "name": metric_label(ma),
+        "title": metric_title(ma),
+        "primary": ma.primary,
+        "best": ma.best,
+        "direction": prose.direction(ma),
+        "ci": model.confidence_intervals(comp, ma, fmt),
+        "diffs": model.differences_from_best(comp, ma, fmt),
+        "pvalues": None if many else model.pairwise_p_values(comp, ma, fmt),
+        "matrix": None if many else matrix_context(comp, ma, fmt, for_pdf=for_pdf),
+        "figures": [],
+        "many": many and bool(ma.pairs),
+        "m": len(comp.systems),
+        "pairs_csv": pairs_file(comp, ma.name),
+        # only the marks a corrected p-value can earn (as the LaTeX matrix caption and the heat map)
+        "stars": [
+            (t, mark, len(vocab.STARS) - 1 - i)
+            for i, (t, mark) in enumerate(vocab.STARS)
+            if (t, mark) in model.possible_marks(ma)
+        ],
+    }
 
 
-def competition_context(analysis: Analysis, comp: CompetitionAnalysis, fmt: model.Format, gallery: Gallery | None,
-                        *, for_pdf: bool = False) -> dict:
+def competition_context(
+    analysis: Analysis,
+    comp: CompetitionAnalysis,
+    fmt: model.Format,
+    gallery: Gallery | None,
+    *,
+    for_pdf: bool = False,
+) -> dict:
     """Everything one competition page shows."""
     s = analysis.settings
     metrics = [metric_context(comp, ma, fmt, for_pdf=for_pdf) for ma in comp.metrics]
@@ -254,18 +327,31 @@ def competition_context(analysis: Analysis, comp: CompetitionAnalysis, fmt: mode
             mc["figures"] = per_metric.get(mc["id"], [])
     lb = model.leaderboard(comp, fmt)
     return {
-        "for_pdf": for_pdf, "comp": comp, "subtitle": prose.subtitle(comp), "settings": s, "level": prose.level(s),
+        "for_pdf": for_pdf,
+        "comp": comp,
+        "subtitle": prose.subtitle(comp),
+        "settings": s,
+        "level": prose.level(s),
         "ci_method": vocab.CI_METHODS[s.ci_method].label,
-        "metrics": metrics, "leaderboard": lb, "score_keys": [f"score:{ma.name}" for ma in comp.metrics],
+        "metrics": metrics,
+        "leaderboard": lb,
+        "score_keys": [f"score:{ma.name}" for ma in comp.metrics],
         "primary": {"name": metric_label(comp.primary), "direction": prose.direction(comp.primary)},
-        "has_baselines": any(r.baseline for r in lb.rows), "rule": s.rule, "many": model.many_systems(comp),
+        "has_baselines": any(r.baseline for r in lb.rows),
+        "rule": s.rule,
+        "many": model.many_systems(comp),
         "other_figures": [f for f in other_figures if f["stem"] != "confusion"],
         "confusion_figures": [f for f in other_figures if f["stem"] == "confusion"],
-        "classes": model.per_class(comp, fmt), "methods": methods_context(s, [comp]),
-        "provenance": provenance(analysis, comp), "unit": prose.unit(comp),
-        "fmt": fmt, "family_words": vocab.FAMILIES[s.family].words,
+        "classes": model.per_class(comp, fmt),
+        "methods": methods_context(s, [comp]),
+        "provenance": provenance(analysis, comp),
+        "unit": prose.unit(comp),
+        "fmt": fmt,
+        "family_words": vocab.FAMILIES[s.family].words,
         "alerts": alerts(s, comp),
-        "unsettled": sum(c.settled is False for ma in comp.metrics for c in ma.pairs),  # the stored flags, counted
+        "unsettled": sum(
+            c.settled is False for ma in comp.metrics for c in ma.pairs
+        ),  # the stored flags, counted
     }
 
 
@@ -274,8 +360,14 @@ def alerts(settings, comp: CompetitionAnalysis) -> list[str]:
     return [a for a in (prose.cannot_reject(settings, ma) for ma in comp.metrics) if a]
 
 
-def competition_html(analysis: Analysis, comp: CompetitionAnalysis, fmt: model.Format | None = None,
-                     gallery: Gallery | None = None, *, for_pdf: bool = False) -> str:
+def competition_html(
+    analysis: Analysis,
+    comp: CompetitionAnalysis,
+    fmt: model.Format | None = None,
+    gallery: Gallery | None = None,
+    *,
+    for_pdf: bool = False,
+) -> str:
     """One self-contained HTML page for one competition.
 
     Leaderboard with CIs and significance groups, per metric the ordered CIs, the differences
@@ -285,8 +377,10 @@ def competition_html(analysis: Analysis, comp: CompetitionAnalysis, fmt: model.F
     ``for_pdf``: no link back to the overview, wide matrices split in column blocks on landscape pages
     (and no ``<style>``, figures as images, U+200B for ``<wbr>``: see the module's notes).
     """
-    return render("competition.html", **competition_context(analysis, comp, fmt or model.Format(), gallery,
-                                                            for_pdf=for_pdf))
+    return render(
+        "competition.html",
+        **competition_context(analysis, comp, fmt or model.Format(), gallery, for_pdf=for_pdf),
+    )
 
 
 def _runs(items: list, key) -> list[list]:
@@ -302,7 +396,10 @@ def _runs(items: list, key) -> list[list]:
 
 def _spans(values: list) -> list[tuple[str, int]]:
     """Consecutive equal values as ``(label, count)``; a tuple value is labelled by its last element."""
-    return [(run[0][-1] if isinstance(run[0], tuple) else run[0], len(run)) for run in _runs(values, lambda v: v)]
+    return [
+        (run[0][-1] if isinstance(run[0], tuple) else run[0], len(run))
+        for run in _runs(values, lambda v: v)
+    ]
 
 
 def summary_blocks(analysis: Analysis, fmt: model.Format, *, for_pdf: bool) -> list[dict]:
@@ -315,24 +412,42 @@ def summary_blocks(analysis: Analysis, fmt: model.Format, *, for_pdf: bool) -> l
     columns = []
     for cid in t.columns:
         challenge, task, language, metric = t.extra["headings"][cid]
-        columns.append({"challenge": challenge, "task": task, "language": language or comps[cid].name,
-                        "metric": metric_label(metric), "id": cid, "name": comps[cid].name, "href": f"{cid}/{link}",
-                        "ppi_unit": t.extra["ppi_unit"][cid], "cells": [r.cells[cid] for r in t.rows]})
+        columns.append(
+            {
+                "challenge": challenge,
+                "task": task,
+                "language": language or comps[cid].name,
+                "metric": metric_label(metric),
+                "id": cid,
+                "name": comps[cid].name,
+                "href": f"{cid}/{link}",
+                "ppi_unit": t.extra["ppi_unit"][cid],
+                "cells": [r.cells[cid] for r in t.rows],
+            }
+        )
     limit = SUMMARY_COLUMNS_PER_BLOCK if for_pdf else max(len(columns), 1)
     blocks: list[list[dict]] = []
     for challenge_cols in _runs(columns, lambda c: c["challenge"]):
         for start in range(0, len(challenge_cols), limit):
-            piece = challenge_cols[start:start + limit]
+            piece = challenge_cols[start : start + limit]
             if blocks and len(blocks[-1]) + len(piece) <= limit:
                 blocks[-1].extend(piece)
             else:
                 blocks.append(list(piece))
-    return [{"challenge_spans": _spans([c["challenge"] for c in cols]),
-             "task_spans": _spans([(c["challenge"], c["task"]) for c in cols]),
-             "metric_spans": _spans([(c["challenge"], c["task"], c["metric"]) for c in cols]),
-             "columns": cols,
-             "rows": [{"name": r.label, "cells": [c["cells"][i] for c in cols]} for i, r in enumerate(t.rows)],
-             "ppi_note": _ppi_note(t, [c["id"] for c in cols])} for cols in blocks]
+    return [
+        {
+            "challenge_spans": _spans([c["challenge"] for c in cols]),
+            "task_spans": _spans([(c["challenge"], c["task"]) for c in cols]),
+            "metric_spans": _spans([(c["challenge"], c["task"], c["metric"]) for c in cols]),
+            "columns": cols,
+            "rows": [
+                {"name": r.label, "cells": [c["cells"][i] for c in cols]}
+                for i, r in enumerate(t.rows)
+            ],
+            "ppi_note": _ppi_note(t, [c["id"] for c in cols]),
+        }
+        for cols in blocks
+    ]
 
 
 def _ppi_note(summary, ids) -> object:
@@ -342,24 +457,51 @@ def _ppi_note(summary, ids) -> object:
     return None if note is None else Markup(note)
 
 
-def index_html(analysis: Analysis, fmt: model.Format | None = None, gallery: Gallery | None = None, *,
-               for_pdf: bool = False) -> str:
+def index_html(
+    analysis: Analysis,
+    fmt: model.Format | None = None,
+    gallery: Gallery | None = None,
+    *,
+    for_pdf: bool = False,
+) -> str:
     """The workshop overview: competitiveness summary per challenge (columns task -> language, as
     the paper's Tables 7-11), its legend (Table 6), the workshop figure and a link to each
     competition's report (``<id>/report.html``, or ``report.pdf`` when ``for_pdf``)."""
     fmt = fmt or model.Format()
     link = "report.pdf" if for_pdf else "report.html"
-    competitions = [{"id": c.id, "name": c.name, "subtitle": prose.subtitle(c), "n": c.n, "m": len(c.systems),
-                     "metric": metric_label(c.primary), "best": c.primary.best, "href": f"{c.id}/{link}"}
-                    for c in analysis.competitions]
-    workshop_svg = (svg_markup(gallery.svg("summary", "competitiveness"), "w-", for_pdf)
-                    if gallery is not None else None)
-    return render("index.html", for_pdf=for_pdf, settings=analysis.settings, level=prose.level(analysis.settings),
-                  title=prose.title(analysis), summaries=summary_blocks(analysis, fmt, for_pdf=for_pdf),
-                  legend=model.legend(), competitions=competitions, workshop_svg=workshop_svg,
-                  methods=methods_context(analysis.settings, analysis.competitions), provenance=provenance(analysis),
-                  ties_words=prose.ties_family(analysis.settings),
-                  not_verdicts=prose.ties_are_not_verdicts(analysis.settings))
+    competitions = [
+        {
+            "id": c.id,
+            "name": c.name,
+            "subtitle": prose.subtitle(c),
+            "n": c.n,
+            "m": len(c.systems),
+            "metric": metric_label(c.primary),
+            "best": c.primary.best,
+            "href": f"{c.id}/{link}",
+        }
+        for c in analysis.competitions
+    ]
+    workshop_svg = (
+        svg_markup(gallery.svg("summary", "competitiveness"), "w-", for_pdf)
+        if gallery is not None
+        else None
+    )
+    return render(
+        "index.html",
+        for_pdf=for_pdf,
+        settings=analysis.settings,
+        level=prose.level(analysis.settings),
+        title=prose.title(analysis),
+        summaries=summary_blocks(analysis, fmt, for_pdf=for_pdf),
+        legend=model.legend(),
+        competitions=competitions,
+        workshop_svg=workshop_svg,
+        methods=methods_context(analysis.settings, analysis.competitions),
+        provenance=provenance(analysis),
+        ties_words=prose.ties_family(analysis.settings),
+        not_verdicts=prose.ties_are_not_verdicts(analysis.settings),
+    )
 
 
 def _write(path: Path, text: str) -> Path:
@@ -369,13 +511,18 @@ def _write(path: Path, text: str) -> Path:
     return path
 
 
-def write_html(analysis: Analysis, out: Path, fmt: model.Format | None = None,
-               gallery: Gallery | None = None) -> list[Path]:
+def write_html(
+    analysis: Analysis, out: Path, fmt: model.Format | None = None, gallery: Gallery | None = None
+) -> list[Path]:
     """Write ``out/index.html`` and ``out/<id>/report.html`` for every competition; return the paths."""
     out = Path(out)
     gallery = gallery if gallery is not None else Gallery(analysis)
     written = [_write(out / "index.html", index_html(analysis, fmt, gallery))]
     for comp in analysis.competitions:
-        written.append(_write(competition_dir(out, comp) / "report.html",
-                              competition_html(analysis, comp, fmt, gallery)))
+        written.append(
+            _write(
+                competition_dir(out, comp) / "report.html",
+                competition_html(analysis, comp, fmt, gallery),
+            )
+        )
     return written

@@ -19,12 +19,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from compreport.stats.results import Analysis
 from compreport.report import model
-from compreport.report.pages import html
 from compreport.report.figures.gallery import Gallery
 from compreport.report.naming import competition_dir, team_letters
+from compreport.report.pages import html
 from compreport.report.pages.team import team_html
+from compreport.stats.results import Analysis
 
 #: URLs the fetcher refused during this process (should stay empty: our pages reference nothing).
 REFUSED: list[str] = []
@@ -45,7 +45,9 @@ def _weasyprint():
     try:
         import weasyprint
     except (ImportError, OSError) as exc:  # OSError: Pango/HarfBuzz libraries missing
-        raise RuntimeError(f"PDF output needs WeasyPrint and its system libraries (Pango): {exc}") from exc
+        raise RuntimeError(
+            f"PDF output needs WeasyPrint and its system libraries (Pango): {exc}"
+        ) from exc
     return weasyprint
 
 
@@ -59,6 +61,7 @@ def url_fetcher():
     weasyprint = _weasyprint()
     urls = weasyprint.urls
     if hasattr(urls, "URLFetcher"):  # WeasyPrint >= 68: fetchers are URLFetcher instances
+
         class DataOnlyFetcher(urls.URLFetcher):
             def fetch(self, url, headers=None):
                 if not url.lower().startswith("data:"):
@@ -96,15 +99,20 @@ class _Renderer:
     def _sheet(self, css: str):
         """``css`` parsed once (parsing and compiling the selectors costs as much as styling a team sheet)."""
         if css not in self._sheets:
-            self._sheets[css] = self.wp.CSS(string=css, url_fetcher=self.fetcher, font_config=self.fonts)
+            self._sheets[css] = self.wp.CSS(
+                string=css, url_fetcher=self.fetcher, font_config=self.fonts
+            )
         return self._sheets[css]
 
     def render(self, page: str, sheets: tuple[str, ...] = _REPORT_CSS, css: str | None = None):
         """Lay out a ``for_pdf`` page under the stylesheets ``sheets`` of ``templates/html``, then ``css``."""
         wp = self.wp
-        stylesheets = [self._sheet(html.stylesheet(name)) for name in sheets] + ([self._sheet(css)] if css else [])
+        stylesheets = [self._sheet(html.stylesheet(name)) for name in sheets] + (
+            [self._sheet(css)] if css else []
+        )
         doc = wp.HTML(string=page, base_url=None, url_fetcher=self.fetcher).render(
-            stylesheets=stylesheets, font_config=self.fonts, pdf_identifier=False)
+            stylesheets=stylesheets, font_config=self.fonts, pdf_identifier=False
+        )
         # Reproducible files: no dates (WeasyPrint takes them from <meta> only, but be explicit).
         doc.metadata.created = None
         doc.metadata.modified = None
@@ -117,8 +125,14 @@ class _Renderer:
         return path
 
 
-def write_pdf(analysis: Analysis, out: Path, fmt: model.Format | None = None,
-              gallery: Gallery | None = None, jobs: int = 1, progress: bool = False) -> list[Path]:
+def write_pdf(
+    analysis: Analysis,
+    out: Path,
+    fmt: model.Format | None = None,
+    gallery: Gallery | None = None,
+    jobs: int = 1,
+    progress: bool = False,
+) -> list[Path]:
     """Write ``out/overview.pdf``, ``out/<id>/report.pdf`` and ``out/<id>/teams/<file>.pdf`` (one letter
     per team, one page per run, see :func:`compreport.report.naming.team_letters`), each document by
     one of up to ``jobs`` worker processes (:func:`~compreport.report.workers.run_tasks`; the files do
@@ -133,8 +147,10 @@ def write_pdf(analysis: Analysis, out: Path, fmt: model.Format | None = None,
     for comp in analysis.competitions:
         cdir = competition_dir(out, comp)
         tasks.append((_report, (analysis, comp, fmt, gallery, cdir / "report.pdf")))
-        tasks += [(_letter, (analysis, comp, runs, fmt, cdir / "teams" / name))
-                  for name, runs in team_letters(comp).values()]
+        tasks += [
+            (_letter, (analysis, comp, runs, fmt, cdir / "teams" / name))
+            for name, runs in team_letters(comp).values()
+        ]
     return run_tasks(tasks, jobs, "PDF documents" if progress else None)
 
 
@@ -157,12 +173,16 @@ def _overview(analysis: Analysis, fmt: model.Format, gallery: Gallery, path: Pat
 
 def _report(analysis: Analysis, comp, fmt: model.Format, gallery: Gallery, path: Path) -> Path:
     r = _renderer()
-    return r.write(r.render(html.competition_html(analysis, comp, fmt, gallery, for_pdf=True)), path)
+    return r.write(
+        r.render(html.competition_html(analysis, comp, fmt, gallery, for_pdf=True)), path
+    )
 
 
 def _letter(analysis: Analysis, comp, runs: list[str], fmt: model.Format, path: Path) -> Path:
     r = _renderer()
-    pages = [_team_document(r, team_html(analysis, comp, system, fmt, for_pdf=True)) for system in runs]
+    pages = [
+        _team_document(r, team_html(analysis, comp, system, fmt, for_pdf=True)) for system in runs
+    ]
     return r.write(pages[0].copy([page for doc in pages for page in doc.pages]), path)
 
 

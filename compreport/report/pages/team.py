@@ -11,11 +11,11 @@ from __future__ import annotations
 import math
 
 from compreport.language import tr
-from compreport.stats.results import Analysis, CompetitionAnalysis
 from compreport.report import model, prose
-from compreport.report.pages.html import citation_segments, render
 from compreport.report.metricnames import metric_title
 from compreport.report.naming import pairs_file, team_letters, team_of
+from compreport.report.pages.html import citation_segments, render
+from compreport.stats.results import Analysis, CompetitionAnalysis
 
 #: A team sheet lists at most this many systems that cannot be told apart from the run (the nearest
 #: in rank), and names the significantly different ones only when they are no more than this many.
@@ -30,14 +30,25 @@ def _comparison(ma, fmt: model.Format, a: str, b: str, settings) -> dict:
     c, flipped = ma.pair(a, b)
     sign = -1.0 if flipped else 1.0
     lo, hi = sorted((sign * c.ci_low, sign * c.ci_high)) if flipped else (c.ci_low, c.ci_high)
-    return {"diff": fmt.diff(sign * c.diff), "ci": f"[{fmt.diff(lo)}, {fmt.diff(hi)}]", "p": fmt.p_is(c.p_value),
-            "p_se": fmt.p(c.p_se), "p_adjusted": fmt.p(c.p_adjusted), "significant": c.significant,
-            "draws": prose.draws(settings.test, r) if (r := prose.p_resamples(ma, settings.bootstrap)) else None,
-            "unsettled": prose.unsettled_note(settings, int(ma.verdicts.get("resamples") or 0))
-            if c.settled is False else None}
+    return {
+        "diff": fmt.diff(sign * c.diff),
+        "ci": f"[{fmt.diff(lo)}, {fmt.diff(hi)}]",
+        "p": fmt.p_is(c.p_value),
+        "p_se": fmt.p(c.p_se),
+        "p_adjusted": fmt.p(c.p_adjusted),
+        "significant": c.significant,
+        "draws": prose.draws(settings.test, r)
+        if (r := prose.p_resamples(ma, settings.bootstrap))
+        else None,
+        "unsettled": prose.unsettled_note(settings, int(ma.verdicts.get("resamples") or 0))
+        if c.settled is False
+        else None,
+    }
 
 
-def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt: model.Format) -> dict:
+def team_context(
+    analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt: model.Format
+) -> dict:
     """Everything the team sheet shows, read from the primary metric's stored results."""
     s = analysis.settings
     ma = comp.primary
@@ -47,7 +58,9 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
     if me.is_best:
         if runner is not None:
             comparison = _comparison(ma, fmt, system, runner.system, s) | {"other": runner.system}
-            verdict = prose.verdict(s, comparison["significant"], tr("The winner"), tr("the runner-up"))
+            verdict = prose.verdict(
+                s, comparison["significant"], tr("The winner"), tr("the runner-up")
+            )
     else:
         comparison = _comparison(ma, fmt, ma.best, system, s) | {"other": ma.best}
         verdict = prose.verdict(s, comparison["significant"], tr("The winner"), system)
@@ -63,43 +76,90 @@ def team_context(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt
                 differ.append(x.system)
     # with many systems the sheet names the nearest in rank only (a page cannot hold 299 names)
     rank_of = {x.system: k for k, x in enumerate(ma.scores)}
-    near = sorted(alike, key=lambda a: (abs(rank_of[a] - rank_of[system]), rank_of[a]))[:ALIKE_LISTED]
+    near = sorted(alike, key=lambda a: (abs(rank_of[a] - rank_of[system]), rank_of[a]))[
+        :ALIKE_LISTED
+    ]
     alike_shown = sorted(near, key=rank_of.__getitem__) if len(alike) > ALIKE_LISTED else alike
     others = []
     for om in comp.metrics[1:]:
         o = om.score_of(system)
-        others.append({"name": metric_title(om), "direction": prose.direction(om), "score": fmt.score(o.score),
-                       "ci": f"[{fmt.score(o.ci_low)}, {fmt.score(o.ci_high)}]", "rank": o.rank, "m": len(om.scores)})
+        others.append(
+            {
+                "name": metric_title(om),
+                "direction": prose.direction(om),
+                "score": fmt.score(o.score),
+                "ci": f"[{fmt.score(o.ci_low)}, {fmt.score(o.ci_high)}]",
+                "rank": o.rank,
+                "m": len(om.scores),
+            }
+        )
     best = ma.score_of(ma.best)
     team = team_of(comp, system)
     runs = team_letters(comp).get(team, (None, [system]))[1]
     return {
-        "team": team, "runs": runs,
-        "comp": comp, "subtitle": prose.subtitle(comp), "settings": s, "level": prose.level(s),
-        "version": analysis.version, "metric": metric_title(ma), "direction": prose.direction(ma),
-        "system": system, "m": len(ma.scores), "winner": me.is_best, "best": ma.best,
-        "competing": int(ma.competitiveness["m"]),  # the systems that compete, as the analysis counted them
-        "baselines_above": [x.system for x in ma.scores if x.system in comp.baselines and x.rank < me.rank],
+        "team": team,
+        "runs": runs,
+        "comp": comp,
+        "subtitle": prose.subtitle(comp),
+        "settings": s,
+        "level": prose.level(s),
+        "version": analysis.version,
+        "metric": metric_title(ma),
+        "direction": prose.direction(ma),
+        "system": system,
+        "m": len(ma.scores),
+        "winner": me.is_best,
+        "best": ma.best,
+        "competing": int(
+            ma.competitiveness["m"]
+        ),  # the systems that compete, as the analysis counted them
+        "baselines_above": [
+            x.system for x in ma.scores if x.system in comp.baselines and x.rank < me.rank
+        ],
         "co_winners": [x.system for x in ma.scores if x.is_best and x.system != system],
-        "score": fmt.score(me.score), "ci": f"[{fmt.score(me.ci_low)}, {fmt.score(me.ci_high)}]",
-        "rank": me.rank, "group": me.group or model.MISSING, "best_score": fmt.score(best.score),
-        "comparison": comparison, "verdict": verdict, "rule": s.rule,
-        "alike": alike, "alike_baselines": [a for a in alike if a in comp.baselines], "untested": untested,
-        "alike_shown": alike_shown, "alike_more": len(alike) - len(alike_shown), "differ": differ,
-        "differ_listed": len(differ) <= ALIKE_LISTED, "listed": ALIKE_LISTED,
+        "score": fmt.score(me.score),
+        "ci": f"[{fmt.score(me.ci_low)}, {fmt.score(me.ci_high)}]",
+        "rank": me.rank,
+        "group": me.group or model.MISSING,
+        "best_score": fmt.score(best.score),
+        "comparison": comparison,
+        "verdict": verdict,
+        "rule": s.rule,
+        "alike": alike,
+        "alike_baselines": [a for a in alike if a in comp.baselines],
+        "untested": untested,
+        "alike_shown": alike_shown,
+        "alike_more": len(alike) - len(alike_shown),
+        "differ": differ,
+        "differ_listed": len(differ) <= ALIKE_LISTED,
+        "listed": ALIKE_LISTED,
         "pairs_csv": f"{comp.id}/{pairs_file(comp, ma.name)}",
-        "untested_why": (tr("its score is undefined") if not math.isfinite(me.score)
-                         else tr("with B = 0 no resamples were drawn, so no pair is tested") if not s.bootstrap
-                         else tr("only the comparisons with the winner are tested") if s.family == "vs-best"
-                         else tr("their scores are undefined")),
-        "others": others, "method_sentences": citation_segments(prose.method_sentences(s, comp)),
+        "untested_why": (
+            tr("its score is undefined")
+            if not math.isfinite(me.score)
+            else tr("with B = 0 no resamples were drawn, so no pair is tested")
+            if not s.bootstrap
+            else tr("only the comparisons with the winner are tested")
+            if s.family == "vs-best"
+            else tr("their scores are undefined")
+        ),
+        "others": others,
+        "method_sentences": citation_segments(prose.method_sentences(s, comp)),
         "unit": prose.unit(comp),
         "alerts": [a for a in [prose.cannot_reject(s, ma)] if a],
     }
 
 
-def team_html(analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt: model.Format | None = None, *,
-              for_pdf: bool = False) -> str:
+def team_html(
+    analysis: Analysis,
+    comp: CompetitionAnalysis,
+    system: str,
+    fmt: model.Format | None = None,
+    *,
+    for_pdf: bool = False,
+) -> str:
     """The one-page sheet of one system (rendered to PDF by :func:`compreport.report.pages.pdf.write_pdf`, ``for_pdf``:
     see :mod:`compreport.report.pages.html`)."""
-    return render("team.html", **team_context(analysis, comp, system, fmt or model.Format()), for_pdf=for_pdf)
+    return render(
+        "team.html", **team_context(analysis, comp, system, fmt or model.Format()), for_pdf=for_pdf
+    )

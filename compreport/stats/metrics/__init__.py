@@ -23,7 +23,12 @@ from compreport.errors import InputError
 from compreport.settings import suggest
 from compreport.stats.metrics.base import Metric, Prepared
 from compreport.stats.metrics.classification import ClassificationMetric
-from compreport.stats.metrics.numeric import ErrorMetric, PearsonMetric, RocAucMetric, SpearmanMetric
+from compreport.stats.metrics.numeric import (
+    ErrorMetric,
+    PearsonMetric,
+    RocAucMetric,
+    SpearmanMetric,
+)
 from compreport.stats.metrics.ranking import RankingMetric, ranking_metric
 from compreport.stats.metrics.restmex import MeasureC, MeasureS
 from compreport.stats.metrics.user import UserMetric
@@ -57,8 +62,15 @@ for _name, _desc in [
     ("mape", "mean absolute percentage error, as a fraction (numeric predictions)"),
 ]:
     _register(ErrorMetric(_name, _desc))
-for _m in (PearsonMetric(), SpearmanMetric(), RocAucMetric(), MeasureS(), MeasureC(), RankingMetric("map", None),
-           RankingMetric("mrr", None)):
+for _m in (
+    PearsonMetric(),
+    SpearmanMetric(),
+    RocAucMetric(),
+    MeasureS(),
+    MeasureC(),
+    RankingMetric("map", None),
+    RankingMetric("mrr", None),
+):
     _register(_m)
 
 
@@ -88,5 +100,7 @@ def get_metric(name: str, base: Path | None = None) -> Metric:
         return ranking
     if ":" in name and name.rpartition(":")[0].endswith(".py"):
         return UserMetric(name, base)
-    raise InputError(f"unknown metric {name!r}{suggest(name, list(REGISTRY))}; "
-                     f"`compreport metrics` lists them, or use path/to/file.py:function")
+    raise InputError(
+        f"unknown metric {name!r}{suggest(name, list(REGISTRY))}; "
+        f"`compreport metrics` lists them, or use path/to/file.py:function"
+    )

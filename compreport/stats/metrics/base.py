@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -113,8 +113,10 @@ class Metric:
         for key in params:
             if key not in self.allowed:
                 opts = ", ".join(self.allowed) or "none"
-                raise InputError(f"metric {self.name!r}: unknown parameter {key!r}{suggest(key, list(self.allowed))}"
-                                 f" (parameters: {opts})")
+                raise InputError(
+                    f"metric {self.name!r}: unknown parameter {key!r}{suggest(key, list(self.allowed))}"
+                    f" (parameters: {opts})"
+                )
         return dict(params)
 
     def prepare(self, comp: Competition, params: dict) -> Prepared:  # pragma: no cover - abstract

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from compreport.language.caller import option
 from compreport.errors import InputError
 from compreport.inputs.competition import Competition
+from compreport.language.caller import option
 from compreport.stats.metrics.base import Metric, Prepared, safe_divide
 from compreport.stats.metrics.fields import Encoded, encode, field_index
 
@@ -39,7 +39,7 @@ def confusion_stats(rows: np.ndarray, k: int, m: int) -> tuple[np.ndarray, np.nd
         One-hot true positives, then one-hot predicted label.
     """
     g = rows[:, 0].astype(np.int64)
-    p = rows[:, 1:1 + m].astype(np.int64)
+    p = rows[:, 1 : 1 + m].astype(np.int64)
     gs = _onehot(g, k)
     pp = _onehot(p, k)
     tp = pp * (p == g[:, None])[..., None]
@@ -96,8 +96,13 @@ class ClassificationMetric(Metric):
     def __init__(self, name: str, description: str):
         self.name = name
         self.description = description
-        self.allowed = ("field", "pos_label") if name in _BINARY else \
-            ("field", "labels") if name in _AVERAGED else ("field",)
+        self.allowed = (
+            ("field", "pos_label")
+            if name in _BINARY
+            else ("field", "labels")
+            if name in _AVERAGED
+            else ("field",)
+        )
 
     def _pos(self, comp: Competition, enc: Encoded, params: dict) -> int:
         if "pos_label" not in params:
@@ -105,8 +110,10 @@ class ClassificationMetric(Metric):
             if set(gold_labels) in ({"0", "1"}, {"1"}):
                 params["pos_label"] = 1
             else:
-                raise InputError(f"competition {comp.id!r}: metric {self.name!r} needs `pos_label` "
-                                 f"(labels: {', '.join(enc.labels)}); pass {option('pos_label', 'LABEL')}")
+                raise InputError(
+                    f"competition {comp.id!r}: metric {self.name!r} needs `pos_label` "
+                    f"(labels: {', '.join(enc.labels)}); pass {option('pos_label', 'LABEL')}"
+                )
         return enc.code(comp, params["pos_label"], option("pos_label"))
 
     def prepare(self, comp: Competition, params: dict) -> Prepared:
@@ -118,9 +125,12 @@ class ClassificationMetric(Metric):
         columns = np.column_stack([enc.gold, enc.pred.T]).astype(np.float64)
         name = self.name
         if name == "accuracy":
+
             def stats(rows):
                 g = rows[:, :1]
-                return np.zeros((len(rows), 0)), (rows[:, 1:1 + m] == g)[..., None].astype(np.float64)
+                return np.zeros((len(rows), 0)), (rows[:, 1 : 1 + m] == g)[..., None].astype(
+                    np.float64
+                )
 
             def finalize(shared, sys, count, systems=None):
                 return safe_divide(sys[..., 0], np.asarray(count)[..., None])
@@ -129,8 +139,10 @@ class ClassificationMetric(Metric):
 
             def stats(rows):
                 g = rows[:, 0] == pos
-                p = rows[:, 1:1 + m] == pos
-                return g[:, None].astype(np.float64), np.stack([p & g[:, None], p], axis=-1).astype(np.float64)
+                p = rows[:, 1 : 1 + m] == pos
+                return g[:, None].astype(np.float64), np.stack([p & g[:, None], p], axis=-1).astype(
+                    np.float64
+                )
 
             def finalize(shared, sys, count, systems=None):
                 tp, pp, gs = sys[..., 0], sys[..., 1], shared[..., [0]]
@@ -154,12 +166,22 @@ class ClassificationMetric(Metric):
                 if name == "weighted_f1":
                     w = gs * mask
                     return safe_divide((f1_per_class(tp, pp, gs) * w).sum(-1), w.sum(-1))
-                per = {"macro_f1": lambda: f1_per_class(tp, pp, gs),
-                       "macro_precision": lambda: safe_divide(tp, pp),
-                       "macro_recall": lambda: safe_divide(tp, np.broadcast_to(gs, tp.shape))}[name]()
+                per = {
+                    "macro_f1": lambda: f1_per_class(tp, pp, gs),
+                    "macro_precision": lambda: safe_divide(tp, pp),
+                    "macro_recall": lambda: safe_divide(tp, np.broadcast_to(gs, tp.shape)),
+                }[name]()
                 return (per * mask).sum(-1) / mask.sum(-1)
-        return self._prepared(params, columns=columns, stats=stats, finalize=finalize, label_fields=[f],
-                              cells=k, class_scores=self._class_scores(f, params))
+
+        return self._prepared(
+            params,
+            columns=columns,
+            stats=stats,
+            finalize=finalize,
+            label_fields=[f],
+            cells=k,
+            class_scores=self._class_scores(f, params),
+        )
 
     def _class_scores(self, f: int, params: dict) -> dict:
         """:attr:`Prepared.class_scores`: the class ``pos_label`` of the binary metrics, the classes
@@ -178,7 +200,9 @@ class ClassificationMetric(Metric):
         if self.name == "accuracy":
             return sk.accuracy_score(gold, pred)
         if self.name in _BINARY:
-            fn = {"precision": sk.precision_score, "recall": sk.recall_score, "f1": sk.f1_score}[self.name]
+            fn = {"precision": sk.precision_score, "recall": sk.recall_score, "f1": sk.f1_score}[
+                self.name
+            ]
             return fn(gold, pred, labels=[str(pos_label)], average="macro", zero_division=0)
         kind, avg = self.name.split("_")
         fn = {"f1": sk.f1_score, "precision": sk.precision_score, "recall": sk.recall_score}[avg]

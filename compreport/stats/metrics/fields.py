@@ -20,8 +20,10 @@ def field_index(comp: Competition, params: dict, key: str = "field", default: in
     if name is None:
         return default
     if name not in comp.fields:
-        raise InputError(f"competition {comp.id!r}: `{key}` {name!r} is not a field "
-                         f"(fields: {', '.join(comp.fields)}){suggest(str(name), comp.fields)}")
+        raise InputError(
+            f"competition {comp.id!r}: `{key}` {name!r} is not a field "
+            f"(fields: {', '.join(comp.fields)}){suggest(str(name), comp.fields)}"
+        )
     return comp.fields.index(name)
 
 
@@ -31,10 +33,12 @@ NO_PREDICTION = ""
 
 def missing_error(comp: Competition, s: int, i: int, f: int, metric: str, what: str) -> InputError:
     """The error of a metric that reads numbers meeting item ``i`` of system ``s`` without a prediction."""
-    return InputError(f"{comp.locate(s, i, f)}: system {comp.systems[s]!r} has no prediction for item "
-                      f"{str(comp.item_ids[i])!r}, and metric {metric!r} reads {what}: a missing prediction is "
-                      f"scored as a wrong answer only by metrics of labels (accuracy, F1, ...); give every item a "
-                      f"value")
+    return InputError(
+        f"{comp.locate(s, i, f)}: system {comp.systems[s]!r} has no prediction for item "
+        f"{str(comp.item_ids[i])!r}, and metric {metric!r} reads {what}: a missing prediction is "
+        f"scored as a wrong answer only by metrics of labels (accuracy, F1, ...); give every item a "
+        f"value"
+    )
 
 
 @dataclass
@@ -69,8 +73,10 @@ class Encoded:
         s = str(label)
         if s not in self.labels or s == NO_PREDICTION:
             where = comp.gold_source.path if comp.gold_source else f"competition {comp.id!r}"
-            raise InputError(f"{where}: {what} {s!r} is not among the labels of gold and predictions "
-                             f"({', '.join(self.labels)}){suggest(s, self.labels)}")
+            raise InputError(
+                f"{where}: {what} {s!r} is not among the labels of gold and predictions "
+                f"({', '.join(self.labels)}){suggest(s, self.labels)}"
+            )
         return self.labels.index(s)
 
 
@@ -88,7 +94,9 @@ def unseen_limit(gold_classes: int) -> int:
     return max(UNSEEN_LABELS, 2 * gold_classes)
 
 
-def _codes(gold_values: np.ndarray, pred_values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _codes(
+    gold_values: np.ndarray, pred_values: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The sorted labels of gold and predictions, and the codes of both (int64), as
     ``np.unique(..., return_inverse=True)`` over all of them gives them: the gold's labels are
     sorted (n strings), the predictions found among them by binary search (m x n), and only the
@@ -130,13 +138,16 @@ def encode(comp: Competition, f: int) -> Encoded:
                 first = items[np.sort(first)[:3]]  # the first items of the first three such labels
                 item = int(first[0])
                 examples = ", ".join(repr(str(labels[c])) for c in pred[s][first])
-                gold_shown = ", ".join(repr(str(x)) for x in labels[in_gold][:5]) + (", ..." if classes > 5 else "")
+                gold_shown = ", ".join(repr(str(x)) for x in labels[in_gold][:5]) + (
+                    ", ..." if classes > 5 else ""
+                )
                 field = f" in field {comp.fields[f]!r}" if len(comp.fields) > 1 else ""
                 raise InputError(
                     f"{comp.locate(s, item, f)}: system {comp.systems[s]!r} predicts {len(unseen)} distinct labels"
                     f"{field} that gold does not have (e.g. {examples}; gold has {classes}: {gold_shown}); "
                     f"more than {limit} is refused: a label column holds classes, not probabilities, scores or "
-                    f"free text (for scores use a metric such as roc_auc or pearson)")
+                    f"free text (for scores use a metric such as roc_auc or pearson)"
+                )
     return Encoded([str(x) for x in labels], gold, pred, missing)
 
 
@@ -158,6 +169,7 @@ def to_float(comp: Competition, f: int, metric: str) -> tuple[np.ndarray, np.nda
     Raises :class:`~compreport.errors.InputError` at the first cell that is not a finite
     number, naming ``metric``.
     """
+
     def conv(values: np.ndarray, system: int | None) -> np.ndarray:
         try:
             out = values.astype(np.float64)
@@ -166,15 +178,19 @@ def to_float(comp: Competition, f: int, metric: str) -> tuple[np.ndarray, np.nda
         if out is not None and np.isfinite(out).all():
             return out
         if system is not None and (values == NO_PREDICTION).any():
-            raise missing_error(comp, system, int(np.argmax(values == NO_PREDICTION)), f, metric, "numbers")
+            raise missing_error(
+                comp, system, int(np.argmax(values == NO_PREDICTION)), f, metric, "numbers"
+            )
         for i, v in enumerate(values):
             try:
                 ok = np.isfinite(float(v))
             except ValueError:
                 ok = False
             if not ok:
-                raise InputError(f"{comp.locate(system, i, f)}: value {str(v)!r} is not a finite number "
-                                 f"(metric {metric!r} needs numbers)")
+                raise InputError(
+                    f"{comp.locate(system, i, f)}: value {str(v)!r} is not a finite number "
+                    f"(metric {metric!r} needs numbers)"
+                )
         raise AssertionError("unreachable")  # pragma: no cover
 
     gold = conv(comp.gold[:, f], None)
@@ -197,13 +213,19 @@ def to_scores(comp: Competition, f: int, metric: str, unscored: bool = False) ->
         given = col != NO_PREDICTION if unscored else np.ones(comp.n, dtype=bool)
         try:
             out[s, given] = col[given].astype(np.float64)
-        except ValueError:  # some cell is not a number: each on its own, so the error names that one
+        except (
+            ValueError
+        ):  # some cell is not a number: each on its own, so the error names that one
             out[s, given] = [_float_or_nan(v) for v in col[given]]
         bad = given & ~np.isfinite(out[s])
         if bad.any():
             if not unscored and (col == NO_PREDICTION).any():
-                raise missing_error(comp, s, int(np.argmax(col == NO_PREDICTION)), f, metric, "scores")
+                raise missing_error(
+                    comp, s, int(np.argmax(col == NO_PREDICTION)), f, metric, "scores"
+                )
             i = int(np.argmax(bad))
-            raise InputError(f"{comp.locate(s, i, f)}: value {str(col[i])!r} is not a finite number "
-                             f"(metric {metric!r} needs scores)")
+            raise InputError(
+                f"{comp.locate(s, i, f)}: value {str(col[i])!r} is not a finite number "
+                f"(metric {metric!r} needs scores)"
+            )
     return out

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from compreport.language.caller import option
 from compreport.errors import InputError
 from compreport.inputs.competition import Competition
+from compreport.language.caller import option
 from compreport.stats.metrics.base import Metric, Prepared, safe_divide
 from compreport.stats.metrics.fields import field_index, to_float, to_scores
 
 _EPS = np.finfo(np.float64).eps
 
 
-def _numeric_field(metric: Metric, comp: Competition, params: dict) -> tuple[dict, np.ndarray, np.ndarray]:
+def _numeric_field(
+    metric: Metric, comp: Competition, params: dict
+) -> tuple[dict, np.ndarray, np.ndarray]:
     """Checked params, then gold (n,) and predictions (m, n) of the chosen field as floats."""
     params = metric.check_params(params)
     gold, pred = to_float(comp, field_index(comp, params), metric.name)
@@ -75,11 +77,14 @@ class ErrorMetric(Metric):
         name = self.name
 
         def stats(rows):
-            return np.zeros((len(rows), 0)), self.loss(name, rows[:, :1], rows[:, 1:1 + m])[..., None]
+            return np.zeros((len(rows), 0)), self.loss(name, rows[:, :1], rows[:, 1 : 1 + m])[
+                ..., None
+            ]
 
         def finalize(shared, sys, count, systems=None):
             mean = safe_divide(sys[..., 0], np.asarray(count)[..., None])
             return np.sqrt(mean) if name == "rmse" else mean
+
         return self._prepared(params, columns=columns, stats=stats, finalize=finalize)
 
     def reference(self, gold, pred, field=None):
@@ -89,8 +94,11 @@ class ErrorMetric(Metric):
         gold, pred = np.asarray(gold, float), np.asarray(pred, float)
         if self.name == "rmse":
             return float(np.sqrt(sk.mean_squared_error(gold, pred)))
-        fn = {"mae": sk.mean_absolute_error, "mse": sk.mean_squared_error,
-              "mape": sk.mean_absolute_percentage_error}[self.name]
+        fn = {
+            "mae": sk.mean_absolute_error,
+            "mse": sk.mean_squared_error,
+            "mape": sk.mean_absolute_percentage_error,
+        }[self.name]
         return float(fn(gold, pred))
 
 
@@ -115,15 +123,19 @@ class PearsonMetric(Metric):
         columns = np.column_stack([gold - gold.mean(), (pred - centre[:, None]).T])
 
         def stats(rows):
-            y, x = rows[:, :1], rows[:, 1:1 + m]
+            y, x = rows[:, :1], rows[:, 1 : 1 + m]
             # shared: y, y^2 and the item count (the randomization test needs the swapped items')
-            return np.column_stack([y, y * y, np.ones(len(rows))]), np.stack([x, x * x, x * y], axis=-1)
+            return np.column_stack([y, y * y, np.ones(len(rows))]), np.stack(
+                [x, x * x, x * y], axis=-1
+            )
 
         def finalize(shared, sys, count, systems=None):
             c = np.asarray(count, dtype=float)[..., None]
             sy, syy = shared[..., [0]], shared[..., [1]]
             sx, sxx, sxy = sys[..., 0], sys[..., 1], sys[..., 2]
-            return _correlation(sxy - sx * sy / c, sxx - sx * sx / c, syy - sy * sy / c, sxx, syy, c)
+            return _correlation(
+                sxy - sx * sy / c, sxx - sx * sx / c, syy - sy * sy / c, sxx, syy, c
+            )
 
         def swapped(shared, kept, moved_shared, moved, count, systems, sources):
             # Scores of `systems` when they hold the raw predictions of `sources` on the swapped
@@ -133,7 +145,7 @@ class PearsonMetric(Metric):
             # means differing by the two centres plus the groups' centred means.
             n = np.asarray(count, dtype=float)
             sy, syy = shared[..., [0]], shared[..., [1]]
-            sy_s, n_s = moved_shared[..., [0]], moved_shared[..., [2]]      # (R, 1)
+            sy_s, n_s = moved_shared[..., [0]], moved_shared[..., [2]]  # (R, 1)
             n_k, sy_k = n - n_s, sy - sy_s
             sx_k, sxx_k, sxy_k = kept[..., 0], kept[..., 1], kept[..., 2]
             sx_s, sxx_s, sxy_s = moved[..., 0], moved[..., 1], moved[..., 2]
@@ -145,7 +157,10 @@ class PearsonMetric(Metric):
             vx = (sxx_k - sx_k * mx_k) + (sxx_s - sx_s * mx_s) + between
             cov = (sxy_k - sx_k * my_k) + (sxy_s - sx_s * my_s) + w * dx * (my_s - my_k)
             return _correlation(cov, vx, syy - sy * sy / n, sxx_k + sxx_s + between, syy, n)
-        return self._prepared(params, columns=columns, stats=stats, finalize=finalize, swapped=swapped)
+
+        return self._prepared(
+            params, columns=columns, stats=stats, finalize=finalize, swapped=swapped
+        )
 
     def reference(self, gold, pred, field=None):
         """``scipy.stats.pearsonr``; see :meth:`Metric.reference`."""
@@ -173,6 +188,7 @@ class SpearmanMetric(Metric):
             rx = rx - rx.mean(axis=1, keepdims=True)
             with np.errstate(invalid="ignore", divide="ignore"):
                 return (rx @ ry) / np.sqrt((rx * rx).sum(1) * (ry @ ry))
+
         return self._prepared(params, evaluate=evaluate)
 
     def reference(self, gold, pred, field=None):
@@ -197,16 +213,22 @@ class RocAucMetric(Metric):
         f = field_index(comp, params)
         gold_labels = sorted(set(comp.gold[:, f]))
         if len(gold_labels) != 2:
-            raise InputError(f"{comp.locate(None, 0, f)}: metric 'roc_auc' needs two gold labels, "
-                             f"found {len(gold_labels)} ({', '.join(gold_labels[:10])})")
+            raise InputError(
+                f"{comp.locate(None, 0, f)}: metric 'roc_auc' needs two gold labels, "
+                f"found {len(gold_labels)} ({', '.join(gold_labels[:10])})"
+            )
         if "pos_label" not in params:
             if set(gold_labels) != {"0", "1"}:
-                raise InputError(f"competition {comp.id!r}: metric 'roc_auc' needs `pos_label` "
-                                 f"(labels: {', '.join(gold_labels)}); pass {option('pos_label', 'LABEL')}")
+                raise InputError(
+                    f"competition {comp.id!r}: metric 'roc_auc' needs `pos_label` "
+                    f"(labels: {', '.join(gold_labels)}); pass {option('pos_label', 'LABEL')}"
+                )
             params["pos_label"] = 1
         if str(params["pos_label"]) not in gold_labels:
-            raise InputError(f"competition {comp.id!r}: `pos_label` {str(params['pos_label'])!r} is not among "
-                             f"the labels ({', '.join(gold_labels)})")
+            raise InputError(
+                f"competition {comp.id!r}: `pos_label` {str(params['pos_label'])!r} is not among "
+                f"the labels ({', '.join(gold_labels)})"
+            )
         pos = comp.gold[:, f] == str(params["pos_label"])
         scores = to_scores(comp, f, self.name)
 
@@ -218,6 +240,7 @@ class RocAucMetric(Metric):
                 return np.full(comp.m, np.nan)
             r = rankdata(scores[:, idx], axis=1)
             return (r[:, y].sum(1) - npos * (npos + 1) / 2) / (npos * nneg)
+
         return self._prepared(params, evaluate=evaluate, class_scores={f: None})
 
     def reference(self, gold, pred, pos_label=1, field=None):

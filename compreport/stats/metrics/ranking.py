@@ -43,15 +43,21 @@ PATTERN = re.compile(r"(map|mrr|p|ndcg)(?:@([1-9][0-9]*))?")
 
 
 #: The ranking metrics cut at k, as ``compreport metrics`` lists them.
-CUT_AT_K = (("map@K", "average precision within the first K, mean over queries"),
-            ("p@K", "precision of the first K candidates, mean over queries"),
-            ("ndcg@K", "normalized DCG of the first K candidates, mean over queries"))
+CUT_AT_K = (
+    ("map@K", "average precision within the first K, mean over queries"),
+    ("p@K", "precision of the first K candidates, mean over queries"),
+    ("ndcg@K", "normalized DCG of the first K candidates, mean over queries"),
+)
 
 
-def ranking_metric(name: str) -> "RankingMetric | None":
+def ranking_metric(name: str) -> RankingMetric | None:
     """The ranking metric called ``name``, or None when it is not one."""
     m = PATTERN.fullmatch(name)
-    if not m or (m.group(1) in ("p", "ndcg") and not m.group(2)) or (m.group(1) == "mrr" and m.group(2)):
+    if (
+        not m
+        or (m.group(1) in ("p", "ndcg") and not m.group(2))
+        or (m.group(1) == "mrr" and m.group(2))
+    ):
         return None
     return RankingMetric(m.group(1), int(m.group(2)) if m.group(2) else None)
 
@@ -66,17 +72,21 @@ class RankingMetric(Metric):
     def __init__(self, kind: str, k: int | None):
         self.kind, self.k = kind, k
         self.name = kind + (f"@{k}" if k else "")
-        self.description = {"map": "mean average precision over queries (needs --query-col)",
-                            "mrr": "mean reciprocal rank over queries (needs --query-col)",
-                            "p": "precision of the first k candidates, mean over queries",
-                            "ndcg": "normalized DCG of the first k candidates, mean over queries"}[kind]
+        self.description = {
+            "map": "mean average precision over queries (needs --query-col)",
+            "mrr": "mean reciprocal rank over queries (needs --query-col)",
+            "p": "precision of the first k candidates, mean over queries",
+            "ndcg": "normalized DCG of the first k candidates, mean over queries",
+        }[kind]
 
     def prepare(self, comp: Competition, params: dict) -> Prepared:
         """Per-query values of every system, spread over the query's items; see the module docstring."""
         params = self.check_params(params)
         if comp.clusters is None:
-            raise InputError(f"metric {self.name!r} ranks the candidates of each query: name the gold's query column "
-                             f"with {option('query_col')} (the query is then the resampling unit)")
+            raise InputError(
+                f"metric {self.name!r} ranks the candidates of each query: name the gold's query column "
+                f"with {option('query_col')} (the query is then the resampling unit)"
+            )
         f = field_index(comp, params)
         gains = self._gains(comp, f, params)
         scores = to_scores(comp, f, self.name, unscored=True)  # NaN: not retrieved
@@ -86,29 +96,43 @@ class RankingMetric(Metric):
         m = comp.m
 
         def stats(rows):
-            return rows[:, :1], rows[:, 1:1 + m][..., None]
+            return rows[:, :1], rows[:, 1 : 1 + m][..., None]
 
         def finalize(shared, sys, count, systems=None):
             return safe_divide(sys[..., 0], shared[..., [0]])
-        return Prepared(self.name, params, self.higher_is_better, self.ideal, columns=columns, stats=stats,
-                        finalize=finalize)
+
+        return Prepared(
+            self.name,
+            params,
+            self.higher_is_better,
+            self.ideal,
+            columns=columns,
+            stats=stats,
+            finalize=finalize,
+        )
 
     def _gains(self, comp: Competition, f: int, params: dict) -> np.ndarray:
         gold = comp.gold[:, f]
         if params.get("pos_label") is not None:
             return (gold == str(params["pos_label"])).astype(float)
         try:
-            gains = np.where(gold == NO_PREDICTION, "0", gold).astype(np.float64)  # unjudged: not relevant
+            gains = np.where(gold == NO_PREDICTION, "0", gold).astype(
+                np.float64
+            )  # unjudged: not relevant
         except ValueError:
             gains = None
         if gains is None or not np.isfinite(gains).all():  # 'inf', 'nan' parse: not a grade either
             i = next(i for i, v in enumerate(gold) if v != NO_PREDICTION and not _is_number(v))
-            raise InputError(f"{comp.locate(None, i, f)}: relevance {str(gold[i])!r} is not a number; give the "
-                             f"relevant label with {option('pos_label')} (metric {self.name!r})")
+            raise InputError(
+                f"{comp.locate(None, i, f)}: relevance {str(gold[i])!r} is not a number; give the "
+                f"relevant label with {option('pos_label')} (metric {self.name!r})"
+            )
         return gains
 
     def reference(self, gold, pred, **params):  # pragma: no cover - the tests use trec_eval itself
-        raise NotImplementedError("ranking metrics are checked against trec_eval (pytrec_eval) in the tests")
+        raise NotImplementedError(
+            "ranking metrics are checked against trec_eval (pytrec_eval) in the tests"
+        )
 
 
 def _is_number(v) -> bool:
@@ -118,15 +142,23 @@ def _is_number(v) -> bool:
         return False
 
 
-def query_values(kind: str, k: int | None, query: np.ndarray, ids: np.ndarray, gains: np.ndarray,
-                 scores: np.ndarray) -> np.ndarray:
+def query_values(
+    kind: str,
+    k: int | None,
+    query: np.ndarray,
+    ids: np.ndarray,
+    gains: np.ndarray,
+    scores: np.ndarray,
+) -> np.ndarray:
     """Per-query values (m, Q) of metric ``kind`` (cut at ``k``); ``query`` (n,) codes 0..Q-1,
     ``gains`` (n,), ``scores`` (m, n): NaN where not retrieved."""
     m = scores.shape[0]
     gains = np.maximum(gains, 0.0)  # a negative grade is gain 0, as in trec_eval
     nq = int(query.max()) + 1
     values = np.zeros((m, nq))
-    order_ids = np.argsort(np.argsort(ids.astype(str), kind="stable"), kind="stable")  # id rank, for ties
+    order_ids = np.argsort(
+        np.argsort(ids.astype(str), kind="stable"), kind="stable"
+    )  # id rank, for ties
     for q in range(nq):
         items = np.flatnonzero(query == q)
         g = gains[items]
@@ -144,7 +176,9 @@ def query_values(kind: str, k: int | None, query: np.ndarray, ids: np.ndarray, g
     return values
 
 
-def _value(kind: str, k: int | None, ranked_gains: np.ndarray, ideal: np.ndarray, relevant: int) -> float:
+def _value(
+    kind: str, k: int | None, ranked_gains: np.ndarray, ideal: np.ndarray, relevant: int
+) -> float:
     rel = ranked_gains > 0
     if kind == "map":
         top = rel[:k] if k else rel
@@ -156,6 +190,6 @@ def _value(kind: str, k: int | None, ranked_gains: np.ndarray, ideal: np.ndarray
     if kind == "p":
         return float(rel[:k].sum() / k)
     disc = 1.0 / np.log2(np.arange(2, k + 2))
-    dcg = float((ranked_gains[:k] * disc[:len(ranked_gains[:k])]).sum())
-    idcg = float((ideal[:k] * disc[:len(ideal[:k])]).sum())
+    dcg = float((ranked_gains[:k] * disc[: len(ranked_gains[:k])]).sum())
+    idcg = float((ideal[:k] * disc[: len(ideal[:k])]).sum())
     return dcg / idcg if idcg > 0 else 0.0

@@ -26,8 +26,10 @@ class MeasureS(Metric):
         """Bind to the polarity (numbers) and type (labels) fields; see :meth:`Metric.prepare`."""
         params = self.check_params(params)
         if len(comp.fields) < 2:
-            raise InputError(f"competition {comp.id!r}: metric 'measure_s' needs predictions with two fields "
-                             f"(polarity, type); declare `fields` in [data]")
+            raise InputError(
+                f"competition {comp.id!r}: metric 'measure_s' needs predictions with two fields "
+                f"(polarity, type); declare `fields` in [data]"
+            )
         fp = field_index(comp, params, "polarity", 0)
         ft = field_index(comp, params, "type", 1)
         gold, pred = to_float(comp, fp, self.name)
@@ -37,18 +39,25 @@ class MeasureS(Metric):
         columns = np.column_stack([enc.gold, enc.pred.T, gold, pred.T]).astype(np.float64)
 
         def stats(rows):
-            gs, conf = confusion_stats(rows[:, :1 + m], k, m)
-            err = np.abs(rows[:, 2 + m:] - rows[:, [1 + m]])
+            gs, conf = confusion_stats(rows[:, : 1 + m], k, m)
+            err = np.abs(rows[:, 2 + m :] - rows[:, [1 + m]])
             return gs, np.concatenate([conf, err[..., None]], axis=-1)
 
         def finalize(shared, sys, count, systems=None):
             gs = shared[..., None, :]
             mask = full_mask if systems is None else full_mask[systems]
-            f1 = (f1_per_class(sys[..., :k], sys[..., k:2 * k], gs) * mask).sum(-1) / mask.sum(-1)
+            f1 = (f1_per_class(sys[..., :k], sys[..., k : 2 * k], gs) * mask).sum(-1) / mask.sum(-1)
             mae = safe_divide(sys[..., 2 * k], np.asarray(count)[..., None])
             return (1 / (1 + mae) + f1) / 2
-        return self._prepared(params, columns=columns, stats=stats, finalize=finalize, label_fields=[ft],
-                              class_scores={ft: None})
+
+        return self._prepared(
+            params,
+            columns=columns,
+            stats=stats,
+            finalize=finalize,
+            label_fields=[ft],
+            class_scores={ft: None},
+        )
 
     def reference(self, gold, pred, polarity=None, type=None):
         """scikit-learn's MAE and macro-F1 on ``gold``/``pred``: (n, 2) arrays of [polarity, type]."""
@@ -76,20 +85,24 @@ class MeasureC(Metric):
         params = self.check_params(params)
         names = params.get("fields") or list(comp.fields)
         fs = [field_index(comp, {"field": nm}) for nm in names]
-        weights = np.asarray(params.get("weights") or [2 ** j for j in range(len(fs))], dtype=float)
+        weights = np.asarray(params.get("weights") or [2**j for j in range(len(fs))], dtype=float)
         if len(weights) != len(fs):
-            raise InputError(f"competition {comp.id!r}: metric 'measure_c' has {len(fs)} field(s) "
-                             f"but {len(weights)} weight(s)")
+            raise InputError(
+                f"competition {comp.id!r}: metric 'measure_c' has {len(fs)} field(s) "
+                f"but {len(weights)} weight(s)"
+            )
         m = comp.m
         encs = [encode(comp, f) for f in fs]
         masks = [label_mask(comp, e, {}) for e in encs]
-        columns = np.column_stack([np.column_stack([e.gold, e.pred.T]) for e in encs]).astype(np.float64)
+        columns = np.column_stack([np.column_stack([e.gold, e.pred.T]) for e in encs]).astype(
+            np.float64
+        )
         ks = [e.k for e in encs]
 
         def stats(rows):
             shared, sys = [], []
             for j, k in enumerate(ks):
-                gs, conf = confusion_stats(rows[:, j * (m + 1):(j + 1) * (m + 1)], k, m)
+                gs, conf = confusion_stats(rows[:, j * (m + 1) : (j + 1) * (m + 1)], k, m)
                 shared.append(gs)
                 sys.append(conf)
             return np.concatenate(shared, -1), np.concatenate(sys, -1)
@@ -98,19 +111,31 @@ class MeasureC(Metric):
             total, a, b = 0.0, 0, 0
             for w, k, mask in zip(weights, ks, masks, strict=True):
                 mask = mask if systems is None else mask[systems]
-                gs = shared[..., None, a:a + k]
-                f1 = (f1_per_class(sys[..., b:b + k], sys[..., b + k:b + 2 * k], gs) * mask).sum(-1) / mask.sum(-1)
+                gs = shared[..., None, a : a + k]
+                f1 = (
+                    f1_per_class(sys[..., b : b + k], sys[..., b + k : b + 2 * k], gs) * mask
+                ).sum(-1) / mask.sum(-1)
                 total = total + w * f1
                 a, b = a + k, b + 2 * k
             return total / weights.sum()
-        return self._prepared(params, columns=columns, stats=stats, finalize=finalize, label_fields=fs,
-                              class_scores={f: None for f in fs})
+
+        return self._prepared(
+            params,
+            columns=columns,
+            stats=stats,
+            finalize=finalize,
+            label_fields=fs,
+            class_scores={f: None for f in fs},
+        )
 
     def reference(self, gold, pred, fields=None, weights=None):
         """Weighted mean of scikit-learn's macro-F1 per field; ``gold``/``pred``: (n, F) arrays."""
         from sklearn import metrics as sk
 
         gold, pred = np.asarray(gold), np.asarray(pred)
-        w = np.asarray(weights or [2 ** j for j in range(gold.shape[1])], float)
-        f1 = [sk.f1_score(gold[:, j], pred[:, j], average="macro", zero_division=0) for j in range(gold.shape[1])]
+        w = np.asarray(weights or [2**j for j in range(gold.shape[1])], float)
+        f1 = [
+            sk.f1_score(gold[:, j], pred[:, j], average="macro", zero_division=0)
+            for j in range(gold.shape[1])
+        ]
         return float(np.dot(w, f1) / w.sum())

@@ -62,15 +62,23 @@ def load_module(path: Path) -> ModuleType:
     module = importlib.util.module_from_spec(module_spec)
     captured = io.StringIO()
     try:
-        with _isolated_argv(path), contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
+        with (
+            _isolated_argv(path),
+            contextlib.redirect_stdout(captured),
+            contextlib.redirect_stderr(captured),
+        ):
             module_spec.loader.exec_module(module)
     except SystemExit as exc:  # sys.exit() or an argparse error in the metric file
-        raise InputError(f"{path}: user metric file exited while loading (SystemExit: {exc.code!r})"
-                         f"{_last_line(captured.getvalue())}; a metric file must define a function, not run a "
-                         f"program") from None
+        raise InputError(
+            f"{path}: user metric file exited while loading (SystemExit: {exc.code!r})"
+            f"{_last_line(captured.getvalue())}; a metric file must define a function, not run a "
+            f"program"
+        ) from None
     except Exception as exc:  # user code: report, do not crash
-        raise InputError(f"{path}: user metric failed to load: {type(exc).__name__}: {exc}"
-                         f"{_last_line(captured.getvalue())}") from None
+        raise InputError(
+            f"{path}: user metric failed to load: {type(exc).__name__}: {exc}"
+            f"{_last_line(captured.getvalue())}"
+        ) from None
     if captured.getvalue():
         sys.stderr.write(captured.getvalue())
     _MODULES[key] = module
@@ -88,12 +96,16 @@ def check_score(value, name: str, system: str) -> float:
     """``value`` as a float when it is a finite real number of a numeric type (``int``, ``float``,
     numpy scalars; not ``bool``); otherwise :class:`InputError` naming the metric, the system and the value."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise InputError(f"user metric {name!r} returned {_describe(value)} for system {system!r}; it must "
-                         f"return a real number (int or float)")
+        raise InputError(
+            f"user metric {name!r} returned {_describe(value)} for system {system!r}; it must "
+            f"return a real number (int or float)"
+        )
     out = float(value)
     if not math.isfinite(out):
-        raise InputError(f"user metric {name!r} returned {_describe(value)} for system {system!r}; it must "
-                         f"return a finite number")
+        raise InputError(
+            f"user metric {name!r} returned {_describe(value)} for system {system!r}; it must "
+            f"return a finite number"
+        )
     return out
 
 
@@ -128,25 +140,36 @@ class UserMetric(Metric):
             path = base / path
         text_name(path)
         if path.is_dir():
-            raise InputError(f"{path}: is a directory, expected a Python file (user metric {spec!r})")
+            raise InputError(
+                f"{path}: is a directory, expected a Python file (user metric {spec!r})"
+            )
         if not path.is_file():
             raise InputError(f"{path}: no such file (user metric {spec!r})")
         try:
             module = load_module(path)
         except OSError as exc:
-            raise InputError(f"{path}: cannot read ({exc.strerror or exc}) (user metric {spec!r})") from None
+            raise InputError(
+                f"{path}: cannot read ({exc.strerror or exc}) (user metric {spec!r})"
+            ) from None
         if not callable(getattr(module, func, None)):
             raise InputError(f"{path}: no function {func!r} (user metric {spec!r})")
         self.func = getattr(module, func)
         higher = getattr(self.func, "higher_is_better", True)
         if not isinstance(higher, (bool, np.bool_)):
-            raise InputError(f"{path}: {func}.higher_is_better must be True or False; got {_describe(higher)}")
+            raise InputError(
+                f"{path}: {func}.higher_is_better must be True or False; got {_describe(higher)}"
+            )
         self.higher_is_better = bool(higher)
         ideal = getattr(self.func, "ideal", None)
         if ideal is not None:
-            if isinstance(ideal, (bool, np.bool_)) or not isinstance(ideal, numbers.Real) \
-                    or not math.isfinite(ideal):
-                raise InputError(f"{path}: {func}.ideal must be a finite number or None; got {_describe(ideal)}")
+            if (
+                isinstance(ideal, (bool, np.bool_))
+                or not isinstance(ideal, numbers.Real)
+                or not math.isfinite(ideal)
+            ):
+                raise InputError(
+                    f"{path}: {func}.ideal must be a finite number or None; got {_describe(ideal)}"
+                )
         self.ideal = None if ideal is None else float(ideal)
         self.description = (self.func.__doc__ or "user metric").strip().splitlines()[0]
 
@@ -176,10 +199,13 @@ class UserMetric(Metric):
                     try:
                         value = func(gold[idx], pred[s, idx], **params)
                     except (Exception, SystemExit) as exc:
-                        raise InputError(f"user metric {name!r} failed on system {comp.systems[s]!r}: "
-                                         f"{type(exc).__name__}: {exc}") from None
+                        raise InputError(
+                            f"user metric {name!r} failed on system {comp.systems[s]!r}: "
+                            f"{type(exc).__name__}: {exc}"
+                        ) from None
                     out[s] = check_score(value, name, comp.systems[s])
             return out
+
         return self._prepared(params, evaluate=evaluate)
 
     def reference(self, gold, pred, **params):
