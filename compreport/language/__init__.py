@@ -45,8 +45,8 @@ def tr(text: str, /, **values) -> str:
     """``text`` (English) in the current language, then ``str.format``-ed with ``values`` when given.
 
     >>> with language("es"):
-    ...     tr("{n} of {m} systems", n=2, m=5)
-    '2 de 5 sistemas'
+    ...     tr("{n} verdicts unsettled", n=2)
+    '2 veredictos no resueltos'
 
     A text the table lacks is left in English (a test keeps the table complete).
     """
