@@ -1,9 +1,11 @@
-"""Shared test helpers: build a Competition straight from arrays (no files); the end-to-end workshop."""
+"""Shared test helpers: build a Competition straight from arrays (no files); the end-to-end
+workshop."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 # One BLAS thread, here and in every `python -m compreport` the tests start (they inherit the
@@ -107,11 +109,11 @@ def json_only_top(cid: str) -> list[str]:
 
 
 def run_cli(cwd, *args: str) -> subprocess.CompletedProcess:
-    """``compreport ARGS`` run in this process from ``cwd``, as a CompletedProcess (exit status, stdout,
-    stderr text): the same ``main()`` a shell runs, without paying ~1 s of imports per call. Every
-    warning is shown (as the command line shows it); the working directory is restored. Tests of
-    what only a separate process can show (signals, ``sys.exit`` in a user metric, process-substitution
-    pipes, interpreter start-up) start a real process instead."""
+    """``compreport ARGS`` run in this process from ``cwd``, as a CompletedProcess (exit status,
+    stdout, stderr text): the same ``main()`` a shell runs, without paying ~1 s of imports per call.
+    Every warning is shown (as the command line shows it); the working directory is restored. Tests
+    of what only a separate process can show (signals, ``sys.exit`` in a user metric,
+    process-substitution pipes, interpreter start-up) start a real process instead."""
     import contextlib
     import io
     import subprocess
@@ -140,8 +142,8 @@ def run_cli(cwd, *args: str) -> subprocess.CompletedProcess:
     )
 
 
-#: The demo's detox-binary runs kept in the end-to-end workshop: the hostile names, both baselines and
-#: a team with two runs (one letter).
+#: The demo's detox-binary runs kept in the end-to-end workshop: the hostile names, both
+#: baselines and a team with two runs (one letter).
 DETOX_RUNS = (
     "ToxiHunters.01",
     "ToxiHunters.02",
@@ -160,10 +162,10 @@ STANCE_RUNS = ("Iruñea-HLT.01", "MultiHizkuntza.01", "TxertoNLP.01")
 
 @pytest.fixture(scope="module")
 def two_competitions(tmp_path_factory) -> Path:
-    """A workshop of two demo competitions, copied to a temp dir: detox-binary cut to its hostile-named
-    runs, both baselines and its first 400 items (both metrics), stance-eu to a run per team and its
-    first metric (macro-F1 over two of three labels). Every format is rendered twice below; the full
-    demo would spend most of the suite's time drawing and typesetting."""
+    """A workshop of two demo competitions, copied to a temp dir: detox-binary cut to its
+    hostile-named runs, both baselines and its first 400 items (both metrics), stance-eu to a run
+    per team and its first metric (macro-F1 over two of three labels). Every format is rendered
+    twice below; the full demo would spend most of the suite's time drawing and typesetting."""
     root = tmp_path_factory.mktemp("ws")
     src = demo_workshop_dir()
     stance = root / "stance-eu"
@@ -202,9 +204,9 @@ def two_competitions(tmp_path_factory) -> Path:
 
 
 def words_beyond_margins(pdf: Path, margin_mm: float = 14.0) -> list[tuple[int, str, float]]:
-    """Words of ``pdf`` (pdftotext -bbox) that reach into the left or right page margin of ``margin_mm``
-    (the print CSS's; 0.5 pt of slack): ``(page, word, points beyond)``; a table wider than the page
-    shows up here."""
+    """Words of ``pdf`` (pdftotext -bbox) that reach into the left or right page margin of
+    ``margin_mm`` (the print CSS's; 0.5 pt of slack): ``(page, word, points beyond)``; a table wider
+    than the page shows up here."""
     import re
     import subprocess
 
@@ -214,7 +216,10 @@ def words_beyond_margins(pdf: Path, margin_mm: float = 14.0) -> list[tuple[int, 
     margin, bad = margin_mm * 72 / 25.4, []
     for k, page in enumerate(out.split("<page ")[1:], 1):
         width = float(re.search(r'width="([\d.]+)"', page)[1])
-        words = r'<word xMin="(-?[\d.]+)" yMin="-?[\d.]+" xMax="(-?[\d.]+)" yMax="-?[\d.]+">([^<]*)</word>'
+        words = (
+            r'<word xMin="(-?[\d.]+)" yMin="-?[\d.]+" xMax="(-?[\d.]+)" yMax="-?[\d.]+">'
+            r"([^<]*)</word>"
+        )
         for x0, x1, word in re.findall(words, page):
             beyond = max(float(x1) - (width - margin), margin - float(x0))
             if beyond > 0.5:

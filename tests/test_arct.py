@@ -16,10 +16,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
 
 import compreport as cr
 from compreport.errors import Note
+from conftest import run_cli
 
 DATA = Path(__file__).parent / "data" / "semeval2018-task12-arct"
 
@@ -71,8 +71,8 @@ def organizers() -> tuple[dict[frozenset, float], dict[str, float]]:
 
 
 def cli(tmp: Path, *args: str) -> subprocess.CompletedProcess:
-    """``compreport report gold/truth.txt --runs submissions --names names.tsv ARGS`` run from the data
-    folder, in this process (:func:`conftest.run_cli`)."""
+    """``compreport report gold/truth.txt --runs submissions --names names.tsv ARGS`` run from the
+    data folder, in this process (:func:`conftest.run_cli`)."""
     return run_cli(
         DATA,
         "report",
@@ -187,8 +187,8 @@ def test_the_organizers_xml_name_map_as_shipped():
 
 
 def test_randomization_p_values_agree_with_the_organizers(tmp_path):
-    """Each of the 231 p-values is within Monte-Carlo error of the organizers' (R = 10,000 rounds), and on
-    the same side of 0.05.
+    """Each of the 231 p-values is within Monte-Carlo error of the organizers' (R = 10,000 rounds),
+    and on the same side of 0.05.
 
     Both are estimates of one p: ours from B = 20,000 rounds, theirs from R = 10,000, published to
     4 decimals. The bound per pair is 4 standard errors of the difference of the two estimates,

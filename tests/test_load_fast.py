@@ -205,7 +205,8 @@ def test_synthetic_table_line_numbers_and_dtype(tmp_path):
 
 
 def test_random_files_agree(tmp_path):
-    """Mutated small tables (quotes, odd blanks, line breaks, BOMs, latin-1): same result either way."""
+    """Mutated small tables (quotes, odd blanks, line breaks, BOMs, latin-1): same result either
+    way."""
     import random
 
     rng = random.Random(20240601)

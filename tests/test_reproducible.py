@@ -51,7 +51,8 @@ def test_blas_threads_do_not_change_results(tmp_path):
 
 def test_competitions_analysed_in_parallel_give_the_same_results():
     """Several competitions are analysed by worker processes, one each: the same results.json as one
-    process, and the same warnings in the same order; under the default max-T step-down (from the joint
+    process, and the same warnings in the same order; under the default max-T step-down (from the
+    joint
     replicates) and under Holm, for which B = 60 is too few in each competition (a warning each)."""
     import warnings
 

@@ -316,7 +316,8 @@ def test_identical_systems_and_lower_is_better(tmp_path):
 
 
 def test_stored_verdicts_agree_with_each_other(report):
-    """One rule (max-T over all pairs here) decides every stored verdict: vs-best, pairs, marks and groups agree."""
+    """One rule (max-T over all pairs here) decides every stored verdict: vs-best, pairs, marks and
+    groups agree."""
     _, _, d = report
     for ma in d["competitions"][0]["metrics"]:
         scores = {s["system"]: s for s in ma["scores"]}

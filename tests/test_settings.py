@@ -14,17 +14,21 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
 
 from compreport.errors import InputError
 from compreport.inputs.spec import Options, load_inputs
 from compreport.language import vocabulary as vocab
 from compreport.settings import SPELLING, Settings, from_text, make_settings
+from conftest import run_cli
 
 WIDE = "id,y,A,B\n1,a,a,b\n2,b,b,b\n3,a,a,a\n4,b,a,b\n"
-COMP = 'name = "C1"\n[data]\ntable = "wide.csv"\nid_column = "id"\n[[metrics]]\nname = "accuracy"\n[bootstrap]\n'
+COMP = (
+    'name = "C1"\n[data]\ntable = "wide.csv"\nid_column = "id"\n'
+    '[[metrics]]\nname = "accuracy"\n[bootstrap]\n'
+)
 
-#: One invalid value per setting, as (Settings field, Python value, TOML literal, command-line option and text).
+#: One invalid value per setting, as (Settings field, Python value, TOML literal, command-line
+#: option and text).
 BAD = [
     ("bootstrap", -1, "-1", ("-B", "-1")),
     ("seed", 1.5, "1.5", ("--seed", "1.5")),
@@ -140,7 +144,8 @@ def test_command_line_text_is_parsed_in_one_place():
     assert from_text("abc") == "abc" and from_text(7, whole=True) == 7
 
 
-# --------------------------------------------------------------------------- competition.toml [bootstrap]
+# --------------------------------------------------------------------------- competition.toml
+# [bootstrap]
 
 
 def spec_dir(tmp: Path, lines: str, folder: str = "c1") -> Path:
@@ -212,12 +217,14 @@ def test_spec_aliases_and_workshop(tmp_path):
 
 
 def cli(tmp: Path, *args: str) -> subprocess.CompletedProcess:
-    """``compreport ARGS`` from ``tmp``, in this process (:func:`conftest.run_cli`: the same ``main()``)."""
+    """``compreport ARGS`` from ``tmp``, in this process (:func:`conftest.run_cli`: the same
+    ``main()``)."""
     return run_cli(tmp, *args)
 
 
 def report(tmp: Path, *args: str) -> subprocess.CompletedProcess:
-    """``compreport report wide.csv ... -o out --format json -B 50 ARGS`` (ARGS last: a bad -B wins)."""
+    """``compreport report wide.csv ... -o out --format json -B 50 ARGS`` (ARGS last: a bad -B
+    wins)."""
     (tmp / "wide.csv").write_text(WIDE, encoding="utf-8")
     return cli(
         tmp,
@@ -238,7 +245,8 @@ def report(tmp: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def one_error(tmp: Path, res: subprocess.CompletedProcess, *needles: str) -> str:
-    """Exit 2, exactly one stderr line ``error: ...`` holding the needles, no traceback, nothing written."""
+    """Exit 2, exactly one stderr line ``error: ...`` holding the needles, no traceback, nothing
+    written."""
     assert res.returncode == 2, (res.returncode, res.stderr)
     assert "Traceback" not in res.stderr and "usage:" not in res.stderr, res.stderr
     lines = [line for line in res.stderr.splitlines() if line.strip()]
@@ -266,7 +274,8 @@ CLI_CASES = [
     (
         ("--correction", "holmm"),
         (
-            "error: --correction must be one of none, bonferroni, holm, bh, maxt; got 'holmm' (did you mean 'holm'?)",
+            "error: --correction must be one of none, bonferroni, holm, bh, maxt; got 'holmm' (did "
+            "you mean 'holm'?)",
         ),
     ),
     (("-B", "1e4"), ("-B/--bootstrap", "'1e4'", "(write it as 10000)")),
@@ -299,7 +308,8 @@ def test_cli_spec_error_names_the_file(tmp_path):
     res = cli(tmp_path, "report", "c1", "-o", "out", "--format", "json")
     assert res.returncode == 2 and "Traceback" not in res.stderr
     assert res.stderr.strip().splitlines() == [
-        f"error: {Path('c1') / 'competition.toml'}, line 8: [bootstrap] resamples must be a whole number >= 0; "
+        f"error: {Path('c1') / 'competition.toml'}, line 8: [bootstrap] resamples must be a whole "
+        "number >= 0; "
         f"got True"
     ]
     assert not (tmp_path / "out").exists()
