@@ -18,13 +18,14 @@ import dataclasses
 import os
 from dataclasses import dataclass, field
 
-from compreport.errors import InputError
+from compreport.errors import InputError, warn
 from compreport.inputs.competition import Competition, CompetitionInfo, MetricSpec
+from compreport.language.caller import option
 from compreport.settings import make_settings
 from compreport.stats.results import Analysis
 from compreport.workers import check_jobs
 
-__all__ = ["Inputs", "analyze", "from_frame", "load"]
+__all__ = ["Inputs", "MetricInfo", "analyze", "from_frame", "list_metrics", "load", "validate"]
 
 
 @dataclass
@@ -349,7 +350,8 @@ def from_frame(
 # --------------------------------------------------------------------------- analyze
 
 
-def _as_inputs(data) -> Inputs:
+def _as_inputs(data, what: str) -> Inputs:
+    """``data`` of :func:`analyze` or :func:`validate` (called ``what``) as :class:`Inputs`."""
     if isinstance(data, Inputs):
         return data
     if isinstance(data, Competition):
@@ -357,7 +359,7 @@ def _as_inputs(data) -> Inputs:
     if isinstance(data, (list, tuple)) and data and all(isinstance(c, Competition) for c in data):
         return Inputs(list(data))
     raise InputError(
-        f"analyze needs what load() or from_frame() returns, a Competition or a list of them; "
+        f"{what} needs what load() or from_frame() returns, a Competition or a list of them; "
         f"got {type(data).__name__}"
     )
 
@@ -437,7 +439,7 @@ def analyze(
     InputError
         An invalid setting (the message names it, the value and the allowed values) or input.
     """
-    inputs = _as_inputs(data)
+    inputs = _as_inputs(data, "analyze")
     comps = list(inputs.competitions)
     if metrics is None and (pos_label is not None or labels is not None):
         raise InputError(
@@ -455,7 +457,9 @@ def analyze(
     seen: dict[str, str] = {}
     for c in comps:
         if not c.metrics:
-            raise InputError(f"competition {c.id!r}: no metric given; pass metrics=[NAME]")
+            raise InputError(
+                f"competition {c.id!r}: no metric given; pass {option('metric', 'NAME')}"
+            )
         if c.id in seen:
             raise InputError(
                 f"competition id {c.id!r} is used twice ({seen[c.id]!r} and {c.name!r}); "
@@ -477,10 +481,128 @@ def analyze(
 
     settings = make_settings(given, "analyze", base=make_settings(inputs.settings, "spec"))
     analysis = run(comps, settings, jobs=int(jobs), progress=progress, workshop=inputs.workshop)
-    analysis.sources = dataclasses.replace(
-        inputs, competitions=comps
-    ).files  # Report.write will not write over them
-    analysis.scanned = list(
-        dict.fromkeys(s for c in comps for s in c.scanned)
-    )  # ... nor where runs are read
+    # Report.write will not write over the files read, nor where runs are read
+    analysis.sources = dataclasses.replace(inputs, competitions=comps).files
+    analysis.scanned = list(dict.fromkeys(s for c in comps for s in c.scanned))
     return analysis
+
+
+def validate(data) -> Analysis:
+    """Score every system without resampling, as ``compreport validate`` does.
+
+    A quick check of the inputs: every system's score under every metric, and the warnings
+    :func:`analyze` would give under the specs' settings, including that their number of
+    resamples (or the default 10,000) is too small for the correction to ever reject.
+
+    Parameters
+    ----------
+    data : Inputs, Competition or list of Competition
+        What :func:`load` or :func:`from_frame` returned, or competitions.
+
+    Returns
+    -------
+    Analysis
+        Scores and ranks under the specs' settings with ``bootstrap=0``: no intervals and no
+        verdicts.
+
+    Raises
+    ------
+    InputError
+        A competition without a metric, or a metric that cannot score the predictions.
+
+    Warns
+    -----
+    InputWarning
+        As :func:`analyze` would, competition by competition.
+
+    Examples
+    --------
+    >>> a = cr.validate(cr.load("examples/workshop/stance-eu"))
+    >>> a.settings.bootstrap
+    0
+    >>> a.leaderboard(metric="accuracy")[["rank", "system", "score"]]
+       rank             system     score
+    0     1       TxertoNLP.01  0.695513
+    1     1       TxertoNLP.02  0.695513
+    2     3  MultiHizkuntza.01  0.653846
+    3     4      Iruñea-HLT.01  0.516026
+    4     5      Iruñea-HLT.02  0.407051
+    """
+    from compreport.stats.analysis import analyze_competition, bootstrap_note
+
+    inputs = _as_inputs(data, "validate")
+    settings = make_settings({}, "analyze", base=make_settings(inputs.settings, "spec"))
+    # the interval method and the test take no part in point scores; theirs need resamples
+    scores_only = dataclasses.replace(
+        settings, bootstrap=0, ci_method="percentile", test="bootstrap"
+    )
+    done = []
+    for comp in inputs.competitions:
+        done.append(analyze_competition(comp, scores_only, progress=False))
+        note = bootstrap_note(comp, settings)
+        if note:
+            warn(note)
+    return Analysis(scores_only, done, workshop=dict(inputs.workshop))
+
+
+# --------------------------------------------------------------------------- metrics
+
+
+@dataclass(frozen=True)
+class MetricInfo:
+    """A metric that :func:`load`, :func:`from_frame` and :func:`analyze` take by name.
+
+    Attributes
+    ----------
+    name : str
+        The name to pass; ``K`` in ``p@K``, ``ndcg@K`` and ``map@K`` stands for a whole number
+        >= 1 (the first K candidates of each query).
+    higher_is_better : bool
+        Orientation of the scores.
+    ideal : float or None
+        The best possible score (None: no such score).
+    description : str
+        What it measures, in one line.
+    """
+
+    name: str
+    higher_is_better: bool
+    ideal: float | None
+    description: str
+
+
+def list_metrics() -> list[MetricInfo]:
+    """The metrics known by name, as ``compreport metrics`` lists them.
+
+    A metric of your own is named ``path/to/file.py:function``, where ``function(y_true,
+    y_pred)`` returns a float.
+
+    Returns
+    -------
+    list of MetricInfo
+        The registered metrics, then the ranking metrics cut at K.
+
+    Examples
+    --------
+    >>> metrics = cr.list_metrics()
+    >>> m = metrics[0]
+    >>> m.name, m.higher_is_better, m.ideal, m.description
+    ('accuracy', True, 1.0, 'fraction of items predicted correctly')
+    >>> [m.name for m in metrics if not m.higher_is_better]
+    ['mae', 'mse', 'rmse', 'mape']
+    """
+    from compreport.stats.metrics import REGISTRY
+    from compreport.stats.metrics.ranking import CUT_AT_K, RankingMetric
+
+    known = [
+        MetricInfo(name, m.higher_is_better, m.ideal, m.description) for name, m in REGISTRY.items()
+    ]
+    return known + [
+        MetricInfo(
+            name,
+            RankingMetric.higher_is_better,
+            RankingMetric.ideal,
+            f"{description} (needs {option('query_col')})",
+        )
+        for name, description in CUT_AT_K
+    ]

@@ -122,6 +122,51 @@ def test_api_settings_override_spec_settings(tmp_path):
     assert (s.bootstrap, s.seed, s.alpha) == (50, 4, 0.1)
 
 
+def test_validate_scores_as_analyze_and_warns_of_the_specs_b(tmp_path, capsys):
+    """``validate`` gives the point scores ``analyze`` gives, without resampling, and the warning
+    that the specs' B is too small, in Python words; ``compreport validate`` prints the same
+    scores and the same warning in the command line's words."""
+    (tmp_path / "t.csv").write_text(
+        "y,A,B\n" + "".join(f"{i % 2},{i % 2},{(i // 3) % 2}\n" for i in range(40))
+    )
+    (tmp_path / "competition.toml").write_text(
+        'name = "T"\n[data]\ntable = "t.csv"\n[[metrics]]\nname = "accuracy"\n'
+        "[bootstrap]\nresamples = 5\n"
+    )
+    data = cr.load(tmp_path)
+    with pytest.warns(cr.errors.InputWarning, match=r"B = 5 .* use bootstrap=\d+ or more$"):
+        checked = cr.validate(data)
+    assert checked.settings.bootstrap == 0
+    full = cr.analyze(data, bootstrap=20, refine=False)
+    for got, want in zip(checked.competition().metrics, full.competition().metrics, strict=True):
+        assert [(s.system, s.score, s.rank) for s in got.scores] == [
+            (s.system, s.score, s.rank) for s in want.scores
+        ]
+        assert all(math.isnan(s.ci_low) for s in got.scores)
+    assert main(["validate", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[0] == "ok: t: 40 items, 2 systems, metrics: accuracy"
+    board = {line.split()[1]: float(line.split()[2]) for line in out.splitlines()[2:]}
+    assert board == {s.system: round(s.score, 4) for s in checked.competition().primary.scores}
+    assert re.search(r"B = 5 .* use -B \d+ or more$", err.strip()), err
+
+
+def test_list_metrics_is_what_the_cli_lists(capsys):
+    """``list_metrics`` holds every metric ``compreport metrics`` lists, in its order; a metric
+    that needs the query column names it in the caller's words."""
+    metrics = cr.list_metrics()
+    assert all(isinstance(m, cr.MetricInfo) for m in metrics)
+    assert main(["metrics"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == [m.name for m in metrics] + ["FILE.py:FUNC"]
+    cut = [m for m in metrics if m.name.endswith("@K")]
+    assert [m.name for m in cut] == ["map@K", "p@K", "ndcg@K"]
+    assert all(m.description.endswith("(needs `cluster_col`)") for m in cut)
+    assert all(line.endswith("(needs --query-col)") for line in lines if "@K " in line)
+    for m in cut:
+        cr.from_frame(TINY, metrics=m.name.replace("@K", "@5"))  # a name the loaders take
+
+
 # --------------------------------------------------------------------------- from_frame
 
 
@@ -344,6 +389,9 @@ def test_package_exports_and_light_import():
         "load",
         "from_frame",
         "analyze",
+        "validate",
+        "list_metrics",
+        "MetricInfo",
         "Analysis",
         "Settings",
         "InputError",
