@@ -14,6 +14,7 @@ from pathlib import Path
 from compreport import interrupts
 from compreport.errors import InputError
 from compreport.language import LANGUAGES, language
+from compreport.language.caller import option
 from compreport.report import model
 from compreport.settings import suggest
 from compreport.stats.results import Analysis
@@ -23,6 +24,8 @@ from compreport.workers import os_error as _os_error
 TABLES = ("leaderboard", "ci", "diff-best", "pairs", "pvalues", "summary", "legend")
 #: Output formats of :meth:`Report.write` (json is always written).
 FORMATS = ("json", "latex", "html", "pdf")
+#: Figure file formats of :meth:`Report.write`.
+FIGURE_FORMATS = ("pdf", "svg", "png")
 #: Figure kinds of :meth:`Report.figure`.
 FIGURES = ("ci", "diff", "dist", "facets", "workshop")
 
@@ -42,6 +45,55 @@ def _choice(what: str, value: str, allowed: Sequence[str]) -> str:
             f"`{what}` must be one of {', '.join(allowed)}; got {value!r}{suggest(value, allowed)}"
         )
     return value
+
+
+def check_write_options(
+    formats: str | Sequence[str] = FORMATS,
+    figure_formats: str | Sequence[str] = ("pdf", "svg"),
+    emails=None,
+):
+    """Check the options of :meth:`Report.write` that need no analysis, before any work.
+
+    Parameters
+    ----------
+    formats, figure_formats, emails
+        As for :meth:`Report.write`.
+
+    Returns
+    -------
+    formats, figure_formats : list of str
+        The formats, each one checked.
+    emails : Recipients or None
+        The addresses file read (:func:`compreport.report.pages.emails.read_recipients`).
+
+    Raises
+    ------
+    InputError
+        An unknown format, emails without the pdf format, a bad addresses file.
+
+    Examples
+    --------
+    >>> check_write_options("json,html", "svg")
+    (['json', 'html'], ['svg'], None)
+    >>> check_write_options("json", emails="addresses.csv")
+    Traceback (most recent call last):
+    ...
+    compreport.errors.InputError: `emails` attaches the team letters: add pdf to `formats`
+    """
+    formats = [_choice("formats", f, FORMATS) for f in _names(formats)]
+    figure_formats = [_choice("figure_formats", f, FIGURE_FORMATS) for f in _names(figure_formats)]
+    if emails is None:
+        return formats, figure_formats, None
+    if "pdf" not in formats:
+        raise InputError(
+            f"{option('emails')} attaches the team letters: add pdf to {option('format')}"
+        )
+    # imports the renderers: only when asked
+    from compreport.report.pages.emails import Recipients, read_recipients
+
+    if not isinstance(emails, Recipients):
+        emails = read_recipients(emails)
+    return formats, figure_formats, emails
 
 
 def _worded(method):
@@ -299,20 +351,7 @@ class Report:
         jobs = check_jobs(default_jobs() if jobs is None else jobs)
         progress = show_progress(progress)
 
-        formats = [_choice("formats", f, FORMATS) for f in _names(formats)]
-        if emails is not None:
-            from compreport.report.pages.emails import (
-                Recipients,
-                read_recipients,
-            )  # imports the renderers: only when asked
-
-            if not isinstance(emails, Recipients):
-                emails = read_recipients(emails)
-            if "pdf" not in formats:
-                raise InputError("emails attach the team letters: add pdf to the formats")
-        figure_formats = [
-            _choice("figure_formats", f, ("pdf", "svg", "png")) for f in _names(figure_formats)
-        ]
+        formats, figure_formats, emails = check_write_options(formats, figure_formats, emails)
         out = Path(out_dir)
         # the files the analysis was read from (cr.analyze records them); else what results.json names
         protect = self.analysis.sources or [
@@ -416,4 +455,4 @@ class Report:
         return written
 
 
-__all__ = ["Report", "TABLES", "FORMATS", "FIGURES"]
+__all__ = ["FIGURES", "FIGURE_FORMATS", "FORMATS", "TABLES", "Report", "check_write_options"]
