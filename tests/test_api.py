@@ -406,6 +406,30 @@ def test_package_exports_and_light_import():
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
 
 
+def test_the_cli_is_a_client_of_the_public_api():
+    """The command line imports nothing from :mod:`compreport.stats`: what it computes comes
+    through the public API (:mod:`compreport.api`, :class:`compreport.Report`)."""
+    import ast
+
+    for module in ("cli.py", "cli_parser.py"):
+        tree = ast.parse((ROOT / "compreport" / module).read_text(encoding="utf-8"))
+        imported = [
+            name
+            for node in ast.walk(tree)
+            for name in (
+                [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else []
+            )
+        ]
+        assert imported and not [m for m in imported if m.startswith("compreport.stats")], (
+            module,
+            imported,
+        )
+
+
 @pytest.mark.parametrize(
     "jobs, formats, stages", [(1, "html", ["figures"]), (2, "pdf", ["figures", "PDF documents"])]
 )

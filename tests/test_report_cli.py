@@ -207,6 +207,10 @@ def test_bad_render_options_fail_before_any_work(two_competitions, tmp_path):
         (["--diff", "2"], "unrecognized arguments: --diff"),
         (["--format", "docx"], "docx"),
         (["--format="], "got nothing"),
+        (
+            ["--format", "json,html", "--emails", "addresses.csv"],
+            "--emails attaches the team letters: add pdf to --format",
+        ),
     ):
         res = _run("report", str(two_competitions), "-o", str(tmp_path / "o"), *args, cwd=tmp_path)
         assert res.returncode == 2, res.stderr
