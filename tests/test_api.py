@@ -1,4 +1,5 @@
-"""The Python API: same numbers as the CLI, Python-worded errors, tables that agree with the stored results."""
+"""The Python API: same numbers as the CLI, Python-worded errors, tables that agree with the
+stored results."""
 
 from __future__ import annotations
 
@@ -108,7 +109,8 @@ def test_wide_csv_api_equals_cli(absa, absa_csv, tmp_path):
 
 
 def test_api_settings_override_spec_settings(tmp_path):
-    """``[bootstrap]`` of a spec is the base; a value given to analyze() wins, as on the command line."""
+    """``[bootstrap]`` of a spec is the base; a value given to analyze() wins, as on the command
+    line."""
     (tmp_path / "t.csv").write_text(
         "y,A,B\n" + "".join(f"{i % 2},{i % 2},{(i // 2) % 2}\n" for i in range(40))
     )
@@ -400,8 +402,9 @@ def test_package_exports_and_light_import():
         assert name in cr.__all__ and hasattr(cr, name)
     assert issubclass(cr.InputError, ValueError)
     code = (
-        "import sys, compreport; heavy = {'pandas', 'matplotlib', 'statsmodels', 'scipy', 'pydantic'} "
-        "& set(sys.modules); assert not heavy, heavy"
+        "import sys, compreport; "
+        "heavy = {'pandas', 'matplotlib', 'statsmodels', 'scipy', 'pydantic'} & set(sys.modules); "
+        "assert not heavy, heavy"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
 
@@ -436,7 +439,8 @@ def test_the_cli_is_a_client_of_the_public_api():
 def test_progress_bars_name_the_stages(tmp_path, capsys, jobs, formats, stages):
     """``Report.write(progress=True)`` shows a bar per stage on stderr (the CLI: on a terminal, not
     with -q), counting finished figures and PDF documents, whether drawn here or by workers (the
-    PDF documents with workers only: the bar is the same code, :func:`compreport.workers.run_tasks`)."""
+    PDF documents with workers only: the bar is the same code,
+    :func:`compreport.workers.run_tasks`)."""
     df = pd.DataFrame(
         {
             "id": range(40),
@@ -459,7 +463,8 @@ def test_progress_bars_name_the_stages(tmp_path, capsys, jobs, formats, stages):
 
 
 def test_figure_pairs_are_checked():
-    """``Report.figure``: ``a``/``b`` name two systems of the competition, and only the 'dist' figure takes them."""
+    """``Report.figure``: ``a``/``b`` name two systems of the competition, and only the 'dist'
+    figure takes them."""
     rng = np.random.default_rng(3)
     gold = rng.integers(0, 2, 60)
     df = pd.DataFrame(
@@ -484,9 +489,9 @@ def test_figure_pairs_are_checked():
 
 
 def test_a_float_gold_beside_integer_predictions_is_named():
-    """A gold pandas holds as floats (0.0/1.0) against integer predictions is another set of labels,
-    as in a file written by ``df.to_csv``: the warning says the gold writes the same number otherwise
-    (it said only "never seen in gold", and every system scored 0)."""
+    """A gold pandas holds as floats (0.0/1.0) against integer predictions is another set of
+    labels, as in a file written by ``df.to_csv``: the warning says the gold writes the same number
+    otherwise, not only that the predictions were never seen in gold."""
     rng = np.random.default_rng(2)
     gold = rng.integers(0, 2, 50)
     df = pd.DataFrame({"y": gold.astype(float), "A": gold, "B": 1 - gold})
