@@ -1,8 +1,10 @@
-"""The ``compreport`` command's entry point, outside the package so that it runs before the package's
-imports (about 0.1 s): Ctrl-C or SIGTERM then, or after the command line has restored the signal
-handlers at the end of a run, ends the process with one line and exit status 130 or 143, as an
-interruption during the run does, never with a traceback or silently. Nothing has been written
-before the run starts, and the output is complete (or removed) once it has ended.
+"""The ``compreport`` command's entry point, outside the package so that it runs before the
+package's imports (about 0.1 s).
+
+Ctrl-C or SIGTERM then, or after the command line has restored the signal handlers at the end of
+a run, ends the process with one line and exit status 130 or 143, as an interruption during the
+run does, never with a traceback or silently. Nothing has been written before the run starts, and
+the output is complete (or removed) once it has ended.
 """
 
 import os

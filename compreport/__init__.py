@@ -12,15 +12,24 @@ The Python API::
 Stages (data flows one way): :mod:`compreport.inputs` reads inputs into
 :class:`~compreport.inputs.competition.Competition` objects (:func:`load`, :func:`from_frame`);
 :mod:`compreport.stats` turns predictions into sufficient statistics, resamples them and decides
-every verdict once into an :class:`~compreport.stats.results.Analysis` (:func:`analyze`;
-results.json); :mod:`compreport.report` renders it without deciding anything (:class:`Report`).
+every verdict once into an :class:`~compreport.stats.results.Analysis` (:func:`analyze`, or
+:func:`validate` for the scores alone; results.json); :mod:`compreport.report` renders it without
+deciding anything (:class:`Report`). :func:`list_metrics` lists the metrics known by name.
 Settings are validated in :mod:`compreport.settings`; the names of corrections, families, CI
 methods and tests live in :mod:`compreport.language.vocabulary`; every problem raises
 :class:`InputError`.
 """
 
 from compreport._version import __version__
-from compreport.api import Inputs, analyze, from_frame, load
+from compreport.api import (
+    Inputs,
+    MetricInfo,
+    analyze,
+    from_frame,
+    list_metrics,
+    load,
+    validate,
+)
 from compreport.errors import InputError
 from compreport.report import Report
 from compreport.settings import Settings
@@ -30,10 +39,13 @@ __all__ = [
     "Analysis",
     "InputError",
     "Inputs",
+    "MetricInfo",
     "Report",
     "Settings",
     "__version__",
     "analyze",
     "from_frame",
+    "list_metrics",
     "load",
+    "validate",
 ]

@@ -1,15 +1,24 @@
 """The Python API: read inputs, analyse them, read the results as tables.
 
->>> import compreport as cr
->>> data = cr.load("examples/workshop")                       # doctest: +SKIP
->>> a = cr.analyze(data, bootstrap=1000, seed=0)              # doctest: +SKIP
->>> a.leaderboard(competition="paraphrase")                   # doctest: +SKIP
-
 :func:`load` reads what the command line's INPUT reads (a spec, a workshop directory, a wide
-CSV/TSV), :func:`from_frame` reads a pandas wide table, and :func:`analyze` runs the analysis
-under settings validated exactly as the CLI validates them (values given here override those of
-the specs). Every problem raises :class:`~compreport.errors.InputError` (a ``ValueError``)
-whose message names options the Python way (``pos_label=``, not ``--pos-label``; :mod:`compreport.language.caller`).
+CSV/TSV table, a gold file with runs), :func:`from_frame` reads a pandas wide table,
+:func:`analyze` runs the paired bootstrap under settings checked as the command line checks them,
+and :func:`validate` scores the systems without resampling. Every problem raises
+:class:`~compreport.errors.InputError` (a ``ValueError``) whose message names options the Python
+way (``pos_label=``, not ``--pos-label``: :mod:`compreport.language.caller`).
+
+Examples
+--------
+>>> import compreport as cr
+>>> data = cr.load("examples/workshop/stance-eu")
+>>> a = cr.analyze(data, bootstrap=200, seed=0)
+>>> a.leaderboard()[["rank", "system", "score", "group"]]
+   rank             system     score group
+0     1       TxertoNLP.02  0.688693     a
+1     2       TxertoNLP.01  0.664412     a
+2     3  MultiHizkuntza.01  0.633333     a
+3     4      Iruñea-HLT.01  0.459633     b
+4     5      Iruñea-HLT.02  0.350864     c
 """
 
 from __future__ import annotations
@@ -18,13 +27,14 @@ import dataclasses
 import os
 from dataclasses import dataclass, field
 
-from compreport.errors import InputError
+from compreport.errors import InputError, warn
 from compreport.inputs.competition import Competition, CompetitionInfo, MetricSpec
+from compreport.language.caller import option
 from compreport.settings import make_settings
 from compreport.stats.results import Analysis
 from compreport.workers import check_jobs
 
-__all__ = ["Inputs", "analyze", "from_frame", "load"]
+__all__ = ["Inputs", "MetricInfo", "analyze", "from_frame", "list_metrics", "load", "validate"]
 
 
 @dataclass
@@ -47,6 +57,17 @@ class Inputs:
         Likewise for ``labels``.
     specs : list of str
         The spec files read (``workshop.toml``, ``competition.toml``).
+
+    Examples
+    --------
+    >>> data = cr.load("examples/workshop/stance-eu")
+    >>> data
+    <Inputs: 1 competition(s): stance-eu>
+    >>> data.specs
+    ['examples/workshop/stance-eu/competition.toml']
+    >>> comp = data.competitions[0]
+    >>> comp.n, comp.systems
+    (312, ['Iruñea-HLT.01', 'Iruñea-HLT.02', 'MultiHizkuntza.01', 'TxertoNLP.01', 'TxertoNLP.02'])
     """
 
     competitions: list[Competition]
@@ -74,7 +95,8 @@ class Inputs:
 
 
 def _names(value, what: str) -> list[str] | None:
-    """``None``, or a list of strings from a string (comma list, as on the command line) or a sequence."""
+    """``None``, or a list of strings from a string (a comma list, as on the command line) or a
+    sequence of strings."""
     if value is None:
         return None
     items = value.split(",") if isinstance(value, str) else value
@@ -141,7 +163,10 @@ def load(
     unjudged: bool | None = None,
     name: str | None = None,
 ) -> Inputs:
-    """Read competitions from files, as the command line reads its INPUT.
+    """Read competitions from files, as the command line reads its INPUTs.
+
+    The options below are those of ``compreport report``; given here, they override the matching
+    keys of a ``competition.toml`` (``[data]``, ``[names]``, ``[[metrics]]``).
 
     Parameters
     ----------
@@ -150,49 +175,54 @@ def load(
         competition folders), a wide CSV/TSV table (gold column, optional id column, one column
         per system), or, with ``runs``, a gold file.
     metrics : str or list of str, optional
-        Metric names (the first ranks systems); they replace the metrics of the specs. Needed
-        for a table or a gold file. A string may be a comma list.
+        Metric names (:func:`list_metrics`), the first ranking the systems; a string may be a
+        comma list. They replace the spec's ``[[metrics]]``; a table or a gold file needs them.
     gold : str, optional
         Gold column of a wide table (default ``"y"``, or the spec's ``gold_column``).
     id : str, optional
-        Item-id column (a wide table: optional, a column called ``id`` is used when present;
-        gold + run files: default ``"id"``).
+        Item-id column: of a wide table (default: a column called ``id`` if there is one, else
+        the items are numbered), or of gold and run files (default ``"id"``).
     runs : str or path-like, optional
-        A directory (its subfolders: one per team), glob or file of runs; ``path`` is then the gold file.
+        The runs: a directory (its subfolders: one per team), a glob or a file; ``path`` is then
+        the gold file.
     pos_label : str or int, optional
-        Positive class of ``f1``/``precision``/``recall``/``roc_auc``.
+        Positive class of ``f1``, ``precision``, ``recall`` and ``roc_auc``.
     labels : str or list, optional
-        Classes averaged over by the macro/micro/weighted metrics.
+        Classes averaged over by the macro, micro and weighted metrics (default: every class).
     sep : {"auto", "tab", "comma", "whitespace"}, optional
-        Field separator of gold and run files (default ``auto``: per file, tab or comma when every
-        line holds one, else runs of blanks); the spec's ``[data] sep``.
+        Field separator of gold and run files (default ``"auto"``: per file, tab or comma when
+        every line holds one, else runs of blanks); ``[data] sep``.
     id_col, label_col : int or str, optional
-        Id column and label column(s) of gold and run files: a 1-based position or a header name
-        (JSON: a key); ``label_col`` may be a list (several fields). The spec's ``[data]`` keys.
+        Id column and label column(s) of gold and run files: a 1-based position or a header
+        name (JSON: a key); ``label_col`` may be a list, one column per field. ``[data] id_col``
+        and ``[data] label_col``.
     comments : bool, optional
         Skip lines starting with ``#`` (default True); ``[data] comments``.
     zip_member : str, optional
         The prediction file inside every ``.zip`` run; ``[data] zip_member``.
     names : str or path-like, optional
-        A names file (CSV/TSV: ``run``, ``name``, ``team``, ``baseline``, ``exclude``); ``[names] file``.
+        A names file (CSV/TSV with columns ``run``, ``name``, ``team``, ``baseline``,
+        ``exclude``; or XML, one element per run); ``[names] file``.
     exclude : str or list of str, optional
-        Globs of run files to leave out; added to ``[data] exclude``.
+        Globs of run files to leave out, added to ``[data] exclude``.
     missing : {"error", "wrong"}, optional
-        A blank, absent or unreadable prediction: an error (default), or scored as a wrong answer.
+        A blank, absent or unreadable prediction is an error (default) or scored as a wrong
+        answer; ``[data] missing``.
     cluster_col : int or str, optional
-        The gold file's (or wide table's) column naming each item's cluster (a question, a
-        document, an author): the bootstrap then resamples clusters, not items; a 1-based position
-        or a header name (a wide table: a name); ``[data] cluster`` (or ``query_col``). Ranking metrics
-        (``map``, ``mrr``, ``p@k``, ``ndcg@k``) rank the candidates of each cluster: the query column.
+        The column of the gold file (or wide table) naming each item's cluster (a question, a
+        document, an author): the bootstrap then resamples clusters, not items. A 1-based
+        position or a header name (a wide table: a name); ``[data] cluster`` or
+        ``[data] query_col``. The ranking metrics (``map``, ``mrr``, ``p@K``, ``ndcg@K``) rank
+        the candidates of each cluster: it is their query column.
     score_col : int or str, optional
-        The run files' score column (ranking metrics); ``[data] score_col``.
+        The score column of the run files (ranking metrics); ``[data] score_col``.
     unjudged : bool, optional
-        Candidates that runs list and the gold does not (TREC's unjudged documents) become items
-        that are not relevant, in the query the runs give them (needs ``cluster_col``, the query
-        column); ``[data] unjudged``. Without it they are an error.
+        Candidates that runs list and the gold does not (TREC's unjudged documents) become
+        items that are not relevant, in the query the runs give them; without it (default)
+        they are an error. Needs ``cluster_col``; ``[data] unjudged``.
     name : str, optional
-        The competition's name (titles, captions; its id and folder are made from it) when ``path``
-        is one table or gold file (default: the file's stem); a spec gives its own ``name``.
+        The competition's name (titles, captions; its id and folder are made from it) when
+        ``path`` is one table or gold file (default: the file's stem); a spec gives its own.
 
     Returns
     -------
@@ -202,8 +232,27 @@ def load(
     Raises
     ------
     InputError
-        For any problem with the files or the options; the message names the file and the
-        line, column or id at fault.
+        Any problem with the files or the options; the message names the file and the line,
+        column or id at fault.
+
+    Examples
+    --------
+    A spec (or the folder holding it):
+
+    >>> cr.load("examples/workshop/stance-eu")
+    <Inputs: 1 competition(s): stance-eu>
+
+    A gold file and a folder of runs, with the options a spec would give:
+
+    >>> data = cr.load(
+    ...     "examples/workshop/paraphrase/gold.tsv",
+    ...     runs="examples/workshop/paraphrase/runs",
+    ...     metrics="accuracy,f1",
+    ...     pos_label=1,
+    ...     name="Paraphrase",
+    ... )
+    >>> data.competitions[0].id, data.competitions[0].m
+    ('paraphrase', 8)
     """
     from compreport.inputs.spec import Options, load_inputs
 
@@ -284,31 +333,32 @@ def from_frame(
 ) -> Inputs:
     """One competition from a pandas wide table: one row per item, one column per system.
 
-    Values become text as the file loaders give them (``str`` of each cell, stripped), so a
+    Each cell becomes text as the file loaders read it (``str`` of the cell, stripped), so a
     table read with ``pandas.read_csv`` gives the same competition as :func:`load` on the file.
 
     Parameters
     ----------
     df : pandas.DataFrame
-        The gold column, an optional id column, and one column per system (named after it).
+        The gold column, an optional id column, and one column per system, named after it.
     gold : str, default "y"
         The gold column.
     id : str, optional
-        The item-id column; when None, a column called ``id`` is used if present, else the items
-        are numbered 1..n.
+        The item-id column (default: a column called ``id`` if there is one, else the items are
+        numbered 1..n).
     name : str, default "competition"
-        Competition name; its id is the slug of it (``"My task"`` -> ``my-task``).
+        The competition's name; its id is the slug of it (``"My task"`` -> ``my-task``).
     metrics : str or list of str, default ("accuracy",)
-        Metric names; the first ranks systems.
+        Metric names (:func:`list_metrics`), the first ranking the systems; a string may be a
+        comma list.
     pos_label : str or int, optional
-        Positive class of ``f1``/``precision``/``recall``/``roc_auc``.
+        Positive class of ``f1``, ``precision``, ``recall`` and ``roc_auc``.
     labels : str or list, optional
-        Classes averaged over by the macro/micro/weighted metrics.
-    baselines : list of str, optional
-        System columns that are baselines.
+        Classes averaged over by the macro, micro and weighted metrics (default: every class).
+    baselines : list of str, default ()
+        The system columns that are baselines.
     cluster : str, optional
         The column naming each item's cluster (a question, a document, an author): the bootstrap
-        resamples clusters, not items (:mod:`compreport.stats.clusters`).
+        then resamples clusters, not items.
 
     Returns
     -------
@@ -320,6 +370,18 @@ def from_frame(
     InputError
         A missing gold or id column, a blank or missing value, a duplicate id or column, no
         system column, an unknown metric; the message names the column and the index label.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"y": list("abab"), "A": list("abaa"), "B": list("abab")})
+    >>> data = cr.from_frame(df, name="Toy task", baselines=["A"])
+    >>> data
+    <Inputs: 1 competition(s): toy-task>
+    >>> cr.analyze(data, bootstrap=0).leaderboard()[["rank", "system", "baseline", "score"]]
+       rank system  baseline  score
+    0     1      B     False   1.00
+    1     2      A      True   0.75
     """
     from compreport.inputs.frame import read_frame
     from compreport.inputs.readers import build
@@ -349,7 +411,8 @@ def from_frame(
 # --------------------------------------------------------------------------- analyze
 
 
-def _as_inputs(data) -> Inputs:
+def _as_inputs(data, what: str) -> Inputs:
+    """``data`` of :func:`analyze` or :func:`validate` (called ``what``) as :class:`Inputs`."""
     if isinstance(data, Inputs):
         return data
     if isinstance(data, Competition):
@@ -357,7 +420,7 @@ def _as_inputs(data) -> Inputs:
     if isinstance(data, (list, tuple)) and data and all(isinstance(c, Competition) for c in data):
         return Inputs(list(data))
     raise InputError(
-        f"analyze needs what load() or from_frame() returns, a Competition or a list of them; "
+        f"{what} needs what load() or from_frame() returns, a Competition or a list of them; "
         f"got {type(data).__name__}"
     )
 
@@ -382,62 +445,83 @@ def analyze(
 ) -> Analysis:
     """Run the paired bootstrap and decide every verdict, as ``compreport report`` does.
 
-    Settings left at None take the value of the specs' ``[bootstrap]`` (when ``data`` came from
-    :func:`load`), else the default; the same inputs and seed give the same numbers as the CLI.
+    A setting left at None takes the value of the specs' ``[bootstrap]`` table (when ``data``
+    came from :func:`load`), else its default; the same inputs and seed give the same numbers as
+    the command line.
 
     Parameters
     ----------
     data : Inputs, Competition or list of Competition
         What :func:`load` or :func:`from_frame` returned, or competitions.
     metrics : str or list of str, optional
-        Metric names replacing every competition's metrics (the first ranks systems), as
-        ``--metric`` does.
+        Metric names replacing every competition's metrics, the first ranking the systems (as
+        ``--metric`` does).
     pos_label, labels : optional
-        Positive class and averaged classes of the ``metrics`` given here (default: those given to
-        :func:`load`/:func:`from_frame`).
+        Positive class and averaged classes of the ``metrics`` named here (default: those given
+        to :func:`load` or :func:`from_frame`).
     bootstrap : int, optional
-        Replicates B (default 10,000); 0 gives scores without intervals.
+        Number of bootstrap resamples B (default 10,000); 0 gives scores without intervals.
     seed : int, optional
         Seed of the resampling plan (default 0).
     alpha : float, optional
-        Significance level (default 0.05); intervals are at confidence 1 - alpha.
+        Significance level, in (0, 1) (default 0.05); intervals are at confidence 1 - alpha.
     ci : {"percentile", "bca", "normal"}, optional
-        Interval method (default percentile).
+        Interval method of the scores and differences (default ``"percentile"``).
     test : {"bootstrap", "berg-kirkpatrick", "randomization"}, optional
-        Where p-values come from (default bootstrap: two-sided; berg-kirkpatrick is the paper's
-        one-sided test).
+        Where p-values come from (default ``"bootstrap"``, two-sided; ``"berg-kirkpatrick"`` is
+        the one-sided test of Berg-Kirkpatrick et al.).
     family : {"all-pairs", "per-row", "vs-best"}, optional
-        The comparisons the correction is applied over (default all-pairs; vs-best corrects over all
-        pairs and states the comparisons with the best).
+        The comparisons one correction is applied over (default ``"all-pairs"``; ``"vs-best"``
+        corrects over all pairs and states the comparisons with the best).
     correction : {"none", "bonferroni", "holm", "bh", "maxt"}, optional
-        The correction behind every verdict (default maxt under the bootstrap test, holm under the
-        others).
+        The correction behind every verdict (default ``"maxt"`` under the bootstrap test,
+        ``"holm"`` under the others).
     include_baselines : bool, optional
         Let baselines compete (default False: they are compared and grouped, but the winner, the
         comparisons with the winner and the competitiveness figures are over participants only).
     refine : bool, optional
-        Re-estimate p-values from more resamples while a verdict is not settled within their
-        Monte-Carlo error (default True; see :class:`~compreport.settings.Settings`).
+        Re-estimate a p-value from more resamples (up to 16 x B) while its verdict is within its
+        Monte-Carlo error of the threshold (default True).
     jobs : int, default 1
-        Worker processes: with several competitions, each is analysed by one of them in parallel;
-        with one, they draw its blocks of replicates. The numbers do not depend on it.
+        Worker processes: with several competitions, each is analysed by one of them; with one,
+        they draw its blocks of resamples. The numbers do not depend on it.
     progress : bool or None, default False
         Show a progress bar on stderr (None: when stderr is a terminal).
 
     Returns
     -------
     Analysis
-        Scores, intervals, comparisons and verdicts of every competition and metric; see
+        Scores, intervals, comparisons and verdicts of every competition and metric: see
         :meth:`~compreport.stats.results.Analysis.leaderboard`,
         :meth:`~compreport.stats.results.Analysis.pairs` and
-        :meth:`~compreport.stats.results.Analysis.to_dict` (results.json).
+        :meth:`~compreport.stats.results.Analysis.to_json` (results.json).
 
     Raises
     ------
     InputError
-        An invalid setting (the message names it, the value and the allowed values) or input.
+        An invalid setting (the message names it, the value and the allowed values), a
+        competition without a metric, two competitions with one id, or resamples that would not
+        fit in memory.
+
+    Warns
+    -----
+    InputWarning
+        Problems that do not stop the analysis, e.g. a B too small for the correction to ever
+        reject, or a metric built from classes with very few items.
+
+    Examples
+    --------
+    >>> data = cr.load("examples/workshop/stance-eu")
+    >>> a = cr.analyze(data, bootstrap=200, seed=1, correction="holm")
+    >>> a
+    <Analysis: 1 competition(s) (stance-eu); B = 200, seed = 1, alpha = 0.05, holm over all-pairs>
+    >>> a.pairs()[["system_a", "system_b", "significant"]].head(3)
+           system_a           system_b  significant
+    0  TxertoNLP.02       TxertoNLP.01        False
+    1  TxertoNLP.02  MultiHizkuntza.01        False
+    2  TxertoNLP.02      Iruñea-HLT.01         True
     """
-    inputs = _as_inputs(data)
+    inputs = _as_inputs(data, "analyze")
     comps = list(inputs.competitions)
     if metrics is None and (pos_label is not None or labels is not None):
         raise InputError(
@@ -455,7 +539,9 @@ def analyze(
     seen: dict[str, str] = {}
     for c in comps:
         if not c.metrics:
-            raise InputError(f"competition {c.id!r}: no metric given; pass metrics=[NAME]")
+            raise InputError(
+                f"competition {c.id!r}: no metric given; pass {option('metric', 'NAME')}"
+            )
         if c.id in seen:
             raise InputError(
                 f"competition id {c.id!r} is used twice ({seen[c.id]!r} and {c.name!r}); "
@@ -477,10 +563,128 @@ def analyze(
 
     settings = make_settings(given, "analyze", base=make_settings(inputs.settings, "spec"))
     analysis = run(comps, settings, jobs=int(jobs), progress=progress, workshop=inputs.workshop)
-    analysis.sources = dataclasses.replace(
-        inputs, competitions=comps
-    ).files  # Report.write will not write over them
-    analysis.scanned = list(
-        dict.fromkeys(s for c in comps for s in c.scanned)
-    )  # ... nor where runs are read
+    # Report.write will not write over the files read, nor where runs are read
+    analysis.sources = dataclasses.replace(inputs, competitions=comps).files
+    analysis.scanned = list(dict.fromkeys(s for c in comps for s in c.scanned))
     return analysis
+
+
+def validate(data) -> Analysis:
+    """Score every system without resampling, as ``compreport validate`` does.
+
+    A quick check of the inputs: every system's score under every metric, and the warnings
+    :func:`analyze` would give under the specs' settings, including that their number of
+    resamples (or the default 10,000) is too small for the correction to ever reject.
+
+    Parameters
+    ----------
+    data : Inputs, Competition or list of Competition
+        What :func:`load` or :func:`from_frame` returned, or competitions.
+
+    Returns
+    -------
+    Analysis
+        Scores and ranks under the specs' settings with ``bootstrap=0``: no intervals and no
+        verdicts.
+
+    Raises
+    ------
+    InputError
+        A competition without a metric, or a metric that cannot score the predictions.
+
+    Warns
+    -----
+    InputWarning
+        As :func:`analyze` would, competition by competition.
+
+    Examples
+    --------
+    >>> a = cr.validate(cr.load("examples/workshop/stance-eu"))
+    >>> a.settings.bootstrap
+    0
+    >>> a.leaderboard(metric="accuracy")[["rank", "system", "score"]]
+       rank             system     score
+    0     1       TxertoNLP.01  0.695513
+    1     1       TxertoNLP.02  0.695513
+    2     3  MultiHizkuntza.01  0.653846
+    3     4      Iruñea-HLT.01  0.516026
+    4     5      Iruñea-HLT.02  0.407051
+    """
+    from compreport.stats.analysis import analyze_competition, bootstrap_note
+
+    inputs = _as_inputs(data, "validate")
+    settings = make_settings({}, "analyze", base=make_settings(inputs.settings, "spec"))
+    # the interval method and the test take no part in point scores; theirs need resamples
+    scores_only = dataclasses.replace(
+        settings, bootstrap=0, ci_method="percentile", test="bootstrap"
+    )
+    done = []
+    for comp in inputs.competitions:
+        done.append(analyze_competition(comp, scores_only, progress=False))
+        note = bootstrap_note(comp, settings)
+        if note:
+            warn(note)
+    return Analysis(scores_only, done, workshop=dict(inputs.workshop))
+
+
+# --------------------------------------------------------------------------- metrics
+
+
+@dataclass(frozen=True)
+class MetricInfo:
+    """A metric that :func:`load`, :func:`from_frame` and :func:`analyze` take by name.
+
+    Attributes
+    ----------
+    name : str
+        The name to pass; ``K`` in ``p@K``, ``ndcg@K`` and ``map@K`` stands for a whole number
+        >= 1 (the first K candidates of each query).
+    higher_is_better : bool
+        Orientation of the scores.
+    ideal : float or None
+        The best possible score (None: no such score).
+    description : str
+        What it measures, in one line.
+    """
+
+    name: str
+    higher_is_better: bool
+    ideal: float | None
+    description: str
+
+
+def list_metrics() -> list[MetricInfo]:
+    """The metrics known by name, as ``compreport metrics`` lists them.
+
+    A metric of your own is named ``path/to/file.py:function``, where ``function(y_true,
+    y_pred)`` returns a float.
+
+    Returns
+    -------
+    list of MetricInfo
+        The registered metrics, then the ranking metrics cut at K.
+
+    Examples
+    --------
+    >>> metrics = cr.list_metrics()
+    >>> m = metrics[0]
+    >>> m.name, m.higher_is_better, m.ideal, m.description
+    ('accuracy', True, 1.0, 'fraction of items predicted correctly')
+    >>> [m.name for m in metrics if not m.higher_is_better]
+    ['mae', 'mse', 'rmse', 'mape']
+    """
+    from compreport.stats.metrics import REGISTRY
+    from compreport.stats.metrics.ranking import CUT_AT_K, RankingMetric
+
+    known = [
+        MetricInfo(name, m.higher_is_better, m.ideal, m.description) for name, m in REGISTRY.items()
+    ]
+    return known + [
+        MetricInfo(
+            name,
+            RankingMetric.higher_is_better,
+            RankingMetric.ideal,
+            f"{description} (needs {option('query_col')})",
+        )
+        for name, description in CUT_AT_K
+    ]

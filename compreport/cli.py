@@ -1,7 +1,8 @@
 """Command line: ``compreport report|demo|validate|init|metrics``.
 
-The CLI parses arguments, calls the stages and turns an :class:`InputError` into one
-line ``error: ...`` on stderr with exit status 2. It computes nothing itself.
+The CLI parses arguments, calls the public API (:mod:`compreport.api`, :class:`~compreport.Report`)
+and turns an :class:`InputError` into one line ``error: ...`` on stderr with exit status 2. It
+computes nothing itself.
 """
 
 from __future__ import annotations
@@ -12,29 +13,19 @@ import sys
 import warnings
 from pathlib import Path
 
-from compreport import interrupts
+from compreport import api, interrupts
 from compreport.cli_parser import (
-    FIGURE_FORMATS,
-    FORMATS,
     LATEX_STYLES,
     SETTING_OPTIONS,
-    _comma_list,
-    _printable,
     build_parser,
+    comma_list,
+    printable,
 )
 from compreport.errors import InputError, InputWarning, Note, Terminated
 from compreport.language import LANGUAGES
+from compreport.report import FIGURE_FORMATS, FORMATS, check_write_options
 from compreport.report.latex.layout import check_label_prefix
-from compreport.settings import (
-    NUMERIC,
-    Settings,
-    from_text,
-    make_settings,
-    one_of,
-    suggest,
-    validate,
-    whole_number,
-)
+from compreport.settings import NUMERIC, from_text, one_of, suggest, validate, whole_number
 
 #: A single competition of this many items or more is bootstrapped by every core unless --jobs says
 #: otherwise (its blocks of replicates drawn by forked workers; the numbers do not depend on it).
@@ -42,19 +33,20 @@ BIG_N = 100_000
 
 
 def _load(inputs: list[str], args=None):
-    """:func:`compreport.load` of the INPUTs with the reading options of ``args`` (None: the defaults)."""
+    """:func:`compreport.load` of the INPUTs with the reading options of ``args`` (None: the
+    defaults)."""
     from compreport.api import load
 
     if args is None:
         return load(inputs)
     return load(
         inputs,
-        metrics=_comma_list(args.metric) or None,
+        metrics=comma_list(args.metric) or None,
         gold=args.gold,
         id=args.id,
         runs=args.runs,
         pos_label=args.pos_label,
-        labels=_comma_list([args.labels]) if args.labels else None,
+        labels=comma_list([args.labels]) if args.labels else None,
         sep=args.sep,
         id_col=args.id_col,
         label_col=args.label_col,
@@ -71,7 +63,8 @@ def _load(inputs: list[str], args=None):
 
 
 def _cli_settings(args) -> dict:
-    """The statistics options given on the command line, parsed from text and validated (Settings fields)."""
+    """The statistics options given on the command line, parsed from text and validated, by
+    Settings field."""
     given = {}
     for name, option in SETTING_OPTIONS.items():
         value = getattr(args, option)
@@ -84,14 +77,12 @@ def _cli_settings(args) -> dict:
 _ANALYZE_KEYWORD = {"ci_method": "ci"}
 
 
-def _settings(given: dict, from_specs: dict) -> Settings:
-    """Settings: the specs' ``[bootstrap]`` values (already validated), overridden by the command line's."""
-    return make_settings(given, "cli", base=make_settings(from_specs, "spec"))
-
-
 def _check_options(args) -> None:
-    """Check every option of ``report``/``demo`` before any work or heavy import; an invalid value is
-    one :class:`InputError`. Normalises ``args`` in place; ``args.given`` holds the statistics options."""
+    """Check every option of ``report``/``demo`` before any work or heavy import.
+
+    An invalid value is one :class:`InputError`. Normalises ``args`` in place: ``args.given`` holds
+    the statistics options, ``args.recipients`` the addresses file of ``--emails``, read.
+    """
     args.given = _cli_settings(args)
     if args.jobs is not None:
         args.jobs = whole_number(from_text(args.jobs, whole=True), "--jobs", 1)
@@ -106,44 +97,42 @@ def _check_options(args) -> None:
     args.figure_formats = _choices("--figure-formats", args.figure_formats, FIGURE_FORMATS)
     if getattr(args, "decimal_comma", False) and "latex" not in args.format:
         warnings.warn(
-            "--decimal-comma applies to the LaTeX output only, and --format has no latex: it changes "
-            "nothing here (HTML, PDF, figures and the exports keep the decimal point)",
+            "--decimal-comma applies to the LaTeX output only, and --format has no latex: it "
+            "changes nothing here (HTML, PDF, figures and the exports keep the decimal point)",
             Note,
             stacklevel=2,
         )
-    args.recipients = None
-    if args.emails is not None:
-        from compreport.report.pages.emails import read_recipients
-
-        if "pdf" not in args.format:
-            raise InputError("--emails attaches the team letters: add pdf to --format")
-        args.recipients = read_recipients(args.emails)
+    # Report.write's own checks (--emails needs the pdf format; its file is read), before any work
+    args.format, args.figure_formats, args.recipients = check_write_options(
+        args.format, args.figure_formats, args.emails
+    )
 
 
 def _choices(option: str, value: str, allowed: tuple[str, ...]) -> list[str]:
     """A comma list of ``allowed`` values; an unknown one is an error naming ``option``."""
-    wanted = _comma_list([value])
+    wanted = comma_list([value])
     for f in wanted:
         if f not in allowed:
             raise InputError(
-                f"{option} takes a comma list of {', '.join(allowed)}; got {f!r}{suggest(f, allowed)}"
+                f"{option} takes a comma list of {', '.join(allowed)}; "
+                f"got {f!r}{suggest(f, allowed)}"
             )
     return wanted
 
 
 def _formats(value: str | None) -> list[str]:
+    """The formats of ``--format``, json first (default: every format)."""
     if value is None:
         return list(FORMATS)
-    if not _comma_list(
-        [value]
-    ):  # `--format=` (an unset shell variable, say): not silently json only
+    if not comma_list([value]):  # `--format=` (an unset shell variable, say): not json only
         raise InputError(f"--format takes a comma list of {', '.join(FORMATS)}; got nothing")
     return ["json"] + [f for f in _choices("--format", value, FORMATS) if f != "json"]
 
 
 def _report(inputs: list[str], args, reading) -> list[Path]:
-    """Load (``reading``: the args whose reading options apply, or None), analyse and write, through
-    the public API (:func:`compreport.load`, :func:`compreport.analyze`, :class:`compreport.Report`)."""
+    """Load (``reading``: the args whose reading options apply, or None), analyse and write,
+    through the public API (:func:`compreport.load`, :func:`compreport.analyze`,
+    :class:`compreport.Report`)."""
     from compreport.api import analyze
     from compreport.inputs.spec import metric_file
     from compreport.output.staging import claim
@@ -154,7 +143,7 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
     # The output directory is claimed before any work (refused if not ours, or an input, or where
     # --runs reads; locked), then checked against every file the inputs name once they are read
     # (and every runs folder a spec names, before it is read: inputs.overlap.check_runs).
-    metrics = _comma_list(reading.metric) if reading is not None else []
+    metrics = comma_list(reading.metric) if reading is not None else []
     runs = reading.runs if reading is not None else None
     names = reading.names if reading is not None else None
     named = [
@@ -173,9 +162,9 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
             + ", ".join(f"{c.id} ({c.n} items, {c.m} systems)" for c in loaded.competitions)
         )
         given = {_ANALYZE_KEYWORD.get(k, k): v for k, v in args.given.items()}
-        # --jobs as given; by default every core for several competitions (one per worker) or for a
-        # single one of BIG_N items or more (its blocks of replicates); one process for a smaller one,
-        # where forking workers costs more than it saves
+        # --jobs as given; by default every core for several competitions (one per worker) or
+        # for a single one of BIG_N items or more (its blocks of replicates); one process for a
+        # smaller one, where forking workers costs more than it saves
         from compreport.workers import default_jobs
 
         several = len(loaded.competitions) > 1 or loaded.competitions[0].n >= BIG_N
@@ -209,8 +198,8 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
 
 
 def _stage_reporter(verbose: bool):
-    """``say(text)``: with ``--verbose``, one ``compreport: <text> (<seconds> s)`` line on stderr per
-    stage, timed from the previous one; otherwise nothing."""
+    """``say(text)``: with ``--verbose``, one ``compreport: <text> (<seconds> s)`` line on stderr
+    per stage, timed from the previous one; otherwise nothing."""
     import time
 
     last = [time.perf_counter()]
@@ -218,17 +207,18 @@ def _stage_reporter(verbose: bool):
     def say(text: str) -> None:
         if verbose:
             now = time.perf_counter()
-            print(f"compreport: {_printable(text)} ({now - last[0]:.1f} s)", file=sys.stderr)
+            print(f"compreport: {printable(text)} ({now - last[0]:.1f} s)", file=sys.stderr)
             last[0] = now
 
     return say
 
 
 def _print_leaderboards(report) -> None:
-    """Each competition's leaderboard (the table of its ``leaderboard.md``) in the report's language,
-    under a heading that names the metric, the interval and the rule behind groups and marks."""
+    """Each competition's leaderboard (the table of its ``leaderboard.md``) in the report's
+    language, under a heading that names the metric, the interval and the rule behind groups and
+    marks."""
     for comp in report.analysis.competitions:
-        print(report.to_text(comp.id, escape=_printable), end="")
+        print(report.to_text(comp.id, escape=printable), end="")
 
 
 def _print_written(out: Path, paths: list[Path]) -> None:
@@ -238,16 +228,16 @@ def _print_written(out: Path, paths: list[Path]) -> None:
     for p in paths:
         rel = p.relative_to(out)
         if len(rel.parts) == 1:
-            print(_printable(p))
+            print(printable(p))
         else:
             per_folder[rel.parts[0]] = per_folder.get(rel.parts[0], 0) + 1
     for folder, count in per_folder.items():
-        print(f"{_printable(out / folder)}/ ({count} files)")
+        print(f"{printable(out / folder)}/ ({count} files)")
 
 
 def cmd_report(args) -> int:
-    """``compreport report``: analyse the INPUTs and write the report to ``--output``; print the files
-    written and each competition's leaderboard (not with ``--quiet``); exit status 0."""
+    """``compreport report``: analyse the INPUTs and write the report to ``--output``; print the
+    files written and each competition's leaderboard (not with ``--quiet``); exit status 0."""
     _check_options(args)
     _report(args.inputs, args, args)
     return 0
@@ -263,60 +253,56 @@ def cmd_demo(args) -> int:
 
 
 def cmd_validate(args) -> int:
-    """``compreport validate``: read the INPUTs and score every system without resampling. Prints every
-    warning ``report`` would print (stderr) and, per competition, one ``ok:`` line and its point-score
-    leaderboard (stdout); exit status 0."""
+    """``compreport validate``: read the INPUTs and score every system without resampling.
+
+    Prints every warning ``report`` would print (stderr) and, per competition, one ``ok:`` line
+    and its point-score leaderboard (stdout); exit status 0.
+    """
     import dataclasses
 
-    from compreport.errors import warn
-    from compreport.stats.analysis import analyze_competition, bootstrap_note
-
     loaded = _load(args.inputs, args)
-    settings = _settings({}, loaded.settings)  # as `report` without statistics options would use
-    scores_only = dataclasses.replace(
-        settings, bootstrap=0, ci_method="percentile", test="bootstrap"
-    )
     for comp in loaded.competitions:
-        result = analyze_competition(comp, scores_only, progress=False)
-        note = bootstrap_note(comp, settings)
-        if note:
-            warn(note)
+        # one competition at a time: its warnings come right before its lines
+        analysis = api.validate(dataclasses.replace(loaded, competitions=[comp]))
+        scored = analysis.competition()
         names = [
             f"{ma.name}({', '.join(f'{k}={v}' for k, v in ma.params.items())})"
             if ma.params
             else ma.name
-            for ma in result.metrics
+            for ma in scored.metrics
         ]
         clusters = (
-            f" in {comp.clusters.count} clusters (column {_printable(comp.clusters.column)})"
-            if comp.clusters
+            f" in {scored.clusters['clusters']} clusters "
+            f"(column {printable(scored.clusters['column'])})"
+            if scored.clusters
             else ""
         )
+        m = len(scored.systems)
         print(
-            f"ok: {comp.id}: {comp.n} items{clusters}, {comp.m} system{'s' if comp.m != 1 else ''}, "
+            f"ok: {scored.id}: {scored.n} items{clusters}, {m} system{'s' if m != 1 else ''}, "
             f"metrics: {', '.join(names)}"
         )
-        for line in _point_leaderboard(result):
+        for line in _point_leaderboard(analysis):
             print(line)
     return 0
 
 
-def _point_leaderboard(comp) -> list[str]:
-    """The point scores of a :class:`~compreport.stats.results.CompetitionAnalysis`, ranked by its
-    primary metric: one line per system (rank, name, every metric's score, baseline and missing marks)."""
-    order = [s.system for s in comp.primary.scores]
-    rank = {s.system: s.rank for s in comp.primary.scores}
-    score = [{s.system: s.score for s in ma.scores} for ma in comp.metrics]
+def _point_leaderboard(analysis) -> list[str]:
+    """The point scores of the one competition of ``analysis``, ranked by its primary metric: one
+    line per system (rank, name, every metric's score, baseline and missing marks)."""
+    comp = analysis.competition()
+    boards = [analysis.leaderboard(metric=ma.name) for ma in comp.metrics]
+    score = [dict(zip(board["system"], board["score"])) for board in boards]
     header = ["rank", "system", *(ma.name for ma in comp.metrics), ""]
     rows = []
-    for system in order:
-        marks = (["baseline"] if system in comp.baselines else []) + (
+    for rank, system, baseline in boards[0][["rank", "system", "baseline"]].itertuples(index=False):
+        marks = (["baseline"] if baseline else []) + (
             [f"{comp.missing[system]} missing"] if comp.missing.get(system) else []
         )
         rows.append(
             [
-                str(rank[system]),
-                _printable(system),
+                str(rank),
+                printable(system),
                 *("undefined" if s[system] != s[system] else f"{s[system]:.4f}" for s in score),
                 ", ".join(marks),
             ]
@@ -337,27 +323,24 @@ def _point_leaderboard(comp) -> list[str]:
 
 
 def cmd_metrics(args) -> int:
-    """``compreport metrics``: one line per registered metric (orientation, ideal value, description)."""
-    from compreport.stats.metrics import REGISTRY
-    from compreport.stats.metrics.ranking import CUT_AT_K
-
-    width = max(len(k) for k in REGISTRY)
-    for name, metric in REGISTRY.items():
-        orient = "higher" if metric.higher_is_better else "lower"
-        ideal = "none" if metric.ideal is None else f"{metric.ideal:g}"
-        print(f"{name:<{width}}  {orient} is better, ideal {ideal}  {metric.description}")
-    for name, description in CUT_AT_K:
-        print(f"{name:<{width}}  higher is better, ideal 1  {description} (needs --query-col)")
+    """``compreport metrics``: one line per metric (orientation, ideal value, description)."""
+    metrics = api.list_metrics()
+    width = max(len(m.name) for m in metrics)
+    for m in metrics:
+        orient = "higher" if m.higher_is_better else "lower"
+        ideal = "none" if m.ideal is None else f"{m.ideal:g}"
+        print(f"{m.name:<{width}}  {orient} is better, ideal {ideal}  {m.description}")
     print(f"{'FILE.py:FUNC':<{width}}  user metric: FUNC(y_true, y_pred) -> float")
     return 0
 
 
 def cmd_init(args) -> int:
-    """``compreport init DIR``: write a commented competition.toml and its folders, printing each path."""
+    """``compreport init DIR``: write a commented competition.toml and its folders, printing each
+    path."""
     from compreport.inputs.scaffold import scaffold
 
     for path in scaffold(Path(args.directory), args.force):
-        print(_printable(path))
+        print(printable(path))
     return 0
 
 
@@ -372,11 +355,11 @@ COMMANDS = {
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
     if issubclass(category, Note):
-        print(f"note: {_printable(message)}", file=sys.stderr)
+        print(f"note: {printable(message)}", file=sys.stderr)
     elif issubclass(category, InputWarning):
-        print(f"warning: {_printable(message)}", file=sys.stderr)
+        print(f"warning: {printable(message)}", file=sys.stderr)
     else:  # e.g. matplotlib's "Glyph 27 (\x1b) missing from font(s)" for a name holding ESC
-        print(f"warning: {category.__name__}: {_printable(message)}", file=sys.stderr)
+        print(f"warning: {category.__name__}: {printable(message)}", file=sys.stderr)
 
 
 def _on_sigterm(pid: int):
@@ -395,7 +378,8 @@ def _on_sigterm(pid: int):
 
 
 def _on_sigint(signum, frame):
-    """Ctrl-C: ``KeyboardInterrupt``, recorded for the checkpoints (:mod:`compreport.interrupts`)."""
+    """Ctrl-C: ``KeyboardInterrupt``, recorded for the checkpoints
+    (:mod:`compreport.interrupts`)."""
     interrupts.request(KeyboardInterrupt)
     raise KeyboardInterrupt
 
@@ -428,16 +412,16 @@ def main(argv: list[str] | None = None) -> int:
         with caller("cli"):  # messages name options as the command line spells them
             return COMMANDS[args.command](args)
     except InputError as exc:
-        print(f"error: {_printable(exc)}", file=sys.stderr)
+        print(f"error: {printable(exc)}", file=sys.stderr)
         return 2
     except OSError as exc:  # an OS failure no stage turned into an InputError
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"error: {_printable(where)}{_printable(exc.strerror or exc)}", file=sys.stderr)
+        print(f"error: {printable(where)}{printable(exc.strerror or exc)}", file=sys.stderr)
         return 2
     except MemoryError as exc:  # more than the memory check foresaw
         print(
-            f"error: out of memory{f' ({_printable(exc)})' if str(exc) else ''}; use fewer resamples (-B), "
-            f"--jobs 1, or a machine with more memory",
+            f"error: out of memory{f' ({printable(exc)})' if str(exc) else ''}; "
+            f"use fewer resamples (-B), --jobs 1, or a machine with more memory",
             file=sys.stderr,
         )
         return 2
@@ -455,12 +439,15 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> None:
-    """The ``compreport`` command: :func:`main`, then exit with its status. After an interruption
-    (status 130 or 143, everything stopped and cleaned up) the process ends at once, without the
-    interpreter's shutdown: with worker processes, about one interrupted run in ten was killed by
-    SIGINT during that shutdown (status -2 instead of 130; the cause, a signal still pending when the
-    default action is restored, is inferred, not proven)."""
+    """The ``compreport`` command: :func:`main`, then exit with its status.
+
+    After an interruption (status 130 or 143, everything stopped and cleaned up) the process ends
+    at once, without the interpreter's shutdown.
+    """
     status = main()
+    # With worker processes, SIGINT can kill the interpreter's shutdown (status -2 instead of 130,
+    # about one interrupted run in ten; likely a signal still pending when the default action is
+    # restored, an inference, not a proof): an interrupted run skips it.
     if status in (130, 143):
         sys.stdout.flush()
         sys.stderr.flush()

@@ -1,7 +1,8 @@
-"""The command line's options: the argparse parser of ``compreport report|demo|validate|init|metrics``.
+"""The command line's options: the argparse parser of ``compreport COMMAND``.
 
-Values are parsed and checked in :mod:`compreport.cli` (one ``error:`` line each); the parser
-itself turns every argparse error into one such line too (:class:`_Parser`).
+The commands are ``report``, ``demo``, ``validate``, ``init`` and ``metrics``. Values are parsed
+and checked in :mod:`compreport.cli` (one ``error:`` line each); the parser itself turns every
+argparse error into one such line too (:class:`_Parser`).
 """
 
 from __future__ import annotations
@@ -11,12 +12,11 @@ import unicodedata
 
 from compreport._version import __version__
 from compreport.language import vocabulary as vocab
+from compreport.report import FIGURE_FORMATS, FORMATS
 from compreport.report.latex.layout import STYLES
 from compreport.settings import Settings
 
-FORMATS = ("json", "latex", "html", "pdf")
-FIGURE_FORMATS = ("pdf", "svg", "png")
-LATEX_STYLES = tuple(STYLES)  # report.latex_layout is light (no jinja2, fonts read on first use)
+LATEX_STYLES = tuple(STYLES)  # report.latex.layout is light (no jinja2, fonts read on first use)
 #: Settings field -> attribute of the parsed arguments.
 SETTING_OPTIONS = {
     "bootstrap": "bootstrap",
@@ -32,7 +32,12 @@ SETTING_OPTIONS = {
 _DEFAULT = Settings()
 
 
-def _comma_list(values: list[str] | None) -> list[str]:
+def comma_list(values: list[str] | None) -> list[str]:
+    """The items of comma-list option values, in order, blanks dropped.
+
+    >>> comma_list(["json, html", "pdf,"])
+    ['json', 'html', 'pdf']
+    """
     out: list[str] = []
     for v in values or []:
         out += [x.strip() for x in v.split(",") if x.strip()]
@@ -85,9 +90,9 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
         "--query-col",
         dest="cluster_col",
         metavar="COL",
-        help="column of the gold file (or wide table) naming each item's cluster (question, document, "
-        "author) or query: clusters are resampled whole (cluster bootstrap); ranking metrics (map, mrr, "
-        "p@K, ndcg@K) rank within each; a 1-based position or a header name",
+        help="column of the gold file (or wide table) naming each item's cluster (question, "
+        "document, author) or query: clusters are resampled whole (cluster bootstrap); ranking "
+        "metrics (map, mrr, p@K, ndcg@K) rank within each; a 1-based position or a header name",
     )
     g.add_argument(
         "--score-col",
@@ -111,9 +116,9 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--name",
         metavar="TEXT",
-        help="the competition's name (titles, captions; its id, folder and "
-        "random streams) when it is read from a table or a gold file (default: the file's stem); a spec "
-        "gives its own `name`",
+        help="the competition's name (titles, captions; its id, folder and random streams) when "
+        "it is read from a table or a gold file (default: the file's stem); a spec gives its own "
+        "`name`",
     )
     g.add_argument(
         "--names",
@@ -193,8 +198,9 @@ def _add_stats_options(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--refine",
         metavar="on|off",
-        help="re-estimate p-values from more resamples (up to 16 x B) while a verdict is within their "
-        "Monte-Carlo error of the threshold (default on); off: every p-value from B resamples",
+        help="re-estimate p-values from more resamples (up to 16 x B) while a verdict is within "
+        "their Monte-Carlo error of the threshold (default on); off: every p-value from B "
+        "resamples",
     )
     g.add_argument(
         "--jobs",
@@ -212,7 +218,8 @@ def _add_output_options(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--force",
         action="store_true",
-        help="replace an earlier report in OUT: only the files its manifest (OUT/.compreport.json) lists",
+        help="replace an earlier report in OUT: only the files its manifest "
+        "(OUT/.compreport.json) lists",
     )
     g.add_argument(
         "--format",
@@ -236,15 +243,15 @@ def _add_output_options(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--decimal-comma",
         action="store_true",
-        help="LaTeX numbers with a decimal comma (every number of the tables, captions and the appendix's "
-        "prose; HTML, Markdown and results.json keep the point)",
+        help="LaTeX numbers with a decimal comma (every number of the tables, captions and the "
+        "appendix's prose; HTML, Markdown and results.json keep the point)",
     )
     g.add_argument(
         "--lang",
         default="en",
         metavar="LANG",
-        help="language of every caption, sentence, heading, figure, team letter and email body: en or es "
-        "(default en; file names, CSV columns and results.json stay English)",
+        help="language of every caption, sentence, heading, figure, team letter and email body: "
+        "en or es (default en; file names, CSV columns and results.json stay English)",
     )
     g.add_argument(
         "--decimals", default=4, metavar="N", help="decimals of scores and CIs, 0-10 (default 4)"
@@ -264,8 +271,8 @@ def _add_output_options(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--emails",
         metavar="FILE",
-        help="CSV/TSV of team, address[, language]: write OUT/emails/<team>.eml with the team's letters "
-        "attached (needs the pdf format; nothing is sent)",
+        help="CSV/TSV of team, address[, language]: write OUT/emails/<team>.eml with the team's "
+        "letters attached (needs the pdf format; nothing is sent)",
     )
     talk = g.add_mutually_exclusive_group()
     talk.add_argument(
@@ -284,8 +291,11 @@ def _add_output_options(p: argparse.ArgumentParser) -> None:
 
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose every error (unknown option, missing value or option) is one
-    ``error:`` line on stderr and exit status 2, without the usage block. Options are not taken
-    from a prefix (``--name`` is not ``--names``): a new option never changes what a script meant."""
+    ``error:`` line on stderr and exit status 2, without the usage block.
+
+    Options are not taken from a prefix (``--name`` is not ``--names``): a new option never
+    changes what a script meant.
+    """
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **{"allow_abbrev": False, **kwargs})
@@ -296,11 +306,12 @@ class _Parser(argparse.ArgumentParser):
         if message.endswith("expected one argument"):  # -B -1e4: argparse takes -1e4 for an option
             option = message.removeprefix("argument ").split("/")[0].split(":")[0]
             hint = f"a value that starts with '-' is joined with '=': {option}=VALUE; {hint}"
-        self.exit(2, f"error: {_printable(message)} ({hint})\n")
+        self.exit(2, f"error: {printable(message)} ({hint})\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``compreport`` argument parser, one sub-command per entry of :data:`COMMANDS`."""
+    """The ``compreport`` argument parser, one sub-command per entry of
+    :data:`compreport.cli.COMMANDS`."""
     parser = _Parser(
         prog="compreport", description="Paired-bootstrap analysis and reports for NLP shared tasks."
     )
@@ -312,7 +323,8 @@ def build_parser() -> argparse.ArgumentParser:
         "inputs",
         nargs="+",
         metavar="INPUT",
-        help="wide CSV/TSV, gold file (with --runs), competition.toml, workshop.toml or a directory",
+        help="wide CSV/TSV, gold file (with --runs), competition.toml, workshop.toml or a "
+        "directory",
     )
     _add_input_options(p)
     _add_stats_options(p)
@@ -342,10 +354,18 @@ def build_parser() -> argparse.ArgumentParser:
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
-def _printable(text) -> str:
-    """``text`` safe for the terminal, on one line: control characters (ESC, newlines, ...) and
-    bidirectional controls as escapes (``\\x1b``, ``\\n``, ``\\u202e``), and the undecodable bytes of
-    a file name that is not UTF-8 (surrogate-escaped by Python) as ``\\xf1``."""
+def printable(text) -> str:
+    r"""``text`` safe for the terminal, on one line.
+
+    Control characters (ESC, newlines, ...) and bidirectional controls become escapes (``\x1b``,
+    ``\n``, ``\u202e``), and the undecodable bytes of a file name that is not UTF-8
+    (surrogate-escaped by Python) become ``\xf1``.
+
+    Examples
+    --------
+    >>> print(printable("team\x1b[31m\nB"))
+    team\x1b[31m\nB
+    """
     text = str(text)
     if text.isprintable():
         return text

@@ -1,4 +1,5 @@
-"""The Python API: same numbers as the CLI, Python-worded errors, tables that agree with the stored results."""
+"""The Python API: same numbers as the CLI, Python-worded errors, tables that agree with the
+stored results."""
 
 from __future__ import annotations
 
@@ -108,7 +109,8 @@ def test_wide_csv_api_equals_cli(absa, absa_csv, tmp_path):
 
 
 def test_api_settings_override_spec_settings(tmp_path):
-    """``[bootstrap]`` of a spec is the base; a value given to analyze() wins, as on the command line."""
+    """``[bootstrap]`` of a spec is the base; a value given to analyze() wins, as on the command
+    line."""
     (tmp_path / "t.csv").write_text(
         "y,A,B\n" + "".join(f"{i % 2},{i % 2},{(i // 2) % 2}\n" for i in range(40))
     )
@@ -120,6 +122,51 @@ def test_api_settings_override_spec_settings(tmp_path):
     assert data.settings == {"bootstrap": 50, "seed": 9, "alpha": 0.1}
     s = cr.analyze(data, seed=4, progress=False).settings
     assert (s.bootstrap, s.seed, s.alpha) == (50, 4, 0.1)
+
+
+def test_validate_scores_as_analyze_and_warns_of_the_specs_b(tmp_path, capsys):
+    """``validate`` gives the point scores ``analyze`` gives, without resampling, and the warning
+    that the specs' B is too small, in Python words; ``compreport validate`` prints the same
+    scores and the same warning in the command line's words."""
+    (tmp_path / "t.csv").write_text(
+        "y,A,B\n" + "".join(f"{i % 2},{i % 2},{(i // 3) % 2}\n" for i in range(40))
+    )
+    (tmp_path / "competition.toml").write_text(
+        'name = "T"\n[data]\ntable = "t.csv"\n[[metrics]]\nname = "accuracy"\n'
+        "[bootstrap]\nresamples = 5\n"
+    )
+    data = cr.load(tmp_path)
+    with pytest.warns(cr.errors.InputWarning, match=r"B = 5 .* use bootstrap=\d+ or more$"):
+        checked = cr.validate(data)
+    assert checked.settings.bootstrap == 0
+    full = cr.analyze(data, bootstrap=20, refine=False)
+    for got, want in zip(checked.competition().metrics, full.competition().metrics, strict=True):
+        assert [(s.system, s.score, s.rank) for s in got.scores] == [
+            (s.system, s.score, s.rank) for s in want.scores
+        ]
+        assert all(math.isnan(s.ci_low) for s in got.scores)
+    assert main(["validate", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[0] == "ok: t: 40 items, 2 systems, metrics: accuracy"
+    board = {line.split()[1]: float(line.split()[2]) for line in out.splitlines()[2:]}
+    assert board == {s.system: round(s.score, 4) for s in checked.competition().primary.scores}
+    assert re.search(r"B = 5 .* use -B \d+ or more$", err.strip()), err
+
+
+def test_list_metrics_is_what_the_cli_lists(capsys):
+    """``list_metrics`` holds every metric ``compreport metrics`` lists, in its order; a metric
+    that needs the query column names it in the caller's words."""
+    metrics = cr.list_metrics()
+    assert all(isinstance(m, cr.MetricInfo) for m in metrics)
+    assert main(["metrics"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == [m.name for m in metrics] + ["FILE.py:FUNC"]
+    cut = [m for m in metrics if m.name.endswith("@K")]
+    assert [m.name for m in cut] == ["map@K", "p@K", "ndcg@K"]
+    assert all(m.description.endswith("(needs `cluster_col`)") for m in cut)
+    assert all(line.endswith("(needs --query-col)") for line in lines if "@K " in line)
+    for m in cut:
+        cr.from_frame(TINY, metrics=m.name.replace("@K", "@5"))  # a name the loaders take
 
 
 # --------------------------------------------------------------------------- from_frame
@@ -344,6 +391,9 @@ def test_package_exports_and_light_import():
         "load",
         "from_frame",
         "analyze",
+        "validate",
+        "list_metrics",
+        "MetricInfo",
         "Analysis",
         "Settings",
         "InputError",
@@ -352,10 +402,35 @@ def test_package_exports_and_light_import():
         assert name in cr.__all__ and hasattr(cr, name)
     assert issubclass(cr.InputError, ValueError)
     code = (
-        "import sys, compreport; heavy = {'pandas', 'matplotlib', 'statsmodels', 'scipy', 'pydantic'} "
-        "& set(sys.modules); assert not heavy, heavy"
+        "import sys, compreport; "
+        "heavy = {'pandas', 'matplotlib', 'statsmodels', 'scipy', 'pydantic'} & set(sys.modules); "
+        "assert not heavy, heavy"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+def test_the_cli_is_a_client_of_the_public_api():
+    """The command line imports nothing from :mod:`compreport.stats`: what it computes comes
+    through the public API (:mod:`compreport.api`, :class:`compreport.Report`)."""
+    import ast
+
+    for module in ("cli.py", "cli_parser.py"):
+        tree = ast.parse((ROOT / "compreport" / module).read_text(encoding="utf-8"))
+        imported = [
+            name
+            for node in ast.walk(tree)
+            for name in (
+                [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else []
+            )
+        ]
+        assert imported and not [m for m in imported if m.startswith("compreport.stats")], (
+            module,
+            imported,
+        )
 
 
 @pytest.mark.parametrize(
@@ -364,7 +439,8 @@ def test_package_exports_and_light_import():
 def test_progress_bars_name_the_stages(tmp_path, capsys, jobs, formats, stages):
     """``Report.write(progress=True)`` shows a bar per stage on stderr (the CLI: on a terminal, not
     with -q), counting finished figures and PDF documents, whether drawn here or by workers (the
-    PDF documents with workers only: the bar is the same code, :func:`compreport.workers.run_tasks`)."""
+    PDF documents with workers only: the bar is the same code,
+    :func:`compreport.workers.run_tasks`)."""
     df = pd.DataFrame(
         {
             "id": range(40),
@@ -387,7 +463,8 @@ def test_progress_bars_name_the_stages(tmp_path, capsys, jobs, formats, stages):
 
 
 def test_figure_pairs_are_checked():
-    """``Report.figure``: ``a``/``b`` name two systems of the competition, and only the 'dist' figure takes them."""
+    """``Report.figure``: ``a``/``b`` name two systems of the competition, and only the 'dist'
+    figure takes them."""
     rng = np.random.default_rng(3)
     gold = rng.integers(0, 2, 60)
     df = pd.DataFrame(
@@ -412,9 +489,9 @@ def test_figure_pairs_are_checked():
 
 
 def test_a_float_gold_beside_integer_predictions_is_named():
-    """A gold pandas holds as floats (0.0/1.0) against integer predictions is another set of labels,
-    as in a file written by ``df.to_csv``: the warning says the gold writes the same number otherwise
-    (it said only "never seen in gold", and every system scored 0)."""
+    """A gold pandas holds as floats (0.0/1.0) against integer predictions is another set of
+    labels, as in a file written by ``df.to_csv``: the warning says the gold writes the same number
+    otherwise, not only that the predictions were never seen in gold."""
     rng = np.random.default_rng(2)
     gold = rng.integers(0, 2, 50)
     df = pd.DataFrame({"y": gold.astype(float), "A": gold, "B": 1 - gold})

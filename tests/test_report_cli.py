@@ -2,8 +2,8 @@
 
 test_report_writes_every_format_and_is_byte_identical is the suite's one run of every format
 (json, LaTeX with the compiled appendix, HTML, PDF, figures) with ``--jobs 1``, then of what worker
-processes make (figures, PDFs) with ``--jobs 2``: it also holds the byte-identity checks of the LaTeX
-tables, figures and PDFs across worker counts. Other tests read numbers with
+processes make (figures, PDFs) with ``--jobs 2``: it also holds the byte-identity checks of the
+LaTeX tables, figures and PDFs across worker counts. Other tests read numbers with
 ``--format json`` or call one renderer."""
 
 from __future__ import annotations
@@ -16,14 +16,16 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from conftest import run_cli, words_beyond_margins
 
 needs_tex = pytest.mark.skipif(shutil.which("latexmk") is None, reason="latexmk not installed")
 
 
 def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    """``compreport ARGS`` in this process (:func:`conftest.run_cli`: the same ``main()``; ``--jobs 2``
-    forks workers from it), so the renderers' imports are paid once per suite, not once per run."""
+    """``compreport ARGS`` in this process (:func:`conftest.run_cli`: the same ``main()``;
+    ``--jobs 2`` forks workers from it), so the renderers' imports are paid once per suite, not
+    once per run."""
     return run_cli(cwd, *args)
 
 
@@ -86,25 +88,25 @@ def test_report_writes_every_format_and_is_byte_identical(two_competitions, tmp_
     data = json.loads((a / "results.json").read_text())
     comp = next(c for c in data["competitions"] if c["id"] == "detox-binary")
     runs = [s for s in comp["systems"] if s not in comp["baselines"]]
-    assert (
-        len(teams) == len({comp["teams"][s] or s for s in runs}) < len(runs)
-    )  # one letter per team
-    # the PDFs read back: report.pdf names every system (the hostile names as given), a team's letter
-    # has a page per run and names the winner
-    pdf_text = lambda path, *pages: re.sub(
-        r"\s+",
-        "",
-        subprocess.run(  # noqa: E731
+    # one letter per team
+    assert len(teams) == len({comp["teams"][s] or s for s in runs}) < len(runs)
+
+    # the PDFs read back: report.pdf names every system (the hostile names as given), a team's
+    # letter has a page per run and names the winner
+    def pdf_text(path, *pages):
+        pages_text = subprocess.run(
             ["pdftotext", *pages, str(path), "-"], capture_output=True, text=True, check=True
-        ).stdout,
-    )
+        ).stdout
+        return re.sub(r"\s+", "", pages_text)
+
     report = pdf_text(a / "detox-binary/report.pdf")
     assert all(re.sub(r"\s+", "", s) in report for s in comp["systems"])
     toxi = next(a / f for f in teams if "toxihunters" in f)
     assert "ToxiHunters.01" in pdf_text(toxi, "-f", "1", "-l", "1")
     assert "ToxiHunters.02" in pdf_text(toxi, "-f", "2", "-l", "2")
     # nothing runs into the margins: the 11-column pair matrix goes on a landscape page, the
-    # differences from the best (11 columns) fit the portrait page; letters may shrink to 10 mm margins
+    # differences from the best (11 columns) fit the portrait page; letters may shrink to 10 mm
+    # margins
     for pdf in [a / "overview.pdf", a / "detox-binary/report.pdf", *(a / f for f in teams)]:
         assert not words_beyond_margins(pdf, 10 if "teams" in pdf.parts else 14), (
             pdf,
@@ -112,9 +114,10 @@ def test_report_writes_every_format_and_is_byte_identical(two_competitions, tmp_
         )
     info = subprocess.run(["pdfinfo", str(toxi)], capture_output=True, text=True, check=True).stdout
     assert re.search(r"^Pages:\s+2$", info, re.M) and comp["metrics"][0]["best"] in pdf_text(toxi)
-    # the same inputs and seed give the same files, byte for byte, whatever --jobs: every file the second
-    # run writes (LaTeX tables, figures drawn by workers, every PDF and team sheet rendered by workers;
-    # not its manifest, which names other formats): the renderers' own tests rely on this check
+    # the same inputs and seed give the same files, byte for byte, whatever --jobs: every file the
+    # second run writes (LaTeX tables, figures drawn by workers, every PDF and team sheet rendered
+    # by workers; not its manifest, which names other formats): the renderers' own tests rely on
+    # this check
     in_b = sorted(
         str(p.relative_to(b)) for p in b.rglob("*") if p.is_file() and p.name != ".compreport.json"
     )
@@ -138,8 +141,9 @@ def test_report_writes_every_format_and_is_byte_identical(two_competitions, tmp_
         ).stdout,
     )
     assert "10,000" not in text and "1,000 paired bootstrap resamples" in text
-    # the default test is the two-sided bootstrap (Efron & Tibshirani), not the paper's one-sided one
-    # (Berg-Kirkpatrick et al.), and the verdicts' max-T step-down cites its two sources in one parenthesis
+    # the default test is the two-sided bootstrap (Efron & Tibshirani), not the paper's one-sided
+    # one (Berg-Kirkpatrick et al.), and the verdicts' max-T step-down cites its two sources in one
+    # parenthesis
     assert (
         "two-sided paired bootstrap test" in text
         and "Berg-Kirkpatrick" not in text
@@ -157,10 +161,12 @@ def test_report_writes_every_format_and_is_byte_identical(two_competitions, tmp_
 
 def test_json_only_imports_no_renderer(two_competitions, tmp_path):
     code = (
-        "import sys; from compreport.cli import main; rc = main(['report', sys.argv[1], '-o', sys.argv[2], "
-        "'-B', '200', '--format', 'json', '-q']); "
-        "bad = [m for m in ('matplotlib', 'weasyprint', 'pylatex', 'jinja2', 'compreport.report.latex.renderer', "
-        "'compreport.report.figures.gallery') if m in sys.modules]; print(rc, bad)"
+        "import sys; from compreport.cli import main; "
+        "rc = main(['report', sys.argv[1], '-o', sys.argv[2], '-B', '200', '--format', 'json', "
+        "'-q']); "
+        "bad = [m for m in ('matplotlib', 'weasyprint', 'pylatex', 'jinja2', "
+        "'compreport.report.latex.renderer', 'compreport.report.figures.gallery') "
+        "if m in sys.modules]; print(rc, bad)"
     )
     res = subprocess.run(
         [sys.executable, "-c", code, str(two_competitions), str(tmp_path / "o")],
@@ -194,19 +200,24 @@ def test_decimal_comma_without_latex_is_noted(two_competitions, tmp_path):
     )
     assert res.returncode == 0, res.stderr
     assert [x for x in res.stderr.splitlines() if "--decimal-comma" in x] == [
-        "note: --decimal-comma applies to the LaTeX output only, and --format has no latex: it changes nothing "
-        "here (HTML, PDF, figures and the exports keep the decimal point)"
+        "note: --decimal-comma applies to the LaTeX output only, and --format has no latex: it "
+        "changes nothing here (HTML, PDF, figures and the exports keep the decimal point)"
     ]
 
 
 def test_bad_render_options_fail_before_any_work(two_competitions, tmp_path):
-    # an option is never taken from a prefix (--diff for --diff-decimals): a new option cannot change a script
+    # an option is never taken from a prefix (--diff for --diff-decimals): a new option cannot
+    # change a script
     for args, words in (
         (["--figure-formats", "gif"], "gif"),
         (["--decimals", "12"], "--decimals"),
         (["--diff", "2"], "unrecognized arguments: --diff"),
         (["--format", "docx"], "docx"),
         (["--format="], "got nothing"),
+        (
+            ["--format", "json,html", "--emails", "addresses.csv"],
+            "--emails attaches the team letters: add pdf to --format",
+        ),
     ):
         res = _run("report", str(two_competitions), "-o", str(tmp_path / "o"), *args, cwd=tmp_path)
         assert res.returncode == 2, res.stderr

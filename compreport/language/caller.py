@@ -28,6 +28,8 @@ OPTIONS = {
     "refine": ("--refine", "refine", "{}"),
     "force": ("--force", "force", "{}"),
     "output": ("-o", "out_dir", "{!r}"),
+    "format": ("--format", "formats", "{!r}"),
+    "emails": ("--emails", "emails", "{!r}"),
     "sep": ("--sep", "sep", "{!r}"),
     "id_col": ("--id-col", "id_col", "{!r}"),
     "label_col": ("--label-col", "label_col", "{!r}"),

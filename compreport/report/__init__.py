@@ -14,6 +14,7 @@ from pathlib import Path
 from compreport import interrupts
 from compreport.errors import InputError
 from compreport.language import LANGUAGES, language
+from compreport.language.caller import option
 from compreport.report import model
 from compreport.settings import suggest
 from compreport.stats.results import Analysis
@@ -23,6 +24,8 @@ from compreport.workers import os_error as _os_error
 TABLES = ("leaderboard", "ci", "diff-best", "pairs", "pvalues", "summary", "legend")
 #: Output formats of :meth:`Report.write` (json is always written).
 FORMATS = ("json", "latex", "html", "pdf")
+#: Figure file formats of :meth:`Report.write`.
+FIGURE_FORMATS = ("pdf", "svg", "png")
 #: Figure kinds of :meth:`Report.figure`.
 FIGURES = ("ci", "diff", "dist", "facets", "workshop")
 
@@ -44,8 +47,58 @@ def _choice(what: str, value: str, allowed: Sequence[str]) -> str:
     return value
 
 
+def check_write_options(
+    formats: str | Sequence[str] = FORMATS,
+    figure_formats: str | Sequence[str] = ("pdf", "svg"),
+    emails=None,
+):
+    """Check the options of :meth:`Report.write` that need no analysis, before any work.
+
+    Parameters
+    ----------
+    formats, figure_formats, emails
+        As for :meth:`Report.write`.
+
+    Returns
+    -------
+    formats, figure_formats : list of str
+        The formats, each one checked.
+    emails : Recipients or None
+        The addresses file read (:func:`compreport.report.pages.emails.read_recipients`).
+
+    Raises
+    ------
+    InputError
+        An unknown format, emails without the pdf format, a bad addresses file.
+
+    Examples
+    --------
+    >>> check_write_options("json,html", "svg")
+    (['json', 'html'], ['svg'], None)
+    >>> check_write_options("json", emails="addresses.csv")
+    Traceback (most recent call last):
+    ...
+    compreport.errors.InputError: `emails` attaches the team letters: add pdf to `formats`
+    """
+    formats = [_choice("formats", f, FORMATS) for f in _names(formats)]
+    figure_formats = [_choice("figure_formats", f, FIGURE_FORMATS) for f in _names(figure_formats)]
+    if emails is None:
+        return formats, figure_formats, None
+    if "pdf" not in formats:
+        raise InputError(
+            f"{option('emails')} attaches the team letters: add pdf to {option('format')}"
+        )
+    # imports the renderers: only when asked
+    from compreport.report.pages.emails import Recipients, read_recipients
+
+    if not isinstance(emails, Recipients):
+        emails = read_recipients(emails)
+    return formats, figure_formats, emails
+
+
 def _worded(method):
-    """Run a :class:`Report` method in the report's language (:func:`compreport.language.language`)."""
+    """Run a :class:`Report` method in the report's language
+    (:func:`compreport.language.language`)."""
 
     @functools.wraps(method)
     def inner(self, *args, **kwargs):
@@ -56,32 +109,55 @@ def _worded(method):
 
 
 class Report:
-    """Renderings of one :class:`~compreport.stats.results.Analysis`.
+    r"""Tables, pages, figures and files of one :class:`~compreport.stats.results.Analysis`.
+
+    Every rendering reads the numbers and verdicts stored in the analysis; nothing is recomputed.
+    The figures are drawn once and shared by every format.
 
     Parameters
     ----------
     analysis : Analysis
-        The numbers and stored verdicts; nothing is recomputed.
-    decimals, diff_decimals, p_decimals : int
-        Decimals of scores and CIs (default 4), differences (3) and p-values (4), in every format.
-    latex_style : {"ceurart", "ceurart-2col", "sepln", "acl"}
-        LaTeX layout: the class the tables go into (:data:`~compreport.report.latex.layout.STYLES`):
-        CEUR-WS ceurart one column (default) or two columns, the SEPLN journal, ACL/SemEval.
+        What :func:`compreport.analyze` returned, or one read back from a results.json
+        (:meth:`compreport.Analysis.read`).
+    decimals : int, default 4
+        Decimals of scores and intervals, 0-10, in every format.
+    diff_decimals : int, default 3
+        Decimals of differences, 0-10.
+    p_decimals : int, default 4
+        Decimals of p-values, 0-10.
+    latex_style : {"ceurart", "ceurart-2col", "sepln", "acl"}, default "ceurart"
+        The class the LaTeX tables go into (:data:`compreport.report.latex.layout.STYLES`):
+        CEUR-WS ceurart in one column or two, the SEPLN journal, ACL/SemEval.
     label_prefix : str, optional
-        Prefix of every LaTeX label (``tab:<prefix>:...``), so several outputs can share a paper;
-        default: the workshop's name as a slug, else the first competition's id.
-    decimal_comma : bool
-        LaTeX numbers with a decimal comma (every number of the tables, cells and captions, and of
-        the appendix's prose); HTML, Markdown and results.json keep the point.
-    lang : {"en", "es"}
-        The language of every caption, sentence, heading, figure label, team letter and email body
-        (:mod:`compreport.language`); file names, CSV columns and results.json keys stay English.
+        Prefix of every LaTeX label (``tab:<prefix>:...``), so that several outputs can share one
+        paper (default: the workshop's name as a slug, else the first competition's id).
+    decimal_comma : bool, default False
+        LaTeX numbers with a decimal comma (every number of the tables, captions and the
+        appendix's prose); HTML, Markdown and results.json keep the point.
+    lang : {"en", "es"}, default "en"
+        The language of every caption, sentence, heading, figure label, team letter and email
+        body (:mod:`compreport.language`); file names, CSV columns and results.json keys stay
+        English.
+
+    Raises
+    ------
+    InputError
+        An unknown style or language, decimals out of range, a label prefix LaTeX cannot hold.
 
     Examples
     --------
-    >>> r = Report(analysis, decimals=3)              # doctest: +SKIP
-    >>> print(r.to_markdown("leaderboard"))           # doctest: +SKIP
-    >>> r.write("out", formats=("json", "latex"))     # doctest: +SKIP
+    >>> a = cr.analyze(cr.load("examples/workshop/stance-eu"), bootstrap=200, seed=0)
+    >>> r = cr.Report(a, decimals=3)
+    >>> print(r.to_markdown("leaderboard"))
+    | Rank | System | macro-F1 | accuracy | CI | Group | Marks |
+    |---:|:---|---:|---:|:---|:---|:---|
+    | 1 | TxertoNLP.02 | **0.689** | **0.696** | \[0.623, 0.746\] | a | best |
+    | 2 | TxertoNLP.01 | 0.664 | **0.696** | \[0.590, 0.720\] | a | tied with best |
+    | 3 | MultiHizkuntza.01 | 0.633 | 0.654 | \[0.558, 0.691\] | a | tied with best |
+    | 4 | Iruñea-HLT.01 | 0.460 | 0.516 | \[0.388, 0.530\] | b |  |
+    | 5 | Iruñea-HLT.02 | 0.351 | 0.407 | \[0.282, 0.407\] | c |  |
+    >>> [str(path) for path in r.write("out", "json")]
+    ['out/results.json', 'out/stance-eu/leaderboard.md', 'out/stance-eu/leaderboard.csv', ...]
     """
 
     def __init__(
@@ -113,7 +189,8 @@ class Report:
 
     @property
     def gallery(self):
-        """The report's figures (:class:`~compreport.report.figures.gallery.Gallery`), each drawn once."""
+        """The report's figures (:class:`~compreport.report.figures.gallery.Gallery`), each drawn
+        once."""
         if self._gallery is None:
             from compreport.report.figures.gallery import Gallery
 
@@ -128,8 +205,30 @@ class Report:
     def table(
         self, kind: str, competition: str | None = None, metric: str | None = None
     ) -> model.Table:
-        """The format-neutral table ``kind`` (one of :data:`TABLES`); ``competition`` may be omitted
-        when there is one, ``metric`` defaults to the primary metric."""
+        """One table, format-neutral: cells with their values, texts and marks.
+
+        Parameters
+        ----------
+        kind : {"leaderboard", "ci", "diff-best", "pairs", "pvalues", "summary", "legend"}
+            The leaderboard (every metric's score, the primary metric's interval, group and
+            marks), the ordered intervals of one metric, the differences from the best, the
+            matrix of pairwise differences, every pair's p-values, the summary across
+            competitions, or the legend of the summary's rows.
+        competition : str, optional
+            Competition id; may be omitted when the analysis holds one (``summary`` and
+            ``legend`` take none).
+        metric : str, optional
+            Metric name (default: the primary, ranking metric).
+
+        Returns
+        -------
+        compreport.report.model.Table
+
+        Raises
+        ------
+        InputError
+            An unknown kind, competition or metric.
+        """
         _choice("kind", kind, TABLES)
         if kind == "summary":
             return model.summary(self.analysis, self.format)
@@ -148,7 +247,31 @@ class Report:
 
     @_worded
     def to_latex(self, kind: str, competition: str | None = None, metric: str | None = None) -> str:
-        """LaTeX of table ``kind`` (one of :data:`TABLES`), ready to ``\\input``."""
+        r"""One table as LaTeX, a ``table`` environment ready to ``\input``.
+
+        Parameters
+        ----------
+        kind, competition, metric
+            As for :meth:`table`.
+
+        Returns
+        -------
+        str
+            LaTeX source; the packages it needs are named in a comment at its top.
+
+        Examples
+        --------
+        >>> a = cr.analyze(cr.load("examples/workshop/stance-eu"), bootstrap=0)
+        >>> print(cr.Report(a).to_latex("leaderboard"))
+        % compreport ...
+        \begin{table}
+        ...
+        Rank & System & {macro-F$_1$} & {Acc.} & Group \\
+        \midrule
+        1 & TxertoNLP.02 & ...
+        ...
+        \end{table}
+        """
         from compreport.report.latex.renderer import Renderer
         from compreport.report.latex.tex import warn_unset_names
 
@@ -174,7 +297,17 @@ class Report:
     def to_markdown(
         self, kind: str, competition: str | None = None, metric: str | None = None
     ) -> str:
-        """A Markdown pipe table of ``kind`` (one of :data:`TABLES`)."""
+        """One table as a Markdown pipe table (as in ``leaderboard.md``).
+
+        Parameters
+        ----------
+        kind, competition, metric
+            As for :meth:`table`.
+
+        Returns
+        -------
+        str
+        """
         from compreport.report.markdown import table
 
         t = self.table(kind, competition, metric)
@@ -184,9 +317,22 @@ class Report:
 
     @_worded
     def to_text(self, competition: str | None = None, escape=str) -> str:
-        """One competition's leaderboard as aligned plain text, as ``compreport report`` prints it:
-        a heading (metric, interval, the rule behind groups and marks), warnings, the table of its
-        ``leaderboard.md``. ``escape`` makes each line safe for where it is printed."""
+        """One competition's leaderboard as aligned plain text, as ``compreport report`` prints it.
+
+        A heading (metric, interval, the rule behind groups and marks), the competition's
+        warnings, then the table of its ``leaderboard.md``.
+
+        Parameters
+        ----------
+        competition : str, optional
+            Competition id; may be omitted when the analysis holds one.
+        escape : callable, default str
+            Applied to each line, to make it safe where it is printed.
+
+        Returns
+        -------
+        str
+        """
         from compreport.report import plaintext
 
         comp = self.analysis.competition(competition)
@@ -194,8 +340,19 @@ class Report:
 
     @_worded
     def to_html(self, competition: str | None = None) -> str:
-        """The self-contained HTML page of one competition (omit ``competition`` when there is one),
-        or the workshop overview when ``competition`` is None and there are several."""
+        """A self-contained HTML page: one competition's, or the workshop overview.
+
+        Parameters
+        ----------
+        competition : str, optional
+            Competition id. None: the only competition's page, or the overview when there are
+            several.
+
+        Returns
+        -------
+        str
+            The page, with its figures and styles inline.
+        """
         from compreport.report.pages import html
 
         if competition is None and len(self.analysis.competitions) > 1:
@@ -214,11 +371,31 @@ class Report:
         a: str | None = None,
         b: str | None = None,
     ):
-        """A new matplotlib Figure (shows as an image in a notebook).
+        """One figure of the report, as a new matplotlib Figure (an image in a notebook).
 
-        ``kind``: ``ci`` (ordered CIs), ``diff`` (differences from the best), ``dist`` (bootstrap
-        distribution of ``a`` − ``b``, default winner − runner-up; needs the replicates of a run,
-        not a results.json), ``facets`` (every metric), ``workshop`` (competitiveness).
+        Parameters
+        ----------
+        kind : {"ci", "diff", "dist", "facets", "workshop"}
+            The ordered intervals, the differences from the best, the bootstrap distribution of
+            the difference ``a`` - ``b``, every metric's intervals side by side, or the
+            competitiveness of every competition of the workshop.
+        competition : str, optional
+            Competition id; may be omitted when the analysis holds one (``workshop`` takes none).
+        metric : str, optional
+            Metric name (default: the primary, ranking metric).
+        a, b : str, optional
+            The pair of systems of the ``dist`` figure (default: the winner and the runner-up).
+
+        Returns
+        -------
+        matplotlib.figure.Figure
+
+        Raises
+        ------
+        InputError
+            An unknown kind, competition, metric or system; ``a``/``b`` with another kind than
+            ``dist``, or naming one system twice; a ``dist`` figure of an analysis read back from
+            results.json, which holds no bootstrap replicates.
         """
         from compreport.report.figures import gallery as figures
 
@@ -239,15 +416,15 @@ class Report:
             return figures.facet_plot(comp, level=level)
         if len(ma.scores) < 2:
             raise InputError(f"competition {comp.id!r} has a single system: no difference to show")
-        pick = [
-            x for x in (ma.best, ma.runner_up, *(s.system for s in ma.scores)) if x
-        ]  # best, runner-up, ...
+        # the best, the runner-up, then every other system in rank order
+        pick = [x for x in (ma.best, ma.runner_up, *(s.system for s in ma.scores)) if x]
         a = a or next(x for x in pick if x != b)
         b = b or next(x for x in pick if x != a)
         for which, name in (("a", a), ("b", b)):
             if name not in comp.systems:
                 raise InputError(
-                    f"`{which}`: no system {name!r} in competition {comp.id!r}{suggest(str(name), comp.systems)}"
+                    f"`{which}`: no system {name!r} in competition {comp.id!r}"
+                    f"{suggest(str(name), comp.systems)}"
                 )
         if a == b:
             raise InputError(f"`a` and `b` must be two systems; both are {a!r}")
@@ -266,32 +443,65 @@ class Report:
         jobs: int | None = None,
         progress: bool | None = False,
     ) -> list[Path]:
-        """Write the report into ``out_dir``; returns the paths written. results.json is always
-        written; ``formats`` and ``figure_formats`` are sequences or comma lists (``"json,latex"``).
+        """Write the report into the directory ``out_dir``.
 
-        The output directory contract (:mod:`compreport.output.staging`): ``out_dir`` must be new,
-        empty, or a directory an earlier report wrote (marked by its manifest ``.compreport.json``,
-        written last and not among the paths returned), which ``force=True`` replaces: only the
-        files its manifest lists; any other file is kept and named in a :class:`~compreport.errors.Note`.
-        The report is written into a temporary directory beside ``out_dir`` and swapped in when
-        complete; on any failure ``out_dir`` is left as it was.
+        ``out_dir`` must be new, empty, or a directory an earlier report wrote (marked by its
+        manifest ``.compreport.json``, written last), which ``force=True`` replaces: only the
+        files its manifest lists; any other file there is kept and named in a
+        :class:`~compreport.errors.Note`. The report is written into a temporary directory
+        beside ``out_dir`` and swapped in when complete; on any failure ``out_dir`` is left as it
+        was (:mod:`compreport.output.staging`).
 
-        Raises :class:`~compreport.errors.OutputError` (an :class:`InputError`) for an ``out_dir``
-        that is not empty and not compreport's, or holds an earlier report without ``force``, or is
-        (or holds) an input file or the current directory, or lies inside a runs folder the analysis
-        was read from (or where its runs glob reaches: :mod:`compreport.output.overlap`; known to an
-        analysis made by :func:`compreport.analyze`, not to one read from results.json), or is being
-        written by another run, or cannot be written (read-only, no space left); :class:`InputError`
-        for an unknown format or missing PDF libraries.
+        Parameters
+        ----------
+        out_dir : str or path-like
+            The output directory.
+        formats : str or sequence of str, default all of :data:`FORMATS`
+            Any of ``"json"``, ``"latex"``, ``"html"``, ``"pdf"``, or a comma list of them;
+            results.json and the CSV/Markdown exports are always written.
+        force : bool, default False
+            Replace an earlier report in ``out_dir``.
+        figure_formats : str or sequence of str, default ("pdf", "svg")
+            Figure files to write: any of ``"pdf"``, ``"svg"``, ``"png"``, or a comma list.
+        compile_pdf : bool, default True
+            Compile the LaTeX appendix to ``appendix.pdf`` (needs ``latexmk``).
+        emails : str, path-like or Recipients, optional
+            An addresses file (CSV/TSV: ``team, address[, language]``) or what
+            :func:`compreport.report.pages.emails.read_recipients` returned: writes
+            ``emails/<team>.eml`` with the team's letters attached (needs the ``pdf`` format;
+            nothing is sent).
+        jobs : int, optional
+            Worker processes drawing figures and rendering PDF documents (default: every core
+            this process may use); ``appendix.pdf`` compiles beside them. The files do not depend
+            on it.
+        progress : bool or None, default False
+            A progress bar per stage on stderr (figures, PDF documents); None: when stderr is a
+            terminal.
 
-        ``emails``: an addresses file (CSV/TSV: ``team, address[, language]``) or what
-        :func:`compreport.report.pages.emails.read_recipients` returned: writes ``emails/<team>.eml`` with the
-        team's letters attached (needs the ``pdf`` format; :mod:`compreport.report.pages.emails`).
+        Returns
+        -------
+        list of Path
+            The files written, in ``out_dir`` (the manifest not among them).
 
-        ``jobs``: worker processes drawing figures and rendering PDF documents (default: every core
-        this process may use); ``appendix.pdf`` compiles alongside them. The files do not depend on it.
-        ``progress``: a progress bar per stage on stderr (figures, PDF documents); None: when stderr
-        is a terminal.
+        Raises
+        ------
+        OutputError
+            (an :class:`InputError`) ``out_dir`` is not empty and not compreport's, holds an
+            earlier report and ``force`` is not given, is (or holds) an input file or the
+            current directory, lies where the analysis read its runs (known to an analysis made by
+            :func:`compreport.analyze`, not to one read from results.json), is being written by
+            another run, or cannot be written (read-only, no space left).
+        InputError
+            An unknown format, emails without the pdf format, a bad addresses file, or the PDF
+            libraries missing.
+
+        Examples
+        --------
+        >>> a = cr.analyze(cr.load("examples/workshop/stance-eu"), bootstrap=200)
+        >>> written = cr.Report(a).write("out", "json")
+        >>> sorted(p.name for p in written)
+        ['leaderboard.csv', 'leaderboard.md', 'pairs-accuracy.csv', 'pairs-macro-f1.csv',
+         'results.json', 'summary.csv']
         """
         from compreport.output.staging import claim
         from compreport.workers import check_jobs, default_jobs, show_progress
@@ -299,22 +509,10 @@ class Report:
         jobs = check_jobs(default_jobs() if jobs is None else jobs)
         progress = show_progress(progress)
 
-        formats = [_choice("formats", f, FORMATS) for f in _names(formats)]
-        if emails is not None:
-            from compreport.report.pages.emails import (
-                Recipients,
-                read_recipients,
-            )  # imports the renderers: only when asked
-
-            if not isinstance(emails, Recipients):
-                emails = read_recipients(emails)
-            if "pdf" not in formats:
-                raise InputError("emails attach the team letters: add pdf to the formats")
-        figure_formats = [
-            _choice("figure_formats", f, ("pdf", "svg", "png")) for f in _names(figure_formats)
-        ]
+        formats, figure_formats, emails = check_write_options(formats, figure_formats, emails)
         out = Path(out_dir)
-        # the files the analysis was read from (cr.analyze records them); else what results.json names
+        # the files the analysis was read from (cr.analyze records them), else what results.json
+        # names
         protect = self.analysis.sources or [
             i.get("path") for c in self.analysis.competitions for i in c.inputs
         ]
@@ -332,9 +530,8 @@ class Report:
                     written += write_emails(self.analysis, tmp, emails, self.format)
             except InputError:
                 raise
-            except (
-                Exception
-            ) as exc:  # a full disk may surface as another error raised while handling it
+            except Exception as exc:
+                # a full disk may surface as another error, raised while handling it
                 cause = _os_error(exc)
                 if cause is None:
                     raise
@@ -416,4 +613,4 @@ class Report:
         return written
 
 
-__all__ = ["Report", "TABLES", "FORMATS", "FIGURES"]
+__all__ = ["FIGURES", "FIGURE_FORMATS", "FORMATS", "TABLES", "Report", "check_write_options"]

@@ -32,12 +32,12 @@ from matplotlib.lines import Line2D
 
 from compreport.language import count, tr
 from compreport.language import vocabulary as vocab
+from compreport.report import FIGURE_FORMATS
 from compreport.report.figures.glyphs import held_glyph_warnings, warn_missing_glyphs
 from compreport.report.figures.heatmaps import confusion_plot, pairs_plot
 from compreport.report.figures.style import (
     CONTAINS_ZERO_COLOR,
     EXCLUDES_ZERO_COLOR,
-    FORMATS,
     METADATA,
     OKABE_ITO,
     PNG_DPI,
@@ -383,10 +383,10 @@ def save(
 ) -> list[Path]:
     """Write ``fig`` as ``<path_without_suffix>.<fmt>`` for each of ``formats`` (pdf, svg, png at 200 dpi)."""
     base = Path(path_without_suffix)
-    bad = [f for f in formats if f not in FORMATS]
+    bad = [f for f in formats if f not in FIGURE_FORMATS]
     if bad:
         raise ValueError(
-            f"unknown figure format(s) {', '.join(map(repr, bad))}; use {', '.join(FORMATS)}"
+            f"unknown figure format(s) {', '.join(map(repr, bad))}; use {', '.join(FIGURE_FORMATS)}"
         )
     base.parent.mkdir(parents=True, exist_ok=True)
     written = []

@@ -49,8 +49,6 @@ EXCLUDES_ZERO_COLOR = OKABE_ITO["bluish_green"]
 #: An interval that is not defined (no replicates, B = 0): its point only, in grey.
 UNDEFINED_COLOR = "#999999"
 
-#: File formats :func:`save` writes.
-FORMATS = ("pdf", "svg", "png")
 PNG_DPI = 200
 
 RC = {
