@@ -15,7 +15,7 @@ chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --force-device-
   --window-size=390,1400 --screenshot="$TMP/phone.png" "file://$OUT/paraphrase/report.html" \
   2>/dev/null
 # Small files: at most 800 px wide, a 64-colour palette (text and flat colours survive it), and
-# the team letter cut below its last line.
+# the PDF pages cut below their last line of text (above the page footer).
 $PY - "$TMP" "$OUT" <<'PYEOF'
 import sys
 from pathlib import Path
@@ -33,9 +33,10 @@ sources = {
 }
 for name, src in sources.items():
     im = Image.open(src).convert("RGB")
-    if name in ("team-letter.png", "overview.png"):
-        box = ImageChops.difference(im, Image.new("RGB", im.size, "white")).getbbox()
-        im = im.crop((0, 0, im.width, min(im.height, box[3] + 40)))
+    if name in ("report-page1.png", "team-letter.png", "overview.png"):
+        body = im.crop((0, 0, im.width, int(im.height * 0.93)))  # the footer is below 93 %
+        box = ImageChops.difference(body, Image.new("RGB", body.size, "white")).getbbox()
+        im = im.crop((0, 0, im.width, min(body.height, box[3] + 40)))
     if im.width > 800:
         im = im.resize((800, round(im.height * 800 / im.width)), Image.LANCZOS)
     im.quantize(colors=64, method=Image.MEDIANCUT).save(name, optimize=True)
