@@ -1,6 +1,8 @@
 # Two commands set everything up on a fresh Debian machine (as root, or with sudo):
 #   make demo   - venv, system libraries, the package, then `compreport demo -o out/`
-#   make test   - the above plus test extras and the TeX toolchain, then pytest
+#   make test   - the above plus the test and docs extras and the TeX toolchain, then pytest,
+#                 the docs site built with --strict (into a temporary folder) and ruff
+#   make docs   - serve the documentation site at http://127.0.0.1:8000
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 PYTHON ?= python3
@@ -37,7 +39,7 @@ define apt_install
 	fi
 endef
 
-.PHONY: demo test sysdeps sysdeps-test venv bench clean
+.PHONY: demo test docs sysdeps sysdeps-test venv bench clean
 
 sysdeps:
 	@command -v dpkg-query >/dev/null || { echo "not a Debian system: install $(APT_RUNTIME) yourself"; exit 0; }
@@ -58,9 +60,17 @@ demo: sysdeps venv
 	$(PY) -m pip install -q .
 	$(VENV)/bin/compreport demo -o $(OUT) --force
 
+# The Material theme prints a banner about MkDocs 2 on every build; NO_MKDOCS_2_WARNING silences it.
 test: sysdeps-test venv
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e '.[test,docs]'
 	$(PY) -m pytest -n auto
+	site=$$(mktemp -d) && trap 'rm -rf "$$site"' EXIT && \
+	  NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --quiet --site-dir "$$site"
+	$(PY) -m ruff check compreport tests
+
+docs: venv
+	$(PY) -m pip install -q -e '.[docs]'
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs serve
 
 bench: venv
 	$(PY) -m pip install -q -e '.[test,bench]'
