@@ -16,7 +16,9 @@ from sklearn import metrics as sk
 
 from compreport.stats import memory
 from compreport.stats import resampling as bootstrap
-from compreport.stats.resampling import Resampler, block_rows, competition_key
+from compreport.stats.memory import block_rows
+from compreport.stats.resampler import Resampler, competition_key
+from compreport.stats.summing import unique_rows
 
 KEY = competition_key("engine-test")
 
@@ -462,7 +464,7 @@ def test_unique_rows_equals_numpy_unique():
     ]
     for cols in cases:
         exp = np.unique(cols, axis=0, return_inverse=True, return_counts=True)
-        got = bootstrap.unique_rows(cols)
+        got = unique_rows(cols)
         np.testing.assert_array_equal(got[0], exp[0])
         np.testing.assert_array_equal(got[1], exp[1].ravel())
         np.testing.assert_array_equal(got[2], exp[2])

@@ -21,9 +21,9 @@ import compreport as cr
 from compreport.errors import InputError
 from compreport.stats import resampling as bootstrap
 from compreport.stats.clusters import Clusters
-from compreport.stats.resampling import Resampler
+from compreport.stats.resampler import Resampler, competition_key
 
-KEY = bootstrap.competition_key("clusters-test")
+KEY = competition_key("clusters-test")
 
 
 def _competition(n=72, seed=3):

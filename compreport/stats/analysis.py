@@ -30,10 +30,11 @@ from compreport.stats import (
 )
 from compreport.stats import resampling as bootstrap
 from compreport.stats.classes import CLASSIFICATION, SMALL_CLASS, per_class, small_classes
-from compreport.stats.memory import check_memory, check_replicates_memory
+from compreport.stats.memory import block_rows, check_memory, check_replicates_memory
 from compreport.stats.metrics import get_metric
 from compreport.stats.metrics.fields import NO_PREDICTION
 from compreport.stats.metrics.ranking import RankingMetric
+from compreport.stats.resampler import competition_key
 from compreport.stats.results import (
     Analysis,
     Comparison,
@@ -584,7 +585,7 @@ def _analyze_competition(
                     f"competition {comp.id!r}: {option('test', 'randomization')} needs metrics with "
                     f"per-item statistics; {p.name!r} has none (use {option('test', 'bootstrap')})"
                 )
-    key = bootstrap.competition_key(comp.id)
+    key = competition_key(comp.id)
     label = f"competition {comp.id!r}: the bootstrap"
     res = bootstrap.run(
         prepared,
@@ -748,7 +749,7 @@ def _analyze_competition(
             "resampling": res.mode,
             "patterns": res.patterns,
             "statistics": res.engine,
-            "block_replicates": bootstrap.block_rows(comp.n),
+            "block_replicates": block_rows(comp.n),
         },
     )
 

@@ -154,7 +154,7 @@ def memory_parts(
     ``patterns`` distinct items of ``width`` stacked statistics (decomposable metrics), ``generic``
     metrics evaluated per resample; a block of :func:`block_rows` replicates is worked on at a time.
     ``dense`` of the columns are kept as a (patterns, dense) matrix (default: all of them) and
-    ``cells`` nonzeros of cell incidence serve the others (:class:`_Summer`).
+    ``cells`` nonzeros of cell incidence serve the others (:class:`~compreport.stats.summing.Summer`).
     """
     rows = min(block_rows(n), max(B, 1))
     parts = {

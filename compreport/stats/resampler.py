@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from compreport.stats.memory import block_rows
-from compreport.stats.multinomial import Multinomial  # noqa: F401  (the type of pattern_counts' sampler)
+from compreport.stats.multinomial import Multinomial
 
 
 def competition_key(competition_id: str) -> int:

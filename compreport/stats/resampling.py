@@ -25,7 +25,7 @@ the ``items`` draws, replicate by replicate).
 
 In every scheme, replicate statistics are per-pattern sufficient statistics
 (:mod:`compreport.stats.metrics`) weighted by how often each pattern was drawn, summed by one
-of two engines chosen by cost per run (:class:`_Summer`; recorded as ``engine.statistics``):
+of two engines chosen by cost per run (:class:`Summer`; recorded as ``engine.statistics``):
 
 * ``dense``: ``counts @ stats``, one matrix product (U patterns x width statistics);
 * ``cells``: for confusion-based metrics (accuracy, precision/recall/F1 and their averages) a
@@ -48,11 +48,11 @@ import numpy as np
 from compreport import interrupts
 from compreport.language.caller import option
 from compreport.stats.clusters import Clusters
-from compreport.stats.memory import block_rows, check_memory, memory_parts  # noqa: F401  (block_rows: re-exported)
+from compreport.stats.memory import check_memory, memory_parts
 from compreport.stats.metrics import Prepared
 from compreport.stats.multinomial import Multinomial
-from compreport.stats.resampler import Resampler, competition_key  # noqa: F401  (the plan; re-exported)
-from compreport.stats.summing import _stats_matrix, _Summer, unique_rows  # noqa: F401
+from compreport.stats.resampler import Resampler
+from compreport.stats.summing import Summer, unique_rows
 from compreport.workers import forked_map, show_progress
 
 
@@ -85,7 +85,7 @@ class BootstrapResult:
         Systems and items.
     engine : str
         How replicate statistics were summed: ``"dense"`` (``counts @ stats``), ``"cells"`` (per
-        (gold, predicted) cell, :class:`_Summer`) or ``"items"`` (no decomposable metric).
+        (gold, predicted) cell, :class:`Summer`) or ``"items"`` (no decomposable metric).
     clusters : int or None
         G, the clusters drawn (``mode == "clusters"``); None for the item bootstrap.
     """
@@ -266,7 +266,7 @@ def run(
         Force a drawing scheme; ``None`` chooses (see module docstring; ``"clusters"`` when
         ``clusters`` is given, and only then).
     engine : {"dense", "cells", None}
-        Force how decomposable statistics are summed (:class:`_Summer`); ``None`` chooses by cost.
+        Force how decomposable statistics are summed (:class:`Summer`); ``None`` chooses by cost.
         The numbers do not depend on it.
     progress : bool or None
         Show a progress bar on stderr; ``None``: only when stderr is a terminal.
@@ -311,7 +311,7 @@ def run(
         cols = np.hstack([p.columns for p in decomp])
         reps, inverse, freq = unique_rows(cols)
         patterns = len(reps)
-        summer = _Summer(prepared, reps, freq, col_slices, m, n, engine)
+        summer = Summer(prepared, reps, freq, col_slices, m, n, engine)
         width = summer.width
     else:
         width = 0
@@ -342,11 +342,7 @@ def run(
         layout = summer.layout
         total = summer.total(freq)
         if jackknife:
-            stats = (
-                summer.dense_stats
-                if summer.all_dense
-                else _stats_matrix(prepared, reps, col_slices, m)[0]
-            )
+            stats = summer.full_stats(prepared, reps, col_slices)
     if clusters is not None:
         if mode not in (None, "clusters"):
             raise ValueError(

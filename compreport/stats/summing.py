@@ -4,7 +4,7 @@
 confusion-based metrics a pattern falls, for each system, in one (gold, predicted) cell, so counts
 are summed per system per cell by a sparse product over the patterns where the system errs, then
 turned into statistics by each cell's table. Both sum integer counts exactly: same numbers.
-:class:`_Summer` picks one per run by estimated cost (recorded as ``engine.statistics``).
+:class:`Summer` picks one per run by estimated cost (recorded as ``engine.statistics``).
 """
 
 from __future__ import annotations
@@ -18,21 +18,6 @@ from compreport.stats.metrics import Prepared
 _CELL_COST = 4.0
 #: Replicates per sparse product: (patterns x chunk) weights stay in cache.
 _CELL_CHUNK = 32
-
-
-def _stats_matrix(prepared: list[Prepared], rows: np.ndarray, col_slices: list[slice], m: int):
-    """Stack every decomposable metric's statistics for pattern rows: (U, T) and per-metric layout."""
-    blocks, layout, t = [], [], 0
-    for p, cs in zip(prepared, col_slices, strict=True):
-        if not p.decomposable:
-            layout.append(None)
-            continue
-        shared, per = p.stats(rows[:, cs])
-        a, b = shared.shape[1], per.shape[2]
-        blocks += [shared, per.reshape(len(rows), m * b)]
-        layout.append((t, a, b))
-        t += a + m * b
-    return (np.hstack(blocks) if blocks else np.zeros((len(rows), 0))), layout
 
 
 def unique_rows(cols: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -96,7 +81,7 @@ def _cell_tables(p: Prepared, m: int) -> tuple[np.ndarray, np.ndarray] | None:
     )
 
 
-class _Summer:
+class Summer:
     """Stacked statistics of weighted patterns: ``summed(w) == w @ stats`` for pattern weights w (r, U).
 
     ``engine`` ``"dense"`` is that matrix product (BLAS). ``"cells"`` serves confusion metrics
@@ -202,6 +187,20 @@ class _Summer:
                 shared, per = prepared[i].stats(reps[:, col_slices[i]])
                 blocks += [shared, per.reshape(len(reps), -1)]
             self.dense_stats = np.hstack(blocks)
+
+    def full_stats(
+        self, prepared: list[Prepared], reps: np.ndarray, col_slices: list[slice]
+    ) -> np.ndarray:
+        """(U, width) statistics of every decomposable metric in the stacked layout, whichever
+        engine sums them (the jackknife leaves out one pattern's row at a time)."""
+        if self.all_dense:
+            return self.dense_stats
+        blocks = []
+        for p, cs in zip(prepared, col_slices, strict=True):
+            if p.decomposable:
+                shared, per = p.stats(reps[:, cs])
+                blocks += [shared, per.reshape(len(reps), -1)]
+        return np.hstack(blocks)
 
     def dense_width(self) -> int:
         """Columns of the (U, width) statistics matrix kept in memory."""
