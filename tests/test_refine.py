@@ -69,8 +69,10 @@ def test_refinement_makes_groups_informative_where_fixed_b_cannot():
         )
         maxt = cr.analyze(comp, bootstrap=2000, seed=1, refine=False).competitions[0].primary
     assert maxt.verdicts["can_reject"] is True and len({s.group for s in maxt.scores}) > 10
+    assert maxt.verdicts["b_needed"] is None  # stored only when no comparison can reject
     assert sum(c.significant for c in maxt.pairs) > 500
     assert fixed.verdicts["can_reject"] is False and {s.group for s in fixed.scores} == {"a"}
+    assert fixed.verdicts["b_needed"] == 22560  # 1128 / (B + 1) < 0.05 from B = 22,560
     assert refined.verdicts["resamples"] == 32000 and refined.verdicts["can_reject"] is True
     assert len({s.group for s in refined.scores}) > 10
     assert sum(c.significant for c in refined.pairs) > 500

@@ -394,12 +394,10 @@ def _defined_rows(replicates: np.ndarray, defined: np.ndarray) -> tuple[np.ndarr
 
 
 def _rule(settings: Settings, tested: int, resamples: int) -> dict:
-    """The stored rule behind a metric's verdicts: ``alpha``, ``correction``, ``family``, the number of
-    comparisons ``tested`` in the family, the ``resamples`` behind every p-value (B, or more when
-    refined), the smallest p-value ``min_p`` any comparison can reach after the correction with them,
-    and ``can_reject`` (``min_p`` < alpha; None without resamples): when False, every system shares
-    one group and ties with the best whatever the data."""
+    """The stored rule behind a metric's verdicts (:attr:`MetricAnalysis.verdicts`), with the
+    ``tested`` comparisons of its family and the ``resamples`` behind every p-value."""
     min_p = multitest.smallest_corrected_p(settings.family, tested, resamples, settings.correction)
+    can_reject = None if min_p != min_p else bool(multitest.rejects(min_p, settings.alpha))
     return {
         "alpha": settings.alpha,
         "correction": settings.correction,
@@ -408,7 +406,15 @@ def _rule(settings: Settings, tested: int, resamples: int) -> dict:
         "resamples": resamples,
         "min_p": min_p,
         "marks": [list(m) for m in vocab.marks_at(settings.alpha)],
-        "can_reject": None if min_p != min_p else bool(multitest.rejects(min_p, settings.alpha)),
+        "can_reject": can_reject,
+        "b_needed": montecarlo.b_needed(
+            multitest.smallest_family(settings.family, tested),
+            settings.alpha,
+            settings.correction,
+            settings.refine,
+        )
+        if can_reject is False
+        else None,
     }
 
 

@@ -42,7 +42,17 @@ class MetricAnalysis:
     pairs : list of Comparison
         Every pair (a above b) in rank order.
     verdicts : dict
-        The rule behind every verdict: ``alpha``, ``correction``, ``family``.
+        The rule behind every verdict and what it can decide: ``alpha``, ``correction`` and
+        ``family`` (the settings'); ``tested``, the comparisons the family tests; ``resamples``,
+        the resamples behind every p-value (B, or more after refinement); ``min_p``, the smallest
+        p-value any comparison can reach after the correction with them (NaN without resamples
+        or comparisons); ``marks``, the ``[threshold, mark]`` pairs of the significance marks;
+        ``can_reject``, ``min_p < alpha`` (None when ``min_p`` is NaN; when False, every system
+        shares one group and ties with the best whatever the data); ``b_needed``, when
+        ``can_reject`` is False, the smallest B with which some comparison could reach alpha
+        (counting refinement's ``REFINE_FACTOR`` x B when it is on), else None; ``may_settle``,
+        whether more resamples may settle a verdict that is unsettled now; and
+        ``undefined_replicates``, the replicates left out because the metric is undefined on them.
     competitiveness : dict
         The paper's Table 6 summary (:func:`compreport.stats.competitiveness.competitiveness`).
     replicates : ndarray (B, m) or None
