@@ -8,7 +8,8 @@ from conftest import make_competition
 from statsmodels.stats.multitest import multipletests
 
 from compreport.stats import competitiveness, intervals, multitest, ranking, significance
-from compreport.stats.analysis import Settings, analyze_competition, analyze_metric
+from compreport.settings import Settings
+from compreport.stats.analysis import analyze_competition, analyze_metric
 
 
 def test_berg_kirkpatrick_p_value_counts_replicates_at_or_beyond_twice_delta():

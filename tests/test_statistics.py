@@ -11,7 +11,8 @@ import scipy.stats
 from compreport.inputs.competition import Competition, MetricSpec
 from compreport.stats import intervals, letters, multitest
 from compreport.stats import resampling as bootstrap
-from compreport.stats.analysis import Settings, analyze_competition
+from compreport.settings import Settings
+from compreport.stats.analysis import analyze_competition
 from compreport.stats.metrics import get_metric
 
 DATA = Path(__file__).parent / "data" / "bestgen2022-absa"

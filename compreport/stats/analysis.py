@@ -44,17 +44,12 @@ from compreport.stats.results import (
 )
 
 __all__ = [
-    "Analysis",
-    "Comparison",
-    "CompetitionAnalysis",
-    "MetricAnalysis",
-    "Score",
-    "Settings",
     "analyze",
     "analyze_competition",
     "analyze_metric",
+    "bootstrap_note",
+    "small_class_note",
 ]
-
 
 def _comparisons(names, a, b, d, corr, decide, alpha, settled) -> list[Comparison]:
     """Comparison objects of index pairs ``a``, ``b`` with their p-values and the stored verdicts."""

@@ -99,7 +99,7 @@ def small_classes(
     comp: Competition, class_scores: dict, threshold: int = SMALL_CLASS
 ) -> list[tuple[str, str, int]]:
     """The gold classes with fewer than ``threshold`` items (at least one) among those whose
-    per-class statistics a metric uses (:attr:`~compreport.stats.metrics.Prepared.class_scores`):
+    per-class statistics a metric uses (:attr:`~compreport.stats.metrics.base.Prepared.class_scores`):
     ``(field name, label, items)``, by field then by label."""
     out = []
     for f, labels in sorted(class_scores.items()):

@@ -49,7 +49,7 @@ from compreport import interrupts
 from compreport.language.caller import option
 from compreport.stats.clusters import Clusters
 from compreport.stats.memory import check_memory, memory_parts
-from compreport.stats.metrics import Prepared
+from compreport.stats.metrics.base import Prepared
 from compreport.stats.multinomial import Multinomial
 from compreport.stats.resampler import Resampler
 from compreport.stats.summing import Summer, unique_rows

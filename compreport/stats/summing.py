@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from compreport.stats.metrics import Prepared
+from compreport.stats.metrics.base import Prepared
 
 #: Relative cost of one (pattern x replicate) term of the sparse cell product and one multiply-add of
 #: the dense product ``w @ stats`` (measured on 2-core x86_64, OpenBLAS 1 thread: 0.44 ns vs 0.1 ns).
