@@ -1,4 +1,4 @@
-"""The cluster (grouped) bootstrap: items sharing a cluster are resampled together (issue 12 item 3).
+"""The cluster (grouped) bootstrap: items sharing a cluster are resampled together.
 
 Checked replicate by replicate: with one item per cluster it is the item bootstrap; with real
 clusters every replicate equals scikit-learn on the items of the drawn clusters, and every
@@ -14,7 +14,6 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import make_competition, prepare, run_cli
 from sklearn import metrics as sk
 
 import compreport as cr
@@ -22,6 +21,7 @@ from compreport.errors import InputError
 from compreport.stats import resampling as bootstrap
 from compreport.stats.clusters import Clusters
 from compreport.stats.resampler import Resampler, competition_key
+from conftest import make_competition, prepare, run_cli
 
 KEY = competition_key("clusters-test")
 
@@ -175,8 +175,8 @@ def test_gold_file_column_wide_table_and_spec_give_the_same_numbers(tmp_path):
     df.to_csv(tmp_path / "qa.csv", index=False)  # the same competition id, qa, in the three layouts
     (tmp_path / "c").mkdir()
     (tmp_path / "c" / "competition.toml").write_text(
-        'name = "qa"\n[data]\ngold = "../qa.tsv"\nruns = "../runs"\nlabel_col = "label"\ncluster = "question"\n'
-        '[[metrics]]\nname = "accuracy"\n',
+        'name = "qa"\n[data]\ngold = "../qa.tsv"\nruns = "../runs"\nlabel_col = "label"\n'
+        'cluster = "question"\n[[metrics]]\nname = "accuracy"\n',
         encoding="utf-8",
     )
     with warnings.catch_warnings():
@@ -356,8 +356,9 @@ def test_cluster_column_is_not_the_label(tmp_path):
 
 
 def test_cluster_column_errors_without_label_col(tmp_path):
-    """Without --label-col: a cluster name the gold lacks is that error (not a call for --label-col);
-    a gold with two columns besides the id and the cluster column asks for --label-col, naming them."""
+    """Without --label-col: a cluster name the gold lacks is that error (not a call for
+    --label-col); a gold with two columns besides the id and the cluster column asks for
+    --label-col, naming them."""
     df = _questions(G=6, k=3)
     _files(tmp_path, df)
     res = run_cli(
@@ -389,8 +390,8 @@ def test_cluster_column_errors_without_label_col(tmp_path):
         "question",
     )
     assert res.returncode == 2 and res.stderr.startswith(
-        "error: qa.tsv: 4 columns (header: 'id', 'question', 'y', 'note'), expected an id column, the cluster "
-        "column 'question' and one label column; pass --label-col N"
+        "error: qa.tsv: 4 columns (header: 'id', 'question', 'y', 'note'), expected an id column, "
+        "the cluster column 'question' and one label column; pass --label-col N"
     ), res.stderr
 
 

@@ -10,7 +10,8 @@ from compreport.stats.letters import letters
 
 
 def _columns(groups: dict[int, str], m: int) -> np.ndarray:
-    """Letters as a boolean matrix, one row per letter ("a", ..., "Z", "a1", ...) in display order."""
+    """Letters as a boolean matrix, one row per letter ("a", ..., "Z", "a1", ...), in display
+    order."""
     names = []
     for s in range(m):
         for name in re.findall(r"[a-zA-Z]\d*", groups[s]):
@@ -53,7 +54,7 @@ def test_every_display_is_exact_ordered_and_has_no_redundant_letter():
     non-significant pairs, a system's letters are never redundant, the best system gets "a" and
     letters appear in the order of the ranking, and the result is the same when asked again."""
     rng = np.random.default_rng(2004)
-    checked = redundant_seen = 0
+    checked = 0
     for m in range(2, 9):
         for density in (0.05, 0.2, 0.35, 0.5, 0.65, 0.8, 0.95, None):
             for _ in range(57):
