@@ -32,7 +32,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from synth import make_labels, wide_frame  # noqa: E402
 
 from compreport.inputs.spec import Options, load_inputs  # noqa: E402
-from compreport.stats.analysis import Settings, analyze_competition  # noqa: E402
+from compreport.settings import Settings  # noqa: E402
+from compreport.stats.analysis import analyze_competition  # noqa: E402
 
 
 def load() -> str:

@@ -11,12 +11,14 @@ import warnings
 import numpy as np
 import pytest
 import scipy.stats
-from conftest import make_competition, prepare
 from sklearn import metrics as sk
 
 from compreport.stats import memory
 from compreport.stats import resampling as bootstrap
-from compreport.stats.resampling import Resampler, block_rows, competition_key
+from compreport.stats.memory import block_rows
+from compreport.stats.resampler import Resampler, competition_key
+from compreport.stats.summing import unique_rows
+from conftest import make_competition, prepare
 
 KEY = competition_key("engine-test")
 
@@ -96,8 +98,9 @@ def mixed():
 
 @pytest.fixture
 def small_blocks(monkeypatch):
-    """Blocks of 24 replicates for the 40-item competition (256 by default): the replicate-by-replicate
-    checks below cross block boundaries with a tenth of the scikit-learn calls."""
+    """Blocks of 24 replicates for the 40-item competition (256 by default): the
+    replicate-by-replicate checks below cross block boundaries with a tenth of the scikit-learn
+    calls."""
     monkeypatch.setattr(memory, "_BLOCK_CELLS", 24 * 40)
     assert block_rows(40) == 24
 
@@ -178,7 +181,7 @@ def test_seed_and_key_determine_the_numbers(mixed):
     for names in (["accuracy", "macro_f1"], ["accuracy", "spearman"]):
         p = [prepare(comp, name, **dict(METRICS)[name]) for name in names]
 
-        def draw(seed, key=KEY, mode=None):
+        def draw(seed, key=KEY, mode=None, p=p):
             return bootstrap.run(
                 p, comp.n, comp.m, B=300, seed=seed, key=key, mode=mode, progress=False
             ).replicates
@@ -221,7 +224,8 @@ def test_replicates_do_not_depend_on_B_prefix(mixed):
 @pytest.mark.parametrize("mode", ["items", "patterns"])
 def test_a_run_from_start_continues_the_plan(mixed, mode):
     """Refinement draws only the new resamples: a run of replicates 300..599 joined to a run of the
-    first 300 (not a whole number of blocks) is a run of 600, replicates and randomization rounds."""
+    first 300 (not a whole number of blocks) is a run of 600, replicates and randomization
+    rounds."""
     comp, *_ = mixed
     p = [prepare(comp, "accuracy", field="label"), prepare(comp, "mae", field="score")]
     assert 300 % block_rows(comp.n) != 0
@@ -462,7 +466,7 @@ def test_unique_rows_equals_numpy_unique():
     ]
     for cols in cases:
         exp = np.unique(cols, axis=0, return_inverse=True, return_counts=True)
-        got = bootstrap.unique_rows(cols)
+        got = unique_rows(cols)
         np.testing.assert_array_equal(got[0], exp[0])
         np.testing.assert_array_equal(got[1], exp[1].ravel())
         np.testing.assert_array_equal(got[2], exp[2])

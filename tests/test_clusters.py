@@ -1,5 +1,4 @@
-"""The cluster (grouped) bootstrap: items sharing a cluster are resampled together (issue 12 item
-3).
+"""The cluster (grouped) bootstrap: items sharing a cluster are resampled together.
 
 Checked replicate by replicate: with one item per cluster it is the item bootstrap; with real
 clusters every replicate equals scikit-learn on the items of the drawn clusters, and every
@@ -21,10 +20,10 @@ import compreport as cr
 from compreport.errors import InputError
 from compreport.stats import resampling as bootstrap
 from compreport.stats.clusters import Clusters
-from compreport.stats.resampling import Resampler
+from compreport.stats.resampler import Resampler, competition_key
 from conftest import make_competition, prepare, run_cli
 
-KEY = bootstrap.competition_key("clusters-test")
+KEY = competition_key("clusters-test")
 
 
 def _competition(n=72, seed=3):
@@ -176,9 +175,8 @@ def test_gold_file_column_wide_table_and_spec_give_the_same_numbers(tmp_path):
     df.to_csv(tmp_path / "qa.csv", index=False)  # the same competition id, qa, in the three layouts
     (tmp_path / "c").mkdir()
     (tmp_path / "c" / "competition.toml").write_text(
-        'name = "qa"\n[data]\ngold = "../qa.tsv"\nruns = "../runs"\nlabel_col = "label"\ncluster = '
-        '"question"\n'
-        '[[metrics]]\nname = "accuracy"\n',
+        'name = "qa"\n[data]\ngold = "../qa.tsv"\nruns = "../runs"\nlabel_col = "label"\n'
+        'cluster = "question"\n[[metrics]]\nname = "accuracy"\n',
         encoding="utf-8",
     )
     with warnings.catch_warnings():
@@ -393,8 +391,7 @@ def test_cluster_column_errors_without_label_col(tmp_path):
     )
     assert res.returncode == 2 and res.stderr.startswith(
         "error: qa.tsv: 4 columns (header: 'id', 'question', 'y', 'note'), expected an id column, "
-        "the cluster "
-        "column 'question' and one label column; pass --label-col N"
+        "the cluster column 'question' and one label column; pass --label-col N"
     ), res.stderr
 
 

@@ -26,7 +26,9 @@ from compreport.report.figures import style
 from compreport.report.metricnames import metric_label  # noqa: E402
 from compreport.report.model import Format  # noqa: E402
 from compreport.resources import demo_workshop_dir  # noqa: E402
-from compreport.stats.analysis import Analysis, Settings, analyze, analyze_competition  # noqa: E402
+from compreport.settings import Settings  # noqa: E402
+from compreport.stats.analysis import analyze, analyze_competition  # noqa: E402
+from compreport.stats.results import Analysis  # noqa: E402
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 HOSTILE = ["$x^2$", "a_b", "<script>", "100%Tox.01", "Álvarez-UNED.01", "R&D_team.01"]
@@ -549,7 +551,8 @@ def test_distribution_plot_under_randomization_shades_nothing():
     from conftest import make_competition
 
     from compreport.report.figures import gallery as figures
-    from compreport.stats.analysis import Settings, analyze_competition
+    from compreport.settings import Settings
+    from compreport.stats.analysis import analyze_competition
 
     rng = np.random.default_rng(2)
     gold = rng.integers(0, 2, 300)

@@ -20,7 +20,9 @@ from compreport.report.naming import letter_files, metric_stems, team_letters
 from compreport.report.pages import html as htmlreport
 from compreport.report.pages.team import team_context, team_html
 from compreport.resources import demo_workshop_dir
-from compreport.stats.analysis import Analysis, Settings, analyze_competition
+from compreport.settings import Settings
+from compreport.stats.analysis import analyze_competition
+from compreport.stats.results import Analysis
 
 B = 500
 SCRIPT = "<script>alert(1)</script>"

@@ -4,11 +4,12 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import make_competition
 from statsmodels.stats.multitest import multipletests
 
+from compreport.settings import Settings
 from compreport.stats import competitiveness, intervals, multitest, ranking, significance
-from compreport.stats.analysis import Settings, analyze_competition, analyze_metric
+from compreport.stats.analysis import analyze_competition, analyze_metric
+from conftest import make_competition
 
 
 def test_berg_kirkpatrick_p_value_counts_replicates_at_or_beyond_twice_delta():
@@ -60,8 +61,8 @@ def test_corrections_are_statsmodels_with_results_json_keys():
 
 
 def test_corrections_are_bit_identical_to_statsmodels():
-    """Our Bonferroni/Holm/BH are statsmodels' multipletests, operation for operation: the same bits,
-    on random families with ties, p = 1 and the smallest bootstrap p-values."""
+    """Our Bonferroni/Holm/BH are statsmodels' multipletests, operation for operation: the same
+    bits, on random families with ties, p = 1 and the smallest bootstrap p-values."""
     rng = np.random.default_rng(7)
     for size in (1, 2, 3, 10, 66, 465, 1128):
         p = rng.choice(np.r_[rng.random(size), 1 / 10001, 2 / 10001, 1.0], size=size)  # with ties
@@ -120,24 +121,24 @@ def test_analyze_metric_orients_differences_for_lower_is_better():
     assert all(c.diff > 0 for c in ma.vs_best)
     assert [(c.a, c.b) for c in ma.pairs] == [("b", "c"), ("b", "a"), ("c", "a")]
     assert ma.pairs[0].diff == pytest.approx(0.1)
-    # one family: the comparisons with the best are corrected over all 3 pairs, as the pairs are (the
-    # best is chosen on the same data)
+    # one family: the comparisons with the best are corrected over all 3 pairs, as the pairs are
+    # (the best is chosen on the same data)
     for c in ma.vs_best + ma.pairs:
         assert c.p_bonferroni == pytest.approx(min(1, 3 * c.p_value))
 
 
 def test_a_corrected_p_value_at_alpha_does_not_reject():
-    """Holm over 28 pairs at the floor 1/(B + 1) with B = 559 is 28/560 = 0.05 exactly, which floating
-    point computes as 0.049999999999999996: the rule reads it as exact arithmetic does (no rejection),
-    and the advice on B says 560, the first B that can reject."""
+    """Holm over 28 pairs at the floor 1/(B + 1) with B = 559 is 28/560 = 0.05 exactly, which
+    floating point computes as 0.049999999999999996: the rule reads it as exact arithmetic does (no
+    rejection), and the advice on B says 560, the first B that can reject."""
     from compreport.stats.multitest import rejects, resamples_needed
 
     assert 28 * (1 / 560) < 0.05 and not rejects(28 * (1 / 560), 0.05) and rejects(0.0499, 0.05)
     assert resamples_needed(28, 0.05, "holm") == 560
-    assert not rejects(float("nan"), 0.05) and not multitest.cannot_reject(
-        float("nan"), 0.05
-    )  # nothing tested
-    # the marks read p < threshold the same way: k x 1/(1000 k) is 0.001, whatever floating point stores
+    # nothing tested
+    assert not rejects(float("nan"), 0.05) and not multitest.cannot_reject(float("nan"), 0.05)
+    # the marks read p < threshold the same way: k x 1/(1000 k) is 0.001, whatever floating point
+    # stores
     from compreport.language.vocabulary import stars
 
     k = next(k for k in range(2, 500) if k * (1 / (k * 1000)) < 0.001)
@@ -156,5 +157,6 @@ def test_a_corrected_p_value_at_alpha_does_not_reject():
             progress=False,
         ).primary
     assert ma.verdicts["can_reject"] is False
+    assert ma.verdicts["b_needed"] == 560  # Holm over 28 pairs: 28 / (B + 1) < 0.05 from B = 560
     assert all(p.p_adjusted == pytest.approx(0.05) and p.significant is False for p in ma.pairs)
     assert len({s.group for s in ma.scores}) == 1 and ma.competitiveness["ties"]["holm"] == 28

@@ -19,16 +19,11 @@ from compreport.language import vocabulary as vocab
 from compreport.report import model
 from compreport.report.latex import appendix, layout, tex, words
 from compreport.report.latex import renderer as latex
+from compreport.settings import Settings
 from compreport.stats import multitest
-from compreport.stats.analysis import (
-    Analysis,
-    Comparison,
-    MetricAnalysis,
-    Score,
-    Settings,
-    analyze_competition,
-)
+from compreport.stats.analysis import analyze_competition
 from compreport.stats.multitest import smallest_adjusted_p, smallest_family
+from compreport.stats.results import Analysis, Comparison, MetricAnalysis, Score
 
 HERE = Path(__file__).parent
 SNAPSHOTS = HERE / "snapshots" / "latex"
@@ -312,7 +307,7 @@ def _vaxxstance_basque() -> Analysis:
         {},
         {"marks": [list(m) for m in vocab.marks_at(0.05)]},
     )
-    from compreport.stats.analysis import CompetitionAnalysis
+    from compreport.stats.results import CompetitionAnalysis
 
     comp = CompetitionAnalysis("vaxx-eu", "VaxxStance 2021 Basque", 312, names, [], [ma])
     return Analysis(Settings(family="per-row", test="berg-kirkpatrick", correction="holm"), [comp])

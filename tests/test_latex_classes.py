@@ -33,7 +33,8 @@ from compreport.report.latex.layout import STYLES, Options
 from compreport.report.latex.renderer import Renderer, preamble
 from compreport.resources import demo_workshop_dir
 from compreport.settings import Settings
-from compreport.stats.analysis import Analysis, analyze_competition
+from compreport.stats.analysis import analyze_competition
+from compreport.stats.results import Analysis
 
 HERE = Path(__file__).parent
 CEUR = HERE / "data" / "ceurart"

@@ -10,7 +10,7 @@ from compreport.stats.letters import letters
 
 
 def _columns(groups: dict[int, str], m: int) -> np.ndarray:
-    """Letters as a boolean matrix: one row per letter ("a", ..., "Z", "a1", ...), in display
+    """Letters as a boolean matrix, one row per letter ("a", ..., "Z", "a1", ...), in display
     order."""
     names = []
     for s in range(m):

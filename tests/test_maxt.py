@@ -7,12 +7,12 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import make_competition
 
 from compreport.language import vocabulary as vocab
 from compreport.settings import Settings
 from compreport.stats.analysis import analyze_competition, analyze_metric
 from compreport.stats.maxt import StepDown, maxt_adjusted
+from conftest import make_competition
 
 
 def plain_stepdown(observed, replicates, a, b, se=None):

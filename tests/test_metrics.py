@@ -16,12 +16,12 @@ import warnings
 import numpy as np
 import pytest
 import scipy.stats
-from conftest import engine_on, make_competition, observed, prepare
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn import metrics as sk
 
 from compreport.stats.metrics import REGISTRY, get_metric
+from conftest import engine_on, make_competition, observed, prepare
 
 CLASSIFICATION = [
     "accuracy",
@@ -141,7 +141,7 @@ def reference(comp, name, params, s, f=0):
         return get_metric(name).reference(comp.gold[:, f], comp.predictions[s, :, f], **params)
 
 
-# --------------------------------------------------------------------------- full data: classification
+# ---------------------------------------------------------------------- full data: classification
 
 RNG = np.random.default_rng(20240601)
 
@@ -264,7 +264,8 @@ def test_classification_full_data(case):
 
 
 def test_classification_cases_are_not_trivial():
-    """The scenarios exercise what they claim: differing systems, the 0/0 convention, labels matter."""
+    """The scenarios exercise what they claim: differing systems, the 0/0 convention, labels
+    matter."""
     gold, preds = CLASSIFICATION_CASES["stance-strings"][0]
     comp = make_competition(gold, preds)
     all_labels = observed(comp, "macro_f1")
@@ -369,7 +370,7 @@ def test_roc_auc_full_data_string_labels():
     np.testing.assert_allclose(observed(comp, "roc_auc", pos_label="neg"), 1 - got, atol=1e-12)
 
 
-# --------------------------------------------------------------------------- full data: REST-MEX measures
+# ------------------------------------------------------------------ full data: REST-MEX measures
 
 
 def _restmex_s_case():
@@ -578,7 +579,7 @@ def test_measure_s_and_c_resamples(data, more):
     "name, params", [("roc_auc", {"pos_label": "1"}), ("map", {"pos_label": "1"})]
 )
 def test_a_score_that_is_not_a_number_is_named_where_it_is(name, params):
-    """The error names the cell that is not a number (it named the first item when any cell failed)."""
+    """The error names the cell that is not a number, not the first item of the column."""
     from compreport.errors import InputError
     from compreport.stats.clusters import Clusters
 

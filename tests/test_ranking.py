@@ -1,7 +1,6 @@
-"""Ranking metrics over queries (issue 12 item 4): map, map@k, mrr, p@k, ndcg@k equal trec_eval's
-(pytrec_eval runs trec_eval's own code), ties in scores broken as trec_eval breaks them, and the
-query is the resampling unit: every replicate is the mean of trec_eval's values over the drawn
-queries."""
+"""Ranking metrics over queries: map, map@k, mrr, p@k, ndcg@k equal trec_eval's (pytrec_eval
+runs trec_eval's own code), ties in scores broken as trec_eval breaks them, and the query is the
+resampling unit: every replicate is the mean of trec_eval's values over the drawn queries."""
 
 from __future__ import annotations
 
@@ -11,13 +10,13 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import run_cli
 
 import compreport as cr
 from compreport.errors import InputError
 from compreport.stats import resampling as bootstrap
 from compreport.stats.metrics import get_metric
 from compreport.stats.resampler import Resampler
+from conftest import run_cli
 
 #: compreport's name -> trec_eval's measure.
 MEASURES = {
@@ -32,9 +31,10 @@ MEASURES = {
 
 
 def _task(tmp_path, graded: bool, seed: int = 4):
-    """A SemEval-2016 Task 3-like task: 30 questions of 4-12 comments each (ids unique), relevance in
-    the gold, three runs scoring every comment (scores rounded to 1 decimal: many ties), one run
-    leaving some comments unscored (not retrieved). Returns the qrels and runs in trec_eval's form."""
+    """A SemEval-2016 Task 3-like task: 30 questions of 4-12 comments each (ids unique), relevance
+    in the gold, three runs scoring every comment (scores rounded to 1 decimal: many ties), one run
+    leaving some comments unscored (not retrieved). Returns the qrels and runs in trec_eval's
+    form."""
     rng = np.random.default_rng(seed)
     gold_lines, runs = ["qid\tcid\tlabel"], {f"run{s}": ["qid\tcid\tscore"] for s in range(3)}
     qrels, trec = {}, {name: {} for name in runs}
@@ -76,7 +76,8 @@ def _load(tmp_path, metrics, graded):
 
 
 def _trec_eval(qrels, trec, measure):
-    """Per system, per query: trec_eval's value (a query a run leaves out scores 0, as trec_eval -c)."""
+    """Per system, per query: trec_eval's value (a query a run leaves out scores 0, as
+    trec_eval -c)."""
     pytrec_eval = pytest.importorskip("pytrec_eval")
     out = {}
     for name, run in trec.items():
@@ -216,8 +217,9 @@ def test_spec_keys_give_the_same_numbers(tmp_path):
     _task(tmp_path, graded=False)
     (tmp_path / "c").mkdir()
     (tmp_path / "c" / "competition.toml").write_text(
-        'name = "gold"\n[data]\ngold = "../gold.tsv"\nruns = "../runs"\nid_col = "cid"\nlabel_col = "label"\n'
-        'query_col = "qid"\nscore_col = "score"\nmissing = "wrong"\n[[metrics]]\nname = "mrr"\npos_label = "true"\n',
+        'name = "gold"\n[data]\ngold = "../gold.tsv"\nruns = "../runs"\nid_col = "cid"\n'
+        'label_col = "label"\nquery_col = "qid"\nscore_col = "score"\nmissing = "wrong"\n'
+        '[[metrics]]\nname = "mrr"\npos_label = "true"\n',
         encoding="utf-8",
     )
     with warnings.catch_warnings():
@@ -230,9 +232,9 @@ def test_spec_keys_give_the_same_numbers(tmp_path):
 
 
 def _trec_task(tmp_path, seed: int = 9):
-    """TREC's own layout: qrels ``qid 0 docno rel`` and runs ``qid Q0 docno rank score tag``, document
-    numbers repeated across queries, negative grades (junk, spam), runs retrieving documents nobody
-    judged (not in the qrels) and leaving judged ones out, tied scores."""
+    """TREC's own layout: qrels ``qid 0 docno rel`` and runs ``qid Q0 docno rank score tag``,
+    document numbers repeated across queries, negative grades (junk, spam), runs retrieving
+    documents nobody judged (not in the qrels) and leaving judged ones out, tied scores."""
     rng = np.random.default_rng(seed)
     qrels, trec, lines = {}, {f"sys{s}": {} for s in range(3)}, []
     pool = [f"D{d:03d}" for d in range(40)]
@@ -386,11 +388,13 @@ def test_negative_grades_are_gain_zero_as_in_trec_eval(tmp_path):
     )
     (tmp_path / "runs").mkdir()
     (tmp_path / "runs" / "s.run").write_text(  # junk first: d1 d2 d3 and d4 d1 d5
-        "1 Q0 d1 1 0.9 s\n1 Q0 d2 2 0.5 s\n1 Q0 d3 3 0.1 s\n2 Q0 d4 1 0.9 s\n2 Q0 d1 2 0.8 s\n2 Q0 d5 3 0.2 s\n",
+        "1 Q0 d1 1 0.9 s\n1 Q0 d2 2 0.5 s\n1 Q0 d3 3 0.1 s\n"
+        "2 Q0 d4 1 0.9 s\n2 Q0 d1 2 0.8 s\n2 Q0 d5 3 0.2 s\n",
         encoding="utf-8",
     )
     (tmp_path / "runs" / "t.run").write_text(  # the ideal order: d2 d1 d3 and d1 d5 d4
-        "1 Q0 d2 1 0.9 t\n1 Q0 d1 2 0.5 t\n1 Q0 d3 3 0.1 t\n2 Q0 d1 1 0.9 t\n2 Q0 d5 2 0.8 t\n2 Q0 d4 3 0.2 t\n",
+        "1 Q0 d2 1 0.9 t\n1 Q0 d1 2 0.5 t\n1 Q0 d3 3 0.1 t\n"
+        "2 Q0 d1 1 0.9 t\n2 Q0 d5 2 0.8 t\n2 Q0 d4 3 0.2 t\n",
         encoding="utf-8",
     )
     with warnings.catch_warnings():
@@ -479,21 +483,24 @@ def test_runs_read_the_query_where_the_gold_has_it(tmp_path, query_col):
         (
             {"a.tsv": "c1\tQ1\tpos\tx\nc2\tQ1\tneg\tx\nc1\tQ2\tneg\tx\nc2\tQ2\tpos\tx\n"},
             ["--score-col", "3"],
-            r"runs/a\.tsv, line 1: no header, and 4 columns where the gold has 3, so the query column 'q' "
-            r"\(--cluster-col\) cannot be found by its name; give its position, the same in the gold and the runs \(the "
-            r"gold has it at --cluster-col 2\), or give the run a header line",
+            r"runs/a\.tsv, line 1: no header, and 4 columns where the gold has 3, so the query "
+            r"column 'q' \(--cluster-col\) cannot be found by its name; give its position, the "
+            r"same in the gold and the runs \(the gold has it at --cluster-col 2\), or give the "
+            r"run a header line",
         ),
         (
             {"a.tsv": "query\tid\tlabel\nQ1\tc1\tpos\nQ1\tc2\tneg\nQ2\tc1\tneg\nQ2\tc2\tpos\n"},
             [],
-            r"runs/a\.tsv, line 1: the header \('query', 'id', 'label'\) has no query column 'q' \(--cluster-col\); a run "
-            r"joined to the gold by \(query, id\) needs each candidate's query",
+            r"runs/a\.tsv, line 1: the header \('query', 'id', 'label'\) has no query column "
+            r"'q' \(--cluster-col\); a run joined to the gold by \(query, id\) needs each "
+            r"candidate's query",
         ),
         (
             {"a.json": '{"c1": "pos", "c2": "neg"}'},
             [],
-            r"runs/a\.json: a run joined to the gold by \(query, id\) needs the query \(--cluster-col\) in a column of a "
-            r"delimited file \(CSV, TSV or whitespace-separated\)",
+            r"runs/a\.json: a run joined to the gold by \(query, id\) needs the query "
+            r"\(--cluster-col\) in a column of a delimited file \(CSV, TSV or "
+            r"whitespace-separated\)",
         ),
     ],
 )

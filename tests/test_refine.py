@@ -1,4 +1,4 @@
-"""Monte-Carlo error of p-values, settled verdicts and refinement (issue 12 item 2)."""
+"""Monte-Carlo error of p-values, settled verdicts and refinement."""
 
 from __future__ import annotations
 
@@ -7,13 +7,13 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import make_competition
 from scipy.stats import binomtest
 
 import compreport as cr
 from compreport.report import prose
 from compreport.report.pages.team import team_html
 from compreport.stats import montecarlo
+from conftest import make_competition
 
 
 def test_bounds_are_clopper_pearson():
@@ -69,8 +69,10 @@ def test_refinement_makes_groups_informative_where_fixed_b_cannot():
         )
         maxt = cr.analyze(comp, bootstrap=2000, seed=1, refine=False).competitions[0].primary
     assert maxt.verdicts["can_reject"] is True and len({s.group for s in maxt.scores}) > 10
+    assert maxt.verdicts["b_needed"] is None  # stored only when no comparison can reject
     assert sum(c.significant for c in maxt.pairs) > 500
     assert fixed.verdicts["can_reject"] is False and {s.group for s in fixed.scores} == {"a"}
+    assert fixed.verdicts["b_needed"] == 22560  # 1128 / (B + 1) < 0.05 from B = 22,560
     assert refined.verdicts["resamples"] == 32000 and refined.verdicts["can_reject"] is True
     assert len({s.group for s in refined.scores}) > 10
     assert sum(c.significant for c in refined.pairs) > 500
@@ -106,14 +108,15 @@ def test_refined_p_values_are_those_of_the_larger_b():
     assert title.endswith(f"(from {R:,} resamples)"), title
     # its histogram holds the first 500 of them (its shaded region is not all the p-value counts)
     assert f"first 500 of {R:,} replicates" in [t.get_text() for t in fig.legends[0].get_texts()]
-    # the methods' formula divides by the resamples behind the p-value, R, which is B only without refinement
+    # the methods' formula divides by the resamples behind the p-value, R, which is B only without
+    # refinement
     methods = "".join(
         s for s in prose.paragraph(whole.settings, whole.competitions) if isinstance(s, str)
     )
     assert "p = (c + 1)/(R + 1)" in methods and "(B + 1)" not in methods
     assert (
-        "R being the resamples behind each p-value: 500, or more where the p-values were re-estimated"
-        in methods
+        "R being the resamples behind each p-value: 500, or more where the p-values were "
+        "re-estimated" in methods
     )
     methods = "".join(
         s
@@ -129,8 +132,8 @@ def test_refined_p_values_are_those_of_the_larger_b():
 def test_max_t_refinement_counts_only_what_is_unsettled():
     """Under the max-T step-down refinement adds resamples to the adjusted p-values from the first
     unsettled comparison on, and to the raw p-values of the same pairs (so a raw p-value and its
-    adjusted one come from the same resamples): the intervals stay on B, a verdict settled at B keeps
-    its p-value, an unsettled one is re-estimated, and the run is the same with 2 jobs."""
+    adjusted one come from the same resamples): the intervals stay on B, a verdict settled at B
+    keeps its p-value, an unsettled one is re-estimated, and the run is the same with 2 jobs."""
     rng = np.random.default_rng(4)
     gold = rng.integers(0, 2, 300)
     preds = [np.where(rng.random(300) < a, gold, 1 - gold) for a in (0.8, 0.74, 0.72, 0.6)]
@@ -228,6 +231,6 @@ def test_randomization_p_values_count_rounds_wherever_their_number_is_given():
         s for s in prose.paragraph(whole.settings, whole.competitions) if isinstance(s, str)
     )
     assert (
-        "re-estimated from twice as many rounds, up to 8,000 (intervals stay on the first 500 resamples)"
-        in methods
+        "re-estimated from twice as many rounds, up to 8,000 (intervals stay on the first 500 "
+        "resamples)" in methods
     )

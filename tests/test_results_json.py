@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from compreport.cli import main
-from compreport.stats.analysis import Analysis
+from compreport.stats.results import Analysis
 
 DATA = Path(__file__).parent / "data" / "bestgen2022-absa"
 SYSTEMS = ["aen_bert", "bert_spc", "memnet", "atae_lstm", "td_lstm"]

@@ -45,13 +45,10 @@ def test_small_class_warning_names_competition_metric_and_classes():
         _frame((3, 7, 50)), gold="gold", id="id", metrics=["macro_f1", "accuracy", "macro_recall"]
     )
     assert _warnings(data) == [
-        f"competition 'competition': metric {m!r} is built from per-class scores, and gold classes "
-        "'c0' "
-        f"(3 items), 'c1' (7 items) have fewer than {SMALL_CLASS} items: per-class scores of so "
-        "few items are "
-        "unstable, bootstrap resamples hold a varying number of these items, or none, and the "
-        "metric's "
-        f"intervals can miss on one side (see docs/statistics.md)"
+        f"competition 'competition': metric {m!r} is built from per-class scores, and gold "
+        f"classes 'c0' (3 items), 'c1' (7 items) have fewer than {SMALL_CLASS} items: per-class "
+        f"scores of so few items are unstable, bootstrap resamples hold a varying number of these "
+        f"items, or none, and the metric's intervals can miss on one side (see docs/statistics.md)"
         for m in ("macro_f1", "macro_recall")
     ]
     with warnings.catch_warnings():
@@ -107,9 +104,8 @@ def test_undefined_replicates_are_dropped_counted_and_said():
     said = [str(w.message) for w in caught if "is undefined on" in str(w.message)]
     assert said == [
         f"competition 'competition': metric 'roc_auc' is undefined on {dropped} bootstrap "
-        "resamples "
-        f"(e.g. a resample without a class it needs); they are left out of its intervals and "
-        f"bootstrap p-values"
+        f"resamples (e.g. a resample without a class it needs); they are left out of its "
+        f"intervals and bootstrap p-values"
     ]
     assert all(np.isfinite([s.ci_low, s.ci_high]).all() for s in ma.scores)
     assert ma.replicates.shape[0] == 500 - dropped and all(np.isfinite(c.p_value) for c in ma.pairs)

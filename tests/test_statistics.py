@@ -9,9 +9,10 @@ import pytest
 import scipy.stats
 
 from compreport.inputs.competition import Competition, MetricSpec
+from compreport.settings import Settings
 from compreport.stats import intervals, letters, multitest
 from compreport.stats import resampling as bootstrap
-from compreport.stats.analysis import Settings, analyze_competition
+from compreport.stats.analysis import analyze_competition
 from compreport.stats.metrics import get_metric
 
 DATA = Path(__file__).parent / "data" / "bestgen2022-absa"
@@ -62,7 +63,7 @@ def test_bestgen_bca_intervals_of_accuracy_differences(absa_bca):
     pairs = {(c.a, c.b): c for c in absa_bca.metrics[0].pairs}
     rows = expected_table("expected_bca_ci_accuracy.txt")
     assert len(rows) == 10
-    for a, b, (m1, m2, low, diff, high) in rows:
+    for a, b, (_m1, _m2, low, diff, high) in rows:
         c = pairs[(a, b)]
         assert c.diff == pytest.approx(diff, abs=1e-4)
         assert c.ci_low == pytest.approx(low, abs=0.005), (a, b)
@@ -79,7 +80,7 @@ def test_bestgen_fisher_pitman_p_values(refine):
     pairs = {(c.a, c.b): c for c in res.metrics[0].pairs}
     rows = expected_table("expected_fisher_pitman_accuracy.txt")
     assert len(rows) == 10
-    for a, b, (m1, m2, diff, p) in rows:
+    for a, b, (_m1, _m2, _diff, p) in rows:
         assert pairs[(a, b)].p_value == pytest.approx(p, abs=0.02), (a, b)
 
 
@@ -152,10 +153,10 @@ def _raw_swap_deltas(gold, preds, masks):
 
 def test_pearson_randomization_matches_the_exact_test_on_raw_predictions():
     """The Pearson randomization p-value is that of swapping the raw predictions: against the exact
-    distribution (all 2^12 swap masks enumerated, scipy's pearsonr on the swapped raw vectors), within
-    4 Monte-Carlo standard errors. Swapping predictions centred on each system's own mean (the
-    earlier statistics) is another test when the means differ (2.9 and 8.3 here): it gave 0.16, the
-    exact p-value is 0.87."""
+    distribution (all 2^12 swap masks enumerated, scipy's pearsonr on the swapped raw vectors),
+    within 4 Monte-Carlo standard errors. Swapping predictions centred on each system's own mean
+    would be another test when the means differ (2.9 and 8.3 here): it gives 0.16, the exact
+    p-value is 0.87."""
     gold, preds = _pearson_pair()
     n = len(gold)
     masks = (np.arange(1 << n)[:, None] >> np.arange(n)) & 1
@@ -219,10 +220,10 @@ def test_pearson_randomization_rounds_swap_raw_predictions(offset, far):
     ids=["plain", "gold-and-a-at-1e6", "all-at-1e6", "1e8-and-minus-1e6"],
 )
 def test_pearson_scores_of_every_swap_equal_scipy_on_raw_predictions(offset, far):
-    """Precision: for every one of the 2^10 swap masks, the scores the randomization test gives the two
-    systems (``Prepared.swapped`` on the summed item statistics) are scipy's pearsonr of the swapped raw
-    predictions to 1e-12, with values around 1e6 or 1e8 of spread about 1 and far-apart systems; the
-    full swap gives the other system's observed score."""
+    """Precision: for every one of the 2^10 swap masks, the scores the randomization test gives the
+    two systems (``Prepared.swapped`` on the summed item statistics) are scipy's pearsonr of the
+    swapped raw predictions to 1e-12, with values around 1e6 or 1e8 of spread about 1 and far-apart
+    systems; the full swap gives the other system's observed score."""
     gold, preds = _pearson_pair(offset, far, n=10)
     n = len(gold)
     p = get_metric("pearson").prepare(competition(gold, preds, metric="pearson"), {})
@@ -252,7 +253,8 @@ def test_pearson_scores_of_every_swap_equal_scipy_on_raw_predictions(offset, far
 
 
 def test_percentile_ci_coverage_of_accuracy():
-    """On data from a known population (accuracy 0.7), the 95% CI covers the truth 93-97% of the time.
+    """On data from a known population (accuracy 0.7), the 95% CI covers the truth 93-97% of the
+    time.
 
     The 400 trials are 400 systems of one competition, each correct on an item with probability 0.7
     independently of the others: independent data sets, resampled by one shared index matrix (as the
@@ -378,7 +380,8 @@ def test_too_few_resamples_for_the_corrections_is_warned():
             competition(gold, preds),
             Settings(bootstrap=1000, family="vs-best", correction="holm", refine=False),
         )
-    # max-T (the default) and BH can reject with any B >= 20: an adjusted p-value is one exceedance proportion
+    # max-T (the default) and BH can reject with any B >= 20: an adjusted p-value is one exceedance
+    # proportion
     for settings in (
         Settings(bootstrap=100, refine=False),
         Settings(bootstrap=1000, correction="bh"),

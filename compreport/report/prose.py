@@ -15,7 +15,6 @@ from compreport.language import vocabulary as vocab
 from compreport.report.metricnames import metric_label
 from compreport.settings import Settings
 from compreport.stats import montecarlo
-from compreport.stats.multitest import smallest_family
 from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalysis, Score
 
 
@@ -566,19 +565,14 @@ def verdict(
 
 def cannot_reject(settings: Settings, ma: MetricAnalysis) -> str | None:
     """When the stored ``verdicts["can_reject"]`` is False: one sentence saying that no comparison
-    of ``ma`` can be significant with this B, so its groups and ties say nothing; else None.
-    Shown first (terminal summary, report header, team sheets), not only among the notes."""
+    of ``ma`` can be significant with this B, so its groups and ties say nothing, and the stored
+    B that could (``verdicts["b_needed"]``); else None. Shown first (terminal summary, report
+    header, team sheets), not only among the notes."""
     v = ma.verdicts
     if v.get("can_reject") is not False:
         return None
     tested = int(v.get("tested", 0))
     resamples = int(v.get("resamples") or settings.bootstrap)
-    need = montecarlo.b_needed(
-        smallest_family(v.get("family", settings.family), tested),
-        settings.alpha,
-        settings.correction,
-        settings.refine,
-    )
     return tr(
         "Too few resamples for {metric}: with {resamples} no p-value can fall below 1/({n} + 1), so the {rule} "
         "({tested} comparisons tested) can never reject at \u03b1 = {alpha}; every system shares one group and "
@@ -589,7 +583,7 @@ def cannot_reject(settings: Settings, ma: MetricAnalysis) -> str | None:
         rule=settings.rule,
         tested=count(tested),
         alpha=decimal(settings.alpha),
-        need=count(need),
+        need=count(v["b_needed"]),
     )
 
 

@@ -1,10 +1,10 @@
 """Run the analysis: the paired bootstrap of every competition, then every number and verdict.
 
-``analyze(competitions, settings)`` runs the paired bootstrap for each competition and
-builds one :class:`~compreport.stats.results.MetricAnalysis` per metric. Every decision
-(significant or not, groups, intervals excluding zero, ties with the best, ranks, best) is
-taken here, once, under one correction and one family, and stored in the result objects;
-renderers read them and decide nothing.
+:func:`analyze` runs the paired bootstrap for each competition (:func:`analyze_competition`) and
+builds one :class:`~compreport.stats.results.MetricAnalysis` per metric
+(:func:`analyze_metric`). Every decision (significant or not, groups, intervals excluding zero,
+ties with the best, ranks, best) is taken here, once, under one correction and one family, and
+stored in the result objects; renderers read them and decide nothing.
 """
 
 from __future__ import annotations
@@ -30,10 +30,12 @@ from compreport.stats import (
 )
 from compreport.stats import resampling as bootstrap
 from compreport.stats.classes import CLASSIFICATION, SMALL_CLASS, per_class, small_classes
-from compreport.stats.memory import check_memory, check_replicates_memory
+from compreport.stats.memory import block_rows, check_memory, check_replicates_memory
 from compreport.stats.metrics import get_metric
+from compreport.stats.metrics.base import Prepared
 from compreport.stats.metrics.fields import NO_PREDICTION
 from compreport.stats.metrics.ranking import RankingMetric
+from compreport.stats.resampler import competition_key
 from compreport.stats.results import (
     Analysis,
     Comparison,
@@ -43,20 +45,16 @@ from compreport.stats.results import (
 )
 
 __all__ = [
-    "Analysis",
-    "Comparison",
-    "CompetitionAnalysis",
-    "MetricAnalysis",
-    "Score",
-    "Settings",
     "analyze",
     "analyze_competition",
     "analyze_metric",
+    "bootstrap_note",
+    "small_class_note",
 ]
 
 
 def _comparisons(names, a, b, d, corr, decide, alpha, settled) -> list[Comparison]:
-    """Comparison objects of index pairs ``a``, ``b`` with their p-values and the stored verdicts."""
+    """Comparison objects of index pairs ``a``, ``b`` with their p-values and stored verdicts."""
     excludes = (
         np.isfinite(d["ci_low"])
         & np.isfinite(d["ci_high"])
@@ -160,40 +158,70 @@ def analyze_metric(
 
     Parameters
     ----------
+    name : str
+        The metric's name.
+    params : dict
+        Its parameters after validation (stored as given).
+    higher_is_better : bool
+        Orientation of the scores.
+    ideal : float or None
+        The best possible score (the competitiveness summary's room for improvement).
+    primary : bool
+        The competition is ranked by this metric.
     systems : list of str
-        System names in input order; ``observed`` (m,) and ``replicates`` (B, m) follow it.
+        System names in input order; the columns of ``observed`` and ``replicates`` follow it.
+    observed : ndarray, shape (m,)
+        Scores on the full test set (NaN: undefined).
+    replicates : ndarray, shape (B, m)
+        Paired bootstrap replicates of every system (the same resamples for all).
     settings : Settings
         ``settings.correction`` over ``settings.family`` decides every verdict.
+    n : int
+        Test items (stored in the competitiveness summary).
     jack : (ndarray, ndarray), optional
-        Leave-one-out scores and weights, needed for BCa intervals.
+        Leave-one-out scores (J, m) and their weights (J,), needed for BCa intervals.
     test_p : callable, optional
-        ``test_p(a, b)`` replaces the bootstrap p-values (the randomization test).
-    p_replicates : ndarray (R, m), optional
-        Replicates the bootstrap p-values come from, when they are re-estimated from more resamples
-        than the intervals (``settings.refine``); default ``replicates``.
+        ``test_p(a, b)`` gives the p-values of the pairs ``a``, ``b`` (index arrays) instead of
+        the bootstrap test (the randomization test).
+    baselines : sequence of str
+        Systems that do not compete (unless ``settings.include_baselines``): they are shown,
+        compared in pairs and grouped, but the best is the best participant, and the comparisons
+        with the best and the competitiveness figures are over participants only.
+    p_replicates : ndarray, shape (R, m), optional
+        Replicates the bootstrap p-values come from, when they are re-estimated from more
+        resamples than the intervals (``settings.refine``); default ``replicates``.
     p_resamples : int, optional
         Resamples behind every raw p-value (R; default ``settings.bootstrap``).
     state : dict, optional
-        Kept by the caller between calls for the same metric (refinement): the pairs' differences,
-        intervals and raw p-values from ``replicates``, and the max-T counts
+        Kept by the caller between calls for the same metric (refinement): the pairs'
+        differences, intervals and raw p-values from ``replicates``, and the max-T counts
         (:class:`~compreport.stats.maxt.StepDown`) to which the caller adds replicates.
-    baselines : sequence of str
-        Systems that do not compete (unless ``settings.include_baselines``): they are shown, compared
-        in pairs and grouped, but the best is the best participant, the comparisons with the best
-        and the competitiveness figures are over participants only.
 
     Returns
     -------
     MetricAnalysis
         Scores in rank order, the comparisons with the best, every pair, and the verdicts.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from compreport.settings import Settings
+    >>> obs = np.array([0.80, 0.78, 0.60])
+    >>> reps = np.random.default_rng(0).normal(obs, 0.02, size=(999, 3))
+    >>> ma = analyze_metric("accuracy", {}, True, 1.0, True, ["A", "B", "C"], obs, reps,
+    ...                     Settings(bootstrap=999), n=500)
+    >>> [(s.system, s.group) for s in ma.scores]
+    [('A', 'a'), ('B', 'a'), ('C', 'b')]
+    >>> [(c.b, c.significant) for c in ma.vs_best]
+    [('B', False), ('C', True)]
     """
     m, alpha, ci = len(systems), settings.alpha, settings.ci_method
     order, rank = ranking.order_systems(observed, higher_is_better)
     defined = np.isfinite(observed)
-    # A replicate where a system with a defined score is undefined (a resample with no positive item
-    # under roc_auc, say) is dropped for the whole metric, and counted: intervals, bootstrap p-values
-    # and the max-T step-down are all over the same defined replicates (randomization p-values count
-    # their rounds, R, whatever the bootstrap replicates).
+    # A replicate where a system with a defined score is undefined (a resample with no positive
+    # item under roc_auc, say) is dropped for the whole metric, and counted: intervals, bootstrap
+    # p-values and the max-T step-down are all over the same defined replicates (randomization
+    # p-values count their rounds, R, whatever the bootstrap replicates).
     replicates, undefined_reps = _defined_rows(replicates, defined)
     R = settings.bootstrap if p_resamples is None else p_resamples
     if p_replicates is not None:
@@ -216,9 +244,8 @@ def analyze_metric(
     ia, ib = np.triu_indices(m, k=1)  # every pair (a above b) in rank order
     pa, pb = order[ia], order[ib]
     pair_of = {(int(a), int(b)): k for k, (a, b) in enumerate(zip(pa, pb))}
-    vb_pairs = np.array(
-        [pair_of[best, int(o)] for o in others], dtype=int
-    )  # the best ranks above the others
+    # the comparisons with the best, where the best is a (it ranks above the others)
+    vb_pairs = np.array([pair_of[best, int(o)] for o in others], dtype=int)
     with_best = np.zeros(len(ia), dtype=bool)
     with_best[vb_pairs] = True
     state = {} if state is None else state
@@ -233,8 +260,8 @@ def analyze_metric(
         pr["p_value"] = significance.p_values(
             observed, p_replicates, pa, pb, higher_is_better, test=test
         )
-    # A system whose score is undefined (a constant prediction under Pearson, say) is not compared:
-    # its comparisons are untested (NaN), outside every family, and it has no group.
+    # A system whose score is undefined (a constant prediction under Pearson, say) is not
+    # compared: its comparisons are untested (NaN), outside every family, and it has no group.
     pr["p_value"][~(defined[pa] & defined[pb])] = np.nan
     tested_pairs = np.isfinite(pr["p_value"])
     if test == "bootstrap":  # the max-T step-down over the family, from the joint replicates
@@ -242,16 +269,16 @@ def analyze_metric(
             families = np.where(tested_pairs, ia if settings.family == "per-row" else 0, -1)
             state["step"] = maxt.StepDown(observed, replicates, pa, pb, families, higher_is_better)
         p_maxt, maxt_resamples = state["step"].adjusted(), state["step"].resamples
-        if (
-            settings.correction == "maxt"
-        ):  # raw p-values over the same replicates as the verdicts' (refined)
+        if settings.correction == "maxt":
+            # raw p-values over the same replicates as the verdicts' (refined)
             pr["p_value"] = np.where(tested_pairs, state["step"].raw(), pr["p_value"])
     else:
         p_maxt, maxt_resamples = np.full(len(ia), np.nan), np.zeros(len(ia), dtype=np.int64)
 
     def corrected(raw: np.ndarray) -> dict[str, np.ndarray]:
-        """Every correction of the pairs' raw p-values ``raw`` over ``settings.family`` (``vs-best``:
-        over all pairs, since the best is chosen on the same data), with the max-T p-values."""
+        """Every correction of the pairs' raw p-values ``raw`` over ``settings.family``
+        (``vs-best``: over all pairs, since the best is chosen on the same data), with the max-T
+        p-values."""
         out = (
             multitest.correct_within(raw, ia)
             if settings.family == "per-row"
@@ -270,8 +297,9 @@ def analyze_metric(
     in_family = np.isfinite(decide)  # the pairs the rule tests
     # whether each verdict survives the Monte-Carlo error of every p-value of the family
     cap = montecarlo.REFINE_FACTOR * settings.bootstrap
-    # The classification runs over the family the correction runs over (under vs-best: every tested
-    # pair, since the best's comparisons are corrected over all of them), read on the pairs it decides.
+    # The classification runs over the family the correction runs over (under vs-best: every
+    # tested pair, since the best's comparisons are corrected over all of them), read on the pairs
+    # it decides.
     correcting = tested_pairs if settings.family == "vs-best" else in_family
     if settings.correction == "maxt":  # an adjusted p-value is itself one exceedance proportion
         every = montecarlo.settled(
@@ -301,13 +329,13 @@ def analyze_metric(
         if settings.correction == "maxt" and test == "bootstrap"
         else R,
     )
-    vb = {
-        k: v[vb_pairs] for k, v in pr.items()
-    }  # the comparisons with the best, as stored among the pairs
+    # the comparisons with the best, as stored among the pairs
+    vb = {k: v[vb_pairs] for k, v in pr.items()}
     different = np.zeros((m, m), dtype=bool)
     different[pa, pb] = different[pb, pa] = multitest.rejects(np.nan_to_num(decide, nan=1.0), alpha)
-    # a group letter says what the tests found: a system none of whose pairs is tested (a baseline under
-    # vs-best, every system with B = 0, an undefined score) gets none rather than every other's letter
+    # a group letter says what the tests found: a system none of whose pairs is tested (a baseline
+    # under vs-best, every system with B = 0, an undefined score) gets none rather than every
+    # other's letter
     tested = np.zeros(m, dtype=bool)
     tested[pa[in_family]] = tested[pb[in_family]] = True
     ranked = order[(defined & tested)[order]]
@@ -393,12 +421,10 @@ def _defined_rows(replicates: np.ndarray, defined: np.ndarray) -> tuple[np.ndarr
 
 
 def _rule(settings: Settings, tested: int, resamples: int) -> dict:
-    """The stored rule behind a metric's verdicts: ``alpha``, ``correction``, ``family``, the number of
-    comparisons ``tested`` in the family, the ``resamples`` behind every p-value (B, or more when
-    refined), the smallest p-value ``min_p`` any comparison can reach after the correction with them,
-    and ``can_reject`` (``min_p`` < alpha; None without resamples): when False, every system shares
-    one group and ties with the best whatever the data."""
+    """The stored rule behind a metric's verdicts (:attr:`MetricAnalysis.verdicts`), with the
+    ``tested`` comparisons of its family and the ``resamples`` behind every p-value."""
     min_p = multitest.smallest_corrected_p(settings.family, tested, resamples, settings.correction)
+    can_reject = None if min_p != min_p else bool(multitest.rejects(min_p, settings.alpha))
     return {
         "alpha": settings.alpha,
         "correction": settings.correction,
@@ -407,7 +433,15 @@ def _rule(settings: Settings, tested: int, resamples: int) -> dict:
         "resamples": resamples,
         "min_p": min_p,
         "marks": [list(m) for m in vocab.marks_at(settings.alpha)],
-        "can_reject": None if min_p != min_p else bool(multitest.rejects(min_p, settings.alpha)),
+        "can_reject": can_reject,
+        "b_needed": montecarlo.b_needed(
+            multitest.smallest_family(settings.family, tested),
+            settings.alpha,
+            settings.correction,
+            settings.refine,
+        )
+        if can_reject is False
+        else None,
     }
 
 
@@ -458,12 +492,31 @@ def _competitiveness(
 
 
 def bootstrap_note(comp: Competition, settings: Settings) -> str | None:
-    """The warning that B is too small for the correction to ever reject, even after refinement (up
-    to :data:`~compreport.stats.montecarlo.REFINE_FACTOR` x B when ``settings.refine``), or None: over
-    the family (all pairs, also under vs-best); per row, over the best's own row
-    of m − 1 comparisons (other rows, smaller, may still reject: :func:`~compreport.stats.multitest.
-    smallest_family`, behind the stored ``verdicts["can_reject"]``), so that every system ties with
-    the best whatever the data. ``vs-best`` is corrected over all pairs."""
+    """The warning that B is too small for the correction to ever reject, or None.
+
+    Given before the bootstrap, from the number of systems. An estimated p-value is never below
+    1/(B + 1), and refinement (``settings.refine``) draws at most
+    :data:`~compreport.stats.montecarlo.REFINE_FACTOR` x B resamples (not counted under max-T,
+    whose refinement keeps the studentization of the first B). The warning is given when even
+    then the correction cannot reject within the family: all pairs (also under ``vs-best``, which
+    is corrected over all pairs), or under ``per-row`` the best's own row of m - 1 comparisons,
+    so that every system ties with the best whatever the data. Smaller rows may still reject: the
+    stored ``verdicts["can_reject"]`` and ``verdicts["b_needed"]`` of each metric count the
+    smallest family (:func:`~compreport.stats.multitest.smallest_family`).
+
+    Parameters
+    ----------
+    comp : Competition
+        The competition (its id and its number of systems, m).
+    settings : Settings
+        B, alpha, the correction, the family and refinement.
+
+    Returns
+    -------
+    str or None
+        The warning, ending with the B that would do, as the caller names the option
+        (``use -B 1320 or more``; :func:`compreport.language.caller.option`).
+    """
     size = comp.m - 1 if settings.family == "per-row" else comp.m * (comp.m - 1) // 2
     most = settings.bootstrap * (
         montecarlo.REFINE_FACTOR if settings.refine and settings.correction != "maxt" else 1
@@ -478,19 +531,39 @@ def bootstrap_note(comp: Competition, settings: Settings) -> str | None:
             if settings.family == "per-row"
             else f"{settings.rule} ({size} comparisons tested)"
         )
+        ties = (
+            "; every system ties with the best whatever the data"
+            if settings.family == "per-row"
+            else ""
+        )
         return (
-            f"competition {comp.id!r}: with B = {settings.bootstrap}{refined} the smallest p-value is "
-            f"1/(B+1), so {which} can never reject at alpha = {settings.alpha}"
-            f"{'; every system ties with the best whatever the data' if settings.family == 'per-row' else ''}"
-            f"; use {option('bootstrap', need)} or more"
+            f"competition {comp.id!r}: with B = {settings.bootstrap}{refined} the smallest p-value "
+            f"is 1/(B+1), so {which} can never reject at alpha = {settings.alpha}{ties}; "
+            f"use {option('bootstrap', need)} or more"
         )
     return None
 
 
-def small_class_note(comp: Competition, p, settings: Settings) -> str | None:
-    """The warning that metric ``p`` is built from per-class scores of gold classes with fewer than
-    :data:`~compreport.stats.classes.SMALL_CLASS` items, naming them with their items; None when
-    there is none, or without resamples."""
+def small_class_note(comp: Competition, p: Prepared, settings: Settings) -> str | None:
+    """The warning that a metric's intervals may be unreliable because of classes with few items.
+
+    Parameters
+    ----------
+    comp : Competition
+        The competition (its gold labels).
+    p : Prepared
+        The metric; its :attr:`~compreport.stats.metrics.base.Prepared.class_scores` name the
+        classes whose per-class scores it is built from.
+    settings : Settings
+        Only ``settings.bootstrap`` is read: without resamples there is no interval to warn about.
+
+    Returns
+    -------
+    str or None
+        The warning, naming each gold class with fewer than
+        :data:`~compreport.stats.classes.SMALL_CLASS` items and its items; None when there is
+        none, or when B = 0.
+    """
     if not settings.bootstrap:
         return None
     small = small_classes(comp, p.class_scores)
@@ -504,9 +577,10 @@ def small_class_note(comp: Competition, p, settings: Settings) -> str | None:
     several = len(small) > 1
     return (
         f"competition {comp.id!r}: metric {p.name!r} is built from per-class scores, and gold "
-        f"class{'es' if several else ''} {listed} {'have' if several else 'has'} fewer than {SMALL_CLASS} "
-        f"items: per-class scores of so few items are unstable, bootstrap resamples hold a varying number "
-        f"of these items, or none, and the metric's intervals can miss on one side (see docs/statistics.md)"
+        f"class{'es' if several else ''} {listed} {'have' if several else 'has'} fewer than "
+        f"{SMALL_CLASS} items: per-class scores of so few items are unstable, bootstrap resamples "
+        f"hold a varying number of these items, or none, and the metric's intervals can miss on "
+        f"one side (see docs/statistics.md)"
     )
 
 
@@ -518,11 +592,40 @@ def analyze_competition(
     progress: bool | None = None,
     mode: str | None = None,
 ) -> CompetitionAnalysis:
-    """Prepare metrics, run the shared paired bootstrap and analyse every metric.
+    """Prepare the metrics, run the shared paired bootstrap and analyse every metric.
 
-    BLAS runs on one thread meanwhile: a threaded matrix product sums in an order that depends on
-    the number of threads (``OPENBLAS_NUM_THREADS``), which changed the last digit of some
-    statistics; the engine's products are small, and one thread is also faster for them."""
+    Warnings about the inputs and the resampling are given (:func:`compreport.errors.warn`) and
+    stored in the result. When some verdict is unsettled and ``settings.refine``, more resamples
+    are drawn, doubling up to :data:`~compreport.stats.montecarlo.REFINE_FACTOR` x B.
+
+    Parameters
+    ----------
+    comp : Competition
+        Gold, predictions and metric specs.
+    settings : Settings
+        B, seed, alpha, interval method, test, correction, family and refinement.
+    jobs : int
+        Worker processes drawing the blocks of replicates (default 1); the numbers do not depend
+        on it.
+    progress : bool or None
+        Show a progress bar on stderr; None (default): only when stderr is a terminal.
+    mode : {"items", "patterns", None}
+        Force a drawing scheme (:func:`compreport.stats.resampling.run`); None (default) chooses.
+
+    Returns
+    -------
+    CompetitionAnalysis
+
+    Raises
+    ------
+    InputError
+        For a competition without metrics, a metric given twice or that cannot score the data,
+        ``--test randomization`` with a metric that has no per-item statistics, or arrays that
+        would not fit in memory.
+    """
+    # BLAS on one thread: a threaded matrix product sums in an order that depends on the number of
+    # threads (OPENBLAS_NUM_THREADS), which would change the last digit of some statistics; the
+    # engine's products are small, and one thread is also faster for them.
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(limits=1, user_api="blas"):
@@ -538,16 +641,15 @@ def _analyze_competition(
             f"[[metrics]])"
         )
     prepared, label_fields = [], set()
-    unjudged = int(
-        (comp.gold == NO_PREDICTION).any(axis=1).sum()
-    )  # items added by --unjudged: no gold value
+    # items added by --unjudged have no gold value
+    unjudged = int((comp.gold == NO_PREDICTION).any(axis=1).sum())
     for spec in comp.metrics:
         metric = get_metric(spec.name, spec.base)
         if unjudged and not isinstance(metric, RankingMetric):
             raise InputError(
-                f"competition {comp.id!r}: {unjudged} unjudged items ({option('unjudged')}) have no gold "
-                f"value; metric {spec.name!r} needs one for every item (only ranking metrics, which "
-                f"read them as not relevant, can score them)"
+                f"competition {comp.id!r}: {unjudged} unjudged items ({option('unjudged')}) have "
+                f"no gold value; metric {spec.name!r} needs one for every item (only ranking "
+                f"metrics, which read them as not relevant, can score them)"
             )
         p = metric.prepare(comp, dict(spec.params))
         prepared.append(p)
@@ -581,10 +683,11 @@ def _analyze_competition(
         for p in prepared:
             if not p.decomposable:
                 raise InputError(
-                    f"competition {comp.id!r}: {option('test', 'randomization')} needs metrics with "
-                    f"per-item statistics; {p.name!r} has none (use {option('test', 'bootstrap')})"
+                    f"competition {comp.id!r}: {option('test', 'randomization')} needs metrics "
+                    f"with per-item statistics; {p.name!r} has none "
+                    f"(use {option('test', 'bootstrap')})"
                 )
-    key = bootstrap.competition_key(comp.id)
+    key = competition_key(comp.id)
     label = f"competition {comp.id!r}: the bootstrap"
     res = bootstrap.run(
         prepared,
@@ -602,12 +705,11 @@ def _analyze_competition(
         clusters=comp.clusters,
     )
 
-    states = [
-        {} for _ in prepared
-    ]  # per metric: the pairs' numbers and max-T counts, kept while refining
+    # per metric: the pairs' numbers and max-T counts, kept while refining
+    states = [{} for _ in prepared]
 
     def analyze_all(p_res, resamples: int) -> list[MetricAnalysis]:
-        """Every metric: intervals from ``res``, raw p-values from ``p_res`` (``resamples`` of them)."""
+        """Every metric: intervals from ``res``, raw p-values from ``p_res`` (``resamples``)."""
         out = []
         for i, p in enumerate(prepared):
             test_p = (lambda a, b, i=i: p_res.randomization_p(i, a, b)) if randomization else None
@@ -634,11 +736,11 @@ def _analyze_competition(
         return out
 
     metrics = analyze_all(res, settings.bootstrap)
-    # Refinement: while some verdict is within the Monte-Carlo error of its p-values, draw twice as many
-    # resamples, up to REFINE_FACTOR x B: the seeded streams continue, so only the new resamples are
-    # drawn and the first B are the ones above. Under max-T the new resamples are added to the
-    # step-down's counts from the first unsettled pair on; under the other corrections every raw
-    # p-value is re-estimated from all the resamples.
+    # Refinement: while some verdict is within the Monte-Carlo error of its p-values, draw twice as
+    # many resamples, up to REFINE_FACTOR x B: the seeded streams continue, so only the new
+    # resamples are drawn and the first B are the ones above. Under max-T the new resamples are
+    # added to the step-down's counts from the first unsettled pair on; under the other corrections
+    # every raw p-value is re-estimated from all the resamples.
     total, cap = settings.bootstrap, montecarlo.REFINE_FACTOR * settings.bootstrap
     p_res = res
     stepwise = settings.correction == "maxt"
@@ -647,8 +749,8 @@ def _analyze_competition(
         and 0 < total < cap
         and montecarlo.worth_refining(metrics, cap, settings.alpha)
     ):
-        # under max-T only the metrics with a verdict to settle are drawn (the same item draws serve any
-        # subset of the metrics); the other corrections re-estimate every p-value
+        # under max-T only the metrics with a verdict to settle are drawn (the same item draws serve
+        # any subset of the metrics); the other corrections re-estimate every p-value
         need = (
             [
                 i
@@ -688,9 +790,8 @@ def _analyze_competition(
                     label,
                     f"use a smaller {option('bootstrap')}, or turn {option('refine')} off",
                 )
-        except (
-            InputError
-        ) as exc:  # more resamples would not fit in memory: keep what is settled so far
+        except InputError as exc:
+            # more resamples would not fit in memory: keep what is settled so far
             note = (
                 f"competition {comp.id!r}: p-values not refined beyond {total:,} resamples ({exc})"
             )
@@ -710,17 +811,18 @@ def _analyze_competition(
         dropped = int(ma.verdicts.get("undefined_replicates") or 0)
         if dropped:
             note = (
-                f"competition {comp.id!r}: metric {ma.name!r} is undefined on {dropped:,} bootstrap "
-                f"resamples (e.g. a resample without a class it needs); they are left out of its intervals "
-                f"and bootstrap p-values"
+                f"competition {comp.id!r}: metric {ma.name!r} is undefined on {dropped:,} "
+                f"bootstrap resamples (e.g. a resample without a class it needs); they are left "
+                f"out of its intervals and bootstrap p-values"
             )
             warn(note)
             notes.append(note)
         undefined = [s.system for s in ma.scores if not np.isfinite(s.score)]
         if undefined:
             note = (
-                f"competition {comp.id!r}: metric {ma.name!r} is undefined for {', '.join(map(repr, undefined))} "
-                f"(e.g. constant predictions); left out of the comparisons, corrections and groups"
+                f"competition {comp.id!r}: metric {ma.name!r} is undefined for "
+                f"{', '.join(map(repr, undefined))} (e.g. constant predictions); left out of the "
+                f"comparisons, corrections and groups"
             )
             warn(note)
             notes.append(note)
@@ -748,7 +850,7 @@ def _analyze_competition(
             "resampling": res.mode,
             "patterns": res.patterns,
             "statistics": res.engine,
-            "block_replicates": bootstrap.block_rows(comp.n),
+            "block_replicates": block_rows(comp.n),
         },
     )
 
@@ -761,14 +863,33 @@ def analyze(
     progress: bool | None = None,
     workshop: dict | None = None,
 ) -> Analysis:
-    """Analyse every competition under one :class:`Settings` (see :func:`analyze_competition`).
+    """Analyse every competition under one :class:`~compreport.settings.Settings`.
 
-    ``jobs``: worker processes. With several competitions they analyse the competitions in parallel
-    (one competition per worker); with one, they draw its blocks of replicates. The numbers do not
-    depend on it.
+    Parameters
+    ----------
+    competitions : list of Competition
+        In the order the results keep.
+    settings : Settings
+        The settings every number and verdict is computed under.
+    jobs : int
+        Worker processes (default 1). With several competitions they analyse the competitions in
+        parallel, one competition per worker; with one, they draw its blocks of replicates. The
+        numbers do not depend on it.
+    progress : bool or None
+        Show progress on stderr; None (default): only when stderr is a terminal.
+    workshop : dict, optional
+        ``name``, ``year`` and ``description`` of the workshop, stored in the result.
 
-    A ``settings.bootstrap`` whose replicates would not fit in the memory available is an
-    :class:`InputError` before any work (:func:`~compreport.stats.memory.check_replicates_memory`).
+    Returns
+    -------
+    Analysis
+
+    Raises
+    ------
+    InputError
+        Before any work when the replicates of ``settings.bootstrap`` would not fit in the memory
+        available (:func:`~compreport.stats.memory.check_replicates_memory`), and as
+        :func:`analyze_competition` raises it.
     """
     check_replicates_memory([(c.id, c.m, len(c.metrics)) for c in competitions], settings.bootstrap)
     if jobs > 1 and len(competitions) > 1:

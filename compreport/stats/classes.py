@@ -30,10 +30,11 @@ CLASSIFICATION = frozenset(
 NONE_LABEL = "(no prediction)"
 
 #: A gold class with fewer items than this makes per-class scores (a macro average's F1, a binary
-#: F1's class) unstable: item-bootstrap resamples hold it Binomial(n, n_c/n) times, a relative spread
-#: of about 1/sqrt(n_c), none with probability about exp(-n_c). benchmarks/coverage.py (macro-F1,
-#: docs/statistics.md): the 95 % percentile interval covers 0.86 with 2 items and 0.93 with 3, every
-#: miss on one side; about 0.95 from 5, its misses still lopsided up to 10 items at n = 300.
+#: F1's class) unstable: item-bootstrap resamples hold it Binomial(n, n_c/n) times, a relative
+#: spread of about 1/sqrt(n_c), none with probability about exp(-n_c). benchmarks/coverage.py
+#: (macro-F1, docs/statistics.md): the 95 % percentile interval covers 0.86 with 2 items and 0.93
+#: with 3, every miss on one side; about 0.95 from 5, its misses still lopsided up to 10 items at
+#: n = 300.
 SMALL_CLASS = 10
 
 
@@ -47,16 +48,26 @@ def _sorted(labels) -> list[str]:
 
 
 def per_class(comp: Competition, system: str, field: int) -> dict:
-    """The confusion matrix and per-class scores of ``system`` on field ``field`` (full test set).
+    """The confusion matrix and per-class scores of ``system`` on one field (full test set).
+
+    Parameters
+    ----------
+    comp : Competition
+        Gold and predictions.
+    system : str
+        A system of ``comp``.
+    field : int
+        The index of the label field.
 
     Returns
     -------
     dict
-        ``system``, ``field`` (its name), ``labels`` (the gold classes, rows), ``predicted`` (columns:
-        the gold classes, then predicted labels gold lacks, then :data:`NONE_LABEL` when predictions
-        are missing), ``confusion`` (rows × columns item counts: gold row, predicted column),
-        and per gold class ``precision`` (of the items predicted as the class), ``recall``, ``f1``
-        (0 where undefined, as scikit-learn's ``zero_division=0``) and ``support`` (gold items).
+        ``system``, ``field`` (its name), ``labels`` (the gold classes, rows), ``predicted``
+        (columns: the gold classes, then predicted labels gold lacks, then :data:`NONE_LABEL`
+        when predictions are missing), ``confusion`` (rows × columns item counts: gold row,
+        predicted column), and per gold class ``precision`` (of the items predicted as the
+        class), ``recall``, ``f1`` (0 where undefined, as scikit-learn's ``zero_division=0``)
+        and ``support`` (gold items).
     """
     gold = comp.gold[:, field]
     pred = comp.predictions[comp.systems.index(system), :, field]
@@ -98,9 +109,24 @@ def per_class(comp: Competition, system: str, field: int) -> dict:
 def small_classes(
     comp: Competition, class_scores: dict, threshold: int = SMALL_CLASS
 ) -> list[tuple[str, str, int]]:
-    """The gold classes with fewer than ``threshold`` items (at least one) among those whose
-    per-class statistics a metric uses (:attr:`~compreport.stats.metrics.Prepared.class_scores`):
-    ``(field name, label, items)``, by field then by label."""
+    """The gold classes with fewer than ``threshold`` items among those a metric's score uses.
+
+    Parameters
+    ----------
+    comp : Competition
+        Gold labels.
+    class_scores : dict of int to (list of str or None)
+        The metric's :attr:`~compreport.stats.metrics.base.Prepared.class_scores`: per field, the
+        labels whose per-class statistics it uses (None: every gold class).
+    threshold : int
+        Default :data:`SMALL_CLASS`.
+
+    Returns
+    -------
+    list of (str, str, int)
+        ``(field name, label, items)`` of each class with at least one and fewer than
+        ``threshold`` items, by field then by label.
+    """
     out = []
     for f, labels in sorted(class_scores.items()):
         values, counts = np.unique(comp.gold[:, f], return_counts=True)

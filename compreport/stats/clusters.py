@@ -41,7 +41,16 @@ class Clusters:
 
     @classmethod
     def from_labels(cls, labels, column: str = "cluster") -> Clusters:
-        """From one cluster label per item (any hashable values; compared as strings)."""
+        """From one cluster label per item (any values; compared as strings).
+
+        Examples
+        --------
+        >>> c = Clusters.from_labels(["q2", "q1", "q2", "q3"], column="query")
+        >>> c.codes.tolist(), c.labels, c.sizes.tolist()
+        ([0, 1, 0, 2], ['q2', 'q1', 'q3'], [2, 1, 1])
+        >>> c.items([0, 0, 2]).tolist()    # the items of the drawn clusters, in drawing order
+        [0, 2, 0, 2, 3]
+        """
         values = [str(v) for v in labels]
         first: dict[str, int] = {}
         codes = np.fromiter(
@@ -94,9 +103,10 @@ class Clusters:
         if self.count >= FEW_CLUSTERS:
             return None
         return (
-            f"competition {competition_id!r}: only {self.count} clusters (column {self.column!r}); with fewer "
-            f"than {FEW_CLUSTERS} the cluster bootstrap's intervals come out too narrow and its tests too "
-            f"liberal (Cameron, Gelbach and Miller, 2008): read its verdicts with caution"
+            f"competition {competition_id!r}: only {self.count} clusters (column "
+            f"{self.column!r}); with fewer than {FEW_CLUSTERS} the cluster bootstrap's intervals "
+            f"come out too narrow and its tests too liberal (Cameron, Gelbach and Miller, 2008): "
+            f"read its verdicts with caution"
         )
 
     def describe(self) -> dict:

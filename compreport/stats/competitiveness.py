@@ -19,9 +19,35 @@ def competitiveness(
 ) -> dict:
     """The paper's Table 6 summary for one competition and metric.
 
-    ``p_vs_best``/``p_pairs`` map ``none``/``bonferroni``/``holm``/``bh`` to p-values (NaN: not
-    tested, never a tie). ``m`` counts every system; the score statistics (|win − med|, CV) use the
-    systems whose score is defined.
+    Parameters
+    ----------
+    observed : ndarray, shape (m,)
+        Scores of the systems summarised (NaN: undefined).
+    order : ndarray of int, shape (m,)
+        Their best-first order; ``order[0]`` is the winner.
+    p_vs_best, p_pairs : dict of str to ndarray
+        Per correction (``none``, ``bonferroni``, ``holm``, ``bh``, ``maxt``), the p-values of the
+        comparisons with the winner and of the pairs; NaN: not tested, never a tie.
+    alpha : float
+        The significance level.
+    n : int
+        Test items.
+    ideal : float or None
+        The best possible score; None: no room for improvement is computed.
+    higher_is_better : bool
+        Orientation of the scores.
+
+    Returns
+    -------
+    dict
+        ``n``; ``m`` (every system); ``possible_comparisons``, m(m - 1)/2; ``ties_with_winner``
+        and ``ties``, per correction, the comparisons with the winner and the pairs that are not
+        significant; ``win_minus_median``, |winner - median score|, and ``cv``, the coefficient
+        of variation of the scores in percent (both over the defined scores; None when they are
+        undefined); ``ppi``, the room for improvement ``ideal - winner``, and ``ppi_unit``:
+        ``"percent"`` (points of 100) when the ideal is 1 and higher is better, else
+        ``"metric"`` (the absolute difference in the metric's units); both None without an
+        ideal.
     """
     m = len(observed)
     winner = float(observed[order[0]])

@@ -119,14 +119,17 @@ def competitiveness(analysis):
 
 
 def to_html(analysis, decimals: int = 4) -> str:
-    """The leaderboard of each competition (primary metric) as escaped HTML tables, then the rule."""
+    """The leaderboard of each competition (primary metric) as escaped HTML, then the rule.
+
+    ``decimals``: digits of the scores and p-values (default 4).
+    """
     parts = []
     for c in analysis.competitions:
         df = leaderboard(analysis, competition=c.id)
         df["differs_from_best"] = ["" if v is None else v for v in df["differs_from_best"]]
         parts.append(
-            f"<h4>{html.escape(c.name)} <small>({html.escape(c.id)}; {html.escape(c.primary.name)}; "
-            f"n = {c.n}, m = {len(c.systems)})</small></h4>"
+            f"<h4>{html.escape(c.name)} <small>({html.escape(c.id)}; "
+            f"{html.escape(c.primary.name)}; n = {c.n}, m = {len(c.systems)})</small></h4>"
         )
         parts.append(
             df.to_html(
@@ -135,7 +138,8 @@ def to_html(analysis, decimals: int = 4) -> str:
         )
     s = analysis.settings
     parts.append(
-        f"<p><small>{html.escape(s.rule)}; alpha = {s.alpha:g}; {html.escape(s.ci_method)} intervals; "
-        f"B = {s.bootstrap:,}; seed = {s.seed}; compreport {html.escape(analysis.version)}</small></p>"
+        f"<p><small>{html.escape(s.rule)}; alpha = {s.alpha:g}; "
+        f"{html.escape(s.ci_method)} intervals; B = {s.bootstrap:,}; seed = {s.seed}; "
+        f"compreport {html.escape(analysis.version)}</small></p>"
     )
     return "\n".join(parts)

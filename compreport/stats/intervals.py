@@ -9,7 +9,29 @@ import numpy as np
 
 
 def percentile_interval(replicates: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
-    """Percentile interval at confidence 1 - alpha along axis 0 (linear interpolation, as numpy's default)."""
+    """Percentile interval at confidence 1 - alpha, column by column.
+
+    The alpha/2 and 1 - alpha/2 quantiles of each column, with numpy's default linear
+    interpolation; NaN when there are no replicates.
+
+    Parameters
+    ----------
+    replicates : ndarray, shape (B, k)
+        Bootstrap replicates of k statistics.
+    alpha : float
+        1 - confidence level.
+
+    Returns
+    -------
+    lo, hi : ndarray, shape (k,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> lo, hi = percentile_interval(np.arange(1.0, 101.0)[:, None], 0.1)
+    >>> lo.tolist(), hi.tolist()
+    ([5.95], [95.05])
+    """
     if replicates.shape[0] == 0:
         nan = np.full(replicates.shape[1:], np.nan)
         return nan, nan
@@ -25,7 +47,30 @@ def interval(
     alpha: float,
     jack: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """CI at 1 - alpha by ``method``: ``percentile``, ``bca`` (needs ``jack``) or ``normal``."""
+    """Confidence interval at level 1 - alpha by ``method``, column by column.
+
+    Parameters
+    ----------
+    replicates : ndarray, shape (B, k)
+        Bootstrap replicates of k statistics.
+    theta_hat : ndarray, shape (k,)
+        The statistics on the full data (``bca`` and ``normal``).
+    method : {"percentile", "bca", "normal"}
+        :func:`percentile_interval`, :func:`bca_interval` or :func:`normal_interval`.
+    alpha : float
+        1 - confidence level.
+    jack : (ndarray, ndarray), optional
+        Leave-one-out estimates (J, k) and their weights (J,); needed by ``bca``.
+
+    Returns
+    -------
+    lo, hi : ndarray, shape (k,)
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``method``.
+    """
     if method == "percentile":
         return percentile_interval(replicates, alpha)
     if method == "bca":
@@ -57,8 +102,21 @@ def bca_interval(
 
     Parameters
     ----------
-    replicates : (B, k) bootstrap replicates; theta_hat : (k,) full-sample estimates.
-    jack : (J, k) leave-one-out estimates; weights : (J,) how many items each row stands for.
+    replicates : ndarray, shape (B, k)
+        Bootstrap replicates of k statistics.
+    theta_hat : ndarray, shape (k,)
+        The statistics on the full data.
+    jack : ndarray, shape (J, k)
+        Leave-one-out estimates.
+    weights : ndarray, shape (J,)
+        How many items (or clusters) each row of ``jack`` stands for.
+    alpha : float
+        1 - confidence level.
+
+    Returns
+    -------
+    lo, hi : ndarray, shape (k,)
+        NaN when there are no replicates.
 
     Notes
     -----
@@ -97,7 +155,22 @@ def bca_interval(
 def normal_interval(
     replicates: np.ndarray, theta_hat: np.ndarray, alpha: float
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``theta_hat +/- z_(1-alpha/2) * SE`` with SE the bootstrap SD (ddof=1)."""
+    """Normal interval ``theta_hat +/- z_(1-alpha/2) * SE``, SE the replicates' SD (ddof=1).
+
+    Parameters
+    ----------
+    replicates : ndarray, shape (B, k)
+        Bootstrap replicates of k statistics.
+    theta_hat : ndarray, shape (k,)
+        The statistics on the full data.
+    alpha : float
+        1 - confidence level.
+
+    Returns
+    -------
+    lo, hi : ndarray, shape (k,)
+        NaN with fewer than two replicates.
+    """
     from scipy.special import ndtri
 
     se = (

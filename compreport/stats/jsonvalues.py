@@ -1,5 +1,5 @@
-"""Values of results.json: numpy and non-finite numbers out (:func:`json_ready`), dataclasses back in
-(:func:`dataclass_from`)."""
+"""Values of results.json: numpy and non-finite numbers out (:func:`json_ready`), dataclasses
+back in (:func:`dataclass_from`)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,12 @@ def json_ready(obj):
     -------
     object
         A value :func:`json.dumps` writes with ``allow_nan=False``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> json_ready({"p": np.float64(0.5), "se": float("nan"), "ok": (np.bool_(True), np.int64(3))})
+    {'p': 0.5, 'se': None, 'ok': [True, 3]}
     """
     if isinstance(obj, dict):
         return {k: json_ready(v) for k, v in obj.items()}

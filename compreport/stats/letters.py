@@ -10,22 +10,43 @@ ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 def letters(order: list[int], different: np.ndarray) -> dict[int, str]:
     """Compact letter display of significance groups (Piepho 2004, J. Comput. Graph. Stat. 13:456).
 
-    ``different[i, j]`` (read for i < j) is True when systems i and j differ significantly. Returns
-    a letter string per system: two systems share a letter if and only if they do not differ
-    significantly, every system has at least one letter, and no letter is redundant (taking any one
-    letter from any one system would lose a non-significant pair, or leave the system no letter).
-    Letters follow ``order`` (best first): the first system gets "a", and the letters are assigned
-    in the order of the groups' best-ranked systems (beyond 52 letters: a1, b1, ...). The result
-    depends only on ``order`` and ``different``.
+    Two systems share a letter if and only if they do not differ significantly, every system has
+    at least one letter, and no letter is redundant (taking any one letter from any one system
+    would lose a non-significant pair, or leave the system no letter). Letters follow ``order``
+    (best first): the first system gets "a", and the letters are assigned in the order of the
+    groups' best-ranked systems (beyond 52 letters: a1, b1, ...). The result depends only on
+    ``order`` and ``different``.
 
+    Parameters
+    ----------
+    order : list of int
+        The systems 0..m-1, best first.
+    different : ndarray of bool, shape (m, m)
+        ``different[i, j]`` (read for i < j) is True when systems i and j differ significantly.
+
+    Returns
+    -------
+    dict of int to str
+        The letters of each system.
+
+    Notes
+    -----
     The columns (one per letter) are built by insert-and-absorb: start from one column holding
     every system; for each system i, split each column holding i and a system that differs from i
     into the column without i and the column without those systems, then drop columns contained in
-    another. This leaves the maximal groups of mutually non-different systems. The sweep then visits
-    the columns in display order and the systems of each in ``order``, and removes a system from a
-    column when every pair it forms there (and the system itself) also shares another column.
-    Removals only lower what other columns cover, so one pass leaves no redundant letter, and no
-    column contained in another; columns left empty are dropped.
+    another. This leaves the maximal groups of mutually non-different systems. The sweep then
+    visits the columns in display order and the systems of each in ``order``, and removes a system
+    from a column when every pair it forms there (and the system itself) also shares another
+    column. Removals only lower what other columns cover, so one pass leaves no redundant letter,
+    and no column contained in another; columns left empty are dropped.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> different = np.zeros((3, 3), dtype=bool)
+    >>> different[0, 2] = True                  # only the first and the last differ
+    >>> letters([0, 1, 2], different)
+    {0: 'a', 1: 'ab', 2: 'b'}
     """
     m = different.shape[0]
     upper = np.triu(np.asarray(different, dtype=bool), 1)

@@ -33,8 +33,25 @@ _CELLS = 1 << 22
 def studentized(
     observed: np.ndarray, replicates: np.ndarray, a: np.ndarray, b: np.ndarray, sign: float
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Observed differences ``delta`` (k,), their bootstrap standard errors ``se`` (k,) and the
-    statistics ``t = |delta| / se`` (inf where se = 0 and delta != 0, 0 where both are 0)."""
+    """Observed differences of the pairs ``a``, ``b``, their standard errors and t statistics.
+
+    Parameters
+    ----------
+    observed : ndarray, shape (m,)
+        Scores on the full test set.
+    replicates : ndarray, shape (B, m)
+        Paired bootstrap replicates.
+    a, b : ndarray of int, shape (k,)
+        The pairs' system indices.
+    sign : float
+        1.0, or -1.0 for a lower-is-better metric.
+
+    Returns
+    -------
+    delta, se, t : ndarray, shape (k,)
+        The oriented differences, their bootstrap standard deviations (ddof=1) and
+        ``t = |delta| / se`` (inf where se = 0 and delta != 0, 0 where both are 0).
+    """
     delta = sign * (observed[a] - observed[b])
     se = np.empty(len(a))
     step = max(1, _CELLS // max(1, replicates.shape[0]))
@@ -112,8 +129,8 @@ class StepDown:
     >>> import numpy as np
     >>> rng = np.random.default_rng(0)
     >>> obs = np.array([0.8, 0.6, 0.6])
-    >>> sd = StepDown(obs, rng.normal(obs, 0.02, (999, 3)), np.array([0, 0, 1]), np.array([1, 2, 2]),
-    ...               np.zeros(3, dtype=int))
+    >>> a, b = np.array([0, 0, 1]), np.array([1, 2, 2])
+    >>> sd = StepDown(obs, rng.normal(obs, 0.02, (999, 3)), a, b, np.zeros(3, dtype=int))
     >>> sd.adjusted().round(3).tolist(), sd.resamples.tolist()
     ([0.001, 0.001, 1.0], [999, 999, 999])
     >>> sd.add(rng.normal(obs, 0.02, (1000, 3)), unsettled=np.array([False, False, True]))
@@ -133,9 +150,8 @@ class StepDown:
         self.sign = 1.0 if higher_is_better else -1.0
         k = len(a)
         self.hits = np.zeros(k, dtype=np.int64)
-        self.raw_hits = np.zeros(
-            k, dtype=np.int64
-        )  # each pair's own exceedances: its two-sided raw p-value
+        # each pair's own exceedances: its two-sided raw p-value
+        self.raw_hits = np.zeros(k, dtype=np.int64)
         self.resamples = np.zeros(k, dtype=np.int64)
         self.groups = []
         if replicates.shape[0] < 2:
@@ -151,17 +167,18 @@ class StepDown:
                     "a": a[idx],
                     "b": b[idx],
                     "delta": delta,
-                    "inverse": np.where(
-                        se > 0, 1.0 / np.where(se > 0, se, 1.0), 0.0
-                    ),  # constant: never exceeds
+                    # 1 / se; 0 for a constant difference, which never exceeds
+                    "inverse": np.where(se > 0, 1.0 / np.where(se > 0, se, 1.0), 0.0),
                     "threshold": t - _TOL * np.maximum(1.0, np.where(np.isfinite(t), t, 1.0)),
                 }
             )
         self.add(replicates)
 
     def add(self, replicates: np.ndarray, unsettled: np.ndarray | None = None) -> None:
-        """Count the replicates (R, m) in: all pairs, or with ``unsettled`` (k,) given, in each family
-        the pairs from the first unsettled one on (a family without one is left as it is)."""
+        """Count the replicates (R, m) in.
+
+        All pairs, or with ``unsettled`` (k,) given, in each family the pairs from the first
+        unsettled one on (a family without one is left as it is)."""
         by_system = None  # (m, R): one contiguous row per system, gathered row by row below
         for g in self.groups:
             start = 0
@@ -172,11 +189,10 @@ class StepDown:
                 start = int(flagged[0])
             if by_system is None:
                 by_system = np.ascontiguousarray(replicates.T)
-            # least significant first: the running maximum down the rows is then the max over l >= j
+            # least significant first, so the running maximum down the rows is the max over l >= j
             aa, bb = g["a"][start:][::-1], g["b"][start:][::-1]
-            shift = (self.sign * g["delta"][start:][::-1])[
-                :, None
-            ]  # |s (x_a - x_b) - d| = |x_a - x_b - s d|
+            # |s (x_a - x_b) - d| = |x_a - x_b - s d|
+            shift = (self.sign * g["delta"][start:][::-1])[:, None]
             inverse, threshold = (
                 g["inverse"][start:][::-1, None],
                 g["threshold"][start:][::-1, None],
@@ -199,8 +215,10 @@ class StepDown:
             self.resamples[g["idx"][start:]] += replicates.shape[0]
 
     def raw(self) -> np.ndarray:
-        """Each pair's own two-sided p-value, ``(1 + #{T*_j >= t_j}) / (R_j + 1)`` over the same
-        replicates as its adjusted p-value (the null-shifted bootstrap test); NaN for pairs not tested."""
+        """Each pair's own two-sided p-value, ``(1 + #{T*_j >= t_j}) / (R_j + 1)``.
+
+        Over the same replicates as its adjusted p-value (the null-shifted bootstrap test); NaN for
+        pairs not tested."""
         out = np.full(len(self.hits), np.nan)
         for g in self.groups:
             i = g["idx"]

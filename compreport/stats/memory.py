@@ -49,8 +49,9 @@ def available_memory() -> int | None:
 
 
 def _address_space_left() -> int:
-    """Bytes the process may still map under ``ulimit -v`` (``RLIMIT_AS``, common on clusters): the
-    soft limit less the current virtual size; unbounded where there is no limit or it cannot be read."""
+    """Bytes the process may still map under ``ulimit -v`` (``RLIMIT_AS``, common on clusters):
+    the soft limit less the current virtual size; unbounded where there is no limit or it cannot
+    be read."""
     try:
         import resource
 
@@ -102,8 +103,11 @@ def check_memory(parts: dict[str, int], what: str, hint: str) -> None:
 
 
 def comparison_bytes(B: int, m: int) -> int:
-    """Peak bytes of the analysis of one metric after the bootstrap: replicate differences of up to
-    256 pairs at a time plus their sorted copy and comparisons, or a copy of the (B, m) replicates."""
+    """Peak bytes of the analysis of one metric after the bootstrap, for B replicates of m systems.
+
+    The larger of the replicate differences of up to 256 pairs at a time plus their sorted copy
+    and comparisons, and a copy of the (B, m) replicates.
+    """
     pairs = min(256, max(1, m * (m - 1) // 2))
     return 8 * B * max(3 * pairs, 2 * m)
 
@@ -116,17 +120,21 @@ def check_replicates_memory(competitions: list[tuple[str, int, int]], B: int) ->
 
     Parameters
     ----------
-    competitions : list of (id, systems, metrics)
+    competitions : list of (str, int, int)
+        Each competition's id, number of systems and number of metrics.
     B : int
         Replicates.
+
+    Raises
+    ------
+    InputError
+        When they would not fit (:func:`check_memory`).
     """
     if not B or not competitions:
         return
     parts = {
-        f"replicates of competition {cid!r} ({k} metric(s) x {m} systems x {B} replicates x 8 bytes)": 8
-        * B
-        * m
-        * k
+        f"replicates of competition {cid!r} "
+        f"({k} metric(s) x {m} systems x {B} replicates x 8 bytes)": 8 * B * m * k
         for cid, m, k in competitions
     }
     parts["copies of one metric's replicates in its analysis"] = max(
@@ -149,12 +157,31 @@ def memory_parts(
     dense: int | None = None,
     cells: int = 0,
 ) -> dict[str, int]:
-    """Estimated bytes of the large arrays of one :func:`run` and the analysis that follows, by part.
+    """Estimated bytes of the large arrays of one bootstrap run and the analysis that follows.
 
-    ``patterns`` distinct items of ``width`` stacked statistics (decomposable metrics), ``generic``
-    metrics evaluated per resample; a block of :func:`block_rows` replicates is worked on at a time.
-    ``dense`` of the columns are kept as a (patterns, dense) matrix (default: all of them) and
-    ``cells`` nonzeros of cell incidence serve the others (:class:`_Summer`).
+    A block of :func:`block_rows` replicates is worked on at a time
+    (:func:`compreport.stats.resampling.run`).
+
+    Parameters
+    ----------
+    n, m, B : int
+        Items, systems and replicates.
+    metrics, generic : int
+        Metrics, and how many of them are evaluated per resample (not decomposable).
+    patterns, width : int
+        Distinct items and the columns of their stacked statistics (decomposable metrics).
+    jackknife, randomization : bool
+        Whether the run also computes leave-one-out scores, or randomization rounds.
+    dense : int, optional
+        Columns kept as a (patterns, dense) matrix (default: all ``width`` of them).
+    cells : int
+        Nonzeros of cell incidence serving the other columns
+        (:class:`~compreport.stats.summing.Summer`; default 0).
+
+    Returns
+    -------
+    dict of str to int
+        Bytes by part, each described for the memory error (:func:`check_memory`).
     """
     rows = min(block_rows(n), max(B, 1))
     parts = {

@@ -11,10 +11,11 @@ in every p-value; a max-T adjusted p-value is itself one exceedance proportion) 
 estimates, for the lower and for the upper Clopper-Pearson bounds on every q of the family
 (two-sided, at level :data:`RISK` divided among the family's comparisons and among the
 :data:`LOOKS` times refinement may look at them): with probability at least 1 - RISK the
-settled verdicts are those infinitely many resamples would give. Otherwise it is unsettled: more resamples could change it. This is the
-classification of MMCTest (Gandy & Hahn 2014, Scand. J. Statist. 41:1083-1101); refinement
-(``Settings.refine``, :func:`worth_refining`) draws more resamples for the whole competition while
-some unsettled verdict may still settle, doubling up to :data:`REFINE_FACTOR` x B.
+settled verdicts are those infinitely many resamples would give. Otherwise it is unsettled: more
+resamples could change it. This is the classification of MMCTest (Gandy & Hahn 2014, Scand. J.
+Statist. 41:1083-1101); refinement (``Settings.refine``, :func:`worth_refining`) draws more
+resamples for the whole competition while some unsettled verdict may still settle, doubling up
+to :data:`REFINE_FACTOR` x B.
 """
 
 from __future__ import annotations
@@ -32,7 +33,13 @@ LOOKS = 1 + int(np.log2(REFINE_FACTOR))
 
 
 def exceedances(p: np.ndarray, B: int) -> np.ndarray:
-    """The exceedance counts k behind p-values ``p = (1 + k)/(B + 1)`` (NaN stays NaN)."""
+    """The exceedance counts k behind p-values ``p = (1 + k)/(B + 1)`` (NaN stays NaN).
+
+    Examples
+    --------
+    >>> exceedances([0.001, 0.5, float("nan")], 999).tolist()
+    [0.0, 499.0, nan]
+    """
     return np.rint(np.asarray(p, dtype=float) * (B + 1) - 1)
 
 
@@ -61,11 +68,24 @@ def p_bounds(p: np.ndarray, B: int, level: float) -> tuple[np.ndarray, np.ndarra
 
 
 def settled(p: np.ndarray, B, decide, alpha: float) -> np.ndarray:
-    """For raw p-values ``p`` of one family (NaN: not tested), estimated from ``B`` resamples (a
-    number, or one per p-value), whether the verdict
-    ``decide(p) < alpha`` is settled (see the module docstring): a float array of 1.0 (settled),
-    0.0 (unsettled) and NaN where the verdict is undefined. ``decide`` maps raw p-values to the
-    p-values behind the verdicts (the correction over the family)."""
+    """Whether the verdict ``decide(p) < alpha`` of each p-value is settled (module docstring).
+
+    Parameters
+    ----------
+    p : ndarray
+        Raw p-values of one family (NaN: not tested).
+    B : int or ndarray of int
+        The resamples they were estimated from: one number, or one per p-value.
+    decide : callable
+        Maps raw p-values to the p-values behind the verdicts (the correction over the family).
+    alpha : float
+        The significance level.
+
+    Returns
+    -------
+    ndarray of float, shape of ``p``
+        1.0 (settled), 0.0 (unsettled), NaN where the verdict is undefined.
+    """
     p = np.asarray(p, dtype=float)
     tested = int(np.isfinite(p).sum())
     out = np.full(p.shape, np.nan)
@@ -80,10 +100,13 @@ def settled(p: np.ndarray, B, decide, alpha: float) -> np.ndarray:
 
 
 def may_settle(p: np.ndarray, B: int, cap: int, decide, alpha: float, now: np.ndarray) -> bool:
-    """Whether drawing ``cap`` resamples may settle a verdict unsettled now (``now``: :func:`settled`
-    of the raw p-values ``p`` from ``B`` resamples): :func:`settled` of the p-values that ``cap``
-    resamples would give if every exceedance proportion stayed where it is. A verdict whose corrected
-    p-value sits on alpha never settles; it alone does not make the analysis draw more."""
+    """Whether drawing ``cap`` resamples may settle a verdict that is unsettled now.
+
+    ``now`` is :func:`settled` of the raw p-values ``p`` from ``B`` resamples; the answer is
+    :func:`settled` of the p-values that ``cap`` resamples would give if every exceedance
+    proportion stayed where it is. A verdict whose corrected p-value sits on alpha never settles;
+    it alone does not make the analysis draw more.
+    """
     if cap <= B or not (now == 0).any():
         return False
     q = exceedances(p, B) / B
@@ -92,11 +115,13 @@ def may_settle(p: np.ndarray, B: int, cap: int, decide, alpha: float, now: np.nd
 
 
 def worth_refining(metrics, cap: int, alpha: float) -> bool:
-    """Whether to draw more resamples for the :class:`~compreport.stats.results.MetricAnalysis` list
-    ``metrics``: some metric has a verdict that may settle within ``cap`` resamples (its stored
-    ``verdicts["may_settle"]``, :func:`may_settle`), or no comparison can be significant with the
-    resamples drawn (``verdicts["can_reject"]`` False) but some could with ``cap``. Used to stop,
-    never to decide."""
+    """Whether to draw more resamples for a competition's metrics.
+
+    True when some :class:`~compreport.stats.results.MetricAnalysis` of ``metrics`` has a verdict
+    that may settle within ``cap`` resamples (its stored ``verdicts["may_settle"]``,
+    :func:`may_settle`), or no comparison can be significant with the resamples drawn
+    (``verdicts["can_reject"]`` False) but some could with ``cap``. Used to stop, never to decide.
+    """
     for ma in metrics:
         v = ma.verdicts
         if v.get("may_settle"):
@@ -113,10 +138,19 @@ def worth_refining(metrics, cap: int, alpha: float) -> bool:
 
 
 def b_needed(tested: int, alpha: float, correction: str, refine: bool) -> int:
-    """The smallest B with which some of ``tested`` comparisons can reach ``alpha`` after
-    ``correction``: :func:`~compreport.stats.multitest.resamples_needed`, divided by
-    :data:`REFINE_FACTOR` (rounded up) when refinement may draw that many times B; not under max-T,
-    whose refinement counts more resamples only where a verdict is unsettled and keeps the standard
-    errors of the first B."""
+    """The smallest B with which some comparison can reach ``alpha`` after ``correction``.
+
+    Of ``tested`` comparisons: :func:`~compreport.stats.multitest.resamples_needed`, divided by
+    :data:`REFINE_FACTOR` (rounded up) when refinement may draw that many times B; not under
+    max-T, whose refinement counts more resamples only where a verdict is unsettled and keeps the
+    standard errors of the first B.
+
+    Examples
+    --------
+    >>> b_needed(28, 0.05, "holm", refine=False)     # 28 / (B + 1) < 0.05 from B = 560
+    560
+    >>> b_needed(28, 0.05, "holm", refine=True)      # 16 x 35 = 560
+    35
+    """
     need = resamples_needed(tested, alpha, correction)
     return -(-need // REFINE_FACTOR) if refine and correction != "maxt" else need

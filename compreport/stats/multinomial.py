@@ -12,13 +12,13 @@ that, and the same distribution exactly:
 2. The total is corrected to n: when N < n, n - N more items are drawn with probabilities f / n
    and added (a Multinomial(N) plus an independent Multinomial(n - N) of the same probabilities is
    a Multinomial(n)); when N > n, N - n of the N items are removed, chosen uniformly without
-   replacement (a uniform subset of iid draws is iid). Whatever N, the counts are Multinomial(n, f / n).
+   replacement (a uniform subset of iid draws is iid). Whatever N, the counts are
+   Multinomial(n, f / n).
 
 The cumulative distributions are sums of the Poisson probabilities (computed from logarithms of
-factorials); a bin is read from the table only when the whole bin
-lies within one step of it, so the inversion is as exact as the distribution function (which agrees
-with scipy's to 1e-13; the tables stop where the Poisson tail falls below 1e-26, folded into their
-last value).
+factorials); a bin is read from the table only when the whole bin lies within one step of it, so
+the inversion is as exact as the distribution function (which agrees with scipy's to 1e-13; the
+tables stop where the Poisson tail falls below 1e-26, folded into their last value).
 """
 
 from __future__ import annotations
@@ -32,7 +32,20 @@ BINS = 4096
 
 
 class Multinomial:
-    """Sampler of Multinomial(n, freq / n) counts for fixed integer frequencies ``freq`` (U,) > 0."""
+    """Sampler of Multinomial(n, freq / n) counts for fixed integer frequencies.
+
+    Parameters
+    ----------
+    freq : ndarray of int, shape (U,)
+        The patterns' frequencies, all > 0; n is their sum.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> counts = Multinomial(np.array([3, 1, 96])).draw(np.random.default_rng(0), 4)
+    >>> counts.shape, counts.sum(axis=1).tolist()
+    ((4, 3), [100, 100, 100, 100])
+    """
 
     def __init__(self, freq: np.ndarray):
         self.freq = np.asarray(freq, dtype=np.int64)
@@ -56,15 +69,16 @@ class Multinomial:
         high = np.stack(
             [np.searchsorted(c, np.nextafter(edges[1:], 0), side="right") for c in self.cdf]
         )
-        self.lut = (
-            np.where(low == high, low, -1).astype(np.int16).ravel()
-        )  # -1: the bin holds a step
+        # -1: the bin holds a step
+        self.lut = np.where(low == high, low, -1).astype(np.int16).ravel()
         self.offset = self.table * BINS
         self.lam_big = self.freq[self.big].astype(float)
 
     def draw(self, rng: np.random.Generator, rows: int) -> np.ndarray:
-        """``rows`` independent count vectors: int64 (rows, U), each summing to n. Drawn row after
-        row, so the first r rows of a draw of R are a draw of r (refinement continues a plan)."""
+        """``rows`` independent count vectors: int64 (rows, U), each summing to n.
+
+        Drawn row after row, so the first r rows of a draw of R are a draw of r (refinement
+        continues a plan)."""
         out = np.empty((rows, len(self.freq)), dtype=np.int64)
         for row in out:
             u = rng.random(len(self.small))

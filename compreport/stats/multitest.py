@@ -34,7 +34,8 @@ def cannot_reject(p, alpha: float):
 
 
 def _sorted_adjust(p_sorted: np.ndarray, method: str) -> np.ndarray:
-    """Adjusted p-values of ascending ``p_sorted`` (m,) by ``method`` (a key of MULTIPLETESTS_METHOD)."""
+    """Adjusted p-values of ascending ``p_sorted`` (m,) by ``method``, a key of
+    MULTIPLETESTS_METHOD."""
     m = len(p_sorted)
     if method == "bonferroni":
         adj = p_sorted * float(m)
@@ -64,7 +65,7 @@ def correct(p: np.ndarray) -> dict[str, np.ndarray]:
 
 
 def correct_within(p: np.ndarray, families: np.ndarray) -> dict[str, np.ndarray]:
-    """:func:`correct` applied separately within each family label of ``families`` (same length as p)."""
+    """:func:`correct` applied separately within each family label of ``families`` (one per p)."""
     out = {key: np.empty(len(p)) for key in MULTIPLETESTS_METHOD}
     for fam in np.unique(families):
         sel = families == fam
@@ -74,16 +75,20 @@ def correct_within(p: np.ndarray, families: np.ndarray) -> dict[str, np.ndarray]
 
 
 def smallest_family(family: str, tested: int) -> int:
-    """How many of ``tested`` comparisons the smallest family holds (what bounds the smallest corrected
-    p-value): all of them for ``all-pairs`` and ``vs-best``; one for ``per-row`` (the row of the system
-    ranked second to last), none when nothing is tested."""
+    """How many of ``tested`` comparisons the smallest family holds.
+
+    It bounds the smallest corrected p-value: all of them for ``all-pairs`` and ``vs-best``; one
+    for ``per-row`` (the row of the system ranked second to last); none when nothing is tested.
+    """
     return min(tested, 1) if family == "per-row" else tested
 
 
 def smallest_corrected_p(family: str, tested: int, resamples: int, correction: str) -> float:
-    """The smallest p-value any of ``tested`` comparisons of ``family`` can reach after ``correction``
-    with ``resamples`` (:func:`smallest_adjusted_p` over :func:`smallest_family`): the stored
-    ``verdicts["min_p"]``."""
+    """The smallest p-value a comparison can reach: the stored ``verdicts["min_p"]``.
+
+    Of ``tested`` comparisons of ``family``, after ``correction``, with ``resamples``:
+    :func:`smallest_adjusted_p` over :func:`smallest_family`.
+    """
     return smallest_adjusted_p(smallest_family(family, tested), resamples, correction)
 
 

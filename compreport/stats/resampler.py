@@ -1,8 +1,11 @@
 """The shared resampling plan of one competition: which items (or clusters) every replicate draws.
 
-Replicates come in fixed *blocks*; block ``k`` is drawn by its own generator,
+Replicates come in fixed *blocks* (:func:`~compreport.stats.memory.block_rows`, a function of n
+only); block ``k`` is drawn by its own generator,
 ``default_rng(SeedSequence(seed, spawn_key=(key, stream, k)))``, so the numbers do not depend on
 how many blocks are processed together or on ``jobs`` (:mod:`compreport.stats.resampling`).
+``key`` is derived from the competition id (:func:`competition_key`): adding a competition to a
+workshop does not change another's numbers.
 """
 
 from __future__ import annotations
@@ -13,11 +16,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from compreport.stats.memory import block_rows
-from compreport.stats.multinomial import Multinomial  # noqa: F401  (the type of pattern_counts' sampler)
+from compreport.stats.multinomial import Multinomial
 
 
 def competition_key(competition_id: str) -> int:
-    """A stable 32-bit stream key for a competition id."""
+    """A stable 32-bit stream key for a competition id (its CRC-32).
+
+    Examples
+    --------
+    >>> competition_key("paraphrase")       # the same in every run, on every machine
+    2397498906
+    """
     return zlib.crc32(competition_id.encode("utf-8"))
 
 
@@ -34,7 +43,7 @@ class Resampler:
     seed : int
         User seed (recorded in every output).
     key : int
-        Stream key of the competition (:func:`competition_key`).
+        Stream key of the competition (:func:`competition_key`; default 0).
     units : int, optional
         What a replicate draws with replacement, as many as there are: the ``n`` items (default) or
         the clusters of the cluster bootstrap (:class:`~compreport.stats.clusters.Clusters`).
@@ -71,7 +80,7 @@ class Resampler:
         )
 
     def indices(self, block: int) -> np.ndarray:
-        """Drawn units (item indices, or cluster indices) of block ``block``: int array (rows, units)."""
+        """Drawn units (item indices, or cluster indices) of ``block``: int array (rows, units)."""
         start, stop = self.span(block)
         units = self.n if self.units is None else self.units
         return self.rng(block).integers(0, units, size=(stop - start, units))
@@ -83,8 +92,8 @@ class Resampler:
         return self.rng(block, stream=1).integers(0, 2, size=(stop - start, self.units))
 
     def pattern_counts(self, block: int, sampler: Multinomial) -> np.ndarray:
-        """Multinomial counts over the patterns of ``sampler`` (:class:`~compreport.stats.multinomial.
-        Multinomial` of their frequencies, summing to n): (rows, U)."""
+        """Multinomial counts over the patterns of ``sampler`` (their frequencies, summing to n):
+        int array (rows, U)."""
         start, stop = self.span(block)
         return sampler.draw(self.rng(block), stop - start)
 

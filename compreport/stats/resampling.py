@@ -1,40 +1,29 @@
 """Paired bootstrap engine: one seeded set of resamples serves every system and every metric.
 
+:func:`run` draws the replicates of a competition's plan
+(:class:`~compreport.stats.resampler.Resampler`): fixed blocks, each from its own seeded stream,
+so the numbers depend neither on ``jobs`` nor on how many blocks are drawn together.
+
 How a replicate is drawn
 ------------------------
-Replicates come in fixed *blocks*; block ``k`` is drawn by its own generator,
-``default_rng(SeedSequence(seed, spawn_key=(key, stream, k)))`` (:mod:`compreport.stats.resampler`),
-so the numbers do not depend
-on how many blocks are processed together or on ``jobs``. ``key`` is derived from the
-competition id: adding a competition to a workshop does not change another's numbers.
-
-Two exact ways to draw the same bootstrap distribution are used:
+Three exact ways to draw the bootstrap distribution are used (``BootstrapResult.mode``):
 
 * ``items``: ``rows x n`` item indices drawn uniformly with replacement (the textbook
-  bootstrap); required when a metric is evaluated per resample (``spearman``,
-  ``roc_auc``, user metrics), and the indices are shared with those metrics;
-* ``patterns``: when every metric is decomposable, items with identical values in every
-  column (gold plus every system's prediction) are one *pattern*, and a resample is a
-  multinomial draw of ``n`` items over the patterns. Used when patterns are few
-  (``5 * patterns < n``), which makes the cost independent of ``n``.
-
-When the items come in clusters, the cluster bootstrap (``clusters``,
-:mod:`compreport.stats.clusters`) draws ``rows x G`` cluster indices uniformly with replacement
-instead; each item counts as often as its cluster was drawn (with one item per cluster, these are
-the ``items`` draws, replicate by replicate).
+  bootstrap); required when a metric is evaluated per resample (``spearman``, ``roc_auc``, user
+  metrics), and the indices are shared with those metrics;
+* ``patterns``: when every metric is decomposable, items with identical values in every column
+  (gold plus every system's prediction) are one *pattern*, and a resample is a multinomial draw
+  of ``n`` items over the patterns (:mod:`compreport.stats.multinomial`). Used when patterns are
+  few (``5 * patterns < n``), which makes the cost independent of ``n``;
+* ``clusters``: when the items come in clusters, the cluster bootstrap
+  (:mod:`compreport.stats.clusters`) draws ``rows x G`` cluster indices uniformly with
+  replacement; each item counts as often as its cluster was drawn (with one item per cluster,
+  these are the ``items`` draws, replicate by replicate).
 
 In every scheme, replicate statistics are per-pattern sufficient statistics
-(:mod:`compreport.stats.metrics`) weighted by how often each pattern was drawn, summed by one
-of two engines chosen by cost per run (:class:`_Summer`; recorded as ``engine.statistics``):
-
-* ``dense``: ``counts @ stats``, one matrix product (U patterns x width statistics);
-* ``cells``: for confusion-based metrics (accuracy, precision/recall/F1 and their averages) a
-  pattern falls, for each system, in one (gold, predicted) cell, so the counts are summed per
-  system per cell by a sparse product over the patterns where the system errs, then turned into
-  statistics by each cell's table: work about ``B x (U + errors)`` additions instead of
-  ``B x U x width``, and no (U, width) matrix. Wins with many classes or many distinct items.
-
-Both sum integer counts exactly, so they give the same numbers.
+(:mod:`compreport.stats.metrics`) weighted by how often each pattern was drawn, summed exactly
+by :class:`~compreport.stats.summing.Summer` (engine ``dense`` or ``cells``, recorded as
+``engine.statistics``).
 """
 
 from __future__ import annotations
@@ -48,11 +37,11 @@ import numpy as np
 from compreport import interrupts
 from compreport.language.caller import option
 from compreport.stats.clusters import Clusters
-from compreport.stats.memory import block_rows, check_memory, memory_parts  # noqa: F401  (block_rows: re-exported)
-from compreport.stats.metrics import Prepared
+from compreport.stats.memory import check_memory, memory_parts
+from compreport.stats.metrics.base import Prepared
 from compreport.stats.multinomial import Multinomial
-from compreport.stats.resampler import Resampler, competition_key  # noqa: F401  (the plan; re-exported)
-from compreport.stats.summing import _stats_matrix, _Summer, unique_rows  # noqa: F401
+from compreport.stats.resampler import Resampler
+from compreport.stats.summing import Summer, unique_rows
 from compreport.workers import forked_map, show_progress
 
 
@@ -67,7 +56,7 @@ class BootstrapResult:
     replicates : list of ndarray (B, m)
         Replicate ``i`` of every metric comes from the same resample.
     mode : str
-        ``"items"`` or ``"patterns"`` (see module docstring).
+        ``"items"``, ``"patterns"`` or ``"clusters"`` (see the module docstring).
     patterns : int or None
         Distinct joint patterns (decomposable metrics only).
     jackknife : list of (ndarray (J, m), ndarray (J,)) or None
@@ -85,7 +74,8 @@ class BootstrapResult:
         Systems and items.
     engine : str
         How replicate statistics were summed: ``"dense"`` (``counts @ stats``), ``"cells"`` (per
-        (gold, predicted) cell, :class:`_Summer`) or ``"items"`` (no decomposable metric).
+        (gold, predicted) cell; :class:`~compreport.stats.summing.Summer`) or ``"items"`` (no
+        decomposable metric).
     clusters : int or None
         G, the clusters drawn (``mode == "clusters"``); None for the item bootstrap.
     """
@@ -105,9 +95,10 @@ class BootstrapResult:
     clusters: int | None = None
 
     def joined(self, more: BootstrapResult) -> BootstrapResult:
-        """This result's replicates (and randomization rounds) followed by those of ``more``, a
-        :func:`run` of the same plan from ``start`` = this result's B: the result of one run of
-        both together."""
+        """This result followed by ``more``: the result of one run of both together.
+
+        ``more`` is a :func:`run` of the same plan from ``start`` = this result's B; its
+        replicates (and randomization rounds) follow this result's."""
         swaps = None if self.swaps is None else np.concatenate([self.swaps, more.swaps])
         return dataclasses.replace(
             self,
@@ -121,11 +112,12 @@ class BootstrapResult:
     def randomization_p(self, i: int, a: np.ndarray, b: np.ndarray, chunk: int = 64) -> np.ndarray:
         """Approximate-randomization p-values of metric ``i`` for the pairs ``a[j]`` vs ``b[j]``.
 
-        In each of R rounds every item swaps the two systems' (raw) predictions with probability
-        1/2 and the metric is recomputed on them (Noreen 1989; the same swaps serve every pair, as
-        the bootstrap shares its resamples; :attr:`Prepared.swapped` for statistics tied to their
-        system);
-        ``p = (1 + #{|delta_r| >= |delta|}) / (R + 1)``, two-sided (MUC-6; Fisher-Pitman).
+        In each of R rounds every item (every cluster, under the cluster bootstrap) swaps the two
+        systems' raw predictions with probability 1/2 and the metric is recomputed on them
+        (Noreen 1989); the same swaps serve every pair, as the resamples of the bootstrap do.
+        Statistics tied to their system are recombined by
+        :attr:`~compreport.stats.metrics.base.Prepared.swapped`. The p-value is two-sided,
+        ``p = (1 + #{|delta_r| >= |delta|}) / (R + 1)`` (MUC-6; Fisher-Pitman).
 
         Parameters
         ----------
@@ -134,11 +126,16 @@ class BootstrapResult:
         a, b : ndarray of int, shape (k,)
             System indices of each pair.
         chunk : int
-            Pairs scored at once (bounds memory; results do not depend on it).
+            Pairs scored at once (default 64; bounds memory, the results do not depend on it).
 
         Returns
         -------
         ndarray, shape (k,)
+
+        Raises
+        ------
+        ValueError
+            When metric ``i`` is not decomposable or the run drew no randomization rounds.
         """
         p, lay, m = self.prepared[i], self.layout[i], self.m
         if lay is None or self.swaps is None:
@@ -259,15 +256,17 @@ def run(
     B : int
         Replicates (0 allowed: observed scores only).
     seed, key : int
-        See :class:`Resampler`.
+        The user's seed and the competition's stream key
+        (:class:`~compreport.stats.resampler.Resampler`); ``key`` defaults to 0.
     jobs : int
-        Worker processes drawing the blocks of replicates (forked; results do not depend on it).
+        Worker processes drawing the blocks of replicates (forked; default 1); the results do not
+        depend on it.
     mode : {"items", "patterns", "clusters", None}
         Force a drawing scheme; ``None`` chooses (see module docstring; ``"clusters"`` when
         ``clusters`` is given, and only then).
     engine : {"dense", "cells", None}
-        Force how decomposable statistics are summed (:class:`_Summer`); ``None`` chooses by cost.
-        The numbers do not depend on it.
+        Force how decomposable statistics are summed (:class:`~compreport.stats.summing.Summer`);
+        ``None`` chooses by cost. The numbers do not depend on it.
     progress : bool or None
         Show a progress bar on stderr; ``None``: only when stderr is a terminal.
     jackknife : bool
@@ -277,7 +276,7 @@ def run(
         Also draw ``B`` rounds of random prediction swaps (decomposable metrics only), for
         :meth:`BootstrapResult.randomization_p`.
     label : str
-        Names the work in a memory error (``competition 'x'``).
+        Names the work in a memory error (``competition 'x': the bootstrap``).
     start : int
         Draw only replicates ``start`` to ``B - 1`` of the plan (they are the same as in a run from
         0, whose first ``start`` replicates another run holds: see :meth:`BootstrapResult.joined`);
@@ -293,8 +292,11 @@ def run(
     Raises
     ------
     InputError
-        When the arrays of the run (:func:`memory_parts`) would exceed the memory available,
-        before they are allocated.
+        When the arrays of the run (:func:`~compreport.stats.memory.memory_parts`) would exceed
+        the memory available, before they are allocated.
+    ValueError
+        For a ``start`` outside 0..B (or not 0 with ``jackknife``), a ``mode`` the metrics or the
+        clusters do not allow, or randomization with a metric that is not decomposable.
     """
     if not 0 <= start <= B or (start and jackknife):
         raise ValueError(f"start must be in 0..B and 0 with jackknife; got {start}")
@@ -311,7 +313,7 @@ def run(
         cols = np.hstack([p.columns for p in decomp])
         reps, inverse, freq = unique_rows(cols)
         patterns = len(reps)
-        summer = _Summer(prepared, reps, freq, col_slices, m, n, engine)
+        summer = Summer(prepared, reps, col_slices, m, n, engine)
         width = summer.width
     else:
         width = 0
@@ -332,8 +334,8 @@ def run(
     hint = (
         f"use a smaller {option('bootstrap')}"
         if biggest.startswith(("replicates", "copies", "randomization"))
-        else "per-item statistics grow with distinct items x systems x labels: check that label columns hold "
-        "classes, or split the systems"
+        else "per-item statistics grow with distinct items x systems x labels: check that label "
+        "columns hold classes, or split the systems"
     )
     check_memory(parts, label + (f" with {option('bootstrap', B)}" if B else ""), hint)
     if decomp:
@@ -342,11 +344,7 @@ def run(
         layout = summer.layout
         total = summer.total(freq)
         if jackknife:
-            stats = (
-                summer.dense_stats
-                if summer.all_dense
-                else _stats_matrix(prepared, reps, col_slices, m)[0]
-            )
+            stats = summer.full_stats(prepared, reps, col_slices)
     if clusters is not None:
         if mode not in (None, "clusters"):
             raise ValueError(
@@ -434,7 +432,8 @@ def run(
     results = forked_map(_block, tasks, jobs, f"drawing the resamples ({label})")
     try:
         for (_, lo, hi), (_, skip), (values, rounds) in zip(blocks, tasks, results):
-            interrupts.check()  # Ctrl-C or SIGTERM recorded: stop between blocks (the pool is terminated below)
+            # Ctrl-C or SIGTERM recorded: stop between blocks (the pool is terminated below)
+            interrupts.check()
             out = slice(lo + skip - start, hi - start)
             for i, vals in values.items():
                 replicates[i][out] = vals

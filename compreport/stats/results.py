@@ -4,6 +4,10 @@ Every verdict a report states (significantly different or not, significance grou
 excluding zero, tie with the best, rank, best) is decided by :mod:`compreport.stats.analysis`
 and stored here; renderers only read these fields. results.json is :meth:`Analysis.to_dict`,
 and :meth:`Analysis.from_dict` reads it back.
+
+:class:`Analysis` holds one :class:`CompetitionAnalysis` per competition, which holds one
+:class:`MetricAnalysis` per metric, which holds a :class:`Score` per system and a
+:class:`Comparison` per pair of systems.
 """
 
 from __future__ import annotations
@@ -18,35 +22,182 @@ from compreport._version import __version__
 from compreport.errors import InputError
 from compreport.inputs.competition import INFO_FIELDS, CompetitionInfo
 from compreport.settings import Settings, suggest
-from compreport.stats import (
-    frames,
-)  # DataFrames and notebook HTML; pandas is imported inside its functions
+from compreport.stats import frames  # tables and notebook HTML; pandas is imported inside
 from compreport.stats.jsonvalues import dataclass_from, json_ready
-from compreport.stats.verdicts import Comparison, Score
 
 __all__ = ["Analysis", "Comparison", "CompetitionAnalysis", "MetricAnalysis", "Score"]
 
 
 @dataclass
-class MetricAnalysis:
-    """Everything about one metric of one competition.
+class Score:
+    """One system under one metric: its score, interval, rank, group and verdict against the best.
 
     Attributes
     ----------
-    scores : list of Score
-        Best first (rank order; exact ties keep input order).
+    system : str
+        System name.
+    score : float
+        The metric on the full test set, in the metric's units (NaN when undefined, e.g. a
+        correlation of constant predictions).
+    boot_mean, se : float
+        Mean and standard deviation (ddof=1) of the bootstrap replicates (NaN when B = 0).
+    ci_low, ci_high : float
+        Confidence interval at level 1 - alpha by ``Settings.ci_method`` (NaN when B = 0).
+    rank : int
+        Competition rank by the exact score (ties share a rank: 1, 2, 2, 4).
+    group : str
+        Significance-group letters: systems sharing a letter are not significantly different.
+        Empty for a system none of whose comparisons is tested.
+    is_best : bool
+        The score equals the best competing system's exactly (several systems when they tie); a
+        baseline that does not compete is never best.
+    differs_from_best : bool or None
+        Significantly different from the best under the report's correction and family. None for
+        a best system, a baseline that does not compete, and a comparison that is not tested
+        (B = 0, an undefined score).
+    p_vs_best : float
+        The p-value behind ``differs_from_best`` (``Comparison.p_adjusted``; NaN where
+        ``differs_from_best`` is None).
+    settled_vs_best : bool or None
+        ``differs_from_best`` would be the same for any p-values within the Monte-Carlo error of
+        the family's (see :attr:`Comparison.settled`); None where ``differs_from_best`` is None.
+
+    Examples
+    --------
+    >>> from compreport.stats.results import Score
+    >>> s = Score("team.01", 0.81, 0.809, 0.012, 0.786, 0.832, rank=2, group="ab",
+    ...           differs_from_best=False, p_vs_best=0.21)
+    >>> s.ties_with_best
+    True
+    """
+
+    system: str
+    score: float
+    boot_mean: float
+    se: float
+    ci_low: float
+    ci_high: float
+    rank: int
+    group: str = ""
+    is_best: bool = False
+    differs_from_best: bool | None = None
+    p_vs_best: float = float("nan")
+    settled_vs_best: bool | None = None
+
+    @property
+    def ties_with_best(self) -> bool | None:
+        """Not significantly different from the best: the negation of ``differs_from_best``
+        (None where that is None)."""
+        return None if self.differs_from_best is None else not self.differs_from_best
+
+
+@dataclass
+class Comparison:
+    """Oriented difference ``a - b`` (positive: ``a`` better) with its CI, p-values and verdict.
+
+    The same pair has the same numbers in :attr:`MetricAnalysis.vs_best` and in
+    :attr:`MetricAnalysis.pairs`, whatever the family.
+
+    Attributes
+    ----------
+    a, b : str
+        The two systems; ``a`` ranks above (or level with) ``b``.
+    diff : float
+        Observed difference, oriented so that positive means ``a`` is better for any metric.
+    ci_low, ci_high : float
+        Uncorrected confidence interval of the difference at level 1 - alpha.
+    p_value : float
+        Raw p-value of ``settings.test`` (two-sided bootstrap, Berg-Kirkpatrick's one-sided
+        bootstrap, or approximate randomization).
+    p_bonferroni, p_holm, p_bh : float
+        Corrected over ``settings.family`` (``vs-best``: over all pairs, since the best is chosen
+        on the same data); NaN outside it.
+    p_maxt : float
+        Max-T step-down adjusted p-value over ``settings.family`` (:mod:`compreport.stats.maxt`);
+        NaN outside it and when the test is not ``bootstrap``.
+    excludes_zero : bool
+        The interval excludes 0 (False when it is undefined).
+    p_adjusted : float
+        The p-value behind ``significant``: ``settings.correction`` over ``settings.family``
+        (raw when the correction is ``none``); NaN when the pair is not tested.
+    significant : bool or None
+        ``p_adjusted < alpha``; None when the pair is not tested (pairs without the best under
+        ``vs-best``) or the p-value is undefined.
+    p_se : float
+        Monte-Carlo standard error of ``p_value`` from the resamples behind it (B, or more after
+        refinement; under max-T, the pair's own count), :mod:`compreport.stats.montecarlo`. NaN
+        without resamples.
+    settled : bool or None
+        ``significant`` holds for every p-value of the family within its Monte-Carlo confidence
+        bounds (the MMCTest classification, Gandy & Hahn 2014): False means more resamples could
+        change the verdict. None when ``significant`` is None.
+    mark : str
+        Significance mark of ``p_adjusted`` by the thresholds below alpha and alpha itself
+        (:func:`compreport.language.vocabulary.marks_at`: ``***``, ``**``, ``*``, ``†``); ``""``
+        when not significant.
+    """
+
+    a: str
+    b: str
+    diff: float
+    ci_low: float
+    ci_high: float
+    p_value: float
+    p_bonferroni: float
+    p_holm: float
+    p_bh: float
+    p_maxt: float = float("nan")
+    excludes_zero: bool = False
+    p_adjusted: float = float("nan")
+    significant: bool | None = None
+    p_se: float = float("nan")
+    settled: bool | None = None
+    mark: str = ""
+
+
+@dataclass
+class MetricAnalysis:
+    """Everything about one metric of one competition: scores, comparisons and verdicts.
+
+    Attributes
+    ----------
+    name : str
+        The metric's name (a registry name, ``map@10``, or ``file.py:function``).
+    params : dict
+        Its parameters after validation and defaults (``pos_label``, ``labels``, ...).
+    higher_is_better : bool
+        Orientation of the scores.
+    ideal : float or None
+        The best possible score (None: unbounded or unknown).
+    primary : bool
+        The competition is ranked by this metric.
     best : str
         The first best system (the best participant; see ``Settings.include_baselines``).
+    scores : list of Score
+        Best first (rank order; exact ties keep input order; undefined scores last).
     vs_best : list of Comparison
-        The best against every other system, in rank order.
+        The best against every other competing system, in rank order.
     pairs : list of Comparison
-        Every pair (a above b) in rank order.
-    verdicts : dict
-        The rule behind every verdict: ``alpha``, ``correction``, ``family``.
+        Every pair (``a`` ranked above ``b``) in rank order.
     competitiveness : dict
         The paper's Table 6 summary (:func:`compreport.stats.competitiveness.competitiveness`).
+    verdicts : dict
+        The rule behind every verdict and what it can decide: ``alpha``, ``correction`` and
+        ``family`` (the settings'); ``tested``, the comparisons the family tests; ``resamples``,
+        the resamples behind every p-value (B, or more after refinement); ``min_p``, the smallest
+        p-value any comparison can reach after the correction with them (NaN without resamples
+        or comparisons); ``marks``, the ``[threshold, mark]`` pairs of the significance marks;
+        ``can_reject``, ``min_p < alpha`` (None when ``min_p`` is NaN; when False, every system
+        shares one group and ties with the best whatever the data); ``b_needed``, when
+        ``can_reject`` is False, the smallest B with which some comparison could reach alpha
+        (counting refinement's ``REFINE_FACTOR`` x B when it is on), else None; ``may_settle``,
+        whether more resamples may settle a verdict that is unsettled now; and
+        ``undefined_replicates``, the replicates left out because the metric is undefined on them.
     replicates : ndarray (B, m) or None
-        Bootstrap replicates by system in input order (not stored in results.json).
+        Bootstrap replicates, one column per system of ``systems`` (not stored in results.json:
+        None when read back).
+    systems : list of str
+        The systems in input order, the columns of ``replicates`` (empty when read back).
     """
 
     name: str
@@ -65,21 +216,42 @@ class MetricAnalysis:
 
     @property
     def runner_up(self) -> str | None:
-        """The best system after the best ones (the first comparison with the best that is not a tie
-        for best), or None."""
+        """The best system after the best ones (the first of :attr:`vs_best` whose score is not the
+        best score), or None."""
         return next((c.b for c in self.vs_best if not self.score_of(c.b).is_best), None)
 
     def score_of(self, system: str) -> Score:
-        """The :class:`Score` of ``system`` (KeyError if unknown)."""
+        """The :class:`Score` of ``system``.
+
+        Raises
+        ------
+        KeyError
+            When the metric has no such system.
+        """
         for s in self.scores:
             if s.system == system:
                 return s
         raise KeyError(f"metric {self.name!r} has no system {system!r}")
 
     def pair(self, a: str, b: str) -> tuple[Comparison, bool]:
-        """The stored comparison of ``a`` and ``b`` and whether it is stored as (b, a)."""
+        """The stored comparison of ``a`` and ``b``.
+
+        Returns
+        -------
+        comparison : Comparison
+            As stored in :attr:`pairs` (``a`` ranked above ``b``).
+        swapped : bool
+            Whether it is stored as (b, a): its differences and intervals are then those of
+            ``b - a``.
+
+        Raises
+        ------
+        KeyError
+            When there is no comparison of the two.
+        """
+        # the index is built once: a team sheet asks m times
         index = self.__dict__.get("_pair_index")
-        if index is None or len(index) != len(self.pairs):  # built once (a team sheet asks m times)
+        if index is None or len(index) != len(self.pairs):
             index = self.__dict__["_pair_index"] = {(c.a, c.b): c for c in self.pairs}
         if (a, b) in index:
             return index[a, b], False
@@ -88,10 +260,22 @@ class MetricAnalysis:
         raise KeyError(f"metric {self.name!r}: no comparison of {a!r} and {b!r}")
 
     def difference_replicates(self, a: str, b: str) -> np.ndarray:
-        """Bootstrap replicates (B,) of the oriented difference ``a - b`` (positive: ``a`` better).
+        """Bootstrap replicates of the oriented difference ``a - b`` (positive: ``a`` better).
 
-        Raises :class:`~compreport.errors.InputError` (a ``ValueError``) when the replicates are not
-        held (an analysis read back from results.json) or a system is unknown.
+        Parameters
+        ----------
+        a, b : str
+            System names.
+
+        Returns
+        -------
+        ndarray, shape (B,)
+
+        Raises
+        ------
+        InputError
+            When the replicates are not held (an analysis read back from results.json) or a
+            system is unknown.
         """
         if self.replicates is None:
             raise InputError(
@@ -128,7 +312,7 @@ class MetricAnalysis:
 
     @classmethod
     def from_dict(cls, d: dict) -> MetricAnalysis:
-        """Read back :meth:`to_dict` (replicates are not stored)."""
+        """The metric of a results.json entry (:meth:`to_dict`), without replicates."""
         best = d["best"]
         return cls(
             name=d["name"],
@@ -149,8 +333,10 @@ class MetricAnalysis:
 
 @dataclass
 class CompetitionAnalysis(CompetitionInfo):
-    """One competition: its metadata (:class:`~compreport.inputs.competition.CompetitionInfo`),
-    systems and one :class:`MetricAnalysis` per metric (primary first).
+    """One competition: its metadata, systems and one :class:`MetricAnalysis` per metric.
+
+    The metadata (``id``, ``name``, ``year``, ...) are the fields of
+    :class:`~compreport.inputs.competition.CompetitionInfo`.
 
     Attributes
     ----------
@@ -163,12 +349,13 @@ class CompetitionAnalysis(CompetitionInfo):
     inputs : list of dict
         ``{"path", "sha256"}`` of every file read.
     warnings : list of str
-        Problems that did not stop the analysis.
+        Input and resampling problems that did not stop the analysis, as they were warned.
     engine : dict
-        How the resamples were drawn (``resampling``: ``items`` or ``patterns``; ``patterns``;
-        ``block_replicates``) and how replicate statistics were summed (``statistics``: ``dense``,
-        the matrix product over patterns, or ``cells``, per (gold, predicted) cell of each system;
-        ``items`` when no metric has per-item statistics).
+        How the resamples were drawn: ``resampling`` (``items``, ``patterns`` or ``clusters``),
+        ``patterns`` (distinct joint patterns of the items, or None) and ``block_replicates``
+        (replicates per seeded block); and how replicate statistics were summed:
+        ``statistics`` (``dense``, the matrix product over patterns; ``cells``, per (gold,
+        predicted) cell of each system; ``items`` when no metric has per-item statistics).
     teams : dict
         System -> its team (run folder, ``Team.NN`` stem or names file), or None.
     missing : dict
@@ -199,7 +386,13 @@ class CompetitionAnalysis(CompetitionInfo):
         return self.metrics[0]
 
     def metric(self, name: str | None = None) -> MetricAnalysis:
-        """The metric called ``name`` (the primary one when None); KeyError naming the choices."""
+        """The metric called ``name``, or the primary one when ``name`` is None.
+
+        Raises
+        ------
+        InputError
+            When there is no such metric (the message names the metrics).
+        """
         if name is None:
             return self.primary
         for ma in self.metrics:
@@ -231,7 +424,7 @@ class CompetitionAnalysis(CompetitionInfo):
 
     @classmethod
     def from_dict(cls, d: dict) -> CompetitionAnalysis:
-        """Read back :meth:`to_dict`."""
+        """The competition of a results.json entry (:meth:`to_dict`), without replicates."""
         kw = {k: d.get(k) for k in INFO_FIELDS}
         return cls(
             **kw,
@@ -253,16 +446,19 @@ class CompetitionAnalysis(CompetitionInfo):
 class Analysis:
     """Settings plus one :class:`CompetitionAnalysis` per competition; serialises to results.json.
 
+    Made by :func:`compreport.analyze` (or :func:`compreport.stats.analysis.analyze`), read back
+    by :meth:`read`.
+
     Attributes
     ----------
     settings : Settings
         The settings every number and verdict was computed under.
     competitions : list of CompetitionAnalysis
         In input order.
+    version : str
+        The compreport version that computed it.
     workshop : dict
         ``name``, ``year``, ``description`` of the workshop (empty for loose competitions).
-    version : str
-        compreport version that computed it.
     sources : list of str
         Files read besides the data files of ``competitions[].inputs`` (specs, user metric
         files), so that :meth:`~compreport.report.Report.write` refuses to write over them; not
@@ -270,6 +466,28 @@ class Analysis:
     scanned : list of str
         The runs folders and globs read, which :meth:`~compreport.report.Report.write` refuses to
         write into (the next run would read the report as runs); not stored in results.json.
+
+    Examples
+    --------
+    >>> a = cr.analyze(cr.load("examples/workshop/paraphrase"), bootstrap=1000, seed=0,
+    ...                refine=False)
+    >>> a
+    <Analysis: 1 competition(s) (paraphrase); B = 1000, seed = 0, alpha = 0.05, maxt over all-pairs>
+    >>> ma = a.competition().primary
+    >>> ma.name, ma.best, ma.runner_up
+    ('accuracy', 'SiameseTwins.01', 'ParaNLP.01')
+    >>> [(s.system, s.group) for s in ma.scores[:3]]
+    [('SiameseTwins.01', 'a'), ('ParaNLP.01', 'ab'), ('ParaNLP.02', 'ac')]
+    >>> c, swapped = ma.pair("ParaNLP.02", "SiameseTwins.01")
+    >>> c.a, swapped, c.significant
+    ('SiameseTwins.01', True, False)
+
+    results.json holds every number and verdict, but not the replicates:
+
+    >>> import json
+    >>> back = Analysis.from_dict(json.loads(a.to_json()))
+    >>> back.competition("paraphrase").primary.score_of("ParaNLP.02").rank
+    3
     """
 
     settings: Settings
@@ -280,7 +498,13 @@ class Analysis:
     scanned: list[str] = field(default_factory=list, repr=False, compare=False)
 
     def competition(self, id: str | None = None) -> CompetitionAnalysis:
-        """The competition ``id``; None is allowed when there is only one."""
+        """The competition ``id``; None is allowed when there is only one.
+
+        Raises
+        ------
+        InputError
+            When there is no such competition, or ``id`` is None and there are several.
+        """
         if id is None:
             if len(self.competitions) != 1:
                 raise InputError(
@@ -297,7 +521,7 @@ class Analysis:
         )
 
     def to_dict(self) -> dict:
-        """The results.json contract: JSON-ready (NaN/inf as None, numpy scalars as Python)."""
+        """The results.json object: JSON-ready (NaN and inf as None, numpy scalars as Python)."""
         return json_ready(
             {
                 "tool": {"name": "compreport", "version": self.version},
@@ -313,7 +537,7 @@ class Analysis:
 
     @classmethod
     def from_dict(cls, d: dict) -> Analysis:
-        """Read back :meth:`to_dict` (bootstrap replicates are not stored)."""
+        """The analysis of a results.json object (:meth:`to_dict`), without replicates."""
         return cls(
             Settings.from_dict(d["settings"]),
             [CompetitionAnalysis.from_dict(c) for c in d["competitions"]],
@@ -323,10 +547,10 @@ class Analysis:
 
     @classmethod
     def read(cls, path: str | Path) -> Analysis:
-        """Read a results.json file."""
+        """Read a results.json file (:meth:`from_dict`)."""
         return cls.from_dict(json.loads(Path(path).read_text(encoding="utf-8")))
 
-    # ----------------------------------------------------------------- tables (compreport.stats.frames)
+    # ------------------------------------------------------------ tables (compreport.stats.frames)
 
     def leaderboard(self, metric: str | None = None, competition: str | None = None):
         """The ranking of one competition under one metric, best first, with the stored verdicts.
@@ -372,9 +596,9 @@ class Analysis:
         Returns
         -------
         pandas.DataFrame
-            ``id``, ``name``, ``metric``, ``n``, ``m``, ``possible_comparisons``, ``ties_with_winner_<c>``
-            and ``ties_<c>`` (<c>: none, bonferroni, holm, bh, maxt), ``win_minus_median``, ``cv``, ``ppi``,
-            ``ppi_unit``.
+            ``id``, ``name``, ``metric``, ``n``, ``m``, ``possible_comparisons``,
+            ``ties_with_winner_<c>`` and ``ties_<c>`` (<c>: none, bonferroni, holm, bh, maxt),
+            ``win_minus_median``, ``cv``, ``ppi``, ``ppi_unit``.
         """
         return frames.competitiveness(self)
 
@@ -384,7 +608,8 @@ class Analysis:
     def __repr__(self) -> str:
         ids = [c.id for c in self.competitions]
         s = self.settings
+        shown = ", ".join(ids[:5]) + (", ..." if len(ids) > 5 else "")
         return (
-            f"<Analysis: {len(ids)} competition(s) ({', '.join(ids[:5])}{', ...' if len(ids) > 5 else ''}); "
-            f"B = {s.bootstrap}, seed = {s.seed}, alpha = {s.alpha:g}, {s.correction} over {s.family}>"
+            f"<Analysis: {len(ids)} competition(s) ({shown}); B = {s.bootstrap}, seed = {s.seed}, "
+            f"alpha = {s.alpha:g}, {s.correction} over {s.family}>"
         )

@@ -25,10 +25,22 @@ _TOL = 1e-10
 def bootstrap_p_value(diff_reps: np.ndarray, delta: np.ndarray) -> np.ndarray:
     """Two-sided null-shifted paired-bootstrap p-value, with +1 (Phipson & Smyth 2010).
 
-    ``p = (1 + #{|d* - delta| >= |delta|}) / (B + 1)`` per column, where ``d*`` (B, k) are the
-    replicate differences and ``delta`` (k,) the observed ones. Two identical systems have
+    ``p = (1 + #{|d* - delta| >= |delta|}) / (B + 1)`` per column. Two identical systems have
     ``d* = delta = 0`` and get p = 1.
 
+    Parameters
+    ----------
+    diff_reps : ndarray, shape (B, k)
+        Replicate differences ``d*``.
+    delta : ndarray, shape (k,)
+        Observed differences.
+
+    Returns
+    -------
+    ndarray, shape (k,)
+
+    Examples
+    --------
     >>> import numpy as np
     >>> d = np.array([[0.10], [0.30], [0.00], [0.25]])     # B = 4 replicates of one difference
     >>> bootstrap_p_value(d, np.array([0.1]))               # |d* - 0.1| >= 0.1: 0.3, 0.0, 0.25
@@ -44,11 +56,22 @@ def bootstrap_p_value(diff_reps: np.ndarray, delta: np.ndarray) -> np.ndarray:
 def berg_kirkpatrick_p_value(diff_reps: np.ndarray, delta: np.ndarray) -> np.ndarray:
     """Paired-bootstrap p-value of Berg-Kirkpatrick et al. (2012), with +1 (Phipson & Smyth 2010).
 
-    ``p = (1 + #{d* >= 2 delta}) / (B + 1)`` per column, where ``d*`` (B, k) are the
-    replicate differences and ``delta`` (k,) the observed ones (oriented, >= 0 for a
-    pair ordered by rank): one-sided, in the direction of the observed difference.
-    Two identical systems have ``d* = delta = 0`` and get p = 1.
+    ``p = (1 + #{d* >= 2 delta}) / (B + 1)`` per column: one-sided, in the direction of the
+    observed difference. Two identical systems have ``d* = delta = 0`` and get p = 1.
 
+    Parameters
+    ----------
+    diff_reps : ndarray, shape (B, k)
+        Replicate differences ``d*``.
+    delta : ndarray, shape (k,)
+        Observed differences (oriented: >= 0 for a pair ordered by rank).
+
+    Returns
+    -------
+    ndarray, shape (k,)
+
+    Examples
+    --------
     >>> import numpy as np
     >>> d = np.array([[0.10], [0.30], [0.00], [0.25]])
     >>> berg_kirkpatrick_p_value(d, np.array([0.1]))       # d* >= 0.2: 0.3, 0.25
@@ -76,10 +99,34 @@ def differences(
     chunk: int = 256,
     test: str = "bootstrap",
 ) -> dict[str, np.ndarray]:
-    """Oriented differences ``a - b`` for index arrays ``a``, ``b``: diff, ci_low, ci_high, p_value.
+    """Oriented differences ``a - b`` of the pairs ``a``, ``b``, their intervals and p-values.
 
-    ``p_value`` is the p-value of the bootstrap ``test`` (a key of :data:`P_VALUE`; the
-    randomization test's p-values are computed elsewhere and replace it).
+    Parameters
+    ----------
+    observed : ndarray, shape (m,)
+        Scores on the full test set.
+    replicates : ndarray, shape (B, m)
+        Paired bootstrap replicates.
+    a, b : ndarray of int, shape (k,)
+        The pairs' system indices.
+    higher_is_better : bool
+        Orientation: a positive difference means ``a`` is better.
+    alpha : float
+        1 - confidence level of the intervals.
+    ci : str
+        Interval method (:func:`~compreport.stats.intervals.interval`; default ``percentile``).
+    jack : (ndarray, ndarray), optional
+        Leave-one-out scores and weights, for ``bca``.
+    chunk : int
+        Pairs computed at once (default 256; bounds memory, the results do not depend on it).
+    test : str
+        The bootstrap test, a key of :data:`P_VALUE` (default ``bootstrap``); the randomization
+        test's p-values are computed elsewhere and replace these.
+
+    Returns
+    -------
+    dict of str to ndarray, shape (k,)
+        ``diff``, ``ci_low``, ``ci_high`` and ``p_value`` (NaN without replicates).
     """
     sign = 1.0 if higher_is_better else -1.0
     k = len(a)
@@ -107,8 +154,11 @@ def p_values(
     chunk: int = 256,
     test: str = "bootstrap",
 ) -> np.ndarray:
-    """P-values of the bootstrap ``test`` (:data:`P_VALUE`) of the oriented differences ``a - b``
-    over ``replicates`` (R, m), without intervals: the p-values re-estimated from more resamples."""
+    """P-values of the oriented differences ``a - b`` over ``replicates`` (R, m), no intervals.
+
+    The p-values re-estimated from more resamples; the parameters are those of
+    :func:`differences`. NaN without replicates.
+    """
     sign = 1.0 if higher_is_better else -1.0
     p_of = P_VALUE.get(test, bootstrap_p_value)
     out = np.full(len(a), np.nan)

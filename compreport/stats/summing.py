@@ -1,42 +1,26 @@
-"""Summing resample counts into replicate statistics: the dense and the cell engine.
+"""Summing resample counts into replicate statistics (:class:`Summer`), and the items' patterns.
 
-``dense``: ``counts @ stats``, one matrix product (U patterns x width statistics). ``cells``: for
-confusion-based metrics a pattern falls, for each system, in one (gold, predicted) cell, so counts
-are summed per system per cell by a sparse product over the patterns where the system errs, then
-turned into statistics by each cell's table. Both sum integer counts exactly: same numbers.
-:class:`_Summer` picks one per run by estimated cost (recorded as ``engine.statistics``).
+A resample is summarised by how often it drew each distinct item, its *pattern*
+(:func:`unique_rows`); its statistics are those counts times the patterns' statistics, summed
+by a dense or a cell engine, whichever costs less per run (recorded as ``engine.statistics``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from compreport.stats.metrics import Prepared
+from compreport.stats.metrics.base import Prepared
 
-#: Relative cost of one (pattern x replicate) term of the sparse cell product and one multiply-add of
-#: the dense product ``w @ stats`` (measured on 2-core x86_64, OpenBLAS 1 thread: 0.44 ns vs 0.1 ns).
+#: Relative cost of one (pattern x replicate) term of the sparse cell product and one multiply-add
+#: of the dense product ``w @ stats`` (measured on 2-core x86_64, OpenBLAS 1 thread: 0.44 ns vs
+#: 0.1 ns).
 _CELL_COST = 4.0
 #: Replicates per sparse product: (patterns x chunk) weights stay in cache.
 _CELL_CHUNK = 32
 
 
-def _stats_matrix(prepared: list[Prepared], rows: np.ndarray, col_slices: list[slice], m: int):
-    """Stack every decomposable metric's statistics for pattern rows: (U, T) and per-metric layout."""
-    blocks, layout, t = [], [], 0
-    for p, cs in zip(prepared, col_slices, strict=True):
-        if not p.decomposable:
-            layout.append(None)
-            continue
-        shared, per = p.stats(rows[:, cs])
-        a, b = shared.shape[1], per.shape[2]
-        blocks += [shared, per.reshape(len(rows), m * b)]
-        layout.append((t, a, b))
-        t += a + m * b
-    return (np.hstack(blocks) if blocks else np.zeros((len(rows), 0))), layout
-
-
 def unique_rows(cols: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``np.unique(cols, axis=0, return_inverse=True, return_counts=True)`` through a packed integer key.
+    """``np.unique(cols, axis=0, return_inverse=True, return_counts=True)``, by one 1-d sort.
 
     Each column is coded in increasing order of its values (integer-valued columns as they are)
     and the codes are packed, first column most significant, into one int64 key (re-numbered
@@ -44,11 +28,26 @@ def unique_rows(cols: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     lexicographic order as ``np.unique(axis=0)``, with the same inverse and counts, at the cost
     of one 1-d sort instead of a row-wise one.
 
+    Parameters
+    ----------
+    cols : ndarray, shape (n, c)
+        One row per item (NaN allowed: then ``np.unique`` itself is used).
+
     Returns
     -------
-    reps : ndarray (U, c)
-    inverse : ndarray of int (n,)
-    freq : ndarray of int (U,)
+    reps : ndarray, shape (U, c)
+        The distinct rows, in lexicographic order.
+    inverse : ndarray of int, shape (n,)
+        The distinct row of each item.
+    freq : ndarray of int, shape (U,)
+        How many items each distinct row has.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> reps, inverse, freq = unique_rows(np.array([[1.0, 0.0], [0.0, 2.0], [1.0, 0.0]]))
+    >>> reps.tolist(), inverse.tolist(), freq.tolist()
+    ([[0.0, 2.0], [1.0, 0.0]], [1, 0, 1], [1, 2])
     """
     n, c = cols.shape
     if n == 0 or c == 0 or np.isnan(cols).any():
@@ -96,24 +95,54 @@ def _cell_tables(p: Prepared, m: int) -> tuple[np.ndarray, np.ndarray] | None:
     )
 
 
-class _Summer:
-    """Stacked statistics of weighted patterns: ``summed(w) == w @ stats`` for pattern weights w (r, U).
+class Summer:
+    """Stacked statistics of weighted patterns: ``summed(w) == w @ stats`` for weights w (r, U).
 
-    ``engine`` ``"dense"`` is that matrix product (BLAS). ``"cells"`` serves confusion metrics
-    (:attr:`Prepared.cells`): a pattern contributes, for each system, to one (gold, predicted)
-    cell, so the weights are summed per system per cell by one sparse product over the patterns
-    where a system errs (the diagonal is the gold class count minus the row's errors) and the
-    statistics follow from each cell's table: about ``(U + errors) x r`` additions per block
-    instead of ``U x width x r`` multiply-adds, and no (U, width) matrix. Every weight and cell
-    count is an integer summed exactly, so both give the same numbers. Other decomposable
-    metrics of a ``"cells"`` run keep the dense product for their own columns.
+    ``stats`` (U, width) stacks the statistics of every decomposable metric for each pattern
+    (:attr:`layout`). Engine ``"dense"`` is that matrix product (BLAS). Engine ``"cells"`` serves
+    confusion metrics (:attr:`~compreport.stats.metrics.base.Prepared.cells`): a pattern
+    contributes, for each system, to one (gold, predicted) cell, so the weights are summed per
+    system per cell by one sparse product over the patterns where a system errs (the diagonal is
+    the gold class count minus the row's errors) and the statistics follow from each cell's
+    table: about ``(U + errors) x r`` additions per block instead of ``U x width x r``
+    multiply-adds, and no (U, width) matrix. Other decomposable metrics of a ``"cells"`` run keep
+    the dense product for their own columns. Every weight and cell count is an integer summed
+    exactly, so both engines give the same numbers.
+
+    Building a Summer only sizes the work (for the memory check); :meth:`materialize` then builds
+    its arrays.
+
+    Parameters
+    ----------
+    prepared : list of Prepared
+        The metrics; those that are not decomposable take no columns.
+    reps : ndarray, shape (U, c)
+        The patterns (:func:`unique_rows` of the metrics' stacked columns).
+    col_slices : list of slice
+        Each metric's columns within ``reps`` (empty for one that is not decomposable).
+    m, n : int
+        Systems and items.
+    engine : {"dense", "cells", None}
+        Force an engine; None (default) chooses the cheaper one. ``"cells"`` falls back to
+        ``"dense"`` when no metric can use it.
+
+    Attributes
+    ----------
+    engine : str
+        The engine chosen.
+    layout : list of (int, int, int) or None
+        Per metric, ``(offset, shared width, per-system width)`` of its columns in the stacked
+        statistics (None: not decomposable).
+    width : int
+        Columns of the stacked statistics.
+    nnz : int
+        Nonzeros of the cell incidence matrices (0 under ``"dense"``).
     """
 
     def __init__(
         self,
         prepared: list[Prepared],
         reps: np.ndarray,
-        freq: np.ndarray,
         col_slices: list[slice],
         m: int,
         n: int,
@@ -193,7 +222,8 @@ class _Summer:
     def materialize(
         self, prepared: list[Prepared], reps: np.ndarray, col_slices: list[slice]
     ) -> None:
-        """Build the sparse cell incidences and the dense statistics (after the memory check)."""
+        """Build the sparse cell incidences and the dense statistics (after the memory check),
+        from the arguments the Summer was built with."""
         for grp in self.groups:
             self._build(grp, self._cellable)
         if self.dense:
@@ -202,6 +232,20 @@ class _Summer:
                 shared, per = prepared[i].stats(reps[:, col_slices[i]])
                 blocks += [shared, per.reshape(len(reps), -1)]
             self.dense_stats = np.hstack(blocks)
+
+    def full_stats(
+        self, prepared: list[Prepared], reps: np.ndarray, col_slices: list[slice]
+    ) -> np.ndarray:
+        """(U, width) statistics of every decomposable metric in the stacked layout, whichever
+        engine sums them (the jackknife leaves out one pattern's row at a time)."""
+        if self.all_dense:
+            return self.dense_stats
+        blocks = []
+        for p, cs in zip(prepared, col_slices, strict=True):
+            if p.decomposable:
+                shared, per = p.stats(reps[:, cs])
+                blocks += [shared, per.reshape(len(reps), -1)]
+        return np.hstack(blocks)
 
     def dense_width(self) -> int:
         """Columns of the (U, width) statistics matrix kept in memory."""

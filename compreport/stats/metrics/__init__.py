@@ -1,7 +1,8 @@
-"""Metric registry: each metric knows its orientation, its ideal value and its sufficient statistics.
+"""Metric registry: each metric knows its orientation, ideal value and sufficient statistics.
 
 A metric is *prepared* against a :class:`~compreport.inputs.competition.Competition`, which
-validates its parameters and data and returns a :class:`Prepared` object. Decomposable
+validates its parameters and data and returns a :class:`~compreport.stats.metrics.base.Prepared`
+object. Decomposable
 metrics (everything but ``spearman``, ``roc_auc`` and user metrics) turn each test item
 into a row of additive statistics; the metric of any resample is then a function of
 the weighted sum of those rows (``finalize``), so a bootstrap replicate costs a matrix
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from compreport.errors import InputError
 from compreport.settings import suggest
-from compreport.stats.metrics.base import Metric, Prepared
+from compreport.stats.metrics.base import Metric
 from compreport.stats.metrics.classification import ClassificationMetric
 from compreport.stats.metrics.numeric import (
     ErrorMetric,
@@ -33,7 +34,7 @@ from compreport.stats.metrics.ranking import RankingMetric, ranking_metric
 from compreport.stats.metrics.restmex import MeasureC, MeasureS
 from compreport.stats.metrics.user import UserMetric
 
-__all__ = ["REGISTRY", "Metric", "Prepared", "get_metric", "suggest"]
+__all__ = ["REGISTRY", "get_metric"]
 
 #: Built-in metrics by name.
 REGISTRY: dict[str, Metric] = {}
@@ -92,6 +93,14 @@ def get_metric(name: str, base: Path | None = None) -> Metric:
     ------
     InputError
         For an unknown name (with a "did you mean") or a user metric that cannot be loaded.
+
+    Examples
+    --------
+    >>> mae = get_metric("mae")
+    >>> mae.higher_is_better, mae.ideal
+    (False, 0.0)
+    >>> get_metric("ndcg@10").name
+    'ndcg@10'
     """
     if name in REGISTRY:
         return REGISTRY[name]

@@ -62,8 +62,28 @@ class Prepared:
     class_scores : dict
         Gold fields holding class labels whose per-class statistics the score is built from (a
         class's F1, precision or recall, the ranks of ROC AUC's two classes), each with the labels
-        concerned (None: every gold class): a class with few items makes them unstable (the analysis
-        warns, :func:`compreport.stats.classes.small_classes`).
+        concerned (None: every gold class): a class with few items makes them unstable (the
+        analysis warns, :func:`compreport.stats.classes.small_classes`).
+
+    Examples
+    --------
+    Macro-F1 of two systems on three items; a bootstrap resample's score is the same function of
+    the item statistics weighted by how often it drew each item:
+
+    >>> import numpy as np
+    >>> from compreport.inputs.competition import Competition, MetricSpec
+    >>> from compreport.stats.metrics import get_metric
+    >>> comp = Competition("demo", "demo", gold=np.array([["a"], ["b"], ["a"]]),
+    ...                    predictions=np.array([[["a"], ["b"], ["b"]], [["a"], ["a"], ["a"]]]),
+    ...                    systems=["s1", "s2"], item_ids=np.array(["1", "2", "3"]),
+    ...                    metrics=[MetricSpec("macro_f1")])
+    >>> p = get_metric("macro_f1").prepare(comp, {})
+    >>> shared, per = p.stats(p.columns)       # (3, a) and (3, 2, b): one row per item
+    >>> p.finalize(shared.sum(0), per.sum(0), 3).round(3).tolist()
+    [0.667, 0.4]
+    >>> w = np.array([0.0, 1.0, 2.0])          # a resample: item 2 once, item 3 twice
+    >>> p.finalize(w @ shared, np.tensordot(w, per, 1), 3).round(3).tolist()
+    [0.25, 0.4]
     """
 
     name: str
@@ -86,7 +106,9 @@ class Prepared:
 
 
 class Metric:
-    """Base class of every metric. Subclasses set the attributes and implement ``prepare`` and ``reference``.
+    """Base class of every metric.
+
+    Subclasses set the attributes and implement :meth:`prepare` and :meth:`reference`.
 
     Attributes
     ----------
@@ -109,13 +131,19 @@ class Metric:
     description: str = ""
 
     def check_params(self, params: dict) -> dict:
-        """A copy of ``params``; :class:`~compreport.errors.InputError` for a name not in ``allowed``."""
+        """A copy of ``params``.
+
+        Raises
+        ------
+        InputError
+            For a parameter name not in :attr:`allowed` (with a "did you mean").
+        """
         for key in params:
             if key not in self.allowed:
                 opts = ", ".join(self.allowed) or "none"
                 raise InputError(
-                    f"metric {self.name!r}: unknown parameter {key!r}{suggest(key, list(self.allowed))}"
-                    f" (parameters: {opts})"
+                    f"metric {self.name!r}: unknown parameter {key!r}"
+                    f"{suggest(key, list(self.allowed))} (parameters: {opts})"
                 )
         return dict(params)
 
@@ -156,6 +184,12 @@ class Metric:
 
 
 def safe_divide(a, b) -> np.ndarray:
-    """``a / b`` elementwise (broadcast), 0 where ``b == 0`` (scikit-learn's ``zero_division=0``)."""
+    """``a / b`` elementwise (broadcast), 0 where ``b == 0`` (scikit-learn's ``zero_division=0``).
+
+    Examples
+    --------
+    >>> safe_divide([1.0, 2.0], [4.0, 0.0]).tolist()
+    [0.25, 0.0]
+    """
     a, b = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
     return np.divide(a, b, out=np.zeros(a.shape), where=b != 0)

@@ -1,4 +1,4 @@
-"""Classification metrics (accuracy, precision, recall, F1 and their averages) from per-class counts."""
+"""Classification metrics (accuracy, precision, recall, F1 and their averages) from class counts."""
 
 from __future__ import annotations
 

@@ -14,7 +14,10 @@ from compreport.settings import suggest
 def field_index(comp: Competition, params: dict, key: str = "field", default: int = 0) -> int:
     """The column of the field that ``params[key]`` names, or ``default`` when it names none.
 
-    Raises :class:`~compreport.errors.InputError` (with a suggestion) for an unknown field name.
+    Raises
+    ------
+    InputError
+        For an unknown field name (with a "did you mean").
     """
     name = params.get(key)
     if name is None:
@@ -27,17 +30,19 @@ def field_index(comp: Competition, params: dict, key: str = "field", default: in
     return comp.fields.index(name)
 
 
-#: How a missing prediction is held in ``Competition.predictions`` (``--missing wrong``): no label is empty.
+#: How a missing prediction is held in ``Competition.predictions`` (``--missing wrong``): no label
+#: is empty.
 NO_PREDICTION = ""
 
 
 def missing_error(comp: Competition, s: int, i: int, f: int, metric: str, what: str) -> InputError:
-    """The error of a metric that reads numbers meeting item ``i`` of system ``s`` without a prediction."""
+    """The error of a metric that reads ``what`` (numbers, scores) when system ``s`` has no
+    prediction for item ``i`` (field ``f``)."""
     return InputError(
         f"{comp.locate(s, i, f)}: system {comp.systems[s]!r} has no prediction for item "
-        f"{str(comp.item_ids[i])!r}, and metric {metric!r} reads {what}: a missing prediction is "
-        f"scored as a wrong answer only by metrics of labels (accuracy, F1, ...); give every item a "
-        f"value"
+        f"{str(comp.item_ids[i])!r}, and metric {metric!r} reads {what}: a missing prediction "
+        f"is scored as a wrong answer only by metrics of labels (accuracy, F1, ...); give every "
+        f"item a value"
     )
 
 
@@ -50,12 +55,14 @@ class Encoded:
     labels : list of str
         The K labels seen in gold or in any prediction; code ``c`` is ``labels[c]``.
     gold : ndarray of int, shape (n,)
+        The gold codes.
     pred : ndarray of int, shape (m, n)
+        Every system's codes.
     missing : int or None
-        The code of a missing prediction (:data:`NO_PREDICTION`, ``--missing wrong``): it matches no
-        gold class, so it is a wrong answer, and it is no class of the averaged metrics (a miss of the
-        gold class and a false positive of no class, as the SemEval scorers count it). None when no
-        prediction is missing.
+        The code of a missing prediction (:data:`NO_PREDICTION`, ``--missing wrong``): it matches
+        no gold class, so it is a wrong answer, and it is no class of the averaged metrics (a miss
+        of the gold class and a false positive of no class, as the SemEval scorers count it). None
+        when no prediction is missing.
     """
 
     labels: list[str]
@@ -80,12 +87,12 @@ class Encoded:
         return self.labels.index(s)
 
 
-#: A system may predict at most max(UNSEEN_LABELS, 2 x gold classes) distinct labels that gold lacks.
+#: A system may predict at most max(UNSEEN_LABELS, 2 x gold classes) distinct labels gold lacks.
 UNSEEN_LABELS = 50
 
 
 def unseen_limit(gold_classes: int) -> int:
-    """How many distinct labels missing from gold one system may predict: ``max(50, 2 x gold classes)``.
+    """How many distinct labels missing from gold one system may predict: max(50, 2 x classes).
 
     A few unseen labels are a typo or a class the test set lacks (a warning); more than that is a
     column of probabilities, scores or free text read as labels, whose per-class counts would grow
@@ -100,7 +107,7 @@ def _codes(
     """The sorted labels of gold and predictions, and the codes of both (int64), as
     ``np.unique(..., return_inverse=True)`` over all of them gives them: the gold's labels are
     sorted (n strings), the predictions found among them by binary search (m x n), and only the
-    predicted labels gold lacks sorted besides (sorting all m x n strings took seconds on 10^7)."""
+    predicted labels gold lacks sorted besides (sorting all m x n strings takes seconds on 10^7)."""
     labels, gold = np.unique(gold_values, return_inverse=True)
     pred = np.searchsorted(labels, pred_values)
     if labels.size:
@@ -117,8 +124,11 @@ def _codes(
 def encode(comp: Competition, f: int) -> Encoded:
     """Code field ``f`` of gold and of every system's predictions with one shared label list.
 
-    Raises :class:`~compreport.errors.InputError` naming the run file, the count and examples when
-    a system predicts more distinct labels missing from gold than :func:`unseen_limit` allows.
+    Raises
+    ------
+    InputError
+        Naming the run file, the count and examples, when a system predicts more distinct labels
+        missing from gold than :func:`unseen_limit` allows.
     """
     m = comp.m
     labels, gold, pred = _codes(comp.gold[:, f], comp.predictions[:, :, f])
@@ -143,10 +153,11 @@ def encode(comp: Competition, f: int) -> Encoded:
                 )
                 field = f" in field {comp.fields[f]!r}" if len(comp.fields) > 1 else ""
                 raise InputError(
-                    f"{comp.locate(s, item, f)}: system {comp.systems[s]!r} predicts {len(unseen)} distinct labels"
-                    f"{field} that gold does not have (e.g. {examples}; gold has {classes}: {gold_shown}); "
-                    f"more than {limit} is refused: a label column holds classes, not probabilities, scores or "
-                    f"free text (for scores use a metric such as roc_auc or pearson)"
+                    f"{comp.locate(s, item, f)}: system {comp.systems[s]!r} predicts "
+                    f"{len(unseen)} distinct labels{field} that gold does not have "
+                    f"(e.g. {examples}; gold has {classes}: {gold_shown}); more than {limit} is "
+                    f"refused: a label column holds classes, not probabilities, scores or free "
+                    f"text (for scores use a metric such as roc_auc or pearson)"
                 )
     return Encoded([str(x) for x in labels], gold, pred, missing)
 
@@ -166,8 +177,11 @@ def to_float(comp: Competition, f: int, metric: str) -> tuple[np.ndarray, np.nda
     gold : ndarray, shape (n,)
     pred : ndarray, shape (m, n)
 
-    Raises :class:`~compreport.errors.InputError` at the first cell that is not a finite
-    number, naming ``metric``.
+    Raises
+    ------
+    InputError
+        At the first cell that is not a finite number (or a missing prediction), naming
+        ``metric``.
     """
 
     def conv(values: np.ndarray, system: int | None) -> np.ndarray:
@@ -204,8 +218,10 @@ def to_scores(comp: Competition, f: int, metric: str, unscored: bool = False) ->
     ``unscored``: a missing prediction is NaN (a ranking metric's candidate not retrieved) instead
     of an error.
 
-    Raises :class:`~compreport.errors.InputError` at the first cell that is not a finite
-    number, naming ``metric``.
+    Raises
+    ------
+    InputError
+        At the first cell that is not a finite number, naming ``metric``.
     """
     out = np.full((comp.m, comp.n), np.nan)
     for s in range(comp.m):
@@ -213,9 +229,8 @@ def to_scores(comp: Competition, f: int, metric: str, unscored: bool = False) ->
         given = col != NO_PREDICTION if unscored else np.ones(comp.n, dtype=bool)
         try:
             out[s, given] = col[given].astype(np.float64)
-        except (
-            ValueError
-        ):  # some cell is not a number: each on its own, so the error names that one
+        except ValueError:
+            # some cell is not a number: each on its own, so the error names that one
             out[s, given] = [_float_or_nan(v) for v in col[given]]
         bad = given & ~np.isfinite(out[s])
         if bad.any():

@@ -1,4 +1,4 @@
-"""Metrics of numeric predictions: mean errors, Pearson and Spearman correlations, ROC AUC of scores."""
+"""Metrics of numeric predictions: mean errors, Pearson and Spearman correlations, ROC AUC."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ class ErrorMetric(Metric):
 
 
 class PearsonMetric(Metric):
-    """Pearson correlation between gold and predicted values, from centred sums (NaN when undefined)."""
+    """Pearson correlation of gold and predicted values, from centred sums (NaN when undefined)."""
 
     name = "pearson"
     description = "Pearson correlation coefficient (numeric predictions)"
@@ -199,14 +199,17 @@ class SpearmanMetric(Metric):
 
 
 class RocAucMetric(Metric):
-    """Area under the ROC curve of system scores against binary gold labels (NaN for a one-class resample)."""
+    """Area under the ROC curve of system scores against binary gold labels.
+
+    NaN on a resample that holds one class only.
+    """
 
     name = "roc_auc"
     description = "area under the ROC curve (systems submit scores; binary gold, `pos_label`)"
     allowed = ("field", "pos_label")
 
     def prepare(self, comp: Competition, params: dict) -> Prepared:
-        """Bind to gold labels and numeric system scores of one field; see :meth:`Metric.prepare`."""
+        """Bind to the gold labels and system scores of one field; see :meth:`Metric.prepare`."""
         from scipy.stats import rankdata
 
         params = self.check_params(params)

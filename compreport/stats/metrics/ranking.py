@@ -16,10 +16,10 @@ retrieved. Per query, with R the query's relevant candidates in the gold:
 Relevance is ``gold == pos_label`` (gain 1) when ``pos_label`` is given, else the gold value as a
 number (graded gains; relevant when > 0). A negative grade (TREC's -1/-2 for junk or spam) is gain 0
 and not relevant, as in trec_eval: it counts neither in the DCG nor in the ideal DCG, and the
-candidate still takes its rank. A query without a relevant candidate scores 0 for every
-system and counts in the mean, as in trec_eval. The score is the mean over queries, so the query is the
-resampling unit: ranking metrics need the query column, and the bootstrap then draws queries
-(the cluster bootstrap, :mod:`compreport.stats.clusters`).
+candidate still takes its rank. A query without a relevant candidate scores 0 for every system
+and counts in the mean, as in trec_eval. The score is the mean over queries, so the query is the
+resampling unit: ranking metrics need the query column, and the bootstrap then draws queries (the
+cluster bootstrap, :mod:`compreport.stats.clusters`).
 
 Decomposable: item i of query q carries ``1 / |q|`` (shared) and ``value_s(q) / |q|`` for each
 system s, so the statistics summed over the items of any set of drawn queries are their count and
@@ -51,7 +51,13 @@ CUT_AT_K = (
 
 
 def ranking_metric(name: str) -> RankingMetric | None:
-    """The ranking metric called ``name``, or None when it is not one."""
+    """The ranking metric called ``name``, or None when it is not one.
+
+    Examples
+    --------
+    >>> ranking_metric("ndcg@10").k, ranking_metric("ndcg"), ranking_metric("accuracy")
+    (10, None, None)
+    """
     m = PATTERN.fullmatch(name)
     if (
         not m
@@ -80,12 +86,12 @@ class RankingMetric(Metric):
         }[kind]
 
     def prepare(self, comp: Competition, params: dict) -> Prepared:
-        """Per-query values of every system, spread over the query's items; see the module docstring."""
+        """Per-query values of every system, spread over the query's items (module docstring)."""
         params = self.check_params(params)
         if comp.clusters is None:
             raise InputError(
-                f"metric {self.name!r} ranks the candidates of each query: name the gold's query column "
-                f"with {option('query_col')} (the query is then the resampling unit)"
+                f"metric {self.name!r} ranks the candidates of each query: name the gold's query "
+                f"column with {option('query_col')} (the query is then the resampling unit)"
             )
         f = field_index(comp, params)
         gains = self._gains(comp, f, params)
@@ -116,9 +122,8 @@ class RankingMetric(Metric):
         if params.get("pos_label") is not None:
             return (gold == str(params["pos_label"])).astype(float)
         try:
-            gains = np.where(gold == NO_PREDICTION, "0", gold).astype(
-                np.float64
-            )  # unjudged: not relevant
+            # an unjudged item (no gold value) is not relevant
+            gains = np.where(gold == NO_PREDICTION, "0", gold).astype(np.float64)
         except ValueError:
             gains = None
         if gains is None or not np.isfinite(gains).all():  # 'inf', 'nan' parse: not a grade either
@@ -150,15 +155,33 @@ def query_values(
     gains: np.ndarray,
     scores: np.ndarray,
 ) -> np.ndarray:
-    """Per-query values (m, Q) of metric ``kind`` (cut at ``k``); ``query`` (n,) codes 0..Q-1,
-    ``gains`` (n,), ``scores`` (m, n): NaN where not retrieved."""
+    """Per-query values of a ranking metric for every system.
+
+    Parameters
+    ----------
+    kind : {"map", "mrr", "p", "ndcg"}
+        The metric (module docstring).
+    k : int or None
+        The cut-off (None: no cut, for ``map`` and ``mrr``).
+    query : ndarray of int, shape (n,)
+        Each item's query, coded 0..Q-1.
+    ids : ndarray, shape (n,)
+        Item ids (they break ties of scores, as trec_eval).
+    gains : ndarray, shape (n,)
+        Each item's gain (negative grades count as 0).
+    scores : ndarray, shape (m, n)
+        Every system's scores; NaN where a candidate is not retrieved.
+
+    Returns
+    -------
+    ndarray, shape (m, Q)
+    """
     m = scores.shape[0]
     gains = np.maximum(gains, 0.0)  # a negative grade is gain 0, as in trec_eval
     nq = int(query.max()) + 1
     values = np.zeros((m, nq))
-    order_ids = np.argsort(
-        np.argsort(ids.astype(str), kind="stable"), kind="stable"
-    )  # id rank, for ties
+    # each item's rank by id, which breaks ties
+    order_ids = np.argsort(np.argsort(ids.astype(str), kind="stable"), kind="stable")
     for q in range(nq):
         items = np.flatnonzero(query == q)
         g = gains[items]

@@ -1,4 +1,4 @@
-"""The REST-MEX 2022 composite measures over several prediction fields: ``measure_s`` and ``measure_c``."""
+"""The REST-MEX 2022 composite measures over several prediction fields: measure_s and measure_c."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ class MeasureS(Metric):
         )
 
     def reference(self, gold, pred, polarity=None, type=None):
-        """scikit-learn's MAE and macro-F1 on ``gold``/``pred``: (n, 2) arrays of [polarity, type]."""
+        """scikit-learn's MAE and macro-F1 of ``gold``, ``pred``, (n, 2): [polarity, type]."""
         from sklearn import metrics as sk
 
         gold, pred = np.asarray(gold), np.asarray(pred)

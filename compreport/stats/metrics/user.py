@@ -32,7 +32,7 @@ _MODULES: dict[tuple[str, int, int], ModuleType] = {}
 
 @contextlib.contextmanager
 def _isolated_argv(path: Path):
-    """``sys.argv`` is ``[path]`` inside (a metric file that parses it sees no compreport options)."""
+    """``sys.argv`` is ``[path]`` inside: a metric file parsing it sees no compreport options."""
     saved = sys.argv
     sys.argv = [str(path)]
     try:
@@ -94,7 +94,8 @@ def _describe(value) -> str:
 
 def check_score(value, name: str, system: str) -> float:
     """``value`` as a float when it is a finite real number of a numeric type (``int``, ``float``,
-    numpy scalars; not ``bool``); otherwise :class:`InputError` naming the metric, the system and the value."""
+    numpy scalars; not ``bool``); otherwise :class:`InputError` naming the metric, the system and
+    the value."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise InputError(
             f"user metric {name!r} returned {_describe(value)} for system {system!r}; it must "
