@@ -161,7 +161,7 @@ def test_without_resamples_no_empty_references():
 
     import compreport as cr
     from compreport.report.latex.appendix import appendix
-    from compreport.report.latex.renderer import Options
+    from compreport.report.latex.layout import Options
     from compreport.report.pages import html
 
     assert html.methods_context(Settings(bootstrap=0))["references"] == []

@@ -16,7 +16,8 @@ from pathlib import Path
 from compreport.inputs.slugs import slug
 from compreport.language import current, decimal_comma, tr
 from compreport.report import model, prose, references
-from compreport.report.latex.renderer import Options, Renderer, preamble
+from compreport.report.latex.layout import Options
+from compreport.report.latex.renderer import Renderer, preamble
 from compreport.report.latex.tex import escape, metric_name, num, warn_unset_names
 from compreport.report.naming import competition_dir
 from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalysis

@@ -373,15 +373,3 @@ class Options:
         """The decimals as a :class:`~compreport.report.model.Format`."""
         return Format(self.decimals, self.diff_decimals, self.p_decimals, self.summary_decimals)
 
-
-# -- table parts ------------------------------------------------------------------------------
-
-
-@dataclass
-class _Part:
-    """One float of a table: its tabular's model width and its LaTeX body."""
-
-    width: float
-    body: str
-    caption: str
-    label: str
