@@ -473,7 +473,7 @@ def test_user_metric_names_need_not_be_identifiers(tmp_path):
 @needs_tex
 def test_every_kept_unicode_character_compiles(tmp_path):
     """Whatever escape() keeps as non-ASCII, pdflatex (utf8 + T1) sets without error."""
-    kept = "".join(sorted(tex._UNICODE_OK))
+    kept = "".join(sorted(tex.UNICODE_OK))
     assert tex.escape(kept) == kept
     _compile(tmp_path, tex.escape(kept), "ceurart")
     assert tex.escape("Ħamrun") == "?amrun"  # no ASCII decomposition: "?"
