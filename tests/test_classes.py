@@ -10,7 +10,7 @@ from conftest import make_competition
 from sklearn import metrics as sk
 
 from compreport.report import model
-from compreport.report.figures.gallery import confusion_plot
+from compreport.report.figures.heatmaps import confusion_plot
 from compreport.report.pages import html
 from compreport.settings import Settings
 from compreport.stats.analysis import analyze_competition

@@ -23,6 +23,7 @@ from compreport.errors import InputError  # noqa: E402
 from compreport.inputs.spec import Options, load_inputs, slug  # noqa: E402
 from compreport.report.figures import gallery as figures
 from compreport.report.figures import style
+from compreport.report.figures.workshop import workshop_plot
 from compreport.report.metricnames import metric_label  # noqa: E402
 from compreport.report.model import Format  # noqa: E402
 from compreport.resources import demo_workshop_dir  # noqa: E402
@@ -401,7 +402,7 @@ def test_facets_and_workshop(demo, hostile):
                 assert name in multi.baselines and s.ci_low == s.ci_high
                 continue
             assert np.allclose(seg, [[s.ci_low, row], [s.ci_high, row]])
-    ws = figures.workshop_plot(demo)
+    ws = workshop_plot(demo)
     assert len(ws.axes) == 4
     labels = [t.get_text() for t in ws.axes[0].get_yticklabels()]
     assert labels == [f"{c.name} ({metric_label(c.primary)})" for c in demo.competitions]
@@ -416,7 +417,7 @@ def test_facets_and_workshop(demo, hostile):
         assert bar.get_width() == pytest.approx(
             100 * cp["ties"]["none"] / cp["possible_comparisons"]
         )
-    assert figures.workshop_plot(Analysis(demo.settings, [])) is None
+    assert workshop_plot(Analysis(demo.settings, [])) is None
 
 
 def test_single_system_competition(tmp_path):
@@ -444,7 +445,7 @@ def test_same_inputs_give_byte_identical_files(demo, tmp_path):
     comp = demo.competitions[0]
     # PDF and SVG files of two whole runs are compared in tests/test_report_cli.py; PNG here, of the
     # figure with the most kinds of artist (bars, lines, a translucent span, a legend)
-    dist = dict(figures._figure_builders(comp, demo.settings.level))[
+    dist = dict(figures.figure_builders(comp, demo.settings.level))[
         f"dist-{slug(comp.primary.name)}"
     ]
     first, second = (
@@ -462,7 +463,7 @@ def test_fixed_layout_is_that_of_a_drawing(demo):
     """ReportFigure.fix_layout runs the layout engine without drawing: the axes and the tight box are
     where a drawing (without output) puts them, for intervals, histograms, facets and heat maps."""
     comp = next(c for c in demo.competitions if c.classes and len(c.metrics) > 1)
-    builders = dict(figures._figure_builders(comp, 0.95))
+    builders = dict(figures.figure_builders(comp, 0.95))
     for stem in (
         "ci-" + slug(comp.primary.name),
         "dist-" + slug(comp.primary.name),
@@ -600,14 +601,14 @@ def test_pdf_fonts_from_a_small_copy_equal_those_from_the_file(demo, tmp_path, m
             ]
         ):
             files.append(figures.save(fig, tmp_path / folder / str(i), ("pdf",))[0].read_bytes())
-            held.append(sum(len(glyph_map) for _, glyph_map in figstyle._FONT_COPIES.values()))
+            held.append(sum(len(glyph_map) for _, glyph_map in figstyle.FONT_COPIES.values()))
         return files, held
 
-    monkeypatch.setattr(figstyle, "_FONT_COPIES", {})
+    monkeypatch.setattr(figstyle, "FONT_COPIES", {})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the CJK name's missing glyphs
         copied, held = pdfs("copy")
-        monkeypatch.setattr(figstyle, "_subsets_by_gids", lambda pdf_ps: False)
+        monkeypatch.setattr(figstyle, "subsets_by_gids", lambda pdf_ps: False)
         from_file, _ = pdfs("file")
     assert 0 < held[0] < held[1]  # made for the demo's names, again for Greek capitals and Cyrillic
     assert copied == from_file
@@ -681,7 +682,7 @@ def test_font_subsets_of_a_copy_equal_those_of_the_file():
 
     from compreport.report.figures import style as figstyle
 
-    if not figstyle._subsets_by_gids(pdf_ps):
+    if not figstyle.subsets_by_gids(pdf_ps):
         pytest.skip("this matplotlib subsets fonts another way")
     path = findfont(FontProperties(family="DejaVu Sans"))
     font = pdf_ps.font_manager.FontPath(path, 0)

@@ -601,7 +601,7 @@ def test_team_sheet_shrinks_to_one_page(settings):
     an = Analysis(Settings(bootstrap=200), [ca])
     system = ca.primary.scores[40].system
     assert len(team_context(an, ca, system, Format())["alike"]) > 60
-    doc = pdfreport._team_document(pdfreport._Renderer(), team_html(an, ca, system, for_pdf=True))
+    doc = pdfreport.team_document(pdfreport.PdfRenderer(), team_html(an, ca, system, for_pdf=True))
     assert len(doc.pages) == 1
 
 
@@ -636,7 +636,7 @@ def test_team_sheet_bookmark_is_the_name_as_given(analysis):
 
     comp = next(c for c in analysis.competitions if c.id == "detox-binary")
     system = next(s for s in comp.systems if "." in s and s not in comp.baselines)
-    doc = pdfreport._team_document(
-        pdfreport._renderer(), team_html(analysis, comp, system, Format(), for_pdf=True)
+    doc = pdfreport.team_document(
+        pdfreport.renderer(), team_html(analysis, comp, system, Format(), for_pdf=True)
     )
     assert [label for label, *_ in doc.make_bookmark_tree()] == [system]

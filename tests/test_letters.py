@@ -123,7 +123,7 @@ def test_hostile_team_name_cannot_inject_headers(report, tmp_path):
 
     out = tmp_path / "out"
     for name, runs in team_letters(comp).values():
-        pdf._letter(analysis, comp, runs, Format(), competition_dir(out, comp) / "teams" / name)
+        pdf.write_letter(analysis, comp, runs, Format(), competition_dir(out, comp) / "teams" / name)
     written = write_emails(analysis, out, read_recipients(tmp_path / "a.tsv"))
     (eml,) = [p for p in written if p.suffix == ".eml"]
     assert eml.parent == out / "emails" and eml.name.endswith(".eml") and "<" not in eml.name
@@ -180,7 +180,7 @@ def test_letter_files_keep_latin_letters_and_a_shared_email_names_every_competit
     out = tmp_path / "out"
     for comp in both.competitions:
         name, runs = team_letters(comp)["Alpha"]
-        pdf._letter(both, comp, runs, Format(), competition_dir(out, comp) / "teams" / name)
+        pdf.write_letter(both, comp, runs, Format(), competition_dir(out, comp) / "teams" / name)
     (tmp_path / "a.csv").write_text("team,address\nAlpha,ana@example.org\n", encoding="utf-8")
     with pytest.warns(Warning):  # Beta has no address: a note
         (eml,) = write_emails(both, out, read_recipients(tmp_path / "a.csv"))
@@ -219,7 +219,7 @@ def test_chinese_japanese_and_korean_names_get_a_font_that_has_them(tmp_path):
     comp = analysis.competitions[0]
     path = tmp_path / "letter.pdf"
     last = comp.primary.scores[-1].system
-    pdf._letter(analysis, comp, [last], Format(), path)
+    pdf.write_letter(analysis, comp, [last], Format(), path)
     fonts = subprocess.run(
         ["pdffonts", str(path)], capture_output=True, text=True, check=True
     ).stdout

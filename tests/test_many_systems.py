@@ -13,7 +13,7 @@ import pytest
 from conftest import make_competition
 
 from compreport.report import Report, model
-from compreport.report.figures.gallery import pairs_plot
+from compreport.report.figures.heatmaps import pairs_plot
 from compreport.report.pages import pdf
 from compreport.settings import Settings
 from compreport.stats.analysis import analyze
@@ -50,7 +50,7 @@ def many(tmp_path_factory):
     report.write(out, "json,latex,html", figure_formats="pdf,svg", compile_pdf=False, jobs=1)
     # report.pdf alone, with the figures drawn above: the 26 team letters and the overview are not
     # read here (the end-to-end test in test_report_cli.py writes them)
-    pdf._report(
+    pdf.write_report(
         analysis,
         analysis.competitions[0],
         report.format,
