@@ -1,4 +1,5 @@
-"""The best system's confusion matrix and per-class scores: stored by the analysis, shown by the reports."""
+"""The best system's confusion matrix and per-class scores: stored by the analysis, shown by the
+reports."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import make_competition
 from sklearn import metrics as sk
 
 from compreport.report import model
@@ -15,11 +15,13 @@ from compreport.report.pages import html
 from compreport.settings import Settings
 from compreport.stats.analysis import analyze_competition
 from compreport.stats.classes import NONE_LABEL, per_class
+from conftest import make_competition
 
 
 @pytest.fixture(scope="module")
 def three_classes():
-    """Gold in {neg, neu, pos}; the best system also predicts a label gold lacks and misses items."""
+    """Gold in {neg, neu, pos}; the best system also predicts a label gold lacks and misses
+    items."""
     rng = np.random.default_rng(3)
     n = 600
     gold = rng.choice(["neg", "neu", "pos"], n, p=[0.5, 0.2, 0.3])

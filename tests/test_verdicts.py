@@ -1,4 +1,5 @@
-"""One verdict, one model: every rendered verdict is the stored one, and every format prints the same cells.
+"""One verdict, one model: every rendered verdict is the stored one, and every format prints the
+same cells.
 
 A 12-system competition is built so that the Holm correction over the m − 1 comparisons with the
 winner and the Holm correction over all 66 pairs disagree for several systems: the report's rule
@@ -13,7 +14,6 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import make_competition
 
 import compreport as cr
 from compreport.language import language
@@ -26,6 +26,7 @@ from compreport.report.pages.team import team_context, team_html
 from compreport.resources import demo_workshop_dir
 from compreport.settings import Settings
 from compreport.stats.analysis import analyze
+from conftest import make_competition
 
 
 def _twelve_competition():
@@ -124,8 +125,8 @@ def test_team_sheets_state_the_stored_verdicts_and_never_contradict(demo, twelve
 
 
 def test_a_p_value_below_the_printed_decimals_reads_p_less_than(twelve):
-    """A p-value printed ``<0.01`` is stated ``p < 0.01`` in a sentence, never ``p = <0.01``: the team
-    sheet (English and Spanish)."""
+    """A p-value printed ``<0.01`` is stated ``p < 0.01`` in a sentence, never ``p = <0.01``: the
+    team sheet (English and Spanish)."""
     fmt = Format(p_decimals=2)
     assert (fmt.p_is(0.2532), fmt.p_is(0.001), fmt.p_is(None, "q")) == (
         "p = 0.25",
@@ -208,7 +209,8 @@ def _markdown_rows(md: str) -> list[list[tuple[str, bool]]]:
     return rows
 
 
-#: For each table kind: the model keys of the cells each format prints, in order (None: a cell not compared).
+#: For each table kind: the model keys of the cells each format prints, in order (None: a cell not
+#: compared).
 LAYOUTS = {
     "ci": {
         "latex": [None, "ci_low", "mean", "ci_high"],
@@ -341,7 +343,8 @@ def test_latex_verdicts_and_captions_are_the_stored_ones(twelve):
     for caption in re.findall(r"\\caption\{(.*)\}", tex):
         if re.search(r"significant|not significantly", caption):
             assert rule in caption, caption
-    # the matrix marks are the stored marks of the verdicts: one per significant pair (thresholds <= alpha)
+    # the matrix marks are the stored marks of the verdicts: one per significant pair (thresholds <=
+    # alpha)
     marked = len(re.findall(r"\d\\rlap\{\\textsuperscript\{", r.pair_matrix(comp, ma)))
     assert (
         marked == sum(c.mark != "" for c in ma.pairs) == sum(bool(c.significant) for c in ma.pairs)
@@ -392,11 +395,11 @@ def test_a_system_with_no_tested_pair_has_no_group_letter():
 
 
 def test_per_row_families_can_reject_through_their_smallest_row():
-    """Per-row Holm over 12 systems at B = 200: the row of the system ranked second to last holds one
-    comparison, so a corrected p-value can reach 1/201 (the 66 pairs of all-pairs Holm cannot go below
-    66/201). The stored rule says so: no sentence saying that no
-    comparison can be significant, and the pairs it finds significant are consistent with it; only the
-    best's own row cannot reject, which the warning says."""
+    """Per-row Holm over 12 systems at B = 200: the row of the system ranked second to last holds
+    one comparison, so a corrected p-value can reach 1/201 (the 66 pairs of all-pairs Holm cannot go
+    below 66/201). The stored rule says so: no sentence saying that no comparison can be
+    significant, and the pairs it finds significant are consistent with it; only the best's own row
+    cannot reject, which the warning says."""
     rng = np.random.default_rng(0)
     gold = rng.integers(0, 2, 500)
     accs = [0.9, 0.89, 0.88, 0.87, 0.86, 0.85, 0.84, 0.83, 0.82, 0.81, 0.80, 0.55]
@@ -457,7 +460,8 @@ def test_an_undefined_score_is_left_out_of_tests_and_groups():
 
 def test_baselines_are_compared_but_do_not_compete():
     """A baseline above every participant: the winner is the best participant; the baseline is in
-    the pairs and the groups, not in the comparisons with the best or the competitiveness figures."""
+    the pairs and the groups, not in the comparisons with the best or the competitiveness
+    figures."""
     comp = _twelve_competition()
     comp.baselines = ["Team00.01", "Team11.01"]  # the strongest and the weakest system
     with warnings.catch_warnings():
@@ -496,8 +500,8 @@ def test_baselines_are_compared_but_do_not_compete():
 def test_a_lone_participant_and_per_row_baselines_read_right():
     """One participant with a baseline: its sheet says it is the only competing system and nothing
     else (it also said "Every system has the best score"). Per-row with baselines ranked below the
-    best: the best's row holds them, and the sheets' verdicts and p-values are those of that row (the
-    tables correct over the verdicts' family, so there is no second p-value to explain)."""
+    best: the best's row holds them, and the sheets' verdicts and p-values are those of that row
+    (the tables correct over the verdicts' family, so there is no second p-value to explain)."""
     rng = np.random.default_rng(3)
     gold = rng.integers(0, 2, 200)
     lone = make_competition(
@@ -532,9 +536,9 @@ def test_a_lone_participant_and_per_row_baselines_read_right():
 def test_the_summary_says_its_ties_are_not_the_verdicts(twelve, demo):
     """The competitiveness ties are the paper's counts among competitors: with the winner, its
     comparisons as the report's family corrects them (so the column of the report's correction holds
-    the verdicts' "tied with best"); between competitors, corrected among competitors only, so they can
-    differ from the verdicts (baselines included). The overview and the LaTeX caption say which is
-    which; a PPI in a metric's units says so, with the ideal, in both."""
+    the verdicts' "tied with best"); between competitors, corrected among competitors only, so they
+    can differ from the verdicts (baselines included). The overview and the LaTeX caption say which
+    is which; a PPI in a metric's units says so, with the ideal, in both."""
     ma = twelve.competitions[0].primary
     tied = sum(s.differs_from_best is False for s in ma.scores)
     assert ma.competitiveness["ties_with_winner"]["maxt"] == tied
@@ -550,13 +554,13 @@ def test_the_summary_says_its_ties_are_not_the_verdicts(twelve, demo):
             and "over all pairs of competitors" in text
         ), text
         assert (
-            "the winner's comparisons with the other competitors as the report's family corrects them"
-            in text
+            "the winner's comparisons with the other competitors as the report's family corrects "
+            "them" in text
         )
         assert (
-            "The ties with the winner in the column of the reports' correction are their verdicts; the ties "
-            "between competitors are not (rule: max-T step-down correction over all pairs of systems, "
-            "baselines included)"
+            "The ties with the winner in the column of the reports' correction are their verdicts; "
+            "the ties between competitors are not (rule: max-T step-down correction over all pairs "
+            "of systems, baselines included)"
         ) in text
     # under vs-best the text says the ties between competitors are not the verdicts
     vs_best = _analyze(Settings(bootstrap=300, family="vs-best", refine=False))
@@ -567,7 +571,10 @@ def test_the_summary_says_its_ties_are_not_the_verdicts(twelve, demo):
     said = re.sub(r"\s+", " ", Report(vs_best).to_latex("summary"))
     assert "the ties with the winner in its correction's column are their verdicts" in said
     assert "baselines included" not in said
-    units = "PPI of RateTrip 2026: Review rating (MAE, ideal 0) is the winner's distance to the metric's ideal value"
+    units = (
+        "PPI of RateTrip 2026: Review rating (MAE, ideal 0) is the winner's distance to the "
+        "metric's ideal value"
+    )
     assert units in re.sub(r"\s+", " ", Report(demo).to_latex("summary"))
     assert units in re.sub(
         r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", " ", html.index_html(demo)))
@@ -581,8 +588,8 @@ def test_the_difference_figure_and_the_methods_name_the_rule_behind_verdicts():
     s = Settings(bootstrap=1000, correction="holm", family="all-pairs")
     caption = prose.figure_caption("diff", s)
     assert (
-        "green intervals exclude 0, which is not the verdict (see the table; rule: Holm correction over all "
-        "pairs of systems)" in caption
+        "green intervals exclude 0, which is not the verdict (see the table; rule: Holm correction "
+        "over all pairs of systems)" in caption
     )
     none = prose.figure_caption("diff", Settings(bootstrap=1000, correction="none"))
     assert "rule: uncorrected p-values, with no correction for multiple comparisons" in none
@@ -603,11 +610,12 @@ def test_the_difference_figure_and_the_methods_name_the_rule_behind_verdicts():
 
 
 def test_the_vs_best_rule_reads_without_nested_parentheses():
-    """Under vs-best the rule says other pairs are untested, and reads inside a caption's parentheses."""
+    """Under vs-best the rule says other pairs are untested, and reads inside a caption's
+    parentheses."""
     rule = Settings(bootstrap=100, family="vs-best").rule
     assert (
         rule
-        == "max-T step-down correction over all pairs of systems, read on the comparisons with the best, "
-        "other pairs untested"
+        == "max-T step-down correction over all pairs of systems, read on the comparisons with "
+        "the best, other pairs untested"
     )
     assert "(" not in rule and ")" not in rule
