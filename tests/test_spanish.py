@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+import shutil
 import string
 import subprocess
 from pathlib import Path
@@ -19,6 +20,7 @@ from compreport.language.translations import ES
 from compreport.report.latex.renderer import environment as latex_environment
 from compreport.report.latex.tex import breakable, escape
 from compreport.report.pages.html import environment as html_environment
+from conftest import run_cli
 
 PACKAGE = Path(compreport.__file__).parent
 TEMPLATES = PACKAGE.parent / "templates"
@@ -184,20 +186,18 @@ def _pdf_text(path: Path) -> str:
         ["pdftotext", str(path), "-"], capture_output=True, text=True, check=True
     ).stdout
     text = text.split("Referencias")[0]  # the bibliography's titles are English works
-    text = re.sub(
-        r"(?<=[a-záéíóúñ])[-\u2010\u00ad]\n(?=[a-záéíóúñ])", "", text
-    )  # a word hyphenated at a line's end
-    text = re.sub(
-        r"(?<=[._/+&@:])\n(?=\w)", "", text
-    )  # a name in a caption's key wrapped after a separator
-    return re.sub(
-        r"\(([^()]*)\s+and\s+([^()]*),\s\d{4}\)", " ", text
-    )  # natbib's plainnat writes "and" in citations
+    # a word hyphenated at a line's end
+    text = re.sub(r"(?<=[a-záéíóúñ])[-\u2010\u00ad]\n(?=[a-záéíóúñ])", "", text)
+    # a name in a caption's key wrapped after a separator
+    text = re.sub(r"(?<=[._/+&@:])\n(?=\w)", "", text)
+    # natbib's plainnat writes "and" in citations
+    return re.sub(r"\(([^()]*)\s+and\s+([^()]*),\s\d{4}\)", " ", text)
 
 
-from test_report_cli import _run, needs_tex  # noqa: E402  (two_competitions: the end-to-end workshop, conftest)
+needs_tex = pytest.mark.skipif(shutil.which("latexmk") is None, reason="latexmk not installed")
 
 
+# two_competitions (conftest): the end-to-end workshop
 @needs_tex
 def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
     """Every format in Spanish (HTML, report and overview PDFs, team letters, LaTeX tables and the
@@ -210,7 +210,8 @@ def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
         encoding="utf-8",
     )
     out = tmp_path / "es"
-    res = _run(
+    res = run_cli(
+        tmp_path,
         "report",
         str(two_competitions),
         "-o",
@@ -221,7 +222,6 @@ def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
         "es",
         "--emails",
         str(book),
-        cwd=tmp_path,
     )
     assert res.returncode == 0, res.stderr
     data = json.loads((out / "results.json").read_text(encoding="utf-8"))
