@@ -305,7 +305,10 @@ class AppendixBuild:
     """
 
     def __init__(self, out: Path, latexmk: str, env: dict, proc: subprocess.Popen):
-        self.out, self.latexmk, self.env, self.proc = out, latexmk, env, proc
+        self.out = out
+        self.latexmk = latexmk
+        self.env = env
+        self.proc = proc
 
     def wait(self) -> Path | None:
         """``appendix.pdf`` once latexmk is done; None (with one warning, keeping the .tex and the

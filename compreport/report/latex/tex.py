@@ -173,11 +173,12 @@ def num(value: object, comma: bool = False, math: bool = False) -> str:
     >>> print(num(-0.025), num(12345.5, comma=True), num(0.00005), num(0.05, math=True))
     \textminus{}0.025 12\,345,5 0.00005 0{.}05
     """
+    # a float with 6 significant digits, never 5e-05
     text = (
         np.format_float_positional(value, precision=6, unique=False, fractional=False, trim="-")
         if isinstance(value, float)
         else str(value)
-    )  # 6 significant digits, never 5e-05
+    )
     mt = _NUMBER.fullmatch(text)
     if not mt:
         return escape(text)

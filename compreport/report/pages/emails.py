@@ -242,9 +242,8 @@ def write_emails(
             msg.add_attachment(
                 data, maintype="application", subtype="pdf", filename=f"{comp.id}-{pdf.name}"
             )
-        msg.set_boundary(
-            f"==compreport-{digest.hexdigest()[:32]}"
-        )  # from the content: reproducible
+        # a boundary from the content: the same report gives the same file
+        msg.set_boundary(f"==compreport-{digest.hexdigest()[:32]}")
         path = out / "emails" / files[r.team]
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(msg.as_bytes())
