@@ -159,7 +159,7 @@ class Renderer:
             f"style={self.opt.style}"
         )
 
-    # -- cells, columns and floats -----------------------------------------------------------
+    # -- cells, columns and floats -----------------------------------------------------------------
 
     def label(self, what: str) -> str:
         """The label ``tab:<prefix>:<what>`` (unique across outputs with different prefixes)."""
@@ -294,7 +294,7 @@ class Renderer:
             parts.append(Part(width, body(rg), cap, labels[k]))
         return self._file(parts)
 
-    # -- per competition -----------------------------------------------------------------------
+    # -- per competition ---------------------------------------------------------------------------
 
     def leaderboard(self, comp: CompetitionAnalysis) -> str:
         """Rank, system, every metric (best in bold) and significance group (paper Table 1).
@@ -566,7 +566,7 @@ class Renderer:
             body,
         )
 
-    # -- pairs of systems under one metric -----------------------------------------------------
+    # -- pairs of systems under one metric ---------------------------------------------------------
 
     def differences_from_best(self, comp: CompetitionAnalysis, ma: MetricAnalysis) -> str:
         """CIs of the differences from the best with the stored verdicts (paper Table 3).
@@ -937,7 +937,7 @@ class Renderer:
             parts.append(Part(w, body, cap, labels[k]))
         return self._file(parts)
 
-    # -- workshop ------------------------------------------------------------------------------
+    # -- workshop ----------------------------------------------------------------------------------
 
     def legend(self) -> str:
         """The competitiveness legend (paper Table 6), as wide as the column."""
@@ -1035,7 +1035,7 @@ class Renderer:
             parts.append(Part(width(g), tabular, cap, labels[k]))
         return self._file(parts)
 
-    # -- files ---------------------------------------------------------------------------------
+    # -- files -------------------------------------------------------------------------------------
 
     def competition_tables(self, comp: CompetitionAnalysis) -> dict[str, str]:
         """Every table of one competition, by file name (``leaderboard.tex``, ``ci.tex``,
