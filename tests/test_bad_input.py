@@ -14,6 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 from conftest import json_only, json_only_top, run_cli
 
 # --------------------------------------------------------------------------- helpers

@@ -13,12 +13,12 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import make_competition
 
 from compreport.report import Report
 from compreport.report.naming import NAME_SEPARATORS
 from compreport.settings import Settings
 from compreport.stats.analysis import analyze
+from conftest import make_competition
 
 CHROMIUM = next(
     (p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None
@@ -45,10 +45,12 @@ NAMES = [
 CHECK = """
 const seps = %s;
 function check(frame) {
-  // the page's width without a vertical scrollbar (innerWidth counts a classic scrollbar's width too)
+  // the page's width without a vertical scrollbar (innerWidth counts a classic scrollbar's width
+  // too)
   const w = frame.contentWindow, d = w.document, width = d.documentElement.clientWidth;
   // a caption's visible box: the screen, or the box its table scrolls in (which clips it)
-  const edge = c => Math.min(width, c.closest('.scroll') ? c.closest('.scroll').getBoundingClientRect().right : width);
+  const edge = c => Math.min(
+    width, c.closest('.scroll') ? c.closest('.scroll').getBoundingClientRect().right : width);
   const wide = [...d.querySelectorAll('caption, figcaption')]
     .filter(c => c.getClientRects().length && c.getBoundingClientRect().right > edge(c) + 1)
     .map(c => c.textContent.slice(0, 60));
@@ -64,15 +66,18 @@ function check(frame) {
         const rects = r.getClientRects();
         if (!rects.length) continue;
         const t = rects[0].top;
-        if (top !== null && t > top + 2 && !seps.includes(prev) && !/\\s/.test(prev) && !/\\s/.test(node.data[i]))
+        if (top !== null && t > top + 2 && !seps.includes(prev) && !/\\s/.test(prev)
+            && !/\\s/.test(node.data[i]))
           broken.push(el.textContent);
         top = t; prev = node.data[i];
       }
     }
   }
   const toc = [...d.querySelectorAll('details.toc a')].map(a => a.getAttribute('href'));
-  return {page: frame.dataset.page, width: +frame.getAttribute('width'), scheme: frame.dataset.scheme, wide: wide, broken: broken,
-          overflow: d.documentElement.scrollWidth - width, names: d.querySelectorAll('.system').length,
+  return {page: frame.dataset.page, width: +frame.getAttribute('width'),
+          scheme: frame.dataset.scheme, wide: wide, broken: broken,
+          overflow: d.documentElement.scrollWidth - width,
+          names: d.querySelectorAll('.system').length,
           background: w.getComputedStyle(d.body).backgroundColor, toc: toc,
           dangling: toc.filter(h => !d.getElementById(h.slice(1)))};
 }
@@ -83,8 +88,8 @@ window.addEventListener('load', () => document.body.setAttribute(
 
 
 def layout_checks(root, pages) -> list[dict]:
-    """Load every page of ``pages`` (paths relative to ``root``) at each of :data:`WIDTHS` in each of
-    :data:`SCHEMES`, in one Chromium run, and return what :data:`CHECK` found in each."""
+    """Load every page of ``pages`` (paths relative to ``root``) at each of :data:`WIDTHS` in each
+    of :data:`SCHEMES`, in one Chromium run, and return what :data:`CHECK` found in each."""
     frames = "".join(
         f'<iframe data-page="{p}" data-scheme="{c}" src="{p}" width="{w}" height="900" '
         f'style="color-scheme: {c}"></iframe>'

@@ -10,7 +10,7 @@ import pytest
 from sklearn import metrics as sk
 
 from compreport.report import model
-from compreport.report.figures.gallery import confusion_plot
+from compreport.report.figures.heatmaps import confusion_plot
 from compreport.report.pages import html
 from compreport.settings import Settings
 from compreport.stats.analysis import analyze_competition
@@ -20,7 +20,7 @@ from conftest import make_competition
 
 @pytest.fixture(scope="module")
 def three_classes():
-    """Gold in {neg, neu, pos}; the best system also predicts a label gold lacks, and misses
+    """Gold in {neg, neu, pos}; the best system also predicts a label gold lacks and misses
     items."""
     rng = np.random.default_rng(3)
     n = 600

@@ -1,5 +1,6 @@
-"""Exports written with every report (leaderboard.md/.csv and pairs-<metric>.csv per competition, summary/summary.csv) and
-what the command line prints at the end of a run (-q, -v): all read the stored results."""
+"""Exports written with every report (leaderboard.md/.csv and pairs-<metric>.csv per competition,
+summary/summary.csv) and what the command line prints at the end of a run (-q, -v): all read the
+stored results."""
 
 from __future__ import annotations
 
@@ -130,8 +131,8 @@ def test_cli_prints_the_leaderboard_unless_quiet(tmp_path, capsys):
     t = model.leaderboard(analysis.competitions[0], model.Format())
     assert plaintext.table(t, model.export_keys(t)) in shown.out
     assert (
-        "tiny: accuracy, 95% CI; groups and marks: max-T step-down correction over all pairs of systems"
-        in shown.out
+        "tiny: accuracy, 95% CI; groups and marks: max-T step-down correction over all pairs of "
+        "systems" in shown.out
     )
     assert [x.split(":")[0] for x in shown.err.splitlines() if x.startswith("compreport:")] == [
         "compreport"

@@ -15,20 +15,21 @@ import pytest
 
 matplotlib = pytest.importorskip("matplotlib")
 
-from conftest import make_competition  # noqa: E402
 from matplotlib.collections import LineCollection  # noqa: E402
 from matplotlib.colors import to_rgba  # noqa: E402
 
 from compreport.errors import InputError  # noqa: E402
 from compreport.inputs.spec import Options, load_inputs, slug  # noqa: E402
-from compreport.report.figures import gallery as figures
-from compreport.report.figures import style
+from compreport.report.figures import gallery as figures  # noqa: E402
+from compreport.report.figures import style  # noqa: E402
+from compreport.report.figures.workshop import workshop_plot  # noqa: E402
 from compreport.report.metricnames import metric_label  # noqa: E402
 from compreport.report.model import Format  # noqa: E402
 from compreport.resources import demo_workshop_dir  # noqa: E402
 from compreport.settings import Settings  # noqa: E402
 from compreport.stats.analysis import analyze, analyze_competition  # noqa: E402
 from compreport.stats.results import Analysis  # noqa: E402
+from conftest import make_competition  # noqa: E402
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 HOSTILE = ["$x^2$", "a_b", "<script>", "100%Tox.01", "Álvarez-UNED.01", "R&D_team.01"]
@@ -311,7 +312,8 @@ def test_distribution_title_has_the_stored_p_value(demo):
 
 
 def test_distribution_legend_groups_b_as_every_count(demo):
-    """ "B = 12,000" (Spanish "12 000"), as the rest of the report writes counts, not "B = 12000"."""
+    """ "B = 12,000" (Spanish "12 000"), as the rest of the report writes counts, not
+    "B = 12000"."""
     from compreport.language import language
 
     comp = demo.competitions[0]
@@ -393,7 +395,7 @@ def test_facets_and_workshop(demo, hostile):
     assert len(visible) == len(multi.metrics)
     order = [s.system for s in multi.primary.scores]
     assert [t.get_text() for t in visible[0].get_yticklabels()] == order
-    for i, (ax, metric) in enumerate(zip(visible, multi.metrics)):
+    for i, (_, metric) in enumerate(zip(visible, multi.metrics)):
         segs = hlines(fig, f"facet-{i}-intervals").get_segments()
         by_name = {s.system: s for s in metric.scores}
         assert len(segs) == len(order)
@@ -403,7 +405,7 @@ def test_facets_and_workshop(demo, hostile):
                 assert name in multi.baselines and s.ci_low == s.ci_high
                 continue
             assert np.allclose(seg, [[s.ci_low, row], [s.ci_high, row]])
-    ws = figures.workshop_plot(demo)
+    ws = workshop_plot(demo)
     assert len(ws.axes) == 4
     labels = [t.get_text() for t in ws.axes[0].get_yticklabels()]
     assert labels == [f"{c.name} ({metric_label(c.primary)})" for c in demo.competitions]
@@ -418,7 +420,7 @@ def test_facets_and_workshop(demo, hostile):
         assert bar.get_width() == pytest.approx(
             100 * cp["ties"]["none"] / cp["possible_comparisons"]
         )
-    assert figures.workshop_plot(Analysis(demo.settings, [])) is None
+    assert workshop_plot(Analysis(demo.settings, [])) is None
 
 
 def test_single_system_competition(tmp_path):
@@ -439,14 +441,14 @@ def test_single_system_competition(tmp_path):
     }
 
 
-# --- reproducibility and layout --------------------------------------------------------------------
+# --- reproducibility and layout -------------------------------------------------------------------
 
 
 def test_same_inputs_give_byte_identical_files(demo, tmp_path):
     comp = demo.competitions[0]
     # PDF and SVG files of two whole runs are compared in tests/test_report_cli.py; PNG here, of the
     # figure with the most kinds of artist (bars, lines, a translucent span, a legend)
-    dist = dict(figures._figure_builders(comp, demo.settings.level))[
+    dist = dict(figures.figure_builders(comp, demo.settings.level))[
         f"dist-{slug(comp.primary.name)}"
     ]
     first, second = (
@@ -461,10 +463,11 @@ def test_same_inputs_give_byte_identical_files(demo, tmp_path):
 
 
 def test_fixed_layout_is_that_of_a_drawing(demo):
-    """ReportFigure.fix_layout runs the layout engine without drawing: the axes and the tight box are
-    where a drawing (without output) puts them, for intervals, histograms, facets and heat maps."""
+    """ReportFigure.fix_layout runs the layout engine without drawing: the axes and the tight box
+    are where a drawing (without output) puts them, for intervals, histograms, facets and heat
+    maps."""
     comp = next(c for c in demo.competitions if c.classes and len(c.metrics) > 1)
-    builders = dict(figures._figure_builders(comp, 0.95))
+    builders = dict(figures.figure_builders(comp, 0.95))
     for stem in (
         "ci-" + slug(comp.primary.name),
         "dist-" + slug(comp.primary.name),
@@ -530,8 +533,10 @@ def test_height_grows_with_m():
 
 def test_json_path_does_not_import_matplotlib():
     code = (
-        "import sys, compreport, compreport.cli, compreport.stats.analysis, compreport.output.staging, compreport.report.model, compreport.report; "
-        "bad = [m for m in sys.modules if m.split('.')[0] == 'matplotlib' or m == 'compreport.report.figures.gallery']; "
+        "import sys, compreport, compreport.cli, compreport.stats.analysis, "
+        "compreport.output.staging, compreport.report.model, compreport.report; "
+        "bad = [m for m in sys.modules if m.split('.')[0] == 'matplotlib' "
+        "or m == 'compreport.report.figures.gallery']; "
         "print(bad); sys.exit(1 if bad else 0)"
     )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -548,11 +553,10 @@ def test_metric_name_stems_are_safe(demo):
 def test_distribution_plot_under_randomization_shades_nothing():
     """With the randomization test the p-value is not read off this histogram: no shaded region,
     and the title names the test."""
-    from conftest import make_competition
-
     from compreport.report.figures import gallery as figures
     from compreport.settings import Settings
     from compreport.stats.analysis import analyze_competition
+    from conftest import make_competition
 
     rng = np.random.default_rng(2)
     gold = rng.integers(0, 2, 300)
@@ -570,7 +574,7 @@ def test_distribution_plot_under_randomization_shades_nothing():
     assert [p for p in shaded.axes[0].patches if p.get_label() == "region counted in the p-value"]
 
 
-# --- PDF fonts -------------------------------------------------------------------------------------
+# --- PDF fonts ------------------------------------------------------------------------------------
 
 #: Names in several scripts: Latin with accents (composite glyphs), Greek, Cyrillic, a ligature,
 #: CJK (no DejaVu glyph: matplotlib warns and draws Last Resort boxes, a second embedded font).
@@ -579,7 +583,8 @@ WORLD = ["Álvarez-UNED.01", "Ωμέγα-αβγ", "Пётр_Иванов", "東�
 
 def test_pdf_fonts_from_a_small_copy_equal_those_from_the_file(demo, tmp_path, monkeypatch):
     """PDFs subset their fonts from a per-process copy of the font file (figstyle.lean_pdf_fonts),
-    made again when a figure needs glyphs it lacks: the files are those subset from the file itself."""
+    made again when a figure needs glyphs it lacks: the files are those subset from the file
+    itself."""
     from compreport.report.figures import style as figstyle
 
     rng = np.random.default_rng(4)
@@ -603,14 +608,14 @@ def test_pdf_fonts_from_a_small_copy_equal_those_from_the_file(demo, tmp_path, m
             ]
         ):
             files.append(figures.save(fig, tmp_path / folder / str(i), ("pdf",))[0].read_bytes())
-            held.append(sum(len(glyph_map) for _, glyph_map in figstyle._FONT_COPIES.values()))
+            held.append(sum(len(glyph_map) for _, glyph_map in figstyle.FONT_COPIES.values()))
         return files, held
 
-    monkeypatch.setattr(figstyle, "_FONT_COPIES", {})
+    monkeypatch.setattr(figstyle, "FONT_COPIES", {})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the CJK name's missing glyphs
         copied, held = pdfs("copy")
-        monkeypatch.setattr(figstyle, "_subsets_by_gids", lambda pdf_ps: False)
+        monkeypatch.setattr(figstyle, "subsets_by_gids", lambda pdf_ps: False)
         from_file, _ = pdfs("file")
     assert 0 < held[0] < held[1]  # made for the demo's names, again for Greek capitals and Cyrillic
     assert copied == from_file
@@ -618,7 +623,8 @@ def test_pdf_fonts_from_a_small_copy_equal_those_from_the_file(demo, tmp_path, m
 
 def test_chinese_japanese_and_korean_names_are_drawn_with_an_installed_font(tmp_path):
     """DejaVu Sans has no CJK glyphs: an installed CJK font (make demo: WenQuanYi Micro Hei) is the
-    per-glyph fallback, so a figure's PDF holds the names' characters, not boxes and a warning each."""
+    per-glyph fallback, so a figure's PDF holds the names' characters, not boxes and a warning
+    each."""
     from compreport.report.figures import style as figstyle
 
     if len(figstyle.RC["font.family"]) < 2:
@@ -684,7 +690,7 @@ def test_font_subsets_of_a_copy_equal_those_of_the_file():
 
     from compreport.report.figures import style as figstyle
 
-    if not figstyle._subsets_by_gids(pdf_ps):
+    if not figstyle.subsets_by_gids(pdf_ps):
         pytest.skip("this matplotlib subsets fonts another way")
     path = findfont(FontProperties(family="DejaVu Sans"))
     font = pdf_ps.font_manager.FontPath(path, 0)

@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from conftest import run_cli
 
 GOLD = "id\tlabel\n1\ta\n2\tb\n3\ta\n4\tb\n"
@@ -696,12 +697,12 @@ def test_a_dying_bootstrap_worker_is_one_error_not_a_hang(monkeypatch):
     """The bootstrap's blocks (drawn by workers for 100,000 items or more) go through the same kind
     of pool: a worker that dies is an InputError naming the work, and the blocks otherwise come in order."""
     import numpy as np
-    from conftest import make_competition
 
     from compreport.errors import InputError
     from compreport.stats import resampling
     from compreport.stats.metrics import get_metric
     from compreport.workers import forked_map
+    from conftest import make_competition
 
     assert list(forked_map(_square, range(5), 2, "squaring")) == [0, 1, 4, 9, 16]
     with pytest.raises(InputError, match=r"a worker process died while squaring \(\d of 3 done\)"):

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import make_competition, words_beyond_margins
 
 from compreport.errors import InputError
 from compreport.inputs.spec import Options, load_inputs
@@ -23,6 +22,7 @@ from compreport.resources import demo_workshop_dir
 from compreport.settings import Settings
 from compreport.stats.analysis import analyze_competition
 from compreport.stats.results import Analysis
+from conftest import make_competition, words_beyond_margins
 
 B = 500
 SCRIPT = "<script>alert(1)</script>"
@@ -98,7 +98,8 @@ def analysis(settings, hostile):
 
 @pytest.fixture(scope="module")
 def gallery(analysis):
-    """The figures of ``analysis``, drawn once for the HTML and the PDF pages, as in one report run."""
+    """The figures of ``analysis``, drawn once for the HTML and the PDF pages, as in one report
+    run."""
     from compreport.report.figures.gallery import Gallery
 
     return Gallery(analysis)
@@ -155,7 +156,8 @@ def _squeeze(s: str) -> str:
     return re.sub(r"\s+", "", s)
 
 
-# ----------------------------------------------------------------------------------------------- formatting
+# -----------------------------------------------------------------------------------------------
+# formatting
 
 
 def test_number_formats():
@@ -186,7 +188,8 @@ def test_reference_texts():
         assert references.short(key).split(",")[-1].strip() in text  # the year
 
 
-# ----------------------------------------------------------------------------------------------- HTML
+# -----------------------------------------------------------------------------------------------
+# HTML
 
 
 def test_html_parses_and_names_every_system(analysis, html_dir):
@@ -331,7 +334,8 @@ def test_unsafe_competition_id(analysis, tmp_path):
         htmlreport.write_html(bad, tmp_path)
 
 
-# ----------------------------------------------------------------------------------------------- PDF
+# -----------------------------------------------------------------------------------------------
+# PDF
 
 
 def _tool(name):
@@ -360,8 +364,8 @@ def _text(pdf: Path) -> str:
 @pytest.fixture(scope="module")
 def pdf_analysis(analysis):
     """The PDFs' analysis: the hostile competition. The demo's pages are HTML-tested above, and the
-    end-to-end test (tests/test_report_cli.py) writes and reads detox-binary's PDFs and letters (teams
-    with two runs among them); here they would add 4 s and check nothing new."""
+    end-to-end test (tests/test_report_cli.py) writes and reads detox-binary's PDFs and letters
+    (teams with two runs among them); here they would add 4 s and check nothing new."""
     return Analysis(analysis.settings, [c for c in analysis.competitions if c.id == "hostile"])
 
 
@@ -397,8 +401,9 @@ def test_report_pdfs(pdf_analysis, pdf_dir):
         [_tool("pdfinfo"), str(pdf_dir / "overview.pdf")], capture_output=True, text=True
     ).stdout
     assert "CreationDate" not in info and "ModDate" not in info
-    # the 9-column pair matrix of the 10 hostile systems has landscape pages of its own: what follows
-    # (the p-value list) starts on a portrait page, not in the landscape page's leftover space
+    # the 9-column pair matrix of the 10 hostile systems has landscape pages of its own: what
+    # follows (the p-value list) starts on a portrait page, not in the landscape page's leftover
+    # space
     pdf = pdf_dir / "hostile" / "report.pdf"
     sizes = subprocess.run(
         [_tool("pdfinfo"), "-f", "1", "-l", "99", str(pdf)], capture_output=True, text=True
@@ -426,8 +431,8 @@ def test_bold_best_value_keeps_the_decimal_points_aligned(pdf_analysis, pdf_dir)
     """In report.pdf the bold best score's decimal point sits where the column's regular scores put
     theirs: its fraction is set in a box as wide as regular digits (``.frac``). DejaVu Sans Bold's
     digits are wider, so as plain bold text the point sat ~0.5 pt per fraction digit to the left.
-    Measured: a word's left edge (``pdftotext -bbox``) plus the advance of its integer part and point
-    in its weight (the font files' metrics; the size from a regular word's width)."""
+    Measured: a word's left edge (``pdftotext -bbox``) plus the advance of its integer part and
+    point in its weight (the font files' metrics; the size from a regular word's width)."""
     from fontTools.ttLib import TTFont
 
     def font(style):
@@ -603,13 +608,14 @@ def test_team_sheet_shrinks_to_one_page(settings):
     an = Analysis(Settings(bootstrap=200), [ca])
     system = ca.primary.scores[40].system
     assert len(team_context(an, ca, system, Format())["alike"]) > 60
-    doc = pdfreport._team_document(pdfreport._Renderer(), team_html(an, ca, system, for_pdf=True))
+    doc = pdfreport.team_document(pdfreport.PdfRenderer(), team_html(an, ca, system, for_pdf=True))
     assert len(doc.pages) == 1
 
 
 def test_pdf_pages_are_lean(analysis, gallery):
-    """The HTML the PDFs are made of: no <style> (the renderer parses the stylesheets once), each figure
-    an <img> of its SVG, U+200B where a name may wrap; WeasyPrint would style each <wbr> and SVG node."""
+    """The HTML the PDFs are made of: no <style> (the renderer parses the stylesheets once), each
+    figure an <img> of its SVG, U+200B where a name may wrap; WeasyPrint would style each <wbr> and
+    SVG node."""
     from types import SimpleNamespace
 
     comp = next(c for c in analysis.competitions if c.id == "detox-binary")
@@ -638,7 +644,7 @@ def test_team_sheet_bookmark_is_the_name_as_given(analysis):
 
     comp = next(c for c in analysis.competitions if c.id == "detox-binary")
     system = next(s for s in comp.systems if "." in s and s not in comp.baselines)
-    doc = pdfreport._team_document(
-        pdfreport._renderer(), team_html(analysis, comp, system, Format(), for_pdf=True)
+    doc = pdfreport.team_document(
+        pdfreport.renderer(), team_html(analysis, comp, system, Format(), for_pdf=True)
     )
     assert [label for label, *_ in doc.make_bookmark_tree()] == [system]

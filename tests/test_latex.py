@@ -12,7 +12,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import make_competition
 
 from compreport.inputs.competition import MetricSpec
 from compreport.language import vocabulary as vocab
@@ -24,6 +23,7 @@ from compreport.stats import multitest
 from compreport.stats.analysis import analyze_competition
 from compreport.stats.multitest import smallest_adjusted_p, smallest_family
 from compreport.stats.results import Analysis, Comparison, MetricAnalysis, Score
+from conftest import make_competition
 
 HERE = Path(__file__).parent
 SNAPSHOTS = HERE / "snapshots" / "latex"
@@ -111,8 +111,8 @@ def _all_tables(analysis: Analysis, style: str) -> dict[str, str]:
     r = latex.Renderer(analysis, layout.Options(style=style))
     out = {}
     for comp in analysis.competitions:
-        for name, tex in r.competition_tables(comp).items():
-            out[f"{comp.id}/{name}"] = tex
+        for name, text in r.competition_tables(comp).items():
+            out[f"{comp.id}/{name}"] = text
     out["legend.tex"] = r.legend()
     out["summary.tex"] = r.summary()
     return out
@@ -142,7 +142,8 @@ def test_escape_prints_literally_and_never_injects():
 
 
 def test_number_format():
-    """Numbers: minus, decimal marker, integer digit groups, braced markers in math, floats positional."""
+    """Numbers: minus, decimal marker, integer digit groups, braced markers in math, floats
+    positional."""
     assert tex.cell(model.Cell(0.12345, model.Format.number(0.12345, 4))) == "0.1235"
     for missing in (float("nan"), None):
         assert tex.cell(model.Cell(missing, model.Format.number(missing, 3))) == "--"
@@ -240,7 +241,8 @@ def test_pair_matrix_marks_follow_corrected_p_values(twelve):
     comp = twelve.competitions[0]
     ma = comp.primary
     tex = latex.Renderer(twelve).pair_matrix(comp, ma)
-    # the default rule: max-T over all pairs; a mark is p_maxt below a threshold at most alpha (no "†")
+    # the default rule: max-T over all pairs; a mark is p_maxt below a threshold at most alpha (no
+    # "†")
     assert all(c.p_adjusted == c.p_maxt and c.mark == vocab.stars(c.p_maxt, 0.05) for c in ma.pairs)
     n_marked = sum(1 for c in ma.pairs if c.p_maxt < 0.05)
     assert (
@@ -263,16 +265,16 @@ def test_caption_names_family_and_decimals_are_configurable(twelve):
 
 
 def _vaxxstance_basque() -> Analysis:
-    """The paper's Table 5 (VaxxStance Basque, F1) from its raw p-values, corrected per row, under the
-    paper's settings: its one-sided test (``berg-kirkpatrick``) and Holm behind the verdicts."""
+    """The paper's Table 5 (VaxxStance Basque, F1) from its raw p-values, corrected per row, under
+    the paper's settings: its one-sided test (``berg-kirkpatrick``) and Holm behind the verdicts."""
     names = ["WordUp.01", "WordUp.02", "MultiAztertest.01", "SQYQP.01", "MultiAztertest.02"]
     scores = [0.5734, 0.5465, 0.5024, 0.4256, 0.3402]
     ia, ib = np.triu_indices(5, k=1)
     diff = [0.027, 0.071, 0.148, 0.231, 0.044, 0.121, 0.204, 0.077, 0.160, 0.083]
     p = np.array([0.2030, 0.0551, 0.0012, 0.0000, 0.1490, 0.0039, 0.0000, 0.0330, 0.0003, 0.0427])
     corr = multitest.correct_within(p, ia)
-    # the stored verdicts, as the analysis takes them: Holm (the paper's correction) over each row, with
-    # the marks at alpha = 0.05 (***, **, *: no "†", whose 0.1 is above alpha)
+    # the stored verdicts, as the analysis takes them: Holm (the paper's correction) over each row,
+    # with the marks at alpha = 0.05 (***, **, *: no "†", whose 0.1 is above alpha)
     pairs = [
         Comparison(
             names[a],
@@ -392,7 +394,8 @@ def test_appendix_without_tex_keeps_the_tex(twelve, tmp_path, monkeypatch, capsy
 
 
 def test_languages_of_one_task_side_by_side(tmp_path):
-    """Paper Table 2: competitions sharing challenge and task get their CI blocks titled by language."""
+    """Paper Table 2: competitions sharing challenge and task get their CI blocks titled by
+    language."""
     comps = []
     for cid, lang in (("eu", "Basque"), ("es", "Spanish")):
         c = _competition(4, None, seed=len(lang), cid=cid)
@@ -414,10 +417,11 @@ def test_languages_of_one_task_side_by_side(tmp_path):
 
 @needs_tex
 def test_vs_best_family_corrects_over_all_pairs_and_marks_only_the_best(tmp_path):
-    """vs-best corrects over all pairs (the best is chosen on the same data) and reads the verdicts on
-    the comparisons with the best: the p-value table shows every pair's p-values, those of all-pairs (no
-    pair is outside the correction's family, so no dash), and the matrix marks only the comparisons with
-    the best; an untested pair earns no mark even where its all-pairs p-value is below alpha."""
+    """vs-best corrects over all pairs (the best is chosen on the same data) and reads the verdicts
+    on the comparisons with the best: the p-value table shows every pair's p-values, those of
+    all-pairs (no pair is outside the correction's family, so no dash), and the matrix marks only
+    the comparisons with the best; an untested pair earns no mark even where its all-pairs p-value
+    is below alpha."""
     comps = [_competition(5, None, seed=5, cid="vb")]
     an = _analysis(comps, bootstrap=500, family="vs-best", refine=False)
     everyone = _analysis(comps, bootstrap=500, refine=False)
@@ -453,10 +457,12 @@ def test_vs_best_family_corrects_over_all_pairs_and_marks_only_the_best(tmp_path
 
 
 def test_user_metric_names_need_not_be_identifiers(tmp_path):
-    """A metric called ``my_metric.py:f`` (or anything) renders: rows are records, not namedtuples."""
+    """A metric called ``my_metric.py:f`` (or anything) renders: rows are records, not
+    namedtuples."""
     path = tmp_path / "my_metric.py"
     path.write_text(
-        "def f(y_true, y_pred):\n    return sum(a == b for a, b in zip(y_true, y_pred)) / len(y_true)\n"
+        "def f(y_true, y_pred):\n    return sum(a == b for a, b in zip(y_true, y_pred)) / "
+        "len(y_true)\n"
     )
     comp = _competition(3, None, cid="um")
     comp.metrics = [MetricSpec(f"{path}:f"), MetricSpec("accuracy")]
@@ -468,7 +474,7 @@ def test_user_metric_names_need_not_be_identifiers(tmp_path):
 @needs_tex
 def test_every_kept_unicode_character_compiles(tmp_path):
     """Whatever escape() keeps as non-ASCII, pdflatex (utf8 + T1) sets without error."""
-    kept = "".join(sorted(tex._UNICODE_OK))
+    kept = "".join(sorted(tex.UNICODE_OK))
     assert tex.escape(kept) == kept
     _compile(tmp_path, tex.escape(kept), "ceurart")
     assert tex.escape("Ħamrun") == "?amrun"  # no ASCII decomposition: "?"
@@ -493,7 +499,7 @@ def test_summary_header_spans_stay_within_their_parent():
     assert "\\multicolumn{2}" not in lines["Language"]
 
 
-# -- issue 14: layout, labels, legends, babel spanish, decimal comma ---------------------------------
+# -- layout, labels, legends, babel spanish, decimal comma -----------------------------------------
 
 
 def test_even_splits():
@@ -522,8 +528,8 @@ def test_blocks_side_by_side_when_they_fit(twelve):
             else:  # apart only because together they would not fit the page
                 assert sum(widths) + 2 * st.tabcolsep > st.widest, (comp.id, style)
     # the five-system task in every style; the twelve-system one's 15-character names in ACL's Times
-    # and ceurart-2col's 8 pt (not in ceurart's 10 pt, laid out for Latin Modern Sans too, nor SEPLN's
-    # 11 pt Computer Modern)
+    # and ceurart-2col's 8 pt (not in ceurart's 10 pt, laid out for Latin Modern Sans too, nor
+    # SEPLN's 11 pt Computer Modern)
     assert together >= {("five", s) for s in layout.STYLES} | {
         ("twelve", "acl"),
         ("twelve", "ceurart-2col"),
@@ -589,11 +595,11 @@ def _matrix_marks(tex: str) -> tuple[list[str], set[str]]:
 
 
 def test_legend_sets_x_bar_and_marks_only_those_that_can_occur(twelve):
-    """The marks a legend lists are those a corrected p-value of that metric can earn under the stored
-    rule: the stored scheme's (thresholds at most alpha: 0.001, 0.01 and 0.05 at alpha = 0.05; "†" for
-    p < 0.1 only when alpha is at least 0.1), each only when verdicts["min_p"] (1/(R+1) for R
-    resamples, refined ones counted, times the smallest family under Holm; not under max-T) is below
-    its threshold; every mark in a cell is listed."""
+    """The marks a legend lists are those a corrected p-value of that metric can earn under the
+    stored rule: the stored scheme's (thresholds at most alpha: 0.001, 0.01 and 0.05 at alpha =
+    0.05; "†" for p < 0.1 only when alpha is at least 0.1), each only when verdicts["min_p"]
+    (1/(R+1) for R resamples, refined ones counted, times the smallest family under Holm; not under
+    max-T) is below its threshold; every mark in a cell is listed."""
     legend = latex.Renderer(twelve).legend()
     assert r"$\mathit{CV} = 100\,s/\bar{x}$" in legend and "s/mean" not in legend
     raw = _competition(12, None, cid="twelve")
@@ -661,8 +667,8 @@ def test_legend_sets_x_bar_and_marks_only_those_that_can_occur(twelve):
             )
         if not listed:
             assert (
-                "No significance mark can occur: with 200 resamples the smallest corrected $p$-value "
-                "is 0.328" in tex
+                "No significance mark can occur: with 200 resamples the smallest corrected "
+                "$p$-value is 0.328" in tex
             )
     no_b = _analysis([raw], bootstrap=0)
     assert "No significance mark: without resamples there are no $p$-values" in latex.Renderer(
@@ -689,14 +695,15 @@ def test_decimal_comma_changes_every_number_and_nothing_else(twelve, tmp_path):
             ), a
             changed += ta != tb
     assert changed >= 5
-    # the appendix's methods paragraph (the HTML's prose) takes the comma too, and groups no thousands
-    # with one ("2000", "10~000", never "2,000")
+    # the appendix's methods paragraph (the HTML's prose) takes the comma too, and groups no
+    # thousands with one ("2000", "10~000", never "2,000")
     methods = (
         (tmp_path / "comma" / "appendix.tex").read_text(encoding="utf-8").split("\\section")[1]
     )
     assert "0,05" in methods and "2000 paired" in methods, methods
     assert not re.search(r"\d\.\d", methods) and not re.search(r"[1-9],\d{3}\b", methods), methods
-    # a CI caption's cluster count (prose) is grouped the same way, by the renderer alone as in write_latex
+    # a CI caption's cluster count (prose) is grouped the same way, by the renderer alone as in
+    # write_latex
     clustered = copy.copy(twelve.competitions[0])
     clustered.clusters = {"clusters": 1200, "column": "question", "items": 4800}
     for comma, shown in ((False, "1,200 clusters"), (True, "1200 clusters")):
@@ -715,9 +722,9 @@ def test_decimal_comma_changes_every_number_and_nothing_else(twelve, tmp_path):
 
 
 def test_decimal_comma_reaches_the_rule_of_the_one_sided_test():
-    """Under the paper's one-sided test the rule states its two-sided level (0.1): with --decimal-comma
-    every caption naming the rule writes it 0,1, as the captions' other numbers (also when a table is
-    rendered on its own, outside write_latex)."""
+    """Under the paper's one-sided test the rule states its two-sided level (0.1): with
+    --decimal-comma every caption naming the rule writes it 0,1, as the captions' other numbers
+    (also when a table is rendered on its own, outside write_latex)."""
     an = _analysis([_competition(4, None, cid="bk")], bootstrap=200, test="berg-kirkpatrick")
     c = an.competitions[0]
     for comma, shown in ((False, "two-{}sided level is 0.1"), (True, "two-{}sided level is 0,1")):
@@ -753,7 +760,8 @@ def test_babel_spanish_and_decimal_comma_print_right(twelve, tmp_path):
 
 
 def test_names_too_long_for_the_page_become_numbers_with_a_key():
-    """Every table fits: a name too long for even one metric column is numbered, the key in the caption."""
+    """Every table fits: a name too long for even one metric column is numbered, the key in the
+    caption."""
     long_name = "Universidad " * 12 + "Team.01"
     an = _analysis([_competition(3, [long_name, "B.01", "C.01"], cid="long")], bootstrap=200)
     comp = an.competitions[0]
@@ -809,9 +817,9 @@ def test_spanish_tables_headers_and_captions(twelve, tmp_path):
 @needs_tex
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils not installed")
 def test_bold_best_value_keeps_the_decimal_points_aligned(tmp_path):
-    """In an ``r`` column the bold best score's decimal point sits where the regular scores put theirs.
-    Bold digits are wider in Latin Modern (SEPLN's font), so set as plain bold text the point sat
-    0.3 pt per fraction digit to the left. Measured on the PDF: a word's left edge
+    """In an ``r`` column the bold best score's decimal point sits where the regular scores put
+    theirs. Bold digits are wider in Latin Modern (SEPLN's font), so set as plain bold text the
+    point sat 0.3 pt per fraction digit to the left. Measured on the PDF: a word's left edge
     (``pdftotext -bbox``) plus the width of its integer part and point in its weight (the font's
     metrics: :mod:`compreport.report.latex.widths`)."""
     an = _analysis([_competition(4)], bootstrap=50, refine=False)
@@ -844,13 +852,13 @@ def test_bold_best_value_keeps_the_decimal_points_aligned(tmp_path):
 
 
 def test_names_pdflatex_cannot_set_are_named_in_a_warning(tmp_path):
-    """A Chinese name prints as ``??.01`` in the LaTeX tables (pdflatex, T1): the run says which names
-    print otherwise, and which print alike (two rows a table cannot tell apart); Latin names do not."""
+    """A Chinese name prints as ``??.01`` in the LaTeX tables (pdflatex, T1): the run says which
+    names print otherwise, and which print alike (two rows a table cannot tell apart); Latin names
+    do not."""
     import warnings as w
 
-    from conftest import run_cli
-
     import compreport as cr
+    from conftest import run_cli
 
     names = ["深度.01", "学习.01", "Ștefan.01", "Álvarez.01"]
     comp = _competition(4, names=names, cid="cjk")

@@ -24,7 +24,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import make_competition
 
 import compreport as cr
 from compreport.inputs.competition import MetricSpec
@@ -35,6 +34,7 @@ from compreport.resources import demo_workshop_dir
 from compreport.settings import Settings
 from compreport.stats.analysis import analyze_competition
 from compreport.stats.results import Analysis
+from conftest import make_competition
 
 HERE = Path(__file__).parent
 CEUR = HERE / "data" / "ceurart"
@@ -107,7 +107,8 @@ def _head(style: str, preamble: str = "demo/preamble.tex") -> list[str]:
 
 
 def _pdflatex(folder: Path, name: str = "paper") -> str:
-    """Compile ``folder/<name>.tex`` once (ceurart.cls from tests/data); its log (the run must succeed)."""
+    """Compile ``folder/<name>.tex`` once (ceurart.cls from tests/data); its log (the run must
+    succeed)."""
     env = dict(os.environ, TEXINPUTS=f"{CEUR}{os.pathsep}")
     proc = subprocess.run(
         [
@@ -172,10 +173,11 @@ def _libertinus() -> bool:
 def compiled(analyses, tmp_path_factory):
     """style -> (folder, pdflatex log, .aux, pdffonts output, model widths in input order).
 
-    The default output of each style, as a user gets it: ceurart's tables are laid out for Libertinus
-    Sans and Latin Modern Sans at once (the wider glyph of the two), so they fit whether the class
-    finds Libertinus (texlive-fonts-extra) or falls back to what preamble.tex loads; without it, they
-    are compiled and measured here in Latin Modern Sans (see test_ceurart_sets_tables_in_libertinus).
+    The default output of each style, as a user gets it: ceurart's tables are laid out for
+    Libertinus Sans and Latin Modern Sans at once (the wider glyph of the two), so they fit whether
+    the class finds Libertinus (texlive-fonts-extra) or falls back to what preamble.tex loads;
+    without it, they are compiled and measured here in Latin Modern Sans (see
+    test_ceurart_sets_tables_in_libertinus).
     """
     cache: dict[str, tuple] = {}
 
@@ -246,8 +248,9 @@ def test_every_table_compiles_cleanly_in_the_class(compiled, style):
 
 @pytest.mark.parametrize("style", list(STYLES))
 def test_width_model_matches_pdflatex(compiled, style):
-    """The model never underestimates a tabular by more than half a point, and is calibrated from the
-    fonts' metrics, not a safety factor: at most 1 % + 4 pt wider than pdflatex's natural width."""
+    """The model never underestimates a tabular by more than half a point, and is calibrated from
+    the fonts' metrics, not a safety factor: at most 1 % + 4 pt wider than pdflatex's natural
+    width."""
     _, log, _, fonts, model = compiled(style)
     measured = [float(x) for x in re.findall(r"^CRWIDTH ([0-9.]+)pt", log, re.M)]
     assert len(measured) == len(model) > 60
@@ -303,7 +306,8 @@ def test_split_tables_have_no_single_column_or_row_part(compiled, style):
 
 
 def test_table_star_only_when_the_column_is_too_narrow(compiled):
-    """Two-column styles: a part is a table* exactly when the model says it is wider than the column."""
+    """Two-column styles: a part is a table* exactly when the model says it is wider than the
+    column."""
     for style in ("ceurart-2col", "sepln", "acl"):
         folder = compiled(style)[0]
         st = STYLES[style]
@@ -316,20 +320,22 @@ def test_table_star_only_when_the_column_is_too_narrow(compiled):
 
 
 def test_ceurart_sets_tables_in_libertinus(compiled):
-    """With texlive-fonts-extra, ceurart.cls sets the tables in Libertinus Sans, the font of the ceurart model."""
+    """With texlive-fonts-extra, ceurart.cls sets the tables in Libertinus Sans, the font of the
+    ceurart model."""
     if not _libertinus():
         pytest.skip(
-            "texlive-fonts-extra is not installed: ceurart.cls falls back to Computer Modern, for which "
-            "preamble.tex loads Latin Modern, so the ceurart tables (laid out for Libertinus Sans and "
-            "Latin Modern Sans at once) were compiled and measured in Latin Modern Sans; typesetting them "
-            "in Libertinus Sans, as the class does with texlive-fonts-extra, was not checked here"
+            "texlive-fonts-extra is not installed: ceurart.cls falls back to Computer Modern, for "
+            "which preamble.tex loads Latin Modern, so the ceurart tables (laid out for Libertinus "
+            "Sans and Latin Modern Sans at once) were compiled and measured in Latin Modern Sans; "
+            "typesetting them in Libertinus Sans, as the class does with texlive-fonts-extra, was "
+            "not checked here"
         )
     for style in ("ceurart", "ceurart-2col"):
         assert "LibertinusSans-Regular" in compiled(style)[3]
 
 
-#: 40 names of 45 characters, words joined by "_" (no space): too long for the pairwise tables, which
-#: number the systems with a key in the caption, where a line holds one or two of these names.
+#: 40 names of 45 characters, words joined by "_" (no space): too long for the pairwise tables,
+#: which number the systems with a key in the caption, where a line holds one or two of these names.
 KEY_NAMES = [
     f"{stem}.{i:02d}"
     for i, stem in enumerate(
@@ -349,12 +355,12 @@ KEY_NAMES = [
     "style", ["ceurart", "sepln"]
 )  # the two that broke (ACL, ceurart-2col: same input, clean)
 def test_keys_of_long_names_fit_the_page(tmp_path, style):
-    """40 systems named with 45 characters: the p-value list, the pair matrix and the differences from
-    the best number them, with a key in the caption. Each part's rows fit under its own key (before:
-    a probe of 40 "x" per name, short by 2-4 lines: "Float too large"), and the parts are as few as
-    that allows: the p-value list's continued parts fill their pages (under a key naming every system
-    it took half as many parts again); the key's names wrap after their separators (before: caption
-    lines up to 107 pt too wide)."""
+    """40 systems named with 45 characters: the p-value list, the pair matrix and the differences
+    from the best number them, with a key in the caption. Each part's rows fit under its own key
+    (before: a probe of 40 "x" per name, short by 2-4 lines: "Float too large"), and the parts are
+    as few as that allows: the p-value list's continued parts fill their pages (under a key naming
+    every system it took half as many parts again); the key's names wrap after their separators
+    (before: caption lines up to 107 pt too wide)."""
     assert all(len(n) == 45 for n in KEY_NAMES) and len(set(KEY_NAMES)) == 40
     rng = np.random.default_rng(3)
     gold = rng.integers(0, 3, 120)
@@ -398,8 +404,8 @@ def test_keys_of_long_names_fit_the_page(tmp_path, style):
     assert max(overfull, default=0.0) <= 1.0, [
         line for line in log.splitlines() if "Overfull" in line
     ]
-    # the p-value list's continued parts but the last fill their pages: the text's height (caption to
-    # last row, the page number left out) is at least 85% of the text height
+    # the p-value list's continued parts but the last fill their pages: the text's height (caption
+    # to last row, the page number left out) is at least 85% of the text height
     bbox = subprocess.run(
         ["pdftotext", "-bbox", "paper.pdf", "-"],
         cwd=tmp_path,
@@ -456,13 +462,14 @@ def _headings_before(lines, heading: str, label: str) -> list[tuple[int, str]]:
 @pytest.mark.parametrize("data, style", [("two", "ceurart"), ("two", "sepln"), ("demo", "acl")])
 def test_appendix_floats_stay_under_their_section(request, tmp_path, data, style):
     """Every table and figure of the compiled appendix comes after its section's (or the Figures
-    subsection's) heading and before the next heading. The .aux is written at shipout in reading order
-    (a page's table* first, then the columns; in each, top floats, text, bottom floats), so the number
-    of headings before each float's label there is the number before it in appendix.tex and its inputs.
-    Before: one-column tables floated despite \\floatplacement{table}{H} (the ceurart stand-in's [tbp]
-    overrode it), and nothing stopped a float at a section's end: the §2 heading stood empty below
-    the summary tables and §3's leaderboard. ACL's demo: the legend rose above the §2 heading that
-    opens a new column (placeins' \\suppressfloats[t] applies to the previous one; flafter stops it)."""
+    subsection's) heading and before the next heading. The .aux is written at shipout in reading
+    order (a page's table* first, then the columns; in each, top floats, text, bottom floats), so
+    the number of headings before each float's label there is the number before it in appendix.tex
+    and its inputs. Before: one-column tables floated despite \\floatplacement{table}{H} (the
+    ceurart stand-in's [tbp] overrode it), and nothing stopped a float at a section's end: the §2
+    heading stood empty below the summary tables and §3's leaderboard. ACL's demo: the legend rose
+    above the §2 heading that opens a new column (placeins' \\suppressfloats[t] applies to the
+    previous one; flafter stops it)."""
     if data == "demo":
         an = request.getfixturevalue("analyses")[
             "demo"
@@ -518,7 +525,8 @@ def test_appendix_floats_stay_under_their_section(request, tmp_path, data, style
 def test_one_column_appendix_sets_tables_where_they_are_input(tmp_path):
     """ceurart's one-column appendix sets tables [H] (\\floatplacement{table}{H}) through the class
     stand-in's table environment: one too tall for the rest of the page moves to the next with the
-    text after it. Before, the stand-in's fixed [tbp] kept it a float: the text after it stayed above."""
+    text after it. Before, the stand-in's fixed [tbp] kept it a float: the text after it stayed
+    above."""
     (tmp_path / "preamble.tex").write_text(preamble(Options(), "test"), encoding="utf-8")
     rows = "".join(f"{i} & row {i} \\\\\n" for i in range(12))
     (tmp_path / "doc.tex").write_text(

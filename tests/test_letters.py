@@ -1,4 +1,4 @@
-"""One letter per team (all its runs, one page each) and the emails that carry them (issue 15 item 3)."""
+"""One letter per team (all its runs, one page each) and the emails that carry them."""
 
 from __future__ import annotations
 
@@ -41,7 +41,9 @@ def report(tmp_path_factory):
     data = cr.load(root / "gold.tsv", runs=root / "runs", metrics="accuracy")
     analysis = cr.analyze(data, bootstrap=199, seed=2)
     (root / "addresses.csv").write_text(
-        'team,address,language\nAlpha,"Ana <ana@example.org>, bo@example.org",en\nNobody,x@example.org\n',
+        "team,address,language\n"
+        'Alpha,"Ana <ana@example.org>, bo@example.org",en\n'
+        "Nobody,x@example.org\n",
         encoding="utf-8",
     )
     out = root / "out"
@@ -123,7 +125,9 @@ def test_hostile_team_name_cannot_inject_headers(report, tmp_path):
 
     out = tmp_path / "out"
     for name, runs in team_letters(comp).values():
-        pdf._letter(analysis, comp, runs, Format(), competition_dir(out, comp) / "teams" / name)
+        pdf.write_letter(
+            analysis, comp, runs, Format(), competition_dir(out, comp) / "teams" / name
+        )
     written = write_emails(analysis, out, read_recipients(tmp_path / "a.tsv"))
     (eml,) = [p for p in written if p.suffix == ".eml"]
     assert eml.parent == out / "emails" and eml.name.endswith(".eml") and "<" not in eml.name
@@ -180,7 +184,7 @@ def test_letter_files_keep_latin_letters_and_a_shared_email_names_every_competit
     out = tmp_path / "out"
     for comp in both.competitions:
         name, runs = team_letters(comp)["Alpha"]
-        pdf._letter(both, comp, runs, Format(), competition_dir(out, comp) / "teams" / name)
+        pdf.write_letter(both, comp, runs, Format(), competition_dir(out, comp) / "teams" / name)
     (tmp_path / "a.csv").write_text("team,address\nAlpha,ana@example.org\n", encoding="utf-8")
     with pytest.warns(Warning):  # Beta has no address: a note
         (eml,) = write_emails(both, out, read_recipients(tmp_path / "a.csv"))
@@ -190,9 +194,9 @@ def test_letter_files_keep_latin_letters_and_a_shared_email_names_every_competit
 
 
 def test_chinese_japanese_and_korean_names_get_a_font_that_has_them(tmp_path):
-    """A team letter naming 北京大学NLP, 東京大学 and 서울대학교 embeds a font with their glyphs (make demo
-    installs fonts-wqy-microhei; fontconfig falls back to it for those characters), not DejaVu's
-    empty boxes."""
+    """A team letter naming 北京大学NLP, 東京大学 and 서울대학교 embeds a font with their glyphs
+    (make demo installs fonts-wqy-microhei; fontconfig falls back to it for those characters), not
+    DejaVu's empty boxes."""
     if not subprocess.run(["fc-list", ":lang=zh"], capture_output=True, text=True).stdout.strip():
         pytest.skip("no font for Chinese: `make demo` installs fonts-wqy-microhei")
     from compreport.report.model import Format
@@ -219,7 +223,7 @@ def test_chinese_japanese_and_korean_names_get_a_font_that_has_them(tmp_path):
     comp = analysis.competitions[0]
     path = tmp_path / "letter.pdf"
     last = comp.primary.scores[-1].system
-    pdf._letter(analysis, comp, [last], Format(), path)
+    pdf.write_letter(analysis, comp, [last], Format(), path)
     fonts = subprocess.run(
         ["pdffonts", str(path)], capture_output=True, text=True, check=True
     ).stdout

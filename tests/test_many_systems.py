@@ -1,5 +1,6 @@
 """Reports of competitions with many systems (more than ``model.MANY_SYSTEMS``): the pairs become a
-heat map and a CSV file, tables keep the comparisons with the best, the PDF starts with the leaderboard."""
+heat map and a CSV file, tables keep the comparisons with the best, the PDF starts with the
+leaderboard."""
 
 from __future__ import annotations
 
@@ -10,13 +11,13 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import make_competition
 
 from compreport.report import Report, model
-from compreport.report.figures.gallery import pairs_plot
+from compreport.report.figures.heatmaps import pairs_plot
 from compreport.report.pages import pdf
 from compreport.settings import Settings
 from compreport.stats.analysis import analyze
+from conftest import make_competition
 
 M = model.MANY_SYSTEMS + 1
 
@@ -41,7 +42,8 @@ def many(tmp_path_factory):
     )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        # no correction: with B = 400 some pairs earn every mark, so the heat map has something to show
+        # no correction: with B = 400 some pairs earn every mark, so the heat map has something to
+        # show
         analysis = analyze(
             [comp], Settings(bootstrap=400, refine=False, correction="none"), progress=False
         )
@@ -50,7 +52,7 @@ def many(tmp_path_factory):
     report.write(out, "json,latex,html", figure_formats="pdf,svg", compile_pdf=False, jobs=1)
     # report.pdf alone, with the figures drawn above: the 26 team letters and the overview are not
     # read here (the end-to-end test in test_report_cli.py writes them)
-    pdf._report(
+    pdf.write_report(
         analysis,
         analysis.competitions[0],
         report.format,

@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from conftest import json_only, json_only_top, run_cli
 
 GOLD = "id\tlabel\n1\ta\n2\tb\n3\ta\n4\tb\n"

@@ -1,4 +1,5 @@
-"""The words of the methods paragraph and the team sheets' method sentences (compreport.report.prose)."""
+"""The words of the methods paragraph and the team sheets' method sentences
+(compreport.report.prose)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from compreport.settings import Settings
 
 
 def _as_html(segments) -> str:
-    """Segments as the HTML pages print them: a citation in its own parentheses, ``(Holm, 1979)``."""
+    """Segments as the HTML pages print them: a citation in its own parentheses,
+    ``(Holm, 1979)``."""
     return "".join(
         f"({'; '.join(references.short(k) for k in s.keys)})" if isinstance(s, prose.Cite) else s
         for s in segments
@@ -54,8 +56,8 @@ def _comp(name: str, clusters: bool):
 def test_cluster_sentences_follow_the_unit_the_test_and_the_interval_method():
     """Under the cluster bootstrap no sentence speaks of resampling or swapping single items, the
     randomization test's p-values are not said to resample, and the BCa jackknife appears only with
-    BCa intervals (a randomization round used to swap whole clusters in one sentence and each item's
-    predictions in the next)."""
+    BCa intervals (no sentence swaps whole clusters while the next swaps each item's
+    predictions)."""
     grouped, flat = _comp("Q", True), _comp("F", False)
     rand_bca = Settings(test="randomization", ci_method="bca")
     text = _as_html(prose.paragraph(rand_bca, [grouped]))
@@ -65,8 +67,8 @@ def test_cluster_sentences_follow_the_unit_the_test_and_the_interval_method():
             "resamples of the clusters of test items" in t and "of the test items (seed" not in t
         ), t
         assert (
-            "swapping the two predictions of all the items of each cluster together, with probability 1/2"
-            in t
+            "swapping the two predictions of all the items of each cluster together, with "
+            "probability 1/2" in t
         )
         assert (
             "each item's" not in t
@@ -82,8 +84,8 @@ def test_cluster_sentences_follow_the_unit_the_test_and_the_interval_method():
         "resamples of the test items or, where they form clusters, of the clusters (seed" in mixed
     )
     assert (
-        "swapping with probability 1/2 the two predictions of each item or, where items form clusters, those "
-        "of all the items of each cluster together"
+        "swapping with probability 1/2 the two predictions of each item or, where items form "
+        "clusters, those of all the items of each cluster together"
     ) in mixed and "jackknife" not in mixed
     items = _as_html(prose.paragraph(Settings(test="randomization"), [flat]))
     assert (
@@ -103,8 +105,8 @@ def test_cluster_sentences_follow_the_unit_the_test_and_the_interval_method():
 )
 def test_the_methods_paragraph_says_which_alternative_the_test_has(test, side):
     """README: "The methods paragraph of every report and the team sheets say which alternative";
-    the paragraph said so only for the bootstrap test. Under the paper's one-sided test every verdict's
-    rule says so too, with its two-sided level."""
+    the paragraph said so only for the bootstrap test. Under the paper's one-sided test every
+    verdict's rule says so too, with its two-sided level."""
     text = _as_html(prose.paragraph(Settings(test=test)))
     assert side in text, text
     sheet = _as_html(prose.method_sentences(Settings(test=test)))
@@ -115,13 +117,13 @@ def test_the_methods_paragraph_says_which_alternative_the_test_has(test, side):
             in sheet
         )
         assert (
-            "significantly better than B at α = 0.05 (Holm correction over all pairs of systems, on one-sided "
-            "p-values" in prose.verdict(Settings(test=test), True, "A", "B")
+            "significantly better than B at α = 0.05 (Holm correction over all pairs of systems, "
+            "on one-sided p-values" in prose.verdict(Settings(test=test), True, "A", "B")
         )
     if test == "randomization":
         assert (
-            "(Chinchor, 1992), two-sided, counting the rounds whose difference reaches the observed one in "
-            "absolute value, with p = (c + 1)/(R + 1)"
+            "(Chinchor, 1992), two-sided, counting the rounds whose difference reaches the "
+            "observed one in absolute value, with p = (c + 1)/(R + 1)"
         ) in text
 
 
@@ -130,11 +132,10 @@ def test_without_resamples_the_methods_say_so_in_one_sentence():
     p-value formula, no rule deciding verdicts; one sentence says there are none, and the team
     sheet's note on the other family's p-values ("Holm: p = –") is left out."""
 
-
     none = Settings(bootstrap=0)
     sentence = (
-        "No resamples were drawn (B = 0), so there are no confidence intervals, p-values, verdicts or "
-        "significance groups. "
+        "No resamples were drawn (B = 0), so there are no confidence intervals, p-values, verdicts "
+        "or significance groups. "
     )
     text = _as_html(prose.paragraph(none, [_comp("Q", True)]))
     assert text.startswith(sentence) and text.count("B = 0") == 1, text
@@ -157,12 +158,12 @@ def test_without_resamples_no_empty_references():
     """-B 0 cites nothing, so the HTML methods section and the appendix print no References heading
     over an empty list."""
     import numpy as np
-    from conftest import make_competition
 
     import compreport as cr
     from compreport.report.latex.appendix import appendix
-    from compreport.report.latex.renderer import Options
+    from compreport.report.latex.layout import Options
     from compreport.report.pages import html
+    from conftest import make_competition
 
     assert html.methods_context(Settings(bootstrap=0))["references"] == []
     macro = html.environment().from_string(

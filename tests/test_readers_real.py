@@ -1063,10 +1063,10 @@ def test_api_takes_the_reading_options(tmp_path):
 def test_every_label_metric_scores_a_missing_prediction_as_wrong(metric):
     """A missing prediction ("" under --missing wrong) is scikit-learn's score with a label that no class
     has (a miss of the gold class, a false positive of no class), averaged over the real labels only."""
-    from conftest import make_competition, observed
     from sklearn import metrics as sk
 
     from compreport.stats.metrics import get_metric
+    from conftest import make_competition, observed
 
     gold = list("0101100110")
     preds = [list("0100100111"), ["0", "", "0", "1", "", "0", "0", "1", "", "0"], [""] * 10]

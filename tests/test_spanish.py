@@ -1,11 +1,12 @@
-"""Spanish reports (issue 15 item 6): the translation table is complete, and a Spanish report
-holds no English sentence."""
+"""Spanish reports: the translation table is complete, and a Spanish report holds no English
+sentence."""
 
 from __future__ import annotations
 
 import ast
 import json
 import re
+import shutil
 import string
 import subprocess
 from pathlib import Path
@@ -19,13 +20,15 @@ from compreport.language.translations import ES
 from compreport.report.latex.renderer import environment as latex_environment
 from compreport.report.latex.tex import breakable, escape
 from compreport.report.pages.html import environment as html_environment
+from conftest import run_cli
 
 PACKAGE = Path(compreport.__file__).parent
 TEMPLATES = PACKAGE.parent / "templates"
 
 
 def _python_texts() -> dict[str, str]:
-    """Every constant text passed to ``tr(...)`` or marked ``N_(...)`` in the package, with where it is."""
+    """Every constant text passed to ``tr(...)`` or marked ``N_(...)`` in the package, with where it
+    is."""
     out = {}
     for path in PACKAGE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -76,7 +79,8 @@ def test_every_text_has_its_spanish_with_the_same_placeholders():
 
 
 def test_no_text_is_translated_twice():
-    """A key written twice, in one part of the table or in two, would silently keep only the last Spanish."""
+    """A key written twice, in one part of the table or in two, would silently keep only the last
+    Spanish."""
     keys = []
     for part in sorted((PACKAGE / "language" / "translations").glob("[!_]*.py")):
         for table in (
@@ -104,13 +108,14 @@ def test_tr_and_count():
 #: terms. The test workshop's team, competition and file names hold none of them.
 ENGLISH = set(
     """
-the of and with from is are by for to than which that this these each every not or its their be on at
-system systems score scores winner significantly significant confidence interval intervals resamples resample
-pair pairs best rank ranked group groups difference differences metric metrics table tables figure figures
-competition competitions team teams baseline baselines items item correction corrected adjusted raw better
-lower higher ties tied page method results analysis missing unsettled runner replicates label labels class
-classes predicted gold value values mark marks none legend challenge task summary contents overview report
-seed test notes warnings inputs settings versus over side shows counted cannot told apart winner's
+the of and with from is are by for to than which that this these each every not or its their be on
+at system systems score scores winner significantly significant confidence interval intervals
+resamples resample pair pairs best rank ranked group groups difference differences metric metrics
+table tables figure figures competition competitions team teams baseline baselines items item
+correction corrected adjusted raw better lower higher ties tied page method results analysis missing
+unsettled runner replicates label labels class classes predicted gold value values mark marks none
+legend challenge task summary contents overview report seed test notes warnings inputs settings
+versus over side shows counted cannot told apart winner's
 """.split()
 )
 #: Text that is not a sentence of ours: file names, LaTeX commands (with the names of environments,
@@ -124,8 +129,8 @@ _NOT_WORDS = re.compile(
 
 
 def english_words(text: str, data: re.Pattern | None = None) -> set[str]:
-    """The words of :data:`ENGLISH` in ``text``: whole words, what ``data`` matches (the participants'
-    names and labels), file names and LaTeX commands left out."""
+    """The words of :data:`ENGLISH` in ``text``: whole words, what ``data`` matches (the
+    participants' names and labels), file names and LaTeX commands left out."""
     text = data.sub(" ", text) if data is not None else text
     text = _NOT_WORDS.sub(" ", text)
     return {w for w in re.findall(r"\b[A-Za-z]+(?:'[a-z]+)?\b", text) if w.lower() in ENGLISH}
@@ -181,24 +186,23 @@ def _pdf_text(path: Path) -> str:
         ["pdftotext", str(path), "-"], capture_output=True, text=True, check=True
     ).stdout
     text = text.split("Referencias")[0]  # the bibliography's titles are English works
-    text = re.sub(
-        r"(?<=[a-záéíóúñ])[-\u2010\u00ad]\n(?=[a-záéíóúñ])", "", text
-    )  # a word hyphenated at a line's end
-    text = re.sub(
-        r"(?<=[._/+&@:])\n(?=\w)", "", text
-    )  # a name in a caption's key wrapped after a separator
-    return re.sub(
-        r"\(([^()]*)\s+and\s+([^()]*),\s\d{4}\)", " ", text
-    )  # natbib's plainnat writes "and" in citations
+    # a word hyphenated at a line's end
+    text = re.sub(r"(?<=[a-záéíóúñ])[-\u2010\u00ad]\n(?=[a-záéíóúñ])", "", text)
+    # a name in a caption's key wrapped after a separator
+    text = re.sub(r"(?<=[._/+&@:])\n(?=\w)", "", text)
+    # natbib's plainnat writes "and" in citations
+    return re.sub(r"\(([^()]*)\s+and\s+([^()]*),\s\d{4}\)", " ", text)
 
 
-from test_report_cli import _run, needs_tex  # noqa: E402  (two_competitions: the end-to-end workshop, conftest)
+needs_tex = pytest.mark.skipif(shutil.which("latexmk") is None, reason="latexmk not installed")
 
 
+# two_competitions (conftest): the end-to-end workshop
 @needs_tex
 def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
     """Every format in Spanish (HTML, report and overview PDFs, team letters, LaTeX tables and the
-    compiled appendix, Markdown, figures, emails): no word of :data:`ENGLISH` in what a reader sees."""
+    compiled appendix, Markdown, figures, emails): no word of :data:`ENGLISH` in what a reader
+    sees."""
     book = tmp_path / "addresses.csv"
     book.write_text(
         "team,address,language\nToxiHunters,ana@example.org\nIruñea-HLT,iker@example.org,es\n"
@@ -206,7 +210,8 @@ def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
         encoding="utf-8",
     )
     out = tmp_path / "es"
-    res = _run(
+    res = run_cli(
+        tmp_path,
         "report",
         str(two_competitions),
         "-o",
@@ -217,7 +222,6 @@ def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
         "es",
         "--emails",
         str(book),
-        cwd=tmp_path,
     )
     assert res.returncode == 0, res.stderr
     data = json.loads((out / "results.json").read_text(encoding="utf-8"))

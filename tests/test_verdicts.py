@@ -209,8 +209,8 @@ def _markdown_rows(md: str) -> list[list[tuple[str, bool]]]:
     return rows
 
 
-#: For each table kind: the model keys of the cells each format prints, in order (None: a cell
-#: not compared).
+#: For each table kind: the model keys of the cells each format prints, in order (None: a cell not
+#: compared).
 LAYOUTS = {
     "ci": {
         "latex": [None, "ci_low", "mean", "ci_high"],
@@ -459,8 +459,8 @@ def test_an_undefined_score_is_left_out_of_tests_and_groups():
 
 
 def test_baselines_are_compared_but_do_not_compete():
-    """A baseline above every participant: the winner is the best participant; the baseline is
-    in the pairs and the groups, not in the comparisons with the best or the competitiveness
+    """A baseline above every participant: the winner is the best participant; the baseline is in
+    the pairs and the groups, not in the comparisons with the best or the competitiveness
     figures."""
     comp = _twelve_competition()
     comp.baselines = ["Team00.01", "Team11.01"]  # the strongest and the weakest system
@@ -501,8 +501,7 @@ def test_a_lone_participant_and_per_row_baselines_read_right():
     """One participant with a baseline: its sheet says it is the only competing system and nothing
     else (it also said "Every system has the best score"). Per-row with baselines ranked below the
     best: the best's row holds them, and the sheets' verdicts and p-values are those of that row
-    (the
-    tables correct over the verdicts' family, so there is no second p-value to explain)."""
+    (the tables correct over the verdicts' family, so there is no second p-value to explain)."""
     rng = np.random.default_rng(3)
     gold = rng.integers(0, 2, 200)
     lone = make_competition(
@@ -539,8 +538,7 @@ def test_the_summary_says_its_ties_are_not_the_verdicts(twelve, demo):
     comparisons as the report's family corrects them (so the column of the report's correction holds
     the verdicts' "tied with best"); between competitors, corrected among competitors only, so they
     can differ from the verdicts (baselines included). The overview and the LaTeX caption say which
-    is
-    which; a PPI in a metric's units says so, with the ideal, in both."""
+    is which; a PPI in a metric's units says so, with the ideal, in both."""
     ma = twelve.competitions[0].primary
     tied = sum(s.differs_from_best is False for s in ma.scores)
     assert ma.competitiveness["ties_with_winner"]["maxt"] == tied
@@ -561,10 +559,8 @@ def test_the_summary_says_its_ties_are_not_the_verdicts(twelve, demo):
         )
         assert (
             "The ties with the winner in the column of the reports' correction are their verdicts; "
-            "the ties "
-            "between competitors are not (rule: max-T step-down correction over all pairs of "
-            "systems, "
-            "baselines included)"
+            "the ties between competitors are not (rule: max-T step-down correction over all pairs "
+            "of systems, baselines included)"
         ) in text
     # under vs-best the text says the ties between competitors are not the verdicts
     vs_best = _analyze(Settings(bootstrap=300, family="vs-best", refine=False))
@@ -593,8 +589,7 @@ def test_the_difference_figure_and_the_methods_name_the_rule_behind_verdicts():
     caption = prose.figure_caption("diff", s)
     assert (
         "green intervals exclude 0, which is not the verdict (see the table; rule: Holm correction "
-        "over all "
-        "pairs of systems)" in caption
+        "over all pairs of systems)" in caption
     )
     none = prose.figure_caption("diff", Settings(bootstrap=1000, correction="none"))
     assert "rule: uncorrected p-values, with no correction for multiple comparisons" in none

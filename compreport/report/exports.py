@@ -1,15 +1,16 @@
-"""Plain exports of the stored results: ``<competition>/leaderboard.md``, ``<competition>/leaderboard.csv``,
+"""Plain exports of the stored results, written with every report (whatever ``--format``).
+
+``<competition>/leaderboard.md``, ``<competition>/leaderboard.csv``,
 ``<competition>/pairs-<metric>.csv`` (every pair of systems: :meth:`Analysis.pairs
-<compreport.stats.results.Analysis.pairs>`) and ``summary/summary.csv``, written with every report
-(whatever ``--format``).
+<compreport.stats.results.Analysis.pairs>`) and ``summary/summary.csv``.
 
 ``leaderboard.md`` is the report model's leaderboard (:func:`~compreport.report.model.leaderboard`,
 columns :data:`~compreport.report.model.LEADERBOARD_EXPORT`), the table the command line prints at
 the end of a run. The CSV files hold the stored values at full precision (Python's shortest
 round-trip repr), one row per system or competition, for spreadsheets and scripts; nothing is
-recomputed. Names come from participants: a name cell starting with ``=``, ``+``, ``-``, ``@``, a tab
-or a carriage return gets a leading ``'`` so a spreadsheet shows it as text instead of running it
-as a formula (OWASP's advice against CSV injection).
+recomputed. Names come from participants: a name cell starting with ``=``, ``+``, ``-``, ``@``, a
+tab or a carriage return gets a leading ``'`` so a spreadsheet shows it as text instead of running
+it as a formula (OWASP's advice against CSV injection).
 """
 
 from __future__ import annotations
@@ -67,13 +68,20 @@ _NAMES = ("system", "system_a", "system_b", "team", "winner", "name")
 
 
 def _inert(value):
-    """A name that a spreadsheet will not read as a formula (see the module docstring)."""
+    """A name that a spreadsheet will not read as a formula (see the module docstring).
+
+    Examples
+    --------
+    >>> _inert("=cmd|' /C calc'!A0"), _inert("team-1")
+    ("'=cmd|' /C calc'!A0", 'team-1')
+    """
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + value
     return value
 
 
 def _csv(df, path: Path) -> Path:
+    """Write ``df`` to ``path`` as CSV, its name columns made inert; return ``path``."""
     df = df.copy()
     for col in _NAMES:
         if col in df.columns:
@@ -83,7 +91,8 @@ def _csv(df, path: Path) -> Path:
 
 
 def write_exports(analysis: Analysis, out: Path, fmt: model.Format) -> list[Path]:
-    """Write the exports into ``out``; returns the paths written."""
+    """Write the exports of ``analysis`` into ``out``, numbers in ``leaderboard.md`` as ``fmt``
+    prints them; return the paths written."""
     written = []
     for comp in analysis.competitions:
         folder = out / comp.id

@@ -14,13 +14,22 @@ _SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 
 
 def escape(text: str) -> str:
-    """Text that prints literally in a Markdown table cell: emphasis, code, link and pipe characters
-    backslash-escaped, ``<`` (HTML) and entity-like ``&`` as entities."""
+    r"""Text that prints literally in a Markdown table cell.
+
+    Emphasis, code, link and pipe characters are backslash-escaped, ``<`` (HTML) and entity-like
+    ``&`` become entities.
+
+    Examples
+    --------
+    >>> print(escape("*team*|<b>&amp;"))
+    \*team\*\|&lt;b>&amp;amp;
+    """
     text = re.sub(r"&(?=#?\w+;)", "&amp;", str(text)).replace("<", "&lt;")
     return _SPECIAL.sub(r"\\\1", re.sub(r"[\r\n\t]+", " ", text))
 
 
 def _number(text: str) -> str:
+    """A number's text for a cell: ``&``, ``<`` and ``|`` made literal (``<0.0001``)."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace("|", "\\|")
 
 

@@ -1,6 +1,8 @@
-"""How metrics are named for readers: display names and titles with their parameters in words (HTML,
-PDF, Markdown, the terminal, figures, team sheets). Files, CSV columns and results.json keep the
-metric ids; the LaTeX tables typeset the same names (:data:`compreport.report.latex.tex.METRIC_NAMES`).
+"""How metrics are named for readers: display names, and titles with their parameters in words.
+
+For HTML, PDF, Markdown, the terminal, figures and team sheets. Files, CSV columns and
+results.json keep the metric ids; the LaTeX tables typeset the same names
+(:data:`compreport.report.latex.tex.METRIC_NAMES`).
 """
 
 from __future__ import annotations
@@ -9,8 +11,9 @@ from compreport.language import N_, tr
 from compreport.stats.results import MetricAnalysis
 
 #: Display names of the built-in metrics as plain Unicode text (HTML, PDF, Markdown, the terminal,
-#: figures); the LaTeX tables typeset the same names (:data:`compreport.report.latex.tex.METRIC_NAMES`).
-#: Any other metric (a user's) shows its own name. Files and results.json keep the metric ids.
+#: figures); the LaTeX tables typeset the same names
+#: (:data:`compreport.report.latex.tex.METRIC_NAMES`). Any other metric (a user's) shows its own
+#: name. Files and results.json keep the metric ids.
 METRIC_LABELS = {
     "accuracy": N_("accuracy"),
     "f1": "F1",
@@ -32,14 +35,21 @@ METRIC_LABELS = {
     "map": "MAP",
     "mrr": "MRR",
 }
-#: The ranking metrics cut at k (:mod:`compreport.stats.metrics.ranking`): ``ndcg@10`` -> ``nDCG@10``.
+#: The ranking metrics cut at k (:mod:`compreport.stats.metrics.ranking`): ``ndcg@10`` ->
+#: ``nDCG@10``.
 CUT_LABELS = {"map": "MAP", "p": "P", "ndcg": "nDCG"}
 #: Averaged labels listed by name up to this many; more are counted ("over 20 classes").
 LABELS_LISTED = 4
 
 
 def metric_label(ma: MetricAnalysis | str) -> str:
-    """The metric's display name (:data:`METRIC_LABELS`), in the report's language: ``macro-F1`` for ``macro_f1``."""
+    """The metric's display name (:data:`METRIC_LABELS`) in the report's language.
+
+    Examples
+    --------
+    >>> metric_label("macro_f1"), metric_label("ndcg@10"), metric_label("my_metric")
+    ('macro-F1', 'nDCG@10', 'my_metric')
+    """
     name = ma if isinstance(ma, str) else ma.name
     kind, at, k = name.partition("@")
     if at and kind in CUT_LABELS and k.isdigit():

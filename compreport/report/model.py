@@ -30,6 +30,7 @@ MISSING = "\u2013"
 
 
 def _finite(x) -> float | None:
+    """``x`` as a finite float; None for None, a bool, a string, NaN or an infinity."""
     if x is None or isinstance(x, bool) or isinstance(x, str):
         return None
     try:
@@ -41,9 +42,31 @@ def _finite(x) -> float | None:
 
 @dataclass(frozen=True)
 class Format:
-    """Decimals of a report: scores and CIs, differences, p-values, the competitiveness summary.
+    """The decimals of a report's numbers, and the numbers as text.
 
     p-values below half a unit of the last decimal print as ``<0.0001`` (never as 0).
+
+    Attributes
+    ----------
+    decimals : int
+        Scores and their intervals (default 4).
+    diff_decimals : int
+        Differences between systems and their intervals (default 3).
+    p_decimals : int
+        p-values and their Monte-Carlo standard errors (default 4).
+    summary_decimals : int
+        The competitiveness summary's values that are not whole numbers (default 3).
+
+    Raises
+    ------
+    InputError
+        When a number of decimals is not a whole number from 0 to 10.
+
+    Examples
+    --------
+    >>> fmt = Format(decimals=3)
+    >>> fmt.score(0.71268), fmt.diff(-0.0004), fmt.p(0.00004), fmt.p_is(0.0123)
+    ('0.713', '0.000', '<0.0001', 'p = 0.0123')
     """
 
     decimals: int = 4
@@ -59,7 +82,8 @@ class Format:
 
     @staticmethod
     def number(x, digits: int) -> str:
-        """``x`` with ``digits`` decimals; missing -> en dash; no negative zero; strings as they are."""
+        """``x`` with ``digits`` decimals; an en dash when missing; no negative zero; a string as
+        it is."""
         if isinstance(x, str):
             return x
         f = _finite(x)
@@ -75,11 +99,13 @@ class Format:
         return self.number(x, self.decimals)
 
     def diff(self, x) -> str:
-        """A difference between two systems or its interval bound, with ``diff_decimals`` decimals."""
+        """A difference between two systems or its interval bound, with ``diff_decimals``
+        decimals."""
         return self.number(x, self.diff_decimals)
 
     def p(self, x) -> str:
-        """A p-value with ``p_decimals`` decimals (``<0.0001`` below half a unit of the last); en dash when missing."""
+        """A p-value with ``p_decimals`` decimals (``<0.0001`` below half a unit of the last); an
+        en dash when missing."""
         f = _finite(x)
         if f is None:
             return MISSING
@@ -88,13 +114,14 @@ class Format:
         return f"{f:.{self.p_decimals}f}"
 
     def p_is(self, x, name: str = "p") -> str:
-        """``name`` stated with the p-value ``x`` for a sentence: ``p = 0.0123``, or ``p < 0.0001`` where
-        :meth:`p` prints ``<0.0001`` (never ``p = <0.0001``)."""
+        """``name`` stated with the p-value ``x`` for a sentence: ``p = 0.0123``, or
+        ``p < 0.0001`` where :meth:`p` prints ``<0.0001`` (never ``p = <0.0001``)."""
         text = self.p(x)
         return f"{name} < {text[1:]}" if text.startswith("<") else f"{name} = {text}"
 
     def summary(self, x) -> str:
-        """A competitiveness-summary value: integers as they are, others with ``summary_decimals`` decimals."""
+        """A competitiveness-summary value: integers as they are, others with
+        ``summary_decimals`` decimals."""
         if isinstance(x, numbers.Integral) and not isinstance(x, bool):
             return str(int(x))
         return self.number(x, self.summary_decimals)
@@ -126,15 +153,17 @@ class Cell:
 
     @property
     def numeric(self) -> bool:
-        """A number (or a missing number) rather than text: renderers align these on the decimal point."""
+        """A number (or a missing number) rather than text: renderers align these on the
+        decimal point."""
         return self.value is None or (
             isinstance(self.value, numbers.Real) and not isinstance(self.value, bool)
         )
 
     @property
     def fraction(self) -> str:
-        """The digits after the decimal point of a number's text (``7543`` of ``-0.7543``); ``""`` for
-        other text. A bold number sets them over the width of regular digits, so its point aligns."""
+        """The digits after the decimal point of a number's text (``7543`` of ``-0.7543``); ``""``
+        for other text. A bold number sets them over the width of regular digits, so its point
+        aligns."""
         mt = re.fullmatch(r"-?\d+\.(\d+)", self.text)
         return mt.group(1) if mt else ""
 
@@ -174,21 +203,33 @@ class Table:
     extra: dict = field(default_factory=dict)
 
 
+#: Shading level of each mark of :data:`~compreport.language.vocabulary.STARS`: 3 for the
+#: strictest, down to 0.
 _STAR_LEVEL = {mark: len(vocab.STARS) - 1 - i for i, (_, mark) in enumerate(vocab.STARS)}
 
 
 def mark_level(mark: str) -> int:
     """The shading level of a stored significance mark (``Comparison.mark``): 3 for ``***`` down to
-    0 for ``†``, -1 for no mark (:data:`~compreport.language.vocabulary.STARS`)."""
+    0 for ``†``, -1 for no mark (:data:`~compreport.language.vocabulary.STARS`).
+
+    Examples
+    --------
+    >>> mark_level("***"), mark_level("†"), mark_level("")
+    (3, 0, -1)
+    """
     return _STAR_LEVEL.get(mark, -1)
 
 
 def possible_marks(metric: MetricAnalysis) -> tuple[tuple[float, str], ...]:
-    """The significance marks a corrected p-value of ``metric`` can earn, strictest first: those of
-    its stored scheme (``verdicts["marks"]``: :func:`~compreport.language.vocabulary.marks_at`) whose threshold is above the
-    smallest p-value its stored rule can reach (``verdicts["min_p"]``: 1/(R + 1) for R resamples,
-    times the smallest family under Bonferroni or Holm); none without resamples; every mark of
-    :data:`~compreport.language.vocabulary.STARS` when the rule does not say (an analysis built by hand)."""
+    """The significance marks a corrected p-value of ``metric`` can earn, strictest first.
+
+    Those of its stored scheme (``verdicts["marks"]``:
+    :func:`~compreport.language.vocabulary.marks_at`) whose threshold is above the smallest
+    p-value its stored rule can reach (``verdicts["min_p"]``: 1/(R + 1) for R resamples, times the
+    smallest family under Bonferroni or Holm); none without resamples; every mark of
+    :data:`~compreport.language.vocabulary.STARS` when the rule does not say (an analysis built by
+    hand).
+    """
     scheme = tuple(tuple(m) for m in metric.verdicts.get("marks", vocab.STARS))
     if "min_p" not in metric.verdicts:
         return scheme
@@ -201,7 +242,12 @@ def possible_marks(metric: MetricAnalysis) -> tuple[tuple[float, str], ...]:
 
 
 def _yes_no(v: bool | None) -> Cell:
-    return Cell(v, MISSING if v is None else tr("yes") if v else "no")  # "no" is Spanish too
+    """A verdict's cell: ``yes`` or ``no`` in the report's language, an en dash for None."""
+    if v is None:
+        return Cell(v, MISSING)
+    if v:
+        return Cell(v, tr("yes"))
+    return Cell(v, "no")  # the same word in Spanish: no translation
 
 
 #: Above this many systems a report shows the pairs as a heat map figure and lists only the
@@ -243,11 +289,10 @@ def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
         for ma in comp.metrics:
             o = by_metric[ma.name][s.system]
             cells[f"score:{ma.name}"] = Cell(o.score, fmt.score(o.score), bold=o.is_best)
-        ci = (
-            None
-            if _finite(s.ci_low) is None
-            else f"[{fmt.score(s.ci_low)}, {fmt.score(s.ci_high)}]"
-        )
+        if _finite(s.ci_low) is None:
+            ci = None
+        else:
+            ci = f"[{fmt.score(s.ci_low)}, {fmt.score(s.ci_high)}]"
         mark = marks(s, s.system in comp.baselines, comp.missing.get(s.system, 0))
         cells |= {
             "ci_low": Cell(s.ci_low, fmt.score(s.ci_low)),
@@ -271,7 +316,8 @@ def export_keys(t: Table) -> list[str]:
 
 
 def confidence_intervals(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Format) -> Table:
-    """Ordered bootstrap CIs (paper Table 2): rank, system, score, bootstrap mean and SE, CI, group."""
+    """Ordered bootstrap CIs (paper Table 2): rank, system, score, bootstrap mean and SE, CI and
+    group."""
     columns = {
         "rank": tr("Rank"),
         "system": tr("System"),
@@ -303,6 +349,7 @@ def confidence_intervals(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: For
 
 
 def _p_cells(c: Comparison, fmt: Format) -> dict[str, Cell]:
+    """The raw and corrected p-values of ``c`` by column key (``none``, ``bonferroni``...)."""
     return {key: Cell(getattr(c, f), fmt.p(getattr(c, f))) for key, f in vocab.P_FIELD.items()}
 
 
@@ -311,10 +358,9 @@ def differences_from_best(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Fo
 
     ``diff`` is oriented: positive means the best is better. ``excludes_zero``, ``significant`` and
     ``settled`` are the stored verdicts, ``p_se`` the raw p-value's Monte-Carlo standard error,
-    ``p_adjusted`` the p-value behind ``significant``
-    (the report's rule); the p-value columns ``none``/``bonferroni``/``holm``/``bh``/``maxt`` are
-    corrected over the report's family (``vs-best``: over all pairs, since the best is chosen on the
-    same data).
+    ``p_adjusted`` the p-value behind ``significant`` (the report's rule); the p-value columns
+    ``none``/``bonferroni``/``holm``/``bh``/``maxt`` are corrected over the report's family
+    (``vs-best``: over all pairs, since the best is chosen on the same data).
     """
     columns = {
         "system": tr("System"),
@@ -404,8 +450,8 @@ def pair_matrix(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Format) -> T
 
 
 def per_class(comp: CompetitionAnalysis, fmt: Format) -> Table | None:
-    """The best system's per-class scores (the stored ``comp.classes``): class, precision, recall, F1
-    (scores' decimals), support; None for a competition without them."""
+    """The best system's per-class scores (the stored ``comp.classes``): class, precision,
+    recall, F1 (scores' decimals) and support; None for a competition without them."""
     c = comp.classes
     if not c:
         return None
@@ -437,7 +483,8 @@ def per_class(comp: CompetitionAnalysis, fmt: Format) -> Table | None:
 
 
 #: The paper's Table 6: row label -> description (the competitiveness legend), in English: the
-#: tables show them in the report's language (:func:`legend`, :func:`summary`); the CSV keeps these.
+#: tables show them in the report's language (:func:`legend`, :func:`summary`); the CSV keeps
+#: these.
 LEGEND = (
     ("n", N_("Test data size")),
     ("m", N_("Number of participants or runs")),
@@ -455,25 +502,25 @@ LEGEND = (
     (
         N_("|win.-med.|"),
         N_(
-            "Performance difference between the winner and the competitor in the middle of the table"
+            "Performance difference between the winner and the competitor in the middle of the "
+            "table"
         ),
     ),
     ("CV", N_("Coefficient of variation of competitors' performance, CV = 100 s/mean (%)")),
     ("PPI", N_("Possible percentage improvement, e.g. for F1: 100 (1 - F1 of the winner)")),
 )
+#: The rows of the competitiveness summary: the labels of :data:`LEGEND`.
 SUMMARY_ROWS = tuple(name for name, _ in LEGEND)
 
 
 def legend() -> Table:
     """The competitiveness legend (paper Table 6): ``name``, ``description``."""
-    return Table(
-        "legend",
-        {"name": tr("Name"), "description": tr("Description")},
-        [
-            Row(tr(n), {"name": Cell(tr(n), tr(n)), "description": Cell(tr(d), tr(d))})
-            for n, d in LEGEND
-        ],
-    )
+    rows = []
+    for n, d in LEGEND:
+        name, description = tr(n), tr(d)
+        cells = {"name": Cell(name, name), "description": Cell(description, description)}
+        rows.append(Row(name, cells))
+    return Table("legend", {"name": tr("Name"), "description": tr("Description")}, rows)
 
 
 def group_path(comp: CompetitionAnalysis) -> tuple[str, str, str]:
@@ -488,8 +535,9 @@ def group_path(comp: CompetitionAnalysis) -> tuple[str, str, str]:
 
 
 def summary_values(ma: MetricAnalysis) -> list:
-    """The :data:`SUMMARY_ROWS` values of one metric's competitiveness (tie counts as ``a/b/c/d``, and
-    ``/e`` for max-T where the test is the bootstrap's: some comparison carries a max-T p-value)."""
+    """The :data:`SUMMARY_ROWS` values of one metric's competitiveness: tie counts as
+    ``a/b/c/d``, and ``/e`` for max-T where the test is the bootstrap's (some comparison carries a
+    max-T p-value)."""
     c = ma.competitiveness
     tw, t = c["ties_with_winner"], c["ties"]
     maxt = "maxt" in tw and any(v.p_maxt == v.p_maxt for v in ma.vs_best)
@@ -511,7 +559,8 @@ def summary(analysis: Analysis, fmt: Format, metric: str | None = None) -> Table
     """Cross-competition summary (paper Tables 7-11), one column per competition (key = its id).
 
     ``extra["headings"]`` maps each id to (challenge, task, language, metric); rows are
-    :data:`SUMMARY_ROWS`, labelled in the report's language. ``metric`` picks a metric by name (default: each primary metric).
+    :data:`SUMMARY_ROWS`, labelled in the report's language. ``metric`` picks a metric by name
+    (default: each competition's primary metric); a competition without it has no column.
     """
     columns, headings, values = {}, {}, {}
     for comp in analysis.competitions:
@@ -542,7 +591,8 @@ def summary(analysis: Analysis, fmt: Format, metric: str | None = None) -> Table
 
 
 def summary_frame(analysis: Analysis):
-    """The summary as a pandas DataFrame (rows :data:`SUMMARY_ROWS`, columns = competition ids) for CSV."""
+    """The summary as a pandas DataFrame for ``competitiveness.csv``: rows :data:`SUMMARY_ROWS`,
+    a column per competition id, the stored values."""
     import pandas as pd
 
     t = summary(analysis, Format())

@@ -1,5 +1,7 @@
-"""Names of the files a report writes: metric stems, competition folders, team letters, emails; and
-where a participant's name may wrap (:func:`pieces`: HTML's ``<wbr>``, LaTeX's ``\\allowbreak``).
+"""Names of the files a report writes, and where a participant's name may wrap.
+
+File names: metric stems, competition folders, team letters, emails. Wrapping: :func:`pieces`
+(HTML's ``<wbr>``, LaTeX's ``\\allowbreak``).
 
 Names come from participants and organizers, so they are treated as hostile: file names are
 ASCII slugs (no path separators, no leading dot, never empty), and a competition folder is
@@ -29,8 +31,8 @@ _RESERVED = {
 
 
 def metric_stems(comp: CompetitionAnalysis) -> dict[str, str]:
-    """``{metric name: file stem}``: :func:`slug` of the name; a stem taken by an earlier metric gets
-    ``-<position>`` (``macro_f1`` -> ``macro-f1``). Tables and figures of a metric share its stem."""
+    """``{metric name: file stem}``: the name's slug (``macro_f1`` -> ``macro-f1``); a stem taken
+    by an earlier metric gets ``-<position>``. Tables and figures of a metric share its stem."""
     out: dict[str, str] = {}
     for i, ma in enumerate(comp.metrics):
         key = slug(ma.name)
@@ -39,16 +41,31 @@ def metric_stems(comp: CompetitionAnalysis) -> dict[str, str]:
 
 
 def pieces(name) -> list[str]:
-    """``name`` cut after each run of separators (:data:`NAME_SEPARATORS`) that a word follows: where
-    the HTML (:func:`compreport.report.pages.html.breakable`) and the LaTeX captions
-    (:func:`compreport.report.latex.tex.breakable`) let a name wrap."""
+    """``name`` cut after each run of separators (:data:`NAME_SEPARATORS`) that a word follows.
+
+    There the HTML (:func:`compreport.report.pages.html.breakable`) and the LaTeX captions
+    (:func:`compreport.report.latex.tex.breakable`) let a name wrap.
+
+    Examples
+    --------
+    >>> pieces("UNED-NLP.run1")
+    ['UNED-', 'NLP.', 'run1']
+    >>> pieces("a--b c")
+    ['a--', 'b c']
+    """
     sep = re.escape(NAME_SEPARATORS)
     return re.split(f"(?<=[{sep}])(?=[^{sep}\\s])", str(name))
 
 
 def competition_dir(out: Path, comp: CompetitionAnalysis) -> Path:
-    """``out/<comp.id>``; refuses ids that would leave ``out`` (the load-time rule, applied again for
-    analyses built without the loader)."""
+    """``out/<comp.id>``; refuses ids that would leave ``out`` (the load-time rule, applied again
+    for analyses built without the loader).
+
+    Raises
+    ------
+    InputError
+        When ``comp.id`` is not a valid competition id.
+    """
     cid = str(comp.id or "")
     check_id(cid, Path(out))
     return Path(out) / cid
@@ -56,8 +73,8 @@ def competition_dir(out: Path, comp: CompetitionAnalysis) -> Path:
 
 def _unique_files(names: list[str], suffix: str = ".pdf") -> list[str]:
     """``<slug><suffix>`` for each of ``names`` (distinct): a name taken by an earlier one, or by
-    another's own slug, gets ``-2``, ``-3``... in order; a name with no ASCII letter or digit becomes
-    ``system``."""
+    another's own slug, gets ``-2``, ``-3``... in order; a name with no ASCII letter or digit
+    becomes ``system``."""
     bases = [_file_base(x) for x in names]
     natural = set(bases)
     taken: set[str] = set()
@@ -80,18 +97,25 @@ def email_files(teams: list[str]) -> dict[str, str]:
 
 
 def letter_files(teams: list[str]) -> dict[str, str]:
-    """``{team: file name}`` (``<slug>.pdf``) of the team letters, made unique in order."""
+    """``{team: file name}`` (``<slug>.pdf``) of the team letters, made unique in order.
+
+    Examples
+    --------
+    >>> letter_files(["UNED NLP", "uned-nlp", "深度"])
+    {'UNED NLP': 'uned-nlp.pdf', 'uned-nlp': 'uned-nlp-2.pdf', '深度': 'system.pdf'}
+    """
     return dict(zip(teams, _unique_files(teams), strict=True))
 
 
 def pairs_file(comp: CompetitionAnalysis, metric: str) -> str:
-    """``pairs-<stem>.csv``: the file (in the competition's folder) holding every pair under ``metric``."""
+    """``pairs-<stem>.csv``: the file (in the competition's folder) holding every pair under
+    ``metric``."""
     return f"pairs-{metric_stems(comp)[metric]}.csv"
 
 
 def team_of(comp: CompetitionAnalysis, system: str) -> str:
-    """The team of ``system``: its stored team (run folder, ``Team.NN`` stem or names file), else the
-    system itself (a run without a team is a team of one)."""
+    """The team of ``system``: its stored team (run folder, ``Team.NN`` stem or names file), else
+    the system itself (a run without a team is a team of one)."""
     return comp.teams.get(system) or system
 
 
@@ -110,6 +134,8 @@ def team_letters(comp: CompetitionAnalysis) -> dict[str, tuple[str, list[str]]]:
 
 
 def _file_base(system: str) -> str:
+    """The stem of a file named after ``system``: its slug, ``system`` for a name without an ASCII
+    letter or digit, ``<slug>-system`` for a Windows device name."""
     if not re.search(r"[A-Za-z0-9]", ascii_text(system)):
         return "system"  # slug() would say "competition"
     base = slug(system)

@@ -19,8 +19,8 @@ from compreport.stats.results import CompetitionAnalysis
 def table(
     t: Table, keys: list[str] | None = None, escape: Callable[[str], str] = str, indent: str = "  "
 ) -> str:
-    """``t`` over the column ``keys`` (default: every column) as aligned lines; ``escape`` makes each
-    cell's text safe for where it is printed (the CLI: control characters escaped)."""
+    """``t`` over the column ``keys`` (default: every column) as aligned lines; ``escape`` makes
+    each cell's text safe for where it is printed (the CLI: control characters escaped)."""
     keys = keys or list(t.columns)
     right = {
         k: all(r.cells[k].numeric for r in t.rows if k in r.cells) and k not in ("system", "a", "b")
@@ -47,8 +47,8 @@ def leaderboard(
 ) -> str:
     """One competition's leaderboard for the terminal, in the current language: a blank line, a
     heading naming the primary metric, the interval and the rule behind groups and marks, a warning
-    per metric on which no verdict can be significant (:func:`~compreport.report.prose.cannot_reject`),
-    then the table of its ``leaderboard.md``."""
+    per metric on which no verdict can be significant
+    (:func:`~compreport.report.prose.cannot_reject`), then the table of its ``leaderboard.md``."""
     t = model.leaderboard(comp, fmt)
     ci = tr("{level} CI", level=prose.level(settings)) if settings.bootstrap else tr("no resamples")
     head = tr(

@@ -1,4 +1,4 @@
-"""The words of a report: the methods paragraph, the team sheet's method and verdict sentences, titles.
+"""The words of a report: the methods paragraph, the method and verdict sentences, titles.
 
 Text is returned as segments — plain strings and :class:`Cite` markers — so each renderer
 escapes it for its format and renders citations its own way (LaTeX ``\\citep{key}``, HTML
@@ -34,7 +34,14 @@ class Cite:
 
 
 def level(settings: Settings) -> str:
-    """``95%`` for alpha = 0.05 (``95 %`` in Spanish)."""
+    """The confidence level as a percentage, in the report's language.
+
+    Examples
+    --------
+    >>> from compreport.settings import Settings
+    >>> level(Settings(alpha=0.05)), level(Settings(alpha=0.001))
+    ('95%', '99.9%')
+    """
     return tr("{percent}%", percent=decimal(100 * settings.level))
 
 
@@ -54,7 +61,8 @@ def direction(ma: MetricAnalysis) -> str:
 
 
 def _verdict_rule(settings: Settings) -> list[str | Cite]:
-    """``Holm correction over all pairs of systems`` with its citation, and the compact letter display."""
+    """The rule of every verdict (``Holm correction over all pairs of systems``) followed by the
+    citation of its correction, if it has one."""
     corr = vocab.CORRECTIONS[settings.correction]
     return [settings.rule, *([" ", Cite(corr.cite)] if corr.cite else [])]
 
@@ -71,23 +79,26 @@ def ties_are_not_verdicts(settings: Settings, esc=str) -> str:
     in the rule's correction are the verdicts, and baselines get none; otherwise no tie count is."""
     if settings.family == "vs-best":
         return tr(
-            "Under the reports' rule ({rule}) the ties with the winner in its correction's column are their "
-            "verdicts; the ties between competitors are not, since the reports test only the comparisons "
-            "with the best.",
+            "Under the reports' rule ({rule}) the ties with the winner in its correction's column "
+            "are their verdicts; the ties between competitors are not, since the reports test only "
+            "the comparisons with the best.",
             rule=esc(settings.rule),
         )
     return tr(
-        "The ties with the winner in the column of the reports' correction are their verdicts; the ties "
-        "between competitors are not (rule: {rule}, baselines included), and can count other ties.",
+        "The ties with the winner in the column of the reports' correction are their verdicts; the "
+        "ties between competitors are not (rule: {rule}, baselines included), and can count other "
+        "ties.",
         rule=esc(settings.rule),
     )
 
 
 def ppi_note(summary, ids, esc=str, number=decimal) -> str | None:
-    """The note on the columns ``ids`` of the competitiveness ``summary`` table whose PPI is in their
-    metric's units, not a percentage (:data:`~compreport.language.vocabulary.PPI_IN_UNITS`), names through
-    ``esc`` (the renderer's escaping) and the ideal value through ``number`` (LaTeX: its decimal
-    marker); None when every PPI there is a percentage."""
+    """The note on the columns ``ids`` of the competitiveness ``summary`` table whose PPI is in
+    their metric's units, not a percentage (:data:`~compreport.language.vocabulary.PPI_IN_UNITS`).
+
+    Names go through ``esc`` (the renderer's escaping) and the ideal value through ``number``
+    (LaTeX: its decimal marker); None when every PPI there is a percentage.
+    """
     units = [cid for cid in ids if summary.extra["ppi_unit"][cid] == "metric"]
     if not units:
         return None
@@ -104,7 +115,8 @@ def ppi_note(summary, ids, esc=str, number=decimal) -> str | None:
 
 
 def _groups(settings: Settings) -> list[str | Cite]:
-    """The end of a sentence whose verdicts use the rule: the significance groups too, with their citation."""
+    """The end of a sentence whose verdicts use the rule: the significance groups too, with their
+    citation."""
     return [
         tr(", and so do the significance groups, a compact letter display "),
         Cite("piepho2004"),
@@ -179,14 +191,20 @@ def no_resampling() -> str:
     """The one sentence of the methods under B = 0 (``settings.bootstrap``), in place of those on
     intervals, tests and verdicts."""
     return tr(
-        "No resamples were drawn (B = 0), so there are no confidence intervals, p-values, verdicts or "
-        "significance groups. "
+        "No resamples were drawn (B = 0), so there are no confidence intervals, p-values, verdicts "
+        "or significance groups. "
     )
 
 
 def draws(test: str, n: int, number=count) -> str:
     """``8,000 resamples``, or ``8,000 rounds`` under the randomization test (``settings.test``):
-    what the R behind a p-value counts, ``n`` written by ``number`` (LaTeX: its own)."""
+    what the R behind a p-value counts, ``n`` written by ``number`` (LaTeX: its own).
+
+    Examples
+    --------
+    >>> draws("bootstrap", 8000), draws("randomization", 8000)
+    ('8,000 resamples', '8,000 rounds')
+    """
     return (
         tr("{n} rounds", n=number(n))
         if test == "randomization"
@@ -211,8 +229,8 @@ def clustering(comps, settings: Settings) -> list[str | Cite]:
     )
     return [
         tr(
-            "Where items form clusters ({which}), a resample draws the clusters with replacement and every item "
-            "of a drawn cluster comes with it, the cluster bootstrap ",
+            "Where items form clusters ({which}), a resample draws the clusters with replacement "
+            "and every item of a drawn cluster comes with it, the cluster bootstrap ",
             which=which,
         ),
         Cite("davison1997"),
@@ -245,8 +263,8 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
         ),
         Cite(ci.cite),
         tr(
-            " from {resamples} paired bootstrap resamples {drawn} (seed {seed}); every system and metric is scored "
-            "on the same resamples. ",
+            " from {resamples} paired bootstrap resamples {drawn} (seed {seed}); every system and "
+            "metric is scored on the same resamples. ",
             resamples=count(settings.bootstrap),
             drawn=tr(DRAWN[grouping(comps)]),
             seed=settings.seed,
@@ -256,7 +274,8 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
     if settings.test == "randomization":
         out += [
             tr(
-                "p-values come from an approximate randomization test with {rounds} rounds, {swapping}",
+                "p-values come from an approximate randomization test with {rounds} rounds, "
+                "{swapping}",
                 rounds=count(settings.bootstrap),
                 swapping=tr(SWAPPED[grouping(comps)]),
             ),
@@ -264,15 +283,15 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
             tr(" as in MUC "),
             Cite("chinchor1992"),
             tr(
-                ", {sides}, counting the rounds whose difference reaches the observed one in absolute value, "
-                "with ",
+                ", {sides}, counting the rounds whose difference reaches the observed one in "
+                "absolute value, with ",
                 sides=tr(vocab.TEST_SIDES[settings.test]),
             ),
             "p = (c + 1)/(R + 1) ",
             Cite("phipson2010"),
             tr(
-                ", R being the rounds behind each p-value: {rounds}, or more where the p-values were "
-                "re-estimated (below). ",
+                ", R being the rounds behind each p-value: {rounds}, or more where the p-values "
+                "were re-estimated (below). ",
                 rounds=count(settings.bootstrap),
             )
             if refined
@@ -286,17 +305,17 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
             f"p = (c + 1)/({'R' if refined else 'B'} + 1) ",
             Cite("phipson2010"),
             tr(
-                ", R being the resamples behind each p-value: {resamples}, or more where the p-values were "
-                "re-estimated (below). ",
+                ", R being the resamples behind each p-value: {resamples}, or more where the "
+                "p-values were re-estimated (below). ",
                 resamples=count(settings.bootstrap),
             )
             if refined
             else ". ",
             tr(
-                "As defined there the test is one-sided, in the direction of the observed difference: read as "
-                "a test of whether two systems differ, its p-value is about half the two-sided one, so at "
-                "α = {alpha} it rejects about as often as a two-sided test at {double} (the randomization test "
-                "is two-sided). ",
+                "As defined there the test is one-sided, in the direction of the observed "
+                "difference: read as a test of whether two systems differ, its p-value is about "
+                "half the two-sided one, so at α = {alpha} it rejects about as often as a "
+                "two-sided test at {double} (the randomization test is two-sided). ",
                 alpha=decimal(settings.alpha),
                 double=decimal(2 * settings.alpha),
             ),
@@ -304,19 +323,19 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
     else:
         out += [
             tr(
-                "p-values come from the two-sided paired bootstrap test with the resampled differences shifted "
-                "to the null "
+                "p-values come from the two-sided paired bootstrap test with the resampled "
+                "differences shifted to the null "
             ),
             Cite("efron1993"),
             tr(
-                ": c counts the resamples whose difference departs from the observed one by at least the "
-                "observed one's absolute value, and "
+                ": c counts the resamples whose difference departs from the observed one by at "
+                "least the observed one's absolute value, and "
             ),
             f"p = (c + 1)/({'R' if refined else 'B'} + 1) ",
             Cite("phipson2010"),
             tr(
-                ", R being the resamples behind each p-value: {resamples}, or more where the p-values were "
-                "re-estimated (below). ",
+                ", R being the resamples behind each p-value: {resamples}, or more where the "
+                "p-values were re-estimated (below). ",
                 resamples=count(settings.bootstrap),
             )
             if refined
@@ -325,15 +344,16 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
     out += _corrections(settings)
     out += [
         tr(
-            "Every verdict of this report, whether two systems differ significantly and which cannot be told "
-            "apart from the best, uses the "
+            "Every verdict of this report, whether two systems differ significantly and which "
+            "cannot be told apart from the best, uses the "
         ),
         *_verdict_rule(settings),
         *_groups(settings),
         tr(
-            "The competitiveness summary counts ties as the paper does, among competitors and under each "
-            "correction: with the winner on the winner's comparisons with the other competitors, as the "
-            "verdicts read them; between competitors over {family}, which can differ from the verdicts. ",
+            "The competitiveness summary counts ties as the paper does, among competitors and "
+            "under each correction: with the winner on the winner's comparisons with the other "
+            "competitors, as the verdicts read them; between competitors over {family}, which can "
+            "differ from the verdicts. ",
             family=ties_family(settings),
         ),
     ]
@@ -359,11 +379,12 @@ def _corrections(settings: Settings) -> list[str | Cite]:
             tr(" adjustments, and with the max-T step-down "),
             Cite("westfall1993", ("romano2005",)),
             tr(
-                ", all over {family}. The max-T step-down divides each difference by its bootstrap standard error "
-                "and compares it with the resampled maximum, over the comparisons not yet rejected, of the "
-                "differences shifted to the null and divided likewise; over its family it controls the "
-                "family-wise error rate at α (asymptotically) whichever systems are truly equal, and its p-values "
-                "need no resamples beyond those of an ordinary p-value. ",
+                ", all over {family}. The max-T step-down divides each difference by its bootstrap "
+                "standard error and compares it with the resampled maximum, over the comparisons "
+                "not yet rejected, of the differences shifted to the null and divided likewise; "
+                "over its family it controls the family-wise error rate at α (asymptotically) "
+                "whichever systems are truly equal, and its p-values need no resamples beyond "
+                "those of an ordinary p-value. ",
                 family=family,
             ),
         ]
@@ -380,42 +401,45 @@ def _corrections(settings: Settings) -> list[str | Cite]:
     if settings.family == "vs-best":
         out += [
             tr(
-                "The best is chosen on the same test set, so the comparisons with it are corrected over all "
-                "pairs: a correction over those comparisons alone would not hold the family-wise error rate. "
+                "The best is chosen on the same test set, so the comparisons with it are corrected "
+                "over all pairs: a correction over those comparisons alone would not hold the "
+                "family-wise error rate. "
             )
         ]
     elif settings.family == "per-row":
         out += [
             tr(
-                "Corrected within each row, the verdicts bound no family-wise error rate over the report: "
-                "with many rows, equal systems are called different more often than α. "
+                "Corrected within each row, the verdicts bound no family-wise error rate over the "
+                "report: with many rows, equal systems are called different more often than α. "
             )
         ]
     if settings.correction == "bh":
         out += [
             tr(
-                "The Benjamini–Hochberg correction bounds the expected share of false discoveries, not the "
-                "chance of any. "
+                "The Benjamini–Hochberg correction bounds the expected share of false discoveries, "
+                "not the chance of any. "
             )
         ]
     return out
 
 
 def _baselines(settings: Settings) -> list[str]:
-    """The methods sentence on how baselines take part (without resamples none is compared or grouped)."""
+    """The methods sentence on how baselines take part (without resamples none is compared or
+    grouped)."""
     if settings.include_baselines:
         return [tr("Baselines compete like the participants. ")]
     if not settings.bootstrap:
         return [
             tr(
-                "Baselines are ranked with the participants but do not compete: the best system and the "
-                "competitiveness figures consider participants only. "
+                "Baselines are ranked with the participants but do not compete: the best system "
+                "and the competitiveness figures consider participants only. "
             )
         ]
     return [
         tr(
-            "Baselines are compared and grouped with the participants but do not compete: the best system, the "
-            "comparisons with it and the competitiveness figures consider participants only. "
+            "Baselines are compared and grouped with the participants but do not compete: the best "
+            "system, the comparisons with it and the competitiveness figures consider participants "
+            "only. "
         )
     ]
 
@@ -425,9 +449,10 @@ def _refinement(settings: Settings) -> list[str | Cite]:
     randomization test, resamples of the bootstrap test)."""
     out: list[str | Cite] = [
         tr(
-            "Each p-value is reported with its Monte-Carlo standard error; a verdict is settled when the "
-            "correction gives it for every p-value of its family at both ends of its Clopper–Pearson bounds "
-            "(jointly at risk {risk}, divided among the comparisons and the times they are classified) ",
+            "Each p-value is reported with its Monte-Carlo standard error; a verdict is settled "
+            "when the correction gives it for every p-value of its family at both ends of its "
+            "Clopper–Pearson bounds (jointly at risk {risk}, divided among the comparisons and the "
+            "times they are classified) ",
             risk=decimal(montecarlo.RISK),
         ),
         Cite("gandy2014"),
@@ -436,10 +461,11 @@ def _refinement(settings: Settings) -> list[str | Cite]:
     if settings.refine and settings.correction == "maxt":
         out += [
             tr(
-                "While some verdict of a competition is unsettled, twice as many resamples are drawn, up to "
-                "{most}, and counted into the max-T and raw p-values from the first unsettled comparison on "
-                "(each difference keeps the standard error of the first {resamples}, and the intervals stay on "
-                "them); a verdict still unsettled is counted as such. ",
+                "While some verdict of a competition is unsettled, twice as many resamples are "
+                "drawn, up to {most}, and counted into the max-T and raw p-values from the first "
+                "unsettled comparison on (each difference keeps the standard error of the first "
+                "{resamples}, and the intervals stay on them); a verdict still unsettled is "
+                "counted as such. ",
                 most=count(montecarlo.REFINE_FACTOR * settings.bootstrap),
                 resamples=count(settings.bootstrap),
             )
@@ -447,9 +473,10 @@ def _refinement(settings: Settings) -> list[str | Cite]:
     elif settings.refine and settings.test == "randomization":
         out += [
             tr(
-                "While some verdict of a competition is unsettled and more rounds may settle it, its p-values "
-                "are re-estimated from twice as many rounds, up to {most} (intervals stay on the first "
-                "{resamples} resamples); a verdict still unsettled is marked as such. ",
+                "While some verdict of a competition is unsettled and more rounds may settle it, "
+                "its p-values are re-estimated from twice as many rounds, up to {most} (intervals "
+                "stay on the first {resamples} resamples); a verdict still unsettled is marked as "
+                "such. ",
                 most=count(montecarlo.REFINE_FACTOR * settings.bootstrap),
                 resamples=count(settings.bootstrap),
             )
@@ -457,27 +484,30 @@ def _refinement(settings: Settings) -> list[str | Cite]:
     elif settings.refine:
         out += [
             tr(
-                "While some verdict of a competition is unsettled and more resamples may settle it, its "
-                "p-values are re-estimated from twice as many resamples, up to {most} (intervals stay on the "
-                "first {resamples}); a verdict still unsettled is marked as such. ",
+                "While some verdict of a competition is unsettled and more resamples may settle "
+                "it, its p-values are re-estimated from twice as many resamples, up to {most} "
+                "(intervals stay on the first {resamples}); a verdict still unsettled is marked as "
+                "such. ",
                 most=count(montecarlo.REFINE_FACTOR * settings.bootstrap),
                 resamples=count(settings.bootstrap),
             )
         ]
     out += [
         tr(
-            "The random streams are keyed by the seed and the competition's id, so a renamed competition "
-            "draws other resamples. "
+            "The random streams are keyed by the seed and the competition's id, so a renamed "
+            "competition draws other resamples. "
         )
     ]
     return out
 
 
 def p_resamples(ma: MetricAnalysis, bootstrap: int) -> int | None:
-    """The resamples behind ``ma``'s raw p-values when refinement drew more than the ``bootstrap`` of
-    its intervals and histograms (the stored ``verdicts["resamples"]``), else None; None under the
-    max-T step-down, whose refinement counts more resamples for some pairs only (the most of them is
-    ``verdicts["resamples"]``; each p-value's Monte-Carlo error is its own)."""
+    """The resamples behind ``ma``'s raw p-values when refinement drew more than the ``bootstrap``
+    of its intervals and histograms (the stored ``verdicts["resamples"]``), else None.
+
+    None under the max-T step-down too, whose refinement counts more resamples for some pairs only
+    (the most of them is ``verdicts["resamples"]``; each p-value's Monte-Carlo error is its own).
+    """
     if ma.verdicts.get("correction") == "maxt":
         return None
     resamples = int(ma.verdicts.get("resamples") or 0)
@@ -488,8 +518,8 @@ def unsettled_note(settings: Settings, resamples: int) -> str:
     """The sentence beside a verdict that is not settled (``Comparison.settled`` False) after
     ``resamples`` resamples (rounds under the randomization test)."""
     return tr(
-        "Unsettled: after {draws} this verdict is still within the Monte-Carlo error of its p-values, so "
-        "drawing more could change it.",
+        "Unsettled: after {draws} this verdict is still within the Monte-Carlo error of its "
+        "p-values, so drawing more could change it.",
         draws=draws(settings.test, resamples),
     )
 
@@ -509,7 +539,8 @@ def method_sentences(
         tr("Scores carry {level} {ci} confidence intervals ", level=level(settings), ci=ci.label),
         Cite(ci.cite),
         tr(
-            " from {resamples} paired bootstrap resamples {drawn} (seed {seed}); p-values come from {test} ",
+            " from {resamples} paired bootstrap resamples {drawn} (seed {seed}); p-values come "
+            "from {test} ",
             resamples=count(settings.bootstrap),
             drawn=tr(DRAWN[grouping(comps)]),
             seed=settings.seed,
@@ -588,10 +619,13 @@ def cannot_reject(settings: Settings, ma: MetricAnalysis) -> str | None:
 
 
 def marks(score: Score, baseline: bool = False, missing: int = 0) -> str:
-    """The leaderboard's marks of one system, from its stored verdicts: ``best``, ``tied with best``
-    (not significantly different from the best under the report's rule), ``unsettled`` (that verdict
-    is within the Monte-Carlo error of its p-values: ``Score.settled_vs_best``), ``baseline``, ``N missing``
-    (items without a prediction, scored as wrong answers); comma-separated, empty for none."""
+    """The leaderboard's marks of one system, from its stored verdicts, comma-separated.
+
+    ``best``; ``tied with best`` (not significantly different from the best under the report's
+    rule); ``unsettled`` (that verdict is within the Monte-Carlo error of its p-values:
+    ``Score.settled_vs_best``); ``baseline``; ``N missing`` (items without a prediction, scored as
+    wrong answers). Empty for none.
+    """
     out = [tr("best")] if score.is_best else [tr("tied with best")] if score.ties_with_best else []
     out += [tr("unsettled")] if score.settled_vs_best is False else []
     out += [tr("baseline")] if baseline else []
@@ -603,14 +637,14 @@ def marks(score: Score, baseline: bool = False, missing: int = 0) -> str:
 FIGURE_CAPTIONS = {
     "ci": N_("Scores with their {level} bootstrap confidence intervals, best first."),
     "diff": N_(
-        "Differences from the best with their {level} confidence intervals, not corrected for multiple "
-        "comparisons (positive: the best is better); green intervals exclude 0, which is not the verdict "
-        "(see the table; rule: {rule})."
+        "Differences from the best with their {level} confidence intervals, not corrected for "
+        "multiple comparisons (positive: the best is better); green intervals exclude 0, which is "
+        "not the verdict (see the table; rule: {rule})."
     ),
     "dist": N_(
         "Bootstrap distribution of the difference between the best system and the runner-up; the "
-        "two-sided p-value counts the replicates at least as far from the observed difference as the observed "
-        "difference is from 0."
+        "two-sided p-value counts the replicates at least as far from the observed difference as "
+        "the observed difference is from 0."
     ),
     "dist-berg-kirkpatrick": N_(
         "Bootstrap distribution of the difference between the best system and the "
@@ -627,14 +661,15 @@ FIGURE_CAPTIONS = {
         "predicted labels, each row shaded by its share of the gold class."
     ),
     "pairs": N_(
-        "Every pair of systems, in rank order, shaded by the significance mark of its corrected p-value "
-        "(the rule of this report's verdicts); white: a pair the family does not test."
+        "Every pair of systems, in rank order, shaded by the significance mark of its corrected "
+        "p-value (the rule of this report's verdicts); white: a pair the family does not test."
     ),
 }
 
 
 def figure_caption(kind: str, settings: Settings) -> str:
-    """The caption of a figure of ``kind`` (``ci``, ``diff``, ``dist``, ``facets``, ``pairs``) under ``settings``."""
+    """The caption of a figure of ``kind`` (``ci``, ``diff``, ``dist``, ``facets``, ``pairs``,
+    ``confusion``) under ``settings``; empty for another kind."""
     key = f"{kind}-{settings.test}" if f"{kind}-{settings.test}" in FIGURE_CAPTIONS else kind
     return (
         tr(FIGURE_CAPTIONS[key], level=level(settings), rule=settings.rule)
@@ -644,7 +679,8 @@ def figure_caption(kind: str, settings: Settings) -> str:
 
 
 def subtitle(comp: CompetitionAnalysis) -> str:
-    """``IberLEF 2021 · Sentiment · Spanish``: challenge and year, task, subtask, language."""
+    """``IberLEF 2021 · Sentiment · Spanish``: challenge and year, task, subtask, language (those
+    the competition has)."""
     bits = [
         comp.challenge
         + (f" {comp.year}" if comp.year and str(comp.year) not in comp.challenge else "")

@@ -1,14 +1,15 @@
-"""Figures: matplotlib renderings of the Analysis (paper Figures 1-3, metric facets, workshop summary).
+"""The report's figures: paper Figures 1-3, metric facets, heat maps, the workshop figure.
 
-Every figure is built with the object API (:class:`matplotlib.figure.Figure` on an Agg
-canvas): no pyplot, no global state. The style (fonts, PDF/SVG options) is applied through
-:func:`matplotlib.rc_context` around building *and* saving (:mod:`compreport.report.figures.style`), so use :func:`save` or
-:func:`to_svg` rather than ``fig.savefig`` to get embedded TrueType fonts, text kept as text
-in SVG and byte-reproducible files.
+Every figure is built with the object API (:class:`matplotlib.figure.Figure` on an Agg canvas): no
+pyplot, no global state. The style (fonts, PDF/SVG options) is applied through
+:func:`matplotlib.rc_context` around building *and* saving (:mod:`compreport.report.figures.style`),
+so use :func:`save` or :func:`to_svg` rather than ``fig.savefig`` to get embedded TrueType fonts,
+text kept as text in SVG and byte-reproducible files.
 
 Nothing here computes statistics: scores, intervals, differences and p-values are read from the
-:class:`~compreport.analysis.MetricAnalysis`; the one array derived is the bootstrap distribution
-of a difference, from :meth:`MetricAnalysis.difference_replicates`.
+:class:`~compreport.stats.results.MetricAnalysis`; the one array derived is the bootstrap
+distribution of a difference, from
+:meth:`~compreport.stats.results.MetricAnalysis.difference_replicates`.
 
 Team names are shown literally: mathtext is off (``$x^2$``, ``a_b`` and ``100%`` are not
 interpreted) and SVG text is XML-escaped by matplotlib.
@@ -69,7 +70,7 @@ from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalys
 def ci_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float = 0.95) -> Figure:
     """Ordered bootstrap confidence intervals (paper Fig. 1): one row per system, best at top.
 
-    Point: observed score; bar: the ``level`` CI of :class:`~compreport.analysis.Score`.
+    Point: observed score; bar: the ``level`` CI of :class:`~compreport.stats.results.Score`.
     Baselines get another colour and marker (a diamond) and a legend entry. The intervals
     are the LineCollection with gid ``"ci-intervals"`` (segment i = ``metric.scores[i]``).
     """
@@ -158,7 +159,8 @@ def diff_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float
     set_system_ticks(ax, names)
     ax.set_xlabel(
         tr(
-            "difference in {metric} from the best, {level} bootstrap CI (positive: the best is better{note})",
+            "difference in {metric} from the best, {level} bootstrap CI (positive: the best is "
+            "better{note})",
             metric=metric_label(metric),
             level=pct(level),
             note=lower_note(metric),
@@ -208,16 +210,20 @@ def distribution_plot(
 ) -> Figure:
     """Histogram of the bootstrap distribution of the difference ``a - b`` (paper Fig. 3).
 
-    Vertical lines at 0, δ(x) and 2δ(x) (δ(x) the observed difference of the stored
-    Comparison); the shaded region is what the bootstrap p-value counts: beyond 0 and beyond 2δ(x)
-    (at least |δ(x)| from δ(x)) for the two-sided test, beyond 2δ(x) for Berg-Kirkpatrick's.
-    The title shows the unadjusted p-value of the stored Comparison (a pair stored as (b, a)
-    is shown with its orientation flipped). With ``test="randomization"`` the p-value comes from
-    the randomization test, not from this histogram: nothing is shaded and the title says so.
-    When refinement drew more resamples (rounds of the randomization test) for the p-value than the B
-    of the histogram, the title says how many, and under the bootstrap test the histogram's legend
-    that it holds the first B of them.
-    Raises ValueError without replicates.
+    Vertical lines at 0, δ(x) and 2δ(x) (δ(x) the observed difference of the stored Comparison); the
+    shaded region is what the bootstrap p-value counts: beyond 0 and beyond 2δ(x) (at least |δ(x)|
+    from δ(x)) for the two-sided test, beyond 2δ(x) for Berg-Kirkpatrick's. The title shows the
+    unadjusted p-value of the stored Comparison (a pair stored as (b, a) is shown with its
+    orientation flipped). With ``test="randomization"`` the p-value comes from the randomization
+    test, not from this histogram: nothing is shaded and the title says so. When refinement drew
+    more resamples (rounds of the randomization test) for the p-value than the B of the histogram,
+    the title says how many, and under the bootstrap test the histogram's legend that it holds the
+    first B of them.
+
+    Raises
+    ------
+    ValueError
+        Without replicates.
     """
     reps = metric.difference_replicates(a, b)
     c, flipped = metric.pair(a, b)
@@ -296,7 +302,8 @@ def distribution_plot(
 
 @styled
 def facet_plot(comp: CompetitionAnalysis, *, level: float = 0.95) -> Figure | None:
-    """One panel of ordered CIs per metric, systems in the primary metric's order; None for one metric."""
+    """One panel of ordered CIs per metric, systems in the primary metric's order; None for one
+    metric."""
     if len(comp.metrics) < 2:
         return None
     names = [s.system for s in comp.primary.scores]
@@ -332,9 +339,11 @@ def facet_plot(comp: CompetitionAnalysis, *, level: float = 0.95) -> Figure | No
     return fig
 
 
-def _figure_builders(
+def figure_builders(
     comp: CompetitionAnalysis, level: float, test: str = "bootstrap"
 ) -> Iterator[tuple[str, Callable[[], Figure]]]:
+    """``(stem, build)`` for every figure of one competition, in drawing order; ``build()`` draws
+    it (:func:`competition_figures` lists the stems)."""
     stems = metric_stems(comp)
     for metric in comp.metrics:
         key = stems[metric.name]
@@ -358,10 +367,12 @@ def competition_figures(
     """Every figure of one competition, keyed by file stem.
 
     ``ci-<metric>``; ``diff-<metric>`` when m >= 2; ``dist-<metric>`` (winner vs runner-up)
-    when m >= 2 and replicates are held; ``facets`` when there are several metrics.
-    ``<metric>`` is the metric's stem (:func:`compreport.report.naming.metric_stems`).
+    when m >= 2 and replicates are held; ``pairs-<metric>`` (a heat map) for many systems
+    (:func:`~compreport.report.model.many_systems`); ``facets`` when there are several metrics;
+    ``confusion`` with per-class scores. ``<metric>`` is the metric's stem
+    (:func:`compreport.report.naming.metric_stems`).
     """
-    return {stem: build() for stem, build in _figure_builders(comp, level, test)}
+    return {stem: build() for stem, build in figure_builders(comp, level, test)}
 
 
 @styled
@@ -381,7 +392,8 @@ def to_svg(fig: Figure, *, salt: str | None = None) -> str:
 def save(
     fig: Figure, path_without_suffix: Path, formats: Sequence[str] = ("pdf", "svg")
 ) -> list[Path]:
-    """Write ``fig`` as ``<path_without_suffix>.<fmt>`` for each of ``formats`` (pdf, svg, png at 200 dpi)."""
+    """Write ``fig`` as ``<path_without_suffix>.<fmt>`` for each of ``formats`` (pdf, svg, png at
+    200 dpi)."""
     base = Path(path_without_suffix)
     bad = [f for f in formats if f not in FIGURE_FORMATS]
     if bad:
@@ -406,7 +418,7 @@ def save(
 
 
 class Gallery:
-    """Every figure of one report, each drawn once: saved as files and kept as inline SVG for HTML/PDF.
+    """Every figure of one report, each drawn once: saved as files, kept as SVG for HTML and PDF.
 
     Owned by one :class:`compreport.report.Report` (no module-level cache). ``pdfs`` lists, per
     competition id, the figure PDFs written (paths relative to the report root) for the appendix.
@@ -421,14 +433,14 @@ class Gallery:
         """(folder, stem, build) of every figure; folder is a competition id or ``summary``."""
         s = self.analysis.settings
         for comp in self.analysis.competitions:
-            for stem, build in _figure_builders(comp, s.level, s.test):
+            for stem, build in figure_builders(comp, s.level, s.test):
                 yield comp.id, stem, build
         yield "summary", "competitiveness", functools.partial(workshop_plot, self.analysis)
 
     def stems(self, comp: CompetitionAnalysis) -> list[str]:
         """The stems of one competition's figures, in drawing order."""
         s = self.analysis.settings
-        return [stem for stem, _ in _figure_builders(comp, s.level, s.test)]
+        return [stem for stem, _ in figure_builders(comp, s.level, s.test)]
 
     def render(
         self,
@@ -441,8 +453,8 @@ class Gallery:
         """Draw every figure once: write ``out/<folder>/figures/<stem>.<fmt>`` (the workshop figure
         as ``out/summary/competitiveness.<fmt>``) for each of ``formats``, and keep its SVG text
         when ``svg``. Figures are drawn by up to ``jobs`` worker processes
-        (:func:`~compreport.report.workers.run_tasks`; the files do not depend on it). Returns the
-        paths written."""
+        (:func:`compreport.workers.run_tasks`; the files do not depend on it). Returns the paths
+        written."""
         from compreport.workers import run_tasks
 
         todo = [
@@ -479,7 +491,8 @@ class Gallery:
         return written
 
     def svg(self, folder: str, stem: str) -> str | None:
-        """SVG text of one figure (drawn now if :meth:`render` did not keep it); None if there is none."""
+        """SVG text of one figure (drawn now if :meth:`render` did not keep it); None if there is
+        none."""
         if (folder, stem) not in self._svg:
             for f, st, build in self._builders():
                 if (f, st) == (folder, stem):
@@ -496,8 +509,8 @@ def _draw(
 ) -> tuple[list[Path], str | None, str]:
     """Build one figure, save it as ``base.<fmt>`` for each of ``formats`` and return the paths,
     when ``svg`` its inline SVG text (the saved file's when SVG is among ``formats``: no second
-    drawing), and the characters no installed font has (matplotlib's warning per character and
-    save, held back for :func:`warn_missing_glyphs`); ``([], None, "")`` when there is no such figure."""
+    drawing), and the characters no installed font has (matplotlib's warning per character and save,
+    held back for :func:`warn_missing_glyphs`); ``([], None, "")`` when there is no such figure."""
     with held_glyph_warnings() as lacking:
         fig = build()
         if fig is None:
@@ -515,6 +528,7 @@ def _draw(
 
 
 def _inline(svg: str) -> str:
+    """An SVG file's text from its ``<svg`` element on (no XML declaration or doctype)."""
     start = svg.find("<svg")
     return svg[start:] if start >= 0 else svg
 
@@ -522,7 +536,7 @@ def _inline(svg: str) -> str:
 def write_figures(
     analysis: Analysis, out: Path, formats: Sequence[str] = ("pdf", "svg")
 ) -> list[Path]:
-    """Write every figure of ``analysis`` (see :meth:`Gallery.render`); returns the paths written."""
+    """Write every figure of ``analysis`` (:meth:`Gallery.render`); return the paths written."""
     return Gallery(analysis).render(out, formats)
 
 

@@ -25,7 +25,8 @@ CJK_FONTS = (
     "Malgun Gothic",
 )
 
-#: matplotlib's warning for a character no font of ``font.family`` has (once per character and save).
+#: matplotlib's warning for a character no font of ``font.family`` has (once per character and
+#: save).
 _MISSING_GLYPH = re.compile(r"Glyph (\d+) \(.*\) missing from font\(s\)")
 
 
@@ -37,8 +38,8 @@ _SHOWN: dict = {}
 def held_glyph_warnings():
     """Hold back matplotlib's missing-glyph warnings raised in the block (24 lines for two Chinese
     names in one figure's PDF and SVG) and yield the set of those characters, filled when the block
-    ends (a control character is left out: no font is meant to draw it); every other warning is raised
-    again as it was, also when the block raises."""
+    ends (a control character is left out: no font is meant to draw it); every other warning is
+    raised again as it was, also when the block raises."""
     lacking: set[str] = set()
     others: list = []
     try:
@@ -75,9 +76,10 @@ def warn_missing_glyphs(chars, analysis) -> None:
         f" and {len(names) - 5} more" if len(names) > 5 else ""
     )
     warn(
-        f"figures: no installed font has {' '.join(chars)}{f' (in {shown})' if names else ''}: the figures draw "
-        f"empty boxes for them; install a font that has them (Chinese, Japanese, Korean: fonts-wqy-microhei, "
-        f"which `make demo` installs), then delete matplotlib's font cache (~/.cache/matplotlib/fontlist-*.json)"
+        f"figures: no installed font has {' '.join(chars)}{f' (in {shown})' if names else ''}: the "
+        f"figures draw empty boxes for them; install a font that has them (Chinese, Japanese, "
+        f"Korean: fonts-wqy-microhei, which `make demo` installs), then delete matplotlib's font "
+        f"cache (~/.cache/matplotlib/fontlist-*.json)"
     )
 
 

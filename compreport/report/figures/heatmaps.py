@@ -1,6 +1,8 @@
-"""Heat-map figures: every pair of systems (for many systems, in place of the pair tables) and the best
-system's confusion matrix. Drawn like the other figures (:mod:`compreport.report.figures.gallery`, which lists
-them for the :class:`~compreport.report.figures.gallery.Gallery`); nothing here computes statistics: the marks
+"""Heat maps: every pair of systems (for many systems) and the best system's confusion matrix.
+
+The pair heat map stands in for the pair tables when a competition has many systems. Both are drawn
+like the other figures (:mod:`compreport.report.figures.gallery` lists them for the
+:class:`~compreport.report.figures.gallery.Gallery`); nothing here computes statistics: the marks
 come from the stored corrected p-values, the counts from the stored ``classes``.
 """
 

@@ -1,4 +1,4 @@
-"""The look of compreport's figures: palette, rc settings, reproducible metadata, shared drawing helpers.
+"""The look of compreport's figures: palette, rc settings, reproducible metadata, drawing helpers.
 
 Figures are built with the object API (:class:`matplotlib.figure.Figure` on an Agg canvas) inside
 :func:`styled`'s ``rc_context``: no pyplot, no global state; mathtext is off so team names print
@@ -43,7 +43,8 @@ OKABE_ITO = {
 #: Participant systems and baselines in the CI plots.
 SYSTEM_COLOR = OKABE_ITO["blue"]
 BASELINE_COLOR = OKABE_ITO["orange"]
-#: Difference plot (paper Fig. 2): "red" = the CI of the difference contains 0, "green" = it does not.
+#: Difference plot (paper Fig. 2): "red" = the CI of the difference contains 0, "green" = it does
+#: not.
 CONTAINS_ZERO_COLOR = OKABE_ITO["vermillion"]
 EXCLUDES_ZERO_COLOR = OKABE_ITO["bluish_green"]
 #: An interval that is not defined (no replicates, B = 0): its point only, in grey.
@@ -51,6 +52,7 @@ UNDEFINED_COLOR = "#999999"
 
 PNG_DPI = 200
 
+#: The matplotlib settings every figure is built and saved under (:func:`styled`).
 RC = {
     "font.family": font_family(),
     "font.size": 9,
@@ -76,6 +78,7 @@ RC = {
     "savefig.dpi": PNG_DPI,
     "figure.dpi": 100,
 }
+#: The metadata of each file format: no dates, so files are byte-reproducible.
 METADATA = {
     "pdf": {
         "CreationDate": None,
@@ -89,6 +92,7 @@ METADATA = {
     },
     "png": {"Software": f"compreport {__version__} (matplotlib {matplotlib.__version__})"},
 }
+#: Keyword arguments of every text a figure draws: names are shown literally.
 TEXT = {"parse_math": False}
 
 ROW_IN = 0.24  # inches per system row
@@ -161,14 +165,14 @@ def _patch(pdf_ps) -> dict:
     }
     if saved.get("subset") is fontTools.subset:
         pdf_ps.subset = _LeanSubset("fontTools.subset")
-    if _subsets_by_gids(pdf_ps):
+    if subsets_by_gids(pdf_ps):
         pdf_ps.get_glyphs_subset = functools.partial(
             _subset_from_copy, pdf_ps, saved["get_glyphs_subset"]
         )
     return saved
 
 
-def _subsets_by_gids(pdf_ps) -> bool:
+def subsets_by_gids(pdf_ps) -> bool:
     """Whether ``pdf_ps`` subsets fonts the way :func:`_subset_from_copy` expects (matplotlib 3.11):
     ``get_glyphs_subset(fontfile, glyphs)`` giving ``SubsetResults(font, glyph_index_map)``."""
     get, results = (
@@ -203,7 +207,7 @@ COMMON_CHARS = [
 ]
 #: Per process and font face: a subset of the font file (bytes) holding :data:`COMMON_CHARS` and
 #: every glyph asked for so far, and the map from the file's glyph ids to the copy's.
-_FONT_COPIES: dict[tuple[str, int], tuple[bytes, dict[int, int]]] = {}
+FONT_COPIES: dict[tuple[str, int], tuple[bytes, dict[int, int]]] = {}
 
 
 class _FontBytes(io.BytesIO):
@@ -218,10 +222,11 @@ def _subset_from_copy(pdf_ps, original, fontfile, glyphs):
     the font file: ``original``'s subset of the file to :data:`COMMON_CHARS` and every glyph asked
     for so far in this process (made again, larger, when a glyph is new). fontTools keeps the glyph
     order, outlines, metrics and tables, so the subset of the copy is the subset of the file, byte
-    for byte (a test compares them). Yields matplotlib's result with its glyph map in the file's ids."""
+    for byte (a test compares them). Yields matplotlib's result with its glyph map in the file's
+    ids."""
     glyphs = set(glyphs)
     key = (str(fontfile), fontfile.face_index)
-    held = _FONT_COPIES.get(key)
+    held = FONT_COPIES.get(key)
     if held is None or not glyphs <= held[1].keys():
         charmap = get_font(fontfile).get_charmap()
         wanted = (
@@ -230,7 +235,7 @@ def _subset_from_copy(pdf_ps, original, fontfile, glyphs):
             | (held[1].keys() if held else set())
         )
         with original(fontfile, wanted) as whole:
-            held = _FONT_COPIES[key] = (
+            held = FONT_COPIES[key] = (
                 pdf_ps.font_as_file(whole.font).getvalue(),
                 dict(whole.glyph_index_map),
             )
@@ -254,8 +259,9 @@ def styled(func):
 
 
 class ReportFigure(Figure):
-    """A matplotlib Figure that shows itself as an image in a notebook, without ``%matplotlib inline``,
-    and whose layout can be computed once for several saves (:meth:`fix_layout`)."""
+    """A matplotlib Figure that shows itself as an image in a notebook (without
+    ``%matplotlib inline``) and whose layout can be computed once for several saves
+    (:meth:`fix_layout`)."""
 
     _layout_fixed = False
 
@@ -264,9 +270,10 @@ class ReportFigure(Figure):
 
     def fix_layout(self):
         """Run the layout engine once, as a drawing would before drawing the artists, and keep its
-        positions; return the tight bounding box in inches, padded as ``savefig(bbox_inches="tight")``
-        pads it. Each later ``savefig`` given this box draws the figure once, where ``"tight"`` with a
-        layout engine draws it twice (a layout pass, then the output); no artist is drawn here."""
+        positions; return the tight bounding box in inches, padded as
+        ``savefig(bbox_inches="tight")`` pads it. Each later ``savefig`` given this box draws the
+        figure once, where ``"tight"`` with a layout engine draws it twice (a layout pass, then the
+        output); no artist is drawn here."""
         engine = self.get_layout_engine()
         if engine is not None and self.axes:  # Figure.draw's condition
             engine.execute(self)

@@ -1,6 +1,9 @@
-"""The workshop figure: the competitiveness of every competition side by side (drawn once per report
-by the :class:`~compreport.report.figures.gallery.Gallery`, as ``summary/competitiveness.<fmt>``). It reads
-the stored competitiveness figures; nothing is computed here."""
+"""The workshop figure: the competitiveness of every competition side by side.
+
+Drawn once per report by the :class:`~compreport.report.figures.gallery.Gallery`, as
+``summary/competitiveness.<fmt>``. It reads the stored competitiveness figures; nothing is
+computed here.
+"""
 
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from compreport.stats.results import Analysis
 
 
 def _competition_labels(analysis: Analysis) -> list[str]:
+    """``name (metric)`` of every competition, with ``[id]`` added when two would read alike."""
     labels = [f"{c.name} ({metric_label(c.primary)})" for c in analysis.competitions]
     if len(set(labels)) < len(labels):
         labels = [f"{lab} [{c.id}]" for lab, c in zip(labels, analysis.competitions)]

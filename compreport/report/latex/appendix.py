@@ -16,7 +16,8 @@ from pathlib import Path
 from compreport.inputs.slugs import slug
 from compreport.language import current, decimal_comma, tr
 from compreport.report import model, prose, references
-from compreport.report.latex.renderer import Options, Renderer, preamble
+from compreport.report.latex.layout import Options
+from compreport.report.latex.renderer import Renderer, preamble
 from compreport.report.latex.tex import escape, metric_name, num, warn_unset_names
 from compreport.report.naming import competition_dir
 from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
@@ -26,12 +27,13 @@ BIB_STYLE = "plainnat"
 
 
 def cited_keys(settings, comps=()) -> list[str]:
-    """The BibTeX keys the appendix of the competitions ``comps`` cites (its methods paragraph), in order."""
+    """The BibTeX keys the appendix of the competitions ``comps`` cites (its methods paragraph),
+    in order."""
     return prose.cited(prose.paragraph(settings, comps))
 
 
 def methods_latex(settings, comps=()) -> str:
-    """The methods paragraph with ``\\cite`` commands."""
+    """The methods paragraph as LaTeX, with ``\\citep`` commands."""
     return "".join(
         escape(s).replace("-{}", "-") if isinstance(s, str) else f"\\citep{{{','.join(s.keys)}}}"
         for s in prose.paragraph(settings, comps)
@@ -42,17 +44,16 @@ def document_preamble(options: Options) -> list[str]:
     """Preamble lines of a document in the style's geometry and table font, up to the tables'
     own ``\\input{preamble.tex}`` (the appendix; the tests build their papers the same way)."""
     lay = options.layout
-    # \FloatBarrier (placeins) before every heading keeps floats from sinking into the next section;
-    # flafter keeps them from rising above the point they are input, so above their heading (placeins'
-    # own \suppressfloats[t] can act on the column before the one a heading starts: the column breaks later)
+    # \FloatBarrier (placeins) before every heading keeps floats from sinking into the next
+    # section; flafter keeps them from rising above the point they are input, so above their
+    # heading (placeins' own \suppressfloats[t] can act on the column before the one a heading
+    # starts: the column breaks later)
     lines = list(lay.document[1:]) + [
         r"\input{preamble.tex}",
         r"\usepackage{placeins}",
         r"\usepackage{flafter}",
     ]
-    if (
-        lay.twocolumn
-    ):  # two columns: tables stay floats (no [H] for table*), room for a competition's
+    if lay.twocolumn:  # tables stay floats (no [H] for table*), with room for a competition's
         lines.append(r"\extrafloats{100}")
     else:  # one column: keep tables where they are input, in order
         lines += [r"\usepackage{float}", r"\floatplacement{table}{H}"]
@@ -60,8 +61,8 @@ def document_preamble(options: Options) -> list[str]:
 
 
 def _section(title: str):
-    """A pylatex section labelled ``sec:<slug>``, ASCII as the file names (``sec:metodos``; pylatex's
-    own label drops what is not ASCII, ``sec:Mtodos``, and escapes a dash as ``{-}``)."""
+    """A pylatex section labelled ``sec:<slug>``, ASCII as the file names (``sec:metodos``;
+    pylatex's own label drops what is not ASCII, ``sec:Mtodos``, and escapes a dash as ``{-}``)."""
     from pylatex import NoEscape, Section
 
     section = Section(title, label=False)
@@ -77,8 +78,24 @@ def appendix(
     stamp: str,
     prefix: str,
 ) -> str:
-    """The appendix document (pylatex): methods, then every competition's tables and figures, in the
-    style's geometry (:attr:`~compreport.report.latex.layout.Style.document`) with ``preamble.tex``."""
+    """The text of ``appendix.tex`` (pylatex): methods, the competitiveness summary, then every
+    competition's tables and figures, in the style's geometry
+    (:attr:`~compreport.report.latex.layout.Style.document`) with ``preamble.tex``.
+
+    Parameters
+    ----------
+    analysis : Analysis
+        What the appendix reports.
+    options : Options
+        The LaTeX options (style, decimal marker).
+    tables_by_comp, figures_by_comp : dict
+        ``{competition id: [path relative to the report root, ...]}`` of the table files to
+        ``\\input`` and the figure PDFs to include.
+    stamp : str
+        The first line (the renderer's ``stamp``: version and settings).
+    prefix : str
+        The label prefix of the figures (``fig:<prefix>:...``).
+    """
     import re
 
     from pylatex import Command, Document, NoEscape, Section, Subsection
@@ -119,9 +136,7 @@ def appendix(
         )
         for stem, _, _ in _language_blocks(analysis):
             doc.append(NoEscape(f"\n\\input{{summary/ci-{stem}.tex}}\n"))
-    fig_pos = (
-        "[htbp]" if lay.twocolumn else "[H]"
-    )  # one column: figures stay in order, as tables do
+    fig_pos = "[htbp]" if lay.twocolumn else "[H]"  # one column: figures in order, as tables
     for comp in analysis.competitions:
         doc.append(barrier)
         with doc.create(Section(NoEscape(escape(comp.name)), label=False)):
@@ -154,21 +169,18 @@ def appendix(
                         doc.append(
                             NoEscape(
                                 f"\n\\begin{{figure}}{fig_pos}\\centering\n"
-                                f"\\includegraphics[width=\\linewidth,height=0.8\\textheight,keepaspectratio]{{{rel}}}\n"
+                                "\\includegraphics[width=\\linewidth,height=0.8\\textheight,"
+                                f"keepaspectratio]{{{rel}}}\n"
                                 f"\\caption{{{caption}}}\\label{{fig:{prefix}:{comp.id}-{stem}}}\n"
                                 "\\end{figure}\n"
                             )
                         )
-        if (
-            not lay.twocolumn
-        ):  # one column: a competition starts a page; two: the next barrier only (a
-            doc.append(
-                NoEscape(r"\clearpage")
-            )  # \clearpage would leave a lone heading, its table* a page on)
+        # one column: a competition starts a page; two: the next barrier only (a \clearpage
+        # would leave a lone heading, its table* a page on)
+        if not lay.twocolumn:
+            doc.append(NoEscape(r"\clearpage"))
     doc.append(barrier)
-    if cited_keys(
-        analysis.settings, analysis.competitions
-    ):  # none under B = 0: no empty References
+    if cited_keys(analysis.settings, analysis.competitions):  # none under B = 0: no References
         doc.append(NoEscape(f"\\bibliographystyle{{{BIB_STYLE}}}\n\\bibliography{{references}}"))
     return stamp + "\n" + doc.dumps() + "\n"
 
@@ -180,17 +192,30 @@ def write_latex(
     compile_pdf: bool = True,
     figures: dict[str, list[str]] | None = None,
 ) -> list[Path]:
-    """Write every table snippet, the summary, ``preamble.tex`` (what the tables need in a paper),
-    ``appendix.tex``/``references.bib`` and, when a TeX engine is present, ``appendix.pdf``.
-    Returns the written paths.
+    """Write the LaTeX files of a report.
+
+    Every table file, the summary tables and ``summary/competitiveness.csv``, ``preamble.tex``
+    (what the tables need in a paper), ``appendix.tex`` and ``references.bib`` and, when
+    ``compile_pdf`` and a TeX engine is present, ``appendix.pdf``.
 
     Parameters
     ----------
+    analysis : Analysis
+        What the files report.
     out : Path
         The report root.
+    options : Options, optional
+        The LaTeX options; default ``Options()``.
+    compile_pdf : bool
+        Compile ``appendix.pdf`` (:func:`compile_appendix`); default True.
     figures : dict, optional
         ``{competition id: [figure PDF path relative to out, ...]}`` to include in the appendix
         (the figures written in this run; none when omitted).
+
+    Returns
+    -------
+    list of Path
+        The files written.
     """
     options = options or Options()
     with decimal_comma(options.decimal_comma):  # the prose's numbers too: methods, figure captions
@@ -221,9 +246,7 @@ def _write_latex(
     for name, text in (("legend.tex", r.legend()), ("competitiveness.tex", r.summary())):
         (summary / name).write_text(text, encoding="utf-8")
         written.append(summary / name)
-    for stem, caption, blocks in _language_blocks(
-        analysis
-    ):  # paper Table 2: one task, several languages
+    for stem, caption, blocks in _language_blocks(analysis):  # paper Table 2: a task's languages
         name = f"ci-{stem}.tex"
         (summary / name).write_text(
             r.ci_blocks(blocks, caption=caption, label=r.label(f"ci-{stem}")), encoding="utf-8"
@@ -275,11 +298,17 @@ def _language_blocks(
 
 
 class AppendixBuild:
-    """``latexmk`` compiling ``appendix.tex`` in the background (:func:`start_compile`); :meth:`wait`
-    for ``appendix.pdf``. A build that is neither waited for nor finished is stopped by :meth:`stop`."""
+    """``latexmk`` compiling ``appendix.tex`` in the background (:func:`start_compile`).
+
+    :meth:`wait` for ``appendix.pdf``; a build that is neither waited for nor finished is stopped
+    by :meth:`stop`.
+    """
 
     def __init__(self, out: Path, latexmk: str, env: dict, proc: subprocess.Popen):
-        self.out, self.latexmk, self.env, self.proc = out, latexmk, env, proc
+        self.out = out
+        self.latexmk = latexmk
+        self.env = env
+        self.proc = proc
 
     def wait(self) -> Path | None:
         """``appendix.pdf`` once latexmk is done; None (with one warning, keeping the .tex and the
@@ -289,7 +318,8 @@ class AppendixBuild:
             from compreport.errors import warn
 
             warn(
-                "appendix.pdf not built: latexmk failed on appendix.tex (see appendix.log in the output)"
+                "appendix.pdf not built: latexmk failed on appendix.tex (see appendix.log in the "
+                "output)"
             )
             return None
         subprocess.run(
@@ -312,12 +342,21 @@ class AppendixBuild:
 
 
 def start_compile(out: Path, cited: list[str] | None = None) -> AppendixBuild | None:
-    """Start ``latexmk -pdf`` on ``out/appendix.tex`` in non-shell-escape mode and return at once;
-    None (with one note on stderr) when TeX is absent.
+    """Start ``latexmk -pdf`` on ``out/appendix.tex`` without shell escape, and return at once.
 
-    ``cited``: the keys ``appendix.tex`` cites. When given (and bibtex is present), the
-    bibliography is made first from a stub ``appendix.aux`` naming them, so the first pdflatex pass
-    already resolves the citations: two passes instead of three, the same PDF.
+    Parameters
+    ----------
+    out : Path
+        The report root, holding ``appendix.tex``.
+    cited : list of str, optional
+        The keys ``appendix.tex`` cites. When given (and bibtex is present), the bibliography is
+        made first from a stub ``appendix.aux`` naming them, so the first pdflatex pass already
+        resolves the citations: two passes instead of three, the same PDF.
+
+    Returns
+    -------
+    AppendixBuild or None
+        The running build; None (with one note on stderr) when latexmk or pdflatex is absent.
     """
     import sys
 

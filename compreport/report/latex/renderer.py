@@ -1,39 +1,35 @@
-"""LaTeX renderer: the paper's tables from Jinja templates (templates/latex/), laid out for a class.
+"""The paper's tables as LaTeX (Jinja templates of ``templates/latex/``), laid out for a class.
 
 Each table file is one or more floats ready to ``\\input`` into a paper whose preamble has the
 lines of ``OUT/preamble.tex`` (:func:`preamble`): fontenc T1, the style's fonts, booktabs and
-array; the file's header comment names them. Numbers are set by :func:`compreport.report.latex.tex.num`
-in ``r`` columns (no siunitx). No
-``\\resizebox``, no vertical rules, no change of type size, no ``longtable``: a table that does
-not fit is split into several floats, numbered in order (:mod:`compreport.report.latex.layout`
-measures every column as pdflatex does). In two-column styles a part that fits the column is a
-``table``, a wider one a ``table*``. Captions go where the class wants them (ceurart above,
-SEPLN and ACL below); every ``\\label`` is ``tab:<prefix>:...`` so several outputs can share
-one paper.
+array; the file's header comment names them. Numbers are set by
+:func:`~compreport.report.latex.tex.num` in ``r`` columns (no siunitx). No ``\\resizebox``, no
+vertical rules, no change of type size, no ``longtable``: a table that does not fit is split into
+several floats, numbered in order (:mod:`~compreport.report.latex.widths` measures every column as
+pdflatex does). In two-column styles a part that fits the column is a ``table``, a wider one a
+``table*``. Captions go where the class wants them (ceurart above, SEPLN and ACL below); every
+``\\label`` is ``tab:<prefix>:...`` so several outputs can share one paper.
 
-Every value printed is a cell of :mod:`compreport.report.model` (the same digits and bold as
-HTML and Markdown); every verdict is the stored one and every caption stating one names the
-rule; every user string goes through :func:`compreport.report.latex.tex.escape`.
+Every value printed is a cell of :mod:`compreport.report.model` (the same digits and bold as HTML
+and Markdown); every verdict is the stored one and every caption stating one names the rule;
+every user string goes through :func:`~compreport.report.latex.tex.escape`.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
 import jinja2
 
-from compreport.language import count, current, decimal_comma, tr
+from compreport.language import N_, count, current, decimal_comma, tr
+from compreport.language import vocabulary as vocab
 from compreport.report import model, prose
 from compreport.report.latex import tex
-from compreport.report.latex.layout import (
-    Options,
-    Style,
-    _Part,
-    spans,
-    split_even,
-    split_rows,
-    tex_width,
-)  # noqa: F401
-from compreport.report.latex.pairwise import PairwiseTables
-from compreport.report.latex.tex import escape, metric_name
+from compreport.report.latex.layout import Options, Style, spans, split_even, split_rows
+from compreport.report.latex.tex import escape, mark, metric_name
+from compreport.report.latex.widths import tex_width
 from compreport.report.latex.words import (
     alpha,
     ci_method,
@@ -43,9 +39,9 @@ from compreport.report.latex.words import (
     level,
     p_test,
     part,
-)  # noqa: F401
+)
 from compreport.report.naming import metric_stems
-from compreport.report.prose import direction
+from compreport.report.prose import direction, draws
 from compreport.resources import templates_dir
 from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 
@@ -74,29 +70,38 @@ def environment() -> jinja2.Environment:
 
 
 def preamble(options: Options, version: str) -> str:
-    """``OUT/preamble.tex``: the exact lines the tables of ``options.style`` need."""
+    """The text of ``OUT/preamble.tex``: the exact lines the tables of ``options.style`` need.
+
+    Parameters
+    ----------
+    options : Options
+        The rendering options; their style decides the font lines.
+    version : str
+        The compreport version named in the first comment.
+    """
     st = options.layout
     lines = [
         f"% compreport {version}: what the tables need in a paper of style {st.name} ({st.title}).",
-        "% \\input{preamble.tex} after \\documentclass (and the class's own packages), or copy these lines;",
+        "% \\input{preamble.tex} after \\documentclass (and the class's own packages), or copy "
+        "these lines;",
         "% a line for a package the class already loads is harmless.",
         *st.preamble,
         r"\usepackage{booktabs}% \toprule, \midrule, \cmidrule, \bottomrule",
-        r"\usepackage{array}% >{...} before the p{} columns of the legend and summary headers, <{...} after the "
-        r"numbers of the pair matrices",
+        r"\usepackage{array}% >{...} before the p{} columns of the legend and summary headers, "
+        r"<{...} after the numbers of the pair matrices",
     ]
-    if (
-        current() == "es"
-    ):  # the tables' words are Spanish; a class in English needs babel for the rest
+    # the tables' words are Spanish; a class in English needs babel for the rest
+    if current() == "es":
         lines.append(
-            r"% a report in Spanish: \usepackage[spanish]{babel} (SEPLN's class loads it) names tables and "
-            r"figures in Spanish and hyphenates its words"
+            r"% a report in Spanish: \usepackage[spanish]{babel} (SEPLN's class loads it) names "
+            r"tables and figures in Spanish and hyphenates its words"
         )
     return "\n".join(lines) + "\n"
 
 
 def default_prefix(analysis: Analysis) -> str:
-    """Label prefix when none is given: the workshop's name as a slug, else the first competition's id."""
+    """The label prefix when none is given: the workshop's name as a slug, else the first
+    competition's id (``compreport`` for an analysis without competitions)."""
     from compreport.inputs.slugs import slug
 
     name = (analysis.workshop or {}).get("name")
@@ -105,8 +110,39 @@ def default_prefix(analysis: Analysis) -> str:
     return analysis.competitions[0].id if analysis.competitions else "compreport"
 
 
-class Renderer(PairwiseTables):
-    """Renders one Analysis's tables as LaTeX snippets under the given :class:`Options`."""
+@dataclass
+class Part:
+    """One float of a table: its tabular's model width (pt), its LaTeX body, caption and label."""
+
+    width: float
+    body: str
+    caption: str
+    label: str
+
+
+class Renderer:
+    """The LaTeX tables of one analysis.
+
+    Every table method returns the text of one ``.tex`` file: a comment with the settings and the
+    packages the file needs, then the table as one float or, when it does not fit the style's
+    page, as several.
+
+    Parameters
+    ----------
+    analysis : Analysis
+        The analysis whose stored results the tables print.
+    options : Options, optional
+        Style, decimals, label prefix and decimal marker; default ``Options()``.
+
+    Attributes
+    ----------
+    style : Style
+        The class the tables are laid out for (``options.layout``).
+    prefix : str
+        The label prefix: ``options.label_prefix``, else :func:`default_prefix`.
+    stamp : str
+        The first line of every file: version and settings.
+    """
 
     def __init__(self, analysis: Analysis, options: Options | None = None):
         self.analysis = analysis
@@ -123,23 +159,36 @@ class Renderer(PairwiseTables):
             f"style={self.opt.style}"
         )
 
-    # -- helpers ---------------------------------------------------------------------------------
+    # -- cells, columns and floats -----------------------------------------------------------------
 
     def label(self, what: str) -> str:
         """The label ``tab:<prefix>:<what>`` (unique across outputs with different prefixes)."""
         return f"tab:{self.prefix}:{what}"
 
+    def cell(self, c: model.Cell, overlap: bool = False) -> str:
+        """A model cell as LaTeX with this renderer's decimal marker
+        (:func:`~compreport.report.latex.tex.cell`)."""
+        return tex.cell(c, self.opt.decimal_comma, overlap)
+
+    def num(self, value: object, math: bool = False) -> str:
+        """A number as LaTeX with this renderer's decimal marker
+        (:func:`~compreport.report.latex.tex.num`)."""
+        return tex.num(value, self.opt.decimal_comma, math)
+
     def _render(self, template: str, **kw) -> str:
         return self.env.get_template(template).render(**kw)
 
-    def _file(self, parts: list[_Part]) -> str:
+    def _file(self, parts: list[Part]) -> str:
         """The stamp, the packages comment and every part as a float."""
         body = "\n".join(self._float(p) for p in parts)
         packages = ["booktabs"] + (["array"] if ">{" in body or "<{" in body else [])
-        needs = f"% needs (see preamble.tex): \\usepackage[T1]{{fontenc}}, \\usepackage{{{','.join(packages)}}}"
+        needs = (
+            "% needs (see preamble.tex): \\usepackage[T1]{fontenc}, "
+            f"\\usepackage{{{','.join(packages)}}}"
+        )
         return f"{self.stamp}\n{needs}\n{body}"
 
-    def _float(self, p: _Part) -> str:
+    def _float(self, p: Part) -> str:
         st = self.style
         env = st.env(p.width) or ("table*" if st.twocolumn else "table")
         where = f"column {st.columnwidth:.1f}pt" + (
@@ -159,23 +208,33 @@ class Renderer(PairwiseTables):
         return self._render("empty.tex.j2", stamp=self.stamp, what=what, reason=reason)
 
     def _col(self, cells: list[str]) -> float:
-        """Width of a text column (``l``/``r``/``c``) holding these LaTeX cells."""
+        """Width (pt) of a text column (``l``/``r``/``c``) holding these LaTeX cells."""
         return max([tex_width(c, self.m) for c in cells] + [0.0])
 
     def _num_col(self, cells: list[model.Cell], header: str, pad: str = "") -> float:
-        """Width of a numeric column under ``header``; ``pad``: what every cell reserves (``r<{pad}``)."""
+        """Width (pt) of a numeric column under ``header``; ``pad``: what every cell reserves
+        (``r<{pad}``)."""
         return self._col([header + pad] + [self.cell(c, bool(pad)) + pad for c in cells])
-
-    def cell(self, c: model.Cell, overlap: bool = False) -> str:
-        """A model cell as LaTeX under this renderer's decimal marker (:func:`~compreport.report.latex.tex.cell`)."""
-        return tex.cell(c, self.opt.decimal_comma, overlap)
-
-    def num(self, value: object, math: bool = False) -> str:
-        """A number under this renderer's decimal marker (:func:`~compreport.report.latex.tex.num`)."""
-        return tex.num(value, self.opt.decimal_comma, math)
 
     def _name(self, name: str, baseline: bool) -> str:
         return f"\\textit{{{escape(name)}}}" if baseline else escape(name)
+
+    def _rule(self) -> str:
+        """The rule of every verdict (:attr:`~compreport.settings.Settings.rule`), escaped, its
+        numbers (the one-sided test's two-sided level) with the tables' decimal marker."""
+        with decimal_comma(self.opt.decimal_comma):
+            return escape(self.analysis.settings.rule)
+
+    @staticmethod
+    def _key(numbered: list[tuple[int, str]]) -> str:
+        """``1: name; 2: name`` for systems shown by their number, names breakable
+        (:func:`~compreport.report.latex.tex.breakable`)."""
+        return "; ".join(f"{k}: {tex.breakable(name)}" for k, name in numbered)
+
+    @staticmethod
+    def _parts(label: str, n: int) -> list[str]:
+        """Labels of ``n`` parts: ``label``, ``label-2``, ..."""
+        return [label if k == 0 else f"{label}-{k + 1}" for k in range(n)]
 
     def _caption_height(self, caption: str, width: float) -> float:
         st = self.style
@@ -191,23 +250,58 @@ class Renderer(PairwiseTables):
             n, self.style.max_rows(self._caption_height(caption, width), header_rows, extra)
         )
 
-    _part_text = staticmethod(part)  # " (part k of n)"; latex_pairwise uses it through the renderer
-    _continued = staticmethod(continued)  # a later part's caption, pointing at the first
+    def _fewest_parts(self, n: int, caption: Callable, width: float) -> list[list[int]]:
+        """``n`` rows cut into consecutive parts, each with as many rows as fit ``\\textheight``
+        under its own caption, ``caption(k, rows, parts)`` (part ``k``, whose key names the systems
+        of ``rows``; ``parts`` is given as 99, the widest count): a part whose key names fewer
+        systems holds more rows. A last part of one row takes a second from the part before (no
+        part of a single row)."""
+        groups, i = [], 0
+        while i < n:
+            lo, hi = 1, n - i  # the most rows r that fit under the caption naming them
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                cap = caption(len(groups), range(i, i + mid), 99)
+                fits = mid <= self.style.max_rows(self._caption_height(cap, width))
+                lo, hi = (mid, hi) if fits else (lo, mid - 1)
+            groups.append(list(range(i, i + lo)))
+            i += lo
+        if len(groups) > 1 and len(groups[-1]) == 1 and len(groups[-2]) > 2:
+            groups[-1].insert(0, groups[-2].pop())
+        return groups or [[]]
 
-    @staticmethod
-    def _key(numbered: list[tuple[int, str]]) -> str:
-        """``1: name; 2: name`` for systems shown by their number, names breakable (:func:`tex.breakable`)."""
-        return "; ".join(f"{k}: {tex.breakable(name)}" for k, name in numbered)
+    def _row_parts(
+        self,
+        groups: list[list[int]],
+        width: float,
+        head: str,
+        tail: str,
+        label: str,
+        body: Callable[[list[int]], str],
+        continued_key: Callable[[list[int]], str] = lambda rows: "",
+    ) -> str:
+        """A table split by rows into ``groups``: ``body(rows)`` is a part's tabular; the first
+        part's caption is ``head`` + ``tail``, a later part's says it continues (plus
+        ``continued_key(rows)``)."""
+        labels = self._parts(label, len(groups))
+        parts = []
+        for k, rg in enumerate(groups):
+            cap = (
+                head + part(1, len(groups)) + tail
+                if k == 0
+                else continued(head, labels[0], k + 1, len(groups)) + continued_key(rg)
+            )
+            parts.append(Part(width, body(rg), cap, labels[k]))
+        return self._file(parts)
 
-    @staticmethod
-    def _parts(label: str, n: int) -> list[str]:
-        """Labels of ``n`` parts: ``label``, ``label-2``, ..."""
-        return [label if k == 0 else f"{label}-{k + 1}" for k in range(n)]
-
-    # -- per competition ------------------------------------------------------------------------
+    # -- per competition ---------------------------------------------------------------------------
 
     def leaderboard(self, comp: CompetitionAnalysis) -> str:
-        """Rank, system, every metric (best in bold), significance group (paper Table 1)."""
+        """Rank, system, every metric (best in bold) and significance group (paper Table 1).
+
+        Metric columns are split evenly into the fewest floats that fit, rows by height; system
+        names become numbers, with a key in the caption, when they leave no room for one metric.
+        """
         t = model.leaderboard(comp, self.fmt)
         st = self.style
         keys = [f"score:{ma.name}" for ma in comp.metrics]
@@ -245,8 +339,8 @@ class Renderer(PairwiseTables):
         head = tr("Leaderboard of {competition}", competition=escape(comp.name))
         tail = (
             tr(
-                ", ranked by {metric} ({direction}; best values in bold). Systems sharing a letter in column Group "
-                "are not significantly different ({rule}, {alpha}).",
+                ", ranked by {metric} ({direction}; best values in bold). Systems sharing a "
+                "letter in column Group are not significantly different ({rule}, {alpha}).",
                 metric=metric_name(comp.primary),
                 direction=direction(comp.primary),
                 rule=self._rule(),
@@ -282,22 +376,28 @@ class Renderer(PairwiseTables):
                 has_baselines=any(r["baseline"] for r in rows),
             )
             caption = (
-                head + self._part_text(k + 1, len(plan)) + tail
+                head + part(k + 1, len(plan)) + tail
                 if k == first
-                else self._continued(head, labels[first], k + 1, len(plan)) + key
+                else continued(head, labels[first], k + 1, len(plan)) + key
             )
-            parts.append(_Part(width(cg), body, caption, labels[k]))
+            parts.append(Part(width(cg), body, caption, labels[k]))
         return self._file(parts)
 
     def confidence_intervals(
         self, comp: CompetitionAnalysis, ma: MetricAnalysis | None = None
     ) -> str:
-        """Ordered bootstrap CIs, one block per metric side by side (only ``ma``'s when given); split
-        when too wide."""
+        """Ordered bootstrap CIs, one block per metric side by side (paper Table 2).
+
+        Parameters
+        ----------
+        comp : CompetitionAnalysis
+            The competition.
+        ma : MetricAnalysis, optional
+            Only this metric's block (default: every metric's, split into floats by
+            :meth:`ci_blocks` when too wide).
+        """
         blocks = [(metric_name(x), comp, x) for x in ([ma] if ma else comp.metrics)]
-        with decimal_comma(
-            self.opt.decimal_comma
-        ):  # its count grouped as the appendix's prose groups it
+        with decimal_comma(self.opt.decimal_comma):  # its count grouped as the appendix's prose
             unit = (
                 tr(" (resampling {unit})", unit=escape(prose.unit(comp))) if comp.clusters else ""
             )
@@ -315,13 +415,30 @@ class Renderer(PairwiseTables):
         caption: str,
         label: str,
     ) -> str:
-        """Blocks ``(LaTeX title, competition, metric)`` side by side (paper Table 2); titles are LaTeX.
+        """Blocks of ordered bootstrap CIs side by side (paper Table 2).
 
-        Blocks are packed evenly into the fewest tables that fit, rows split by height.
+        Blocks are packed evenly into the fewest floats that fit, rows split by height. A block
+        whose system names do not fit the page numbers its systems, with a key in the caption.
+
+        Parameters
+        ----------
+        blocks : list of (str, CompetitionAnalysis, MetricAnalysis)
+            Each block's title (LaTeX), competition and metric.
+        caption : str
+            The caption's head (LaTeX); the method and its settings follow it.
+        label : str
+            The first float's label; later ones add ``-2``, ``-3``...
         """
         st = self.style
         prepared, block_cols = [], []
         keys = []  # blocks whose names are too long for the page: numbers, with a key
+
+        def columns(names, nums, title_w):
+            cols = [self._col([header("System")] + names)] + nums
+            if title_w > st.table_width(cols):  # the spanning title widens the last column
+                cols[-1] += title_w - st.table_width(cols)
+            return cols
+
         for title, comp, ma in blocks:
             t = model.confidence_intervals(comp, ma, self.fmt)
             nums = [
@@ -329,18 +446,11 @@ class Renderer(PairwiseTables):
                 for k, h in (("ci_low", "LCI"), ("mean", "Mean"), ("ci_high", "UCI"))
             ]
             title_w = tex_width(title, self.m)
-
-            def columns(names):
-                cols = [self._col([header("System")] + names)] + nums
-                if title_w > st.table_width(cols):  # the spanning title widens the last column
-                    cols[-1] += title_w - st.table_width(cols)
-                return cols
-
             names = [self._name(r.label, r.baseline) for r in t.rows]
-            cols = columns(names)
+            cols = columns(names, nums, title_w)
             if st.table_width(cols) > st.widest:
                 names = [f"{i + 1}." for i in range(len(t.rows))]
-                cols = columns(names)
+                cols = columns(names, nums, title_w)
                 keys.append(
                     tr(
                         " {title}: systems are numbered by position ({key}).",
@@ -372,8 +482,8 @@ class Renderer(PairwiseTables):
         ) or [[i] for i in range(len(blocks))]
         s = self.analysis.settings
         tail = tr(
-            ": bootstrap mean and {level}\\% {method} confidence interval (LCI, UCI) from {resamples} resamples, "
-            "best first.",
+            ": bootstrap mean and {level}\\% {method} confidence interval (LCI, UCI) from "
+            "{resamples} resamples, best first.",
             level=level(s, self.opt.decimal_comma),
             method=ci_method(s.ci_method),
             resamples=self.num(s.bootstrap),
@@ -397,14 +507,437 @@ class Renderer(PairwiseTables):
             ]
             body = self._render("ci.tex.j2", blocks=sel)
             cap = (
-                caption + self._part_text(k + 1, len(plan)) + tail
+                caption + part(k + 1, len(plan)) + tail
                 if k == first
-                else self._continued(caption, labels[first], k + 1, len(plan)) + "".join(keys)
+                else continued(caption, labels[first], k + 1, len(plan)) + "".join(keys)
             )
-            parts.append(_Part(width(g), body, cap, labels[k]))
+            parts.append(Part(width(g), body, cap, labels[k]))
         return self._file(parts)
 
-    # -- workshop --------------------------------------------------------------------------------
+    def per_class(self, comp: CompetitionAnalysis) -> str | None:
+        """The best system's per-class precision, recall, F1 and support (the stored
+        ``comp.classes``), or None for a competition without them."""
+        t = model.per_class(comp, self.fmt)
+        if t is None:
+            return None
+        labels = [escape(r.label) for r in t.rows]
+        w = self.style.table_width(
+            [self._col([header("Class")] + labels)]
+            + [
+                self._num_col([r[k] for r in t.rows], h)
+                for k, h in (
+                    ("precision", header("Precision")),
+                    ("recall", header("Recall")),
+                    ("f1", "F$_1$"),
+                )
+            ]
+            + [self._col([header("Support")] + [escape(r["support"].text) for r in t.rows])]
+        )
+        head = tr("Per-class scores of {system}", system=escape(t.extra["system"]))
+        tail = tr(
+            ", the best system of {competition} by {metric}, on the full test set (field "
+            "{field}): precision of the items it labels with the class, recall of the class's "
+            "gold items, their F$_1$, and the class's gold items (support); 0 where undefined. "
+            "Point estimates, without intervals.",
+            competition=escape(comp.name),
+            metric=metric_name(comp.primary),
+            field=escape(t.extra["field"]),
+        )
+
+        def body(rg):
+            return self._render(
+                "per_class.tex.j2",
+                rows=[
+                    {
+                        "label": labels[i],
+                        **{k: self.cell(t.rows[i][k]) for k in ("precision", "recall", "f1")},
+                        "support": escape(t.rows[i]["support"].text),
+                    }
+                    for i in rg
+                ],
+            )
+
+        return self._row_parts(
+            self._row_groups(len(t.rows), head + tail, w),
+            w,
+            head,
+            tail,
+            self.label(f"{comp.id}-classes"),
+            body,
+        )
+
+    # -- pairs of systems under one metric ---------------------------------------------------------
+
+    def differences_from_best(self, comp: CompetitionAnalysis, ma: MetricAnalysis) -> str:
+        """CIs of the differences from the best with the stored verdicts (paper Table 3).
+
+        Rows are split by height; names become rank numbers, with a key in the caption, only if
+        the table cannot fit otherwise.
+        """
+        t = model.differences_from_best(comp, ma, self.fmt)
+        st = self.style
+        position = {s.system: i + 1 for i, s in enumerate(ma.scores)}
+        other = [
+            self._num_col([r[k] for r in t.rows], header(h))
+            for k, h in (("ci_low", "LCI"), ("diff", "Diff."), ("ci_high", "UCI"))
+        ]
+        other += [
+            self._col(["Excl.~0"] + [escape(r["excludes_zero"].text) for r in t.rows]),
+            self._num_col([r["p_adjusted"] for r in t.rows], "$p$"),
+            self._col(["Sig."] + [escape(r["significant"].text) for r in t.rows]),
+        ]
+        full = [self._name(r.label, r.baseline) for r in t.rows]
+        short = [str(position[r.label]) + "." for r in t.rows]
+        width_full = st.table_width([self._col([header("System")] + full)] + other)
+        abbreviate = width_full > st.widest
+        names = short if abbreviate else full
+        w = st.table_width([self._col([header("System")] + names)] + other)
+        s = self.analysis.settings
+        head = tr(
+            "Differences of {metric} from the best system of {competition}",
+            metric=metric_name(ma),
+            competition=escape(comp.name),
+        )
+        key = (
+            tr(
+                " Systems are numbered by rank ({key}).",
+                key=self._key([(position[r.label], r.label) for r in t.rows]),
+            )
+            if abbreviate
+            else ""
+        )
+        tail = tr(
+            ", {best} (positive: the best is better), with {level}\\% {method} bootstrap "
+            "confidence intervals (not corrected for multiple comparisons); Excl.~0: the interval "
+            "excludes zero. Sig.: significantly different from the best, decided by $p$ ({rule}, "
+            "{alpha}).",
+            best=escape(ma.best),
+            level=level(s, self.opt.decimal_comma),
+            method=ci_method(s.ci_method),
+            rule=self._rule(),
+            alpha=alpha(s.alpha, self.opt.decimal_comma),
+        )
+        tail += self._monte_carlo(ma, t) + key
+
+        def body(rg):
+            return self._render(
+                "vs_best.tex.j2",
+                rows=[
+                    {
+                        "system": names[i],
+                        "low": self.cell(t.rows[i]["ci_low"]),
+                        "diff": self.cell(t.rows[i]["diff"]),
+                        "high": self.cell(t.rows[i]["ci_high"]),
+                        "excludes": escape(t.rows[i]["excludes_zero"].text),
+                        "p": self.cell(t.rows[i]["p_adjusted"]),
+                        "significant": escape(t.rows[i]["significant"].text),
+                    }
+                    for i in rg
+                ],
+            )
+
+        def continued_key(rg):  # a later part's key to its rank numbers
+            return (
+                tr(
+                    " Systems: {key}",
+                    key=self._key([(position[t.rows[i].label], t.rows[i].label) for i in rg]),
+                )
+                if abbreviate
+                else ""
+            )
+
+        return self._row_parts(
+            self._row_groups(len(t.rows), head + tail, w),
+            w,
+            head,
+            tail,
+            self.label(f"{comp.id}-diff-{metric_stems(comp)[ma.name]}"),
+            body,
+            continued_key,
+        )
+
+    def _monte_carlo(self, ma: MetricAnalysis, t: model.Table) -> str:
+        """The Monte-Carlo error of the table's p-values, for the caption (the per-pair standard
+        errors are in results.json and the HTML table): the resamples behind them, the largest
+        standard error, and how many verdicts are unsettled."""
+        ses = [
+            r["p_se"].value
+            for r in t.rows
+            if r["p_se"].value is not None and math.isfinite(r["p_se"].value)
+        ]
+        if not ses:
+            return ""
+        d = self.fmt.p_decimals
+        top = max(ses)
+        s = self.analysis.settings
+        behind = draws(s.test, int(ma.verdicts.get("resamples") or s.bootstrap), self.num)
+        unsettled = sum(1 for r in t.rows if r["settled"].value is False)
+        if round(top, d) > 0:
+            text = tr(
+                " $p$ from {draws}, Monte-Carlo standard error at most {se}",
+                draws=behind,
+                se=self.num(f"{top:.{d}f}"),
+            )
+        else:
+            text = tr(
+                " $p$ from {draws}, Monte-Carlo standard error at most below {se}",
+                draws=behind,
+                se=self.num(f"{10**-d:.{d}f}"),
+            )
+        if unsettled == 1:
+            text += tr(
+                "; {n} verdict unsettled (within that error: drawing more could change it)",
+                n=unsettled,
+            )
+        elif unsettled:
+            text += tr(
+                "; {n} verdicts unsettled (within that error: drawing more could change them)",
+                n=unsettled,
+            )
+        return text + "."
+
+    def _marks_text(self, ma: MetricAnalysis) -> str:
+        """The legend of the marks a corrected p-value of ``ma`` can earn
+        (:func:`~compreport.report.model.possible_marks`)."""
+        s = self.analysis.settings
+        marks = model.possible_marks(ma)
+        if not marks:
+            resamples, min_p = ma.verdicts.get("resamples", s.bootstrap), ma.verdicts.get("min_p")
+            if not resamples:
+                return tr("No significance mark: without resamples there are no $p$-values")
+            return tr(
+                "No significance mark can occur: with {draws} the smallest corrected $p$-value is "
+                "{p} ({rule})",
+                draws=draws(s.test, resamples, self.num),
+                rule=self._rule(),
+                p=self.num(f"{min_p:.3g}") if min_p == min_p and min_p is not None else "$1/(B+1)$",
+            )
+        text = ", ".join(
+            f"{mark(m)}~$p < {self.num(f'{t:g}', math=True)}$" for t, m in reversed(marks)
+        )
+        return tr("Marks: {marks} ({rule})", marks=text, rule=self._rule())
+
+    def pair_matrix(self, comp: CompetitionAnalysis, ma: MetricAnalysis) -> str:
+        """Lower-triangular differences (column − row) with the stored marks (paper Table 4).
+
+        Columns are split evenly to fit, rows by height; row names become rank numbers, with a
+        key in the caption, only when a split would otherwise leave a part with a single column.
+        """
+        t = model.pair_matrix(comp, ma, self.fmt)
+        st = self.style
+        if not t.rows:
+            return self._empty(
+                tr("pairwise differences of {competition}", competition=escape(comp.name)),
+                tr("a single system"),
+            )
+        position = t.extra["position"]
+        cells = [c for r in t.rows for c in r.cells.values()]
+        marks = model.possible_marks(ma)
+        # space for the widest mark a cell can hold; a column with marks sets each cell in a box
+        # of no height (matrix.tex.j2: \smash), so a raised mark, taller than the strut in most
+        # styles' fonts (0.45 pt at SEPLN's 11 pt, 1 pt in ceurart-2col), makes no row taller
+        # than the height model's
+        pad = f"\\phantom{{{mark(marks[0][1])}}}" if marks else ""
+        cols = list(t.columns)
+        col_w = max(self._num_col(cells, str(position[c]), pad) for c in cols)
+        full = {r.label: f"{position[r.label]}.~{self._name(r.label, r.baseline)}" for r in t.rows}
+        short = {r.label: f"{position[r.label]}." for r in t.rows}
+
+        def plan_for(names):
+            stub = self._col(list(names.values()))
+            return split_even(
+                [col_w] * len(cols),
+                lambda g: st.table_width([stub] + [col_w] * len(g)) <= st.widest,
+            )
+
+        def single(groups):
+            return groups is None or (len(cols) >= 2 and any(len(g) == 1 for g in groups))
+
+        plan_full = plan_for(full)
+        abbreviate = single(plan_full) and not single(plan_for(short)) or plan_full is None
+        names = short if abbreviate else full
+        col_groups = plan_for(names) or [[i] for i in range(len(cols))]
+        stub = self._col(list(names.values()))
+        head = tr(
+            "Differences of {metric} (column $-$ row) for {competition}",
+            metric=metric_name(ma),
+            competition=escape(comp.name),
+        )
+
+        # the key names the part's columns, and its rows when abbreviated
+        def caption(g, rows, part_text):
+            shown = {position[cols[i]]: cols[i] for i in g}
+            if abbreviate:
+                shown |= {position[r.label]: r.label for r in rows}
+            numbered = (
+                N_("{head}{part}; systems are numbered by rank ({key}). {marks}.")
+                if abbreviate
+                else N_("{head}{part}; columns are numbered by rank ({key}). {marks}.")
+            )
+            return tr(
+                numbered,
+                head=head,
+                part=part_text,
+                key=self._key(sorted(shown.items())),
+                marks=self._marks_text(ma),
+            )
+
+        plan = []
+        for g in col_groups:
+            first = position[cols[g[0]]]
+            rows = [r for r in t.rows if position[r.label] > first]
+            w = st.table_width([stub] + [col_w] * len(g))
+
+            def part_caption(k, rg, n, g=g, rows=rows):  # the key names the part's columns and rows
+                return caption(g, [rows[i] for i in rg], part(99, 99))
+
+            plan += [
+                (g, [rows[i] for i in rg], w)
+                for rg in self._fewest_parts(len(rows), part_caption, w)
+            ]
+        labels = self._parts(
+            self.label(f"{comp.id}-pairs-{metric_stems(comp)[ma.name]}"), len(plan)
+        )
+        parts = []
+        for k, (g, rows, _) in enumerate(plan):
+            sel = [cols[i] for i in g]
+            w = st.table_width([self._col([names[r.label] for r in rows])] + [col_w] * len(g))
+            cap = caption(g, rows, part(k + 1, len(plan)))
+            body = self._render(
+                "matrix.tex.j2",
+                cols=[position[c] for c in sel],
+                pad=pad,
+                rows=[
+                    {
+                        "label": names[r.label],
+                        "cells": [self.cell(r.cells[c], True) if c in r.cells else "" for c in sel],
+                    }
+                    for r in rows
+                ],
+            )
+            parts.append(Part(w, body, cap, labels[k]))
+        return self._file(parts)
+
+    def p_values(self, comp: CompetitionAnalysis, ma: MetricAnalysis) -> str:
+        """Every pair with its raw, Bonferroni, Holm, BH (and max-T) p-values (paper Table 5).
+
+        Rows are split into floats that fit the page; names become rank numbers, with a key in
+        the caption, only if they cannot fit.
+        """
+        t = model.pairwise_p_values(comp, ma, self.fmt)
+        st = self.style
+        if not t.rows:
+            return self._empty(
+                tr("pairwise p-values of {competition}", competition=escape(comp.name)),
+                tr("a single system"),
+            )
+        position = {s.system: i + 1 for i, s in enumerate(ma.scores)}
+        heads = {
+            "none": "{$p$}",
+            "bonferroni": "{Bonferroni}",
+            "holm": "{Holm}",
+            "bh": "{BH}",
+            "maxt": "{max-$T$}",
+        }
+        s = self.analysis.settings
+        # max-T needs the bootstrap
+        shown = [k for k in vocab.P_FIELD if k != "maxt" or s.test == "bootstrap"]
+        nums = [self._num_col([r["diff"] for r in t.rows], header("Diff."))]
+        nums += [self._num_col([r[k] for r in t.rows], heads[k]) for k in shown]
+
+        def names_for(abbr):
+            if abbr:
+                return [(str(position[r["a"].text]), str(position[r["b"].text])) for r in t.rows]
+            return [(escape(r["a"].text), escape(r["b"].text)) for r in t.rows]
+
+        def width(abbr):
+            ab = names_for(abbr)
+            return st.table_width(
+                [
+                    self._col([header("System A")] + [a for a, _ in ab]),
+                    self._col([header("System B")] + [b for _, b in ab]),
+                ]
+                + nums
+            )
+
+        abbreviate = width(False) > st.widest
+        names, w = names_for(abbreviate), width(abbreviate)
+        family = vocab.FAMILIES[s.family].words
+        head = tr(
+            "Estimated $p$-values of the {metric} differences (A $-$ B, positive: A is better) "
+            "for {competition}",
+            metric=metric_name(ma),
+            competition=escape(comp.name),
+        )
+        words = dict(
+            family=escape(family),
+            test=p_test(s.test),
+            rule=self._rule(),
+            alpha=alpha(s.alpha, self.opt.decimal_comma),
+        )
+        if "maxt" in shown:
+            tail = tr(
+                ", without adjustment, with Bonferroni, Holm and Benjamini--Hochberg (BH) "
+                "adjustments and with the max-$T$ step-down over {family} ({test}). Verdicts of "
+                "this report: {rule}, {alpha}.",
+                **words,
+            )
+        else:
+            tail = tr(
+                ", without adjustment and with Bonferroni, Holm and Benjamini--Hochberg (BH) "
+                "adjustments over {family} ({test}). Verdicts of this report: {rule}, {alpha}.",
+                **words,
+            )
+
+        def key(rows):
+            if not abbreviate:
+                return ""
+            numbered = sorted(
+                {
+                    position[t.rows[i][x].text]: t.rows[i][x].text for i in rows for x in ("a", "b")
+                }.items()
+            )
+            return tr(" Systems are numbered by rank ({key}).", key=self._key(numbered))
+
+        label = self.label(f"{comp.id}-pvalues-{metric_stems(comp)[ma.name]}")
+        groups = self._fewest_parts(
+            len(t.rows),
+            lambda k, rg, n: (
+                head + part(1, n) + tail + key(rg)
+                if k == 0
+                else continued(head, label, k + 1, n) + key(rg)
+            ),
+            w,
+        )
+        labels = self._parts(label, len(groups))
+        parts = []
+        for k, rg in enumerate(groups):
+            rows = [
+                {
+                    "a": names[i][0],
+                    "b": names[i][1],
+                    "diff": self.cell(t.rows[i]["diff"]),
+                    "p": [self.cell(t.rows[i][x]) for x in shown],
+                }
+                for i in rg
+            ]
+            body = self._render("pvalues.tex.j2", rows=rows, heads=[heads[k] for k in shown])
+            w = st.table_width(
+                [
+                    self._col([header("System A")] + [r["a"] for r in rows]),
+                    self._col([header("System B")] + [r["b"] for r in rows]),
+                ]
+                + nums
+            )
+            cap = (
+                head + part(1, len(groups)) + tail + key(rg)
+                if k == 0
+                else continued(head, labels[0], k + 1, len(groups)) + key(rg)
+            )
+            parts.append(Part(w, body, cap, labels[k]))
+        return self._file(parts)
+
+    # -- workshop ----------------------------------------------------------------------------------
 
     def legend(self) -> str:
         """The competitiveness legend (paper Table 6), as wide as the column."""
@@ -416,7 +949,7 @@ class Renderer(PairwiseTables):
         )
         return self._file(
             [
-                _Part(
+                Part(
                     self.style.columnwidth,
                     body,
                     tr("Information summary: the rows of the competitiveness tables."),
@@ -426,8 +959,8 @@ class Renderer(PairwiseTables):
         )
 
     def summary(self) -> str:
-        """Cross-competition competitiveness (paper Tables 7-11), competitions split evenly into the
-        fewest tables that fit."""
+        """The competitiveness of every competition (paper Tables 7-11), the competitions split
+        evenly into the fewest floats that fit."""
         t = model.summary(self.analysis, self.fmt)
         if not t.columns:
             return self._empty(tr("competitiveness summary"), tr("no competition"))
@@ -464,8 +997,8 @@ class Renderer(PairwiseTables):
         for k, g in enumerate(id_groups):
             sub = [ids[i] for i in g]
             h = [heads[cid] for cid in sub]
-            # a header cell spans equal neighbours under the same parent: challenge; task within its
-            # challenge; metric within its task; languages never span
+            # a header cell spans equal neighbours under the same parent: challenge; task within
+            # its challenge; metric within its task; languages never span
             keys = [lambda c: c[:1], lambda c: c[:2], lambda c: c, lambda c: (c[0], c[1], c[3])]
             heading = [
                 spans([c[level] for c in h], [keys[level](c) for c in h]) for level in range(4)
@@ -483,106 +1016,35 @@ class Renderer(PairwiseTables):
                 sep=2 * st.tabcolsep,
             )
             cap = tr(
-                "Competitiveness of the competitions{part}; rows as in Table~{ref}. Ties are the paper's counts "
-                "among competitors at {alpha} with the {test}: with the winner on the winner's comparisons with the "
-                "other competitors as the report's family corrects them, between competitors over {ties}.",
-                part=self._part_text(k + 1, len(id_groups)),
+                "Competitiveness of the competitions{part}; rows as in Table~{ref}. Ties are the "
+                "paper's counts among competitors at {alpha} with the {test}: with the winner on "
+                "the winner's comparisons with the other competitors as the report's family "
+                "corrects them, between competitors over {ties}.",
+                part=part(k + 1, len(id_groups)),
                 ref=f"\\ref{{{legend}}}",
                 alpha=alpha(s.alpha, self.opt.decimal_comma),
                 test=p_test(s.test),
                 ties=escape(prose.ties_family(s)),
             )
-            with decimal_comma(
-                self.opt.decimal_comma
-            ):  # the rule's numbers with the tables' marker
+            with decimal_comma(self.opt.decimal_comma):  # the rule's numbers with the marker
                 notes = [
                     prose.ties_are_not_verdicts(s, escape),
                     prose.ppi_note(t, sub, escape, self.num),
                 ]
             cap += "".join(f" {n}" for n in notes if n)
-            parts.append(_Part(width(g), tabular, cap, labels[k]))
+            parts.append(Part(width(g), tabular, cap, labels[k]))
         return self._file(parts)
 
-    # -- files -----------------------------------------------------------------------------------
-
-    def per_class(self, comp: CompetitionAnalysis) -> str | None:
-        """The best system's per-class precision, recall, F1 and support (``comp.classes``; the HTML and
-        PDF table), or None for a competition without them."""
-        t = model.per_class(comp, self.fmt)
-        if t is None:
-            return None
-        labels = [escape(r.label) for r in t.rows]
-        w = self.style.table_width(
-            [self._col([header("Class")] + labels)]
-            + [
-                self._num_col([r[k] for r in t.rows], h)
-                for k, h in (
-                    ("precision", header("Precision")),
-                    ("recall", header("Recall")),
-                    ("f1", "F$_1$"),
-                )
-            ]
-            + [self._col([header("Support")] + [escape(r["support"].text) for r in t.rows])]
-        )
-        head = tr("Per-class scores of {system}", system=escape(t.extra["system"]))
-        tail = tr(
-            ", the best system of {competition} by {metric}, on the full test set (field {field}): precision of "
-            "the items it labels with the class, recall of the class's gold items, their F$_1$, and the class's "
-            "gold items (support); 0 where undefined. Point estimates, without intervals.",
-            competition=escape(comp.name),
-            metric=metric_name(comp.primary),
-            field=escape(t.extra["field"]),
-        )
-
-        def body(rg):
-            return self._render(
-                "per_class.tex.j2",
-                rows=[
-                    {
-                        "label": labels[i],
-                        **{k: self.cell(t.rows[i][k]) for k in ("precision", "recall", "f1")},
-                        "support": escape(t.rows[i]["support"].text),
-                    }
-                    for i in rg
-                ],
-            )
-
-        return self._row_parts(
-            self._row_groups(len(t.rows), head + tail, w),
-            w,
-            head,
-            tail,
-            self.label(f"{comp.id}-classes"),
-            body,
-        )
-
-    def _row_parts(
-        self,
-        groups: list[list[int]],
-        width: float,
-        head: str,
-        tail: str,
-        label: str,
-        body,
-        continued=lambda rows: "",
-    ) -> str:
-        """A table split by rows into ``groups``: ``body(rows)`` is a part's tabular; the first part's
-        caption is ``head`` + ``tail``, a later part's says it continues (plus ``continued(rows)``)."""
-        labels = self._parts(label, len(groups))
-        parts = []
-        for k, rg in enumerate(groups):
-            cap = (
-                head + self._part_text(1, len(groups)) + tail
-                if k == 0
-                else self._continued(head, labels[0], k + 1, len(groups)) + continued(rg)
-            )
-            parts.append(_Part(width, body(rg), cap, labels[k]))
-        return self._file(parts)
+    # -- files -------------------------------------------------------------------------------------
 
     def competition_tables(self, comp: CompetitionAnalysis) -> dict[str, str]:
-        """File name -> LaTeX of every table of one competition; with many systems
-        (:func:`~compreport.report.model.many_systems`) no pair matrix or p-value list (the appendix
-        shows the pairs' heat map figure; every pair is in ``pairs-<metric>.csv``)."""
+        """Every table of one competition, by file name (``leaderboard.tex``, ``ci.tex``,
+        ``diff-best-<metric>.tex``...).
+
+        With many systems (:func:`~compreport.report.model.many_systems`) there is no pair matrix
+        or p-value list: the appendix shows the pairs' heat map, and ``pairs-<metric>.csv`` holds
+        every pair.
+        """
         out = {"leaderboard.tex": self.leaderboard(comp), "ci.tex": self.confidence_intervals(comp)}
         stems = metric_stems(comp)
         for ma in comp.metrics:

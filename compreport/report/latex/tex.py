@@ -1,15 +1,16 @@
-"""LaTeX text: escaping of user strings, metric names as set in captions, numbers and model cells.
+r"""LaTeX text: escaped user strings, metric names as captions set them, numbers, model cells.
 
 Every user-supplied string goes through :func:`escape`, which never injects markup: team
-names are hostile (``\\input{/etc/passwd}``, ``x}\\end{tabular}``) and print literally, also
-under ``babel`` spanish (whose ``\\%`` adds a space before the sign: a name's ``%`` is
-``\\char37{}``). Every number of a table, in cells and captions, goes through :func:`num`, which
+names are hostile (``\input{/etc/passwd}``, ``x}\end{tabular}``) and print literally, also
+under ``babel`` spanish (whose ``\%`` adds a space before the sign: a name's ``%`` is
+``\char37{}``). Every number of a table, in cells and captions, goes through :func:`num`, which
 decides its decimal marker (``comma``: the ``--decimal-comma`` option; ``{,}`` in math, so babel
 spanish's math comma never applies), its minus sign and its digit groups. No siunitx: numeric
 columns are ``r`` columns whose cells have the same decimals (the model's), so their decimal
 points align (a bold value's too: its fraction reserves the width of regular digits, see
 :func:`cell`), and a significance mark sits in a space every cell of its column reserves
-(:func:`cell`'s ``overlap``). siunitx's ``S`` columns cost 85% of the appendix's compile time.
+(:func:`cell`'s ``overlap``). No siunitx because its ``S`` columns cost 85% of the appendix's
+compile time.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ _SPECIAL = {
 }
 #: Non-ASCII characters pdflatex (utf8 input, T1 fonts) typesets: Latin-1 and Latin Extended-A,
 #: plus common punctuation. Others fall back to their ASCII decomposition, else "?".
-_UNICODE_OK = (set(map(chr, range(0xA1, 0x180))) - set("ĦħĸĿŀŉŦŧſ")) | set("–—‘’“”…•€†‡")
+UNICODE_OK = (set(map(chr, range(0xA1, 0x180))) - set("ĦħĸĿŀŉŦŧſ")) | set("–—‘’“”…•€†‡")
 #: Symbols our own prose uses, as LaTeX that pdflatex sets.
 _UNICODE_TEX = {
     "−": r"\textminus{}",
@@ -65,14 +66,22 @@ _UNICODE_TEX = {
 
 
 def escape(text: object) -> str:
-    """``text`` as LaTeX that prints it literally (T1 + utf8 under pdflatex); never injects markup."""
+    r"""``text`` as LaTeX that prints it literally (T1 + utf8 under pdflatex); never injects markup.
+
+    Examples
+    --------
+    >>> print(escape(r"x}\end{tabular} 100% & co_op"))
+    x\}\textbackslash{}end\{tabular\} 100\char37{} \& co\_op
+    >>> print(escape("Șerban → Łódź"))
+    Serban ? Łódź
+    """
     out = []
     for ch in str(text):
         if ch in _SPECIAL:
             out.append(_SPECIAL[ch])
         elif ch.isascii():
             out.append(ch if ch.isprintable() else " ")
-        elif ch in _UNICODE_OK:
+        elif ch in UNICODE_OK:
             out.append(ch)
         elif ch in _UNICODE_TEX:
             out.append(_UNICODE_TEX[ch])
@@ -95,7 +104,7 @@ def as_printed(text: object) -> str:
         (ch if ch.isprintable() else " ")
         if ch.isascii()
         else ch
-        if ch in _UNICODE_OK or ch in _UNICODE_TEX
+        if ch in UNICODE_OK or ch in _UNICODE_TEX
         else _fallback(ch)
         for ch in str(text)
     )
@@ -127,32 +136,49 @@ def warn_unset_names(comp) -> None:
     )
     warn(
         f"LaTeX tables of {comp.id}: pdflatex cannot set every character of {len(altered)} system "
-        f"name{'s' if len(altered) > 1 else ''}: they print {shown}{clash}. The HTML reports print them as "
-        f"given (the PDF reports too, with a font that has them); to name them in Latin script, use a names file "
-        f"({option('names')}, or `[names] file` in a spec) or, for a wide table, its column names"
+        f"name{'s' if len(altered) > 1 else ''}: they print {shown}{clash}. The HTML reports print "
+        f"them as given (the PDF reports too, with a font that has them); to name them in Latin "
+        f"script, use a names file ({option('names')}, or `[names] file` in a spec) or, for a wide "
+        f"table, its column names"
     )
 
 
 def breakable(name: object) -> str:
-    """A participant's name as :func:`escape` writes it, with ``\\allowbreak{}`` where the HTML lets it
-    wrap (:func:`~compreport.report.naming.pieces`: after a run of separators, ``UNED-{}`` / ``NLP.`` /
-    ``run1``): for captions, whose keys list names too long for a line's justification
-    (``Universidad\\_Politécnica\\_...``), never for table cells, which do not wrap."""
+    r"""A participant's name as :func:`escape` writes it, with ``\allowbreak{}`` where the HTML
+    lets it wrap (:func:`~compreport.report.naming.pieces`: after a run of separators).
+
+    For captions, whose keys list names too long for a line's justification
+    (``Universidad\_Politécnica\_...``), never for table cells, which do not wrap.
+
+    Examples
+    --------
+    >>> print(breakable("UNED-NLP.run1"))
+    UNED-{}\allowbreak{}NLP.\allowbreak{}run1
+    """
     return "\\allowbreak{}".join(escape(part) for part in pieces(name))
 
 
 def num(value: object, comma: bool = False, math: bool = False) -> str:
-    """A number (its text, ``"0.05"``, ``-0.025``, ``10000``, or a float, written positionally with
-    up to 6 significant digits: ``0.00005``, never ``5e-05``) as LaTeX: ``\\textminus{}`` (``-``
-    in math), the decimal marker (``comma``: ``,``) and a thin space between groups of three digits
-    in integer parts of five digits or more (``10\\,000``; ``1950``; decimals are not grouped). In
-    math the marker is braced (``0{.}05``, ``0{,}05``) so babel spanish does not turn it into the
-    other one. Other text is escaped."""
+    r"""A number as LaTeX, with its minus sign, decimal marker and digit groups.
+
+    ``value`` is a number's text (``"0.05"``, ``-0.025``, ``10000``) or a float, written
+    positionally with up to 6 significant digits (``0.00005``, never ``5e-05``). The minus is
+    ``\textminus{}`` (``-`` in ``math``), the decimal marker ``,`` under ``comma``, and a thin
+    space separates groups of three digits in integer parts of five digits or more (``10\,000``;
+    ``1950``; decimals are not grouped). In math the marker is braced (``0{.}05``, ``0{,}05``) so
+    babel spanish does not turn it into the other one. Other text is escaped.
+
+    Examples
+    --------
+    >>> print(num(-0.025), num(12345.5, comma=True), num(0.00005), num(0.05, math=True))
+    \textminus{}0.025 12\,345,5 0.00005 0{.}05
+    """
+    # a float with 6 significant digits, never 5e-05
     text = (
         np.format_float_positional(value, precision=6, unique=False, fractional=False, trim="-")
         if isinstance(value, float)
         else str(value)
-    )  # 6 significant digits, never 5e-05
+    )
     mt = _NUMBER.fullmatch(text)
     if not mt:
         return escape(text)
@@ -164,14 +190,15 @@ def num(value: object, comma: bool = False, math: bool = False) -> str:
 
 
 def cell(c: Cell, comma: bool = False, overlap: bool = False) -> str:
-    """A model :class:`~compreport.report.model.Cell` in an ``r`` column: the same text every format
-    prints (numbers through :func:`num`); a missing value is ``--``; bold is ``\\bfseries``; the
-    significance mark is a superscript. ``overlap``: the mark takes no width (``\\rlap``), for a
-    column that reserves the widest mark's space after every cell (``r<{\\phantom{...}}``), so the
-    numbers stay aligned with or without one.
+    r"""A model :class:`~compreport.report.model.Cell` as LaTeX for an ``r`` column.
+
+    The text is the one every format prints (numbers through :func:`num`); a missing value is
+    ``--``; bold is ``\bfseries``; the significance mark is a superscript. ``overlap``: the mark
+    takes no width (``\rlap``), for a column that reserves the widest mark's space after every
+    cell (``r<{\phantom{...}}``), so the numbers stay aligned with or without one.
 
     A bold number's fraction is set over the width of the same digits in regular weight
-    (``\\bfseries 0.\\rlap{7543}\\phantom{\\textmd{7543}}``), so its decimal point sits where the
+    (``\bfseries 0.\rlap{7543}\phantom{\textmd{7543}}``), so its decimal point sits where the
     column's other numbers put theirs; the wider bold digits reach into the column gap (about
     0.3 pt per digit at 10 pt in Latin Modern; none in Times)."""
     text = cell_text(c, comma)
@@ -183,18 +210,24 @@ def cell(c: Cell, comma: bool = False, overlap: bool = False) -> str:
 
 
 def cell_text(c: Cell, comma: bool = False) -> str:
-    """The cell's text without emphasis: ``--`` when missing, else its numbers through :func:`num`
-    (``\\textless{}0.0001``)."""
+    r"""The cell's text without emphasis: ``--`` when missing, else its numbers through
+    :func:`num` (``\textless{}0.0001``)."""
     if c.text == MISSING:
         return "--"
     return with_numbers(c.text, comma)
 
 
 def with_numbers(text: str, comma: bool = False) -> str:
-    """``text`` escaped, its numbers through :func:`num` (so they take the decimal marker and minus).
+    r"""``text`` escaped, its numbers through :func:`num` (so they take the decimal marker and
+    minus).
 
     For the model's number texts only (``<0.0001``, ``-0.109``); never for names, whose digits
     (``Team 42.01``) are not numbers.
+
+    Examples
+    --------
+    >>> print(with_numbers("<0.0001", comma=True))
+    \textless{}0,0001
     """
     return "".join(
         num(part, comma) if _NUMBER.fullmatch(part) else escape(part)
@@ -204,7 +237,13 @@ def with_numbers(text: str, comma: bool = False) -> str:
 
 
 def mark(m: str) -> str:
-    """A significance mark as a superscript (``\\textsuperscript{**}``, ``\\textsuperscript{\\dag}``)."""
+    r"""A significance mark as a superscript; empty for no mark.
+
+    Examples
+    --------
+    >>> print(mark("**"), mark("†"))
+    \textsuperscript{**} \textsuperscript{\dag}
+    """
     return "\\textsuperscript{" + m.replace("†", r"\dag") + "}" if m else ""
 
 
@@ -234,6 +273,7 @@ METRIC_NAMES = {
     "measure_s": "$\\mathit{measure}_S$",
     "measure_c": "$\\mathit{measure}_C$",
 }
+#: The short forms of :data:`METRIC_NAMES`, for column headers.
 SHORT_NAMES = {
     "accuracy": N_("Acc."),
     "f1": "F$_1$",
@@ -256,10 +296,15 @@ SHORT_NAMES = {
 
 
 def metric_name(ma: MetricAnalysis | str, short: bool = False) -> str:
-    """The metric's name as LaTeX: its typeset symbol when known, else the escaped name.
+    r"""The metric's name as LaTeX: its typeset symbol when known, else the escaped name.
 
     The long form (``short=False``) adds the averaged labels or the positive class from the
     metric's parameters; the short form is for column headers.
+
+    Examples
+    --------
+    >>> print(metric_name("macro_f1"), metric_name("macro_f1", short=True), metric_name("my_f"))
+    macro-averaged F$_1$ score macro-F$_1$ my\_f
     """
     name = ma if isinstance(ma, str) else ma.name
     table = SHORT_NAMES if short else METRIC_NAMES

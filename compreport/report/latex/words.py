@@ -1,5 +1,7 @@
-"""The words of the LaTeX tables in the report's language (:mod:`compreport.language`): column headers,
-the pieces captions share, the legend rows that hold mathematics.
+"""The words of the LaTeX tables in the report's language: headers, shared caption pieces, legend.
+
+Column headers, the pieces captions share and the legend rows that hold mathematics are
+translated by :mod:`compreport.language`.
 
 Captions are LaTeX. A translated text that holds our own markup (``\\ref{...}``,
 ``$\\alpha = ...$``) receives it through placeholders, so the translation table holds no braces of
@@ -23,7 +25,8 @@ LEGEND_TEX = {
     ),
     "Poss. compars.": N_(r"Total possible comparisons, $m(m-1)/2$"),
     "CV": N_(
-        r"Coefficient of variation of competitors' performance, $\mathit{{CV}} = 100\,s/\bar{{x}}$, in \%"
+        r"Coefficient of variation of competitors' performance, "
+        r"$\mathit{{CV}} = 100\,s/\bar{{x}}$, in \%"
     ),
     "PPI": N_(
         r"Possible percentage improvement, e.g.\ for {f1}: $100\,(1 - \mbox{{{f1} of the winner}})$"
@@ -44,12 +47,21 @@ def header(text: str) -> str:
 
 
 def part(k: int, n: int) -> str:
-    """`` (part k of n)`` after a caption's head, when a table is split; else empty."""
+    """`` (part k of n)`` after a caption's head, when a table is split; else empty.
+
+    Examples
+    --------
+    >>> part(2, 3)
+    ' (part 2 of 3)'
+    >>> part(1, 1)
+    ''
+    """
     return tr(" (part {k} of {n})", k=k, n=n) if n > 1 else ""
 
 
 def continued(head: str, first: str, k: int, n: int) -> str:
-    """Caption of a row-split part after the first: short, pointing at the first part (label ``first``)."""
+    """The caption of a row-split part after the first: short, pointing at the first part (label
+    ``first``)."""
     return tr(
         "{head} (continued from Table~{ref}, part {k} of {n}).",
         head=head,
@@ -60,12 +72,19 @@ def continued(head: str, first: str, k: int, n: int) -> str:
 
 
 def alpha(value: float, comma: bool = False) -> str:
-    """``$\\alpha = 0.05$`` (``comma``: ``0{,}05``)."""
+    """``alpha`` as LaTeX math, with a decimal comma when ``comma``.
+
+    Examples
+    --------
+    >>> print(alpha(0.05), alpha(0.05, comma=True))
+    $\\alpha = 0{.}05$ $\\alpha = 0{,}05$
+    """
     return f"$\\alpha = {num(float(value), comma, math=True)}$"
 
 
 def level(settings, comma: bool = False) -> str:
-    """The confidence level's number, ``95`` (the caption writes the percent sign; ``comma``: ``99,9``)."""
+    """The confidence level's number, ``95`` (the caption writes the percent sign; ``comma``:
+    ``99,9``)."""
     return num(100 * settings.level, comma)
 
 
@@ -75,5 +94,6 @@ def p_test(test: str) -> str:
 
 
 def ci_method(method: str) -> str:
-    """The interval method as a caption names it: its label in the vocabulary (``percentile``, ``BCa``), escaped."""
+    """The interval method as a caption names it: its label in the vocabulary (``percentile``,
+    ``BCa``), escaped."""
     return escape(vocab.CI_METHODS[method].label)

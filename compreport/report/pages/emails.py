@@ -1,14 +1,15 @@
-"""Emails to the teams, ready to open in a mail client: ``OUT/emails/<team>.eml``. Nothing is sent.
+"""Emails to the teams, ready to open in a mail client: ``OUT/emails/<team>.eml``; nothing is sent.
 
 ``--emails FILE`` (``Report.write(emails=...)``) names a CSV or TSV file with one row per team:
 ``team, address[, language]`` (an optional header row starting with ``team``; several addresses
 separated by commas in one quoted cell; the language, ``en`` or ``es``, words the subject and body,
-by default the report's; the attached letters are in the report's language). Each email has a ``To``, a ``Subject``, a short plain-text
-body with the team's results in words (rank, score, interval, group and the stored verdict of every
-run, from the team sheet's context: :func:`compreport.report.pages.team.team_context`), and the team's
-letter of every competition it took part in attached (``<competition>/teams/<team>.pdf``). Built
-with the standard library's :mod:`email` package; no ``Date`` or ``Message-ID`` header and a MIME
-boundary derived from the content, so the same report gives byte-identical files.
+by default the report's; the attached letters are in the report's language). Each email has a
+``To``, a ``Subject``, a short plain-text body with the team's results in words (rank, score,
+interval, group and the stored verdict of every run, from the team sheet's context:
+:func:`compreport.report.pages.team.team_context`), and the team's letter of every competition it
+took part in attached (``<competition>/teams/<team>.pdf``). Built with the standard library's
+:mod:`email` package; no ``Date`` or ``Message-ID`` header and a MIME boundary derived from the
+content, so the same report gives byte-identical files.
 """
 
 from __future__ import annotations
@@ -43,7 +44,14 @@ class Recipient:
 
 
 def _clean(text: str) -> str:
-    """A header-safe line: control characters (CR, LF, tab, ESC...) become spaces."""
+    """A header-safe line: control characters (CR, LF, tab, ESC...) become spaces, runs of spaces
+    one.
+
+    Examples
+    --------
+    >>> _clean("Team\\r\\nBcc: x@y.org")
+    'Team Bcc: x@y.org'
+    """
     return " ".join("".join(ch if ch.isprintable() else " " for ch in str(text)).split())
 
 
@@ -62,7 +70,8 @@ def read_recipients(path: str | Path) -> Recipients:
     ------
     InputError
         A missing, unreadable, empty or non-UTF-8 file, a row without a team or an address, an
-        address without ``@`` or with control characters, a team listed twice; naming the file and row.
+        address without ``@`` or with control characters, a team listed twice; naming the file
+        and row.
     """
     shown = str(path)
     text = decode(shown, read_bytes(shown))
@@ -87,15 +96,15 @@ def read_recipients(path: str | Path) -> Recipients:
             raise InputError(f"{where}: {to!r} is not an email address")
         if team in seen:
             raise InputError(
-                f"{where}: team {team!r} is listed twice (also row {seen[team]}); give its addresses "
-                f"in one cell, separated by commas"
+                f"{where}: team {team!r} is listed twice (also row {seen[team]}); give its "
+                f"addresses in one cell, separated by commas"
             )
         seen[team] = number
         wording = cells[2].lower() if len(cells) > 2 and cells[2] else None
         if wording is not None and wording not in LANGUAGES:
             note(
-                f"{where}: language {wording!r} is not available (only {', '.join(LANGUAGES)}); the email to "
-                f"{team!r} is in the report's language"
+                f"{where}: language {wording!r} is not available (only {', '.join(LANGUAGES)}); "
+                f"the email to {team!r} is in the report's language"
             )
             wording = None
         out.append(
@@ -116,8 +125,8 @@ def _body(analysis: Analysis, team: str, parts: list[tuple], fmt: model.Format) 
         tr("Dear {team} team,", team=team),
         "",
         tr(
-            "these are the results of your runs in {event}. The attached PDF (one per competition) has a page "
-            "per run with the details and the method.",
+            "these are the results of your runs in {event}. The attached PDF (one per competition) "
+            "has a page per run with the details and the method.",
             event=event,
         ),
         "",
@@ -126,8 +135,8 @@ def _body(analysis: Analysis, team: str, parts: list[tuple], fmt: model.Format) 
         first = team_context(analysis, comp, runs[0], fmt)
         lines += [
             tr(
-                "{competition} - ranked by {metric} ({direction}); {level} bootstrap intervals from {resamples} "
-                "resamples; verdicts: {rule}, alpha = {alpha}.",
+                "{competition} - ranked by {metric} ({direction}); {level} bootstrap intervals "
+                "from {resamples} resamples; verdicts: {rule}, alpha = {alpha}.",
                 competition=comp.name,
                 metric=first["metric"],
                 direction=first["direction"],
@@ -142,7 +151,8 @@ def _body(analysis: Analysis, team: str, parts: list[tuple], fmt: model.Format) 
             c = team_context(analysis, comp, system, fmt)
             lines.append(
                 tr(
-                    "- {system}: rank {rank} of {m}, {metric} = {score} ({level} CI {ci}), group {group}.",
+                    "- {system}: rank {rank} of {m}, {metric} = {score} ({level} CI {ci}), group "
+                    "{group}.",
                     system=system,
                     rank=c["rank"],
                     m=c["m"],
@@ -172,9 +182,27 @@ def _body(analysis: Analysis, team: str, parts: list[tuple], fmt: model.Format) 
 def write_emails(
     analysis: Analysis, out: Path, recipients: Recipients, fmt: model.Format | None = None
 ) -> list[Path]:
-    """Write ``out/emails/<team>.eml`` for every team of ``recipients`` with a run in the report, its
-    letters (already written under ``out``) attached; a note names the teams without an address and
-    the listed teams without a run. Returns the paths written."""
+    """Write ``out/emails/<team>.eml`` for every team of ``recipients`` with a run in the report.
+
+    Each email has the team's letters (already written under ``out``) attached; a note names the
+    teams without an address and the listed teams without a run.
+
+    Parameters
+    ----------
+    analysis : Analysis
+        What the emails report.
+    out : Path
+        The report root, holding the letters.
+    recipients : Recipients
+        The addresses file (:func:`read_recipients`).
+    fmt : Format, optional
+        The decimals of the numbers; default ``Format()``.
+
+    Returns
+    -------
+    list of Path
+        The files written.
+    """
     fmt = fmt or model.Format()
     source, recipients = recipients.source, recipients.rows
     letters: dict[str, list[tuple]] = {}  # team -> [(comp, runs, pdf path)]
@@ -190,7 +218,8 @@ def write_emails(
     missing = [t for t in letters if t not in listed]
     if missing:
         note(
-            f"no address for {len(missing)} team(s) in {source}, so no email: {', '.join(map(repr, missing))}"
+            f"no address for {len(missing)} team(s) in {source}, so no email: "
+            f"{', '.join(map(repr, missing))}"
         )
     known = [r for r in recipients if r.team in letters]
     files = email_files([r.team for r in known])
@@ -201,9 +230,8 @@ def write_emails(
         msg = EmailMessage(policy=policy.SMTP)
         msg["To"] = r.to
         with language(r.language or current()):
-            event = title or ", ".join(
-                comp.name for comp, _, _ in parts
-            )  # every competition it covers
+            # the workshop, else every competition the email covers
+            event = title or ", ".join(comp.name for comp, _, _ in parts)
             msg["Subject"] = _clean(tr("{event}: results of {team}", event=event, team=r.team))
             body = _body(analysis, r.team, [(c, runs) for c, runs, _ in parts], fmt)
         msg.set_content(body)
@@ -214,9 +242,8 @@ def write_emails(
             msg.add_attachment(
                 data, maintype="application", subtype="pdf", filename=f"{comp.id}-{pdf.name}"
             )
-        msg.set_boundary(
-            f"==compreport-{digest.hexdigest()[:32]}"
-        )  # from the content: reproducible
+        # a boundary from the content: the same report gives the same file
+        msg.set_boundary(f"==compreport-{digest.hexdigest()[:32]}")
         path = out / "emails" / files[r.team]
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(msg.as_bytes())

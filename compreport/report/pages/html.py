@@ -1,16 +1,17 @@
 """HTML reports: one self-contained page per competition and a workshop overview.
 
-Every page is a single file: CSS in a ``<style>`` block, figures as inline SVG, no scripts,
-fonts or other resources fetched from anywhere; the only links are relative links between the
-files of one report directory. The same HTML, with print CSS, is what :mod:`compreport.report.pages.pdf`
-turns into PDF; ``for_pdf`` pages leave the CSS to it (:func:`stylesheet`, parsed once per process),
-carry each figure as an ``<img>`` of its SVG and mark where names may wrap with U+200B instead of
+Every page is a single file: CSS in a ``<style>`` block, figures as inline SVG, no scripts, fonts or
+other resources fetched from anywhere; the only links are relative links between the files of one
+report directory. The same HTML, with print CSS, is what :mod:`compreport.report.pages.pdf` turns
+into PDF; ``for_pdf`` pages leave the CSS to it (:func:`stylesheet`, parsed once per process), carry
+each figure as an ``<img>`` of its SVG and mark where names may wrap with U+200B instead of
 ``<wbr>`` (what WeasyPrint makes of ``<wbr>``): the same PDF, with far fewer elements to style.
 
 Nothing here computes or decides: the tables are :mod:`compreport.report.model` tables (the same
 cells, digits and bold as LaTeX and Markdown), the verdicts are the stored ones, the figures come
-from the report's :class:`~compreport.report.figures.gallery.Gallery` (drawn once per run). The Jinja
-templates live in ``templates/html/``; autoescaping is on, so a team called ``<script>`` is text.
+from the report's :class:`~compreport.report.figures.gallery.Gallery` (drawn once per run). The
+Jinja templates live in ``templates/html/``; autoescaping is on, so a team called ``<script>`` is
+text.
 """
 
 from __future__ import annotations
@@ -42,39 +43,49 @@ SUMMARY_COLUMNS_PER_BLOCK = 7
 
 
 def intervals(settings: Settings, with_level: bool = True) -> str:
-    """``95% percentile intervals`` (``percentile intervals`` without the level), in the report's language
-    (:data:`compreport.language.vocabulary.INTERVAL_PHRASES`)."""
+    """``95% percentile intervals`` (``percentile intervals`` without the level), in the report's
+    language (:data:`compreport.language.vocabulary.INTERVAL_PHRASES`)."""
     with_words, bare = vocab.INTERVAL_PHRASES[settings.ci_method]
     return tr(with_words, level=prose.level(settings)) if with_level else tr(bare)
 
 
 def template_tr(text: str, /, **values):
-    """:func:`~compreport.language.tr` for the templates: the text is markup, as the template's own text is
-    (entities such as ``&alpha;`` and tags such as ``<em>`` stay as written), and the values are escaped
-    unless they are markup themselves (a ``<span class="system">`` built with :func:`breakable`), so a
-    team's name is always text. Only literal texts of the templates are passed here."""
+    """:func:`~compreport.language.tr` for the templates: the text is markup, as the template's own
+    text is (entities such as ``&alpha;`` and tags such as ``<em>`` stay as written), and the values
+    are escaped unless they are markup themselves (a ``<span class="system">`` built with
+    :func:`breakable`), so a team's name is always text. Only literal texts of the templates are
+    passed here."""
     from markupsafe import Markup
 
     return Markup(tr(text)).format(**values) if values else Markup(tr(text))
 
 
-#: In print a SHA-256 stays on one line (measuring where it could wrap anywhere is costly), unless an
-#: input file's name has a longer run than this that cannot wrap: the half page left could not hold it.
+#: In print a SHA-256 stays on one line (measuring where it could wrap anywhere is costly), unless
+#: an input file's name has a longer run than this that cannot wrap: the half page left could not
+#: hold it.
 HASH_BESIDE = 28
 
 
 def _unbreakable(name) -> int:
-    """The length of the longest run of ``name`` that :func:`breakable` cannot wrap (spaces wrap)."""
+    """The length of the longest run of ``name`` that :func:`breakable` cannot wrap (spaces
+    wrap)."""
     return max((len(word) for piece in pieces(name) for word in piece.split()), default=0)
 
 
 def breakable(name, for_pdf: bool = False) -> str:
     """A name as escaped HTML (a :class:`markupsafe.Markup`) that may wrap only after a separator
-    (:func:`~compreport.report.naming.pieces`) or a space, never inside a word: ``<wbr>`` after each run
-    of separators (``UNED-NLP.run1`` wraps as ``UNED-`` / ``NLP.`` / ``run1``, never ``UNED-NL`` /
-    ``P.run1``); ``for_pdf``: a zero-width space instead, the text WeasyPrint gives a ``<wbr>`` (one
-    element and one pseudo-element fewer to style).
-    The CSS keeps ``overflow-wrap: normal`` on names, so a browser (and WeasyPrint) breaks nowhere else."""
+    (:func:`~compreport.report.naming.pieces`) or a space, never inside a word.
+
+    ``<wbr>`` follows each run of separators (``UNED-NLP.run1`` wraps as ``UNED-`` / ``NLP.`` /
+    ``run1``, never ``UNED-NL`` / ``P.run1``); ``for_pdf``: a zero-width space instead, the text
+    WeasyPrint gives a ``<wbr>`` (one element and one pseudo-element fewer to style). The CSS keeps
+    ``overflow-wrap: normal`` on names, so a browser (and WeasyPrint) breaks nowhere else.
+
+    Examples
+    --------
+    >>> print(breakable("<b>UNED-NLP.run1"))
+    &lt;b&gt;UNED-<wbr>NLP.<wbr>run1
+    """
     from markupsafe import Markup, escape
 
     return Markup(
@@ -111,17 +122,17 @@ def environment():
 
 
 def aligned(cell: model.Cell, bold: bool = False):
-    """A cell's text as escaped HTML; when it is bold (``cell.bold``, or ``bold``: a row set in bold)
-    and a number, its fraction in a box as wide as the same digits in regular weight (``.frac.wN``,
-    report.css: N ``ch``), so its decimal point sits where the column's other numbers put theirs."""
+    """A cell's text as escaped HTML; when it is bold (``cell.bold``, or ``bold``: a row set in
+    bold) and a number, its fraction in a box as wide as the same digits in regular weight
+    (``.frac.wN``, report.css: N ``ch``), so its decimal point sits where the column's other numbers
+    put theirs."""
     from markupsafe import Markup, escape
 
     frac = cell.fraction if cell.bold or bold else ""
     if not frac:
         return escape(cell.text)
-    return Markup(
-        f'{escape(cell.text[: -len(frac)])}<span class="frac w{len(frac)}"><span>{frac}</span></span>'
-    )
+    whole = escape(cell.text[: -len(frac)])
+    return Markup(f'{whole}<span class="frac w{len(frac)}"><span>{frac}</span></span>')
 
 
 def render(template: str, **context) -> str:
@@ -136,7 +147,8 @@ def stylesheet(name: str) -> str:
 
 
 def citation_segments(segments) -> list[dict]:
-    """Prose segments as ``{"text": ...}`` or ``{"cite": "Author, year", "key": ...}`` for the templates."""
+    """Prose segments as ``{"text": ...}`` or ``{"cite": "Author, year", "key": ...}`` for the
+    templates."""
     return [
         {"cite": "; ".join(references.short(k) for k in s.keys), "key": s.key}
         if isinstance(s, prose.Cite)
@@ -158,14 +170,18 @@ def methods_context(settings: Settings, comps=()) -> dict:
 
 
 def _basename(path) -> str:
+    """The last part of a path written with ``/`` or ``\\`` (an input's name on any system)."""
     return re.split(r"[\\/]", str(path or ""))[-1]
 
 
 def provenance(analysis: Analysis, comp: CompetitionAnalysis | None = None) -> dict:
     """Version, settings, rule of the verdicts, input files with their SHA-256, notes and engine.
-    ``rows`` and ``engine`` are (label, value, code): ``code`` True for a value that is an identifier
-    (a setting as given to compreport, the engine's parts and their keys), shown as code in every language;
-    ``long_names``: an input's name too long to leave a SHA-256 unwrapped beside it (:data:`HASH_BESIDE`)."""
+
+    ``rows`` and ``engine`` are (label, value, code): ``code`` True for a value that is an
+    identifier (a setting as given to compreport, the engine's parts and their keys), shown as code
+    in every language; ``long_names``: an input's name too long to leave a SHA-256 unwrapped beside
+    it (:data:`HASH_BESIDE`). Without ``comp``, the overview's: no inputs, notes or engine.
+    """
     s = analysis.settings
     rows = [
         (tr("compreport version"), analysis.version, False),
@@ -197,8 +213,8 @@ def provenance(analysis: Analysis, comp: CompetitionAnalysis | None = None) -> d
 
 
 def _scope_svg(svg: str, prefix: str) -> str:
-    """Prefix the ids of one inline SVG (and the references to them) so that several figures on one
-    page cannot clash (matplotlib names clip paths and glyphs per figure)."""
+    """Prefix the ids of one inline SVG (and the references to them) so that several figures on
+    one page cannot clash (matplotlib names clip paths and glyphs per figure)."""
     ids = set(re.findall(r'\bid="([^"]+)"', svg))
     if not ids:
         return svg
@@ -208,9 +224,10 @@ def _scope_svg(svg: str, prefix: str) -> str:
 
 
 def svg_markup(svg: str | None, prefix: str, for_pdf: bool = False):
-    """One figure's SVG text, its ids scoped by ``prefix``, as markup for the templates (None stays None);
-    ``for_pdf``: an ``<img>`` with the SVG as a ``data:`` URL, drawn alike but outside the page's
-    cascade (inline, each of its hundreds of elements would be styled as HTML before being drawn)."""
+    """One figure's SVG text, its ids scoped by ``prefix``, as markup for the templates (None stays
+    None); ``for_pdf``: an ``<img>`` with the SVG as a ``data:`` URL, drawn alike but outside the
+    page's cascade (inline, each of its hundreds of elements would be styled as HTML before being
+    drawn)."""
     from markupsafe import Markup
 
     if svg is None:
@@ -228,7 +245,8 @@ def svg_markup(svg: str | None, prefix: str, for_pdf: bool = False):
 def figure_blocks(
     analysis: Analysis, comp: CompetitionAnalysis, gallery: Gallery, for_pdf: bool = False
 ) -> tuple[dict, list]:
-    """SVG figures of one competition (:func:`svg_markup`): ({metric name: [figure, ...]}, [other figures])."""
+    """The figures of one competition as markup (:func:`svg_markup`): ``({metric name: [figure,
+    ...]}, [other figures])``."""
     stems = {stem: name for name, stem in metric_stems(comp).items()}
     per_metric: dict[str, list] = {ma.name: [] for ma in comp.metrics}
     others: list = []
@@ -349,9 +367,8 @@ def competition_context(
         "fmt": fmt,
         "family_words": vocab.FAMILIES[s.family].words,
         "alerts": alerts(s, comp),
-        "unsettled": sum(
-            c.settled is False for ma in comp.metrics for c in ma.pairs
-        ),  # the stored flags, counted
+        # the stored flags, counted
+        "unsettled": sum(c.settled is False for ma in comp.metrics for c in ma.pairs),
     }
 
 
@@ -370,12 +387,12 @@ def competition_html(
 ) -> str:
     """One self-contained HTML page for one competition.
 
-    Leaderboard with CIs and significance groups, per metric the ordered CIs, the differences
-    from the best, the lower-triangular pairwise matrix shaded by the stored verdict p-value, the
+    Leaderboard with CIs and significance groups, per metric the ordered CIs, the differences from
+    the best, the lower-triangular pairwise matrix shaded by the stored verdict p-value, the
     pairwise p-values (raw, Bonferroni, Holm, BH) and the figures (inline SVG, from ``gallery``;
     none without one); then the methods paragraph with its references and the provenance.
-    ``for_pdf``: no link back to the overview, wide matrices split in column blocks on landscape pages
-    (and no ``<style>``, figures as images, U+200B for ``<wbr>``: see the module's notes).
+    ``for_pdf``: no link back to the overview, wide matrices split in column blocks on landscape
+    pages (and no ``<style>``, figures as images, U+200B for ``<wbr>``: see the module's notes).
     """
     return render(
         "competition.html",
@@ -395,7 +412,8 @@ def _runs(items: list, key) -> list[list]:
 
 
 def _spans(values: list) -> list[tuple[str, int]]:
-    """Consecutive equal values as ``(label, count)``; a tuple value is labelled by its last element."""
+    """Consecutive equal values as ``(label, count)``; a tuple value is labelled by its last
+    element."""
     return [
         (run[0][-1] if isinstance(run[0], tuple) else run[0], len(run))
         for run in _runs(values, lambda v: v)
@@ -451,6 +469,7 @@ def summary_blocks(analysis: Analysis, fmt: model.Format, *, for_pdf: bool) -> l
 
 
 def _ppi_note(summary, ids) -> object:
+    """:func:`~compreport.report.prose.ppi_note` as markup, its names escaped; None for none."""
     from markupsafe import Markup, escape
 
     note = prose.ppi_note(summary, ids, escape)
@@ -505,6 +524,7 @@ def index_html(
 
 
 def _write(path: Path, text: str) -> Path:
+    """Write ``text`` to ``path`` (UTF-8, ``\\n`` line ends), making its folder; return ``path``."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", encoding="utf-8", newline="\n") as fh:
         fh.write(text)
@@ -514,7 +534,8 @@ def _write(path: Path, text: str) -> Path:
 def write_html(
     analysis: Analysis, out: Path, fmt: model.Format | None = None, gallery: Gallery | None = None
 ) -> list[Path]:
-    """Write ``out/index.html`` and ``out/<id>/report.html`` for every competition; return the paths."""
+    """Write ``out/index.html`` and ``out/<id>/report.html`` for every competition; return the
+    paths written (``gallery``: the report's figures, by default a new gallery drawing them)."""
     out = Path(out)
     gallery = gallery if gallery is not None else Gallery(analysis)
     written = [_write(out / "index.html", index_html(analysis, fmt, gallery))]

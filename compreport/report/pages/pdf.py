@@ -1,17 +1,17 @@
-"""PDF reports with WeasyPrint: the competition reports, the workshop overview and one-page team sheets.
+"""PDF reports with WeasyPrint: the competition reports, the workshop overview, the team letters.
 
 The PDFs are the HTML of :mod:`compreport.report.pages.html` under its print CSS (A4, page numbers,
 repeated table headers, landscape pages for wide pairwise matrices). WeasyPrint is imported
 only here, and only when PDF output is asked for. The pages are rendered ``for_pdf``: without
-their ``<style>``, whose stylesheets each process parses once (:class:`_Renderer`).
+their ``<style>``, whose stylesheets each process parses once (:class:`PdfRenderer`).
 
 * Nothing is fetched: the URL fetcher refuses every URL that is not a ``data:`` URL (the pages
   reference none anyway; the refusals are recorded in :data:`REFUSED` for the tests).
 * Reproducible: no creation/modification dates, no file identifier, so the same inputs give
   byte-identical PDFs.
-* Team letters: ``<id>/teams/<team>.pdf`` for every team with a run that is not a baseline, one page
-  per run, best run first (a page is rendered again with smaller type when it overflows); file
-  names come from :func:`compreport.report.naming.team_letters`.
+* Team letters: ``<id>/teams/<team>.pdf`` for every team with a run that is not a baseline, one
+  page per run, best run first (a page is rendered again with smaller type when it overflows);
+  file names come from :func:`compreport.report.naming.team_letters`.
 """
 
 from __future__ import annotations
@@ -34,14 +34,17 @@ _TEAM_DENSITIES = (
     None,
     "body.team { font-size: 8.5pt !important; } body.team table { font-size: 8pt !important; }",
     "body.team { font-size: 7pt !important; line-height: 1.2 !important; }"
-    " body.team table { font-size: 6.5pt !important; } body.team h2 { margin-top: .6em !important; }",
-    "@page { margin: 10mm !important; } body.team { font-size: 5.5pt !important; line-height: 1.15 !important; }"
+    " body.team table { font-size: 6.5pt !important; }"
+    " body.team h2 { margin-top: .6em !important; }",
+    "@page { margin: 10mm !important; }"
+    " body.team { font-size: 5.5pt !important; line-height: 1.15 !important; }"
     " body.team table { font-size: 5.5pt !important; } body.team h1 { font-size: 12pt !important; }"
     " body.team h2 { margin-top: .4em !important; }",
 )
 
 
 def _weasyprint():
+    """The weasyprint module; RuntimeError naming what is missing when it cannot be imported."""
     try:
         import weasyprint
     except (ImportError, OSError) as exc:  # OSError: Pango/HarfBuzz libraries missing
@@ -52,6 +55,7 @@ def _weasyprint():
 
 
 def _refuse(url: str) -> None:
+    """Record ``url`` in :data:`REFUSED` and refuse it (ValueError)."""
     REFUSED.append(url)
     raise ValueError(f"compreport does not fetch external resources: {url[:80]!r}")
 
@@ -83,10 +87,13 @@ _REPORT_CSS = ("report.css",)
 _TEAM_CSS = ("report.css", "team.css")
 
 
-class _Renderer:
-    """One WeasyPrint set-up (fetcher, fonts, parsed stylesheets) shared by every document of a report.
-    WeasyPrint gives stylesheets passed to it the user origin: above its defaults, below a page's own
-    declarations (``style`` attributes; our pages have none)."""
+class PdfRenderer:
+    """One WeasyPrint set-up (fetcher, fonts, parsed stylesheets) shared by the documents of a
+    process.
+
+    WeasyPrint gives stylesheets passed to it the user origin: above its defaults, below a page's
+    own declarations (``style`` attributes; our pages have none).
+    """
 
     def __init__(self):
         self.wp = _weasyprint()
@@ -97,7 +104,8 @@ class _Renderer:
         self._sheets: dict[str, object] = {}
 
     def _sheet(self, css: str):
-        """``css`` parsed once (parsing and compiling the selectors costs as much as styling a team sheet)."""
+        """``css`` parsed once (parsing and compiling the selectors costs as much as styling a team
+        sheet)."""
         if css not in self._sheets:
             self._sheets[css] = self.wp.CSS(
                 string=css, url_fetcher=self.fetcher, font_config=self.fonts
@@ -105,7 +113,8 @@ class _Renderer:
         return self._sheets[css]
 
     def render(self, page: str, sheets: tuple[str, ...] = _REPORT_CSS, css: str | None = None):
-        """Lay out a ``for_pdf`` page under the stylesheets ``sheets`` of ``templates/html``, then ``css``."""
+        """Lay out a ``for_pdf`` page under the stylesheets ``sheets`` of ``templates/html``, then
+        ``css``; return WeasyPrint's document, without dates."""
         wp = self.wp
         stylesheets = [self._sheet(html.stylesheet(name)) for name in sheets] + (
             [self._sheet(css)] if css else []
@@ -120,6 +129,7 @@ class _Renderer:
 
     @staticmethod
     def write(doc, path: Path) -> Path:
+        """Write ``doc`` as PDF to ``path`` (without a file identifier); return ``path``."""
         path.parent.mkdir(parents=True, exist_ok=True)
         doc.write_pdf(path, pdf_identifier=False)
         return path
@@ -133,60 +143,92 @@ def write_pdf(
     jobs: int = 1,
     progress: bool = False,
 ) -> list[Path]:
-    """Write ``out/overview.pdf``, ``out/<id>/report.pdf`` and ``out/<id>/teams/<file>.pdf`` (one letter
-    per team, one page per run, see :func:`compreport.report.naming.team_letters`), each document by
-    one of up to ``jobs`` worker processes (:func:`~compreport.report.workers.run_tasks`; the files do
-    not depend on it), with a progress bar on stderr when ``progress``; return the paths written."""
+    """Write the PDF documents of a report.
+
+    ``out/overview.pdf``, ``out/<id>/report.pdf`` and ``out/<id>/teams/<file>.pdf`` (one letter per
+    team, one page per run, see :func:`compreport.report.naming.team_letters`).
+
+    Parameters
+    ----------
+    analysis : Analysis
+        What the documents report.
+    out : Path
+        The report root.
+    fmt : Format, optional
+        The decimals of the numbers; default ``Format()``.
+    gallery : Gallery, optional
+        The report's figures; default a new gallery, which draws each figure a page shows.
+    jobs : int
+        Worker processes drawing the documents (:func:`compreport.workers.run_tasks`; the files
+        do not depend on it); default 1.
+    progress : bool
+        Show a progress bar on stderr.
+
+    Returns
+    -------
+    list of Path
+        The files written.
+
+    Raises
+    ------
+    RuntimeError
+        When WeasyPrint or its system libraries are missing.
+    """
     from compreport.workers import run_tasks
 
     out = Path(out)
     fmt = fmt or model.Format()
     gallery = gallery if gallery is not None else Gallery(analysis)
     _weasyprint()  # a missing WeasyPrint is one error here, not one per worker
-    tasks = [(_overview, (analysis, fmt, gallery, out / "overview.pdf"))]
+    tasks = [(write_overview, (analysis, fmt, gallery, out / "overview.pdf"))]
     for comp in analysis.competitions:
         cdir = competition_dir(out, comp)
-        tasks.append((_report, (analysis, comp, fmt, gallery, cdir / "report.pdf")))
+        tasks.append((write_report, (analysis, comp, fmt, gallery, cdir / "report.pdf")))
         tasks += [
-            (_letter, (analysis, comp, runs, fmt, cdir / "teams" / name))
+            (write_letter, (analysis, comp, runs, fmt, cdir / "teams" / name))
             for name, runs in team_letters(comp).values()
         ]
     return run_tasks(tasks, jobs, "PDF documents" if progress else None)
 
 
-_RENDERERS: dict[int, _Renderer] = {}
+#: The WeasyPrint set-up of this process, by process id (a forked worker makes its own).
+_RENDERERS: dict[int, PdfRenderer] = {}
 
 
-def _renderer() -> _Renderer:
+def renderer() -> PdfRenderer:
     """This process's WeasyPrint set-up (one per worker process, reused by its documents)."""
     pid = os.getpid()
     if pid not in _RENDERERS:
         _RENDERERS.clear()
-        _RENDERERS[pid] = _Renderer()
+        _RENDERERS[pid] = PdfRenderer()
     return _RENDERERS[pid]
 
 
-def _overview(analysis: Analysis, fmt: model.Format, gallery: Gallery, path: Path) -> Path:
-    r = _renderer()
+def write_overview(analysis: Analysis, fmt: model.Format, gallery: Gallery, path: Path) -> Path:
+    """Write the workshop overview to ``path``; return ``path``."""
+    r = renderer()
     return r.write(r.render(html.index_html(analysis, fmt, gallery, for_pdf=True)), path)
 
 
-def _report(analysis: Analysis, comp, fmt: model.Format, gallery: Gallery, path: Path) -> Path:
-    r = _renderer()
+def write_report(analysis: Analysis, comp, fmt: model.Format, gallery: Gallery, path: Path) -> Path:
+    """Write the report of competition ``comp`` to ``path``; return ``path``."""
+    r = renderer()
     return r.write(
         r.render(html.competition_html(analysis, comp, fmt, gallery, for_pdf=True)), path
     )
 
 
-def _letter(analysis: Analysis, comp, runs: list[str], fmt: model.Format, path: Path) -> Path:
-    r = _renderer()
+def write_letter(analysis: Analysis, comp, runs: list[str], fmt: model.Format, path: Path) -> Path:
+    """Write a team's letter to ``path``: the team sheet of each of ``runs``, one page each, in
+    order; return ``path``."""
+    r = renderer()
     pages = [
-        _team_document(r, team_html(analysis, comp, system, fmt, for_pdf=True)) for system in runs
+        team_document(r, team_html(analysis, comp, system, fmt, for_pdf=True)) for system in runs
     ]
     return r.write(pages[0].copy([page for doc in pages for page in doc.pages]), path)
 
 
-def _team_document(r: _Renderer, page: str):
+def team_document(r: PdfRenderer, page: str):
     """The team sheet (``for_pdf``) laid out on one page: smaller type while it overflows."""
     for css in _TEAM_DENSITIES:
         doc = r.render(page, _TEAM_CSS, css)

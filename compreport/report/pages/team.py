@@ -23,10 +23,10 @@ ALIKE_LISTED = 30
 
 
 def _comparison(ma, fmt: model.Format, a: str, b: str, settings) -> dict:
-    """The stored comparison of ``a`` and ``b`` as display text, oriented ``a`` − ``b`` (a baseline may
-    rank above the best, so the pair can be stored the other way round); ``draws``: the resamples (rounds
-    of the randomization test) behind its p-value when refinement drew more than the B of the
-    intervals, else None."""
+    """The stored comparison of ``a`` and ``b`` as display text, oriented ``a`` − ``b`` (a baseline
+    may rank above the best, so the pair can be stored the other way round); ``draws``: the
+    resamples (rounds of the randomization test) behind its p-value when refinement drew more than
+    the B of the intervals, else None."""
     c, flipped = ma.pair(a, b)
     sign = -1.0 if flipped else 1.0
     lo, hi = sorted((sign * c.ci_low, sign * c.ci_high)) if flipped else (c.ci_low, c.ci_high)
@@ -110,9 +110,8 @@ def team_context(
         "m": len(ma.scores),
         "winner": me.is_best,
         "best": ma.best,
-        "competing": int(
-            ma.competitiveness["m"]
-        ),  # the systems that compete, as the analysis counted them
+        # the systems that compete, as the analysis counted them
+        "competing": int(ma.competitiveness["m"]),
         "baselines_above": [
             x.system for x in ma.scores if x.system in comp.baselines and x.rank < me.rank
         ],
@@ -158,8 +157,11 @@ def team_html(
     *,
     for_pdf: bool = False,
 ) -> str:
-    """The one-page sheet of one system (rendered to PDF by :func:`compreport.report.pages.pdf.write_pdf`, ``for_pdf``:
-    see :mod:`compreport.report.pages.html`)."""
+    """The one-page sheet of one system as HTML.
+
+    ``for_pdf``: the page :func:`compreport.report.pages.pdf.write_pdf` renders (see
+    :mod:`compreport.report.pages.html`).
+    """
     return render(
         "team.html", **team_context(analysis, comp, system, fmt or model.Format()), for_pdf=for_pdf
     )
