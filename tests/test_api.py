@@ -436,6 +436,7 @@ def test_the_cli_is_a_client_of_the_public_api():
 @pytest.mark.parametrize(
     "jobs, formats, stages", [(1, "html", ["figures"]), (2, "pdf", ["figures", "PDF documents"])]
 )
+@pytest.mark.slow
 def test_progress_bars_name_the_stages(tmp_path, capsys, jobs, formats, stages):
     """``Report.write(progress=True)`` shows a bar per stage on stderr (the CLI: on a terminal, not
     with -q), counting finished figures and PDF documents, whether drawn here or by workers (the

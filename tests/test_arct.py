@@ -186,6 +186,7 @@ def test_the_organizers_xml_name_map_as_shipped():
     )
 
 
+@pytest.mark.slow
 def test_randomization_p_values_agree_with_the_organizers(tmp_path):
     """Each of the 231 p-values is within Monte-Carlo error of the organizers' (R = 10,000 rounds),
     and on the same side of 0.05.

@@ -23,9 +23,13 @@ from conftest import make_competition
 CHROMIUM = next(
     (p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None
 )
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="Chromium is not installed (`make test` installs it)"
-)
+#: Every test lays pages out in Chromium: slow (skipped by `pytest -m "not slow"`).
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        CHROMIUM is None, reason="Chromium is not installed (`make test` installs it)"
+    ),
+]
 
 WIDTHS = (1280, 390)
 #: The embedding frame's colour scheme is the page's ``prefers-color-scheme`` in Chromium.

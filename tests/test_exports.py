@@ -143,6 +143,7 @@ def test_cli_prints_the_leaderboard_unless_quiet(tmp_path, capsys):
     assert (tmp_path / "a/results.json").read_bytes() == (tmp_path / "b/results.json").read_bytes()
 
 
+@pytest.mark.slow
 def test_too_few_resamples_is_said_first_everywhere(tmp_path, capsys):
     """Holm over the 6 pairs of 4 systems needs p < 0.05/6: with B = 99 and no refinement no p-value
     can get there (1/(B+1) * 6 = 0.06), so the stored rule says it cannot reject, and the terminal

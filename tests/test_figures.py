@@ -90,6 +90,7 @@ def hlines(fig, gid: str) -> LineCollection:
 # --- files ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_figure_file_is_written(drawn, written):
     demo = drawn
     out, paths = written
@@ -367,6 +368,7 @@ def test_difference_replicates(demo):
         demo.competitions[0].primary.difference_replicates("nobody", a)
 
 
+@pytest.mark.slow
 def test_figures_from_results_json_skip_distributions(demo, tmp_path):
     back = Analysis.from_dict(demo.to_dict())
     comp = back.competitions[0]
@@ -444,6 +446,7 @@ def test_single_system_competition(tmp_path):
 # --- reproducibility and layout -------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_same_inputs_give_byte_identical_files(demo, tmp_path):
     comp = demo.competitions[0]
     # PDF and SVG files of two whole runs are compared in tests/test_report_cli.py; PNG here, of the
@@ -462,6 +465,7 @@ def test_same_inputs_give_byte_identical_files(demo, tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_fixed_layout_is_that_of_a_drawing(demo):
     """ReportFigure.fix_layout runs the layout engine without drawing: the axes and the tight box
     are where a drawing (without output) puts them, for intervals, histograms, facets and heat
@@ -581,6 +585,7 @@ def test_distribution_plot_under_randomization_shades_nothing():
 WORLD = ["Álvarez-UNED.01", "Ωμέγα-αβγ", "Пётр_Иванов", "東京大学-NLP", "ﬁne-tuned", "Zoë & Ørsted"]
 
 
+@pytest.mark.slow
 def test_pdf_fonts_from_a_small_copy_equal_those_from_the_file(demo, tmp_path, monkeypatch):
     """PDFs subset their fonts from a per-process copy of the font file (figstyle.lean_pdf_fonts),
     made again when a figure needs glyphs it lacks: the files are those subset from the file
@@ -653,6 +658,7 @@ def test_chinese_japanese_and_korean_names_are_drawn_with_an_installed_font(tmp_
     assert all(name in text for name in names), text
 
 
+@pytest.mark.slow
 def test_characters_no_font_has_are_one_warning_not_one_per_glyph(tmp_path, monkeypatch):
     """Without a CJK font matplotlib warns once per missing character and save (24 lines for two
     names): a report says it once, naming the characters and the names that hold them."""

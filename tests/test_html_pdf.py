@@ -192,6 +192,7 @@ def test_reference_texts():
 # HTML
 
 
+@pytest.mark.slow
 def test_html_parses_and_names_every_system(analysis, html_dir):
     index = (html_dir / "index.html").read_text(encoding="utf-8")
     page = _parse(index)
@@ -382,6 +383,7 @@ def pdf_dir(pdf_analysis, gallery, tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_report_pdfs(pdf_analysis, pdf_dir):
     analysis = pdf_analysis
     assert _pages(pdf_dir / "overview.pdf") >= 1

@@ -594,6 +594,7 @@ def _matrix_marks(tex: str) -> tuple[list[str], set[str]]:
     return listed, cells
 
 
+@pytest.mark.slow
 def test_legend_sets_x_bar_and_marks_only_those_that_can_occur(twelve):
     """The marks a legend lists are those a corrected p-value of that metric can earn under the
     stored rule: the stored scheme's (thresholds at most alpha: 0.001, 0.01 and 0.05 at alpha =

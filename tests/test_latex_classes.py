@@ -38,10 +38,14 @@ from conftest import make_competition
 
 HERE = Path(__file__).parent
 CEUR = HERE / "data" / "ceurart"
-pytestmark = pytest.mark.skipif(
-    shutil.which("pdflatex") is None or shutil.which("pdffonts") is None,
-    reason="pdflatex or pdffonts not installed",
-)
+#: Every test compiles LaTeX: slow (skipped by `pytest -m "not slow"`).
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        shutil.which("pdflatex") is None or shutil.which("pdffonts") is None,
+        reason="pdflatex or pdffonts not installed",
+    ),
+]
 
 #: 35 characters each, with the characters a LaTeX table must escape.
 LONG_NAMES = [

@@ -102,6 +102,7 @@ def test_email_parses_back_with_the_letter_attached(report):
     assert attachment.get_content() == letter.read_bytes()
 
 
+@pytest.mark.slow
 def test_hostile_team_name_cannot_inject_headers(report, tmp_path):
     """Team names come from participants: one with markup, quotes, a non-ASCII letter and CR/LF
     followed by a header (set on the analysis directly: no reader lets a newline through)."""

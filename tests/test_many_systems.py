@@ -62,6 +62,7 @@ def many(tmp_path_factory):
     return analysis, out
 
 
+@pytest.mark.slow
 def test_pairs_go_to_csv_and_a_heat_map_not_to_tables(many):
     analysis, out = many
     comp = analysis.competitions[0]

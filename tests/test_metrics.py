@@ -471,6 +471,7 @@ def check_close(got, exp, what):
         assert got == pytest.approx(exp, rel=1e-9, abs=1e-12), what
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(label_data())
 def test_classification_resamples(data):
@@ -483,6 +484,7 @@ def test_classification_resamples(data):
             check_close(got[s], exp, (name, s))
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(label_data(), st.data())
 def test_binary_and_label_subset_resamples(data, more):

@@ -28,6 +28,7 @@ def _outcomes(freq):
             yield x, p
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("freq", [[1, 2, 3], [1, 1, 1, 1, 2], [5, 1, 2]])
 def test_every_outcome_has_its_multinomial_probability(freq):
     rows = 30_000

@@ -18,6 +18,9 @@ import pytest
 
 from conftest import run_cli
 
+#: Runs the documented examples end to end: slow (skipped by `pytest -m "not slow"`).
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 API_PAGE = ROOT / "docs" / "api.md"

@@ -52,6 +52,7 @@ def _many(m=48, k=20, n=240, seed=5):
     return make_competition(gold, preds, metrics=["accuracy"], cid="many")
 
 
+@pytest.mark.slow
 def test_refinement_makes_groups_informative_where_fixed_b_cannot():
     """48 systems: Holm over 1,128 pairs cannot reject with B = 2,000 (1128/2001 > 0.05): one group.
     Refinement (on by default) re-estimates the p-values from up to 16 B = 32,000 resamples. The
@@ -129,6 +130,7 @@ def test_refined_p_values_are_those_of_the_larger_b():
     assert f"from {R:,} resamples" in sheet and "from 500 resamples" not in sheet
 
 
+@pytest.mark.slow
 def test_max_t_refinement_counts_only_what_is_unsettled():
     """Under the max-T step-down refinement adds resamples to the adjusted p-values from the first
     unsettled comparison on, and to the raw p-values of the same pairs (so a raw p-value and its

@@ -29,6 +29,7 @@ def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return run_cli(cwd, *args)
 
 
+@pytest.mark.slow
 @needs_tex
 def test_report_writes_every_format_and_is_byte_identical(two_competitions, tmp_path):
     outs = []

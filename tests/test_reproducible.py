@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 WORKSHOP = ROOT / "examples" / "workshop"
 
@@ -18,6 +20,7 @@ def _files(root: Path) -> dict[str, bytes]:
     }
 
 
+@pytest.mark.slow
 def test_blas_threads_do_not_change_results(tmp_path):
     """A threaded BLAS sums matrix products in an order that depends on its thread count; the MAE
     competition's intervals changed in the last digit between 1 and 2 OpenBLAS threads."""

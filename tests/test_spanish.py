@@ -198,6 +198,7 @@ needs_tex = pytest.mark.skipif(shutil.which("latexmk") is None, reason="latexmk 
 
 
 # two_competitions (conftest): the end-to-end workshop
+@pytest.mark.slow
 @needs_tex
 def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
     """Every format in Spanish (HTML, report and overview PDFs, team letters, LaTeX tables and the

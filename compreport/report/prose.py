@@ -605,9 +605,10 @@ def cannot_reject(settings: Settings, ma: MetricAnalysis) -> str | None:
     tested = int(v.get("tested", 0))
     resamples = int(v.get("resamples") or settings.bootstrap)
     return tr(
-        "Too few resamples for {metric}: with {resamples} no p-value can fall below 1/({n} + 1), so the {rule} "
-        "({tested} comparisons tested) can never reject at \u03b1 = {alpha}; every system shares one group and "
-        "ties with the best whatever the data. Use B = {need} or more.",
+        "Too few resamples for {metric}: with {resamples} no p-value can fall below "
+        "1/({n} + 1), so the {rule} ({tested} comparisons tested) can never reject at "
+        "\u03b1 = {alpha}; every system shares one group and ties with the best whatever the "
+        "data. Use B = {need} or more.",
         metric=metric_label(ma),
         resamples=draws(settings.test, resamples),
         n=count(resamples),
