@@ -140,6 +140,7 @@ def load(
     score_col=None,
     unjudged: bool | None = None,
     name: str | None = None,
+    out_dir=None,
 ) -> Inputs:
     """Read competitions from files, as the command line reads its INPUT.
 
@@ -193,6 +194,10 @@ def load(
     name : str, optional
         The competition's name (titles, captions; its id and folder are made from it) when ``path``
         is one table or gold file (default: the file's stem); a spec gives its own ``name``.
+    out_dir : str or path-like, optional
+        The output directory the report will be written to: runs (``runs``, or a spec's) read
+        where it lies are refused before they are read. :meth:`compreport.Report.write` checks
+        its ``out_dir`` against the runs again.
 
     Returns
     -------
@@ -255,6 +260,7 @@ def load(
         score_col=score_col,
         unjudged=unjudged,
         name=name,
+        out_dir=None if out_dir is None else os.fspath(out_dir),
     )
     loaded = load_inputs(paths, opts)
     return Inputs(

@@ -41,12 +41,13 @@ from compreport.settings import (
 BIG_N = 100_000
 
 
-def _load(inputs: list[str], args=None):
-    """:func:`compreport.load` of the INPUTs with the reading options of ``args`` (None: the defaults)."""
+def _load(inputs: list[str], args=None, out_dir: Path | None = None):
+    """:func:`compreport.load` of the INPUTs with the reading options of ``args`` (None: the
+    defaults); no runs are read where ``out_dir`` lies."""
     from compreport.api import load
 
     if args is None:
-        return load(inputs)
+        return load(inputs, out_dir=out_dir)
     return load(
         inputs,
         metrics=_comma_list(args.metric) or None,
@@ -67,6 +68,7 @@ def _load(inputs: list[str], args=None):
         score_col=args.score_col,
         unjudged=args.unjudged,
         name=args.name,
+        out_dir=out_dir,
     )
 
 
@@ -153,7 +155,7 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
     formats, figure_formats = args.format, args.figure_formats  # checked by _check_options
     # The output directory is claimed before any work (refused if not ours, or an input, or where
     # --runs reads; locked), then checked against every file the inputs name once they are read
-    # (and every runs folder a spec names, before it is read: inputs.overlap.check_runs).
+    # (and every runs folder a spec names, before it is read: load's out_dir).
     metrics = _comma_list(reading.metric) if reading is not None else []
     runs = reading.runs if reading is not None else None
     names = reading.names if reading is not None else None
@@ -166,7 +168,7 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
     ]
     say = _stage_reporter(args.verbose)
     with claim(out, args.force, protect=named, runs=[runs] if runs else []) as target:
-        loaded = _load(inputs, reading)
+        loaded = _load(inputs, reading, out)
         target.protect(loaded.files)
         say(
             f"read {len(loaded.competitions)} competition(s): "

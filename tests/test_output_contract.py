@@ -432,6 +432,26 @@ def test_python_api_refuses_an_output_inside_the_runs_folder(tmp_path, monkeypat
     cr.Report(analysis).write("c1/out", "json")
 
 
+def test_load_refuses_runs_read_where_the_output_directory_lies(tmp_path, monkeypatch):
+    """cr.load(out_dir=) refuses a runs folder (given, or a spec's) that reaches the output
+    directory before reading it, in Python words; elsewhere it reads them."""
+    import compreport as cr
+    from compreport.errors import OutputError
+
+    competition(tmp_path / "c1")
+    monkeypatch.chdir(tmp_path)
+    before = snapshot(tmp_path)
+    for args, kw in ((("c1",), {}), (("c1/gold.tsv",), {"runs": "c1/runs", "metrics": "accuracy"})):
+        with pytest.raises(
+            OutputError,
+            match=r"^out_dir='c1/runs/out': the output directory is inside the runs folder "
+            r"c1/runs \(",
+        ):
+            cr.load(*args, **kw, out_dir="c1/runs/out")
+        assert snapshot(tmp_path) == before
+        assert len(cr.load(*args, **kw, out_dir=tmp_path / "out").competitions) == 1
+
+
 def test_dot_is_refused_even_when_it_holds_no_input(tmp_path):
     write(tmp_path, "data/wide.csv", WIDE)
     run_dir = tmp_path / "empty"

@@ -222,6 +222,7 @@ def read_runs(
     id_column: str | None = None,
     fields: list[str] | None = None,
     options: ReadOptions | None = None,
+    out_dir: str | None = None,
 ) -> dict:
     """Read the gold file plus run files layout, joined by id (or by line, for files without ids).
 
@@ -239,6 +240,9 @@ def read_runs(
         Field names (several label columns); None: one label column.
     options : ReadOptions, optional
         Separators, comments, columns, zip member, missing predictions, exclusions, names file.
+    out_dir : str, optional
+        The output directory the report goes to: ``runs`` read where it lies are refused before
+        they are read (:func:`~compreport.inputs.runfiles.find_runs`).
 
     Returns
     -------
@@ -253,7 +257,7 @@ def read_runs(
     o.check()
     nf = len(fields) if fields else 1
     gold_path = text_name(gold_path)
-    runs_found = find_runs(str(runs), gold_path, o.exclude)
+    runs_found = find_runs(str(runs), gold_path, o.exclude, out_dir)
     name_runs(runs_found)
     if o.names:
         runs_found = apply_names(o.names, runs_found, o.sep, o.comments)

@@ -76,7 +76,10 @@ def _same_file(a: str, b: str | None) -> bool:
 
 
 def find_runs(
-    runs: str, gold: str | None = None, exclude: list[str] | None = None
+    runs: str,
+    gold: str | None = None,
+    exclude: list[str] | None = None,
+    out_dir: str | None = None,
 ) -> list[RunFile]:
     """The run files of a folder (and its subfolders) or a glob, sorted by path.
 
@@ -88,16 +91,19 @@ def find_runs(
         The gold file: left out, with a note, when ``runs`` matches it.
     exclude : list of str, optional
         Globs (``--exclude``) matched against each file's path inside the runs folder and its name.
+    out_dir : str, optional
+        The output directory the report goes to (``-o``), as the caller named it: ``runs`` must not
+        be read where it lies (:func:`~compreport.output.overlap.check_runs`).
 
     Raises
     ------
     InputError
-        No run file, a folder that cannot be listed, a dangling symbolic link, a name that is not UTF-8;
-        an :class:`~compreport.errors.OutputError` when ``runs`` reach an output directory this process
-        is writing (:func:`~compreport.output.overlap.check_runs`), before anything is read.
+        No run file, a folder that cannot be listed, a dangling symbolic link, a name that is not
+        UTF-8; an :class:`~compreport.errors.OutputError`, before anything is read, when ``runs``
+        reach ``out_dir``.
     """
     runs = text_name(runs)
-    check_runs(runs)
+    check_runs(runs, out_dir)
     skipped: list[str] = []
     found: list[str] = []
     seen: set[str] = set()

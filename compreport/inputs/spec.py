@@ -60,6 +60,9 @@ class Options:
     score_col: int | str | None = None
     unjudged: bool | None = None
     name: str | None = None
+    #: The output directory the report goes to (``-o``; None: not known): runs folders and globs,
+    #: given or named by a spec, are refused before they are read when they reach it.
+    out_dir: str | None = None
 
     def reading(self) -> ReadOptions:
         """The reading options given here (command line or API), checked; defaults where not given."""
@@ -318,7 +321,11 @@ def load_competition_spec(
     elif d.gold and d.runs:
         runs = d.runs.path if isinstance(d.runs, RunsSpec) else d.runs
         pieces = load.read_runs(
-            _resolve(base, d.gold), _resolve(base, runs), fields=d.fields, options=reading
+            _resolve(base, d.gold),
+            _resolve(base, runs),
+            fields=d.fields,
+            options=reading,
+            out_dir=opts.out_dir,
         )
     else:
         raise InputError(f"{path}: [data] needs `table` (wide layout) or both `gold` and `runs`")
@@ -364,7 +371,9 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
     if opts.runs:
         if opts.id is not None and reading.id_col is None:
             reading.id_col, reading.said = opts.id, reading.said | {"id_col": "id"}
-        pieces = load.read_runs(str(path), opts.runs, options=reading.check())
+        pieces = load.read_runs(
+            str(path), opts.runs, options=reading.check(), out_dir=opts.out_dir
+        )
     else:
         _wide_only(reading, path)
         id_column, said = (

@@ -4,13 +4,14 @@ OUT must not be or hold an input (a data file, a spec, a runs folder, a user met
 replacing it would delete inputs. Nor may it lie inside a folder read for runs, which is read
 whole (every file in it and its subfolders is a run), or where a runs glob reaches: the lock and
 temporary folder beside OUT would be listed as files of the runs folder, and the next run would
-read the report as runs. A data file's folder (the gold's), a spec's folder or a workshop folder may hold
-OUT: only the files they name are read, and their competition folders hold a ``competition.toml``.
+read the report as runs. A data file's folder (the gold's), a spec's folder or a workshop folder
+may hold OUT: only the files they name are read, and their competition folders hold a
+``competition.toml``.
 
 :func:`check` is the rule (:meth:`compreport.output.staging.Claim.protect` applies it).
-:func:`check_runs` applies it to the output directories this process is writing (``WRITING``,
-kept by :func:`compreport.output.staging.claim`) before a runs folder is read: a spec's runs
-folder is known only once the spec is read, after OUT was claimed.
+:func:`check_runs` applies it to one runs folder or glob before it is read, given the output
+directory the caller will write (``out_dir`` of :func:`compreport.load`, ``-o`` on the command
+line): a spec's runs folder is known only once the spec is read, after OUT was claimed.
 """
 
 from __future__ import annotations
@@ -20,10 +21,7 @@ import glob
 import os
 
 from compreport.errors import OutputError
-
-#: The output directories this process is writing: resolved path -> as messages name it (``-o out``).
-WRITING: dict[str, str] = {}
-
+from compreport.language.caller import option
 
 def _parts(path: str) -> list[str]:
     return [p for p in path.split(os.sep) if p]
@@ -104,7 +102,8 @@ def check(where: str, out: str, paths=(), runs=()) -> None:
             )
 
 
-def check_runs(runs: str) -> None:
-    """Refuse to read the runs ``runs`` when they reach an output directory this process is writing."""
-    for out, where in list(WRITING.items()):
-        check(where, out, runs=[runs])
+def check_runs(runs: str, out_dir: str | None) -> None:
+    """Refuse to read the runs ``runs`` when they reach the output directory ``out_dir`` (as the
+    caller named it; None: no check)."""
+    if out_dir is not None:
+        check(option("output", str(out_dir)), os.path.realpath(out_dir), runs=[runs])

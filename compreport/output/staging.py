@@ -51,7 +51,7 @@ from compreport.output.manifest import (
     unlisted,
     write_manifest,
 )
-from compreport.output.overlap import WRITING, check
+from compreport.output.overlap import check
 
 #: Claims this process holds: resolved OUT -> Claim (a claim is re-entered, not locked twice).
 _HELD: dict[str, Claim] = {}
@@ -431,9 +431,8 @@ def claim(out_dir: str | Path, force: bool = False, protect=(), runs=()):
     """Hold the output directory ``out_dir`` for one run (see the module docstring).
 
     Checks, in order: OUT is not the current directory, not a file, holds no path of ``protect``
-    and is not read with the runs folders or globs ``runs`` (:meth:`Claim.protect`); takes the lock
-    (runs read meanwhile are checked too: :func:`~compreport.output.overlap.check_runs`); clears
-    stale temporaries; the ownership check; then yields a
+    and is not read with the runs folders or globs ``runs`` (:meth:`Claim.protect`); takes the lock;
+    clears stale temporaries; the ownership check; then yields a
     :class:`Claim` whose ``tmp`` is the empty temporary directory to write into and whose
     :meth:`Claim.commit` swaps it in. Whatever happens, the temporary directory and the lock are
     gone when the block ends. Claiming an OUT this process already holds yields that claim.
@@ -455,12 +454,11 @@ def claim(out_dir: str | Path, force: bool = False, protect=(), runs=()):
     c.check_place()
     try:
         c.acquire()
-        _HELD[key], WRITING[key] = c, c.where  # runs read meanwhile must not reach it (check_runs)
+        _HELD[key] = c
         c.recover()
         c.inspect()
         c.stage()
         yield c
     finally:
         _HELD.pop(key, None)
-        WRITING.pop(key, None)
         c.release()
