@@ -329,8 +329,7 @@ def from_frame(
     """
     from compreport.inputs.frame import read_frame
     from compreport.inputs.readers import build
-    from compreport.inputs.slugs import slug
-    from compreport.inputs.spec import check_id
+    from compreport.inputs.slugs import check_id, slug
 
     if not isinstance(name, str) or not name.strip():
         raise InputError(f"`name` must be a non-empty string; got {name!r}")

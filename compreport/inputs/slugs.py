@@ -7,6 +7,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from pathlib import Path
+
+from compreport.errors import InputError
+from compreport.inputs.tomlfile import is_spec
+from compreport.language.caller import option
 
 #: Latin letters Unicode does not decompose (``Ł`` is not L + a mark), as their languages transliterate them.
 _LATIN = str.maketrans(
@@ -54,15 +59,23 @@ RESERVED_IDS = {
 }
 
 
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+
+
+def check_id(cid: str, where: Path | str) -> None:
+    """A competition id names its folder in OUT, LaTeX paths and links: ASCII letters, digits, ``.``,
+    ``_``, ``-``; starting with a letter or digit; at most 100 characters; not a name OUT uses."""
+    if not _ID.fullmatch(cid) or cid.lower() in RESERVED_IDS:
+        raise InputError(
+            f"{where}: competition id {cid!r} must be 1-100 ASCII letters, digits, '.', '_' or '-', "
+            f"start with a letter or digit, and not be one of {', '.join(sorted(RESERVED_IDS))}"
+        )
+
+
 def check_name(name: str, paths: list[str]) -> None:
     """``--name``/``name=``: it names the one competition read from a table or a gold file (its id,
     folder and random streams are made from it), so not an empty name, several inputs, a spec (which
     has its own ``name``) or a name whose id OUT uses. Raises :class:`InputError` before any file is read."""
-    from compreport.errors import InputError
-    from compreport.inputs.spec import check_id  # the one rule for ids (spec imports this module)
-    from compreport.inputs.tomlfile import is_spec
-    from compreport.language.caller import option
-
     if not name.strip() or len(paths) != 1:
         raise InputError(
             f"{option('name')} names the one competition read from a table or a gold file; got "

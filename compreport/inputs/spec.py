@@ -23,7 +23,7 @@ from compreport.inputs import readers as load
 from compreport.inputs.competition import INFO_FIELDS, Competition, CompetitionInfo, MetricSpec
 from compreport.inputs.delimited import SEPARATORS, text_name
 from compreport.inputs.records import MISSING_POLICIES, ReadOptions, columns, one_column
-from compreport.inputs.slugs import RESERVED_IDS, slug
+from compreport.inputs.slugs import check_id, slug
 from compreport.inputs.specmodels import (
     _KEY_OF_SETTING,
     CompetitionSpec,
@@ -120,19 +120,6 @@ def metric_file(name: str, base: str | None = None) -> str | None:
     if not (sep and path.endswith(".py")):
         return None
     return str(Path(base) / path if base and not Path(path).is_absolute() else path)
-
-
-_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
-
-
-def check_id(cid: str, where: Path | str) -> None:
-    """A competition id names its folder in OUT, LaTeX paths and links: ASCII letters, digits, ``.``,
-    ``_``, ``-``; starting with a letter or digit; at most 100 characters; not a name OUT uses."""
-    if not _ID.fullmatch(cid) or cid.lower() in RESERVED_IDS:
-        raise InputError(
-            f"{where}: competition id {cid!r} must be 1-100 ASCII letters, digits, '.', '_' or '-', "
-            f"start with a letter or digit, and not be one of {', '.join(sorted(RESERVED_IDS))}"
-        )
 
 
 def _metric_specs(
