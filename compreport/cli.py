@@ -22,7 +22,7 @@ from compreport.cli_parser import (
     _printable,
     build_parser,
 )
-from compreport.errors import InputError, InputWarning, Note, Terminated
+from compreport.errors import InputError, InputWarning, Note, Terminated, suggest
 from compreport.language import LANGUAGES
 from compreport.report.latex.layout import check_label_prefix
 from compreport.settings import (
@@ -31,7 +31,6 @@ from compreport.settings import (
     from_text,
     make_settings,
     one_of,
-    suggest,
     validate,
     whole_number,
 )

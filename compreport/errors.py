@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import warnings
 
 
@@ -41,3 +42,10 @@ def warn(message: str) -> None:
 def note(message: str) -> None:
     """Emit a :class:`Note` attributed to the caller's caller."""
     warnings.warn(message, Note, stacklevel=3)
+
+
+def suggest(value, options) -> str:
+    """``" (did you mean 'holm'?)"`` for the closest of ``options`` (ignoring case), or ``""``."""
+    by_lower = {str(o).lower(): str(o) for o in options}
+    close = difflib.get_close_matches(str(value).lower(), list(by_lower), n=1, cutoff=0.6)
+    return f" (did you mean {by_lower[close[0]]!r}?)" if close else ""

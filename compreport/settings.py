@@ -9,13 +9,12 @@ value, and the allowed values with a "did you mean" suggestion.
 
 from __future__ import annotations
 
-import difflib
 import math
 import numbers
 import re
 from dataclasses import asdict, dataclass
 
-from compreport.errors import InputError
+from compreport.errors import InputError, suggest
 from compreport.language import decimal, tr
 from compreport.language import vocabulary as vocab
 
@@ -79,13 +78,6 @@ ALIASES = {
     "correction": {"fdr_bh": "bh", "benjamini-hochberg": "bh", "benjamini_hochberg": "bh"},
     "family": {"all_pairs": "all-pairs", "per_row": "per-row", "vs_best": "vs-best"},
 }
-
-
-def suggest(value, options) -> str:
-    """``" (did you mean 'holm'?)"`` for the closest of ``options`` (ignoring case), or ``""``."""
-    by_lower = {str(o).lower(): str(o) for o in options}
-    close = difflib.get_close_matches(str(value).lower(), list(by_lower), n=1, cutoff=0.6)
-    return f" (did you mean {by_lower[close[0]]!r}?)" if close else ""
 
 
 def _as_whole(value) -> str:

@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 import math
 
-from compreport.errors import InputError
+from compreport.errors import InputError, suggest
 from compreport.inputs.delimited import MISSING
 from compreport.inputs.parsed import Parsed
 from compreport.language.caller import option
-from compreport.settings import suggest
 
 
 class _Duplicate(Exception):

@@ -11,10 +11,9 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
-from compreport.errors import InputError
+from compreport.errors import InputError, suggest
 from compreport.inputs.delimited import SEPARATORS
 from compreport.language.caller import OPTIONS, current, option
-from compreport.settings import suggest
 
 #: ``--missing`` values.
 MISSING_POLICIES = ("error", "wrong")

@@ -28,7 +28,7 @@ import zipfile
 from collections import Counter
 from pathlib import Path
 
-from compreport.errors import InputError
+from compreport.errors import InputError, suggest
 from compreport.inputs.delimited import MISSING, decode, read_bytes, split_fields, text_name
 from compreport.inputs.jsonfiles import read_json
 from compreport.inputs.parsed import (
@@ -40,7 +40,6 @@ from compreport.inputs.parsed import (
     one_column,
 )
 from compreport.language.caller import option
-from compreport.settings import suggest
 
 __all__ = [
     "MISSING_POLICIES",

@@ -22,12 +22,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from compreport.errors import InputError, note
+from compreport.errors import InputError, note, suggest
 from compreport.inputs.delimited import decode, read_bytes, split_fields, text_name
 from compreport.inputs.namesxml import read_xml_names
 from compreport.language.caller import option
 from compreport.output.overlap import check_runs, runs_read
-from compreport.settings import suggest
 
 
 @dataclass

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compreport.errors import InputError
+from compreport.errors import InputError, suggest
 from compreport.inputs import readers as load
 from compreport.inputs.competition import INFO_FIELDS, Competition, CompetitionInfo, MetricSpec
 from compreport.inputs.delimited import SEPARATORS, text_name
@@ -35,7 +35,6 @@ from compreport.inputs.specmodels import (
 )
 from compreport.inputs.tomlfile import is_spec, read_toml, validate_model, where
 from compreport.language.caller import option, override
-from compreport.settings import suggest
 
 
 @dataclass

@@ -10,9 +10,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from compreport.errors import InputError
+from compreport.errors import InputError, suggest
 from compreport.inputs.delimited import read_bytes
-from compreport.settings import suggest
 
 
 def _text(path: Path) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 
+from compreport.errors import InputError, suggest
 from compreport.language.caller import scoped
 
 #: The languages a report can be written in (``--lang``, ``Report(lang=)``).
@@ -32,9 +33,6 @@ def current() -> str:
 def language(code: str) -> contextlib.AbstractContextManager:
     """Word everything rendered inside in language ``code`` (one of :data:`LANGUAGES`)."""
     if code not in LANGUAGES:
-        from compreport.errors import InputError
-        from compreport.settings import suggest
-
         raise InputError(
             f"`lang` must be one of {', '.join(LANGUAGES)}; got {code!r}{suggest(str(code), LANGUAGES)}"
         )

@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 
 from compreport._version import __version__
-from compreport.errors import InputError
+from compreport.errors import InputError, suggest
 from compreport.inputs.competition import INFO_FIELDS, CompetitionInfo
-from compreport.settings import Settings, suggest
+from compreport.settings import Settings
 from compreport.stats import (
     frames,
 )  # DataFrames and notebook HTML; pandas is imported inside its functions

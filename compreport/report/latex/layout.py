@@ -20,10 +20,9 @@ import math
 import re
 from dataclasses import dataclass
 
-from compreport.errors import InputError
+from compreport.errors import InputError, suggest
 from compreport.report.latex.widths import Metrics, _metrics, tex_width  # noqa: F401  (re-exported)
 from compreport.report.model import Format
-from compreport.settings import suggest
 
 
 @dataclass(frozen=True)

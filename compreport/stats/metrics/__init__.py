@@ -19,8 +19,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compreport.errors import InputError
-from compreport.settings import suggest
+from compreport.errors import InputError, suggest
 from compreport.stats.metrics.base import Metric, Prepared
 from compreport.stats.metrics.classification import ClassificationMetric
 from compreport.stats.metrics.numeric import (
@@ -33,7 +32,7 @@ from compreport.stats.metrics.ranking import RankingMetric, ranking_metric
 from compreport.stats.metrics.restmex import MeasureC, MeasureS
 from compreport.stats.metrics.user import UserMetric
 
-__all__ = ["REGISTRY", "Metric", "Prepared", "get_metric", "suggest"]
+__all__ = ["REGISTRY", "Metric", "Prepared", "get_metric"]
 
 #: Built-in metrics by name.
 REGISTRY: dict[str, Metric] = {}
