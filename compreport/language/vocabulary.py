@@ -59,8 +59,6 @@ CORRECTIONS = _table(
     Term("bh", "bh", "BH", N_("the Benjamini–Hochberg correction"), "benjamini1995"),
     Term("maxt", "maxt", N_("max-T step-down"), N_("the max-T step-down procedure"), "romano2005"),
 )
-#: statsmodels ``multipletests`` method of each correction that adjusts raw p-values.
-MULTIPLETESTS_METHOD = {"bonferroni": "bonferroni", "holm": "holm", "bh": "fdr_bh"}
 #: Comparison field holding each correction's p-value.
 P_FIELD = {
     "none": "p_value",
@@ -69,8 +67,6 @@ P_FIELD = {
     "bh": "p_bh",
     "maxt": "p_maxt",
 }
-#: The corrections that control the family-wise error rate (BH controls the false discovery rate).
-FWER_CORRECTIONS = ("bonferroni", "holm", "maxt")
 
 #: Confidence-interval methods.
 CI_METHODS = _table(
@@ -215,27 +211,3 @@ def correction_over(correction: str, family: str) -> str:
         correction=CORRECTIONS[correction].label,
         family=over,
     )
-
-
-def stars(p, alpha: float = 0.1):
-    """The mark of corrected p-values ``p`` among :func:`marks_at` ``alpha`` (``***`` p < .001,
-    ``**`` p < .01, ``*`` p < .05, ``†`` p < .1 where alpha allows it), else ``""`` (also for
-    None/NaN): a ``str`` for one p-value, an object array of them for an array;
-    ``<`` as the significance rule reads it (:func:`compreport.stats.multitest.rejects`: a corrected
-    p-value computed as 0.0009999999999999998 for 0.001 gets no ``***``). The analysis stores the
-    mark of every pair (``Comparison.mark``); renderers read that.
-
-    >>> stars(0.004, 0.05), stars(0.07, 0.05)
-    ('**', '')
-    """
-    import numpy as np
-
-    from compreport.stats.multitest import (
-        rejects,
-    )  # here: multitest reads this module's MULTIPLETESTS_METHOD
-
-    values = np.asarray(np.nan if p is None else p, dtype=float)
-    out = np.full(values.shape, "", dtype=object)
-    for threshold, mark in marks_at(alpha)[::-1]:  # the strictest threshold met wins
-        out[rejects(values, threshold)] = mark
-    return str(out[()]) if out.ndim == 0 else out

@@ -64,7 +64,7 @@ def _comparisons(names, a, b, d, corr, decide, alpha, settled) -> list[Compariso
     )
     tested = np.isfinite(decide)
     significant = multitest.rejects(decide, alpha)
-    marks = vocab.stars(decide, alpha)
+    marks = multitest.stars(decide, alpha)
     known = np.isfinite(settled)
     cols = [
         d["diff"],
