@@ -314,7 +314,7 @@ def from_frame(
         System columns that are baselines.
     cluster : str, optional
         The column naming each item's cluster (a question, a document, an author): the bootstrap
-        resamples clusters, not items (:mod:`compreport.stats.clusters`).
+        resamples clusters, not items (:mod:`compreport.inputs.clusters`).
 
     Returns
     -------

@@ -1,5 +1,5 @@
 """The column that names each item's cluster (``--cluster-col`` / ``[data] cluster``), for the
-cluster bootstrap (:mod:`compreport.stats.clusters`): read from the gold file of the gold + runs
+cluster bootstrap (:mod:`compreport.inputs.clusters`): read from the gold file of the gold + runs
 layout, or taken out of a wide table's (or DataFrame's) columns, where it would otherwise be read
 as a system. Every item needs a cluster, and there must be at least two clusters."""
 
@@ -8,10 +8,10 @@ from __future__ import annotations
 import numpy as np
 
 from compreport.errors import InputError
+from compreport.inputs.clusters import Clusters
 from compreport.inputs.parsed import Parsed, RawText, ReadOptions
 from compreport.inputs.records import layout
 from compreport.language.caller import option
-from compreport.stats.clusters import Clusters
 
 
 def _checked(labels: list, column: str, blank_at) -> Clusters:

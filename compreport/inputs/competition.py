@@ -7,7 +7,7 @@ from dataclasses import KW_ONLY, dataclass, field
 
 import numpy as np
 
-from compreport.stats.clusters import Clusters  # noqa: F401  (the type of Competition.clusters)
+from compreport.inputs.clusters import Clusters
 
 
 @dataclass
@@ -134,7 +134,7 @@ class Competition(CompetitionInfo):
         System -> its team (from its folder, a ``Team.NN`` stem or the names file), or None.
     clusters : Clusters or None
         The cluster of each item, for the cluster bootstrap (``--cluster-col``; items of a cluster
-        are resampled together, :mod:`compreport.stats.clusters`); None: items are the unit.
+        are resampled together, :mod:`compreport.inputs.clusters`); None: items are the unit.
     """
 
     gold: np.ndarray = field(repr=False)

@@ -19,7 +19,7 @@ Two exact ways to draw the same bootstrap distribution are used:
   (``5 * patterns < n``), which makes the cost independent of ``n``.
 
 When the items come in clusters, the cluster bootstrap (``clusters``,
-:mod:`compreport.stats.clusters`) draws ``rows x G`` cluster indices uniformly with replacement
+:mod:`compreport.inputs.clusters`) draws ``rows x G`` cluster indices uniformly with replacement
 instead; each item counts as often as its cluster was drawn (with one item per cluster, these are
 the ``items`` draws, replicate by replicate).
 
@@ -46,8 +46,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from compreport import interrupts
+from compreport.inputs.clusters import Clusters
 from compreport.language.caller import option
-from compreport.stats.clusters import Clusters
 from compreport.stats.memory import block_rows, check_memory, memory_parts  # noqa: F401  (block_rows: re-exported)
 from compreport.stats.metrics import Prepared
 from compreport.stats.multinomial import Multinomial
@@ -283,7 +283,7 @@ def run(
         0, whose first ``start`` replicates another run holds: see :meth:`BootstrapResult.joined`);
         not with ``jackknife``.
     clusters : Clusters, optional
-        The cluster bootstrap (:mod:`compreport.stats.clusters`): replicates draw clusters, the
+        The cluster bootstrap (:mod:`compreport.inputs.clusters`): replicates draw clusters, the
         jackknife leaves out clusters, randomization rounds swap clusters (mode ``"clusters"``).
 
     Returns

@@ -178,7 +178,7 @@ class CompetitionAnalysis(CompetitionInfo):
         per-class precision, recall, F1 and support (:func:`compreport.stats.classes.per_class`).
     clusters : dict or None
         The cluster bootstrap's unit, ``{"column", "clusters", "items"}``
-        (:meth:`compreport.stats.clusters.Clusters.describe`); None when the items are resampled.
+        (:meth:`compreport.inputs.clusters.Clusters.describe`); None when the items are resampled.
     """
 
     n: int
