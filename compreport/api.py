@@ -110,10 +110,11 @@ def _metric_specs(
     metrics: list[str], pos_label: str | None, labels: list[str] | None
 ) -> list[MetricSpec]:
     """MetricSpecs for metric names, checked and parametrised as ``--metric`` does."""
-    from compreport.inputs.spec import Options
-    from compreport.inputs.spec import _metric_specs as specs
+    from compreport.inputs.spec import Options, metric_specs
+    from compreport.stats.metrics import get_metric
 
-    return specs([], Options(metrics=metrics, pos_label=pos_label, labels=labels), None)
+    opts = Options(metrics=metrics, pos_label=pos_label, labels=labels, lookup=get_metric)
+    return metric_specs([], opts, None)
 
 
 # --------------------------------------------------------------------------- load
@@ -211,6 +212,7 @@ def load(
         line, column or id at fault.
     """
     from compreport.inputs.spec import Options, load_inputs
+    from compreport.stats.metrics import get_metric
 
     if isinstance(path, (str, os.PathLike)):
         paths = [os.fspath(path)]
@@ -261,6 +263,7 @@ def load(
         unjudged=unjudged,
         name=name,
         out_dir=None if out_dir is None else os.fspath(out_dir),
+        lookup=get_metric,
     )
     loaded = load_inputs(paths, opts)
     return Inputs(

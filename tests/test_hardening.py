@@ -192,6 +192,24 @@ def test_user_metric_file_is_imported_once(tmp_path):
     assert (tmp_path / "imports").read_text() == "x"
 
 
+def test_user_metric_loaded_by_load_is_the_one_analysed(tmp_path, monkeypatch):
+    """cr.load runs the metric file and hands the metric on: cr.analyze neither runs the file
+    again nor sees it changed in between."""
+    import compreport as cr
+
+    layout(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    counting = (
+        "from pathlib import Path\nwith open(Path(__file__).with_name('imports'), 'a') as fh:\n"
+        "    fh.write('x')\n"
+    )
+    write(tmp_path, "m.py", counting + METRIC_OK)
+    data = cr.load("gold.tsv", runs="runs", metrics="m.py:acc")
+    write(tmp_path, "m.py", counting + "def acc(y, p):\n    return 0.5\n")
+    score = cr.analyze(data, bootstrap=20).competitions[0].primary.scores[0].score
+    assert (tmp_path / "imports").read_text() == "x" and score != 0.5
+
+
 def test_user_metric_path_that_is_a_directory(tmp_path):
     layout(tmp_path)
     (tmp_path / "m.py").mkdir()

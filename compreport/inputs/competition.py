@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import KW_ONLY, dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -51,11 +52,15 @@ class MetricSpec:
         ``field``, ``pos_label``, ``labels``, ... as the metric allows.
     base : str or None
         Directory that a user metric's relative path is resolved against.
+    metric : Metric or None
+        The :class:`~compreport.stats.metrics.Metric` the name names, once looked up while the
+        inputs were read (a user metric's file is then run once); None: the analysis looks it up.
     """
 
     name: str
     params: dict = field(default_factory=dict)
     base: str | None = None
+    metric: Any = field(default=None, repr=False, compare=False)
 
 
 @dataclass

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from compreport.errors import InputError, suggest
 from compreport.inputs import readers as load
@@ -62,6 +64,10 @@ class Options:
     #: The output directory the report goes to (``-o``; None: not known): runs folders and globs,
     #: given or named by a spec, are refused before they are read when they reach it.
     out_dir: str | None = None
+    #: How a metric name is looked up, ``(name, folder of a relative user metric) -> Metric``,
+    #: raising InputError for an unknown one: :func:`compreport.stats.metrics.get_metric`, given by
+    #: :func:`compreport.load`. None: metric names are not checked while reading.
+    lookup: Callable[[str, Path | None], Any] | None = None
 
     def reading(self) -> ReadOptions:
         """The reading options given here (command line or API), checked; defaults where not given."""
@@ -121,9 +127,22 @@ def metric_file(name: str, base: str | None = None) -> str | None:
     return str(Path(base) / path if base and not Path(path).is_absolute() else path)
 
 
-def _metric_specs(
+def metric_specs(
     entries: list[MetricEntry], opts: Options, base: Path | None, spec_path: Path | None = None
 ) -> list[MetricSpec]:
+    """The metrics of a competition: those ``opts.metrics`` names (``--metric``), else the spec's
+    ``[[metrics]]`` ``entries`` (their paths relative to the folder ``base``).
+
+    Each is looked up with ``opts.lookup`` (which loads a user metric's file) and keeps the metric
+    found; ``opts.pos_label`` and ``opts.labels`` become the parameters of the metrics that take
+    them. Without a lookup the names are neither checked nor looked up here.
+
+    Raises
+    ------
+    InputError
+        An unknown metric or a user metric that cannot be loaded, named as the caller gave it: the
+        ``--metric`` option, or the ``[[metrics]]`` entry of the spec at ``spec_path``.
+    """
     if opts.metrics:
         specs = [MetricSpec(name) for name in opts.metrics]
     else:
@@ -131,11 +150,11 @@ def _metric_specs(
             MetricSpec(e.name, dict(e.model_extra or {}), str(base) if base else None)
             for e in entries
         ]
-    from compreport.stats.metrics import get_metric
-
+    if opts.lookup is None:
+        return specs
     for i, s in enumerate(specs):
         try:
-            metric = get_metric(s.name, Path(s.base) if s.base else None)
+            s.metric = opts.lookup(s.name, Path(s.base) if s.base else None)
         except InputError as exc:
             # Say where the name came from: the --metric option or the spec's [[metrics]] entry.
             if opts.metrics:
@@ -145,9 +164,9 @@ def _metric_specs(
                     f"{where(spec_path, ('metrics', i, 'name'))}: [[metrics]] entry {i + 1}: {exc}"
                 ) from None
             raise
-        if opts.pos_label is not None and "pos_label" in metric.allowed:
+        if opts.pos_label is not None and "pos_label" in s.metric.allowed:
             s.params["pos_label"] = _natural(opts.pos_label)
-        if opts.labels and "labels" in metric.allowed:
+        if opts.labels and "labels" in s.metric.allowed:
             s.params["labels"] = list(opts.labels)
     return specs
 
@@ -332,7 +351,7 @@ def load_competition_spec(
     info = CompetitionInfo(
         **spec.model_dump(include=set(INFO_FIELDS)) | {"id": cid, "name": name, "group": group}
     )
-    comp = load.build(pieces, info, _metric_specs(spec.metrics, opts, base, path), spec.baselines)
+    comp = load.build(pieces, info, metric_specs(spec.metrics, opts, base, path), spec.baselines)
     comp.files = opened
     return comp, _settings_of(spec.bootstrap, path)
 
@@ -392,7 +411,7 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
         if base is not None and base.parent != base:  # not a file system's root: no common folder
             pieces = _relative(pieces, base, set(opened) - set(absolute))
     comp = load.build(
-        pieces, CompetitionInfo(slug(name), name, group=[name]), _metric_specs([], opts, None)
+        pieces, CompetitionInfo(slug(name), name, group=[name]), metric_specs([], opts, None)
     )
     comp.files = opened
     return comp

@@ -542,7 +542,7 @@ def _analyze_competition(
         (comp.gold == NO_PREDICTION).any(axis=1).sum()
     )  # items added by --unjudged: no gold value
     for spec in comp.metrics:
-        metric = get_metric(spec.name, spec.base)
+        metric = spec.metric if spec.metric is not None else get_metric(spec.name, spec.base)
         if unjudged and not isinstance(metric, RankingMetric):
             raise InputError(
                 f"competition {comp.id!r}: {unjudged} unjudged items ({option('unjudged')}) have no gold "
