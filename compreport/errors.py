@@ -44,6 +44,12 @@ def note(message: str) -> None:
     warnings.warn(message, Note, stacklevel=3)
 
 
+def os_reason(exc: OSError) -> str:
+    """What an OSError says (``Permission denied``), without its errno and the path, which the
+    message names itself."""
+    return exc.strerror or str(exc)
+
+
 def suggest(value, options) -> str:
     """``" (did you mean 'holm'?)"`` for the closest of ``options`` (ignoring case), or ``""``."""
     by_lower = {str(o).lower(): str(o) for o in options}

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from compreport.errors import InputError
+from compreport.errors import InputError, os_reason
 from compreport.language.caller import option
 
 #: Cell values read as "no prediction".
@@ -102,7 +102,7 @@ def os_error(path: str | Path, exc: OSError) -> InputError:
         return InputError(f"{shown(path)}: no such file")
     if isinstance(exc, IsADirectoryError):
         return InputError(f"{shown(path)}: is a directory, expected a file")
-    return InputError(f"{shown(path)}: cannot read ({exc.strerror or exc})")
+    return InputError(f"{shown(path)}: cannot read ({os_reason(exc)})")
 
 
 def sha256(path: str | Path) -> str:

@@ -38,10 +38,9 @@ from compreport.inputs.delimited import (
     text_name,
 )
 from compreport.inputs.fastwide import read_wide_fast
+from compreport.inputs.parsed import Parsed, ReadOptions
 from compreport.inputs.querykeys import by_query, gold_keys, run_keyed, unjudged
 from compreport.inputs.records import (
-    Parsed,
-    ReadOptions,
     as_number,
     headers,
     layout,

@@ -32,28 +32,11 @@ from compreport.errors import InputError, suggest
 from compreport.inputs.delimited import MISSING, decode, read_bytes, split_fields, text_name
 from compreport.inputs.jsonfiles import read_json
 from compreport.inputs.parsed import (
-    MISSING_POLICIES,
     Parsed,
     RawText,
     ReadOptions,
-    columns,
-    one_column,
 )
 from compreport.language.caller import option
-
-__all__ = [
-    "MISSING_POLICIES",
-    "Parsed",
-    "RawText",
-    "ReadOptions",
-    "columns",
-    "headers",
-    "layout",
-    "one_column",
-    "read_file",
-    "read_json",
-    "zip_member",
-]
 
 #: Largest zip member read (bytes): a prediction file, not an archive bomb.
 _ZIP_MEMBER_LIMIT = 1 << 31

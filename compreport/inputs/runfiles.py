@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from compreport.errors import InputError, note, suggest
+from compreport.errors import InputError, note, os_reason, suggest
 from compreport.inputs.delimited import decode, read_bytes, split_fields, text_name
 from compreport.inputs.namesxml import read_xml_names
 from compreport.language.caller import option
@@ -112,7 +112,7 @@ def find_runs(
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as exc:
             raise InputError(
-                f"{folder}: cannot list the run files ({exc.strerror or exc})"
+                f"{folder}: cannot list the run files ({os_reason(exc)})"
             ) from None
         for entry in entries:
             full = os.path.join(folder, entry.name)

@@ -20,23 +20,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from compreport.errors import InputError, suggest
+from compreport.errors import InputError, os_reason, suggest
 from compreport.inputs import readers as load
 from compreport.inputs.competition import INFO_FIELDS, Competition, CompetitionInfo, MetricSpec
 from compreport.inputs.delimited import SEPARATORS, text_name
-from compreport.inputs.records import MISSING_POLICIES, ReadOptions, columns, one_column
+from compreport.inputs.parsed import MISSING_POLICIES, ReadOptions, columns, one_column
 from compreport.inputs.slugs import check_id, slug
 from compreport.inputs.specmodels import (
-    _KEY_OF_SETTING,
     CompetitionSpec,
-    MetricEntry,  # noqa: F401
+    MetricEntry,
     RunsSpec,
     WorkshopEntry,
     WorkshopSpec,
-    _settings_of,
+    merge_bootstrap,
+    settings_of,
 )
 from compreport.inputs.tomlfile import is_spec, read_toml, validate_model, where
-from compreport.language.caller import option, override
+from compreport.language.caller import option
 
 
 @dataclass
@@ -353,7 +353,7 @@ def load_competition_spec(
     )
     comp = load.build(pieces, info, metric_specs(spec.metrics, opts, base, path), spec.baselines)
     comp.files = opened
-    return comp, _settings_of(spec.bootstrap, path)
+    return comp, settings_of(spec.bootstrap, path)
 
 
 def _wide_only(reading: ReadOptions, where_: Path | str) -> None:
@@ -444,7 +444,7 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
                     entries = list(path.iterdir())
                 except OSError as exc:
                     raise InputError(
-                        f"{raw}: cannot list the directory ({exc.strerror or exc})"
+                        f"{raw}: cannot list the directory ({os_reason(exc)})"
                     ) from None
                 subs = sorted(
                     p / "competition.toml"
@@ -466,7 +466,7 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
             if _is_workshop_toml(path):
                 ws: WorkshopSpec = validate_model(WorkshopSpec, read_toml(path), path)
                 workshop = {"name": ws.name, "year": ws.year, "description": ws.description}
-                ws_settings = _settings_of(ws.bootstrap, path)
+                ws_settings = settings_of(ws.bootstrap, path)
                 if ws_settings:
                     boot_sources.insert(0, (str(path), {"workshop": True, **ws_settings}))
                 for entry in ws.competitions:
@@ -493,25 +493,4 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
                 f"set `id` in the spec"
             )
         seen[c.id] = c.name
-    return Loaded(comps, _merge_bootstrap(boot_sources), workshop, specs)
-
-
-def _merge_bootstrap(sources: list[tuple[str, dict]]) -> dict:
-    """Workshop [bootstrap] wins; otherwise competitions must agree on each setting."""
-    merged: dict = {}
-    origin: dict = {}
-    for src, boot in sources:
-        is_ws = boot.pop("workshop", False)
-        for k, v in boot.items():
-            if is_ws:
-                merged[k], origin[k] = v, "workshop"
-            elif origin.get(k) == "workshop":
-                continue
-            elif k in merged and merged[k] != v:
-                raise InputError(
-                    f"{src}: [bootstrap] {_KEY_OF_SETTING[k]} = {v} differs from {merged[k]} in {origin[k]}; "
-                    f"one run uses one setting: pass it {override()} to override"
-                )
-            else:
-                merged[k], origin[k] = v, src
-    return merged
+    return Loaded(comps, merge_bootstrap(boot_sources), workshop, specs)

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from compreport.errors import InputError
 from compreport.inputs.competition import CompetitionInfo
 from compreport.inputs.tomlfile import where
+from compreport.language.caller import override
 from compreport.settings import validate
 
 
@@ -67,7 +68,7 @@ class NamesSpec(_Strict):
 class BootstrapSpec(_Strict):
     """``[bootstrap]``: resamples (B), seed, alpha, ci, test, family, correction, include_baselines, refine.
 
-    Values are checked by :func:`compreport.settings.validate` (see :func:`_settings_of`), the one
+    Values are checked by :func:`compreport.settings.validate` (see :func:`settings_of`), the one
     validation the API and the CLI use too.
     """
 
@@ -98,7 +99,7 @@ _SETTING_OF_KEY = {
 _KEY_OF_SETTING = {v: k for k, v in _SETTING_OF_KEY.items()}
 
 
-def _settings_of(boot: BootstrapSpec, path: Path) -> dict:
+def settings_of(boot: BootstrapSpec, path: Path) -> dict:
     """The ``[bootstrap]`` values given in ``path`` as validated Settings fields.
 
     An invalid value raises :class:`InputError` naming the file, the key's line when found,
@@ -111,6 +112,27 @@ def _settings_of(boot: BootstrapSpec, path: Path) -> dict:
         except InputError as exc:
             raise InputError(f"{where(path, ('bootstrap', key))}: {exc}") from None
     return out
+
+
+def merge_bootstrap(sources: list[tuple[str, dict]]) -> dict:
+    """Workshop [bootstrap] wins; otherwise competitions must agree on each setting."""
+    merged: dict = {}
+    origin: dict = {}
+    for src, boot in sources:
+        is_ws = boot.pop("workshop", False)
+        for k, v in boot.items():
+            if is_ws:
+                merged[k], origin[k] = v, "workshop"
+            elif origin.get(k) == "workshop":
+                continue
+            elif k in merged and merged[k] != v:
+                raise InputError(
+                    f"{src}: [bootstrap] {_KEY_OF_SETTING[k]} = {v} differs from {merged[k]} in {origin[k]}; "
+                    f"one run uses one setting: pass it {override()} to override"
+                )
+            else:
+                merged[k], origin[k] = v, src
+    return merged
 
 
 class MetricEntry(BaseModel):

@@ -13,13 +13,7 @@ import os
 from pathlib import Path, PurePosixPath
 
 from compreport._version import __version__
-from compreport.errors import OutputError
-
-
-def _reason(exc: OSError) -> str:
-    """What an OSError says, without its errno and path (the message names the path itself)."""
-    return exc.strerror or str(exc)
-
+from compreport.errors import OutputError, os_reason
 
 #: The manifest: every file a run wrote into OUT (relative, '/'-separated), its version and settings.
 MANIFEST = ".compreport.json"
@@ -74,7 +68,7 @@ def read_manifest(directory: Path) -> set[str] | None:
         ):
             raise ValueError("no list of files written by compreport")
     except (OSError, ValueError) as exc:
-        problem = _reason(exc) if isinstance(exc, OSError) else str(exc)
+        problem = os_reason(exc) if isinstance(exc, OSError) else str(exc)
     if problem is not None:
         raise OutputError(
             f"{path}: not a compreport manifest ({problem}); compreport replaces only a "

@@ -23,6 +23,7 @@ import os
 from compreport.errors import OutputError
 from compreport.language.caller import option
 
+
 def _parts(path: str) -> list[str]:
     return [p for p in path.split(os.sep) if p]
 

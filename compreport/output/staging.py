@@ -38,12 +38,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from compreport import interrupts
-from compreport.errors import OutputError, note
+from compreport.errors import OutputError, note, os_reason
 from compreport.language.caller import option
 from compreport.output.manifest import (
     MANIFEST,
     MARKER,
-    _reason,
     clashes,
     parents,
     read_manifest,
@@ -170,7 +169,7 @@ class Claim:
         except OSError as exc:
             raise OutputError(
                 f"{self.given}: cannot create the folder {exc.filename or self.parent} "
-                f"({_reason(exc)})"
+                f"({os_reason(exc)})"
             ) from None
         for _ in range(2):
             try:
@@ -185,7 +184,7 @@ class Claim:
                     except OSError as exc:
                         raise OutputError(
                             f"{self.lock}: cannot remove the lock of a run that has ended "
-                            f"({_reason(exc)})"
+                            f"({os_reason(exc)})"
                         ) from None
                     continue
                 by = f"pid {holder[0]} on {holder[1]}" if holder else "a run that is starting"
@@ -195,7 +194,7 @@ class Claim:
                 )
             except OSError as exc:
                 raise OutputError(
-                    f"{self.given}: cannot write in {self.parent} ({_reason(exc)}); compreport "
+                    f"{self.given}: cannot write in {self.parent} ({os_reason(exc)}); compreport "
                     f"writes a lock and a temporary folder beside the output directory"
                 ) from None
             try:
@@ -204,7 +203,7 @@ class Claim:
             except OSError as exc:
                 self.lock.unlink(missing_ok=True)
                 raise OutputError(
-                    f"{self.given}: cannot write the lock {self.lock} ({_reason(exc)})"
+                    f"{self.given}: cannot write the lock {self.lock} ({os_reason(exc)})"
                 ) from None
             self.locked = True
             return
@@ -257,7 +256,7 @@ class Claim:
             entries = sorted(n for n in os.listdir(self.out) if n != MARKER)
         except OSError as exc:
             raise OutputError(
-                f"{self.given}: cannot list the output directory ({_reason(exc)})"
+                f"{self.given}: cannot list the output directory ({os_reason(exc)})"
             ) from None
         if not entries:
             return self._writable(set())
@@ -310,7 +309,7 @@ class Claim:
             (self.tmp / MARKER).write_text(_owner(), encoding="utf-8")
         except OSError as exc:
             raise OutputError(
-                f"{self.given}: cannot create a temporary folder in {self.parent} ({_reason(exc)})"
+                f"{self.given}: cannot create a temporary folder in {self.parent} ({os_reason(exc)})"
             ) from None
 
     # ------------------------------------------------------------------ the swap
@@ -326,7 +325,7 @@ class Claim:
             else "nothing was written"
         )
         return OutputError(
-            f"{self.given}: cannot write the report ({_reason(exc)}"
+            f"{self.given}: cannot write the report ({os_reason(exc)}"
             f"{': ' + name if name else ''}); {state}"
         )
 
@@ -343,7 +342,7 @@ class Claim:
             except OSError as exc:
                 state = "the new report is in place" if self.committed else "it is unchanged"
                 raise OutputError(
-                    f"{self.given}: cannot replace the output directory ({_reason(exc)}); {state}"
+                    f"{self.given}: cannot replace the output directory ({os_reason(exc)}); {state}"
                 ) from None
         self._say(moved, left, old)
 
