@@ -149,8 +149,9 @@ class Claim:
             raise OutputError(f"{self.given}: exists and is not a directory")
 
     def protect(self, paths, runs=()) -> None:
-        """Refuse an OUT that is or holds one of ``paths`` (every input: data, specs, metric files) or
-        ``runs`` (folders or globs of runs), or lies where those runs are read (:mod:`..inputs.overlap`)."""
+        """Refuse an OUT that is or holds one of ``paths`` (every input: data, specs, metric files)
+        or ``runs`` (folders or globs of runs), or lies where those runs are read
+        (:func:`compreport.output.overlap.check`)."""
         check(self.where, str(self.out), paths, runs)
 
     # ------------------------------------------------------------------ lock, recovery, ownership
@@ -191,7 +192,7 @@ class Claim:
                 raise OutputError(
                     f"{self.given}: another compreport run is writing to it (lock {self.lock} held "
                     f"by {by}); wait for it to end, or delete {self.lock} if no compreport runs"
-                )
+                ) from None
             except OSError as exc:
                 raise OutputError(
                     f"{self.given}: cannot write in {self.parent} ({os_reason(exc)}); compreport "
@@ -212,10 +213,8 @@ class Claim:
     def recover(self) -> None:
         """Clear the temporaries of runs into this OUT whose process is gone (SIGKILL, a crash)."""
         pattern = re.compile(rf"\.{re.escape(self.name)}\.(tmp|old)-(\d+)-[A-Za-z0-9_]+")
-        try:
-            entries = sorted(
-                os.listdir(self.parent), key=lambda n: (".tmp-" in n, n)
-            )  # .old- first
+        try:  # .old- first
+            entries = sorted(os.listdir(self.parent), key=lambda n: (".tmp-" in n, n))
         except OSError:
             return
         for entry in entries:
@@ -233,13 +232,13 @@ class Claim:
                         and not _alive(int(m.group(2)))
                         and set(os.listdir(path)) <= {MARKER}
                     ):
-                        # killed between creating the folder and writing its marker: nothing else inside
+                        # killed between creating the folder and writing its marker: nothing
+                        # else inside
                         shutil.rmtree(path, ignore_errors=True)
                 elif not _alive(int(m.group(2))):
                     if not os.path.lexists(self.out):
-                        os.rename(
-                            path, self.out
-                        )  # the swap was cut short: put the previous output back
+                        # the swap was cut short: put the previous output back
+                        os.rename(path, self.out)
                         continue
                     moved, left = sweep(path, self.out, read_manifest(path) or set())
                     self._say(moved, left, path)
@@ -309,7 +308,8 @@ class Claim:
             (self.tmp / MARKER).write_text(_owner(), encoding="utf-8")
         except OSError as exc:
             raise OutputError(
-                f"{self.given}: cannot create a temporary folder in {self.parent} ({os_reason(exc)})"
+                f"{self.given}: cannot create a temporary folder in {self.parent} "
+                f"({os_reason(exc)})"
             ) from None
 
     # ------------------------------------------------------------------ the swap
@@ -330,7 +330,8 @@ class Claim:
         )
 
     def commit(self, info: dict) -> None:
-        """Write the manifest (``info`` plus the tool and every file of the report), then swap it in."""
+        """Write the manifest (``info`` plus the tool and every file of the report), then swap the
+        report in."""
         interrupts.check()  # a stop whose exception was lost never commits the output
         try:
             write_manifest(self.tmp, info)
@@ -393,19 +394,21 @@ class Claim:
             pass
 
     def _say(self, moved: list[str], left: list[str], old: Path | None) -> None:
+        """A note naming the files a sweep of ``old`` kept in OUT (``moved``) or left behind."""
         said = []
         if moved:
             said.append(f"kept in {self.given} what compreport did not write: {_few(moved)}")
         if left and old is not None:
             said.append(
-                f"left in {old}: {_few(left)} (the new report has files of those names, or they could "
-                f"not be moved)"
+                f"left in {old}: {_few(left)} (the new report has files of those names, or they "
+                f"could not be moved)"
             )
         if said:
             note("; ".join(said))
 
     def release(self) -> None:
-        """Remove the temporary directory (when not swapped in), the lock, and parents made for nothing."""
+        """Remove the temporary directory (when not swapped in), the lock, and the parent folders
+        made for a report that was not written."""
         with _signals_held():
             if self.tmp is not None:
                 shutil.rmtree(self.tmp, ignore_errors=True)
@@ -429,17 +432,40 @@ class Claim:
 def claim(out_dir: str | Path, force: bool = False, protect=(), runs=()):
     """Hold the output directory ``out_dir`` for one run (see the module docstring).
 
-    Checks, in order: OUT is not the current directory, not a file, holds no path of ``protect``
-    and is not read with the runs folders or globs ``runs`` (:meth:`Claim.protect`); takes the lock;
-    clears stale temporaries; the ownership check; then yields a
-    :class:`Claim` whose ``tmp`` is the empty temporary directory to write into and whose
-    :meth:`Claim.commit` swaps it in. Whatever happens, the temporary directory and the lock are
-    gone when the block ends. Claiming an OUT this process already holds yields that claim.
+    In order: OUT must not be or hold a path of ``protect``, nor be read with the runs ``runs``
+    (:meth:`Claim.protect`), nor be the current directory or a file; the lock is taken, stale
+    temporaries are cleared, and the ownership check is made (:meth:`Claim.inspect`). The block
+    then runs with a :class:`Claim` whose ``tmp`` is the empty temporary directory to write into
+    and whose :meth:`Claim.commit` swaps it in. Whatever happens, the temporary directory and the
+    lock are gone when the block ends.
+
+    Claiming an OUT this process already holds yields that claim, after checking ``protect`` and
+    ``runs``: the command line claims OUT before it reads the inputs, then
+    :meth:`compreport.Report.write` claims it again.
+
+    Parameters
+    ----------
+    out_dir : str or Path
+        The output directory, as the caller named it.
+    force : bool, default False
+        Replace an earlier report: the files its manifest lists.
+    protect : iterable of str
+        Every input file, which OUT must not be or hold.
+    runs : iterable of str
+        Runs folders and globs, which OUT must not be, hold or lie where they read.
 
     Raises
     ------
     OutputError
         For every refusal and OS failure; nothing was changed.
+
+    Examples
+    --------
+    >>> with claim("out") as target:
+    ...     _ = (target.tmp / "results.json").write_text("{}")
+    ...     target.commit({"formats": ["json"]})
+    >>> sorted(os.listdir("out"))
+    ['.compreport.json', 'results.json']
     """
     given = Path(out_dir)
     key = os.path.realpath(given)
