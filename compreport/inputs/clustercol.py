@@ -15,7 +15,8 @@ from compreport.language.caller import option
 
 
 def _checked(labels: list, column: str, blank_at) -> Clusters:
-    """Clusters from one label per item; ``blank_at(k)`` locates item ``k`` in errors."""
+    """Clusters from one label per item of the column ``column``; a blank label or a single
+    cluster is an :class:`InputError` (``blank_at(k)`` locates item ``k``)."""
     for k, v in enumerate(labels):
         if v is None or v == "":
             raise InputError(
@@ -32,8 +33,9 @@ def _checked(labels: list, column: str, blank_at) -> Clusters:
 
 
 def gold_clusters(column: tuple, extra: list[str] = ()) -> Clusters:
-    """The cluster of each gold item (gold file order), from what :func:`gold_cluster_labels` read,
-    then those of ``extra`` items (the unjudged candidates of :mod:`compreport.inputs.querykeys`)."""
+    """The cluster of each gold item (gold file order), from what :func:`gold_cluster_labels`
+    read, then those of ``extra`` items (the unjudged candidates of
+    :mod:`compreport.inputs.querykeys`)."""
     labels, name, where = column
     return _checked(
         [*labels, *extra], name, lambda k: where(k) if k < len(labels) else "an unjudged item"
@@ -45,16 +47,17 @@ def gold_cluster_labels(raw: RawText | Parsed, header: bool, opts: ReadOptions):
     for a blank) per item, its name, and where item ``k`` is (for errors)."""
     if isinstance(raw, Parsed):
         raise InputError(
-            f"{raw.path}: {option('cluster_col')} reads a column of a delimited gold file (CSV, TSV "
-            f"or whitespace-separated); add the cluster to such a file"
+            f"{raw.path}: {option('cluster_col')} reads a column of a delimited gold file (CSV, "
+            f"TSV or whitespace-separated); add the cluster to such a file"
         )
     col = opts.cluster_col
     names = raw.rows[raw.start] if header else None
     if isinstance(col, str) and (names is None or col not in names):
         has = f"the header ({', '.join(map(repr, names))})" if names else "no header line"
         raise InputError(
-            f"{raw.path}, line {raw.lines[raw.start]}: no column {col!r} for {option('cluster_col')}; "
-            f"the file has {has} (give a header name or a 1-based position)"
+            f"{raw.path}, line {raw.lines[raw.start]}: no column {col!r} for "
+            f"{option('cluster_col')}; the file has {has} (give a header name or a 1-based "
+            f"position)"
         )
     read = layout(raw, "gold", header, opts.cluster_as_label(), None)
     name = (

@@ -34,6 +34,14 @@ class Clusters:
         The clusters' names (G), in that order.
     column : str
         Where they came from (the column's name), for the outputs.
+
+    Examples
+    --------
+    >>> c = Clusters.from_labels(["q1", "q1", "q2", "q1"], "question")
+    >>> c.codes.tolist(), c.labels, c.sizes.tolist()
+    ([0, 0, 1, 0], ['q1', 'q2'], [3, 1])
+    >>> c.items(np.array([1, 1, 0])).tolist()  # q2 drawn twice, then q1
+    [2, 2, 0, 1, 3]
     """
 
     codes: np.ndarray
@@ -95,9 +103,10 @@ class Clusters:
         if self.count >= FEW_CLUSTERS:
             return None
         return (
-            f"competition {competition_id!r}: only {self.count} clusters (column {self.column!r}); with fewer "
-            f"than {FEW_CLUSTERS} the cluster bootstrap's intervals come out too narrow and its tests too "
-            f"liberal (Cameron, Gelbach and Miller, 2008): read its verdicts with caution"
+            f"competition {competition_id!r}: only {self.count} clusters (column "
+            f"{self.column!r}); with fewer than {FEW_CLUSTERS} the cluster bootstrap's intervals "
+            f"come out too narrow and its tests too liberal (Cameron, Gelbach and Miller, 2008): "
+            f"read its verdicts with caution"
         )
 
     def describe(self) -> dict:

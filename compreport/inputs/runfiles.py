@@ -111,9 +111,7 @@ def find_runs(
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as exc:
-            raise InputError(
-                f"{folder}: cannot list the run files ({os_reason(exc)})"
-            ) from None
+            raise InputError(f"{folder}: cannot list the run files ({os_reason(exc)})") from None
         for entry in entries:
             full = os.path.join(folder, entry.name)
             if entry.name == "__MACOSX" or entry.name.startswith("."):

@@ -376,9 +376,7 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
     if opts.runs:
         if opts.id is not None and reading.id_col is None:
             reading.id_col, reading.said = opts.id, reading.said | {"id_col": "id"}
-        pieces = load.read_runs(
-            str(path), opts.runs, options=reading.check(), out_dir=opts.out_dir
-        )
+        pieces = load.read_runs(str(path), opts.runs, options=reading.check(), out_dir=opts.out_dir)
     else:
         _wide_only(reading, path)
         id_column, said = (
