@@ -11,18 +11,12 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from compreport.errors import InputError, suggest
-from compreport.inputs.delimited import read_bytes
+from compreport.inputs.delimited import decode, read_bytes
 
 
 def _text(path: Path) -> str:
     """The text of ``path``: UTF-8, a BOM dropped, line breaks as written (TOML reads CRLF)."""
-    data = read_bytes(path)
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0
-        line = data[: bom + exc.start].count(b"\n") + 1
-        raise InputError(f"{path}, line {line}: not UTF-8 text") from None
+    return decode(str(path), read_bytes(path))
 
 
 def read_toml(path: Path) -> dict:
