@@ -1,5 +1,5 @@
-"""Turning inputs into Competitions: ``competition.toml``, ``workshop.toml`` (their pydantic models are in
-:mod:`.specmodels`), wide tables and gold + run files.
+"""Turning inputs into Competitions: ``competition.toml``, ``workshop.toml`` (their pydantic
+models are in :mod:`compreport.inputs.specmodels`), wide tables and gold + run files.
 
 An INPUT on the command line is one of
 
@@ -41,7 +41,12 @@ from compreport.language.caller import option
 
 @dataclass
 class Options:
-    """Options that shape how inputs are read (messages name them in the caller's words, :mod:`compreport.language.caller`)."""
+    """What the caller (the command line, :func:`compreport.load`) gave for reading the inputs.
+
+    The fields are :func:`compreport.load`'s parameters of the same names, None (or empty) where
+    not given, which leaves a spec's value or the default. Messages name them in the caller's
+    words (:mod:`compreport.language.caller`).
+    """
 
     gold: str | None = None
     id: str | None = None
@@ -70,7 +75,8 @@ class Options:
     lookup: Callable[[str, Path | None], Any] | None = None
 
     def reading(self) -> ReadOptions:
-        """The reading options given here (command line or API), checked; defaults where not given."""
+        """The reading options given here (command line or API), checked; defaults where not
+        given."""
         return ReadOptions(
             sep=self.sep or "auto",
             comments=True if self.comments is None else self.comments,
@@ -120,7 +126,11 @@ def files_read(competitions: list[Competition], specs=()) -> list[str]:
 
 
 def metric_file(name: str, base: str | None = None) -> str | None:
-    """The file of a user metric ``path/file.py:function`` (relative to ``base``), else None."""
+    """The file of a user metric ``path/file.py:function`` (relative to ``base``), else None.
+
+    >>> metric_file("metrics/m.py:acc", "specs"), metric_file("macro_f1")
+    ('specs/metrics/m.py', None)
+    """
     path, sep, _ = name.rpartition(":")
     if not (sep and path.endswith(".py")):
         return None
@@ -177,13 +187,14 @@ def _natural(value: str):
 
 
 def _resolve(base: Path, p: str) -> str:
+    """The path ``p`` of a spec in the folder ``base``: relative to ``base`` unless absolute."""
     q = Path(p)
     return str(q if q.is_absolute() else base / q)
 
 
 def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptions:
-    """The reading options of a competition: the spec's ``[data]`` keys, overridden by ``opts`` (the
-    command line or the API). A bad spec value names the file, the key's line and the key."""
+    """The reading options of a competition: the spec's ``[data]`` keys, overridden by ``opts``
+    (the command line or the API). A bad spec value names the file, the key's line and the key."""
     d, base = spec.data, path.parent
     for key, allowed in (("sep", SEPARATORS), ("missing", MISSING_POLICIES)):
         value = getattr(d, key)
@@ -207,13 +218,13 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
         run_labels = columns(runs.label_col, "label_col", "[data.runs] label_col") if runs else None
         if d.cluster is not None and d.query_col is not None:
             raise InputError(
-                f"{where(path, ('data', 'query_col'))}: [data] names both `cluster` and `query_col` "
-                f"(the same column: the query of each item is its cluster); give one"
+                f"{where(path, ('data', 'query_col'))}: [data] names both `cluster` and "
+                f"`query_col` (the same column: the query of each item is its cluster); give one"
             )
         if d.score_col is not None and runs is not None and runs.label_col is not None:
             raise InputError(
-                f"{where(path, ('data', 'score_col'))}: [data] `score_col` and [data.runs] `label_col` "
-                f"both name the runs' column; give one"
+                f"{where(path, ('data', 'score_col'))}: [data] `score_col` and [data.runs] "
+                f"`label_col` both name the runs' column; give one"
             )
         spec_cluster = one_column(
             d.cluster if d.cluster is not None else d.query_col, "cluster_col", "[data] cluster"
@@ -230,7 +241,8 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
         if opts.names is not None
         else (_resolve(base, spec.names.file) if spec.names else None)
     )
-    # how messages name a column the spec gives (one the command line or the API gives: as given there)
+    # how messages name a column the spec gives (one the command line or the API gives: as given
+    # there)
     said = {
         "id_col": "id"
         if opts.id is not None
@@ -245,21 +257,25 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
     said = {
         k: v for k, v in said.items() if getattr(opts, k.removeprefix("runs_")) is None
     } | given.said
+    if opts.comments is not None:
+        comments = opts.comments
+    else:
+        comments = d.comments if d.comments is not None else True
+    if opts.id_col is not None:
+        id_col = given.id_col
+    else:
+        id_col = opts.id if opts.id is not None else spec_id
+    if opts.score_col is not None:
+        runs_label_col = given.runs_label_col
+    else:  # a label_col given (for the gold and the runs) overrides the spec's runs column
+        runs_label_col = None if label_given else run_labels
     return ReadOptions(
         sep=opts.sep or d.sep or "auto",
-        comments=opts.comments
-        if opts.comments is not None
-        else (d.comments if d.comments is not None else True),
-        id_col=given.id_col
-        if opts.id_col is not None
-        else (opts.id if opts.id is not None else spec_id),
+        comments=comments,
+        id_col=id_col,
         label_col=given.label_col if label_given else spec_labels,
         runs_id_col=None if id_given else run_id,
-        runs_label_col=given.runs_label_col
-        if opts.score_col is not None
-        else None
-        if label_given
-        else run_labels,
+        runs_label_col=runs_label_col,
         zip_member=opts.zip_member or d.zip_member,
         missing=opts.missing or d.missing or "error",
         exclude=[*(d.exclude or []), *opts.exclude],
@@ -271,8 +287,9 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
 
 
 def _relative(pieces: dict, base: Path, keep: set[str]) -> dict:
-    """``pieces`` with its input paths relative to the folder ``base`` (the spec's; the relative paths in
-    ``keep``, given on the command line, as given), so that results.json is the same in every checkout."""
+    """``pieces`` with its input paths relative to the folder ``base`` (the spec's; the relative
+    paths in ``keep``, given on the command line, as given), so that results.json is the same in
+    every checkout."""
     out = []
     for entry in pieces["inputs"]:
         p = entry["path"]
@@ -293,9 +310,11 @@ def load_competition_spec(
     Parameters
     ----------
     path : Path
-        The spec; relative paths in it are resolved against its folder (and recorded relative to it).
+        The spec; relative paths in it are resolved against its folder (and recorded relative to
+        it).
     opts : Options
-        Reading options (``--metric``, ``--gold``/``--id`` and the reading options override the spec).
+        Reading options (``--metric``, ``--gold``/``--id`` and the reading options override the
+        spec).
     entry : WorkshopEntry, optional
         The workshop's ``[[competitions]]`` entry, whose ``id`` and ``group`` win over the spec's.
 
@@ -366,12 +385,14 @@ def _wide_only(reading: ReadOptions, where_: Path | str) -> None:
     ):
         if given:
             raise InputError(
-                f"{where_}: {option(name)} applies to gold and run files ({option('runs')}), not to a "
-                f"wide table (its gold column is {option('gold')})"
+                f"{where_}: {option(name)} applies to gold and run files ({option('runs')}), not "
+                f"to a wide table (its gold column is {option('gold')})"
             )
 
 
 def _wide_or_runs(path: Path, opts: Options) -> Competition:
+    """The competition of an INPUT that is not a spec: a wide table, or with ``opts.runs`` a gold
+    file; named ``opts.name`` (default: the file's stem), its metrics ``opts.metrics``."""
     reading = opts.reading()
     if opts.runs:
         if opts.id is not None and reading.id_col is None:
@@ -416,11 +437,32 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
 
 
 def _is_workshop_toml(path: Path) -> bool:
+    """Whether the spec at ``path`` is a workshop: so named, or with ``[[competitions]]``."""
     return path.name == "workshop.toml" or "competitions" in read_toml(path)
 
 
 def load_inputs(inputs: list[str], opts: Options) -> Loaded:
-    """Read every INPUT into Competitions; settings found in specs are returned for merging."""
+    """Read every INPUT into Competitions.
+
+    Parameters
+    ----------
+    inputs : list of str
+        The INPUTs (see the module docstring); with ``opts.runs``, the one gold file.
+    opts : Options
+        What the caller gave; every reading option is checked before any file is read.
+
+    Returns
+    -------
+    Loaded
+        The competitions and the specs' ``[bootstrap]`` settings, merged
+        (:func:`~compreport.inputs.specmodels.merge_bootstrap`).
+
+    Raises
+    ------
+    InputError
+        Any problem with an input or an option, naming the file and the line, key or column; also
+        two competitions with one id.
+    """
     comps: list[Competition] = []
     boot_sources: list[tuple[str, dict]] = []
     workshop: dict = {}
@@ -451,7 +493,8 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
                 )
                 if not subs:
                     raise InputError(
-                        f"{raw}: directory holds no workshop.toml, competition.toml or competition folders"
+                        f"{raw}: directory holds no workshop.toml, competition.toml or competition "
+                        f"folders"
                     )
                 for sub in subs:
                     specs.append(str(sub))
