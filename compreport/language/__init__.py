@@ -50,7 +50,7 @@ def tr(text: str, /, **values) -> str:
     ...     tr("{n} verdicts unsettled", n=2)
     '2 veredictos no resueltos'
     """
-    if current() != "en":
+    if current() != "en":  # the table is imported only for a report that is not in English
         from compreport.language.translations import ES
 
         text = ES.get(text, text)
