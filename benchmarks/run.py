@@ -487,7 +487,7 @@ def clusters(repeat: int) -> None:
     from synth import make_labels
 
     from compreport.stats import resampling
-    from compreport.stats.clusters import Clusters
+    from compreport.inputs.clusters import Clusters
 
     gold, preds = make_labels(50_000, 10, 3)
     comp = make_competition(gold, preds, metrics=["accuracy", "macro_f1"], cid="c")

@@ -132,10 +132,11 @@ def _metric_specs(
     metrics: list[str], pos_label: str | None, labels: list[str] | None
 ) -> list[MetricSpec]:
     """MetricSpecs for metric names, checked and parametrised as ``--metric`` does."""
-    from compreport.inputs.spec import Options
-    from compreport.inputs.spec import _metric_specs as specs
+    from compreport.inputs.spec import Options, metric_specs
+    from compreport.stats.metrics import get_metric
 
-    return specs([], Options(metrics=metrics, pos_label=pos_label, labels=labels), None)
+    opts = Options(metrics=metrics, pos_label=pos_label, labels=labels, lookup=get_metric)
+    return metric_specs([], opts, None)
 
 
 # --------------------------------------------------------------------------- load
@@ -162,6 +163,7 @@ def load(
     score_col=None,
     unjudged: bool | None = None,
     name: str | None = None,
+    out_dir=None,
 ) -> Inputs:
     """Read competitions from files, as the command line reads its INPUTs.
 
@@ -223,6 +225,10 @@ def load(
     name : str, optional
         The competition's name (titles, captions; its id and folder are made from it) when
         ``path`` is one table or gold file (default: the file's stem); a spec gives its own.
+    out_dir : str or path-like, optional
+        The output directory the report will be written to: runs (``runs``, or a spec's) read
+        where it lies are refused before they are read. :meth:`compreport.Report.write` checks
+        its ``out_dir`` against the runs again.
 
     Returns
     -------
@@ -255,6 +261,7 @@ def load(
     ('paraphrase', 8)
     """
     from compreport.inputs.spec import Options, load_inputs
+    from compreport.stats.metrics import get_metric
 
     if isinstance(path, (str, os.PathLike)):
         paths = [os.fspath(path)]
@@ -304,6 +311,8 @@ def load(
         score_col=score_col,
         unjudged=unjudged,
         name=name,
+        out_dir=None if out_dir is None else os.fspath(out_dir),
+        lookup=get_metric,
     )
     loaded = load_inputs(paths, opts)
     return Inputs(
@@ -358,7 +367,7 @@ def from_frame(
         The system columns that are baselines.
     cluster : str, optional
         The column naming each item's cluster (a question, a document, an author): the bootstrap
-        then resamples clusters, not items.
+        then resamples clusters, not items (:mod:`compreport.inputs.clusters`).
 
     Returns
     -------
@@ -385,8 +394,7 @@ def from_frame(
     """
     from compreport.inputs.frame import read_frame
     from compreport.inputs.readers import build
-    from compreport.inputs.slugs import slug
-    from compreport.inputs.spec import check_id
+    from compreport.inputs.slugs import check_id, slug
 
     if not isinstance(name, str) or not name.strip():
         raise InputError(f"`name` must be a non-empty string; got {name!r}")

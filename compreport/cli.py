@@ -21,24 +21,24 @@ from compreport.cli_parser import (
     comma_list,
     printable,
 )
-from compreport.errors import InputError, InputWarning, Note, Terminated
+from compreport.errors import InputError, InputWarning, Note, Terminated, suggest
 from compreport.language import LANGUAGES
 from compreport.report import FIGURE_FORMATS, FORMATS, check_write_options
 from compreport.report.latex.layout import check_label_prefix
-from compreport.settings import NUMERIC, from_text, one_of, suggest, validate, whole_number
+from compreport.settings import NUMERIC, from_text, one_of, validate, whole_number
 
 #: A single competition of this many items or more is bootstrapped by every core unless --jobs says
 #: otherwise (its blocks of replicates drawn by forked workers; the numbers do not depend on it).
 BIG_N = 100_000
 
 
-def _load(inputs: list[str], args=None):
+def _load(inputs: list[str], args=None, out_dir: Path | None = None):
     """:func:`compreport.load` of the INPUTs with the reading options of ``args`` (None: the
-    defaults)."""
+    defaults); no runs are read where ``out_dir`` lies."""
     from compreport.api import load
 
     if args is None:
-        return load(inputs)
+        return load(inputs, out_dir=out_dir)
     return load(
         inputs,
         metrics=comma_list(args.metric) or None,
@@ -59,6 +59,7 @@ def _load(inputs: list[str], args=None):
         score_col=args.score_col,
         unjudged=args.unjudged,
         name=args.name,
+        out_dir=out_dir,
     )
 
 
@@ -142,7 +143,7 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
     formats, figure_formats = args.format, args.figure_formats  # checked by _check_options
     # The output directory is claimed before any work (refused if not ours, or an input, or where
     # --runs reads; locked), then checked against every file the inputs name once they are read
-    # (and every runs folder a spec names, before it is read: inputs.overlap.check_runs).
+    # (and every runs folder a spec names, before it is read: load's out_dir).
     metrics = comma_list(reading.metric) if reading is not None else []
     runs = reading.runs if reading is not None else None
     names = reading.names if reading is not None else None
@@ -155,7 +156,7 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
     ]
     say = _stage_reporter(args.verbose)
     with claim(out, args.force, protect=named, runs=[runs] if runs else []) as target:
-        loaded = _load(inputs, reading)
+        loaded = _load(inputs, reading, out)
         target.protect(loaded.files)
         say(
             f"read {len(loaded.competitions)} competition(s): "

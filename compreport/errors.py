@@ -1,7 +1,8 @@
-"""Exceptions and warnings shown to users as one line on stderr."""
+"""Exceptions and warnings shown to users as one line on stderr, and helpers for their messages."""
 
 from __future__ import annotations
 
+import difflib
 import warnings
 
 
@@ -41,3 +42,25 @@ def warn(message: str) -> None:
 def note(message: str) -> None:
     """Emit a :class:`Note` attributed to the caller's caller."""
     warnings.warn(message, Note, stacklevel=3)
+
+
+def os_reason(exc: OSError) -> str:
+    """What an OSError says, without its errno and the path (which the message names itself).
+
+    >>> os_reason(PermissionError(13, "Permission denied", "out/results.json"))
+    'Permission denied'
+    """
+    return exc.strerror or str(exc)
+
+
+def suggest(value, options) -> str:
+    """A "did you mean" for the closest of ``options`` (ignoring case), or ``""``.
+
+    >>> suggest("Hlom", ["none", "bonferroni", "holm"])
+    " (did you mean 'holm'?)"
+    >>> suggest("xyz", ["holm"])
+    ''
+    """
+    by_lower = {str(o).lower(): str(o) for o in options}
+    close = difflib.get_close_matches(str(value).lower(), list(by_lower), n=1, cutoff=0.6)
+    return f" (did you mean {by_lower[close[0]]!r}?)" if close else ""

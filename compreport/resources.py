@@ -13,6 +13,7 @@ _PKG = Path(__file__).resolve().parent
 
 
 def _find(inside: str, in_repo: str) -> Path:
+    """The folder ``inside`` the package (a wheel), else ``in_repo`` at the top of the checkout."""
     for cand in (_PKG / inside, _PKG.parent / in_repo):
         if cand.is_dir():
             return cand
@@ -25,5 +26,9 @@ def templates_dir() -> Path:
 
 
 def demo_workshop_dir() -> Path:
-    """The directory of the bundled synthetic demo workshop (``examples/workshop``)."""
+    """The directory of the bundled synthetic demo workshop (``examples/workshop``).
+
+    >>> (demo_workshop_dir() / "workshop.toml").is_file()
+    True
+    """
     return _find("examples/workshop", "examples/workshop")

@@ -5,17 +5,23 @@ CLI all build settings through :func:`make_settings`; an invalid value raises on
 :class:`~compreport.errors.InputError` that names the setting the way the caller spells it
 (``alpha`` for Python, ``--alpha`` on the command line, ``[bootstrap] alpha`` in a spec), the
 value, and the allowed values with a "did you mean" suggestion.
+
+>>> make_settings({"test": "randomization"}).correction
+'holm'
+>>> make_settings({"alpha": 2}, "cli")
+Traceback (most recent call last):
+    ...
+compreport.errors.InputError: --alpha must be between 0 and 1 (exclusive); got 2
 """
 
 from __future__ import annotations
 
-import difflib
 import math
 import numbers
 import re
 from dataclasses import asdict, dataclass
 
-from compreport.errors import InputError
+from compreport.errors import InputError, suggest
 from compreport.language import decimal, tr
 from compreport.language import vocabulary as vocab
 
@@ -81,15 +87,9 @@ ALIASES = {
 }
 
 
-def suggest(value, options) -> str:
-    """``" (did you mean 'holm'?)"`` for the closest of ``options`` (ignoring case), or ``""``."""
-    by_lower = {str(o).lower(): str(o) for o in options}
-    close = difflib.get_close_matches(str(value).lower(), list(by_lower), n=1, cutoff=0.6)
-    return f" (did you mean {by_lower[close[0]]!r}?)" if close else ""
-
-
 def _as_whole(value) -> str:
-    """`` (write it as 10000)`` when ``value`` is a float or text holding a whole number ≥ 0, else ``""``."""
+    """`` (write it as 10000)`` when ``value`` is a float or text holding a whole number ≥ 0, else
+    ``""``."""
     if isinstance(value, bool):
         return ""
     try:
@@ -100,10 +100,16 @@ def _as_whole(value) -> str:
 
 
 def whole_number(value, where: str, low: int, high: int | None = None) -> int:
-    """``value`` as an int in [low, high]; anything else (a bool, a float, text) raises :class:`InputError`.
+    """``value`` as an int in [low, high] (``high`` None: no upper bound).
 
-    ``1e4`` and ``10000.0`` are refused even though they are whole: a count is written as one
-    (the message says how). ``where`` names the setting in the caller's words.
+    ``where`` names the setting in the caller's words. Anything but an int (a bool, a float, text)
+    raises :class:`InputError`: ``1e4`` and ``10000.0`` too, though they are whole, because a count
+    is written as one (the message says how).
+
+    >>> whole_number(1e4, "-B", 0)
+    Traceback (most recent call last):
+        ...
+    compreport.errors.InputError: -B must be a whole number >= 0; got 10000.0 (write it as 10000)
     """
     bounds = f">= {low}" if high is None else f"between {low} and {high}"
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
@@ -116,6 +122,7 @@ def whole_number(value, where: str, low: int, high: int | None = None) -> int:
 
 
 def _alpha(value, where: str) -> float:
+    """``value`` as a float strictly between 0 and 1, else :class:`InputError` naming ``where``."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
         raise InputError(f"{where} must be a number between 0 and 1 (exclusive); got {value!r}")
     if not 0 < value < 1:
@@ -156,7 +163,8 @@ def from_text(text, whole: bool = False):
         return text
 
 
-#: Settings given as numbers, and whether they are whole (parsed from command-line text by :func:`from_text`).
+#: Settings given as numbers, and whether they are whole (command-line text is parsed by
+#: :func:`from_text`).
 NUMERIC = {"bootstrap": True, "seed": True, "alpha": False}
 
 
@@ -268,8 +276,9 @@ class Settings:
 
     @property
     def ties_family(self) -> str:
-        """Family of the competitiveness summary's ties between competitors: every pair is needed, so
-        all pairs under ``vs-best`` (which tests only the comparisons with the best), else ``family``."""
+        """Family of the competitiveness summary's ties between competitors: every pair is needed,
+        so all pairs under ``vs-best`` (which tests only the comparisons with the best), else
+        ``family``."""
         return "all-pairs" if self.family == "vs-best" else self.family
 
     @property
@@ -279,7 +288,8 @@ class Settings:
         rule = vocab.correction_over(self.correction, self.family)
         if self.test == "berg-kirkpatrick":
             rule += tr(
-                ", on one-sided p-values in the direction the data chose, whose two-sided level is {level}",
+                ", on one-sided p-values in the direction the data chose, whose two-sided level "
+                "is {level}",
                 level=decimal(2 * self.alpha),
             )
         return rule
@@ -298,13 +308,15 @@ class Settings:
 
 
 def default_correction(test: str) -> str:
-    """The correction used when none is given: ``maxt`` under the ``bootstrap`` test, else ``holm``."""
+    """The correction used when none is given: ``maxt`` under the ``bootstrap`` test, else
+    ``holm``."""
     return "maxt" if test == "bootstrap" else "holm"
 
 
 def check_combination(values: dict, source: str = "api") -> None:
-    """Refuse settings that cannot go together: the max-T step-down resamples the bootstrap's
-    studentized differences, so ``correction`` ``maxt`` needs ``test`` ``bootstrap``."""
+    """Refuse settings that cannot go together (an :class:`InputError` in the words of ``source``):
+    the max-T step-down resamples the bootstrap's studentized differences, so ``correction``
+    ``maxt`` needs ``test`` ``bootstrap``."""
     if values.get("correction") == "maxt" and values.get("test", "bootstrap") != "bootstrap":
         words = SPELLING[source]
         raise InputError(
@@ -317,9 +329,27 @@ def check_combination(values: dict, source: str = "api") -> None:
 def make_settings(
     values: dict | None = None, source: str = "api", base: Settings | None = None
 ) -> Settings:
-    """Settings from ``values`` (None values are left at ``base``'s or the defaults), validated in the
-    words of ``source`` (see :func:`validate`). A ``test`` given without a ``correction`` takes that
-    test's default correction (:func:`default_correction`)."""
+    """Settings from ``values``, validated in the words of ``source``.
+
+    A ``test`` given without a ``correction`` brings that test's default correction
+    (:func:`default_correction`), unless ``base`` has a correction other than its test's default.
+
+    Parameters
+    ----------
+    values : dict, optional
+        Settings fields; one that is None or not given keeps ``base``'s value, else the default.
+    source : {"api", "analyze", "cli", "spec"}, default "api"
+        Whose words name a setting in an error (see :func:`validate`).
+    base : Settings, optional
+        The settings ``values`` override (for :func:`compreport.analyze`: the specs'
+        ``[bootstrap]``).
+
+    Raises
+    ------
+    InputError
+        An unknown setting, an invalid value, or settings that cannot go together
+        (:func:`check_combination`).
+    """
     given = {k: v for k, v in (values or {}).items() if v is not None}
     checked = validate(given, source)
     start = asdict(base) if base is not None else {}

@@ -14,7 +14,8 @@ deterministic on its own; byte-identical files are tested with 1 and 2 workers).
   :class:`~compreport.errors.InputError`, not a run that waits forever.
 * An OSError raised while a task handled another error (matplotlib turns a full disk into an
   AttributeError while closing the file) comes back as that OSError.
-* Tasks run in the caller's context (:mod:`contextvars`): the report's language, who messages speak to.
+* Tasks run in the caller's context (:mod:`contextvars`): the report's language, who messages
+  speak to.
 * Without ``fork`` (not Linux/macOS) or with ``jobs == 1`` the tasks run in this process, in order.
 """
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import contextvars
 import multiprocessing
+import numbers
 import os
 import signal
 import sys
@@ -32,6 +34,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from compreport import interrupts
+from compreport.errors import InputError
 
 #: The tasks of the running :func:`run_tasks`; forked workers inherit it.
 _TASKS: list[tuple[Callable[..., Any], tuple]] = []
@@ -48,12 +51,12 @@ def default_jobs() -> int:
 
 
 def check_jobs(jobs) -> int:
-    """``jobs`` as an int, or :class:`~compreport.errors.InputError` unless it is a whole number >= 1."""
-    import numbers
+    """``jobs`` as an int; :class:`~compreport.errors.InputError` unless it is a whole number >= 1.
 
+    >>> check_jobs(2)
+    2
+    """
     if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral) or jobs < 1:
-        from compreport.errors import InputError
-
         raise InputError(f"`jobs` must be a whole number >= 1; got {jobs!r}")
     return int(jobs)
 
@@ -94,8 +97,9 @@ def _run_one(i: int) -> tuple[Any, list[tuple[str, type, str, int]]]:
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
-    """Shut ``pool`` down without waiting for its tasks: queued ones are cancelled and running workers
-    terminated (after an error or Ctrl-C nothing they draw is kept); then its manager thread is joined."""
+    """Shut ``pool`` down without waiting for its tasks: queued ones are cancelled and running
+    workers terminated (after an error or Ctrl-C nothing they draw is kept); then its manager
+    thread is joined."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in processes:
@@ -108,8 +112,6 @@ def _stop(pool: ProcessPoolExecutor) -> None:
 
 def _died(what: str, finished: int, total: int) -> Exception:
     """The error for a worker that died (killed for memory, a crash) while ``what``."""
-    from compreport.errors import InputError
-
     return InputError(
         f"a worker process died while {what} ({finished} of {total} done): out of memory? "
         f"Try fewer workers (--jobs 1)"
@@ -157,10 +159,30 @@ def run_tasks(
     progress: str | None = None,
     what: str = "drawing figures or PDF documents",
 ) -> list:
-    """Results of ``fn(*args)`` for every ``(fn, args)`` of ``tasks``, in order, computed by up to
-    ``jobs`` forked worker processes (``jobs=1``: here, one after another). An exception of a task
-    is raised here; the other workers are stopped. ``progress``: the name of a progress bar on
-    stderr counting finished tasks (None: no bar); ``what``: the work, for the error when a worker dies."""
+    """Results of ``fn(*args)`` for every ``(fn, args)`` of ``tasks``, in task order.
+
+    Parameters
+    ----------
+    tasks : sequence of (callable, tuple)
+        The work; forked workers inherit it, so nothing in it needs to be picklable.
+    jobs : int, default 1
+        Worker processes (no more than there are tasks); 1: here, one task after another.
+    progress : str, optional
+        The name of a progress bar on stderr counting finished tasks; None: no bar.
+    what : str
+        The work, named in the error when a worker dies.
+
+    Raises
+    ------
+    Exception
+        The first exception a task raises (the other workers are stopped), or an
+        :class:`~compreport.errors.InputError` when a worker dies.
+
+    Examples
+    --------
+    >>> run_tasks([(pow, (2, 3)), (pow, (3, 2))], jobs=2)
+    [8, 9]
+    """
     tasks = list(tasks)
     jobs = min(int(jobs), len(tasks))
     bar = _bar(progress, len(tasks))
@@ -177,8 +199,8 @@ def run_tasks(
         global _TASKS, _CONTEXT
         _TASKS, _CONTEXT = tasks, contextvars.copy_context()
         done = [None] * len(tasks)
-        # an executor, not multiprocessing.Pool: a worker that dies (killed for memory, a crash) breaks
-        # the executor at once, where Pool would wait for its task forever
+        # an executor, not multiprocessing.Pool: a worker that dies (killed for memory, a crash)
+        # breaks the executor at once, where Pool would wait for its task forever
         pool = ProcessPoolExecutor(
             jobs, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker
         )

@@ -2,8 +2,9 @@
 
 Every case runs the command line's ``main()`` in this process (:func:`conftest.run_cli`, cwd =
 tmp_path, relative paths, ``-B 50``) with stdout and stderr captured, so that the exit status, the
-absence of a traceback and the stderr layout are those a user sees. Failing runs must leave the output directory as it was: no ``out``
-created, no ``.out.tmp-*`` staging directory left behind, a previous ``out`` untouched.
+absence of a traceback and the stderr layout are those a user sees. Failing runs must leave the
+output directory as it was: no ``out`` created, no ``.out.tmp-*`` staging directory left behind,
+a previous ``out`` untouched.
 """
 
 from __future__ import annotations
@@ -61,7 +62,8 @@ def cli(tmp: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def report(tmp: Path, *args: str, out: str = "out") -> subprocess.CompletedProcess:
-    """``compreport report ARGS -o OUT -B 50``, json only unless ``--format`` is given (keeps the suite fast)."""
+    """``compreport report ARGS -o OUT -B 50``, json only unless ``--format`` is given (keeps the
+    suite fast)."""
     fmt = () if "--format" in args else ("--format", "json")
     return cli(tmp, "report", *args, "-o", out, "-B", "50", *fmt)
 
@@ -71,14 +73,16 @@ def stderr_lines(res: subprocess.CompletedProcess) -> list[str]:
 
 
 def leftovers(tmp: Path, out: str = "out") -> list[str]:
-    """compreport's entries beside OUT: temporary folders (``.out.tmp-*``, ``.out.old-*``) and the lock."""
+    """compreport's entries beside OUT: temporary folders (``.out.tmp-*``, ``.out.old-*``) and the
+    lock."""
     return sorted(p.name for p in tmp.iterdir() if p.name.startswith(f".{out}."))
 
 
 def assert_error(
     res: subprocess.CompletedProcess, *needles: str, numpy_repr_ok: bool = False
 ) -> str:
-    """Exit 2, exactly one ``error:`` line (other lines only ``warning:``), no traceback; returns the line."""
+    """Exit 2, exactly one ``error:`` line (other lines only ``warning:``), no traceback; returns
+    the line."""
     assert "Traceback" not in res.stderr, res.stderr
     assert res.returncode == 2, (res.returncode, res.stderr)
     lines = stderr_lines(res)
@@ -168,7 +172,7 @@ def test_gold_column_absent_lists_columns_and_suggests_gold(tmp_path):
         assert col in msg
 
 
-# --------------------------------------------------------------------------- duplicated / missing / unknown ids
+# -------------------------------------------------------------- duplicated / missing / unknown ids
 
 
 def test_duplicate_id_in_wide_table(tmp_path):
@@ -234,7 +238,7 @@ def test_run_id_not_in_gold(tmp_path):
     )
 
 
-# --------------------------------------------------------------------------- blank / NaN / non-numeric values
+# ---------------------------------------------------------------- blank / NaN / non-numeric values
 
 
 @pytest.mark.parametrize(
@@ -448,7 +452,8 @@ def _snapshot(directory: Path) -> dict[str, bytes]:
 
 def test_non_empty_output_needs_force_and_force_replaces(tmp_path):
     """A folder compreport did not write is refused even with --force; an earlier report needs
-    --force, which replaces only the files compreport wrote (tests/test_output_contract.py has the rest)."""
+    --force, which replaces only the files compreport wrote (tests/test_output_contract.py has the
+    rest)."""
     write(tmp_path, "wide.csv", WIDE)
     write(tmp_path, "out/old.txt", "keep me\n")
     write(tmp_path, "out/sub/deep.txt", "me too\n")
@@ -577,7 +582,8 @@ def test_init_creates_and_refuses_to_overwrite(tmp_path):
 
 @pytest.mark.parametrize("cid", ["../pwned", "/abs/path", ".hidden", "c%1 x", "summary", "a/b"])
 def test_competition_id_that_cannot_name_a_folder(tmp_path, cid):
-    """Ids name OUT/<id>/, LaTeX \\input paths and links: refused before any work, nothing written."""
+    """Ids name OUT/<id>/, LaTeX \\input paths and links: refused before any work, nothing
+    written."""
     competition(
         tmp_path, COMP_OK.replace('name = "C1"', f'name = "C1"\nid = {cid!r}'.replace("'", '"'))
     )

@@ -159,7 +159,7 @@ def test_jobs_do_not_change_generic_results():
 def test_jobs_do_not_change_decomposable_results(mixed, small_blocks, mode):
     """Blocks drawn by forked workers give the replicates, the randomization rounds and the p-values
     of a run in one process, from a start (refinement) too."""
-    from compreport.stats.clusters import Clusters
+    from compreport.inputs.clusters import Clusters
 
     comp, *_ = mixed
     p = [prepare(comp, "accuracy", field="label"), prepare(comp, "mae", field="score")]

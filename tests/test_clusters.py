@@ -18,8 +18,8 @@ from sklearn import metrics as sk
 
 import compreport as cr
 from compreport.errors import InputError
+from compreport.inputs.clusters import Clusters
 from compreport.stats import resampling as bootstrap
-from compreport.stats.clusters import Clusters
 from compreport.stats.resampler import Resampler, competition_key
 from conftest import make_competition, prepare, run_cli
 

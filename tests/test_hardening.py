@@ -1,13 +1,14 @@
-"""Hostile and odd input, each case with exactly what the user sees (issue 13, items 2-5).
+"""Hostile and odd input, each case with exactly what the user sees.
 
 User metric files are untrusted code (argv isolated, ``sys.exit`` caught, return values checked,
 loaded once); every argparse error is one ``error:`` line; inputs that are pipes, unreadable or
 directories; file names that are not UTF-8; specs with a BOM or CRLF; a label column of
 probabilities; resample counts that would not fit in memory; control characters in names.
 
-Most cases run the command line's ``main()`` in this process (:func:`conftest.run_cli`, cwd = tmp_path,
-``--format json -B 20``): exit status 2, one ``error:`` line, no traceback, nothing on stdout, no output
-directory. Inputs from process substitution (``<(...)``) and a ``ulimit -v`` need a real process.
+Most cases run the command line's ``main()`` in this process (:func:`conftest.run_cli`, cwd =
+tmp_path, ``--format json -B 20``): exit status 2, one ``error:`` line, no traceback, nothing on
+stdout, no output directory. Inputs from process substitution (``<(...)``) and a ``ulimit -v`` need
+a real process.
 """
 
 from __future__ import annotations
@@ -28,7 +29,10 @@ from conftest import run_cli
 GOLD = "id\tlabel\n1\ta\n2\tb\n3\ta\n4\tb\n"
 RUN_A = "id\tlabel\n1\ta\n2\tb\n3\ta\n4\ta\n"
 RUN_B = "1\ta\n2\ta\n3\ta\n4\tb\n"
-COMP = 'name = "C1"\nlanguage = "en"\n[data]\ngold = "gold.tsv"\nruns = "runs"\n[[metrics]]\nname = "accuracy"\n'
+COMP = (
+    'name = "C1"\nlanguage = "en"\n[data]\ngold = "gold.tsv"\nruns = "runs"\n'
+    '[[metrics]]\nname = "accuracy"\n'
+)
 
 
 def write(tmp: Path, name: str, text: str) -> Path:
@@ -61,7 +65,8 @@ def runs_report(
 
 
 def bad(tmp: Path, res: subprocess.CompletedProcess, *needles: str) -> str:
-    """Exit 2, one ``error:`` line (others only ``warning:``), no traceback, no usage block, nothing written."""
+    """Exit 2, one ``error:`` line (others only ``warning:``), no traceback, no usage block,
+    nothing written."""
     assert "Traceback" not in res.stderr, res.stderr
     assert res.returncode == 2, (res.returncode, res.stderr)
     lines = [line for line in res.stderr.splitlines() if line.strip()]
@@ -94,7 +99,8 @@ def test_user_metric_exiting_at_import_is_an_error_naming_the_file(tmp_path):
 
 
 def test_user_metric_argparse_error_is_contained(tmp_path):
-    """A metric file that parses the command line sees only its own path, and its usage text is not shown."""
+    """A metric file that parses the command line sees only its own path, and its usage text is
+    not shown."""
     layout(tmp_path)
     write(
         tmp_path,
@@ -193,13 +199,31 @@ def test_user_metric_file_is_imported_once(tmp_path):
     assert (tmp_path / "imports").read_text() == "x"
 
 
+def test_user_metric_loaded_by_load_is_the_one_analysed(tmp_path, monkeypatch):
+    """cr.load runs the metric file and hands the metric on: cr.analyze neither runs the file
+    again nor sees it changed in between."""
+    import compreport as cr
+
+    layout(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    counting = (
+        "from pathlib import Path\nwith open(Path(__file__).with_name('imports'), 'a') as fh:\n"
+        "    fh.write('x')\n"
+    )
+    write(tmp_path, "m.py", counting + METRIC_OK)
+    data = cr.load("gold.tsv", runs="runs", metrics="m.py:acc")
+    write(tmp_path, "m.py", counting + "def acc(y, p):\n    return 0.5\n")
+    score = cr.analyze(data, bootstrap=20).competitions[0].primary.scores[0].score
+    assert (tmp_path / "imports").read_text() == "x" and score != 0.5
+
+
 def test_user_metric_path_that_is_a_directory(tmp_path):
     layout(tmp_path)
     (tmp_path / "m.py").mkdir()
     bad(tmp_path, runs_report(tmp_path, metric="m.py:acc"), "m.py", "is a directory")
 
 
-# --------------------------------------------------------------------------- 4. type-strict CLI and specs
+# -------------------------------------------------------------------- 4. type-strict CLI and specs
 
 
 @pytest.mark.parametrize(
@@ -297,7 +321,7 @@ def test_spec_reading_keys_are_type_strict(tmp_path, line, needle):
     )
 
 
-# --------------------------------------------------------------------------- 2. input-side OS failures
+# ----------------------------------------------------------------------- 2. input-side OS failures
 
 
 def test_permission_denied_on_an_input(tmp_path, monkeypatch, capsys):
@@ -493,7 +517,8 @@ def test_resamples_beyond_memory_are_one_error_line(tmp_path):
 
 
 def test_resamples_beyond_ulimit_are_one_error_line(tmp_path):
-    """Under ``ulimit -v`` (a cluster's limit; not seen by MemAvailable), the check counts what is left of it."""
+    """Under ``ulimit -v`` (a cluster's limit; not seen by MemAvailable), the check counts what is
+    left of it."""
     import resource
 
     layout(tmp_path)
@@ -563,8 +588,8 @@ def test_out_of_memory_is_one_error_line(tmp_path, monkeypatch, capsys):
     )
     assert not (tmp_path / "out").exists()
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "error: out of memory (Unable to allocate 2.24 GiB for an array); use fewer resamples (-B), --jobs 1, "
-        "or a machine with more memory"
+        "error: out of memory (Unable to allocate 2.24 GiB for an array); use fewer resamples "
+        "(-B), --jobs 1, or a machine with more memory"
     )
 
 
@@ -629,16 +654,16 @@ def test_output_paths_are_printed_escaped(tmp_path):
         )
         assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr
         assert f"{shown}/results.json" in res.stdout.splitlines() and "\x1b" not in res.stdout
-        res.stdout.encode(
-            "utf-8"
-        )  # what a strict UTF-8 stdout accepts: no surrogate-escaped byte printed raw
+        # what a strict UTF-8 stdout accepts: no surrogate-escaped byte printed raw
+        res.stdout.encode("utf-8")
 
 
 def test_control_characters_in_figure_warnings_are_escaped(tmp_path):
     """Warnings that quote a system named with ESC (the LaTeX tables print its Chinese characters as
     ?) reach the terminal escaped; matplotlib's glyph warning for ESC itself is no font problem and
     gives no "install a font" advice. (Without a CJK font that matplotlib's font cache knows, the
-    figures warn that no font has 深, quoting the name escaped; ESC is never among the characters.)"""
+    figures warn that no font has 深, quoting the name escaped; ESC is never among the
+    characters.)"""
     layout(tmp_path, **{"t\x1bred深": RUN_B})
     (tmp_path / "runs" / "sysB.tsv").unlink()
     res = cli(
@@ -695,7 +720,8 @@ def test_a_dying_worker_is_one_error_not_a_hang():
 
 def test_a_dying_bootstrap_worker_is_one_error_not_a_hang(monkeypatch):
     """The bootstrap's blocks (drawn by workers for 100,000 items or more) go through the same kind
-    of pool: a worker that dies is an InputError naming the work, and the blocks otherwise come in order."""
+    of pool: a worker that dies is an InputError naming the work, and the blocks otherwise come in
+    order."""
     import numpy as np
 
     from compreport.errors import InputError

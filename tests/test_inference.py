@@ -139,7 +139,7 @@ def test_a_corrected_p_value_at_alpha_does_not_reject():
     assert not rejects(float("nan"), 0.05) and not multitest.cannot_reject(float("nan"), 0.05)
     # the marks read p < threshold the same way: k x 1/(1000 k) is 0.001, whatever floating point
     # stores
-    from compreport.language.vocabulary import stars
+    from compreport.stats.multitest import stars
 
     k = next(k for k in range(2, 500) if k * (1 / (k * 1000)) < 0.001)
     assert stars(k * (1 / (k * 1000))) == "**" and stars(0.0009) == "***"

@@ -243,7 +243,9 @@ def test_pair_matrix_marks_follow_corrected_p_values(twelve):
     tex = latex.Renderer(twelve).pair_matrix(comp, ma)
     # the default rule: max-T over all pairs; a mark is p_maxt below a threshold at most alpha (no
     # "†")
-    assert all(c.p_adjusted == c.p_maxt and c.mark == vocab.stars(c.p_maxt, 0.05) for c in ma.pairs)
+    assert all(
+        c.p_adjusted == c.p_maxt and c.mark == multitest.stars(c.p_maxt, 0.05) for c in ma.pairs
+    )
     n_marked = sum(1 for c in ma.pairs if c.p_maxt < 0.05)
     assert (
         0 < n_marked < sum(1 for c in ma.pairs if c.p_maxt < 0.1)
@@ -288,7 +290,7 @@ def _vaxxstance_basque() -> Analysis:
             float(corr["bh"][k]),
             p_adjusted=float(corr["holm"][k]),
             significant=bool(corr["holm"][k] < 0.05),
-            mark=vocab.stars(corr["holm"][k], 0.05),
+            mark=multitest.stars(corr["holm"][k], 0.05),
         )
         for k, (a, b, d, pv) in enumerate(zip(ia, ib, diff, p))
     ]

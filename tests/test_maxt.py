@@ -8,8 +8,8 @@ import warnings
 import numpy as np
 import pytest
 
-from compreport.language import vocabulary as vocab
 from compreport.settings import Settings
+from compreport.stats import multitest
 from compreport.stats.analysis import analyze_competition, analyze_metric
 from compreport.stats.maxt import StepDown, maxt_adjusted
 from conftest import make_competition
@@ -90,11 +90,11 @@ def test_marks_use_only_thresholds_up_to_alpha():
     """At alpha = 0.01 a p-value of 0.011 is not significant and gets no mark (the fixed .05/.1
     thresholds once printed '*'); every stored mark is a significant verdict and matches its p."""
     assert (
-        vocab.stars(0.011, 0.01) == ""
-        and vocab.stars(0.009, 0.01) == "**"
-        and vocab.stars(0.04, 0.05) == "*"
+        multitest.stars(0.011, 0.01) == ""
+        and multitest.stars(0.009, 0.01) == "**"
+        and multitest.stars(0.04, 0.05) == "*"
     )
-    assert vocab.stars(0.07, 0.05) == "" and vocab.stars(0.07, 0.1) == "†"
+    assert multitest.stars(0.07, 0.05) == "" and multitest.stars(0.07, 0.1) == "†"
     rng = np.random.default_rng(3)
     obs = np.array([0.80, 0.76, 0.75, 0.70])
     reps = obs + rng.normal(0, 0.02, (2000, 4))
@@ -115,7 +115,7 @@ def test_marks_use_only_thresholds_up_to_alpha():
     assert all(c.mark == "" and c.significant is False for c in between)
     for c in ma.pairs:
         assert (c.mark != "") == bool(c.significant)
-        assert c.mark == vocab.stars(c.p_adjusted, 0.01)
+        assert c.mark == multitest.stars(c.p_adjusted, 0.01)
     assert ma.verdicts["marks"] == [[0.001, "***"], [0.01, "**"]]
 
 

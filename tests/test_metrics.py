@@ -583,7 +583,7 @@ def test_measure_s_and_c_resamples(data, more):
 def test_a_score_that_is_not_a_number_is_named_where_it_is(name, params):
     """The error names the cell that is not a number, not the first item of the column."""
     from compreport.errors import InputError
-    from compreport.stats.clusters import Clusters
+    from compreport.inputs.clusters import Clusters
 
     comp = make_competition(
         [0, 1, 0, 1], [["0.1", "0.9", "abc", "0.7"], ["0.2", "0.3", "0.4", "0.5"]], metrics=[name]

@@ -1,4 +1,4 @@
-"""The output directory contract (issue 13, items 1 and 2, output side), each case with what the user sees.
+"""The output directory contract, each case with what the user sees.
 
 compreport writes only into a new or empty OUT, or one holding its manifest ``.compreport.json``
 (``--force`` replaces only the files it lists; other files stay, named in one ``note:`` line); an
@@ -7,10 +7,10 @@ deleted; the report is swapped in from a sibling temporary directory, under the 
 every failure (an OS error, Ctrl-C, SIGTERM, a full disk) leaves the previous OUT and no temporary
 directory; the temporaries of a killed run are cleared by the next one.
 
-Cases run the command line's ``main()`` in this process (:func:`conftest.run_cli`, cwd = tmp_path,
-``--format json -B 20``); signals, SIGKILL, a lock held by a second run, read-only folders (for root:
-a mount namespace) and a full tiny tmpfs need a real ``python -m compreport`` process. A full disk is
-also simulated in-process (a write raising ENOSPC).
+Cases run the command line's ``main()`` in this process (:func:`conftest.run_cli`, cwd =
+tmp_path, ``--format json -B 20``); signals, SIGKILL, a lock held by a second run, read-only
+folders (for root: a mount namespace) and a full tiny tmpfs need a real ``python -m compreport``
+process. A full disk is also simulated in-process (a write raising ENOSPC).
 """
 
 from __future__ import annotations
@@ -34,7 +34,10 @@ from conftest import json_only, json_only_top, run_cli
 GOLD = "id\tlabel\n1\ta\n2\tb\n3\ta\n4\tb\n"
 RUN_A = "id\tlabel\n1\ta\n2\tb\n3\ta\n4\ta\n"
 RUN_B = "1\ta\n2\ta\n3\ta\n4\tb\n"
-COMP = 'name = "C1"\nlanguage = "en"\n[data]\ngold = "gold.tsv"\nruns = "runs"\n[[metrics]]\nname = "accuracy"\n'
+COMP = (
+    'name = "C1"\nlanguage = "en"\n[data]\ngold = "gold.tsv"\nruns = "runs"\n'
+    '[[metrics]]\nname = "accuracy"\n'
+)
 WIDE = "id,y,A,B\n1,a,a,b\n2,b,b,b\n3,a,a,a\n4,b,a,b\n"
 #: A user metric slow enough to signal a run in the middle of its bootstrap.
 SLOW = "import time\ndef slow(y, p):\n    time.sleep(0.01)\n    return float((y == p).mean())\n"
@@ -82,7 +85,8 @@ def cli(tmp: Path, *args: str, out: str = "out", B: str = "20") -> subprocess.Co
 
 
 def wide(tmp: Path, *args: str, out: str = "out") -> subprocess.CompletedProcess:
-    """``report wide.csv --id id --metric accuracy ARGS -o OUT -B 20 --format json`` (writes wide.csv)."""
+    """``report wide.csv --id id --metric accuracy ARGS -o OUT -B 20 --format json`` (writes
+    wide.csv)."""
     write(tmp, "wide.csv", WIDE)
     return cli(tmp, "wide.csv", "--id", "id", "--metric", "accuracy", *args, out=out)
 
@@ -92,7 +96,8 @@ def lines(res) -> list[str]:
 
 
 def error(res, *needles: str) -> str:
-    """Exit 2, one stderr line ``error: ...`` holding the needles, no traceback, nothing on stdout."""
+    """Exit 2, one stderr line ``error: ...`` holding the needles, no traceback, nothing on
+    stdout."""
     assert "Traceback" not in res.stderr, res.stderr
     assert res.returncode == 2, (res.returncode, res.stderr)
     got = lines(res)
@@ -133,7 +138,7 @@ def dead_pid() -> int:
     return p.pid
 
 
-# --------------------------------------------------------------------------- the manifest and --force
+# ------------------------------------------------------------------------ the manifest and --force
 
 
 def test_manifest_lists_every_file_written_last(tmp_path):
@@ -243,7 +248,7 @@ def test_user_file_where_the_report_writes_one_refuses_the_swap(tmp_path):
     assert snapshot(out) == before and temporaries(tmp_path) == []
 
 
-# --------------------------------------------------------------------------- -o at an input, its parent, .
+# ------------------------------------------------------------------- -o at an input, its parent, .
 
 
 def test_output_at_the_input_folder_its_parent_and_dot_is_refused(tmp_path):
@@ -266,8 +271,8 @@ def test_output_at_the_input_folder_its_parent_and_dot_is_refused(tmp_path):
 
 def test_output_holding_a_file_a_spec_names_is_refused_before_the_analysis(tmp_path):
     """Data saved into an earlier report's folder, named by a spec elsewhere: the arguments do not
-    show it, the spec does; refused before its runs folder is read (so before any resampling: -B 10^8
-    would be refused for memory)."""
+    show it, the spec does; refused before its runs folder is read (so before any resampling:
+    -B 10^8 would be refused for memory)."""
     ok(wide(tmp_path))
     competition(tmp_path / "out")
     (tmp_path / "out/competition.toml").unlink()
@@ -296,8 +301,8 @@ def test_output_at_a_user_metric_file_folder_is_refused(tmp_path):
 
 
 def test_output_holding_the_names_file_is_refused_before_it_is_read(tmp_path):
-    """A names file saved into an earlier report's folder: refused as an input before it is read (its
-    own problems, here no header, are not what the user is told)."""
+    """A names file saved into an earlier report's folder: refused as an input before it is read
+    (its own problems, here no header, are not what the user is told)."""
     ok(wide(tmp_path))
     competition(tmp_path / "c1")
     write(tmp_path, "out/names.tsv", "not a names file\n")
@@ -321,10 +326,11 @@ def test_output_holding_the_names_file_is_refused_before_it_is_read(tmp_path):
 
 
 def test_output_inside_a_runs_folder_is_refused_before_any_work(tmp_path):
-    """A runs folder is read whole: an OUT inside it (--runs, or a spec's [data] runs), or where a runs
-    glob reaches, is one error naming -o and the folder, with nothing written (no lock listed among
-    the runs); an earlier report already there is not read as a team folder first. A glob that cannot
-    match in OUT, a spec's folder (the gold's) and a folder of competition folders may hold OUT."""
+    """A runs folder is read whole: an OUT inside it (--runs, or a spec's [data] runs), or where a
+    runs glob reaches, is one error naming -o and the folder, with nothing written (no lock listed
+    among the runs); an earlier report already there is not read as a team folder first. A glob
+    that cannot match in OUT, a spec's folder (the gold's) and a folder of competition folders may
+    hold OUT."""
     competition(tmp_path / "c1")
     runs = tmp_path / "c1" / "runs"
     before = snapshot(tmp_path)
@@ -345,7 +351,8 @@ def test_output_inside_a_runs_folder_is_refused_before_any_work(tmp_path):
     ):
         error(cli(tmp_path, *args, "--metric", "accuracy", out=out), f"-o {out}: ", words)
         assert snapshot(tmp_path) == before, args
-    # an earlier report in the runs folder (a glob of .tsv files reads none of it, so it may be written)
+    # an earlier report in the runs folder (a glob of .tsv files reads none of it, so it may be
+    # written)
     for force in ((), ("--force",)):
         ok(
             cli(
@@ -399,9 +406,9 @@ def test_output_inside_a_runs_folder_is_refused_before_any_work(tmp_path):
     ],
 )
 def test_where_runs_are_read(tmp_path, runs, out, read):
-    """A folder is read whole; a glob (as glob.glob(recursive=True) reads it) where it can match OUT, a
-    folder above it or a path below it; through symbolic links. A folder named like a pattern
-    (``runs[v2]``) is a folder, as find_runs reads it (it was taken for a pattern matching nothing)."""
+    """A folder is read whole; a glob (as glob.glob(recursive=True) reads it) where it can match
+    OUT, a folder above it or a path below it; through symbolic links. A folder named like a
+    pattern (``runs[v2]``) is a folder, as find_runs reads it, not a pattern matching nothing."""
     from compreport.output.overlap import reaches
 
     (tmp_path / "runs").mkdir()
@@ -431,6 +438,26 @@ def test_python_api_refuses_an_output_inside_the_runs_folder(tmp_path, monkeypat
             cr.Report(analysis).write("c1/runs/x/out", "json")
         assert snapshot(tmp_path) == before
     cr.Report(analysis).write("c1/out", "json")
+
+
+def test_load_refuses_runs_read_where_the_output_directory_lies(tmp_path, monkeypatch):
+    """cr.load(out_dir=) refuses a runs folder (given, or a spec's) that reaches the output
+    directory before reading it, in Python words; elsewhere it reads them."""
+    import compreport as cr
+    from compreport.errors import OutputError
+
+    competition(tmp_path / "c1")
+    monkeypatch.chdir(tmp_path)
+    before = snapshot(tmp_path)
+    for args, kw in ((("c1",), {}), (("c1/gold.tsv",), {"runs": "c1/runs", "metrics": "accuracy"})):
+        with pytest.raises(
+            OutputError,
+            match=r"^out_dir='c1/runs/out': the output directory is inside the runs folder "
+            r"c1/runs \(",
+        ):
+            cr.load(*args, **kw, out_dir="c1/runs/out")
+        assert snapshot(tmp_path) == before
+        assert len(cr.load(*args, **kw, out_dir=tmp_path / "out").competitions) == 1
 
 
 def test_dot_is_refused_even_when_it_holds_no_input(tmp_path):
@@ -491,7 +518,7 @@ def test_output_that_is_a_file_or_a_link_to_one(tmp_path):
     assert (tmp_path / "afile").read_text() == "mine\n"
 
 
-# --------------------------------------------------------------------------- OS failures: one error: line, exit 2
+# ------------------------------------------------------------ OS failures: one error: line, exit 2
 
 
 def _can_mount() -> bool:
@@ -571,8 +598,8 @@ def _full_disk(monkeypatch, target: str, wrap: bool = False):
             try:
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(self))
             except OSError:
-                if wrap:
-                    raise AttributeError("'NoneType' object has no attribute 'close'")
+                if wrap:  # as matplotlib does, while handling the OSError (no `from`)
+                    raise AttributeError("'NoneType' object has no attribute 'close'")  # noqa: B904
                 raise
         return real(self, *args, **kwargs)
 
@@ -627,8 +654,9 @@ def test_disk_full_on_a_tiny_file_system(tmp_path):
     )
     script = (
         f"mount -t tmpfs -o size=1m tmpfs disk && {run} --format json >/dev/null && i=0 && "
-        f"while head -c 4096 /dev/zero > disk/fill$i 2>/dev/null; do i=$((i+1)); done && rm disk/fill0 "
-        f'disk/fill1 && {run} --format json --force --seed 9; echo "rc=$?"; ls -a disk; '
+        f"while head -c 4096 /dev/zero > disk/fill$i 2>/dev/null; do i=$((i+1)); done && "
+        f"rm disk/fill0 disk/fill1 && {run} --format json --force --seed 9; "
+        f'echo "rc=$?"; ls -a disk; '
         f"cat disk/out/results.json"
     )
     res = subprocess.run(
@@ -655,7 +683,7 @@ def test_disk_full_on_a_tiny_file_system(tmp_path):
     assert results["settings"]["seed"] == 0
 
 
-# --------------------------------------------------------------------------- signals, stale temporaries, the lock
+# ------------------------------------------------------------ signals, stale temporaries, the lock
 
 
 def _start(tmp: Path, *args: str, B: str) -> subprocess.Popen:
@@ -724,9 +752,11 @@ def test_signal_before_the_run_or_after_it_is_one_line(tmp_path, sig, status, li
     assert (res.returncode, res.stderr, res.stdout) == (status, line + "\n", "")
     ok(wide(tmp_path))  # after a whole run in this process, the entry's handlers are back
     code = (
-        "import os, sys, compreport_entry; compreport_entry.install(); from compreport.cli import main; "
-        "assert main(['report', 'wide.csv', '--id', 'id', '--metric', 'accuracy', '-o', 'o2', '-B', '20', "
-        f"'--format', 'json', '-q']) == 0; os.kill(os.getpid(), {int(sig)}); sys.exit(0)"
+        "import os, sys, compreport_entry; compreport_entry.install(); "
+        "from compreport.cli import main; "
+        "assert main(['report', 'wide.csv', '--id', 'id', '--metric', 'accuracy', '-o', 'o2', "
+        "'-B', '20', '--format', 'json', '-q']) == 0; "
+        f"os.kill(os.getpid(), {int(sig)}); sys.exit(0)"
     )
     res = subprocess.run(
         [sys.executable, "-c", code],
@@ -886,7 +916,8 @@ def test_stale_temporary_is_removed_only_with_its_marker_and_a_dead_pid(tmp_path
 
 
 def test_swap_cut_short_by_sigkill_is_undone_by_the_next_run(tmp_path):
-    """OUT renamed away, the new report not yet in place: the next run puts OUT back, the user's files kept."""
+    """OUT renamed away, the new report not yet in place: the next run puts OUT back, the user's
+    files kept."""
     ok(wide(tmp_path))
     write(tmp_path, "out/mine.txt", "mine\n")
     pid = dead_pid()
@@ -898,7 +929,8 @@ def test_swap_cut_short_by_sigkill_is_undone_by_the_next_run(tmp_path):
 
 
 def test_second_run_into_the_same_output_fails_naming_the_lock(tmp_path):
-    """The lock held by a live process (this one) stands for a run under way; a dead holder's lock is taken over."""
+    """The lock held by a live process (this one) stands for a run under way; a dead holder's lock
+    is taken over."""
     write(tmp_path, ".out.lock", f"{os.getpid()} {socket.gethostname()}\n")
     error(
         wide(tmp_path), "another compreport run is writing to it", ".out.lock", f"pid {os.getpid()}"
@@ -925,7 +957,8 @@ def test_two_runs_started_together(tmp_path):
     )
 
 
-#: A user metric that saves out/draft.tex once the run has staged its output (as a user might meanwhile).
+#: A user metric that saves out/draft.tex once the run has staged its output (as a user might
+#: meanwhile).
 SAVING = (
     "from pathlib import Path\nhere = Path(__file__).parent\ndef saving(y, p):\n"
     "    draft = here / 'out' / 'draft.tex'\n"

@@ -1,4 +1,4 @@
-"""Gold and run files as real shared tasks publish them (issue 11): each layout, and its bad-input twin.
+"""Gold and run files as real shared tasks publish them: each layout, and its bad-input twin.
 
 Every case runs the command line in this process (``compreport.cli.main``, cwd = tmp_path, relative
 paths, ``-B 20 --format json``) and reads what a user sees: the exit status, stderr's lines
@@ -40,8 +40,8 @@ def write(tmp: Path, name: str, text: str | bytes) -> Path:
 
 
 def run(tmp: Path, monkeypatch, capsys, *args: str) -> tuple[int, str, list[str]]:
-    """``compreport ARGS`` in ``tmp`` (an ``out`` left by an earlier call removed): (exit status, stdout,
-    stderr lines)."""
+    """``compreport ARGS`` in ``tmp`` (an ``out`` left by an earlier call removed): (exit status,
+    stdout, stderr lines)."""
     monkeypatch.chdir(tmp)
     shutil.rmtree(tmp / "out", ignore_errors=True)
     with warnings.catch_warnings():
@@ -64,14 +64,16 @@ def report(cmd, *args):
 
 
 def good(tmp: Path, result) -> dict:
-    """A run that worked: exit 0, only note:/warning: lines; its results.json's first competition."""
+    """A run that worked: exit 0, only note:/warning: lines; its results.json's first
+    competition."""
     status, _, err = result
     assert status == 0 and all(line.startswith(("note: ", "warning: ")) for line in err), err
     return json.loads((tmp / "out" / "results.json").read_text(encoding="utf-8"))["competitions"][0]
 
 
 def bad(tmp: Path, result, *needles: str) -> str:
-    """A bad input: exit 2, one error: line (others only note:/warning:) holding every needle, nothing written."""
+    """A bad input: exit 2, one error: line (others only note:/warning:) holding every needle,
+    nothing written."""
     status, out, err = result
     errors = [line for line in err if line.startswith("error: ")]
     assert status == 2 and len(errors) == 1, err
@@ -93,7 +95,7 @@ def runs_layout(tmp: Path, gold: str = GOLD, **runs: str) -> None:
         write(tmp, f"runs/{name}", text)
 
 
-# --------------------------------------------------------------------------- comments and separators
+# ------------------------------------------------------------------------- comments and separators
 
 
 def test_comments_and_a_commented_header(tmp_path, cmd):
@@ -179,11 +181,15 @@ def test_sep_option_and_comma_files(tmp_path, cmd):
 
 # --------------------------------------------------------------------------- columns
 
-QREL = "qid cid rank score label\nQ1 Q1_C1 1 0.9 true\nQ1 Q1_C2 2 0.5 false\nQ2 Q2_C1 1 0.7 false\nQ2 Q2_C2 2 0.2 true\n"
+QREL = (
+    "qid cid rank score label\nQ1 Q1_C1 1 0.9 true\nQ1 Q1_C2 2 0.5 false\n"
+    "Q2 Q2_C1 1 0.7 false\nQ2 Q2_C2 2 0.2 true\n"
+)
 
 
 def test_id_and_label_columns_by_position_and_name(tmp_path, cmd):
-    """SemEval-2016 Task 3 style: `qid cid rank score label`, ids in column 2, labels in column 5."""
+    """SemEval-2016 Task 3 style: `qid cid rank score label`, ids in column 2, labels in
+    column 5."""
     write(tmp_path, "gold.txt", "Q1 Q1_C1 true\nQ1 Q1_C2 false\nQ2 Q2_C1 true\nQ2 Q2_C2 true\n")
     write(tmp_path, "runs/team1.pred", QREL.split("\n", 1)[1])
     write(
@@ -263,7 +269,8 @@ COLUMNS_2 = "(header: 'id', 'label')"
     ],
 )
 def test_a_column_position_out_of_range_names_the_option_given(tmp_path, cmd, args, message):
-    """Each option is named as given (not as --label-col, nor as both), with the file and its columns."""
+    """Each option is named as given (not as --label-col, nor as both), with the file and its
+    columns."""
     runs_layout(tmp_path)
     bad(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", *args), message)
 
@@ -352,37 +359,40 @@ def test_line_count_mismatch_names_both_counts(tmp_path, cmd):
 
 
 def test_a_gold_of_ids_only_is_named_not_the_runs(tmp_path, cmd):
-    """A gold with no label column is read as one label per line, its items numbered 1..n: a run's ids
-    are then not its items, and the error says so of the gold (it names the run only as evidence)."""
+    """A gold with no label column is read as one label per line, its items numbered 1..n: a run's
+    ids are then not its items, and the error says so of the gold (it names the run only as
+    evidence)."""
     ids = "".join(f"t{i}\n" for i in range(1, 7))
     run_a, run_b = ("".join(f"t{line}\n" for line in run.splitlines()) for run in (RUN_A, RUN_B))
     runs_layout(tmp_path, gold="id\n" + ids, **{"A.tsv": "id\tlabel\n" + run_a, "B.tsv": run_b})
     message = bad(
         tmp_path,
         report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"),
-        "error: gold.tsv: one column (header: 'id'), read as labels without ids (items numbered 1 to 6), "
-        "but runs/A.tsv has ids (line 2: 't1'), and 't1' is also line 2 of gold.tsv: gold.tsv holds ids "
-        "and no label column",
+        "error: gold.tsv: one column (header: 'id'), read as labels without ids (items numbered 1 "
+        "to 6), but runs/A.tsv has ids (line 2: 't1'), and 't1' is also line 2 of gold.tsv: "
+        "gold.tsv holds ids and no label column",
     )
     assert "not in the gold file" not in message
     write(tmp_path, "gold.tsv", ids)  # without a header
     bad(
         tmp_path,
         report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"),
-        "error: gold.tsv: one column, read as labels without ids (items numbered 1 to 6), but runs/A.tsv has ids "
-        "(line 2: 't1'), and 't1' is also line 1 of gold.tsv",
+        "error: gold.tsv: one column, read as labels without ids (items numbered 1 to 6), but "
+        "runs/A.tsv has ids (line 2: 't1'), and 't1' is also line 1 of gold.tsv",
     )
     write(tmp_path, "gold.tsv", "a\nb\na\nb\nc\nc\n")  # labels: the runs' ids are not line numbers
     bad(
         tmp_path,
         report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"),
-        "error: gold.tsv: one column, read as labels without ids (items numbered 1 to 6), but runs/A.tsv has ids "
-        "(line 2: 't1'); give gold.tsv an id column, or the runs one label per line",
+        "error: gold.tsv: one column, read as labels without ids (items numbered 1 to 6), but "
+        "runs/A.tsv has ids (line 2: 't1'); give gold.tsv an id column, or the runs one label "
+        "per line",
     )
 
 
 def test_a_one_field_gold_says_when_its_first_line_is_read_as_a_header(tmp_path, cmd):
-    # 'neutral' occurs only on the first lines: read as a header of the gold and of A, never silently
+    # 'neutral' occurs only on the first lines: read as a header of the gold and of A, never
+    # silently
     write(tmp_path, "labels.txt", "neutral\na\nb\na\nb\nc\n")
     write(tmp_path, "runs/A.txt", "neutral\na\nb\na\nb\na\n")
     result = report(cmd, "labels.txt", "--runs", "runs", "--metric", "accuracy")
@@ -656,7 +666,8 @@ def test_xml_names_file(tmp_path, cmd):
         "meta.xml",
         '<?xml version="1.0"?>\n<metadata>\n'
         '  <participant username="ana" submissionID="A" systemName="Sys" shownName="Alpha" />\n'
-        '  <participant username="bob" submissionID="B" systemName="" baseline="true" />\n</metadata>\n',
+        '  <participant username="bob" submissionID="B" systemName="" baseline="true" />\n'
+        "</metadata>\n",
     )
     comp = good(
         tmp_path,
@@ -705,7 +716,7 @@ def test_xml_names_file(tmp_path, cmd):
         )
 
 
-# --------------------------------------------------------------------------- what a runs folder holds
+# ------------------------------------------------------------------------ what a runs folder holds
 
 
 def test_readme_docs_and_hidden_files_are_left_out_with_one_note(tmp_path, cmd):
@@ -820,9 +831,9 @@ def test_blank_and_absent_predictions_are_errors_by_default(tmp_path, cmd):
 
 
 def test_missing_wrong_scores_them_as_wrong_answers(tmp_path, cmd):
-    """Items 2 (blank) and 6 (absent) are wrong for accuracy; for macro-F1 each is a miss of its gold
-    class (b, c) and a false positive of no class: scikit-learn's macro F1 over the gold labels with
-    a prediction no class has."""
+    """Items 2 (blank) and 6 (absent) are wrong for accuracy; for macro-F1 each is a miss of its
+    gold class (b, c) and a false positive of no class: scikit-learn's macro F1 over the gold
+    labels with a prediction no class has."""
     from sklearn.metrics import f1_score
 
     runs_layout(tmp_path, **{"B.tsv": BLANKS})
@@ -883,7 +894,8 @@ def test_blank_lines_of_a_file_without_ids_are_items(tmp_path, cmd):
 
 
 def test_gold_header_with_custom_names(tmp_path, cmd):
-    """`item<TAB>label` is a header, never an item (it was: n = 7, the header scored as correct)."""
+    """`item<TAB>label` is a header, never an item (not n = 7 with the header scored as
+    correct)."""
     runs_layout(tmp_path, gold=GOLD.replace("id\tlabel", "item\tlabel"))
     msg = bad(
         tmp_path,
@@ -964,7 +976,8 @@ def test_results_paths_are_relative_to_the_spec(tmp_path, cmd):
         "runs/B.tsv",
     ]
     assert comp["systems"] == ["Alpha", "B"]
-    # absolute paths on the command line and in the API: relative to the folder that holds the inputs
+    # absolute paths on the command line and in the API: relative to the folder that holds the
+    # inputs
     task = tmp_path / "task"
     comp = good(
         tmp_path,
@@ -1061,8 +1074,9 @@ def test_api_takes_the_reading_options(tmp_path):
     ],
 )
 def test_every_label_metric_scores_a_missing_prediction_as_wrong(metric):
-    """A missing prediction ("" under --missing wrong) is scikit-learn's score with a label that no class
-    has (a miss of the gold class, a false positive of no class), averaged over the real labels only."""
+    """A missing prediction ("" under --missing wrong) is scikit-learn's score with a label that no
+    class has (a miss of the gold class, a false positive of no class), averaged over the real
+    labels only."""
     from sklearn import metrics as sk
 
     from compreport.stats.metrics import get_metric

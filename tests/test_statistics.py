@@ -181,7 +181,7 @@ def test_pearson_randomization_rounds_swap_raw_predictions(offset, far):
     """Round by round (the swaps the plan draws, replayed: one item per cluster), the p-value counts
     the rounds whose raw swapped predictions (scipy's pearsonr) differ at least as much as observed,
     also with values around 1e6 of small spread and systems on far-apart offsets (precision)."""
-    from compreport.stats.clusters import Clusters
+    from compreport.inputs.clusters import Clusters
     from compreport.stats.resampler import Resampler, competition_key
 
     gold, preds = _pearson_pair(offset, far)

@@ -1,5 +1,5 @@
 """The column that names each item's cluster (``--cluster-col`` / ``[data] cluster``), for the
-cluster bootstrap (:mod:`compreport.stats.clusters`): read from the gold file of the gold + runs
+cluster bootstrap (:mod:`compreport.inputs.clusters`): read from the gold file of the gold + runs
 layout, or taken out of a wide table's (or DataFrame's) columns, where it would otherwise be read
 as a system. Every item needs a cluster, and there must be at least two clusters."""
 
@@ -8,14 +8,15 @@ from __future__ import annotations
 import numpy as np
 
 from compreport.errors import InputError
+from compreport.inputs.clusters import Clusters
 from compreport.inputs.parsed import Parsed, RawText, ReadOptions
 from compreport.inputs.records import layout
 from compreport.language.caller import option
-from compreport.stats.clusters import Clusters
 
 
 def _checked(labels: list, column: str, blank_at) -> Clusters:
-    """Clusters from one label per item; ``blank_at(k)`` locates item ``k`` in errors."""
+    """Clusters from one label per item of the column ``column``; a blank label or a single
+    cluster is an :class:`InputError` (``blank_at(k)`` locates item ``k``)."""
     for k, v in enumerate(labels):
         if v is None or v == "":
             raise InputError(
@@ -32,8 +33,9 @@ def _checked(labels: list, column: str, blank_at) -> Clusters:
 
 
 def gold_clusters(column: tuple, extra: list[str] = ()) -> Clusters:
-    """The cluster of each gold item (gold file order), from what :func:`gold_cluster_labels` read,
-    then those of ``extra`` items (the unjudged candidates of :mod:`compreport.inputs.querykeys`)."""
+    """The cluster of each gold item (gold file order), from what :func:`gold_cluster_labels`
+    read, then those of ``extra`` items (the unjudged candidates of
+    :mod:`compreport.inputs.querykeys`)."""
     labels, name, where = column
     return _checked(
         [*labels, *extra], name, lambda k: where(k) if k < len(labels) else "an unjudged item"
@@ -45,16 +47,17 @@ def gold_cluster_labels(raw: RawText | Parsed, header: bool, opts: ReadOptions):
     for a blank) per item, its name, and where item ``k`` is (for errors)."""
     if isinstance(raw, Parsed):
         raise InputError(
-            f"{raw.path}: {option('cluster_col')} reads a column of a delimited gold file (CSV, TSV "
-            f"or whitespace-separated); add the cluster to such a file"
+            f"{raw.path}: {option('cluster_col')} reads a column of a delimited gold file (CSV, "
+            f"TSV or whitespace-separated); add the cluster to such a file"
         )
     col = opts.cluster_col
     names = raw.rows[raw.start] if header else None
     if isinstance(col, str) and (names is None or col not in names):
         has = f"the header ({', '.join(map(repr, names))})" if names else "no header line"
         raise InputError(
-            f"{raw.path}, line {raw.lines[raw.start]}: no column {col!r} for {option('cluster_col')}; "
-            f"the file has {has} (give a header name or a 1-based position)"
+            f"{raw.path}, line {raw.lines[raw.start]}: no column {col!r} for "
+            f"{option('cluster_col')}; the file has {has} (give a header name or a 1-based "
+            f"position)"
         )
     read = layout(raw, "gold", header, opts.cluster_as_label(), None)
     name = (

@@ -1,13 +1,17 @@
-"""The validated arrays of one competition: gold labels and every system's predictions."""
+"""One competition as the inputs give it: its metadata (:class:`CompetitionInfo`), the metrics
+named for it (:class:`MetricSpec`), and the validated arrays of gold labels and every system's
+predictions (:class:`Competition`), each value traceable to its file and line (:class:`Source`).
+"""
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import KW_ONLY, dataclass, field
+from typing import Any
 
 import numpy as np
 
-from compreport.stats.clusters import Clusters  # noqa: F401  (the type of Competition.clusters)
+from compreport.inputs.clusters import Clusters
 
 
 @dataclass
@@ -32,8 +36,8 @@ class Source:
     unit: str = "line"
 
     def locate(self, item: int, field_index: int = 0) -> str:
-        """``file, line L, column C`` of ``item`` (competition order) in field ``field_index``; ``file, no
-        line, C`` for an item the file does not list (a missing prediction)."""
+        """``file, line L, column C`` of ``item`` (competition order) in field ``field_index``;
+        ``file, no line, C`` for an item the file does not list (a missing prediction)."""
         line = int(self.lines[item])
         at = f"{self.unit} {line}" if line else f"no {self.unit} for this item"
         return f"{self.path}, {at}, {self.columns[field_index]}"
@@ -51,11 +55,15 @@ class MetricSpec:
         ``field``, ``pos_label``, ``labels``, ... as the metric allows.
     base : str or None
         Directory that a user metric's relative path is resolved against.
+    metric : Metric or None
+        The :class:`~compreport.stats.metrics.Metric` the name names, once looked up while the
+        inputs were read (a user metric's file is then run once); None: the analysis looks it up.
     """
 
     name: str
     params: dict = field(default_factory=dict)
     base: str | None = None
+    metric: Any = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -92,7 +100,8 @@ class CompetitionInfo:
     group: list[str] = field(default_factory=list)
 
     def metadata(self) -> dict:
-        """The :class:`CompetitionInfo` fields and their values (not copied), in declaration order."""
+        """The :class:`CompetitionInfo` fields and their values (not copied), in declaration
+        order."""
         return {name: getattr(self, name) for name in INFO_FIELDS}
 
 
@@ -102,7 +111,8 @@ INFO_FIELDS = tuple(f.name for f in dataclasses.fields(CompetitionInfo))
 
 @dataclass
 class Competition(CompetitionInfo):
-    """One ranked evaluation with one gold standard: its metadata (:class:`CompetitionInfo`) and arrays.
+    """One ranked evaluation with one gold standard: its metadata (:class:`CompetitionInfo`) and
+    arrays.
 
     Attributes
     ----------
@@ -111,7 +121,9 @@ class Competition(CompetitionInfo):
     predictions : ndarray of str, shape (m, n, F)
         Every system's predictions, aligned with ``gold`` by item id.
     systems : list of str
-        System names (``team.run`` or run-file stems), in input order.
+        System names (a wide table's columns; run files as
+        :func:`~compreport.inputs.runfiles.name_runs` or the names file names them), in input
+        order.
     item_ids : ndarray of str, shape (n,)
         Item ids (numbered from 1 when the input has none).
     metrics : list of MetricSpec
@@ -134,7 +146,20 @@ class Competition(CompetitionInfo):
         System -> its team (from its folder, a ``Team.NN`` stem or the names file), or None.
     clusters : Clusters or None
         The cluster of each item, for the cluster bootstrap (``--cluster-col``; items of a cluster
-        are resampled together, :mod:`compreport.stats.clusters`); None: items are the unit.
+        are resampled together, :mod:`compreport.inputs.clusters`); None: items are the unit.
+
+    Examples
+    --------
+    >>> c = Competition(
+    ...     "t", "T",
+    ...     gold=np.array([["a"], ["b"]]),
+    ...     predictions=np.array([[["a"], ["a"]]]),
+    ...     systems=["s1"],
+    ...     item_ids=np.array(["1", "2"]),
+    ...     metrics=[MetricSpec("accuracy")],
+    ... )
+    >>> c.n, c.m, c.locate(0, 1)
+    (2, 1, "item '2'")
     """
 
     gold: np.ndarray = field(repr=False)

@@ -1,4 +1,5 @@
-"""Delimited text files (CSV/TSV) as cells of strings, with the line of every row, and their checks.
+"""Delimited text files (CSV/TSV) as cells of strings, with the line of every row, and their
+checks; reading a file's bytes and name.
 
 Every problem is raised as :class:`~compreport.errors.InputError` naming the file and line.
 """
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from compreport.errors import InputError
+from compreport.errors import InputError, os_reason
 from compreport.language.caller import option
 
 #: Cell values read as "no prediction".
@@ -71,8 +72,9 @@ _STREAMS: dict[tuple[int, int], bytes] = {}
 
 
 def read_bytes(path: str | Path) -> bytes:
-    """The bytes of ``path``. A pipe or FIFO (``<(...)`` on a shell's command line) is read once and
-    kept, so that every later read of it (the fast path, the csv path, the checksum) sees the same bytes.
+    """The bytes of ``path``. A pipe or FIFO (``<(...)`` on a shell's command line) is read once
+    and kept, so that every later read of it (the fast path, the csv path, the checksum) sees the
+    same bytes.
 
     Raises
     ------
@@ -89,24 +91,25 @@ def read_bytes(path: str | Path) -> bytes:
         with open(path, "rb") as fh:
             data = fh.read()
     except OSError as exc:
-        raise os_error(path, exc) from None
+        raise read_error(path, exc) from None
     if not stat.S_ISREG(st.st_mode):
         _STREAMS[key] = data
     return data
 
 
-def os_error(path: str | Path, exc: OSError) -> InputError:
+def read_error(path: str | Path, exc: OSError) -> InputError:
     """The :class:`InputError` of an :class:`OSError` met reading ``path``: ``PATH: no such file``,
     ``PATH: is a directory, expected a file``, ``PATH: cannot read (Permission denied)``."""
     if isinstance(exc, FileNotFoundError):
         return InputError(f"{shown(path)}: no such file")
     if isinstance(exc, IsADirectoryError):
         return InputError(f"{shown(path)}: is a directory, expected a file")
-    return InputError(f"{shown(path)}: cannot read ({exc.strerror or exc})")
+    return InputError(f"{shown(path)}: cannot read ({os_reason(exc)})")
 
 
 def sha256(path: str | Path) -> str:
-    """Hex SHA-256 of a file's bytes (recorded in results.json); a pipe's kept bytes (:func:`read_bytes`)."""
+    """Hex SHA-256 of a file's bytes (recorded in results.json); of a pipe, of its kept bytes
+    (:func:`read_bytes`)."""
     h = hashlib.sha256()
     try:
         st = os.stat(path)
@@ -116,12 +119,17 @@ def sha256(path: str | Path) -> str:
             for chunk in iter(lambda: fh.read(1 << 20), b""):
                 h.update(chunk)
     except OSError as exc:
-        raise os_error(path, exc) from None
+        raise read_error(path, exc) from None
     return h.hexdigest()
 
 
 def delimiter(path: str, first_line: str) -> str:
-    """Tab for ``.tsv``/``.tab``, comma for ``.csv``; otherwise tab if ``first_line`` holds one, else comma."""
+    """Tab for ``.tsv``/``.tab``, comma for ``.csv``; otherwise tab if ``first_line`` holds one,
+    else comma.
+
+    >>> delimiter("gold.txt", "1\\tpositive"), delimiter("gold.csv", "1\\tpositive")
+    ('\\t', ',')
+    """
     suffix = Path(path).suffix.lower()
     if suffix in (".tsv", ".tab"):
         return "\t"
@@ -132,11 +140,19 @@ def delimiter(path: str, first_line: str) -> str:
 
 #: ``--sep`` values: ``auto`` decides per file (:func:`split_fields`).
 SEPARATORS = ("auto", "tab", "comma", "whitespace")
+#: The character of the ``--sep`` values that name one.
 _SEP_CHAR = {"tab": "\t", "comma": ","}
 
 
 def decode(path: str, data: bytes) -> str:
-    """``data`` as UTF-8 text, a BOM dropped; :class:`InputError` naming the line of bytes that are not UTF-8."""
+    """``data`` as UTF-8 text, a BOM dropped; :class:`InputError` naming the line of bytes that
+    are not UTF-8.
+
+    >>> decode("gold.tsv", b"\\xef\\xbb\\xbfid\\n1\\n\\xff\\n")
+    Traceback (most recent call last):
+        ...
+    compreport.errors.InputError: gold.tsv, line 3: not UTF-8 text
+    """
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -197,7 +213,8 @@ def read_table(path: str | Path, sep: str = "auto") -> Table:
 
 
 def _auto_separator(path: str, content: list[tuple[int, str]], suffix: str) -> str:
-    """The separator of a gold or run file whose non-blank lines are ``content`` ((line, text) pairs).
+    """The separator of a gold or run file whose non-blank lines are ``content`` ((line, text)
+    pairs).
 
     Tab when every line holds one; comma when no line holds a tab and every line (a ``.csv`` file:
     any line) holds a comma; otherwise runs of whitespace. A file mixing lines with and without a
@@ -215,9 +232,10 @@ def _auto_separator(path: str, content: list[tuple[int, str]], suffix: str) -> s
             for cell in line.split("\t"):
                 if len(cell.split()) > 1:
                     raise InputError(
-                        f"{path}, line {number}: the file mixes lines with a tab and lines without one (line "
-                        f"{other}), and the tab-separated field {cell.strip()!r} holds a space, so the fields "
-                        f"cannot be told apart; pass {option('sep', 'tab')} or {option('sep', 'whitespace')}"
+                        f"{path}, line {number}: the file mixes lines with a tab and lines "
+                        f"without one (line {other}), and the tab-separated field "
+                        f"{cell.strip()!r} holds a space, so the fields cannot be told apart; "
+                        f"pass {option('sep', 'tab')} or {option('sep', 'whitespace')}"
                     )
         return "whitespace"
     commas = ["," in line for _, line in content]
@@ -243,6 +261,11 @@ def split_fields(
         1-based line of each row (the last line of a row that spans several).
     sep : str
         The separator used (``auto`` resolved; ``auto`` itself when the file has no content).
+
+    Examples
+    --------
+    >>> split_fields("run.txt", "# a comment\\n1\\tpos\\n\\n2\\tneg\\n")
+    ([['1', 'pos'], [], ['2', 'neg']], [2, 3, 4], 'tab')
     """
     import csv
 

@@ -1,4 +1,5 @@
-r"""The fast reader of plain wide tables: cells found with numpy on the bytes, not the ``csv`` module.
+r"""The fast reader of plain wide tables: cells found with numpy on the bytes, not the ``csv``
+module.
 
 :func:`read_wide_fast` returns exactly what :func:`compreport.inputs.readers.read_wide`'s
 ``csv`` path returns, or ``None`` when that path should decide (an unusual file, or any
@@ -25,14 +26,17 @@ from compreport.errors import InputError
 from compreport.inputs.competition import Source
 from compreport.inputs.delimited import delimiter, read_bytes
 
-#: Bytes that need no look at the decoded text: printable ASCII except ``"``, plus tab and newlines.
+#: Bytes that need no look at the decoded text: printable ASCII except ``"``, plus tab and
+#: newlines.
 _PLAIN_BYTES = bytes(range(32, 127)).replace(b'"', b"") + b"\t\n\r"
+#: The pattern of :func:`_odd_text`, built on first use (it lists every whitespace of Unicode).
 _odd_text_re = None
 
 
 def _odd_text():
-    """Characters that send a file to the csv path: quotes, control characters, a BOM, and
-    whitespace (which includes what ``str.splitlines`` breaks at) other than space, tab, \\n, \\r."""
+    """The pattern of the characters that send a file to the csv path: quotes, control
+    characters, a BOM, and whitespace (which includes what ``str.splitlines`` breaks at) other
+    than space, tab, \\n, \\r."""
     global _odd_text_re
     if _odd_text_re is None:
         import re
@@ -58,8 +62,8 @@ def _cut(buf: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _fill(out: np.ndarray, col: np.ndarray) -> None:
-    """``out[:] = col`` for a zeroed 1-d ``U`` array; an ``S`` column (ASCII) is widened code by code,
-    much faster than numpy's bytes-to-str cast."""
+    """``out[:] = col`` for a zeroed 1-d ``U`` array; an ``S`` column (ASCII) is widened code by
+    code, much faster than numpy's bytes-to-str cast."""
     if col.dtype.kind == "S":  # (the S width may exceed the longest value: beyond it, zeros)
         codes = out.view(np.uint32).reshape(len(col), -1)
         width = min(col.dtype.itemsize, codes.shape[1])
@@ -69,7 +73,8 @@ def _fill(out: np.ndarray, col: np.ndarray) -> None:
 
 
 def _fast_columns(path: str) -> tuple[list[str], list[np.ndarray], np.ndarray, bytes] | None:
-    """Header, data columns (stripped; ``S`` arrays for ASCII files, else ``U``), line numbers, raw bytes.
+    """Header, data columns (stripped; ``S`` arrays for ASCII files, else ``U``), line numbers and
+    raw bytes.
 
     None when the file is not plain enough for the rule above or cannot be read (the csv path
     then says why).
@@ -144,6 +149,9 @@ def _fast_columns(path: str) -> tuple[list[str], list[np.ndarray], np.ndarray, b
 def _pandas_columns(
     body: bytes, delim: str, rows: int, k: int, strip: bool
 ) -> list[np.ndarray] | None:
+    """The ``k`` columns of the ``rows`` lines of ``body`` (UTF-8, not all ASCII) split at
+    ``delim`` by pandas' C parser, as ``U`` arrays (``strip``: cells stripped); None when the
+    parser has any trouble or finds another shape (the csv path then reads the file)."""
     import io
 
     import pandas as pd
@@ -158,10 +166,10 @@ def _pandas_columns(
             keep_default_na=False,
             skip_blank_lines=True,
             index_col=False,
-            quoting=3,
+            quoting=3,  # csv.QUOTE_NONE
             engine="c",
             encoding="utf-8",
-        )  # 3: csv.QUOTE_NONE
+        )
     except Exception:  # noqa: BLE001 - any parser trouble: the csv path reports it
         return None
     if frame.shape != (rows, k):
@@ -176,7 +184,8 @@ def _pandas_columns(
 
 
 def _any_missing(col: np.ndarray) -> bool:
-    """Whether an ``S``/``U`` column holds a value of :data:`~compreport.inputs.delimited.MISSING` (any case)."""
+    """Whether an ``S``/``U`` column holds a value of
+    :data:`~compreport.inputs.delimited.MISSING` (any case)."""
     lengths = np.char.str_len(col)
     if (lengths == 0).any():
         return True

@@ -17,29 +17,34 @@ from compreport.errors import InputError
 from compreport.inputs.competition import Source
 from compreport.inputs.delimited import MISSING
 
+#: How errors name the table.
 WHERE = "DataFrame"
 
 
 @dataclass
 class FrameSource(Source):
-    """Where a value of a DataFrame sits: its index label and column (``lines`` are row positions)."""
+    """Where a value of a DataFrame sits: its index label and column (``lines`` are row
+    positions)."""
 
     index: list = field(default_factory=list, repr=False)
 
     def locate(self, item: int, field_index: int = 0) -> str:
-        """``DataFrame, index <label>, <column>`` of ``item`` (competition order) in field ``field_index``."""
+        """``DataFrame, index <label>, <column>`` of ``item`` (competition order) in field
+        ``field_index``."""
         return f"{self.path}, index {self.index[item]!r}, {self.columns[field_index]}"
 
 
 def _header(df, gold: str, id_column: str | None) -> tuple[list[str], int, int | None]:
-    """Column names as text, the gold column and the id column (a column called ``id`` when None)."""
+    """Column names as text, and the positions of the gold column and of the id column
+    (``id_column``, else a column called ``id``, else None)."""
     header = [str(c) for c in df.columns]
     for j, col in enumerate(header):
         if not col:
             raise InputError(f"{WHERE}: column {j + 1} has an empty name")
         if header.index(col) != j:
             raise InputError(
-                f"{WHERE}: column {col!r} appears twice (columns {header.index(col) + 1} and {j + 1})"
+                f"{WHERE}: column {col!r} appears twice (columns {header.index(col) + 1} and "
+                f"{j + 1})"
             )
     shown = ", ".join(repr(h) for h in header)
     if gold not in header:
@@ -71,12 +76,14 @@ def _text(df, j: int, header: list[str], index: list) -> np.ndarray:
 
 
 def read_frame(df, gold: str = "y", id_column: str | None = None) -> dict:
-    """The pieces of a Competition (without metadata) from a wide DataFrame, as :func:`read_wide` gives.
+    """The pieces of a Competition (without metadata) from a wide DataFrame, as
+    :func:`~compreport.inputs.readers.read_wide` gives them.
 
     Parameters
     ----------
     df : pandas.DataFrame
-        A gold column, an optional id column, one column per system (column names are matched as text).
+        A gold column, an optional id column, one column per system (column names are matched
+        as text).
     gold : str, default "y"
         The gold column.
     id_column : str, optional
@@ -107,9 +114,8 @@ def read_frame(df, gold: str = "y", id_column: str | None = None) -> dict:
         raise InputError(f"{WHERE}: no system columns besides the gold column {gold!r}")
     index = list(df.index)
     used = [g, *sys_cols] + ([idc] if idc is not None else [])
-    cells = np.stack(
-        [_text(df, j, header, index) for j in used], axis=1
-    )  # one width: the longest cell's
+    # one array, whose width is the longest cell's
+    cells = np.stack([_text(df, j, header, index) for j in used], axis=1)
     k = 1 + len(sys_cols)
     if idc is not None:
         ids = cells[:, k]

@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 import math
 
-from compreport.errors import InputError
+from compreport.errors import InputError, suggest
 from compreport.inputs.delimited import MISSING
 from compreport.inputs.parsed import Parsed
 from compreport.language.caller import option
-from compreport.settings import suggest
 
 
 class _Duplicate(Exception):
@@ -27,7 +26,13 @@ def _pairs(pairs):
 
 
 def _json_text(value, where: str, what: str) -> str | None:
-    """A JSON scalar as the text a delimited file would hold; None for null, NaN or a blank string."""
+    """A JSON scalar as the text a delimited file would hold; None for null, NaN and the strings
+    a delimited file reads as missing (blank, ``nan``, ``null``). ``where`` and ``what`` name the
+    value in the error for an object or an array.
+
+    >>> _json_text(2.0, "gold.json, line 1", "the label"), _json_text(" NaN ", "", "")
+    ('2', None)
+    """
     if value is None:
         return None
     if isinstance(value, bool):
@@ -132,7 +137,8 @@ def read_json(
     if not all(objects):
         pos, obj = next(e for e, o in zip(entries, objects, strict=True) if not o)
         raise InputError(
-            f"{shown}, {unit} {pos}: a JSON {type(obj).__name__}, where the other entries are objects"
+            f"{shown}, {unit} {pos}: a JSON {type(obj).__name__}, where the other entries are "
+            f"objects"
         )
     keys = sorted({k for _, obj in entries for k in obj})
     if role == "run":  # a run that lacks a key named for the gold is read with the default keys

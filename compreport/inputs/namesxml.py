@@ -19,8 +19,8 @@ from xml.parsers import expat
 from compreport.errors import InputError
 from compreport.inputs.delimited import read_bytes
 
-#: Attributes that hold a run's id (file stem, submission id), first non-empty wins (not a bare ``id``,
-#: which a root element may carry for itself).
+#: Attributes that hold a run's id (file stem, submission id), first non-empty wins (not a bare
+#: ``id``, which a root element may carry for itself).
 RUN = ("run", "submissionID", "submission_id", "submission")
 #: Attributes that name a run, first non-empty wins (shown name before the system's own name).
 NAME = ("name", "shownName", "systemName", "username", "team")
@@ -33,6 +33,8 @@ HEAD = ["run", "name", "team", "baseline", "exclude"]
 
 
 def _first(attrs: dict[str, str], keys: tuple[str, ...], *, non_empty: bool = False) -> str:
+    """The value of the first of ``keys`` in ``attrs`` (``non_empty``: the first not blank),
+    stripped; ``""`` when none."""
     for key in keys:
         if key in attrs and (attrs[key].strip() or not non_empty):
             return attrs[key].strip()
@@ -75,7 +77,7 @@ def read_xml_names(path: str) -> tuple[list[str], int, list[tuple[list[str], int
         ) from None
     if not rows:
         raise InputError(
-            f"{path}: no element with a run attribute ({', '.join(RUN)}); an XML names file has one "
-            f"element per run"
+            f"{path}: no element with a run attribute ({', '.join(RUN)}); an XML names file has "
+            f"one element per run"
         )
     return HEAD, rows[0][1], rows

@@ -11,10 +11,9 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
-from compreport.errors import InputError
+from compreport.errors import InputError, suggest
 from compreport.inputs.delimited import SEPARATORS
 from compreport.language.caller import OPTIONS, current, option
-from compreport.settings import suggest
 
 #: ``--missing`` values.
 MISSING_POLICIES = ("error", "wrong")
@@ -32,16 +31,20 @@ class ReadOptions:
     comments : bool
         Skip lines whose first character is ``#``.
     id_col, label_col : int, str, list or None
-        The id column and the label column(s) of the gold (and of the runs unless ``runs_id_col`` /
-        ``runs_label_col``): 1-based positions or header names (JSON: keys); None: found as
-        described in :func:`layout`.
+        The id column and the label column(s) of the gold (and of the runs unless ``runs_id_col``
+        / ``runs_label_col``): 1-based positions or header names (JSON: keys); None: found as
+        described in :func:`~compreport.inputs.records.layout`.
+    runs_id_col, runs_label_col : int, str, list or None
+        The runs' own id and label column(s), where they differ from the gold's (``[data.runs]``,
+        ``--score-col``).
     zip_member : str or None
         The prediction file inside every ``.zip`` run (its name or path in the archive).
     missing : str
         ``error``: a blank, absent or unreadable prediction is an error; ``wrong``: it is scored as
         a wrong answer.
     exclude : list of str
-        Globs of run files to leave out (matched against the path inside the runs folder and the name).
+        Globs of run files to leave out (matched against the path inside the runs folder and the
+        name).
     names : str or None
         The names file (``run``, ``name``, ``team``, ``baseline``, ``exclude`` columns).
     cluster_col : int, str or None
@@ -51,9 +54,9 @@ class ReadOptions:
         Candidates that runs list and the gold does not become items that are not relevant
         (:mod:`compreport.inputs.querykeys`); needs ``cluster_col``.
     said : dict
-        How the caller gave a column option that is not its own option (:meth:`named`): attribute ->
-        an option of :data:`~compreport.language.caller.OPTIONS` (``runs_label_col``: ``score_col``; ``id_col``:
-        ``id``) or a spec key (``[data.runs] label_col``).
+        How the caller gave a column option that is not its own option (:meth:`named`): attribute
+        -> an option of :data:`~compreport.language.caller.OPTIONS` (``runs_label_col``:
+        ``score_col``; ``id_col``: ``id``) or a spec key (``[data.runs] label_col``).
     """
 
     sep: str = "auto"
@@ -71,9 +74,16 @@ class ReadOptions:
     said: dict[str, str] = field(default_factory=dict)
 
     def named(self, attr: str, value=None) -> str:
-        """How the caller gave the column option ``attr`` (``id_col``, ``label_col``, ``runs_id_col``,
-        ``runs_label_col``, ``cluster_col``), with ``value`` when given: ``--id-col 3``, ``id_col=3``,
-        ``--score-col 5``, ``[data.runs] label_col = 5``; a list: ``--label-col 2,3``, ``label_col=[2, 3]``."""
+        """How the caller gave the column option ``attr`` (``id_col``, ``label_col``,
+        ``runs_id_col``, ``runs_label_col``, ``cluster_col``), with ``value`` when given:
+        ``--id-col 3``, ``id_col=3``, ``--score-col 5``, ``[data.runs] label_col = 5``; a list:
+        ``--label-col 2,3``, ``label_col=[2, 3]``.
+
+        >>> ReadOptions(said={"runs_label_col": "[data.runs] label_col"}).named("runs_label_col", 5)
+        '[data.runs] label_col = 5'
+        >>> ReadOptions().named("label_col", [2, 3])
+        'label_col=[2, 3]'
+        """
         key = self.said.get(attr, attr.removeprefix("runs_"))
         if isinstance(value, list) and key in OPTIONS and current() == "cli":
             value = ",".join(map(str, value))
@@ -82,8 +92,8 @@ class ReadOptions:
         return key if value is None else f"{key} = {value!r}"
 
     def column_options(self, role: str) -> tuple[str, str]:
-        """The attributes giving the id and the label column(s) of a ``gold`` or a ``run`` file (a run's
-        own ``runs_id_col``/``runs_label_col`` where given)."""
+        """The attributes giving the id and the label column(s) of a ``gold`` or a ``run`` file (a
+        run's own ``runs_id_col``/``runs_label_col`` where given)."""
         if role == "gold":
             return "id_col", "label_col"
         return (
@@ -92,8 +102,8 @@ class ReadOptions:
         )
 
     def cluster_as_label(self) -> ReadOptions:
-        """These options with the cluster (query) column read as the one label column of the gold and the
-        runs, and named in messages as the caller gave the cluster column."""
+        """These options with the cluster (query) column read as the one label column of the gold
+        and the runs, and named in messages as the caller gave the cluster column."""
         word = self.said.get("cluster_col", "cluster_col")
         return dataclasses.replace(
             self,
@@ -103,7 +113,9 @@ class ReadOptions:
         )
 
     def check(self) -> ReadOptions:
-        """Validated and normalised in place (column lists, positions >= 1); returns self."""
+        """Validated and normalised in place (column lists, positions >= 1); returns self. An
+        invalid option is an :class:`~compreport.errors.InputError` naming it as the caller gave
+        it."""
         if self.sep not in SEPARATORS:
             raise InputError(
                 f"{option('sep')} must be one of {', '.join(SEPARATORS)}; got {self.sep!r}"
@@ -111,8 +123,8 @@ class ReadOptions:
             )
         if self.missing not in MISSING_POLICIES:
             raise InputError(
-                f"{option('missing')} must be one of {', '.join(MISSING_POLICIES)}; got {self.missing!r}"
-                f"{suggest(self.missing, MISSING_POLICIES)}"
+                f"{option('missing')} must be one of {', '.join(MISSING_POLICIES)}; got "
+                f"{self.missing!r}{suggest(self.missing, MISSING_POLICIES)}"
             )
         if not isinstance(self.comments, bool):
             raise InputError(f"`comments` must be True or False; got {self.comments!r}")
@@ -128,8 +140,8 @@ class ReadOptions:
             raise InputError(f"`unjudged` must be True or False; got {self.unjudged!r}")
         if self.unjudged and self.cluster_col is None:
             raise InputError(
-                f"{option('unjudged')} adds the candidates runs list in their queries: give the query "
-                f"column with {option('query_col')}"
+                f"{option('unjudged')} adds the candidates runs list in their queries: give the "
+                f"query column with {option('query_col')}"
             )
         return self
 
@@ -137,7 +149,11 @@ class ReadOptions:
 def one_column(value, what: str, label: str | None = None):
     """A column given by the user: None, a position (``2``, ``"2"``) as int >= 1, or a name.
 
-    ``what`` is the option (``id_col``, ``label_col``) named in errors, unless ``label`` (a spec key) is given.
+    ``what`` is the option (``id_col``, ``label_col``) named in errors, unless ``label`` (a spec
+    key) is given.
+
+    >>> one_column(" 2 ", "id_col"), one_column("label", "label_col")
+    (2, 'label')
     """
     if value is None:
         return None
@@ -150,7 +166,8 @@ def one_column(value, what: str, label: str | None = None):
             value = int(value)
     if isinstance(value, int) and value < 1:
         raise InputError(
-            f"{name} must be a column name or a 1-based position (1 is the first column); got {value}"
+            f"{name} must be a column name or a 1-based position (1 is the first column); got "
+            f"{value}"
         )
     if value == "":
         raise InputError(f"{name} names no column")
@@ -158,7 +175,12 @@ def one_column(value, what: str, label: str | None = None):
 
 
 def columns(value, what: str, label: str | None = None) -> list | None:
-    """Label columns: None, one column, a comma list (``"3,5"``) or a list; see :func:`one_column`."""
+    """Label columns: None, one column, a comma list (``"3,5"``) or a list; see
+    :func:`one_column`.
+
+    >>> columns("3,5", "label_col"), columns(["label"], "label_col")
+    ([3, 5], ['label'])
+    """
     if value is None:
         return None
     if isinstance(value, str):
@@ -222,7 +244,8 @@ class Parsed:
 
 @dataclass
 class RawText:
-    """A text gold or run file split into fields (:func:`~compreport.inputs.delimited.split_fields`).
+    """A text gold or run file split into fields
+    (:func:`~compreport.inputs.delimited.split_fields`).
 
     ``rows[i]`` (``[]`` for a blank line) is on line ``lines[i]``; ``sep`` is the separator used.
     """

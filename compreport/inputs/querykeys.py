@@ -21,7 +21,11 @@ from compreport.language.caller import option
 
 
 def keyed(ident: str, query: str) -> str:
-    """The join key of item ``ident`` of query ``query`` (also how messages name it)."""
+    """The join key of item ``ident`` of query ``query`` (also how messages name it).
+
+    >>> keyed("FT911-1", "301")
+    'FT911-1 (query 301)'
+    """
     return f"{ident} (query {query})"
 
 
@@ -38,12 +42,13 @@ def gold_keys(gold: Parsed, queries: list) -> list[str]:
 
 
 def query_column(raw: RawText | Parsed, opts: ReadOptions, gold: Parsed, run: Parsed) -> int:
-    """The 1-based column of ``run`` (read from ``raw``) that holds the query (``opts.cluster_col``).
+    """The 1-based column of ``run`` (read from ``raw``) that holds the query
+    (``opts.cluster_col``).
 
     Where the run has it (:func:`~compreport.inputs.records.cluster_index`): the column its header
     gives the query's name (a position: the name the gold's header has there); a headerless run as
-    wide as the gold: the gold's column. Otherwise a position is the same position, and a name is an
-    error asking for the column (a header naming it, or a position): a headerless run of another
+    wide as the gold: the gold's column. Otherwise a position is the same position, and a name is
+    an error asking for the column (a header naming it, or a position): a headerless run of another
     width says nothing of where a named column is.
     """
     col, said = opts.cluster_col, opts.named("cluster_col")
@@ -60,24 +65,25 @@ def query_column(raw: RawText | Parsed, opts: ReadOptions, gold: Parsed, run: Pa
     first = f"line {raw.lines[raw.start]}"
     if run.header is not None:
         raise InputError(
-            f"{run.path}, {first}: the header ({shown_row(run.header)}) has no query column {col!r} "
-            f"({said}); a run joined to the gold by (query, id) needs each candidate's query"
+            f"{run.path}, {first}: the header ({shown_row(run.header)}) has no query column "
+            f"{col!r} ({said}); a run joined to the gold by (query, id) needs each candidate's "
+            f"query"
         )
-    gold_at = opts.named(
-        "cluster_col", gold.header.index(col) + 1
-    )  # the gold's header has it (clustercol)
+    # a named query column is in the gold's header (clustercol.gold_cluster_labels checked it)
+    gold_at = opts.named("cluster_col", gold.header.index(col) + 1)
     raise InputError(
-        f"{run.path}, {first}: no header, and {run.width} columns where the gold has {gold.width}, so "
-        f"the query column {col!r} ({said}) cannot be found by its name; give its position, the same "
-        f"in the gold and the runs (the gold has it at {gold_at}), or give the run a header line"
+        f"{run.path}, {first}: no header, and {run.width} columns where the gold has "
+        f"{gold.width}, so the query column {col!r} ({said}) cannot be found by its name; give "
+        f"its position, the same in the gold and the runs (the gold has it at {gold_at}), or give "
+        f"the run a header line"
     )
 
 
 def run_keyed(
     raw, header: bool, opts: ReadOptions, gold: Parsed, run: Parsed
 ) -> tuple[Parsed, list[tuple]]:
-    """``run`` with its ids replaced by (query, id) keys, and the (id, query) of each of its rows, the
-    query read from the run's query column (:func:`query_column`)."""
+    """``run`` with its ids replaced by (query, id) keys, and the (id, query) of each of its rows,
+    the query read from the run's query column (:func:`query_column`)."""
     if run.ids is None:
         raise InputError(f"{run.path}: a run joined by (query, id) needs ids; this file has none")
     at = query_column(raw, opts, gold, run)

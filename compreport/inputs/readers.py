@@ -38,10 +38,9 @@ from compreport.inputs.delimited import (
     text_name,
 )
 from compreport.inputs.fastwide import read_wide_fast
+from compreport.inputs.parsed import Parsed, ReadOptions
 from compreport.inputs.querykeys import by_query, gold_keys, run_keyed, unjudged
 from compreport.inputs.records import (
-    Parsed,
-    ReadOptions,
     as_number,
     headers,
     layout,
@@ -74,6 +73,8 @@ COLUMN_WORDS = {
 
 
 def _header_index(path: str, header: list[str], name: str, what: str) -> int:
+    """The 0-based column of ``header`` called ``name``; an :class:`InputError` listing the
+    columns when there is none (``what``: ``gold`` or ``id``, the option that names it)."""
     if name not in header:
         shown = ", ".join(repr(h) for h in header)
         raise InputError(
@@ -92,7 +93,8 @@ def read_wide(
     cluster_column: str | None = None,
     id_said: str | None = None,
 ) -> dict:
-    """Read the wide layout: one row per item, a gold column, an optional id column, one column per system.
+    """Read the wide layout: one row per item, a gold column, an optional id column, one column per
+    system.
 
     Plain files (no quotes, no unusual whitespace or line breaks, every row as wide as the
     header, no blank/NaN cell, unique ids) are split with numpy on the bytes (pandas' C parser
@@ -124,6 +126,13 @@ def read_wide(
     -------
     dict
         The pieces of a Competition (see the module docstring); one field, ``label``.
+
+    Examples
+    --------
+    >>> _ = Path("wide.csv").write_text("id,y,A,B\\n1,a,a,b\\n2,b,b,b\\n")
+    >>> pieces = read_wide("wide.csv")
+    >>> pieces["systems"], pieces["item_ids"].tolist(), pieces["predictions"][:, :, 0].tolist()
+    (['A', 'B'], ['1', '2'], [['a', 'b'], ['b', 'b']])
     """
     pieces = None
     if sep == "auto" and not isinstance(id_column, int):
@@ -142,7 +151,8 @@ def _read_wide_csv(
     cluster_column: str | None = None,
     id_said: str | None = None,
 ) -> dict:
-    """:func:`read_wide` through :func:`~compreport.inputs.delimited.read_table` (the ``csv`` module).
+    """:func:`read_wide` through :func:`~compreport.inputs.delimited.read_table` (the ``csv``
+    module).
 
     Slow, but every error names its line.
     """
@@ -191,9 +201,8 @@ def _read_wide_csv(
     sources, absent = [], {}
     for s, (j, p) in enumerate(zip(sys_cols, preds, strict=True)):
         cols = [f"column {header[j]!r}"]
-        if (
-            header[j] == cluster_column
-        ):  # not a system: its blanks are reported as clusters (take_column)
+        if header[j] == cluster_column:
+            # not a system: its blanks are reported as clusters (take_column)
             absent[header[j]] = 0
         elif missing == "wrong":
             blank = np.isin(np.char.lower(p), list(MISSING))
@@ -222,6 +231,7 @@ def read_runs(
     id_column: str | None = None,
     fields: list[str] | None = None,
     options: ReadOptions | None = None,
+    out_dir: str | None = None,
 ) -> dict:
     """Read the gold file plus run files layout, joined by id (or by line, for files without ids).
 
@@ -231,14 +241,18 @@ def read_runs(
         Gold file: ids and labels (CSV/TSV/whitespace-separated, ``.json``/``.jsonl``, a ``.zip``),
         or one label per line (items numbered 1..n).
     runs : str or Path
-        Folder, glob or file of runs (see :func:`~compreport.inputs.runfiles.find_runs`); each is one
-        system, named as :func:`~compreport.inputs.runfiles.name_runs` says (or by the names file).
+        Folder, glob or file of runs (see :func:`~compreport.inputs.runfiles.find_runs`); each is
+        one system, named as :func:`~compreport.inputs.runfiles.name_runs` says (or by the names
+        file).
     id_column : str, optional
         Name of the id column (``--id``); ``options.id_col`` wins.
     fields : list of str, optional
         Field names (several label columns); None: one label column.
     options : ReadOptions, optional
         Separators, comments, columns, zip member, missing predictions, exclusions, names file.
+    out_dir : str, optional
+        The output directory the report goes to: ``runs`` read where it lies are refused before
+        they are read (:func:`~compreport.inputs.runfiles.find_runs`).
 
     Returns
     -------
@@ -253,7 +267,7 @@ def read_runs(
     o.check()
     nf = len(fields) if fields else 1
     gold_path = text_name(gold_path)
-    runs_found = find_runs(str(runs), gold_path, o.exclude)
+    runs_found = find_runs(str(runs), gold_path, o.exclude, out_dir)
     name_runs(runs_found)
     if o.names:
         runs_found = apply_names(o.names, runs_found, o.sep, o.comments)
@@ -264,7 +278,8 @@ def read_runs(
     run_id, run_labels = (getattr(o, a) for a in o.column_options("run"))
     given += [{c for c in [run_id, *(run_labels or [])] if isinstance(c, str)}] * len(runs_found)
     is_header = headers(raw, given)
-    # the cluster column first: a name the gold lacks is named as such, not as a label column to give
+    # the cluster column first: a name the gold lacks is named as such, not as a label column to
+    # give
     column = None if o.cluster_col is None else gold_cluster_labels(raw[0], is_header[0], o)
     gold = layout(raw[0], "gold", is_header[0], o, fields)
     if (
@@ -274,15 +289,16 @@ def read_runs(
         and not names_a_column([h.lower() for h in gold.header], COLUMN_WORDS)
     ):
         note(
-            f"{gold.path}, line {raw[0].lines[raw[0].start]}: {shown_row(gold.header)} is read as a header, not "
-            f"as an item: no other line of the gold or the runs holds that value"
+            f"{gold.path}, line {raw[0].lines[raw[0].start]}: {shown_row(gold.header)} is read as "
+            f"a header, not as an item: no other line of the gold or the runs holds that value"
         )
     n = len(gold.values)
     for k, vals in enumerate(gold.values):
         for f, v in enumerate(vals):
             if v is None:
                 raise InputError(
-                    f"{gold.where(k, f)}: blank or NaN value (a gold label is needed for every item)"
+                    f"{gold.where(k, f)}: blank or NaN value (a gold label is needed for every "
+                    f"item)"
                 )
     queries = None if column is None else column[0]
     keyed_join = queries is not None and by_query(gold, o)  # TREC: ids repeat across queries
@@ -346,8 +362,8 @@ def _join(
     nf: int,
     policy: str,
 ) -> tuple[np.ndarray, np.ndarray, int]:
-    """A run's values in gold item order: (n, nf) str (``""`` where there is no prediction), the line
-    of each item (0 where absent), and the number of items without a prediction.
+    """A run's values in gold item order: (n, nf) str (``""`` where there is no prediction), the
+    line of each item (0 where absent), and the number of items without a prediction.
 
     Raises InputError for an id not in the gold (a gold without ids: :func:`_not_numbered`), an id
     given twice, a line count that differs from the gold's (a run without ids), and, under the
@@ -408,9 +424,9 @@ def _join(
 
 
 def _not_numbered(gold: Parsed, run: Parsed, k: int) -> InputError:
-    """The error of a run's id (item ``k``) that is not an item number of a gold without ids: the gold's
-    reading is what it names, and, when that id is one of the gold's values, that the gold has no label
-    column (it holds the ids)."""
+    """The error of a run's id (item ``k``) that is not an item number of a gold without ids: the
+    gold's reading is what it names, and, when that id is one of the gold's values, that the gold
+    has no label column (it holds the ids)."""
     ident, n = run.ids[k], len(gold.values)
     if gold.unit == "entry":
         shape = "a list of labels"
@@ -421,8 +437,8 @@ def _not_numbered(gold: Parsed, run: Parsed, k: int) -> InputError:
             + (", read as labels" if gold.width == 1 else ", read as the fields")
         )
     text = (
-        f"{gold.path}: {shape} without ids (items numbered 1 to {n}), but {run.path} has ids ({run.unit} "
-        f"{run.lines[k]}: {ident!r})"
+        f"{gold.path}: {shape} without ids (items numbered 1 to {n}), but {run.path} has ids "
+        f"({run.unit} {run.lines[k]}: {ident!r})"
     )
     held = next((j for j, vals in enumerate(gold.values) if ident in vals), None)
     if held is not None:
@@ -432,8 +448,8 @@ def _not_numbered(gold: Parsed, run: Parsed, k: int) -> InputError:
         )
     if not ident.isdigit():
         text += (
-            f"; give {gold.path} {'ids' if gold.unit == 'entry' else 'an id column'}, or the runs one label "
-            f"per line"
+            f"; give {gold.path} {'ids' if gold.unit == 'entry' else 'an id column'}, or the runs "
+            f"one label per line"
         )
     return InputError(text)
 
@@ -478,7 +494,8 @@ def unseen_label_warnings(comp: Competition, fields: list[int]) -> list[str]:
                     None,
                 )
                 hint = (
-                    f"; the gold writes that number {same!r}, another label (floats beside integers?)"
+                    f"; the gold writes that number {same!r}, another label (floats beside "
+                    f"integers?)"
                     if same
                     else ""
                 )

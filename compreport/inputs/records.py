@@ -6,17 +6,18 @@ other files:
 1. :func:`read_file` reads the bytes (a ``.zip`` submission: its one prediction file), then
 
    * ``.json`` / ``.jsonl``: objects with an id key and a label key, an object mapping id to label,
-     or a list of labels (no ids) -> :class:`Parsed` at once;
+     or a list of labels (no ids) -> :class:`~compreport.inputs.parsed.Parsed` at once
+     (:mod:`compreport.inputs.jsonfiles`);
    * any other file: text split into fields (:func:`~compreport.inputs.delimited.split_fields`:
-     ``#`` comment lines, separator per file) -> :class:`RawText`.
+     ``#`` comment lines, separator per file) -> :class:`~compreport.inputs.parsed.RawText`.
 
 2. :func:`headers` decides every text file's header the same way, and :func:`layout` picks the id
-   and label columns (``id_col``/``label_col``: a 1-based position or a header name) -> :class:`Parsed`.
+   and label columns (``id_col``/``label_col``: a 1-based position or a header name) ->
+   :class:`~compreport.inputs.parsed.Parsed`.
 
 A file whose every row holds one field per label (no id) is *aligned by line* with the gold
-(``ids`` is None); a blank line inside it is an item without a value.
-
-The options and the two shapes of a file read are in :mod:`.parsed`, JSON reading in :mod:`.jsonfiles`.
+(``ids`` is None); a blank line inside it is an item without a value. The options and the two
+shapes of a file read are in :mod:`compreport.inputs.parsed`.
 """
 
 from __future__ import annotations
@@ -28,33 +29,15 @@ import zipfile
 from collections import Counter
 from pathlib import Path
 
-from compreport.errors import InputError
+from compreport.errors import InputError, suggest
 from compreport.inputs.delimited import MISSING, decode, read_bytes, split_fields, text_name
 from compreport.inputs.jsonfiles import read_json
 from compreport.inputs.parsed import (
-    MISSING_POLICIES,
     Parsed,
     RawText,
     ReadOptions,
-    columns,
-    one_column,
 )
 from compreport.language.caller import option
-from compreport.settings import suggest
-
-__all__ = [
-    "MISSING_POLICIES",
-    "Parsed",
-    "RawText",
-    "ReadOptions",
-    "columns",
-    "headers",
-    "layout",
-    "one_column",
-    "read_file",
-    "read_json",
-    "zip_member",
-]
 
 #: Largest zip member read (bytes): a prediction file, not an archive bomb.
 _ZIP_MEMBER_LIMIT = 1 << 31
@@ -75,8 +58,8 @@ def zip_member(path: str, data: bytes, wanted: str | None) -> tuple[str, bytes]:
     """The prediction file of a zipped submission: its name and bytes.
 
     The one file of the archive that is not a folder, under ``__MACOSX/``, hidden, or CodaLab's
-    ``metadata``; with ``wanted`` (``--zip-member``), the member of that path, else the one member of
-    that file name.
+    ``metadata``; with ``wanted`` (``--zip-member``), the member of that path, else the one member
+    of that file name.
     """
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
@@ -124,7 +107,8 @@ def zip_member(path: str, data: bytes, wanted: str | None) -> tuple[str, bytes]:
 def read_file(
     path: str, opts: ReadOptions, role: str, fields: list[str] | None = None
 ) -> RawText | Parsed:
-    """Read a gold (``role="gold"``) or run (``role="run"``) file: :class:`Parsed` for JSON, else :class:`RawText`.
+    """Read a gold (``role="gold"``) or run (``role="run"``) file: :class:`Parsed` for JSON, else
+    :class:`RawText`.
 
     Raises
     ------
@@ -203,7 +187,12 @@ def headers(files: list[RawText | Parsed], names: list[set[str]]) -> list[bool]:
 
 
 def names_a_column(row, names: set[str]) -> bool:
-    """Whether a first row is a header by its names: it holds one of ``names`` or ``id`` (any case)."""
+    """Whether a first row is a header by its names: it holds one of ``names`` or ``id`` (any
+    case).
+
+    >>> names_a_column(["ID", "text"], set()), names_a_column(["1", "pos"], {"label"})
+    (True, False)
+    """
     return any(c in names or c.lower() == "id" for c in row)
 
 
@@ -211,6 +200,11 @@ def names_a_column(row, names: set[str]) -> bool:
 
 
 def shown_row(row: list[str]) -> str:
+    """A row for a message, its cells quoted.
+
+    >>> shown_row(["id", "label"])
+    "'id', 'label'"
+    """
     return ", ".join(repr(c) for c in row)
 
 
@@ -224,15 +218,16 @@ def _name_error(
             f"pass {option(what, 'NAME')} with one of its names, or a position{suggest(name, head)}"
         )
     return InputError(
-        f"{raw.path}: the file has no header, so no column can be found by the name {name!r} (first "
-        f"line {raw.lines[raw.start]}: {shown_row(raw.rows[raw.start])}); pass its position, e.g. "
-        f"{option(what, 1 if what == 'id_col' else 2)}"
+        f"{raw.path}: the file has no header, so no column can be found by the name {name!r} "
+        f"(first line {raw.lines[raw.start]}: {shown_row(raw.rows[raw.start])}); pass its "
+        f"position, e.g. {option(what, 1 if what == 'id_col' else 2)}"
     )
 
 
 def _within(raw: RawText, head: list[str] | None, width: int, opts: ReadOptions, role: str) -> None:
-    """InputError for the first column position the options give a ``role`` file that is beyond its
-    ``width`` columns, named as the caller gave it: ``--id-col 3, but the file has 2 columns``."""
+    """InputError for the first column position the options give a ``role`` file that is beyond
+    its ``width`` columns, named as the caller gave it: ``--id-col 3, but the file has 2
+    columns``."""
     for attr in opts.column_options(role):
         given = getattr(opts, attr)
         cols = given if isinstance(given, list) else [given]
@@ -248,9 +243,9 @@ def _within(raw: RawText, head: list[str] | None, width: int, opts: ReadOptions,
                     if head
                     else f"line {raw.lines[raw.start]}: {shown_row(raw.rows[raw.start])}"
                 )
+                plural = "s" if width != 1 else ""
                 raise InputError(
-                    f"{raw.path}: {said}, but the file has {width} column{'s' if width != 1 else ''} "
-                    f"({shown})"
+                    f"{raw.path}: {said}, but the file has {width} column{plural} ({shown})"
                 )
 
 
@@ -295,11 +290,11 @@ def layout(
     """The ids and values of a text file (a :class:`Parsed` file is returned as it is).
 
     Columns: ``id_col``/``label_col`` when given (a name needs a header; a headerless run takes the
-    gold's positions for it). Otherwise the id is the column called ``id`` (a run: also the gold's id
-    column name or position; a headerless file: the first column), and the label the one other
+    gold's positions for it). Otherwise the id is the column called ``id`` (a run: also the gold's
+    id column name or position; a headerless file: the first column), and the label the one other
     column besides the id and the cluster column (``cluster_col``, where the file has it:
-    :func:`cluster_index`) (several fields: the columns named after them; a run as wide as the gold:
-    the gold's). A file with one field per row (per label) has no ids and is aligned by line.
+    :func:`cluster_index`); several fields: the columns named after them (a run as wide as the
+    gold: the gold's). A file with one field per row (per label) has no ids and is aligned by line.
 
     Raises
     ------
@@ -437,9 +432,15 @@ def layout(
         ):
             hint = ""
             if len(row) > width and raw.sep == "whitespace":
-                hint = f"; fields are split at blanks here, so a value holding a space needs {option('sep', 'tab')}"
+                hint = (
+                    f"; fields are split at blanks here, so a value holding a space needs "
+                    f"{option('sep', 'tab')}"
+                )
             elif role == "run" and idx < len(row) < width:
-                hint = f"; pass {option('missing', 'wrong')} to score a missing prediction as a wrong answer"
+                hint = (
+                    f"; pass {option('missing', 'wrong')} to score a missing prediction as a "
+                    f"wrong answer"
+                )
             raise InputError(
                 f"{raw.path}, line {line}: expected {width} columns, found {len(row)}{hint}"
             )

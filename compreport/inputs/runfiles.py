@@ -22,12 +22,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from compreport.errors import InputError, note
+from compreport.errors import InputError, note, os_reason, suggest
 from compreport.inputs.delimited import decode, read_bytes, split_fields, text_name
 from compreport.inputs.namesxml import read_xml_names
 from compreport.language.caller import option
 from compreport.output.overlap import check_runs, runs_read
-from compreport.settings import suggest
 
 
 @dataclass
@@ -67,6 +66,7 @@ def _not_a_run(name: str) -> bool:
 
 
 def _same_file(a: str, b: str | None) -> bool:
+    """Whether ``a`` and ``b`` (None: no file) are the same file, through links too."""
     if b is None:
         return False
     try:
@@ -76,7 +76,10 @@ def _same_file(a: str, b: str | None) -> bool:
 
 
 def find_runs(
-    runs: str, gold: str | None = None, exclude: list[str] | None = None
+    runs: str,
+    gold: str | None = None,
+    exclude: list[str] | None = None,
+    out_dir: str | None = None,
 ) -> list[RunFile]:
     """The run files of a folder (and its subfolders) or a glob, sorted by path.
 
@@ -88,16 +91,19 @@ def find_runs(
         The gold file: left out, with a note, when ``runs`` matches it.
     exclude : list of str, optional
         Globs (``--exclude``) matched against each file's path inside the runs folder and its name.
+    out_dir : str, optional
+        The output directory the report goes to (``-o``), as the caller named it: ``runs`` must not
+        be read where it lies (:func:`~compreport.output.overlap.check_runs`).
 
     Raises
     ------
     InputError
-        No run file, a folder that cannot be listed, a dangling symbolic link, a name that is not UTF-8;
-        an :class:`~compreport.errors.OutputError` when ``runs`` reach an output directory this process
-        is writing (:func:`~compreport.output.overlap.check_runs`), before anything is read.
+        No run file, a folder that cannot be listed, a dangling symbolic link, a name that is not
+        UTF-8; an :class:`~compreport.errors.OutputError`, before anything is read, when ``runs``
+        reach ``out_dir``.
     """
     runs = text_name(runs)
-    check_runs(runs)
+    check_runs(runs, out_dir)
     skipped: list[str] = []
     found: list[str] = []
     seen: set[str] = set()
@@ -106,9 +112,7 @@ def find_runs(
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as exc:
-            raise InputError(
-                f"{folder}: cannot list the run files ({exc.strerror or exc})"
-            ) from None
+            raise InputError(f"{folder}: cannot list the run files ({os_reason(exc)})") from None
         for entry in entries:
             full = os.path.join(folder, entry.name)
             if entry.name == "__MACOSX" or entry.name.startswith("."):
@@ -122,15 +126,16 @@ def find_runs(
 
     def file(full: str) -> None:
         name = os.path.basename(full)
-        if os.path.normpath(full) in seen:  # a glob such as runs/** matches a folder and its files
+        # a glob such as runs/** matches a folder and its files
+        if os.path.normpath(full) in seen:
             return
         seen.add(os.path.normpath(full))
         if _not_a_run(name) or "__MACOSX" in Path(full).parts:
             skipped.append(full)
         elif os.path.islink(full) and not os.path.exists(full):
             raise InputError(
-                f"{full}: a symbolic link to {os.readlink(full)!r}, which does not exist (a run file "
-                f"that is not there)"
+                f"{full}: a symbolic link to {os.readlink(full)!r}, which does not exist (a run "
+                f"file that is not there)"
             )
         else:
             found.append(full)
@@ -171,8 +176,8 @@ def find_runs(
             files.append(RunFile(f, rel))
     if skipped:
         note(
-            f"{runs}: {len(skipped)} file(s) that are not runs left out (README, .md, .pdf, hidden, __MACOSX): "
-            f"{', '.join(skipped[:5])}{', ...' if len(skipped) > 5 else ''}"
+            f"{runs}: {len(skipped)} file(s) that are not runs left out (README, .md, .pdf, "
+            f"hidden, __MACOSX): {', '.join(skipped[:5])}{', ...' if len(skipped) > 5 else ''}"
         )
     if excluded:
         note(
@@ -189,8 +194,8 @@ _TOKEN = re.compile(r"([_\-. ]+)")
 
 
 def _differing(stems: list[str]) -> list[str] | None:
-    """What differs between ``stems``: their common leading and trailing words (split at ``_ - . space``)
-    removed; None when that leaves one empty or two equal."""
+    """What differs between ``stems``: their common leading and trailing words (split at
+    ``_ - . space``) removed; None when that leaves one empty or two equal."""
     tokens = [_TOKEN.split(s) for s in stems]
     lead = 0
     while all(len(t) > lead + 1 and t[lead] == tokens[0][lead] for t in tokens):
@@ -206,6 +211,15 @@ def name_runs(files: list[RunFile]) -> None:
     """Set every run's ``name`` and ``team`` (see the module docstring), in place.
 
     Raises :class:`InputError` when two runs get the same name.
+
+    >>> files = [
+    ...     RunFile("runs/ECNU/subtask_A_primary.txt", "ECNU/subtask_A_primary.txt"),
+    ...     RunFile("runs/ECNU/subtask_A_contrastive1.txt", "ECNU/subtask_A_contrastive1.txt"),
+    ...     RunFile("runs/HITS.01.tsv", "HITS.01.tsv"),
+    ... ]
+    >>> name_runs(files)
+    >>> [(f.name, f.team) for f in files]
+    [('ECNU primary', 'ECNU'), ('ECNU contrastive1', 'ECNU'), ('HITS.01', 'HITS')]
     """
     teams: dict[str, list[RunFile]] = {}
     for f in files:
@@ -237,7 +251,9 @@ def name_runs(files: list[RunFile]) -> None:
         seen[f.name] = f
 
 
+#: The columns of a names file.
 _NAME_COLUMNS = ("run", "name", "team", "baseline", "exclude")
+#: How a names file writes true and false (in any case; blank is false).
 _TRUE = {"true", "yes", "y", "1", "x"}
 _FALSE = {"false", "no", "n", "0", ""}
 
@@ -249,8 +265,10 @@ def apply_names(
 
     The file has a header with a ``run`` column (a run's file stem, default name, path inside the
     runs folder, or path) and any of ``name`` (blank: the run's own name), ``team``, ``baseline``
-    and ``exclude`` (true/false, yes/no, 1/0; blank is false). Runs it does not list keep their name.
-    A ``.xml`` file gives the same table, one element per run (:func:`.namesxml.read_xml_names`).
+    and ``exclude`` (true/false, yes/no, 1/0; blank is false). Runs it does not list keep their
+    name. A ``.xml`` file gives the same table, one element per run
+    (:func:`~compreport.inputs.namesxml.read_xml_names`). ``sep`` and ``comments`` read a CSV/TSV
+    file as they read the gold.
 
     Raises
     ------
@@ -270,15 +288,15 @@ def apply_names(
         (head, head_line), body = body[0], body[1:]
     if "run" not in head:
         raise InputError(
-            f"{path}, line {head_line}: a names file starts with a header naming its columns, one of "
-            f"them `run` (then any of {', '.join(_NAME_COLUMNS[1:])}); found "
+            f"{path}, line {head_line}: a names file starts with a header naming its columns, "
+            f"one of them `run` (then any of {', '.join(_NAME_COLUMNS[1:])}); found "
             f"{', '.join(repr(h) for h in head)}"
         )
     for h in head:
         if h not in _NAME_COLUMNS:
             raise InputError(
-                f"{path}, line {head_line}: unknown column {h!r}{suggest(h, _NAME_COLUMNS)} (columns: "
-                f"{', '.join(_NAME_COLUMNS)})"
+                f"{path}, line {head_line}: unknown column {h!r}{suggest(h, _NAME_COLUMNS)} "
+                f"(columns: {', '.join(_NAME_COLUMNS)})"
             )
         if head.count(h) > 1:
             raise InputError(f"{path}, line {head_line}: column {h!r} appears twice")
@@ -325,7 +343,8 @@ def apply_names(
         k = hits[0]
         if k in listed:
             raise InputError(
-                f"{path}, line {line}: run {files[k].rel!r} is listed twice (lines {listed[k]} and {line})"
+                f"{path}, line {line}: run {files[k].rel!r} is listed twice (lines {listed[k]} "
+                f"and {line})"
             )
         listed[k] = line
         f = files[k]

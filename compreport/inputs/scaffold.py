@@ -21,7 +21,7 @@ baselines = []               # system names that are baselines, e.g. ["baseline_
 
 [data]                       # required: one of the two layouts
 gold = "gold.tsv"            # id<TAB>label, header optional; '#' lines are comments
-runs = "runs"                # one file (or .zip) per run; subfolders: one per team; name = file stem
+runs = "runs"                # one file (or .zip) per run; subfolders: one per team
 # id_col = 1                 # id / label column of files with more columns: position or header name
 # label_col = "label"
 # sep = "auto"               # auto (per file), tab, comma, whitespace

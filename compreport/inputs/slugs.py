@@ -1,14 +1,22 @@
-"""File-name-safe ids made from names (competitions, metrics, teams): :func:`slug`.
+"""File-name-safe ids made from names (competitions, metrics, teams), and the rule for a
+competition's id.
 
-Names come from organizers and participants in any script; ids and file names are ASCII.
+Names come from organizers and participants in any script; ids and file names are ASCII
+(:func:`slug`). A competition id names its folder in the output directory (:func:`check_id`).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from pathlib import Path
 
-#: Latin letters Unicode does not decompose (``Ł`` is not L + a mark), as their languages transliterate them.
+from compreport.errors import InputError
+from compreport.inputs.tomlfile import is_spec
+from compreport.language.caller import option
+
+#: Latin letters Unicode does not decompose (``Ł`` is not L + a mark), as their languages
+#: transliterate them.
 _LATIN = str.maketrans(
     {
         "Ł": "L",
@@ -32,12 +40,21 @@ _LATIN = str.maketrans(
 
 
 def ascii_text(text: str) -> str:
-    """``text`` in ASCII: accents dropped, ``Ł``, ``ß``... transliterated, other letters left out."""
+    """``text`` in ASCII: accents dropped, ``Ł``, ``ß``... transliterated, other letters left out.
+
+    >>> ascii_text("Łódź, Straße, 深度")
+    'Lodz, Strasse, '
+    """
     return unicodedata.normalize("NFKD", text.translate(_LATIN)).encode("ascii", "ignore").decode()
 
 
 def slug(text: str) -> str:
-    """A file-name-safe id: ASCII letters, digits and dashes (``Tü Par`` -> ``tu-par``, ``Łódź`` -> ``lodz``)."""
+    """A file-name-safe id: lowercase ASCII letters, digits and dashes, at most 80 characters
+    (``competition`` when nothing is left).
+
+    >>> slug("Tü Par 2026"), slug("Łódź"), slug("深度")
+    ('tu-par-2026', 'lodz', 'competition')
+    """
     s = re.sub(r"[^a-z0-9]+", "-", ascii_text(text).lower()).strip("-")
     return s[:80].strip("-") or "competition"
 
@@ -53,16 +70,34 @@ RESERVED_IDS = {
     "references.bib",
 }
 
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+
+
+def check_id(cid: str, where: Path | str) -> None:
+    """Refuse a competition id that cannot name its folder in OUT, LaTeX paths and links.
+
+    An id is ASCII letters, digits, ``.``, ``_`` and ``-``, starts with a letter or digit, has at
+    most 100 characters, and is not a name OUT uses (:data:`RESERVED_IDS`); ``where`` (a file, an
+    option) starts the :class:`InputError`.
+
+    >>> check_id("summary", "spec.toml")
+    Traceback (most recent call last):
+        ...
+    compreport.errors.InputError: spec.toml: competition id 'summary' must be 1-100 ASCII ...
+    """
+    if not _ID.fullmatch(cid) or cid.lower() in RESERVED_IDS:
+        raise InputError(
+            f"{where}: competition id {cid!r} must be 1-100 ASCII letters, digits, '.', '_' or "
+            f"'-', start with a letter or digit, and not be one of "
+            f"{', '.join(sorted(RESERVED_IDS))}"
+        )
+
 
 def check_name(name: str, paths: list[str]) -> None:
-    """``--name``/``name=``: it names the one competition read from a table or a gold file (its id,
-    folder and random streams are made from it), so not an empty name, several inputs, a spec (which
-    has its own ``name``) or a name whose id OUT uses. Raises :class:`InputError` before any file is read."""
-    from compreport.errors import InputError
-    from compreport.inputs.spec import check_id  # the one rule for ids (spec imports this module)
-    from compreport.inputs.tomlfile import is_spec
-    from compreport.language.caller import option
-
+    """Check ``--name``/``name=`` before any file is read: it names the one competition read from
+    a table or a gold file (its id, folder and random streams are made from it), so an empty name,
+    several inputs ``paths``, a spec (which has its own ``name``) or a name whose id OUT uses is
+    an :class:`InputError`."""
     if not name.strip() or len(paths) != 1:
         raise InputError(
             f"{option('name')} names the one competition read from a table or a gold file; got "

@@ -1,5 +1,5 @@
-"""Turning inputs into Competitions: ``competition.toml``, ``workshop.toml`` (their pydantic models are in
-:mod:`.specmodels`), wide tables and gold + run files.
+"""Turning inputs into Competitions: ``competition.toml``, ``workshop.toml`` (their pydantic
+models are in :mod:`compreport.inputs.specmodels`), wide tables and gold + run files.
 
 An INPUT on the command line is one of
 
@@ -15,32 +15,38 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from compreport.errors import InputError
+from compreport.errors import InputError, os_reason, suggest
 from compreport.inputs import readers as load
 from compreport.inputs.competition import INFO_FIELDS, Competition, CompetitionInfo, MetricSpec
 from compreport.inputs.delimited import SEPARATORS, text_name
-from compreport.inputs.records import MISSING_POLICIES, ReadOptions, columns, one_column
-from compreport.inputs.slugs import RESERVED_IDS, slug
+from compreport.inputs.parsed import MISSING_POLICIES, ReadOptions, columns, one_column
+from compreport.inputs.slugs import check_id, slug
 from compreport.inputs.specmodels import (
-    _KEY_OF_SETTING,
     CompetitionSpec,
-    MetricEntry,  # noqa: F401
+    MetricEntry,
     RunsSpec,
     WorkshopEntry,
     WorkshopSpec,
-    _settings_of,
+    merge_bootstrap,
+    settings_of,
 )
 from compreport.inputs.tomlfile import is_spec, read_toml, validate_model, where
-from compreport.language.caller import option, override
-from compreport.settings import suggest
+from compreport.language.caller import option
 
 
 @dataclass
 class Options:
-    """Options that shape how inputs are read (messages name them in the caller's words, :mod:`compreport.language.caller`)."""
+    """What the caller (the command line, :func:`compreport.load`) gave for reading the inputs.
+
+    The fields are :func:`compreport.load`'s parameters of the same names, None (or empty) where
+    not given, which leaves a spec's value or the default. Messages name them in the caller's
+    words (:mod:`compreport.language.caller`).
+    """
 
     gold: str | None = None
     id: str | None = None
@@ -60,9 +66,17 @@ class Options:
     score_col: int | str | None = None
     unjudged: bool | None = None
     name: str | None = None
+    #: The output directory the report goes to (``-o``; None: not known): runs folders and globs,
+    #: given or named by a spec, are refused before they are read when they reach it.
+    out_dir: str | None = None
+    #: How a metric name is looked up, ``(name, folder of a relative user metric) -> Metric``,
+    #: raising InputError for an unknown one: :func:`compreport.stats.metrics.get_metric`, given by
+    #: :func:`compreport.load`. None: metric names are not checked while reading.
+    lookup: Callable[[str, Path | None], Any] | None = None
 
     def reading(self) -> ReadOptions:
-        """The reading options given here (command line or API), checked; defaults where not given."""
+        """The reading options given here (command line or API), checked; defaults where not
+        given."""
         return ReadOptions(
             sep=self.sep or "auto",
             comments=True if self.comments is None else self.comments,
@@ -112,29 +126,33 @@ def files_read(competitions: list[Competition], specs=()) -> list[str]:
 
 
 def metric_file(name: str, base: str | None = None) -> str | None:
-    """The file of a user metric ``path/file.py:function`` (relative to ``base``), else None."""
+    """The file of a user metric ``path/file.py:function`` (relative to ``base``), else None.
+
+    >>> metric_file("metrics/m.py:acc", "specs"), metric_file("macro_f1")
+    ('specs/metrics/m.py', None)
+    """
     path, sep, _ = name.rpartition(":")
     if not (sep and path.endswith(".py")):
         return None
     return str(Path(base) / path if base and not Path(path).is_absolute() else path)
 
 
-_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
-
-
-def check_id(cid: str, where: Path | str) -> None:
-    """A competition id names its folder in OUT, LaTeX paths and links: ASCII letters, digits, ``.``,
-    ``_``, ``-``; starting with a letter or digit; at most 100 characters; not a name OUT uses."""
-    if not _ID.fullmatch(cid) or cid.lower() in RESERVED_IDS:
-        raise InputError(
-            f"{where}: competition id {cid!r} must be 1-100 ASCII letters, digits, '.', '_' or '-', "
-            f"start with a letter or digit, and not be one of {', '.join(sorted(RESERVED_IDS))}"
-        )
-
-
-def _metric_specs(
+def metric_specs(
     entries: list[MetricEntry], opts: Options, base: Path | None, spec_path: Path | None = None
 ) -> list[MetricSpec]:
+    """The metrics of a competition: those ``opts.metrics`` names (``--metric``), else the spec's
+    ``[[metrics]]`` ``entries`` (their paths relative to the folder ``base``).
+
+    Each is looked up with ``opts.lookup`` (which loads a user metric's file) and keeps the metric
+    found; ``opts.pos_label`` and ``opts.labels`` become the parameters of the metrics that take
+    them. Without a lookup the names are neither checked nor looked up here.
+
+    Raises
+    ------
+    InputError
+        An unknown metric or a user metric that cannot be loaded, named as the caller gave it: the
+        ``--metric`` option, or the ``[[metrics]]`` entry of the spec at ``spec_path``.
+    """
     if opts.metrics:
         specs = [MetricSpec(name) for name in opts.metrics]
     else:
@@ -142,11 +160,11 @@ def _metric_specs(
             MetricSpec(e.name, dict(e.model_extra or {}), str(base) if base else None)
             for e in entries
         ]
-    from compreport.stats.metrics import get_metric
-
+    if opts.lookup is None:
+        return specs
     for i, s in enumerate(specs):
         try:
-            metric = get_metric(s.name, Path(s.base) if s.base else None)
+            s.metric = opts.lookup(s.name, Path(s.base) if s.base else None)
         except InputError as exc:
             # Say where the name came from: the --metric option or the spec's [[metrics]] entry.
             if opts.metrics:
@@ -156,9 +174,9 @@ def _metric_specs(
                     f"{where(spec_path, ('metrics', i, 'name'))}: [[metrics]] entry {i + 1}: {exc}"
                 ) from None
             raise
-        if opts.pos_label is not None and "pos_label" in metric.allowed:
+        if opts.pos_label is not None and "pos_label" in s.metric.allowed:
             s.params["pos_label"] = _natural(opts.pos_label)
-        if opts.labels and "labels" in metric.allowed:
+        if opts.labels and "labels" in s.metric.allowed:
             s.params["labels"] = list(opts.labels)
     return specs
 
@@ -169,13 +187,14 @@ def _natural(value: str):
 
 
 def _resolve(base: Path, p: str) -> str:
+    """The path ``p`` of a spec in the folder ``base``: relative to ``base`` unless absolute."""
     q = Path(p)
     return str(q if q.is_absolute() else base / q)
 
 
 def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptions:
-    """The reading options of a competition: the spec's ``[data]`` keys, overridden by ``opts`` (the
-    command line or the API). A bad spec value names the file, the key's line and the key."""
+    """The reading options of a competition: the spec's ``[data]`` keys, overridden by ``opts``
+    (the command line or the API). A bad spec value names the file, the key's line and the key."""
     d, base = spec.data, path.parent
     for key, allowed in (("sep", SEPARATORS), ("missing", MISSING_POLICIES)):
         value = getattr(d, key)
@@ -199,13 +218,13 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
         run_labels = columns(runs.label_col, "label_col", "[data.runs] label_col") if runs else None
         if d.cluster is not None and d.query_col is not None:
             raise InputError(
-                f"{where(path, ('data', 'query_col'))}: [data] names both `cluster` and `query_col` "
-                f"(the same column: the query of each item is its cluster); give one"
+                f"{where(path, ('data', 'query_col'))}: [data] names both `cluster` and "
+                f"`query_col` (the same column: the query of each item is its cluster); give one"
             )
         if d.score_col is not None and runs is not None and runs.label_col is not None:
             raise InputError(
-                f"{where(path, ('data', 'score_col'))}: [data] `score_col` and [data.runs] `label_col` "
-                f"both name the runs' column; give one"
+                f"{where(path, ('data', 'score_col'))}: [data] `score_col` and [data.runs] "
+                f"`label_col` both name the runs' column; give one"
             )
         spec_cluster = one_column(
             d.cluster if d.cluster is not None else d.query_col, "cluster_col", "[data] cluster"
@@ -222,7 +241,8 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
         if opts.names is not None
         else (_resolve(base, spec.names.file) if spec.names else None)
     )
-    # how messages name a column the spec gives (one the command line or the API gives: as given there)
+    # how messages name a column the spec gives (one the command line or the API gives: as given
+    # there)
     said = {
         "id_col": "id"
         if opts.id is not None
@@ -237,21 +257,25 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
     said = {
         k: v for k, v in said.items() if getattr(opts, k.removeprefix("runs_")) is None
     } | given.said
+    if opts.comments is not None:
+        comments = opts.comments
+    else:
+        comments = d.comments if d.comments is not None else True
+    if opts.id_col is not None:
+        id_col = given.id_col
+    else:
+        id_col = opts.id if opts.id is not None else spec_id
+    if opts.score_col is not None:
+        runs_label_col = given.runs_label_col
+    else:  # a label_col given (for the gold and the runs) overrides the spec's runs column
+        runs_label_col = None if label_given else run_labels
     return ReadOptions(
         sep=opts.sep or d.sep or "auto",
-        comments=opts.comments
-        if opts.comments is not None
-        else (d.comments if d.comments is not None else True),
-        id_col=given.id_col
-        if opts.id_col is not None
-        else (opts.id if opts.id is not None else spec_id),
+        comments=comments,
+        id_col=id_col,
         label_col=given.label_col if label_given else spec_labels,
         runs_id_col=None if id_given else run_id,
-        runs_label_col=given.runs_label_col
-        if opts.score_col is not None
-        else None
-        if label_given
-        else run_labels,
+        runs_label_col=runs_label_col,
         zip_member=opts.zip_member or d.zip_member,
         missing=opts.missing or d.missing or "error",
         exclude=[*(d.exclude or []), *opts.exclude],
@@ -263,8 +287,9 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
 
 
 def _relative(pieces: dict, base: Path, keep: set[str]) -> dict:
-    """``pieces`` with its input paths relative to the folder ``base`` (the spec's; the relative paths in
-    ``keep``, given on the command line, as given), so that results.json is the same in every checkout."""
+    """``pieces`` with its input paths relative to the folder ``base`` (the spec's; the relative
+    paths in ``keep``, given on the command line, as given), so that results.json is the same in
+    every checkout."""
     out = []
     for entry in pieces["inputs"]:
         p = entry["path"]
@@ -285,9 +310,11 @@ def load_competition_spec(
     Parameters
     ----------
     path : Path
-        The spec; relative paths in it are resolved against its folder (and recorded relative to it).
+        The spec; relative paths in it are resolved against its folder (and recorded relative to
+        it).
     opts : Options
-        Reading options (``--metric``, ``--gold``/``--id`` and the reading options override the spec).
+        Reading options (``--metric``, ``--gold``/``--id`` and the reading options override the
+        spec).
     entry : WorkshopEntry, optional
         The workshop's ``[[competitions]]`` entry, whose ``id`` and ``group`` win over the spec's.
 
@@ -318,7 +345,11 @@ def load_competition_spec(
     elif d.gold and d.runs:
         runs = d.runs.path if isinstance(d.runs, RunsSpec) else d.runs
         pieces = load.read_runs(
-            _resolve(base, d.gold), _resolve(base, runs), fields=d.fields, options=reading
+            _resolve(base, d.gold),
+            _resolve(base, runs),
+            fields=d.fields,
+            options=reading,
+            out_dir=opts.out_dir,
         )
     else:
         raise InputError(f"{path}: [data] needs `table` (wide layout) or both `gold` and `runs`")
@@ -339,9 +370,9 @@ def load_competition_spec(
     info = CompetitionInfo(
         **spec.model_dump(include=set(INFO_FIELDS)) | {"id": cid, "name": name, "group": group}
     )
-    comp = load.build(pieces, info, _metric_specs(spec.metrics, opts, base, path), spec.baselines)
+    comp = load.build(pieces, info, metric_specs(spec.metrics, opts, base, path), spec.baselines)
     comp.files = opened
-    return comp, _settings_of(spec.bootstrap, path)
+    return comp, settings_of(spec.bootstrap, path)
 
 
 def _wide_only(reading: ReadOptions, where_: Path | str) -> None:
@@ -354,17 +385,19 @@ def _wide_only(reading: ReadOptions, where_: Path | str) -> None:
     ):
         if given:
             raise InputError(
-                f"{where_}: {option(name)} applies to gold and run files ({option('runs')}), not to a "
-                f"wide table (its gold column is {option('gold')})"
+                f"{where_}: {option(name)} applies to gold and run files ({option('runs')}), not "
+                f"to a wide table (its gold column is {option('gold')})"
             )
 
 
 def _wide_or_runs(path: Path, opts: Options) -> Competition:
+    """The competition of an INPUT that is not a spec: a wide table, or with ``opts.runs`` a gold
+    file; named ``opts.name`` (default: the file's stem), its metrics ``opts.metrics``."""
     reading = opts.reading()
     if opts.runs:
         if opts.id is not None and reading.id_col is None:
             reading.id_col, reading.said = opts.id, reading.said | {"id_col": "id"}
-        pieces = load.read_runs(str(path), opts.runs, options=reading.check())
+        pieces = load.read_runs(str(path), opts.runs, options=reading.check(), out_dir=opts.out_dir)
     else:
         _wide_only(reading, path)
         id_column, said = (
@@ -397,18 +430,39 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
         if base is not None and base.parent != base:  # not a file system's root: no common folder
             pieces = _relative(pieces, base, set(opened) - set(absolute))
     comp = load.build(
-        pieces, CompetitionInfo(slug(name), name, group=[name]), _metric_specs([], opts, None)
+        pieces, CompetitionInfo(slug(name), name, group=[name]), metric_specs([], opts, None)
     )
     comp.files = opened
     return comp
 
 
 def _is_workshop_toml(path: Path) -> bool:
+    """Whether the spec at ``path`` is a workshop: so named, or with ``[[competitions]]``."""
     return path.name == "workshop.toml" or "competitions" in read_toml(path)
 
 
 def load_inputs(inputs: list[str], opts: Options) -> Loaded:
-    """Read every INPUT into Competitions; settings found in specs are returned for merging."""
+    """Read every INPUT into Competitions.
+
+    Parameters
+    ----------
+    inputs : list of str
+        The INPUTs (see the module docstring); with ``opts.runs``, the one gold file.
+    opts : Options
+        What the caller gave; every reading option is checked before any file is read.
+
+    Returns
+    -------
+    Loaded
+        The competitions and the specs' ``[bootstrap]`` settings, merged
+        (:func:`~compreport.inputs.specmodels.merge_bootstrap`).
+
+    Raises
+    ------
+    InputError
+        Any problem with an input or an option, naming the file and the line, key or column; also
+        two competitions with one id.
+    """
     comps: list[Competition] = []
     boot_sources: list[tuple[str, dict]] = []
     workshop: dict = {}
@@ -430,7 +484,7 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
                     entries = list(path.iterdir())
                 except OSError as exc:
                     raise InputError(
-                        f"{raw}: cannot list the directory ({exc.strerror or exc})"
+                        f"{raw}: cannot list the directory ({os_reason(exc)})"
                     ) from None
                 subs = sorted(
                     p / "competition.toml"
@@ -439,7 +493,8 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
                 )
                 if not subs:
                     raise InputError(
-                        f"{raw}: directory holds no workshop.toml, competition.toml or competition folders"
+                        f"{raw}: directory holds no workshop.toml, competition.toml or competition "
+                        f"folders"
                     )
                 for sub in subs:
                     specs.append(str(sub))
@@ -452,7 +507,7 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
             if _is_workshop_toml(path):
                 ws: WorkshopSpec = validate_model(WorkshopSpec, read_toml(path), path)
                 workshop = {"name": ws.name, "year": ws.year, "description": ws.description}
-                ws_settings = _settings_of(ws.bootstrap, path)
+                ws_settings = settings_of(ws.bootstrap, path)
                 if ws_settings:
                     boot_sources.insert(0, (str(path), {"workshop": True, **ws_settings}))
                 for entry in ws.competitions:
@@ -479,25 +534,4 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
                 f"set `id` in the spec"
             )
         seen[c.id] = c.name
-    return Loaded(comps, _merge_bootstrap(boot_sources), workshop, specs)
-
-
-def _merge_bootstrap(sources: list[tuple[str, dict]]) -> dict:
-    """Workshop [bootstrap] wins; otherwise competitions must agree on each setting."""
-    merged: dict = {}
-    origin: dict = {}
-    for src, boot in sources:
-        is_ws = boot.pop("workshop", False)
-        for k, v in boot.items():
-            if is_ws:
-                merged[k], origin[k] = v, "workshop"
-            elif origin.get(k) == "workshop":
-                continue
-            elif k in merged and merged[k] != v:
-                raise InputError(
-                    f"{src}: [bootstrap] {_KEY_OF_SETTING[k]} = {v} differs from {merged[k]} in {origin[k]}; "
-                    f"one run uses one setting: pass it {override()} to override"
-                )
-            else:
-                merged[k], origin[k] = v, src
-    return merged
+    return Loaded(comps, merge_bootstrap(boot_sources), workshop, specs)

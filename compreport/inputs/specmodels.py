@@ -1,5 +1,6 @@
 """The pydantic models of ``competition.toml`` and ``workshop.toml`` (unknown keys are errors that
-suggest the closest key), and how a ``[bootstrap]`` table maps onto :class:`~compreport.settings.Settings`."""
+suggest the closest key), and how ``[bootstrap]`` tables map onto
+:class:`~compreport.settings.Settings` (:func:`settings_of`, :func:`merge_bootstrap`)."""
 
 from __future__ import annotations
 
@@ -13,17 +14,20 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from compreport.errors import InputError
 from compreport.inputs.competition import CompetitionInfo
 from compreport.inputs.tomlfile import where
+from compreport.language.caller import override
 from compreport.settings import validate
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(
-        extra="forbid", strict=True
-    )  # true is not 1, 1.0 is not a column, "2021" is not a year
+    """A table whose unknown keys are errors, and whose values are not converted."""
+
+    # true is not 1, 1.0 is not a column, "2021" is not a year
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class RunsSpec(_Strict):
-    """``[data.runs]``: the runs' ``path`` and, when they differ from the gold, their ``id_col``/``label_col``."""
+    """``[data.runs]``: the runs' ``path`` and, when they differ from the gold's, their ``id_col``
+    and ``label_col``."""
 
     path: str
     id_col: int | str | None = None
@@ -65,9 +69,10 @@ class NamesSpec(_Strict):
 
 
 class BootstrapSpec(_Strict):
-    """``[bootstrap]``: resamples (B), seed, alpha, ci, test, family, correction, include_baselines, refine.
+    """``[bootstrap]``: resamples (B), seed, alpha, ci, test, family, correction,
+    include_baselines, refine.
 
-    Values are checked by :func:`compreport.settings.validate` (see :func:`_settings_of`), the one
+    Values are checked by :func:`compreport.settings.validate` (see :func:`settings_of`), the one
     validation the API and the CLI use too.
     """
 
@@ -95,10 +100,11 @@ _SETTING_OF_KEY = {
     "refine": "refine",
 }
 
+#: Settings field -> ``[bootstrap]`` key, as messages name it.
 _KEY_OF_SETTING = {v: k for k, v in _SETTING_OF_KEY.items()}
 
 
-def _settings_of(boot: BootstrapSpec, path: Path) -> dict:
+def settings_of(boot: BootstrapSpec, path: Path) -> dict:
     """The ``[bootstrap]`` values given in ``path`` as validated Settings fields.
 
     An invalid value raises :class:`InputError` naming the file, the key's line when found,
@@ -111,6 +117,40 @@ def _settings_of(boot: BootstrapSpec, path: Path) -> dict:
         except InputError as exc:
             raise InputError(f"{where(path, ('bootstrap', key))}: {exc}") from None
     return out
+
+
+def merge_bootstrap(sources: list[tuple[str, dict]]) -> dict:
+    """One run's settings from the specs' ``[bootstrap]`` tables: the workshop's win; otherwise
+    the competitions must agree on each setting.
+
+    Parameters
+    ----------
+    sources : list of (str, dict)
+        Each spec read and its :func:`settings_of`; the workshop's dict holds ``"workshop": True``,
+        which is popped.
+
+    Raises
+    ------
+    InputError
+        Two competitions giving one setting different values, naming both specs.
+    """
+    merged: dict = {}
+    origin: dict = {}
+    for src, boot in sources:
+        is_ws = boot.pop("workshop", False)
+        for k, v in boot.items():
+            if is_ws:
+                merged[k], origin[k] = v, "workshop"
+            elif origin.get(k) == "workshop":
+                continue
+            elif k in merged and merged[k] != v:
+                raise InputError(
+                    f"{src}: [bootstrap] {_KEY_OF_SETTING[k]} = {v} differs from {merged[k]} in "
+                    f"{origin[k]}; one run uses one setting: pass it {override()} to override"
+                )
+            else:
+                merged[k], origin[k] = v, src
+    return merged
 
 
 class MetricEntry(BaseModel):
@@ -141,7 +181,8 @@ MetadataSpec = create_model(
     __base__=_Strict,
     **_metadata_keys(),
     __doc__=(
-        "The metadata keys of ``competition.toml``, made from the fields of :class:`CompetitionInfo`."
+        "The metadata keys of ``competition.toml``, made from the fields of "
+        ":class:`CompetitionInfo`."
     ),
 )
 
@@ -167,7 +208,8 @@ class WorkshopEntry(_Strict):
 
 
 class WorkshopSpec(_Strict):
-    """``workshop.toml``: ``name``, ``year``, ``description``, ``[bootstrap]`` and ``[[competitions]]``."""
+    """``workshop.toml``: ``name``, ``year``, ``description``, ``[bootstrap]`` and
+    ``[[competitions]]``."""
 
     name: str = ""
     year: int | None = None
@@ -175,7 +217,7 @@ class WorkshopSpec(_Strict):
     bootstrap: BootstrapSpec = BootstrapSpec()
     competitions: list[WorkshopEntry] = Field(
         json_schema_extra={
-            "example": 'a table per competition, the line [[competitions]] then spec = "detox" (its folder or its '
-            "competition.toml)"
+            "example": "a table per competition, the line [[competitions]] then "
+            'spec = "detox" (its folder or its competition.toml)'
         }
     )

@@ -10,25 +10,19 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from compreport.errors import InputError
-from compreport.inputs.delimited import read_bytes
-from compreport.settings import suggest
+from compreport.errors import InputError, suggest
+from compreport.inputs.delimited import decode, read_bytes
 
 
 def _text(path: Path) -> str:
     """The text of ``path``: UTF-8, a BOM dropped, line breaks as written (TOML reads CRLF)."""
-    data = read_bytes(path)
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0
-        line = data[: bom + exc.start].count(b"\n") + 1
-        raise InputError(f"{path}, line {line}: not UTF-8 text") from None
+    return decode(str(path), read_bytes(path))
 
 
 def read_toml(path: Path) -> dict:
     """The TOML document at ``path`` (a UTF-8 BOM, as Windows editors save, is dropped; CRLF line
-    breaks are read); :class:`InputError` when it is missing, a directory, unreadable, not TOML or not UTF-8."""
+    breaks are read); :class:`InputError` when it is missing, a directory, unreadable, not TOML or
+    not UTF-8."""
     try:
         return tomllib.loads(_text(path))
     except tomllib.TOMLDecodeError as exc:
@@ -40,11 +34,12 @@ _TOML_KEY = re.compile(r"^\s*([A-Za-z0-9_\-.\"' ]+?)\s*=")
 
 
 def _toml_key_path(text: str) -> tuple:
+    """The names of a dotted key or table header (``a."b c".d`` -> ``('a', 'b c', 'd')``)."""
     return tuple(part.strip().strip("\"'") for part in text.split("."))
 
 
 def key_line(path: Path, loc: tuple) -> int | None:
-    """Best-effort 1-based line of the key at pydantic ``loc`` (e.g. ``('competitions', 0, 'grup')``).
+    """Best-effort 1-based line of the key at pydantic ``loc`` (``('competitions', 0, 'grup')``).
 
     Understands ``[table]``, ``[[array.of.tables]]`` and dotted keys; None when not found
     (inline tables, multi-line values).
@@ -76,7 +71,12 @@ def key_line(path: Path, loc: tuple) -> int | None:
 
 def where(path: Path, loc: tuple) -> str:
     """``path, line N`` when the key at ``loc`` (or, within an inline table or array, the key that
-    holds it) can be found, else ``path``."""
+    holds it) can be found, else ``path``.
+
+    >>> _ = Path("c.toml").write_text('name = "x"\\n[data]\\ngold = "g.tsv"\\n')
+    >>> where(Path("c.toml"), ("data", "gold")), where(Path("c.toml"), ("metrics",))
+    ('c.toml, line 3', 'c.toml')
+    """
     line = next((n for n in (key_line(path, loc[:k]) for k in range(len(loc), 0, -1)) if n), None)
     return f"{path}, line {line}" if line else f"{path}"
 
@@ -99,8 +99,12 @@ def _model_for(loc: tuple, model: type[BaseModel]) -> type[BaseModel] | None:
 
 
 def is_spec(path) -> bool:
-    """Whether an INPUT is read as a spec (a ``.toml`` file, or a folder of specs), not as a table or a
-    gold file: the one rule :func:`compreport.inputs.spec.load_inputs` and ``cr.load`` follow."""
+    """Whether an INPUT is read as a spec (a ``.toml`` file, or a folder of specs), not as a table
+    or a gold file: the one rule :func:`compreport.inputs.spec.load_inputs` follows.
+
+    >>> is_spec("examples/workshop"), is_spec("gold.tsv")
+    (True, False)
+    """
     return Path(path).is_dir() or Path(path).suffix.lower() == ".toml"
 
 
@@ -141,8 +145,9 @@ def validate_model(model: type[BaseModel], data: dict, path: Path) -> Any:
             raise InputError(
                 f"{path}: missing key {dotted!r}" + (f"; for example: {example}" if example else "")
             ) from None
-        # the error deepest in the file's data (within a table given for a key, what is wrong inside it);
-        # several errors at that place are the types of a union, none of which the value has
+        # the error deepest in the file's data (within a table given for a key, what is wrong
+        # inside it); several errors at that place are the types of a union, none of which the
+        # value has
         err = max(errors, key=lambda e: len(_data_loc(tuple(e["loc"]), data)))
         key = _data_loc(tuple(err["loc"]), data)
         same = [e for e in errors if _data_loc(tuple(e["loc"]), data) == key]
@@ -182,6 +187,7 @@ _KINDS = {
 
 
 def _value_at(data, loc: tuple):
+    """The value at the keys and indices ``loc`` of ``data``."""
     for part in loc:
         data = data[part]
     return data

@@ -2,10 +2,11 @@
 
 Every sentence, caption, heading and label of a report goes through :func:`tr` (Python) or
 ``tr(...)`` (the templates) with its English text, which is the key of the translation table
-(:data:`compreport.language.translations.ES`, the one place Spanish lives). The language is a context, like
-:mod:`compreport.language.caller`: :class:`compreport.report.Report` renders inside ``with language(...)``,
-and worker processes run their tasks in the context of the caller (:mod:`compreport.workers`).
-File names, CSV columns, results.json keys, metric ids, messages and errors stay English.
+(:data:`compreport.language.translations.ES`, the one place Spanish lives). The language is a
+context, like :mod:`compreport.language.caller`: :class:`compreport.report.Report` renders inside
+``with language(...)``, and worker processes run their tasks in the context of the caller
+(:mod:`compreport.workers`). File names, CSV columns, results.json keys, metric ids, messages and
+errors stay English.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 
+from compreport.errors import InputError, suggest
 from compreport.language.caller import scoped
 
 #: The languages a report can be written in (``--lang``, ``Report(lang=)``).
@@ -30,27 +32,25 @@ def current() -> str:
 
 
 def language(code: str) -> contextlib.AbstractContextManager:
-    """Word everything rendered inside in language ``code`` (one of :data:`LANGUAGES`)."""
+    """Word everything rendered inside in language ``code`` (one of :data:`LANGUAGES`); another
+    code is an :class:`~compreport.errors.InputError`."""
     if code not in LANGUAGES:
-        from compreport.errors import InputError
-        from compreport.settings import suggest
-
         raise InputError(
-            f"`lang` must be one of {', '.join(LANGUAGES)}; got {code!r}{suggest(str(code), LANGUAGES)}"
+            f"`lang` must be one of {', '.join(LANGUAGES)}; got {code!r}"
+            f"{suggest(str(code), LANGUAGES)}"
         )
     return scoped(_LANG, code)
 
 
 def tr(text: str, /, **values) -> str:
-    """``text`` (English) in the current language, then ``str.format``-ed with ``values`` when given.
+    """``text`` (English) in the current language, then ``str.format``-ed with ``values`` when
+    given. A text the table lacks is left in English (a test keeps the table complete).
 
     >>> with language("es"):
     ...     tr("{n} verdicts unsettled", n=2)
     '2 veredictos no resueltos'
-
-    A text the table lacks is left in English (a test keeps the table complete).
     """
-    if current() != "en":
+    if current() != "en":  # the table is imported only for a report that is not in English
         from compreport.language.translations import ES
 
         text = ES.get(text, text)
@@ -58,20 +58,26 @@ def tr(text: str, /, **values) -> str:
 
 
 def N_(text: str) -> str:
-    """Mark ``text`` for translation where it is written (a table of captions, a vocabulary term) and
-    return it unchanged; the code that shows it passes it to :func:`tr` then (gettext's ``N_``)."""
+    """Mark ``text`` for translation where it is written (a table of captions, a vocabulary term)
+    and return it unchanged; the code that shows it passes it to :func:`tr` (gettext's ``N_``)."""
     return text
 
 
 def decimal_comma(on: bool) -> contextlib.AbstractContextManager:
-    """Write the numbers of sentences rendered inside with a decimal comma when ``on`` (the LaTeX of
-    ``--decimal-comma``: its methods paragraph and figure captions): :func:`decimal`, :func:`count`."""
+    """Write the numbers of sentences rendered inside (:func:`decimal`, :func:`count`) with a
+    decimal comma when ``on``: the LaTeX of ``--decimal-comma``, its methods paragraph and figure
+    captions."""
     return scoped(_COMMA, bool(on))
 
 
 def decimal(value: float) -> str:
     """A number for a sentence (``0.05``, ``95``, ``99.995``: 6 significant digits), with a decimal
-    comma inside :func:`decimal_comma`."""
+    comma inside :func:`decimal_comma`.
+
+    >>> with decimal_comma(True):
+    ...     decimal(0.05)
+    '0,05'
+    """
     text = f"{value:g}"
     return text.replace(".", ",") if _COMMA.get() else text
 
@@ -79,7 +85,11 @@ def decimal(value: float) -> str:
 def count(n: int) -> str:
     """A whole number for a sentence: ``10,000`` in English; in Spanish, or with a decimal comma
     (:func:`decimal_comma`), ``10 000`` (a no-break space groups numbers of five digits or more,
-    RAE; ``1000`` is not grouped) so a point or comma never reads as a decimal mark."""
+    RAE; ``1000`` is not grouped) so a point or comma never reads as a decimal mark.
+
+    >>> count(10000)
+    '10,000'
+    """
     n = int(n)
     if current() == "en" and not _COMMA.get():
         return f"{n:,}"
@@ -88,8 +98,12 @@ def count(n: int) -> str:
 
 def grouped(digits: str, sep: str) -> str:
     """An integer's ``digits`` in groups of three joined by ``sep`` when there are five or more
-    (``10 000``; ``1000`` stays whole): the rule of :func:`count` and of the LaTeX numbers
-    (:func:`compreport.report.latex.tex.num`, as siunitx's ``\\num``)."""
+    (``1000`` stays whole): the rule of :func:`count` and of the LaTeX numbers
+    (:func:`compreport.report.latex.tex.num`, as siunitx's ``\\num``).
+
+    >>> grouped("1234567", " "), grouped("1000", " ")
+    ('1 234 567', '1000')
+    """
     if len(digits) < 5:
         return digits
     return sep.join(digits[max(0, i - 3) : i] for i in range(len(digits), 0, -3)[::-1])

@@ -71,8 +71,11 @@ def caller(kind: str) -> contextlib.AbstractContextManager:
 def option(name: str, value=None) -> str:
     """How the current caller writes option ``name``, with ``value`` when given.
 
-    >>> option("pos_label", "LABEL")   # command line: '--pos-label LABEL'
+    >>> option("pos_label", "LABEL")
     'pos_label=LABEL'
+    >>> with caller("cli"):
+    ...     option("pos_label", "LABEL"), option("force", True)
+    ('--pos-label LABEL', '--force')
     """
     cli, api, shape = OPTIONS[name]
     if current() == "cli":  # a switch takes no value; a value a shell would split or drop is quoted
@@ -81,5 +84,6 @@ def option(name: str, value=None) -> str:
 
 
 def override() -> str:
-    """Where the caller overrides a setting the specs give: ``on the command line`` or ``to analyze()``."""
+    """Where the caller overrides a setting the specs give: ``on the command line`` or
+    ``to analyze()``."""
     return "on the command line" if current() == "cli" else "to analyze()"

@@ -22,12 +22,17 @@ class Term:
         The value as given to the API, the spec and the CLI (``holm``).
     key : str
         Its key in results.json (``holm``; ``p_holm`` is the Comparison field).
-    label : str
-        Display label (``Holm``), in the report's language (:func:`compreport.language.tr`).
-    words : str
-        How a sentence names it (``the Holm correction``), in the report's language.
+    english_label, english_words : str
+        Its display label (``Holm``) and how a sentence names it (``the Holm correction``), in
+        English: the keys of the translation table; :attr:`label` and :attr:`words` give them in
+        the report's language (:func:`compreport.language.tr`).
     cite : str or None
-        BibTeX key of the work to cite (:data:`compreport.report.prose.REFERENCES`).
+        BibTeX key of the work to cite (:data:`compreport.report.references.REFERENCES`).
+
+    Examples
+    --------
+    >>> CORRECTIONS["holm"].words
+    'the Holm correction'
     """
 
     id: str
@@ -38,14 +43,17 @@ class Term:
 
     @property
     def label(self) -> str:
+        """The display label in the report's language."""
         return tr(self.english_label)
 
     @property
     def words(self) -> str:
+        """How a sentence names it, in the report's language."""
         return tr(self.english_words)
 
 
 def _table(*terms: Term) -> dict[str, Term]:
+    """``terms`` by id."""
     return {t.id: t for t in terms}
 
 
@@ -59,8 +67,6 @@ CORRECTIONS = _table(
     Term("bh", "bh", "BH", N_("the Benjamini–Hochberg correction"), "benjamini1995"),
     Term("maxt", "maxt", N_("max-T step-down"), N_("the max-T step-down procedure"), "romano2005"),
 )
-#: statsmodels ``multipletests`` method of each correction that adjusts raw p-values.
-MULTIPLETESTS_METHOD = {"bonferroni": "bonferroni", "holm": "holm", "bh": "fdr_bh"}
 #: Comparison field holding each correction's p-value.
 P_FIELD = {
     "none": "p_value",
@@ -69,8 +75,6 @@ P_FIELD = {
     "bh": "p_bh",
     "maxt": "p_maxt",
 }
-#: The corrections that control the family-wise error rate (BH controls the false discovery rate).
-FWER_CORRECTIONS = ("bonferroni", "holm", "maxt")
 
 #: Confidence-interval methods.
 CI_METHODS = _table(
@@ -143,7 +147,8 @@ FAMILIES = _table(
         "per-row",
         N_("per row"),
         N_(
-            "each row (each system against those ranked below it), which bounds no family-wise error rate"
+            "each row (each system against those ranked below it), which bounds no family-wise "
+            "error rate"
         ),
     ),
     Term(
@@ -154,8 +159,9 @@ FAMILIES = _table(
     ),
 )
 
-#: The families of the competitiveness summary's ties between competitors (:attr:`Settings.ties_family`):
-#: the paper's counts are among the competing systems only (baselines compete only when asked).
+#: The families of the competitiveness summary's ties between competitors
+#: (:attr:`~compreport.settings.Settings.ties_family`): the paper's counts are among the competing
+#: systems only (baselines compete only when asked).
 TIES_FAMILIES = {
     "all-pairs": N_("all pairs of competitors"),
     "per-row": N_("each row (each competitor against those ranked below it)"),
@@ -176,7 +182,8 @@ STARS = ((0.001, "***"), (0.01, "**"), (0.05, "*"), (0.1, "†"))
 
 def marks_at(alpha: float) -> tuple[tuple[float, str], ...]:
     """The (threshold, mark) pairs of a report at level ``alpha``, strictest first: the thresholds
-    0.001, 0.01 and 0.05 below alpha, then alpha, marked ``***``, ``**``, ``*``, ``†`` in that order.
+    0.001, 0.01 and 0.05 below alpha, then alpha, marked ``***``, ``**``, ``*``, ``†`` in that
+    order (:func:`compreport.stats.multitest.stars` marks p-values by them).
 
     >>> marks_at(0.05)
     ((0.001, '***'), (0.01, '**'), (0.05, '*'))
@@ -192,14 +199,20 @@ def marks_at(alpha: float) -> tuple[tuple[float, str], ...]:
 
 
 def correction_over(correction: str, family: str) -> str:
-    """How a verdict names its rule: ``"Holm correction over all pairs of systems"``.
+    """How a verdict names its rule, read after "the" in a sentence.
 
     Parameters
     ----------
     correction : str
         A key of :data:`CORRECTIONS`.
     family : str
-        A key of :data:`FAMILIES`, or ``"vs_best"`` for the comparisons of the best with the other competitors.
+        A key of :data:`FAMILIES`, or ``"vs_best"`` for the comparisons of the best with the
+        other competitors.
+
+    Examples
+    --------
+    >>> correction_over("holm", "all-pairs")
+    'Holm correction over all pairs of systems'
     """
     if correction == "none":
         return tr(
@@ -215,27 +228,3 @@ def correction_over(correction: str, family: str) -> str:
         correction=CORRECTIONS[correction].label,
         family=over,
     )
-
-
-def stars(p, alpha: float = 0.1):
-    """The mark of corrected p-values ``p`` among :func:`marks_at` ``alpha`` (``***`` p < .001,
-    ``**`` p < .01, ``*`` p < .05, ``†`` p < .1 where alpha allows it), else ``""`` (also for
-    None/NaN): a ``str`` for one p-value, an object array of them for an array;
-    ``<`` as the significance rule reads it (:func:`compreport.stats.multitest.rejects`: a corrected
-    p-value computed as 0.0009999999999999998 for 0.001 gets no ``***``). The analysis stores the
-    mark of every pair (``Comparison.mark``); renderers read that.
-
-    >>> stars(0.004, 0.05), stars(0.07, 0.05)
-    ('**', '')
-    """
-    import numpy as np
-
-    from compreport.stats.multitest import (
-        rejects,
-    )  # here: multitest reads this module's MULTIPLETESTS_METHOD
-
-    values = np.asarray(np.nan if p is None else p, dtype=float)
-    out = np.full(values.shape, "", dtype=object)
-    for threshold, mark in marks_at(alpha)[::-1]:  # the strictest threshold met wins
-        out[rejects(values, threshold)] = mark
-    return str(out[()]) if out.ndim == 0 else out

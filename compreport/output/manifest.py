@@ -13,23 +13,20 @@ import os
 from pathlib import Path, PurePosixPath
 
 from compreport._version import __version__
-from compreport.errors import OutputError
+from compreport.errors import OutputError, os_reason
 
-
-def _reason(exc: OSError) -> str:
-    """What an OSError says, without its errno and path (the message names the path itself)."""
-    return exc.strerror or str(exc)
-
-
-#: The manifest: every file a run wrote into OUT (relative, '/'-separated), its version and settings.
+#: The manifest: every file a run wrote into OUT (relative, '/'-separated), its version and
+#: settings.
 MANIFEST = ".compreport.json"
 #: Inside a temporary directory: the pid and host of the run writing it.
 MARKER = ".compreport-staging"
+#: compreport's own files in OUT, which no manifest lists.
 OURS = frozenset({MANIFEST, MARKER})
 
 
 def write_manifest(directory: Path, info: dict) -> None:
-    """Write ``directory``'s manifest: the tool, ``info`` (settings, formats) and every file in it."""
+    """Write ``directory``'s manifest: the tool, ``info`` (settings, formats) and every file in
+    it."""
     files = sorted(
         PurePosixPath(Path(d).relative_to(directory), f).as_posix()
         for d, _, names in os.walk(directory)
@@ -46,7 +43,8 @@ def write_manifest(directory: Path, info: dict) -> None:
 
 
 def _safe(rel) -> bool:
-    """A manifest entry: a relative '/'-path inside OUT, without '..', that is not compreport's own file."""
+    """Whether ``rel`` is a manifest entry: a relative '/'-path inside OUT, without '..', that is
+    not compreport's own file."""
     if not isinstance(rel, str) or not rel or rel.startswith("/") or "\\" in rel or "\x00" in rel:
         return False
     parts = rel.split("/")
@@ -54,8 +52,14 @@ def _safe(rel) -> bool:
 
 
 def read_manifest(directory: Path) -> set[str] | None:
-    """The files ``directory``'s manifest lists, or None when it has none; a manifest that is not
-    compreport's (unreadable, not a file, a path leaving the directory) is an :class:`OutputError`."""
+    """The files ``directory``'s manifest lists, or None when it has none.
+
+    Raises
+    ------
+    OutputError
+        A manifest that is not compreport's: unreadable, not a regular file, not JSON, without
+        compreport's ``tool`` and list of ``files``, or listing a path that leaves the directory.
+    """
     path = directory / MANIFEST
     if not os.path.lexists(path):
         return None
@@ -74,7 +78,7 @@ def read_manifest(directory: Path) -> set[str] | None:
         ):
             raise ValueError("no list of files written by compreport")
     except (OSError, ValueError) as exc:
-        problem = _reason(exc) if isinstance(exc, OSError) else str(exc)
+        problem = os_reason(exc) if isinstance(exc, OSError) else str(exc)
     if problem is not None:
         raise OutputError(
             f"{path}: not a compreport manifest ({problem}); compreport replaces only a "
@@ -84,6 +88,11 @@ def read_manifest(directory: Path) -> set[str] | None:
 
 
 def parents(listed: set[str]) -> set[str]:
+    """Every folder above the files ``listed`` ('/'-separated paths).
+
+    >>> sorted(parents({"a/b/c.tex", "d.json"}))
+    ['a', 'a/b']
+    """
     return {
         str(PurePosixPath(*PurePosixPath(f).parts[:i]))
         for f in listed
@@ -118,7 +127,8 @@ def unlisted(directory: Path, listed: set[str], new: Path | None = None) -> list
 
 
 def clashes(others: list[str], new: Path) -> list[str]:
-    """Entries of ``others`` whose name a file of ``new`` takes (or whose folder is a file there)."""
+    """Entries of ``others`` whose name a file of ``new`` takes (or whose folder is a file
+    there)."""
     out = []
     for rel in others:
         parts = PurePosixPath(rel.rstrip("/")).parts

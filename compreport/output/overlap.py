@@ -4,13 +4,14 @@ OUT must not be or hold an input (a data file, a spec, a runs folder, a user met
 replacing it would delete inputs. Nor may it lie inside a folder read for runs, which is read
 whole (every file in it and its subfolders is a run), or where a runs glob reaches: the lock and
 temporary folder beside OUT would be listed as files of the runs folder, and the next run would
-read the report as runs. A data file's folder (the gold's), a spec's folder or a workshop folder may hold
-OUT: only the files they name are read, and their competition folders hold a ``competition.toml``.
+read the report as runs. A data file's folder (the gold's), a spec's folder or a workshop folder
+may hold OUT: only the files they name are read, and their competition folders hold a
+``competition.toml``.
 
 :func:`check` is the rule (:meth:`compreport.output.staging.Claim.protect` applies it).
-:func:`check_runs` applies it to the output directories this process is writing (``WRITING``,
-kept by :func:`compreport.output.staging.claim`) before a runs folder is read: a spec's runs
-folder is known only once the spec is read, after OUT was claimed.
+:func:`check_runs` applies it to one runs folder or glob before it is read, given the output
+directory the caller will write (``out_dir`` of :func:`compreport.load`, ``-o`` on the command
+line): a spec's runs folder is known only once the spec is read, after OUT was claimed.
 """
 
 from __future__ import annotations
@@ -20,12 +21,11 @@ import glob
 import os
 
 from compreport.errors import OutputError
-
-#: The output directories this process is writing: resolved path -> as messages name it (``-o out``).
-WRITING: dict[str, str] = {}
+from compreport.language.caller import option
 
 
 def _parts(path: str) -> list[str]:
+    """The names along ``path``, without empty ones."""
     return [p for p in path.split(os.sep) if p]
 
 
@@ -35,9 +35,8 @@ def _matches(pattern: list[str], names: list[str]) -> bool:
     if not pattern or not names:
         return True
     head, name = pattern[0], names[0]
-    hidden = name.startswith(".") and not head.startswith(
-        "."
-    )  # a wildcard does not match a hidden name
+    # a wildcard does not match a hidden name
+    hidden = name.startswith(".") and not head.startswith(".")
     if head == "**":
         return _matches(pattern[1:], names) or (not hidden and _matches(pattern, names[1:]))
     if glob.has_magic(head) and hidden:
@@ -47,8 +46,8 @@ def _matches(pattern: list[str], names: list[str]) -> bool:
 
 def runs_read(runs: str) -> list[str] | None:
     """How :func:`~compreport.inputs.runfiles.find_runs` reads ``runs``: None for a folder (walked
-    whole); else the paths its glob matches, sorted, or ``[runs]`` when it exists and no match replaces
-    it (a pipe, or a name a glob would read as a pattern: ``runs[v2]``)."""
+    whole); else the paths its glob matches, sorted, or ``[runs]`` when it exists and no match
+    replaces it (a pipe, or a name a glob would read as a pattern: ``runs[v2]``)."""
     if os.path.isdir(runs):
         return None
     matches = sorted(glob.glob(runs, recursive=True))
@@ -58,27 +57,47 @@ def runs_read(runs: str) -> list[str] | None:
 def reaches(runs: str, out: str) -> bool:
     """Whether reading the runs ``runs`` (a folder, walked whole, or a glob, whose matched folders
     are walked whole) reads in the directory ``out`` (resolved): ``runs`` is, holds or lies inside
-    ``out``, or is a folder above it, or a glob that can match it, a folder above it or a path below it."""
+    ``out``, or is a folder above it, or a glob that can match it, a folder above it or a path
+    below it. Symbolic links are followed.
+
+    >>> os.makedirs("runs")
+    >>> out = os.path.realpath("runs/out")
+    >>> reaches("runs", out), reaches("runs/*", out), reaches("runs/*.tsv", out)
+    (True, True, False)
+    """
     given = os.path.abspath(runs)
     parts = _parts(given)
     if runs_read(runs) in (None, [runs]):
-        literal = len(
-            parts
-        )  # a folder (or a file) by its name, as find_runs reads it: "[v2]" is no pattern
+        # a folder (or a file) by its name, as find_runs reads it: "[v2]" is no pattern
+        literal = len(parts)
     else:
         literal = next((k for k, p in enumerate(parts) if glob.has_magic(p)), len(parts))
     real = _parts(os.path.realpath(os.sep + os.sep.join(parts[:literal])))
-    escaped = (
-        [glob.escape(p) for p in parts[:literal]],
-        [glob.escape(p) for p in real],
-    )  # names, not patterns
+    # the literal head as given and as resolved, escaped: names, not patterns
+    escaped = ([glob.escape(p) for p in parts[:literal]], [glob.escape(p) for p in real])
     return any(_matches(head + parts[literal:], _parts(out)) for head in escaped)
 
 
 def check(where: str, out: str, paths=(), runs=()) -> None:
-    """Refuse the output directory ``out`` (resolved; ``where``: as messages name it) when it is or
-    holds one of ``paths`` (every input) or of ``runs`` (folders or globs of runs), or when those
-    runs are read in it (:func:`reaches`)."""
+    """Refuse the output directory ``out`` if it is or holds an input, or lies where runs are read.
+
+    Parameters
+    ----------
+    where : str
+        OUT as messages name it (``-o out``, ``out_dir='out'``).
+    out : str
+        OUT resolved (:func:`os.path.realpath`).
+    paths : iterable of str
+        Every input file (data, specs, names files, user metric files).
+    runs : iterable of str
+        Runs folders and globs: OUT must not be or hold one, nor be read with them
+        (:func:`reaches`).
+
+    Raises
+    ------
+    OutputError
+        Naming ``where``, the input, and what to do instead.
+    """
     inside = out.rstrip(os.sep) + os.sep
     runs = [str(r) for r in runs if r]
     for raw in [*paths, *runs]:
@@ -99,12 +118,13 @@ def check(where: str, out: str, paths=(), runs=()) -> None:
             else:
                 what, away = f"the output directory is inside the runs folder {raw}", "outside it"
             raise OutputError(
-                f"{where}: {what} (every file there is read as a run): the next run would read this "
-                f"report as runs; write the report to a folder {away}"
+                f"{where}: {what} (every file there is read as a run): the next run would read "
+                f"this report as runs; write the report to a folder {away}"
             )
 
 
-def check_runs(runs: str) -> None:
-    """Refuse to read the runs ``runs`` when they reach an output directory this process is writing."""
-    for out, where in list(WRITING.items()):
-        check(where, out, runs=[runs])
+def check_runs(runs: str, out_dir: str | None) -> None:
+    """Refuse to read the runs ``runs`` when they reach the output directory ``out_dir`` (as the
+    caller named it; None: no check)."""
+    if out_dir is not None:
+        check(option("output", str(out_dir)), os.path.realpath(out_dir), runs=[runs])

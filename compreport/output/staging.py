@@ -38,12 +38,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from compreport import interrupts
-from compreport.errors import OutputError, note
+from compreport.errors import OutputError, note, os_reason
 from compreport.language.caller import option
 from compreport.output.manifest import (
     MANIFEST,
     MARKER,
-    _reason,
     clashes,
     parents,
     read_manifest,
@@ -51,7 +50,7 @@ from compreport.output.manifest import (
     unlisted,
     write_manifest,
 )
-from compreport.output.overlap import WRITING, check
+from compreport.output.overlap import check
 
 #: Claims this process holds: resolved OUT -> Claim (a claim is re-entered, not locked twice).
 _HELD: dict[str, Claim] = {}
@@ -150,8 +149,9 @@ class Claim:
             raise OutputError(f"{self.given}: exists and is not a directory")
 
     def protect(self, paths, runs=()) -> None:
-        """Refuse an OUT that is or holds one of ``paths`` (every input: data, specs, metric files) or
-        ``runs`` (folders or globs of runs), or lies where those runs are read (:mod:`..inputs.overlap`)."""
+        """Refuse an OUT that is or holds one of ``paths`` (every input: data, specs, metric files)
+        or ``runs`` (folders or globs of runs), or lies where those runs are read
+        (:func:`compreport.output.overlap.check`)."""
         check(self.where, str(self.out), paths, runs)
 
     # ------------------------------------------------------------------ lock, recovery, ownership
@@ -170,7 +170,7 @@ class Claim:
         except OSError as exc:
             raise OutputError(
                 f"{self.given}: cannot create the folder {exc.filename or self.parent} "
-                f"({_reason(exc)})"
+                f"({os_reason(exc)})"
             ) from None
         for _ in range(2):
             try:
@@ -185,17 +185,17 @@ class Claim:
                     except OSError as exc:
                         raise OutputError(
                             f"{self.lock}: cannot remove the lock of a run that has ended "
-                            f"({_reason(exc)})"
+                            f"({os_reason(exc)})"
                         ) from None
                     continue
                 by = f"pid {holder[0]} on {holder[1]}" if holder else "a run that is starting"
                 raise OutputError(
                     f"{self.given}: another compreport run is writing to it (lock {self.lock} held "
                     f"by {by}); wait for it to end, or delete {self.lock} if no compreport runs"
-                )
+                ) from None
             except OSError as exc:
                 raise OutputError(
-                    f"{self.given}: cannot write in {self.parent} ({_reason(exc)}); compreport "
+                    f"{self.given}: cannot write in {self.parent} ({os_reason(exc)}); compreport "
                     f"writes a lock and a temporary folder beside the output directory"
                 ) from None
             try:
@@ -204,7 +204,7 @@ class Claim:
             except OSError as exc:
                 self.lock.unlink(missing_ok=True)
                 raise OutputError(
-                    f"{self.given}: cannot write the lock {self.lock} ({_reason(exc)})"
+                    f"{self.given}: cannot write the lock {self.lock} ({os_reason(exc)})"
                 ) from None
             self.locked = True
             return
@@ -213,10 +213,8 @@ class Claim:
     def recover(self) -> None:
         """Clear the temporaries of runs into this OUT whose process is gone (SIGKILL, a crash)."""
         pattern = re.compile(rf"\.{re.escape(self.name)}\.(tmp|old)-(\d+)-[A-Za-z0-9_]+")
-        try:
-            entries = sorted(
-                os.listdir(self.parent), key=lambda n: (".tmp-" in n, n)
-            )  # .old- first
+        try:  # .old- first
+            entries = sorted(os.listdir(self.parent), key=lambda n: (".tmp-" in n, n))
         except OSError:
             return
         for entry in entries:
@@ -234,13 +232,13 @@ class Claim:
                         and not _alive(int(m.group(2)))
                         and set(os.listdir(path)) <= {MARKER}
                     ):
-                        # killed between creating the folder and writing its marker: nothing else inside
+                        # killed between creating the folder and writing its marker: nothing
+                        # else inside
                         shutil.rmtree(path, ignore_errors=True)
                 elif not _alive(int(m.group(2))):
                     if not os.path.lexists(self.out):
-                        os.rename(
-                            path, self.out
-                        )  # the swap was cut short: put the previous output back
+                        # the swap was cut short: put the previous output back
+                        os.rename(path, self.out)
                         continue
                     moved, left = sweep(path, self.out, read_manifest(path) or set())
                     self._say(moved, left, path)
@@ -257,7 +255,7 @@ class Claim:
             entries = sorted(n for n in os.listdir(self.out) if n != MARKER)
         except OSError as exc:
             raise OutputError(
-                f"{self.given}: cannot list the output directory ({_reason(exc)})"
+                f"{self.given}: cannot list the output directory ({os_reason(exc)})"
             ) from None
         if not entries:
             return self._writable(set())
@@ -310,7 +308,8 @@ class Claim:
             (self.tmp / MARKER).write_text(_owner(), encoding="utf-8")
         except OSError as exc:
             raise OutputError(
-                f"{self.given}: cannot create a temporary folder in {self.parent} ({_reason(exc)})"
+                f"{self.given}: cannot create a temporary folder in {self.parent} "
+                f"({os_reason(exc)})"
             ) from None
 
     # ------------------------------------------------------------------ the swap
@@ -326,12 +325,13 @@ class Claim:
             else "nothing was written"
         )
         return OutputError(
-            f"{self.given}: cannot write the report ({_reason(exc)}"
+            f"{self.given}: cannot write the report ({os_reason(exc)}"
             f"{': ' + name if name else ''}); {state}"
         )
 
     def commit(self, info: dict) -> None:
-        """Write the manifest (``info`` plus the tool and every file of the report), then swap it in."""
+        """Write the manifest (``info`` plus the tool and every file of the report), then swap the
+        report in."""
         interrupts.check()  # a stop whose exception was lost never commits the output
         try:
             write_manifest(self.tmp, info)
@@ -343,7 +343,7 @@ class Claim:
             except OSError as exc:
                 state = "the new report is in place" if self.committed else "it is unchanged"
                 raise OutputError(
-                    f"{self.given}: cannot replace the output directory ({_reason(exc)}); {state}"
+                    f"{self.given}: cannot replace the output directory ({os_reason(exc)}); {state}"
                 ) from None
         self._say(moved, left, old)
 
@@ -394,19 +394,21 @@ class Claim:
             pass
 
     def _say(self, moved: list[str], left: list[str], old: Path | None) -> None:
+        """A note naming the files a sweep of ``old`` kept in OUT (``moved``) or left behind."""
         said = []
         if moved:
             said.append(f"kept in {self.given} what compreport did not write: {_few(moved)}")
         if left and old is not None:
             said.append(
-                f"left in {old}: {_few(left)} (the new report has files of those names, or they could "
-                f"not be moved)"
+                f"left in {old}: {_few(left)} (the new report has files of those names, or they "
+                f"could not be moved)"
             )
         if said:
             note("; ".join(said))
 
     def release(self) -> None:
-        """Remove the temporary directory (when not swapped in), the lock, and parents made for nothing."""
+        """Remove the temporary directory (when not swapped in), the lock, and the parent folders
+        made for a report that was not written."""
         with _signals_held():
             if self.tmp is not None:
                 shutil.rmtree(self.tmp, ignore_errors=True)
@@ -430,18 +432,40 @@ class Claim:
 def claim(out_dir: str | Path, force: bool = False, protect=(), runs=()):
     """Hold the output directory ``out_dir`` for one run (see the module docstring).
 
-    Checks, in order: OUT is not the current directory, not a file, holds no path of ``protect``
-    and is not read with the runs folders or globs ``runs`` (:meth:`Claim.protect`); takes the lock
-    (runs read meanwhile are checked too: :func:`~compreport.output.overlap.check_runs`); clears
-    stale temporaries; the ownership check; then yields a
-    :class:`Claim` whose ``tmp`` is the empty temporary directory to write into and whose
-    :meth:`Claim.commit` swaps it in. Whatever happens, the temporary directory and the lock are
-    gone when the block ends. Claiming an OUT this process already holds yields that claim.
+    In order: OUT must not be or hold a path of ``protect``, nor be read with the runs ``runs``
+    (:meth:`Claim.protect`), nor be the current directory or a file; the lock is taken, stale
+    temporaries are cleared, and the ownership check is made (:meth:`Claim.inspect`). The block
+    then runs with a :class:`Claim` whose ``tmp`` is the empty temporary directory to write into
+    and whose :meth:`Claim.commit` swaps it in. Whatever happens, the temporary directory and the
+    lock are gone when the block ends.
+
+    Claiming an OUT this process already holds yields that claim, after checking ``protect`` and
+    ``runs``: the command line claims OUT before it reads the inputs, then
+    :meth:`compreport.Report.write` claims it again.
+
+    Parameters
+    ----------
+    out_dir : str or Path
+        The output directory, as the caller named it.
+    force : bool, default False
+        Replace an earlier report: the files its manifest lists.
+    protect : iterable of str
+        Every input file, which OUT must not be or hold.
+    runs : iterable of str
+        Runs folders and globs, which OUT must not be, hold or lie where they read.
 
     Raises
     ------
     OutputError
         For every refusal and OS failure; nothing was changed.
+
+    Examples
+    --------
+    >>> with claim("out") as target:
+    ...     _ = (target.tmp / "results.json").write_text("{}")
+    ...     target.commit({"formats": ["json"]})
+    >>> sorted(os.listdir("out"))
+    ['.compreport.json', 'results.json']
     """
     given = Path(out_dir)
     key = os.path.realpath(given)
@@ -455,12 +479,11 @@ def claim(out_dir: str | Path, force: bool = False, protect=(), runs=()):
     c.check_place()
     try:
         c.acquire()
-        _HELD[key], WRITING[key] = c, c.where  # runs read meanwhile must not reach it (check_runs)
+        _HELD[key] = c
         c.recover()
         c.inspect()
         c.stage()
         yield c
     finally:
         _HELD.pop(key, None)
-        WRITING.pop(key, None)
         c.release()

@@ -12,11 +12,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from compreport import interrupts
-from compreport.errors import InputError
+from compreport.errors import InputError, suggest
 from compreport.language import LANGUAGES, language
 from compreport.language.caller import option
 from compreport.report import model
-from compreport.settings import suggest
 from compreport.stats.results import Analysis
 from compreport.workers import os_error as _os_error
 

@@ -5,7 +5,7 @@ File names: metric stems, competition folders, team letters, emails. Wrapping: :
 
 Names come from participants and organizers, so they are treated as hostile: file names are
 ASCII slugs (no path separators, no leading dot, never empty), and a competition folder is
-its validated id (:func:`compreport.inputs.spec.check_id`).
+its validated id (:func:`compreport.inputs.slugs.check_id`).
 """
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from compreport.inputs.slugs import ascii_text, slug
-from compreport.inputs.spec import check_id
+from compreport.inputs.slugs import ascii_text, check_id, slug
 from compreport.stats.results import CompetitionAnalysis
 
 #: Characters after which a participant's name may wrap (runs of them; spaces wrap anyway).

@@ -62,7 +62,7 @@ def _comparisons(names, a, b, d, corr, decide, alpha, settled) -> list[Compariso
     )
     tested = np.isfinite(decide)
     significant = multitest.rejects(decide, alpha)
-    marks = vocab.stars(decide, alpha)
+    marks = multitest.stars(decide, alpha)
     known = np.isfinite(settled)
     cols = [
         d["diff"],
@@ -644,7 +644,7 @@ def _analyze_competition(
     # items added by --unjudged have no gold value
     unjudged = int((comp.gold == NO_PREDICTION).any(axis=1).sum())
     for spec in comp.metrics:
-        metric = get_metric(spec.name, spec.base)
+        metric = spec.metric if spec.metric is not None else get_metric(spec.name, spec.base)
         if unjudged and not isinstance(metric, RankingMetric):
             raise InputError(
                 f"competition {comp.id!r}: {unjudged} unjudged items ({option('unjudged')}) have "

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from compreport.language.vocabulary import MULTIPLETESTS_METHOD
+from compreport.language.vocabulary import marks_at
+
+#: statsmodels ``multipletests`` method of each correction that adjusts raw p-values.
+MULTIPLETESTS_METHOD = {"bonferroni": "bonferroni", "holm": "holm", "bh": "fdr_bh"}
 
 #: Relative slack of :func:`rejects`. A corrected p-value is a whole number times (c + 1)/(B + 1)
 #: (over a whole number, for BH) computed in floating point: Holm over 28 pairs at its floor with
@@ -24,6 +27,24 @@ def rejects(p, alpha: float):
     """The significance rule, ``p < alpha``, as exact arithmetic decides it (within
     :data:`REJECT_SLACK`); elementwise on arrays; False for NaN (not tested)."""
     return np.asarray(p, dtype=float) < alpha * (1 - REJECT_SLACK)
+
+
+def stars(p, alpha: float = 0.1):
+    """The mark of corrected p-values ``p`` among :func:`~compreport.language.vocabulary.marks_at`
+    ``alpha`` (``***`` p < .001, ``**`` p < .01, ``*`` p < .05, ``†`` p < .1 where alpha allows
+    it), else ``""`` (also for None/NaN): a ``str`` for one p-value, an object array of them for an
+    array; ``<`` as :func:`rejects` reads it (a corrected p-value computed as
+    0.0009999999999999998 for 0.001 gets no ``***``). The analysis stores the mark of every pair
+    (``Comparison.mark``); renderers read that.
+
+    >>> stars(0.004, 0.05), stars(0.07, 0.05)
+    ('**', '')
+    """
+    values = np.asarray(np.nan if p is None else p, dtype=float)
+    out = np.full(values.shape, "", dtype=object)
+    for threshold, mark in marks_at(alpha)[::-1]:  # the strictest threshold met wins
+        out[rejects(values, threshold)] = mark
+    return str(out[()]) if out.ndim == 0 else out
 
 
 def cannot_reject(p, alpha: float):

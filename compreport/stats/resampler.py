@@ -46,7 +46,7 @@ class Resampler:
         Stream key of the competition (:func:`competition_key`; default 0).
     units : int, optional
         What a replicate draws with replacement, as many as there are: the ``n`` items (default) or
-        the clusters of the cluster bootstrap (:class:`~compreport.stats.clusters.Clusters`).
+        the clusters of the cluster bootstrap (:class:`~compreport.inputs.clusters.Clusters`).
     """
 
     n: int

@@ -16,7 +16,7 @@ Three exact ways to draw the bootstrap distribution are used (``BootstrapResult.
   of ``n`` items over the patterns (:mod:`compreport.stats.multinomial`). Used when patterns are
   few (``5 * patterns < n``), which makes the cost independent of ``n``;
 * ``clusters``: when the items come in clusters, the cluster bootstrap
-  (:mod:`compreport.stats.clusters`) draws ``rows x G`` cluster indices uniformly with
+  (:mod:`compreport.inputs.clusters`) draws ``rows x G`` cluster indices uniformly with
   replacement; each item counts as often as its cluster was drawn (with one item per cluster,
   these are the ``items`` draws, replicate by replicate).
 
@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from compreport import interrupts
+from compreport.inputs.clusters import Clusters
 from compreport.language.caller import option
-from compreport.stats.clusters import Clusters
 from compreport.stats.memory import check_memory, memory_parts
 from compreport.stats.metrics.base import Prepared
 from compreport.stats.multinomial import Multinomial
@@ -282,7 +282,7 @@ def run(
         0, whose first ``start`` replicates another run holds: see :meth:`BootstrapResult.joined`);
         not with ``jackknife``.
     clusters : Clusters, optional
-        The cluster bootstrap (:mod:`compreport.stats.clusters`): replicates draw clusters, the
+        The cluster bootstrap (:mod:`compreport.inputs.clusters`): replicates draw clusters, the
         jackknife leaves out clusters, randomization rounds swap clusters (mode ``"clusters"``).
 
     Returns

@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 
 from compreport._version import __version__
-from compreport.errors import InputError
+from compreport.errors import InputError, suggest
 from compreport.inputs.competition import INFO_FIELDS, CompetitionInfo
-from compreport.settings import Settings, suggest
+from compreport.settings import Settings
 from compreport.stats import frames  # tables and notebook HTML; pandas is imported inside
 from compreport.stats.jsonvalues import dataclass_from, json_ready
 
@@ -365,7 +365,7 @@ class CompetitionAnalysis(CompetitionInfo):
         per-class precision, recall, F1 and support (:func:`compreport.stats.classes.per_class`).
     clusters : dict or None
         The cluster bootstrap's unit, ``{"column", "clusters", "items"}``
-        (:meth:`compreport.stats.clusters.Clusters.describe`); None when the items are resampled.
+        (:meth:`compreport.inputs.clusters.Clusters.describe`); None when the items are resampled.
     """
 
     n: int

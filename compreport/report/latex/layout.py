@@ -18,10 +18,9 @@ import math
 import re
 from dataclasses import dataclass
 
-from compreport.errors import InputError
+from compreport.errors import InputError, suggest
 from compreport.report.latex.widths import Metrics, font_metrics, tex_width
 from compreport.report.model import Format
-from compreport.settings import suggest
 
 
 @dataclass(frozen=True)

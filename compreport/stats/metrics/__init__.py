@@ -20,8 +20,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compreport.errors import InputError
-from compreport.settings import suggest
+from compreport.errors import InputError, suggest
 from compreport.stats.metrics.base import Metric
 from compreport.stats.metrics.classification import ClassificationMetric
 from compreport.stats.metrics.numeric import (

@@ -7,9 +7,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from compreport.errors import InputError
+from compreport.errors import InputError, suggest
 from compreport.inputs.competition import Competition
-from compreport.settings import suggest
 
 
 @dataclass

@@ -6,9 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from compreport.errors import InputError
+from compreport.errors import InputError, suggest
 from compreport.inputs.competition import Competition
-from compreport.settings import suggest
 
 
 def field_index(comp: Competition, params: dict, key: str = "field", default: int = 0) -> int:

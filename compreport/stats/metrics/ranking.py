@@ -19,7 +19,7 @@ and not relevant, as in trec_eval: it counts neither in the DCG nor in the ideal
 candidate still takes its rank. A query without a relevant candidate scores 0 for every system
 and counts in the mean, as in trec_eval. The score is the mean over queries, so the query is the
 resampling unit: ranking metrics need the query column, and the bootstrap then draws queries (the
-cluster bootstrap, :mod:`compreport.stats.clusters`).
+cluster bootstrap, :mod:`compreport.inputs.clusters`).
 
 Decomposable: item i of query q carries ``1 / |q|`` (shared) and ``value_s(q) / |q|`` for each
 system s, so the statistics summed over the items of any set of drawn queries are their count and

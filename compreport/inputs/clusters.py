@@ -1,5 +1,5 @@
-"""The cluster (grouped) bootstrap: items that share a cluster (a question, a document, an author, a
-conversation) are drawn together, so the resampling unit is the cluster.
+"""Which cluster each item belongs to (a question, a document, an author, a conversation): the
+unit of the cluster bootstrap (:mod:`compreport.stats.resampling`).
 
 A replicate draws as many clusters as there are, uniformly with replacement (Davison & Hinkley
 1997, section 3.8: the first-stage bootstrap of clustered data); every item of a drawn cluster
@@ -7,6 +7,7 @@ enters the resample once per draw, so resamples differ in size. The same draws s
 and every metric (paired). The jackknife behind BCa leaves out one cluster at a time, and the
 randomization test swaps the two systems' predictions of all the items of a cluster together.
 With one item per cluster the drawn clusters are the drawn items, replicate by replicate.
+:class:`Clusters` holds the clusters of a competition and turns draws of clusters into items.
 """
 
 from __future__ import annotations
@@ -33,6 +34,14 @@ class Clusters:
         The clusters' names (G), in that order.
     column : str
         Where they came from (the column's name), for the outputs.
+
+    Examples
+    --------
+    >>> c = Clusters.from_labels(["q1", "q1", "q2", "q1"], "question")
+    >>> c.codes.tolist(), c.labels, c.sizes.tolist()
+    ([0, 0, 1, 0], ['q1', 'q2'], [3, 1])
+    >>> c.items(np.array([1, 1, 0])).tolist()  # q2 drawn twice, then q1
+    [2, 2, 0, 1, 3]
     """
 
     codes: np.ndarray
