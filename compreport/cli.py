@@ -23,7 +23,8 @@ from compreport.cli_parser import (
 )
 from compreport.errors import InputError, InputWarning, Note, Terminated, suggest
 from compreport.language import LANGUAGES
-from compreport.report import FIGURE_FORMATS, FORMATS, check_write_options
+from compreport.report import FORMATS, check_write_options
+from compreport.report.figures import FIGURE_FORMATS
 from compreport.report.latex.layout import check_label_prefix
 from compreport.settings import NUMERIC, from_text, one_of, validate, whole_number
 

@@ -12,7 +12,8 @@ import unicodedata
 
 from compreport._version import __version__
 from compreport.language import vocabulary as vocab
-from compreport.report import FIGURE_FORMATS, FORMATS
+from compreport.report import FORMATS
+from compreport.report.figures import FIGURE_FORMATS
 from compreport.report.latex.layout import STYLES
 from compreport.settings import Settings
 

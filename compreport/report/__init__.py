@@ -16,6 +16,7 @@ from compreport.errors import InputError, suggest
 from compreport.language import LANGUAGES, language
 from compreport.language.caller import option
 from compreport.report import model
+from compreport.report.figures import FIGURE_FORMATS
 from compreport.stats.results import Analysis
 from compreport.workers import os_error as _os_error
 
@@ -23,8 +24,6 @@ from compreport.workers import os_error as _os_error
 TABLES = ("leaderboard", "ci", "diff-best", "pairs", "pvalues", "summary", "legend")
 #: Output formats of :meth:`Report.write` (json is always written).
 FORMATS = ("json", "latex", "html", "pdf")
-#: Figure file formats of :meth:`Report.write`.
-FIGURE_FORMATS = ("pdf", "svg", "png")
 #: Figure kinds of :meth:`Report.figure`.
 FIGURES = ("ci", "diff", "dist", "facets", "workshop")
 
@@ -612,4 +611,4 @@ class Report:
         return written
 
 
-__all__ = ["FIGURES", "FIGURE_FORMATS", "FORMATS", "TABLES", "Report", "check_write_options"]
+__all__ = ["FIGURES", "FORMATS", "TABLES", "Report", "check_write_options"]

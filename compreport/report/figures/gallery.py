@@ -33,7 +33,7 @@ from matplotlib.lines import Line2D
 
 from compreport.language import count, tr
 from compreport.language import vocabulary as vocab
-from compreport.report import FIGURE_FORMATS
+from compreport.report.figures import FIGURE_FORMATS
 from compreport.report.figures.glyphs import held_glyph_warnings, warn_missing_glyphs
 from compreport.report.figures.heatmaps import confusion_plot, pairs_plot
 from compreport.report.figures.style import (
