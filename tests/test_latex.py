@@ -386,6 +386,45 @@ def test_snapshots(twelve):
 # run of every format.
 
 
+BUILD_FILES = (".aux", ".fls", ".fdb_latexmk", ".bbl", ".blg", ".out", ".run.xml")
+
+
+@needs_tex
+@pytest.mark.skipif(shutil.which("latexmk") is None, reason="latexmk not installed")
+def test_failed_build_keeps_its_log_and_says_its_first_error(twelve, tmp_path):
+    """A build that fails leaves appendix.log (no PDF) in the output and quotes pdflatex's first
+    error; no build file reaches the output and the private build folder is removed. Its twin: the
+    same appendix compiled as written leaves appendix.pdf and nothing else."""
+    good = tmp_path / "good"
+    written = appendix.write_latex(twelve, good)
+    assert good / "appendix.pdf" in written and (good / "appendix.pdf").is_file()
+    assert not (good / "appendix.log").exists()
+    assert not [p.name for p in good.rglob("*") if p.suffix in BUILD_FILES or "pdflatex" in p.name]
+
+    bad = tmp_path / "bad"
+    appendix.write_latex(twelve, bad, compile_pdf=False)
+    tex_file = bad / "appendix.tex"
+    tex_file.write_text(
+        tex_file.read_text(encoding="utf-8").replace(
+            "\\begin{document}", "\\begin{document}\n\\undefinedmacro"
+        ),
+        encoding="utf-8",
+    )
+    build = appendix.start_compile(bad)
+    try:
+        with pytest.warns(UserWarning) as caught:
+            kept = build.wait()
+    finally:
+        build.stop()
+    assert kept == [bad / "appendix.log"] and (bad / "appendix.log").is_file()
+    assert not (bad / "appendix.pdf").exists() and not build.build_dir.exists()
+    said = [str(w.message) for w in caught if "appendix.pdf not built" in str(w.message)]
+    assert len(said) == 1, [str(w.message) for w in caught]
+    assert "see appendix.log in the output" in said[0], said
+    assert "! Undefined control sequence." in said[0] and "\\undefinedmacro" in said[0], said
+    assert not [p.name for p in bad.rglob("*") if p.suffix in BUILD_FILES or "pdflatex" in p.name]
+
+
 def test_appendix_without_tex_keeps_the_tex(twelve, tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(appendix.shutil, "which", lambda name: None)
     written = appendix.write_latex(twelve, tmp_path)

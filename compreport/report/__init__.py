@@ -602,9 +602,7 @@ class Report:
                     ) from None
             interrupts.check()
             if build is not None:
-                pdf = build.wait()
-                if pdf is not None:
-                    written.append(pdf)
+                written += build.wait()
         finally:
             if build is not None:
                 build.stop()

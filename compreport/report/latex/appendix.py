@@ -265,9 +265,7 @@ def _write_latex(
     (out / "references.bib").write_text(references.bibtex(keys), encoding="utf-8")
     written += [out / "appendix.tex", out / "references.bib"]
     if compile_pdf:
-        pdf = compile_appendix(out, keys)
-        if pdf is not None:
-            written.append(pdf)
+        written += compile_appendix(out, keys)
     return written
 
 
@@ -297,40 +295,84 @@ def _language_blocks(
     return out
 
 
+#: Lines of pdflatex's log quoted in the warning of a failed build.
+LOG_LINES = 4
+
+
+def first_error(log: str, most: int = LOG_LINES) -> str:
+    """The first error of a pdflatex log: its ``!`` line and the lines up to its ``l.N`` line.
+
+    Parameters
+    ----------
+    log : str
+        The text of a ``.log`` file.
+    most : int
+        At most this many lines are returned; default :data:`LOG_LINES`.
+
+    Returns
+    -------
+    str
+        The lines joined by `` / ``; empty when the log holds no ``!`` line.
+
+    Examples
+    --------
+    >>> first_error("This is pdfTeX\n! Undefined control sequence.\nl.12 \\foo\n\nmore")
+    '! Undefined control sequence. / l.12 \\foo'
+    """
+    lines = log.splitlines()
+    start = next((k for k, line in enumerate(lines) if line.startswith("!")), None)
+    if start is None:
+        return ""
+    picked = []
+    for line in lines[start : start + most]:
+        if line.strip():
+            picked.append(line.strip())
+        if line.startswith("l."):
+            break
+    return " / ".join(picked)
+
+
 class AppendixBuild:
     """``latexmk`` compiling ``appendix.tex`` in the background (:func:`start_compile`).
 
-    :meth:`wait` for ``appendix.pdf``; a build that is neither waited for nor finished is stopped
-    by :meth:`stop`.
+    latexmk reads ``appendix.tex`` and what it inputs from the report root, and writes its build
+    files (``.aux``, ``.log``, ``.fls``, ``.fdb_latexmk``, ``.bbl``) into a private folder outside
+    it. :meth:`wait` moves ``appendix.pdf`` into the report root; a build that failed leaves
+    ``appendix.log`` there instead. A build that is neither waited for nor finished is stopped by
+    :meth:`stop`; the private folder is removed either way.
     """
 
-    def __init__(self, out: Path, latexmk: str, env: dict, proc: subprocess.Popen):
+    def __init__(self, out: Path, build_dir: Path, proc: subprocess.Popen):
         self.out = out
-        self.latexmk = latexmk
-        self.env = env
+        self.build_dir = build_dir
         self.proc = proc
 
-    def wait(self) -> Path | None:
-        """``appendix.pdf`` once latexmk is done; None (with one warning, keeping the .tex and the
-        .log) when it failed."""
+    def wait(self) -> list[Path]:
+        """The files the build leaves in the report root: ``[appendix.pdf]``, or
+        ``[appendix.log]`` (with one warning quoting its first error) when latexmk failed."""
         self.proc.communicate()
-        if self.proc.returncode != 0:  # our bug, not the user's: keep the .tex and the log, say so
-            from compreport.errors import warn
+        pdf = self.build_dir / "appendix.pdf"
+        if self.proc.returncode == 0 and pdf.is_file():
+            shutil.move(pdf, self.out / "appendix.pdf")
+            return [self.out / "appendix.pdf"]
+        from compreport.errors import warn
 
-            warn(
-                "appendix.pdf not built: latexmk failed on appendix.tex (see appendix.log in the "
-                "output)"
-            )
-            return None
-        subprocess.run(
-            [self.latexmk, "-c", "appendix.tex"], cwd=self.out, env=self.env, capture_output=True
+        log = self.build_dir / "appendix.log"
+        kept: list[Path] = []
+        said = ""
+        if log.is_file():
+            shutil.copyfile(log, self.out / "appendix.log")
+            kept.append(self.out / "appendix.log")
+            said = first_error(log.read_text(encoding="utf-8", errors="replace"))
+        where = "see appendix.log in the output" if kept else "pdflatex wrote no log"
+        warn(
+            f"appendix.pdf not built: latexmk failed on appendix.tex ({where})"
+            + (f": {said}" if said else "")
         )
-        for leftover in ("appendix.bbl", "appendix.run.xml", "appendix.synctex.gz"):
-            (self.out / leftover).unlink(missing_ok=True)
-        return self.out / "appendix.pdf"
+        return kept
 
     def stop(self) -> None:
-        """Stop latexmk (and its pdflatex) if it is still running."""
+        """Stop latexmk (and its pdflatex) if it is still running, and remove the build folder."""
         if self.proc.poll() is None:
             import signal
 
@@ -339,6 +381,7 @@ class AppendixBuild:
             except (ProcessLookupError, PermissionError):
                 pass
             self.proc.wait()
+        shutil.rmtree(self.build_dir, ignore_errors=True)
 
 
 def start_compile(out: Path, cited: list[str] | None = None) -> AppendixBuild | None:
@@ -359,6 +402,7 @@ def start_compile(out: Path, cited: list[str] | None = None) -> AppendixBuild | 
         The running build; None (with one note on stderr) when latexmk or pdflatex is absent.
     """
     import sys
+    import tempfile
 
     latexmk = shutil.which("latexmk")
     if latexmk is None or shutil.which("pdflatex") is None:
@@ -367,16 +411,23 @@ def start_compile(out: Path, cited: list[str] | None = None) -> AppendixBuild | 
             file=sys.stderr,
         )
         return None
-    env = dict(os.environ, SOURCE_DATE_EPOCH="0", FORCE_SOURCE_DATE="1")
+    build_dir = Path(tempfile.mkdtemp(prefix="compreport-latex-"))
+    # bibtex runs in the build folder and finds references.bib in the report root
+    env = dict(
+        os.environ,
+        SOURCE_DATE_EPOCH="0",
+        FORCE_SOURCE_DATE="1",
+        BIBINPUTS=f"{os.path.abspath(out)}{os.pathsep}{os.environ.get('BIBINPUTS', '')}",
+    )
     bibtex = shutil.which("bibtex")
     if cited and bibtex is not None:
-        (out / "appendix.aux").write_text(
+        (build_dir / "appendix.aux").write_text(
             "\\relax\n"
             + "".join(f"\\citation{{{k}}}\n" for k in cited)
             + f"\\bibstyle{{{BIB_STYLE}}}\n\\bibdata{{references}}\n",
             encoding="utf-8",
         )
-        subprocess.run([bibtex, "appendix"], cwd=out, env=env, capture_output=True)
+        subprocess.run([bibtex, "appendix"], cwd=build_dir, env=env, capture_output=True)
     cmd = [
         latexmk,
         "-pdf",
@@ -384,6 +435,7 @@ def start_compile(out: Path, cited: list[str] | None = None) -> AppendixBuild | 
         "-halt-on-error",
         "-no-shell-escape",
         "-quiet",
+        f"-outdir={build_dir}",
         "appendix.tex",
     ]
     proc = subprocess.Popen(
@@ -395,14 +447,15 @@ def start_compile(out: Path, cited: list[str] | None = None) -> AppendixBuild | 
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
-    return AppendixBuild(out, latexmk, env, proc)
+    return AppendixBuild(out, build_dir, proc)
 
 
-def compile_appendix(out: Path, cited: list[str] | None = None) -> Path | None:
-    """Compile ``out/appendix.tex`` (:func:`start_compile`) and wait: ``appendix.pdf``, or None."""
+def compile_appendix(out: Path, cited: list[str] | None = None) -> list[Path]:
+    """Compile ``out/appendix.tex`` (:func:`start_compile`) and wait: the files it left in ``out``
+    (``appendix.pdf``, or ``appendix.log`` when it failed; none without TeX)."""
     build = start_compile(out, cited)
     if build is None:
-        return None
+        return []
     try:
         return build.wait()
     finally:
