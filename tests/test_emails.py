@@ -25,6 +25,8 @@ from conftest import run_cli
 
 pytest.importorskip("weasyprint")
 
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
 #: Runs as files named Team.NN: R&D_team's first run is far ahead, Beta and Gamma far behind.
 RUNS = {"R&D_team.01": 0.97, "R&D_team.02": 0.75, "Beta.01": 0.6, "Gamma.01": 0.55}
 
@@ -324,3 +326,24 @@ def test_well_formed_address_twin_is_read(tmp_path, address, to):
     (tmp_path / "a.csv").write_text(f"team,address\nBeta,{address}\n", encoding="utf-8")
     (row,) = read_recipients(tmp_path / "a.csv").rows
     assert (row.team, row.to, row.row) == ("Beta", to, 2)
+
+
+def test_example_contacts_file_lists_every_team_of_the_example_workshop():
+    """examples/contacts.csv (comments, then a header) reads without a note and names every team
+    of examples/workshop, once."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        recipients = read_recipients(EXAMPLES / "contacts.csv")
+    teams = {
+        team
+        for comp in cr.load(EXAMPLES / "workshop").competitions
+        for team in comp.teams.values()
+        if team is not None
+    }
+    assert sorted(r.team for r in recipients.rows) == sorted(teams)
+    by_team = {r.team: r for r in recipients.rows}
+    assert by_team["Iruñea-HLT"].to == "hlt@xn--iruea-qta.example"
+    assert by_team["Álvarez-UNED"].addresses[0].display_name == "Álvarez, Lucía"
+    assert by_team["Álvarez-UNED"].language == "es"
