@@ -106,7 +106,7 @@ def _check_options(args) -> None:
         )
     # Report.write's own checks (--emails needs the pdf format; its file is read), before any work
     args.format, args.figure_formats, args.recipients = check_write_options(
-        args.format, args.figure_formats, args.emails
+        args.format, args.figure_formats, args.emails, args.email_from, args.reply_to
     )
 
 

@@ -275,6 +275,17 @@ def _add_output_options(p: argparse.ArgumentParser) -> None:
         help="CSV/TSV of team, address[, language]: write OUT/emails/<team>.eml with the team's "
         "letters attached (needs the pdf format; nothing is sent)",
     )
+    g.add_argument(
+        "--email-from",
+        metavar="ADDRESS",
+        help="the From of every email, e.g. 'Org <org@example.org>' (default: none; the mail "
+        "client fills in its account)",
+    )
+    g.add_argument(
+        "--reply-to",
+        metavar="ADDRESS",
+        help="the Reply-To of every email: one or more addresses, separated by commas",
+    )
     talk = g.add_mutually_exclusive_group()
     talk.add_argument(
         "-q",

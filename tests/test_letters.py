@@ -136,6 +136,7 @@ def test_hostile_team_name_cannot_inject_headers(report, tmp_path):
     assert msg["Bcc"] is None and list(msg.keys()) == [
         "To",
         "Subject",
+        "X-Unsent",
         "MIME-Version",
         "Content-Type",
     ]

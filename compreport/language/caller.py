@@ -30,6 +30,8 @@ OPTIONS = {
     "output": ("-o", "out_dir", "{!r}"),
     "format": ("--format", "formats", "{!r}"),
     "emails": ("--emails", "emails", "{!r}"),
+    "email_from": ("--email-from", "email_from", "{!r}"),
+    "reply_to": ("--reply-to", "reply_to", "{!r}"),
     "sep": ("--sep", "sep", "{!r}"),
     "id_col": ("--id-col", "id_col", "{!r}"),
     "label_col": ("--label-col", "label_col", "{!r}"),

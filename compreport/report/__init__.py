@@ -7,12 +7,13 @@ cells), words from :mod:`.prose`, verdicts from the stored analysis.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Sequence
 from pathlib import Path
 
 from compreport import interrupts
-from compreport.errors import InputError, suggest
+from compreport.errors import InputError, note, suggest
 from compreport.language import LANGUAGES, language
 from compreport.language.caller import option
 from compreport.report import model
@@ -49,12 +50,14 @@ def check_write_options(
     formats: str | Sequence[str] = FORMATS,
     figure_formats: str | Sequence[str] = ("pdf", "svg"),
     emails=None,
+    email_from: str | None = None,
+    reply_to: str | None = None,
 ):
     """Check the options of :meth:`Report.write` that need no analysis, before any work.
 
     Parameters
     ----------
-    formats, figure_formats, emails
+    formats, figure_formats, emails, email_from, reply_to
         As for :meth:`Report.write`.
 
     Returns
@@ -62,12 +65,14 @@ def check_write_options(
     formats, figure_formats : list of str
         The formats, each one checked.
     emails : Recipients or None
-        The addresses file read (:func:`compreport.report.pages.emails.read_recipients`).
+        The addresses file read (:func:`compreport.report.pages.emails.read_recipients`), with
+        ``email_from`` and ``reply_to`` as its sender and reply-to addresses when given.
 
     Raises
     ------
     InputError
-        An unknown format, emails without the pdf format, a bad addresses file.
+        An unknown format, emails without the pdf format, a bad addresses file, a malformed
+        ``email_from`` or ``reply_to``.
 
     Examples
     --------
@@ -81,16 +86,24 @@ def check_write_options(
     formats = [_choice("formats", f, FORMATS) for f in _names(formats)]
     figure_formats = [_choice("figure_formats", f, FIGURE_FORMATS) for f in _names(figure_formats)]
     if emails is None:
+        if email_from is not None or reply_to is not None:
+            given = option("email_from") if email_from is not None else option("reply_to")
+            note(f"{given} applies to the emails, and there is no {option('emails')}: no email")
         return formats, figure_formats, None
     if "pdf" not in formats:
         raise InputError(
             f"{option('emails')} attaches the team letters: add pdf to {option('format')}"
         )
     # imports the renderers: only when asked
-    from compreport.report.pages.emails import Recipients, read_recipients
+    from compreport.report.pages.emails import Recipients, read_recipients, senders
 
+    sender, reply = senders(email_from, reply_to)  # checked before the file is read
     if not isinstance(emails, Recipients):
         emails = read_recipients(emails)
+    if sender is not None or reply:
+        emails = dataclasses.replace(
+            emails, sender=sender or emails.sender, reply_to=reply or emails.reply_to
+        )
     return formats, figure_formats, emails
 
 
@@ -438,6 +451,8 @@ class Report:
         figure_formats: str | Sequence[str] = ("pdf", "svg"),
         compile_pdf: bool = True,
         emails=None,
+        email_from: str | None = None,
+        reply_to: str | None = None,
         jobs: int | None = None,
         progress: bool | None = False,
     ) -> list[Path]:
@@ -467,7 +482,13 @@ class Report:
             An addresses file (CSV/TSV: ``team, address[, language]``) or what
             :func:`compreport.report.pages.emails.read_recipients` returned: writes
             ``emails/<team>.eml`` with the team's letters attached (needs the ``pdf`` format;
-            nothing is sent).
+            nothing is sent). Each has the header ``X-Unsent: 1``, so a mail client opens it as a
+            draft.
+        email_from : str, optional
+            The ``From`` of every email: one address, ``name@domain`` or ``Name <name@domain>``.
+            Without it the mail client fills in its own account.
+        reply_to : str, optional
+            The ``Reply-To`` of every email: one or more addresses, separated by commas.
         jobs : int, optional
             Worker processes drawing figures and rendering PDF documents (default: every core
             this process may use); ``appendix.pdf`` compiles beside them. The files do not depend
@@ -490,8 +511,9 @@ class Report:
             :func:`compreport.analyze`, not to one read from results.json), is being written by
             another run, or cannot be written (read-only, no space left).
         InputError
-            An unknown format, emails without the pdf format, a bad addresses file, or the PDF
-            libraries missing.
+            An unknown format, emails without the pdf format, a bad addresses file or a
+            malformed ``email_from`` or ``reply_to`` (naming the row or the parameter), or the
+            PDF libraries missing.
 
         Examples
         --------
@@ -507,7 +529,9 @@ class Report:
         jobs = check_jobs(default_jobs() if jobs is None else jobs)
         progress = show_progress(progress)
 
-        formats, figure_formats, emails = check_write_options(formats, figure_formats, emails)
+        formats, figure_formats, emails = check_write_options(
+            formats, figure_formats, emails, email_from, reply_to
+        )
         out = Path(out_dir)
         # the files the analysis was read from (cr.analyze records them), else what results.json
         # names
