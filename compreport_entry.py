@@ -13,11 +13,29 @@ import sys
 
 
 def _stop(signum, frame):  # noqa: ARG001 (a signal handler's signature)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # one line, whatever comes next
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     sys.stderr.write(
         "error: interrupted\n" if signum == signal.SIGINT else "error: terminated (SIGTERM)\n"
     )
     sys.stderr.flush()
     os._exit(130 if signum == signal.SIGINT else 143)
+
+
+def utf8() -> None:
+    """Run the command in Python's UTF-8 mode (``-X utf8``) when it was started without it under a
+    locale whose encoding is not UTF-8 (``LC_ALL=C PYTHONUTF8=0``): re-executes this process (same
+    pid, same arguments) with the mode on. compreport reads file names and writes its report as
+    UTF-8; in another file-system encoding a valid UTF-8 file name (``datos.csv`` with an accent)
+    could be neither named in the report nor opened."""
+    if sys.flags.utf8_mode or sys.getfilesystemencoding().replace("-", "").lower() == "utf8":
+        return
+    argv = getattr(sys, "orig_argv", None)
+    if not sys.executable or not argv:
+        return
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(sys.executable, [sys.executable, "-X", "utf8", *argv[1:]])
 
 
 def install() -> None:
@@ -27,7 +45,8 @@ def install() -> None:
 
 
 def main() -> None:
-    """``compreport``: the handlers, then :func:`compreport.cli.run`."""
+    """``compreport``: UTF-8 mode (:func:`utf8`), the handlers, then :func:`compreport.cli.run`."""
+    utf8()
     install()
     from compreport.cli import run
 

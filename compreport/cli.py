@@ -7,6 +7,8 @@ computes nothing itself.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import signal
 import sys
@@ -215,12 +217,125 @@ def _stage_reporter(verbose: bool):
     return say
 
 
+def _print(text: str, end: str = "\n") -> None:
+    """``text`` on stdout; once its reader has gone (``compreport report ... | head -1``), nothing:
+    the rest of the output is dropped and the command goes on (:func:`_drop_stdout`)."""
+    try:
+        sys.stdout.write(text + end)
+    except BrokenPipeError:
+        _drop_stdout()
+
+
+def _flush_stdout() -> None:
+    """Flush stdout, dropping what a reader that has gone no longer reads (:func:`_print`)."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _drop_stdout()
+
+
+def _drop_stdout() -> None:
+    """Send the rest of stdout nowhere: its file descriptor becomes ``/dev/null`` (so neither this
+    process nor the interpreter's last flush fails on the closed pipe again)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a file: replace the object itself
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (for the process)
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, fd)
+    finally:
+        os.close(null)
+    with contextlib.suppress(OSError):
+        sys.stdout.flush()  # what the closed pipe refused, now to /dev/null
+
+
+def _escape_unencodable() -> None:
+    r"""Make stdout and stderr escape what their encoding cannot show (``\u6df1`` under
+    ``PYTHONIOENCODING=latin-1``) instead of raising ``UnicodeEncodeError``."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", None) != "backslashreplace":
+            with contextlib.suppress(ValueError, OSError, io.UnsupportedOperation):
+                reconfigure(errors="backslashreplace")
+
+
+def _matplotlib_config_dir() -> None:
+    """Give matplotlib a private folder (``MPLCONFIGDIR``) when ``MPLCONFIGDIR`` is unset and the
+    folders it would use for its configuration and font cache cannot be written (a read-only or
+    missing HOME): matplotlib would otherwise print two lines of its own on every run and rebuild
+    its font cache each time. The folder is ``compreport-matplotlib-UID`` in the temporary folder,
+    used only if this user owns it and no one else may write it (else a new one)."""
+    import stat
+    import tempfile
+
+    if os.environ.get("MPLCONFIGDIR"):
+        return
+    try:
+        home = Path.home()
+    except (RuntimeError, KeyError):  # no HOME and no password entry
+        home = None
+    if home is not None:
+        if sys.platform.startswith(("linux", "freebsd")):
+            bases = [os.environ.get(v) or str(home / d) for v, d in _XDG]
+            wanted = [Path(b, "matplotlib") for b in bases]
+        else:
+            wanted = [home / ".matplotlib"]
+        if all(_could_write(p) for p in wanted):
+            return
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    private = Path(tempfile.gettempdir(), f"compreport-matplotlib-{uid}")
+    with contextlib.suppress(OSError):
+        os.mkdir(private, 0o700)
+    try:
+        st = os.lstat(private)
+        mine = stat.S_ISDIR(st.st_mode) and st.st_uid == uid and not st.st_mode & 0o022
+    except OSError:
+        mine = False
+    if not mine:  # someone else's, or a link: a fresh folder of this run's own
+        private = Path(tempfile.mkdtemp(prefix="compreport-matplotlib-"))
+    os.environ["MPLCONFIGDIR"] = str(private)
+
+
+def _matplotlib_notes() -> None:
+    """Show matplotlib's log messages of level WARNING and above (its font cache being built, a
+    font not found) as ``note: matplotlib: ...`` lines, escaped like every message, instead of
+    Python's raw last-resort output; left alone if the caller has set up that logger."""
+    import logging
+
+    logger = logging.getLogger("matplotlib")
+    if logger.handlers:
+        return
+
+    class _Notes(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            with contextlib.suppress(Exception):
+                print(f"note: matplotlib: {printable(record.getMessage())}", file=sys.stderr)
+
+    logger.addHandler(_Notes(logging.WARNING))
+    logger.propagate = False
+
+
+#: The XDG variables and their defaults under HOME behind matplotlib's configuration and cache.
+_XDG = (("XDG_CONFIG_HOME", ".config"), ("XDG_CACHE_HOME", ".cache"))
+
+
+def _could_write(path: Path) -> bool:
+    """Whether folder ``path`` exists and can be written, or could be created (its nearest
+    existing ancestor is a folder that can be written)."""
+    path = Path(os.path.abspath(path))
+    while not os.path.lexists(path) and path.parent != path:
+        path = path.parent
+    return path.is_dir() and os.access(path, os.W_OK | os.X_OK)
+
+
 def _print_leaderboards(report) -> None:
     """Each competition's leaderboard (the table of its ``leaderboard.md``) in the report's
     language, under a heading that names the metric, the interval and the rule behind groups and
     marks."""
     for comp in report.analysis.competitions:
-        print(report.to_text(comp.id, escape=printable), end="")
+        _print(report.to_text(comp.id, escape=printable), end="")
 
 
 def _print_written(out: Path, paths: list[Path]) -> None:
@@ -230,11 +345,11 @@ def _print_written(out: Path, paths: list[Path]) -> None:
     for p in paths:
         rel = p.relative_to(out)
         if len(rel.parts) == 1:
-            print(printable(p))
+            _print(printable(p))
         else:
             per_folder[rel.parts[0]] = per_folder.get(rel.parts[0], 0) + 1
     for folder, count in per_folder.items():
-        print(f"{printable(out / folder)}/ ({count} files)")
+        _print(f"{printable(out / folder)}/ ({count} files)")
 
 
 def cmd_report(args) -> int:
@@ -280,12 +395,12 @@ def cmd_validate(args) -> int:
             else ""
         )
         m = len(scored.systems)
-        print(
+        _print(
             f"ok: {scored.id}: {scored.n} items{clusters}, {m} system{'s' if m != 1 else ''}, "
             f"metrics: {', '.join(names)}"
         )
         for line in _point_leaderboard(analysis):
-            print(line)
+            _print(line)
     return 0
 
 
@@ -331,8 +446,8 @@ def cmd_metrics(args) -> int:
     for m in metrics:
         orient = "higher" if m.higher_is_better else "lower"
         ideal = "none" if m.ideal is None else f"{m.ideal:g}"
-        print(f"{m.name:<{width}}  {orient} is better, ideal {ideal}  {m.description}")
-    print(f"{'FILE.py:FUNC':<{width}}  user metric: FUNC(y_true, y_pred) -> float")
+        _print(f"{m.name:<{width}}  {orient} is better, ideal {ideal}  {m.description}")
+    _print(f"{'FILE.py:FUNC':<{width}}  user metric: FUNC(y_true, y_pred) -> float")
     return 0
 
 
@@ -342,7 +457,7 @@ def cmd_init(args) -> int:
     from compreport.inputs.scaffold import scaffold
 
     for path in scaffold(Path(args.directory), args.force):
-        print(printable(path))
+        _print(printable(path))
     return 0
 
 
@@ -402,8 +517,11 @@ def main(argv: list[str] | None = None) -> int:
     """
     from compreport.language.caller import caller
 
+    _escape_unencodable()
     args = build_parser().parse_args(argv)
     warnings.showwarning = _show_warning
+    _matplotlib_config_dir()
+    _matplotlib_notes()
     try:
         previous = signal.signal(signal.SIGTERM, _on_sigterm(os.getpid()))
         previous_int = signal.signal(signal.SIGINT, _on_sigint)
@@ -412,7 +530,9 @@ def main(argv: list[str] | None = None) -> int:
     interrupts.clear()
     try:
         with caller("cli"):  # messages name options as the command line spells them
-            return COMMANDS[args.command](args)
+            status = COMMANDS[args.command](args)
+        _flush_stdout()  # a pipe's reader that has gone is no error (:func:`_print`)
+        return status
     except InputError as exc:
         print(f"error: {printable(exc)}", file=sys.stderr)
         return 2
@@ -443,16 +563,30 @@ def main(argv: list[str] | None = None) -> int:
 def run() -> None:
     """The ``compreport`` command: :func:`main`, then exit with its status.
 
-    After an interruption (status 130 or 143, everything stopped and cleaned up) the process ends
-    at once, without the interpreter's shutdown.
+    SIGINT and SIGTERM are handled until the process ends. The exit status is decided once
+    :func:`main` has returned (the report written, everything printed) and stdout and stderr are
+    flushed. A signal before that ends the run with status 130 or 143 and its one ``error:`` line
+    (with the output as it stood: the previous one, or the new one complete); from then on both
+    signals are ignored and the process ends with the status decided. The interpreter's shutdown
+    would otherwise give them their default action part-way and end the process silently. After an
+    interruption the process ends at once, without that shutdown.
     """
-    status = main()
-    # With worker processes, SIGINT can kill the interpreter's shutdown (status -2 instead of 130,
-    # about one interrupted run in ten; likely a signal still pending when the default action is
-    # restored, an inference, not a proof): an interrupted run skips it.
-    if status in (130, 143):
-        sys.stdout.flush()
+    try:
+        status = main()
+    except KeyboardInterrupt:  # a signal in main's last lines, before its handlers were restored
+        print("error: interrupted", file=sys.stderr)
+        status = 130
+    except Terminated:
+        print("error: terminated (SIGTERM)", file=sys.stderr)
+        status = 143
+    _flush_stdout()
+    with contextlib.suppress(OSError, ValueError):
         sys.stderr.flush()
+    # the exit decision
+    with contextlib.suppress(ValueError):  # not the main thread: leave the signals alone
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if status in (130, 143):
         os._exit(status)
     sys.exit(status)
 

@@ -6,9 +6,11 @@ Every problem is raised as :class:`~compreport.errors.InputError` naming the fil
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import stat
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,6 +56,13 @@ def text_name(path: str | Path) -> str:
         text.encode("utf-8")
     except UnicodeEncodeError:
         raw = os.fsencode(path)
+        with contextlib.suppress(UnicodeDecodeError):
+            raw.decode("utf-8")
+            raise InputError(
+                f"{shown(path)}: file name is UTF-8 but Python reads file names as "
+                f"{sys.getfilesystemencoding()} here (the C locale?): run with PYTHONUTF8=1 or "
+                f"python -X utf8"
+            ) from None
         try:
             guess = raw.decode("cp1252")
             hint = (
