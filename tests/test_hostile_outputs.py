@@ -9,13 +9,19 @@ in a mount namespace of its own (root only).
 from __future__ import annotations
 
 import errno
+import json
 import os
+import shlex
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from compreport.inputs.scaffold import TEMPLATE
 from compreport.output import files
+from compreport.output.staging import mount_point
 from conftest import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,3 +133,129 @@ def test_open_new_twin_writes_and_truncates_a_regular_file(tmp_path):
     assert path.read_text() == "new\n"
     files.write_bytes(tmp_path / "g.bin", b"\x00\x01")
     assert (tmp_path / "g.bin").read_bytes() == b"\x00\x01"
+
+
+# ------------------------------------------------------------------ an OUT that is a mount point
+
+
+def _can_mount() -> bool:
+    if os.geteuid() != 0 or not shutil.which("unshare") or not shutil.which("mountpoint"):
+        return False
+    probe = subprocess.run(
+        ["unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=16k tmpfs /mnt"], capture_output=True
+    )
+    return probe.returncode == 0
+
+
+CAN_MOUNT = _can_mount()
+needs_mount = pytest.mark.skipif(
+    not CAN_MOUNT, reason="needs root and mount namespaces to mount a tmpfs as OUT"
+)
+
+
+def _report(data: str, *more: str) -> str:
+    """A shell line running ``compreport report DATA -o out`` and echoing its status."""
+    args = [sys.executable, "-m", "compreport", "report", data, "--id", "id", "--metric"]
+    args += ["accuracy", "-B", "20", "--format", "json", "-o", "out", *more]
+    return " ".join(shlex.quote(a) for a in args) + '; echo "rc=$?"'
+
+
+def in_namespace(tmp: Path, size: str, *lines: str) -> subprocess.CompletedProcess:
+    """Run shell ``lines`` in a mount namespace of their own where ``tmp/out`` is a fresh tmpfs of
+    ``size`` (the mount is gone when they end: they print what the test checks)."""
+    (tmp / "out").mkdir(exist_ok=True)
+    script = "\n".join([f"mount -t tmpfs -o size={size} tmpfs out || exit 9", *lines])
+    return subprocess.run(
+        ["unshare", "-m", "sh", "-c", script],
+        cwd=tmp,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=ENV,
+    )
+
+
+def test_mount_point_detection(tmp_path):
+    assert mount_point("/proc") and mount_point("/")
+    assert not mount_point(tmp_path) and not mount_point(tmp_path / "absent")
+
+
+@needs_mount
+def test_an_empty_mount_point_is_filled_in_place(tmp_path):
+    (tmp_path / "wide.csv").write_text(WIDE)
+    res = in_namespace(
+        tmp_path,
+        "4m",
+        _report("wide.csv"),
+        "mountpoint -q out && echo still-mounted",
+        "echo listing; ls -A out; ls -A .",
+    )
+    assert "Traceback" not in res.stderr, res.stderr
+    assert "rc=0" in res.stdout and "still-mounted" in res.stdout, (res.stdout, res.stderr)
+    listing = res.stdout.split("listing\n", 1)[1].split()
+    assert listing == [".compreport.json", "results.json", "summary", "wide"] + [
+        "out",
+        "wide.csv",
+    ]  # OUT holds the report only (no temporary left); beside it: no lock, no temporary
+
+
+@needs_mount
+def test_mount_point_with_an_earlier_report_is_replaced_in_place(tmp_path):
+    """--force into a mount point holding a report: the new files in, the earlier report's other
+    files out, the user's file kept, the manifest naming only the new report."""
+    (tmp_path / "wide.csv").write_text(WIDE)
+    (tmp_path / "other.csv").write_text(WIDE)
+    res = in_namespace(
+        tmp_path,
+        "4m",
+        _report("wide.csv"),
+        "echo mine > out/mine.txt",
+        _report("other.csv", "--force", "--seed", "3"),
+        "mountpoint -q out && echo still-mounted",
+        "echo listing; ls -A out; echo manifest; cat out/.compreport.json",
+    )
+    assert "Traceback" not in res.stderr, res.stderr
+    assert res.stdout.count("rc=0") == 2 and "still-mounted" in res.stdout, res.stderr
+    listing, manifest = res.stdout.split("listing\n", 1)[1].split("manifest\n")
+    assert listing.split() == [".compreport.json", "mine.txt", "other", "results.json", "summary"]
+    files_listed = json.loads(manifest)["files"]
+    assert "mine.txt" not in files_listed and not [f for f in files_listed if "wide" in f]
+    assert json.loads(manifest)["settings"]["seed"] == 3
+
+
+@needs_mount
+def test_mount_point_full_disk_leaves_the_earlier_report(tmp_path):
+    """A real full disk while the report is written inside a mounted OUT: OUT as it was, no
+    temporary left, the mount kept."""
+    (tmp_path / "wide.csv").write_text(WIDE)
+    res = in_namespace(
+        tmp_path,
+        "1m",
+        _report("wide.csv"),
+        "sha=$(cat out/results.json out/.compreport.json | sha256sum)",
+        "i=0; while head -c 4096 /dev/zero > out/fill$i 2>/dev/null; do i=$((i+1)); done",
+        "rm out/fill0 out/fill1",
+        _report("wide.csv", "--force", "--seed", "9"),
+        '[ "$sha" = "$(cat out/results.json out/.compreport.json | sha256sum)" ] && echo same',
+        "mountpoint -q out && echo still-mounted",
+        "echo listing; ls -A out | grep -v '^fill'; ls -A .",
+    )
+    assert "Traceback" not in res.stderr, res.stderr
+    assert "rc=0" in res.stdout and "rc=2" in res.stdout, (res.stdout, res.stderr)
+    err = [x for x in res.stderr.splitlines() if x.startswith("error:")]
+    assert len(err) == 1 and "No space left on device" in err[0], res.stderr
+    assert "same" in res.stdout.split() and "still-mounted" in res.stdout
+    listing = res.stdout.split("listing\n", 1)[1].split()
+    assert listing == [".compreport.json", "results.json", "summary", "wide", "out", "wide.csv"]
+
+
+def test_twin_an_ordinary_out_is_still_swapped_whole(tmp_path):
+    """Not a mount point: the report is written beside OUT and renamed in (OUT's inode changes)."""
+    (tmp_path / "wide.csv").write_text(WIDE)
+    args = ["wide.csv", "--id", "id", "--metric", "accuracy", "-B", "20", "--format", "json"]
+    assert run_cli(tmp_path, "report", *args, "-o", "out").returncode == 0
+    before = os.stat(tmp_path / "out").st_ino
+    res = run_cli(tmp_path, "report", *args, "-o", "out", "--force", "--seed", "2")
+    assert res.returncode == 0, res.stderr
+    assert os.stat(tmp_path / "out").st_ino != before
+    assert sorted(os.listdir(tmp_path)) == ["out", "wide.csv"]
