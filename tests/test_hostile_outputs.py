@@ -259,3 +259,38 @@ def test_twin_an_ordinary_out_is_still_swapped_whole(tmp_path):
     assert res.returncode == 0, res.stderr
     assert os.stat(tmp_path / "out").st_ino != before
     assert sorted(os.listdir(tmp_path)) == ["out", "wide.csv"]
+
+
+# ------------------------------------------------------------------ a link planted while writing
+
+#: A user metric that plants ``results.json`` in the run's temporary folder, a link to
+#: ``victim.txt`` (when ``PLANT`` is true), then scores accuracy.
+PLANTER = """\
+import glob, os
+PLANT = {plant}
+def score(y, p):
+    for tmp in glob.glob(os.path.join({folder!r}, ".out.tmp-*")):
+        link = os.path.join(tmp, "results.json")
+        if PLANT and not os.path.lexists(link):
+            os.symlink({victim!r}, link)
+    return float((y == p).mean())
+"""
+
+
+@pytest.mark.parametrize("plant", [True, False])
+def test_a_link_planted_in_the_temporary_folder_is_not_followed(tmp_path, plant):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("mine\n")
+    (tmp_path / "wide.csv").write_text(WIDE)
+    (tmp_path / "m.py").write_text(
+        PLANTER.format(plant=plant, folder=str(tmp_path), victim=str(victim))
+    )
+    args = ["wide.csv", "--id", "id", "--metric", "m.py:score", "-B", "20", "--format", "json"]
+    res = run_cli(tmp_path, "report", *args, "-o", "out")
+    if plant:
+        one_error(res, "out: cannot write the report", "symbolic link", "results.json")
+        assert sorted(os.listdir(tmp_path)) == ["m.py", "victim.txt", "wide.csv"]
+    else:  # the twin: the same metric, nothing planted
+        assert res.returncode == 0, res.stderr
+        assert json.loads((tmp_path / "out" / "results.json").read_text())["tool"]
+    assert victim.read_text() == "mine\n"

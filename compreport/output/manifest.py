@@ -14,6 +14,7 @@ from pathlib import Path, PurePosixPath
 
 from compreport._version import __version__
 from compreport.errors import OutputError, os_reason
+from compreport.output.files import write_text
 
 #: The manifest: every file a run wrote into OUT (relative, '/'-separated), its version and
 #: settings.
@@ -37,9 +38,7 @@ def write_manifest(directory: Path, info: dict) -> None:
         **info,
         "files": [f for f in files if f not in OURS],
     }
-    (directory / MANIFEST).write_text(
-        json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
-    )
+    write_text(directory / MANIFEST, json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
 
 
 def _safe(rel) -> bool:

@@ -26,6 +26,7 @@ from pathlib import Path
 from compreport.errors import InputError, note
 from compreport.inputs.delimited import decode, read_bytes
 from compreport.language import LANGUAGES, count, current, language, tr
+from compreport.output.files import write_bytes
 from compreport.report import model
 from compreport.report.naming import competition_dir, email_files, team_letters
 from compreport.report.pages.team import team_context
@@ -246,6 +247,6 @@ def write_emails(
         msg.set_boundary(f"==compreport-{digest.hexdigest()[:32]}")
         path = out / "emails" / files[r.team]
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(msg.as_bytes())
+        write_bytes(path, msg.as_bytes())
         written.append(path)
     return written
