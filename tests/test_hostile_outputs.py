@@ -249,6 +249,36 @@ def test_mount_point_full_disk_leaves_the_earlier_report(tmp_path):
     assert listing == [".compreport.json", "results.json", "summary", "wide", "out", "wide.csv"]
 
 
+@needs_mount
+def test_mount_point_in_a_read_only_folder(tmp_path):
+    """A volume mounted in a read-only folder (a container's root): the lock and the temporary
+    folder go inside OUT, nothing beside it."""
+    (tmp_path / "wide.csv").write_text(WIDE)
+    (tmp_path / "ro" / "out").mkdir(parents=True)
+    run = _report(str(tmp_path / "wide.csv")).replace("-o out", "-o ro/out")
+    script = "\n".join(
+        [
+            "mount --bind ro ro && mount -o remount,bind,ro ro || exit 9",
+            "mount -t tmpfs -o size=4m tmpfs ro/out || exit 9",
+            "touch ro/probe 2>/dev/null && echo parent-writable",
+            run,
+            "echo listing; ls -A ro/out; ls -A ro",
+        ]
+    )
+    res = subprocess.run(
+        ["unshare", "-m", "sh", "-c", script],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=ENV,
+    )
+    assert "Traceback" not in res.stderr, res.stderr
+    assert "parent-writable" not in res.stdout and "rc=0" in res.stdout, (res.stdout, res.stderr)
+    listing = res.stdout.split("listing\n", 1)[1].split()
+    assert listing == [".compreport.json", "results.json", "summary", "wide", "out"]
+
+
 def test_twin_an_ordinary_out_is_still_swapped_whole(tmp_path):
     """Not a mount point: the report is written beside OUT and renamed in (OUT's inode changes)."""
     (tmp_path / "wide.csv").write_text(WIDE)

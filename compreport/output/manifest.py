@@ -21,6 +21,8 @@ from compreport.output.files import write_text
 MANIFEST = ".compreport.json"
 #: Inside a temporary directory: the pid and host of the run writing it.
 MARKER = ".compreport-staging"
+#: The lock inside an OUT that is a mount point (:mod:`.staging`).
+LOCK = ".compreport.lock"
 #: compreport's own files in OUT, which no manifest lists.
 OURS = frozenset({MANIFEST, MARKER})
 

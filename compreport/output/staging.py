@@ -17,8 +17,9 @@ a file it did not write (README, Outputs).
   temporary directory becomes OUT, and the old one is swept: its listed files deleted, every other
   file moved into the new OUT and named in a note.
 * An OUT that is a mount point (a container's volume), which cannot be renamed, is filled in
-  place: the temporary directory is ``OUT/.compreport-tmp-<pid>-<random>``, on OUT's own file
-  system; at the swap a manifest listing the earlier report's files and the new ones is put in
+  place: the lock is ``OUT/.compreport.lock`` and the temporary directory
+  ``OUT/.compreport-tmp-<pid>-<random>``, both on OUT's own file system (OUT's parent may be
+  read-only); at the swap a manifest listing the earlier report's files and the new ones is put in
   OUT, the new files are renamed in one by one (each replacing its earlier version), the earlier
   report's other files are deleted, and the new manifest goes last. A failure while the report is
   written leaves OUT as it was; only an OS failure or SIGKILL during those renames can leave a mix
@@ -50,6 +51,7 @@ from compreport.errors import OutputError, note, os_reason
 from compreport.language.caller import option
 from compreport.output.files import write_text
 from compreport.output.manifest import (
+    LOCK,
     MANIFEST,
     MARKER,
     clashes,
@@ -189,7 +191,11 @@ class Claim:
     # ------------------------------------------------------------------ lock, recovery, ownership
 
     def acquire(self) -> None:
-        """Create OUT's parent if needed and take the lock ``.OUT.lock`` beside OUT."""
+        """Create OUT's parent if needed and take the lock ``.OUT.lock`` beside OUT (inside an OUT
+        that is a mount point: ``OUT/.compreport.lock``)."""
+        self.in_place = self.out.is_dir() and not self.out.is_symlink() and mount_point(self.out)
+        if self.in_place:
+            self.lock = self.out / LOCK
         missing = []
         p = self.parent
         while not os.path.lexists(p) and p != p.parent:
@@ -226,6 +232,12 @@ class Claim:
                     f"by {by}); wait for it to end, or delete {self.lock} if no compreport runs"
                 ) from None
             except OSError as exc:
+                if self.in_place:
+                    raise OutputError(
+                        f"{self.given}: not writable ({os_reason(exc)}); compreport writes its "
+                        f"lock and temporary folder inside an output directory that is a mount "
+                        f"point: make it writable or choose another output directory"
+                    ) from None
                 raise OutputError(
                     f"{self.given}: cannot write in {self.parent} ({os_reason(exc)}); compreport "
                     f"writes a lock and a temporary folder beside the output directory"
@@ -300,7 +312,8 @@ class Claim:
         if not self.out.is_dir():
             raise OutputError(f"{self.given}: exists and is not a directory")
         try:
-            entries = sorted(n for n in os.listdir(self.out) if n != MARKER)
+            ours = (MARKER, LOCK) if self.in_place else (MARKER,)
+            entries = sorted(n for n in os.listdir(self.out) if n not in ours)
             if "lost+found" in entries and mount_point(self.out):  # a fresh file system's
                 entries.remove("lost+found")
         except OSError as exc:
@@ -352,7 +365,6 @@ class Claim:
     def stage(self) -> None:
         """Create the temporary directory, with its marker: beside OUT, or inside an OUT that is a
         mount point."""
-        self.in_place = self.out.is_dir() and not self.out.is_symlink() and mount_point(self.out)
         try:
             if self.in_place:
                 self.tmp = Path(tempfile.mkdtemp(prefix=f"{INSIDE}{os.getpid()}-", dir=self.out))
@@ -431,7 +443,7 @@ class Claim:
         listed = listed or set()
         others = unlisted(self.out, listed, self.tmp)
         if self.in_place:
-            others = [r for r in others if r.rstrip("/") != self.tmp.name]
+            others = [r for r in others if r.rstrip("/") not in (self.tmp.name, LOCK)]
         taken = clashes(others, self.tmp)
         if taken:
             raise OutputError(
