@@ -589,21 +589,24 @@ def test_output_parent_that_is_a_file(tmp_path):
 
 
 def _full_disk(monkeypatch, target: str, wrap: bool = False):
-    """Path.write_text raises ENOSPC for a file called ``target`` (``wrap``: as matplotlib does, an
-    AttributeError raised while handling it)."""
-    real = pathlib.Path.write_text
+    """Opening a file called ``target`` for writing (every writer opens through
+    :mod:`compreport.output.files`) raises ENOSPC (``wrap``: as matplotlib does, an AttributeError
+    raised while handling it)."""
+    from compreport.output import files
 
-    def write_text(self, *args, **kwargs):
-        if self.name == target and ".out.tmp-" in str(self):
+    real = files._open_fd
+
+    def open_fd(path, *args, **kwargs):
+        if pathlib.Path(path).name == target and ".out.tmp-" in str(path):
             try:
-                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(self))
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
             except OSError:
                 if wrap:  # as matplotlib does, while handling the OSError (no `from`)
                     raise AttributeError("'NoneType' object has no attribute 'close'")  # noqa: B904
                 raise
-        return real(self, *args, **kwargs)
+        return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(pathlib.Path, "write_text", write_text)
+    monkeypatch.setattr(files, "_open_fd", open_fd)
 
 
 @pytest.mark.parametrize(

@@ -14,12 +14,15 @@ from pathlib import Path, PurePosixPath
 
 from compreport._version import __version__
 from compreport.errors import OutputError, os_reason
+from compreport.output.files import write_text
 
 #: The manifest: every file a run wrote into OUT (relative, '/'-separated), its version and
 #: settings.
 MANIFEST = ".compreport.json"
 #: Inside a temporary directory: the pid and host of the run writing it.
 MARKER = ".compreport-staging"
+#: The lock inside an OUT that is a mount point (:mod:`.staging`).
+LOCK = ".compreport.lock"
 #: compreport's own files in OUT, which no manifest lists.
 OURS = frozenset({MANIFEST, MARKER})
 
@@ -37,9 +40,7 @@ def write_manifest(directory: Path, info: dict) -> None:
         **info,
         "files": [f for f in files if f not in OURS],
     }
-    (directory / MANIFEST).write_text(
-        json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
-    )
+    write_text(directory / MANIFEST, json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
 
 
 def _safe(rel) -> bool:

@@ -16,6 +16,14 @@ a file it did not write (README, Outputs).
   new report has a file refuses the swap. Otherwise OUT becomes ``.OUT.old-<pid>-<random>``, the
   temporary directory becomes OUT, and the old one is swept: its listed files deleted, every other
   file moved into the new OUT and named in a note.
+* An OUT that is a mount point (a container's volume), which cannot be renamed, is filled in
+  place: the lock is ``OUT/.compreport.lock`` and the temporary directory
+  ``OUT/.compreport-tmp-<pid>-<random>``, both on OUT's own file system (OUT's parent may be
+  read-only); at the swap a manifest listing the earlier report's files and the new ones is put in
+  OUT, the new files are renamed in one by one (each replacing its earlier version), the earlier
+  report's other files are deleted, and the new manifest goes last. A failure while the report is
+  written leaves OUT as it was; only an OS failure or SIGKILL during those renames can leave a mix
+  of the two reports, under a manifest naming both, which the next ``force`` run replaces.
 * On any failure (an error, Ctrl-C, SIGTERM, a full disk) the temporary directory is removed and
   OUT is as it was. Temporaries of a process that no longer runs (SIGKILL) are recognised by name,
   marker and pid and cleared by the next run: a ``.tmp-`` is removed, an ``.old-`` is put back as
@@ -24,6 +32,7 @@ a file it did not write (README, Outputs).
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -40,7 +49,9 @@ from pathlib import Path
 from compreport import interrupts
 from compreport.errors import OutputError, note, os_reason
 from compreport.language.caller import option
+from compreport.output.files import write_text
 from compreport.output.manifest import (
+    LOCK,
     MANIFEST,
     MARKER,
     clashes,
@@ -51,6 +62,10 @@ from compreport.output.manifest import (
     write_manifest,
 )
 from compreport.output.overlap import check
+
+#: The prefix of the temporary directory inside an OUT that is a mount point.
+INSIDE = ".compreport-tmp-"
+_INSIDE = re.compile(rf"{re.escape(INSIDE)}(\d+)-[A-Za-z0-9_]+")
 
 #: Claims this process holds: resolved OUT -> Claim (a claim is re-entered, not locked twice).
 _HELD: dict[str, Claim] = {}
@@ -93,6 +108,23 @@ def _alive(pid: int, host: str | None = None) -> bool:
         return True
 
 
+def mount_point(path: str | os.PathLike) -> bool:
+    """Whether ``path`` (resolved) is a mount point: another device than its parent's, or a mount
+    point named in ``/proc/self/mountinfo`` (a bind mount of the same file system)."""
+    if os.path.ismount(path):
+        return True
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as fh:
+            points = {
+                re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), line.split()[4])
+                for line in fh
+                if len(line.split()) > 4
+            }
+    except OSError:
+        return False
+    return os.fspath(path) in points
+
+
 @contextmanager
 def _signals_held():
     """SIGINT and SIGTERM wait until the block ends (the swap is never cut in the middle)."""
@@ -121,8 +153,10 @@ class Claim:
         self.tmp: Path | None = None
         self.pid = os.getpid()
         self.locked = False
+        self.in_place = False  # OUT is a mount point: filled in place (module docstring)
         self.committed = False
         self.made: list[Path] = []  # parent folders this claim created
+        self.partial = False  # an in-place fill has begun moving files into OUT
 
     # ------------------------------------------------------------------ checks before the lock
 
@@ -157,7 +191,11 @@ class Claim:
     # ------------------------------------------------------------------ lock, recovery, ownership
 
     def acquire(self) -> None:
-        """Create OUT's parent if needed and take the lock ``.OUT.lock`` beside OUT."""
+        """Create OUT's parent if needed and take the lock ``.OUT.lock`` beside OUT (inside an OUT
+        that is a mount point: ``OUT/.compreport.lock``)."""
+        self.in_place = self.out.is_dir() and not self.out.is_symlink() and mount_point(self.out)
+        if self.in_place:
+            self.lock = self.out / LOCK
         missing = []
         p = self.parent
         while not os.path.lexists(p) and p != p.parent:
@@ -194,6 +232,12 @@ class Claim:
                     f"by {by}); wait for it to end, or delete {self.lock} if no compreport runs"
                 ) from None
             except OSError as exc:
+                if self.in_place:
+                    raise OutputError(
+                        f"{self.given}: not writable ({os_reason(exc)}); compreport writes its "
+                        f"lock and temporary folder inside an output directory that is a mount "
+                        f"point: make it writable or choose another output directory"
+                    ) from None
                 raise OutputError(
                     f"{self.given}: cannot write in {self.parent} ({os_reason(exc)}); compreport "
                     f"writes a lock and a temporary folder beside the output directory"
@@ -211,7 +255,23 @@ class Claim:
         raise OutputError(f"{self.given}: cannot take the lock {self.lock}")
 
     def recover(self) -> None:
-        """Clear the temporaries of runs into this OUT whose process is gone (SIGKILL, a crash)."""
+        """Clear the temporaries of runs into this OUT whose process is gone (SIGKILL, a crash),
+        beside OUT and inside an OUT that is a mount point."""
+        try:
+            inside = [n for n in os.listdir(self.out) if _INSIDE.fullmatch(n)]
+        except OSError:
+            inside = []
+        for entry in inside:
+            path = self.out / entry
+            holder = _read_owner(path / MARKER)
+            if path.is_symlink() or not path.is_dir():
+                continue
+            if (holder is not None and not _alive(*holder)) or (
+                holder is None
+                and not _alive(int(_INSIDE.fullmatch(entry).group(1)))
+                and set(os.listdir(path)) <= {MARKER}
+            ):
+                shutil.rmtree(path, ignore_errors=True)
         pattern = re.compile(rf"\.{re.escape(self.name)}\.(tmp|old)-(\d+)-[A-Za-z0-9_]+")
         try:  # .old- first
             entries = sorted(os.listdir(self.parent), key=lambda n: (".tmp-" in n, n))
@@ -252,7 +312,10 @@ class Claim:
         if not self.out.is_dir():
             raise OutputError(f"{self.given}: exists and is not a directory")
         try:
-            entries = sorted(n for n in os.listdir(self.out) if n != MARKER)
+            ours = (MARKER, LOCK) if self.in_place else (MARKER,)
+            entries = sorted(n for n in os.listdir(self.out) if n not in ours)
+            if "lost+found" in entries and mount_point(self.out):  # a fresh file system's
+                entries.remove("lost+found")
         except OSError as exc:
             raise OutputError(
                 f"{self.given}: cannot list the output directory ({os_reason(exc)})"
@@ -300,11 +363,15 @@ class Claim:
                 )
 
     def stage(self) -> None:
-        """Create the temporary directory beside OUT, with its marker."""
+        """Create the temporary directory, with its marker: beside OUT, or inside an OUT that is a
+        mount point."""
         try:
-            self.tmp = Path(
-                tempfile.mkdtemp(prefix=f".{self.name}.tmp-{os.getpid()}-", dir=self.parent)
-            )
+            if self.in_place:
+                self.tmp = Path(tempfile.mkdtemp(prefix=f"{INSIDE}{os.getpid()}-", dir=self.out))
+            else:
+                self.tmp = Path(
+                    tempfile.mkdtemp(prefix=f".{self.name}.tmp-{os.getpid()}-", dir=self.parent)
+                )
             (self.tmp / MARKER).write_text(_owner(), encoding="utf-8")
         except OSError as exc:
             raise OutputError(
@@ -341,7 +408,15 @@ class Claim:
             try:
                 moved, left, old = self._swap()
             except OSError as exc:
-                state = "the new report is in place" if self.committed else "it is unchanged"
+                if self.committed:
+                    state = "the new report is in place"
+                elif self.partial:
+                    state = (
+                        f"it holds part of the new report, under a manifest naming every file: "
+                        f"run again with {option('force', True)}"
+                    )
+                else:
+                    state = "it is unchanged"
                 raise OutputError(
                     f"{self.given}: cannot replace the output directory ({os_reason(exc)}); {state}"
                 ) from None
@@ -366,13 +441,19 @@ class Claim:
                 f"{option('force', True)} to replace it; nothing was changed"
             )
         listed = listed or set()
-        taken = clashes(unlisted(self.out, listed, self.tmp), self.tmp)
+        others = unlisted(self.out, listed, self.tmp)
+        if self.in_place:
+            others = [r for r in others if r.rstrip("/") not in (self.tmp.name, LOCK)]
+        taken = clashes(others, self.tmp)
         if taken:
             raise OutputError(
                 f"{self.given}: {_few(taken)}: not written by compreport, where this report "
                 f"writes a file of that name; move {'them' if len(taken) > 1 else 'it'} away and "
                 f"run again; nothing was changed"
             )
+        if self.in_place:
+            self._fill(listed)
+            return [], [], None
         os.chmod(self.tmp, stat.S_IMODE(os.stat(self.out).st_mode))  # OUT keeps its permissions
         old = self.parent / f".{self.name}.old-{os.getpid()}-{secrets.token_hex(4)}"
         os.rename(self.out, old)
@@ -384,6 +465,43 @@ class Claim:
         self._swapped()
         moved, left = sweep(old, self.out, listed)
         return moved, left, old
+
+    def _fill(self, listed: set[str]) -> None:
+        """The swap into an OUT that is a mount point: the new files renamed in one by one, under a
+        manifest naming the earlier report's files and the new ones until the new manifest is put
+        in, last (module docstring)."""
+        tmp, out = self.tmp, self.out
+        manifest = json.loads((tmp / MANIFEST).read_text(encoding="utf-8"))
+        new = manifest["files"]
+        both = {**manifest, "files": sorted(listed | set(new))}
+        union = tmp / f"{MANIFEST}.both"
+        write_text(union, json.dumps(both, indent=1, ensure_ascii=False) + "\n")
+        os.replace(union, out / MANIFEST)
+        self.partial = True
+        for rel in new:
+            parts = rel.split("/")
+            for i in range(1, len(parts)):
+                folder = out.joinpath(*parts[:i])
+                if not os.path.lexists(folder):
+                    os.mkdir(folder)
+                elif folder.is_symlink() or not folder.is_dir():
+                    raise OSError(errno.ENOTDIR, "Not a directory", str(folder))
+            os.replace(tmp.joinpath(*parts), out.joinpath(*parts))
+        gone = set(listed) - set(new)
+        for rel in sorted(gone):
+            path = out.joinpath(*rel.split("/"))
+            if os.path.realpath(path.parent) == os.path.join(str(out), *rel.split("/")[:-1]):
+                if not path.is_dir() or path.is_symlink():  # never through a linked folder
+                    path.unlink(missing_ok=True)
+        for folder in sorted(parents(gone), key=lambda d: -d.count("/")):
+            try:
+                os.rmdir(out.joinpath(*folder.split("/")))
+            except OSError:
+                pass  # not empty (a user's file, a new file) or gone
+        os.replace(tmp / MANIFEST, out / MANIFEST)
+        shutil.rmtree(tmp, ignore_errors=True)
+        self.partial = False
+        self._swapped()
 
     def _swapped(self) -> None:
         self.tmp = None

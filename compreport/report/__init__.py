@@ -16,6 +16,7 @@ from compreport import interrupts
 from compreport.errors import InputError, note, suggest
 from compreport.language import LANGUAGES, language
 from compreport.language.caller import option
+from compreport.output import files
 from compreport.report import model
 from compreport.report.figures import FIGURE_FORMATS
 from compreport.stats.results import Analysis
@@ -542,7 +543,7 @@ class Report:
         with claim(out, force, protect=protect, runs=self.analysis.scanned) as target:
             tmp = target.tmp
             try:
-                (tmp / "results.json").write_text(self.analysis.to_json(), encoding="utf-8")
+                files.write_text(tmp / "results.json", self.analysis.to_json())
                 written = [tmp / "results.json"] + self._render(
                     tmp, formats, tuple(figure_formats), compile_pdf, jobs, progress
                 )

@@ -18,6 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from compreport.language import count, tr
+from compreport.output import files
 from compreport.report import markdown, model, prose
 from compreport.report.naming import pairs_file
 from compreport.stats.results import Analysis, CompetitionAnalysis
@@ -86,7 +87,8 @@ def _csv(df, path: Path) -> Path:
     for col in _NAMES:
         if col in df.columns:
             df[col] = [_inert(v) for v in df[col]]
-    df.to_csv(path, index=False, lineterminator="\n")
+    with files.open_new(path, encoding="utf-8", newline="") as fh:
+        df.to_csv(fh, index=False, lineterminator="\n")
     return path
 
 
@@ -107,9 +109,7 @@ def write_exports(analysis: Analysis, out: Path, fmt: model.Format) -> list[Path
             if comp.clusters
             else ""
         )
-        (folder / "leaderboard.md").write_text(
-            markdown.table(t, model.export_keys(t)) + note, encoding="utf-8"
-        )
+        files.write_text(folder / "leaderboard.md", markdown.table(t, model.export_keys(t)) + note)
         written += [
             folder / "leaderboard.md",
             _csv(leaderboard_frame(analysis, comp), folder / "leaderboard.csv"),

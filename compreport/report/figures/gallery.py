@@ -33,6 +33,7 @@ from matplotlib.lines import Line2D
 
 from compreport.language import count, tr
 from compreport.language import vocabulary as vocab
+from compreport.output import files
 from compreport.report.figures import FIGURE_FORMATS
 from compreport.report.figures.glyphs import held_glyph_warnings, warn_missing_glyphs
 from compreport.report.figures.heatmaps import confusion_plot, pairs_plot
@@ -405,9 +406,12 @@ def save(
     bbox = fig.fix_layout() if isinstance(fig, ReportFigure) and len(formats) > 1 else "tight"
     for fmt in formats:
         path = base.with_name(f"{base.name}.{fmt}")
-        with lean_pdf_fonts() if fmt == "pdf" else contextlib.nullcontext():
+        with (
+            lean_pdf_fonts() if fmt == "pdf" else contextlib.nullcontext(),
+            files.open_new(path, "wb") as fh,
+        ):
             fig.savefig(
-                path,
+                fh,
                 format=fmt,
                 bbox_inches=bbox,
                 metadata=METADATA[fmt],

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from compreport.inputs.slugs import slug
 from compreport.language import current, decimal_comma, tr
+from compreport.output import files
 from compreport.report import model, prose, references
 from compreport.report.latex.layout import Options
 from compreport.report.latex.renderer import Renderer, preamble
@@ -238,31 +239,32 @@ def _write_latex(
         folder = competition_dir(out, comp) / "tables"
         folder.mkdir(parents=True, exist_ok=True)
         for name, tex in r.competition_tables(comp).items():
-            (folder / name).write_text(tex, encoding="utf-8")
+            files.write_text(folder / name, tex)
             written.append(folder / name)
             tables_by_comp.setdefault(comp.id, []).append(f"{comp.id}/tables/{name}")
     summary = out / "summary"
     summary.mkdir(parents=True, exist_ok=True)
     for name, text in (("legend.tex", r.legend()), ("competitiveness.tex", r.summary())):
-        (summary / name).write_text(text, encoding="utf-8")
+        files.write_text(summary / name, text)
         written.append(summary / name)
     for stem, caption, blocks in _language_blocks(analysis):  # paper Table 2: a task's languages
         name = f"ci-{stem}.tex"
-        (summary / name).write_text(
-            r.ci_blocks(blocks, caption=caption, label=r.label(f"ci-{stem}")), encoding="utf-8"
+        files.write_text(
+            summary / name, r.ci_blocks(blocks, caption=caption, label=r.label(f"ci-{stem}"))
         )
         written.append(summary / name)
-    (out / "preamble.tex").write_text(preamble(options, analysis.version), encoding="utf-8")
+    files.write_text(out / "preamble.tex", preamble(options, analysis.version))
     written.append(out / "preamble.tex")
     df = model.summary_frame(analysis)
-    df.to_csv(summary / "competitiveness.csv", index_label="row", lineterminator="\n")
+    with files.open_new(summary / "competitiveness.csv", encoding="utf-8", newline="") as fh:
+        df.to_csv(fh, index_label="row", lineterminator="\n")
     written.append(summary / "competitiveness.csv")
-    (out / "appendix.tex").write_text(
+    files.write_text(
+        out / "appendix.tex",
         appendix(analysis, options, tables_by_comp, figures_by_comp, r.stamp, r.prefix),
-        encoding="utf-8",
     )
     keys = cited_keys(analysis.settings, analysis.competitions)
-    (out / "references.bib").write_text(references.bibtex(keys), encoding="utf-8")
+    files.write_text(out / "references.bib", references.bibtex(keys))
     written += [out / "appendix.tex", out / "references.bib"]
     if compile_pdf:
         written += compile_appendix(out, keys)
@@ -337,7 +339,8 @@ class AppendixBuild:
 
     latexmk reads ``appendix.tex`` and what it inputs from the report root, and writes its build
     files (``.aux``, ``.log``, ``.fls``, ``.fdb_latexmk``, ``.bbl``) into a private folder outside
-    it. :meth:`wait` moves ``appendix.pdf`` into the report root; a build that failed leaves
+    it. :meth:`wait` copies ``appendix.pdf`` into the report root (through
+:mod:`compreport.output.files`: no link followed); a build that failed leaves
     ``appendix.log`` there instead. A build that is neither waited for nor finished is stopped by
     :meth:`stop`; the private folder is removed either way.
     """
@@ -353,7 +356,7 @@ class AppendixBuild:
         self.proc.communicate()
         pdf = self.build_dir / "appendix.pdf"
         if self.proc.returncode == 0 and pdf.is_file():
-            shutil.move(pdf, self.out / "appendix.pdf")
+            files.write_bytes(self.out / "appendix.pdf", pdf.read_bytes())
             return [self.out / "appendix.pdf"]
         from compreport.errors import warn
 
@@ -361,7 +364,7 @@ class AppendixBuild:
         kept: list[Path] = []
         said = ""
         if log.is_file():
-            shutil.copyfile(log, self.out / "appendix.log")
+            files.write_bytes(self.out / "appendix.log", log.read_bytes())
             kept.append(self.out / "appendix.log")
             said = first_error(log.read_text(encoding="utf-8", errors="replace"))
         where = "see appendix.log in the output" if kept else "pdflatex wrote no log"
@@ -421,7 +424,8 @@ def start_compile(out: Path, cited: list[str] | None = None) -> AppendixBuild | 
     )
     bibtex = shutil.which("bibtex")
     if cited and bibtex is not None:
-        (build_dir / "appendix.aux").write_text(
+        files.write_text(
+            build_dir / "appendix.aux",
             "\\relax\n"
             + "".join(f"\\citation{{{k}}}\n" for k in cited)
             + f"\\bibstyle{{{BIB_STYLE}}}\n\\bibdata{{references}}\n",

@@ -37,6 +37,7 @@ from compreport.errors import InputError, note
 from compreport.inputs.delimited import decode, read_bytes
 from compreport.language import LANGUAGES, count, current, language, tr
 from compreport.language.caller import option
+from compreport.output.files import write_bytes
 from compreport.report import model
 from compreport.report.naming import competition_dir, email_files, team_letters
 from compreport.report.pages.team import team_context
@@ -548,6 +549,6 @@ def write_emails(
         msg.set_boundary(f"==compreport-{digest.hexdigest()[:32]}")
         path = out / "emails" / files[r.team]
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(msg.as_bytes())
+        write_bytes(path, msg.as_bytes())
         written.append(path)
     return written

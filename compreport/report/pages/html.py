@@ -23,6 +23,7 @@ from pathlib import Path
 
 from compreport.language import count, current, tr
 from compreport.language import vocabulary as vocab
+from compreport.output import files
 from compreport.report import model, prose, references
 from compreport.report.figures.gallery import Gallery
 from compreport.report.metricnames import metric_label, metric_title
@@ -526,7 +527,7 @@ def index_html(
 def _write(path: Path, text: str) -> Path:
     """Write ``text`` to ``path`` (UTF-8, ``\\n`` line ends), making its folder; return ``path``."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+    with files.open_new(path, encoding="utf-8", newline="\n") as fh:
         fh.write(text)
     return path
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from compreport.output import files
 from compreport.report import model
 from compreport.report.figures.gallery import Gallery
 from compreport.report.naming import competition_dir, team_letters
@@ -131,7 +132,8 @@ class PdfRenderer:
     def write(doc, path: Path) -> Path:
         """Write ``doc`` as PDF to ``path`` (without a file identifier); return ``path``."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        doc.write_pdf(path, pdf_identifier=False)
+        with files.open_new(path, "wb") as fh:
+            doc.write_pdf(fh, pdf_identifier=False)
         return path
 
 
