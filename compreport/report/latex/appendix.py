@@ -340,7 +340,7 @@ class AppendixBuild:
     latexmk reads ``appendix.tex`` and what it inputs from the report root, and writes its build
     files (``.aux``, ``.log``, ``.fls``, ``.fdb_latexmk``, ``.bbl``) into a private folder outside
     it. :meth:`wait` copies ``appendix.pdf`` into the report root (through
-:mod:`compreport.output.files`: no link followed); a build that failed leaves
+    :mod:`compreport.output.files`: no link followed); a build that failed leaves
     ``appendix.log`` there instead. A build that is neither waited for nor finished is stopped by
     :meth:`stop`; the private folder is removed either way.
     """
