@@ -70,29 +70,114 @@ def text_name(path: str | Path) -> str:
 #: Contents of the pipes and FIFOs read, which can be read only once: (device, inode) -> bytes.
 _STREAMS: dict[tuple[int, int], bytes] = {}
 
+#: Largest share of the memory available that one input file may take: its text and cells take
+#: several times its bytes.
+_FILE_SHARE = 4
+
+_KINDS = (
+    (stat.S_ISDIR, "is a directory, expected a file"),
+    (stat.S_ISCHR, "is a character device, not a regular file"),
+    (stat.S_ISBLK, "is a block device, not a regular file"),
+    (stat.S_ISSOCK, "is a socket, not a regular file"),
+    (stat.S_ISFIFO, "is a FIFO (named pipe), not a regular file"),
+)
+
+
+def not_a_file(path: str | Path, mode: int) -> str | None:
+    """What ``path`` is when the mode ``mode`` (of :func:`os.stat`, links followed) is not a
+    regular file, for a message (``is a character device, not a regular file``); None for a
+    regular file.
+
+    >>> not_a_file("/dev/zero", os.stat("/dev/zero").st_mode)
+    'is a character device, not a regular file'
+    """
+    if stat.S_ISREG(mode):
+        return None
+    return next((what for test, what in _KINDS if test(mode)), "is not a regular file")
+
+
+def file_limit() -> int | None:
+    """The largest input file read, in bytes: a quarter of the memory available now
+    (:func:`~compreport.stats.memory.available_memory`); None where that cannot be read."""
+    from compreport.stats.memory import available_memory
+
+    avail = available_memory()
+    return None if avail is None else max(avail, 0) // _FILE_SHARE
+
+
+def _too_large(path: str | Path, size: int, limit: int) -> InputError:
+    from compreport.stats.memory import _size
+
+    return InputError(
+        f"{shown(path)}: {'more than ' if size > limit else ''}{_size(size)}, larger than the "
+        f"{_size(limit)} an input file may take (a quarter of the memory available)"
+    )
+
+
+def _open(path: str | Path) -> int:
+    """A descriptor of ``path`` opened for reading without waiting for a FIFO's writer."""
+    return os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+
+
+def _read_all(fd: int, first: int, limit: int | None) -> bytes:
+    """The bytes of ``fd`` to its end, or the first ``limit + 1`` of them; ``first``: the size of
+    the first read (a regular file's size and one)."""
+    chunks: list[bytes] = []
+    total, size = 0, max(first, 1 << 16)
+    while limit is None or total <= limit:
+        want = size if limit is None else min(size, limit + 1 - total)
+        chunk = os.read(fd, want)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+        size = 1 << 20
+    return b"".join(chunks)
+
 
 def read_bytes(path: str | Path) -> bytes:
-    """The bytes of ``path``. A pipe or FIFO (``<(...)`` on a shell's command line) is read once
-    and kept, so that every later read of it (the fast path, the csv path, the checksum) sees the
-    same bytes.
+    """The bytes of ``path``, a regular file (or a link to one) or a pipe or FIFO (``<(...)`` on a
+    shell's command line; the FIFOs found in a runs folder are refused before this,
+    by :func:`~compreport.inputs.runfiles.find_runs`).
+
+    This is where every input file is read. It is opened without blocking (a FIFO with no writer
+    reads as empty), and checked before reading: a directory, a device (``/dev/zero``,
+    ``/dev/urandom``), or a socket is refused, and so is a file larger
+    than :func:`file_limit` (a pipe is read up to it). A pipe is read once and kept, so that every
+    later read of it (the fast path, the csv path, the checksum) sees the same bytes.
 
     Raises
     ------
     InputError
-        For a name that is not UTF-8 (:func:`text_name`), a missing file, a directory, or a file
-        that cannot be read (permission denied, an I/O error), naming the file.
+        For a name that is not UTF-8 (:func:`text_name`), a missing file, what is not a regular
+        file, a file too large, or a file that cannot be read (permission denied, an I/O error),
+        naming the file.
     """
     text_name(path)
     try:
-        st = os.stat(path)
-        key = (st.st_dev, st.st_ino)
-        if not stat.S_ISREG(st.st_mode) and key in _STREAMS:
-            return _STREAMS[key]
-        with open(path, "rb") as fh:
-            data = fh.read()
+        fd = _open(path)
     except OSError as exc:
         raise read_error(path, exc) from None
-    if not stat.S_ISREG(st.st_mode):
+    try:
+        st = os.fstat(fd)
+        key = (st.st_dev, st.st_ino)
+        what = not_a_file(path, st.st_mode)
+        if what is not None and not stat.S_ISFIFO(st.st_mode):
+            raise InputError(f"{shown(path)}: {what}")
+        if what is not None and key in _STREAMS:
+            return _STREAMS[key]
+        limit = file_limit()
+        if limit is not None and what is None and st.st_size > limit:
+            raise _too_large(path, st.st_size, limit)
+        os.set_blocking(fd, True)  # a FIFO with a writer is waited for; without one it is at EOF
+        data = _read_all(fd, st.st_size + 1 if what is None else 1 << 20, limit)
+        if limit is not None and len(data) > limit:
+            raise _too_large(path, len(data), limit)
+    except OSError as exc:
+        raise read_error(path, exc) from None
+    finally:
+        os.close(fd)
+    if what is not None:
         _STREAMS[key] = data
     return data
 
@@ -109,17 +194,21 @@ def read_error(path: str | Path, exc: OSError) -> InputError:
 
 def sha256(path: str | Path) -> str:
     """Hex SHA-256 of a file's bytes (recorded in results.json); of a pipe, of its kept bytes
-    (:func:`read_bytes`)."""
+    (:func:`read_bytes`, which refuses what is not a file)."""
     h = hashlib.sha256()
     try:
-        st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode):
-            return hashlib.sha256(read_bytes(path)).hexdigest()
-        with open(path, "rb") as fh:
-            for chunk in iter(lambda: fh.read(1 << 20), b""):
-                h.update(chunk)
+        fd = _open(path)
     except OSError as exc:
         raise read_error(path, exc) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return hashlib.sha256(read_bytes(path)).hexdigest()
+        while chunk := os.read(fd, 1 << 20):
+            h.update(chunk)
+    except OSError as exc:
+        raise read_error(path, exc) from None
+    finally:
+        os.close(fd)
     return h.hexdigest()
 
 
