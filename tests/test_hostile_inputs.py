@@ -224,3 +224,69 @@ def test_file_larger_than_memory_allows_is_refused_before_reading(tmp_path):
     with open(tmp_path / "huge.tsv", "wb") as fh:  # sparse: takes no disk
         fh.truncate(limit + (1 << 20))
     bad(tmp_path, runs_report(tmp_path, gold="huge.tsv"), "huge.tsv", "larger than the")
+
+
+# --------------------------------------------------------------------------- 2. parser limits
+
+
+def test_json_run_nested_100000_deep_is_one_error(tmp_path):
+    layout(tmp_path)
+    write(tmp_path, "runs/sysC.json", "[" * 100_000 + "]" * 100_000)
+    bad(tmp_path, runs_report(tmp_path), "runs/sysC.json", "JSON nested too deeply")
+
+
+def test_jsonl_run_line_nested_deeply_is_one_error_naming_the_line(tmp_path):
+    layout(tmp_path)
+    write(tmp_path, "runs/sysC.jsonl", '{"id": "1", "label": "a"}\n' + "[" * 100_000 + "\n")
+    bad(tmp_path, runs_report(tmp_path), "runs/sysC.jsonl, line 2", "nested too deeply")
+
+
+def test_json_run_nested_a_little_is_read(tmp_path):
+    layout(tmp_path)
+    write(tmp_path, "runs/sysC.json", '[["a"], "b", "a", "b"]'.replace('["a"]', '"a"'))
+    assert len(good(tmp_path, runs_report(tmp_path))["competitions"][0]["systems"]) == 3
+
+
+@pytest.mark.parametrize("value", ["[" * 50_000 + "]" * 50_000, "{a=" * 50_000 + "}" * 50_000])
+def test_spec_nested_50000_deep_is_one_error(tmp_path, value):
+    layout(tmp_path / "c1")
+    write(tmp_path, "c1/competition.toml", f"x = {value}\n" + COMP)
+    bad(tmp_path, report(tmp_path, "c1"), "competition.toml", "TOML nested too deeply")
+
+
+def test_spec_seed_of_5000_digits_is_one_error_naming_the_line(tmp_path):
+    layout(tmp_path / "c1")
+    write(tmp_path, "c1/competition.toml", COMP + "[bootstrap]\nseed = " + "9" * 5000 + "\n")
+    bad(tmp_path, report(tmp_path, "c1"), "competition.toml, line 9", "4,300 digits")
+
+
+def test_spec_seed_of_30_digits_is_read(tmp_path):
+    layout(tmp_path / "c1")
+    write(tmp_path, "c1/competition.toml", COMP + "[bootstrap]\nseed = " + "9" * 30 + "\n")
+    assert good(tmp_path, report(tmp_path, "c1"))["competitions"][0]["n"] == 4
+
+
+def test_cli_seed_of_5000_digits_is_one_error(tmp_path):
+    layout(tmp_path)
+    bad(tmp_path, runs_report(tmp_path, "--seed", "9" * 5000), "--seed", "5,000 digits")
+
+
+def test_cli_seed_of_30_digits_is_read(tmp_path):
+    layout(tmp_path)
+    good(tmp_path, runs_report(tmp_path, "--seed", "9" * 30))
+
+
+def test_json_label_of_5000_digits_is_one_error_naming_the_line(tmp_path):
+    layout(tmp_path)
+    write(tmp_path, "runs/sysC.json", '{"1": "a",\n "2": ' + "9" * 5000 + ', "3": "a", "4": "b"}')
+    bad(tmp_path, runs_report(tmp_path), "runs/sysC.json, line 2", "4,300 digits")
+
+
+def test_long_label_and_id_in_a_tsv_run_are_text(tmp_path):
+    """A 5,000-digit label in a TSV run is a wrong prediction (text, no int conversion); a
+    5,000-digit id is an id not in gold, one error."""
+    layout(tmp_path, sysB="1\t" + "9" * 5000 + "\n2\ta\n3\ta\n4\tb\n")
+    good(tmp_path, runs_report(tmp_path))
+    (tmp_path / "out").rename(tmp_path / "out1")
+    layout(tmp_path, sysB="id\tlabel\n" + "9" * 5000 + "\ta\n2\tb\n3\ta\n4\ta\n")
+    bad(tmp_path, runs_report(tmp_path), "runs/sysB.tsv", "not in the gold file")

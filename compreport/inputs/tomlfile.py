@@ -12,6 +12,7 @@ from pydantic import BaseModel, ValidationError
 
 from compreport.errors import InputError, suggest
 from compreport.inputs.delimited import decode, read_bytes
+from compreport.inputs.limits import parser_limits
 
 
 def _text(path: Path) -> str:
@@ -23,8 +24,10 @@ def read_toml(path: Path) -> dict:
     """The TOML document at ``path`` (a UTF-8 BOM, as Windows editors save, is dropped; CRLF line
     breaks are read); :class:`InputError` when it is missing, a directory, unreadable, not TOML or
     not UTF-8."""
+    text = _text(path)
     try:
-        return tomllib.loads(_text(path))
+        with parser_limits(str(path), text, "TOML"):
+            return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{path}: invalid TOML: {exc}") from None
 
