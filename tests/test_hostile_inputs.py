@@ -290,3 +290,36 @@ def test_long_label_and_id_in_a_tsv_run_are_text(tmp_path):
     (tmp_path / "out").rename(tmp_path / "out1")
     layout(tmp_path, sysB="id\tlabel\n" + "9" * 5000 + "\ta\n2\tb\n3\ta\n4\ta\n")
     bad(tmp_path, runs_report(tmp_path), "runs/sysB.tsv", "not in the gold file")
+
+
+# --------------------------------------------------------------------------- 3. structure
+
+
+def test_workshop_with_no_competitions_is_one_error(tmp_path):
+    layout(tmp_path / "c1")
+    write(tmp_path, "c1/competition.toml", COMP)
+    write(tmp_path, "ws/workshop.toml", 'name = "W"\ncompetitions = []\n')
+    bad(tmp_path, report(tmp_path, "ws"), "workshop.toml", "'competitions' is empty", "[[comp")
+
+
+def test_workshop_with_one_competition_is_read(tmp_path):
+    layout(tmp_path / "c1")
+    write(tmp_path, "c1/competition.toml", COMP)
+    write(tmp_path, "ws/workshop.toml", 'name = "W"\n[[competitions]]\nspec = "../c1"\n')
+    assert len(good(tmp_path, report(tmp_path, "ws"))["competitions"]) == 1
+
+
+@pytest.mark.parametrize("name, sep", [("wide.csv", ","), ("wide.tsv", "\t")])
+def test_empty_id_cell_in_a_wide_table_is_an_error_naming_the_row(tmp_path, name, sep):
+    rows = [["id", "y", "A", "B"], ["1", "a", "a", "b"], ["", "b", "b", "b"], ["3", "a", "a", "a"]]
+    write(tmp_path, name, "".join(sep.join(r) + "\n" for r in rows))
+    res = report(tmp_path, name, "--metric", "accuracy")
+    bad(tmp_path, res, f"{name}, line 3", "empty id", "'id'")
+
+
+@pytest.mark.parametrize("name, sep", [("wide.csv", ","), ("wide.tsv", "\t")])
+def test_wide_table_with_every_id_is_read(tmp_path, name, sep):
+    rows = [["id", "y", "A", "B"], ["1", "a", "a", "b"], ["2", "b", "b", "b"], ["3", "a", "a", "a"]]
+    write(tmp_path, name, "".join(sep.join(r) + "\n" for r in rows))
+    comp = good(tmp_path, report(tmp_path, name, "--metric", "accuracy"))["competitions"][0]
+    assert comp["n"] == 3

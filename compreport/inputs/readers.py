@@ -189,6 +189,9 @@ def _read_wide_csv(
     cells = np.array(rows, dtype=object).astype(str)
     if idc is not None:
         ids = cells[:, idc]
+        empty = np.flatnonzero(ids == "")
+        if len(empty):
+            raise InputError(f"{path}, line {lines[empty[0]]}: empty id (column {header[idc]!r})")
         check_unique(path, list(ids), list(lines))
     else:
         ids = np.array([str(i) for i in range(1, len(rows) + 1)])
