@@ -323,3 +323,76 @@ def test_wide_table_with_every_id_is_read(tmp_path, name, sep):
     write(tmp_path, name, "".join(sep.join(r) + "\n" for r in rows))
     comp = good(tmp_path, report(tmp_path, name, "--metric", "accuracy"))["competitions"][0]
     assert comp["n"] == 3
+
+
+def test_spec_gold_that_is_etc_passwd_is_quoted_only_as_a_short_excerpt(tmp_path):
+    layout(tmp_path / "c1")
+    secret = "root:x:0:0:root:/root:/bin/bash"
+    write(tmp_path, "c1/passwd", f"{secret}\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n")
+    write(tmp_path, "c1/competition.toml", COMP.replace('"gold.tsv"', '"passwd"'))
+    error = bad(tmp_path, report(tmp_path, "c1"), "c1/passwd", "(31 characters)")
+    assert secret not in error and "daemon" not in error
+
+
+def test_spec_gold_with_a_short_header_is_quoted_whole(tmp_path):
+    layout(tmp_path / "c1")
+    write(tmp_path, "c1/g.tsv", "doc\tlabel\n1\ta\n2\tb\n3\ta\n4\tb\n")
+    write(tmp_path, "c1/competition.toml", COMP.replace('"gold.tsv"', '"g.tsv"'))
+    bad(tmp_path, report(tmp_path, "c1"), "('doc', 'label')", "--id-col doc")
+
+
+# --------------------------------------------------------------------------- 4. messages
+
+
+def test_zip_with_10000_candidate_members_is_one_capped_line(tmp_path):
+    import zipfile
+
+    from compreport.errors import MAX_MESSAGE
+
+    layout(tmp_path)
+    with zipfile.ZipFile(tmp_path / "runs" / "sysC.zip", "w") as z:
+        for k in range(10_000):
+            z.writestr(f"predictions_{k:05d}.tsv", RUN_A)
+    error = bad(tmp_path, runs_report(tmp_path), "runs/sysC.zip", "characters left out")
+    assert len(error) <= MAX_MESSAGE + len("error: ")
+
+
+def test_zip_with_two_candidate_members_is_listed_whole(tmp_path):
+    import zipfile
+
+    layout(tmp_path)
+    with zipfile.ZipFile(tmp_path / "runs" / "sysC.zip", "w") as z:
+        z.writestr("a.tsv", RUN_A)
+        z.writestr("b.tsv", RUN_A)
+    error = bad(tmp_path, runs_report(tmp_path), "runs/sysC.zip", "a.tsv", "b.tsv")
+    assert "left out" not in error
+
+
+def test_5000_digit_id_not_in_gold_is_quoted_as_an_excerpt(tmp_path):
+    layout(tmp_path, sysB="id\tlabel\n" + "9" * 5000 + "\ta\n2\tb\n3\ta\n4\ta\n")
+    error = bad(tmp_path, runs_report(tmp_path), "(5,000 characters)", "not in the gold file")
+    assert len(error) < 200
+
+
+def test_nfd_id_not_in_gold_is_shown_escaped_with_the_gold_id(tmp_path):
+    write(tmp_path, "gold.tsv", GOLD.replace("\n1\t", "\ncaf\u00e9\t"))
+    write(tmp_path, "runs/sysA.tsv", RUN_A.replace("\n1\t", "\ncafe\u0301\t"))
+    bad(
+        tmp_path,
+        runs_report(tmp_path),
+        "id 'cafe\\u0301' is not in the gold file",
+        "(differs from gold id 'caf\u00e9' only by Unicode normalization)",
+    )
+
+
+def test_nfc_id_matching_the_gold_is_read(tmp_path):
+    write(tmp_path, "gold.tsv", GOLD.replace("\n1\t", "\ncaf\u00e9\t"))
+    for name, text in {"sysA": RUN_A, "sysB": RUN_A}.items():
+        write(tmp_path, f"runs/{name}.tsv", text.replace("\n1\t", "\ncaf\u00e9\t"))
+    assert good(tmp_path, runs_report(tmp_path))["competitions"][0]["n"] == 4
+
+
+def test_unknown_id_without_a_normalization_twin_has_no_note(tmp_path):
+    layout(tmp_path, sysB="id\tlabel\nzzz\ta\n2\tb\n3\ta\n4\ta\n")
+    error = bad(tmp_path, runs_report(tmp_path), "id 'zzz' is not in the gold file")
+    assert "normalization" not in error
