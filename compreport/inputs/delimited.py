@@ -70,9 +70,9 @@ def text_name(path: str | Path) -> str:
 #: Contents of the pipes and FIFOs read, which can be read only once: (device, inode) -> bytes.
 _STREAMS: dict[tuple[int, int], bytes] = {}
 
-#: Largest share of the memory available that one input file may take: its text and cells take
-#: several times its bytes.
-_FILE_SHARE = 4
+#: The largest input file read, in bytes (2 GiB; a gold or run file of a million items is about
+#: 10 MB): a larger one, or a pipe that gives more, is refused before it fills the memory.
+MAX_FILE_BYTES = 2 << 30
 
 _KINDS = (
     (stat.S_ISDIR, "is a directory, expected a file"),
@@ -96,36 +96,31 @@ def not_a_file(path: str | Path, mode: int) -> str | None:
     return next((what for test, what in _KINDS if test(mode)), "is not a regular file")
 
 
-def file_limit() -> int | None:
-    """The largest input file read, in bytes: a quarter of the memory available now
-    (:func:`~compreport.stats.memory.available_memory`); None where that cannot be read."""
-    from compreport.stats.memory import available_memory
-
-    avail = available_memory()
-    return None if avail is None else max(avail, 0) // _FILE_SHARE
+def file_limit() -> int:
+    """The largest input file read, in bytes: :data:`MAX_FILE_BYTES`."""
+    return MAX_FILE_BYTES
 
 
 def _too_large(path: str | Path, size: int, limit: int) -> InputError:
-    from compreport.stats.memory import _size
-
     return InputError(
-        f"{shown(path)}: {'more than ' if size > limit else ''}{_size(size)}, larger than the "
-        f"{_size(limit)} an input file may take (a quarter of the memory available)"
+        f"{shown(path)}: {'more than ' if size > limit else ''}{size / (1 << 30):.1f} GiB, larger "
+        f"than the {limit / (1 << 30):.0f} GiB an input file may take"
     )
 
 
 def _open(path: str | Path) -> int:
     """A descriptor of ``path`` opened for reading without waiting for a FIFO's writer."""
-    return os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    return os.open(path, flags | getattr(os, "O_BINARY", 0))
 
 
-def _read_all(fd: int, first: int, limit: int | None) -> bytes:
+def _read_all(fd: int, first: int, limit: int) -> bytes:
     """The bytes of ``fd`` to its end, or the first ``limit + 1`` of them; ``first``: the size of
     the first read (a regular file's size and one)."""
     chunks: list[bytes] = []
     total, size = 0, max(first, 1 << 16)
-    while limit is None or total <= limit:
-        want = size if limit is None else min(size, limit + 1 - total)
+    while total <= limit:
+        want = min(size, limit + 1 - total)
         chunk = os.read(fd, want)
         if not chunk:
             break
@@ -142,8 +137,8 @@ def read_bytes(path: str | Path) -> bytes:
 
     This is where every input file is read. It is opened without blocking (a FIFO with no writer
     reads as empty), and checked before reading: a directory, a device (``/dev/zero``,
-    ``/dev/urandom``), or a socket is refused, and so is a file larger
-    than :func:`file_limit` (a pipe is read up to it). A pipe is read once and kept, so that every
+    ``/dev/urandom``), or a socket is refused, and so is a file larger than
+    :data:`MAX_FILE_BYTES` (a pipe is read up to it). A pipe is read once and kept, so that every
     later read of it (the fast path, the csv path, the checksum) sees the same bytes.
 
     Raises
@@ -167,11 +162,12 @@ def read_bytes(path: str | Path) -> bytes:
         if what is not None and key in _STREAMS:
             return _STREAMS[key]
         limit = file_limit()
-        if limit is not None and what is None and st.st_size > limit:
+        if what is None and st.st_size > limit:
             raise _too_large(path, st.st_size, limit)
-        os.set_blocking(fd, True)  # a FIFO with a writer is waited for; without one it is at EOF
+        if what is not None:  # a FIFO with a writer is waited for; without one it is at EOF
+            os.set_blocking(fd, True)
         data = _read_all(fd, st.st_size + 1 if what is None else 1 << 20, limit)
-        if limit is not None and len(data) > limit:
+        if len(data) > limit:
             raise _too_large(path, len(data), limit)
     except OSError as exc:
         raise read_error(path, exc) from None
