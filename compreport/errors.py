@@ -5,12 +5,30 @@ from __future__ import annotations
 import difflib
 import warnings
 
+#: The longest message an :class:`InputError` carries; a longer one is cut in the middle.
+MAX_MESSAGE = 1000
+#: The most characters of a value from an input file quoted in a message (:func:`excerpt`).
+MAX_EXCERPT = 24
+
 
 class InputError(ValueError):
     """Bad input or an invalid setting: the CLI prints ``error: <message>`` and exits with status 2.
 
-    The message names the file and the line, column or id at fault.
+    The message names the file and the line, column or id at fault. A message longer than
+    :data:`MAX_MESSAGE` characters (a list of 10,000 zip members) keeps its start and its end,
+    with the number of characters left out between them.
+
+    >>> len(str(InputError("x" * 100_000))) <= MAX_MESSAGE
+    True
     """
+
+    def __init__(self, *args):
+        if len(args) == 1 and isinstance(args[0], str) and len(args[0]) > MAX_MESSAGE:
+            text = args[0]
+            head, tail = MAX_MESSAGE * 3 // 4, MAX_MESSAGE // 5
+            cut = len(text) - head - tail
+            args = (f"{text[:head]} [... {cut:,} characters left out ...] {text[-tail:]}",)
+        super().__init__(*args)
 
 
 class OutputError(InputError):
@@ -64,3 +82,18 @@ def suggest(value, options) -> str:
     by_lower = {str(o).lower(): str(o) for o in options}
     close = difflib.get_close_matches(str(value).lower(), list(by_lower), n=1, cutoff=0.6)
     return f" (did you mean {by_lower[close[0]]!r}?)" if close else ""
+
+
+def excerpt(value, quote=repr) -> str:
+    """A value read from an input file (a cell, an id, a header) as a message quotes it: escaped
+    (``repr``), and cut to :data:`MAX_EXCERPT` characters, so that an error never echoes more of
+    a file that is not a valid input (``/etc/passwd`` named as the gold) than a short excerpt.
+    ``quote``: ``ascii`` escapes every code point beyond ASCII too.
+
+    >>> excerpt("positive"), excerpt("x" * 100)
+    ("'positive'", "'xxxxxxxxxxxxxxxxxxxxxxxx'... (100 characters)")
+    """
+    text = str(value)
+    if len(text) <= MAX_EXCERPT:
+        return quote(text)
+    return f"{quote(text[:MAX_EXCERPT])}... ({len(text):,} characters)"

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import numbers
 import re
+import sys
 from dataclasses import asdict, dataclass
 
 from compreport.errors import InputError, suggest
@@ -99,6 +100,14 @@ def _as_whole(value) -> str:
     return f" (write it as {int(f)})" if math.isfinite(f) and f.is_integer() and f >= 0 else ""
 
 
+def _too_long(text: str) -> int:
+    """The digits of ``text`` when it spells a whole number longer than Python reads (4,300 digits:
+    ``sys.get_int_max_str_digits``), else 0."""
+    limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
+    digits = sum(c.isdigit() for c in text)
+    return digits if limit and digits > limit and _WHOLE_TEXT.fullmatch(text.strip()) else 0
+
+
 def whole_number(value, where: str, low: int, high: int | None = None) -> int:
     """``value`` as an int in [low, high] (``high`` None: no upper bound).
 
@@ -112,6 +121,8 @@ def whole_number(value, where: str, low: int, high: int | None = None) -> int:
     compreport.errors.InputError: -B must be a whole number >= 0; got 10000.0 (write it as 10000)
     """
     bounds = f">= {low}" if high is None else f"between {low} and {high}"
+    if isinstance(value, str) and _too_long(value):
+        raise InputError(f"{where}: a number of {_too_long(value):,} digits, too long to read")
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise InputError(
             f"{where} must be a whole number {bounds}; got {value!r}{_as_whole(value)}"
@@ -156,7 +167,8 @@ def from_text(text, whole: bool = False):
     if not isinstance(text, str):
         return text
     if whole:
-        return int(text) if _WHOLE_TEXT.fullmatch(text.strip()) else text
+        spelled = _WHOLE_TEXT.fullmatch(text.strip()) and not _too_long(text)
+        return int(text) if spelled else text
     try:
         return float(text)
     except ValueError:

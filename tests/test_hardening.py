@@ -332,12 +332,14 @@ def test_permission_denied_on_an_input(tmp_path, monkeypatch, capsys):
     layout(tmp_path)
     monkeypatch.chdir(tmp_path)
 
-    def refuse(path, *args, **kwargs):
+    real = delimited._open
+
+    def refuse(path):
         if str(path).endswith("sysB.tsv"):
             raise PermissionError(13, "Permission denied", str(path))
-        return open(path, *args, **kwargs)
+        return real(path)
 
-    monkeypatch.setattr(delimited, "open", refuse, raising=False)
+    monkeypatch.setattr(delimited, "_open", refuse)
     status = cli_module.main(
         [
             "report",

@@ -85,7 +85,6 @@ FAST = {
     "no id column": ("t.csv", "y,A,B\na,a,b\nb,b,b\na,a,a\n", "y", None),
     "id detected": ("t.csv", "y,A,id,B\na,a,1,b\nb,b,2,b\n", "y", None),
     "other id column": ("t.csv", "gold,doc,A,B\na,d1,a,b\nb,d2,b,b\n", "gold", "doc"),
-    "blank id is an id": ("t.csv", "id,y,A\n,a,a\n2,b,b\n", "y", "id"),
     "ids that differ by case": ("t.csv", "id,y,A\nx,a,a\nX,b,b\n", "y", "id"),
     "nan-like but not missing": (
         "t.csv",
@@ -113,6 +112,7 @@ FAST = {
 }
 
 FALLBACK = {
+    "blank id (an error)": ("t.csv", "id,y,A\n,a,a\n2,b,b\n", "y", "id"),
     "quoted field": ("t.csv", 'id,y,A\n1,"a,b",a\n2,b,b\n', "y", "id"),
     "quoted newline": ("t.csv", 'id,y,A\n1,"a\nb",a\n2,b,b\n', "y", "id"),
     "quoted plain cell": ("t.csv", 'id,y,A\n1,"a",a\n2,b,b\n', "y", "id"),

@@ -79,29 +79,110 @@ def text_name(path: str | Path) -> str:
 #: Contents of the pipes and FIFOs read, which can be read only once: (device, inode) -> bytes.
 _STREAMS: dict[tuple[int, int], bytes] = {}
 
+#: The largest input file read, in bytes (2 GiB; a gold or run file of a million items is about
+#: 10 MB): a larger one, or a pipe that gives more, is refused before it fills the memory.
+MAX_FILE_BYTES = 2 << 30
+
+_KINDS = (
+    (stat.S_ISDIR, "is a directory, expected a file"),
+    (stat.S_ISCHR, "is a character device, not a regular file"),
+    (stat.S_ISBLK, "is a block device, not a regular file"),
+    (stat.S_ISSOCK, "is a socket, not a regular file"),
+    (stat.S_ISFIFO, "is a FIFO (named pipe), not a regular file"),
+)
+
+
+def not_a_file(path: str | Path, mode: int) -> str | None:
+    """What ``path`` is when the mode ``mode`` (of :func:`os.stat`, links followed) is not a
+    regular file, for a message (``is a character device, not a regular file``); None for a
+    regular file.
+
+    >>> not_a_file("/dev/zero", os.stat("/dev/zero").st_mode)
+    'is a character device, not a regular file'
+    """
+    if stat.S_ISREG(mode):
+        return None
+    return next((what for test, what in _KINDS if test(mode)), "is not a regular file")
+
+
+def file_limit() -> int:
+    """The largest input file read, in bytes: :data:`MAX_FILE_BYTES`."""
+    return MAX_FILE_BYTES
+
+
+def _too_large(path: str | Path, size: int, limit: int) -> InputError:
+    return InputError(
+        f"{shown(path)}: {'more than ' if size > limit else ''}{size / (1 << 30):.1f} GiB, larger "
+        f"than the {limit / (1 << 30):.0f} GiB an input file may take"
+    )
+
+
+def _open(path: str | Path) -> int:
+    """A descriptor of ``path`` opened for reading without waiting for a FIFO's writer."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    return os.open(path, flags | getattr(os, "O_BINARY", 0))
+
+
+def _read_all(fd: int, first: int, limit: int) -> bytes:
+    """The bytes of ``fd`` to its end, or the first ``limit + 1`` of them; ``first``: the size of
+    the first read (a regular file's size and one)."""
+    chunks: list[bytes] = []
+    total, size = 0, max(first, 1 << 16)
+    while total <= limit:
+        want = min(size, limit + 1 - total)
+        chunk = os.read(fd, want)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+        size = 1 << 20
+    return b"".join(chunks)
+
 
 def read_bytes(path: str | Path) -> bytes:
-    """The bytes of ``path``. A pipe or FIFO (``<(...)`` on a shell's command line) is read once
-    and kept, so that every later read of it (the fast path, the csv path, the checksum) sees the
-    same bytes.
+    """The bytes of ``path``, a regular file (or a link to one) or a pipe or FIFO (``<(...)`` on a
+    shell's command line; the FIFOs found in a runs folder are refused before this,
+    by :func:`~compreport.inputs.runfiles.find_runs`).
+
+    This is where every input file is read. It is opened without blocking (a FIFO with no writer
+    reads as empty), and checked before reading: a directory, a device (``/dev/zero``,
+    ``/dev/urandom``), or a socket is refused, and so is a file larger than
+    :data:`MAX_FILE_BYTES` (a pipe is read up to it). A pipe is read once and kept, so that every
+    later read of it (the fast path, the csv path, the checksum) sees the same bytes.
 
     Raises
     ------
     InputError
-        For a name that is not UTF-8 (:func:`text_name`), a missing file, a directory, or a file
-        that cannot be read (permission denied, an I/O error), naming the file.
+        For a name that is not UTF-8 (:func:`text_name`), a missing file, what is not a regular
+        file, a file too large, or a file that cannot be read (permission denied, an I/O error),
+        naming the file.
     """
     text_name(path)
     try:
-        st = os.stat(path)
-        key = (st.st_dev, st.st_ino)
-        if not stat.S_ISREG(st.st_mode) and key in _STREAMS:
-            return _STREAMS[key]
-        with open(path, "rb") as fh:
-            data = fh.read()
+        fd = _open(path)
     except OSError as exc:
         raise read_error(path, exc) from None
-    if not stat.S_ISREG(st.st_mode):
+    try:
+        st = os.fstat(fd)
+        key = (st.st_dev, st.st_ino)
+        what = not_a_file(path, st.st_mode)
+        if what is not None and not stat.S_ISFIFO(st.st_mode):
+            raise InputError(f"{shown(path)}: {what}")
+        if what is not None and key in _STREAMS:
+            return _STREAMS[key]
+        limit = file_limit()
+        if what is None and st.st_size > limit:
+            raise _too_large(path, st.st_size, limit)
+        if what is not None:  # a FIFO with a writer is waited for; without one it is at EOF
+            os.set_blocking(fd, True)
+        data = _read_all(fd, st.st_size + 1 if what is None else 1 << 20, limit)
+        if len(data) > limit:
+            raise _too_large(path, len(data), limit)
+    except OSError as exc:
+        raise read_error(path, exc) from None
+    finally:
+        os.close(fd)
+    if what is not None:
         _STREAMS[key] = data
     return data
 
@@ -118,17 +199,21 @@ def read_error(path: str | Path, exc: OSError) -> InputError:
 
 def sha256(path: str | Path) -> str:
     """Hex SHA-256 of a file's bytes (recorded in results.json); of a pipe, of its kept bytes
-    (:func:`read_bytes`)."""
+    (:func:`read_bytes`, which refuses what is not a file)."""
     h = hashlib.sha256()
     try:
-        st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode):
-            return hashlib.sha256(read_bytes(path)).hexdigest()
-        with open(path, "rb") as fh:
-            for chunk in iter(lambda: fh.read(1 << 20), b""):
-                h.update(chunk)
+        fd = _open(path)
     except OSError as exc:
         raise read_error(path, exc) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return hashlib.sha256(read_bytes(path)).hexdigest()
+        while chunk := os.read(fd, 1 << 20):
+            h.update(chunk)
+    except OSError as exc:
+        raise read_error(path, exc) from None
+    finally:
+        os.close(fd)
     return h.hexdigest()
 
 

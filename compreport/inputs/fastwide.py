@@ -228,8 +228,10 @@ def read_wide_fast(path: str, gold: str, id_column: str | None) -> dict | None:
     sys_cols = [j for j in range(len(header)) if j not in (g, idc)]
     if not n or not sys_cols:
         return None
-    if idc is not None and len(set(columns[idc].tolist())) != n:
-        return None  # a duplicate id
+    if idc is not None and (
+        len(set(columns[idc].tolist())) != n or (np.char.str_len(columns[idc]) == 0).any()
+    ):
+        return None  # a duplicate or empty id
     if any(_any_missing(columns[j]) for j in [g, *sys_cols]):
         return None
     # As np.array(rows, dtype=object).astype(str) does: one width for all, the longest cell's.

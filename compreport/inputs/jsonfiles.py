@@ -8,6 +8,7 @@ import math
 
 from compreport.errors import InputError, suggest
 from compreport.inputs.delimited import MISSING
+from compreport.inputs.limits import parser_limits
 from compreport.inputs.parsed import Parsed
 from compreport.language.caller import option
 
@@ -87,7 +88,8 @@ def read_json(
                 if not line.strip():
                     continue
                 try:
-                    entries.append((number, json.loads(line, object_pairs_hook=_pairs)))
+                    with parser_limits(f"{shown}, line {number}", line, "JSON"):
+                        entries.append((number, json.loads(line, object_pairs_hook=_pairs)))
                 except json.JSONDecodeError as exc:
                     raise InputError(
                         f"{shown}, line {number}: not JSON ({exc.msg}, column {exc.colno})"
@@ -95,7 +97,8 @@ def read_json(
         else:
             unit = "entry"
             try:
-                doc = json.loads(text, object_pairs_hook=_pairs)
+                with parser_limits(shown, text, "JSON"):
+                    doc = json.loads(text, object_pairs_hook=_pairs)
             except json.JSONDecodeError as exc:
                 raise InputError(
                     f"{shown}, line {exc.lineno}: not JSON ({exc.msg}, column {exc.colno})"

@@ -162,7 +162,7 @@ def one_column(value, what: str, label: str | None = None):
         raise InputError(f"{name} must be a column name or a 1-based position; got {value!r}")
     if isinstance(value, str):
         value = value.strip()
-        if re.fullmatch(r"-?\d+", value):
+        if re.fullmatch(r"-?\d{1,18}", value):  # longer: a name (no file has that many columns)
             value = int(value)
     if isinstance(value, int) and value < 1:
         raise InputError(

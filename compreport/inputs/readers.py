@@ -22,11 +22,12 @@ dict: ``gold`` (n, F) and ``predictions`` (m, n, F) arrays of str, ``systems``, 
 from __future__ import annotations
 
 import dataclasses
+import unicodedata
 from pathlib import Path
 
 import numpy as np
 
-from compreport.errors import InputError, note
+from compreport.errors import InputError, excerpt, note
 from compreport.inputs.clustercol import gold_cluster_labels, gold_clusters, take_column
 from compreport.inputs.competition import Competition, CompetitionInfo, MetricSpec, Source
 from compreport.inputs.delimited import (
@@ -70,6 +71,35 @@ COLUMN_WORDS = {
     "value",
     "score",
 }
+
+
+def shown_id(ident) -> str:
+    """An id for a message: :func:`~compreport.errors.excerpt`, and its code points escaped
+    (``'e\\u0301'``) when it is not in Unicode NFC form, whose difference from the NFC id it
+    looks like cannot be seen.
+
+    >>> print(shown_id("caf\u00e9"), shown_id("cafe\u0301"))
+    'café' 'cafe\u0301'
+    """
+    text = str(ident)
+    if unicodedata.is_normalized("NFC", text):
+        return excerpt(text)
+    return excerpt(text, quote=ascii)
+
+
+def _normalization_note(ident: str, gold_ids) -> str:
+    """`` (differs from gold id 'é' only by Unicode normalization)`` when ``ident`` is not a gold
+    id (``gold_ids``, a container) but its NFC form is, or the NFC form of one; else ``""``."""
+    nfc = unicodedata.normalize("NFC", ident)
+    match = nfc if nfc != ident and nfc in gold_ids else None
+    if match is None:
+        match = next(
+            (g for g in gold_ids if unicodedata.normalize("NFC", str(g)) == nfc and g != ident),
+            None,
+        )
+    if match is None:
+        return ""
+    return f" (differs from gold id {shown_id(match)} only by Unicode normalization)"
 
 
 def _header_index(path: str, header: list[str], name: str, what: str) -> int:
@@ -189,6 +219,9 @@ def _read_wide_csv(
     cells = np.array(rows, dtype=object).astype(str)
     if idc is not None:
         ids = cells[:, idc]
+        empty = np.flatnonzero(ids == "")
+        if len(empty):
+            raise InputError(f"{path}, line {lines[empty[0]]}: empty id (column {header[idc]!r})")
         check_unique(path, list(ids), list(lines))
     else:
         ids = np.array([str(i) for i in range(1, len(rows) + 1)])
@@ -391,8 +424,8 @@ def _join(
                 raise _not_numbered(gold, run, k)
             if i is None:
                 raise InputError(
-                    f"{run.path}, {run.unit} {run.lines[k]}: id {ident!r} is not in the gold file "
-                    f"{gold.path}"
+                    f"{run.path}, {run.unit} {run.lines[k]}: id {shown_id(ident)} is not in the "
+                    f"gold file {gold.path}{_normalization_note(str(ident), position)}"
                 )
             if line_of[i]:
                 raise InputError(

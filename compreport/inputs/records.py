@@ -29,7 +29,7 @@ import zipfile
 from collections import Counter
 from pathlib import Path
 
-from compreport.errors import InputError, suggest
+from compreport.errors import InputError, excerpt, suggest
 from compreport.inputs.delimited import MISSING, decode, read_bytes, split_fields, text_name
 from compreport.inputs.jsonfiles import read_json
 from compreport.inputs.parsed import (
@@ -200,12 +200,16 @@ def names_a_column(row, names: set[str]) -> bool:
 
 
 def shown_row(row: list[str]) -> str:
-    """A row for a message, its cells quoted.
+    """A row for a message: its first 8 cells, each quoted as :func:`~compreport.errors.excerpt`
+    quotes a value (escaped, at most 24 characters), and how many more there are.
 
     >>> shown_row(["id", "label"])
     "'id', 'label'"
+    >>> shown_row(["root:x:0:0:root:/root:/bin/bash"])
+    "'root:x:0:0:root:/root:/b'... (31 characters)"
     """
-    return ", ".join(repr(c) for c in row)
+    more = f", ... and {len(row) - 8:,} more" if len(row) > 8 else ""
+    return ", ".join(excerpt(c) for c in row[:8]) + more
 
 
 def _name_error(
@@ -363,9 +367,10 @@ def layout(
         elif head and like_gold and gold.header and gold.header[gold.id_index] in head:
             idx = head.index(gold.header[gold.id_index])
         elif head and role == "gold":
+            first = head[0] if excerpt(head[0]) == repr(head[0]) else 1  # short: its name
             raise InputError(
                 f"{raw.path}, line {head_line}: the first line is a header ({shown_row(head)}) "
-                f"without a column called 'id'; pass {option('id_col', head[0])} (the id column's "
+                f"without a column called 'id'; pass {option('id_col', first)} (the id column's "
                 f"name or position)"
             )
         elif like_gold and width0 == gold.width:

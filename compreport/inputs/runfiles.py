@@ -23,7 +23,14 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from compreport.errors import InputError, note, os_reason, suggest
-from compreport.inputs.delimited import decode, read_bytes, split_fields, text_name
+from compreport.inputs.delimited import (
+    decode,
+    not_a_file,
+    read_bytes,
+    shown,
+    split_fields,
+    text_name,
+)
 from compreport.inputs.namesxml import read_xml_names
 from compreport.language.caller import option
 from compreport.output.overlap import check_runs, runs_read
@@ -134,10 +141,24 @@ def find_runs(
             skipped.append(full)
         elif os.path.islink(full) and not os.path.exists(full):
             raise InputError(
-                f"{full}: a symbolic link to {os.readlink(full)!r}, which does not exist (a run "
-                f"file that is not there)"
+                f"{shown(full)}: a symbolic link to {shown(os.readlink(full))!r}, which does not "
+                f"exist (a run file that is not there)"
             )
         else:
+            if full != runs:  # found, not named: a pipe the user named (<(...)) is read
+                try:
+                    what = not_a_file(full, os.stat(full).st_mode)
+                except OSError:
+                    what = None  # read_bytes names the problem
+                if what is not None:
+                    link = (
+                        f" (a symbolic link to {shown(os.readlink(full))!r})"
+                        if os.path.islink(full)
+                        else ""
+                    )
+                    raise InputError(
+                        f"{shown(full)}{link}: {what}; a run in {shown(runs)} must be a file"
+                    )
             found.append(full)
 
     matches = runs_read(runs)

@@ -183,7 +183,7 @@ def metric_specs(
 
 def _natural(value: str):
     """``"1"`` -> 1 (so results.json shows ``"pos_label": 1``); other strings unchanged."""
-    return int(value) if re.fullmatch(r"-?\d+", value) else value
+    return int(value) if re.fullmatch(r"-?\d{1,18}", value) else value
 
 
 def _resolve(base: Path, p: str) -> str:

@@ -216,8 +216,9 @@ class WorkshopSpec(_Strict):
     description: str = ""
     bootstrap: BootstrapSpec = BootstrapSpec()
     competitions: list[WorkshopEntry] = Field(
+        min_length=1,
         json_schema_extra={
             "example": "a table per competition, the line [[competitions]] then "
             'spec = "detox" (its folder or its competition.toml)'
-        }
+        },
     )

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ValidationError
 
 from compreport.errors import InputError, suggest
 from compreport.inputs.delimited import decode, read_bytes
+from compreport.inputs.limits import parser_limits
 
 
 def _text(path: Path) -> str:
@@ -23,8 +24,10 @@ def read_toml(path: Path) -> dict:
     """The TOML document at ``path`` (a UTF-8 BOM, as Windows editors save, is dropped; CRLF line
     breaks are read); :class:`InputError` when it is missing, a directory, unreadable, not TOML or
     not UTF-8."""
+    text = _text(path)
     try:
-        return tomllib.loads(_text(path))
+        with parser_limits(str(path), text, "TOML"):
+            return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{path}: invalid TOML: {exc}") from None
 
@@ -134,7 +137,7 @@ def validate_model(model: type[BaseModel], data: dict, path: Path) -> Any:
                 f"{where(path, loc)}: unknown key {loc[-1]!r}{sect}{suggest(str(loc[-1]), known)}"
                 f" (known keys: {', '.join(known)})"
             ) from None
-        if err["type"] == "missing":
+        if err["type"] in ("missing", "too_short"):
             owner = _model_for(loc, model)
             field = owner.model_fields.get(str(loc[-1])) if owner else None
             example = (
@@ -142,8 +145,13 @@ def validate_model(model: type[BaseModel], data: dict, path: Path) -> Any:
                 if field is not None and isinstance(field.json_schema_extra, dict)
                 else None
             )
+            problem = (
+                f"missing key {dotted!r}"
+                if err["type"] == "missing"
+                else f"key {dotted!r} is empty, at least one is needed"
+            )
             raise InputError(
-                f"{path}: missing key {dotted!r}" + (f"; for example: {example}" if example else "")
+                f"{path}: {problem}" + (f"; for example: {example}" if example else "")
             ) from None
         # the error deepest in the file's data (within a table given for a key, what is wrong
         # inside it); several errors at that place are the types of a union, none of which the
