@@ -3,17 +3,19 @@
 import re
 
 import numpy as np
+import pytest
 
 from compreport.stats import letters as cld
+from conftest import run_cli
 from tests.test_letter_display import _columns, _redundant, _represents
 
 
 def test_letters_of_exponentially_many_maximal_groups():
-    """80 systems where only the systems of 40 disjoint pairs differ: the maximal groups of
-    mutually non-different systems number 2**40, which insert-and-absorb cannot enumerate. The
+    """40 systems where only the systems of 20 disjoint pairs differ: the maximal groups of
+    mutually non-different systems number 2**20, more than insert-and-absorb enumerates. The
     display is built greedily instead, and is still exact (two systems share a letter iff they do
     not differ), ordered by the ranking and without a redundant letter."""
-    m = 80
+    m = 40
     different = np.zeros((m, m), dtype=bool)
     for k in range(0, m, 2):
         different[k, k + 1] = different[k + 1, k] = True
@@ -39,3 +41,52 @@ def test_letters_of_few_maximal_groups_are_insert_and_absorb():
     cols = _columns(groups, 150)
     assert _represents(cols, different)
     assert _redundant(cols, different) == []
+
+
+def _wide(path, m: int, n: int = 30, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """A wide CSV of ``n`` binary items and ``m`` systems s0..s{m-1} of varied skill; returns the
+    gold (n,) and the predictions (n, m)."""
+    rng = np.random.default_rng(seed)
+    gold = rng.integers(0, 2, n)
+    right = rng.random((n, m)) < rng.uniform(0.5, 0.9, m)
+    pred = np.where(right, gold[:, None], 1 - gold[:, None])
+    lines = ["id,gold," + ",".join(f"s{i}" for i in range(m))]
+    lines += [f"i{j},{gold[j]}," + ",".join(map(str, pred[j])) for j in range(n)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return gold, pred
+
+
+def test_two_thousand_systems_are_refused_at_once(tmp_path):
+    """2,000 runs of 30 items make 1,999,000 pairs, which every family compares and stores: one
+    error line with the systems, the pairs, the memory and time they would take and the number of
+    systems that fits, exit status 2, nothing written."""
+    _wide(tmp_path / "wide.csv", 2000)
+    res = run_cli(
+        tmp_path, "report", "wide.csv", "--id", "id", "--gold", "gold", "--metric", "accuracy",
+        "-o", "out", "--format", "json", "-B", "200", "--refine", "off", "-q",
+    )  # fmt: skip
+    assert res.returncode == 2, res.stderr
+    lines = [line for line in res.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "Traceback" not in res.stderr
+    assert lines[0].startswith("error: competition 'wide': 2,000 systems make 1,999,000 pairs")
+    assert "GiB of memory" in lines[0] and "minutes" in lines[0]
+    assert f"at most {447:,} systems" in lines[0] and "--exclude" in lines[0]
+    assert not (tmp_path / "out").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["wide.csv"]
+
+
+def test_three_hundred_systems_run_with_the_right_numbers(tmp_path):
+    """The twin: 300 systems (44,850 pairs, under the limit) are analysed; every score is the
+    system's accuracy, every pair is stored, and every system has a group letter."""
+    import compreport as cr
+
+    gold, pred = _wide(tmp_path / "wide.csv", 300)
+    data = cr.load(tmp_path / "wide.csv", id="id", gold="gold", metrics="accuracy")
+    analysis = cr.analyze(data, bootstrap=50, refine=False)
+    ma = analysis.competitions[0].metrics[0]
+    accuracy = (pred == gold[:, None]).mean(axis=0)
+    assert {s.system: s.score for s in ma.scores} == pytest.approx(
+        {f"s{i}": accuracy[i] for i in range(300)}
+    )
+    assert len(ma.pairs) == 300 * 299 // 2
+    assert all(s.group for s in ma.scores)
