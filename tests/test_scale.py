@@ -1,11 +1,13 @@
 """Many systems: the work stays polynomial in the number of systems, or is refused at once."""
 
+import json
 import re
 
 import numpy as np
 import pytest
 
 from compreport.stats import letters as cld
+from compreport.stats.multinomial import Multinomial
 from conftest import run_cli
 from tests.test_letter_display import _columns, _redundant, _represents
 
@@ -90,3 +92,55 @@ def test_three_hundred_systems_run_with_the_right_numbers(tmp_path):
     )
     assert len(ma.pairs) == 300 * 299 // 2
     assert all(s.group for s in ma.scores)
+
+
+def test_multinomial_when_every_pattern_is_frequent():
+    """Patterns all more frequent than the lookup tables cover (three runs of 1,000,000 binary
+    items have at most 16 patterns): every count comes from the Poisson draws of large
+    frequencies, and each resample still has n items, with the expected mean."""
+    freq = np.array([400_000, 300_000, 200_000, 100_000])
+    counts = Multinomial(freq).draw(np.random.default_rng(0), 200)
+    assert counts.shape == (200, 4)
+    assert (counts.sum(axis=1) == freq.sum()).all()
+    assert counts.mean(axis=0) == pytest.approx(freq, rel=0.01)
+
+
+def test_multinomial_with_small_and_frequent_patterns():
+    """The twin: small frequencies (from the tables) beside a large one."""
+    freq = np.array([1, 3, 64, 65, 10_000])
+    counts = Multinomial(freq).draw(np.random.default_rng(0), 2000)
+    assert (counts.sum(axis=1) == freq.sum()).all()
+    assert counts.mean(axis=0) == pytest.approx(freq, rel=0.1)
+
+
+@pytest.mark.parametrize("n", [2_000, 200])
+def test_runs_of_few_frequent_patterns_are_analysed(tmp_path, n):
+    """A gold of ``n`` binary items and two runs: 2,000 items make at most 8 patterns of about 250
+    items each, resampled by pattern counts with no small frequency (the case of three runs of
+    1,000,000 rows); 200 items (the twin) make patterns of about 25 items, drawn from the lookup
+    tables. Both give each run's accuracy and a p-value."""
+    rng = np.random.default_rng(1)
+    gold = rng.integers(0, 2, n)
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (tmp_path / "gold.tsv").write_text(
+        "id\tlabel\n" + "".join(f"{i}\t{g}\n" for i, g in enumerate(gold)), encoding="utf-8"
+    )
+    accuracy = {}
+    for name, skill in (("r0", 0.6), ("r1", 0.5)):
+        pred = np.where(rng.random(n) < skill, gold, 1 - gold)
+        accuracy[name] = float((pred == gold).mean())
+        (runs / f"{name}.tsv").write_text(
+            "id\tlabel\n" + "".join(f"{i}\t{p}\n" for i, p in enumerate(pred)), encoding="utf-8"
+        )
+    res = run_cli(
+        tmp_path, "report", "gold.tsv", "--runs", "runs", "--metric", "accuracy", "-o", "out",
+        "--format", "json", "-B", "200", "-q",
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    results = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
+    comp = results["competitions"][0]
+    assert comp["engine"]["resampling"] == "patterns"
+    ma = comp["metrics"][0]
+    assert {s["system"]: s["score"] for s in ma["scores"]} == pytest.approx(accuracy)
+    assert ma["pairs"][0]["p_value"] is not None
