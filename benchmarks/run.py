@@ -7,6 +7,8 @@
     python benchmarks/run.py --refinement # issue 12 item 2: refinement on and off
     python benchmarks/run.py --render     # issue 15 items 1 and 4: the demo with every format, --jobs 1
                                           # and the default, against --format json; 300 systems
+    python benchmarks/run.py --scale      # issue 30: 2,000 runs of 30 items (refused at once), and
+                                          # the most systems analysed at once (447), -B 200
 
 Prints wall time (median of repeats for the process), peak resident memory of the process, and
 the time of the statistics alone (analysis in-process, inputs already loaded), each with the
@@ -53,10 +55,16 @@ def busy_seconds() -> float | None:
 
 
 def process(
-    csv: Path, metrics: str, B: int = 10000, repeat: int = 3, extra: tuple = ()
+    csv: Path,
+    metrics: str,
+    B: int = 10000,
+    repeat: int = 3,
+    extra: tuple = (),
+    exit_status: int = 0,
 ) -> tuple[float, float, str]:
     """Median wall seconds, peak RSS (MB, largest of the repeats) of the CLI on ``csv``, and how
-    busy the machine was besides: the load average and the cores used by other processes."""
+    busy the machine was besides: the load average and the cores used by other processes. The
+    process must exit with ``exit_status`` (2: a refusal)."""
     times, peak, others = [], 0.0, []
     for _ in range(repeat):
         with tempfile.TemporaryDirectory() as out:
@@ -80,14 +88,16 @@ def process(
                 *extra,
             ]
             b0, t = busy_seconds(), time.perf_counter()
-            child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+            child = subprocess.Popen(
+                cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL if exit_status else None
+            )
             _, status, usage = os.wait4(child.pid, 0)  # this child's own peak, not all children's
             wall, b1 = time.perf_counter() - t, busy_seconds()
             times.append(wall)
             if b0 is not None and b1 is not None:
                 others.append(max(0.0, (b1 - b0 - usage.ru_utime - usage.ru_stime) / wall))
             child.returncode = os.waitstatus_to_exitcode(status)
-            if child.returncode:
+            if child.returncode != exit_status:
                 raise subprocess.CalledProcessError(child.returncode, cmd)
         peak = max(peak, usage.ru_maxrss / 1024)
     busy = load() + (f", other processes {np.median(others):.1f} cores" if others else "")
@@ -440,6 +450,29 @@ def verdicts(tmp: Path, repeat: int) -> None:
         )
 
 
+def scale(tmp: Path, repeat: int) -> None:
+    """Issue 30: 2,000 runs of 30 binary items, accuracy, ``--format json -B 200 --refine off``
+    (target: done in <= 60 s under 6 GiB, or refused at once), and the most systems analysed at
+    once (:data:`compreport.stats.memory.MAX_PAIRS` pairs: 447 systems)."""
+    from compreport.stats.memory import MAX_PAIRS
+
+    most = int((1 + (1 + 8 * MAX_PAIRS) ** 0.5) / 2)
+    print("\nissue 30 (whole process, 30 binary items, accuracy, json, -B 200, --refine off):")
+    extra = ("--refine", "off")
+    for m, status in ((2000, 2), (most, 0), (300, 0)):
+        path = dataset(tmp, f"scale-{m}", 30, m, 2)
+        wall, peak, busy = process(
+            path, "accuracy", B=200, repeat=repeat, extra=extra, exit_status=status
+        )
+        what = "refused (exit 2)" if status else "analysed"
+        ok = wall <= 60 and peak <= 6 * 1024
+        print(
+            f"m={m} ({m * (m - 1) // 2:,} pairs): {what} in {wall:.2f} s, "
+            f"peak {peak:.0f} MB ({busy}); target <= 60 s, <= 6 GiB: {'met' if ok else 'MISSED'}",
+            flush=True,
+        )
+
+
 def dataset(tmp: Path, name: str, n: int, m: int, k: int) -> Path:
     path = tmp / f"{name}.csv"
     g, p = make_labels(n, m, k, seed=1)
@@ -526,6 +559,9 @@ def main() -> None:
         help="only the cluster bootstrap's engine (issue 12 item 3)",
     )
     ap.add_argument("--verdicts", action="store_true", help="only the defaults at scale (issue 26)")
+    ap.add_argument(
+        "--scale", action="store_true", help="only 2,000 runs of 30 items and 447 (issue 30)"
+    )
     args = ap.parse_args()
     r = args.repeat
     print(
@@ -548,6 +584,9 @@ def main() -> None:
             return
         if args.verdicts:
             verdicts(tmp, r)
+            return
+        if args.scale:
+            scale(tmp, r)
             return
         exist = dataset(tmp, "exist", 4368, 31, 2)
         wall, peak, busy = process(exist, "accuracy,macro_f1", repeat=r)

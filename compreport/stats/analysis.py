@@ -30,7 +30,12 @@ from compreport.stats import (
 )
 from compreport.stats import resampling as bootstrap
 from compreport.stats.classes import CLASSIFICATION, SMALL_CLASS, per_class, small_classes
-from compreport.stats.memory import block_rows, check_memory, check_replicates_memory
+from compreport.stats.memory import (
+    block_rows,
+    check_memory,
+    check_pairs,
+    check_replicates_memory,
+)
 from compreport.stats.metrics import get_metric
 from compreport.stats.metrics.base import Prepared
 from compreport.stats.metrics.fields import NO_PREDICTION
@@ -887,10 +892,13 @@ def analyze(
     Raises
     ------
     InputError
-        Before any work when the replicates of ``settings.bootstrap`` would not fit in the memory
-        available (:func:`~compreport.stats.memory.check_replicates_memory`), and as
+        Before any work when a competition has more pairs of systems than are analysed at once
+        (:func:`~compreport.stats.memory.check_pairs`) or the replicates of ``settings.bootstrap``
+        would not fit in the memory available
+        (:func:`~compreport.stats.memory.check_replicates_memory`), and as
         :func:`analyze_competition` raises it.
     """
+    check_pairs([(c.id, c.m) for c in competitions])
     check_replicates_memory([(c.id, c.m, len(c.metrics)) for c in competitions], settings.bootstrap)
     if jobs > 1 and len(competitions) > 1:
         # several competitions: each analysed by one of `jobs` worker processes (its own random

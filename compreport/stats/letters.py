@@ -34,7 +34,11 @@ def letters(order: list[int], different: np.ndarray) -> dict[int, str]:
     The columns (one per letter) are built by insert-and-absorb: start from one column holding
     every system; for each system i, split each column holding i and a system that differs from i
     into the column without i and the column without those systems, then drop columns contained in
-    another. This leaves the maximal groups of mutually non-different systems. The sweep then
+    another. This leaves the maximal groups of mutually non-different systems. Their number can
+    grow exponentially with m (with 30 items, a few hundred systems of which most pairs do not
+    differ): beyond :data:`MAX_GROUPS` of them, the columns are instead groups of mutually
+    non-different systems built greedily until every non-different pair shares one
+    (:func:`_greedy_groups`, polynomial), which the sweep treats alike. The sweep then
     visits the columns in display order and the systems of each in ``order``, and removes a system
     from a column when every pair it forms there (and the system itself) also shares another
     column. Removals only lower what other columns cover, so one pass leaves no redundant letter,
@@ -51,30 +55,11 @@ def letters(order: list[int], different: np.ndarray) -> dict[int, str]:
     m = different.shape[0]
     upper = np.triu(np.asarray(different, dtype=bool), 1)
     sym = upper | upper.T
-    # bitmasks: bit s stands for system s; differs[i] holds the systems that differ from i
-    differs = [sum(1 << int(j) for j in np.flatnonzero(sym[i])) for i in range(m)]
-    cols = [(1 << m) - 1] if m else []
-    for i in range(m):
-        bi, di = 1 << i, differs[i]
-        keep, split = [], []
-        for c in cols:
-            if c & bi and c & di:
-                split += [c & ~bi, c & ~di]
-            else:
-                keep.append(c)
-        if not split:
-            continue
-        # absorb: the kept columns are maximal (none lies inside a split part of a former column);
-        # a split part goes if another column contains it
-        split = list(dict.fromkeys(split))
-        cols = keep + [
-            c
-            for c in split
-            if not any(c & ~k == 0 for k in keep) and not any(c != o and c & ~o == 0 for o in split)
-        ]
-
     pos = {s: r for r, s in enumerate(order)}
     ranked = sorted(range(m), key=pos.__getitem__)
+    cols = _maximal_groups(sym)
+    if cols is None:
+        cols = _greedy_groups(sym, ranked)
 
     def members(c: int) -> list[int]:  # in ``order``
         return [s for s in ranked if c >> s & 1]
@@ -107,3 +92,72 @@ def letters(order: list[int], different: np.ndarray) -> dict[int, str]:
         for s in members(c):
             out[s] += name(k)
     return out
+
+
+#: Most columns insert-and-absorb may hold before :func:`letters` covers the pairs greedily instead.
+MAX_GROUPS = 1024
+
+
+def _maximal_groups(sym: np.ndarray) -> list[int] | None:
+    """The maximal groups of mutually non-different systems as bitmasks (insert-and-absorb), or
+    None as soon as there are more than :data:`MAX_GROUPS` of them (their number can grow
+    exponentially with the number of systems)."""
+    m = sym.shape[0]
+    # bitmasks: bit s stands for system s; differs[i] holds the systems that differ from i
+    differs = [sum(1 << int(j) for j in np.flatnonzero(sym[i])) for i in range(m)]
+    cols = [(1 << m) - 1] if m else []
+    for i in range(m):
+        bi, di = 1 << i, differs[i]
+        keep, split = [], []
+        for c in cols:
+            if c & bi and c & di:
+                split += [c & ~bi, c & ~di]
+            else:
+                keep.append(c)
+        if not split:
+            continue
+        if len(keep) + len(split) > 4 * MAX_GROUPS:
+            return None
+        # absorb: the kept columns are maximal (none lies inside a split part of a former column);
+        # a split part goes if another column contains it
+        split = list(dict.fromkeys(split))
+        cols = keep + [
+            c
+            for c in split
+            if not any(c & ~k == 0 for k in keep) and not any(c != o and c & ~o == 0 for o in split)
+        ]
+        if len(cols) > MAX_GROUPS:
+            return None
+    return cols
+
+
+def _greedy_groups(sym: np.ndarray, ranked: list[int]) -> list[int]:
+    """Groups of mutually non-different systems covering every non-different pair, as bitmasks,
+    built greedily in polynomial time: for each system in ``ranked`` order, while some
+    non-different pair of it is in no group yet, a group starts from the system and its best-ranked
+    such partner, and grows by the systems (in ``ranked`` order; first those whose pair with the
+    starting system is still uncovered) that differ from none of its members."""
+    m = sym.shape[0]
+    same = ~sym
+    np.fill_diagonal(same, False)
+    uncovered = same.copy()
+    rank = np.empty(m, dtype=np.int64)
+    rank[ranked] = np.arange(m)
+    by_rank = np.asarray(ranked, dtype=np.int64)
+    cols = []
+    for i in ranked:
+        if not same[i].any():
+            cols.append(1 << i)
+            continue
+        while uncovered[i].any():
+            members = [i]
+            fits = same[i].copy()
+            for pool in (uncovered[i], same[i]):
+                for j in by_rank[pool[by_rank]]:
+                    if fits[j]:
+                        members.append(int(j))
+                        fits &= same[j]
+            idx = np.array(members)
+            uncovered[np.ix_(idx, idx)] = False
+            cols.append(sum(1 << s for s in members))
+    return cols

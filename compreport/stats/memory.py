@@ -112,6 +112,56 @@ def comparison_bytes(B: int, m: int) -> int:
     return 8 * B * max(3 * pairs, 2 * m)
 
 
+#: Most pairs of systems one competition may have: every family compares, corrects and stores every
+#: pair (the max-T step-down runs over all of them, the group letters read them, results.json lists
+#: them), at about :data:`PAIR_BYTES` of memory and :data:`PAIR_SECONDS` each.
+MAX_PAIRS = 100_000
+
+#: Peak bytes per pair: its Comparison objects, their results.json dict and text (measured).
+PAIR_BYTES = 3_000
+
+#: Seconds per pair on one core of a 2-core machine, -B 200, the JSON format only (measured).
+PAIR_SECONDS = 0.0006
+
+
+def check_pairs(competitions: list[tuple[str, int]]) -> None:
+    """Refuse, before any work, a competition with more than :data:`MAX_PAIRS` pairs of systems.
+
+    Parameters
+    ----------
+    competitions : list of (str, int)
+        Each competition's id and number of systems.
+
+    Raises
+    ------
+    InputError
+        Naming the competition, its systems and pairs, the memory and time they would take, and
+        the largest number of systems that fits.
+
+    Examples
+    --------
+    >>> check_pairs([("small", 447)])
+    >>> check_pairs([("big", 2000)])
+    Traceback (most recent call last):
+    ...
+    compreport.errors.InputError: competition 'big': 2,000 systems make 1,999,000 pairs, ...
+    """
+    most = int((1 + (1 + 8 * MAX_PAIRS) ** 0.5) / 2)
+    for cid, m in competitions:
+        pairs = m * (m - 1) // 2
+        if pairs > MAX_PAIRS:
+            minutes = pairs * PAIR_SECONDS / 60
+            raise InputError(
+                f"competition {cid!r}: {m:,} systems make {pairs:,} pairs, more than the "
+                f"{MAX_PAIRS:,} analysed at once: every family (all-pairs, "
+                f"per-row, vs-best) compares, corrects and stores every pair, which would take "
+                f"about {_size(pairs * PAIR_BYTES)} of memory and {minutes:,.0f} minutes; "
+                f"analyse at most {most:,} systems at once (leave runs out with "
+                f"{option('exclude', 'GLOB')} or a names file's exclude column, or split them "
+                f"into several competitions)"
+            )
+
+
 def check_replicates_memory(competitions: list[tuple[str, int, int]], B: int) -> None:
     """Refuse a ``B`` whose replicates would not fit in memory, before any work.
 

@@ -65,10 +65,13 @@ class Multinomial:
         self.cdf = np.minimum(np.cumsum(pmf, axis=1), 1.0)
         self.cdf[:, -1] = 1.0
         edges = np.arange(BINS + 1) / BINS
-        low = np.stack([np.searchsorted(c, edges[:-1], side="right") for c in self.cdf])
-        high = np.stack(
-            [np.searchsorted(c, np.nextafter(edges[1:], 0), side="right") for c in self.cdf]
-        )
+        # one row per distinct small frequency; none when every frequency is large (a few
+        # patterns over many items)
+        low = np.zeros((len(values), BINS), dtype=np.int64)
+        high = np.zeros((len(values), BINS), dtype=np.int64)
+        for row, c in enumerate(self.cdf):
+            low[row] = np.searchsorted(c, edges[:-1], side="right")
+            high[row] = np.searchsorted(c, np.nextafter(edges[1:], 0), side="right")
         # -1: the bin holds a step
         self.lut = np.where(low == high, low, -1).astype(np.int16).ravel()
         self.offset = self.table * BINS

@@ -13,7 +13,7 @@ and :meth:`Analysis.from_dict` reads it back.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
@@ -153,6 +153,17 @@ class Comparison:
     p_se: float = float("nan")
     settled: bool | None = None
     mark: str = ""
+
+
+#: The field names of Score and Comparison, in order.
+_FIELDS = {cls: tuple(f.name for f in fields(cls)) for cls in (Score, Comparison)}
+
+
+def _flat(obj) -> dict:
+    """The fields of a :class:`Score` or :class:`Comparison` as a dict, in field order: what
+    :func:`dataclasses.asdict` gives for their scalar fields, without its deep copies (a few
+    seconds per 100,000 pairs)."""
+    return {name: getattr(obj, name) for name in _FIELDS[type(obj)]}
 
 
 @dataclass
@@ -301,12 +312,12 @@ class MetricAnalysis:
             "primary": self.primary,
             "best": self.best,
             "verdicts": self.verdicts,
-            "scores": [asdict(s) | {"ties_with_best": s.ties_with_best} for s in self.scores],
+            "scores": [_flat(s) | {"ties_with_best": s.ties_with_best} for s in self.scores],
             "vs_best": [
-                {"system": c.b} | {k: v for k, v in asdict(c).items() if k not in ("a", "b")}
+                {"system": c.b} | {k: v for k, v in _flat(c).items() if k not in ("a", "b")}
                 for c in self.vs_best
             ],
-            "pairs": [asdict(c) for c in self.pairs],
+            "pairs": [_flat(c) for c in self.pairs],
             "competitiveness": self.competitiveness,
         }
 
