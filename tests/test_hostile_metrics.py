@@ -233,3 +233,16 @@ def test_metric_ideal_that_overflows_is_one_error(tmp_path, ideal, ok):
         assert _good(tmp_path, res)["competitions"][0]["metrics"][0]["ideal"] == 1000.0
     else:
         _bad(tmp_path, res, "m.py", "acc.ideal must be a finite number")
+
+
+@pytest.mark.parametrize("fails", [False, True], ids=["loads", "raises"])
+def test_metric_file_failing_at_import_is_named_as_given(tmp_path, fails):
+    """The file is imported by its absolute path but an error names it as the user wrote it
+    (``m.py``, not the absolute path); twin: the same file loading."""
+    _layout(tmp_path, **{"m.py": ("raise RuntimeError('no model')\n" if fails else "") + ACC})
+    res = _report(tmp_path, "m.py:acc")
+    if fails:
+        err = _bad(tmp_path, res, "--metric: m.py: user metric failed to load", "no model")
+        assert str(tmp_path) not in err
+    else:
+        _good(tmp_path, res)

@@ -135,14 +135,16 @@ def _last_line(text: str) -> str:
     return f"; it printed: {lines[-1][:200]}" if lines else ""
 
 
-def load_module(path: Path) -> ModuleType:
-    """Import the metric file ``path`` once (again only when its size or time changes).
+def load_module(path: Path, shown: Path | None = None) -> ModuleType:
+    """Import the metric file ``path`` once (again only when its size or time changes); errors
+    name it as ``shown`` (default ``path``).
 
     The import runs with ``sys.argv == [path]`` and its output captured (shown on stderr when the
     import succeeds, its last line in the error when it fails) and the working directory restored
     afterwards. An exception or ``SystemExit`` raised by the file becomes an :class:`InputError`
     naming it; Ctrl-C is not caught.
     """
+    shown = path if shown is None else shown
     st = path.stat()
     key = (str(path.resolve()), st.st_mtime_ns, st.st_size)
     if key in _MODULES:
@@ -156,13 +158,13 @@ def load_module(path: Path) -> ModuleType:
             module_spec.loader.exec_module(module)
     except SystemExit as exc:  # sys.exit() or an argparse error in the metric file
         raise InputError(
-            f"{path}: user metric file exited while loading (SystemExit: {exc.code!r})"
+            f"{shown}: user metric file exited while loading (SystemExit: {exc.code!r})"
             f"{_last_line(captured.getvalue())}; a metric file must define a function, not run a "
             f"program"
         ) from None
     except Exception as exc:  # user code: report, do not crash
         raise InputError(
-            f"{path}: user metric failed to load: {type(exc).__name__}: {exc}"
+            f"{shown}: user metric failed to load: {type(exc).__name__}: {exc}"
             f"{_last_line(captured.getvalue())}"
         ) from None
     if captured.getvalue():
@@ -249,9 +251,6 @@ class UserMetric(Metric):
         if base is not None and not path.is_absolute():
             path = base / path
         text_name(path)
-        # imported by its absolute path: the working directory is that of the caller even if user
-        # code (another metric file) changed it
-        path = Path(os.path.abspath(path))
         if path.is_dir():
             raise InputError(
                 f"{path}: is a directory, expected a Python file (user metric {spec!r})"
@@ -259,7 +258,8 @@ class UserMetric(Metric):
         if not path.is_file():
             raise InputError(f"{path}: no such file (user metric {spec!r})")
         try:
-            module = load_module(path)
+            # imported by its absolute path (named as given in errors)
+            module = load_module(Path(os.path.abspath(path)), shown=path)
         except OSError as exc:
             raise InputError(
                 f"{path}: cannot read ({exc.strerror or exc}) (user metric {spec!r})"
