@@ -41,6 +41,31 @@ def _correlation(cov, vx, vy, sxx, syy, count) -> np.ndarray:
     return np.where(flat, np.nan, np.clip(r, -1.0, 1.0))
 
 
+def _frame(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Values ``x`` (..., n) centred on their mean and scaled by powers of two, each row on its own.
+
+    Returns ``(v, m, e0, e)`` with ``x = 2**e0 * m + 2**e * v``: ``m`` the mean of ``x / 2**e0``
+    (``2**e0`` the power of two just above ``max|x|``) and ``v`` the centred values scaled into
+    [-1, 1]. The sums of squares of ``v`` neither overflow nor underflow whatever the scale of
+    ``x`` (1e200, 1e-200), and scaling by a power of two is exact: correlations computed from ``v``
+    are those computed from ``x - mean(x)``, rounding included. A constant row has ``v`` its
+    rounding residue about the mean (or 0), as ``x - mean(x)`` has.
+
+    Examples
+    --------
+    >>> x = np.array([1e200, 2e200, 6e200])
+    >>> v, m, e0, e = _frame(x)
+    >>> bool(np.abs(v).max() <= 1), np.allclose(np.ldexp(m, e0) + np.ldexp(v, e), x, rtol=1e-15)
+    (True, True)
+    """
+    _, e0 = np.frexp(np.max(np.abs(x), axis=-1))
+    z = np.ldexp(x, -np.asarray(e0)[..., None])
+    m = z.mean(axis=-1)
+    u = z - np.asarray(m)[..., None]
+    _, e1 = np.frexp(np.max(np.abs(u), axis=-1))
+    return np.ldexp(u, -np.asarray(e1)[..., None]), m, e0, e0 + e1
+
+
 class ErrorMetric(Metric):
     """Mean errors (lower is better, ideal 0) from per-item losses.
 
@@ -111,16 +136,19 @@ class PearsonMetric(Metric):
     def prepare(self, comp: Competition, params: dict) -> Prepared:
         """Bind to the numeric values of one field; see :meth:`Metric.prepare`.
 
-        Gold and each system are centred on their own full-data means: the sums stay small and
-        cancellation-free (values around 1e6 of small spread; systems on far-apart scales). The
-        randomization test swaps raw predictions, which a per-system shift does not commute with:
+        Gold and each system are centred on their own full-data means and scaled by a power of
+        two into [-1, 1] (:func:`_frame`): the sums stay small and cancellation-free (values
+        around 1e6 of small spread; systems on far-apart scales) and neither overflow nor
+        underflow (values of 1e200 or 1e-200), and r is that of the raw values. The randomization
+        test swaps raw predictions, which a per-system frame does not commute with:
         :attr:`Prepared.swapped` puts the items each system keeps and those it receives together
-        from their own frames, by the exact pooled (co)moments of two groups.
+        in the larger of the two frames, by the exact pooled (co)moments of two groups.
         """
         params, gold, pred = _numeric_field(self, comp, params)
         m = comp.m
-        centre = pred.mean(axis=1)
-        columns = np.column_stack([gold - gold.mean(), (pred - centre[:, None]).T])
+        y, _, _, _ = _frame(gold)
+        x, mean, e0, e = _frame(pred)
+        columns = np.column_stack([y, x.T])
 
         def stats(rows):
             y, x = rows[:, :1], rows[:, 1 : 1 + m]
@@ -142,7 +170,14 @@ class PearsonMetric(Metric):
             # items: group K (kept items, in the system's frame) and group S (the swapped items, in
             # the source's frame) are pooled exactly (Chan, Golub & LeVeque 1979):
             # M2 = M2_K + M2_S + nK nS / n (mean_S - mean_K)^2, the co-moment likewise, the raw
-            # means differing by the two centres plus the groups' centred means.
+            # means differing by the two centres plus the groups' centred means. Both groups are
+            # first brought into the larger frame of the two (powers of two: exact, and ratios of
+            # at most 1: no overflow).
+            big = np.maximum(e[systems], e[sources])
+            k_k, k_s = np.ldexp(1.0, e[systems] - big), np.ldexp(1.0, e[sources] - big)
+            shift = np.ldexp(mean[sources], e0[sources] - big) - np.ldexp(
+                mean[systems], e0[systems] - big
+            )
             n = np.asarray(count, dtype=float)
             sy, syy = shared[..., [0]], shared[..., [1]]
             sy_s, n_s = moved_shared[..., [0]], moved_shared[..., [2]]  # (R, 1)
@@ -151,12 +186,13 @@ class PearsonMetric(Metric):
             sx_s, sxx_s, sxy_s = moved[..., 0], moved[..., 1], moved[..., 2]
             mx_k, my_k = _mean(sx_k, n_k), _mean(sy_k, n_k)
             mx_s, my_s = _mean(sx_s, n_s), _mean(sy_s, n_s)
-            dx = (centre[sources] - centre[systems]) + (mx_s - mx_k)
+            dx = shift + (k_s * mx_s - k_k * mx_k)
             w = n_k * n_s / n
             between = w * dx * dx
-            vx = (sxx_k - sx_k * mx_k) + (sxx_s - sx_s * mx_s) + between
-            cov = (sxy_k - sx_k * my_k) + (sxy_s - sx_s * my_s) + w * dx * (my_s - my_k)
-            return _correlation(cov, vx, syy - sy * sy / n, sxx_k + sxx_s + between, syy, n)
+            vx = k_k * k_k * (sxx_k - sx_k * mx_k) + k_s * k_s * (sxx_s - sx_s * mx_s) + between
+            cov = k_k * (sxy_k - sx_k * my_k) + k_s * (sxy_s - sx_s * my_s) + w * dx * (my_s - my_k)
+            bound = k_k * k_k * sxx_k + k_s * k_s * sxx_s + between
+            return _correlation(cov, vx, syy - sy * sy / n, bound, syy, n)
 
         return self._prepared(
             params, columns=columns, stats=stats, finalize=finalize, swapped=swapped
