@@ -302,7 +302,7 @@ LOG_LINES = 4
 
 
 def first_error(log: str, most: int = LOG_LINES) -> str:
-    """The first error of a pdflatex log: its ``!`` line and the lines up to its ``l.N`` line.
+    r"""The first error of a pdflatex log: its ``!`` line and the lines up to its ``l.N`` line.
 
     Parameters
     ----------
