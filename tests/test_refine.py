@@ -165,6 +165,23 @@ def test_max_t_refinement_counts_only_what_is_unsettled():
     assert prose.p_resamples(refined, 500) is None  # what shows a raw p-value says B
 
 
+def test_a_tiny_alpha_draws_no_resamples_that_cannot_change_a_verdict():
+    """At alpha = 1e-12 no corrected p-value can reach alpha even with 16 x B resamples, so
+    refinement draws nothing beyond B although verdicts are unsettled (a p-value of no exceedance
+    has a Monte-Carlo interval reaching 0); its twin at alpha = 0.05 refines (the test above)."""
+    rng = np.random.default_rng(4)
+    gold = rng.integers(0, 2, 300)
+    preds = [np.where(rng.random(300) < a, gold, 1 - gold) for a in (0.8, 0.74, 0.72, 0.6)]
+    comp = make_competition(gold, preds, metrics=["accuracy"], cid="refine")
+    with pytest.warns(UserWarning, match="can never reject at alpha = 1e-12"):
+        tiny = cr.analyze(comp, bootstrap=500, seed=4, alpha=1e-12).competitions[0].primary
+    assert any(c.settled is False for c in tiny.pairs)
+    assert tiny.verdicts["resamples"] == 500 and tiny.verdicts["may_settle"] is False
+    assert all(c.significant is False for c in tiny.pairs)
+    usual = cr.analyze(comp, bootstrap=500, seed=4).competitions[0].primary
+    assert usual.verdicts["resamples"] > 500
+
+
 def test_borderline_pair_is_reported_with_its_error_and_marked_unsettled(tmp_path):
     """Two systems 0.8 points apart on 2,000 items, differing on 60 of them (38 won by A, 22 by B:
     a two-sided p near 0.04): with B = 199 and no refinement the verdict cannot be settled; the

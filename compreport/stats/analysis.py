@@ -326,6 +326,18 @@ def analyze_metric(
             and 0 < R < cap
             and montecarlo.may_settle(family_p, R, cap, unmasked, alpha, every)
         )
+    # No verdict can change when even cap resamples leave every corrected p-value above alpha
+    # (a tiny alpha): refining would only draw up to the cap for nothing.
+    if may_settle and not multitest.rejects(
+        multitest.smallest_corrected_p(
+            settings.family,
+            int(np.count_nonzero(correcting)),
+            cap,
+            settings.correction,
+        ),
+        alpha,
+    ):
+        may_settle = False
     state["unsettled"] = every == 0  # what refinement must re-estimate, decided pairs or not
     settled = np.where(in_family, every, np.nan)
     pr["p_se"] = montecarlo.standard_error(
