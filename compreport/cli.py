@@ -23,7 +23,7 @@ from compreport.cli_parser import (
     comma_list,
     printable,
 )
-from compreport.errors import InputError, InputWarning, Note, Terminated, suggest
+from compreport.errors import InputError, InputWarning, Note, Terminated, os_reason, suggest
 from compreport.language import LANGUAGES
 from compreport.report import FORMATS, check_write_options
 from compreport.report.figures import FIGURE_FORMATS
@@ -538,7 +538,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except OSError as exc:  # an OS failure no stage turned into an InputError
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"error: {printable(where)}{printable(exc.strerror or exc)}", file=sys.stderr)
+        print(f"error: {printable(where)}{printable(os_reason(exc))}", file=sys.stderr)
         return 2
     except MemoryError as exc:  # more than the memory check foresaw
         print(

@@ -328,14 +328,8 @@ def analyze_metric(
         )
     # No verdict can change when even cap resamples leave every corrected p-value above alpha
     # (a tiny alpha): refining would only draw up to the cap for nothing.
-    if may_settle and not multitest.rejects(
-        multitest.smallest_corrected_p(
-            settings.family,
-            int(np.count_nonzero(correcting)),
-            cap,
-            settings.correction,
-        ),
-        alpha,
+    if may_settle and not montecarlo.could_reject(
+        settings.family, int(np.count_nonzero(correcting)), cap, settings.correction, alpha
     ):
         may_settle = False
     state["unsettled"] = every == 0  # what refinement must re-estimate, decided pairs or not

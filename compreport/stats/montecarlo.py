@@ -114,6 +114,18 @@ def may_settle(p: np.ndarray, B: int, cap: int, decide, alpha: float, now: np.nd
     return bool(((now == 0) & (future == 1)).any())
 
 
+def could_reject(family: str, tested: int, resamples: int, correction: str, alpha: float) -> bool:
+    """Whether some of ``tested`` comparisons of ``family`` can reach ``alpha`` after
+    ``correction`` with ``resamples`` (:func:`~compreport.stats.multitest.smallest_corrected_p`).
+
+    >>> could_reject("all-pairs", 28, 10_000, "holm", 0.05)
+    True
+    >>> could_reject("all-pairs", 28, 500, "holm", 0.05)
+    False
+    """
+    return bool(rejects(smallest_corrected_p(family, tested, resamples, correction), alpha))
+
+
 def worth_refining(metrics, cap: int, alpha: float) -> bool:
     """Whether to draw more resamples for a competition's metrics.
 
@@ -129,9 +141,7 @@ def worth_refining(metrics, cap: int, alpha: float) -> bool:
         if (
             v.get("can_reject") is False
             and v.get("tested")
-            and rejects(
-                smallest_corrected_p(v["family"], int(v["tested"]), cap, v["correction"]), alpha
-            )
+            and could_reject(v["family"], int(v["tested"]), cap, v["correction"], alpha)
         ):
             return True
     return False

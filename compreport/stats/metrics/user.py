@@ -27,7 +27,7 @@ from types import ModuleType
 
 import numpy as np
 
-from compreport.errors import InputError
+from compreport.errors import InputError, os_reason
 from compreport.inputs.competition import Competition
 from compreport.inputs.delimited import text_name
 from compreport.stats.metrics.base import Metric, Prepared
@@ -262,7 +262,7 @@ class UserMetric(Metric):
             module = load_module(Path(os.path.abspath(path)), shown=path)
         except OSError as exc:
             raise InputError(
-                f"{path}: cannot read ({exc.strerror or exc}) (user metric {spec!r})"
+                f"{path}: cannot read ({os_reason(exc)}) (user metric {spec!r})"
             ) from None
         if not callable(getattr(module, func, None)):
             raise InputError(f"{path}: no function {func!r} (user metric {spec!r})")
