@@ -1,4 +1,4 @@
-"""Best-first order and competition ranks of observed scores."""
+"""Best-first order and competition ranks of observed scores, of systems and of teams."""
 
 from __future__ import annotations
 
@@ -34,3 +34,49 @@ def order_systems(observed: np.ndarray, higher_is_better: bool) -> tuple[np.ndar
     order = np.lexsort((np.arange(len(s)), -key))
     rank = np.array([1 + int((key > key[i]).sum()) for i in range(len(s))])
     return order, rank
+
+
+def rank_teams(
+    ordered: list[tuple[str, float]],
+    teams: dict[str, str | None],
+    baselines: set[str] | frozenset[str],
+    higher_is_better: bool,
+) -> list[tuple[str, int, list[str]]]:
+    """The teams' ranking: each team ranked by its best run, ties sharing a rank (1, 2, 2, 4).
+
+    A run without a team is a team of one (named after the run); baselines belong to no team.
+
+    Parameters
+    ----------
+    ordered : list of (str, float)
+        ``(system, score)`` best first, as :func:`order_systems` orders them (NaN: undefined).
+    teams : dict
+        System -> its team, or None (a team of one).
+    baselines : set of str
+        Systems that do not compete.
+    higher_is_better : bool
+        Orientation of the scores.
+
+    Returns
+    -------
+    list of (team, rank, runs)
+        Teams best first; ``runs`` are the team's competing runs best first, its best run first.
+
+    Examples
+    --------
+    >>> ordered = [("B.run1", 0.9), ("A.1", 0.8), ("B.run2", 0.8), ("C", 0.8), ("base", 0.5)]
+    >>> rank_teams(ordered, {"B.run1": "B", "B.run2": "B", "A.1": "A"}, {"base"}, True)
+    [('B', 1, ['B.run1', 'B.run2']), ('A', 2, ['A.1']), ('C', 2, ['C'])]
+    """
+    runs: dict[str, list[str]] = {}
+    best: dict[str, float] = {}
+    for system, score in ordered:
+        if system in baselines:
+            continue
+        team = teams.get(system) or system
+        if team not in runs:
+            best[team] = score
+        runs.setdefault(team, []).append(system)
+    sign = 1.0 if higher_is_better else -1.0
+    key = {t: -np.inf if np.isnan(v) else sign * v for t, v in best.items()}
+    return [(t, 1 + sum(key[u] > key[t] for u in runs), r) for t, r in runs.items()]

@@ -22,10 +22,10 @@ from compreport._version import __version__
 from compreport.errors import InputError, suggest
 from compreport.inputs.competition import INFO_FIELDS, CompetitionInfo
 from compreport.settings import Settings
-from compreport.stats import frames  # tables and notebook HTML; pandas is imported inside
+from compreport.stats import frames, ranking  # tables and notebook HTML; pandas is imported inside
 from compreport.stats.jsonvalues import dataclass_from, json_ready
 
-__all__ = ["Analysis", "Comparison", "CompetitionAnalysis", "MetricAnalysis", "Score"]
+__all__ = ["Analysis", "Comparison", "CompetitionAnalysis", "MetricAnalysis", "Score", "TeamRank"]
 
 
 @dataclass
@@ -343,6 +343,36 @@ class MetricAnalysis:
 
 
 @dataclass
+class TeamRank:
+    """One team in the teams' ranking of a competition: each team ranked by its best run.
+
+    Attributes
+    ----------
+    team : str
+        The team (a run without a team is a team of one, named after the run).
+    rank : int
+        Rank among the teams by the exact primary score of their best runs (ties share a rank:
+        1, 2, 2, 4); baselines are in no team and take no rank.
+    runs : list of str
+        The team's competing runs, best first.
+
+    Examples
+    --------
+    >>> TeamRank("UNED", 2, ["UNED.run2", "UNED.run1"]).best_run
+    'UNED.run2'
+    """
+
+    team: str
+    rank: int
+    runs: list[str]
+
+    @property
+    def best_run(self) -> str:
+        """The team's best run (the first of :attr:`runs`)."""
+        return self.runs[0]
+
+
+@dataclass
 class CompetitionAnalysis(CompetitionInfo):
     """One competition: its metadata, systems and one :class:`MetricAnalysis` per metric.
 
@@ -369,6 +399,9 @@ class CompetitionAnalysis(CompetitionInfo):
         predicted) cell of each system; ``items`` when no metric has per-item statistics).
     teams : dict
         System -> its team (run folder, ``Team.NN`` stem or names file), or None.
+    team_ranks : list of TeamRank
+        The teams' ranking under the primary metric, best first
+        (:func:`compreport.stats.ranking.rank_teams`).
     missing : dict
         System -> items without a prediction, scored as wrong answers (``--missing wrong``).
     classes : dict or None
@@ -390,6 +423,27 @@ class CompetitionAnalysis(CompetitionInfo):
     missing: dict = field(default_factory=dict)
     classes: dict | None = None
     clusters: dict | None = None
+    team_ranks: list[TeamRank] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.team_ranks and self.metrics:
+            ma = self.primary
+            self.team_ranks = [
+                TeamRank(t, r, runs)
+                for t, r, runs in ranking.rank_teams(
+                    [(s.system, s.score) for s in ma.scores],
+                    self.teams,
+                    set(self.baselines),
+                    ma.higher_is_better,
+                )
+            ]
+
+    def team_rank(self, system: str) -> TeamRank | None:
+        """The :class:`TeamRank` of the team ``system`` runs for (None for a baseline)."""
+        for tr in self.team_ranks:
+            if system in tr.runs:
+                return tr
+        return None
 
     @property
     def primary(self) -> MetricAnalysis:
@@ -423,6 +477,7 @@ class CompetitionAnalysis(CompetitionInfo):
             systems=self.systems,
             baselines=self.baselines,
             teams=self.teams,
+            team_ranks=[{"team": t.team, "rank": t.rank, "runs": t.runs} for t in self.team_ranks],
             missing=self.missing,
             metrics=[ma.to_dict() for ma in self.metrics],
             inputs=self.inputs,
@@ -447,6 +502,7 @@ class CompetitionAnalysis(CompetitionInfo):
             warnings=d.get("warnings", []),
             engine=d.get("engine", {}),
             teams=d.get("teams", {}),
+            team_ranks=[dataclass_from(TeamRank, t) for t in d.get("team_ranks", [])],
             missing=d.get("missing", {}),
             classes=d.get("classes"),
             clusters=d.get("clusters"),
