@@ -90,6 +90,19 @@ def test_exports_are_listed_and_hold_the_stored_values(written):
         )
         assert float(r["p_raw"]) == f["p_raw"] and float(r["diff"]) == f["diff"]
     assert not any(r[k].startswith("=") for r in pairs for k in ("system_a", "system_b"))
+    # the p-values the pages leave out are here, every one: raw, each correction, the Monte-Carlo
+    # standard error and whether the verdict is settled, as stored
+    stored = comp.metric("macro_f1").pairs
+    for r, c in zip(pairs, stored, strict=True):
+        for key, value in (
+            ("p_bonferroni", c.p_bonferroni),
+            ("p_holm", c.p_holm),
+            ("p_bh", c.p_bh),
+            ("p_adjusted", c.p_adjusted),
+            ("p_se", c.p_se),
+        ):
+            assert float(r[key]) == value or (r[key] == "" and value != value), (key, r)
+        assert r["settled"] == ("" if c.settled is None else str(c.settled))
     (summary,) = csv.DictReader(
         io.StringIO((out / "summary/summary.csv").read_text(encoding="utf-8"))
     )

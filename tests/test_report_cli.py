@@ -105,9 +105,8 @@ def test_report_writes_every_format_and_is_byte_identical(two_competitions, tmp_
     toxi = next(a / f for f in teams if "toxihunters" in f)
     assert "ToxiHunters.01" in pdf_text(toxi, "-f", "1", "-l", "1")
     assert "ToxiHunters.02" in pdf_text(toxi, "-f", "2", "-l", "2")
-    # nothing runs into the margins: the 11-column pair matrix goes on a landscape page, the
-    # differences from the best (11 columns) fit the portrait page; letters may shrink to 10 mm
-    # margins
+    # nothing runs into the margins: the 11-column pair matrix and the differences from the best
+    # fit the portrait page; letters may shrink to 10 mm margins
     for pdf in [a / "overview.pdf", a / "detox-binary/report.pdf", *(a / f for f in teams)]:
         assert not words_beyond_margins(pdf, 10 if "teams" in pdf.parts else 14), (
             pdf,

@@ -1,8 +1,8 @@
 """Plain exports of the stored results, written with every report (whatever ``--format``).
 
 ``<competition>/leaderboard.md``, ``<competition>/leaderboard.csv``,
-``<competition>/pairs-<metric>.csv`` (every pair of systems: :meth:`Analysis.pairs
-<compreport.stats.results.Analysis.pairs>`) and ``summary/summary.csv``.
+``<competition>/pairs-<metric>.csv`` (every pair of systems with every p-value: :func:`pairs_frame`)
+and ``summary/summary.csv``.
 
 ``leaderboard.md`` is the report model's leaderboard (:func:`~compreport.report.model.leaderboard`,
 columns :data:`~compreport.report.model.LEADERBOARD_EXPORT`), the table the command line prints at
@@ -39,6 +39,19 @@ def leaderboard_frame(analysis: Analysis, comp: CompetitionAnalysis):
     df = df.drop(columns="score")
     for j, (key, values) in enumerate(scores.items()):
         df.insert(at + j, key, values)
+    df.attrs.clear()
+    return df
+
+
+def pairs_frame(analysis: Analysis, comp: CompetitionAnalysis, metric: str):
+    """Every pair of ``comp`` under ``metric`` (:meth:`~compreport.stats.results.Analysis.pairs`),
+    with the raw p-value's Monte-Carlo standard error (``p_se``) and whether its verdict is
+    settled (``settled``) after ``p_maxt``: the report's pages show only the p-value behind each
+    verdict, these files every one."""
+    df = analysis.pairs(metric, comp.id)
+    ma = comp.metric(metric)
+    df["p_se"] = [c.p_se for c in ma.pairs]
+    df["settled"] = [c.settled for c in ma.pairs]
     df.attrs.clear()
     return df
 
@@ -116,7 +129,7 @@ def write_exports(analysis: Analysis, out: Path, fmt: model.Format) -> list[Path
         ]
         if len(comp.systems) > 1:
             written += [
-                _csv(analysis.pairs(ma.name, comp.id), folder / pairs_file(comp, ma.name))
+                _csv(pairs_frame(analysis, comp, ma.name), folder / pairs_file(comp, ma.name))
                 for ma in comp.metrics
             ]
     (out / "summary").mkdir(exist_ok=True)

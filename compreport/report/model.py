@@ -267,13 +267,16 @@ LEADERBOARD_EXPORT = ("rank", "system", "score:*", "ci", "group", "marks")
 
 
 def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
-    """Rank, system, one score per metric (``score:<metric>``; best in bold), the primary metric's
-    CI (``ci_low``, ``ci_high``, and both as ``ci`` text ``[low, high]``), significance group and
-    ``marks`` (:func:`~compreport.report.prose.marks`); rows in the primary metric's order."""
+    """Rank, system, ``team`` (the stored ``comp.teams``; an en dash for a baseline), one score per
+    metric (``score:<metric>``; best in bold), the primary metric's CI (``ci_low``, ``ci_high``,
+    and both as ``ci`` text ``[low, high]``), significance group and ``marks``
+    (:func:`~compreport.report.prose.marks`); rows in the primary metric's order.
+    ``extra["teams"]``: whether the team column says more than the system column
+    (:func:`shows_teams`)."""
     from compreport.report.prose import marks
 
     primary = comp.primary
-    columns = {"rank": tr("Rank"), "system": tr("System")}
+    columns = {"rank": tr("Rank"), "system": tr("System"), "team": tr("Team")}
     columns |= {f"score:{ma.name}": metric_label(ma) for ma in comp.metrics}
     columns |= {
         "ci_low": tr("CI low"),
@@ -285,7 +288,12 @@ def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
     by_metric = {ma.name: {s.system: s for s in ma.scores} for ma in comp.metrics}
     rows = []
     for s in primary.scores:
-        cells = {"rank": Cell(s.rank, str(s.rank)), "system": Cell(s.system, s.system)}
+        team = None if s.system in comp.baselines else comp.teams.get(s.system)
+        cells = {
+            "rank": Cell(s.rank, str(s.rank)),
+            "system": Cell(s.system, s.system),
+            "team": Cell(team, team or MISSING),
+        }
         for ma in comp.metrics:
             o = by_metric[ma.name][s.system]
             cells[f"score:{ma.name}"] = Cell(o.score, fmt.score(o.score), bold=o.is_best)
@@ -302,7 +310,60 @@ def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
             "marks": Cell(mark, mark),
         }
         rows.append(Row(s.system, cells, s.system in comp.baselines))
-    return Table("leaderboard", columns, rows, comp, primary)
+    return Table("leaderboard", columns, rows, comp, primary, {"teams": shows_teams(comp)})
+
+
+def shows_teams(comp: CompetitionAnalysis) -> bool:
+    """Whether the teams of ``comp`` say more than its run names: some team has several runs or a
+    name other than its run's (a run without a team is a team of one named after it).
+
+    Examples
+    --------
+    >>> from compreport.stats.results import CompetitionAnalysis
+    >>> def comp(teams):
+    ...     return CompetitionAnalysis("c", "c", n=1, systems=list(teams), baselines=[],
+    ...                                metrics=[], teams=teams)
+    >>> shows_teams(comp({"A.1": "A", "B": "B"})), shows_teams(comp({"A": "A", "B": "B"}))
+    (True, False)
+    """
+    return any(len(t.runs) > 1 or t.runs != [t.team] for t in comp.team_ranks) or any(
+        team is not None and team != system for system, team in comp.teams.items()
+    )
+
+
+def team_ranking(comp: CompetitionAnalysis, fmt: Format) -> Table:
+    """The teams' ranking (the stored ``comp.team_ranks``): each team by its best run under the
+    primary metric. Columns ``rank`` (among teams), ``team``, ``best`` (the best run), ``score``
+    (its primary score; bold when it is the best), ``group`` and ``marks`` of that run
+    (:func:`~compreport.report.prose.marks`), and ``runs`` (how many runs the team has); rows best
+    team first. Baselines are in no team."""
+    from compreport.report.prose import marks
+
+    scores = {s.system: s for s in comp.primary.scores}
+    columns = {
+        "rank": tr("Rank"),
+        "team": tr("Team"),
+        "best": tr("Best run"),
+        "score": metric_label(comp.primary),
+        "group": tr("Group"),
+        "runs": tr("Runs"),
+        "marks": tr("Marks"),
+    }
+    rows = []
+    for t in comp.team_ranks:
+        s = scores[t.runs[0]]
+        mark = marks(s, False, comp.missing.get(s.system, 0))
+        cells = {
+            "rank": Cell(t.rank, str(t.rank)),
+            "team": Cell(t.team, t.team),
+            "best": Cell(s.system, s.system),
+            "score": Cell(s.score, fmt.score(s.score), bold=s.is_best),
+            "group": Cell(s.group, s.group or MISSING),
+            "runs": Cell(len(t.runs), count(len(t.runs))),
+            "marks": Cell(mark, mark),
+        }
+        rows.append(Row(t.team, cells))
+    return Table("teams", columns, rows, comp, comp.primary)
 
 
 def export_keys(t: Table) -> list[str]:
@@ -351,6 +412,12 @@ def confidence_intervals(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: For
 def _p_cells(c: Comparison, fmt: Format) -> dict[str, Cell]:
     """The raw and corrected p-values of ``c`` by column key (``none``, ``bonferroni``...)."""
     return {key: Cell(getattr(c, f), fmt.p(getattr(c, f))) for key, f in vocab.P_FIELD.items()}
+
+
+#: The columns of the differences from the best that the report's pages show: the difference, its
+#: interval, the one p-value behind the verdict and the verdict. The raw and other corrected
+#: p-values and their Monte-Carlo errors are in the LaTeX appendix and ``pairs-<metric>.csv``.
+DIFF_BEST_SHOWN = ("system", "diff", "ci_low", "ci_high", "p_adjusted", "significant")
 
 
 def differences_from_best(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Format) -> Table:

@@ -370,7 +370,7 @@ def _corrections(settings: Settings) -> list[str | Cite]:
     family = vocab.FAMILIES[settings.family].words
     if settings.test == "bootstrap":
         out = [
-            tr("Tables report p-values raw, with Bonferroni "),
+            tr("Every pair's p-value is reported raw, with Bonferroni "),
             Cite("dunn1961"),
             ", Holm ",
             Cite("holm1979"),
@@ -390,7 +390,7 @@ def _corrections(settings: Settings) -> list[str | Cite]:
         ]
     else:
         out = [
-            tr("Tables report p-values raw and with Bonferroni "),
+            tr("Every pair's p-value is reported raw and with Bonferroni "),
             Cite("dunn1961"),
             ", Holm ",
             Cite("holm1979"),

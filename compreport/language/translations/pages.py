@@ -11,7 +11,6 @@ ES: dict[str, str] = {
     "Differences from the best": "Diferencias con el mejor",
     "Pairs of systems": "Pares de sistemas",
     "Pairwise differences": "Diferencias por pares",
-    "Pairwise p-values": "Valores p por pares",
     "Per-class scores of the best system": "Puntuaciones por clase del mejor sistema",
     "All metrics": "Todas las métricas",
     "Method": "Método",
@@ -95,19 +94,19 @@ ES: dict[str, str] = {
     "puntuación sobre el conjunto de prueba completo (la mejor, en negrita), media y desviación típica (EE) de la "
     "distribución bootstrap, e intervalo; grupos como en la clasificación ({rule}).",
     '<span class="label">Differences from the best</span> ({best} &minus; system, oriented so that positive means '
-    "the best is better) with uncorrected {level} confidence intervals; intervals that exclude 0 in bold. p-values "
-    "raw and corrected over {family}. Significant: the verdict of "
-    "this report, "
-    "decided by p (verdict) under the {rule} (&alpha; = {alpha}); the intervals are not corrected for multiple "
-    "comparisons.": '<span class="label">Diferencias con el mejor</span> ({best} &minus; sistema, orientadas de modo que un '
-    "valor positivo indica ventaja del mejor) con intervalos de confianza al {level} sin corregir; en negrita, "
-    "los intervalos que excluyen el 0. Valores p sin corregir y corregidos sobre {family}. Significativo: el veredicto de este informe, decidido por p (veredicto) con la {rule} "
-    "(&alpha; = {alpha}); los intervalos no están corregidos por comparaciones múltiples.",
-    "MC SE: the Monte-Carlo standard error of p; Settled: the verdict holds for every p-value of its family within "
-    "its Monte-Carlo error (otherwise more resamples could change it; the leaderboard marks such verdicts "
-    "<em>unsettled</em>).": "EE de MC: el error estándar de Monte Carlo de p; Resuelto: el veredicto se mantiene para todo valor p de su "
-    "familia dentro de su error de Monte Carlo (si no, más remuestras podrían cambiarlo; la clasificación marca "
-    "esos veredictos como <em>no resuelto</em>).",
+    "the best is better) with uncorrected {level} confidence intervals; intervals that exclude 0 in bold. "
+    "Significant: the verdict of this report, decided by p (verdict) under the {rule} (&alpha; = {alpha}); the "
+    "intervals are not corrected for multiple comparisons. The raw p-values, the other corrections and the "
+    "Monte-Carlo errors of every pair are in {link}.": '<span class="label">Diferencias con el mejor</span> ({best} '
+    "&minus; sistema, orientadas de modo que un valor positivo indica ventaja del mejor) con intervalos de "
+    "confianza al {level} sin corregir; en negrita, los intervalos que excluyen el 0. Significativo: el veredicto "
+    "de este informe, decidido por p (veredicto) con la {rule} (&alpha; = {alpha}); los intervalos no están "
+    "corregidos por comparaciones múltiples. Los valores p sin corregir, las demás correcciones y los errores de "
+    "Monte Carlo de cada par están en {link}.",
+    '<span class="label">Teams</span> ranked by their best run under {metric}; rank among the {k} teams, the best '
+    "run's score, group and marks as in the leaderboard below. Baselines are in no team.": '<span class="label">Equipos</span> '
+    "ordenados por su mejor ejecución según {metric}; posición entre los {k} equipos y puntuación, grupo y marcas "
+    "de la mejor ejecución como en la clasificación que sigue. Las líneas base no pertenecen a ningún equipo.",
     "With m = {m} systems the {pairs} pairs are shown as a heat map, shaded by the p-value behind this report's "
     "verdicts ({rule}); every pair with its difference, interval, raw and corrected p-values and verdict is in {link}.": "Con m = {m} sistemas, los {pairs} pares se muestran como un mapa de calor, sombreado según el valor p en que "
     "se basan los veredictos de este informe ({rule}); cada par, con su diferencia, su intervalo, sus valores p "
@@ -121,13 +120,6 @@ ES: dict[str, str] = {
     "la columna 1 es {system}.",
     '<span class="label">Pairwise differences of {metric}</span>': '<span class="label">Diferencias por pares de {metric}</span>',
     "(columns {first}–{last})": "(columnas {first}–{last})",
-    '<span class="label">p-values of all pairs</span> (difference = first &minus; second, oriented so that positive '
-    "means the first is better), raw and with Bonferroni, Holm and Benjamini–Hochberg corrections and the max-T "
-    "step-down over {family}. Significant: the verdict of this report ({rule}, &alpha; = {alpha}).": '<span class="label">Valores p de todos los pares</span> (diferencia = primero &minus; segundo, orientada de '
-    "modo que un valor positivo indica que el primero es mejor), sin corregir y con las correcciones de "
-    "Bonferroni, Holm y Benjamini–Hochberg y el procedimiento escalonado max-T sobre {family}. Significativo: el "
-    "veredicto de este informe ({rule}, "
-    "&alpha; = {alpha}).",
     '<span class="label">Per-class scores</span> of {system}, the best by {metric}, on the full test set ({field}): '
     "precision of the items it labels with the class, recall of the class's gold items, their F<sub>1</sub>, and the "
     "number of gold items (support); 0 where undefined. Point estimates, without intervals.": '<span class="label">Puntuaciones por clase</span> de {system}, el mejor según {metric}, sobre el conjunto '

@@ -17,6 +17,7 @@ text.
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from functools import cache, lru_cache
 from pathlib import Path
@@ -34,11 +35,11 @@ from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalys
 
 #: Pairwise matrices with more columns than this show rank positions instead of names in the header.
 MATRIX_NAMED_COLUMNS = 8
-#: In PDF, matrices with more columns than this go on a landscape page (at 7 pt, nine columns of
-#: "0.123 ***" and a 35-character name overflow A4 portrait) ...
-MATRIX_PORTRAIT_COLUMNS = 8
-#: ... and are split into blocks of at most this many columns, as even as possible (24: 12 + 12).
-MATRIX_COLUMNS_PER_BLOCK = 14
+#: In PDF, the width of a page's text (A4 portrait less 14 mm margins, in pt) that the pairwise
+#: matrix's cells may fill: the rest is its first column, the systems' names (they wrap at their
+#: separators). A wider matrix is split into blocks of columns (:func:`portrait_columns`), one under
+#: the other on portrait pages, so that it flows with the text around it.
+MATRIX_PORTRAIT_PT = 426
 #: In PDF, the competitiveness summary is split into blocks of at most this many competitions.
 SUMMARY_COLUMNS_PER_BLOCK = 7
 
@@ -134,6 +135,33 @@ def aligned(cell: model.Cell, bold: bool = False):
         return escape(cell.text)
     whole = escape(cell.text[: -len(frac)])
     return Markup(f'{whole}<span class="frac w{len(frac)}"><span>{frac}</span></span>')
+
+
+#: A relation between a symbol and its value in a page's text: ``α = 0.05``, ``p < 0.0001``,
+#: ``n = 1,950``, ``B = 10,000``, ``p = (c + 1)/(R + 1)`` (the symbol, spaces, the relation as text
+#: or as an entity, spaces, what begins the value).
+_RELATION = re.compile(
+    r"(?<![\w&#])(α|&alpha;|[pnmBRδ]|\))[ \u00a0]+(=|&lt;|<|≤|&le;|≥|&ge;)[ \u00a0]+"
+    r"(?=[\d(<&−-])"
+)
+#: Markup and text: the text between tags is what :func:`glue_relations` edits.
+_TAG = re.compile(r"(<[^>]*>)")
+
+
+def glue_relations(page: str) -> str:
+    """``page`` with a no-break space on both sides of each relation in its text (outside tags and
+    their attributes), so that ``α = 0.05`` or ``p < 0.0001`` never breaks across lines of a PDF
+    report (the ``for_pdf`` competition and overview pages).
+
+    Examples
+    --------
+    >>> glue_relations('<p title="a = 1">at &alpha; = 0.05, p &lt; 0.0001</p>') == (
+    ...     '<p title="a = 1">at &alpha;\u00a0=\u00a00.05, p\u00a0&lt;\u00a00.0001</p>')
+    True
+    """
+    parts = _TAG.split(page)
+    parts[::2] = [_RELATION.sub("\\1\u00a0\\2\u00a0", text) for text in parts[::2]]
+    return "".join(parts)
 
 
 def render(template: str, **context) -> str:
@@ -262,6 +290,22 @@ def figure_blocks(
     return per_metric, others
 
 
+def portrait_columns(fmt: model.Format) -> int:
+    """How many columns of the pairwise matrix fit a PDF page: cells such as ``0.123 ***``
+    at 7 pt (DejaVu Sans: digits 0.636 em, the point and a space 0.318 em, an asterisk 0.5 em) with
+    0.3 em of padding each side, within :data:`MATRIX_PORTRAIT_PT`.
+
+    Examples
+    --------
+    >>> portrait_columns(model.Format()), portrait_columns(model.Format(diff_decimals=5))
+    (11, 9)
+    """
+    em = 7.0
+    digits = 1 + fmt.diff_decimals  # "0.123": the differences are oriented, never negative
+    cell = (0.636 * digits + 0.318 * 2 + 0.5 * 3 + 0.6) * em
+    return max(1, int(MATRIX_PORTRAIT_PT // cell))
+
+
 def matrix_context(
     comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: model.Format, *, for_pdf: bool
 ) -> dict:
@@ -270,8 +314,8 @@ def matrix_context(
     position = t.extra["position"]
     cols = list(t.columns)
     per_block = max(len(cols), 1)
-    if for_pdf:
-        per_block = math.ceil(per_block / math.ceil(per_block / MATRIX_COLUMNS_PER_BLOCK))
+    if for_pdf:  # the fewest blocks that fit the page, as even as possible (24: 8 + 8 + 8)
+        per_block = math.ceil(per_block / math.ceil(per_block / portrait_columns(fmt)))
     blocks = []
     for start in range(0, len(cols), per_block):
         bcols = cols[start : start + per_block]
@@ -292,7 +336,6 @@ def matrix_context(
         "blocks": blocks,
         "named": len(cols) <= MATRIX_NAMED_COLUMNS,
         "ncols": len(cols),
-        "landscape": for_pdf and len(cols) > MATRIX_PORTRAIT_COLUMNS,
         "untested": any(cell.level == -2 for r in t.rows for cell in r.cells.values()),
     }
 
@@ -300,9 +343,11 @@ def matrix_context(
 def metric_context(
     comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: model.Format, *, for_pdf: bool
 ) -> dict:
-    """One metric's section: ordered CIs, differences from the best, matrix, p-values; with many
-    systems (:func:`~compreport.report.model.many_systems`) no matrix or p-value list (``many``:
-    the heat map figure and ``pairs_csv`` stand for them)."""
+    """One metric's section: ordered CIs, differences from the best (the page shows the columns
+    :data:`~compreport.report.model.DIFF_BEST_SHOWN`), the pairwise matrix; with many systems
+    (:func:`~compreport.report.model.many_systems`) no matrix (``many``: the heat map figure
+    stands for it). Every pair's raw and corrected p-values are in ``pairs_csv``, not on the
+    page."""
     many = model.many_systems(comp)
     return {
         "id": ma.name,
@@ -313,7 +358,6 @@ def metric_context(
         "direction": prose.direction(ma),
         "ci": model.confidence_intervals(comp, ma, fmt),
         "diffs": model.differences_from_best(comp, ma, fmt),
-        "pvalues": None if many else model.pairwise_p_values(comp, ma, fmt),
         "matrix": None if many else matrix_context(comp, ma, fmt, for_pdf=for_pdf),
         "figures": [],
         "many": many and bool(ma.pairs),
@@ -354,6 +398,8 @@ def competition_context(
         "ci_method": vocab.CI_METHODS[s.ci_method].label,
         "metrics": metrics,
         "leaderboard": lb,
+        "teams": model.team_ranking(comp, fmt) if lb.extra["teams"] else None,
+        "diff_keys": model.DIFF_BEST_SHOWN,
         "score_keys": [f"score:{ma.name}" for ma in comp.metrics],
         "primary": {"name": metric_label(comp.primary), "direction": prose.direction(comp.primary)},
         "has_baselines": any(r.baseline for r in lb.rows),
@@ -388,17 +434,23 @@ def competition_html(
 ) -> str:
     """One self-contained HTML page for one competition.
 
-    Leaderboard with CIs and significance groups, per metric the ordered CIs, the differences from
-    the best, the lower-triangular pairwise matrix shaded by the stored verdict p-value, the
-    pairwise p-values (raw, Bonferroni, Holm, BH) and the figures (inline SVG, from ``gallery``;
-    none without one); then the methods paragraph with its references and the provenance.
-    ``for_pdf``: no link back to the overview, wide matrices split in column blocks on landscape
-    pages (and no ``<style>``, figures as images, U+200B for ``<wbr>``: see the module's notes).
+    The teams' ranking (when the teams say more than the run names:
+    :func:`~compreport.report.model.shows_teams`) and the leaderboard with teams, CIs and
+    significance groups; per metric the
+    ordered CIs, the differences from the best with the one p-value behind each verdict, the
+    lower-triangular pairwise matrix shaded by the stored verdict p-value, and the figures (inline
+    SVG, from ``gallery``; none without one); then the methods paragraph with its references and
+    the provenance. The raw and other corrected p-values are in the CSV exports and the LaTeX
+    appendix.
+    ``for_pdf``: no link back to the overview, wide matrices split in blocks of columns,
+    relations glued (:func:`glue_relations`), no ``<style>``, figures as images, U+200B for
+    ``<wbr>`` (see the module's notes).
     """
-    return render(
+    page = render(
         "competition.html",
         **competition_context(analysis, comp, fmt or model.Format(), gallery, for_pdf=for_pdf),
     )
+    return glue_relations(page) if for_pdf else page
 
 
 def _runs(items: list, key) -> list[list]:
@@ -421,6 +473,16 @@ def _spans(values: list) -> list[tuple[str, int]]:
     ]
 
 
+def _counted(cell: model.Cell) -> model.Cell:
+    """A whole number's cell written as every count on the pages is
+    (:func:`~compreport.language.count`: ``1,950`` beside ``n = 1,950``); other cells as they
+    are."""
+    v = cell.value
+    if isinstance(v, numbers.Integral) and not isinstance(v, bool):
+        return model.Cell(v, count(v), cell.bold)
+    return cell
+
+
 def summary_blocks(analysis: Analysis, fmt: model.Format, *, for_pdf: bool) -> list[dict]:
     """The competitiveness summary as tables whose columns are grouped challenge -> task -> language
     (the paper's Tables 7-11); in PDF split into blocks of at most :data:`SUMMARY_COLUMNS_PER_BLOCK`
@@ -441,7 +503,7 @@ def summary_blocks(analysis: Analysis, fmt: model.Format, *, for_pdf: bool) -> l
                 "name": comps[cid].name,
                 "href": f"{cid}/{link}",
                 "ppi_unit": t.extra["ppi_unit"][cid],
-                "cells": [r.cells[cid] for r in t.rows],
+                "cells": [_counted(r.cells[cid]) for r in t.rows],
             }
         )
     limit = SUMMARY_COLUMNS_PER_BLOCK if for_pdf else max(len(columns), 1)
@@ -453,8 +515,15 @@ def summary_blocks(analysis: Analysis, fmt: model.Format, *, for_pdf: bool) -> l
                 blocks[-1].extend(piece)
             else:
                 blocks.append(list(piece))
+    # a heading row that only repeats the competitions' names (no challenge, task or language
+    # given) is left out
+    said = {
+        level: any(c[level] not in ("", c["name"]) for c in columns)
+        for level in ("challenge", "task", "language")
+    }
     return [
         {
+            "said": said,
             "challenge_spans": _spans([c["challenge"] for c in cols]),
             "task_spans": _spans([(c["challenge"], c["task"]) for c in cols]),
             "metric_spans": _spans([(c["challenge"], c["task"], c["metric"]) for c in cols]),
@@ -485,8 +554,9 @@ def index_html(
     for_pdf: bool = False,
 ) -> str:
     """The workshop overview: competitiveness summary per challenge (columns task -> language, as
-    the paper's Tables 7-11), its legend (Table 6), the workshop figure and a link to each
-    competition's report (``<id>/report.html``, or ``report.pdf`` when ``for_pdf``)."""
+    the paper's Tables 7-11), its legend (Table 6), the workshop figure (with two competitions or
+    more) and a link to each competition's report (``<id>/report.html``, or ``report.pdf`` when
+    ``for_pdf``)."""
     fmt = fmt or model.Format()
     link = "report.pdf" if for_pdf else "report.html"
     competitions = [
@@ -502,12 +572,13 @@ def index_html(
         }
         for c in analysis.competitions
     ]
+    # the workshop figure compares competitions: with one, its charts would have one bar each
     workshop_svg = (
         svg_markup(gallery.svg("summary", "competitiveness"), "w-", for_pdf)
-        if gallery is not None
+        if gallery is not None and len(analysis.competitions) > 1
         else None
     )
-    return render(
+    page = render(
         "index.html",
         for_pdf=for_pdf,
         settings=analysis.settings,
@@ -522,6 +593,7 @@ def index_html(
         ties_words=prose.ties_family(analysis.settings),
         not_verdicts=prose.ties_are_not_verdicts(analysis.settings),
     )
+    return glue_relations(page) if for_pdf else page
 
 
 def _write(path: Path, text: str) -> Path:
