@@ -2,8 +2,8 @@
 
 Generates a competition of ``teams`` teams with three runs each (``TEAM.run1`` ...; the teams are
 given, not inferred), analyses it, renders its ``report.pdf`` with WeasyPrint and prints the pages
-and seconds. ``--png DIR`` writes page 1 as ``organizer-<m>.png`` (pdftoppm, 800 px wide), the
-images of the docs' gallery::
+and seconds. ``--png DIR`` writes page 1 as ``organizer-<m>.png`` (pdftoppm, 800 px high, 64
+colours), the images of the docs' gallery::
 
     python benchmarks/organizer.py --png docs/img        # 16 and 50 teams: 48 and 150 systems
 
@@ -125,8 +125,11 @@ def main(argv=None) -> int:
                     check=True,
                 )
                 args.png.mkdir(parents=True, exist_ok=True)
-                png = next(Path(tmp).glob(f"p{m}*.png"))
-                (args.png / f"organizer-{m}.png").write_bytes(png.read_bytes())
+                from PIL import Image
+
+                # a 64-colour palette, as docs/img/make_images.sh writes the gallery's images
+                png = Image.open(next(Path(tmp).glob(f"p{m}*.png"))).convert("RGB")
+                png.quantize(64).save(args.png / f"organizer-{m}.png", optimize=True)
     return 0
 
 

@@ -398,7 +398,10 @@ def competition_context(
         "ci_method": vocab.CI_METHODS[s.ci_method].label,
         "metrics": metrics,
         "leaderboard": lb,
-        "teams": model.team_ranking(comp, fmt) if lb.extra["teams"] else None,
+        # the teams' ranking says more than the leaderboard when a team has several runs
+        "teams": (
+            model.team_ranking(comp, fmt) if any(len(t.runs) > 1 for t in comp.team_ranks) else None
+        ),
         "diff_keys": model.DIFF_BEST_SHOWN,
         "score_keys": [f"score:{ma.name}" for ma in comp.metrics],
         "primary": {"name": metric_label(comp.primary), "direction": prose.direction(comp.primary)},
@@ -434,9 +437,9 @@ def competition_html(
 ) -> str:
     """One self-contained HTML page for one competition.
 
-    The teams' ranking (when the teams say more than the run names:
-    :func:`~compreport.report.model.shows_teams`) and the leaderboard with teams, CIs and
-    significance groups; per metric the
+    The teams' ranking (when a team has several runs) and the leaderboard with CIs, significance
+    groups and teams (when they say more than the run names:
+    :func:`~compreport.report.model.shows_teams`); per metric the
     ordered CIs, the differences from the best with the one p-value behind each verdict, the
     lower-triangular pairwise matrix shaded by the stored verdict p-value, and the figures (inline
     SVG, from ``gallery``; none without one); then the methods paragraph with its references and
