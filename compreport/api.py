@@ -635,6 +635,82 @@ def validate(data) -> Analysis:
     return Analysis(scores_only, done, workshop=dict(inputs.workshop))
 
 
+def plan(
+    data,
+    *,
+    power: float = 0.8,
+    delta: float | None = None,
+    alpha: float | None = None,
+    draws: int = 1000,
+    bootstrap: int | None = None,
+    seed: int | None = None,
+    jobs: int = 1,
+    progress: bool | None = False,
+):
+    """Size next year's test set: what the current one can detect, and what a difference needs.
+
+    Runs the paired bootstrap (as :func:`analyze`, without refinement), then, for each
+    competition and metric, compares the best system with every other one
+    (:mod:`compreport.stats.plan`): the minimum detectable difference at the current number of
+    items, and the number of items needed to detect ``delta`` with probability ``power`` at the
+    two-sided level ``alpha`` of one comparison, by resampling test sets of other sizes from this
+    one (the normal approximation beside it).
+
+    Parameters
+    ----------
+    data : Inputs, Competition or list of Competition
+        What :func:`load` or :func:`from_frame` returned, or competitions.
+    power : float, default 0.8
+        Probability of detecting the difference, in (0, 1).
+    delta : float, optional
+        The difference to detect, in the metric's units (default: each pair's observed one).
+    alpha : float, optional
+        Two-sided level of one comparison (default: the specs', else 0.05).
+    draws : int, default 1000
+        Resamples behind each power estimate (>= 100).
+    bootstrap, seed : int, optional
+        Replicates and seed of the analysis (defaults as :func:`analyze`).
+    jobs : int, default 1
+        Worker processes of the analysis.
+    progress : bool or None, default False
+        Show progress bars on stderr (None: when stderr is a terminal).
+
+    Returns
+    -------
+    Plan
+        :attr:`~compreport.stats.plan.Plan.pairs` holds each pair's ``mdd`` and ``n_needed``;
+        :func:`compreport.report.planning.write_plan` writes plan.json, plan.csv and the
+        power curves.
+
+    Examples
+    --------
+    >>> p = cr.plan(cr.load("examples/workshop/paraphrase"), bootstrap=1000, draws=200)
+    >>> first = p.pairs[0]
+    >>> first.system, first.n_needed > 1040   # ParaNLP.01 is too close to tell apart today
+    ('ParaNLP.01', True)
+    """
+    from compreport.stats.plan import plan_test_set
+
+    inputs = _as_inputs(data, "plan")
+    analysis = analyze(
+        inputs,
+        bootstrap=bootstrap,
+        seed=seed,
+        alpha=alpha,
+        refine=False,
+        jobs=jobs,
+        progress=progress,
+    )
+    return plan_test_set(
+        analysis,
+        list(inputs.competitions),
+        power=power,
+        alpha=analysis.settings.alpha,
+        delta=delta,
+        draws=draws,
+    )
+
+
 # --------------------------------------------------------------------------- metrics
 
 

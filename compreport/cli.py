@@ -1,4 +1,4 @@
-"""Command line: ``compreport report|demo|validate|init|metrics``.
+"""Command line: ``compreport report|demo|validate|init|metrics|plan``.
 
 The CLI parses arguments, calls the public API (:mod:`compreport.api`, :class:`~compreport.Report`)
 and turns an :class:`InputError` into one line ``error: ...`` on stderr with exit status 2. It
@@ -461,12 +461,63 @@ def cmd_init(args) -> int:
     return 0
 
 
+def cmd_plan(args) -> int:
+    """``compreport plan``: analyse the INPUTs, size the next test set
+    (:func:`compreport.plan`), write OUT/plan.json, plan.csv and the power curves, print the
+    table; exit status 0."""
+    from compreport.report.planning import plan_table, write_plan
+
+    given = {}
+    for name in ("bootstrap", "seed", "alpha"):
+        value = getattr(args, name)
+        if value is not None:
+            given[name] = from_text(value, NUMERIC[name])
+    given = validate(given, "cli")
+    power, delta = from_text(args.power), None if args.delta is None else from_text(args.delta)
+    draws = whole_number(from_text(args.draws, whole=True), "--draws", 100)
+    jobs = 1 if args.jobs is None else whole_number(from_text(args.jobs, whole=True), "--jobs", 1)
+    if not isinstance(power, float) or not 0 < power < 1:
+        raise InputError(f"--power takes a number in (0, 1); got {printable(args.power)!r}")
+    if delta is not None and not (isinstance(delta, float) and 0 < delta < float("inf")):
+        raise InputError(
+            f"--delta takes a positive number in the metric's units; got {printable(args.delta)!r}"
+        )
+    out = Path(args.output)
+    named = [
+        *args.inputs,
+        *([args.runs] if args.runs else []),
+        *([args.names] if args.names else []),
+    ]
+    from compreport.output.staging import claim
+
+    with claim(out, args.force, protect=named, runs=[args.runs] if args.runs else []) as target:
+        loaded = _load(args.inputs, args, out)
+        target.protect(loaded.files)
+        plan = api.plan(
+            loaded,
+            power=power,
+            delta=delta,
+            alpha=given.get("alpha"),
+            draws=draws,
+            bootstrap=given.get("bootstrap"),
+            seed=given.get("seed"),
+            jobs=jobs,
+            progress=False if args.quiet else None,
+        )
+        written = write_plan(plan, out, force=args.force, protect=loaded.files)
+    if not args.quiet:
+        _print_written(out, written)
+        _print(plan_table(plan))
+    return 0
+
+
 COMMANDS = {
     "report": cmd_report,
     "demo": cmd_demo,
     "validate": cmd_validate,
     "init": cmd_init,
     "metrics": cmd_metrics,
+    "plan": cmd_plan,
 }
 
 

@@ -359,6 +359,50 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     sub.add_parser("metrics", help="list the metrics")
+
+    p = sub.add_parser(
+        "plan",
+        help="size next year's test set: detectable differences now, items a difference needs",
+    )
+    p.add_argument("inputs", nargs="+", metavar="INPUT")
+    _add_input_options(p)
+    g = p.add_argument_group("planning")
+    g.add_argument(
+        "-B",
+        "--bootstrap",
+        metavar="N",
+        help=f"bootstrap replicates of the analysis (default {_DEFAULT.bootstrap})",
+    )
+    g.add_argument("--seed", metavar="N", help=f"seed (default {_DEFAULT.seed}, recorded)")
+    g.add_argument(
+        "--alpha",
+        metavar="A",
+        help=f"two-sided level of one comparison, in (0, 1) (default {_DEFAULT.alpha})",
+    )
+    g.add_argument(
+        "--power", metavar="P", default="0.8", help="power to reach, in (0, 1) (default 0.8)"
+    )
+    g.add_argument(
+        "--delta",
+        metavar="D",
+        help="the difference to detect, in the metric's units (default: each pair's observed one)",
+    )
+    g.add_argument(
+        "--draws",
+        metavar="N",
+        default="1000",
+        help="resamples behind each power estimate, >= 100 (default 1000)",
+    )
+    g.add_argument("--jobs", metavar="N", default=None, help="worker processes of the analysis")
+    g.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT",
+        default="plan",
+        help="output folder for plan.json, plan.csv and the power curves (default plan)",
+    )
+    g.add_argument("--force", action="store_true", help="replace an earlier plan in OUT")
+    g.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
     return parser
 
 
