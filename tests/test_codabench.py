@@ -304,6 +304,21 @@ def test_names_file_and_exclude(tmp_path):
     assert "2 submission(s) left out by --exclude: bob_lab.2, bob_lab.3" in res.stderr
 
 
+def test_phase_for_a_wide_table(tmp_path):
+    (tmp_path / "table.csv").write_text("y,A\na,a\nb,a\n", encoding="utf-8")
+    res = run_cli(
+        tmp_path, "report", "table.csv", "--metric", "accuracy", "--phase", "3", "-o", "out"
+    )
+    bad(tmp_path, res, "--phase applies to gold and run files (--runs), not to a wide table")
+
+
+def test_a_bulk_name_that_is_not_a_download(tmp_path):
+    bulk(tmp_path / "dl" / "bulk_submissions.zip")
+    (tmp_path / "dl" / "bulk_submissions (2).zip").write_bytes(submission(GOLD))
+    err = bad(tmp_path, cli(tmp_path, "--runs", "dl"), "bulk_submissions (2).zip")
+    assert "not a Codabench bulk download" in err
+
+
 def test_spec_keys(tmp_path):
     subs = [*SUBMISSIONS, (200, "alice", 8, 0.9), (201, "erin", 8, 0.5)]
     bulk(tmp_path / "bulk_submissions.zip", entries(subs))
@@ -383,6 +398,15 @@ def test_zip_bomb_sizes(tmp_path):
     assert "phase 7 hold 3221" in err and "reads up to 2147483648 bytes" in err
     bulk(tmp_path / "bulk_submissions.zip")
     good(tmp_path, cli(tmp_path, "--runs", "bulk_submissions.zip"))
+
+
+def test_member_larger_than_it_claims(tmp_path):
+    """A member whose header claims fewer bytes than it holds is read no further than the claim,
+    and fails its checksum: one error naming it."""
+    path = bulk(tmp_path / "bulk_submissions.zip")
+    _claim_size(path, entries()[3][0], 100)
+    err = bad(tmp_path, cli(tmp_path, "--runs", "bulk_submissions.zip"), "cannot be read")
+    assert "bulk_submissions.zip:110_carol_PhaseId7" in err
 
 
 def test_owner_with_control_characters(tmp_path):
