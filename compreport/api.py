@@ -156,6 +156,8 @@ def load(
     label_col=None,
     comments: bool | None = None,
     zip_member: str | None = None,
+    phase: int | None = None,
+    submissions: str | None = None,
     names=None,
     exclude=None,
     missing: str | None = None,
@@ -202,6 +204,13 @@ def load(
         Skip lines starting with ``#`` (default True); ``[data] comments``.
     zip_member : str, optional
         The prediction file inside every ``.zip`` run; ``[data] zip_member``.
+    phase : int, optional
+        ``runs`` being a Codabench bulk download (``bulk_submissions.zip``, a folder of them, or
+        the folder it was unzipped into): the phase id to read, needed when it holds several;
+        ``[data] phase``.
+    submissions : {"all", "last"}, optional
+        Of a Codabench bulk download: every submission (default), each a run ``<owner>.<k>``, or
+        the highest submission id of each owner; ``[data] submissions``.
     names : str or path-like, optional
         A names file (CSV/TSV with columns ``run``, ``name``, ``team``, ``baseline``,
         ``exclude``; or XML, one element per run); ``[names] file``.
@@ -304,6 +313,8 @@ def load(
         label_col=label_col,
         comments=comments,
         zip_member=zip_member,
+        phase=phase,
+        submissions=submissions,
         names=None if names is None else os.fspath(names),
         exclude=exclude,
         missing=missing,

@@ -55,6 +55,8 @@ def _load(inputs: list[str], args=None, out_dir: Path | None = None):
         label_col=args.label_col,
         comments=False if args.no_comments else None,
         zip_member=args.zip_member,
+        phase=args.phase,
+        submissions=args.submissions,
         names=args.names,
         exclude=list(args.exclude or []),
         missing=args.missing,

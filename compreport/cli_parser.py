@@ -115,6 +115,18 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
     )
     g.add_argument("--zip-member", metavar="NAME", help="the prediction file inside every .zip run")
     g.add_argument(
+        "--phase",
+        metavar="N",
+        help="the phase id to read from a Codabench bulk download (--runs bulk_submissions.zip); "
+        "needed when it holds several",
+    )
+    g.add_argument(
+        "--submissions",
+        metavar="WHICH",
+        help="of a Codabench bulk download: all (default; runs OWNER.1, OWNER.2, ...) or last "
+        "(the highest submission id of each owner)",
+    )
+    g.add_argument(
         "--name",
         metavar="TEXT",
         help="the competition's name (titles, captions; its id, folder and random streams) when "

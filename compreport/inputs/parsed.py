@@ -11,12 +11,14 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
-from compreport.errors import InputError, suggest
+from compreport.errors import InputError, excerpt, suggest
 from compreport.inputs.delimited import SEPARATORS
 from compreport.language.caller import OPTIONS, current, option
 
 #: ``--missing`` values.
 MISSING_POLICIES = ("error", "wrong")
+#: ``--submissions`` values (a Codabench bulk download): every submission, or each owner's last.
+SUBMISSIONS = ("all", "last")
 
 
 @dataclass
@@ -53,6 +55,10 @@ class ReadOptions:
     unjudged : bool
         Candidates that runs list and the gold does not become items that are not relevant
         (:mod:`compreport.inputs.querykeys`); needs ``cluster_col``.
+    phase : int or None
+        The phase of a Codabench bulk download to read (:mod:`compreport.inputs.codabench`).
+    submissions : str or None
+        Of a Codabench bulk download: ``all`` (None: the same) or ``last`` (each owner's last).
     said : dict
         How the caller gave a column option that is not its own option (:meth:`named`): attribute
         -> an option of :data:`~compreport.language.caller.OPTIONS` (``runs_label_col``:
@@ -71,6 +77,8 @@ class ReadOptions:
     names: str | None = None
     cluster_col: int | str | None = None
     unjudged: bool = False
+    phase: int | None = None
+    submissions: str | None = None
     said: dict[str, str] = field(default_factory=dict)
 
     def named(self, attr: str, value=None) -> str:
@@ -136,6 +144,19 @@ class ReadOptions:
             )
         for attr in ("label_col", "runs_label_col"):
             setattr(self, attr, columns(getattr(self, attr), "label_col", self.named(attr)))
+        if self.phase is not None:
+            text = str(self.phase).strip()
+            if isinstance(self.phase, bool) or not re.fullmatch(r"\d{1,18}", text):
+                raise InputError(
+                    f"{option('phase')} must be a phase id (a whole number >= 0); got "
+                    f"{excerpt(self.phase)}"
+                )
+            self.phase = int(text)
+        if self.submissions is not None and self.submissions not in SUBMISSIONS:
+            raise InputError(
+                f"{option('submissions')} must be one of {', '.join(SUBMISSIONS)}; got "
+                f"{excerpt(self.submissions)}{suggest(str(self.submissions), SUBMISSIONS)}"
+            )
         if not isinstance(self.unjudged, bool):
             raise InputError(f"`unjudged` must be True or False; got {self.unjudged!r}")
         if self.unjudged and self.cluster_col is None:

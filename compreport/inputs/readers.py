@@ -29,6 +29,7 @@ import numpy as np
 
 from compreport.errors import InputError, excerpt, note
 from compreport.inputs.clustercol import gold_cluster_labels, gold_clusters, take_column
+from compreport.inputs.codabench import codabench_runs
 from compreport.inputs.competition import Competition, CompetitionInfo, MetricSpec, Source
 from compreport.inputs.delimited import (
     MISSING,
@@ -300,12 +301,14 @@ def read_runs(
     o.check()
     nf = len(fields) if fields else 1
     gold_path = text_name(gold_path)
-    runs_found = find_runs(str(runs), gold_path, o.exclude, out_dir)
-    name_runs(runs_found)
+    runs_found = codabench_runs(str(runs), o.phase, o.submissions, o.exclude, out_dir)
+    if runs_found is None:
+        runs_found = find_runs(str(runs), gold_path, o.exclude, out_dir)
+        name_runs(runs_found)
     if o.names:
         runs_found = apply_names(o.names, runs_found, o.sep, o.comments)
     raw = [read_file(gold_path, o, "gold", fields)] + [
-        read_file(r.path, o, "run", fields) for r in runs_found
+        read_file(r.path, o, "run", fields, r.data) for r in runs_found
     ]
     given = [{c for c in [o.id_col, o.cluster_col, *(o.label_col or [])] if isinstance(c, str)}]
     run_id, run_labels = (getattr(o, a) for a in o.column_options("run"))
@@ -365,7 +368,8 @@ def read_runs(
     if keyed_join:  # shown by their plain ids when those are unique
         plain = [*gold.ids, *extra_ids]
         ids = plain if len(set(plain)) == len(plain) else keys
-    files = [gold.file] + ([o.names] if o.names else []) + [r.path for r in runs_found]
+    files = [gold.file] + ([o.names] if o.names else [])
+    files += list(dict.fromkeys(r.container or r.path for r in runs_found))
     clusters = None if column is None else gold_clusters(column, extra_queries)
     return dict(
         clusters=clusters,

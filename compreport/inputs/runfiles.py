@@ -19,7 +19,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from compreport.errors import InputError, note, os_reason, suggest
@@ -52,6 +52,11 @@ class RunFile:
         The team, when known (its folder, the ``Team.NN`` stem, the names file).
     baseline : bool
         Marked as a baseline by the names file.
+    data : bytes or None
+        The run's bytes when it is not a file of its own (a submission inside a Codabench bulk
+        download, :mod:`.codabench`); None: read from ``path``.
+    container : str or None
+        The file on disk holding it when ``data`` is given (its checksum is recorded).
     """
 
     path: str
@@ -59,6 +64,8 @@ class RunFile:
     name: str = ""
     team: str | None = None
     baseline: bool = False
+    data: bytes | None = field(default=None, repr=False)
+    container: str | None = None
 
     @property
     def stem(self) -> str:

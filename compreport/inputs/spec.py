@@ -59,6 +59,8 @@ class Options:
     label_col: list | str | int | None = None
     comments: bool | None = None
     zip_member: str | None = None
+    phase: int | str | None = None
+    submissions: str | None = None
     names: str | None = None
     exclude: list[str] = field(default_factory=list)
     missing: str | None = None
@@ -83,6 +85,8 @@ class Options:
             id_col=self.id_col,
             label_col=self.label_col,
             zip_member=self.zip_member,
+            phase=self.phase,
+            submissions=self.submissions,
             missing=self.missing or "error",
             exclude=list(self.exclude),
             names=self.names,
@@ -277,6 +281,8 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
         runs_id_col=None if id_given else run_id,
         runs_label_col=runs_label_col,
         zip_member=opts.zip_member or d.zip_member,
+        phase=opts.phase if opts.phase is not None else d.phase,
+        submissions=opts.submissions or d.submissions,
         missing=opts.missing or d.missing or "error",
         exclude=[*(d.exclude or []), *opts.exclude],
         names=names,
@@ -380,6 +386,8 @@ def _wide_only(reading: ReadOptions, where_: Path | str) -> None:
     for given, name in (
         (reading.label_col, "label_col"),
         (reading.zip_member, "zip_member"),
+        (reading.phase is not None, "phase"),
+        (reading.submissions, "submissions"),
         (reading.names, "names"),
         (reading.exclude, "exclude"),
     ):

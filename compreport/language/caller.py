@@ -45,6 +45,8 @@ OPTIONS = {
     "exclude": ("--exclude", "exclude", "[{!r}]"),
     "missing": ("--missing", "missing", "{!r}"),
     "name": ("--name", "name", "{!r}"),
+    "phase": ("--phase", "phase", "{}"),
+    "submissions": ("--submissions", "submissions", "{!r}"),
 }
 
 
