@@ -55,6 +55,8 @@ class Inputs:
         to the metrics its ``metrics=`` names, as the CLI applies ``--pos-label``.
     labels : list of str or None
         Likewise for ``labels``.
+    ties : str or None
+        Likewise for ``ties``.
     specs : list of str
         The spec files read (``workshop.toml``, ``competition.toml``).
 
@@ -76,6 +78,7 @@ class Inputs:
     pos_label: str | None = None
     labels: list[str] | None = None
     specs: list[str] = field(default_factory=list)
+    ties: str | None = None
 
     @property
     def files(self) -> list[str]:
@@ -129,13 +132,18 @@ def _labels(value) -> list[str] | None:
 
 
 def _metric_specs(
-    metrics: list[str], pos_label: str | None, labels: list[str] | None
+    metrics: list[str],
+    pos_label: str | None,
+    labels: list[str] | None,
+    ties: str | None = None,
 ) -> list[MetricSpec]:
     """MetricSpecs for metric names, checked and parametrised as ``--metric`` does."""
     from compreport.inputs.spec import Options, metric_specs
     from compreport.stats.metrics import get_metric
 
-    opts = Options(metrics=metrics, pos_label=pos_label, labels=labels, lookup=get_metric)
+    opts = Options(
+        metrics=metrics, pos_label=pos_label, labels=labels, ties=ties, lookup=get_metric
+    )
     return metric_specs([], opts, None)
 
 
@@ -159,6 +167,8 @@ def load(
     names=None,
     exclude=None,
     missing: str | None = None,
+    extra_lines: str | None = None,
+    ties: str | None = None,
     cluster_col=None,
     score_col=None,
     unjudged: bool | None = None,
@@ -210,6 +220,14 @@ def load(
     missing : {"error", "wrong"}, optional
         A blank, absent or unreadable prediction is an error (default) or scored as a wrong
         answer; ``[data] missing``.
+    extra_lines : {"error", "drop"}, optional
+        A run without ids that has more lines than the gold has items is an error (default), or
+        scored on its first lines, one per gold item, with a warning (``drop``); ``[data]
+        extra_lines``.
+    ties : {"id", "file"}, optional
+        How the ranking metrics order candidates of equal score: by decreasing id, as trec_eval
+        (default), or in the order of the run file, as the SemEval-2016 Task 3 scorer; the
+        metrics' ``ties`` parameter.
     cluster_col : int or str, optional
         The column of the gold file (or wide table) naming each item's cluster (a question, a
         document, an author): the bootstrap then resamples clusters, not items. A 1-based
@@ -276,6 +294,8 @@ def load(
         (sep, "sep"),
         (zip_member, "zip_member"),
         (missing, "missing"),
+        (extra_lines, "extra_lines"),
+        (ties, "ties"),
         (name, "name"),
     ):
         if value is not None and not isinstance(value, str):
@@ -307,6 +327,8 @@ def load(
         names=None if names is None else os.fspath(names),
         exclude=exclude,
         missing=missing,
+        extra_lines=extra_lines,
+        ties=ties,
         cluster_col=cluster_col,
         score_col=score_col,
         unjudged=unjudged,
@@ -322,6 +344,7 @@ def load(
         opts.pos_label,
         opts.labels,
         list(loaded.specs),
+        opts.ties,
     )
 
 
@@ -540,7 +563,10 @@ def analyze(
         names = _names(metrics, "metrics")
         pl = inputs.pos_label if pos_label is None else _label(pos_label)
         labs = inputs.labels if labels is None else _labels(labels)
-        comps = [dataclasses.replace(c, metrics=_metric_specs(names, pl, labs)) for c in comps]
+        comps = [
+            dataclasses.replace(c, metrics=_metric_specs(names, pl, labs, inputs.ties))
+            for c in comps
+        ]
     jobs = check_jobs(jobs)
     if progress is not None and not isinstance(progress, bool):
         raise InputError(f"`progress` must be True, False or None; got {progress!r}")

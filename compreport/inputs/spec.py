@@ -24,7 +24,14 @@ from compreport.errors import InputError, os_reason, suggest
 from compreport.inputs import readers as load
 from compreport.inputs.competition import INFO_FIELDS, Competition, CompetitionInfo, MetricSpec
 from compreport.inputs.delimited import SEPARATORS, text_name
-from compreport.inputs.parsed import MISSING_POLICIES, ReadOptions, columns, one_column
+from compreport.inputs.parsed import (
+    EXTRA_LINES,
+    MISSING_POLICIES,
+    TIES,
+    ReadOptions,
+    columns,
+    one_column,
+)
 from compreport.inputs.slugs import check_id, slug
 from compreport.inputs.specmodels import (
     CompetitionSpec,
@@ -62,6 +69,8 @@ class Options:
     names: str | None = None
     exclude: list[str] = field(default_factory=list)
     missing: str | None = None
+    extra_lines: str | None = None
+    ties: str | None = None
     cluster_col: int | str | None = None
     score_col: int | str | None = None
     unjudged: bool | None = None
@@ -84,6 +93,7 @@ class Options:
             label_col=self.label_col,
             zip_member=self.zip_member,
             missing=self.missing or "error",
+            extra_lines=self.extra_lines or "error",
             exclude=list(self.exclude),
             names=self.names,
             cluster_col=self.cluster_col,
@@ -144,8 +154,8 @@ def metric_specs(
     ``[[metrics]]`` ``entries`` (their paths relative to the folder ``base``).
 
     Each is looked up with ``opts.lookup`` (which loads a user metric's file) and keeps the metric
-    found; ``opts.pos_label`` and ``opts.labels`` become the parameters of the metrics that take
-    them. Without a lookup the names are neither checked nor looked up here.
+    found; ``opts.pos_label``, ``opts.labels`` and ``opts.ties`` become the parameters of the
+    metrics that take them. Without a lookup the names are neither checked nor looked up here.
 
     Raises
     ------
@@ -160,6 +170,11 @@ def metric_specs(
             MetricSpec(e.name, dict(e.model_extra or {}), str(base) if base else None)
             for e in entries
         ]
+    if opts.ties is not None and opts.ties not in TIES:
+        raise InputError(
+            f"{option('ties')} must be one of {', '.join(TIES)}; got {opts.ties!r}"
+            f"{suggest(opts.ties, TIES)}"
+        )
     if opts.lookup is None:
         return specs
     for i, s in enumerate(specs):
@@ -178,6 +193,8 @@ def metric_specs(
             s.params["pos_label"] = _natural(opts.pos_label)
         if opts.labels and "labels" in s.metric.allowed:
             s.params["labels"] = list(opts.labels)
+        if opts.ties is not None and "ties" in s.metric.allowed:
+            s.params["ties"] = opts.ties
     return specs
 
 
@@ -196,7 +213,11 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
     """The reading options of a competition: the spec's ``[data]`` keys, overridden by ``opts``
     (the command line or the API). A bad spec value names the file, the key's line and the key."""
     d, base = spec.data, path.parent
-    for key, allowed in (("sep", SEPARATORS), ("missing", MISSING_POLICIES)):
+    for key, allowed in (
+        ("sep", SEPARATORS),
+        ("missing", MISSING_POLICIES),
+        ("extra_lines", EXTRA_LINES),
+    ):
         value = getattr(d, key)
         if value is not None and value not in allowed:
             raise InputError(
@@ -278,6 +299,7 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
         runs_label_col=runs_label_col,
         zip_member=opts.zip_member or d.zip_member,
         missing=opts.missing or d.missing or "error",
+        extra_lines=opts.extra_lines or d.extra_lines or "error",
         exclude=[*(d.exclude or []), *opts.exclude],
         names=names,
         cluster_col=given.cluster_col if opts.cluster_col is not None else spec_cluster,

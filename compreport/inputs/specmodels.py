@@ -38,9 +38,9 @@ class DataSpec(_Strict):
     """``[data]``: either ``table`` (wide layout) or ``gold`` + ``runs``, and how to read them.
 
     ``runs`` is a folder or glob, or a ``[data.runs]`` table. ``id_col``/``label_col`` (position or
-    header name), ``sep``, ``comments``, ``zip_member``, ``missing`` and ``exclude`` are the
-    command line's ``--id-col``, ``--label-col``, ``--sep``, ``--no-comments``, ``--zip-member``,
-    ``--missing`` and ``--exclude``, which override them.
+    header name), ``sep``, ``comments``, ``zip_member``, ``missing``, ``extra_lines`` and
+    ``exclude`` are the command line's ``--id-col``, ``--label-col``, ``--sep``, ``--no-comments``,
+    ``--zip-member``, ``--missing``, ``--extra-lines`` and ``--exclude``, which override them.
     """
 
     table: str | None = None
@@ -55,6 +55,7 @@ class DataSpec(_Strict):
     comments: bool | None = None
     zip_member: str | None = None
     missing: str | None = None
+    extra_lines: str | None = None
     exclude: list[str] | None = None
     cluster: int | str | None = None
     query_col: int | str | None = None
