@@ -890,6 +890,98 @@ def test_blank_lines_of_a_file_without_ids_are_items(tmp_path, cmd):
     assert comp["missing"]["B"] == 1 and scores(comp)["B"] == pytest.approx(4 / 6)
 
 
+def test_an_empty_last_line_is_the_last_items_missing_prediction(tmp_path, cmd):
+    """A run whose last prediction is empty (SemEval-2018 Task 2: a file ending in ``0\\n\\n``, its
+    writer joining the predictions with line breaks) has that item without a prediction: an error
+    naming its line, scored as wrong under --missing wrong; blank lines after the gold's count are
+    not items."""
+    runs_layout(tmp_path, **{"B.tsv": "a\na\na\nb\nc\n\n"})
+    bad(
+        tmp_path,
+        report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"),
+        "runs/B.tsv, line 6, column 1: blank or NaN value",
+        "--missing wrong",
+    )
+    comp = good(
+        tmp_path,
+        report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--missing", "wrong"),
+    )
+    assert comp["missing"] == {"A": 0, "B": 1} and scores(comp) == pytest.approx(
+        {"A": 5 / 6, "B": 4 / 6}
+    )
+    write(tmp_path, "labels.txt", "a\nb\na\nb\nc\nc\n")  # a one-field gold: the same
+    comp = good(
+        tmp_path,
+        report(cmd, "labels.txt", "--runs", "runs", "--metric", "accuracy", "--missing", "wrong"),
+    )
+    assert comp["missing"]["B"] == 1 and scores(comp)["B"] == pytest.approx(4 / 6)
+
+
+def test_a_last_prediction_given_is_read_with_or_without_blank_lines_after_it(tmp_path, cmd):
+    """The twin: the same run with its last prediction, ending with a line break, without one, or
+    with blank lines after it, has every item."""
+    for text in ("a\na\na\nb\nc\nc\n", "a\na\na\nb\nc\nc", "a\na\na\nb\nc\nc\n\n\n"):
+        runs_layout(tmp_path, **{"B.tsv": text})
+        comp = good(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"))
+        assert comp["missing"] == {"A": 0, "B": 0} and scores(comp)["B"] == pytest.approx(5 / 6)
+
+
+def test_extra_lines_are_an_error_that_names_the_option(tmp_path, cmd):
+    runs_layout(tmp_path, **{"B.tsv": "a\na\na\nb\nc\nb\nc\n"})
+    bad(
+        tmp_path,
+        report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"),
+        "runs/B.tsv: 7 predictions",
+        "gold.tsv has 6 items",
+        "pass --extra-lines drop to score it on its first 6 lines",
+    )
+    runs_layout(tmp_path, **{"B.tsv": "a\na\na\nb\nc\n"})  # fewer lines: no option helps
+    message = bad(
+        tmp_path,
+        report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--extra-lines", "drop"),
+        "runs/B.tsv: 5 predictions",
+    )
+    assert "--extra-lines" not in message
+    bad(
+        tmp_path,
+        report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--extra-lines", "keep"),
+        "--extra-lines must be one of error, drop; got 'keep'",
+    )
+
+
+def test_extra_lines_drop_scores_the_first_lines_with_a_warning(tmp_path, cmd):
+    """SemEval-2018 Task 2's Spanish run of 10,001 lines, scored as the task's script did
+    (``P[:total_test]``): its first n lines, with a warning naming the run and the count."""
+    runs_layout(tmp_path, **{"B.tsv": "a\na\na\nb\nc\nb\nc\na\n"})
+    status, _, err = result = report(
+        cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--extra-lines", "drop"
+    )
+    comp = good(tmp_path, result)
+    assert scores(comp) == pytest.approx({"A": 5 / 6, "B": 4 / 6})
+    warned = [line for line in err if line.startswith("warning: ")]
+    assert warned == [
+        "warning: runs/B.tsv: 2 line(s) after the gold's 6 items left out, from line 7 on "
+        "(--extra-lines drop): the run is scored on its first 6"
+    ], err
+    write(  # the same in a spec, and runs of the right length are untouched
+        tmp_path,
+        "competition.toml",
+        'name = "T"\n[data]\ngold = "gold.tsv"\nruns = "runs"\nextra_lines = "drop"\n'
+        '[[metrics]]\nname = "accuracy"\n',
+    )
+    status, _, err = result = cmd(
+        "report", "competition.toml", "-o", "out", "-B", "20", "--format", "json"
+    )
+    assert scores(good(tmp_path, result)) == pytest.approx({"A": 5 / 6, "B": 4 / 6})
+    runs_layout(tmp_path, **{"B.tsv": "a\na\na\nb\nc\nb\n"})
+    status, _, err = result = report(
+        cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--extra-lines", "drop"
+    )
+    assert scores(good(tmp_path, result))["B"] == pytest.approx(4 / 6) and not any(
+        line.startswith("warning: ") for line in err
+    )
+
+
 # --------------------------------------------------------------------------- headers and ids
 
 
