@@ -242,7 +242,8 @@ def load(
         they are an error. Needs ``cluster_col``; ``[data] unjudged``.
     name : str, optional
         The competition's name (titles, captions; its id and folder are made from it) when
-        ``path`` is one table or gold file (default: the file's stem); a spec gives its own.
+        ``path`` is one table or gold file (default: the file's stem, or its folder's name when
+        the stem is generic such as ``truth`` or ``gold``); a spec gives its own.
     out_dir : str or path-like, optional
         The output directory the report will be written to: runs (``runs``, or a spec's) read
         where it lies are refused before they are read. :meth:`compreport.Report.write` checks

@@ -124,8 +124,9 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
         "--name",
         metavar="TEXT",
         help="the competition's name (titles, captions; its id, folder and random streams) when "
-        "it is read from a table or a gold file (default: the file's stem); a spec gives its own "
-        "`name`",
+        "it is read from a table or a gold file (default: the file's stem, or its folder's name "
+        "when the stem says only what the file holds: gold, truth, test, labels...); a spec "
+        "gives its own `name`",
     )
     g.add_argument(
         "--names",

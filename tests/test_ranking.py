@@ -73,6 +73,7 @@ def _load(tmp_path, metrics, graded):
         score_col="score",
         missing="wrong",
         pos_label=None if graded else "true",
+        name="gold",
     )
 
 

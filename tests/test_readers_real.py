@@ -982,6 +982,67 @@ def test_extra_lines_drop_scores_the_first_lines_with_a_warning(tmp_path, cmd):
     )
 
 
+def test_a_gold_file_with_a_generic_stem_names_the_task_after_its_folder(tmp_path, cmd):
+    """``emoji-es/truth.txt`` (also gold, test, labels, any case) names the competition
+    ``emoji-es``, not "truth"; a folder with a generic name is passed over; --name wins."""
+    for gold in ("emoji-es/truth.txt", "emoji-es/data/Gold.tsv", "emoji-es/test-labels"):
+        write(tmp_path, gold, GOLD)
+        write(tmp_path, "emoji-es/runs/A.tsv", RUN_A)
+        comp = good(tmp_path, report(cmd, gold, "--runs", "emoji-es/runs", "--metric", "accuracy"))
+        assert comp["id"] == "emoji-es" and comp["name"] == "emoji-es", gold
+        shutil.rmtree(tmp_path / "emoji-es")
+    write(tmp_path, "emoji-es/truth.txt", GOLD)
+    write(tmp_path, "emoji-es/runs/A.tsv", RUN_A)
+    comp = good(
+        tmp_path,
+        report(
+            cmd, "emoji-es/truth.txt", "--runs", "emoji-es/runs", "--metric", "accuracy",
+            "--name", "Emoji (es)",
+        ),
+    )  # fmt: skip
+    assert comp["name"] == "Emoji (es)"
+
+
+def test_a_gold_file_with_its_own_stem_keeps_it(tmp_path, cmd):
+    """The twin: a stem that names the task (``us_test.labels``, ``es-gold-2018``) is the name."""
+    for gold, name in (
+        ("task/us_test.labels", "us_test"),
+        ("task/es-gold-2018.tsv", "es-gold-2018"),
+    ):
+        write(tmp_path, gold, GOLD)
+        write(tmp_path, "task/runs/A.tsv", RUN_A)
+        comp = good(tmp_path, report(cmd, gold, "--runs", "task/runs", "--metric", "accuracy"))
+        assert comp["name"] == name
+        shutil.rmtree(tmp_path / "task")
+
+
+def test_a_query_column_by_position_is_shown_once_as_column(tmp_path, cmd):
+    """A gold without a header names its query column by position: ``(column 1)`` in validate's
+    line, not ``(column column 1)``; the twin, a header name, is shown as it is."""
+    gold = "".join(
+        f"q{q}\tq{q}_c{c}\t{'true' if c == q % 3 else 'false'}\n"
+        for q in range(4)
+        for c in range(3)
+    )
+    run = "".join(f"q{q}\tq{q}_c{c}\t{(c + q) % 3}\n" for q in range(4) for c in range(3))
+    write(tmp_path, "cqa/qrels.tsv", gold)
+    write(tmp_path, "cqa/runs/A.tsv", run)
+    args = ("--runs", "cqa/runs", "--id-col", "2", "--label-col", "3", "--pos-label", "true")
+    status, out, err = cmd(
+        "validate", "cqa/qrels.tsv", *args, "--query-col", "1", "--metric", "map"
+    )
+    assert status == 0, err
+    assert out.splitlines()[0] == (
+        "ok: qrels: 12 items in 4 clusters (column 1), 1 system, metrics: map(pos_label=true)"
+    )
+    write(tmp_path, "cqa/qrels.tsv", "qid\tcid\tlabel\n" + gold)
+    status, out, err = cmd(
+        "validate", "cqa/qrels.tsv", *args, "--query-col", "qid", "--metric", "map"
+    )
+    assert status == 0, err
+    assert "in 4 clusters (column qid)" in out.splitlines()[0]
+
+
 # --------------------------------------------------------------------------- headers and ids
 
 
@@ -1037,6 +1098,8 @@ def test_validate_prints_warnings_and_the_point_leaderboard(tmp_path, cmd):
         "wrong",
         "--names",
         "names.tsv",
+        "--name",
+        "gold",
     )
     assert status == 0
     assert out.splitlines() == [

@@ -412,9 +412,42 @@ def _wide_only(reading: ReadOptions, where_: Path | str) -> None:
             )
 
 
+#: File stems that say what a file holds, not which task: a gold file so named (``truth.txt``,
+#: ``gold.tsv``, ``test.labels``) names its competition after its folder.
+GENERIC_STEMS = frozenset(
+    """answer answers data dev expected gold gold_labels gold_standard goldstandard ground_truth
+    groundtruth key keys label labels ref reference references solution solutions target targets
+    test test_labels truth y_true""".split()
+)
+
+
+def default_name(path: str | Path) -> str:
+    """The name of the competition read from the gold file or table ``path`` when no name is given:
+    its stem, or, when that stem is generic (:data:`GENERIC_STEMS`, in any case, ``-`` read as
+    ``_``, leading and trailing ``_-.`` ignored), the name of the nearest folder holding it whose
+    name is not generic (the stem if there is none).
+
+    >>> default_name("semeval2018-task2/us_test.labels"), default_name("emoji-es/data/truth.txt")
+    ('us_test', 'emoji-es')
+    >>> default_name("arct/_gold/Test-Labels.tsv")
+    'arct'
+    """
+    path = Path(path)
+
+    def generic(name: str) -> bool:
+        return name.lower().strip("_-. ").replace("-", "_") in GENERIC_STEMS
+
+    if not generic(path.stem):
+        return path.stem
+    for folder in Path(os.path.abspath(path)).parents:
+        if folder.name and not generic(folder.name):
+            return folder.name
+    return path.stem
+
+
 def _wide_or_runs(path: Path, opts: Options) -> Competition:
     """The competition of an INPUT that is not a spec: a wide table, or with ``opts.runs`` a gold
-    file; named ``opts.name`` (default: the file's stem), its metrics ``opts.metrics``."""
+    file; named ``opts.name`` (default: :func:`default_name`), its metrics ``opts.metrics``."""
     reading = opts.reading()
     if opts.runs:
         if opts.id is not None and reading.id_col is None:
@@ -441,7 +474,7 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
             f"{path}: no metric given; pass {option('metric', 'NAME')} "
             f"(`compreport metrics` lists them)"
         )
-    name = opts.name or path.stem
+    name = opts.name or default_name(path)
     opened = [str(e["path"]) for e in pieces["inputs"]]
     absolute = [p for p in opened if os.path.isabs(p)]
     if absolute:  # recorded relative to the folder that holds them (relative ones as given)
