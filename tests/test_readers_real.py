@@ -719,6 +719,54 @@ def test_xml_names_file(tmp_path, cmd):
 # ------------------------------------------------------------------------ what a runs folder holds
 
 
+def test_a_names_file_in_the_runs_folder_is_never_a_run(tmp_path, cmd):
+    """SemEval-2018 Task 12 publishes ``metadata-public.xml`` beside the runs: an XML file, a
+    ``names.*`` or ``metadata.*`` file, and the file --names gives, are left out of the runs with a
+    note (never read as a run, never a hint about --sep or --label-col)."""
+    runs_layout(tmp_path)
+    xml = (
+        '<?xml version="1.0"?>\n<metadata>\n'
+        '  <participant username="ana" submissionID="A" shownName="Alpha" />\n</metadata>\n'
+    )
+    write(tmp_path, "runs/metadata-public.xml", xml)
+    write(tmp_path, "runs/names.tsv", "run\tname\nB\tBeta\n")
+    status, _, err = result = report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy")
+    assert good(tmp_path, result)["systems"] == ["A", "B"]
+    notes = [line for line in err if line.startswith("note: ")]
+    assert len(notes) == 1 and "2 file(s) that are not runs" in notes[0], err
+    assert "metadata-public.xml" in notes[0] and "names.tsv" in notes[0]
+    assert not any("--sep" in line or "--label-col" in line for line in err)
+    comp = good(  # given with --names from inside the runs folder: applied, not read as a run
+        tmp_path,
+        report(
+            cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy",
+            "--names", "runs/metadata-public.xml",
+        ),
+    )  # fmt: skip
+    assert comp["systems"] == ["Alpha", "B"]
+    write(tmp_path, "runs/teams.csv", "run,team\nA,ana\nB,bob\n")  # any name, given: not a run
+    status, _, err = result = report(
+        cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--names", "runs/teams.csv"
+    )
+    assert good(tmp_path, result)["teams"] == {"A": "ana", "B": "bob"}
+    assert "note: runs/teams.csv: is the names file (--names); it is not a run" in err
+
+
+def test_a_run_beside_a_names_file_is_still_read(tmp_path, cmd):
+    """The twin: the runs themselves, whatever their extension (.txt, .out, .tsv), are read, and a
+    file that is not a run and not a names file is still an error naming it."""
+    runs_layout(tmp_path, **{"C.out": RUN_A, "names.tsv": "run\tname\nB\tBeta\n"})
+    assert good(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"))[
+        "systems"
+    ] == ["A", "B", "C"]
+    write(tmp_path, "runs/teams.csv", "run,team\nA,ana\n")  # not given: a run, and a bad one
+    bad(
+        tmp_path,
+        report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"),
+        "runs/teams.csv",
+    )
+
+
 def test_readme_docs_and_hidden_files_are_left_out_with_one_note(tmp_path, cmd):
     runs_layout(
         tmp_path,

@@ -300,7 +300,7 @@ def read_runs(
     o.check()
     nf = len(fields) if fields else 1
     gold_path = text_name(gold_path)
-    runs_found = find_runs(str(runs), gold_path, o.exclude, out_dir)
+    runs_found = find_runs(str(runs), gold_path, o.exclude, out_dir, o.names)
     name_runs(runs_found)
     if o.names:
         runs_found = apply_names(o.names, runs_found, o.sep, o.comments)
