@@ -683,3 +683,51 @@ def test_a_spec_gives_ties_as_a_metric_parameter(tmp_path):
     got = _scores(tmp_path)
     for name, lines in scorer_runs.items():
         assert got[name] == pytest.approx(_semeval2016_map(scorer_gold, lines), abs=1e-12)
+
+
+def test_ranking_and_label_metrics_in_one_run(tmp_path):
+    """CQA runs give a score (column 4) and a label (column 5): ``map`` ranks by the score while
+    ``f1`` and ``accuracy`` read the label, in one command, as the SemEval-2016 scorer reports
+    MAP beside F1 and accuracy (before: the scores read as 3270 distinct labels)."""
+    from sklearn.metrics import accuracy_score, f1_score
+
+    scorer_gold, scorer_runs = _cqa_twin(tmp_path)
+    options = [*CQA_OPTIONS]
+    options[options.index("map")] = "map,f1,accuracy"
+    res = run_cli(
+        tmp_path, "report", "gold.relevancy", "--runs", "runs", *options, "--ties", "file"
+    )
+    assert res.returncode == 0, res.stderr
+    (comp,) = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))[
+        "competitions"
+    ]
+    assert [(m["name"], m["params"]) for m in comp["metrics"]] == [
+        ("map", {"pos_label": "true", "ties": "file", "field": "score"}),
+        ("f1", {"pos_label": "true"}),
+        ("accuracy", {}),
+    ]
+    gold = {tuple(ln.split("\t")[:2]): ln.split("\t")[2] for ln in scorer_gold}
+    for name, lines in scorer_runs.items():
+        text = (tmp_path / "runs" / f"{name}.txt").read_text(encoding="utf-8").splitlines()
+        truth = [gold[tuple(t.split()[:2])] for t in text]
+        labels = [t.split()[4] for t in text]
+        got = {m["name"]: {s["system"]: s["score"] for s in m["scores"]} for m in comp["metrics"]}
+        assert got["map"][name] == pytest.approx(_semeval2016_map(scorer_gold, lines), abs=1e-12)
+        assert got["f1"][name] == pytest.approx(f1_score(truth, labels, pos_label="true"))
+        assert got["accuracy"][name] == pytest.approx(accuracy_score(truth, labels))
+
+
+def test_ranking_metrics_alone_read_the_score_column_as_their_one_field(tmp_path):
+    """The twin: ``map`` alone reads the runs' score column as the one field (no ``field``
+    parameter), with the same numbers."""
+    scorer_gold, scorer_runs = _cqa_twin(tmp_path)
+    res = run_cli(
+        tmp_path, "report", "gold.relevancy", "--runs", "runs", *CQA_OPTIONS, "--ties", "file"
+    )
+    assert res.returncode == 0, res.stderr
+    (comp,) = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))[
+        "competitions"
+    ]
+    assert comp["metrics"][0]["params"] == {"pos_label": "true", "ties": "file"}
+    for name, lines in scorer_runs.items():
+        assert _scores(tmp_path)[name] == pytest.approx(_semeval2016_map(scorer_gold, lines))

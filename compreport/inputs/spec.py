@@ -13,6 +13,7 @@ A key that a spec does not know is an error that suggests the closest known key.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from collections.abc import Callable
@@ -366,10 +367,14 @@ def load_competition_spec(
         )
     elif d.gold and d.runs:
         runs = d.runs.path if isinstance(d.runs, RunsSpec) else d.runs
+        specs = metric_specs(spec.metrics, opts, base, path)
+        reading, fields = scores_beside_labels(
+            reading, specs, d.fields, opts.score_col is not None or d.score_col is not None
+        )
         pieces = load.read_runs(
             _resolve(base, d.gold),
             _resolve(base, runs),
-            fields=d.fields,
+            fields=fields,
             options=reading,
             out_dir=opts.out_dir,
         )
@@ -392,7 +397,9 @@ def load_competition_spec(
     info = CompetitionInfo(
         **spec.model_dump(include=set(INFO_FIELDS)) | {"id": cid, "name": name, "group": group}
     )
-    comp = load.build(pieces, info, metric_specs(spec.metrics, opts, base, path), spec.baselines)
+    if not (d.gold and d.runs):
+        specs = metric_specs(spec.metrics, opts, base, path)
+    comp = load.build(pieces, info, specs, spec.baselines)
     comp.files = opened
     return comp, settings_of(spec.bootstrap, path)
 
@@ -445,14 +452,54 @@ def default_name(path: str | Path) -> str:
     return path.stem
 
 
+#: The fields of runs read for ranking and label metrics at once (:func:`scores_beside_labels`).
+SCORE_AND_LABEL = ["label", "score"]
+
+
+def scores_beside_labels(
+    reading: ReadOptions, specs: list[MetricSpec], fields: list[str] | None, scored: bool
+) -> tuple[ReadOptions, list[str] | None]:
+    """The reading options and fields of runs that give a score (``scored``: ``--score-col``) for
+    ranking metrics and a label for label metrics, when ``specs`` hold both kinds.
+
+    The runs are then read as two fields (:data:`SCORE_AND_LABEL`): ``label`` from the label
+    column (``--label-col``, as in the gold) and ``score`` from the score column; the gold gives
+    both from its label column (the relevance is the gold label). The ranking metrics read the
+    field ``score`` (their parameter ``field`` set, in place, unless given), the others ``label``,
+    the first. Otherwise (only ranking metrics, fields of one's own, no single label column given)
+    ``reading`` and ``fields`` are returned as they are.
+    """
+    kinds = {bool(getattr(s.metric, "ranks", False)) for s in specs if s.metric is not None}
+    if (
+        not scored
+        or kinds != {True, False}
+        or fields
+        or reading.label_col is None
+        or len(reading.label_col) != 1
+        or reading.runs_label_col is None
+        or len(reading.runs_label_col) != 1
+    ):
+        return reading, fields
+    for s in specs:
+        if getattr(s.metric, "ranks", False) and "field" not in s.params:
+            s.params["field"] = SCORE_AND_LABEL[1]
+    label, score = reading.label_col[0], reading.runs_label_col[0]
+    both = dataclasses.replace(reading, label_col=[label, label], runs_label_col=[label, score])
+    return both, list(SCORE_AND_LABEL)
+
+
 def _wide_or_runs(path: Path, opts: Options) -> Competition:
     """The competition of an INPUT that is not a spec: a wide table, or with ``opts.runs`` a gold
     file; named ``opts.name`` (default: :func:`default_name`), its metrics ``opts.metrics``."""
     reading = opts.reading()
+    specs = metric_specs([], opts, None)
     if opts.runs:
         if opts.id is not None and reading.id_col is None:
             reading.id_col, reading.said = opts.id, reading.said | {"id_col": "id"}
-        pieces = load.read_runs(str(path), opts.runs, options=reading.check(), out_dir=opts.out_dir)
+        reading, fields = scores_beside_labels(reading, specs, None, opts.score_col is not None)
+        pieces = load.read_runs(
+            str(path), opts.runs, fields=fields, options=reading.check(), out_dir=opts.out_dir
+        )
     else:
         _wide_only(reading, path)
         id_column, said = (
@@ -484,9 +531,7 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
             base = None
         if base is not None and base.parent != base:  # not a file system's root: no common folder
             pieces = _relative(pieces, base, set(opened) - set(absolute))
-    comp = load.build(
-        pieces, CompetitionInfo(slug(name), name, group=[name]), metric_specs([], opts, None)
-    )
+    comp = load.build(pieces, CompetitionInfo(slug(name), name, group=[name]), specs)
     comp.files = opened
     return comp
 

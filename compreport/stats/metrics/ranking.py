@@ -101,6 +101,7 @@ class RankingMetric(Metric):
     allowed = ("field", "pos_label", "ties")
     ideal = 1.0
     higher_is_better = True
+    ranks = True
 
     def __init__(self, kind: str, k: int | None):
         self.kind, self.k = kind, k
