@@ -1299,3 +1299,72 @@ def test_every_label_metric_scores_a_missing_prediction_as_wrong(metric):
         else:
             want = get_metric(metric).reference(gold, shown, labels=real)
         assert got[s] == pytest.approx(want), (s, pred)
+
+
+# ------------------------------------------------------------------ a published task, end to end
+
+
+def _emoji_scorer(gold: str, pred: str, total: int, n_labels: int) -> float:
+    """Macro-F1 as SemEval-2018 Task 2's published script computes it
+    (``tools/detailed_results/detailed_results.py``): both files read whole, ``\\r`` and spaces
+    removed, split at ``\\n``, cut to the test set's size, scored by scikit-learn over every
+    label."""
+    from sklearn.metrics import precision_recall_fscore_support
+
+    g = gold.replace("\r", "").replace(" ", "").split("\n")[:total]
+    p = pred.replace("\r", "").replace(" ", "").split("\n")[:total]
+    labels = [str(x) for x in range(n_labels)]
+    return float(precision_recall_fscore_support(g, p, labels=labels, average="macro")[2])
+
+
+def test_emoji_prediction_as_published(tmp_path, cmd):
+    """A faithful twin of SemEval-2018 Task 2 (Multilingual Emoji Prediction) as its organizers
+    published it: ``us_test.labels`` (one label 0-19 per line) and one folder per team holding
+    ``english.output.txt``, ``table.tex`` and ``confusion.png``. The runs as they are: one ending
+    with an empty line where its last prediction belongs and holding blank predictions, one with
+    a line more than the gold, one without a final line break, one with CRLF line ends. With
+    options only, every macro-F1 is the published script's."""
+    rng = np.random.default_rng(2018)
+    n, k = 400, 20
+    gold = rng.integers(0, k, n)
+    write(tmp_path, "gold/us_test.labels", "".join(f"{g}\n" for g in gold))
+    runs = {}
+    for team, acc in (
+        ("cagri", 0.45),
+        ("tommasopasini", 0.4),
+        ("LorentAlina", 0.3),
+        ("EICA", 0.35),
+    ):
+        pred = np.where(rng.random(n) < acc, gold, rng.integers(0, k, n)).astype(str).tolist()
+        if team == "tommasopasini":
+            for i in rng.choice(n - 1, 30, replace=False):
+                pred[i] = ""
+            pred[-1] = ""
+            text = "\n".join(pred) + "\n"  # ends "...\n\n": the last prediction is empty
+        elif team == "LorentAlina":
+            text = "\n".join(pred) + "\n0\n"  # a line more than the gold
+        elif team == "EICA":
+            text = "\r\n".join(pred) + "\r\n"
+        else:
+            text = "\n".join(pred)  # no final line break
+        runs[team] = text
+        write(tmp_path, f"teams/english/{team}/english.output.txt", text)
+        write(tmp_path, f"teams/english/{team}/table.tex", "\\begin{table}\\end{table}\n")
+        write(tmp_path, f"teams/english/{team}/confusion.png", b"\x89PNG\r\n\x1a\n")
+    args = ("gold/us_test.labels", "--runs", "teams/english/*/english.output.txt")
+    args += ("--metric", "macro_f1,accuracy")
+    bad(
+        tmp_path,
+        report(cmd, *args),
+        "teams/english/LorentAlina/english.output.txt",
+        "--extra-lines drop",
+    )
+    result = report(
+        cmd, *args, "--missing", "wrong", "--extra-lines", "drop", "--name", "Emoji (en)"
+    )
+    comp = good(tmp_path, result)
+    assert comp["name"] == "Emoji (en)" and comp["n"] == n
+    assert comp["missing"] == {"EICA": 0, "LorentAlina": 0, "cagri": 0, "tommasopasini": 31}
+    gold_text = (tmp_path / "gold/us_test.labels").read_text(encoding="utf-8")
+    for team, text in runs.items():
+        assert scores(comp)[team] == pytest.approx(_emoji_scorer(gold_text, text, n, k), abs=1e-12)
