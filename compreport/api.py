@@ -55,6 +55,8 @@ class Inputs:
         to the metrics its ``metrics=`` names, as the CLI applies ``--pos-label``.
     labels : list of str or None
         Likewise for ``labels``.
+    ties : str or None
+        Likewise for ``ties``.
     specs : list of str
         The spec files read (``workshop.toml``, ``competition.toml``).
 
@@ -76,6 +78,7 @@ class Inputs:
     pos_label: str | None = None
     labels: list[str] | None = None
     specs: list[str] = field(default_factory=list)
+    ties: str | None = None
 
     @property
     def files(self) -> list[str]:
@@ -129,13 +132,18 @@ def _labels(value) -> list[str] | None:
 
 
 def _metric_specs(
-    metrics: list[str], pos_label: str | None, labels: list[str] | None
+    metrics: list[str],
+    pos_label: str | None,
+    labels: list[str] | None,
+    ties: str | None = None,
 ) -> list[MetricSpec]:
     """MetricSpecs for metric names, checked and parametrised as ``--metric`` does."""
     from compreport.inputs.spec import Options, metric_specs
     from compreport.stats.metrics import get_metric
 
-    opts = Options(metrics=metrics, pos_label=pos_label, labels=labels, lookup=get_metric)
+    opts = Options(
+        metrics=metrics, pos_label=pos_label, labels=labels, ties=ties, lookup=get_metric
+    )
     return metric_specs([], opts, None)
 
 
@@ -161,6 +169,8 @@ def load(
     names=None,
     exclude=None,
     missing: str | None = None,
+    extra_lines: str | None = None,
+    ties: str | None = None,
     cluster_col=None,
     score_col=None,
     unjudged: bool | None = None,
@@ -219,6 +229,14 @@ def load(
     missing : {"error", "wrong"}, optional
         A blank, absent or unreadable prediction is an error (default) or scored as a wrong
         answer; ``[data] missing``.
+    extra_lines : {"error", "drop"}, optional
+        A run without ids that has more lines than the gold has items is an error (default), or
+        scored on its first lines, one per gold item, with a warning (``drop``); ``[data]
+        extra_lines``.
+    ties : {"id", "file"}, optional
+        How the ranking metrics order candidates of equal score: by decreasing id, as trec_eval
+        (default), or in the order of the run file, as the SemEval-2016 Task 3 scorer; the
+        metrics' ``ties`` parameter.
     cluster_col : int or str, optional
         The column of the gold file (or wide table) naming each item's cluster (a question, a
         document, an author): the bootstrap then resamples clusters, not items. A 1-based
@@ -233,7 +251,8 @@ def load(
         they are an error. Needs ``cluster_col``; ``[data] unjudged``.
     name : str, optional
         The competition's name (titles, captions; its id and folder are made from it) when
-        ``path`` is one table or gold file (default: the file's stem); a spec gives its own.
+        ``path`` is one table or gold file (default: the file's stem, or its folder's name when
+        the stem is generic such as ``truth`` or ``gold``); a spec gives its own.
     out_dir : str or path-like, optional
         The output directory the report will be written to: runs (``runs``, or a spec's) read
         where it lies are refused before they are read. :meth:`compreport.Report.write` checks
@@ -285,6 +304,8 @@ def load(
         (sep, "sep"),
         (zip_member, "zip_member"),
         (missing, "missing"),
+        (extra_lines, "extra_lines"),
+        (ties, "ties"),
         (name, "name"),
     ):
         if value is not None and not isinstance(value, str):
@@ -318,6 +339,8 @@ def load(
         names=None if names is None else os.fspath(names),
         exclude=exclude,
         missing=missing,
+        extra_lines=extra_lines,
+        ties=ties,
         cluster_col=cluster_col,
         score_col=score_col,
         unjudged=unjudged,
@@ -333,6 +356,7 @@ def load(
         opts.pos_label,
         opts.labels,
         list(loaded.specs),
+        opts.ties,
     )
 
 
@@ -551,7 +575,10 @@ def analyze(
         names = _names(metrics, "metrics")
         pl = inputs.pos_label if pos_label is None else _label(pos_label)
         labs = inputs.labels if labels is None else _labels(labels)
-        comps = [dataclasses.replace(c, metrics=_metric_specs(names, pl, labs)) for c in comps]
+        comps = [
+            dataclasses.replace(c, metrics=_metric_specs(names, pl, labs, inputs.ties))
+            for c in comps
+        ]
     jobs = check_jobs(jobs)
     if progress is not None and not isinstance(progress, bool):
         raise InputError(f"`progress` must be True, False or None; got {progress!r}")

@@ -60,6 +60,8 @@ def _load(inputs: list[str], args=None, out_dir: Path | None = None):
         names=args.names,
         exclude=list(args.exclude or []),
         missing=args.missing,
+        extra_lines=args.extra_lines,
+        ties=args.ties,
         cluster_col=args.cluster_col,
         score_col=args.score_col,
         unjudged=args.unjudged,

@@ -109,6 +109,12 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
         "--query-col; ranking metrics)",
     )
     g.add_argument(
+        "--ties",
+        metavar="ORDER",
+        help="how ranking metrics order candidates of equal score: id (default: by decreasing id, "
+        "as trec_eval) or file (in the run file's order, as the SemEval-2016 Task 3 scorer)",
+    )
+    g.add_argument(
         "--no-comments",
         action="store_true",
         help="read lines starting with '#' as data (default: they are comments)",
@@ -130,8 +136,9 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
         "--name",
         metavar="TEXT",
         help="the competition's name (titles, captions; its id, folder and random streams) when "
-        "it is read from a table or a gold file (default: the file's stem); a spec gives its own "
-        "`name`",
+        "it is read from a table or a gold file (default: the file's stem, or its folder's name "
+        "when the stem says only what the file holds: gold, truth, test, labels...); a spec "
+        "gives its own `name`",
     )
     g.add_argument(
         "--names",
@@ -150,6 +157,13 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
         metavar="POLICY",
         help="a blank, absent or unreadable prediction: error (default) or "
         "wrong (scored as a wrong answer)",
+    )
+    g.add_argument(
+        "--extra-lines",
+        metavar="POLICY",
+        help="a run without ids that has more lines than the gold has items: error (default) or "
+        "drop (scored on its first lines, one per gold item, as official scorers that read "
+        "line by line do; a warning names the run and the count)",
     )
 
 

@@ -19,6 +19,11 @@ from compreport.language.caller import OPTIONS, current, option
 MISSING_POLICIES = ("error", "wrong")
 #: ``--submissions`` values (a Codabench bulk download): every submission, or each owner's last.
 SUBMISSIONS = ("all", "last")
+#: ``--extra-lines`` values: a run without ids longer than the gold is an error, or its lines
+#: beyond the gold's items are dropped.
+EXTRA_LINES = ("error", "drop")
+#: ``--ties`` values: how ranking metrics order candidates of equal score (the first: default).
+TIES = ("id", "file")
 
 
 @dataclass
@@ -44,6 +49,9 @@ class ReadOptions:
     missing : str
         ``error``: a blank, absent or unreadable prediction is an error; ``wrong``: it is scored as
         a wrong answer.
+    extra_lines : str
+        ``error``: a run without ids that has more lines than the gold has items is an error;
+        ``drop``: it is scored on its first lines, one per item, with a warning.
     exclude : list of str
         Globs of run files to leave out (matched against the path inside the runs folder and the
         name).
@@ -73,6 +81,7 @@ class ReadOptions:
     runs_label_col: list | None = None
     zip_member: str | None = None
     missing: str = "error"
+    extra_lines: str = "error"
     exclude: list[str] = field(default_factory=list)
     names: str | None = None
     cluster_col: int | str | None = None
@@ -133,6 +142,11 @@ class ReadOptions:
             raise InputError(
                 f"{option('missing')} must be one of {', '.join(MISSING_POLICIES)}; got "
                 f"{self.missing!r}{suggest(self.missing, MISSING_POLICIES)}"
+            )
+        if self.extra_lines not in EXTRA_LINES:
+            raise InputError(
+                f"{option('extra_lines')} must be one of {', '.join(EXTRA_LINES)}; got "
+                f"{self.extra_lines!r}{suggest(self.extra_lines, EXTRA_LINES)}"
             )
         if not isinstance(self.comments, bool):
             raise InputError(f"`comments` must be True or False; got {self.comments!r}")

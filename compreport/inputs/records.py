@@ -334,7 +334,12 @@ def layout(
     if widths == {nf} and (head is None or len(head) == nf):
         if role == "gold":  # a run of one value per line takes none of the gold's columns
             _within(raw, head, nf, opts, role)
+        # blank lines after the last value end the file; those a run has before the gold's
+        # count is reached are its last items, without a value (a writer that joins its
+        # predictions with line breaks ends with one when the last prediction is empty)
         last = max(i for i, r in enumerate(body) if r)
+        if role == "run" and gold is not None:
+            last = max(last, min(len(body), len(gold.values)) - 1)
         body, lines = body[: last + 1], lines[: last + 1]
         values = [
             [None if c.lower() in MISSING else c for c in r] if r else [None] * nf for r in body

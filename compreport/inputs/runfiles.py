@@ -1,9 +1,11 @@
 """Which files are runs, what each run is called, and the names file.
 
 :func:`find_runs` lists the run files of a folder (walked into its subfolders: one folder per
-team) or a glob. ``README*``, ``*.md``, ``*.pdf``, hidden files and ``__MACOSX`` are not runs and
-are left out with one note; so is the gold file when the glob matches it, and what ``--exclude``
-matches. Every other file is a run: one that cannot be read as a run is an error, never skipped.
+team) or a glob. ``README*``, ``*.md``, ``*.pdf``, names files (``*.xml``, ``names.*``,
+``metadata.*``, ``metadata-public.*``), hidden files and ``__MACOSX`` are not runs and are left
+out with one note; so are the gold file and the ``--names`` file when the glob matches them, and
+what ``--exclude`` matches. Every other file is a run: one that cannot be read as a run is an
+error, never skipped.
 
 :func:`name_runs` names them: a run at the top of the runs folder by its file stem (its team is
 ``Team`` for a ``Team.NN`` stem); a run in a subfolder by that folder, its team, followed when the
@@ -73,10 +75,21 @@ class RunFile:
         return Path(self.rel).stem
 
 
+#: Stems of the names files a runs folder may hold beside the runs (``names.tsv``,
+#: ``metadata-public.xml``): never runs.
+NAMES_STEMS = ("names", "metadata", "metadata-public", "metadata_public")
+
+
 def _not_a_run(name: str) -> bool:
-    """README*, *.md, *.pdf and hidden files are documentation or clutter, not runs."""
+    """README*, *.md, *.pdf and hidden files are documentation or clutter, not runs; an ``.xml``
+    file or one of :data:`NAMES_STEMS` is a names file (runs are never XML)."""
     low = name.lower()
-    return name.startswith(".") or low.startswith("readme") or low.endswith((".md", ".pdf"))
+    return (
+        name.startswith(".")
+        or low.startswith("readme")
+        or low.endswith((".md", ".pdf", ".xml"))
+        or Path(low).stem in NAMES_STEMS
+    )
 
 
 def _same_file(a: str, b: str | None) -> bool:
@@ -94,6 +107,7 @@ def find_runs(
     gold: str | None = None,
     exclude: list[str] | None = None,
     out_dir: str | None = None,
+    names: str | None = None,
 ) -> list[RunFile]:
     """The run files of a folder (and its subfolders) or a glob, sorted by path.
 
@@ -108,6 +122,8 @@ def find_runs(
     out_dir : str, optional
         The output directory the report goes to (``-o``), as the caller named it: ``runs`` must not
         be read where it lies (:func:`~compreport.output.overlap.check_runs`).
+    names : str, optional
+        The names file (``--names``): left out, with a note, when ``runs`` matches it.
 
     Raises
     ------
@@ -193,6 +209,8 @@ def find_runs(
         rel = PurePosixPath(Path(os.path.relpath(f, root) if root else f)).as_posix()
         if _same_file(f, gold):
             note(f"{f}: is the gold file, matched by {option('runs')}; it is not a run")
+        elif _same_file(f, names):
+            note(f"{f}: is the names file ({option('names')}); it is not a run")
         elif any(
             fnmatch.fnmatch(rel, pat)
             or fnmatch.fnmatch(os.path.basename(f), pat)
@@ -205,7 +223,8 @@ def find_runs(
     if skipped:
         note(
             f"{runs}: {len(skipped)} file(s) that are not runs left out (README, .md, .pdf, "
-            f"hidden, __MACOSX): {', '.join(skipped[:5])}{', ...' if len(skipped) > 5 else ''}"
+            f"names files: .xml, names.*, metadata.*; hidden, __MACOSX): "
+            f"{', '.join(skipped[:5])}{', ...' if len(skipped) > 5 else ''}"
         )
     if excluded:
         note(
