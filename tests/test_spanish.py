@@ -290,4 +290,4 @@ def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
     assert not found, found
     # the methods paragraph of the appendix, compiled, with its accents
     appendix = re.sub(r"\s+", " ", _pdf_text(out / "appendix.pdf"))
-    assert "remuestras bootstrap pareadas" in appendix and "significación" in appendix
+    assert "réplicas bootstrap pareadas" in appendix and "significación" in appendix

@@ -6,7 +6,7 @@ the same placeholders.
 Terms used throughout: system = sistema, run = ejecución, team = equipo, winner = ganador, best =
 mejor, score = puntuación, rank = posición, leaderboard = clasificación, baseline = línea base
 (never "referencia": gold = referencia), confidence interval = intervalo de confianza (IC), resample
-= remuestra, p-value = valor p, correction = corrección, significance group = grupo de
+= réplica (bootstrap; "remuestreo" for the act), p-value = valor p, correction = corrección, significance group = grupo de
 significación, tie = empate, item = ítem, test set = conjunto de prueba, competitiveness =
 competitividad, significant = significativo, "cannot be told apart from" = "no se distingue de",
 higher/lower is better = mayor/menor es mejor, tied with best = empata con el mejor, unsettled = no
