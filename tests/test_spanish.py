@@ -291,3 +291,74 @@ def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
     # the methods paragraph of the appendix, compiled, with its accents
     appendix = re.sub(r"\s+", " ", _pdf_text(out / "appendix.pdf"))
     assert "réplicas bootstrap pareadas" in appendix and "significación" in appendix
+
+
+def _small_analysis(**settings):
+    """A real analysis of a two-system competition of ``language = "Spanish"`` under
+    ``settings`` (B = 0: provenance, subtitles and headings only read the settings and names)."""
+    import dataclasses
+
+    import numpy as np
+
+    from conftest import make_competition
+
+    gold = np.arange(20) % 2
+    comp = dataclasses.replace(
+        make_competition(gold, [gold, 1 - gold]),
+        challenge="SentIber",
+        task="Polarity",
+        language="Spanish",
+        group=["SentIber", "Polarity", "Basque"],
+    )
+    return compreport.analyze(comp, bootstrap=0, **settings)
+
+
+@pytest.mark.parametrize(
+    ("settings", "spanish"),
+    [
+        (
+            dict(ci="percentile", family="all-pairs", correction="holm"),
+            ["percentil", "bootstrap pareado", "todos los pares", "Holm"],
+        ),
+        (
+            dict(ci="bca", test="randomization", family="vs-best", correction="bonferroni"),
+            ["BCa", "aleatorización aproximada", "frente al mejor", "Bonferroni"],
+        ),
+        (
+            dict(family="per-row", correction="maxt"),
+            ["percentil", "bootstrap pareado", "por fila", "max-T escalonado"],
+        ),
+    ],
+)
+def test_provenance_shows_settings_in_spanish(settings, spanish):
+    """A Spanish provenance names the CI method, test, family and correction in Spanish (the ids
+    are English words: ``percentile``, ``all-pairs``); results.json keeps the ids."""
+    from compreport.report.pages.html import provenance
+
+    analysis = _small_analysis(**settings)
+    s = analysis.settings
+    with language("es"):
+        rows = provenance(analysis)["rows"][5:9]
+    assert [r[0] for r in rows] == [
+        "Método del IC",
+        "Prueba",
+        "Familia de la corrección",
+        "Corrección",
+    ]
+    assert [r[1] for r in rows] == spanish
+    assert not any(code for _, _, code in rows)  # words, not identifiers
+    assert json.loads(json.dumps(analysis.to_dict()))["settings"]["ci_method"] == s.ci_method
+
+
+def test_provenance_shows_setting_ids_in_english():
+    """The twin: an English provenance shows each setting as given to compreport, as code."""
+    from compreport.report.pages.html import provenance
+
+    analysis = _small_analysis(ci="percentile", family="all-pairs", correction="holm")
+    rows = provenance(analysis)["rows"][5:9]
+    assert [(r[1], r[2]) for r in rows] == [
+        ("percentile", True),
+        ("bootstrap", True),
+        ("all-pairs", True),
+        ("holm", True),
+    ]
