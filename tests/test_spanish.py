@@ -362,3 +362,27 @@ def test_provenance_shows_setting_ids_in_english():
         ("all-pairs", True),
         ("holm", True),
     ]
+
+
+def test_language_names_in_spanish():
+    """A competition's language named in English is shown in the report's language, in its
+    subtitle, its summary column and the appendix's language blocks; a code or another name is
+    shown as given."""
+    from compreport.language.vocabulary import language_name
+    from compreport.report import model, prose
+
+    analysis = _small_analysis()
+    comp = analysis.competitions[0]
+    with language("es"):
+        assert prose.subtitle(comp) == "SentIber · Polarity · español"
+        assert model.group_path(comp) == ("SentIber", "Polarity", "euskera")
+        assert [language_name(x) for x in ("SPANISH", " basque", "es", "Klingon")] == [
+            "español",
+            "euskera",
+            "es",
+            "Klingon",
+        ]
+    # the twin: English as given
+    assert prose.subtitle(comp) == "SentIber · Polarity · Spanish"
+    assert model.group_path(comp) == ("SentIber", "Polarity", "Basque")
+    assert language_name("es") == "es"

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from compreport.inputs.slugs import slug
 from compreport.language import current, decimal_comma, tr
+from compreport.language import vocabulary as vocab
 from compreport.output import files
 from compreport.report import model, prose, references
 from compreport.report.latex.layout import Options
@@ -292,7 +293,11 @@ def _language_blocks(
             task=escape(": ".join(path)),
         )
         out.append(
-            (slug("-".join(path)), caption, [(escape(c.group[-1]), c, c.primary) for c in comps])
+            (
+                slug("-".join(path)),
+                caption,
+                [(escape(vocab.language_name(c.group[-1])), c, c.primary) for c in comps],
+            )
         )
     return out
 
