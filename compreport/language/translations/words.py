@@ -169,6 +169,7 @@ ES: dict[str, str] = {
     "region counted in the p-value": "región contada en el valor p",
     "raw p-value(x)": "valor p(x) sin corregir",
     " and ": " y ",
+    ", and ": " y ",
     "Dear members of {team},": "Estimados miembros de {team}:",
     "These are the results of your runs in {event}.": "Estos son los resultados de sus ejecuciones en {event}.",
     "The attached PDF has a page per run with the details and the method.": "El PDF adjunto tiene una página por ejecución con los detalles y el método.",

@@ -182,8 +182,10 @@ def appendix(
         if not lay.twocolumn:
             doc.append(NoEscape(r"\clearpage"))
     doc.append(barrier)
-    if cited_keys(analysis.settings, analysis.competitions):  # none under B = 0: no References
-        doc.append(NoEscape(f"\\bibliographystyle{{{BIB_STYLE}}}\n\\bibliography{{references}}"))
+    keys = cited_keys(analysis.settings, analysis.competitions)
+    if keys:  # none under B = 0: no References
+        # written here, not by BibTeX: plainnat joins authors with "and" in every language
+        doc.append(NoEscape(references.thebibliography(keys)))
     return stamp + "\n" + doc.dumps() + "\n"
 
 
