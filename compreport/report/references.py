@@ -241,19 +241,23 @@ def _venue(f: dict[str, str], volume_sep: str = ", ") -> str:
     return (venue or f.get("howpublished", "")).rstrip(".")
 
 
-def reference_text(key: str) -> str:
-    """A one-line reference from :data:`REFERENCES`: authors (:func:`authors`, in the report's
-    language), year, title and venue as published.
+def reference_parts(key: str) -> tuple[str, str]:
+    """A one-line reference from :data:`REFERENCES` in two parts: the authors (:func:`authors`,
+    in the report's language) with the year, and the work as published (title and venue, in the
+    work's language).
 
-    >>> reference_text("holm1979")
-    'Sture Holm (1979). A Simple Sequentially Rejective Multiple Test Procedure. Scandinavian Journal of Statistics, 6(2), 65–70.'
+    >>> reference_parts("holm1979")
+    ('Sture Holm (1979).', 'A Simple Sequentially Rejective Multiple Test Procedure. Scandinavian Journal of Statistics, 6(2), 65–70.')
     """  # noqa: E501
     f = _bib_fields(REFERENCES[key][1])
-    parts = [f"{authors(key)} ({f.get('year', '')}).", f"{f.get('title', '')}."]
     venue = _venue(f)
-    if venue:
-        parts.append(venue + ".")
-    return " ".join(parts)
+    work = f"{f.get('title', '')}." + (f" {venue}." if venue else "")
+    return f"{authors(key)} ({f.get('year', '')}).", work
+
+
+def reference_text(key: str) -> str:
+    """A one-line reference (:func:`reference_parts`): authors, year, title and venue."""
+    return " ".join(reference_parts(key))
 
 
 def thebibliography(keys: list[str]) -> str:

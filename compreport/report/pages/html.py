@@ -164,7 +164,7 @@ def methods_context(settings: Settings, comps=()) -> dict:
     return {
         "segments": citation_segments(segments),
         "references": [
-            {"key": k, "cite": references.short(k), "text": references.reference_text(k)}
+            {"key": k, "cite": references.short(k), "parts": references.reference_parts(k)}
             for k in prose.cited(segments)
         ],
     }
