@@ -497,3 +497,55 @@ def test_references_join_authors_in_english():
     bib = references.thebibliography(["navamunoz2024"])
     assert "\\bibitem[Nava-Muñoz et~al.(2024)]{navamunoz2024}" in bib
     assert "arXiv preprint arXiv:2403.04693, 2024." in bib
+
+
+def _paragraph(**settings) -> str:
+    """The methods paragraph under ``settings`` as text, its citations in parentheses."""
+    from compreport.report import prose, references
+    from compreport.settings import Settings
+
+    return "".join(
+        s if isinstance(s, str) else f"({'; '.join(references.short(k) for k in s.keys)})"
+        for s in prose.paragraph(Settings(**settings))
+    )
+
+
+@pytest.mark.parametrize(
+    ("ci", "words"),
+    [
+        ("percentile", "por el método percentil"),
+        ("bca", "por el método corregido por sesgo y acelerado (BCa)"),
+        ("normal", "por el método de aproximación normal (estimación ± z·EE)"),
+    ],
+)
+def test_spanish_terms_of_the_method(ci, words):
+    """The methods paragraph in standard Spanish statistics terms: "réplicas bootstrap" (not
+    "remuestras"), the interval "por el método percentil" (not "intervalos percentil"), and the
+    facts line's "intervalos de percentiles"; the SE column is an "error estándar (EE)"."""
+    with language("es"):
+        text = _paragraph(ci_method=ci)
+        caption = tr(
+            '<span class="label">Ordered bootstrap confidence intervals</span> of {metric} '
+            "({level}, {method}): score on the full test set (the best in bold), mean and standard "
+            "deviation (SE) of the bootstrap distribution, interval; groups as in the leaderboard "
+            "({rule}).",
+            metric="F1",
+            level="95 %",
+            method="BCa",
+            rule="Holm",
+        )
+        facts = tr("{level} percentile intervals", level="95 %")
+    assert f"intervalos de confianza al 95\u00a0% {words} (" in text
+    assert "), obtenidos de 10\u00a0000 réplicas bootstrap pareadas de los ítems" in text
+    assert "remuestra" not in text and "intervalos percentil" not in text
+    assert "media y error estándar (EE) de la distribución bootstrap" in caption
+    assert facts == "intervalos de percentiles al 95 %"
+
+
+def test_english_terms_of_the_method():
+    """The twin: the English paragraph as before."""
+    text = _paragraph(ci_method="percentile")
+    assert (
+        "95% percentile confidence intervals (Efron and Tibshirani, 1993) from 10,000 paired"
+        in text
+    )
