@@ -29,7 +29,7 @@ ES: dict[str, str] = {
     "metrics: {metrics}": "métricas: {metrics}",
     "{n} competition": "{n} competición",
     "{n} competitions": "{n} competiciones",
-    "B = {b} paired bootstrap resamples": "B = {b} remuestras bootstrap pareadas",
+    "B = {b} paired bootstrap resamples": "B = {b} réplicas bootstrap pareadas",
     "seed {seed}": "semilla {seed}",
     "n = {n} test items": "n = {n} ítems de prueba",
     "n = {n} test items in {unit}, resampled by cluster": "n = {n} ítems de prueba en {unit}, remuestreados por conglomerados",
@@ -38,8 +38,8 @@ ES: dict[str, str] = {
     "m = {m} systems": "m = {m} sistemas",
     "{k} baseline": "{k} línea base",
     "{k} baselines": "{k} líneas base",
-    "{level} percentile intervals": "intervalos percentil al {level}",
-    "percentile intervals": "intervalos percentil",
+    "{level} percentile intervals": "intervalos de percentiles al {level}",
+    "percentile intervals": "intervalos de percentiles",
     "{level} BCa intervals": "intervalos BCa al {level}",
     "BCa intervals": "intervalos BCa",
     "{level} normal intervals": "intervalos normales al {level}",
@@ -65,7 +65,7 @@ ES: dict[str, str] = {
     "{verdicts} Diferencias con 3 decimales; CV y PPI en porcentaje salvo que se indique.",
     '<span class="label">Competitiveness</span> of each competition\'s ranking metric': '<span class="label">Competitividad</span> de la métrica de ordenación de cada competición',
     "(part {i} of {n})": "(parte {i} de {n})",
-    "Resamples draw the {unit}.": "Las remuestras extraen los {unit}.",
+    "Resamples draw the {unit}.": "Las réplicas extraen los {unit}.",
     "PPI of {names} is the winner's distance to the metric's ideal value, in the metric's units, not a percentage.": "El PPI de {names} es la distancia del ganador al valor ideal de la métrica, en las unidades de la métrica, "
     "no un porcentaje.",
     "{name} ({metric}, ideal {ideal})": "{name} ({metric}, ideal {ideal})",
@@ -86,13 +86,13 @@ ES: dict[str, str] = {
     "m sistemas.",
     "Marks: <em>tied with best</em>, not significantly different from the best under the same rule; "
     "<em>unsettled</em>, that verdict is within the Monte-Carlo error of its p-values (more resamples could change it).": "Marcas: <em>empata con el mejor</em>, no significativamente diferente del mejor con la misma regla; "
-    "<em>no resuelto</em>, ese veredicto está dentro del error de Monte Carlo de sus valores p (más remuestras "
+    "<em>no resuelto</em>, ese veredicto está dentro del error de Monte Carlo de sus valores p (más réplicas "
     "podrían cambiarlo).",
     "Best system: {system}.": "Mejor sistema: {system}.",
     '<span class="label">Ordered bootstrap confidence intervals</span> of {metric} ({level}, {method}): score on the '
     "full test set (the best in bold), mean and standard deviation (SE) of the bootstrap distribution, interval; "
     "groups as in the leaderboard ({rule}).": '<span class="label">Intervalos de confianza bootstrap ordenados</span> de {metric} ({level}, {method}): '
-    "puntuación sobre el conjunto de prueba completo (la mejor, en negrita), media y desviación típica (EE) de la "
+    "puntuación sobre el conjunto de prueba completo (la mejor, en negrita), media y error estándar (EE) de la "
     "distribución bootstrap, e intervalo; grupos como en la clasificación ({rule}).",
     '<span class="label">Differences from the best</span> ({best} &minus; system, oriented so that positive means '
     "the best is better) with uncorrected {level} confidence intervals; intervals that exclude 0 in bold. p-values "
@@ -106,7 +106,7 @@ ES: dict[str, str] = {
     "MC SE: the Monte-Carlo standard error of p; Settled: the verdict holds for every p-value of its family within "
     "its Monte-Carlo error (otherwise more resamples could change it; the leaderboard marks such verdicts "
     "<em>unsettled</em>).": "EE de MC: el error estándar de Monte Carlo de p; Resuelto: el veredicto se mantiene para todo valor p de su "
-    "familia dentro de su error de Monte Carlo (si no, más remuestras podrían cambiarlo; la clasificación marca "
+    "familia dentro de su error de Monte Carlo (si no, más réplicas podrían cambiarlo; la clasificación marca "
     "esos veredictos como <em>no resuelto</em>).",
     "With m = {m} systems the {pairs} pairs are shown as a heat map, shaded by the p-value behind this report's "
     "verdicts ({rule}); every pair with its difference, interval, raw and corrected p-values and verdict is in {link}.": "Con m = {m} sistemas, los {pairs} pares se muestran como un mapa de calor, sombreado según el valor p en que "
@@ -190,6 +190,6 @@ ES: dict[str, str] = {
     "its score is undefined": "su puntuación no está definida",
     "only the comparisons with the winner are tested": "solo se contrastan las comparaciones con el ganador",
     "their scores are undefined": "sus puntuaciones no están definidas",
-    "with B = 0 no resamples were drawn, so no pair is tested": "con B = 0 no se extrajeron remuestras, así que no se contrasta ningún par",
+    "with B = 0 no resamples were drawn, so no pair is tested": "con B = 0 no se extrajeron réplicas, así que no se contrasta ningún par",
     "competition id {id}": "identificador de competición {id}",
 }
