@@ -595,6 +595,12 @@ def small_class_note(comp: Competition, p: Prepared, settings: Settings) -> str 
     )
 
 
+def _stage(what: str, metrics: list[str], most: int = 3) -> str:
+    """The name of a progress bar: ``what`` and the metrics it draws (the first ``most``)."""
+    shown = ", ".join(metrics[:most]) + (f", +{len(metrics) - most}" if len(metrics) > most else "")
+    return f"{what}: {shown}" if metrics else what
+
+
 def analyze_competition(
     comp: Competition,
     settings: Settings,
@@ -714,6 +720,7 @@ def _analyze_competition(
         randomization=randomization,
         label=label,
         clusters=comp.clusters,
+        stage=_stage(f"bootstrap {comp.id}", [p.name for p in prepared]),
     )
 
     # per metric: the pairs' numbers and max-T counts, kept while refining
@@ -755,6 +762,7 @@ def _analyze_competition(
     total, cap = settings.bootstrap, montecarlo.REFINE_FACTOR * settings.bootstrap
     p_res = res
     stepwise = settings.correction == "maxt"
+    rounds = 0
     while (
         settings.refine
         and 0 < total < cap
@@ -773,6 +781,7 @@ def _analyze_competition(
         )
         if not need:
             break
+        rounds += 1
         try:
             more = bootstrap.run(
                 [prepared[i] for i in need],
@@ -788,6 +797,11 @@ def _analyze_competition(
                 label=label,
                 start=total,
                 clusters=comp.clusters,
+                stage=_stage(
+                    f"refinement round {rounds} {comp.id} (resamples {total + 1:,}-"
+                    f"{min(2 * total, cap):,})",
+                    [prepared[i].name for i in need],
+                ),
             )
             if not stepwise:
                 check_memory(
@@ -917,7 +931,7 @@ def analyze(
         done = run_tasks(
             [(one, (c, settings)) for c in competitions],
             jobs,
-            "competitions" if show_progress(progress) else None,
+            "analysing competitions (bootstrap, p-values)" if show_progress(progress) else None,
             what="analysing the competitions",
         )
     else:

@@ -29,7 +29,6 @@ by :class:`~compreport.stats.summing.Summer` (engine ``dense`` or ``cells``, rec
 from __future__ import annotations
 
 import dataclasses
-import sys
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -42,7 +41,7 @@ from compreport.stats.metrics.base import Prepared
 from compreport.stats.multinomial import Multinomial
 from compreport.stats.resampler import Resampler
 from compreport.stats.summing import Summer, unique_rows
-from compreport.workers import forked_map, show_progress
+from compreport.workers import forked_map, progress_bar, show_progress
 
 
 @dataclass
@@ -244,6 +243,7 @@ def run(
     label: str = "the bootstrap",
     start: int = 0,
     clusters: Clusters | None = None,
+    stage: str = "bootstrap",
 ) -> BootstrapResult:
     """Draw ``B`` paired replicates and score every system under every metric.
 
@@ -284,6 +284,9 @@ def run(
     clusters : Clusters, optional
         The cluster bootstrap (:mod:`compreport.inputs.clusters`): replicates draw clusters, the
         jackknife leaves out clusters, randomization rounds swap clusters (mode ``"clusters"``).
+    stage : str
+        The name of the progress bar, which counts the replicates drawn (default
+        ``"bootstrap"``).
 
     Returns
     -------
@@ -398,11 +401,7 @@ def run(
 
     # blocks holding replicates start..B-1, each drawn whole; rows before `start` are dropped
     blocks = [(k, lo, hi) for k, (lo, hi) in enumerate(rs.blocks()) if hi > start]
-    bar = None
-    if show_progress(progress) and B:
-        from tqdm import tqdm
-
-        bar = tqdm(total=B - start, unit="rep", desc="bootstrap", file=sys.stderr, leave=False)
+    bar = progress_bar(stage if show_progress(progress) else None, B - start, "replicate")
 
     # blocks are drawn here or, with jobs > 1, by forked workers: each block has its own stream, so
     # the numbers do not depend on where it was drawn
