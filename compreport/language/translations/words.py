@@ -196,4 +196,10 @@ ES: dict[str, str] = {
     "no resamples": "sin remuestras",
     "; resampled by cluster, {unit}": "; remuestreo por conglomerados, {unit}",
     "warning: {alert}": "aviso: {alert}",
+    "1 team": "1 equipo",
+    "{n} teams": "{n} equipos",
+    "1 run": "1 ejecución",
+    "{n} runs": "{n} ejecuciones",
+    "1 baseline": "1 línea base",
+    "{n} baselines": "{n} líneas base",
 }
