@@ -127,11 +127,11 @@ def team_letters(comp: CompetitionAnalysis) -> dict[str, tuple[str, list[str]]]:
     of each team's first run in ``comp.systems``, so that a team's file does not depend on scores.
     """
     teams = {tr.team: tr.runs for tr in comp.team_ranks}
-    first = {}
+    runs_team = {run: tr.team for tr in comp.team_ranks for run in tr.runs}
+    first: dict[str, int] = {}
     for system in comp.systems:
-        found = comp.team_rank(system)
-        if found is not None:
-            first.setdefault(found.team, len(first))
+        if system in runs_team:
+            first.setdefault(runs_team[system], len(first))
     files = letter_files(sorted(teams, key=first.__getitem__))
     return {team: (files[team], runs) for team, runs in teams.items()}
 
