@@ -1,9 +1,11 @@
 """The team sheet: one page per run of a team (a team's letter holds the pages of all its runs).
 
-Every verdict on the sheet is a stored one (:mod:`compreport.stats.results`), stated with the
-rule that decided it; the sheet never decides. The difference to the winner and the list of
-systems it cannot be told apart from read the same stored pair verdicts, so they cannot
-contradict each other.
+The sheet names the workshop and the competition, the team's rank among the teams
+(``comp.team_ranks``) and the run's among the runs. Every verdict on it is a stored one
+(:mod:`compreport.stats.results`), said in plain words (:data:`PLAIN_VERDICTS`) and marked with
+the sheet's one footnote, which gives the method and the rule that decided; the sheet never
+decides. The difference to the winner and the list of systems it cannot be told apart from read
+the same stored pair verdicts, so they cannot contradict each other.
 """
 
 from __future__ import annotations
