@@ -7,8 +7,9 @@ out with one note; so are the gold file and the ``--names`` file when the glob m
 what ``--exclude`` matches. Every other file is a run: one that cannot be read as a run is an
 error, never skipped.
 
-:func:`name_runs` names them: a run at the top of the runs folder by its file stem (its team is
-``Team`` for a ``Team.NN`` stem); a run in a subfolder by that folder, its team, followed when the
+:func:`name_runs` names them: a run at the top of the runs folder by its file stem (its team read
+from the stem by :func:`stem_teams`: ``UPV.run1``, ``X_run2``, ``X-run3``, ``Team.01``); a run in a
+subfolder by that folder, its team, followed when the
 team has several runs by what differs between their file names (``ECNU/subtask_A_primary.txt``
 and ``ECNU/subtask_A_contrastive1.txt`` -> ``ECNU primary``, ``ECNU contrastive1``).
 
@@ -51,7 +52,7 @@ class RunFile:
     name : str
         The system name.
     team : str or None
-        The team, when known (its folder, the ``Team.NN`` stem, the names file).
+        The team, when known (its folder, the stem (:func:`stem_teams`), the names file).
     baseline : bool
         Marked as a baseline by the names file.
     data : bytes or None
@@ -236,7 +237,54 @@ def find_runs(
     return files
 
 
-_TEAM_NN = re.compile(r"(?P<team>.+)\.(?P<run>\d+)")
+#: A run number after the word "run" (any case): ``X.run1``, ``X_run2``, ``X-run-3``, ``X run 4``.
+_RUN_WORD = re.compile(r"(?P<team>.*?[^._\- ])[._\- ]+run[._\- ]?\d+", re.IGNORECASE)
+#: A run number after a dot: ``X.1``, ``X.01``.
+_DOT_NUMBER = re.compile(r"(?P<team>.*[^._\- ])\.(?P<run>\d+)")
+
+
+def stem_teams(stems: list[str]) -> list[str | None]:
+    """The team of each run named by a file stem in ``stems`` (None: a team of one).
+
+    The one rule: a stem is ``TEAM`` followed by a run number, in one of two forms.
+
+    - ``TEAM`` + separator + ``run`` + number, ``run`` in any case, the separator one or more of
+      ``.``, ``_``, ``-`` or a space, and an optional one before the number: ``UPV-ELiRF.run1``,
+      ``X_run2``, ``X-RUN-3``, ``X run 4``. The word ``run`` makes it a team even for a lone run.
+    - ``TEAM.N`` (a dot and digits): a team unless it reads as a version number, a digit on each
+      side of the dot: ``UPV.2``, ``Team03.01`` (zero-padded) and ``X1.1`` with ``X1.2`` (another
+      stem with the same ``TEAM``, in either form) are teams; a lone ``GPT-3.5`` or ``v1.2`` is a
+      system of its own.
+
+    Any other stem is a team of one: ``bert_2``, ``GPT-4``, ``X_2`` (no ``run``, no dot).
+    ``TEAM`` keeps its case and is never empty. A runs folder per team and the ``team`` column of
+    a names file take precedence over this rule (:func:`name_runs`, :func:`apply_names`).
+
+    Examples
+    --------
+    >>> stem_teams(["UPV-ELiRF.run1", "X_run2", "X-RUN-3", "Team.01", "GPT-3.5", "bert_2"])
+    ['UPV-ELiRF', 'X', 'X', 'Team', None, None]
+    >>> stem_teams(["UPV.2", "llm3.1", "llm3.2", "Team03.01", "v1.2", "GPT-4", "run1"])
+    ['UPV', 'llm3', 'llm3', 'Team03', None, None, None]
+    """
+    found: list[tuple[str, bool] | None] = []
+    for stem in stems:
+        word = _RUN_WORD.fullmatch(stem)
+        dot = _DOT_NUMBER.fullmatch(stem)
+        if word:
+            found.append((word["team"], True))
+        elif dot:
+            version = dot["team"][-1].isdigit() and not dot["run"].startswith("0")
+            found.append((dot["team"], not version))
+        else:
+            found.append(None)
+    shared: dict[str, int] = {}
+    for f in found:
+        if f is not None:
+            shared[f[0]] = shared.get(f[0], 0) + 1
+    return [f[0] if f is not None and (f[1] or shared[f[0]] > 1) else None for f in found]
+
+
 _TOKEN = re.compile(r"([_\-. ]+)")
 
 
@@ -269,14 +317,15 @@ def name_runs(files: list[RunFile]) -> None:
     [('ECNU primary', 'ECNU'), ('ECNU contrastive1', 'ECNU'), ('HITS.01', 'HITS')]
     """
     teams: dict[str, list[RunFile]] = {}
+    top: list[RunFile] = []
     for f in files:
         parts = PurePosixPath(f.rel).parts
         if len(parts) > 1 and parts[0] not in ("..", "/"):
             teams.setdefault(parts[0], []).append(f)
         else:
-            f.name = f.stem
-            m = _TEAM_NN.fullmatch(f.stem)
-            f.team = m["team"] if m else None
+            top.append(f)
+    for f, team in zip(top, stem_teams([f.stem for f in top]), strict=True):
+        f.name, f.team = f.stem, team
     for team, members in teams.items():
         rests = [
             str(PurePosixPath(*PurePosixPath(f.rel).parts[1:]).with_suffix("")) for f in members

@@ -214,4 +214,10 @@ ES: dict[str, str] = {
     "Portuguese": "portugués",
     "Russian": "ruso",
     "Spanish": "español",
+    "1 team": "1 equipo",
+    "{n} teams": "{n} equipos",
+    "1 run": "1 ejecución",
+    "{n} runs": "{n} ejecuciones",
+    "1 baseline": "1 línea base",
+    "{n} baselines": "{n} líneas base",
 }
