@@ -201,7 +201,8 @@ def test_sixteen_teams_of_three_runs_get_sixteen_letters_and_emails(tmp_path):
     )
     res = run_cli(
         tmp_path,
-        *("report", str(gold), "--runs", "runs", "-o", "out", "--format", "json,pdf"),
+        *("report", str(gold), "--runs", "runs", "--name", "gold", "-o", "out"),
+        *("--format", "json,pdf"),
         *("--metric", "accuracy", "--figure-formats", "svg", "-B", "199"),
         *("--emails", "contacts.csv", "--email-from", "Organizers <task@example.org>"),
     )
