@@ -164,27 +164,72 @@ def test_save_rejects_unknown_format(demo, tmp_path):
 # --- content --------------------------------------------------------------------------------------
 
 
-def test_diff_plot_colours_follow_the_zero_rule(demo):
-    red, green = to_rgba(style.CONTAINS_ZERO_COLOR), to_rgba(style.EXCLUDES_ZERO_COLOR)
+def _diff_colours_match_the_stored_verdicts(comp, metric) -> set:
+    """Assert each row of the difference figure is coloured by its Comparison's stored verdict;
+    return the verdicts seen (True, False, None)."""
+    red, green = to_rgba(style.TIED_COLOR), to_rgba(style.DIFFERS_COLOR)
+    grey = to_rgba(style.UNDEFINED_COLOR)
+    fig = figures.diff_plot(comp, metric)
+    colors = hlines(fig, "diff-intervals").get_colors()
+    segs = hlines(fig, "diff-intervals").get_segments()
+    assert len(colors) == len(segs) == len(metric.vs_best)
+    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert labels == [c.b for c in metric.vs_best]
+    seen = set()
+    for c, color, seg in zip(metric.vs_best, colors, segs):
+        want = {True: green, False: red, None: grey}[c.significant]
+        assert tuple(color) == want, (comp.id, c)
+        assert np.allclose(seg[:, 0], [c.ci_low, c.ci_high])
+        seen.add(c.significant)
+    assert any(
+        getattr(line, "get_xdata", None) and list(line.get_xdata()) == [0, 0]
+        for line in fig.axes[0].lines
+    )
+    return seen
+
+
+def test_diff_plot_colours_are_the_stored_verdicts(demo):
     seen = set()
     for comp in demo.competitions:
         for metric in comp.metrics:
-            fig = figures.diff_plot(comp, metric)
-            colors = hlines(fig, "diff-intervals").get_colors()
-            segs = hlines(fig, "diff-intervals").get_segments()
-            assert len(colors) == len(segs) == len(metric.vs_best)
-            labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
-            assert labels == [c.b for c in metric.vs_best]
-            for c, color, seg in zip(metric.vs_best, colors, segs):
-                contains = c.ci_low <= 0 <= c.ci_high
-                assert tuple(color) == (red if contains else green), (comp.id, c)
-                assert np.allclose(seg[:, 0], [c.ci_low, c.ci_high])
-                seen.add(contains)
-            assert any(
-                getattr(line, "get_xdata", None) and list(line.get_xdata()) == [0, 0]
-                for line in fig.axes[0].lines
-            )
-    assert seen == {True, False}, "the demo should exercise both colours"
+            seen |= _diff_colours_match_the_stored_verdicts(comp, metric)
+    assert {True, False} <= seen, "the demo should exercise both colours"
+
+
+def test_diff_plot_draws_tied_where_only_the_uncorrected_ci_excludes_zero():
+    """Bonferroni over the 66 pairs of 12 systems: some uncorrected intervals exclude 0 while the
+    corrected verdict is "tied"; those rows are red (tied), as in the leaderboard."""
+    rng = np.random.default_rng(11)
+    n = 400
+    gold = rng.integers(0, 2, n)
+    preds = [np.where(rng.random(n) < acc, gold, 1 - gold) for acc in np.linspace(0.84, 0.70, 12)]
+    c = make_competition(gold, preds, systems=[f"T{i:02d}.run1" for i in range(12)], cid="bonf")
+    comp = analyze_competition(
+        c, Settings(bootstrap=2000, correction="bonferroni", refine=False), progress=False
+    )
+    metric = comp.primary
+    contrary = [
+        x for x in metric.vs_best if x.significant is False and (x.ci_low > 0 or x.ci_high < 0)
+    ]
+    assert contrary, "the case needs an uncorrected CI excluding 0 with a tied verdict"
+    assert _diff_colours_match_the_stored_verdicts(comp, metric) == {True, False}
+    tied = {s.system for s in metric.scores if s.ties_with_best}
+    assert {x.b for x in contrary} <= tied  # the leaderboard says tied as well
+
+
+def test_diff_plot_draws_a_significant_verdict_green_twin():
+    """The twin: where the stored verdict is significant, the row is green."""
+    rng = np.random.default_rng(12)
+    n = 400
+    gold = rng.integers(0, 2, n)
+    preds = [np.where(rng.random(n) < acc, gold, 1 - gold) for acc in (0.9, 0.7, 0.6)]
+    comp = analyze_competition(
+        make_competition(gold, preds, cid="clear"),
+        Settings(bootstrap=400, correction="bonferroni", refine=False),
+        progress=False,
+    )
+    assert all(x.significant for x in comp.primary.vs_best)
+    assert _diff_colours_match_the_stored_verdicts(comp, comp.primary) == {True}
 
 
 def test_ci_plot_rows_best_first_and_baselines_distinct(demo):

@@ -77,7 +77,6 @@ ES: dict[str, str] = {
     "{subject} cannot be told apart from {other} {at}.": "{subject} no se distingue de {other} {at}.",
     "Too few resamples for {metric}: with {resamples} no p-value can fall below 1/({n} + 1), so the {rule} ({tested} comparisons tested) can never reject at α = {alpha}; every system shares one group and ties with the best whatever the data. Use B = {need} or more.": "Demasiado pocas remuestras para {metric}: con {resamples} ningún valor p puede quedar por debajo de 1/({n} + 1), así que la {rule} ({tested} comparaciones contrastadas) nunca puede rechazar con α = {alpha}; todos los sistemas comparten un grupo y empatan con el mejor, sean cuales sean los datos. Use B = {need} o más.",
     "Scores with their {level} bootstrap confidence intervals, best first.": "Puntuaciones con sus intervalos de confianza bootstrap al {level}, de mejor a peor.",
-    "Differences from the best with their {level} confidence intervals, not corrected for multiple comparisons (positive: the best is better); green intervals exclude 0, which is not the verdict (see the table; rule: {rule}).": "Diferencias con el mejor y sus intervalos de confianza al {level}, sin corregir por comparaciones múltiples (positiva: ventaja del mejor); los intervalos verdes excluyen el 0, lo que no es el veredicto (véase la tabla; regla: {rule}).",
     "Under the reports' rule ({rule}) the ties with the winner in its correction's column are their verdicts; the ties between competitors are not, since the reports test only the comparisons with the best.": "Con la regla de los informes ({rule}), los empates con el ganador en la columna de su corrección son sus veredictos; los empates entre competidores no lo son, pues los informes solo contrastan las comparaciones con el mejor.",
     "The ties with the winner in the column of the reports' correction are their verdicts; the ties between competitors are not (rule: {rule}, baselines included), and can count other ties.": "Los empates con el ganador en la columna de la corrección de los informes son sus veredictos; los empates entre competidores no lo son (regla: {rule}, líneas base incluidas), y pueden contar otros empates.",
     "Bootstrap distribution of the difference between the best system and the runner-up; the p-value in the title is the approximate randomization test's.": "Distribución bootstrap de la diferencia entre el mejor sistema y el segundo; el valor p del título es el de la prueba de aleatorización aproximada.",
@@ -164,8 +163,6 @@ ES: dict[str, str] = {
     "primary, ": "principal, ",
     "score, {level} CI": "puntuación, IC al {level}",
     "every metric (systems in the order of {metric})": "todas las métricas (sistemas en el orden de {metric})",
-    "{level} CI contains 0": "el IC al {level} contiene el 0",
-    "{level} CI excludes 0": "el IC al {level} excluye el 0",
     "region counted in the p-value": "región contada en el valor p",
     "raw p-value(x)": "valor p(x) sin corregir",
     " and ": " y ",
@@ -196,4 +193,8 @@ ES: dict[str, str] = {
     "no resamples": "sin remuestras",
     "; resampled by cluster, {unit}": "; remuestreo por conglomerados, {unit}",
     "warning: {alert}": "aviso: {alert}",
+    # figures (diff_plot's legend and caption by the stored verdict)
+    "tied with the best": "empatado con el mejor",
+    "significantly different from the best": "significativamente distinto del mejor",
+    "Differences from the best with their {level} confidence intervals, not corrected for multiple comparisons (positive: the best is better); the colours are the verdicts of the table (rule: {rule}): green differs significantly from the best, red ties with it.": "Diferencias con el mejor y sus intervalos de confianza al {level}, sin corregir por comparaciones múltiples (positiva: ventaja del mejor); los colores son los veredictos de la tabla (regla: {rule}): verde difiere significativamente del mejor, rojo empata con él.",
 }

@@ -38,14 +38,14 @@ from compreport.report.figures import FIGURE_FORMATS
 from compreport.report.figures.glyphs import held_glyph_warnings, warn_missing_glyphs
 from compreport.report.figures.heatmaps import confusion_plot, pairs_plot
 from compreport.report.figures.style import (
-    CONTAINS_ZERO_COLOR,
-    EXCLUDES_ZERO_COLOR,
+    DIFFERS_COLOR,
     METADATA,
     OKABE_ITO,
     PNG_DPI,
     RC,
     ROW_IN,
     TEXT,
+    TIED_COLOR,
     UNDEFINED_COLOR,
     ReportFigure,
     ci_legend_handles,
@@ -110,9 +110,12 @@ def ci_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float =
 def diff_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float = 0.95) -> Figure:
     """CIs of the differences from the best (paper Fig. 2), one row per other system.
 
-    Vermillion ("red") where the CI contains 0, bluish green ("green") where it excludes 0;
-    a vertical line at 0. Differences are oriented so positive means the best is better.
-    The intervals are the LineCollection with gid ``"diff-intervals"`` (segment i =
+    Each row is coloured by its stored verdict (``Comparison.significant``, the report's
+    correction and family), never by whether its uncorrected interval excludes 0: bluish green
+    ("green", filled point) where it differs significantly from the best, vermillion ("red", open
+    point) where it ties with the best, grey where the comparison is not tested or undefined; a
+    vertical line at 0. Differences are oriented so positive means the best is better. The
+    intervals are the LineCollection with gid ``"diff-intervals"`` (segment i =
     ``metric.vs_best[i]``).
     """
     comps = list(metric.vs_best)
@@ -121,13 +124,11 @@ def diff_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float
     fig = new_figure(4.4 + label_width(names), 1.6 + ROW_IN * max(m, 1))
     ax = fig.add_subplot()
     y = np.arange(m)
-    defined = np.array(
-        [np.isfinite(c.ci_low) and np.isfinite(c.ci_high) for c in comps], dtype=bool
-    )
-    zero = defined & ~np.array([c.excludes_zero for c in comps], dtype=bool)  # the stored verdict
+    differs = np.array([c.significant is True for c in comps], dtype=bool)
+    tied = np.array([c.significant is False for c in comps], dtype=bool)
+    untested = ~differs & ~tied
     colors = [
-        CONTAINS_ZERO_COLOR if z else EXCLUDES_ZERO_COLOR if d else UNDEFINED_COLOR
-        for z, d in zip(zero, defined)
+        DIFFERS_COLOR if d else TIED_COLOR if t else UNDEFINED_COLOR for d, t in zip(differs, tied)
     ]
     ax.axvline(0, color=OKABE_ITO["black"], linewidth=0.8, zorder=1)
     ax.hlines(
@@ -140,9 +141,9 @@ def diff_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float
     )
     diff = np.array([c.diff for c in comps], dtype=float)
     for sel, color, face, what in (
-        (zero, CONTAINS_ZERO_COLOR, "white", "contains-zero"),
-        (~zero & defined, EXCLUDES_ZERO_COLOR, EXCLUDES_ZERO_COLOR, "excludes-zero"),
-        (~defined, UNDEFINED_COLOR, UNDEFINED_COLOR, "undefined"),
+        (tied, TIED_COLOR, "white", "tied"),
+        (differs, DIFFERS_COLOR, DIFFERS_COLOR, "differs"),
+        (untested, UNDEFINED_COLOR, UNDEFINED_COLOR, "untested"),
     ):
         if sel.any():
             ax.plot(
@@ -183,25 +184,37 @@ def diff_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float
         Line2D(
             [],
             [],
-            color=CONTAINS_ZERO_COLOR,
+            color=TIED_COLOR,
             marker="o",
             markerfacecolor="white",
             markersize=4.5,
             markeredgewidth=1.2,
             linewidth=1.8,
-            label=tr("{level} CI contains 0", level=pct(level)),
+            label=tr("tied with the best"),
         ),
         Line2D(
             [],
             [],
-            color=EXCLUDES_ZERO_COLOR,
+            color=DIFFERS_COLOR,
             marker="o",
             markersize=4.5,
             linewidth=1.8,
-            label=tr("{level} CI excludes 0", level=pct(level)),
+            label=tr("significantly different from the best"),
         ),
     ]
-    fig.legend(handles=handles, loc="outside lower center", ncols=2)
+    if untested.any():
+        handles.append(
+            Line2D(
+                [],
+                [],
+                color=UNDEFINED_COLOR,
+                marker="o",
+                markersize=4.5,
+                linewidth=1.8,
+                label=tr("not tested"),
+            )
+        )
+    fig.legend(handles=handles, loc="outside lower center", ncols=len(handles))
     return fig
 
 

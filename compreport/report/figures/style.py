@@ -43,11 +43,11 @@ OKABE_ITO = {
 #: Participant systems and baselines in the CI plots.
 SYSTEM_COLOR = OKABE_ITO["blue"]
 BASELINE_COLOR = OKABE_ITO["orange"]
-#: Difference plot (paper Fig. 2): "red" = the CI of the difference contains 0, "green" = it does
-#: not.
-CONTAINS_ZERO_COLOR = OKABE_ITO["vermillion"]
-EXCLUDES_ZERO_COLOR = OKABE_ITO["bluish_green"]
-#: An interval that is not defined (no replicates, B = 0): its point only, in grey.
+#: Difference plot (paper Fig. 2), by the stored verdict: "red" = tied with the best, "green" =
+#: significantly different from it.
+TIED_COLOR = OKABE_ITO["vermillion"]
+DIFFERS_COLOR = OKABE_ITO["bluish_green"]
+#: A comparison that is not tested or an interval that is not defined (B = 0): grey.
 UNDEFINED_COLOR = "#999999"
 
 PNG_DPI = 200
