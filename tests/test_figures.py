@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -797,3 +798,54 @@ def test_lean_pdf_fonts_nested_and_threaded_share_one_patch(hostile, tmp_path):
         t.join(10)  # the first block ends while this one runs
         assert save("threaded.pdf") == one
     assert (pdf_ps.subset, pdf_ps.get_glyphs_subset) == before
+
+
+# --- matplotlib's folder -------------------------------------------------------------------------
+
+API_FIGURES = """
+import os, sys
+import compreport as cr
+data = cr.load(sys.argv[1])
+a = cr.analyze(data, bootstrap=50, seed=0)
+cr.Report(a).write(sys.argv[2], ["html"], figure_formats=["svg"])
+print(os.environ.get("MPLCONFIGDIR", ""))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("home", ["file", "folder"])
+def test_api_with_an_unwritable_home_gives_matplotlib_a_private_folder(tmp_path, home):
+    """Through the API (no command line): a HOME that cannot hold matplotlib's folders (a file,
+    which stops root as well) gives matplotlib a private folder of the temporary folder, with no
+    message of matplotlib's; the twin: a HOME that can be written is left to matplotlib."""
+    (tmp_path / "tmp").mkdir()
+    if home == "file":
+        (tmp_path / "home").write_text("")
+    else:
+        (tmp_path / "home").mkdir()
+    env = {
+        k: v for k, v in os.environ.items() if k != "MPLCONFIGDIR" and not k.startswith("XDG_")
+    } | {
+        "HOME": str(tmp_path / "home"),
+        "TMPDIR": str(tmp_path / "tmp"),
+        "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
+    }
+    src = str(demo_workshop_dir() / "stance-eu")
+    res = subprocess.run(
+        [sys.executable, "-c", API_FIGURES, src, str(tmp_path / "out")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert res.returncode == 0, res.stderr
+    assert "Matplotlib created a temporary cache" not in res.stderr
+    assert "is not a writable directory" not in res.stderr
+    assert any(p.suffix == ".svg" for p in (tmp_path / "out").rglob("*"))
+    private = tmp_path / "tmp" / f"compreport-matplotlib-{os.getuid()}"
+    if home == "file":
+        assert res.stdout.strip() == str(private)
+        assert (private.stat().st_mode & 0o777) == 0o700 and any(private.iterdir())
+    else:
+        assert res.stdout.strip() == "" and not private.exists()
+        assert (tmp_path / "home" / ".cache" / "matplotlib").is_dir()
