@@ -145,7 +145,6 @@ ES: dict[str, str] = {
     "baseline: score and {level} CI": "línea base: puntuación e IC al {level}",
     "predicted label": "etiqueta predicha",
     "gold class": "clase de referencia",
-    "rank": "posición",
     "pairs of systems by {metric}: significance of the difference": "pares de sistemas por {metric}: significación de la diferencia",
     "corrected p-value (the report's rule)": "valor p corregido (la regla del informe)",
     "confusion matrix of {system}\n(the best by {metric})": "matriz de confusión de {system}\n(el mejor por {metric})",
@@ -197,4 +196,6 @@ ES: dict[str, str] = {
     "tied with the best": "empatado con el mejor",
     "significantly different from the best": "significativamente distinto del mejor",
     "Differences from the best with their {level} confidence intervals, not corrected for multiple comparisons (positive: the best is better); the colours are the verdicts of the table (rule: {rule}): green differs significantly from the best, red ties with it.": "Diferencias con el mejor y sus intervalos de confianza al {level}, sin corregir por comparaciones múltiples (positiva: ventaja del mejor); los colores son los veredictos de la tabla (regla: {rule}): verde difiere significativamente del mejor, rojo empata con él.",
+    "(systems {first}–{last} of {m})": "(sistemas {first}–{last} de {m})",
+    "position in the leaderboard": "posición en la clasificación",
 }
