@@ -192,4 +192,5 @@ ES: dict[str, str] = {
     "their scores are undefined": "sus puntuaciones no están definidas",
     "with B = 0 no resamples were drawn, so no pair is tested": "con B = 0 no se extrajeron remuestras, así que no se contrasta ningún par",
     "competition id {id}": "identificador de competición {id}",
+    "Full size": "A tamaño completo",
 }
