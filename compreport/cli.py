@@ -265,43 +265,6 @@ def _escape_unencodable() -> None:
                 reconfigure(errors="backslashreplace")
 
 
-def _matplotlib_config_dir() -> None:
-    """Give matplotlib a private folder (``MPLCONFIGDIR``) when ``MPLCONFIGDIR`` is unset and the
-    folders it would use for its configuration and font cache cannot be written (a read-only or
-    missing HOME): matplotlib would otherwise print two lines of its own on every run and rebuild
-    its font cache each time. The folder is ``compreport-matplotlib-UID`` in the temporary folder,
-    used only if this user owns it and no one else may write it (else a new one)."""
-    import stat
-    import tempfile
-
-    if os.environ.get("MPLCONFIGDIR"):
-        return
-    try:
-        home = Path.home()
-    except (RuntimeError, KeyError):  # no HOME and no password entry
-        home = None
-    if home is not None:
-        if sys.platform.startswith(("linux", "freebsd")):
-            bases = [os.environ.get(v) or str(home / d) for v, d in _XDG]
-            wanted = [Path(b, "matplotlib") for b in bases]
-        else:
-            wanted = [home / ".matplotlib"]
-        if all(_could_write(p) for p in wanted):
-            return
-    uid = os.getuid() if hasattr(os, "getuid") else 0
-    private = Path(tempfile.gettempdir(), f"compreport-matplotlib-{uid}")
-    with contextlib.suppress(OSError):
-        os.mkdir(private, 0o700)
-    try:
-        st = os.lstat(private)
-        mine = stat.S_ISDIR(st.st_mode) and st.st_uid == uid and not st.st_mode & 0o022
-    except OSError:
-        mine = False
-    if not mine:  # someone else's, or a link: a fresh folder of this run's own
-        private = Path(tempfile.mkdtemp(prefix="compreport-matplotlib-"))
-    os.environ["MPLCONFIGDIR"] = str(private)
-
-
 def _matplotlib_notes() -> None:
     """Show matplotlib's log messages of level WARNING and above (its font cache being built, a
     font not found) as ``note: matplotlib: ...`` lines, escaped like every message, instead of
@@ -319,19 +282,6 @@ def _matplotlib_notes() -> None:
 
     logger.addHandler(_Notes(logging.WARNING))
     logger.propagate = False
-
-
-#: The XDG variables and their defaults under HOME behind matplotlib's configuration and cache.
-_XDG = (("XDG_CONFIG_HOME", ".config"), ("XDG_CACHE_HOME", ".cache"))
-
-
-def _could_write(path: Path) -> bool:
-    """Whether folder ``path`` exists and can be written, or could be created (its nearest
-    existing ancestor is a folder that can be written)."""
-    path = Path(os.path.abspath(path))
-    while not os.path.lexists(path) and path.parent != path:
-        path = path.parent
-    return path.is_dir() and os.access(path, os.W_OK | os.X_OK)
 
 
 def _print_leaderboards(report) -> None:
@@ -575,7 +525,6 @@ def main(argv: list[str] | None = None) -> int:
     _escape_unencodable()
     args = build_parser().parse_args(argv)
     warnings.showwarning = _show_warning
-    _matplotlib_config_dir()
     _matplotlib_notes()
     try:
         previous = signal.signal(signal.SIGTERM, _on_sigterm(os.getpid()))

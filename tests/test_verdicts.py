@@ -588,14 +588,14 @@ def test_the_summary_says_its_ties_are_not_the_verdicts(twelve, demo):
 
 
 def test_the_difference_figure_and_the_methods_name_the_rule_behind_verdicts():
-    """The difference figure colours intervals by whether they exclude 0 (uncorrected), which is not
-    the verdict: its caption says so and names the rule; the methods text says the competitiveness
-    ties between competitors can differ from the verdicts, and what each family controls."""
+    """The difference figure colours intervals by the stored verdicts: its caption says so and
+    names the rule; the methods text says the competitiveness ties between competitors can differ
+    from the verdicts, and what each family controls."""
     s = Settings(bootstrap=1000, correction="holm", family="all-pairs")
     caption = prose.figure_caption("diff", s)
     assert (
-        "green intervals exclude 0, which is not the verdict (see the table; rule: Holm correction "
-        "over all pairs of systems)" in caption
+        "the colours are the verdicts of the table (rule: Holm correction over all pairs of "
+        "systems): green differs significantly from the best, red ties with it" in caption
     )
     none = prose.figure_caption("diff", Settings(bootstrap=1000, correction="none"))
     assert "rule: uncorrected p-values, with no correction for multiple comparisons" in none

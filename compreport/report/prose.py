@@ -639,8 +639,8 @@ FIGURE_CAPTIONS = {
     "ci": N_("Scores with their {level} bootstrap confidence intervals, best first."),
     "diff": N_(
         "Differences from the best with their {level} confidence intervals, not corrected for "
-        "multiple comparisons (positive: the best is better); green intervals exclude 0, which is "
-        "not the verdict (see the table; rule: {rule})."
+        "multiple comparisons (positive: the best is better); the colours are the verdicts of the "
+        "table (rule: {rule}): green differs significantly from the best, red ties with it."
     ),
     "dist": N_(
         "Bootstrap distribution of the difference between the best system and the runner-up; the "

@@ -207,4 +207,5 @@ ES: dict[str, str] = {
     "él una letra de grupo de significación.",
     "None: every other system is significantly different from it{mark}.": "Ninguno: todos los demás sistemas son significativamente diferentes de él{mark}.",
     "Method:": "Método:",
+    "Full size": "A tamaño completo",
 }

@@ -136,6 +136,8 @@ def appendix(
         for stem, _, _ in _language_blocks(analysis):
             doc.append(NoEscape(f"\n\\input{{summary/ci-{stem}.tex}}\n"))
     fig_pos = "[htbp]" if lay.twocolumn else "[H]"  # one column: figures in order, as tables
+    # figures are drawn at most a one-column text wide: across both columns of a two-column style
+    fig_env = "figure*" if lay.twocolumn else "figure"
     for comp in analysis.competitions:
         doc.append(barrier)
         with doc.create(Section(NoEscape(escape(comp.name)), label=False)):
@@ -167,11 +169,11 @@ def appendix(
                         )
                         doc.append(
                             NoEscape(
-                                f"\n\\begin{{figure}}{fig_pos}\\centering\n"
+                                f"\n\\begin{{{fig_env}}}{fig_pos}\\centering\n"
                                 "\\includegraphics[width=\\linewidth,height=0.8\\textheight,"
                                 f"keepaspectratio]{{{rel}}}\n"
                                 f"\\caption{{{caption}}}\\label{{fig:{prefix}:{comp.id}-{stem}}}\n"
-                                "\\end{figure}\n"
+                                f"\\end{{{fig_env}}}\n"
                             )
                         )
         # one column: a competition starts a page; two: the next barrier only (a \clearpage

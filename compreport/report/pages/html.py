@@ -25,7 +25,7 @@ from compreport.language import count, current, tr
 from compreport.language import vocabulary as vocab
 from compreport.output import files
 from compreport.report import model, prose, references
-from compreport.report.figures.gallery import Gallery
+from compreport.report.figures.gallery import Gallery, whole_stem
 from compreport.report.metricnames import metric_label, metric_title
 from compreport.report.naming import competition_dir, metric_stems, pairs_file, pieces
 from compreport.resources import templates_dir
@@ -262,11 +262,12 @@ def figure_blocks(
     per_metric: dict[str, list] = {ma.name: [] for ma in comp.metrics}
     others: list = []
     for i, stem in enumerate(gallery.stems(comp)):
-        kind, _, rest = stem.partition("-")
+        kind, _, rest = whole_stem(stem).partition("-")  # a part goes with its metric
         item = {
             "stem": stem,
             "svg": svg_markup(gallery.svg(comp.id, stem), f"f{i}-", for_pdf),
             "caption": prose.figure_caption(kind, analysis.settings),
+            "full": None if for_pdf else gallery.full_size(comp.id, stem),
         }
         (per_metric[stems[rest]] if rest in stems else others).append(item)
     return per_metric, others
