@@ -45,6 +45,7 @@ OPTIONS = {
     "exclude": ("--exclude", "exclude", "[{!r}]"),
     "missing": ("--missing", "missing", "{!r}"),
     "name": ("--name", "name", "{!r}"),
+    "scheduler": ("--scheduler", "scheduler", "{!r}"),
 }
 
 
