@@ -45,8 +45,13 @@ try:
     out = workers.run_tasks(tasks, jobs=2)
 except ValueError as exc:
     out = str(exc)
-children = [p for p in os.listdir("/proc") if p.isdigit()
-            and open(f"/proc/{p}/stat").read().split(") ")[1].split()[1] == str(os.getpid())]
+def parent(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(") ", 1)[1].split()[1]
+    except OSError:  # ended meanwhile
+        return None
+children = [p for p in os.listdir("/proc") if p.isdigit() and parent(p) == str(os.getpid())]
 print(json.dumps({"result": out, "seconds": time.monotonic() - start,
                   "threads": threading.active_count(), "children": children}))
 """
