@@ -10,8 +10,9 @@ competitions of a workshop (one task each) or the blocks of replicates of a sing
   seeded stream, whatever process draws it, and every task runs with BLAS on one thread (as
   :func:`compreport.stats.analysis.analyze_competition` does), so results.json is byte for byte
   the one of a local run with the same seed. The scheduler is therefore not recorded in it.
-* Tasks and what they share are pickled (cloudpickle) to the workers, which must be able to
-  import the same version of compreport; user metric files travel by value.
+* Tasks and what they share are pickled (cloudpickle) to the workers, which must run the same
+  version of compreport (checked when connecting) and have what metric files import; the
+  metric files themselves travel by value.
 * Warnings raised in a task are recorded there and re-issued here, in task order; tasks run with
   the caller's language and naming of options (the :mod:`contextvars` of
   :mod:`compreport.language`).
@@ -158,6 +159,7 @@ def connect(address: str | None, jobs: int = 1) -> Iterator[Any]:
         else:
             _probe(address)
             client = distributed.Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+            _check_versions(client, address)
     except (OSError, ValueError, TypeError) as exc:
         if cluster is not None:
             cluster.close()
@@ -205,6 +207,36 @@ def _probe(address: str) -> None:
     if not isinstance(who, dict) or who.get("type") != "Scheduler":
         kind = who.get("type") if isinstance(who, dict) else type(who).__name__
         raise OSError(f"it is not a dask scheduler (a {kind!r})")
+
+
+def version() -> str:
+    """This process' compreport version (run on every worker by :func:`_check_versions`)."""
+    from compreport._version import __version__
+
+    return __version__
+
+
+def _check_versions(client, address: str) -> None:
+    """:class:`~compreport.errors.InputError` unless every worker of ``client`` runs this version
+    of compreport (another version could give other numbers)."""
+    try:
+        found = client.run(version)
+    except Exception as exc:  # a worker that cannot import compreport, or lost meanwhile
+        client.close()
+        raise InputError(
+            f"the workers of the dask scheduler at {address!r} cannot run compreport "
+            f"({type(exc).__name__}: {exc}); install compreport {version()} with its dask extra "
+            f"on every worker"
+        ) from None
+    other = {worker: v for worker, v in found.items() if v != version()}
+    if other:
+        client.close()
+        worker, v = sorted(other.items())[0]
+        raise InputError(
+            f"{len(other)} worker(s) of the dask scheduler at {address!r} run compreport {v} "
+            f"({worker}), this is {version()}: install the same version on every worker, or "
+            f"the numbers could differ"
+        )
 
 
 def _carried() -> dict[str, Any]:
@@ -314,12 +346,16 @@ def cluster_map(
                 if failed is not None:
                     future = failed  # the first failure stops the run at once
                     break
-                if client.status != "running":
+                try:
+                    workers = client.nthreads() if client.status == "running" else None
+                except OSError:
+                    workers = None
+                if workers is None:
                     raise InputError(
                         f"the connection to the dask scheduler was lost while {what} "
                         f"({finished} of {len(items)} done)"
                     )
-                if client.nthreads():
+                if workers:
                     no_workers_since = None
                 elif no_workers_since is None:
                     no_workers_since = time.monotonic()
@@ -329,6 +365,12 @@ def cluster_map(
                 result, caught = future.result()
             except KilledWorker as exc:
                 raise _lost(what, finished, len(items), "its process ended") from exc
+            except ImportError as exc:  # compreport, or what a metric file imports, missing there
+                raise InputError(
+                    f"a dask worker could not run the work while {what}: {exc}; install "
+                    f"compreport {version()} with its dask extra, and what the metric files "
+                    f"import, on every worker"
+                ) from None
             except distributed.client.FutureCancelledError:
                 raise InputError(
                     f"the dask scheduler cancelled the work while {what} "

@@ -215,6 +215,49 @@ def test_scheduler_value_must_be_an_address(tmp_path, value):
     assert crd.check_scheduler("tcp://10.0.0.5:8786") == "tcp://10.0.0.5:8786"
 
 
+def test_workers_of_another_compreport_version_are_refused(tmp_path):
+    """A scheduler whose worker (a real ``dask worker`` process) imports a copy of compreport of
+    another version: one error naming both versions before any work, OUT not written; the twin,
+    a worker of this version on the same scheduler, runs the report."""
+    import shutil
+
+    copy = tmp_path / "other"
+    shutil.copytree(ROOT / "compreport", copy / "compreport")
+    (copy / "compreport" / "_version.py").write_text('__version__ = "0.0.1"\n', encoding="utf-8")
+    _layout(tmp_path)
+    argv = ["report", "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--format", "json"]
+    argv += ["-B", "100", "-o", "out"]
+    with (
+        distributed.LocalCluster(
+            n_workers=0, host="127.0.0.1", dashboard_address="127.0.0.1:0",
+            silence_logs=logging.CRITICAL,
+        ) as local,
+        distributed.Client(local, set_as_default=False) as client,
+    ):  # fmt: skip
+        for where, ok in ((copy, False), (ROOT, True)):
+            worker = subprocess.Popen(
+                [sys.executable, "-m", "distributed.cli.dask_worker", local.scheduler_address,
+                 "--no-nanny", "--nthreads", "1", "--no-dashboard"],
+                env=dict(os.environ, PYTHONPATH=str(where)),
+                cwd=tmp_path,  # `-m` puts the working directory first on sys.path
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )  # fmt: skip
+            try:
+                client.wait_for_workers(1, timeout=120)
+                res = run_cli(tmp_path, *argv, "--scheduler", local.scheduler_address)
+            finally:
+                worker.terminate()
+                worker.wait(timeout=60)
+                deadline = time.monotonic() + 60
+                while client.nthreads() and time.monotonic() < deadline:
+                    time.sleep(0.2)
+            if ok:
+                assert _json(tmp_path, "out", res)
+            else:
+                _one_error(res, tmp_path, "run compreport 0.0.1", f"this is {cr.__version__}")
+
+
 def _report_process(tmp: Path, marks: Path, B: int) -> subprocess.Popen:
     """``compreport report`` with ``--scheduler local --jobs 2`` in a real process (its own
     cluster), the user metric marking the processes that score it."""
