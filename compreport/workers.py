@@ -10,6 +10,8 @@ deterministic on its own; byte-identical files are tested with 1 and 2 workers).
 * Warnings raised in a worker (matplotlib's missing-glyph warning for a team name holding a control
   character, say) are recorded there and re-issued in the caller, in task order.
 * Workers ignore Ctrl-C (the caller stops them), so an interrupted run prints one ``error:`` line.
+  They die of SIGTERM outright, whatever they are doing; one still running :data:`STOP_GRACE`
+  seconds after the caller stopped it is killed.
 * A worker that dies (killed for lack of memory, a crash in a library) is one
   :class:`~compreport.errors.InputError`, not a run that waits forever.
 * An OSError raised while a task handled another error (matplotlib turns a full disk into an
