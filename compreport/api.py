@@ -27,6 +27,7 @@ import dataclasses
 import os
 from dataclasses import dataclass, field
 
+from compreport.distributed import check_scheduler
 from compreport.errors import InputError, warn
 from compreport.inputs.competition import Competition, CompetitionInfo, MetricSpec
 from compreport.language.caller import option
@@ -485,6 +486,7 @@ def analyze(
     refine: bool | None = None,
     jobs: int = 1,
     progress: bool | None = False,
+    scheduler: str | None = None,
 ) -> Analysis:
     """Run the paired bootstrap and decide every verdict, as ``compreport report`` does.
 
@@ -530,6 +532,11 @@ def analyze(
         they draw its blocks of resamples. The numbers do not depend on it.
     progress : bool or None, default False
         Show a progress bar on stderr (None: when stderr is a terminal).
+    scheduler : str, optional
+        Run on a dask.distributed cluster (the ``dask`` extra): the address of its scheduler
+        (``"tcp://host:8786"``), or ``"local"`` for a cluster of ``jobs`` worker processes on this
+        machine. Its tasks are the competitions, or a single competition's blocks of resamples;
+        the numbers are those of a run without it.
 
     Returns
     -------
@@ -580,6 +587,7 @@ def analyze(
             for c in comps
         ]
     jobs = check_jobs(jobs)
+    scheduler = check_scheduler(scheduler)
     if progress is not None and not isinstance(progress, bool):
         raise InputError(f"`progress` must be True, False or None; got {progress!r}")
     seen: dict[str, str] = {}
@@ -608,7 +616,14 @@ def analyze(
     from compreport.stats.analysis import analyze as run
 
     settings = make_settings(given, "analyze", base=make_settings(inputs.settings, "spec"))
-    analysis = run(comps, settings, jobs=int(jobs), progress=progress, workshop=inputs.workshop)
+    analysis = run(
+        comps,
+        settings,
+        jobs=int(jobs),
+        progress=progress,
+        workshop=inputs.workshop,
+        scheduler=scheduler,
+    )
     # Report.write will not write over the files read, nor where runs are read
     analysis.sources = dataclasses.replace(inputs, competitions=comps).files
     analysis.scanned = list(dict.fromkeys(s for c in comps for s in c.scanned))

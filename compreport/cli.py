@@ -94,6 +94,10 @@ def _check_options(args) -> None:
     args.given = _cli_settings(args)
     if args.jobs is not None:
         args.jobs = whole_number(from_text(args.jobs, whole=True), "--jobs", 1)
+    if getattr(args, "scheduler", None) is not None:
+        from compreport.distributed import check_scheduler
+
+        args.scheduler = check_scheduler(args.scheduler)
     args.decimals = whole_number(from_text(args.decimals, whole=True), "--decimals", 0, 10)
     args.diff_decimals = whole_number(
         from_text(args.diff_decimals, whole=True), "--diff-decimals", 0, 10
@@ -176,8 +180,14 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
         from compreport.workers import default_jobs
 
         several = len(loaded.competitions) > 1 or loaded.competitions[0].n >= BIG_N
-        jobs = args.jobs or (default_jobs() if several else 1)
-        analysis = analyze(loaded, jobs=jobs, progress=False if args.quiet else None, **given)
+        jobs = args.jobs or (default_jobs() if several or args.scheduler == "local" else 1)
+        analysis = analyze(
+            loaded,
+            jobs=jobs,
+            progress=False if args.quiet else None,
+            scheduler=args.scheduler,
+            **given,
+        )
         say(f"analysed: {analysis.settings.bootstrap} resamples, {analysis.settings.rule}")
         report = Report(
             analysis,

@@ -237,6 +237,15 @@ def _add_stats_options(p: argparse.ArgumentParser) -> None:
         "documents drawn, N at once; a single competition's per-resample metrics use N only when "
         "given; the files do not depend on N",
     )
+    g.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help="analyse on a dask.distributed cluster (pip install 'compreport[dask]'): the address "
+        "of its scheduler (tcp://host:8786), or 'local' for a cluster of --jobs worker processes "
+        "on this machine; its tasks are the competitions, or a single competition's blocks of "
+        "resamples; the numbers do not depend on it",
+    )
 
 
 def _add_output_options(p: argparse.ArgumentParser) -> None:

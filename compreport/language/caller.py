@@ -49,6 +49,7 @@ OPTIONS = {
     "name": ("--name", "name", "{!r}"),
     "phase": ("--phase", "phase", "{}"),
     "submissions": ("--submissions", "submissions", "{!r}"),
+    "scheduler": ("--scheduler", "scheduler", "{!r}"),
 }
 
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from compreport import interrupts
+from compreport import distributed, interrupts
 from compreport.inputs.clusters import Clusters
 from compreport.language.caller import option
 from compreport.stats.memory import check_memory, memory_parts
@@ -184,8 +184,13 @@ _WORK: dict = {}
 def _block(task: tuple[int, int]) -> tuple[dict, np.ndarray | None]:
     """Block ``k`` of the run in :data:`_WORK`, without its first ``skip`` rows: the replicates of
     every metric (metric index -> (rows, m)) and the randomization rounds' statistics (or None)."""
+    return _block_of(_WORK, task)
+
+
+def _block_of(w_: dict, task: tuple[int, int]) -> tuple[dict, np.ndarray | None]:
+    """Block ``k`` of the run whose state is ``w_`` (:data:`_WORK`'s keys), without its first
+    ``skip`` rows (a task of a dask cluster: :func:`compreport.distributed.cluster_map`)."""
     k, skip = task
-    w_ = _WORK
     rs: Resampler = w_["resampler"]
     clusters: Clusters | None = w_["clusters"]
     out: dict = {}
@@ -403,9 +408,9 @@ def run(
     blocks = [(k, lo, hi) for k, (lo, hi) in enumerate(rs.blocks()) if hi > start]
     bar = progress_bar(stage if show_progress(progress) else None, B - start, "replicate")
 
-    # blocks are drawn here or, with jobs > 1, by forked workers: each block has its own stream, so
-    # the numbers do not depend on where it was drawn
-    _WORK.update(
+    # blocks are drawn here, with jobs > 1 by forked workers, or on a dask cluster: each block has
+    # its own stream, so the numbers do not depend on where it was drawn
+    work = dict(
         resampler=rs,
         clusters=clusters,
         decomp=bool(decomp),
@@ -428,7 +433,12 @@ def run(
         ),
     )
     tasks = [(k, max(start - lo, 0)) for k, lo, _ in blocks]  # skip: rows of a block before `start`
-    results = forked_map(_block, tasks, jobs, f"drawing the resamples ({label})")
+    what = f"drawing the resamples ({label})"
+    if distributed.current() is not None and tasks:
+        results = distributed.cluster_map(_block_of, tasks, what, shared=work)
+    else:
+        _WORK.update(work)
+        results = forked_map(_block, tasks, jobs, what)
     try:
         for (_, lo, hi), (_, skip), (values, rounds) in zip(blocks, tasks, results):
             # Ctrl-C or SIGTERM recorded: stop between blocks (the pool is terminated below)
