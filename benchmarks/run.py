@@ -9,6 +9,8 @@
                                           # and the default, against --format json; 300 systems
     python benchmarks/run.py --scale      # issue 30: 2,000 runs of 30 items (refused at once), and
                                           # the most systems analysed at once (447), -B 200
+    python benchmarks/run.py --dask       # issue 28: --scheduler local against the local pool: a
+                                          # workshop of 100 competitions, and 10^6 items
 
 Prints wall time (median of repeats for the process), peak resident memory of the process, and
 the time of the statistics alone (analysis in-process, inputs already loaded), each with the
@@ -541,6 +543,43 @@ def clusters(repeat: int) -> None:
         print(f"{label}: {statistics.median(times):.2f} s ({load()})", flush=True)
 
 
+def dask_vs_pool(tmp: Path, repeat: int) -> None:
+    """Issue 28: ``--scheduler local`` (a dask LocalCluster of ``--jobs`` workers, started by the
+    process) against the local pool of as many forked workers: a workshop of 100 generated
+    competitions (2,000 items, 10 systems, 3 classes, accuracy + macro-F1, B = 2,000) and one
+    competition of 1,000,000 items (5 systems, 3 classes, macro-F1, B = 1,000, its blocks of
+    replicates as the tasks). Whole-process wall time (median) and whether results.json is the same
+    byte for byte."""
+    import statistics
+
+    jobs = str(len(os.sched_getaffinity(0)))
+    cases = []
+    paths = [dataset(tmp, f"c{i:03d}", 2000, 10, 3) for i in range(100)]
+    cases.append(("workshop of 100 competitions", paths, "accuracy,macro_f1", 2000))
+    cases.append(("1,000,000 items", [dataset(tmp, "big", 1_000_000, 5, 3)], "macro_f1", 1000))
+    print(f"\ndask LocalCluster vs the local pool (whole process, --jobs {jobs}, json, -q):")
+    for case, (label, inputs, metrics, B) in enumerate(cases):
+        walls, results = {}, {}
+        for how, extra in (("pool", []), ("dask", ["--scheduler", "local"])):
+            times = []
+            for k in range(repeat):
+                out = tmp / f"out-{case}-{how}-{k}"
+                cmd = [sys.executable, "-m", "compreport", "report", *map(str, inputs)]
+                cmd += ["--id", "id", "--metric", metrics, "-B", str(B), "--format", "json"]
+                cmd += ["-o", str(out), "-q", "--jobs", jobs, *extra]
+                t = time.perf_counter()
+                subprocess.run(cmd, check=True)
+                times.append(time.perf_counter() - t)
+                results[how] = (out / "results.json").read_bytes()
+            walls[how] = statistics.median(times)
+        same = "identical" if results["pool"] == results["dask"] else "DIFFERENT"
+        print(
+            f"{label}, {metrics}, B={B}: pool {walls['pool']:.1f} s, dask {walls['dask']:.1f} s "
+            f"({walls['dask'] / walls['pool']:.2f}x); results.json {same} ({load()})",
+            flush=True,
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--compstats", action="store_true")
@@ -561,6 +600,11 @@ def main() -> None:
     ap.add_argument("--verdicts", action="store_true", help="only the defaults at scale (issue 26)")
     ap.add_argument(
         "--scale", action="store_true", help="only 2,000 runs of 30 items and 447 (issue 30)"
+    )
+    ap.add_argument(
+        "--dask",
+        action="store_true",
+        help="only --scheduler local against the local pool (issue 28; the `dask` extra)",
     )
     args = ap.parse_args()
     r = args.repeat
@@ -587,6 +631,9 @@ def main() -> None:
             return
         if args.scale:
             scale(tmp, r)
+            return
+        if args.dask:
+            dask_vs_pool(tmp, r)
             return
         exist = dataset(tmp, "exist", 4368, 31, 2)
         wall, peak, busy = process(exist, "accuracy,macro_f1", repeat=r)

@@ -14,7 +14,8 @@ Stages (data flows one way): :mod:`compreport.inputs` reads inputs into
 :mod:`compreport.stats` turns predictions into sufficient statistics, resamples them and decides
 every verdict once into an :class:`~compreport.stats.results.Analysis` (:func:`analyze`, or
 :func:`validate` for the scores alone; results.json); :mod:`compreport.report` renders it without
-deciding anything (:class:`Report`). :func:`list_metrics` lists the metrics known by name.
+deciding anything (:class:`Report`). :func:`plan` sizes next year's test set; :func:`list_metrics`
+lists the metrics known by name.
 Settings are validated in :mod:`compreport.settings`; the names of corrections, families, CI
 methods and tests live in :mod:`compreport.language.vocabulary`; every problem raises
 :class:`InputError`.
@@ -28,6 +29,7 @@ from compreport.api import (
     from_frame,
     list_metrics,
     load,
+    plan,
     validate,
 )
 from compreport.errors import InputError
@@ -47,5 +49,6 @@ __all__ = [
     "from_frame",
     "list_metrics",
     "load",
+    "plan",
     "validate",
 ]

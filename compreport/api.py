@@ -27,6 +27,7 @@ import dataclasses
 import os
 from dataclasses import dataclass, field
 
+from compreport.distributed import check_scheduler
 from compreport.errors import InputError, warn
 from compreport.inputs.competition import Competition, CompetitionInfo, MetricSpec
 from compreport.language.caller import option
@@ -55,6 +56,8 @@ class Inputs:
         to the metrics its ``metrics=`` names, as the CLI applies ``--pos-label``.
     labels : list of str or None
         Likewise for ``labels``.
+    ties : str or None
+        Likewise for ``ties``.
     specs : list of str
         The spec files read (``workshop.toml``, ``competition.toml``).
 
@@ -76,6 +79,7 @@ class Inputs:
     pos_label: str | None = None
     labels: list[str] | None = None
     specs: list[str] = field(default_factory=list)
+    ties: str | None = None
 
     @property
     def files(self) -> list[str]:
@@ -129,13 +133,18 @@ def _labels(value) -> list[str] | None:
 
 
 def _metric_specs(
-    metrics: list[str], pos_label: str | None, labels: list[str] | None
+    metrics: list[str],
+    pos_label: str | None,
+    labels: list[str] | None,
+    ties: str | None = None,
 ) -> list[MetricSpec]:
     """MetricSpecs for metric names, checked and parametrised as ``--metric`` does."""
     from compreport.inputs.spec import Options, metric_specs
     from compreport.stats.metrics import get_metric
 
-    opts = Options(metrics=metrics, pos_label=pos_label, labels=labels, lookup=get_metric)
+    opts = Options(
+        metrics=metrics, pos_label=pos_label, labels=labels, ties=ties, lookup=get_metric
+    )
     return metric_specs([], opts, None)
 
 
@@ -156,9 +165,13 @@ def load(
     label_col=None,
     comments: bool | None = None,
     zip_member: str | None = None,
+    phase: int | None = None,
+    submissions: str | None = None,
     names=None,
     exclude=None,
     missing: str | None = None,
+    extra_lines: str | None = None,
+    ties: str | None = None,
     cluster_col=None,
     score_col=None,
     unjudged: bool | None = None,
@@ -202,6 +215,13 @@ def load(
         Skip lines starting with ``#`` (default True); ``[data] comments``.
     zip_member : str, optional
         The prediction file inside every ``.zip`` run; ``[data] zip_member``.
+    phase : int, optional
+        ``runs`` being a Codabench bulk download (``bulk_submissions.zip``, a folder of them, or
+        the folder it was unzipped into): the phase id to read, needed when it holds several;
+        ``[data] phase``.
+    submissions : {"all", "last"}, optional
+        Of a Codabench bulk download: every submission (default), each a run ``<owner>.<k>``, or
+        the highest submission id of each owner; ``[data] submissions``.
     names : str or path-like, optional
         A names file (CSV/TSV with columns ``run``, ``name``, ``team``, ``baseline``,
         ``exclude``; or XML, one element per run); ``[names] file``.
@@ -210,6 +230,14 @@ def load(
     missing : {"error", "wrong"}, optional
         A blank, absent or unreadable prediction is an error (default) or scored as a wrong
         answer; ``[data] missing``.
+    extra_lines : {"error", "drop"}, optional
+        A run without ids that has more lines than the gold has items is an error (default), or
+        scored on its first lines, one per gold item, with a warning (``drop``); ``[data]
+        extra_lines``.
+    ties : {"id", "file"}, optional
+        How the ranking metrics order candidates of equal score: by decreasing id, as trec_eval
+        (default), or in the order of the run file, as the SemEval-2016 Task 3 scorer; the
+        metrics' ``ties`` parameter.
     cluster_col : int or str, optional
         The column of the gold file (or wide table) naming each item's cluster (a question, a
         document, an author): the bootstrap then resamples clusters, not items. A 1-based
@@ -224,7 +252,8 @@ def load(
         they are an error. Needs ``cluster_col``; ``[data] unjudged``.
     name : str, optional
         The competition's name (titles, captions; its id and folder are made from it) when
-        ``path`` is one table or gold file (default: the file's stem); a spec gives its own.
+        ``path`` is one table or gold file (default: the file's stem, or its folder's name when
+        the stem is generic such as ``truth`` or ``gold``); a spec gives its own.
     out_dir : str or path-like, optional
         The output directory the report will be written to: runs (``runs``, or a spec's) read
         where it lies are refused before they are read. :meth:`compreport.Report.write` checks
@@ -276,6 +305,8 @@ def load(
         (sep, "sep"),
         (zip_member, "zip_member"),
         (missing, "missing"),
+        (extra_lines, "extra_lines"),
+        (ties, "ties"),
         (name, "name"),
     ):
         if value is not None and not isinstance(value, str):
@@ -304,9 +335,13 @@ def load(
         label_col=label_col,
         comments=comments,
         zip_member=zip_member,
+        phase=phase,
+        submissions=submissions,
         names=None if names is None else os.fspath(names),
         exclude=exclude,
         missing=missing,
+        extra_lines=extra_lines,
+        ties=ties,
         cluster_col=cluster_col,
         score_col=score_col,
         unjudged=unjudged,
@@ -322,6 +357,7 @@ def load(
         opts.pos_label,
         opts.labels,
         list(loaded.specs),
+        opts.ties,
     )
 
 
@@ -450,6 +486,7 @@ def analyze(
     refine: bool | None = None,
     jobs: int = 1,
     progress: bool | None = False,
+    scheduler: str | None = None,
 ) -> Analysis:
     """Run the paired bootstrap and decide every verdict, as ``compreport report`` does.
 
@@ -495,6 +532,11 @@ def analyze(
         they draw its blocks of resamples. The numbers do not depend on it.
     progress : bool or None, default False
         Show a progress bar on stderr (None: when stderr is a terminal).
+    scheduler : str, optional
+        Run on a dask.distributed cluster (the ``dask`` extra): the address of its scheduler
+        (``"tcp://host:8786"``), or ``"local"`` for a cluster of ``jobs`` worker processes on this
+        machine. Its tasks are the competitions, or a single competition's blocks of resamples;
+        the numbers are those of a run without it.
 
     Returns
     -------
@@ -540,8 +582,12 @@ def analyze(
         names = _names(metrics, "metrics")
         pl = inputs.pos_label if pos_label is None else _label(pos_label)
         labs = inputs.labels if labels is None else _labels(labels)
-        comps = [dataclasses.replace(c, metrics=_metric_specs(names, pl, labs)) for c in comps]
+        comps = [
+            dataclasses.replace(c, metrics=_metric_specs(names, pl, labs, inputs.ties))
+            for c in comps
+        ]
     jobs = check_jobs(jobs)
+    scheduler = check_scheduler(scheduler)
     if progress is not None and not isinstance(progress, bool):
         raise InputError(f"`progress` must be True, False or None; got {progress!r}")
     seen: dict[str, str] = {}
@@ -570,7 +616,14 @@ def analyze(
     from compreport.stats.analysis import analyze as run
 
     settings = make_settings(given, "analyze", base=make_settings(inputs.settings, "spec"))
-    analysis = run(comps, settings, jobs=int(jobs), progress=progress, workshop=inputs.workshop)
+    analysis = run(
+        comps,
+        settings,
+        jobs=int(jobs),
+        progress=progress,
+        workshop=inputs.workshop,
+        scheduler=scheduler,
+    )
     # Report.write will not write over the files read, nor where runs are read
     analysis.sources = dataclasses.replace(inputs, competitions=comps).files
     analysis.scanned = list(dict.fromkeys(s for c in comps for s in c.scanned))
@@ -633,6 +686,82 @@ def validate(data) -> Analysis:
         if note:
             warn(note)
     return Analysis(scores_only, done, workshop=dict(inputs.workshop))
+
+
+def plan(
+    data,
+    *,
+    power: float = 0.8,
+    delta: float | None = None,
+    alpha: float | None = None,
+    draws: int = 1000,
+    bootstrap: int | None = None,
+    seed: int | None = None,
+    jobs: int = 1,
+    progress: bool | None = False,
+):
+    """Size next year's test set: what the current one can detect, and what a difference needs.
+
+    Runs the paired bootstrap (as :func:`analyze`, without refinement), then, for each
+    competition and metric, compares the best system with every other one
+    (:mod:`compreport.stats.plan`): the minimum detectable difference at the current number of
+    items, and the number of items needed to detect ``delta`` with probability ``power`` at the
+    two-sided level ``alpha`` of one comparison, by resampling test sets of other sizes from this
+    one (the normal approximation beside it).
+
+    Parameters
+    ----------
+    data : Inputs, Competition or list of Competition
+        What :func:`load` or :func:`from_frame` returned, or competitions.
+    power : float, default 0.8
+        Probability of detecting the difference, in (0, 1).
+    delta : float, optional
+        The difference to detect, in the metric's units (default: each pair's observed one).
+    alpha : float, optional
+        Two-sided level of one comparison (default: the specs', else 0.05).
+    draws : int, default 1000
+        Resamples behind each power estimate (>= 100).
+    bootstrap, seed : int, optional
+        Replicates and seed of the analysis (defaults as :func:`analyze`).
+    jobs : int, default 1
+        Worker processes of the analysis.
+    progress : bool or None, default False
+        Show progress bars on stderr (None: when stderr is a terminal).
+
+    Returns
+    -------
+    Plan
+        :attr:`~compreport.stats.plan.Plan.pairs` holds each pair's ``mdd`` and ``n_needed``;
+        :func:`compreport.report.planning.write_plan` writes plan.json, plan.csv and the
+        power curves.
+
+    Examples
+    --------
+    >>> p = cr.plan(cr.load("examples/workshop/paraphrase"), bootstrap=1000, draws=200)
+    >>> first = p.pairs[0]
+    >>> first.system, first.n_needed > 1040   # ParaNLP.01 is too close to tell apart today
+    ('ParaNLP.01', True)
+    """
+    from compreport.stats.plan import plan_test_set
+
+    inputs = _as_inputs(data, "plan")
+    analysis = analyze(
+        inputs,
+        bootstrap=bootstrap,
+        seed=seed,
+        alpha=alpha,
+        refine=False,
+        jobs=jobs,
+        progress=progress,
+    )
+    return plan_test_set(
+        analysis,
+        list(inputs.competitions),
+        power=power,
+        alpha=analysis.settings.alpha,
+        delta=delta,
+        draws=draws,
+    )
 
 
 # --------------------------------------------------------------------------- metrics

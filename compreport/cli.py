@@ -1,4 +1,4 @@
-"""Command line: ``compreport report|demo|validate|init|metrics``.
+"""Command line: ``compreport report|demo|validate|init|metrics|plan``.
 
 The CLI parses arguments, calls the public API (:mod:`compreport.api`, :class:`~compreport.Report`)
 and turns an :class:`InputError` into one line ``error: ...`` on stderr with exit status 2. It
@@ -55,9 +55,13 @@ def _load(inputs: list[str], args=None, out_dir: Path | None = None):
         label_col=args.label_col,
         comments=False if args.no_comments else None,
         zip_member=args.zip_member,
+        phase=args.phase,
+        submissions=args.submissions,
         names=args.names,
         exclude=list(args.exclude or []),
         missing=args.missing,
+        extra_lines=args.extra_lines,
+        ties=args.ties,
         cluster_col=args.cluster_col,
         score_col=args.score_col,
         unjudged=args.unjudged,
@@ -90,6 +94,10 @@ def _check_options(args) -> None:
     args.given = _cli_settings(args)
     if args.jobs is not None:
         args.jobs = whole_number(from_text(args.jobs, whole=True), "--jobs", 1)
+    if getattr(args, "scheduler", None) is not None:
+        from compreport.distributed import check_scheduler
+
+        args.scheduler = check_scheduler(args.scheduler)
     args.decimals = whole_number(from_text(args.decimals, whole=True), "--decimals", 0, 10)
     args.diff_decimals = whole_number(
         from_text(args.diff_decimals, whole=True), "--diff-decimals", 0, 10
@@ -172,8 +180,14 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
         from compreport.workers import default_jobs
 
         several = len(loaded.competitions) > 1 or loaded.competitions[0].n >= BIG_N
-        jobs = args.jobs or (default_jobs() if several else 1)
-        analysis = analyze(loaded, jobs=jobs, progress=False if args.quiet else None, **given)
+        jobs = args.jobs or (default_jobs() if several or args.scheduler == "local" else 1)
+        analysis = analyze(
+            loaded,
+            jobs=jobs,
+            progress=False if args.quiet else None,
+            scheduler=args.scheduler,
+            **given,
+        )
         say(f"analysed: {analysis.settings.bootstrap} resamples, {analysis.settings.rule}")
         report = Report(
             analysis,
@@ -261,43 +275,6 @@ def _escape_unencodable() -> None:
                 reconfigure(errors="backslashreplace")
 
 
-def _matplotlib_config_dir() -> None:
-    """Give matplotlib a private folder (``MPLCONFIGDIR``) when ``MPLCONFIGDIR`` is unset and the
-    folders it would use for its configuration and font cache cannot be written (a read-only or
-    missing HOME): matplotlib would otherwise print two lines of its own on every run and rebuild
-    its font cache each time. The folder is ``compreport-matplotlib-UID`` in the temporary folder,
-    used only if this user owns it and no one else may write it (else a new one)."""
-    import stat
-    import tempfile
-
-    if os.environ.get("MPLCONFIGDIR"):
-        return
-    try:
-        home = Path.home()
-    except (RuntimeError, KeyError):  # no HOME and no password entry
-        home = None
-    if home is not None:
-        if sys.platform.startswith(("linux", "freebsd")):
-            bases = [os.environ.get(v) or str(home / d) for v, d in _XDG]
-            wanted = [Path(b, "matplotlib") for b in bases]
-        else:
-            wanted = [home / ".matplotlib"]
-        if all(_could_write(p) for p in wanted):
-            return
-    uid = os.getuid() if hasattr(os, "getuid") else 0
-    private = Path(tempfile.gettempdir(), f"compreport-matplotlib-{uid}")
-    with contextlib.suppress(OSError):
-        os.mkdir(private, 0o700)
-    try:
-        st = os.lstat(private)
-        mine = stat.S_ISDIR(st.st_mode) and st.st_uid == uid and not st.st_mode & 0o022
-    except OSError:
-        mine = False
-    if not mine:  # someone else's, or a link: a fresh folder of this run's own
-        private = Path(tempfile.mkdtemp(prefix="compreport-matplotlib-"))
-    os.environ["MPLCONFIGDIR"] = str(private)
-
-
 def _matplotlib_notes() -> None:
     """Show matplotlib's log messages of level WARNING and above (its font cache being built, a
     font not found) as ``note: matplotlib: ...`` lines, escaped like every message, instead of
@@ -315,19 +292,6 @@ def _matplotlib_notes() -> None:
 
     logger.addHandler(_Notes(logging.WARNING))
     logger.propagate = False
-
-
-#: The XDG variables and their defaults under HOME behind matplotlib's configuration and cache.
-_XDG = (("XDG_CONFIG_HOME", ".config"), ("XDG_CACHE_HOME", ".cache"))
-
-
-def _could_write(path: Path) -> bool:
-    """Whether folder ``path`` exists and can be written, or could be created (its nearest
-    existing ancestor is a folder that can be written)."""
-    path = Path(os.path.abspath(path))
-    while not os.path.lexists(path) and path.parent != path:
-        path = path.parent
-    return path.is_dir() and os.access(path, os.W_OK | os.X_OK)
 
 
 def _print_leaderboards(report) -> None:
@@ -461,12 +425,63 @@ def cmd_init(args) -> int:
     return 0
 
 
+def cmd_plan(args) -> int:
+    """``compreport plan``: analyse the INPUTs, size the next test set
+    (:func:`compreport.plan`), write OUT/plan.json, plan.csv and the power curves, print the
+    table; exit status 0."""
+    from compreport.report.planning import plan_table, write_plan
+
+    given = {}
+    for name in ("bootstrap", "seed", "alpha"):
+        value = getattr(args, name)
+        if value is not None:
+            given[name] = from_text(value, NUMERIC[name])
+    given = validate(given, "cli")
+    power, delta = from_text(args.power), None if args.delta is None else from_text(args.delta)
+    draws = whole_number(from_text(args.draws, whole=True), "--draws", 100)
+    jobs = 1 if args.jobs is None else whole_number(from_text(args.jobs, whole=True), "--jobs", 1)
+    if not isinstance(power, float) or not 0 < power < 1:
+        raise InputError(f"--power takes a number in (0, 1); got {printable(args.power)!r}")
+    if delta is not None and not (isinstance(delta, float) and 0 < delta < float("inf")):
+        raise InputError(
+            f"--delta takes a positive number in the metric's units; got {printable(args.delta)!r}"
+        )
+    out = Path(args.output)
+    named = [
+        *args.inputs,
+        *([args.runs] if args.runs else []),
+        *([args.names] if args.names else []),
+    ]
+    from compreport.output.staging import claim
+
+    with claim(out, args.force, protect=named, runs=[args.runs] if args.runs else []) as target:
+        loaded = _load(args.inputs, args, out)
+        target.protect(loaded.files)
+        plan = api.plan(
+            loaded,
+            power=power,
+            delta=delta,
+            alpha=given.get("alpha"),
+            draws=draws,
+            bootstrap=given.get("bootstrap"),
+            seed=given.get("seed"),
+            jobs=jobs,
+            progress=False if args.quiet else None,
+        )
+        written = write_plan(plan, out, force=args.force, protect=loaded.files)
+    if not args.quiet:
+        _print_written(out, written)
+        _print(plan_table(plan))
+    return 0
+
+
 COMMANDS = {
     "report": cmd_report,
     "demo": cmd_demo,
     "validate": cmd_validate,
     "init": cmd_init,
     "metrics": cmd_metrics,
+    "plan": cmd_plan,
 }
 
 
@@ -520,7 +535,6 @@ def main(argv: list[str] | None = None) -> int:
     _escape_unencodable()
     args = build_parser().parse_args(argv)
     warnings.showwarning = _show_warning
-    _matplotlib_config_dir()
     _matplotlib_notes()
     try:
         previous = signal.signal(signal.SIGTERM, _on_sigterm(os.getpid()))

@@ -109,17 +109,36 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
         "--query-col; ranking metrics)",
     )
     g.add_argument(
+        "--ties",
+        metavar="ORDER",
+        help="how ranking metrics order candidates of equal score: id (default: by decreasing id, "
+        "as trec_eval) or file (in the run file's order, as the SemEval-2016 Task 3 scorer)",
+    )
+    g.add_argument(
         "--no-comments",
         action="store_true",
         help="read lines starting with '#' as data (default: they are comments)",
     )
     g.add_argument("--zip-member", metavar="NAME", help="the prediction file inside every .zip run")
     g.add_argument(
+        "--phase",
+        metavar="N",
+        help="the phase id to read from a Codabench bulk download (--runs bulk_submissions.zip); "
+        "needed when it holds several",
+    )
+    g.add_argument(
+        "--submissions",
+        metavar="WHICH",
+        help="of a Codabench bulk download: all (default; runs OWNER.1, OWNER.2, ...) or last "
+        "(the highest submission id of each owner)",
+    )
+    g.add_argument(
         "--name",
         metavar="TEXT",
         help="the competition's name (titles, captions; its id, folder and random streams) when "
-        "it is read from a table or a gold file (default: the file's stem); a spec gives its own "
-        "`name`",
+        "it is read from a table or a gold file (default: the file's stem, or its folder's name "
+        "when the stem says only what the file holds: gold, truth, test, labels...); a spec "
+        "gives its own `name`",
     )
     g.add_argument(
         "--names",
@@ -138,6 +157,13 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
         metavar="POLICY",
         help="a blank, absent or unreadable prediction: error (default) or "
         "wrong (scored as a wrong answer)",
+    )
+    g.add_argument(
+        "--extra-lines",
+        metavar="POLICY",
+        help="a run without ids that has more lines than the gold has items: error (default) or "
+        "drop (scored on its first lines, one per gold item, as official scorers that read "
+        "line by line do; a warning names the run and the count)",
     )
 
 
@@ -210,6 +236,15 @@ def _add_stats_options(p: argparse.ArgumentParser) -> None:
         help="worker processes (default: every core): competitions are analysed, figures and PDF "
         "documents drawn, N at once; a single competition's per-resample metrics use N only when "
         "given; the files do not depend on N",
+    )
+    g.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help="analyse on a dask.distributed cluster (pip install 'compreport[dask]'): the address "
+        "of its scheduler (tcp://host:8786), or 'local' for a cluster of --jobs worker processes "
+        "on this machine; its tasks are the competitions, or a single competition's blocks of "
+        "resamples; the numbers do not depend on it",
     )
 
 
@@ -359,6 +394,50 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     sub.add_parser("metrics", help="list the metrics")
+
+    p = sub.add_parser(
+        "plan",
+        help="size next year's test set: detectable differences now, items a difference needs",
+    )
+    p.add_argument("inputs", nargs="+", metavar="INPUT")
+    _add_input_options(p)
+    g = p.add_argument_group("planning")
+    g.add_argument(
+        "-B",
+        "--bootstrap",
+        metavar="N",
+        help=f"bootstrap replicates of the analysis (default {_DEFAULT.bootstrap})",
+    )
+    g.add_argument("--seed", metavar="N", help=f"seed (default {_DEFAULT.seed}, recorded)")
+    g.add_argument(
+        "--alpha",
+        metavar="A",
+        help=f"two-sided level of one comparison, in (0, 1) (default {_DEFAULT.alpha})",
+    )
+    g.add_argument(
+        "--power", metavar="P", default="0.8", help="power to reach, in (0, 1) (default 0.8)"
+    )
+    g.add_argument(
+        "--delta",
+        metavar="D",
+        help="the difference to detect, in the metric's units (default: each pair's observed one)",
+    )
+    g.add_argument(
+        "--draws",
+        metavar="N",
+        default="1000",
+        help="resamples behind each power estimate, >= 100 (default 1000)",
+    )
+    g.add_argument("--jobs", metavar="N", default=None, help="worker processes of the analysis")
+    g.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT",
+        default="plan",
+        help="output folder for plan.json, plan.csv and the power curves (default plan)",
+    )
+    g.add_argument("--force", action="store_true", help="replace an earlier plan in OUT")
+    g.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
     return parser
 
 

@@ -179,3 +179,151 @@ def test_table_of_contents_and_dark_screens(pages):
     assert light["background"] == "rgb(255, 255, 255)"
     channels = [int(x) for x in dark["background"][4:-1].split(",")]
     assert max(channels) < 50, dark["background"]
+
+
+# ------------------------------------------------------------------ phone columns and figures
+
+#: Reads, in each frame, the boxes of the leaderboard's header cells and of every figure.
+MEASURE = """
+function measure(frame) {
+  const w = frame.contentWindow, d = w.document, width = d.documentElement.clientWidth;
+  const heads = [...d.querySelectorAll('table.leaderboard thead th')].map(th => {
+    const r = th.getBoundingClientRect();
+    return {text: th.textContent.trim(), left: r.left, right: r.right};
+  });
+  const figs = [...d.querySelectorAll('figure')].map(f => {
+    const g = f.querySelector('svg, img'), r = g.getBoundingClientRect();
+    const a = f.querySelector('a.full-size');
+    return {id: f.id, width: r.width, box: f.getBoundingClientRect().width,
+            link: a ? a.getAttribute('href') : null,
+            font: parseFloat(w.getComputedStyle(d.body).fontSize)};
+  });
+  return {page: frame.dataset.page, width: +frame.getAttribute('width'), viewport: width,
+          content: d.body.clientWidth - parseFloat(w.getComputedStyle(d.body).paddingLeft)
+                   - parseFloat(w.getComputedStyle(d.body).paddingRight),
+          overflow: d.documentElement.scrollWidth - width, heads: heads, figs: figs};
+}
+window.addEventListener('load', () => document.body.setAttribute(
+  'data-check', JSON.stringify([...document.querySelectorAll('iframe')].map(measure))));
+"""
+
+
+def measure(root, pages, widths=WIDTHS) -> list[dict]:
+    """Load every page of ``pages`` at each of ``widths`` in one Chromium run; return what
+    :data:`MEASURE` read in each."""
+    frames = "".join(
+        f'<iframe data-page="{p}" src="{p}" width="{w}" height="900"></iframe>'
+        for p in pages
+        for w in widths
+    )
+    harness = root / "_measure.html"
+    harness.write_text(
+        f"<!DOCTYPE html><html><body>{frames}<script>{MEASURE}</script></body></html>",
+        encoding="utf-8",
+    )
+    res = subprocess.run(
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--allow-file-access-from-files",
+            "--virtual-time-budget=20000",
+            "--dump-dom",
+            harness.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    start = res.stdout.find('data-check="')
+    assert start >= 0, res.stderr[-2000:]
+    value = res.stdout[start + len('data-check="') :]
+    return json.loads(html.unescape(value[: value.index('"')]))
+
+
+def key_columns(heads: list[dict]) -> dict[str, dict]:
+    """The Rank, System, Score (the primary metric's, first after System and a Team column) and
+    Group header cells of a leaderboard."""
+    texts = [h["text"] for h in heads]
+    system = texts.index("System")
+    score = system + 1 + (texts[system + 1] == "Team")
+    return {
+        "Rank": heads[0],
+        "System": heads[system],
+        "Score": heads[score],
+        "Group": heads[texts.index("Group")],
+    }
+
+
+#: Twelve run names as shared tasks publish them: long, with separators where they may wrap.
+TASK_NAMES = [
+    "Universidad_Politécnica_Valencia.01",
+    "UPV-ELiRF.run1",
+    "UPV-ELiRF.run2",
+    "R&D_team.01",
+    "LaSTUS-TALN_UPF.primary",
+    "UNED-NLP.run1",
+    "ITAINNOVA-NLP_team.run3",
+    "SINAI-UJAEN.contrastive",
+    "Team 42.01",
+    "CIC-IPN_México.run2",
+    "baseline_majority",
+    "HiTZ-Ixa_EHU.run1",
+]
+
+
+@pytest.fixture(scope="module")
+def task_pages(tmp_path_factory):
+    rng = np.random.default_rng(6)
+    n = 300
+    gold = rng.integers(0, 3, n)
+    preds = np.stack(
+        [
+            np.where(rng.random(n) < q, rng.integers(0, 3, n), gold)
+            for q in np.linspace(0.2, 0.6, len(TASK_NAMES))
+        ]
+    )
+    comp = make_competition(gold, preds, systems=TASK_NAMES, metrics=["macro_f1"], cid="task")
+    comp.baselines = ["baseline_majority"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        analysis = analyze([comp], Settings(bootstrap=200, refine=False), progress=False)
+    out = tmp_path_factory.mktemp("phone") / "out"
+    Report(analysis).write(out, "html", figure_formats="svg", jobs=1)
+    return out
+
+
+def test_rank_system_score_and_group_fit_a_phone(task_pages):
+    """At 390 px the leaderboard's Rank, System, Score and Group columns lie within the screen
+    (no sideways scrolling to read who won and who ties) and no name breaks inside a word; at
+    1280 px every column does. (A name with no separator wider than the screen's share still
+    makes its table scroll: :func:`test_pages_fit_a_phone_and_names_wrap_only_at_separators`.)"""
+    root = task_pages
+    assert all(r["broken"] == [] for r in layout_checks(root, ["task/report.html"]))
+    for r in measure(root, ["task/report.html"]):
+        cols = key_columns(r["heads"])
+        assert [h["text"] for h in r["heads"]][:2] == ["Rank", "System"], r["heads"]
+        for name, h in cols.items():
+            assert 0 <= h["left"] and h["right"] <= r["viewport"] + 0.5, (r["width"], name, h)
+        if r["width"] == 1280:
+            assert all(h["right"] <= r["viewport"] for h in r["heads"]), r["heads"]
+        assert r["overflow"] <= 0, r
+
+
+def test_figures_are_page_wide_readable_on_a_phone_and_open_full_size(pages):
+    """At 1280 px a figure takes the page's width (at most 54rem); at 390 px it keeps a readable
+    width (34rem, scrolling inside its own box, the page itself does not scroll); each links to its
+    SVG file, which exists."""
+    root, _ = pages
+    results = measure(root, ["long-names/report.html"])
+    for r in results:
+        assert r["figs"], r
+        for f in r["figs"]:
+            assert f["link"] and (root / "long-names" / f["link"]).is_file(), f
+            if r["width"] == 1280:
+                assert f["width"] >= min(r["content"], 54 * f["font"]) - 1, (r["content"], f)
+            else:
+                assert f["width"] >= 34 * f["font"] - 1, f
+                assert f["box"] <= r["viewport"], f
+        assert r["overflow"] <= 0, r

@@ -53,7 +53,7 @@ def letters(tmp_path_factory):
     """An analysis of two competitions (the same runs under two names) and the teams' letters,
     rendered as Report.write renders them, under ``root/letters``."""
     root = tmp_path_factory.mktemp("emails")
-    data = cr.load(_task(root), runs=root / "runs", metrics="accuracy")
+    data = cr.load(_task(root), runs=root / "runs", metrics="accuracy", name="gold")
     one = cr.analyze(data, bootstrap=199, seed=2)
     first = one.competitions[0]
     second = dataclasses.replace(first, id="second", name="Second task")
@@ -97,7 +97,8 @@ def test_cli_email_has_from_reply_to_x_unsent_and_the_letter(tmp_path):
     )
     res = run_cli(
         tmp_path,
-        *("report", str(gold), "--runs", "runs", "-o", "out", "--format", "json,pdf"),
+        *("report", str(gold), "--runs", "runs", "--name", "gold", "-o", "out"),
+        *("--format", "json,pdf"),
         *("--metric", "accuracy", "--figure-formats", "svg", "-B", "199"),
         *("--emails", "contacts.csv"),
         *("--email-from", "Task organizers <task@example.org>"),
@@ -145,7 +146,8 @@ def test_cli_bad_sender_is_one_error_before_any_work(tmp_path, email_from, reply
     given += ["--reply-to", reply_to] if reply_to else []
     res = run_cli(
         tmp_path,
-        *("report", str(gold), "--runs", "runs", "-o", "out", "--format", "json,pdf"),
+        *("report", str(gold), "--runs", "runs", "--name", "gold", "-o", "out"),
+        *("--format", "json,pdf"),
         *("--metric", "accuracy", "--emails", "contacts.csv", *given),
     )
     assert res.returncode == 2
@@ -229,7 +231,9 @@ def test_a_winner_tied_exactly_is_told_with_whom(tmp_path):
     gold = _task(tmp_path)
     runs = tmp_path / "runs"
     (runs / "Tied.01.tsv").write_bytes((runs / "R&D_team.01.tsv").read_bytes())
-    analysis = cr.analyze(cr.load(gold, runs=runs, metrics="accuracy"), bootstrap=99, seed=1)
+    analysis = cr.analyze(
+        cr.load(gold, runs=runs, metrics="accuracy", name="gold"), bootstrap=99, seed=1
+    )
     comp = analysis.competitions[0]
     out = tmp_path / "letters"
     name, team_runs = team_letters(comp)["Tied"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -164,27 +165,72 @@ def test_save_rejects_unknown_format(demo, tmp_path):
 # --- content --------------------------------------------------------------------------------------
 
 
-def test_diff_plot_colours_follow_the_zero_rule(demo):
-    red, green = to_rgba(style.CONTAINS_ZERO_COLOR), to_rgba(style.EXCLUDES_ZERO_COLOR)
+def _diff_colours_match_the_stored_verdicts(comp, metric) -> set:
+    """Assert each row of the difference figure is coloured by its Comparison's stored verdict;
+    return the verdicts seen (True, False, None)."""
+    red, green = to_rgba(style.TIED_COLOR), to_rgba(style.DIFFERS_COLOR)
+    grey = to_rgba(style.UNDEFINED_COLOR)
+    fig = figures.diff_plot(comp, metric)
+    colors = hlines(fig, "diff-intervals").get_colors()
+    segs = hlines(fig, "diff-intervals").get_segments()
+    assert len(colors) == len(segs) == len(metric.vs_best)
+    labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert labels == [c.b for c in metric.vs_best]
+    seen = set()
+    for c, color, seg in zip(metric.vs_best, colors, segs):
+        want = {True: green, False: red, None: grey}[c.significant]
+        assert tuple(color) == want, (comp.id, c)
+        assert np.allclose(seg[:, 0], [c.ci_low, c.ci_high])
+        seen.add(c.significant)
+    assert any(
+        getattr(line, "get_xdata", None) and list(line.get_xdata()) == [0, 0]
+        for line in fig.axes[0].lines
+    )
+    return seen
+
+
+def test_diff_plot_colours_are_the_stored_verdicts(demo):
     seen = set()
     for comp in demo.competitions:
         for metric in comp.metrics:
-            fig = figures.diff_plot(comp, metric)
-            colors = hlines(fig, "diff-intervals").get_colors()
-            segs = hlines(fig, "diff-intervals").get_segments()
-            assert len(colors) == len(segs) == len(metric.vs_best)
-            labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
-            assert labels == [c.b for c in metric.vs_best]
-            for c, color, seg in zip(metric.vs_best, colors, segs):
-                contains = c.ci_low <= 0 <= c.ci_high
-                assert tuple(color) == (red if contains else green), (comp.id, c)
-                assert np.allclose(seg[:, 0], [c.ci_low, c.ci_high])
-                seen.add(contains)
-            assert any(
-                getattr(line, "get_xdata", None) and list(line.get_xdata()) == [0, 0]
-                for line in fig.axes[0].lines
-            )
-    assert seen == {True, False}, "the demo should exercise both colours"
+            seen |= _diff_colours_match_the_stored_verdicts(comp, metric)
+    assert {True, False} <= seen, "the demo should exercise both colours"
+
+
+def test_diff_plot_draws_tied_where_only_the_uncorrected_ci_excludes_zero():
+    """Bonferroni over the 66 pairs of 12 systems: some uncorrected intervals exclude 0 while the
+    corrected verdict is "tied"; those rows are red (tied), as in the leaderboard."""
+    rng = np.random.default_rng(11)
+    n = 400
+    gold = rng.integers(0, 2, n)
+    preds = [np.where(rng.random(n) < acc, gold, 1 - gold) for acc in np.linspace(0.84, 0.70, 12)]
+    c = make_competition(gold, preds, systems=[f"T{i:02d}.run1" for i in range(12)], cid="bonf")
+    comp = analyze_competition(
+        c, Settings(bootstrap=2000, correction="bonferroni", refine=False), progress=False
+    )
+    metric = comp.primary
+    contrary = [
+        x for x in metric.vs_best if x.significant is False and (x.ci_low > 0 or x.ci_high < 0)
+    ]
+    assert contrary, "the case needs an uncorrected CI excluding 0 with a tied verdict"
+    assert _diff_colours_match_the_stored_verdicts(comp, metric) == {True, False}
+    tied = {s.system for s in metric.scores if s.ties_with_best}
+    assert {x.b for x in contrary} <= tied  # the leaderboard says tied as well
+
+
+def test_diff_plot_draws_a_significant_verdict_green_twin():
+    """The twin: where the stored verdict is significant, the row is green."""
+    rng = np.random.default_rng(12)
+    n = 400
+    gold = rng.integers(0, 2, n)
+    preds = [np.where(rng.random(n) < acc, gold, 1 - gold) for acc in (0.9, 0.7, 0.6)]
+    comp = analyze_competition(
+        make_competition(gold, preds, cid="clear"),
+        Settings(bootstrap=400, correction="bonferroni", refine=False),
+        progress=False,
+    )
+    assert all(x.significant for x in comp.primary.vs_best)
+    assert _diff_colours_match_the_stored_verdicts(comp, comp.primary) == {True}
 
 
 def test_ci_plot_rows_best_first_and_baselines_distinct(demo):
@@ -752,3 +798,208 @@ def test_lean_pdf_fonts_nested_and_threaded_share_one_patch(hostile, tmp_path):
         t.join(10)  # the first block ends while this one runs
         assert save("threaded.pdf") == one
     assert (pdf_ps.subset, pdf_ps.get_glyphs_subset) == before
+
+
+# --- matplotlib's folder -------------------------------------------------------------------------
+
+API_FIGURES = """
+import os, sys
+import compreport as cr
+data = cr.load(sys.argv[1])
+a = cr.analyze(data, bootstrap=50, seed=0)
+cr.Report(a).write(sys.argv[2], ["html"], figure_formats=["svg"])
+print(os.environ.get("MPLCONFIGDIR", ""))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("home", ["file", "folder"])
+def test_api_with_an_unwritable_home_gives_matplotlib_a_private_folder(tmp_path, home):
+    """Through the API (no command line): a HOME that cannot hold matplotlib's folders (a file,
+    which stops root as well) gives matplotlib a private folder of the temporary folder, with no
+    message of matplotlib's; the twin: a HOME that can be written is left to matplotlib."""
+    (tmp_path / "tmp").mkdir()
+    if home == "file":
+        (tmp_path / "home").write_text("")
+    else:
+        (tmp_path / "home").mkdir()
+    env = {
+        k: v for k, v in os.environ.items() if k != "MPLCONFIGDIR" and not k.startswith("XDG_")
+    } | {
+        "HOME": str(tmp_path / "home"),
+        "TMPDIR": str(tmp_path / "tmp"),
+        "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
+    }
+    src = str(demo_workshop_dir() / "stance-eu")
+    res = subprocess.run(
+        [sys.executable, "-c", API_FIGURES, src, str(tmp_path / "out")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert res.returncode == 0, res.stderr
+    assert "Matplotlib created a temporary cache" not in res.stderr
+    assert "is not a writable directory" not in res.stderr
+    assert any(p.suffix == ".svg" for p in (tmp_path / "out").rglob("*"))
+    private = tmp_path / "tmp" / f"compreport-matplotlib-{os.getuid()}"
+    if home == "file":
+        assert res.stdout.strip() == str(private)
+        assert (private.stat().st_mode & 0o777) == 0o700 and any(private.iterdir())
+    else:
+        assert res.stdout.strip() == "" and not private.exists()
+        assert (tmp_path / "home" / ".cache" / "matplotlib").is_dir()
+
+
+# --- geometry: figures that scale ----------------------------------------------------------------
+
+#: The report PDF's text block (A4 less the margins of report.css's @page) and the figure's largest
+#: height there (report.css, "figures (print)"), in pt.
+REPORT_PDF_BOX = (182 / 25.4 * 72, 245 / 25.4 * 72)
+
+
+def many_systems_analysis(m: int, seed: int = 0) -> Analysis:
+    """``m`` systems with 35-character names and two metrics (so the facets figure is drawn)."""
+    rng = np.random.default_rng(seed)
+    n = 300
+    gold = rng.integers(0, 3, n)
+    preds = [
+        np.where(rng.random(n) < 0.4 + 0.5 * i / m, gold, rng.integers(0, 3, n)) for i in range(m)
+    ]
+    names = [f"Team with a rather long name {i:03d}.run-{i % 3 + 1}" for i in range(m)]
+    comp = make_competition(gold, preds, systems=names, metrics=["macro_f1", "accuracy"], cid="m")
+    settings = Settings(bootstrap=100, refine=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # B too small for the corrections
+        return Analysis(settings, [analyze_competition(comp, settings, progress=False)])
+
+
+def media_box(pdf: Path) -> tuple[float, float]:
+    """Width and height (pt) of the one page of a figure's PDF."""
+    import re
+
+    box = re.search(rb"/MediaBox\s*\[\s*([-\d.\s]+)\]", pdf.read_bytes())
+    x0, y0, x1, y1 = map(float, box.group(1).split())
+    return x1 - x0, y1 - y0
+
+
+def smallest_text_pt(fig) -> float:
+    """The smallest font size (pt) of the visible text of a figure, at its natural size."""
+    from matplotlib.text import Text
+
+    return min(
+        t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("m, parts", [(12, 1), (48, 2), (150, 6)])
+def test_figure_text_is_at_least_7_pt_where_it_is_placed(m, parts, tmp_path):
+    """With 12, 48 and 150 systems of long names, every CI, difference and facets figure has a
+    fixed row height and at most ROWS_PER_FIGURE rows (taller ones are split into parts that share
+    their x-axis), and every figure's smallest text is >= 7 pt where it is placed: in the report
+    PDF (shown at its size within the A4 text block) and in the LaTeX appendix of every style
+    (``\\linewidth`` of a ``figure``, the text width of a two-column style's ``figure*``, and at
+    most 0.8 ``\\textheight``). The natural size is the written PDF's page."""
+    from compreport.report.latex.layout import STYLES
+
+    analysis = many_systems_analysis(m)
+    comp = analysis.competitions[0]
+    gallery = figures.Gallery(analysis)
+    gallery.render(tmp_path, ("pdf",))
+    built = dict(figures.figure_builders(comp, 0.95))
+    kinds = {}
+    pitches = []
+    for stem, build in built.items():
+        fig = build()
+        w, h = media_box(tmp_path / comp.id / "figures" / f"{stem}.pdf")
+        text = smallest_text_pt(fig)
+        assert text >= 8, (stem, text)
+        in_pdf = min(1.0, REPORT_PDF_BOX[0] / w, REPORT_PDF_BOX[1] / h)
+        assert text * in_pdf >= 7, (stem, w, h, in_pdf)
+        for lay in STYLES.values():
+            width = lay.textwidth if lay.twocolumn else lay.columnwidth
+            placed = min(width / w, 0.8 * lay.textheight / h)
+            assert text * placed >= 7, (stem, lay.name, w, h, placed)
+        kind = figures.whole_stem(stem)
+        kinds[kind] = kinds.get(kind, 0) + 1
+        if kind.startswith(("ci-", "diff-")):
+            fig.fix_layout()  # the axes where a drawing puts them
+            ax = fig.axes[0]
+            rows = len(ax.get_yticks())
+            assert rows <= style.ROWS_PER_FIGURE
+            height_in = ax.get_position().height * fig.get_figheight()
+            pitches.append(height_in / rows)
+        fig.clear()
+    for kind in ("ci-macro-f1", "diff-macro-f1", "ci-accuracy", "diff-accuracy", "facets"):
+        assert kinds[kind] == parts, kinds
+    # the same height per system row in every part and at every m (constrained layout's slack
+    # aside); the pairs heat map stands for the pair tables from MANY_SYSTEMS on
+    assert min(pitches) >= 0.17 and max(pitches) <= 0.23, (min(pitches), max(pitches))
+    assert ("pairs-macro-f1" in built) == (m > 25)
+
+
+def test_parts_of_a_split_figure_share_their_x_axis_and_name_their_rows():
+    """48 systems: the two parts of the CI and difference figures have the same x-axis (the whole
+    figure's), show 24 rows each in rank order, and say which rows in their titles."""
+    analysis = many_systems_analysis(48, seed=1)
+    comp = analysis.competitions[0]
+    metric = comp.primary
+    built = dict(figures.figure_builders(comp, 0.95))
+    for kind, rows in (("ci-macro-f1", metric.scores), ("diff-macro-f1", metric.vs_best)):
+        one, two = built[f"{kind}-part1"](), built[f"{kind}-part2"]()
+        assert one.axes[0].get_xlim() == two.axes[0].get_xlim()
+        names = [style.short_label(getattr(r, "system", None) or r.b) for r in rows]
+        shown = [t.get_text() for f in (one, two) for t in f.axes[0].get_yticklabels()]
+        assert shown == names
+        assert f"(systems 1–{-(-len(names) // 2)} of {len(names)})" in one.axes[0].get_title("left")
+    lows = [s.ci_low for s in metric.scores]
+    left, right = built["ci-macro-f1-part1"]().axes[0].get_xlim()
+    assert left < min(lows) and right > max(s.ci_high for s in metric.scores)
+
+
+def test_a_name_longer_than_the_label_room_loses_its_middle():
+    """A long name keeps its start and its end (where runs of one team differ); the twin: a name
+    that fits is shown whole."""
+    assert style.short_label("a" * style.LABEL_CHARS) == "a" * style.LABEL_CHARS
+    one, two = (f"{'Universidad Politécnica de Valencia ' * 2}.run{i}" for i in (1, 2))
+    a, b = style.short_label(one), style.short_label(two)
+    assert len(a) == style.LABEL_CHARS and "…" in a and a.endswith(".run1") and a != b
+    assert a.startswith("Universidad Politécn")
+
+
+@pytest.mark.slow
+def test_report_pdf_shows_the_figures_at_their_size(tmp_path):
+    """In a real report PDF (WeasyPrint) of 48 systems, the CI figures' title text has the height
+    it has in the figure's own PDF: the figures are placed at 100 %, not shrunk to a band (word
+    boxes of ``pdftotext -bbox``)."""
+    import re
+
+    from compreport.report.model import Format
+    from compreport.report.pages import pdf as pdf_pages
+
+    pdftotext = shutil.which("pdftotext")
+    if pdftotext is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    pytest.importorskip("weasyprint")
+    analysis = many_systems_analysis(48, seed=2)
+    comp = analysis.competitions[0]
+    gallery = figures.Gallery(analysis)
+    gallery.render(tmp_path, ("pdf",), svg=True)
+    report = pdf_pages.write_report(analysis, comp, Format(), gallery, tmp_path / "report.pdf")
+
+    def heights(pdf: Path, word: str) -> list[float]:
+        text = subprocess.run(
+            [pdftotext, "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True
+        ).stdout
+        return [
+            float(y1) - float(y0)
+            for y0, y1 in re.findall(
+                r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">' + word + "<", text
+            )
+        ]
+
+    natural = heights(tmp_path / comp.id / "figures" / "ci-macro-f1-part1.pdf", "ordered")
+    placed = heights(report, "ordered")
+    assert natural and len(placed) >= 4  # two parts of two metrics
+    assert min(placed) / natural[0] >= 0.95, (placed, natural)

@@ -847,7 +847,7 @@ def test_spanish_tables_headers_and_captions(twelve, tmp_path):
         "Emp. c/ gan." in summary
         and "filas como en la tabla~\\ref{tab:twelve:competitiveness-legend}" in summary
     )
-    assert "(límites inferior LI y superior LS)" in ci and "remuestras" in ci
+    assert "(límites inferior LI y superior LS)" in ci and "réplicas" in ci
     assert re.findall(r"\\label\{[^}]*\}", board) == re.findall(r"\\label\{[^}]*\}", english)
     if shutil.which("pdflatex"):
         log, text = _compile(

@@ -1,16 +1,20 @@
-"""Every table in the real classes: the demo and a 12-system competition with 35-character names,
-compiled with pdflatex in each style's geometry, read back from the log, the .aux and the PDF.
+"""Every table in the real classes: the demo and competitions of 12 and 48 systems with
+35-character names, compiled with pdflatex in each style's geometry, read back from the log, the
+.aux and the PDF.
 
 ceurart and ceurart-2col use the real ``ceurart.cls`` (tests/data/ceurart, LPPL); SEPLN and ACL,
 whose templates cannot be shipped, are emulated with their measured widths, fonts and caption
-rules (:attr:`~compreport.report.latex.layout.Style.document`; SEPLN with babel spanish). Both
-outputs go into one paper per style, as two ``--label-prefix`` outputs would, with text between
-the tables and a page break after each competition. One pdflatex run per style.
+rules (:attr:`~compreport.report.latex.layout.Style.document`; SEPLN with babel spanish). The
+three outputs (the demo, 12 and 48 systems) go into one paper per style, as three
+``--label-prefix`` outputs would, with text between the tables and a page break after each
+competition. One pdflatex run per style.
 
-Checked: no error, no overfull box over 1 pt, no ``Float too large``, tables numbered in page
+Checked: no error, no overfull box over 1 pt nor overfull page, no ``Float too large``, every
+float's height within the height model and the text height, tables numbered in page
 order, no part of a split table with a single column or row, no label defined twice, no Type 3
 font (pdffonts), and the width model against pdflatex's natural width of every tabular. And the
-appendix itself (a pdflatex run each, in three styles): every float under its own section's heading.
+appendix itself (a pdflatex run each): every float under its own section's heading, and no page
+or float too tall with 12 and 48 systems in every style.
 """
 
 from __future__ import annotations
@@ -62,34 +66,53 @@ LONG_NAMES = [
     "Laboratorio_de_Tecnologías_del_Ha.1",
     "baseline.majority_class_of_training",
 ]
+#: The outputs compiled into each style's paper (one ``--label-prefix`` each).
+OUTPUTS = ("demo", "twelve", "fortyeight")
 FILLER = (
     "The tables of this section report the paired bootstrap analysis of the competition; their "
     "numbers, marks and verdicts come from the stored analysis and are discussed in the text. "
 ) * 3
 
 
-def _twelve() -> Analysis:
+def _long_competition(systems: int, cid: str):
+    """A competition of ``systems`` systems named with 35 characters (:data:`LONG_NAMES`, numbered
+    on from the 13th), two of them baselines, and macro-F1 and accuracy."""
     assert all(len(n) == 35 for n in LONG_NAMES), [len(n) for n in LONG_NAMES]
+    names = LONG_NAMES + [f"{LONG_NAMES[i % 12][:-3]}.{i:02d}" for i in range(12, systems)]
+    assert len(set(names)) == systems and all(len(n) == 35 for n in names)
     rng = np.random.default_rng(7)
     n = 400
     gold = rng.integers(0, 3, n)
     preds = []
-    for i in range(12):
+    for i in range(systems):
         p = gold.copy()
-        flip = rng.random(n) < 0.12 + 0.025 * i
+        flip = rng.random(n) < 0.12 + 0.3 * i / systems
         p[flip] = rng.integers(0, 3, flip.sum())
         preds.append(p)
     comp = make_competition(
         gold,
         preds,
-        systems=LONG_NAMES,
+        systems=names,
         metrics=[MetricSpec("macro_f1"), MetricSpec("accuracy")],
-        cid="twelve",
+        cid=cid,
     )
     comp.name = "Detección de discurso de odio en español (100% sintético)"
-    comp.baselines = [LONG_NAMES[8], LONG_NAMES[11]]
+    comp.baselines = [names[8], names[11]]
+    return comp
+
+
+def _twelve() -> Analysis:
     s = Settings(bootstrap=1400, seed=1)
-    return Analysis(s, [analyze_competition(comp, s, progress=False)])
+    return Analysis(s, [analyze_competition(_long_competition(12, "twelve"), s, progress=False)])
+
+
+def _forty_eight() -> Analysis:
+    """48 systems: leaderboard, intervals and differences from the best split by height (no pair
+    matrix or p-value list: too many systems)."""
+    s = Settings(bootstrap=300, seed=1, refine=False)
+    return Analysis(
+        s, [analyze_competition(_long_competition(48, "fortyeight"), s, progress=False)]
+    )
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +120,8 @@ def analyses():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         demo = cr.analyze(cr.load(str(demo_workshop_dir())), bootstrap=300, seed=0)
-    return {"demo": demo, "twelve": _twelve()}
+        forty_eight = _forty_eight()
+    return {"demo": demo, "twelve": _twelve(), "fortyeight": forty_eight}
 
 
 def _head(style: str, preamble: str = "demo/preamble.tex") -> list[str]:
@@ -142,9 +166,12 @@ def _paper(style: str, out: Path) -> str:
 \let\cr@tabular\tabular \let\cr@endtabular\endtabular
 \renewenvironment{tabular}{\begin{lrbox}{\crbox}\cr@tabular}{\cr@endtabular\end{lrbox}%
 \typeout{CRWIDTH \the\wd\crbox}\usebox\crbox}
+\let\cr@largefloatcheck\@largefloatcheck
+\def\@largefloatcheck{\typeout{CRHEIGHT \the\dimexpr\ht\@currbox+\dp\@currbox\relax}%
+\cr@largefloatcheck}
 \makeatother""")
     body = [r"\begin{document}"] + ([r"\twocolumn"] if style == "ceurart-2col" else [])
-    for name in ("demo", "twelve"):
+    for name in OUTPUTS:
         files = _table_files(out / name)
         for f, after in zip(files, [*files[1:], None]):
             body += [FILLER, rf"\input{{{f.relative_to(out).as_posix()}}}"]
@@ -175,7 +202,8 @@ def _libertinus() -> bool:
 
 @pytest.fixture(scope="module")
 def compiled(analyses, tmp_path_factory):
-    """style -> (folder, pdflatex log, .aux, pdffonts output, model widths in input order).
+    """style -> (folder, pdflatex log, .aux, pdffonts output, model widths in input order, and
+    (file name, model height or None) of every float in input order).
 
     The default output of each style, as a user gets it: ceurart's tables are laid out for
     Libertinus Sans and Latin Modern Sans at once (the wider glyph of the two), so they fit whether
@@ -197,14 +225,17 @@ def compiled(analyses, tmp_path_factory):
         fonts = subprocess.run(
             ["pdffonts", "paper.pdf"], cwd=folder, capture_output=True, text=True
         ).stdout
-        model = []
-        for name in ("demo", "twelve"):
+        model, heights = [], []
+        for name in OUTPUTS:
             for f in _table_files(folder / name):
                 model += [
                     float(w)
                     for w in re.findall(r"^% tabular ([0-9.]+)pt wide", f.read_text(), re.M)
                 ]
-        cache[style] = (folder, log, aux, fonts, model)
+                for part in _parts(f.read_text()):
+                    tall = re.search(r"^% tabular .*, float ([0-9.]+)pt tall", part, re.M)
+                    heights.append((f.name, float(tall.group(1)) if tall else None))
+        cache[style] = (folder, log, aux, fonts, model, heights)
         return cache[style]
 
     return build
@@ -212,9 +243,10 @@ def compiled(analyses, tmp_path_factory):
 
 @pytest.mark.parametrize("style", list(STYLES))
 def test_every_table_compiles_cleanly_in_the_class(compiled, style):
-    folder, log, aux, fonts, _ = compiled(style)
+    folder, log, aux, fonts, _, _ = compiled(style)
     assert not re.search(r"^! ", log, re.M), log[-3000:]
     assert "Float too large" not in log
+    assert "Overfull \\vbox" not in log, [line for line in log.splitlines() if "vbox" in line]
     overfull = [float(x) for x in re.findall(r"Overfull \\hbox \(([0-9.]+)pt too wide\)", log)]
     assert max(overfull, default=0.0) <= 1.0, [
         line for line in log.splitlines() if "Overfull" in line
@@ -222,14 +254,13 @@ def test_every_table_compiles_cleanly_in_the_class(compiled, style):
     assert "multiply defined" not in log and "multiply-defined" not in log
     labels = re.findall(r"\\newlabel\{(tab:[^}]*)\}\{\{(\d+)\}\{(\d+)\}", aux)
     names = [x for x, _, _ in labels]
-    sources = "\n".join(
-        f.read_text() for name in ("demo", "twelve") for f in _table_files(folder / name)
-    )
+    sources = "\n".join(f.read_text() for name in OUTPUTS for f in _table_files(folder / name))
     assert (
         len(names) == len(set(names)) == sources.count("\\label{tab:") > 60
-    )  # every float of both outputs
+    )  # every float of the three outputs
     assert any(x.startswith("tab:iberlef-2026-synthetic-demo:") for x in names)
     assert any(x.startswith("tab:twelve:twelve-") for x in names)
+    assert any(x.startswith("tab:fortyeight:fortyeight-") for x in names)
     # numbered in page order: the .aux gets a label when its float is shipped out
     numbers = [int(n) for _, n, _ in labels]
     pages = [int(p) for _, _, p in labels]
@@ -255,7 +286,7 @@ def test_width_model_matches_pdflatex(compiled, style):
     """The model never underestimates a tabular by more than half a point, and is calibrated from
     the fonts' metrics, not a safety factor: at most 1 % + 4 pt wider than pdflatex's natural
     width."""
-    _, log, _, fonts, model = compiled(style)
+    _, log, _, fonts, model, _ = compiled(style)
     measured = [float(x) for x in re.findall(r"^CRWIDTH ([0-9.]+)pt", log, re.M)]
     assert len(measured) == len(model) > 60
     gaps = [mo - me for mo, me in zip(model, measured)]
@@ -278,6 +309,37 @@ def test_width_model_matches_pdflatex(compiled, style):
     )
 
 
+@pytest.mark.parametrize("style", list(STYLES))
+def test_height_model_matches_pdflatex(compiled, style):
+    """Every float the height model covers (all but the legend and summary, whose wrapped cells do
+    not grow with the systems) is at most its model height, the model within the text height;
+    and the model is no safety factor: at most two caption lines (three for ceurart in Latin Modern
+    Sans) and 4 pt above pdflatex's
+    height (ht + dp of the float box, read when LaTeX checks it against \\textheight). Before, the
+    SEPLN model assumed a text height of 650 pt (the class: 24.5 cm, 697 pt), captions were
+    counted by their width over the line's, and the ceurart stand-in's captions (KOMA's, hanging
+    under "Table N:") were up to 34 pt taller than the class's: the one-column appendix's p-value
+    tables ran 12 and 24 pt past the page ("Overfull \\vbox")."""
+    _, log, _, _, _, heights = compiled(style)
+    measured = [float(x) for x in re.findall(r"^CRHEIGHT ([0-9.]+)pt", log, re.M)]
+    assert len(measured) == len(heights) > 60
+    st = STYLES[style]
+    # ceurart's captions are modelled in the wider glyph of Libertinus Sans and Latin Modern Sans:
+    # set in Latin Modern Sans alone (no texlive-fonts-extra), a long one takes a line less
+    slack = 3 if style.startswith("ceurart") and not _libertinus() else 2
+    checked = 0
+    for (name, model), real in zip(heights, measured):
+        assert real <= st.textheight, (name, real)
+        if model is None:
+            assert name in ("legend.tex", "competitiveness.tex"), name
+            continue
+        checked += 1
+        assert real - 0.5 <= model <= st.textheight, (name, model, real)
+        assert model <= real + slack * st.caption_baselineskip + 4.0, (name, model, real)
+    assert checked > 50
+    assert max(m for _, m in heights if m) > 0.85 * st.textheight  # tall tables were split
+
+
 def _parts(src: str) -> list[str]:
     return re.findall(r"\\begin\{table\*?\}.*?\\end\{table\*?\}", src, re.S)
 
@@ -291,7 +353,7 @@ def _body_rows(part: str) -> int:
 def test_split_tables_have_no_single_column_or_row_part(compiled, style):
     folder = compiled(style)[0]
     split = 0
-    for name in ("demo", "twelve"):
+    for name in OUTPUTS:
         for f in _table_files(folder / name):
             parts = _parts(f.read_text())
             if len(parts) < 2:
@@ -315,7 +377,7 @@ def test_table_star_only_when_the_column_is_too_narrow(compiled):
     for style in ("ceurart-2col", "sepln", "acl"):
         folder = compiled(style)[0]
         st = STYLES[style]
-        for name in ("demo", "twelve"):
+        for name in OUTPUTS:
             for f in _table_files(folder / name):
                 for part in _parts(f.read_text()):
                     w = float(re.search(r"% tabular ([0-9.]+)pt wide", part).group(1))
@@ -433,6 +495,21 @@ def test_keys_of_long_names_fit_the_page(tmp_path, style):
                 / STYLES[style].textheight
             )
     assert len(fills) > 10 and min(fills[:-1]) >= 0.85, " ".join(f"{f:.2f}" for f in fills)
+
+
+@pytest.mark.parametrize("style", list(STYLES))
+@pytest.mark.parametrize("data", ["twelve", "fortyeight"])
+def test_appendix_tall_tables_fit_the_page(analyses, tmp_path, style, data):
+    """The appendix of 12 and 48 systems with 35-character names, in each style's document, has
+    no float or page taller than the text: tall tables are split by the style's text height.
+    Before, the one-column ceurart appendix set the p-value lists [H] 12 and 24 pt past the page
+    ("Overfull \\vbox ... while \\output is active"): the class stand-in's captions hung under
+    "Table N:", taller than the height model's."""
+    appendix.write_latex(analyses[data], tmp_path, Options(style=style), compile_pdf=False)
+    log = _pdflatex(tmp_path, "appendix")
+    assert not re.search(r"^! ", log, re.M), log[-3000:]
+    assert "Float too large" not in log, [x for x in log.splitlines() if "too large" in x]
+    assert "Overfull \\vbox" not in log, [x for x in log.splitlines() if "vbox" in x]
 
 
 def _png(path: Path, w: int = 40, h: int = 30) -> None:

@@ -110,9 +110,13 @@ def test_hostile_team_name_cannot_inject_headers(report, tmp_path):
 
     analysis, _, _ = report
     hostile = 'Bé<ta> "q"\r\nBcc: evil@example.org'
+    # team_ranks=[]: the analysis ranks the teams again, the hostile one among them
     comp = dataclasses.replace(
-        analysis.competitions[0], teams={**analysis.competitions[0].teams, "Beta.01": hostile}
+        analysis.competitions[0],
+        teams={**analysis.competitions[0].teams, "Beta.01": hostile},
+        team_ranks=[],
     )
+    assert comp.team_rank("Beta.01").team == hostile
     analysis = dataclasses.replace(analysis, competitions=[comp])
     (tmp_path / "a.tsv").write_text(
         'team\taddress\n"' + hostile.replace('"', '""') + '"\tbeta@example.org\n', encoding="utf-8"

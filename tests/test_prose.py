@@ -173,4 +173,6 @@ def test_without_resamples_no_empty_references():
     assert "References" in macro.render(m=html.methods_context(Settings()))
     gold = np.arange(20) % 2
     analysis = cr.analyze(make_competition(gold, [gold, 1 - gold]), bootstrap=0)
-    assert "\\bibliography" not in appendix(analysis, Options(), {}, {}, "", "x")
+    assert "bibliography" not in appendix(analysis, Options(), {}, {}, "", "x")
+    cited = cr.analyze(make_competition(gold, [gold, 1 - gold]), bootstrap=20)
+    assert "\\begin{thebibliography}" in appendix(cited, Options(), {}, {}, "", "x")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import warnings
 
 import numpy as np
@@ -72,6 +73,7 @@ def _load(tmp_path, metrics, graded):
         score_col="score",
         missing="wrong",
         pos_label=None if graded else "true",
+        name="gold",
     )
 
 
@@ -521,3 +523,211 @@ def test_a_run_without_a_findable_query_column_is_one_error(tmp_path, run_file, 
     lines = [x for x in res.stderr.splitlines() if x.strip() and not x.startswith("warning:")]
     assert res.returncode == 2 and len(lines) == 1, res.stderr
     assert re.fullmatch("error: " + message, lines[0]), lines[0]
+
+
+def _semeval2016_map(gold_lines: list[str], run_lines: list[str], th: int = 10) -> float:
+    """MAP as the SemEval-2016 Task 3 scorer computes it (``_scorer/ev.py`` and ``metrics.py`` of
+    the task's published distribution): each question's candidates appended in the prediction
+    file's order, sorted with ``sorted(..., key=score, reverse=True)`` (stable: equal scores keep
+    the file's order), then the precision at each relevant candidate of the first ``th``, averaged
+    over those found, and the mean over every question (0 for one without a relevant candidate)."""
+    relevant = {}
+    for line in gold_lines:
+        qid, cid, label = line.split("\t")
+        relevant[(qid, cid)] = label
+    per: dict[str, list] = {}
+    for line in run_lines:
+        qid, cid, score = line.split("\t")
+        per.setdefault(qid, []).append((relevant[(qid, cid)], float(score)))
+    total = 0.0
+    for cands in per.values():
+        ranked = [rel for rel, _ in sorted(cands, key=lambda c: c[1], reverse=True)]
+        precisions, correct = [], 0
+        for i in range(min(th, len(ranked))):
+            if ranked[i] == "true":
+                correct += 1
+                precisions.append(correct / (i + 1))
+        total += sum(precisions) / len(precisions) if precisions else 0.0
+    return total / len(per)
+
+
+def _cqa_twin(tmp_path):
+    """A faithful twin of SemEval-2016 Task 3 subtask A: 40 questions of 10 comments, gold
+    ``qid cid rank score true|false`` (whitespace, no header), three runs ``qid cid 0 score label``
+    scoring every comment with many equal scores (0.5, 0, 1, as classifiers that output
+    probabilities rounded or labels), each listing the comments of a question in its own order.
+    Returns the gold's and each run's (qid, cid, label-or-score) lines as the scorer reads them."""
+    rng = np.random.default_rng(2016)
+    gold, runs = [], {f"team{s}": [] for s in range(3)}
+    scorer_gold, scorer_runs = [], {name: [] for name in runs}
+    for q in range(40):
+        qid = f"Q{q + 268}_R{q % 7}"
+        rels = ["true" if rng.random() < 0.4 else "false" for _ in range(10)]
+        if q == 5:
+            rels = ["false"] * 10  # no relevant comment: 0 for every system
+        for c, rel in enumerate(rels):
+            gold.append(f"{qid}\t{qid}_C{c + 1}\t{c + 1}\t{1 / (c + 1):.3f}\t{rel}")
+            scorer_gold.append(f"{qid}\t{qid}_C{c + 1}\t{rel}")
+        for s, name in enumerate(runs):
+            order = rng.permutation(10) if s == 2 else np.arange(10)
+            for c in order:
+                rel = rels[c] == "true"
+                score = float(
+                    rng.choice([0.0, 0.5, 1.0], p=[0.3, 0.4, 0.3] if not rel else [0.1, 0.4, 0.5])
+                )
+                label = "true" if score >= 0.5 else "false"
+                runs[name].append(f"{qid} {qid}_C{c + 1} 0 {score} {label}")
+                scorer_runs[name].append(f"{qid}\t{qid}_C{c + 1}\t{score}")
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "gold.relevancy").write_text("\n".join(gold) + "\n", encoding="utf-8")
+    for name, lines in runs.items():
+        (tmp_path / "runs" / f"{name}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return scorer_gold, scorer_runs
+
+
+CQA_OPTIONS = (
+    "--query-col", "1", "--id-col", "2", "--label-col", "5", "--score-col", "4",
+    "--pos-label", "true", "--metric", "map", "-B", "50", "--format", "json", "-o", "out", "-q",
+)  # fmt: skip
+
+
+def _scores(tmp_path) -> dict[str, float]:
+    (comp,) = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))[
+        "competitions"
+    ]
+    return {s["system"]: s["score"] for s in comp["metrics"][0]["scores"]}
+
+
+def test_ties_file_reproduces_the_semeval2016_task3_scorer(tmp_path):
+    scorer_gold, scorer_runs = _cqa_twin(tmp_path)
+    res = run_cli(
+        tmp_path, "report", "gold.relevancy", "--runs", "runs", *CQA_OPTIONS, "--ties", "file"
+    )
+    assert res.returncode == 0, res.stderr
+    got = _scores(tmp_path)
+    for name, lines in scorer_runs.items():
+        assert got[name] == pytest.approx(_semeval2016_map(scorer_gold, lines), abs=1e-12), name
+
+
+def test_ties_by_default_are_trec_evals_decreasing_id(tmp_path):
+    """The twin of the test above: without --ties (or with --ties id) equal scores are ordered by
+    decreasing id, as trec_eval orders them; on these runs that gives other numbers than the
+    SemEval scorer's file order."""
+    scorer_gold, scorer_runs = _cqa_twin(tmp_path)
+    qrels: dict[str, dict[str, int]] = {}
+    for line in scorer_gold:
+        qid, cid, rel = line.split("\t")
+        qrels.setdefault(qid, {})[cid] = int(rel == "true")
+    trec = {
+        name: {
+            qid: {
+                ln.split("\t")[1]: float(ln.split("\t")[2])
+                for ln in lines
+                if ln.startswith(qid + "\t")
+            }
+            for qid in qrels
+        }
+        for name, lines in scorer_runs.items()
+    }
+    expected = _trec_eval(qrels, trec, "map")
+    for ties in ((), ("--ties", "id")):
+        res = run_cli(tmp_path, "report", "gold.relevancy", "--runs", "runs", *CQA_OPTIONS, *ties)
+        assert res.returncode == 0, res.stderr
+        got = _scores(tmp_path)
+        for name in scorer_runs:
+            assert got[name] == pytest.approx(np.mean(list(expected[name].values())), abs=1e-12)
+        assert any(
+            got[name] != pytest.approx(_semeval2016_map(scorer_gold, lines), abs=1e-9)
+            for name, lines in scorer_runs.items()
+        )
+        shutil.rmtree(tmp_path / "out")
+
+
+def test_an_unknown_ties_value_is_one_error(tmp_path):
+    _cqa_twin(tmp_path)
+    res = run_cli(
+        tmp_path, "report", "gold.relevancy", "--runs", "runs", *CQA_OPTIONS, "--ties", "files"
+    )
+    assert res.returncode == 2
+    assert res.stderr.strip().splitlines()[-1] == (
+        "error: --ties must be one of id, file; got 'files' (did you mean 'file'?)"
+    ), res.stderr
+    assert not (tmp_path / "out").exists()
+    with pytest.raises(InputError, match=r"`ties` must be one of id, file; got 'x'"):
+        cr.load(
+            tmp_path / "gold.relevancy",
+            runs=tmp_path / "runs",
+            metrics="map",
+            cluster_col=1,
+            id_col=2,
+            label_col=5,
+            score_col=4,
+            pos_label="true",
+            ties="x",
+        )
+
+
+def test_a_spec_gives_ties_as_a_metric_parameter(tmp_path):
+    """``ties = "file"`` in a spec's [[metrics]] entry is the same as --ties file."""
+    scorer_gold, scorer_runs = _cqa_twin(tmp_path)
+    (tmp_path / "competition.toml").write_text(
+        'name = "CQA"\n[data]\ngold = "gold.relevancy"\nruns = "runs"\nquery_col = 1\nid_col = 2\n'
+        'label_col = 5\nscore_col = 4\n[[metrics]]\nname = "map"\npos_label = "true"\n'
+        'ties = "file"\n',
+        encoding="utf-8",
+    )
+    res = run_cli(
+        tmp_path, "report", "competition.toml", "-B", "20", "--format", "json", "-o", "out", "-q"
+    )
+    assert res.returncode == 0, res.stderr
+    got = _scores(tmp_path)
+    for name, lines in scorer_runs.items():
+        assert got[name] == pytest.approx(_semeval2016_map(scorer_gold, lines), abs=1e-12)
+
+
+def test_ranking_and_label_metrics_in_one_run(tmp_path):
+    """CQA runs give a score (column 4) and a label (column 5): ``map`` ranks by the score while
+    ``f1`` and ``accuracy`` read the label, in one command, as the SemEval-2016 scorer reports
+    MAP beside F1 and accuracy (before: the scores read as 3270 distinct labels)."""
+    from sklearn.metrics import accuracy_score, f1_score
+
+    scorer_gold, scorer_runs = _cqa_twin(tmp_path)
+    options = [*CQA_OPTIONS]
+    options[options.index("map")] = "map,f1,accuracy"
+    res = run_cli(
+        tmp_path, "report", "gold.relevancy", "--runs", "runs", *options, "--ties", "file"
+    )
+    assert res.returncode == 0, res.stderr
+    (comp,) = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))[
+        "competitions"
+    ]
+    assert [(m["name"], m["params"]) for m in comp["metrics"]] == [
+        ("map", {"pos_label": "true", "ties": "file", "field": "score"}),
+        ("f1", {"pos_label": "true"}),
+        ("accuracy", {}),
+    ]
+    gold = {tuple(ln.split("\t")[:2]): ln.split("\t")[2] for ln in scorer_gold}
+    for name, lines in scorer_runs.items():
+        text = (tmp_path / "runs" / f"{name}.txt").read_text(encoding="utf-8").splitlines()
+        truth = [gold[tuple(t.split()[:2])] for t in text]
+        labels = [t.split()[4] for t in text]
+        got = {m["name"]: {s["system"]: s["score"] for s in m["scores"]} for m in comp["metrics"]}
+        assert got["map"][name] == pytest.approx(_semeval2016_map(scorer_gold, lines), abs=1e-12)
+        assert got["f1"][name] == pytest.approx(f1_score(truth, labels, pos_label="true"))
+        assert got["accuracy"][name] == pytest.approx(accuracy_score(truth, labels))
+
+
+def test_ranking_metrics_alone_read_the_score_column_as_their_one_field(tmp_path):
+    """The twin: ``map`` alone reads the runs' score column as the one field (no ``field``
+    parameter), with the same numbers."""
+    scorer_gold, scorer_runs = _cqa_twin(tmp_path)
+    res = run_cli(
+        tmp_path, "report", "gold.relevancy", "--runs", "runs", *CQA_OPTIONS, "--ties", "file"
+    )
+    assert res.returncode == 0, res.stderr
+    (comp,) = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))[
+        "competitions"
+    ]
+    assert comp["metrics"][0]["params"] == {"pos_label": "true", "ties": "file"}
+    for name, lines in scorer_runs.items():
+        assert _scores(tmp_path)[name] == pytest.approx(_semeval2016_map(scorer_gold, lines))

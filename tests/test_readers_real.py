@@ -719,6 +719,54 @@ def test_xml_names_file(tmp_path, cmd):
 # ------------------------------------------------------------------------ what a runs folder holds
 
 
+def test_a_names_file_in_the_runs_folder_is_never_a_run(tmp_path, cmd):
+    """SemEval-2018 Task 12 publishes ``metadata-public.xml`` beside the runs: an XML file, a
+    ``names.*`` or ``metadata.*`` file, and the file --names gives, are left out of the runs with a
+    note (never read as a run, never a hint about --sep or --label-col)."""
+    runs_layout(tmp_path)
+    xml = (
+        '<?xml version="1.0"?>\n<metadata>\n'
+        '  <participant username="ana" submissionID="A" shownName="Alpha" />\n</metadata>\n'
+    )
+    write(tmp_path, "runs/metadata-public.xml", xml)
+    write(tmp_path, "runs/names.tsv", "run\tname\nB\tBeta\n")
+    status, _, err = result = report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy")
+    assert good(tmp_path, result)["systems"] == ["A", "B"]
+    notes = [line for line in err if line.startswith("note: ")]
+    assert len(notes) == 1 and "2 file(s) that are not runs" in notes[0], err
+    assert "metadata-public.xml" in notes[0] and "names.tsv" in notes[0]
+    assert not any("--sep" in line or "--label-col" in line for line in err)
+    comp = good(  # given with --names from inside the runs folder: applied, not read as a run
+        tmp_path,
+        report(
+            cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy",
+            "--names", "runs/metadata-public.xml",
+        ),
+    )  # fmt: skip
+    assert comp["systems"] == ["Alpha", "B"]
+    write(tmp_path, "runs/teams.csv", "run,team\nA,ana\nB,bob\n")  # any name, given: not a run
+    status, _, err = result = report(
+        cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--names", "runs/teams.csv"
+    )
+    assert good(tmp_path, result)["teams"] == {"A": "ana", "B": "bob"}
+    assert "note: runs/teams.csv: is the names file (--names); it is not a run" in err
+
+
+def test_a_run_beside_a_names_file_is_still_read(tmp_path, cmd):
+    """The twin: the runs themselves, whatever their extension (.txt, .out, .tsv), are read, and a
+    file that is not a run and not a names file is still an error naming it."""
+    runs_layout(tmp_path, **{"C.out": RUN_A, "names.tsv": "run\tname\nB\tBeta\n"})
+    assert good(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"))[
+        "systems"
+    ] == ["A", "B", "C"]
+    write(tmp_path, "runs/teams.csv", "run,team\nA,ana\n")  # not given: a run, and a bad one
+    bad(
+        tmp_path,
+        report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"),
+        "runs/teams.csv",
+    )
+
+
 def test_readme_docs_and_hidden_files_are_left_out_with_one_note(tmp_path, cmd):
     runs_layout(
         tmp_path,
@@ -890,6 +938,159 @@ def test_blank_lines_of_a_file_without_ids_are_items(tmp_path, cmd):
     assert comp["missing"]["B"] == 1 and scores(comp)["B"] == pytest.approx(4 / 6)
 
 
+def test_an_empty_last_line_is_the_last_items_missing_prediction(tmp_path, cmd):
+    """A run whose last prediction is empty (SemEval-2018 Task 2: a file ending in ``0\\n\\n``, its
+    writer joining the predictions with line breaks) has that item without a prediction: an error
+    naming its line, scored as wrong under --missing wrong; blank lines after the gold's count are
+    not items."""
+    runs_layout(tmp_path, **{"B.tsv": "a\na\na\nb\nc\n\n"})
+    bad(
+        tmp_path,
+        report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"),
+        "runs/B.tsv, line 6, column 1: blank or NaN value",
+        "--missing wrong",
+    )
+    comp = good(
+        tmp_path,
+        report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--missing", "wrong"),
+    )
+    assert comp["missing"] == {"A": 0, "B": 1} and scores(comp) == pytest.approx(
+        {"A": 5 / 6, "B": 4 / 6}
+    )
+    write(tmp_path, "labels.txt", "a\nb\na\nb\nc\nc\n")  # a one-field gold: the same
+    comp = good(
+        tmp_path,
+        report(cmd, "labels.txt", "--runs", "runs", "--metric", "accuracy", "--missing", "wrong"),
+    )
+    assert comp["missing"]["B"] == 1 and scores(comp)["B"] == pytest.approx(4 / 6)
+
+
+def test_a_last_prediction_given_is_read_with_or_without_blank_lines_after_it(tmp_path, cmd):
+    """The twin: the same run with its last prediction, ending with a line break, without one, or
+    with blank lines after it, has every item."""
+    for text in ("a\na\na\nb\nc\nc\n", "a\na\na\nb\nc\nc", "a\na\na\nb\nc\nc\n\n\n"):
+        runs_layout(tmp_path, **{"B.tsv": text})
+        comp = good(tmp_path, report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"))
+        assert comp["missing"] == {"A": 0, "B": 0} and scores(comp)["B"] == pytest.approx(5 / 6)
+
+
+def test_extra_lines_are_an_error_that_names_the_option(tmp_path, cmd):
+    runs_layout(tmp_path, **{"B.tsv": "a\na\na\nb\nc\nb\nc\n"})
+    bad(
+        tmp_path,
+        report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy"),
+        "runs/B.tsv: 7 predictions",
+        "gold.tsv has 6 items",
+        "pass --extra-lines drop to score it on its first 6 lines",
+    )
+    runs_layout(tmp_path, **{"B.tsv": "a\na\na\nb\nc\n"})  # fewer lines: no option helps
+    message = bad(
+        tmp_path,
+        report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--extra-lines", "drop"),
+        "runs/B.tsv: 5 predictions",
+    )
+    assert "--extra-lines" not in message
+    bad(
+        tmp_path,
+        report(cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--extra-lines", "keep"),
+        "--extra-lines must be one of error, drop; got 'keep'",
+    )
+
+
+def test_extra_lines_drop_scores_the_first_lines_with_a_warning(tmp_path, cmd):
+    """SemEval-2018 Task 2's Spanish run of 10,001 lines, scored as the task's script did
+    (``P[:total_test]``): its first n lines, with a warning naming the run and the count."""
+    runs_layout(tmp_path, **{"B.tsv": "a\na\na\nb\nc\nb\nc\na\n"})
+    status, _, err = result = report(
+        cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--extra-lines", "drop"
+    )
+    comp = good(tmp_path, result)
+    assert scores(comp) == pytest.approx({"A": 5 / 6, "B": 4 / 6})
+    warned = [line for line in err if line.startswith("warning: ")]
+    assert warned == [
+        "warning: runs/B.tsv: 2 line(s) after the gold's 6 items left out, from line 7 on "
+        "(--extra-lines drop): the run is scored on its first 6"
+    ], err
+    write(  # the same in a spec, and runs of the right length are untouched
+        tmp_path,
+        "competition.toml",
+        'name = "T"\n[data]\ngold = "gold.tsv"\nruns = "runs"\nextra_lines = "drop"\n'
+        '[[metrics]]\nname = "accuracy"\n',
+    )
+    status, _, err = result = cmd(
+        "report", "competition.toml", "-o", "out", "-B", "20", "--format", "json"
+    )
+    assert scores(good(tmp_path, result)) == pytest.approx({"A": 5 / 6, "B": 4 / 6})
+    runs_layout(tmp_path, **{"B.tsv": "a\na\na\nb\nc\nb\n"})
+    status, _, err = result = report(
+        cmd, "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--extra-lines", "drop"
+    )
+    assert scores(good(tmp_path, result))["B"] == pytest.approx(4 / 6) and not any(
+        line.startswith("warning: ") for line in err
+    )
+
+
+def test_a_gold_file_with_a_generic_stem_names_the_task_after_its_folder(tmp_path, cmd):
+    """``emoji-es/truth.txt`` (also gold, test, labels, any case) names the competition
+    ``emoji-es``, not "truth"; a folder with a generic name is passed over; --name wins."""
+    for gold in ("emoji-es/truth.txt", "emoji-es/data/Gold.tsv", "emoji-es/test-labels"):
+        write(tmp_path, gold, GOLD)
+        write(tmp_path, "emoji-es/runs/A.tsv", RUN_A)
+        comp = good(tmp_path, report(cmd, gold, "--runs", "emoji-es/runs", "--metric", "accuracy"))
+        assert comp["id"] == "emoji-es" and comp["name"] == "emoji-es", gold
+        shutil.rmtree(tmp_path / "emoji-es")
+    write(tmp_path, "emoji-es/truth.txt", GOLD)
+    write(tmp_path, "emoji-es/runs/A.tsv", RUN_A)
+    comp = good(
+        tmp_path,
+        report(
+            cmd, "emoji-es/truth.txt", "--runs", "emoji-es/runs", "--metric", "accuracy",
+            "--name", "Emoji (es)",
+        ),
+    )  # fmt: skip
+    assert comp["name"] == "Emoji (es)"
+
+
+def test_a_gold_file_with_its_own_stem_keeps_it(tmp_path, cmd):
+    """The twin: a stem that names the task (``us_test.labels``, ``es-gold-2018``) is the name."""
+    for gold, name in (
+        ("task/us_test.labels", "us_test"),
+        ("task/es-gold-2018.tsv", "es-gold-2018"),
+    ):
+        write(tmp_path, gold, GOLD)
+        write(tmp_path, "task/runs/A.tsv", RUN_A)
+        comp = good(tmp_path, report(cmd, gold, "--runs", "task/runs", "--metric", "accuracy"))
+        assert comp["name"] == name
+        shutil.rmtree(tmp_path / "task")
+
+
+def test_a_query_column_by_position_is_shown_once_as_column(tmp_path, cmd):
+    """A gold without a header names its query column by position: ``(column 1)`` in validate's
+    line, not ``(column column 1)``; the twin, a header name, is shown as it is."""
+    gold = "".join(
+        f"q{q}\tq{q}_c{c}\t{'true' if c == q % 3 else 'false'}\n"
+        for q in range(4)
+        for c in range(3)
+    )
+    run = "".join(f"q{q}\tq{q}_c{c}\t{(c + q) % 3}\n" for q in range(4) for c in range(3))
+    write(tmp_path, "cqa/qrels.tsv", gold)
+    write(tmp_path, "cqa/runs/A.tsv", run)
+    args = ("--runs", "cqa/runs", "--id-col", "2", "--label-col", "3", "--pos-label", "true")
+    status, out, err = cmd(
+        "validate", "cqa/qrels.tsv", *args, "--query-col", "1", "--metric", "map"
+    )
+    assert status == 0, err
+    assert out.splitlines()[0] == (
+        "ok: qrels: 12 items in 4 clusters (column 1), 1 system, metrics: map(pos_label=true)"
+    )
+    write(tmp_path, "cqa/qrels.tsv", "qid\tcid\tlabel\n" + gold)
+    status, out, err = cmd(
+        "validate", "cqa/qrels.tsv", *args, "--query-col", "qid", "--metric", "map"
+    )
+    assert status == 0, err
+    assert "in 4 clusters (column qid)" in out.splitlines()[0]
+
+
 # --------------------------------------------------------------------------- headers and ids
 
 
@@ -945,6 +1146,8 @@ def test_validate_prints_warnings_and_the_point_leaderboard(tmp_path, cmd):
         "wrong",
         "--names",
         "names.tsv",
+        "--name",
+        "gold",
     )
     assert status == 0
     assert out.splitlines() == [
@@ -1096,3 +1299,72 @@ def test_every_label_metric_scores_a_missing_prediction_as_wrong(metric):
         else:
             want = get_metric(metric).reference(gold, shown, labels=real)
         assert got[s] == pytest.approx(want), (s, pred)
+
+
+# ------------------------------------------------------------------ a published task, end to end
+
+
+def _emoji_scorer(gold: str, pred: str, total: int, n_labels: int) -> float:
+    """Macro-F1 as SemEval-2018 Task 2's published script computes it
+    (``tools/detailed_results/detailed_results.py``): both files read whole, ``\\r`` and spaces
+    removed, split at ``\\n``, cut to the test set's size, scored by scikit-learn over every
+    label."""
+    from sklearn.metrics import precision_recall_fscore_support
+
+    g = gold.replace("\r", "").replace(" ", "").split("\n")[:total]
+    p = pred.replace("\r", "").replace(" ", "").split("\n")[:total]
+    labels = [str(x) for x in range(n_labels)]
+    return float(precision_recall_fscore_support(g, p, labels=labels, average="macro")[2])
+
+
+def test_emoji_prediction_as_published(tmp_path, cmd):
+    """A faithful twin of SemEval-2018 Task 2 (Multilingual Emoji Prediction) as its organizers
+    published it: ``us_test.labels`` (one label 0-19 per line) and one folder per team holding
+    ``english.output.txt``, ``table.tex`` and ``confusion.png``. The runs as they are: one ending
+    with an empty line where its last prediction belongs and holding blank predictions, one with
+    a line more than the gold, one without a final line break, one with CRLF line ends. With
+    options only, every macro-F1 is the published script's."""
+    rng = np.random.default_rng(2018)
+    n, k = 400, 20
+    gold = rng.integers(0, k, n)
+    write(tmp_path, "gold/us_test.labels", "".join(f"{g}\n" for g in gold))
+    runs = {}
+    for team, acc in (
+        ("cagri", 0.45),
+        ("tommasopasini", 0.4),
+        ("LorentAlina", 0.3),
+        ("EICA", 0.35),
+    ):
+        pred = np.where(rng.random(n) < acc, gold, rng.integers(0, k, n)).astype(str).tolist()
+        if team == "tommasopasini":
+            for i in rng.choice(n - 1, 30, replace=False):
+                pred[i] = ""
+            pred[-1] = ""
+            text = "\n".join(pred) + "\n"  # ends "...\n\n": the last prediction is empty
+        elif team == "LorentAlina":
+            text = "\n".join(pred) + "\n0\n"  # a line more than the gold
+        elif team == "EICA":
+            text = "\r\n".join(pred) + "\r\n"
+        else:
+            text = "\n".join(pred)  # no final line break
+        runs[team] = text
+        write(tmp_path, f"teams/english/{team}/english.output.txt", text)
+        write(tmp_path, f"teams/english/{team}/table.tex", "\\begin{table}\\end{table}\n")
+        write(tmp_path, f"teams/english/{team}/confusion.png", b"\x89PNG\r\n\x1a\n")
+    args = ("gold/us_test.labels", "--runs", "teams/english/*/english.output.txt")
+    args += ("--metric", "macro_f1,accuracy")
+    bad(
+        tmp_path,
+        report(cmd, *args),
+        "teams/english/LorentAlina/english.output.txt",
+        "--extra-lines drop",
+    )
+    result = report(
+        cmd, *args, "--missing", "wrong", "--extra-lines", "drop", "--name", "Emoji (en)"
+    )
+    comp = good(tmp_path, result)
+    assert comp["name"] == "Emoji (en)" and comp["n"] == n
+    assert comp["missing"] == {"EICA": 0, "LorentAlina": 0, "cagri": 0, "tommasopasini": 31}
+    gold_text = (tmp_path / "gold/us_test.labels").read_text(encoding="utf-8")
+    for team, text in runs.items():
+        assert scores(comp)[team] == pytest.approx(_emoji_scorer(gold_text, text, n, k), abs=1e-12)

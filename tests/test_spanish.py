@@ -181,17 +181,61 @@ def _html_text(html: str) -> str:
     return " ".join(parser.out)
 
 
-def _pdf_text(path: Path) -> str:
+def _pdf_text(path: Path, first: int | None = None, last: int | None = None) -> str:
+    """The text of ``path`` (real pdftotext; pages ``first`` to ``last`` when given), with the
+    words hyphenated at a line's end joined again."""
+    pages = [a for flag, n in (("-f", first), ("-l", last)) if n for a in (flag, str(n))]
     text = subprocess.run(
-        ["pdftotext", str(path), "-"], capture_output=True, text=True, check=True
+        ["pdftotext", *pages, str(path), "-"], capture_output=True, text=True, check=True
     ).stdout
-    text = text.split("Referencias")[0]  # the bibliography's titles are English works
     # a word hyphenated at a line's end
     text = re.sub(r"(?<=[a-záéíóúñ])[-\u2010\u00ad]\n(?=[a-záéíóúñ])", "", text)
     # a name in a caption's key wrapped after a separator
-    text = re.sub(r"(?<=[._/+&@:])\n(?=\w)", "", text)
-    # natbib's plainnat writes "and" in citations
-    return re.sub(r"\(([^()]*)\s+and\s+([^()]*),\s\d{4}\)", " ", text)
+    return re.sub(r"(?<=[._/+&@:])\n(?=\w)", "", text)
+
+
+#: What no Spanish PDF holds, whole words, in any case: the settings' ids, a language named in
+#: English, English terms of the method (the "and" between authors: :func:`_published`).
+FORBIDDEN = re.compile(
+    r"(?<![\w-])(?:percentile|all-pairs|spanish|resamples|significantly)(?![\w-])", re.I
+)
+
+
+def _published() -> re.Pattern:
+    """The one English a Spanish report quotes: the titles and venues of the cited works, as
+    published (``Chapman and Hall``; ``Exact and Approximate Stepdown Methods ...``), matched
+    whole across line breaks (:func:`_pdf_text` joins some: ``Zero:Calculating``) and a hyphenated
+    compound's break (``Letter-`` / ``Based``)."""
+    from compreport.report.references import REFERENCES, _bib_fields
+
+    texts = {
+        value
+        for key in REFERENCES
+        for name, value in _bib_fields(REFERENCES[key][1]).items()
+        if name in ("title", "journal", "booktitle", "publisher", "howpublished")
+    }
+    return re.compile(
+        "|".join(
+            re.escape(x).replace(r"\ ", r"\s*").replace(r"\-", r"-\s?")
+            for x in sorted(texts, key=len, reverse=True)
+        )
+    )
+
+
+def _near_empty_pages(pdf: Path, data: re.Pattern) -> list[int]:
+    """Pages of ``pdf`` holding nothing but a page number, a running header (a name: ``data``)
+    and the footer (``Generado por compreport ...``; a team sheet's ``compreport 0.1 · semilla
+    ...``)."""
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+    out = []
+    for page in range(1, int(re.search(r"^Pages:\s+(\d+)", info, re.M)[1]) + 1):
+        text = re.sub(r"\s+", " ", _pdf_text(pdf, page, page))
+        text = re.sub(r"Generado por compreport .*?(?:definido|indica)[^.]*\.", " ", text)
+        text = re.sub(r"compreport \S+ · semilla .*", " ", text)
+        text = re.sub(r"\b\d+ / \d+\b", " ", data.sub(" ", text))
+        if len(re.findall(r"[^\W\d_]", text)) < 40:
+            out.append(page)
+    return out
 
 
 needs_tex = pytest.mark.skipif(shutil.which("latexmk") is None, reason="latexmk not installed")
@@ -203,7 +247,10 @@ needs_tex = pytest.mark.skipif(shutil.which("latexmk") is None, reason="latexmk 
 def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
     """Every format in Spanish (HTML, report and overview PDFs, team letters, LaTeX tables and the
     compiled appendix, Markdown, figures, emails): no word of :data:`ENGLISH` in what a reader
-    sees."""
+    sees. The PDFs, read by pdftotext, hold none of :data:`FORBIDDEN` and no "and" (authors are
+    joined by "y"), and no page holds only a footer. Two exceptions, removed narrowly before
+    reading: the participants' and organizer's names (the competitions ``... (Basque)``), and the
+    titles and venues of the cited works as published (:func:`_published`)."""
     book = tmp_path / "addresses.csv"
     book.write_text(
         "team,address,language\nToxiHunters,ana@example.org\nIruñea-HLT,iker@example.org,es\n"
@@ -252,7 +299,18 @@ def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
         + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
         + r")(?!\w)"
     )  # whole: not the "label" of \label
-    found = {}
+    # the names as a PDF prints them: wrapped anywhere, or joined after a separator
+    pdf_data = re.compile(
+        r"(?<![\w\\])(?:"
+        + "|".join(
+            re.escape(n).replace(r"\ ", r"\s*")
+            for n in sorted(names, key=len, reverse=True)
+            if "\\" not in n  # the LaTeX spellings
+        )
+        + r")(?!\w)"
+    )
+    published = _published()
+    found, forbidden = {}, {}
     # the leaderboards printed at the end (after the files written), as leaderboard.md in Spanish
     board = res.stdout.split("\n\n", 1)[1]
     assert "grupos y marcas: corrección de max-T escalonado" in board and "Posición" in board, board
@@ -265,10 +323,18 @@ def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
             assert '<html lang="es">' in page, rel
             text = _html_text(page)
         elif path.suffix == ".pdf":
-            text = _pdf_text(path)
+            text = re.sub(r"\s+", " ", _pdf_text(path))
+            text = published.sub(" ", pdf_data.sub(" ", text))
+            # the engine's parts in the provenance: identifiers, shown as code in every language
+            text = re.sub(r"Motor: [a-z_]+ [a-z0-9_]+", " ", text)
+            bad = {m.group(0).lower() for m in FORBIDDEN.finditer(text)}
+            bad |= {"and" for _ in re.finditer(r"\band\b", text, re.I)}
+            bad |= {f"page {p} near empty" for p in _near_empty_pages(path, pdf_data)}
+            if bad:
+                forbidden[rel] = sorted(bad)
         elif path.suffix in (".tex", ".md") and path.name != "preamble.tex":
             text = (
-                re.sub(r"%[^\n]*", " ", path.read_text(encoding="utf-8"))
+                published.sub(" ", re.sub(r"%[^\n]*", " ", path.read_text(encoding="utf-8")))
                 if path.suffix == ".tex"
                 else path.read_text(encoding="utf-8")
             )
@@ -288,6 +354,198 @@ def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
         if words:
             found[rel] = sorted(words)
     assert not found, found
+    assert not forbidden, forbidden
     # the methods paragraph of the appendix, compiled, with its accents
     appendix = re.sub(r"\s+", " ", _pdf_text(out / "appendix.pdf"))
-    assert "remuestras bootstrap pareadas" in appendix and "significación" in appendix
+    assert "réplicas bootstrap pareadas" in appendix and "significación" in appendix
+    # the exceptions above are there, and narrow: authors joined by "y", titles as published
+    assert "(Efron y Tibshirani, 1993)" in appendix
+    assert "Referencias Yoav Benjamini y Yosef Hochberg. Controlling the False" in appendix
+    assert "Chapman and Hall, New York, 1993." in appendix
+    for path in (out / "detox-binary" / "report.html", out / "index.html"):
+        page = path.read_text(encoding="utf-8")
+        works = re.findall(r'<li id="ref-(\w+)">([^<]*) <span class="work" lang="en">', page)
+        assert ("efron1993", "Bradley Efron y Robert J. Tibshirani (1993).") in works, path
+
+
+def _small_analysis(**settings):
+    """A real analysis of a two-system competition of ``language = "Spanish"`` under
+    ``settings`` (B = 0: provenance, subtitles and headings only read the settings and names)."""
+    import dataclasses
+
+    import numpy as np
+
+    from conftest import make_competition
+
+    gold = np.arange(20) % 2
+    comp = dataclasses.replace(
+        make_competition(gold, [gold, 1 - gold]),
+        challenge="SentIber",
+        task="Polarity",
+        language="Spanish",
+        group=["SentIber", "Polarity", "Basque"],
+    )
+    return compreport.analyze(comp, bootstrap=0, **settings)
+
+
+@pytest.mark.parametrize(
+    ("settings", "spanish"),
+    [
+        (
+            dict(ci="percentile", family="all-pairs", correction="holm"),
+            ["percentil", "bootstrap pareado", "todos los pares", "Holm"],
+        ),
+        (
+            dict(ci="bca", test="randomization", family="vs-best", correction="bonferroni"),
+            ["BCa", "aleatorización aproximada", "frente al mejor", "Bonferroni"],
+        ),
+        (
+            dict(family="per-row", correction="maxt"),
+            ["percentil", "bootstrap pareado", "por fila", "max-T escalonado"],
+        ),
+    ],
+)
+def test_provenance_shows_settings_in_spanish(settings, spanish):
+    """A Spanish provenance names the CI method, test, family and correction in Spanish (the ids
+    are English words: ``percentile``, ``all-pairs``); results.json keeps the ids."""
+    from compreport.report.pages.html import provenance
+
+    analysis = _small_analysis(**settings)
+    s = analysis.settings
+    with language("es"):
+        rows = provenance(analysis)["rows"][5:9]
+    assert [r[0] for r in rows] == [
+        "Método del IC",
+        "Prueba",
+        "Familia de la corrección",
+        "Corrección",
+    ]
+    assert [r[1] for r in rows] == spanish
+    assert not any(code for _, _, code in rows)  # words, not identifiers
+    assert json.loads(json.dumps(analysis.to_dict()))["settings"]["ci_method"] == s.ci_method
+
+
+def test_provenance_shows_setting_ids_in_english():
+    """The twin: an English provenance shows each setting as given to compreport, as code."""
+    from compreport.report.pages.html import provenance
+
+    analysis = _small_analysis(ci="percentile", family="all-pairs", correction="holm")
+    rows = provenance(analysis)["rows"][5:9]
+    assert [(r[1], r[2]) for r in rows] == [
+        ("percentile", True),
+        ("bootstrap", True),
+        ("all-pairs", True),
+        ("holm", True),
+    ]
+
+
+def test_language_names_in_spanish():
+    """A competition's language named in English is shown in the report's language, in its
+    subtitle, its summary column and the appendix's language blocks; a code or another name is
+    shown as given."""
+    from compreport.language.vocabulary import language_name
+    from compreport.report import model, prose
+
+    analysis = _small_analysis()
+    comp = analysis.competitions[0]
+    with language("es"):
+        assert prose.subtitle(comp) == "SentIber · Polarity · español"
+        assert model.group_path(comp) == ("SentIber", "Polarity", "euskera")
+        assert [language_name(x) for x in ("SPANISH", " basque", "es", "Klingon")] == [
+            "español",
+            "euskera",
+            "es",
+            "Klingon",
+        ]
+    # the twin: English as given
+    assert prose.subtitle(comp) == "SentIber · Polarity · Spanish"
+    assert model.group_path(comp) == ("SentIber", "Polarity", "Basque")
+    assert language_name("es") == "es"
+
+
+def test_references_join_authors_in_spanish():
+    """Authors are joined by "y" in a Spanish report, in the citations, the one-line references
+    of the HTML and the appendix's bibliography; the titles of the works stay as published."""
+    from compreport.report import references
+
+    with language("es"):
+        assert references.short("efron1993") == "Efron y Tibshirani, 1993"
+        assert references.authors("bergkirkpatrick2012") == (
+            "Taylor Berg-Kirkpatrick, David Burkett y Dan Klein"
+        )
+        text = references.reference_text("romano2005")
+        bib = references.thebibliography(["efron1993", "romano2005", "holm1979"])
+    assert text.startswith("Joseph P. Romano y Michael Wolf (2005). Exact and Approximate")
+    assert "\\bibitem[Efron y Tibshirani(1993)]{efron1993}" in bib
+    assert "Bradley Efron y Robert J. Tibshirani." in bib
+    assert "Chapman and Hall" in bib  # a publisher's name, as published
+    assert re.findall(r"\\bibitem\[[^]]*\]\{(\w+)\}", bib) == [
+        "efron1993",
+        "holm1979",
+        "romano2005",
+    ]
+
+
+def test_references_join_authors_in_english():
+    """The twin: "and" in English, with the serial comma for three authors as plainnat writes."""
+    from compreport.report import references
+
+    assert references.short("efron1993") == "Efron and Tibshirani, 1993"
+    assert references.authors("navamunoz2024") == (
+        "Sergio Nava-Muñoz, Mario Graff, and Hugo Jair Escalante"
+    )
+    bib = references.thebibliography(["navamunoz2024"])
+    assert "\\bibitem[Nava-Muñoz et~al.(2024)]{navamunoz2024}" in bib
+    assert "arXiv preprint arXiv:2403.04693, 2024." in bib
+
+
+def _paragraph(**settings) -> str:
+    """The methods paragraph under ``settings`` as text, its citations in parentheses."""
+    from compreport.report import prose, references
+    from compreport.settings import Settings
+
+    return "".join(
+        s if isinstance(s, str) else f"({'; '.join(references.short(k) for k in s.keys)})"
+        for s in prose.paragraph(Settings(**settings))
+    )
+
+
+@pytest.mark.parametrize(
+    ("ci", "words"),
+    [
+        ("percentile", "por el método percentil"),
+        ("bca", "por el método corregido por sesgo y acelerado (BCa)"),
+        ("normal", "por el método de aproximación normal (estimación ± z·EE)"),
+    ],
+)
+def test_spanish_terms_of_the_method(ci, words):
+    """The methods paragraph in standard Spanish statistics terms: "réplicas bootstrap" (not
+    "remuestras"), the interval "por el método percentil" (not "intervalos percentil"), and the
+    facts line's "intervalos de percentiles"; the SE column is an "error estándar (EE)"."""
+    with language("es"):
+        text = _paragraph(ci_method=ci)
+        caption = tr(
+            '<span class="label">Ordered bootstrap confidence intervals</span> of {metric} '
+            "({level}, {method}): score on the full test set (the best in bold), mean and standard "
+            "deviation (SE) of the bootstrap distribution, interval; groups as in the leaderboard "
+            "({rule}).",
+            metric="F1",
+            level="95 %",
+            method="BCa",
+            rule="Holm",
+        )
+        facts = tr("{level} percentile intervals", level="95 %")
+    assert f"intervalos de confianza al 95\u00a0% {words} (" in text
+    assert "), obtenidos de 10\u00a0000 réplicas bootstrap pareadas de los ítems" in text
+    assert "remuestra" not in text and "intervalos percentil" not in text
+    assert "media y error estándar (EE) de la distribución bootstrap" in caption
+    assert facts == "intervalos de percentiles al 95 %"
+
+
+def test_english_terms_of_the_method():
+    """The twin: the English paragraph as before."""
+    text = _paragraph(ci_method="percentile")
+    assert (
+        "95% percentile confidence intervals (Efron and Tibshirani, 1993) from 10,000 paired"
+        in text
+    )

@@ -22,7 +22,7 @@ from compreport.report.latex.renderer import Renderer
 from compreport.report.latex.tex import escape
 from compreport.report.model import MISSING, Format
 from compreport.report.pages import html
-from compreport.report.pages.team import team_context, team_html
+from compreport.report.pages.team import FOOTNOTE, plain_verdict, team_context, team_html
 from compreport.resources import demo_workshop_dir
 from compreport.settings import Settings
 from compreport.stats.analysis import analyze
@@ -90,7 +90,8 @@ def test_team_sheets_state_the_stored_verdicts_and_never_contradict(demo, twelve
             for system in comp.systems:
                 me = ma.score_of(system)
                 ctx = team_context(analysis, comp, system, Report(analysis).format)
-                text = _text(team_html(analysis, comp, system))
+                text = _text(team_html(analysis, comp, system).replace("<wbr>", ""))
+                subject = system if system in comp.baselines else f"Your run {system}"
                 # "cannot be told apart from" is exactly the stored pair verdicts
                 for x in ma.scores:
                     if x.system != system:
@@ -104,22 +105,26 @@ def test_team_sheets_state_the_stored_verdicts_and_never_contradict(demo, twelve
                     runner = next((x for x in ma.scores if not x.is_best), None)
                     if runner is not None:
                         c, _ = ma.pair(system, runner.system)
-                        assert (
-                            prose.verdict(s, c.significant, "The winner", "the runner-up") in text
-                        )
+                        said = plain_verdict(s, c.significant, "runner-up", subject, runner.system)
+                        assert said in text
                         assert (runner.system in ctx["alike"]) == (c.significant is False)
                 else:
                     c, _ = ma.pair(ma.best, system)
                     if system not in comp.baselines:  # a participant's verdict against the best
                         assert c.significant == me.differs_from_best
-                    said = prose.verdict(s, c.significant, "The winner", system)
+                    said = plain_verdict(s, c.significant, "winner", subject, ma.best)
                     assert said in text
-                    assert prose.verdict(s, not c.significant, "The winner", system) not in text
+                    assert (
+                        plain_verdict(s, not c.significant, "winner", subject, ma.best) not in text
+                    )
                     # the two statements about the winner agree
                     assert (ma.best in ctx["alike"]) == (c.significant is False)
+                # every verdict points to the one footnote, which names the rule that decided
                 for sentence in _sentences(text):
                     if _states_a_verdict(sentence):
-                        assert s.rule in sentence, sentence
+                        assert FOOTNOTE in sentence or s.rule in sentence, sentence
+                note = text[text.index(f"{FOOTNOTE} Method:") :]
+                assert f"Every verdict on this page uses the {s.rule}" in note
                 checked += 1
     assert checked > 60
 
@@ -483,8 +488,8 @@ def test_baselines_are_compared_but_do_not_compete():
     winner = report.analysis.competitions[0]
     sheet = _text(team_html(report.analysis, winner, winner.primary.best).replace("<wbr>", ""))
     assert (
-        f"{winner.primary.best} is the winner: the best accuracy of the 10 competing systems."
-        in sheet
+        f"Your run {winner.primary.best} is the winner: it ranked first of the 10 competing runs "
+        "with the best accuracy." in sheet
     ), sheet
     assert "Baselines do not compete; scored higher: Team00.01." in sheet
     assert "of the 12 systems" not in sheet
@@ -511,7 +516,7 @@ def test_a_lone_participant_and_per_row_baselines_read_right():
         a = analyze([lone], Settings(bootstrap=200, refine=False))
         b = analyze([comp], Settings(bootstrap=2000, family="per-row", refine=False))
     sheet = _text(team_html(a, a.competitions[0], "P.01").replace("<wbr>", ""))
-    assert "P.01 is the winner: the only competing system of this competition." in sheet
+    assert "Your run P.01 is the winner: the only competing run of this competition." in sheet
     assert (
         "There is no other competing system to compare with." in sheet
         and "Every system" not in sheet
@@ -519,10 +524,11 @@ def test_a_lone_participant_and_per_row_baselines_read_right():
     ma = b.competitions[0].primary
     for c in ma.vs_best:
         assert c.p_adjusted == c.p_maxt  # the row's step-down, baselines included
-        sheet = _text(team_html(b, b.competitions[0], c.b))
+        sheet = _text(team_html(b, b.competitions[0], c.b).replace("<wbr>", ""))
+        subject = c.b if c.b in b.competitions[0].baselines else f"Your run {c.b}"
         assert (
             "corrects over only" not in sheet
-            and prose.verdict(b.settings, c.significant, "The winner", c.b) in sheet
+            and plain_verdict(b.settings, c.significant, "winner", subject, ma.best) in sheet
         ), c.b
 
 
@@ -575,14 +581,14 @@ def test_the_summary_says_its_ties_are_not_the_verdicts(twelve, demo):
 
 
 def test_the_difference_figure_and_the_methods_name_the_rule_behind_verdicts():
-    """The difference figure colours intervals by whether they exclude 0 (uncorrected), which is not
-    the verdict: its caption says so and names the rule; the methods text says the competitiveness
-    ties between competitors can differ from the verdicts, and what each family controls."""
+    """The difference figure colours intervals by the stored verdicts: its caption says so and
+    names the rule; the methods text says the competitiveness ties between competitors can differ
+    from the verdicts, and what each family controls."""
     s = Settings(bootstrap=1000, correction="holm", family="all-pairs")
     caption = prose.figure_caption("diff", s)
     assert (
-        "green intervals exclude 0, which is not the verdict (see the table; rule: Holm correction "
-        "over all pairs of systems)" in caption
+        "the colours are the verdicts of the table (rule: Holm correction over all pairs of "
+        "systems): green differs significantly from the best, red ties with it" in caption
     )
     none = prose.figure_caption("diff", Settings(bootstrap=1000, correction="none"))
     assert "rule: uncorrected p-values, with no correction for multiple comparisons" in none

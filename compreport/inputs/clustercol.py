@@ -60,9 +60,8 @@ def gold_cluster_labels(raw: RawText | Parsed, header: bool, opts: ReadOptions):
             f"position)"
         )
     read = layout(raw, "gold", header, opts.cluster_as_label(), None)
-    name = (
-        col if isinstance(col, str) else (read.header[col - 1] if read.header else f"column {col}")
-    )
+    # a file without a header names the column by its position: "column 1" wherever it is shown
+    name = col if isinstance(col, str) else (read.header[col - 1] if read.header else str(col))
     return [v[0] for v in read.values], name, lambda k: read.where(k, 0)
 
 

@@ -33,7 +33,8 @@ class Clusters:
     labels : list of str
         The clusters' names (G), in that order.
     column : str
-        Where they came from (the column's name), for the outputs.
+        Where they came from, for the outputs: the column's header name, or its 1-based position
+        (``"1"``) in a file without a header; messages write it after the word "column".
 
     Examples
     --------

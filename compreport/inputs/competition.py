@@ -143,7 +143,8 @@ class Competition(CompetitionInfo):
         ``""`` in ``predictions`` and scored as a wrong answer (``--missing wrong``); 0 for every
         system otherwise.
     teams : dict
-        System -> its team (from its folder, a ``Team.NN`` stem or the names file), or None.
+        System -> its team (from its folder, the run-name rule of
+        :func:`~compreport.inputs.runfiles.stem_teams`, or the names file), or None.
     clusters : Clusters or None
         The cluster of each item, for the cluster bootstrap (``--cluster-col``; items of a cluster
         are resampled together, :mod:`compreport.inputs.clusters`); None: items are the unit.

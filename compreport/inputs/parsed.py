@@ -11,12 +11,19 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
-from compreport.errors import InputError, suggest
+from compreport.errors import InputError, excerpt, suggest
 from compreport.inputs.delimited import SEPARATORS
 from compreport.language.caller import OPTIONS, current, option
 
 #: ``--missing`` values.
 MISSING_POLICIES = ("error", "wrong")
+#: ``--submissions`` values (a Codabench bulk download): every submission, or each owner's last.
+SUBMISSIONS = ("all", "last")
+#: ``--extra-lines`` values: a run without ids longer than the gold is an error, or its lines
+#: beyond the gold's items are dropped.
+EXTRA_LINES = ("error", "drop")
+#: ``--ties`` values: how ranking metrics order candidates of equal score (the first: default).
+TIES = ("id", "file")
 
 
 @dataclass
@@ -42,6 +49,9 @@ class ReadOptions:
     missing : str
         ``error``: a blank, absent or unreadable prediction is an error; ``wrong``: it is scored as
         a wrong answer.
+    extra_lines : str
+        ``error``: a run without ids that has more lines than the gold has items is an error;
+        ``drop``: it is scored on its first lines, one per item, with a warning.
     exclude : list of str
         Globs of run files to leave out (matched against the path inside the runs folder and the
         name).
@@ -53,6 +63,10 @@ class ReadOptions:
     unjudged : bool
         Candidates that runs list and the gold does not become items that are not relevant
         (:mod:`compreport.inputs.querykeys`); needs ``cluster_col``.
+    phase : int or None
+        The phase of a Codabench bulk download to read (:mod:`compreport.inputs.codabench`).
+    submissions : str or None
+        Of a Codabench bulk download: ``all`` (None: the same) or ``last`` (each owner's last).
     said : dict
         How the caller gave a column option that is not its own option (:meth:`named`): attribute
         -> an option of :data:`~compreport.language.caller.OPTIONS` (``runs_label_col``:
@@ -67,10 +81,13 @@ class ReadOptions:
     runs_label_col: list | None = None
     zip_member: str | None = None
     missing: str = "error"
+    extra_lines: str = "error"
     exclude: list[str] = field(default_factory=list)
     names: str | None = None
     cluster_col: int | str | None = None
     unjudged: bool = False
+    phase: int | None = None
+    submissions: str | None = None
     said: dict[str, str] = field(default_factory=dict)
 
     def named(self, attr: str, value=None) -> str:
@@ -126,6 +143,11 @@ class ReadOptions:
                 f"{option('missing')} must be one of {', '.join(MISSING_POLICIES)}; got "
                 f"{self.missing!r}{suggest(self.missing, MISSING_POLICIES)}"
             )
+        if self.extra_lines not in EXTRA_LINES:
+            raise InputError(
+                f"{option('extra_lines')} must be one of {', '.join(EXTRA_LINES)}; got "
+                f"{self.extra_lines!r}{suggest(self.extra_lines, EXTRA_LINES)}"
+            )
         if not isinstance(self.comments, bool):
             raise InputError(f"`comments` must be True or False; got {self.comments!r}")
         for attr in ("id_col", "runs_id_col", "cluster_col"):
@@ -136,6 +158,19 @@ class ReadOptions:
             )
         for attr in ("label_col", "runs_label_col"):
             setattr(self, attr, columns(getattr(self, attr), "label_col", self.named(attr)))
+        if self.phase is not None:
+            text = str(self.phase).strip()
+            if isinstance(self.phase, bool) or not re.fullmatch(r"\d{1,18}", text):
+                raise InputError(
+                    f"{option('phase')} must be a phase id (a whole number >= 0); got "
+                    f"{excerpt(self.phase)}"
+                )
+            self.phase = int(text)
+        if self.submissions is not None and self.submissions not in SUBMISSIONS:
+            raise InputError(
+                f"{option('submissions')} must be one of {', '.join(SUBMISSIONS)}; got "
+                f"{excerpt(self.submissions)}{suggest(str(self.submissions), SUBMISSIONS)}"
+            )
         if not isinstance(self.unjudged, bool):
             raise InputError(f"`unjudged` must be True or False; got {self.unjudged!r}")
         if self.unjudged and self.cluster_col is None:

@@ -27,8 +27,9 @@ from pathlib import Path
 
 import numpy as np
 
-from compreport.errors import InputError, excerpt, note
+from compreport.errors import InputError, excerpt, note, warn
 from compreport.inputs.clustercol import gold_cluster_labels, gold_clusters, take_column
+from compreport.inputs.codabench import codabench_runs
 from compreport.inputs.competition import Competition, CompetitionInfo, MetricSpec, Source
 from compreport.inputs.delimited import (
     MISSING,
@@ -300,12 +301,14 @@ def read_runs(
     o.check()
     nf = len(fields) if fields else 1
     gold_path = text_name(gold_path)
-    runs_found = find_runs(str(runs), gold_path, o.exclude, out_dir)
-    name_runs(runs_found)
+    runs_found = codabench_runs(str(runs), o.phase, o.submissions, o.exclude, out_dir)
+    if runs_found is None:
+        runs_found = find_runs(str(runs), gold_path, o.exclude, out_dir, o.names)
+        name_runs(runs_found)
     if o.names:
         runs_found = apply_names(o.names, runs_found, o.sep, o.comments)
     raw = [read_file(gold_path, o, "gold", fields)] + [
-        read_file(r.path, o, "run", fields) for r in runs_found
+        read_file(r.path, o, "run", fields, r.data) for r in runs_found
     ]
     given = [{c for c in [o.id_col, o.cluster_col, *(o.label_col or [])] if isinstance(c, str)}]
     run_id, run_labels = (getattr(o, a) for a in o.column_options("run"))
@@ -357,7 +360,9 @@ def read_runs(
     position = {ident: i for i, ident in enumerate(keys)}
     systems, preds, sources, missing = [], [], [], {}
     for r, run, _ in runs_read:
-        values, line_of, absent = _join(gold, run, keys, position, len(keys), nf, o.missing)
+        values, line_of, absent = _join(
+            gold, run, keys, position, len(keys), nf, o.missing, o.extra_lines
+        )
         systems.append(r.name)
         preds.append(values)
         sources.append(Source(run.path, line_of, run.columns, run.unit))
@@ -365,7 +370,8 @@ def read_runs(
     if keyed_join:  # shown by their plain ids when those are unique
         plain = [*gold.ids, *extra_ids]
         ids = plain if len(set(plain)) == len(plain) else keys
-    files = [gold.file] + ([o.names] if o.names else []) + [r.path for r in runs_found]
+    files = [gold.file] + ([o.names] if o.names else [])
+    files += list(dict.fromkeys(r.container or r.path for r in runs_found))
     clusters = None if column is None else gold_clusters(column, extra_queries)
     return dict(
         clusters=clusters,
@@ -394,17 +400,29 @@ def _join(
     n: int,
     nf: int,
     policy: str,
+    extra_lines: str = "error",
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """A run's values in gold item order: (n, nf) str (``""`` where there is no prediction), the
     line of each item (0 where absent), and the number of items without a prediction.
 
+    A run without ids that has more lines than the gold has items is read on its first ``n`` under
+    ``extra_lines="drop"``, with a warning naming it and the count.
+
     Raises InputError for an id not in the gold (a gold without ids: :func:`_not_numbered`), an id
-    given twice, a line count that differs from the gold's (a run without ids), and, under the
-    ``error`` policy, any missing prediction.
+    given twice, a line count that differs from the gold's (a run without ids; more lines:
+    unless ``extra_lines`` is ``drop``), and, under the ``error`` policy, any missing prediction.
     """
     values = np.full((n, nf), "", dtype=object)
     line_of = np.zeros(n, dtype=int)
     if run.ids is None:
+        if len(run.values) > n and extra_lines == "drop":
+            extra = len(run.values) - n
+            warn(
+                f"{run.path}: {extra} {run.unit}(s) after the gold's {n} items left out, from "
+                f"{run.unit} {run.lines[n]} on ({option('extra_lines', 'drop')}): the run is "
+                f"scored on its first {n}"
+            )
+            run = dataclasses.replace(run, values=run.values[:n], lines=run.lines[:n])
         if len(run.values) != n:
             headers = [
                 f"{f.path}'s first line {shown_row(f.header)}" for f in (gold, run) if f.header
@@ -414,6 +432,12 @@ def _join(
                 f"{gold.path} has {n} items; a file without ids is matched with the gold line by "
                 f"line, so both must have as many"
                 + (f" (read as a header: {' and '.join(headers)})" if headers else "")
+                + (
+                    f"; pass {option('extra_lines', 'drop')} to score it on its first {n} "
+                    f"lines, as a scorer that reads line by line does"
+                    if len(run.values) > n
+                    else ""
+                )
             )
         rows = list(range(n))
     else:

@@ -105,10 +105,15 @@ def zip_member(path: str, data: bytes, wanted: str | None) -> tuple[str, bytes]:
 
 
 def read_file(
-    path: str, opts: ReadOptions, role: str, fields: list[str] | None = None
+    path: str,
+    opts: ReadOptions,
+    role: str,
+    fields: list[str] | None = None,
+    data: bytes | None = None,
 ) -> RawText | Parsed:
     """Read a gold (``role="gold"``) or run (``role="run"``) file: :class:`Parsed` for JSON, else
-    :class:`RawText`.
+    :class:`RawText`. ``data``: the file's bytes, already read (a submission inside a Codabench
+    bulk download, named ``path`` in messages); None: read from ``path``.
 
     Raises
     ------
@@ -117,9 +122,10 @@ def read_file(
         file, malformed JSON or CSV; naming the file and line.
     """
     path = text_name(path)
-    if os.path.isdir(path):
-        raise InputError(f"{path}: is a directory, expected a CSV/TSV file")
-    data = read_bytes(path)
+    if data is None:
+        if os.path.isdir(path):
+            raise InputError(f"{path}: is a directory, expected a CSV/TSV file")
+        data = read_bytes(path)
     shown, inner = path, path
     if Path(path).suffix.lower() == ".zip" or data[:4] == b"PK\x03\x04":
         inner, data = zip_member(path, data, opts.zip_member)
@@ -328,7 +334,12 @@ def layout(
     if widths == {nf} and (head is None or len(head) == nf):
         if role == "gold":  # a run of one value per line takes none of the gold's columns
             _within(raw, head, nf, opts, role)
+        # blank lines after the last value end the file; those a run has before the gold's
+        # count is reached are its last items, without a value (a writer that joins its
+        # predictions with line breaks ends with one when the last prediction is empty)
         last = max(i for i, r in enumerate(body) if r)
+        if role == "run" and gold is not None:
+            last = max(last, min(len(body), len(gold.values)) - 1)
         body, lines = body[: last + 1], lines[: last + 1]
         values = [
             [None if c.lower() in MISSING else c for c in r] if r else [None] * nf for r in body

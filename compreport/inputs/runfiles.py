@@ -1,12 +1,15 @@
 """Which files are runs, what each run is called, and the names file.
 
 :func:`find_runs` lists the run files of a folder (walked into its subfolders: one folder per
-team) or a glob. ``README*``, ``*.md``, ``*.pdf``, hidden files and ``__MACOSX`` are not runs and
-are left out with one note; so is the gold file when the glob matches it, and what ``--exclude``
-matches. Every other file is a run: one that cannot be read as a run is an error, never skipped.
+team) or a glob. ``README*``, ``*.md``, ``*.pdf``, names files (``*.xml``, ``names.*``,
+``metadata.*``, ``metadata-public.*``), hidden files and ``__MACOSX`` are not runs and are left
+out with one note; so are the gold file and the ``--names`` file when the glob matches them, and
+what ``--exclude`` matches. Every other file is a run: one that cannot be read as a run is an
+error, never skipped.
 
-:func:`name_runs` names them: a run at the top of the runs folder by its file stem (its team is
-``Team`` for a ``Team.NN`` stem); a run in a subfolder by that folder, its team, followed when the
+:func:`name_runs` names them: a run at the top of the runs folder by its file stem (its team read
+from the stem by :func:`stem_teams`: ``UPV.run1``, ``X_run2``, ``X-run3``, ``Team.01``); a run in a
+subfolder by that folder, its team, followed when the
 team has several runs by what differs between their file names (``ECNU/subtask_A_primary.txt``
 and ``ECNU/subtask_A_contrastive1.txt`` -> ``ECNU primary``, ``ECNU contrastive1``).
 
@@ -19,7 +22,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from compreport.errors import InputError, note, os_reason, suggest
@@ -49,9 +52,14 @@ class RunFile:
     name : str
         The system name.
     team : str or None
-        The team, when known (its folder, the ``Team.NN`` stem, the names file).
+        The team, when known (its folder, the stem (:func:`stem_teams`), the names file).
     baseline : bool
         Marked as a baseline by the names file.
+    data : bytes or None
+        The run's bytes when it is not a file of its own (a submission inside a Codabench bulk
+        download, :mod:`.codabench`); None: read from ``path``.
+    container : str or None
+        The file on disk holding it when ``data`` is given (its checksum is recorded).
     """
 
     path: str
@@ -59,6 +67,8 @@ class RunFile:
     name: str = ""
     team: str | None = None
     baseline: bool = False
+    data: bytes | None = field(default=None, repr=False)
+    container: str | None = None
 
     @property
     def stem(self) -> str:
@@ -66,10 +76,21 @@ class RunFile:
         return Path(self.rel).stem
 
 
+#: Stems of the names files a runs folder may hold beside the runs (``names.tsv``,
+#: ``metadata-public.xml``): never runs.
+NAMES_STEMS = ("names", "metadata", "metadata-public", "metadata_public")
+
+
 def _not_a_run(name: str) -> bool:
-    """README*, *.md, *.pdf and hidden files are documentation or clutter, not runs."""
+    """README*, *.md, *.pdf and hidden files are documentation or clutter, not runs; an ``.xml``
+    file or one of :data:`NAMES_STEMS` is a names file (runs are never XML)."""
     low = name.lower()
-    return name.startswith(".") or low.startswith("readme") or low.endswith((".md", ".pdf"))
+    return (
+        name.startswith(".")
+        or low.startswith("readme")
+        or low.endswith((".md", ".pdf", ".xml"))
+        or Path(low).stem in NAMES_STEMS
+    )
 
 
 def _same_file(a: str, b: str | None) -> bool:
@@ -87,6 +108,7 @@ def find_runs(
     gold: str | None = None,
     exclude: list[str] | None = None,
     out_dir: str | None = None,
+    names: str | None = None,
 ) -> list[RunFile]:
     """The run files of a folder (and its subfolders) or a glob, sorted by path.
 
@@ -101,6 +123,8 @@ def find_runs(
     out_dir : str, optional
         The output directory the report goes to (``-o``), as the caller named it: ``runs`` must not
         be read where it lies (:func:`~compreport.output.overlap.check_runs`).
+    names : str, optional
+        The names file (``--names``): left out, with a note, when ``runs`` matches it.
 
     Raises
     ------
@@ -186,6 +210,8 @@ def find_runs(
         rel = PurePosixPath(Path(os.path.relpath(f, root) if root else f)).as_posix()
         if _same_file(f, gold):
             note(f"{f}: is the gold file, matched by {option('runs')}; it is not a run")
+        elif _same_file(f, names):
+            note(f"{f}: is the names file ({option('names')}); it is not a run")
         elif any(
             fnmatch.fnmatch(rel, pat)
             or fnmatch.fnmatch(os.path.basename(f), pat)
@@ -198,7 +224,8 @@ def find_runs(
     if skipped:
         note(
             f"{runs}: {len(skipped)} file(s) that are not runs left out (README, .md, .pdf, "
-            f"hidden, __MACOSX): {', '.join(skipped[:5])}{', ...' if len(skipped) > 5 else ''}"
+            f"names files: .xml, names.*, metadata.*; hidden, __MACOSX): "
+            f"{', '.join(skipped[:5])}{', ...' if len(skipped) > 5 else ''}"
         )
     if excluded:
         note(
@@ -210,7 +237,54 @@ def find_runs(
     return files
 
 
-_TEAM_NN = re.compile(r"(?P<team>.+)\.(?P<run>\d+)")
+#: A run number after the word "run" (any case): ``X.run1``, ``X_run2``, ``X-run-3``, ``X run 4``.
+_RUN_WORD = re.compile(r"(?P<team>.*?[^._\- ])[._\- ]+run[._\- ]?\d+", re.IGNORECASE)
+#: A run number after a dot: ``X.1``, ``X.01``.
+_DOT_NUMBER = re.compile(r"(?P<team>.*[^._\- ])\.(?P<run>\d+)")
+
+
+def stem_teams(stems: list[str]) -> list[str | None]:
+    """The team of each run named by a file stem in ``stems`` (None: a team of one).
+
+    The one rule: a stem is ``TEAM`` followed by a run number, in one of two forms.
+
+    - ``TEAM`` + separator + ``run`` + number, ``run`` in any case, the separator one or more of
+      ``.``, ``_``, ``-`` or a space, and an optional one before the number: ``UPV-ELiRF.run1``,
+      ``X_run2``, ``X-RUN-3``, ``X run 4``. The word ``run`` makes it a team even for a lone run.
+    - ``TEAM.N`` (a dot and digits): a team unless it reads as a version number, a digit on each
+      side of the dot: ``UPV.2``, ``Team03.01`` (zero-padded) and ``X1.1`` with ``X1.2`` (another
+      stem with the same ``TEAM``, in either form) are teams; a lone ``GPT-3.5`` or ``v1.2`` is a
+      system of its own.
+
+    Any other stem is a team of one: ``bert_2``, ``GPT-4``, ``X_2`` (no ``run``, no dot).
+    ``TEAM`` keeps its case and is never empty. A runs folder per team and the ``team`` column of
+    a names file take precedence over this rule (:func:`name_runs`, :func:`apply_names`).
+
+    Examples
+    --------
+    >>> stem_teams(["UPV-ELiRF.run1", "X_run2", "X-RUN-3", "Team.01", "GPT-3.5", "bert_2"])
+    ['UPV-ELiRF', 'X', 'X', 'Team', None, None]
+    >>> stem_teams(["UPV.2", "llm3.1", "llm3.2", "Team03.01", "v1.2", "GPT-4", "run1"])
+    ['UPV', 'llm3', 'llm3', 'Team03', None, None, None]
+    """
+    found: list[tuple[str, bool] | None] = []
+    for stem in stems:
+        word = _RUN_WORD.fullmatch(stem)
+        dot = _DOT_NUMBER.fullmatch(stem)
+        if word:
+            found.append((word["team"], True))
+        elif dot:
+            version = dot["team"][-1].isdigit() and not dot["run"].startswith("0")
+            found.append((dot["team"], not version))
+        else:
+            found.append(None)
+    shared: dict[str, int] = {}
+    for f in found:
+        if f is not None:
+            shared[f[0]] = shared.get(f[0], 0) + 1
+    return [f[0] if f is not None and (f[1] or shared[f[0]] > 1) else None for f in found]
+
+
 _TOKEN = re.compile(r"([_\-. ]+)")
 
 
@@ -243,14 +317,15 @@ def name_runs(files: list[RunFile]) -> None:
     [('ECNU primary', 'ECNU'), ('ECNU contrastive1', 'ECNU'), ('HITS.01', 'HITS')]
     """
     teams: dict[str, list[RunFile]] = {}
+    top: list[RunFile] = []
     for f in files:
         parts = PurePosixPath(f.rel).parts
         if len(parts) > 1 and parts[0] not in ("..", "/"):
             teams.setdefault(parts[0], []).append(f)
         else:
-            f.name = f.stem
-            m = _TEAM_NN.fullmatch(f.stem)
-            f.team = m["team"] if m else None
+            top.append(f)
+    for f, team in zip(top, stem_teams([f.stem for f in top]), strict=True):
+        f.name, f.team = f.stem, team
     for team, members in teams.items():
         rests = [
             str(PurePosixPath(*PurePosixPath(f.rel).parts[1:]).with_suffix("")) for f in members

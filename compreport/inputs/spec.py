@@ -13,6 +13,7 @@ A key that a spec does not know is an error that suggests the closest known key.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from collections.abc import Callable
@@ -24,7 +25,14 @@ from compreport.errors import InputError, os_reason, suggest
 from compreport.inputs import readers as load
 from compreport.inputs.competition import INFO_FIELDS, Competition, CompetitionInfo, MetricSpec
 from compreport.inputs.delimited import SEPARATORS, text_name
-from compreport.inputs.parsed import MISSING_POLICIES, ReadOptions, columns, one_column
+from compreport.inputs.parsed import (
+    EXTRA_LINES,
+    MISSING_POLICIES,
+    TIES,
+    ReadOptions,
+    columns,
+    one_column,
+)
 from compreport.inputs.slugs import check_id, slug
 from compreport.inputs.specmodels import (
     CompetitionSpec,
@@ -59,9 +67,13 @@ class Options:
     label_col: list | str | int | None = None
     comments: bool | None = None
     zip_member: str | None = None
+    phase: int | str | None = None
+    submissions: str | None = None
     names: str | None = None
     exclude: list[str] = field(default_factory=list)
     missing: str | None = None
+    extra_lines: str | None = None
+    ties: str | None = None
     cluster_col: int | str | None = None
     score_col: int | str | None = None
     unjudged: bool | None = None
@@ -83,7 +95,10 @@ class Options:
             id_col=self.id_col,
             label_col=self.label_col,
             zip_member=self.zip_member,
+            phase=self.phase,
+            submissions=self.submissions,
             missing=self.missing or "error",
+            extra_lines=self.extra_lines or "error",
             exclude=list(self.exclude),
             names=self.names,
             cluster_col=self.cluster_col,
@@ -144,8 +159,8 @@ def metric_specs(
     ``[[metrics]]`` ``entries`` (their paths relative to the folder ``base``).
 
     Each is looked up with ``opts.lookup`` (which loads a user metric's file) and keeps the metric
-    found; ``opts.pos_label`` and ``opts.labels`` become the parameters of the metrics that take
-    them. Without a lookup the names are neither checked nor looked up here.
+    found; ``opts.pos_label``, ``opts.labels`` and ``opts.ties`` become the parameters of the
+    metrics that take them. Without a lookup the names are neither checked nor looked up here.
 
     Raises
     ------
@@ -160,6 +175,11 @@ def metric_specs(
             MetricSpec(e.name, dict(e.model_extra or {}), str(base) if base else None)
             for e in entries
         ]
+    if opts.ties is not None and opts.ties not in TIES:
+        raise InputError(
+            f"{option('ties')} must be one of {', '.join(TIES)}; got {opts.ties!r}"
+            f"{suggest(opts.ties, TIES)}"
+        )
     if opts.lookup is None:
         return specs
     for i, s in enumerate(specs):
@@ -178,6 +198,8 @@ def metric_specs(
             s.params["pos_label"] = _natural(opts.pos_label)
         if opts.labels and "labels" in s.metric.allowed:
             s.params["labels"] = list(opts.labels)
+        if opts.ties is not None and "ties" in s.metric.allowed:
+            s.params["ties"] = opts.ties
     return specs
 
 
@@ -196,7 +218,11 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
     """The reading options of a competition: the spec's ``[data]`` keys, overridden by ``opts``
     (the command line or the API). A bad spec value names the file, the key's line and the key."""
     d, base = spec.data, path.parent
-    for key, allowed in (("sep", SEPARATORS), ("missing", MISSING_POLICIES)):
+    for key, allowed in (
+        ("sep", SEPARATORS),
+        ("missing", MISSING_POLICIES),
+        ("extra_lines", EXTRA_LINES),
+    ):
         value = getattr(d, key)
         if value is not None and value not in allowed:
             raise InputError(
@@ -277,7 +303,10 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
         runs_id_col=None if id_given else run_id,
         runs_label_col=runs_label_col,
         zip_member=opts.zip_member or d.zip_member,
+        phase=opts.phase if opts.phase is not None else d.phase,
+        submissions=opts.submissions or d.submissions,
         missing=opts.missing or d.missing or "error",
+        extra_lines=opts.extra_lines or d.extra_lines or "error",
         exclude=[*(d.exclude or []), *opts.exclude],
         names=names,
         cluster_col=given.cluster_col if opts.cluster_col is not None else spec_cluster,
@@ -344,10 +373,14 @@ def load_competition_spec(
         )
     elif d.gold and d.runs:
         runs = d.runs.path if isinstance(d.runs, RunsSpec) else d.runs
+        specs = metric_specs(spec.metrics, opts, base, path)
+        reading, fields = scores_beside_labels(
+            reading, specs, d.fields, opts.score_col is not None or d.score_col is not None
+        )
         pieces = load.read_runs(
             _resolve(base, d.gold),
             _resolve(base, runs),
-            fields=d.fields,
+            fields=fields,
             options=reading,
             out_dir=opts.out_dir,
         )
@@ -370,7 +403,9 @@ def load_competition_spec(
     info = CompetitionInfo(
         **spec.model_dump(include=set(INFO_FIELDS)) | {"id": cid, "name": name, "group": group}
     )
-    comp = load.build(pieces, info, metric_specs(spec.metrics, opts, base, path), spec.baselines)
+    if not (d.gold and d.runs):
+        specs = metric_specs(spec.metrics, opts, base, path)
+    comp = load.build(pieces, info, specs, spec.baselines)
     comp.files = opened
     return comp, settings_of(spec.bootstrap, path)
 
@@ -380,6 +415,8 @@ def _wide_only(reading: ReadOptions, where_: Path | str) -> None:
     for given, name in (
         (reading.label_col, "label_col"),
         (reading.zip_member, "zip_member"),
+        (reading.phase is not None, "phase"),
+        (reading.submissions, "submissions"),
         (reading.names, "names"),
         (reading.exclude, "exclude"),
     ):
@@ -390,14 +427,87 @@ def _wide_only(reading: ReadOptions, where_: Path | str) -> None:
             )
 
 
+#: File stems that say what a file holds, not which task: a gold file so named (``truth.txt``,
+#: ``gold.tsv``, ``test.labels``) names its competition after its folder.
+GENERIC_STEMS = frozenset(
+    """answer answers data dev expected gold gold_labels gold_standard goldstandard ground_truth
+    groundtruth key keys label labels ref reference references solution solutions target targets
+    test test_labels truth y_true""".split()
+)
+
+
+def default_name(path: str | Path) -> str:
+    """The name of the competition read from the gold file or table ``path`` when no name is given:
+    its stem, or, when that stem is generic (:data:`GENERIC_STEMS`, in any case, ``-`` read as
+    ``_``, leading and trailing ``_-.`` ignored), the name of the nearest folder holding it whose
+    name is not generic (the stem if there is none).
+
+    >>> default_name("semeval2018-task2/us_test.labels"), default_name("emoji-es/data/truth.txt")
+    ('us_test', 'emoji-es')
+    >>> default_name("arct/_gold/Test-Labels.tsv")
+    'arct'
+    """
+    path = Path(path)
+
+    def generic(name: str) -> bool:
+        return name.lower().strip("_-. ").replace("-", "_") in GENERIC_STEMS
+
+    if not generic(path.stem):
+        return path.stem
+    for folder in Path(os.path.abspath(path)).parents:
+        if folder.name and not generic(folder.name):
+            return folder.name
+    return path.stem
+
+
+#: The fields of runs read for ranking and label metrics at once (:func:`scores_beside_labels`).
+SCORE_AND_LABEL = ["label", "score"]
+
+
+def scores_beside_labels(
+    reading: ReadOptions, specs: list[MetricSpec], fields: list[str] | None, scored: bool
+) -> tuple[ReadOptions, list[str] | None]:
+    """The reading options and fields of runs that give a score (``scored``: ``--score-col``) for
+    ranking metrics and a label for label metrics, when ``specs`` hold both kinds.
+
+    The runs are then read as two fields (:data:`SCORE_AND_LABEL`): ``label`` from the label
+    column (``--label-col``, as in the gold) and ``score`` from the score column; the gold gives
+    both from its label column (the relevance is the gold label). The ranking metrics read the
+    field ``score`` (their parameter ``field`` set, in place, unless given), the others ``label``,
+    the first. Otherwise (only ranking metrics, fields of one's own, no single label column given)
+    ``reading`` and ``fields`` are returned as they are.
+    """
+    kinds = {bool(getattr(s.metric, "ranks", False)) for s in specs if s.metric is not None}
+    if (
+        not scored
+        or kinds != {True, False}
+        or fields
+        or reading.label_col is None
+        or len(reading.label_col) != 1
+        or reading.runs_label_col is None
+        or len(reading.runs_label_col) != 1
+    ):
+        return reading, fields
+    for s in specs:
+        if getattr(s.metric, "ranks", False) and "field" not in s.params:
+            s.params["field"] = SCORE_AND_LABEL[1]
+    label, score = reading.label_col[0], reading.runs_label_col[0]
+    both = dataclasses.replace(reading, label_col=[label, label], runs_label_col=[label, score])
+    return both, list(SCORE_AND_LABEL)
+
+
 def _wide_or_runs(path: Path, opts: Options) -> Competition:
     """The competition of an INPUT that is not a spec: a wide table, or with ``opts.runs`` a gold
-    file; named ``opts.name`` (default: the file's stem), its metrics ``opts.metrics``."""
+    file; named ``opts.name`` (default: :func:`default_name`), its metrics ``opts.metrics``."""
     reading = opts.reading()
+    specs = metric_specs([], opts, None)
     if opts.runs:
         if opts.id is not None and reading.id_col is None:
             reading.id_col, reading.said = opts.id, reading.said | {"id_col": "id"}
-        pieces = load.read_runs(str(path), opts.runs, options=reading.check(), out_dir=opts.out_dir)
+        reading, fields = scores_beside_labels(reading, specs, None, opts.score_col is not None)
+        pieces = load.read_runs(
+            str(path), opts.runs, fields=fields, options=reading.check(), out_dir=opts.out_dir
+        )
     else:
         _wide_only(reading, path)
         id_column, said = (
@@ -419,7 +529,7 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
             f"{path}: no metric given; pass {option('metric', 'NAME')} "
             f"(`compreport metrics` lists them)"
         )
-    name = opts.name or path.stem
+    name = opts.name or default_name(path)
     opened = [str(e["path"]) for e in pieces["inputs"]]
     absolute = [p for p in opened if os.path.isabs(p)]
     if absolute:  # recorded relative to the folder that holds them (relative ones as given)
@@ -429,9 +539,7 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
             base = None
         if base is not None and base.parent != base:  # not a file system's root: no common folder
             pieces = _relative(pieces, base, set(opened) - set(absolute))
-    comp = load.build(
-        pieces, CompetitionInfo(slug(name), name, group=[name]), metric_specs([], opts, None)
-    )
+    comp = load.build(pieces, CompetitionInfo(slug(name), name, group=[name]), specs)
     comp.files = opened
     return comp
 

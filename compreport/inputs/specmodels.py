@@ -38,9 +38,11 @@ class DataSpec(_Strict):
     """``[data]``: either ``table`` (wide layout) or ``gold`` + ``runs``, and how to read them.
 
     ``runs`` is a folder or glob, or a ``[data.runs]`` table. ``id_col``/``label_col`` (position or
-    header name), ``sep``, ``comments``, ``zip_member``, ``missing`` and ``exclude`` are the
-    command line's ``--id-col``, ``--label-col``, ``--sep``, ``--no-comments``, ``--zip-member``,
-    ``--missing`` and ``--exclude``, which override them.
+    header name), ``sep``, ``comments``, ``zip_member``, ``missing``, ``extra_lines`` and
+    ``exclude`` are the command line's ``--id-col``, ``--label-col``, ``--sep``, ``--no-comments``,
+    ``--zip-member``, ``--missing``, ``--extra-lines`` and ``--exclude``, which override them;
+    ``phase`` and ``submissions`` read a Codabench bulk download as ``runs`` (``--phase``,
+    ``--submissions``).
     """
 
     table: str | None = None
@@ -54,7 +56,10 @@ class DataSpec(_Strict):
     sep: str | None = None
     comments: bool | None = None
     zip_member: str | None = None
+    phase: int | None = None
+    submissions: str | None = None
     missing: str | None = None
+    extra_lines: str | None = None
     exclude: list[str] | None = None
     cluster: int | str | None = None
     query_col: int | str | None = None

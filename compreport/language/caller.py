@@ -44,7 +44,12 @@ OPTIONS = {
     "names": ("--names", "names", "{!r}"),
     "exclude": ("--exclude", "exclude", "[{!r}]"),
     "missing": ("--missing", "missing", "{!r}"),
+    "extra_lines": ("--extra-lines", "extra_lines", "{!r}"),
+    "ties": ("--ties", "ties", "{!r}"),
     "name": ("--name", "name", "{!r}"),
+    "phase": ("--phase", "phase", "{}"),
+    "submissions": ("--submissions", "submissions", "{!r}"),
+    "scheduler": ("--scheduler", "scheduler", "{!r}"),
 }
 
 

@@ -228,3 +228,43 @@ def correction_over(correction: str, family: str) -> str:
         correction=CORRECTIONS[correction].label,
         family=over,
     )
+
+
+#: Languages a competition's ``language`` (or the last level of its ``group``) may name in English,
+#: by the lowercase name: a report shows them in its own language (:func:`language_name`).
+LANGUAGE_NAMES = {
+    n.lower(): n
+    for n in (
+        N_("Arabic"),
+        N_("Basque"),
+        N_("Catalan"),
+        N_("Chinese"),
+        N_("Dutch"),
+        N_("English"),
+        N_("French"),
+        N_("Galician"),
+        N_("German"),
+        N_("Hindi"),
+        N_("Italian"),
+        N_("Japanese"),
+        N_("Multilingual"),
+        N_("Portuguese"),
+        N_("Russian"),
+        N_("Spanish"),
+    )
+}
+
+
+def language_name(value: str) -> str:
+    """A competition's language as a report shows it: a language named in English (any case) in
+    the report's language, anything else (a code such as ``es``, another name) as given.
+
+    >>> from compreport.language import language
+    >>> with language("es"):
+    ...     language_name("Spanish"), language_name("basque"), language_name("es")
+    ('español', 'euskera', 'es')
+    >>> language_name("Spanish")
+    'Spanish'
+    """
+    name = LANGUAGE_NAMES.get(str(value).strip().lower())
+    return tr(name) if name else value

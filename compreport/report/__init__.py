@@ -589,7 +589,7 @@ class Report:
         try:
             interrupts.check()
             if "latex" in formats:
-                from compreport.report.latex.appendix import cited_keys, start_compile, write_latex
+                from compreport.report.latex.appendix import start_compile, write_latex
 
                 written += write_latex(
                     self.analysis,
@@ -599,13 +599,7 @@ class Report:
                     figures=self.gallery.pdfs,
                 )
                 # latexmk runs beside the HTML and PDF work; its figures are written above
-                build = (
-                    start_compile(
-                        tmp, cited_keys(self.analysis.settings, self.analysis.competitions)
-                    )
-                    if compile_pdf
-                    else None
-                )
+                build = start_compile(tmp) if compile_pdf else None
             interrupts.check()
             if "html" in formats:
                 from compreport.report.pages.html import write_html

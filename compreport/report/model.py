@@ -591,14 +591,19 @@ def legend() -> Table:
 
 
 def group_path(comp: CompetitionAnalysis) -> tuple[str, str, str]:
-    """(challenge, task, language) headings of a competition's summary column."""
+    """(challenge, task, language) headings of a competition's summary column; a language named
+    in English in the report's language (:func:`~compreport.language.vocabulary.language_name`)."""
     g = list(comp.group or [])
     if len(g) >= 3:
-        return g[0], " / ".join(g[1:-1]), g[-1]
+        return g[0], " / ".join(g[1:-1]), vocab.language_name(g[-1])
     challenge = comp.challenge + (
         f" {comp.year}" if comp.year and str(comp.year) not in comp.challenge else ""
     )
-    return (challenge or comp.name, comp.task or comp.name, comp.language or "")
+    return (
+        challenge or comp.name,
+        comp.task or comp.name,
+        vocab.language_name(comp.language or ""),
+    )
 
 
 def summary_values(ma: MetricAnalysis) -> list:

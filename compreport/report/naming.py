@@ -113,23 +113,27 @@ def pairs_file(comp: CompetitionAnalysis, metric: str) -> str:
 
 
 def team_of(comp: CompetitionAnalysis, system: str) -> str:
-    """The team of ``system``: its stored team (run folder, ``Team.NN`` stem or names file), else
-    the system itself (a run without a team is a team of one)."""
-    return comp.teams.get(system) or system
+    """The team of ``system`` in the analysis' teams' ranking (``comp.team_ranks``); for a
+    baseline, which is in no team, its stored team or the system itself."""
+    found = comp.team_rank(system)
+    return found.team if found is not None else comp.teams.get(system) or system
 
 
 def team_letters(comp: CompetitionAnalysis) -> dict[str, tuple[str, list[str]]]:
-    """``{team: (file name, its runs best first)}`` for every team with a non-baseline run, teams in
-    the order of their first run in ``comp.systems``; file names ``<slug>.pdf`` of the team names,
-    made unique (``-2``, ``-3``...)."""
-    runs: dict[str, list[str]] = {}
-    baselines = set(comp.baselines)
+    """``{team: (file name, its runs best first)}`` for every team of ``comp.team_ranks`` (the
+    teams with a competing run), best team first.
+
+    File names are ``<slug>.pdf`` of the team names, made unique (``-2``, ``-3``...) in the order
+    of each team's first run in ``comp.systems``, so that a team's file does not depend on scores.
+    """
+    teams = {tr.team: tr.runs for tr in comp.team_ranks}
+    runs_team = {run: tr.team for tr in comp.team_ranks for run in tr.runs}
+    first: dict[str, int] = {}
     for system in comp.systems:
-        if system not in baselines:
-            runs.setdefault(team_of(comp, system), []).append(system)
-    order = {s.system: k for k, s in enumerate(comp.primary.scores)}
-    files = letter_files(list(runs))
-    return {team: (files[team], sorted(r, key=order.__getitem__)) for team, r in runs.items()}
+        if system in runs_team:
+            first.setdefault(runs_team[system], len(first))
+    files = letter_files(sorted(teams, key=first.__getitem__))
+    return {team: (files[team], runs) for team, runs in teams.items()}
 
 
 def _file_base(system: str) -> str:

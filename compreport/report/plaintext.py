@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from compreport.language import decimal, tr
+from compreport.language import N_, count, decimal, tr
 from compreport.report import model, prose
 from compreport.report.metricnames import metric_label
 from compreport.report.model import Table
@@ -48,7 +48,9 @@ def leaderboard(
     """One competition's leaderboard for the terminal, in the current language: a blank line, a
     heading naming the primary metric, the interval and the rule behind groups and marks, a warning
     per metric on which no verdict can be significant
-    (:func:`~compreport.report.prose.cannot_reject`), then the table of its ``leaderboard.md``."""
+    (:func:`~compreport.report.prose.cannot_reject`), then the table of its ``leaderboard.md``.
+
+    Under the heading, the teams and runs that compete (:func:`teams_line`)."""
     t = model.leaderboard(comp, fmt)
     ci = tr("{level} CI", level=prose.level(settings)) if settings.bootstrap else tr("no resamples")
     head = tr(
@@ -62,5 +64,36 @@ def leaderboard(
     if comp.clusters:
         head += tr("; resampled by cluster, {unit}", unit=prose.unit(comp))
     alerts = [a for a in (prose.cannot_reject(settings, ma) for ma in comp.metrics) if a]
-    lines = ["", escape(head), *(escape("  " + tr("warning: {alert}", alert=a)) for a in alerts)]
+    lines = [
+        "",
+        escape(head),
+        escape("  " + teams_line(comp)),
+        *(escape("  " + tr("warning: {alert}", alert=a)) for a in alerts),
+    ]
     return "\n".join(lines) + "\n" + table(t, model.export_keys(t), escape=escape)
+
+
+def _counted(n: int, one: str, many: str) -> str:
+    """``one`` when ``n`` is 1, else ``many`` with ``{n}``, in the current language."""
+    return tr(one) if n == 1 else tr(many, n=count(n))
+
+
+def teams_line(comp: CompetitionAnalysis) -> str:
+    """The teams and competing runs of ``comp`` as the analysis grouped them
+    (``comp.team_ranks``), and its baselines: ``16 teams, 48 runs, 1 baseline``.
+
+    Examples
+    --------
+    >>> data = cr.load("examples/workshop/tourism-sentiment")
+    >>> teams_line(cr.analyze(data, bootstrap=0).competition())
+    '7 teams, 9 runs, 1 baseline'
+    """
+    teams = len(comp.team_ranks)
+    runs = sum(len(t.runs) for t in comp.team_ranks)
+    parts = [
+        _counted(teams, N_("1 team"), N_("{n} teams")),
+        _counted(runs, N_("1 run"), N_("{n} runs")),
+    ]
+    if comp.baselines:
+        parts.append(_counted(len(comp.baselines), N_("1 baseline"), N_("{n} baselines")))
+    return ", ".join(parts)

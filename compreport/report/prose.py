@@ -639,8 +639,8 @@ FIGURE_CAPTIONS = {
     "ci": N_("Scores with their {level} bootstrap confidence intervals, best first."),
     "diff": N_(
         "Differences from the best with their {level} confidence intervals, not corrected for "
-        "multiple comparisons (positive: the best is better); green intervals exclude 0, which is "
-        "not the verdict (see the table; rule: {rule})."
+        "multiple comparisons (positive: the best is better); the colours are the verdicts of the "
+        "table (rule: {rule}): green differs significantly from the best, red ties with it."
     ),
     "dist": N_(
         "Bootstrap distribution of the difference between the best system and the runner-up; the "
@@ -681,7 +681,7 @@ def figure_caption(kind: str, settings: Settings) -> str:
 
 def subtitle(comp: CompetitionAnalysis) -> str:
     """``IberLEF 2021 · Sentiment · Spanish``: challenge and year, task, subtask, language (those
-    the competition has)."""
+    the competition has; a language named in English in the report's language: ``español``)."""
     bits = [
         comp.challenge
         + (f" {comp.year}" if comp.year and str(comp.year) not in comp.challenge else "")
@@ -689,6 +689,6 @@ def subtitle(comp: CompetitionAnalysis) -> str:
         else (str(comp.year) if comp.year else ""),
         comp.task,
         comp.subtask,
-        comp.language,
+        vocab.language_name(comp.language) if comp.language else "",
     ]
     return " \u00b7 ".join(b for b in bits if b)

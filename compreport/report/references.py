@@ -207,17 +207,98 @@ def _bib_fields(entry: str) -> dict[str, str]:
     return fields
 
 
-def reference_text(key: str) -> str:
-    """A one-line reference from :data:`REFERENCES` (authors, year, title, venue)."""
-    f = _bib_fields(REFERENCES[key][1])
+def authors(key: str) -> str:
+    """The authors of ``key``, first names first, joined in the report's language (``Bradley
+    Efron and Robert J. Tibshirani``; ``Bradley Efron y Robert J. Tibshirani`` in Spanish; three
+    or more: ``A, B, and C``, ``A, B y C``).
+
+    Examples
+    --------
+    >>> from compreport.language import language
+    >>> with language("es"):
+    ...     authors("bergkirkpatrick2012")
+    'Taylor Berg-Kirkpatrick, David Burkett y Dan Klein'
+    """
+    names = [
+        " ".join(reversed([p.strip() for p in name.split(",", 1)]))
+        for name in _bib_fields(REFERENCES[key][1]).get("author", "").split(" and ")
+    ]
+    if len(names) <= 2:
+        return tr(" and ").join(names)
+    return ", ".join(names[:-1]) + tr(", and ") + names[-1]
+
+
+def _venue(f: dict[str, str], volume_sep: str = ", ") -> str:
+    """Journal or proceedings with volume, number and pages, else publisher and address, else how
+    it is published (an arXiv preprint)."""
     venue = f.get("journal") or f.get("booktitle") or ""
     if f.get("volume"):
         venue += f", {f['volume']}" + (f"({f['number']})" if f.get("number") else "")
     if f.get("pages"):
-        venue += f", {f['pages']}"
+        venue += f"{volume_sep if f.get('volume') else ', '}{f['pages']}"
     if not venue:
         venue = ", ".join(x for x in (f.get("publisher"), f.get("address")) if x)
-    parts = [f"{f.get('author', '')} ({f.get('year', '')}).", f"{f.get('title', '')}."]
-    if venue:
-        parts.append(venue.rstrip(".") + ".")
-    return " ".join(parts)
+    return (venue or f.get("howpublished", "")).rstrip(".")
+
+
+def reference_parts(key: str) -> tuple[str, str]:
+    """A one-line reference from :data:`REFERENCES` in two parts: the authors (:func:`authors`,
+    in the report's language) with the year, and the work as published (title and venue, in the
+    work's language).
+
+    >>> reference_parts("holm1979")
+    ('Sture Holm (1979).', 'A Simple Sequentially Rejective Multiple Test Procedure. Scandinavian Journal of Statistics, 6(2), 65–70.')
+    """  # noqa: E501
+    f = _bib_fields(REFERENCES[key][1])
+    venue = _venue(f)
+    work = f"{f.get('title', '')}." + (f" {venue}." if venue else "")
+    return f"{authors(key)} ({f.get('year', '')}).", work
+
+
+def reference_text(key: str) -> str:
+    """A one-line reference (:func:`reference_parts`): authors, year, title and venue."""
+    return " ".join(reference_parts(key))
+
+
+def thebibliography(keys: list[str]) -> str:
+    """The LaTeX bibliography of ``keys`` (natbib's author-year ``\\bibitem`` labels), sorted by
+    first author and year as plainnat sorts, with the authors joined in the report's language: the
+    appendix's References (``references.bib`` holds the same works for a paper's own style).
+
+    Examples
+    --------
+    >>> print(thebibliography(["holm1979"]))
+    \\begin{thebibliography}{1}
+    \\bibitem[Holm(1979)]{holm1979}
+    Sture Holm.
+    \\newblock A Simple Sequentially Rejective Multiple Test Procedure.
+    \\newblock \\emph{Scandinavian Journal of Statistics}, 6(2):65–70, 1979.
+    \\end{thebibliography}
+    """
+    from compreport.report.latex.tex import escape as tex_escape
+
+    def escape(text: str) -> str:  # as the methods paragraph: a plain hyphen and apostrophe
+        return tex_escape(text).replace("-{}", "-").replace("\\textquotesingle{}", "'")
+
+    def order(k: str) -> tuple:  # plainnat: the authors' last names, then the year
+        f = _bib_fields(REFERENCES[k][1])
+        last = [n.split(",")[0].strip().lower() for n in f.get("author", "").split(" and ")]
+        return last, f.get("year", "")
+
+    lines = [f"\\begin{{thebibliography}}{{{len(keys)}}}"]
+    for key in sorted(keys, key=order):
+        f = _bib_fields(REFERENCES[key][1])
+        who = escape(short(key).rsplit(", ", 1)[0]).replace(" et al.", " et~al.")
+        venue = _venue(f, volume_sep=":")
+        if f.get("journal") or f.get("booktitle"):
+            head, _, rest = venue.partition(", ")
+            venue = f"\\emph{{{escape(head)}}}" + (f", {escape(rest)}" if rest else "")
+        else:
+            venue = escape(venue)
+        lines += [
+            f"\\bibitem[{who}({f.get('year', '')})]{{{key}}}",
+            f"{escape(authors(key))}.",
+            f"\\newblock {escape(f.get('title', ''))}.",
+            f"\\newblock {venue + ', ' if venue else ''}{f.get('year', '')}.",
+        ]
+    return "\n".join(lines + ["\\end{thebibliography}"])

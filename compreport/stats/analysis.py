@@ -595,6 +595,12 @@ def small_class_note(comp: Competition, p: Prepared, settings: Settings) -> str 
     )
 
 
+def _stage(what: str, metrics: list[str], most: int = 3) -> str:
+    """The name of a progress bar: ``what`` and the metrics it draws (the first ``most``)."""
+    shown = ", ".join(metrics[:most]) + (f", +{len(metrics) - most}" if len(metrics) > most else "")
+    return f"{what}: {shown}" if metrics else what
+
+
 def analyze_competition(
     comp: Competition,
     settings: Settings,
@@ -714,6 +720,7 @@ def _analyze_competition(
         randomization=randomization,
         label=label,
         clusters=comp.clusters,
+        stage=_stage(f"bootstrap {comp.id}", [p.name for p in prepared]),
     )
 
     # per metric: the pairs' numbers and max-T counts, kept while refining
@@ -755,6 +762,7 @@ def _analyze_competition(
     total, cap = settings.bootstrap, montecarlo.REFINE_FACTOR * settings.bootstrap
     p_res = res
     stepwise = settings.correction == "maxt"
+    rounds = 0
     while (
         settings.refine
         and 0 < total < cap
@@ -773,6 +781,7 @@ def _analyze_competition(
         )
         if not need:
             break
+        rounds += 1
         try:
             more = bootstrap.run(
                 [prepared[i] for i in need],
@@ -788,6 +797,11 @@ def _analyze_competition(
                 label=label,
                 start=total,
                 clusters=comp.clusters,
+                stage=_stage(
+                    f"refinement round {rounds} {comp.id} (resamples {total + 1:,}-"
+                    f"{min(2 * total, cap):,})",
+                    [prepared[i].name for i in need],
+                ),
             )
             if not stepwise:
                 check_memory(
@@ -873,6 +887,7 @@ def analyze(
     jobs: int = 1,
     progress: bool | None = None,
     workshop: dict | None = None,
+    scheduler: str | None = None,
 ) -> Analysis:
     """Analyse every competition under one :class:`~compreport.settings.Settings`.
 
@@ -890,6 +905,11 @@ def analyze(
         Show progress on stderr; None (default): only when stderr is a terminal.
     workshop : dict, optional
         ``name``, ``year`` and ``description`` of the workshop, stored in the result.
+    scheduler : str, optional
+        Run on a dask.distributed cluster (:mod:`compreport.distributed`): the address of its
+        scheduler, or ``"local"`` for a cluster of ``jobs`` worker processes started here. The
+        competitions, or a single competition's blocks of replicates, are its tasks; the numbers
+        are those of a local run.
 
     Returns
     -------
@@ -906,23 +926,60 @@ def analyze(
     """
     check_pairs([(c.id, c.m) for c in competitions])
     check_replicates_memory([(c.id, c.m, len(c.metrics)) for c in competitions], settings.bootstrap)
-    if jobs > 1 and len(competitions) > 1:
-        # several competitions: each analysed by one of `jobs` worker processes (its own random
-        # stream, so the numbers are those of a run in one process); warnings come back in order
-        import functools
+    from compreport import distributed
 
-        from compreport.workers import run_tasks, show_progress
+    with distributed.connect(scheduler, jobs) as client:
+        if client is not None and len(competitions) > 1:
+            # several competitions: one task each on the cluster (its own random stream, so the
+            # numbers are those of a run in one process); warnings come back in order
+            done = list(
+                _progress(
+                    distributed.cluster_map(
+                        _one_competition, competitions, "analysing the competitions", settings
+                    ),
+                    len(competitions),
+                    progress,
+                )
+            )
+        elif jobs > 1 and len(competitions) > 1 and client is None:
+            # several competitions: each analysed by one of `jobs` worker processes (its own random
+            # stream, so the numbers are those of a run in one process); warnings come back in order
+            import functools
 
-        one = functools.partial(analyze_competition, jobs=1, progress=False)
-        done = run_tasks(
-            [(one, (c, settings)) for c in competitions],
-            jobs,
-            "competitions" if show_progress(progress) else None,
-            what="analysing the competitions",
-        )
-    else:
-        done = []
-        for c in competitions:
-            interrupts.check()
-            done.append(analyze_competition(c, settings, jobs=jobs, progress=progress))
+            from compreport.workers import run_tasks, show_progress
+
+            one = functools.partial(analyze_competition, jobs=1, progress=False)
+            done = run_tasks(
+                [(one, (c, settings)) for c in competitions],
+                jobs,
+                "analysing competitions (bootstrap, p-values)" if show_progress(progress) else None,
+                what="analysing the competitions",
+            )
+        else:
+            done = []
+            for c in competitions:
+                interrupts.check()
+                done.append(analyze_competition(c, settings, jobs=jobs, progress=progress))
     return Analysis(settings, done, workshop=dict(workshop or {}))
+
+
+def _one_competition(settings: Settings, comp: Competition) -> CompetitionAnalysis:
+    """One competition of a workshop analysed by a task of a dask cluster."""
+    return analyze_competition(comp, settings, jobs=1, progress=False)
+
+
+def _progress(results, total: int, progress: bool | None):
+    """``results`` as they come, counted by the competitions' progress bar on stderr."""
+    from compreport.workers import progress_bar, show_progress
+
+    what = "analysing competitions (bootstrap, p-values)"
+    bar = progress_bar(what if show_progress(progress) else None, total)
+    try:
+        for result in results:
+            yield result
+            if bar is not None:
+                bar.update()
+    finally:
+        if bar is not None:
+            bar.close()
+        results.close()

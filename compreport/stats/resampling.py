@@ -29,12 +29,11 @@ by :class:`~compreport.stats.summing.Summer` (engine ``dense`` or ``cells``, rec
 from __future__ import annotations
 
 import dataclasses
-import sys
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from compreport import interrupts
+from compreport import distributed, interrupts
 from compreport.inputs.clusters import Clusters
 from compreport.language.caller import option
 from compreport.stats.memory import check_memory, memory_parts
@@ -42,7 +41,7 @@ from compreport.stats.metrics.base import Prepared
 from compreport.stats.multinomial import Multinomial
 from compreport.stats.resampler import Resampler
 from compreport.stats.summing import Summer, unique_rows
-from compreport.workers import forked_map, show_progress
+from compreport.workers import forked_map, progress_bar, show_progress
 
 
 @dataclass
@@ -185,8 +184,13 @@ _WORK: dict = {}
 def _block(task: tuple[int, int]) -> tuple[dict, np.ndarray | None]:
     """Block ``k`` of the run in :data:`_WORK`, without its first ``skip`` rows: the replicates of
     every metric (metric index -> (rows, m)) and the randomization rounds' statistics (or None)."""
+    return _block_of(_WORK, task)
+
+
+def _block_of(w_: dict, task: tuple[int, int]) -> tuple[dict, np.ndarray | None]:
+    """Block ``k`` of the run whose state is ``w_`` (:data:`_WORK`'s keys), without its first
+    ``skip`` rows (a task of a dask cluster: :func:`compreport.distributed.cluster_map`)."""
     k, skip = task
-    w_ = _WORK
     rs: Resampler = w_["resampler"]
     clusters: Clusters | None = w_["clusters"]
     out: dict = {}
@@ -244,6 +248,7 @@ def run(
     label: str = "the bootstrap",
     start: int = 0,
     clusters: Clusters | None = None,
+    stage: str = "bootstrap",
 ) -> BootstrapResult:
     """Draw ``B`` paired replicates and score every system under every metric.
 
@@ -284,6 +289,9 @@ def run(
     clusters : Clusters, optional
         The cluster bootstrap (:mod:`compreport.inputs.clusters`): replicates draw clusters, the
         jackknife leaves out clusters, randomization rounds swap clusters (mode ``"clusters"``).
+    stage : str
+        The name of the progress bar, which counts the replicates drawn (default
+        ``"bootstrap"``).
 
     Returns
     -------
@@ -398,15 +406,11 @@ def run(
 
     # blocks holding replicates start..B-1, each drawn whole; rows before `start` are dropped
     blocks = [(k, lo, hi) for k, (lo, hi) in enumerate(rs.blocks()) if hi > start]
-    bar = None
-    if show_progress(progress) and B:
-        from tqdm import tqdm
+    bar = progress_bar(stage if show_progress(progress) else None, B - start, "replicate")
 
-        bar = tqdm(total=B - start, unit="rep", desc="bootstrap", file=sys.stderr, leave=False)
-
-    # blocks are drawn here or, with jobs > 1, by forked workers: each block has its own stream, so
-    # the numbers do not depend on where it was drawn
-    _WORK.update(
+    # blocks are drawn here, with jobs > 1 by forked workers, or on a dask cluster: each block has
+    # its own stream, so the numbers do not depend on where it was drawn
+    work = dict(
         resampler=rs,
         clusters=clusters,
         decomp=bool(decomp),
@@ -429,7 +433,12 @@ def run(
         ),
     )
     tasks = [(k, max(start - lo, 0)) for k, lo, _ in blocks]  # skip: rows of a block before `start`
-    results = forked_map(_block, tasks, jobs, f"drawing the resamples ({label})")
+    what = f"drawing the resamples ({label})"
+    if distributed.current() is not None and tasks:
+        results = distributed.cluster_map(_block_of, tasks, what, shared=work)
+    else:
+        _WORK.update(work)
+        results = forked_map(_block, tasks, jobs, what)
     try:
         for (_, lo, hi), (_, skip), (values, rounds) in zip(blocks, tasks, results):
             # Ctrl-C or SIGTERM recorded: stop between blocks (the pool is terminated below)

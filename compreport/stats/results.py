@@ -398,7 +398,8 @@ class CompetitionAnalysis(CompetitionInfo):
         ``statistics`` (``dense``, the matrix product over patterns; ``cells``, per (gold,
         predicted) cell of each system; ``items`` when no metric has per-item statistics).
     teams : dict
-        System -> its team (run folder, ``Team.NN`` stem or names file), or None.
+        System -> its team (run folder, run-name rule of
+        :func:`~compreport.inputs.runfiles.stem_teams`, or names file), or None.
     team_ranks : list of TeamRank
         The teams' ranking under the primary metric, best first
         (:func:`compreport.stats.ranking.rank_teams`).

@@ -13,7 +13,6 @@ ES: dict[str, str] = {
     "Pairwise differences": "Diferencias por pares",
     "Per-class scores of the best system": "Puntuaciones por clase del mejor sistema",
     "All metrics": "Todas las métricas",
-    "Method": "Método",
     "References": "Referencias",
     "Provenance": "Procedencia",
     "Notes": "Notas",
@@ -28,7 +27,7 @@ ES: dict[str, str] = {
     "metrics: {metrics}": "métricas: {metrics}",
     "{n} competition": "{n} competición",
     "{n} competitions": "{n} competiciones",
-    "B = {b} paired bootstrap resamples": "B = {b} remuestras bootstrap pareadas",
+    "B = {b} paired bootstrap resamples": "B = {b} réplicas bootstrap pareadas",
     "seed {seed}": "semilla {seed}",
     "n = {n} test items": "n = {n} ítems de prueba",
     "n = {n} test items in {unit}, resampled by cluster": "n = {n} ítems de prueba en {unit}, remuestreados por conglomerados",
@@ -37,8 +36,8 @@ ES: dict[str, str] = {
     "m = {m} systems": "m = {m} sistemas",
     "{k} baseline": "{k} línea base",
     "{k} baselines": "{k} líneas base",
-    "{level} percentile intervals": "intervalos percentil al {level}",
-    "percentile intervals": "intervalos percentil",
+    "{level} percentile intervals": "intervalos de percentiles al {level}",
+    "percentile intervals": "intervalos de percentiles",
     "{level} BCa intervals": "intervalos BCa al {level}",
     "BCa intervals": "intervalos BCa",
     "{level} normal intervals": "intervalos normales al {level}",
@@ -64,7 +63,7 @@ ES: dict[str, str] = {
     "{verdicts} Diferencias con 3 decimales; CV y PPI en porcentaje salvo que se indique.",
     '<span class="label">Competitiveness</span> of each competition\'s ranking metric': '<span class="label">Competitividad</span> de la métrica de ordenación de cada competición',
     "(part {i} of {n})": "(parte {i} de {n})",
-    "Resamples draw the {unit}.": "Las remuestras extraen los {unit}.",
+    "Resamples draw the {unit}.": "Las réplicas extraen los {unit}.",
     "PPI of {names} is the winner's distance to the metric's ideal value, in the metric's units, not a percentage.": "El PPI de {names} es la distancia del ganador al valor ideal de la métrica, en las unidades de la métrica, "
     "no un porcentaje.",
     "{name} ({metric}, ideal {ideal})": "{name} ({metric}, ideal {ideal})",
@@ -85,13 +84,13 @@ ES: dict[str, str] = {
     "m sistemas.",
     "Marks: <em>tied with best</em>, not significantly different from the best under the same rule; "
     "<em>unsettled</em>, that verdict is within the Monte-Carlo error of its p-values (more resamples could change it).": "Marcas: <em>empata con el mejor</em>, no significativamente diferente del mejor con la misma regla; "
-    "<em>no resuelto</em>, ese veredicto está dentro del error de Monte Carlo de sus valores p (más remuestras "
+    "<em>no resuelto</em>, ese veredicto está dentro del error de Monte Carlo de sus valores p (más réplicas "
     "podrían cambiarlo).",
     "Best system: {system}.": "Mejor sistema: {system}.",
     '<span class="label">Ordered bootstrap confidence intervals</span> of {metric} ({level}, {method}): score on the '
     "full test set (the best in bold), mean and standard deviation (SE) of the bootstrap distribution, interval; "
     "groups as in the leaderboard ({rule}).": '<span class="label">Intervalos de confianza bootstrap ordenados</span> de {metric} ({level}, {method}): '
-    "puntuación sobre el conjunto de prueba completo (la mejor, en negrita), media y desviación típica (EE) de la "
+    "puntuación sobre el conjunto de prueba completo (la mejor, en negrita), media y error estándar (EE) de la "
     "distribución bootstrap, e intervalo; grupos como en la clasificación ({rule}).",
     '<span class="label">Differences from the best</span> ({best} &minus; system, oriented so that positive means '
     "the best is better) with uncorrected {level} confidence intervals; intervals that exclude 0 in bold. "
@@ -149,15 +148,11 @@ ES: dict[str, str] = {
     "team {team}": "equipo {team}",
     "run {i} of {n}": "ejecución {i} de {n}",
     "{level} CI {ci}": "IC al {level} {ci}",
-    "{rank} of {m} systems (baselines included)": "{rank} de {m} sistemas (incluidas las líneas base)",
     "{rank} of {m}": "{rank} de {m}",
     "Significance group": "Grupo de significación",
     "Test set": "Conjunto de prueba",
     "Winner": "Ganador",
     "Difference to the winner": "Diferencia con el ganador",
-    "{system} is the winner: the only competing system of this competition.": "{system} es el ganador: el único sistema que compite en esta competición.",
-    "{system} is the winner: the best {metric} of the {m} competing systems.": "{system} es el ganador: el mejor valor de {metric} de los {m} sistemas que compiten.",
-    "{system} is the winner: the best {metric} of the {m} competing systems, tied exactly with {others}.": "{system} es el ganador: el mejor valor de {metric} de los {m} sistemas que compiten, empatado exactamente con {others}.",
     "Baselines do not compete; scored higher: {baselines}.": "Las líneas base no compiten; puntuaron más alto: {baselines}.",
     "Gap to the runner-up, {system}: {diff}": "Distancia al segundo clasificado, {system}: {diff}",
     "{level} CI {ci}, not corrected for multiple comparisons; positive means the winner is better": "IC al {level} {ci}, sin corregir por comparaciones múltiples; un valor positivo indica ventaja del ganador",
@@ -168,13 +163,9 @@ ES: dict[str, str] = {
     "Winner: {best} ({score}). Difference winner &minus; {system}: {diff}": "Ganador: {best} ({score}). Diferencia ganador &minus; {system}: {diff}",
     "the runner-up": "quien ocupa la segunda posición",
     "Cannot be told apart from": "No se distingue de",
-    "Systems not significantly different from {system} at &alpha; = {alpha} ({rule}); they share a significance-group "
-    "letter with it.": "Sistemas que no son significativamente diferentes de {system} con &alpha; = {alpha} ({rule}); comparten con "
-    "él una letra de grupo de significación.",
     "{k} of the {others} other systems.": "{k} de los otros {others} sistemas.",
     "The {shown} nearest in rank: {systems}; {more} more in {file}.": "Los {shown} más próximos en la clasificación: {systems}; {more} más en {file}.",
     "Significantly different from it: {systems}.": "Significativamente diferentes de él: {systems}.",
-    "None: every other system is significantly different from it ({rule}).": "Ninguno: todos los demás sistemas son significativamente diferentes de él ({rule}).",
     "None among the systems compared with it.": "Ninguno entre los sistemas comparados con él.",
     "There are no other systems.": "No hay otros sistemas.",
     "Not compared with {system} ({why}): {n} systems.": "Sin comparar con {system} ({why}): {n} sistemas.",
@@ -182,6 +173,31 @@ ES: dict[str, str] = {
     "its score is undefined": "su puntuación no está definida",
     "only the comparisons with the winner are tested": "solo se contrastan las comparaciones con el ganador",
     "their scores are undefined": "sus puntuaciones no están definidas",
-    "with B = 0 no resamples were drawn, so no pair is tested": "con B = 0 no se extrajeron remuestras, así que no se contrasta ningún par",
+    "with B = 0 no resamples were drawn, so no pair is tested": "con B = 0 no se extrajeron réplicas, así que no se contrasta ningún par",
     "competition id {id}": "identificador de competición {id}",
+    # team letters: ranks among teams and runs, verdicts in plain words, the one footnote
+    "Workshop": "Taller",
+    "Team": "Equipo",
+    "{team}: rank {rank} of {n} teams, each ranked by its best run": "{team}: posición {rank} de {n} equipos, cada uno según su mejor ejecución",
+    "Rank of the run": "Posición de la ejecución",
+    "{rank} of {m} runs": "{rank} de {m} ejecuciones",
+    "{rank} of {m} systems: {runs} runs and 1 baseline": "{rank} de {m} sistemas: {runs} ejecuciones y 1 línea base",
+    "{rank} of {m} systems: {runs} runs and {b} baselines": "{rank} de {m} sistemas: {runs} ejecuciones y {b} líneas base",
+    "Your run {system}": "Su ejecución {system}",
+    "{system} is the winner: the only competing run of this competition.": "{system} es la ganadora: la única ejecución que compite en esta competición.",
+    "{system} is the winner: it ranked first of the {m} competing runs with the best {metric}.": "{system} es la ganadora: quedó primera de las {m} ejecuciones que compiten, con el mejor valor de {metric}.",
+    "{system} is the winner: it ranked first of the {m} competing runs with the best {metric}, tied exactly with {others}.": "{system} es la ganadora: quedó primera de las {m} ejecuciones que compiten, con el mejor valor de {metric}, empatada exactamente con {others}.",
+    "{system} is significantly worse than the winner, {other}, at α = {alpha}.": "{system} es significativamente peor que el ganador, {other}, con α = {alpha}.",
+    "{system} cannot be told apart from the winner, {other}, at α = {alpha}.": "{system} no se distingue del ganador, {other}, con α = {alpha}.",
+    "{system} was not tested against the winner, {other}.": "{system} no se contrastó con el ganador, {other}.",
+    "{system} is significantly better than the runner-up, {other}, at α = {alpha}.": "{system} es significativamente mejor que el segundo clasificado, {other}, con α = {alpha}.",
+    "{system} cannot be told apart from the runner-up, {other}, at α = {alpha}.": "{system} no se distingue del segundo clasificado, {other}, con α = {alpha}.",
+    "{system} was not tested against the runner-up, {other}.": "{system} no se contrastó con el segundo clasificado, {other}.",
+    "{p} corrected": "{p} corregido",
+    "Systems not significantly different from {system} at &alpha; = {alpha}{mark}; they share a significance-group "
+    "letter with it.": "Sistemas que no son significativamente diferentes de {system} con &alpha; = {alpha}{mark}; comparten con "
+    "él una letra de grupo de significación.",
+    "None: every other system is significantly different from it{mark}.": "Ninguno: todos los demás sistemas son significativamente diferentes de él{mark}.",
+    "Method:": "Método:",
+    "Full size": "A tamaño completo",
 }

@@ -90,8 +90,8 @@ ES: dict[str, str] = {
     " Systems: {key}": " Sistemas: {key}",
     "Ordered bootstrap confidence intervals for {competition}{unit}": "Intervalos de confianza bootstrap ordenados de {competition}{unit}",
     " (resampling {unit})": " (remuestreando {unit})",
-    r": bootstrap mean and {level}\% {method} confidence interval (LCI, UCI) from {resamples} resamples, best first.": r": media bootstrap e intervalo de confianza {method} al {level}\% (límites inferior LI y superior LS) a partir "
-    r"de {resamples} remuestras, de mejor a peor.",
+    r": bootstrap mean and {level}\% {method} confidence interval (LCI, UCI) from {resamples} resamples, best first.": r": media bootstrap e intervalo de confianza al {level}\% por el método {method} (límites inferior LI y superior LS) a partir "
+    r"de {resamples} réplicas, de mejor a peor.",
     "Information summary: the rows of the competitiveness tables.": "Resumen de la información: las filas de las tablas de competitividad.",
     "competitiveness summary": "resumen de competitividad",
     "no competition": "ninguna competición",
@@ -110,14 +110,14 @@ ES: dict[str, str] = {
     "Differences of {metric} from the best system of {competition}": "Diferencias en {metric} respecto al mejor sistema de {competition}",
     r", {best} (positive: the best is better), with {level}\% {method} bootstrap confidence intervals (not corrected "
     r"for multiple comparisons); Excl.~0: the interval excludes zero. Sig.: significantly different from the best, "
-    r"decided by $p$ ({rule}, {alpha}).": r", {best} (diferencia positiva: el mejor es superior), con intervalos de confianza bootstrap {method} al "
-    r"{level}\% (sin corrección por comparaciones múltiples); Excl.~0: el intervalo excluye el cero. Sig.: "
+    r"decided by $p$ ({rule}, {alpha}).": r", {best} (diferencia positiva: el mejor es superior), con intervalos de confianza bootstrap al {level}\% "
+    r"por el método {method} (sin corrección por comparaciones múltiples); Excl.~0: el intervalo excluye el cero. Sig.: "
     r"diferencia significativa con el mejor, decidida por $p$ ({rule}, {alpha}).",
     " $p$ from {draws}, Monte-Carlo standard error at most {se}": " Valores $p$ a partir de {draws}, con un error estándar de Monte Carlo de {se} como máximo",
     " $p$ from {draws}, Monte-Carlo standard error at most below {se}": " Valores $p$ a partir de {draws}, con un error estándar de Monte Carlo inferior a {se}",
     "; {n} verdict unsettled (within that error: drawing more could change it)": "; {n} veredicto no resuelto (dentro de ese error: extraer más podría cambiarlo)",
     "; {n} verdicts unsettled (within that error: drawing more could change them)": "; {n} veredictos no resueltos (dentro de ese error: extraer más podría cambiarlos)",
-    "No significance mark: without resamples there are no $p$-values": "Ninguna marca de significación: sin remuestras no hay valores $p$",
+    "No significance mark: without resamples there are no $p$-values": "Ninguna marca de significación: sin réplicas no hay valores $p$",
     "No significance mark can occur: with {draws} the smallest corrected $p$-value is {p} ({rule})": "No puede darse ninguna marca de significación: con {draws} el menor valor $p$ corregido es "
     "{p} ({rule})",
     "Marks: {marks} ({rule})": "Marcas: {marks} ({rule})",

@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+import re
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -38,24 +39,28 @@ from compreport.report.figures import FIGURE_FORMATS
 from compreport.report.figures.glyphs import held_glyph_warnings, warn_missing_glyphs
 from compreport.report.figures.heatmaps import confusion_plot, pairs_plot
 from compreport.report.figures.style import (
-    CONTAINS_ZERO_COLOR,
-    EXCLUDES_ZERO_COLOR,
+    DIFFERS_COLOR,
     METADATA,
     OKABE_ITO,
     PNG_DPI,
     RC,
     ROW_IN,
+    ROWS_PER_FIGURE,
     TEXT,
+    TIED_COLOR,
     UNDEFINED_COLOR,
     ReportFigure,
     ci_legend_handles,
     draw_intervals,
+    interval_span,
     label_width,
     lattice_bins,
     lean_pdf_fonts,
     lower_note,
     new_figure,
+    padded_span,
     pct,
+    row_parts,
     set_system_ticks,
     styled,
 )
@@ -67,20 +72,41 @@ from compreport.report.prose import direction, draws, p_resamples
 from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 
 
+def _part_note(rows: slice | None, m: int) -> str:
+    """``" (systems 26–50 of 150)"``: the rows one part of a split figure shows; ``""`` for a
+    figure that shows all ``m``."""
+    if rows is None or (rows.start or 0, rows.stop) == (0, m):
+        return ""
+    return " " + tr(
+        "(systems {first}–{last} of {m})", first=rows.start + 1, last=rows.stop, m=count(m)
+    )
+
+
 @styled
-def ci_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float = 0.95) -> Figure:
+def ci_plot(
+    comp: CompetitionAnalysis,
+    metric: MetricAnalysis,
+    *,
+    level: float = 0.95,
+    rows: slice | None = None,
+) -> Figure:
     """Ordered bootstrap confidence intervals (paper Fig. 1): one row per system, best at top.
 
     Point: observed score; bar: the ``level`` CI of :class:`~compreport.stats.results.Score`.
     Baselines get another colour and marker (a diamond) and a legend entry. The intervals
-    are the LineCollection with gid ``"ci-intervals"`` (segment i = ``metric.scores[i]``).
+    are the LineCollection with gid ``"ci-intervals"`` (segment i = ``metric.scores[i]``, of
+    ``metric.scores[rows]`` for one part). ``rows``: the systems (in rank order) of one part of a
+    split figure (:func:`~compreport.report.figures.style.row_parts`), on the x-axis of all of them.
     """
-    names = [s.system for s in metric.scores]
+    every = [s.system for s in metric.scores]
+    names = every[rows] if rows is not None else every
     baselines = set(comp.baselines)
+    scores = {s.system: s for s in metric.scores}
+    span = interval_span(every, scores, baselines) if len(names) < len(every) else None
     m = len(names)
-    fig = new_figure(4.4 + label_width(names), 1.45 + ROW_IN * m)
+    fig = new_figure(3.3 + label_width(names), 1.45 + ROW_IN * m)
     ax = fig.add_subplot()
-    draw_intervals(ax, names, {s.system: s for s in metric.scores}, baselines, "ci-intervals")
+    draw_intervals(ax, names, scores, baselines, "ci-intervals", span)
     set_system_ticks(ax, names)
     ax.set_xlabel(
         tr(
@@ -94,7 +120,8 @@ def ci_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float =
     ax.set_title(
         comp.name
         + "\n"
-        + tr("ordered bootstrap confidence intervals of {metric}", metric=metric_title(metric)),
+        + tr("ordered bootstrap confidence intervals of {metric}", metric=metric_title(metric))
+        + _part_note(rows, len(every)),
         loc="left",
         **TEXT,
     )
@@ -107,27 +134,37 @@ def ci_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float =
 
 
 @styled
-def diff_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float = 0.95) -> Figure:
+def diff_plot(
+    comp: CompetitionAnalysis,
+    metric: MetricAnalysis,
+    *,
+    level: float = 0.95,
+    rows: slice | None = None,
+) -> Figure:
     """CIs of the differences from the best (paper Fig. 2), one row per other system.
 
-    Vermillion ("red") where the CI contains 0, bluish green ("green") where it excludes 0;
-    a vertical line at 0. Differences are oriented so positive means the best is better.
-    The intervals are the LineCollection with gid ``"diff-intervals"`` (segment i =
-    ``metric.vs_best[i]``).
+    Each row is coloured by its stored verdict (``Comparison.significant``, the report's
+    correction and family), never by whether its uncorrected interval excludes 0: bluish green
+    ("green", filled point) where it differs significantly from the best, vermillion ("red", open
+    point) where it ties with the best, grey where the comparison is not tested or undefined; a
+    vertical line at 0. Differences are oriented so positive means the best is better. The
+    intervals are the LineCollection with gid ``"diff-intervals"`` (segment i =
+    ``metric.vs_best[i]``, of ``metric.vs_best[rows]`` for one part). ``rows``: the comparisons of
+    one part of a split figure (:func:`~compreport.report.figures.style.row_parts`), on the x-axis
+    of all of them.
     """
-    comps = list(metric.vs_best)
+    every = list(metric.vs_best)
+    comps = every[rows] if rows is not None else every
     names = [c.b for c in comps]
     m = len(names)
-    fig = new_figure(4.4 + label_width(names), 1.6 + ROW_IN * max(m, 1))
+    fig = new_figure(3.3 + label_width(names), 1.6 + ROW_IN * max(m, 1))
     ax = fig.add_subplot()
     y = np.arange(m)
-    defined = np.array(
-        [np.isfinite(c.ci_low) and np.isfinite(c.ci_high) for c in comps], dtype=bool
-    )
-    zero = defined & ~np.array([c.excludes_zero for c in comps], dtype=bool)  # the stored verdict
+    differs = np.array([c.significant is True for c in comps], dtype=bool)
+    tied = np.array([c.significant is False for c in comps], dtype=bool)
+    untested = ~differs & ~tied
     colors = [
-        CONTAINS_ZERO_COLOR if z else EXCLUDES_ZERO_COLOR if d else UNDEFINED_COLOR
-        for z, d in zip(zero, defined)
+        DIFFERS_COLOR if d else TIED_COLOR if t else UNDEFINED_COLOR for d, t in zip(differs, tied)
     ]
     ax.axvline(0, color=OKABE_ITO["black"], linewidth=0.8, zorder=1)
     ax.hlines(
@@ -140,9 +177,9 @@ def diff_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float
     )
     diff = np.array([c.diff for c in comps], dtype=float)
     for sel, color, face, what in (
-        (zero, CONTAINS_ZERO_COLOR, "white", "contains-zero"),
-        (~zero & defined, EXCLUDES_ZERO_COLOR, EXCLUDES_ZERO_COLOR, "excludes-zero"),
-        (~defined, UNDEFINED_COLOR, UNDEFINED_COLOR, "undefined"),
+        (tied, TIED_COLOR, "white", "tied"),
+        (differs, DIFFERS_COLOR, DIFFERS_COLOR, "differs"),
+        (untested, UNDEFINED_COLOR, UNDEFINED_COLOR, "untested"),
     ):
         if sel.any():
             ax.plot(
@@ -157,6 +194,15 @@ def diff_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float
                 zorder=3,
                 gid=f"diff-{what}",
             )
+    if len(comps) < len(every):  # one part: the x-axis of every comparison, 0 included
+        ax.set_xlim(
+            *padded_span(
+                [0.0]
+                + [c.ci_low for c in every]
+                + [c.ci_high for c in every]
+                + [c.diff for c in every]
+            )
+        )
     set_system_ticks(ax, names)
     ax.set_xlabel(
         tr(
@@ -175,7 +221,8 @@ def diff_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float
             "differences in {metric} from the best, {best}",
             metric=metric_label(metric),
             best=metric.best,
-        ),
+        )
+        + _part_note(rows, len(every)),
         loc="left",
         **TEXT,
     )
@@ -183,25 +230,37 @@ def diff_plot(comp: CompetitionAnalysis, metric: MetricAnalysis, *, level: float
         Line2D(
             [],
             [],
-            color=CONTAINS_ZERO_COLOR,
+            color=TIED_COLOR,
             marker="o",
             markerfacecolor="white",
             markersize=4.5,
             markeredgewidth=1.2,
             linewidth=1.8,
-            label=tr("{level} CI contains 0", level=pct(level)),
+            label=tr("tied with the best"),
         ),
         Line2D(
             [],
             [],
-            color=EXCLUDES_ZERO_COLOR,
+            color=DIFFERS_COLOR,
             marker="o",
             markersize=4.5,
             linewidth=1.8,
-            label=tr("{level} CI excludes 0", level=pct(level)),
+            label=tr("significantly different from the best"),
         ),
     ]
-    fig.legend(handles=handles, loc="outside lower center", ncols=2)
+    if untested.any():
+        handles.append(
+            Line2D(
+                [],
+                [],
+                color=UNDEFINED_COLOR,
+                marker="o",
+                markersize=4.5,
+                linewidth=1.8,
+                label=tr("not tested"),
+            )
+        )
+    fig.legend(handles=handles, loc="outside lower center", ncols=len(handles))
     return fig
 
 
@@ -232,7 +291,7 @@ def distribution_plot(
     reps = reps[np.isfinite(reps)]
     first = metric.replicates.shape[0]  # B, undefined differences included
     resamples = p_resamples(metric, first)
-    fig = new_figure(6.4, 4.2)
+    fig = new_figure(5.6, 4.2)
     ax = fig.add_subplot()
     ax.hist(
         reps,
@@ -301,25 +360,41 @@ def distribution_plot(
     return fig
 
 
+#: Panels side by side in the figure of every metric.
+FACET_COLUMNS = 2
+
+
+def facet_rows(comp: CompetitionAnalysis) -> int:
+    """Most systems a part of :func:`facet_plot` shows: the panel rows of all metrics fit the
+    height of a figure of :data:`~compreport.report.figures.style.ROWS_PER_FIGURE` rows."""
+    panel_rows = -(-len(comp.metrics) // FACET_COLUMNS)
+    budget = 0.8 + 0.9 + ROW_IN * ROWS_PER_FIGURE  # the height of the tallest CI figure
+    return max(5, int((budget - 0.8 - 0.9 * panel_rows) / (ROW_IN * panel_rows)))
+
+
 @styled
-def facet_plot(comp: CompetitionAnalysis, *, level: float = 0.95) -> Figure | None:
-    """One panel of ordered CIs per metric, systems in the primary metric's order; None for one
-    metric."""
+def facet_plot(
+    comp: CompetitionAnalysis, *, level: float = 0.95, rows: slice | None = None
+) -> Figure | None:
+    """One panel of ordered CIs per metric (:data:`FACET_COLUMNS` panels a row), systems in the
+    primary metric's order; None for one metric. ``rows``: the systems of one part of a split
+    figure (:func:`facet_rows` a part), each panel on the x-axis of all of them."""
     if len(comp.metrics) < 2:
         return None
-    names = [s.system for s in comp.primary.scores]
+    every = [s.system for s in comp.primary.scores]
+    names = every[rows] if rows is not None else every
     baselines = set(comp.baselines)
     k = len(comp.metrics)
-    ncols = min(k, 4)
+    ncols = min(k, FACET_COLUMNS)
     nrows = -(-k // ncols)
     fig = new_figure(
-        label_width(names) + 0.6 + 2.3 * ncols, nrows * (0.9 + ROW_IN * len(names)) + 0.8
+        label_width(names) + 0.6 + 1.4 * ncols, nrows * (0.9 + ROW_IN * len(names)) + 0.8
     )
     axes = np.atleast_1d(fig.subplots(nrows, ncols, sharey=True, squeeze=False)).ravel()
     for i, (ax, metric) in enumerate(zip(axes, comp.metrics)):
-        draw_intervals(
-            ax, names, {s.system: s for s in metric.scores}, baselines, f"facet-{i}-intervals"
-        )
+        scores = {s.system: s for s in metric.scores}
+        span = interval_span(every, scores, baselines) if len(names) < len(every) else None
+        draw_intervals(ax, names, scores, baselines, f"facet-{i}-intervals", span)
         set_system_ticks(ax, names)
         what = tr("primary, ") if metric.primary else ""
         ax.set_title(f"{metric_label(metric)}\n({what}{direction(metric)})", **TEXT)
@@ -328,8 +403,9 @@ def facet_plot(comp: CompetitionAnalysis, *, level: float = 0.95) -> Figure | No
         ax.set_visible(False)
     fig.suptitle(
         comp.name
-        + ": "
-        + tr("every metric (systems in the order of {metric})", metric=metric_label(comp.primary)),
+        + "\n"
+        + tr("every metric (systems in the order of {metric})", metric=metric_label(comp.primary))
+        + _part_note(rows, len(every)),
         **TEXT,
     )
     fig.legend(
@@ -348,18 +424,41 @@ def figure_builders(
     stems = metric_stems(comp)
     for metric in comp.metrics:
         key = stems[metric.name]
-        yield f"ci-{key}", functools.partial(ci_plot, comp, metric, level=level)
+        for stem, rows in _parts(f"ci-{key}", len(metric.scores)):
+            yield stem, functools.partial(ci_plot, comp, metric, level=level, rows=rows)
         if metric.vs_best:  # another competing system
-            yield f"diff-{key}", functools.partial(diff_plot, comp, metric, level=level)
+            for stem, rows in _parts(f"diff-{key}", len(metric.vs_best)):
+                yield stem, functools.partial(diff_plot, comp, metric, level=level, rows=rows)
             if metric.replicates is not None and metric.replicates.shape[0] > 0:
                 a, b = metric.best, metric.runner_up or metric.vs_best[0].b
                 yield f"dist-{key}", functools.partial(distribution_plot, comp, metric, a, b, test)
         if metric.pairs and many_systems(comp):  # the pair tables give way to a heat map
             yield f"pairs-{key}", functools.partial(pairs_plot, comp, metric)
     if len(comp.metrics) > 1:
-        yield "facets", functools.partial(facet_plot, comp, level=level)
+        for stem, rows in _parts("facets", len(comp.primary.scores), facet_rows(comp)):
+            yield stem, functools.partial(facet_plot, comp, level=level, rows=rows)
     if comp.classes:
         yield "confusion", functools.partial(confusion_plot, comp)
+
+
+#: How the stem of one part of a split figure ends: ``ci-f1-part2``.
+PART = re.compile(r"-part[0-9]+$")
+
+
+def _parts(stem: str, m: int, per: int = ROWS_PER_FIGURE) -> list[tuple[str, slice | None]]:
+    """``(stem, rows)`` of each part of a figure of ``m`` rows: ``[(stem, None)]`` when it fits one
+    figure, else ``<stem>-part1``, ``<stem>-part2``, ... with their rows
+    (:func:`~compreport.report.figures.style.row_parts`)."""
+    parts = row_parts(m, per)
+    if len(parts) == 1:
+        return [(stem, None)]
+    return [(f"{stem}-part{i}", rows) for i, rows in enumerate(parts, 1)]
+
+
+def whole_stem(stem: str) -> str:
+    """The stem of the figure that ``stem`` is a part of (``ci-f1-part2`` -> ``ci-f1``); ``stem``
+    itself for a figure that is not split."""
+    return PART.sub("", stem)
 
 
 def competition_figures(
@@ -367,11 +466,13 @@ def competition_figures(
 ) -> dict[str, Figure]:
     """Every figure of one competition, keyed by file stem.
 
-    ``ci-<metric>``; ``diff-<metric>`` when m >= 2; ``dist-<metric>`` (winner vs runner-up)
-    when m >= 2 and replicates are held; ``pairs-<metric>`` (a heat map) for many systems
+    ``ci-<metric>``; ``diff-<metric>`` when m >= 2; ``dist-<metric>`` (winner vs runner-up) when
+    m >= 2 and replicates are held; ``pairs-<metric>`` (a heat map) for many systems
     (:func:`~compreport.report.model.many_systems`); ``facets`` when there are several metrics;
     ``confusion`` with per-class scores. ``<metric>`` is the metric's stem
-    (:func:`compreport.report.naming.metric_stems`).
+    (:func:`compreport.report.naming.metric_stems`). ``ci``, ``diff`` and ``facets`` figures of
+    more rows than fit one (:data:`~compreport.report.figures.style.ROWS_PER_FIGURE`) are split
+    into ``<stem>-part1``, ``<stem>-part2``, ...
     """
     return {stem: build() for stem, build in figure_builders(comp, level, test)}
 
@@ -425,13 +526,26 @@ class Gallery:
     """Every figure of one report, each drawn once: saved as files, kept as SVG for HTML and PDF.
 
     Owned by one :class:`compreport.report.Report` (no module-level cache). ``pdfs`` lists, per
-    competition id, the figure PDFs written (paths relative to the report root) for the appendix.
+    competition id, the figure PDFs written (paths relative to the report root) for the appendix;
+    ``files`` holds, per ``(folder, stem)``, the file names written for that figure.
     """
 
     def __init__(self, analysis: Analysis):
         self.analysis = analysis
         self._svg: dict[tuple[str, str], str] = {}
         self.pdfs: dict[str, list[str]] = {}
+        self.files: dict[tuple[str, str], list[str]] = {}
+
+    def full_size(self, folder: str, stem: str) -> str | None:
+        """The file of one figure a web page links to for viewing it at full size (its SVG, else
+        its PNG, else its PDF), relative to the folder's page (``figures/<stem>.svg``); None when
+        no file of it was written."""
+        names = self.files.get((folder, stem), [])
+        for fmt in ("svg", "png", "pdf"):
+            name = f"{stem}.{fmt}"
+            if name in names:
+                return name if folder == "summary" else f"figures/{name}"
+        return None
 
     def _builders(self) -> Iterator[tuple[str, str, Callable[[], Figure | None]]]:
         """(folder, stem, build) of every figure; folder is a competition id or ``summary``."""
@@ -486,6 +600,8 @@ class Gallery:
         for (folder, stem, _), (paths, text, lacking) in zip(todo, drawn, strict=True):
             missing.update(lacking)
             written += paths
+            if paths:
+                self.files[folder, stem] = [p.name for p in paths]
             if "pdf" in formats and folder != "summary" and paths:
                 self.pdfs.setdefault(folder, []).append(f"{folder}/figures/{stem}.pdf")
             if text is not None:

@@ -12,7 +12,15 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from compreport.language import tr
-from compreport.report.figures.style import OKABE_ITO, TEXT, label_width, new_figure, styled
+from compreport.report.figures.style import (
+    MAX_WIDTH_IN,
+    OKABE_ITO,
+    TEXT,
+    label_width,
+    new_figure,
+    short_label,
+    styled,
+)
 from compreport.report.metricnames import metric_label
 from compreport.report.model import mark_level, possible_marks
 from compreport.stats.results import CompetitionAnalysis, MetricAnalysis
@@ -20,8 +28,10 @@ from compreport.stats.results import CompetitionAnalysis, MetricAnalysis
 #: Heat-map colours of the significance marks of a pair (no mark, †, *, **, ***): the single-hue
 #: scale of the HTML/PDF pair matrix (``.sig-1`` ... ``.sig3`` in report.css).
 PAIR_LEVEL_COLORS = ("#f4f4f4", "#deebf7", "#9ecae1", "#3182bd", "#08519c")
-#: Above this many systems the heat map's axes show rank positions instead of names.
-PAIR_NAMES_UP_TO = 80
+#: Side of one heat-map cell (inches) while a label of 8 pt can sit beside each row.
+LABELLED_CELL_IN = 0.16
+#: Longest side of a heat map (inches): with the labels and legend, within MAX_WIDTH_IN.
+MAX_SIDE_IN = 4.0
 
 
 @styled
@@ -41,11 +51,11 @@ def pairs_plot(comp: CompetitionAnalysis, metric: MetricAnalysis) -> Figure:
     for c in metric.pairs:
         if c.significant is not None:  # tested: the stored mark's level (-1: not significant)
             grid[at[c.a], at[c.b]] = grid[at[c.b], at[c.a]] = mark_level(c.mark)
-    named = m <= PAIR_NAMES_UP_TO
-    side = min(0.16 * m, 11.0)
+    named = LABELLED_CELL_IN * m + label_width(order) + 1.2 <= MAX_WIDTH_IN
+    side = LABELLED_CELL_IN * m if named else min(LABELLED_CELL_IN * m, MAX_SIDE_IN)
     fig = new_figure(
-        side + (label_width(order) if named else 0.4) + 1.2,
-        side + (label_width(order) if named else 0.4) + 1.4,
+        max(side + (label_width(order) if named else 0.5) + 1.2, 5.0),
+        side + 0.5 + 1.8,
     )
     ax = fig.add_subplot()
     cmap = ListedColormap(PAIR_LEVEL_COLORS).with_extremes(bad="white")
@@ -57,18 +67,19 @@ def pairs_plot(comp: CompetitionAnalysis, metric: MetricAnalysis) -> Figure:
         interpolation="nearest",
         gid="pairs-heatmap",
     )
+    # columns: positions in the leaderboard (the rows' order); rows: names while 8 pt labels fit
+    # beside each row, else positions every few rows (the leaderboard is the key)
+    step = 1 if named else next(k for k in (1, 2, 5, 10, 20, 50, 100) if side / m * k >= 0.16)
+    ticks = np.arange(0, m, step)
+    ax.set_xticks(ticks, [str(t + 1) for t in ticks], rotation=90 if step == 1 else 0)
+    ax.set_xlabel(tr("position in the leaderboard"))
     if named:
-        size = max(3.5, min(7.0, 260 / max(m, 1)))
-        ax.set_xticks(np.arange(m), order, rotation=90, fontsize=size)
-        ax.set_yticks(np.arange(m), order, fontsize=size)
-        for t in [*ax.get_xticklabels(), *ax.get_yticklabels()]:
+        ax.set_yticks(np.arange(m), [f"{i + 1}. {short_label(n)}" for i, n in enumerate(order)])
+        for t in ax.get_yticklabels():
             t.set_parse_math(False)
     else:
-        ticks = np.arange(0, m, 10)
-        ax.set_xticks(ticks, [str(t + 1) for t in ticks])
         ax.set_yticks(ticks, [str(t + 1) for t in ticks])
-        ax.set_xlabel(tr("rank"))
-        ax.set_ylabel(tr("rank"))
+        ax.set_ylabel(tr("position in the leaderboard"))
     ax.tick_params(length=0)
     for side_ in ("top", "right", "bottom", "left"):
         ax.spines[side_].set_visible(False)
@@ -95,7 +106,7 @@ def pairs_plot(comp: CompetitionAnalysis, metric: MetricAnalysis) -> Figure:
     fig.legend(
         handles=handles,
         loc="outside lower center",
-        ncols=5,
+        ncols=3,
         title=tr("corrected p-value (the report's rule)"),
     )
     return fig
@@ -119,6 +130,9 @@ def confusion_plot(comp: CompetitionAnalysis) -> Figure | None:
     share = cm / np.maximum(cm.sum(axis=1, keepdims=True), 1)
     rows, cols = list(c["labels"]), list(c["predicted"])
     cell = 0.42 if len(cols) <= CONFUSION_COUNTS_UP_TO else 0.22
+    cell = min(cell, MAX_SIDE_IN / max(len(rows), len(cols), 1))
+    # 8 pt labels every row while they fit beside it, else every few rows
+    step = next(k for k in range(1, max(len(rows), len(cols)) + 1) if cell * k >= 0.15)
     fig = new_figure(
         max(1.6 + label_width(rows) + cell * len(cols), 4.2),
         1.9 + label_width(cols) * 0.8 + cell * len(rows),
@@ -134,9 +148,11 @@ def confusion_plot(comp: CompetitionAnalysis) -> Figure | None:
         gid="confusion-heatmap",
     )
     ax.set_xticks(
-        np.arange(len(cols)), cols, rotation=90 if max(map(len, cols), default=0) > 3 else 0
+        np.arange(0, len(cols), step),
+        [short_label(x) for x in cols[::step]],
+        rotation=90 if max(map(len, cols), default=0) > 3 else 0,
     )
-    ax.set_yticks(np.arange(len(rows)), rows)
+    ax.set_yticks(np.arange(0, len(rows), step), [short_label(x) for x in rows[::step]])
     for t in [*ax.get_xticklabels(), *ax.get_yticklabels()]:
         t.set_parse_math(False)
     if len(cols) <= CONFUSION_COUNTS_UP_TO:
@@ -148,7 +164,7 @@ def confusion_plot(comp: CompetitionAnalysis) -> Figure | None:
                     f"{int(cm[i, j]):,}",
                     ha="center",
                     va="center",
-                    fontsize=7,
+                    fontsize=8,
                     color="white" if share[i, j] > 0.5 else OKABE_ITO["black"],
                     parse_math=False,
                 )

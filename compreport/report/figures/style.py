@@ -43,11 +43,11 @@ OKABE_ITO = {
 #: Participant systems and baselines in the CI plots.
 SYSTEM_COLOR = OKABE_ITO["blue"]
 BASELINE_COLOR = OKABE_ITO["orange"]
-#: Difference plot (paper Fig. 2): "red" = the CI of the difference contains 0, "green" = it does
-#: not.
-CONTAINS_ZERO_COLOR = OKABE_ITO["vermillion"]
-EXCLUDES_ZERO_COLOR = OKABE_ITO["bluish_green"]
-#: An interval that is not defined (no replicates, B = 0): its point only, in grey.
+#: Difference plot (paper Fig. 2), by the stored verdict: "red" = tied with the best, "green" =
+#: significantly different from it.
+TIED_COLOR = OKABE_ITO["vermillion"]
+DIFFERS_COLOR = OKABE_ITO["bluish_green"]
+#: A comparison that is not tested or an interval that is not defined (B = 0): grey.
 UNDEFINED_COLOR = "#999999"
 
 PNG_DPI = 200
@@ -92,11 +92,24 @@ METADATA = {
     },
     "png": {"Software": f"compreport {__version__} (matplotlib {matplotlib.__version__})"},
 }
-#: Keyword arguments of every text a figure draws: names are shown literally.
-TEXT = {"parse_math": False}
+#: Keyword arguments of the titles and axis labels: names are shown literally, and a long text wraps
+#: at the edge of the figure instead of widening it.
+TEXT = {"parse_math": False, "wrap": True}
 
-ROW_IN = 0.24  # inches per system row
+#: Every figure is drawn at the size it is placed at (the report PDF, the LaTeX appendix, the web
+#: page), so its smallest text (8 pt tick labels and legends) stays at or above 7 pt once placed:
+#: a fixed height per system row, at most :data:`ROWS_PER_FIGURE` rows a figure (a taller figure is
+#: split into parts, :func:`row_parts`), and at most :data:`MAX_WIDTH_IN` wide.
+ROW_IN = 0.2  # inches per system row
+#: Most system rows in one figure: 25 rows and the titles, axis and legend stay within 0.8 of the
+#: shortest text height of the LaTeX styles (ceurart, 595.8 pt) and one A4 page of the report.
+ROWS_PER_FIGURE = 25
+#: Widest figure (inches): the text width of ceurart (418.3 pt), the narrowest LaTeX style.
+MAX_WIDTH_IN = 5.8
 CHAR_IN = 0.062  # approximate width of one 8 pt DejaVu Sans character
+#: Longest system name shown whole as a tick label; longer ones lose their middle (the tables have
+#: them whole).
+LABEL_CHARS = 40
 
 
 class _LeanSubsetOptions(fontTools.subset.Options):
@@ -299,9 +312,64 @@ def pct(level: float) -> str:
     return tr("{percent}%", percent=f"{100 * level:g}")
 
 
-def label_width(labels: Sequence[str]) -> float:
-    """Width in inches that the longest of ``labels`` takes as a tick label, at most 4.5."""
-    return min(max((len(s) for s in labels), default=0) * CHAR_IN, 4.5)
+def label_width(labels: Sequence[str], limit: int = LABEL_CHARS) -> float:
+    """Width in inches that the longest of ``labels`` takes as a tick label, counting at most
+    ``limit`` characters (:func:`short_label` cuts system names there)."""
+    return min(max((len(s) for s in labels), default=0), limit) * CHAR_IN
+
+
+def short_label(name: str) -> str:
+    """``name`` as a tick label: whole up to :data:`LABEL_CHARS` characters, else that many with
+    "…" in the middle, keeping its end (where ``.run1`` and ``.run2`` differ).
+
+    Examples
+    --------
+    >>> short_label("UNED-NLP.run1")
+    'UNED-NLP.run1'
+    >>> short_label("Universidad Politécnica de Valencia, grupo ELiRF.run2")
+    'Universidad Politécn…a, grupo ELiRF.run2'
+    """
+    name = str(name)
+    if len(name) <= LABEL_CHARS:
+        return name
+    tail = (LABEL_CHARS - 1) // 2
+    return name[: LABEL_CHARS - 1 - tail] + "…" + name[-tail:]
+
+
+def row_parts(m: int, per: int = ROWS_PER_FIGURE) -> list[slice]:
+    """``m`` rows cut into as few parts of at most ``per`` rows as can hold them, of even sizes
+    (earlier parts one row longer); ``[slice(0, m)]`` when they fit one figure.
+
+    Examples
+    --------
+    >>> row_parts(12)
+    [slice(0, 12, None)]
+    >>> [s.stop - s.start for s in row_parts(48)]
+    [24, 24]
+    >>> [s.stop - s.start for s in row_parts(151)]
+    [22, 22, 22, 22, 21, 21, 21]
+    """
+    k = max(1, -(-m // per))
+    size, extra = divmod(m, k)
+    out, start = [], 0
+    for i in range(k):
+        stop = start + size + (i < extra)
+        out.append(slice(start, stop))
+        start = stop
+    return out
+
+
+def padded_span(values: Sequence[float], pad: float = 0.05) -> tuple[float, float] | None:
+    """The range of the finite ``values``, widened by ``pad`` of its width on each side (by
+    ``pad`` of the value, or ``pad``, when all are equal); None without a finite value. The parts
+    of a split figure share it, so their axes compare."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    if not v.size:
+        return None
+    low, high = float(v.min()), float(v.max())
+    margin = pad * (high - low) if high > low else max(abs(high), 1.0) * pad
+    return low - margin, high + margin
 
 
 def lower_note(metric: MetricAnalysis) -> str:
@@ -313,9 +381,11 @@ def lower_note(metric: MetricAnalysis) -> str:
     )
 
 
-def set_system_ticks(ax, names: Sequence[str]) -> None:
-    """One y tick per system (row 0 at top), names shown literally."""
-    ax.set_yticks(np.arange(len(names)), list(names), parse_math=False)
+def set_system_ticks(ax, names: Sequence[str], whole: bool = False) -> None:
+    """One y tick per system (row 0 at top), names shown literally (:func:`short_label`, or
+    ``whole``)."""
+    labels = list(names) if whole else [short_label(n) for n in names]
+    ax.set_yticks(np.arange(len(names)), labels, parse_math=False)
     for text in ax.get_yticklabels():
         text.set_parse_math(False)
     ax.set_ylim(len(names) - 0.5, -0.5)
@@ -323,21 +393,51 @@ def set_system_ticks(ax, names: Sequence[str]) -> None:
     ax.grid(True, axis="x")
 
 
-def draw_intervals(ax, names: Sequence[str], scores: dict, baselines: set[str], gid: str) -> None:
-    """Score points and CI bars, one row per name (in ``names`` order).
-
-    A baseline whose interval has zero width (a majority baseline's F1 of 0, say) and lies outside
-    the range of the other rows does not set the axis: it is drawn at the axis edge as an outward
-    triangle with its value written beside it (gid ``<gid>-offaxis``), so it cannot squash the
-    other intervals into a corner.
-    """
-    y = np.arange(len(names))
+def _interval_arrays(names: Sequence[str], scores: dict, baselines: set[str]):
+    """Lower and upper CI bounds, scores and baseline flags of ``names`` (NaN for a missing row)."""
     rows = [scores.get(s) for s in names]
     lo = np.array([np.nan if r is None else r.ci_low for r in rows], dtype=float)
     hi = np.array([np.nan if r is None else r.ci_high for r in rows], dtype=float)
     pt = np.array([np.nan if r is None else r.score for r in rows], dtype=float)
     is_base = np.array([s in baselines for s in names], dtype=bool)
+    return lo, hi, pt, is_base
+
+
+def interval_span(
+    names: Sequence[str], scores: dict, baselines: set[str]
+) -> tuple[float, float] | None:
+    """The x-range that :func:`draw_intervals` gives all of ``names``: that of the rows drawn on
+    the axis (off-axis baselines left out), padded; the parts of a split figure share it."""
+    lo, hi, pt, is_base = _interval_arrays(names, scores, baselines)
     off, span = _off_axis(lo, hi, pt, is_base)
+    return span if span is not None else padded_span(np.concatenate([lo, hi, pt]))
+
+
+def draw_intervals(
+    ax,
+    names: Sequence[str],
+    scores: dict,
+    baselines: set[str],
+    gid: str,
+    span: tuple[float, float] | None = None,
+) -> None:
+    """Score points and CI bars, one row per name (in ``names`` order).
+
+    A baseline whose interval has zero width (a majority baseline's F1 of 0, say) and lies outside
+    the range of the other rows does not set the axis: it is drawn at the axis edge as an outward
+    triangle with its value written beside it (gid ``<gid>-offaxis``), so it cannot squash the
+    other intervals into a corner. ``span``: the x-range to use (:func:`interval_span` of every row
+    when ``names`` are one part of a split figure); a zero-width baseline outside it is drawn off
+    the axis the same way.
+    """
+    y = np.arange(len(names))
+    lo, hi, pt, is_base = _interval_arrays(names, scores, baselines)
+    if span is None:
+        off, span = _off_axis(lo, hi, pt, is_base)
+    else:
+        finite = np.isfinite(lo) & np.isfinite(hi) & np.isfinite(pt)
+        off = is_base & finite & (lo == hi) & ((pt < span[0]) | (pt > span[1]))
+        ax.set_xlim(*span)
     shown = ~off
     colors = [BASELINE_COLOR if b else SYSTEM_COLOR for b in is_base]
     # segment i is row i; an off-axis row's segment is empty (NaN)
@@ -391,7 +491,7 @@ def draw_intervals(ax, names: Sequence[str], scores: dict, baselines: set[str], 
                 textcoords="offset points",
                 ha="left" if below else "right",
                 va="center",
-                fontsize=7,
+                fontsize=8,
                 color=BASELINE_COLOR,
                 annotation_clip=False,
                 parse_math=False,

@@ -83,7 +83,7 @@ def workshop_plot(analysis: Analysis) -> Figure | None:
         ("PPI (%)", tr("room to the ideal score"), ppi),
         (tr("ties (% of pairs)"), tr("p ≥ α, unadjusted"), ties),
     )
-    fig = new_figure(label_width(labels) + 0.4 + 4 * 1.8, 1.5 + 0.3 * k)
+    fig = new_figure(label_width(labels, 72) + 0.4 + 4 * 1.8, 1.5 + 0.3 * k)
     axes = fig.subplots(1, 4, sharey=True)
     y = np.arange(k)
     colors = [
@@ -108,7 +108,7 @@ def workshop_plot(analysis: Analysis) -> Figure | None:
         ax.set_xlabel(xlabel, fontsize=7)
         ax.grid(True, axis="x")
         ax.tick_params(axis="x", labelsize=7)
-    set_system_ticks(axes[0], labels)
+    set_system_ticks(axes[0], labels, whole=True)
     for ax in axes[1:]:
         ax.tick_params(axis="y", length=0)
     fig.suptitle(tr("Competitiveness of the competitions (primary metric)"), **TEXT)

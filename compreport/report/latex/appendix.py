@@ -15,6 +15,7 @@ from pathlib import Path
 
 from compreport.inputs.slugs import slug
 from compreport.language import current, decimal_comma, tr
+from compreport.language import vocabulary as vocab
 from compreport.output import files
 from compreport.report import model, prose, references
 from compreport.report.latex.layout import Options
@@ -22,9 +23,6 @@ from compreport.report.latex.renderer import Renderer, preamble
 from compreport.report.latex.tex import escape, metric_name, num, warn_unset_names
 from compreport.report.naming import competition_dir
 from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
-
-#: The BibTeX style of the appendix's bibliography (natbib, author-year).
-BIB_STYLE = "plainnat"
 
 
 def cited_keys(settings, comps=()) -> list[str]:
@@ -138,6 +136,8 @@ def appendix(
         for stem, _, _ in _language_blocks(analysis):
             doc.append(NoEscape(f"\n\\input{{summary/ci-{stem}.tex}}\n"))
     fig_pos = "[htbp]" if lay.twocolumn else "[H]"  # one column: figures in order, as tables
+    # figures are drawn at most a one-column text wide: across both columns of a two-column style
+    fig_env = "figure*" if lay.twocolumn else "figure"
     for comp in analysis.competitions:
         doc.append(barrier)
         with doc.create(Section(NoEscape(escape(comp.name)), label=False)):
@@ -169,11 +169,11 @@ def appendix(
                         )
                         doc.append(
                             NoEscape(
-                                f"\n\\begin{{figure}}{fig_pos}\\centering\n"
+                                f"\n\\begin{{{fig_env}}}{fig_pos}\\centering\n"
                                 "\\includegraphics[width=\\linewidth,height=0.8\\textheight,"
                                 f"keepaspectratio]{{{rel}}}\n"
                                 f"\\caption{{{caption}}}\\label{{fig:{prefix}:{comp.id}-{stem}}}\n"
-                                "\\end{figure}\n"
+                                f"\\end{{{fig_env}}}\n"
                             )
                         )
         # one column: a competition starts a page; two: the next barrier only (a \clearpage
@@ -181,8 +181,10 @@ def appendix(
         if not lay.twocolumn:
             doc.append(NoEscape(r"\clearpage"))
     doc.append(barrier)
-    if cited_keys(analysis.settings, analysis.competitions):  # none under B = 0: no References
-        doc.append(NoEscape(f"\\bibliographystyle{{{BIB_STYLE}}}\n\\bibliography{{references}}"))
+    keys = cited_keys(analysis.settings, analysis.competitions)
+    if keys:  # none under B = 0: no References
+        # written here, not by BibTeX: plainnat joins authors with "and" in every language
+        doc.append(NoEscape(references.thebibliography(keys)))
     return stamp + "\n" + doc.dumps() + "\n"
 
 
@@ -267,7 +269,7 @@ def _write_latex(
     files.write_text(out / "references.bib", references.bibtex(keys))
     written += [out / "appendix.tex", out / "references.bib"]
     if compile_pdf:
-        written += compile_appendix(out, keys)
+        written += compile_appendix(out)
     return written
 
 
@@ -292,7 +294,11 @@ def _language_blocks(
             task=escape(": ".join(path)),
         )
         out.append(
-            (slug("-".join(path)), caption, [(escape(c.group[-1]), c, c.primary) for c in comps])
+            (
+                slug("-".join(path)),
+                caption,
+                [(escape(vocab.language_name(c.group[-1])), c, c.primary) for c in comps],
+            )
         )
     return out
 
@@ -338,7 +344,7 @@ class AppendixBuild:
     """``latexmk`` compiling ``appendix.tex`` in the background (:func:`start_compile`).
 
     latexmk reads ``appendix.tex`` and what it inputs from the report root, and writes its build
-    files (``.aux``, ``.log``, ``.fls``, ``.fdb_latexmk``, ``.bbl``) into a private folder outside
+    files (``.aux``, ``.log``, ``.fls``, ``.fdb_latexmk``) into a private folder outside
     it. :meth:`wait` copies ``appendix.pdf`` into the report root (through
     :mod:`compreport.output.files`: no link followed); a build that failed leaves
     ``appendix.log`` there instead. A build that is neither waited for nor finished is stopped by
@@ -387,17 +393,15 @@ class AppendixBuild:
         shutil.rmtree(self.build_dir, ignore_errors=True)
 
 
-def start_compile(out: Path, cited: list[str] | None = None) -> AppendixBuild | None:
+def start_compile(out: Path) -> AppendixBuild | None:
     """Start ``latexmk -pdf`` on ``out/appendix.tex`` without shell escape, and return at once.
+    The bibliography is in ``appendix.tex`` (:func:`~compreport.report.references.thebibliography`):
+    no BibTeX run.
 
     Parameters
     ----------
     out : Path
         The report root, holding ``appendix.tex``.
-    cited : list of str, optional
-        The keys ``appendix.tex`` cites. When given (and bibtex is present), the bibliography is
-        made first from a stub ``appendix.aux`` naming them, so the first pdflatex pass already
-        resolves the citations: two passes instead of three, the same PDF.
 
     Returns
     -------
@@ -415,23 +419,7 @@ def start_compile(out: Path, cited: list[str] | None = None) -> AppendixBuild | 
         )
         return None
     build_dir = Path(tempfile.mkdtemp(prefix="compreport-latex-"))
-    # bibtex runs in the build folder and finds references.bib in the report root
-    env = dict(
-        os.environ,
-        SOURCE_DATE_EPOCH="0",
-        FORCE_SOURCE_DATE="1",
-        BIBINPUTS=f"{os.path.abspath(out)}{os.pathsep}{os.environ.get('BIBINPUTS', '')}",
-    )
-    bibtex = shutil.which("bibtex")
-    if cited and bibtex is not None:
-        files.write_text(
-            build_dir / "appendix.aux",
-            "\\relax\n"
-            + "".join(f"\\citation{{{k}}}\n" for k in cited)
-            + f"\\bibstyle{{{BIB_STYLE}}}\n\\bibdata{{references}}\n",
-            encoding="utf-8",
-        )
-        subprocess.run([bibtex, "appendix"], cwd=build_dir, env=env, capture_output=True)
+    env = dict(os.environ, SOURCE_DATE_EPOCH="0", FORCE_SOURCE_DATE="1")
     cmd = [
         latexmk,
         "-pdf",
@@ -454,10 +442,10 @@ def start_compile(out: Path, cited: list[str] | None = None) -> AppendixBuild | 
     return AppendixBuild(out, build_dir, proc)
 
 
-def compile_appendix(out: Path, cited: list[str] | None = None) -> list[Path]:
+def compile_appendix(out: Path) -> list[Path]:
     """Compile ``out/appendix.tex`` (:func:`start_compile`) and wait: the files it left in ``out``
     (``appendix.pdf``, or ``appendix.log`` when it failed; none without TeX)."""
-    build = start_compile(out, cited)
+    build = start_compile(out)
     if build is None:
         return []
     try:

@@ -4,8 +4,10 @@ A :class:`Style` is one target class with its measured geometry (``\\columnwidth
 ``\\textwidth``, ``\\textheight``), the font and size its tables are set in, where captions go
 and the preamble lines that select its fonts. Widths are not guessed: the width model of
 :mod:`compreport.report.latex.widths` measures the LaTeX this package writes as pdflatex sets it
-in the style's fonts. The tests compile every table in each style and compare pdflatex's natural
-width of each tabular with the model.
+in the style's fonts. Heights (:meth:`Style.float_height`) count a float's caption lines as
+:func:`lines` fills them at those widths, its rows at the table font's ``\\baselineskip`` and its
+rules. The tests compile every table in each style and compare pdflatex's natural width of each
+tabular, and the height of each float, with the model.
 
 Splitting (:func:`split_even`, :func:`even_sizes`): a table that does not fit is cut into the
 fewest parts of as-even-as-possible consecutive columns (or rows, by height), so no part is left
@@ -113,13 +115,15 @@ class Style:
         return sum(columns) + 2 * self.tabcolsep * max(0, len(columns) - 1)
 
     def caption_height(self, caption: str, width: float) -> float:
-        """Height (pt) a caption takes in a float ``width`` pt wide: its lines, estimated from the
-        caption's width with a line's worth of slack for breaks, and the skips."""
-        text = tex_width(caption, self.caption_metrics) + tex_width(
-            "Table 99: ", self.caption_metrics
-        )
-        lines = math.ceil(text / width) + 1 + (1 if self.label_line else 0)
-        return lines * self.caption_baselineskip + self.caption_skip
+        """Height (pt) a caption takes in a float ``width`` pt wide: its lines (:func:`lines`,
+        after the label "Cuadro 99: ", the widest of the classes' languages, unless the label
+        has a line of its own) at ``caption_baselineskip``, and the skips. A caption of several
+        lines gets one more: TeX's justified breaks (and babel's hyphenation) can take a line
+        more than the natural-width fill."""
+        label = "" if self.label_line else "Cuadro 99: "
+        n = lines(label + caption, width, self.caption_metrics)
+        n += (1 if n > 1 else 0) + (1 if self.label_line else 0)
+        return n * self.caption_baselineskip + self.caption_skip
 
     def tabular_height(self, rows: int, header_rows: int = 1, extra_rules: int = 0) -> float:
         """Height (pt) of a booktabs tabular: rows at ``baselineskip`` and the rules around them
@@ -128,17 +132,89 @@ class Style:
             1 + 0.5 * extra_rules
         ) * self.baselineskip
 
-    def max_rows(self, caption_height: float, header_rows: int = 1, extra_rules: int = 0) -> int:
-        """How many body rows fit in a float of ``\\textheight`` under a caption of that height."""
-        free = self.textheight - caption_height - self.tabular_height(0, header_rows, extra_rules)
+    def max_rows(
+        self, caption_height: float, header_rows: int = 1, extra_rules: int = 0, below: float = 0.0
+    ) -> int:
+        """How many body rows fit in a float of ``\\textheight`` under a caption of that height,
+        with ``below`` pt (:meth:`note_height`) under the tabular."""
+        free = (
+            self.textheight
+            - caption_height
+            - below
+            - self.tabular_height(0, header_rows, extra_rules)
+        )
         return max(1, int(free // self.baselineskip))
+
+    def note_height(self, note: str, width: float) -> float:
+        """Height (pt) of a note set under a tabular after ``\\medskip`` in a float ``width`` pt
+        wide (the leaderboard's line on baselines)."""
+        return MEDSKIP + lines(note, width, self.metrics) * self.baselineskip
+
+    def float_height(self, caption: str, body: str, width: float) -> float:
+        """Height (pt) of a float holding ``body`` (one booktabs tabular as this package writes
+        it: a row per line ending in ``\\\\``) under ``caption``, its tabular ``width`` pt wide:
+        the caption as :meth:`caption_height` in the column or page it takes, and the tabular as
+        :meth:`tabular_height`, each ``\\midrule`` or ``\\cmidrule`` line after the first an
+        extra rule. The splits keep it within :attr:`textheight`."""
+        tabular, _, after = body.partition("\\end{tabular}")
+        rows = sum(1 for line in tabular.splitlines() if line.rstrip().endswith("\\\\"))
+        rules = sum(1 for line in tabular.splitlines() if "midrule" in line or "cmidrule" in line)
+        span = self.columnwidth if self.env(width) == "table" else self.textwidth
+        # a note below the tabular, after \medskip
+        note = " ".join(x for x in after.split("\n") if x.strip() and not x.startswith("\\"))
+        below = self.note_height(note, span) if "\\medskip" in after else 0.0
+        return (
+            self.caption_height(caption, span)
+            + self.tabular_height(rows, header_rows=0, extra_rules=max(0, rules - 1))
+            + below
+        )
+
+
+#: ``\\medskip`` (pt, its natural size).
+MEDSKIP = 6.0
+
+
+def lines(text: str, width: float, metrics: Metrics) -> int:
+    """How many lines a paragraph of LaTeX takes in ``width`` pt: words (split at spaces and at
+    ``\\allowbreak``) set one after another at their natural widths (:func:`tex_width`), a new
+    line when the next one does not fit, a word wider than the line over as many lines as it
+    needs (hyphenated). TeX, which may also shrink the spaces, sets no more lines than this.
+
+    Examples
+    --------
+    >>> from compreport.report.latex.layout import STYLES
+    >>> m = STYLES["acl"].metrics
+    >>> lines("", 100.0, m), lines("a few words", 100.0, m), lines("a few words " * 20, 100.0, m)
+    (0, 1, 14)
+    """
+    words = [w for w in re.split(r"[ \n]+", text) if w]
+    if not words:
+        return 0
+    space = metrics.space["r"]
+    count, used = 1, 0.0
+    for word in words:
+        pieces = [tex_width(x, metrics) for x in word.split("\\allowbreak{}")]
+        for k, w in enumerate(pieces):
+            gap = space if k == 0 and used > 0 else 0.0
+            if used + gap + w <= width:
+                used += gap + w
+                continue
+            if used > 0:
+                count += 1
+            extra = max(0, math.ceil(w / width) - 1)  # a piece wider than the line, hyphenated
+            count += extra
+            used = w - extra * width
+    return count
 
 
 def _ceur_document(fontsize: str, twocolumn: bool) -> tuple[str, ...]:
     """ceurart's page and table font on KOMA's scrartcl (the class ceurart builds on).
 
     Tables switch to ``\\sffamily\\small`` after ``\\@float``, as ceurart.cls does (a hook at the
-    environment's start is undone by ``\\@floatboxreset``). Without an option a table takes
+    environment's start is undone by ``\\@floatboxreset``), and set their captions as it does:
+    6 pt above, the bold label on a line of its own, the text justified across the float's width
+    and 4 pt below (KOMA's own captions hang under the label, two or three lines taller in a long
+    caption than the class's). Without an option a table takes
     ``\\fps@table``, as LaTeX's own does, so the appendix's ``\\floatplacement{table}{H}`` applies
     (a fixed placement such as ``[tbp]`` would override it).
     """
@@ -149,10 +225,14 @@ def _ceur_document(fontsize: str, twocolumn: bool) -> tuple[str, ...]:
         f"{',columnsep=10pt' if twocolumn else ''}]{{geometry}}",
         r"\IfFileExists{libertinus.sty}{\usepackage{libertinus}}{}",
         r"\makeatletter"
+        r"\long\def\ceur@makecaption#1#2{\vskip6pt\parbox{\linewidth}"
+        r"{\rightskip=0pt\sffamily\small\textbf{#1}\par#2\par\vskip4pt}}"
         r"\renewenvironment{table}[1][\fps@table]"
-        r"{\edef\reserved@a{\noexpand\@float{table}[#1]}\reserved@a\sffamily\small}{\end@float}"
+        r"{\edef\reserved@a{\noexpand\@float{table}[#1]}\reserved@a\sffamily\small"
+        r"\let\@makecaption\ceur@makecaption}{\end@float}"
         r"\renewenvironment{table*}[1][\fps@table]"
-        r"{\edef\reserved@a{\noexpand\@dblfloat{table}[#1]}\reserved@a\sffamily\small}"
+        r"{\edef\reserved@a{\noexpand\@dblfloat{table}[#1]}\reserved@a\sffamily\small"
+        r"\let\@makecaption\ceur@makecaption}"
         r"{\end@dblfloat}"
         r"\makeatother",
     )
@@ -211,12 +291,12 @@ STYLES = {
         "SEPLN journal Procesamiento del Lenguaje Natural, two columns",
         fonts=("lmr10",),
         size=10.95,
-        baselineskip=13.6,
+        baselineskip=12.6,
         caption_size=10.95,
-        caption_baselineskip=13.6,
+        caption_baselineskip=12.6,
         textwidth=455.24,
         columnwidth=213.40,
-        textheight=650.0,
+        textheight=697.09,
         twocolumn=True,
         caption_below=True,
         caption_skip=10.0,
@@ -225,11 +305,14 @@ STYLES = {
             r"\usepackage[T1]{fontenc}",
             r"\usepackage{lmodern}% Computer Modern shapes as Type 1 fonts",
         ),
-        source="sepln.sty template: 11 pt Computer Modern, babel spanish, columns 213.40 pt, "
-        "text 455.24 pt (measured); text height 650 pt assumed (not measured)",
+        source="sepln.sty template: 11 pt Computer Modern on 12.6 pt lines (its \\normalsize), "
+        "babel spanish, columns 213.40 pt, text 16 cm (455.24 pt) by 24.5 cm (697.09 pt)",
         document=(
             r"\documentclass[a4paper,11pt,twocolumn]{article}",
-            r"\usepackage[a4paper,textwidth=455.24pt,textheight=650pt,columnsep=28.44pt]{geometry}",
+            r"\usepackage[a4paper,textwidth=455.24pt,textheight=697.09pt,columnsep=28.44pt]"
+            r"{geometry}",
+            r"\makeatletter\renewcommand\normalsize{\@setfontsize\normalsize\@xipt{12.6}}"
+            r"\makeatother\normalsize",
         ),
         babel="spanish",
     ),

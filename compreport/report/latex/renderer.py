@@ -18,6 +18,7 @@ every user string goes through :func:`~compreport.report.latex.tex.escape`.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -194,6 +195,12 @@ class Renderer:
         where = f"column {st.columnwidth:.1f}pt" + (
             f", page {st.textwidth:.1f}pt" if st.twocolumn else ""
         )
+        # heights of rows of one line (the wrapped p{} cells of the legend and summary, whose
+        # rows do not grow with the systems, are not modelled)
+        tall = ""
+        if not re.search(r"(?<![A-Za-z])p\{", p.body):
+            tall = f", float {st.float_height(p.caption, p.body, p.width):.2f}pt tall"
+            where += f", text height {st.textheight:.1f}pt"
         return self._render(
             "float.tex.j2",
             env=env,
@@ -201,7 +208,7 @@ class Renderer:
             label=p.label,
             body=p.body,
             below=st.caption_below,
-            measure=f"% tabular {p.width:.2f}pt wide by the {st.name} width model ({where})",
+            measure=f"% tabular {p.width:.2f}pt wide{tall} by the {st.name} model ({where})",
         )
 
     def _empty(self, what: str, reason: str) -> str:
@@ -237,17 +244,28 @@ class Renderer:
         return [label if k == 0 else f"{label}-{k + 1}" for k in range(n)]
 
     def _caption_height(self, caption: str, width: float) -> float:
+        return self.style.caption_height(caption, self._span(width))
+
+    def _span(self, width: float) -> float:
+        """Width (pt) of the float holding a tabular ``width`` pt wide: the column or the page."""
         st = self.style
-        return st.caption_height(
-            caption, st.columnwidth if st.env(width) == "table" else st.textwidth
-        )
+        return st.columnwidth if st.env(width) == "table" else st.textwidth
 
     def _row_groups(
-        self, n: int, caption: str, width: float, header_rows: int = 1, extra: int = 0
+        self,
+        n: int,
+        caption: str,
+        width: float,
+        header_rows: int = 1,
+        extra: int = 0,
+        note: str | None = None,
     ) -> list[list[int]]:
-        """Rows cut evenly so each part fits ``\\textheight`` under its caption."""
+        """Rows cut evenly so each part fits ``\\textheight`` under its caption, with ``note``
+        (if any) under the tabular."""
+        st = self.style
+        below = st.note_height(note, self._span(width)) if note is not None else 0.0
         return split_rows(
-            n, self.style.max_rows(self._caption_height(caption, width), header_rows, extra)
+            n, st.max_rows(self._caption_height(caption, width), header_rows, extra, below)
         )
 
     def _fewest_parts(self, n: int, caption: Callable, width: float) -> list[list[int]]:
@@ -279,10 +297,12 @@ class Renderer:
         label: str,
         body: Callable[[list[int]], str],
         continued_key: Callable[[list[int]], str] = lambda rows: "",
+        part_width: Callable[[list[int]], float] | None = None,
     ) -> str:
         """A table split by rows into ``groups``: ``body(rows)`` is a part's tabular; the first
         part's caption is ``head`` + ``tail``, a later part's says it continues (plus
-        ``continued_key(rows)``)."""
+        ``continued_key(rows)``). ``part_width(rows)``: a part's own width (:meth:`_own_width`;
+        default ``width``)."""
         labels = self._parts(label, len(groups))
         parts = []
         for k, rg in enumerate(groups):
@@ -291,8 +311,15 @@ class Renderer:
                 if k == 0
                 else continued(head, labels[0], k + 1, len(groups)) + continued_key(rg)
             )
-            parts.append(Part(width, body(rg), cap, labels[k]))
+            own = self._own_width(part_width(rg), width) if part_width else width
+            parts.append(Part(own, body(rg), cap, labels[k]))
         return self._file(parts)
+
+    def _own_width(self, own: float, whole: float) -> float:
+        """The width (pt) a part of a table split by rows is set at: its own rows' width ``own``,
+        unless that would move it from the table's float (``table*``) into the column, whose
+        narrower caption the split did not allow for: then the table's ``whole``."""
+        return own if self.style.env(own) == self.style.env(whole) else whole
 
     # -- per competition ---------------------------------------------------------------------------
 
@@ -311,12 +338,15 @@ class Renderer:
             for ma, k in zip(comp.metrics, keys)
         ]
 
-        def plan_for(names):  # metric columns split evenly, rank, system and group in every part
-            fixed = [
-                self._col([header("Rank")] + [r["rank"].text for r in t.rows]),
-                self._col([header("System")] + names),
-                self._col([header("Group")] + groups),
+        def fixed_for(names, rows):  # rank, system and group: in every part
+            return [
+                self._col([header("Rank")] + [t.rows[i]["rank"].text for i in rows]),
+                self._col([header("System")] + [names[i] for i in rows]),
+                self._col([header("Group")] + [groups[i] for i in rows]),
             ]
+
+        def plan_for(names):  # metric columns split evenly
+            fixed = fixed_for(names, range(len(t.rows)))
             return fixed, split_even(
                 metric_w, lambda g: st.table_width(fixed + [metric_w[i] for i in g]) <= st.widest
             )
@@ -348,11 +378,13 @@ class Renderer:
             )
             + key
         )
+        # the note under a part with baselines (leaderboard.tex.j2)
+        note = escape(tr("Baselines provided by the organizers are set in italics."))
         baselines = any(r.baseline for r in t.rows)
         plan = []  # (metric columns, rows, index of the part it continues)
         for cg in col_groups:
             rows = self._row_groups(
-                len(t.rows), head + tail, width(cg), extra=3 if baselines else 0
+                len(t.rows), head + tail, width(cg), note=note if baselines else None
             )
             plan += [(cg, rg, len(plan)) for rg in rows]
         labels = self._parts(self.label(f"{comp.id}-leaderboard"), len(plan))
@@ -380,7 +412,16 @@ class Renderer:
                 if k == first
                 else continued(head, labels[first], k + 1, len(plan)) + key
             )
-            parts.append(Part(width(cg), body, caption, labels[k]))
+            own = st.table_width(
+                fixed_for(names, rg)
+                + [
+                    self._num_col(
+                        [t.rows[i][keys[j]] for i in rg], metric_name(comp.metrics[j], True)
+                    )
+                    for j in cg
+                ]
+            )
+            parts.append(Part(self._own_width(own, width(cg)), body, caption, labels[k]))
         return self._file(parts)
 
     def confidence_intervals(
@@ -577,15 +618,19 @@ class Renderer:
         t = model.differences_from_best(comp, ma, self.fmt)
         st = self.style
         position = {s.system: i + 1 for i, s in enumerate(ma.scores)}
-        other = [
-            self._num_col([r[k] for r in t.rows], header(h))
-            for k, h in (("ci_low", "LCI"), ("diff", "Diff."), ("ci_high", "UCI"))
-        ]
-        other += [
-            self._col(["Excl.~0"] + [escape(r["excludes_zero"].text) for r in t.rows]),
-            self._num_col([r["p_adjusted"] for r in t.rows], "$p$"),
-            self._col(["Sig."] + [escape(r["significant"].text) for r in t.rows]),
-        ]
+
+        def other_for(rows):  # every column but the systems'
+            sel = [t.rows[i] for i in rows]
+            return [
+                self._num_col([r[k] for r in sel], header(h))
+                for k, h in (("ci_low", "LCI"), ("diff", "Diff."), ("ci_high", "UCI"))
+            ] + [
+                self._col(["Excl.~0"] + [escape(r["excludes_zero"].text) for r in sel]),
+                self._num_col([r["p_adjusted"] for r in sel], "$p$"),
+                self._col(["Sig."] + [escape(r["significant"].text) for r in sel]),
+            ]
+
+        other = other_for(range(len(t.rows)))
         full = [self._name(r.label, r.baseline) for r in t.rows]
         short = [str(position[r.label]) + "." for r in t.rows]
         width_full = st.table_width([self._col([header("System")] + full)] + other)
@@ -654,6 +699,9 @@ class Renderer:
             self.label(f"{comp.id}-diff-{metric_stems(comp)[ma.name]}"),
             body,
             continued_key,
+            lambda rg: st.table_width(
+                [self._col([header("System")] + [names[i] for i in rg])] + other_for(rg)
+            ),
         )
 
     def _monte_carlo(self, ma: MetricAnalysis, t: model.Table) -> str:

@@ -26,7 +26,7 @@ from compreport.language import count, current, tr
 from compreport.language import vocabulary as vocab
 from compreport.output import files
 from compreport.report import model, prose, references
-from compreport.report.figures.gallery import Gallery
+from compreport.report.figures.gallery import Gallery, whole_stem
 from compreport.report.metricnames import metric_label, metric_title
 from compreport.report.naming import competition_dir, metric_stems, pairs_file, pieces
 from compreport.resources import templates_dir
@@ -192,7 +192,7 @@ def methods_context(settings: Settings, comps=()) -> dict:
     return {
         "segments": citation_segments(segments),
         "references": [
-            {"key": k, "cite": references.short(k), "text": references.reference_text(k)}
+            {"key": k, "cite": references.short(k), "parts": references.reference_parts(k)}
             for k in prose.cited(segments)
         ],
     }
@@ -203,13 +203,23 @@ def _basename(path) -> str:
     return re.split(r"[\\/]", str(path or ""))[-1]
 
 
+def _setting(label: str, term: vocab.Term) -> tuple[str, str, bool]:
+    """A provenance row of one setting: in English its value as given to compreport (``percentile``,
+    shown as code); in another language the value's label in that language (``percentil``), since
+    the ids are English words (results.json keeps the ids)."""
+    if current() == "en":
+        return label, term.id, True
+    return label, term.label, False
+
+
 def provenance(analysis: Analysis, comp: CompetitionAnalysis | None = None) -> dict:
     """Version, settings, rule of the verdicts, input files with their SHA-256, notes and engine.
 
     ``rows`` and ``engine`` are (label, value, code): ``code`` True for a value that is an
-    identifier (a setting as given to compreport, the engine's parts and their keys), shown as code
-    in every language; ``long_names``: an input's name too long to leave a SHA-256 unwrapped beside
-    it (:data:`HASH_BESIDE`). Without ``comp``, the overview's: no inputs, notes or engine.
+    identifier (in English a setting as given to compreport; the engine's parts and their keys in
+    every language), shown as code; in another language a setting shows its translated label.
+    ``long_names``: an input's name too long to leave a SHA-256 unwrapped beside it
+    (:data:`HASH_BESIDE`). Without ``comp``, the overview's: no inputs, notes or engine.
     """
     s = analysis.settings
     rows = [
@@ -218,10 +228,10 @@ def provenance(analysis: Analysis, comp: CompetitionAnalysis | None = None) -> d
         (tr("Bootstrap replicates B"), count(s.bootstrap), False),
         (tr("alpha"), f"{s.alpha:g}", False),
         (tr("Confidence level"), prose.level(s), False),
-        (tr("CI method"), s.ci_method, True),
-        (tr("Test"), s.test, True),
-        (tr("Correction family"), s.family, True),
-        (tr("Correction"), s.correction, True),
+        _setting(tr("CI method"), vocab.CI_METHODS[s.ci_method]),
+        _setting(tr("Test"), vocab.TESTS[s.test]),
+        _setting(tr("Correction family"), vocab.FAMILIES[s.family]),
+        _setting(tr("Correction"), vocab.CORRECTIONS[s.correction]),
         (tr("Rule of every verdict"), s.rule, False),
     ]
     out = {"rows": rows, "inputs": [], "warnings": [], "engine": [], "long_names": False}
@@ -280,11 +290,12 @@ def figure_blocks(
     per_metric: dict[str, list] = {ma.name: [] for ma in comp.metrics}
     others: list = []
     for i, stem in enumerate(gallery.stems(comp)):
-        kind, _, rest = stem.partition("-")
+        kind, _, rest = whole_stem(stem).partition("-")  # a part goes with its metric
         item = {
             "stem": stem,
             "svg": svg_markup(gallery.svg(comp.id, stem), f"f{i}-", for_pdf),
             "caption": prose.figure_caption(kind, analysis.settings),
+            "full": None if for_pdf else gallery.full_size(comp.id, stem),
         }
         (per_metric[stems[rest]] if rest in stems else others).append(item)
     return per_metric, others

@@ -1,16 +1,18 @@
 """The team sheet: one page per run of a team (a team's letter holds the pages of all its runs).
 
-Every verdict on the sheet is a stored one (:mod:`compreport.stats.results`), stated with the
-rule that decided it; the sheet never decides. The difference to the winner and the list of
-systems it cannot be told apart from read the same stored pair verdicts, so they cannot
-contradict each other.
+The sheet names the workshop and the competition, the team's rank among the teams
+(``comp.team_ranks``) and the run's among the runs. Every verdict on it is a stored one
+(:mod:`compreport.stats.results`), said in plain words (:data:`PLAIN_VERDICTS`) and marked with
+the sheet's one footnote, which gives the method and the rule that decided; the sheet never
+decides. The difference to the winner and the list of systems it cannot be told apart from read
+the same stored pair verdicts, so they cannot contradict each other.
 """
 
 from __future__ import annotations
 
 import math
 
-from compreport.language import tr
+from compreport.language import N_, decimal, tr
 from compreport.report import model, prose
 from compreport.report.metricnames import metric_title
 from compreport.report.naming import pairs_file, team_letters, team_of
@@ -20,6 +22,63 @@ from compreport.stats.results import Analysis, CompetitionAnalysis
 #: A team sheet lists at most this many systems that cannot be told apart from the run (the nearest
 #: in rank), and names the significantly different ones only when they are no more than this many.
 ALIKE_LISTED = 30
+
+#: The mark of the letter's one footnote (the method, the correction behind every verdict).
+FOOTNOTE = "\u00b9"
+
+#: The letter's verdicts in plain words, by whom the run is compared with and the stored verdict
+#: (True: significant, False: not, None: not tested); ``{system}`` is the run, ``{other}`` the
+#: winner or the runner-up. The rule that decided is in the footnote.
+PLAIN_VERDICTS = {
+    ("winner", True): N_(
+        "{system} is significantly worse than the winner, {other}, at α = {alpha}."
+    ),
+    ("winner", False): N_(
+        "{system} cannot be told apart from the winner, {other}, at α = {alpha}."
+    ),
+    ("winner", None): N_("{system} was not tested against the winner, {other}."),
+    ("runner-up", True): N_(
+        "{system} is significantly better than the runner-up, {other}, at α = {alpha}."
+    ),
+    ("runner-up", False): N_(
+        "{system} cannot be told apart from the runner-up, {other}, at α = {alpha}."
+    ),
+    ("runner-up", None): N_("{system} was not tested against the runner-up, {other}."),
+}
+
+
+def plain_verdict(settings, significant: bool | None, versus: str, system: str, other: str) -> str:
+    """The letter's verdict of ``system`` against ``other`` in plain words, as text, without the
+    footnote mark: :data:`PLAIN_VERDICTS` for ``versus`` (``"winner"`` or ``"runner-up"``) and the
+    stored ``significant``, in the current language.
+
+    Examples
+    --------
+    >>> from compreport.settings import Settings
+    >>> plain_verdict(Settings(), True, "winner", "Your run B.run2", "A.run1")
+    'Your run B.run2 is significantly worse than the winner, A.run1, at α = 0.05.'
+    """
+    return tr(
+        PLAIN_VERDICTS[versus, significant],
+        system=system,
+        other=other,
+        alpha=decimal(settings.alpha),
+    )
+
+
+def _rank_among_runs(me, comp: CompetitionAnalysis, m: int) -> str:
+    """``25 of 48 runs``; with baselines ``25 of 50 systems: 48 runs and 2 baselines`` (the stored
+    rank counts the baselines)."""
+    b = len(comp.baselines)
+    if not b:
+        return tr("{rank} of {m} runs", rank=me.rank, m=m)
+    if b == 1:
+        return tr(
+            "{rank} of {m} systems: {runs} runs and 1 baseline", rank=me.rank, m=m, runs=m - 1
+        )
+    return tr(
+        "{rank} of {m} systems: {runs} runs and {b} baselines", rank=me.rank, m=m, runs=m - b, b=b
+    )
 
 
 def _comparison(ma, fmt: model.Format, a: str, b: str, settings) -> dict:
@@ -96,11 +155,30 @@ def team_context(
     best = ma.score_of(ma.best)
     team = team_of(comp, system)
     runs = team_letters(comp).get(team, (None, [system]))[1]
+    team_rank = comp.team_rank(system)
+    baseline = system in comp.baselines
+    if comparison is None:
+        plain = None
+    elif me.is_best:
+        plain = ("runner-up", comparison["significant"])
+    else:
+        plain = ("winner", comparison["significant"])
     return {
         "team": team,
         "runs": runs,
+        "workshop": (analysis.workshop or {}).get("name") or "",
+        "team_rank": team_rank.rank if team_rank else None,
+        "teams_n": len(comp.team_ranks),
+        "baseline": baseline,
+        "rank_among": _rank_among_runs(me, comp, len(ma.scores)),
+        "plain_verdict": PLAIN_VERDICTS[plain] if plain else None,
+        "footnote": FOOTNOTE,
+        "alpha": decimal(s.alpha),
         "comp": comp,
-        "subtitle": prose.subtitle(comp),
+        # the challenge, task, subtask and language that the competition's name does not say
+        "subtitle": " \u00b7 ".join(
+            b for b in prose.subtitle(comp).split(" \u00b7 ") if b and b not in comp.name
+        ),
         "settings": s,
         "level": prose.level(s),
         "version": analysis.version,

@@ -121,6 +121,8 @@ class Metric:
         Parameter names the metric accepts.
     description : str
         One line for ``compreport metrics``.
+    ranks : bool
+        A ranking metric, which reads the runs' scores (``--score-col``).
     """
 
     name: str = ""
@@ -128,6 +130,9 @@ class Metric:
     ideal: float | None = 1.0
     allowed: tuple[str, ...] = ("field",)
     description: str = ""
+    #: Whether it ranks candidates by the runs' scores (``map``, ``mrr``, ...): read from the
+    #: runs' score column when label metrics read their label column beside it.
+    ranks: bool = False
 
     def check_params(self, params: dict) -> dict:
         """A copy of ``params``.

@@ -2,9 +2,16 @@
 
 The items of a competition are (query, candidate) pairs: the gold gives each candidate its query
 (the cluster column, ``--query-col``) and its relevance, a run a score per candidate. Within a
-query, a system's candidates are ranked as trec_eval ranks them: by decreasing score, ties broken
-by decreasing item id (string order); candidates without a score (``--missing wrong``) are not
-retrieved. Per query, with R the query's relevant candidates in the gold:
+query, a system's candidates are ranked by decreasing score; candidates without a score
+(``--missing wrong``) are not retrieved. Equal scores are ordered by the parameter ``ties``
+(``--ties``):
+
+* ``id`` (the default), as trec_eval orders them: by decreasing item id (string order);
+* ``file``, in the order the run file lists them (the gold's order for a wide table), as the
+  SemEval-2016 Task 3 (CQA) scorer does: it sorts each question's candidates, read in file order,
+  with Python's stable ``sorted(..., key=score, reverse=True)``.
+
+Per query, with R the query's relevant candidates in the gold:
 
 * ``map`` (``map@k``): average precision, the precision at the rank of each relevant candidate
   retrieved (within the first k), summed and divided by R (trec_eval ``map``, ``map_cut_k``);
@@ -34,6 +41,7 @@ import numpy as np
 
 from compreport.errors import InputError
 from compreport.inputs.competition import Competition
+from compreport.inputs.parsed import TIES
 from compreport.language.caller import option
 from compreport.stats.metrics.base import Metric, Prepared, safe_divide
 from compreport.stats.metrics.fields import NO_PREDICTION, field_index, to_scores
@@ -48,6 +56,25 @@ CUT_AT_K = (
     ("p@K", "precision of the first K candidates, mean over queries"),
     ("ndcg@K", "normalized DCG of the first K candidates, mean over queries"),
 )
+
+
+def file_order(comp: Competition) -> np.ndarray:
+    """Each system's items in the order its file lists them, shape (m, n): item i's position
+    (smaller comes first); the gold's item order where a system's lines are not known (a table
+    read whole, a DataFrame).
+
+    The SemEval-2016 Task 3 scorer (``_scorer/ev.py`` of the task's published "submissions and
+    scores" distribution, ``read_res_pred_files``) appends each question's candidates as it reads
+    the prediction file line by line, then ranks them with
+    ``sorted(svm[qid], key=itemgetter(1), reverse=True)``: Python's sort is stable, so candidates
+    of equal score keep the file's order.
+    """
+    order = np.tile(np.arange(comp.n), (comp.m, 1))
+    for s, source in enumerate(comp.system_sources or []):
+        lines = getattr(source, "lines", None)
+        if lines is not None and len(lines) == comp.n:
+            order[s] = np.asarray(lines, dtype=np.int64)
+    return order
 
 
 def ranking_metric(name: str) -> RankingMetric | None:
@@ -71,9 +98,10 @@ def ranking_metric(name: str) -> RankingMetric | None:
 class RankingMetric(Metric):
     """A ranking metric averaged over queries (see the module docstring)."""
 
-    allowed = ("field", "pos_label")
+    allowed = ("field", "pos_label", "ties")
     ideal = 1.0
     higher_is_better = True
+    ranks = True
 
     def __init__(self, kind: str, k: int | None):
         self.kind, self.k = kind, k
@@ -88,6 +116,11 @@ class RankingMetric(Metric):
     def prepare(self, comp: Competition, params: dict) -> Prepared:
         """Per-query values of every system, spread over the query's items (module docstring)."""
         params = self.check_params(params)
+        if params.get("ties", "id") not in TIES:
+            raise InputError(
+                f"metric {self.name!r}: ties={params['ties']!r} is not one of "
+                f"{', '.join(TIES)} (how equal scores are ordered: {option('ties')})"
+            )
         if comp.clusters is None:
             raise InputError(
                 f"metric {self.name!r} ranks the candidates of each query: name the gold's query "
@@ -96,7 +129,15 @@ class RankingMetric(Metric):
         f = field_index(comp, params)
         gains = self._gains(comp, f, params)
         scores = to_scores(comp, f, self.name, unscored=True)  # NaN: not retrieved
-        values = query_values(self.kind, self.k, comp.clusters.codes, comp.item_ids, gains, scores)
+        values = query_values(
+            self.kind,
+            self.k,
+            comp.clusters.codes,
+            comp.item_ids,
+            gains,
+            scores,
+            file_order(comp) if params.get("ties", "id") == "file" else None,
+        )
         share = 1.0 / comp.clusters.sizes[comp.clusters.codes].astype(float)
         columns = np.column_stack([share, values[:, comp.clusters.codes].T * share[:, None]])
         m = comp.m
@@ -154,6 +195,7 @@ def query_values(
     ids: np.ndarray,
     gains: np.ndarray,
     scores: np.ndarray,
+    order: np.ndarray | None = None,
 ) -> np.ndarray:
     """Per-query values of a ranking metric for every system.
 
@@ -171,6 +213,9 @@ def query_values(
         Each item's gain (negative grades count as 0).
     scores : ndarray, shape (m, n)
         Every system's scores; NaN where a candidate is not retrieved.
+    order : ndarray of int, shape (m, n), optional
+        Each system's order of equal scores, smaller first (:func:`file_order`); None: by
+        decreasing id, as trec_eval.
 
     Returns
     -------
@@ -180,8 +225,9 @@ def query_values(
     gains = np.maximum(gains, 0.0)  # a negative grade is gain 0, as in trec_eval
     nq = int(query.max()) + 1
     values = np.zeros((m, nq))
-    # each item's rank by id, which breaks ties
-    order_ids = np.argsort(np.argsort(ids.astype(str), kind="stable"), kind="stable")
+    if order is None:  # each item's rank by decreasing id breaks ties (trec_eval)
+        by_id = np.argsort(np.argsort(ids.astype(str), kind="stable"), kind="stable")
+        order = np.broadcast_to(-by_id, scores.shape)
     for q in range(nq):
         items = np.flatnonzero(query == q)
         g = gains[items]
@@ -192,8 +238,8 @@ def query_values(
         for s in range(m):
             sc = scores[s, items]
             got = ~np.isnan(sc)
-            # decreasing score, ties by decreasing id (trec_eval)
-            ranked = items[got][np.lexsort((-order_ids[items[got]], -sc[got]))]
+            # decreasing score, then the order of ties
+            ranked = items[got][np.lexsort((order[s, items[got]], -sc[got]))]
             rg = gains[ranked]
             values[s, q] = _value(kind, k, rg, ideal, relevant)
     return values

@@ -1,0 +1,388 @@
+"""Work on a dask.distributed cluster: ``--scheduler ADDRESS``, ``analyze(..., scheduler=...)``.
+
+:func:`connect` opens a client to the scheduler at an address (``tcp://host:8786``), or starts a
+:class:`~distributed.LocalCluster` of worker processes for ``"local"``; while it is open,
+:func:`current` returns the client and the analysis sends its independent work there: the
+competitions of a workshop (one task each) or the blocks of replicates of a single competition.
+:func:`cluster_map` runs such tasks and yields their results in task order.
+
+* The numbers are those of a local run: each competition and each block draws from its own
+  seeded stream, whatever process draws it, and every task runs with BLAS on one thread (as
+  :func:`compreport.stats.analysis.analyze_competition` does), so results.json is byte for byte
+  the one of a local run with the same seed. The scheduler is therefore not recorded in it.
+* Tasks and what they share are pickled (cloudpickle) to the workers, which must run the same
+  version of compreport (checked when connecting) and have what metric files import; the
+  metric files themselves travel by value.
+* Warnings raised in a task are recorded there and re-issued here, in task order; tasks run with
+  the caller's language and naming of options (the :mod:`contextvars` of
+  :mod:`compreport.language`).
+* An unreachable scheduler is one :class:`~compreport.errors.InputError` after
+  :data:`CONNECT_TIMEOUT` seconds. A worker lost while it runs a task is one
+  :class:`~compreport.errors.InputError`: at once with ``"local"`` (its scheduler allows no
+  failure); on a cluster of one's own, once its scheduler gives up rerunning the task
+  (``distributed.scheduler.allowed-failures``, 3 by default: a rerun gives the same numbers).
+  A cluster left without workers for :data:`NO_WORKERS_WAIT` seconds is the same error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import logging
+import time
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from compreport import interrupts
+from compreport.errors import InputError
+
+#: Seconds to wait for the scheduler to answer before giving up.
+CONNECT_TIMEOUT = 5
+#: Seconds a cluster may have no worker while tasks wait before the run gives up.
+NO_WORKERS_WAIT = 30
+#: Seconds between checks of the interrupts and the cluster while waiting for a task.
+POLL = 0.2
+
+#: The client of the :func:`connect` block being run, if any.
+_CLIENT: contextvars.ContextVar[Any] = contextvars.ContextVar("compreport_client", default=None)
+
+
+def current():
+    """The :class:`distributed.Client` of the enclosing :func:`connect`, or None (local work)."""
+    return _CLIENT.get()
+
+
+def check_scheduler(address) -> str | None:
+    """``address`` as given: None, ``"local"`` or a scheduler address (``tcp://host:8786``).
+
+    Raises :class:`~compreport.errors.InputError` for anything but a non-empty string of
+    printable characters without spaces.
+
+    >>> check_scheduler("local")
+    'local'
+    """
+    if address is None:
+        return None
+    if (
+        not isinstance(address, str)
+        or not address
+        or not address.isprintable()
+        or any(c.isspace() for c in address)
+    ):
+        from compreport.language.caller import option
+
+        raise InputError(
+            f"{option('scheduler')} must be 'local' or a dask scheduler address such as "
+            f"tcp://host:8786; got {address!r}"
+        )
+    return address
+
+
+def _dask():
+    """The ``distributed`` package, or the error saying how to install it."""
+    try:
+        import distributed
+    except ImportError:
+        from compreport.language.caller import option
+
+        raise InputError(
+            f"{option('scheduler')} needs dask.distributed, which is not installed: "
+            f"pip install 'compreport[dask]'"
+        ) from None
+    return distributed
+
+
+def _quiet() -> None:
+    """Keep dask's own log lines (a restarted worker, a closed connection) off stderr: what goes
+    wrong is said by the one error of the run."""
+    for name in ("distributed", "tornado", "asyncio"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+def dask_setup(worker) -> None:  # noqa: ARG001 (dask's preload signature)
+    """A LocalCluster worker's start (a dask preload): quiet logs; Ctrl-C is for the caller, which
+    stops the cluster."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _quiet()
+
+
+@contextlib.contextmanager
+def connect(address: str | None, jobs: int = 1) -> Iterator[Any]:
+    """Send the analysis' tasks to a dask cluster while the block runs.
+
+    Parameters
+    ----------
+    address : str or None
+        ``"local"``: a :class:`distributed.LocalCluster` of ``jobs`` worker processes (one thread
+        each), closed with the block; else the address of a running scheduler
+        (``tcp://host:8786``); None: nothing (the block runs locally).
+    jobs : int
+        Workers of the ``"local"`` cluster.
+
+    Yields
+    ------
+    distributed.Client or None
+
+    Raises
+    ------
+    InputError
+        When dask.distributed is not installed, or the scheduler does not answer within
+        :data:`CONNECT_TIMEOUT` seconds.
+    """
+    if address is None:
+        yield None
+        return
+    distributed = _dask()
+    import dask
+
+    _quiet()
+    cluster = None
+    try:
+        if address == "local":
+            # no task is retried on another worker: a lost worker (out of memory) is one error
+            with dask.config.set(
+                {"distributed.scheduler.allowed-failures": 0, "logging.distributed": "critical"}
+            ):
+                cluster = distributed.LocalCluster(
+                    n_workers=jobs,
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address="127.0.0.1:0",  # no dashboard on 8787
+                    silence_logs=logging.CRITICAL,
+                    preload=["compreport.distributed"],
+                )
+            client = distributed.Client(cluster, set_as_default=False)
+        else:
+            _probe(address)
+            client = distributed.Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+            _check_versions(client, address)
+    except (OSError, ValueError, TypeError) as exc:
+        if cluster is not None:
+            cluster.close()
+        raise InputError(f"cannot reach the dask scheduler at {address!r}: {exc}") from None
+    except RuntimeError as exc:  # a worker process that could not start
+        raise InputError(
+            f"cannot start the local dask cluster: {exc} (a script that calls analyze() with "
+            f"scheduler='local' must do so under `if __name__ == \"__main__\":`)"
+        ) from None
+    token = _CLIENT.set(client)
+    try:
+        yield client
+    finally:
+        _CLIENT.reset(token)
+        with contextlib.suppress(Exception):
+            client.close()
+        if cluster is not None:
+            with contextlib.suppress(Exception):
+                cluster.close()
+
+
+def _probe(address: str) -> None:
+    """Ask ``address`` who it is, within :data:`CONNECT_TIMEOUT` seconds; an OSError unless a
+    dask scheduler answers. (A client that fails to connect is left to a finalizer that prints a
+    traceback at exit; this asks first, in a thread of its own, so a running event loop of the
+    caller's, as in Jupyter, does not matter.)"""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from distributed.core import rpc
+
+    async def ask():
+        async with rpc(address, timeout=CONNECT_TIMEOUT) as remote:
+            return await asyncio.wait_for(remote.identity(), CONNECT_TIMEOUT)
+
+    with ThreadPoolExecutor(1) as thread:
+        try:
+            who = thread.submit(asyncio.run, ask()).result()
+        except (OSError, ValueError, TypeError):
+            raise
+        except TimeoutError:
+            raise OSError(f"no answer after {CONNECT_TIMEOUT} s") from None
+        except Exception as exc:  # MemoryError or a decoding error: something else answered
+            raise OSError(f"it did not answer as a dask scheduler ({type(exc).__name__})") from None
+    if not isinstance(who, dict) or who.get("type") != "Scheduler":
+        kind = who.get("type") if isinstance(who, dict) else type(who).__name__
+        raise OSError(f"it is not a dask scheduler (a {kind!r})")
+
+
+def version() -> str:
+    """This process' compreport version (run on every worker by :func:`_check_versions`)."""
+    from compreport._version import __version__
+
+    return __version__
+
+
+def _check_versions(client, address: str) -> None:
+    """:class:`~compreport.errors.InputError` unless every worker of ``client`` runs this version
+    of compreport (another version could give other numbers)."""
+    try:
+        found = client.run(version)
+    except Exception as exc:  # a worker that cannot import compreport, or lost meanwhile
+        client.close()
+        raise InputError(
+            f"the workers of the dask scheduler at {address!r} cannot run compreport "
+            f"({type(exc).__name__}: {exc}); install compreport {version()} with its dask extra "
+            f"on every worker"
+        ) from None
+    other = {worker: v for worker, v in found.items() if v != version()}
+    if other:
+        client.close()
+        worker, v = sorted(other.items())[0]
+        raise InputError(
+            f"{len(other)} worker(s) of the dask scheduler at {address!r} run compreport {v} "
+            f"({worker}), this is {version()}: install the same version on every worker, or "
+            f"the numbers could differ"
+        )
+
+
+def _carried() -> dict[str, Any]:
+    """The caller's context that tasks run in: language, decimal comma, who messages speak to."""
+    from compreport import language
+    from compreport.language import caller
+
+    return {
+        "lang": language._LANG.get(),
+        "comma": language._COMMA.get(),
+        "caller": caller._CALLER.get(),
+    }
+
+
+def _run(fn: Callable, shared, item, carried: dict[str, Any]):
+    """On a worker: ``fn(shared, item)`` (``fn(item)`` when ``shared`` is None) in the caller's
+    context, BLAS on one thread; the result and the warnings raised."""
+    from threadpoolctl import threadpool_limits
+
+    from compreport import language
+    from compreport.language import caller
+
+    def call():
+        language._LANG.set(carried["lang"])
+        language._COMMA.set(carried["comma"])
+        caller._CALLER.set(carried["caller"])
+        with threadpool_limits(limits=1, user_api="blas"):
+            return fn(item) if shared is None else fn(shared, item)
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")
+        result = contextvars.Context().run(call)
+    return result, [(str(w.message), w.category, w.filename, w.lineno) for w in caught]
+
+
+def _settled(future) -> bool:
+    """Whether ``future`` has finished (or failed), waiting up to :data:`POLL` seconds."""
+    with contextlib.suppress(Exception):  # its error is raised by the caller
+        future.result(timeout=POLL)
+    return future.done()
+
+
+def _lost(what: str, finished: int, total: int, why: str) -> InputError:
+    from compreport.language.caller import option
+
+    return InputError(
+        f"a dask worker was lost while {what} ({finished} of {total} done): {why}; out of "
+        f"memory? Try fewer workers, or run without {option('scheduler')}"
+    )
+
+
+def cluster_map(
+    fn: Callable, items: Sequence, what: str, shared: Any = None, client=None
+) -> Iterator:
+    """``fn(shared, item)`` (``fn(item)`` without ``shared``) for every item, computed on the
+    cluster of :func:`current` and yielded in order.
+
+    Parameters
+    ----------
+    fn : callable
+        A module-level function (pickled by reference: the workers import compreport).
+    items : sequence
+        One task each, pickled.
+    what : str
+        The work, named in the error when a worker is lost.
+    shared : object, optional
+        Sent once to every worker and passed to every task (the state of a bootstrap run).
+    client : distributed.Client, optional
+        Default: :func:`current`.
+
+    Raises
+    ------
+    InputError
+        When a worker is lost (see the module docstring) or the connection to the scheduler is.
+    Exception
+        The first exception a task raises; the other tasks are cancelled. Closing the generator
+        cancels them too.
+    """
+    distributed = _dask()
+    from distributed.scheduler import KilledWorker
+
+    client = client or current()
+    items = list(items)
+    carried = _carried()
+    futures: list = []
+    try:
+        try:
+            if shared is not None:
+                [shared] = client.scatter([shared], broadcast=True, hash=False)
+            futures = [client.submit(_run, fn, shared, item, carried, pure=False) for item in items]
+        except OSError as exc:  # the connection, timeouts included
+            raise InputError(
+                f"cannot send the work to the dask scheduler while {what}: {exc}"
+            ) from None
+        except Exception as exc:  # what cloudpickle cannot serialize
+            raise InputError(
+                f"cannot send the work to the dask workers while {what}: "
+                f"{type(exc).__name__}: {exc}"
+            ) from None
+        no_workers_since = None
+        for finished, future in enumerate(futures):
+            while True:
+                interrupts.check()
+                if _settled(future):
+                    break
+                failed = next((f for f in futures[finished:] if f.status == "error"), None)
+                if failed is not None:
+                    future = failed  # the first failure stops the run at once
+                    break
+                try:
+                    workers = client.nthreads() if client.status == "running" else None
+                except OSError:
+                    workers = None
+                if workers is None:
+                    raise InputError(
+                        f"the connection to the dask scheduler was lost while {what} "
+                        f"({finished} of {len(items)} done)"
+                    )
+                if workers:
+                    no_workers_since = None
+                elif no_workers_since is None:
+                    no_workers_since = time.monotonic()
+                elif time.monotonic() - no_workers_since > NO_WORKERS_WAIT:
+                    raise _lost(what, finished, len(items), f"no worker for {NO_WORKERS_WAIT} s")
+            try:
+                result, caught = future.result()
+            except KilledWorker as exc:
+                raise _lost(what, finished, len(items), "its process ended") from exc
+            except ImportError as exc:  # compreport, or what a metric file imports, missing there
+                raise InputError(
+                    f"a dask worker could not run the work while {what}: {exc}; install "
+                    f"compreport {version()} with its dask extra, and what the metric files "
+                    f"import, on every worker"
+                ) from None
+            except distributed.client.FutureCancelledError:
+                raise InputError(
+                    f"the dask scheduler cancelled the work while {what} "
+                    f"({finished} of {len(items)} done)"
+                ) from None
+            for message, category, filename, lineno in caught:
+                warnings.warn_explicit(message, category, filename, lineno)
+            yield result
+    finally:
+        if futures:
+            with contextlib.suppress(Exception):
+                client.cancel(futures)
+        if isinstance(shared, distributed.Future):
+            with contextlib.suppress(Exception):
+                client.cancel([shared])
