@@ -177,7 +177,6 @@ ES: dict[str, str] = {
     "competition id {id}": "identificador de competición {id}",
     # team letters: ranks among teams and runs, verdicts in plain words, the one footnote
     "Workshop": "Taller",
-    "Team": "Equipo",
     "{team}: rank {rank} of {n} teams, each ranked by its best run": "{team}: posición {rank} de {n} equipos, cada uno según su mejor ejecución",
     "Rank of the run": "Posición de la ejecución",
     "{rank} of {m} runs": "{rank} de {m} ejecuciones",
