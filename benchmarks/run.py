@@ -5,7 +5,7 @@
                                           # `pip install -e '.[bench]'`)
     python benchmarks/run.py --issue12    # the targets of issue 12 item 1 (many classes, 10^6 items)
     python benchmarks/run.py --refinement # issue 12 item 2: refinement on and off
-    python benchmarks/run.py --render     # issue 15 items 1 and 4: the demo with every format, --jobs 1
+    python benchmarks/run.py --render     # issue 29 item 10: the demo with every format, --jobs 1
                                           # and the default, against --format json; 300 systems
     python benchmarks/run.py --scale      # issue 30: 2,000 runs of 30 items (refused at once), and
                                           # the most systems analysed at once (447), -B 200
@@ -243,9 +243,9 @@ def demo_run(
 
 
 def render(tmp: Path, repeat: int) -> None:
-    """Issue 15 item 1: the demo with every format (default --jobs, and --jobs 1) against the demo
-    with ``--format json``; target <= 12 s wall and <= 3x the CPU of the json run. Checks that
-    --jobs 1 and the default write the same bytes."""
+    """The demo with every format (default --jobs, and --jobs 1) against the demo with ``--format
+    json``; target (issue 29 item 10, set from WeasyPrint's measured floor): <= 20 s wall and <= 6x
+    the CPU of the json run. Checks that --jobs 1 and the default write the same bytes."""
     print(f"\nrendering (compreport demo, B = 10000; median of {repeat}):")
     cases = (
         ("json", "--format json", ("--format", "json")),
@@ -272,8 +272,8 @@ def render(tmp: Path, repeat: int) -> None:
     )
     wall, cpu = rows["default"]
     print(
-        f"target <= 12 s wall and <= 3x the json CPU: {wall:.1f} s, {cpu / rows['json'][1]:.1f}x "
-        f"({'met' if wall <= 12 and cpu <= 3 * rows['json'][1] else 'MISSED'})"
+        f"target <= 20 s wall and <= 6x the json CPU: {wall:.1f} s, {cpu / rows['json'][1]:.1f}x "
+        f"({'met' if wall <= 20 and cpu <= 6 * rows['json'][1] else 'MISSED'})"
     )
     floors(rows["json"][1])
     # issue 15 item 4: 300 systems (n = 500, binary, accuracy + macro-F1, B = 200), every format
