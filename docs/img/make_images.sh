@@ -8,9 +8,10 @@ PY=${PYTHON:-python3}
 if [ $# -ge 1 ]; then OUT=$1; else OUT=$(mktemp -d); trap 'rm -rf "$OUT"' EXIT; fi
 [ -f "$OUT/results.json" ] || $PY -m compreport demo -o "$OUT" --force -q --figure-formats pdf,svg,png
 TMP=$(mktemp -d)
-pdftoppm -f 1 -l 1 -png -scale-to 1131 "$OUT/paraphrase/report.pdf" "$TMP/report"
-pdftoppm -f 1 -l 1 -png -scale-to 1131 "$OUT/paraphrase/teams/paranlp.pdf" "$TMP/team"
-pdftoppm -f 1 -l 1 -png -scale-to 1131 "$OUT/overview.pdf" "$TMP/overview"
+# -singlefile: page 1 as <name>.png, whatever the number of pages
+pdftoppm -f 1 -l 1 -singlefile -png -scale-to 1131 "$OUT/paraphrase/report.pdf" "$TMP/report"
+pdftoppm -f 1 -l 1 -singlefile -png -scale-to 1131 "$OUT/paraphrase/teams/paranlp.pdf" "$TMP/team"
+pdftoppm -f 1 -l 1 -singlefile -png -scale-to 1131 "$OUT/overview.pdf" "$TMP/overview"
 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --force-device-scale-factor=1 \
   --window-size=390,1400 --screenshot="$TMP/phone.png" "file://$OUT/paraphrase/report.html" \
   2>/dev/null
@@ -24,9 +25,9 @@ from PIL import Image, ImageChops
 
 tmp, out = Path(sys.argv[1]), Path(sys.argv[2])
 sources = {
-    "report-page1.png": tmp / "report-01.png",
-    "team-letter.png": tmp / "team-1.png",
-    "overview.png": tmp / "overview-1.png",
+    "report-page1.png": tmp / "report.png",
+    "team-letter.png": tmp / "team.png",
+    "overview.png": tmp / "overview.png",
     "html-phone.png": tmp / "phone.png",
     "figure-ci.png": out / "paraphrase" / "figures" / "ci-accuracy.png",
     "figure-diff.png": out / "paraphrase" / "figures" / "diff-accuracy.png",
