@@ -101,10 +101,15 @@ def layout_checks(root, pages) -> list[dict]:
         for w in WIDTHS
         for c in SCHEMES
     )
-    harness = root / "_layout_check.html"
+    return _run_frames(root / "_layout_check.html", frames, CHECK % json.dumps(NAME_SEPARATORS))
+
+
+def _run_frames(harness, frames: str, script: str) -> list[dict]:
+    """Write ``harness``, an HTML page of the iframes ``frames`` and ``script`` (which sets the
+    body's ``data-check`` to JSON once every frame has loaded), load it in one headless Chromium
+    run and return that JSON."""
     harness.write_text(
-        f"<!DOCTYPE html><html><body>{frames}<script>{CHECK % json.dumps(NAME_SEPARATORS)}"
-        f"</script></body></html>",
+        f"<!DOCTYPE html><html><body>{frames}<script>{script}</script></body></html>",
         encoding="utf-8",
     )
     res = subprocess.run(
@@ -216,30 +221,7 @@ def measure(root, pages, widths=WIDTHS) -> list[dict]:
         for p in pages
         for w in widths
     )
-    harness = root / "_measure.html"
-    harness.write_text(
-        f"<!DOCTYPE html><html><body>{frames}<script>{MEASURE}</script></body></html>",
-        encoding="utf-8",
-    )
-    res = subprocess.run(
-        [
-            CHROMIUM,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--allow-file-access-from-files",
-            "--virtual-time-budget=20000",
-            "--dump-dom",
-            harness.as_uri(),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    start = res.stdout.find('data-check="')
-    assert start >= 0, res.stderr[-2000:]
-    value = res.stdout[start + len('data-check="') :]
-    return json.loads(html.unescape(value[: value.index('"')]))
+    return _run_frames(root / "_measure.html", frames, MEASURE)
 
 
 def key_columns(heads: list[dict]) -> dict[str, dict]:
