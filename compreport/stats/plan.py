@@ -37,7 +37,7 @@ from compreport.inputs.competition import Competition
 from compreport.stats.metrics import get_metric
 from compreport.stats.metrics.base import Prepared
 from compreport.stats.resampler import competition_key
-from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
+from compreport.stats.results import Analysis, MetricAnalysis
 from compreport.stats.summing import unique_rows
 
 __all__ = ["PairPlan", "Plan", "plan_test_set"]
@@ -243,7 +243,6 @@ def _power(d: np.ndarray, delta: float, z: float) -> float:
 
 def _pair(
     comp: Competition,
-    ca: CompetitionAnalysis,
     ma: MetricAnalysis,
     p: Prepared,
     patterns: tuple | None,
@@ -404,7 +403,6 @@ def plan_test_set(
             pairs = [
                 _pair(
                     comp,
-                    ca,
                     ma,
                     p,
                     by_pair.get(index[s]),
