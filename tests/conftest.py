@@ -225,3 +225,30 @@ def words_beyond_margins(pdf: Path, margin_mm: float = 14.0) -> list[tuple[int, 
             if beyond > 0.5:
                 bad.append((k, word, round(beyond, 1)))
     return bad
+
+
+# ------------------------------------------------------------------ a tiny task written to files
+#: The four-item task of the input tests: a gold file with ids, a run with a header, a run
+#: without one, and the spec that reads them.
+GOLD = "id\tlabel\n1\ta\n2\tb\n3\ta\n4\tb\n"
+RUN_A = "id\tlabel\n1\ta\n2\tb\n3\ta\n4\ta\n"
+RUN_B = "1\ta\n2\ta\n3\ta\n4\tb\n"
+COMP = (
+    'name = "C1"\nlanguage = "en"\n[data]\ngold = "gold.tsv"\nruns = "runs"\n'
+    '[[metrics]]\nname = "accuracy"\n'
+)
+
+
+def write(tmp: Path, name: str, text: str) -> Path:
+    """Write ``text`` (UTF-8) to ``tmp/name``, making its folders."""
+    path = tmp / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def layout(tmp: Path, **runs: str) -> None:
+    """gold.tsv plus runs/<name>.tsv (sysA and sysB unless replaced)."""
+    write(tmp, "gold.tsv", GOLD)
+    for name, text in ({"sysA": RUN_A, "sysB": RUN_B} | runs).items():
+        write(tmp, f"runs/{name}.tsv", text)

@@ -12,30 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from conftest import COMP, GOLD, RUN_A, layout, run_cli, write
 
-GOLD = "id\tlabel\n1\ta\n2\tb\n3\ta\n4\tb\n"
-RUN_A = "id\tlabel\n1\ta\n2\tb\n3\ta\n4\ta\n"
-RUN_B = "1\ta\n2\ta\n3\ta\n4\tb\n"
-COMP = (
-    'name = "C1"\nlanguage = "en"\n[data]\ngold = "gold.tsv"\nruns = "runs"\n'
-    '[[metrics]]\nname = "accuracy"\n'
-)
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def write(tmp: Path, name: str, text: str) -> Path:
-    path = tmp / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def layout(tmp: Path, **runs: str) -> None:
-    """gold.tsv plus runs/<name>.tsv (sysA and sysB unless replaced)."""
-    write(tmp, "gold.tsv", GOLD)
-    for name, text in ({"sysA": RUN_A, "sysB": RUN_B} | runs).items():
-        write(tmp, f"runs/{name}.tsv", text)
 
 
 def report(tmp: Path, *args: str) -> subprocess.CompletedProcess:
