@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import itertools
 import logging
 import time
 import warnings
@@ -326,7 +327,23 @@ def cluster_map(
         try:
             if shared is not None:
                 [shared] = client.scatter([shared], broadcast=True, hash=False)
-            futures = [client.submit(_run, fn, shared, item, carried, pure=False) for item in items]
+            # spread round-robin over the workers there are now (a loose restriction: a task
+            # still runs elsewhere if its worker is lost); left to itself the scheduler may queue
+            # every task on one worker of an idle cluster
+            workers = sorted(client.scheduler_info().get("workers", {})) or [None]
+            futures = [
+                client.submit(
+                    _run,
+                    fn,
+                    shared,
+                    item,
+                    carried,
+                    pure=False,
+                    workers=None if w is None else [w],
+                    allow_other_workers=True,
+                )
+                for item, w in zip(items, itertools.cycle(workers))
+            ]
         except OSError as exc:  # the connection, timeouts included
             raise InputError(
                 f"cannot send the work to the dask scheduler while {what}: {exc}"
