@@ -62,6 +62,7 @@ from compreport.report.figures.style import (
     pct,
     row_parts,
     set_system_ticks,
+    shared_text_metrics,
     styled,
 )
 from compreport.report.figures.workshop import workshop_plot
@@ -595,7 +596,8 @@ class Gallery:
             for folder, stem, build in todo
         ]
         written: list[Path] = []
-        drawn = run_tasks(tasks, jobs, "figures" if progress else None)
+        with shared_text_metrics():  # forked workers inherit it
+            drawn = run_tasks(tasks, jobs, "figures" if progress else None)
         missing: set[str] = set()
         for (folder, stem, _), (paths, text, lacking) in zip(todo, drawn, strict=True):
             missing.update(lacking)
