@@ -182,15 +182,17 @@ def write_pdf(
     fmt = fmt or model.Format()
     gallery = gallery if gallery is not None else Gallery(analysis)
     _weasyprint()  # a missing WeasyPrint is one error here, not one per worker
+    # the long documents first, so the workers finish together (the files do not depend on it)
     tasks = [(write_overview, (analysis, fmt, gallery, out / "overview.pdf"))]
+    letters = []
     for comp in analysis.competitions:
         cdir = competition_dir(out, comp)
         tasks.append((write_report, (analysis, comp, fmt, gallery, cdir / "report.pdf")))
-        tasks += [
+        letters += [
             (write_letter, (analysis, comp, runs, fmt, cdir / "teams" / name))
             for name, runs in team_letters(comp).values()
         ]
-    return run_tasks(tasks, jobs, "PDF documents" if progress else None)
+    return run_tasks(tasks + letters, jobs, "PDF documents" if progress else None)
 
 
 #: The WeasyPrint set-up of this process, by process id (a forked worker makes its own).
