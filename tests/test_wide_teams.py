@@ -286,6 +286,22 @@ def test_a_spec_of_a_wide_table_reads_teams_without_a_names_file(tmp_path):
     assert sorted(t.team for t in ranks) == ["A", "B", "GPT-4"]
 
 
+def test_an_xml_names_file_names_columns_by_submission_id(tmp_path):
+    """A task's published ``metadata-public.xml`` beside a wide table whose columns are
+    submission ids: names, teams and a withdrawn column, as for run files."""
+    table = _wide(tmp_path, {"438181": 0.9, "438182": 0.8, "436419": 0.7, "500001": 0.6})
+    (tmp_path / "meta.xml").write_text(
+        "<participants>\n"
+        '<participant username="abrassard" submissionID="438181" shownName="TakeLab" />\n'
+        '<participant username="abrassard" submissionID="438182" shownName="TakeLab 2" />\n'
+        '<participant username="rgtjf" submissionID="436419" withdrawn="true" />\n'
+        "</participants>\n"
+    )
+    comp = cr.load(table, metrics="accuracy", names=tmp_path / "meta.xml").competitions[0]
+    assert comp.systems == ["TakeLab", "TakeLab 2", "500001"]
+    assert comp.teams == {"TakeLab": "abrassard", "TakeLab 2": "abrassard", "500001": None}
+
+
 @pytest.mark.parametrize(
     "names, expected",
     [
