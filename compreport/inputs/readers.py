@@ -50,7 +50,13 @@ from compreport.inputs.records import (
     read_file,
     shown_row,
 )
-from compreport.inputs.runfiles import apply_names, find_runs, name_runs
+from compreport.inputs.runfiles import (
+    apply_names,
+    find_runs,
+    name_columns,
+    name_runs,
+    stem_teams,
+)
 from compreport.language.caller import option
 
 #: Names of a label column that a one-field file's header is not noted for (any other header of such
@@ -123,9 +129,11 @@ def read_wide(
     missing: str = "error",
     cluster_column: str | None = None,
     id_said: str | None = None,
+    names: str | None = None,
+    comments: bool = True,
 ) -> dict:
     """Read the wide layout: one row per item, a gold column, an optional id column, one column per
-    system.
+    system, its team read from its name (:func:`~compreport.inputs.runfiles.name_columns`).
 
     Plain files (no quotes, no unusual whitespace or line breaks, every row as wide as the
     header, no blank/NaN cell, unique ids) are split with numpy on the bytes (pandas' C parser
@@ -152,11 +160,17 @@ def read_wide(
     id_said : str, optional
         How the caller gave ``id_column``, for messages (a spec's ``[data] id_col = 9``); default:
         as the ``id_col`` option.
+    names : str, optional
+        A names file (``--names``) whose ``run`` column names system columns: their names, teams,
+        baselines and exclusions (:func:`~compreport.inputs.runfiles.apply_names`).
+    comments : bool
+        Whether ``#`` lines of the names file are comments.
 
     Returns
     -------
     dict
-        The pieces of a Competition (see the module docstring); one field, ``label``.
+        The pieces of a Competition (see the module docstring); one field, ``label``; ``teams``
+        (system -> team or None) and, with ``names``, ``marked_baselines``.
 
     Examples
     --------
@@ -164,13 +178,18 @@ def read_wide(
     >>> pieces = read_wide("wide.csv")
     >>> pieces["systems"], pieces["item_ids"].tolist(), pieces["predictions"][:, :, 0].tolist()
     (['A', 'B'], ['1', '2'], [['a', 'b'], ['b', 'b']])
+    >>> _ = Path("teams.csv").write_text("id,y,UPV.run1,UPV.run2,GPT-3.5\\n1,a,a,b,a\\n")
+    >>> read_wide("teams.csv")["teams"]
+    {'UPV.run1': 'UPV', 'UPV.run2': 'UPV', 'GPT-3.5': None}
     """
     pieces = None
     if sep == "auto" and not isinstance(id_column, int):
         pieces = read_wide_fast(str(path), gold, id_column)
     if pieces is None:
         pieces = _read_wide_csv(path, gold, id_column, sep, missing, cluster_column, id_said)
-    return pieces if cluster_column is None else take_column(pieces, cluster_column, str(path))
+    if cluster_column is not None:
+        pieces = take_column(pieces, cluster_column, str(path))
+    return name_columns(pieces, str(path), names, sep, comments)
 
 
 def _read_wide_csv(
@@ -571,7 +590,9 @@ def build(
     Parameters
     ----------
     pieces : dict
-        What :func:`read_wide` or :func:`read_runs` returned.
+        What :func:`read_wide` or :func:`read_runs` returned (or a DataFrame's pieces:
+        without ``teams``, the systems' teams are read from their names by
+        :func:`~compreport.inputs.runfiles.stem_teams`).
     info : CompetitionInfo
         The competition's id, name and other metadata.
     metrics : list of MetricSpec
@@ -587,7 +608,9 @@ def build(
     pieces = dict(pieces)
     marked = pieces.pop("marked_baselines", [])
     pieces.setdefault("missing", {s: 0 for s in pieces["systems"]})
-    pieces.setdefault("teams", {s: None for s in pieces["systems"]})
+    pieces.setdefault(
+        "teams", dict(zip(pieces["systems"], stem_teams(pieces["systems"]), strict=True))
+    )
     every = list(dict.fromkeys([*baselines, *marked]))
     comp = Competition(**info.metadata(), metrics=metrics, baselines=every, **pieces)
     for b in comp.baselines:

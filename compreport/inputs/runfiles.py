@@ -15,6 +15,9 @@ and ``ECNU/subtask_A_contrastive1.txt`` -> ``ECNU primary``, ``ECNU contrastive1
 
 :func:`apply_names` applies a names file (CSV/TSV with a header: ``run``, and any of ``name``,
 ``team``, ``baseline``, ``exclude``; or XML, one element per run: :mod:`.namesxml`).
+
+:func:`name_columns` does both for the system columns of a wide table: each column's team by
+:func:`stem_teams` on its header, then the names file, whose ``run`` names a column.
 """
 
 from __future__ import annotations
@@ -25,11 +28,14 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+import numpy as np
+
 from compreport.errors import InputError, note, os_reason, suggest
 from compreport.inputs.delimited import (
     decode,
     not_a_file,
     read_bytes,
+    sha256,
     shown,
     split_fields,
     text_name,
@@ -60,6 +66,9 @@ class RunFile:
         download, :mod:`.codabench`); None: read from ``path``.
     container : str or None
         The file on disk holding it when ``data`` is given (its checksum is recorded).
+    column : bool
+        A system column of a wide table (``path``), named by its header ``rel`` alone
+        (:func:`name_columns`).
     """
 
     path: str
@@ -69,6 +78,7 @@ class RunFile:
     baseline: bool = False
     data: bytes | None = field(default=None, repr=False)
     container: str | None = None
+    column: bool = False
 
     @property
     def stem(self) -> str:
@@ -360,11 +370,11 @@ def apply_names(
     """Apply the names file at ``path`` to ``files`` (named by :func:`name_runs`): the runs kept.
 
     The file has a header with a ``run`` column (a run's file stem, default name, path inside the
-    runs folder, or path) and any of ``name`` (blank: the run's own name), ``team``, ``baseline``
-    and ``exclude`` (true/false, yes/no, 1/0; blank is false). Runs it does not list keep their
-    name. A ``.xml`` file gives the same table, one element per run
-    (:func:`~compreport.inputs.namesxml.read_xml_names`). ``sep`` and ``comments`` read a CSV/TSV
-    file as they read the gold.
+    runs folder, or path; a wide table's system column by its header alone) and any of ``name``
+    (blank: the run's own name), ``team``, ``baseline`` and ``exclude`` (true/false, yes/no, 1/0;
+    blank is false). Runs it does not list keep their name. A ``.xml`` file gives the same table,
+    one element per run (:func:`~compreport.inputs.namesxml.read_xml_names`). ``sep`` and
+    ``comments`` read a CSV/TSV file as they read the gold.
 
     Raises
     ------
@@ -398,14 +408,21 @@ def apply_names(
             raise InputError(f"{path}, line {head_line}: column {h!r} appears twice")
     keys: dict[int, set[str]] = {}
     for k, f in enumerate(files):
-        keys[k] = {
-            f.stem,
-            f.name,
-            f.rel,
-            str(PurePosixPath(f.rel).with_suffix("")),
-            f.path,
-            os.path.basename(f.path),
-        }
+        keys[k] = (
+            {f.rel}
+            if f.column
+            else {
+                f.stem,
+                f.name,
+                f.rel,
+                str(PurePosixPath(f.rel).with_suffix("")),
+                f.path,
+                os.path.basename(f.path),
+            }
+        )
+    what, listed_as = (
+        ("system column", "columns") if any(f.column for f in files) else ("run file", "runs")
+    )
     listed: dict[int, int] = {}
     drop: set[int] = set()
 
@@ -428,8 +445,8 @@ def apply_names(
         if not hits:
             shown = [f.rel for f in files]
             raise InputError(
-                f"{path}, line {line}: run {run!r} matches no run file{suggest(run, shown)} (runs: "
-                f"{', '.join(shown[:10])}{', ...' if len(shown) > 10 else ''})"
+                f"{path}, line {line}: run {run!r} matches no {what}{suggest(run, shown)} "
+                f"({listed_as}: {', '.join(shown[:10])}{', ...' if len(shown) > 10 else ''})"
             )
         if len(hits) > 1:
             raise InputError(
@@ -474,3 +491,51 @@ def apply_names(
     if not kept:
         raise InputError(f"{path}: every run is excluded")
     return kept
+
+
+def name_columns(
+    pieces: dict, path: str, names: str | None = None, sep: str = "auto", comments: bool = True
+) -> dict:
+    """A wide table's pieces (:func:`~compreport.inputs.readers.read_wide`) with the team of each
+    system column, and the names file ``names`` applied.
+
+    The team of a column is read from its header by :func:`stem_teams`, as a run file's from its
+    stem (``UPV-ELiRF.run1``, ``X_run2``, ``X-run3``, ``Team.01``). The names file
+    (:func:`apply_names`) then has the last word: its ``run`` column names a system column by its
+    header; ``name`` renames it, ``team`` and ``baseline`` set them (``pieces["teams"]``,
+    ``pieces["marked_baselines"]``), ``exclude`` drops the column; the file is recorded in
+    ``pieces["inputs"]``. ``path`` is the table; ``sep`` and ``comments`` read the names file.
+
+    Raises
+    ------
+    InputError
+        What :func:`apply_names` raises: a row naming no column, two columns with one name...
+
+    Examples
+    --------
+    >>> pieces = {"systems": ["UPV.run1", "UPV_run2", "GPT-3.5"], "inputs": []}
+    >>> name_columns(pieces, "table.csv")["teams"]
+    {'UPV.run1': 'UPV', 'UPV_run2': 'UPV', 'GPT-3.5': None}
+    """
+    systems = list(pieces["systems"])
+    columns = [
+        RunFile(path, s, s, team, column=True)
+        for s, team in zip(systems, stem_teams(systems), strict=True)
+    ]
+    if names is None:
+        return dict(pieces, teams={c.name: c.team for c in columns})
+    kept = apply_names(names, columns, sep, comments)
+    keep = [systems.index(c.rel) for c in kept]
+    out = dict(
+        pieces,
+        systems=[c.name for c in kept],
+        predictions=np.asarray(pieces["predictions"])[keep],
+        teams={c.name: c.team for c in kept},
+        marked_baselines=[c.name for c in kept if c.baseline],
+        inputs=[*pieces["inputs"], {"path": names, "sha256": sha256(names)}],
+    )
+    if pieces.get("system_sources"):
+        out["system_sources"] = [pieces["system_sources"][k] for k in keep]
+    if "missing" in pieces:
+        out["missing"] = {c.name: pieces["missing"][c.rel] for c in kept}
+    return out

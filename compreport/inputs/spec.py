@@ -370,6 +370,8 @@ def load_competition_spec(
             missing=reading.missing,
             cluster_column=reading.cluster_col,
             id_said=reading.named("id_col", reading.id_col),
+            names=reading.names,
+            comments=reading.comments,
         )
     elif d.gold and d.runs:
         runs = d.runs.path if isinstance(d.runs, RunsSpec) else d.runs
@@ -417,7 +419,6 @@ def _wide_only(reading: ReadOptions, where_: Path | str) -> None:
         (reading.zip_member, "zip_member"),
         (reading.phase is not None, "phase"),
         (reading.submissions, "submissions"),
-        (reading.names, "names"),
         (reading.exclude, "exclude"),
     ):
         if given:
@@ -523,6 +524,8 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
             missing=reading.missing,
             cluster_column=reading.cluster_col,
             id_said=said,
+            names=reading.names,
+            comments=reading.comments,
         )
     if not opts.metrics:
         raise InputError(
