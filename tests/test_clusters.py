@@ -480,7 +480,7 @@ def test_every_output_states_the_unit(tmp_path):
     assert f"(resampling {unit})" in report.to_latex("ci")
     sheet = team.team_html(analysis, comp, comp.primary.best)
     assert (
-        f"n = 60 items in {unit}, resampled by cluster" in sheet
+        f"n\u00a0=\u00a060 items in {unit}, resampled by cluster" in sheet  # glued relation
         and "Davison and Hinkley, 1997" in sheet
     )
     assert "\\citep{davison1997}" in appendix.methods_latex(

@@ -1,0 +1,98 @@
+"""Issue 29's leftovers in the outputs: relations glued in every HTML page, the LaTeX differences
+table without the uncorrected "Excl. 0" column, the team column of leaderboard.md, the teams in
+`compreport validate`'s summary and ``Report.table("teams")``."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from html.parser import HTMLParser
+
+import numpy as np
+import pytest
+
+from compreport.report.pages import html as htmlreport
+from compreport.report.pages.team import team_html
+from compreport.settings import Settings
+from compreport.stats.analysis import analyze_competition
+from compreport.stats.results import Analysis
+from conftest import make_competition
+
+SETTINGS = Settings(bootstrap=300, refine=False)
+
+
+def _analysis(systems, teams=None, baselines=(), cid="t", accuracies=None) -> Analysis:
+    """One competition of 400 binary items: system i right with probability ``accuracies[i]``
+    (default 0.55 + 0.1 i), its ``teams`` and ``baselines``, analysed with B = 300."""
+    rng = np.random.default_rng(7)
+    gold = rng.integers(0, 2, 400)
+    acc = accuracies or [0.55 + 0.1 * i for i in range(len(systems))]
+    preds = np.array([np.where(rng.random(400) < a, gold, 1 - gold) for a in acc])
+    comp = make_competition(gold, preds, systems=systems, cid=cid)
+    comp.teams = dict(teams or {})
+    comp.baselines = list(baselines)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return Analysis(SETTINGS, [analyze_competition(comp, SETTINGS, progress=False)])
+
+
+@pytest.fixture(scope="module")
+def teamed() -> Analysis:
+    """Five runs of three teams (one a single run named apart from its team), a baseline."""
+    systems = ["base", "Alpha.run1", "Alpha.run2", "Beta_run1", "solo"]
+    teams = {"Alpha.run1": "Alpha", "Alpha.run2": "Alpha", "Beta_run1": "Beta", "solo": "solo"}
+    return _analysis(systems, teams, baselines=["base"], accuracies=[0.55, 0.7, 0.75, 0.83, 0.84])
+
+
+# ------------------------------------------------------------------- 1. relations in HTML pages
+
+
+class _Visible(HTMLParser):
+    """The text a browser shows: the text outside ``<style>`` and ``<script>``."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.hidden = 0
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.hidden += tag in ("style", "script")
+
+    def handle_endtag(self, tag):
+        self.hidden -= tag in ("style", "script")
+
+    def handle_data(self, data):
+        if not self.hidden:
+            self.parts.append(data)
+
+
+def _visible(page: str) -> str:
+    parser = _Visible()
+    parser.feed(page)
+    return "".join(parser.parts)
+
+
+#: A relation broken by a plain space: "α = 0.05", "p < 0.0001", "n = 400", "B = 300".
+_BREAKABLE = re.compile(r"(?<!\w)(α|p|n|B)( (=|<|≤|≥)|(=|<|≤|≥) )")
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_html_pages_glue_alpha_and_p(teamed, tmp_path, lang):
+    from compreport.language import language
+
+    with language(lang):
+        written = htmlreport.write_html(teamed, tmp_path)
+        comp = teamed.competitions[0]
+        sheets = {
+            f"team {s}": team_html(teamed, comp, s) for s in comp.systems if s not in comp.baselines
+        }
+    pages = {p.name: p.read_text(encoding="utf-8") for p in written} | sheets
+    assert {"index.html", "report.html"} <= set(pages)
+    for name, page in pages.items():
+        text = _visible(page)
+        assert "α\u00a0=\u00a0" in text, name  # glued ...
+        assert not _BREAKABLE.search(text), (name, _BREAKABLE.search(text)[0])  # ... everywhere
+    report = _visible(pages["report.html"])
+    assert "p\u00a0<\u00a00." in report  # the key of the significance marks
+    # the styles are left as written
+    assert "\u00a0" not in re.search(r"<style>.*?</style>", pages["report.html"], re.S)[0]
