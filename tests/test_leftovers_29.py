@@ -96,3 +96,35 @@ def test_html_pages_glue_alpha_and_p(teamed, tmp_path, lang):
     assert "p\u00a0<\u00a00." in report  # the key of the significance marks
     # the styles are left as written
     assert "\u00a0" not in re.search(r"<style>.*?</style>", pages["report.html"], re.S)[0]
+
+
+# ------------------------------------------------------------- 2. the LaTeX differences table
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_latex_differences_show_ci_difference_verdict_p_and_verdict(teamed, lang):
+    """No uncorrected "Excl. 0" column beside the corrected verdict: System, the CI and the
+    difference, the p-value stored as the verdict's, and the verdict."""
+    from compreport.language import language, tr
+    from compreport.report import Report
+    from compreport.report.latex.renderer import Renderer
+
+    report = Report(teamed, lang=lang)
+    tex = report.to_latex("diff-best")
+    assert "Excl" not in tex and "excluye" not in tex.lower() and "excludes" not in tex
+    [spec] = re.findall(r"\\begin\{tabular\}\{@\{\}([^@]*)@\{\}\}", tex)
+    assert spec.split() == ["l", "r", "r", "r", "r", "c"]
+    header = next(x for x in tex.splitlines() if x.endswith("Sig. \\\\"))
+    assert header.count("&") == 5 and "{$p$}" in header
+    # twin: every row keeps its CI, difference, stored p (verdict) and stored verdict
+    t = report.table("diff-best")
+    rows = [x for x in tex.splitlines() if x.count("&") == 5 and x != header]
+    assert len(rows) == len(t.rows)
+    cell = Renderer(teamed, report.latex_options).cell
+    for row, r in zip(rows, t.rows):
+        cells = [c.strip() for c in row.removesuffix("\\\\").split("&")]
+        assert cells[1:] == [cell(r[k]) for k in ("ci_low", "diff", "ci_high", "p_adjusted")] + [
+            r["significant"].text
+        ]
+    with language(lang):
+        assert {r["significant"].text for r in t.rows} == {tr("yes"), tr("no")}

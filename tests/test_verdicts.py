@@ -223,7 +223,7 @@ LAYOUTS = {
         "markdown": ["rank", None, "score", "mean", "se", "ci_low", "ci_high", "group"],
     },
     "diff-best": {
-        "latex": [None, "ci_low", "diff", "ci_high", "excludes_zero", "p_adjusted", "significant"],
+        "latex": [None, "ci_low", "diff", "ci_high", "p_adjusted", "significant"],
         # the pages show the one p-value behind each verdict (model.DIFF_BEST_SHOWN)
         "html": [None, "diff", "ci_low", "ci_high", "p_adjusted", "significant"],
         "markdown": [

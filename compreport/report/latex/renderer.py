@@ -625,7 +625,6 @@ class Renderer:
                 self._num_col([r[k] for r in sel], header(h))
                 for k, h in (("ci_low", "LCI"), ("diff", "Diff."), ("ci_high", "UCI"))
             ] + [
-                self._col(["Excl.~0"] + [escape(r["excludes_zero"].text) for r in sel]),
                 self._num_col([r["p_adjusted"] for r in sel], "$p$"),
                 self._col(["Sig."] + [escape(r["significant"].text) for r in sel]),
             ]
@@ -653,9 +652,8 @@ class Renderer:
         )
         tail = tr(
             ", {best} (positive: the best is better), with {level}\\% {method} bootstrap "
-            "confidence intervals (not corrected for multiple comparisons); Excl.~0: the interval "
-            "excludes zero. Sig.: significantly different from the best, decided by $p$ ({rule}, "
-            "{alpha}).",
+            "confidence intervals (not corrected for multiple comparisons). Sig.: significantly "
+            "different from the best, decided by $p$ ({rule}, {alpha}).",
             best=escape(ma.best),
             level=level(s, self.opt.decimal_comma),
             method=ci_method(s.ci_method),
@@ -673,7 +671,6 @@ class Renderer:
                         "low": self.cell(t.rows[i]["ci_low"]),
                         "diff": self.cell(t.rows[i]["diff"]),
                         "high": self.cell(t.rows[i]["ci_high"]),
-                        "excludes": escape(t.rows[i]["excludes_zero"].text),
                         "p": self.cell(t.rows[i]["p_adjusted"]),
                         "significant": escape(t.rows[i]["significant"].text),
                     }
