@@ -128,3 +128,45 @@ def test_latex_differences_show_ci_difference_verdict_p_and_verdict(teamed, lang
         ]
     with language(lang):
         assert {r["significant"].text for r in t.rows} == {tr("yes"), tr("no")}
+
+
+# ------------------------------------------------------------------ 3. leaderboard.md's teams
+
+
+def _leaderboard_md(analysis: Analysis, tmp_path) -> list[list[str]]:
+    """The rows of the written ``leaderboard.md`` as lists of cells (header first), split at the
+    pipes that are not escaped."""
+    from compreport.report import exports
+    from compreport.report.model import Format
+
+    exports.write_exports(analysis, tmp_path, Format())
+    text = (tmp_path / analysis.competitions[0].id / "leaderboard.md").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    assert all(x.startswith("| ") and x.endswith(" |") for x in lines[:1] + lines[2:]), lines
+    return [
+        [c.strip() for c in re.split(r"(?<!\\)\|", x)[1:-1]] for x in lines if x and "---" not in x
+    ]
+
+
+def test_leaderboard_md_has_a_team_column_with_hostile_names_escaped(tmp_path):
+    hostile = "R|D `x` \n*team*"
+    systems = ["base", "A.run1", "A.run2", "B_run1"]
+    a = _analysis(systems, {"A.run1": hostile, "A.run2": hostile, "B_run1": "B"}, ["base"])
+    rows = _leaderboard_md(a, tmp_path)
+    assert rows[0][:3] == ["Rank", "System", "Team"]
+    assert all(len(r) == len(rows[0]) for r in rows)  # no pipe or newline splits a row
+    teams = {r[1].strip("*"): r[2] for r in rows[1:]}
+    assert teams == {
+        "base": "–",
+        "A.run1": r"R\|D \`x\`  \*team\*",
+        "A.run2": r"R\|D \`x\`  \*team\*",
+        r"B\_run1": "B",
+    }
+
+
+def test_leaderboard_md_has_no_team_column_when_the_runs_are_the_teams(tmp_path):
+    """Twin: each run its own team of the same name (or no team at all): no column."""
+    systems = ["base", "alpha", "beta"]
+    for teams in ({}, {"alpha": "alpha", "beta": "beta"}):
+        rows = _leaderboard_md(_analysis(systems, teams, ["base"]), tmp_path / str(len(teams)))
+        assert rows[0][:3] == ["Rank", "System", "accuracy"] and "Team" not in rows[0]

@@ -161,13 +161,13 @@ class Report:
     >>> a = cr.analyze(cr.load("examples/workshop/stance-eu"), bootstrap=200, seed=0)
     >>> r = cr.Report(a, decimals=3)
     >>> print(r.to_markdown("leaderboard"))
-    | Rank | System | macro-F1 | accuracy | CI | Group | Marks |
-    |---:|:---|---:|---:|:---|:---|:---|
-    | 1 | TxertoNLP.02 | **0.689** | **0.696** | \[0.623, 0.746\] | a | best |
-    | 2 | TxertoNLP.01 | 0.664 | **0.696** | \[0.590, 0.720\] | a | tied with best |
-    | 3 | MultiHizkuntza.01 | 0.633 | 0.654 | \[0.558, 0.691\] | a | tied with best |
-    | 4 | Iruñea-HLT.01 | 0.460 | 0.516 | \[0.388, 0.530\] | b |  |
-    | 5 | Iruñea-HLT.02 | 0.351 | 0.407 | \[0.282, 0.407\] | c |  |
+    | Rank | System | Team | macro-F1 | accuracy | CI | Group | Marks |
+    |---:|:---|:---|---:|---:|:---|:---|:---|
+    | 1 | TxertoNLP.02 | TxertoNLP | **0.689** | **0.696** | \[0.623, 0.746\] | a | best |
+    | 2 | TxertoNLP.01 | TxertoNLP | 0.664 | **0.696** | \[0.590, 0.720\] | a | tied with best |
+    | 3 | MultiHizkuntza.01 | MultiHizkuntza | 0.633 | 0.654 | \[0.558, 0.691\] | a | tied ...
+    | 4 | Iruñea-HLT.01 | Iruñea-HLT | 0.460 | 0.516 | \[0.388, 0.530\] | b |  |
+    | 5 | Iruñea-HLT.02 | Iruñea-HLT | 0.351 | 0.407 | \[0.282, 0.407\] | c |  |
     >>> [str(path) for path in r.write("out", "json")]
     ['out/results.json', 'out/stance-eu/leaderboard.md', 'out/stance-eu/leaderboard.csv', ...]
     """
