@@ -170,3 +170,52 @@ def test_leaderboard_md_has_no_team_column_when_the_runs_are_the_teams(tmp_path)
     for teams in ({}, {"alpha": "alpha", "beta": "beta"}):
         rows = _leaderboard_md(_analysis(systems, teams, ["base"]), tmp_path / str(len(teams)))
         assert rows[0][:3] == ["Rank", "System", "accuracy"] and "Team" not in rows[0]
+
+
+# ------------------------------------------------------------ 4. the teams `validate` found
+
+GOLD = "id\tlabel\n1\ta\n2\tb\n3\ta\n4\tb\n5\tc\n6\tc\n"
+RUNS = ("1\ta\n2\tb\n3\ta\n4\tb\n5\tc\n6\ta\n", "1\ta\n2\ta\n3\ta\n4\tb\n5\tc\n6\tb\n")
+
+
+def _validate(tmp_path, runs: dict[str, str], *extra: str) -> list[str]:
+    """``compreport validate gold.tsv --runs runs`` (the CLI's ``main``): stdout's lines."""
+    from conftest import run_cli
+
+    (tmp_path / "runs").mkdir(parents=True)
+    (tmp_path / "gold.tsv").write_text(GOLD, encoding="utf-8")
+    for name, text in runs.items():
+        (tmp_path / "runs" / name).write_text(text, encoding="utf-8")
+    res = run_cli(
+        tmp_path, "validate", "gold.tsv", "--runs", "runs", "--metric", "accuracy", *extra
+    )
+    assert res.returncode == 0 and "error" not in res.stderr, res.stderr
+    return res.stdout.splitlines()
+
+
+def test_validate_names_the_teams_it_found(tmp_path):
+    runs = {"UPV-ELiRF.run1.tsv": RUNS[0], "UPV-ELiRF.run2.tsv": RUNS[1], "X_run1.tsv": RUNS[1]}
+    runs["solo.tsv"] = RUNS[0]
+    out = _validate(tmp_path, runs)
+    assert out[0].endswith(": 6 items, 4 systems, metrics: accuracy")
+    assert out[1] == "  3 teams, 4 runs: UPV-ELiRF (2 runs), solo, X"
+    assert out[2].split() == ["rank", "system", "accuracy"]
+
+
+def test_validate_counts_teams_of_one_and_many_teams_without_a_list(tmp_path):
+    """Twin: runs that are their own teams get the count only, as do more than LISTED_TEAMS
+    teams; a hostile team name (names file) is printed escaped on its one line."""
+    from compreport.cli import LISTED_TEAMS
+
+    out = _validate(tmp_path / "solo", {"A.tsv": RUNS[0], "B.tsv": RUNS[1]})
+    assert out[1] == "  2 teams, 2 runs"
+    many = {f"T{i}.run1.tsv": RUNS[i % 2] for i in range(LISTED_TEAMS + 1)}
+    out = _validate(tmp_path / "many", many)
+    assert out[1] == f"  {LISTED_TEAMS + 1} teams, {LISTED_TEAMS + 1} runs"
+    (tmp_path / "evil").mkdir()
+    (tmp_path / "evil" / "names.tsv").write_text(
+        'run\tteam\nA\t"E\x1b[31m\\nvil"\nB\t"E\x1b[31m\\nvil"\n', encoding="utf-8"
+    )
+    out = _validate(tmp_path / "evil", {"A.tsv": RUNS[0], "B.tsv": RUNS[1]}, "--names", "names.tsv")
+    assert "\x1b" not in "\n".join(out)
+    assert out[1].startswith("  1 team, 2 runs: E\\x1b[31m"), out[1]
