@@ -219,3 +219,84 @@ def test_validate_counts_teams_of_one_and_many_teams_without_a_list(tmp_path):
     out = _validate(tmp_path / "evil", {"A.tsv": RUNS[0], "B.tsv": RUNS[1]}, "--names", "names.tsv")
     assert "\x1b" not in "\n".join(out)
     assert out[1].startswith("  1 team, 2 runs: E\\x1b[31m"), out[1]
+
+
+# ---------------------------------------------------------------- 5. Report.table("teams")
+
+
+def test_report_table_teams_is_the_stored_team_ranking(teamed):
+    from compreport.report import TABLES, Report
+
+    assert "teams" in TABLES
+    comp = teamed.competitions[0]
+    report = Report(teamed)
+    t = report.table("teams")
+    assert [k for k in t.columns] == ["rank", "team", "best", "score", "group", "runs", "marks"]
+    scores = {s.system: s for s in comp.primary.scores}
+    assert [
+        (r["rank"].value, r["team"].value, r["best"].value, r["score"].value, r["runs"].value)
+        for r in t.rows
+    ] == [
+        (x.rank, x.team, x.best_run, scores[x.best_run].score, len(x.runs)) for x in comp.team_ranks
+    ]
+    assert [r["team"].text for r in t.rows] == ["solo", "Beta", "Alpha"]  # no baseline
+    assert t.rows[0]["score"].bold and t.rows[-1]["runs"].text == "2"
+    # every format prints the same cells
+    md = report.to_markdown("teams").splitlines()
+    assert md[0] == "| Rank | Team | Best run | accuracy | Group | Runs | Marks |"
+    for line, r in zip(md[2:], t.rows, strict=True):
+        assert line.split(" | ")[1:3] == [r["team"].text, r["best"].text.replace("_", "\\_")]
+    tex = report.to_latex("teams")
+    assert "\\label{tab:t:t-teams}" in tex
+    body = [x for x in tex.splitlines() if x.count("&") == 5][1:]
+    for line, r in zip(body, t.rows, strict=True):
+        cells = [c.strip() for c in line.removesuffix("\\\\").split("&")]
+        assert cells[0] == r["rank"].text and cells[1] == r["team"].text
+        assert cells[5] == r["runs"].text
+    es = Report(teamed, lang="es")
+    assert es.table("teams").columns["best"] == "Mejor ejecución"
+    assert "Equipos de t ordenados por su mejor ejecución" in es.to_latex("teams")
+
+
+def test_report_table_teams_of_runs_without_teams(tmp_path):
+    """Twin: runs without teams are teams of one, one row each, named after the run; an unknown
+    kind still names every table."""
+    from compreport.errors import InputError
+    from compreport.report import Report
+
+    a = _analysis(["x", "y", "z"])
+    t = Report(a).table("teams")
+    assert [(r["team"].text, r["best"].text, r["runs"].text) for r in t.rows] == [
+        ("z", "z", "1"),
+        ("y", "y", "1"),
+        ("x", "x", "1"),
+    ]
+    with pytest.raises(InputError, match="leaderboard, teams, ci"):
+        Report(a).table("team")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("style", ["ceurart", "ceurart-2col", "sepln", "acl"])
+def test_latex_teams_table_compiles_in_every_style(teamed, tmp_path, style):
+    """The teams' ranking as LaTeX compiles with pdflatex in each style's geometry, with no
+    overfull box, and reads back with every team and best run."""
+    import shutil
+
+    from test_latex import _compile
+
+    from compreport.report import Report
+
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex not installed")
+    hostile = _analysis(
+        ["base", "R&D_50%.run1", "R&D_50%.run2", "{x}$#.run1"],
+        {"R&D_50%.run1": "R&D_50%", "R&D_50%.run2": "R&D_50%", "{x}$#.run1": "{x}$#"},
+        ["base"],
+    )
+    for a, sub in ((teamed, "teamed"), (hostile, "hostile")):
+        (tmp_path / sub).mkdir()
+        tex = Report(a, latex_style=style).to_latex("teams")
+        log, text = _compile(tmp_path / sub, tex, style)
+        assert "Overfull" not in log, [x for x in log.splitlines() if "Overfull" in x]
+        for t in a.competitions[0].team_ranks:
+            assert t.team in text and t.best_run in text, (t.team, text)

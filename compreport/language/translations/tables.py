@@ -107,6 +107,11 @@ ES: dict[str, str] = {
     "precisión de los ítems que etiqueta con la clase, cobertura de los ítems de la clase en la anotación de "
     "referencia, su F$_1$ y los ítems de la clase en la anotación de referencia (soporte); 0 donde no está "
     "definida. Estimaciones puntuales, sin intervalos.",
+    "Teams of {competition} ranked by their best run": "Equipos de {competition} ordenados por su mejor ejecución",
+    " under {metric}: rank among the teams, the team's best run with its score and significance group, and the "
+    "team's number of runs. Baselines are in no team.": " según {metric}: posición entre los equipos, la mejor "
+    "ejecución del equipo con su puntuación y su grupo de significación, y el número de ejecuciones del equipo. "
+    "Las líneas base no pertenecen a ningún equipo.",
     "Differences of {metric} from the best system of {competition}": "Diferencias en {metric} respecto al mejor sistema de {competition}",
     r", {best} (positive: the best is better), with {level}\% {method} bootstrap confidence intervals (not corrected "
     r"for multiple comparisons). Sig.: significantly different from the best, "

@@ -555,6 +555,48 @@ class Renderer:
             parts.append(Part(width(g), body, cap, labels[k]))
         return self._file(parts)
 
+    def team_ranking(self, comp: CompetitionAnalysis) -> str:
+        """The teams' ranking (the stored ``comp.team_ranks``): rank among the teams, team, its
+        best run, that run's primary score (best in bold) and group, and the team's number of
+        runs; rows split by height."""
+        t = model.team_ranking(comp, self.fmt)
+        keys = ("rank", "team", "best", "group", "runs")
+        cells = {k: [escape(r[k].text) for r in t.rows] for k in keys}
+        score = metric_name(comp.primary, True)
+        w = self.style.table_width(
+            [
+                self._col([header(h)] + cells[k])
+                for k, h in (("rank", "Rank"), ("team", "Team"), ("best", "Best run"))
+            ]
+            + [self._num_col([r["score"] for r in t.rows], score)]
+            + [self._col([header(h)] + cells[k]) for k, h in (("group", "Group"), ("runs", "Runs"))]
+        )
+        head = tr("Teams of {competition} ranked by their best run", competition=escape(comp.name))
+        tail = tr(
+            " under {metric}: rank among the teams, the team's best run with its score and "
+            "significance group, and the team's number of runs. Baselines are in no team.",
+            metric=metric_name(comp.primary),
+        )
+
+        def body(rg):
+            return self._render(
+                "teams.tex.j2",
+                metric=score,
+                rows=[
+                    {k: cells[k][i] for k in cells} | {"score": self.cell(t.rows[i]["score"])}
+                    for i in rg
+                ],
+            )
+
+        return self._row_parts(
+            self._row_groups(len(t.rows), head + tail, w),
+            w,
+            head,
+            tail,
+            self.label(f"{comp.id}-teams"),
+            body,
+        )
+
     def per_class(self, comp: CompetitionAnalysis) -> str | None:
         """The best system's per-class precision, recall, F1 and support (the stored
         ``comp.classes``), or None for a competition without them."""
