@@ -336,8 +336,9 @@ def cmd_demo(args) -> int:
 def cmd_validate(args) -> int:
     """``compreport validate``: read the INPUTs and score every system without resampling.
 
-    Prints every warning ``report`` would print (stderr) and, per competition, one ``ok:`` line
-    and its point-score leaderboard (stdout); exit status 0.
+    Prints every warning ``report`` would print (stderr) and, per competition, one ``ok:`` line,
+    the teams it found (:func:`_teams_found`) and its point-score leaderboard (stdout); exit
+    status 0.
     """
     import dataclasses
 
@@ -363,9 +364,32 @@ def cmd_validate(args) -> int:
             f"ok: {scored.id}: {scored.n} items{clusters}, {m} system{'s' if m != 1 else ''}, "
             f"metrics: {', '.join(names)}"
         )
+        _print("  " + printable(_teams_found(scored)))
         for line in _point_leaderboard(analysis):
             _print(line)
     return 0
+
+
+#: ``compreport validate`` names the teams when there are at most this many.
+LISTED_TEAMS = 8
+
+
+def _teams_found(comp) -> str:
+    """The teams and runs of ``comp`` as ``compreport report`` counts them
+    (:func:`~compreport.report.plaintext.teams_line`); when the teams say more than the run names
+    (:func:`~compreport.report.model.shows_teams`) and are at most :data:`LISTED_TEAMS`, the
+    teams follow, best first, each with its number of runs when it has several:
+    ``2 teams, 3 runs: Alpha (2 runs), beta``."""
+    from compreport.report.model import shows_teams
+    from compreport.report.plaintext import teams_line
+
+    line = teams_line(comp)
+    if shows_teams(comp) and len(comp.team_ranks) <= LISTED_TEAMS:
+        line += ": " + ", ".join(
+            t.team if len(t.runs) == 1 else f"{t.team} ({len(t.runs)} runs)"
+            for t in comp.team_ranks
+        )
+    return line
 
 
 def _point_leaderboard(analysis) -> list[str]:

@@ -148,7 +148,7 @@ def test_validate_scores_as_analyze_and_warns_of_the_specs_b(tmp_path, capsys):
     assert main(["validate", str(tmp_path)]) == 0
     out, err = capsys.readouterr()
     assert out.splitlines()[0] == "ok: t: 40 items, 2 systems, metrics: accuracy"
-    board = {line.split()[1]: float(line.split()[2]) for line in out.splitlines()[2:]}
+    board = {line.split()[1]: float(line.split()[2]) for line in out.splitlines()[3:]}
     assert board == {s.system: round(s.score, 4) for s in checked.competition().primary.scores}
     assert re.search(r"B = 5 .* use -B \d+ or more$", err.strip()), err
 

@@ -526,7 +526,8 @@ def test_validate_good_and_bad(tmp_path):
     ]  # then each leaderboard
     assert len(ok) == 2 and all(line.startswith("ok: ") for line in ok), res.stdout
     assert "4 items, 2 systems" in ok[0] and "accuracy" in ok[0]
-    assert res.stdout.splitlines()[1:4] == [
+    assert res.stdout.splitlines()[1:5] == [
+        "  2 teams, 2 runs",
         "  rank  system  accuracy",
         "     1  sysA      0.7500",
         "     1  sysB      0.7500",

@@ -328,7 +328,7 @@ def test_cluster_column_is_not_the_label(tmp_path):
         res = run_cli(tmp_path, "validate", *args)
         assert res.returncode == 0, (args, res.stderr)
         assert "18 items in 6 clusters (column question), 5 systems" in res.stdout, res.stdout
-        board = {line.split()[1]: float(line.split()[2]) for line in res.stdout.splitlines()[2:]}
+        board = {line.split()[1]: float(line.split()[2]) for line in res.stdout.splitlines()[3:]}
         assert board == pytest.approx(truth, abs=5e-5), (args, res.stdout)  # printed to 4 decimals
     res = run_cli(
         tmp_path,
@@ -480,7 +480,7 @@ def test_every_output_states_the_unit(tmp_path):
     assert f"(resampling {unit})" in report.to_latex("ci")
     sheet = team.team_html(analysis, comp, comp.primary.best)
     assert (
-        f"n = 60 items in {unit}, resampled by cluster" in sheet
+        f"n\u00a0=\u00a060 items in {unit}, resampled by cluster" in sheet  # glued relation
         and "Davison and Hinkley, 1997" in sheet
     )
     assert "\\citep{davison1997}" in appendix.methods_latex(

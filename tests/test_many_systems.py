@@ -81,7 +81,7 @@ def test_pairs_go_to_csv_and_a_heat_map_not_to_tables(many):
     page = (out / "crowd" / "report.html").read_text(encoding="utf-8")
     assert "Pairwise p-values" not in page and 'class="matrix"' not in page
     assert 'id="fig-pairs-macro-f1"' in page and 'href="pairs-macro-f1.csv"' in page
-    assert f"With m = {M} systems the {M * (M - 1) // 2} pairs" in page
+    assert f"With m\u00a0=\u00a0{M} systems the {M * (M - 1) // 2} pairs" in page
     assert "Differences from the best" in page  # the comparisons with the best stay in tables
     assert len(comp.primary.pairs) == M * (M - 1) // 2
 

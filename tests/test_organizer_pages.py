@@ -277,13 +277,12 @@ def test_one_competition_overview_does_not_repeat_itself(demo):
     assert ">Challenge<" in page and ">Language<" in page and 'id="workshop-figure"' in page
 
 
-def test_relations_are_glued_in_pdf_pages_only(demo):
+def test_relations_are_glued_in_pdf_and_web_pages(demo):
     comp = demo.competitions[0]
-    pdf_page = htmlreport.competition_html(demo, comp, for_pdf=True)
-    assert "&alpha;\u00a0=\u00a00.05" in pdf_page and "&alpha; = 0.05" not in pdf_page
-    assert "n\u00a0=\u00a01,950" in pdf_page
-    web = htmlreport.competition_html(demo, comp)
-    assert "&alpha; = 0.05" in web
+    for for_pdf in (True, False):
+        page = htmlreport.competition_html(demo, comp, for_pdf=for_pdf)
+        assert "&alpha;\u00a0=\u00a00.05" in page and "&alpha; = 0.05" not in page
+        assert "n\u00a0=\u00a01,950" in page
 
 
 # -------------------------------------------------------------------------- 48 and 150 systems

@@ -223,7 +223,7 @@ LAYOUTS = {
         "markdown": ["rank", None, "score", "mean", "se", "ci_low", "ci_high", "group"],
     },
     "diff-best": {
-        "latex": [None, "ci_low", "diff", "ci_high", "excludes_zero", "p_adjusted", "significant"],
+        "latex": [None, "ci_low", "diff", "ci_high", "p_adjusted", "significant"],
         # the pages show the one p-value behind each verdict (model.DIFF_BEST_SHOWN)
         "html": [None, "diff", "ci_low", "ci_high", "p_adjusted", "significant"],
         "markdown": [
@@ -276,6 +276,7 @@ def test_latex_html_and_markdown_print_the_same_cells(demo):
         page = html.competition_html(demo, comp, report.format)
         lb = report.table("leaderboard", comp.id)
         scores = [f"score:{ma.name}" for ma in comp.metrics]
+        team = ["team"] if lb.extra["teams"] else []  # the team column, when teams say more
         _compare(
             lb,
             _latex_rows(report.to_latex("leaderboard", comp.id)),
@@ -285,10 +286,9 @@ def test_latex_html_and_markdown_print_the_same_cells(demo):
         _compare(
             lb,
             _markdown_rows(report.to_markdown("leaderboard", comp.id)),
-            ["rank", None, *scores, "ci", "group", "marks"],
+            ["rank", None, *team, *scores, "ci", "group", "marks"],
             (comp.id, "leaderboard", "markdown"),
         )
-        team = ["team"] if lb.extra["teams"] else []  # the team column, when teams say more
         ci = 3 + len(team)
         html_rows = [
             [c for i, c in enumerate(row) if i != ci]

@@ -23,7 +23,7 @@ from compreport.stats.results import Analysis
 from compreport.workers import os_error as _os_error
 
 #: Table kinds of :meth:`Report.table`, :meth:`Report.to_latex` and :meth:`Report.to_markdown`.
-TABLES = ("leaderboard", "ci", "diff-best", "pairs", "pvalues", "summary", "legend")
+TABLES = ("leaderboard", "teams", "ci", "diff-best", "pairs", "pvalues", "summary", "legend")
 #: Output formats of :meth:`Report.write` (json is always written).
 FORMATS = ("json", "latex", "html", "pdf")
 #: Figure kinds of :meth:`Report.figure`.
@@ -161,13 +161,13 @@ class Report:
     >>> a = cr.analyze(cr.load("examples/workshop/stance-eu"), bootstrap=200, seed=0)
     >>> r = cr.Report(a, decimals=3)
     >>> print(r.to_markdown("leaderboard"))
-    | Rank | System | macro-F1 | accuracy | CI | Group | Marks |
-    |---:|:---|---:|---:|:---|:---|:---|
-    | 1 | TxertoNLP.02 | **0.689** | **0.696** | \[0.623, 0.746\] | a | best |
-    | 2 | TxertoNLP.01 | 0.664 | **0.696** | \[0.590, 0.720\] | a | tied with best |
-    | 3 | MultiHizkuntza.01 | 0.633 | 0.654 | \[0.558, 0.691\] | a | tied with best |
-    | 4 | Iruñea-HLT.01 | 0.460 | 0.516 | \[0.388, 0.530\] | b |  |
-    | 5 | Iruñea-HLT.02 | 0.351 | 0.407 | \[0.282, 0.407\] | c |  |
+    | Rank | System | Team | macro-F1 | accuracy | CI | Group | Marks |
+    |---:|:---|:---|---:|---:|:---|:---|:---|
+    | 1 | TxertoNLP.02 | TxertoNLP | **0.689** | **0.696** | \[0.623, 0.746\] | a | best |
+    | 2 | TxertoNLP.01 | TxertoNLP | 0.664 | **0.696** | \[0.590, 0.720\] | a | tied with best |
+    | 3 | MultiHizkuntza.01 | MultiHizkuntza | 0.633 | 0.654 | \[0.558, 0.691\] | a | tied ...
+    | 4 | Iruñea-HLT.01 | Iruñea-HLT | 0.460 | 0.516 | \[0.388, 0.530\] | b |  |
+    | 5 | Iruñea-HLT.02 | Iruñea-HLT | 0.351 | 0.407 | \[0.282, 0.407\] | c |  |
     >>> [str(path) for path in r.write("out", "json")]
     ['out/results.json', 'out/stance-eu/leaderboard.md', 'out/stance-eu/leaderboard.csv', ...]
     """
@@ -221,11 +221,12 @@ class Report:
 
         Parameters
         ----------
-        kind : {"leaderboard", "ci", "diff-best", "pairs", "pvalues", "summary", "legend"}
+        kind : {"leaderboard", "teams", "ci", "diff-best", "pairs", "pvalues", "summary", "legend"}
             The leaderboard (every metric's score, the primary metric's interval, group and
-            marks), the ordered intervals of one metric, the differences from the best, the
-            matrix of pairwise differences, every pair's p-values, the summary across
-            competitions, or the legend of the summary's rows.
+            marks), the teams' ranking (each team by its best run:
+            :func:`~compreport.report.model.team_ranking`), the ordered intervals of one metric,
+            the differences from the best, the matrix of pairwise differences, every pair's
+            p-values, the summary across competitions, or the legend of the summary's rows.
         competition : str, optional
             Competition id; may be omitted when the analysis holds one (``summary`` and
             ``legend`` take none).
@@ -240,6 +241,16 @@ class Report:
         ------
         InputError
             An unknown kind, competition or metric.
+
+        Examples
+        --------
+        >>> a = cr.analyze(cr.load("examples/workshop/stance-eu"), bootstrap=0)
+        >>> teams = cr.Report(a).table("teams")
+        >>> for row in teams.rows:
+        ...     print(*(row[k].text for k in ("rank", "team", "best", "score", "runs")))
+        1 TxertoNLP TxertoNLP.02 0.6887 2
+        2 MultiHizkuntza MultiHizkuntza.01 0.6333 1
+        3 Iruñea-HLT Iruñea-HLT.01 0.4596 2
         """
         _choice("kind", kind, TABLES)
         if kind == "summary":
@@ -249,6 +260,8 @@ class Report:
         comp, ma = self._target(competition, metric)
         if kind == "leaderboard":
             return model.leaderboard(comp, self.format)
+        if kind == "teams":
+            return model.team_ranking(comp, self.format)
         build = {
             "ci": model.confidence_intervals,
             "diff-best": model.differences_from_best,
@@ -297,6 +310,8 @@ class Report:
         warn_unset_names(comp)
         if kind == "leaderboard":
             return r.leaderboard(comp)
+        if kind == "teams":
+            return r.team_ranking(comp)
         if kind == "ci":
             return r.confidence_intervals(comp, ma)
         return {

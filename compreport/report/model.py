@@ -262,8 +262,9 @@ def many_systems(comp: CompetitionAnalysis) -> bool:
 
 
 #: Columns of the exported leaderboard (``leaderboard.md``, the terminal summary), in order;
-#: ``score:*`` stands for one column per metric.
-LEADERBOARD_EXPORT = ("rank", "system", "score:*", "ci", "group", "marks")
+#: ``score:*`` stands for one column per metric; ``team`` is shown only when the teams say more
+#: than the run names (:func:`shows_teams`).
+LEADERBOARD_EXPORT = ("rank", "system", "team", "score:*", "ci", "group", "marks")
 
 
 def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
@@ -367,10 +368,12 @@ def team_ranking(comp: CompetitionAnalysis, fmt: Format) -> Table:
 
 
 def export_keys(t: Table) -> list[str]:
-    """The column keys of :data:`LEADERBOARD_EXPORT` in leaderboard ``t``."""
+    """The column keys of :data:`LEADERBOARD_EXPORT` in leaderboard ``t``; ``team`` only when
+    ``t.extra["teams"]`` (:func:`shows_teams`)."""
+    shown = [s for s in LEADERBOARD_EXPORT if s != "team" or t.extra.get("teams")]
     return [
         k
-        for spec in LEADERBOARD_EXPORT
+        for spec in shown
         for k in t.columns
         if k == spec or (spec == "score:*" and k.startswith("score:"))
     ]

@@ -107,11 +107,16 @@ ES: dict[str, str] = {
     "precisión de los ítems que etiqueta con la clase, cobertura de los ítems de la clase en la anotación de "
     "referencia, su F$_1$ y los ítems de la clase en la anotación de referencia (soporte); 0 donde no está "
     "definida. Estimaciones puntuales, sin intervalos.",
+    "Teams of {competition} ranked by their best run": "Equipos de {competition} ordenados por su mejor ejecución",
+    " under {metric}: rank among the teams, the team's best run with its score and significance group, and the "
+    "team's number of runs. Baselines are in no team.": " según {metric}: posición entre los equipos, la mejor "
+    "ejecución del equipo con su puntuación y su grupo de significación, y el número de ejecuciones del equipo. "
+    "Las líneas base no pertenecen a ningún equipo.",
     "Differences of {metric} from the best system of {competition}": "Diferencias en {metric} respecto al mejor sistema de {competition}",
     r", {best} (positive: the best is better), with {level}\% {method} bootstrap confidence intervals (not corrected "
-    r"for multiple comparisons); Excl.~0: the interval excludes zero. Sig.: significantly different from the best, "
+    r"for multiple comparisons). Sig.: significantly different from the best, "
     r"decided by $p$ ({rule}, {alpha}).": r", {best} (diferencia positiva: el mejor es superior), con intervalos de confianza bootstrap al {level}\% "
-    r"por el método {method} (sin corrección por comparaciones múltiples); Excl.~0: el intervalo excluye el cero. Sig.: "
+    r"por el método {method} (sin corrección por comparaciones múltiples). Sig.: "
     r"diferencia significativa con el mejor, decidida por $p$ ({rule}, {alpha}).",
     " $p$ from {draws}, Monte-Carlo standard error at most {se}": " Valores $p$ a partir de {draws}, con un error estándar de Monte Carlo de {se} como máximo",
     " $p$ from {draws}, Monte-Carlo standard error at most below {se}": " Valores $p$ a partir de {draws}, con un error estándar de Monte Carlo inferior a {se}",

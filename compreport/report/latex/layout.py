@@ -284,7 +284,15 @@ STYLES = {
         source=_CEUR_SOURCE + "; 9 pt class, tables at 8.2 pt",
         document=_ceur_document("9pt", True),
         fonts=("libertinus-sans", "lmss8"),
-        **_CEUR,
+        **_CEUR
+        | {
+            "preamble": (
+                *_CEUR["preamble"],
+                r"\ifcsname c@dblbotnumber\endcsname\setcounter{dblbotnumber}{0}\fi% page-wide "
+                r"tables on top, as LaTeX sets them: at a page's foot (stfloats, which ceurart "
+                r"loads) one would come after the column tables that follow it",
+            )
+        },
     ),
     "sepln": Style(
         "sepln",

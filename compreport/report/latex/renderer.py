@@ -555,6 +555,48 @@ class Renderer:
             parts.append(Part(width(g), body, cap, labels[k]))
         return self._file(parts)
 
+    def team_ranking(self, comp: CompetitionAnalysis) -> str:
+        """The teams' ranking (the stored ``comp.team_ranks``): rank among the teams, team, its
+        best run, that run's primary score (best in bold) and group, and the team's number of
+        runs; rows split by height."""
+        t = model.team_ranking(comp, self.fmt)
+        keys = ("rank", "team", "best", "group", "runs")
+        cells = {k: [escape(r[k].text) for r in t.rows] for k in keys}
+        score = metric_name(comp.primary, True)
+        w = self.style.table_width(
+            [
+                self._col([header(h)] + cells[k])
+                for k, h in (("rank", "Rank"), ("team", "Team"), ("best", "Best run"))
+            ]
+            + [self._num_col([r["score"] for r in t.rows], score)]
+            + [self._col([header(h)] + cells[k]) for k, h in (("group", "Group"), ("runs", "Runs"))]
+        )
+        head = tr("Teams of {competition} ranked by their best run", competition=escape(comp.name))
+        tail = tr(
+            " under {metric}: rank among the teams, the team's best run with its score and "
+            "significance group, and the team's number of runs. Baselines are in no team.",
+            metric=metric_name(comp.primary),
+        )
+
+        def body(rg):
+            return self._render(
+                "teams.tex.j2",
+                metric=score,
+                rows=[
+                    {k: cells[k][i] for k in cells} | {"score": self.cell(t.rows[i]["score"])}
+                    for i in rg
+                ],
+            )
+
+        return self._row_parts(
+            self._row_groups(len(t.rows), head + tail, w),
+            w,
+            head,
+            tail,
+            self.label(f"{comp.id}-teams"),
+            body,
+        )
+
     def per_class(self, comp: CompetitionAnalysis) -> str | None:
         """The best system's per-class precision, recall, F1 and support (the stored
         ``comp.classes``), or None for a competition without them."""
@@ -625,7 +667,6 @@ class Renderer:
                 self._num_col([r[k] for r in sel], header(h))
                 for k, h in (("ci_low", "LCI"), ("diff", "Diff."), ("ci_high", "UCI"))
             ] + [
-                self._col(["Excl.~0"] + [escape(r["excludes_zero"].text) for r in sel]),
                 self._num_col([r["p_adjusted"] for r in sel], "$p$"),
                 self._col(["Sig."] + [escape(r["significant"].text) for r in sel]),
             ]
@@ -653,9 +694,8 @@ class Renderer:
         )
         tail = tr(
             ", {best} (positive: the best is better), with {level}\\% {method} bootstrap "
-            "confidence intervals (not corrected for multiple comparisons); Excl.~0: the interval "
-            "excludes zero. Sig.: significantly different from the best, decided by $p$ ({rule}, "
-            "{alpha}).",
+            "confidence intervals (not corrected for multiple comparisons). Sig.: significantly "
+            "different from the best, decided by $p$ ({rule}, {alpha}).",
             best=escape(ma.best),
             level=level(s, self.opt.decimal_comma),
             method=ci_method(s.ci_method),
@@ -673,7 +713,6 @@ class Renderer:
                         "low": self.cell(t.rows[i]["ci_low"]),
                         "diff": self.cell(t.rows[i]["diff"]),
                         "high": self.cell(t.rows[i]["ci_high"]),
-                        "excludes": escape(t.rows[i]["excludes_zero"].text),
                         "p": self.cell(t.rows[i]["p_adjusted"]),
                         "significant": escape(t.rows[i]["significant"].text),
                     }

@@ -144,19 +144,22 @@ _RELATION = re.compile(
     r"(?<![\w&#])(α|&alpha;|[pnmBRδ]|\))[ \u00a0]+(=|&lt;|<|≤|&le;|≥|&ge;)[ \u00a0]+"
     r"(?=[\d(<&−-])"
 )
-#: Markup and text: the text between tags is what :func:`glue_relations` edits.
-_TAG = re.compile(r"(<[^>]*>)")
+#: Markup and text: the text between tags is what :func:`glue_relations` edits; a ``<style>`` or
+#: ``<script>`` element and a comment are markup as a whole.
+_TAG = re.compile(r"(<(?:style|script)\b.*?</(?:style|script)\s*>|<!--.*?-->|<[^>]*>)", re.S | re.I)
 
 
 def glue_relations(page: str) -> str:
-    """``page`` with a no-break space on both sides of each relation in its text (outside tags and
-    their attributes), so that ``α = 0.05`` or ``p < 0.0001`` never breaks across lines of a PDF
-    report (the ``for_pdf`` competition and overview pages).
+    """``page`` with a no-break space on both sides of each relation in its text (outside tags,
+    their attributes, styles, scripts and comments), so that ``α = 0.05`` or ``p < 0.0001`` never
+    breaks across lines, in the browser as in the PDF (:func:`render` applies it to every page).
 
     Examples
     --------
     >>> glue_relations('<p title="a = 1">at &alpha; = 0.05, p &lt; 0.0001</p>') == (
     ...     '<p title="a = 1">at &alpha;\u00a0=\u00a00.05, p\u00a0&lt;\u00a00.0001</p>')
+    True
+    >>> glue_relations('<style>p = 1</style>p = 1') == '<style>p = 1</style>p\u00a0=\u00a01'
     True
     """
     parts = _TAG.split(page)
@@ -165,8 +168,8 @@ def glue_relations(page: str) -> str:
 
 
 def render(template: str, **context) -> str:
-    """Render one template of ``templates/html``."""
-    return environment().get_template(template).render(**context)
+    """Render one template of ``templates/html``, its relations glued (:func:`glue_relations`)."""
+    return glue_relations(environment().get_template(template).render(**context))
 
 
 @cache
@@ -457,14 +460,13 @@ def competition_html(
     the provenance. The raw and other corrected p-values are in the CSV exports and the LaTeX
     appendix.
     ``for_pdf``: no link back to the overview, wide matrices split in blocks of columns,
-    relations glued (:func:`glue_relations`), no ``<style>``, figures as images, U+200B for
+    no ``<style>``, figures as images, U+200B for
     ``<wbr>`` (see the module's notes).
     """
-    page = render(
+    return render(
         "competition.html",
         **competition_context(analysis, comp, fmt or model.Format(), gallery, for_pdf=for_pdf),
     )
-    return glue_relations(page) if for_pdf else page
 
 
 def _runs(items: list, key) -> list[list]:
@@ -592,7 +594,7 @@ def index_html(
         if gallery is not None and len(analysis.competitions) > 1
         else None
     )
-    page = render(
+    return render(
         "index.html",
         for_pdf=for_pdf,
         settings=analysis.settings,
@@ -607,7 +609,6 @@ def index_html(
         ties_words=prose.ties_family(analysis.settings),
         not_verdicts=prose.ties_are_not_verdicts(analysis.settings),
     )
-    return glue_relations(page) if for_pdf else page
 
 
 def _write(path: Path, text: str) -> Path:
