@@ -233,6 +233,62 @@ def test_diff_plot_draws_a_significant_verdict_green_twin():
     assert _diff_colours_match_the_stored_verdicts(comp, comp.primary) == {True}
 
 
+def _points_by_verdict(fig) -> dict:
+    """``{gid: (marker, face colour, edge colour, y values)}`` of the difference figure's points."""
+    return {
+        line.get_gid(): (
+            line.get_marker(),
+            to_rgba(line.get_markerfacecolor()),
+            to_rgba(line.get_color()),
+            list(line.get_ydata()),
+        )
+        for line in fig.axes[0].lines
+        if (line.get_gid() or "").startswith("diff-")
+    }
+
+
+def test_diff_plot_verdicts_have_their_own_marker_in_points_and_legend():
+    """Each verdict (significant, tied, not tested) has a marker shape and a colour of its own, in
+    the legend and in the points, so that a grey-scale print tells them apart; each point is drawn
+    with the marker of its stored verdict (a not-tested comparison: B = 0 gives no verdict)."""
+    rng = np.random.default_rng(12)
+    n = 400
+    gold = rng.integers(0, 2, n)
+    preds = [np.where(rng.random(n) < acc, gold, 1 - gold) for acc in (0.9, 0.89, 0.7, 0.6)]
+    comp = analyze_competition(
+        make_competition(gold, preds, cid="marks"),
+        Settings(bootstrap=400, refine=False),
+        progress=False,
+    )
+    metric = comp.primary
+    assert {c.significant for c in metric.vs_best} == {True, False}
+    untested = replace(
+        metric,
+        vs_best=[replace(metric.vs_best[-1], significant=None), *metric.vs_best[:-1]],
+    )
+    for case in (metric, untested):
+        fig = figures.diff_plot(comp, case)
+        points = _points_by_verdict(fig)
+        for row, c in enumerate(case.vs_best):
+            look = figures.VERDICT_LOOK[c.significant]
+            marker, face, edge, ys = points[f"diff-{look.what}"]
+            assert row in ys and marker == look.marker and edge == to_rgba(look.color), c
+            assert face == to_rgba(look.face)
+        handles = fig.legends[0].legend_handles
+        labels = [t.get_text() for t in fig.legends[0].get_texts()]
+        shown = sorted({c.significant for c in case.vs_best}, key=str)
+        assert len(handles) == len(shown)
+        looks = {
+            figures.VERDICT_LOOK[v].label: figures.VERDICT_LOOK[v] for v in (True, False, None)
+        }
+        for handle, label in zip(handles, labels):
+            assert handle.get_marker() == looks[label].marker, label
+            assert to_rgba(handle.get_color()) == to_rgba(looks[label].color), label
+        assert len({h.get_marker() for h in handles}) == len(handles)
+        assert len({to_rgba(h.get_color()) for h in handles}) == len(handles)
+    assert len({look.marker for look in figures.VERDICT_LOOK.values()}) == 3
+
+
 def test_ci_plot_rows_best_first_and_baselines_distinct(demo):
     comp = next(c for c in demo.competitions if c.baselines)
     metric = comp.primary
