@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import textwrap
 import warnings
 import xml.etree.ElementTree as ET
 from dataclasses import replace
@@ -22,7 +23,7 @@ from matplotlib.colors import to_rgba  # noqa: E402
 from compreport.errors import InputError  # noqa: E402
 from compreport.inputs.spec import Options, load_inputs, slug  # noqa: E402
 from compreport.report.figures import gallery as figures  # noqa: E402
-from compreport.report.figures import style  # noqa: E402
+from compreport.report.figures import style, workshop  # noqa: E402
 from compreport.report.figures.workshop import workshop_plot  # noqa: E402
 from compreport.report.metricnames import metric_label  # noqa: E402
 from compreport.report.model import Format  # noqa: E402
@@ -140,8 +141,12 @@ def test_svg_is_xml_with_every_system_name_as_text(drawn, written):
             texts = svg_texts(svg)
             for system in comp.systems:
                 assert system in texts, (comp.id, system)
-        texts = svg_texts((out / "summary" / "competitiveness.svg").read_text(encoding="utf-8"))
-        assert any(t.startswith(comp.name) for t in texts)
+    # the workshop figure: each competition's label, on one line or two, as text
+    texts = svg_texts((out / "summary" / "competitiveness.svg").read_text(encoding="utf-8"))
+    labels = workshop.workshop_labels(demo)
+    assert_competition_labels(labels, demo)
+    for label in labels:
+        assert all(line in texts for line in label.split("\n")), (label, texts)
 
 
 def test_png_is_200_dpi(demo, tmp_path):
@@ -489,6 +494,22 @@ def test_figures_from_results_json_skip_distributions(demo, tmp_path):
     assert figures.write_figures(Analysis(back.settings, [comp]), tmp_path, formats=("svg",))
 
 
+def assert_competition_labels(labels: list[str], analysis: Analysis) -> None:
+    """The workshop figure's row labels are ``name (metric)`` of the competitions in order, on one
+    line or two of at most WORKSHOP_LINE_CHARS characters; one that two lines cannot hold keeps
+    its first words and its last (the metric) around "…"."""
+    line = workshop.WORKSHOP_LINE_CHARS
+    assert len(labels) == len(analysis.competitions)
+    for label, comp in zip(labels, analysis.competitions):
+        full = f"{comp.name} ({metric_label(comp.primary)})"
+        lines = label.split("\n")
+        assert len(lines) <= 2 and all(len(x) <= line for x in lines), label
+        if " ".join(lines) != full:
+            head, tail = lines
+            assert head.endswith("…") and full.startswith(head[:-1]) and full.endswith(tail)
+            assert len(textwrap.wrap(full, line)) > 2, label
+
+
 def test_facets_and_workshop(demo, hostile):
     single = replace(demo.competitions[0], metrics=demo.competitions[0].metrics[:1])
     assert figures.facet_plot(single) is None
@@ -512,7 +533,7 @@ def test_facets_and_workshop(demo, hostile):
     ws = workshop_plot(demo)
     assert len(ws.axes) == 4
     labels = [t.get_text() for t in ws.axes[0].get_yticklabels()]
-    assert labels == [f"{c.name} ({metric_label(c.primary)})" for c in demo.competitions]
+    assert_competition_labels(labels, demo)
     ties = next(
         c
         for ax in ws.axes
@@ -993,6 +1014,98 @@ def test_figure_text_is_at_least_7_pt_where_it_is_placed(m, parts, tmp_path):
     # aside); the pairs heat map stands for the pair tables from MANY_SYSTEMS on
     assert min(pitches) >= 0.17 and max(pitches) <= 0.23, (min(pitches), max(pitches))
     assert ("pairs-macro-f1" in built) == (m > 25)
+
+
+def workshop_analysis(k: int, seed: int = 0) -> Analysis:
+    """``k`` small competitions with long names (50-60 characters), three to six systems each, a
+    classification metric or (every fifth) an error metric whose PPI is in metric units."""
+    rng = np.random.default_rng(seed)
+    settings = Settings(bootstrap=20, refine=False)
+    n = 60
+    done = []
+    for i in range(k):
+        m = 3 + i % 4
+        gold = rng.integers(0, 3, n)
+        if i % 5 == 4:
+            preds = [gold + rng.normal(0, 0.5 + j, n).round(2) for j in range(m)]
+            metric = "mae"
+        else:
+            preds = [np.where(rng.random(n) < 0.5 + 0.4 * j / m, gold, 2 - gold) for j in range(m)]
+            metric = ("accuracy", "macro_f1", "micro_f1", "weighted_f1")[i % 4]
+        comp = make_competition(gold, preds, metrics=[metric], cid=f"task{i:02d}")
+        comp.name = f"Shared task {i:02d} of the workshop, subtask {'ABCD'[i % 4]} (Spanish)"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # B too small for the corrections
+            done.append(analyze_competition(comp, settings, progress=False))
+    return Analysis(settings, done)
+
+
+@pytest.mark.parametrize("k, parts", [(1, 1), (8, 1), (40, 3)])
+def test_workshop_figure_is_placed_at_its_natural_size(k, parts, tmp_path):
+    """With 1, 8 and 40 competitions of long names, the workshop figure is no wider than the
+    narrowest LaTeX text and no taller than the report PDF's figure box and 0.8 of every LaTeX
+    style's text height, so it is placed at 100 % (never shrunk), its smallest text 8 pt; it has a
+    fixed height per competition, a figure of more competitions than one holds is split into parts
+    that share their x-axes and name their competitions, and every value stays inside its panel.
+    The natural size is the written PDF's page."""
+    from matplotlib.text import Text
+
+    from compreport.report.latex.layout import STYLES
+
+    analysis = workshop_analysis(k)
+    gallery = figures.Gallery(analysis)
+    stems = gallery.summary_stems()
+    assert len(stems) == parts
+    assert stems == (
+        ["competitiveness"]
+        if parts == 1
+        else [f"competitiveness-part{i}" for i in range(1, parts + 1)]
+    )
+    builds = {stem: build for folder, stem, build in gallery._builders() if folder == "summary"}
+    assert list(builds) == stems
+    for stem, build in builds.items():  # as Gallery.render writes them
+        figures.save(build(), tmp_path / "summary" / stem, ("pdf",))
+    shown, limits, pitches = [], [], []
+    for stem in stems:
+        w, h = media_box(tmp_path / "summary" / f"{stem}.pdf")
+        assert w <= style.MAX_WIDTH_IN * 72 and w <= REPORT_PDF_BOX[0], (stem, w)
+        assert h <= REPORT_PDF_BOX[1], (stem, h)
+        for lay in STYLES.values():
+            width = lay.textwidth if lay.twocolumn else lay.columnwidth
+            assert min(width / w, 0.8 * lay.textheight / h) >= 1, (stem, lay.name, w, h)
+        fig = builds[stem]()
+        assert smallest_text_pt(fig) >= 8, stem
+        with matplotlib.rc_context(style.RC):
+            fig.fix_layout()
+            fig.draw_without_rendering()
+        renderer = fig.canvas.get_renderer()
+        panels = fig.axes
+        assert len(panels) == 4
+        rows = len(panels[0].get_yticks())
+        assert rows <= workshop.workshop_rows(analysis)
+        pitches.append(panels[0].get_position().height * fig.get_figheight() / rows)
+        shown += [t.get_text() for t in panels[0].get_yticklabels()]
+        limits.append([ax.get_xlim() for ax in panels])
+        boxes = sorted(
+            (t.get_window_extent(renderer) for t in panels[0].get_yticklabels()),
+            key=lambda b: b.y0,
+        )
+        assert all(b.y1 <= nxt.y0 + 0.5 for b, nxt in zip(boxes, boxes[1:]))  # no overlap
+        for ax in panels:
+            box = ax.get_window_extent(renderer)
+            values = [t for t in ax.texts if isinstance(t, Text)]
+            assert len(values) == rows
+            for t in values:
+                extent = t.get_window_extent(renderer)
+                assert box.x0 <= extent.x0 and extent.x1 <= box.x1 + 0.5, (stem, t.get_text())
+        if parts > 1:
+            first, last = {"1": (1, 14), "2": (15, 27), "3": (28, 40)}[stem[-1]]
+            assert f"(competitions {first}–{last} of {k})" in fig._suptitle.get_text()
+        fig.clear()
+    assert_competition_labels(shown, analysis)
+    assert all(lim == limits[0] for lim in limits)  # the parts share their x-axes
+    # names of 50-60 characters take two lines: 0.3 in a row (constrained layout's slack aside)
+    assert min(pitches) >= 0.27 and max(pitches) <= 0.33, pitches
 
 
 def test_parts_of_a_split_figure_share_their_x_axis_and_name_their_rows():

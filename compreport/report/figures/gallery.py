@@ -65,7 +65,7 @@ from compreport.report.figures.style import (
     set_system_ticks,
     styled,
 )
-from compreport.report.figures.workshop import workshop_plot
+from compreport.report.figures.workshop import workshop_plot, workshop_rows
 from compreport.report.metricnames import metric_label, metric_title
 from compreport.report.model import Format, many_systems
 from compreport.report.naming import metric_stems
@@ -560,7 +560,21 @@ class Gallery:
         for comp in self.analysis.competitions:
             for stem, build in figure_builders(comp, s.level, s.test):
                 yield comp.id, stem, build
-        yield "summary", "competitiveness", functools.partial(workshop_plot, self.analysis)
+        for stem, rows in _parts(
+            "competitiveness", len(self.analysis.competitions), workshop_rows(self.analysis)
+        ):
+            yield "summary", stem, functools.partial(workshop_plot, self.analysis, rows=rows)
+
+    def summary_stems(self) -> list[str]:
+        """The stems of the workshop figure: ``competitiveness``, or its parts
+        (``competitiveness-part1``, ...) when the competitions are more than one figure holds
+        (:func:`~compreport.report.figures.workshop.workshop_rows`)."""
+        return [
+            stem
+            for stem, _ in _parts(
+                "competitiveness", len(self.analysis.competitions), workshop_rows(self.analysis)
+            )
+        ]
 
     def stems(self, comp: CompetitionAnalysis) -> list[str]:
         """The stems of one competition's figures, in drawing order."""
@@ -576,8 +590,8 @@ class Gallery:
         progress: bool = False,
     ) -> list[Path]:
         """Draw every figure once: write ``out/<folder>/figures/<stem>.<fmt>`` (the workshop figure
-        as ``out/summary/competitiveness.<fmt>``) for each of ``formats``, and keep its SVG text
-        when ``svg``. Figures are drawn by up to ``jobs`` worker processes
+        as ``out/summary/<stem>.<fmt>``, :meth:`summary_stems`) for each of ``formats``, and keep
+        its SVG text when ``svg``. Figures are drawn by up to ``jobs`` worker processes
         (:func:`compreport.workers.run_tasks`; the files do not depend on it). Returns the paths
         written."""
         from compreport.workers import run_tasks
