@@ -538,9 +538,10 @@ def test_facets_and_workshop(demo, hostile):
         c
         for ax in ws.axes
         for c in ax.containers
-        if c.patches[0].get_gid() == "workshop-ties-of-pairs"
+        if c.patches[0].get_gid() == "workshop-ties-of-pairs-1"
     )
-    for comp, bar in zip(demo.competitions, ties.patches):
+    for i, (comp, bar) in enumerate(zip(demo.competitions, ties.patches), 1):
+        assert bar.get_gid() == f"workshop-ties-of-pairs-{i}"
         cp = comp.primary.competitiveness
         assert bar.get_width() == pytest.approx(
             100 * cp["ties"]["none"] / cp["possible_comparisons"]
@@ -1106,6 +1107,28 @@ def test_workshop_figure_is_placed_at_its_natural_size(k, parts, tmp_path):
     assert all(lim == limits[0] for lim in limits)  # the parts share their x-axes
     # names of 50-60 characters take two lines: 0.3 in a row (constrained layout's slack aside)
     assert min(pitches) >= 0.27 and max(pitches) <= 0.33, pitches
+
+
+@pytest.mark.parametrize("k, parts", [(8, 1), (40, 3)])
+def test_overview_page_shows_every_part_of_the_workshop_figure(k, parts):
+    """The overview page (index.html) shows the workshop figure whole, or its parts one after the
+    other in order, each SVG with ids of its own."""
+    import re
+
+    from compreport.report.pages import html
+
+    analysis = workshop_analysis(k)
+    page = html.index_html(analysis, gallery=figures.Gallery(analysis))
+    section = page[page.index('id="workshop-figure"') :]
+    section = section[: section.index("</section>")]
+    assert section.count("<svg") == parts
+    notes = re.findall(r"\(competitions (\d+)–(\d+) of \d+\)", section)
+    if parts > 1:
+        assert [int(a) for a, _ in notes] == [1, 15, 28] and notes[-1][1] == str(k)
+    else:
+        assert not notes
+    ids = re.findall(r'\sid="([^"]+)"', section)
+    assert len(ids) == len(set(ids))
 
 
 def test_parts_of_a_split_figure_share_their_x_axis_and_name_their_rows():

@@ -181,7 +181,8 @@ def workshop_plot(analysis: Analysis, *, rows: slice | None = None) -> Figure | 
     """Competitiveness of every competition (primary metric): CV, |win − med|, PPI, share of ties.
 
     Four panels of horizontal bars, one bar per competition (in analysis order, first at top), each
-    bar's value written beside it. Share of ties = ``ties["none"] / possible_comparisons``
+    bar's value written beside it; the bar of the i-th competition (from 1) has the gid
+    ``workshop-<panel title's slug>-<i>``. Share of ties = ``ties["none"] / possible_comparisons``
     (unadjusted p >= alpha), in percent. PPI bars are drawn only where ``ppi_unit`` is
     ``"percent"``; a PPI in metric units (an error metric, say) is written as a number with its
     metric name, not drawn on the percent scale. Undefined values (one system, no ideal) are
@@ -218,9 +219,9 @@ def workshop_plot(analysis: Analysis, *, rows: slice | None = None) -> Figure | 
     for ax, (title, xlabel, got_all), color in zip(axes, _panels(analysis), colors):
         got = got_all[rows] if rows is not None else got_all
         num = np.array([np.nan if v is None else float(v) for v, _ in got], dtype=float)
-        ax.barh(
-            y, np.nan_to_num(num, nan=0.0), height=0.62, color=color, gid=f"workshop-{slug(title)}"
-        )
+        bars = ax.barh(y, np.nan_to_num(num, nan=0.0), height=0.62, color=color)
+        for row, bar in zip(range(len(every))[rows or slice(None)], bars):
+            bar.set_gid(f"workshop-{slug(title)}-{row + 1}")  # unique in the overview page
         right = _x_limit([(v, _text_in(renderer, text, 8)) for v, text in got_all], panel_in)
         ax.set_xlim(0, right)
         gap = right * _GAP_IN / panel_in
