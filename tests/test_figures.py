@@ -1195,3 +1195,42 @@ def test_report_pdf_shows_the_figures_at_their_size(tmp_path):
     placed = heights(report, "ordered")
     assert natural and len(placed) >= 4  # two parts of two metrics
     assert min(placed) / natural[0] >= 0.95, (placed, natural)
+
+
+@pytest.mark.slow
+def test_overview_pdf_shows_the_workshop_figure_at_its_size(tmp_path):
+    """In a real overview PDF (WeasyPrint) of 40 competitions, the words of the workshop figure's
+    three parts have the height they have in the figures' own PDFs: placed at 100 %, not shrunk
+    (word boxes of ``pdftotext -bbox``)."""
+    import re
+
+    from compreport.report.model import Format
+    from compreport.report.pages import pdf as pdf_pages
+
+    pdftotext = shutil.which("pdftotext")
+    if pdftotext is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    pytest.importorskip("weasyprint")
+    analysis = workshop_analysis(40)
+    gallery = figures.Gallery(analysis)
+    for folder, stem, build in gallery._builders():
+        if folder == "summary":
+            figures.save(build(), tmp_path / "summary" / stem, ("pdf",))
+    overview = pdf_pages.write_overview(analysis, Format(), gallery, tmp_path / "overview.pdf")
+
+    def heights(pdf: Path, word: str) -> list[float]:
+        text = subprocess.run(
+            [pdftotext, "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True
+        ).stdout
+        return [
+            float(y1) - float(y0)
+            for y0, y1 in re.findall(
+                r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">' + word + "<", text
+            )
+        ]
+
+    # "unadjusted" is the 8 pt axis label of each part's last panel, nowhere else in the page
+    natural = heights(tmp_path / "summary" / "competitiveness-part1.pdf", "unadjusted")
+    placed = heights(overview, "unadjusted")
+    assert natural and len(placed) == 3, (natural, placed)
+    assert min(placed) / natural[0] >= 0.95, (placed, natural)
