@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import textwrap
 import warnings
 import xml.etree.ElementTree as ET
 from dataclasses import replace
@@ -22,7 +23,7 @@ from matplotlib.colors import to_rgba  # noqa: E402
 from compreport.errors import InputError  # noqa: E402
 from compreport.inputs.spec import Options, load_inputs, slug  # noqa: E402
 from compreport.report.figures import gallery as figures  # noqa: E402
-from compreport.report.figures import style  # noqa: E402
+from compreport.report.figures import style, workshop  # noqa: E402
 from compreport.report.figures.workshop import workshop_plot  # noqa: E402
 from compreport.report.metricnames import metric_label  # noqa: E402
 from compreport.report.model import Format  # noqa: E402
@@ -140,8 +141,12 @@ def test_svg_is_xml_with_every_system_name_as_text(drawn, written):
             texts = svg_texts(svg)
             for system in comp.systems:
                 assert system in texts, (comp.id, system)
-        texts = svg_texts((out / "summary" / "competitiveness.svg").read_text(encoding="utf-8"))
-        assert any(t.startswith(comp.name) for t in texts)
+    # the workshop figure: each competition's label, on one line or two, as text
+    texts = svg_texts((out / "summary" / "competitiveness.svg").read_text(encoding="utf-8"))
+    labels = workshop.workshop_labels(demo)
+    assert_competition_labels(labels, demo)
+    for label in labels:
+        assert all(line in texts for line in label.split("\n")), (label, texts)
 
 
 def test_png_is_200_dpi(demo, tmp_path):
@@ -231,6 +236,62 @@ def test_diff_plot_draws_a_significant_verdict_green_twin():
     )
     assert all(x.significant for x in comp.primary.vs_best)
     assert _diff_colours_match_the_stored_verdicts(comp, comp.primary) == {True}
+
+
+def _points_by_verdict(fig) -> dict:
+    """``{gid: (marker, face colour, edge colour, y values)}`` of the difference figure's points."""
+    return {
+        line.get_gid(): (
+            line.get_marker(),
+            to_rgba(line.get_markerfacecolor()),
+            to_rgba(line.get_color()),
+            list(line.get_ydata()),
+        )
+        for line in fig.axes[0].lines
+        if (line.get_gid() or "").startswith("diff-")
+    }
+
+
+def test_diff_plot_verdicts_have_their_own_marker_in_points_and_legend():
+    """Each verdict (significant, tied, not tested) has a marker shape and a colour of its own, in
+    the legend and in the points, so that a grey-scale print tells them apart; each point is drawn
+    with the marker of its stored verdict (a not-tested comparison: B = 0 gives no verdict)."""
+    rng = np.random.default_rng(12)
+    n = 400
+    gold = rng.integers(0, 2, n)
+    preds = [np.where(rng.random(n) < acc, gold, 1 - gold) for acc in (0.9, 0.89, 0.7, 0.6)]
+    comp = analyze_competition(
+        make_competition(gold, preds, cid="marks"),
+        Settings(bootstrap=400, refine=False),
+        progress=False,
+    )
+    metric = comp.primary
+    assert {c.significant for c in metric.vs_best} == {True, False}
+    untested = replace(
+        metric,
+        vs_best=[replace(metric.vs_best[-1], significant=None), *metric.vs_best[:-1]],
+    )
+    for case in (metric, untested):
+        fig = figures.diff_plot(comp, case)
+        points = _points_by_verdict(fig)
+        for row, c in enumerate(case.vs_best):
+            look = figures.VERDICT_LOOK[c.significant]
+            marker, face, edge, ys = points[f"diff-{look.what}"]
+            assert row in ys and marker == look.marker and edge == to_rgba(look.color), c
+            assert face == to_rgba(look.face)
+        handles = fig.legends[0].legend_handles
+        labels = [t.get_text() for t in fig.legends[0].get_texts()]
+        shown = sorted({c.significant for c in case.vs_best}, key=str)
+        assert len(handles) == len(shown)
+        looks = {
+            figures.VERDICT_LOOK[v].label: figures.VERDICT_LOOK[v] for v in (True, False, None)
+        }
+        for handle, label in zip(handles, labels):
+            assert handle.get_marker() == looks[label].marker, label
+            assert to_rgba(handle.get_color()) == to_rgba(looks[label].color), label
+        assert len({h.get_marker() for h in handles}) == len(handles)
+        assert len({to_rgba(h.get_color()) for h in handles}) == len(handles)
+    assert len({look.marker for look in figures.VERDICT_LOOK.values()}) == 3
 
 
 def test_ci_plot_rows_best_first_and_baselines_distinct(demo):
@@ -433,6 +494,22 @@ def test_figures_from_results_json_skip_distributions(demo, tmp_path):
     assert figures.write_figures(Analysis(back.settings, [comp]), tmp_path, formats=("svg",))
 
 
+def assert_competition_labels(labels: list[str], analysis: Analysis) -> None:
+    """The workshop figure's row labels are ``name (metric)`` of the competitions in order, on one
+    line or two of at most WORKSHOP_LINE_CHARS characters; one that two lines cannot hold keeps
+    its first words and its last (the metric) around "…"."""
+    line = workshop.WORKSHOP_LINE_CHARS
+    assert len(labels) == len(analysis.competitions)
+    for label, comp in zip(labels, analysis.competitions):
+        full = f"{comp.name} ({metric_label(comp.primary)})"
+        lines = label.split("\n")
+        assert len(lines) <= 2 and all(len(x) <= line for x in lines), label
+        if " ".join(lines) != full:
+            head, tail = lines
+            assert head.endswith("…") and full.startswith(head[:-1]) and full.endswith(tail)
+            assert len(textwrap.wrap(full, line)) > 2, label
+
+
 def test_facets_and_workshop(demo, hostile):
     single = replace(demo.competitions[0], metrics=demo.competitions[0].metrics[:1])
     assert figures.facet_plot(single) is None
@@ -456,14 +533,15 @@ def test_facets_and_workshop(demo, hostile):
     ws = workshop_plot(demo)
     assert len(ws.axes) == 4
     labels = [t.get_text() for t in ws.axes[0].get_yticklabels()]
-    assert labels == [f"{c.name} ({metric_label(c.primary)})" for c in demo.competitions]
+    assert_competition_labels(labels, demo)
     ties = next(
         c
         for ax in ws.axes
         for c in ax.containers
-        if c.patches[0].get_gid() == "workshop-ties-of-pairs"
+        if c.patches[0].get_gid() == "workshop-ties-of-pairs-1"
     )
-    for comp, bar in zip(demo.competitions, ties.patches):
+    for i, (comp, bar) in enumerate(zip(demo.competitions, ties.patches), 1):
+        assert bar.get_gid() == f"workshop-ties-of-pairs-{i}"
         cp = comp.primary.competitiveness
         assert bar.get_width() == pytest.approx(
             100 * cp["ties"]["none"] / cp["possible_comparisons"]
@@ -939,6 +1017,120 @@ def test_figure_text_is_at_least_7_pt_where_it_is_placed(m, parts, tmp_path):
     assert ("pairs-macro-f1" in built) == (m > 25)
 
 
+def workshop_analysis(k: int, seed: int = 0) -> Analysis:
+    """``k`` small competitions with long names (50-60 characters), three to six systems each, a
+    classification metric or (every fifth) an error metric whose PPI is in metric units."""
+    rng = np.random.default_rng(seed)
+    settings = Settings(bootstrap=20, refine=False)
+    n = 60
+    done = []
+    for i in range(k):
+        m = 3 + i % 4
+        gold = rng.integers(0, 3, n)
+        if i % 5 == 4:
+            preds = [gold + rng.normal(0, 0.5 + j, n).round(2) for j in range(m)]
+            metric = "mae"
+        else:
+            preds = [np.where(rng.random(n) < 0.5 + 0.4 * j / m, gold, 2 - gold) for j in range(m)]
+            metric = ("accuracy", "macro_f1", "micro_f1", "weighted_f1")[i % 4]
+        comp = make_competition(gold, preds, metrics=[metric], cid=f"task{i:02d}")
+        comp.name = f"Shared task {i:02d} of the workshop, subtask {'ABCD'[i % 4]} (Spanish)"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # B too small for the corrections
+            done.append(analyze_competition(comp, settings, progress=False))
+    return Analysis(settings, done)
+
+
+@pytest.mark.parametrize("k, parts", [(1, 1), (8, 1), (40, 3)])
+def test_workshop_figure_is_placed_at_its_natural_size(k, parts, tmp_path):
+    """With 1, 8 and 40 competitions of long names, the workshop figure is no wider than the
+    narrowest LaTeX text and no taller than the report PDF's figure box and 0.8 of every LaTeX
+    style's text height, so it is placed at 100 % (never shrunk), its smallest text 8 pt; it has a
+    fixed height per competition, a figure of more competitions than one holds is split into parts
+    that share their x-axes and name their competitions, and every value stays inside its panel.
+    The natural size is the written PDF's page."""
+    from matplotlib.text import Text
+
+    from compreport.report.latex.layout import STYLES
+
+    analysis = workshop_analysis(k)
+    gallery = figures.Gallery(analysis)
+    stems = gallery.summary_stems()
+    assert len(stems) == parts
+    assert stems == (
+        ["competitiveness"]
+        if parts == 1
+        else [f"competitiveness-part{i}" for i in range(1, parts + 1)]
+    )
+    builds = {stem: build for folder, stem, build in gallery._builders() if folder == "summary"}
+    assert list(builds) == stems
+    for stem, build in builds.items():  # as Gallery.render writes them
+        figures.save(build(), tmp_path / "summary" / stem, ("pdf",))
+    shown, limits, pitches = [], [], []
+    for stem in stems:
+        w, h = media_box(tmp_path / "summary" / f"{stem}.pdf")
+        assert w <= style.MAX_WIDTH_IN * 72 and w <= REPORT_PDF_BOX[0], (stem, w)
+        assert h <= REPORT_PDF_BOX[1], (stem, h)
+        for lay in STYLES.values():
+            width = lay.textwidth if lay.twocolumn else lay.columnwidth
+            assert min(width / w, 0.8 * lay.textheight / h) >= 1, (stem, lay.name, w, h)
+        fig = builds[stem]()
+        assert smallest_text_pt(fig) >= 8, stem
+        with matplotlib.rc_context(style.RC):
+            fig.fix_layout()
+            fig.draw_without_rendering()
+        renderer = fig.canvas.get_renderer()
+        panels = fig.axes
+        assert len(panels) == 4
+        rows = len(panels[0].get_yticks())
+        assert rows <= workshop.workshop_rows(analysis)
+        pitches.append(panels[0].get_position().height * fig.get_figheight() / rows)
+        shown += [t.get_text() for t in panels[0].get_yticklabels()]
+        limits.append([ax.get_xlim() for ax in panels])
+        boxes = sorted(
+            (t.get_window_extent(renderer) for t in panels[0].get_yticklabels()),
+            key=lambda b: b.y0,
+        )
+        assert all(b.y1 <= nxt.y0 + 0.5 for b, nxt in zip(boxes, boxes[1:]))  # no overlap
+        for ax in panels:
+            box = ax.get_window_extent(renderer)
+            values = [t for t in ax.texts if isinstance(t, Text)]
+            assert len(values) == rows
+            for t in values:
+                extent = t.get_window_extent(renderer)
+                assert box.x0 <= extent.x0 and extent.x1 <= box.x1 + 0.5, (stem, t.get_text())
+        if parts > 1:
+            first, last = {"1": (1, 14), "2": (15, 27), "3": (28, 40)}[stem[-1]]
+            assert f"(competitions {first}–{last} of {k})" in fig._suptitle.get_text()
+        fig.clear()
+    assert_competition_labels(shown, analysis)
+    assert all(lim == limits[0] for lim in limits)  # the parts share their x-axes
+    # names of 50-60 characters take two lines: 0.3 in a row (constrained layout's slack aside)
+    assert min(pitches) >= 0.27 and max(pitches) <= 0.33, pitches
+
+
+@pytest.mark.parametrize("k, parts", [(8, 1), (40, 3)])
+def test_overview_page_shows_every_part_of_the_workshop_figure(k, parts):
+    """The overview page (index.html) shows the workshop figure whole, or its parts one after the
+    other in order, each SVG with ids of its own."""
+    import re
+
+    from compreport.report.pages import html
+
+    analysis = workshop_analysis(k)
+    page = html.index_html(analysis, gallery=figures.Gallery(analysis))
+    section = page[page.index('id="workshop-figure"') :]
+    section = section[: section.index("</section>")]
+    assert section.count("<svg") == parts
+    notes = re.findall(r"\(competitions (\d+)–(\d+) of \d+\)", section)
+    if parts > 1:
+        assert [int(a) for a, _ in notes] == [1, 15, 28] and notes[-1][1] == str(k)
+    else:
+        assert not notes
+    ids = re.findall(r'\sid="([^"]+)"', section)
+    assert len(ids) == len(set(ids))
+
+
 def test_parts_of_a_split_figure_share_their_x_axis_and_name_their_rows():
     """48 systems: the two parts of the CI and difference figures have the same x-axis (the whole
     figure's), show 24 rows each in rank order, and say which rows in their titles."""
@@ -1002,4 +1194,43 @@ def test_report_pdf_shows_the_figures_at_their_size(tmp_path):
     natural = heights(tmp_path / comp.id / "figures" / "ci-macro-f1-part1.pdf", "ordered")
     placed = heights(report, "ordered")
     assert natural and len(placed) >= 4  # two parts of two metrics
+    assert min(placed) / natural[0] >= 0.95, (placed, natural)
+
+
+@pytest.mark.slow
+def test_overview_pdf_shows_the_workshop_figure_at_its_size(tmp_path):
+    """In a real overview PDF (WeasyPrint) of 40 competitions, the words of the workshop figure's
+    three parts have the height they have in the figures' own PDFs: placed at 100 %, not shrunk
+    (word boxes of ``pdftotext -bbox``)."""
+    import re
+
+    from compreport.report.model import Format
+    from compreport.report.pages import pdf as pdf_pages
+
+    pdftotext = shutil.which("pdftotext")
+    if pdftotext is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    pytest.importorskip("weasyprint")
+    analysis = workshop_analysis(40)
+    gallery = figures.Gallery(analysis)
+    for folder, stem, build in gallery._builders():
+        if folder == "summary":
+            figures.save(build(), tmp_path / "summary" / stem, ("pdf",))
+    overview = pdf_pages.write_overview(analysis, Format(), gallery, tmp_path / "overview.pdf")
+
+    def heights(pdf: Path, word: str) -> list[float]:
+        text = subprocess.run(
+            [pdftotext, "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True
+        ).stdout
+        return [
+            float(y1) - float(y0)
+            for y0, y1 in re.findall(
+                r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">' + word + "<", text
+            )
+        ]
+
+    # "unadjusted" is the 8 pt axis label of each part's last panel, nowhere else in the page
+    natural = heights(tmp_path / "summary" / "competitiveness-part1.pdf", "unadjusted")
+    placed = heights(overview, "unadjusted")
+    assert natural and len(placed) == 3, (natural, placed)
     assert min(placed) / natural[0] >= 0.95, (placed, natural)

@@ -26,13 +26,14 @@ import io
 import re
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from compreport.language import count, tr
+from compreport.language import N_, count, tr
 from compreport.language import vocabulary as vocab
 from compreport.output import files
 from compreport.report.figures import FIGURE_FORMATS
@@ -65,7 +66,7 @@ from compreport.report.figures.style import (
     shared_text_metrics,
     styled,
 )
-from compreport.report.figures.workshop import workshop_plot
+from compreport.report.figures.workshop import workshop_plot, workshop_rows
 from compreport.report.metricnames import metric_label, metric_title
 from compreport.report.model import Format, many_systems
 from compreport.report.naming import metric_stems
@@ -134,6 +135,40 @@ def ci_plot(
     return fig
 
 
+class VerdictLook(NamedTuple):
+    """How the difference figure draws one stored verdict: colour, marker, marker face and the
+    legend's label (English, marked for translation)."""
+
+    color: str
+    marker: str
+    face: str
+    label: str
+    what: str  # the points' gid: ``diff-<what>``
+
+
+#: The look of each stored verdict (``Comparison.significant``) in the difference figure, its
+#: points and its legend alike: a colour of the Okabe-Ito palette AND a marker shape and fill of
+#: its own, so that a grey-scale print tells the verdicts apart.
+VERDICT_LOOK = {
+    True: VerdictLook(
+        DIFFERS_COLOR, "s", DIFFERS_COLOR, N_("significantly different from the best"), "differs"
+    ),
+    False: VerdictLook(TIED_COLOR, "o", "white", N_("tied with the best"), "tied"),
+    None: VerdictLook(UNDEFINED_COLOR, "^", UNDEFINED_COLOR, N_("not tested"), "untested"),
+}
+
+
+def _verdict_marker(look: VerdictLook) -> dict:
+    """The marker keyword arguments of ``Line2D`` for one verdict's points and legend handle."""
+    return {
+        "color": look.color,
+        "marker": look.marker,
+        "markerfacecolor": look.face,
+        "markersize": 4.5,
+        "markeredgewidth": 1.2,
+    }
+
+
 @styled
 def diff_plot(
     comp: CompetitionAnalysis,
@@ -145,11 +180,12 @@ def diff_plot(
     """CIs of the differences from the best (paper Fig. 2), one row per other system.
 
     Each row is coloured by its stored verdict (``Comparison.significant``, the report's
-    correction and family), never by whether its uncorrected interval excludes 0: bluish green
-    ("green", filled point) where it differs significantly from the best, vermillion ("red", open
-    point) where it ties with the best, grey where the comparison is not tested or undefined; a
-    vertical line at 0. Differences are oriented so positive means the best is better. The
-    intervals are the LineCollection with gid ``"diff-intervals"`` (segment i =
+    correction and family), never by whether its uncorrected interval excludes 0, with the colour
+    and marker of :data:`VERDICT_LOOK` in the points and the legend: bluish green ("green", a
+    filled square) where it differs significantly from the best, vermillion ("red", an open circle)
+    where it ties with the best, grey (a triangle) where the comparison is not tested or
+    undefined; a vertical line at 0. Differences are oriented so positive means the best is
+    better. The intervals are the LineCollection with gid ``"diff-intervals"`` (segment i =
     ``metric.vs_best[i]``, of ``metric.vs_best[rows]`` for one part). ``rows``: the comparisons of
     one part of a split figure (:func:`~compreport.report.figures.style.row_parts`), on the x-axis
     of all of them.
@@ -161,12 +197,13 @@ def diff_plot(
     fig = new_figure(3.3 + label_width(names), 1.6 + ROW_IN * max(m, 1))
     ax = fig.add_subplot()
     y = np.arange(m)
-    differs = np.array([c.significant is True for c in comps], dtype=bool)
-    tied = np.array([c.significant is False for c in comps], dtype=bool)
-    untested = ~differs & ~tied
-    colors = [
-        DIFFERS_COLOR if d else TIED_COLOR if t else UNDEFINED_COLOR for d, t in zip(differs, tied)
+    verdicts = [
+        True if c.significant is True else False if c.significant is False else None for c in comps
     ]
+    differs, tied, untested = (
+        np.array([v is want for v in verdicts], dtype=bool) for want in (True, False, None)
+    )
+    colors = [VERDICT_LOOK[v].color for v in verdicts]
     ax.axvline(0, color=OKABE_ITO["black"], linewidth=0.8, zorder=1)
     ax.hlines(
         y,
@@ -177,23 +214,16 @@ def diff_plot(
         gid="diff-intervals",
     )
     diff = np.array([c.diff for c in comps], dtype=float)
-    for sel, color, face, what in (
-        (tied, TIED_COLOR, "white", "tied"),
-        (differs, DIFFERS_COLOR, DIFFERS_COLOR, "differs"),
-        (untested, UNDEFINED_COLOR, UNDEFINED_COLOR, "untested"),
-    ):
+    for verdict, sel in ((False, tied), (True, differs), (None, untested)):
         if sel.any():
+            look = VERDICT_LOOK[verdict]
             ax.plot(
                 diff[sel],
                 y[sel],
                 linestyle="none",
-                marker="o",
-                markersize=4.5,
-                color=color,
-                markerfacecolor=face,
-                markeredgewidth=1.2,
+                **_verdict_marker(look),
                 zorder=3,
-                gid=f"diff-{what}",
+                gid=f"diff-{look.what}",
             )
     if len(comps) < len(every):  # one part: the x-axis of every comparison, 0 included
         ax.set_xlim(
@@ -227,40 +257,17 @@ def diff_plot(
         loc="left",
         **TEXT,
     )
+    shown = (False, True, None) if untested.any() else (False, True)
     handles = [
         Line2D(
             [],
             [],
-            color=TIED_COLOR,
-            marker="o",
-            markerfacecolor="white",
-            markersize=4.5,
-            markeredgewidth=1.2,
             linewidth=1.8,
-            label=tr("tied with the best"),
-        ),
-        Line2D(
-            [],
-            [],
-            color=DIFFERS_COLOR,
-            marker="o",
-            markersize=4.5,
-            linewidth=1.8,
-            label=tr("significantly different from the best"),
-        ),
-    ]
-    if untested.any():
-        handles.append(
-            Line2D(
-                [],
-                [],
-                color=UNDEFINED_COLOR,
-                marker="o",
-                markersize=4.5,
-                linewidth=1.8,
-                label=tr("not tested"),
-            )
+            label=tr(VERDICT_LOOK[v].label),
+            **_verdict_marker(VERDICT_LOOK[v]),
         )
+        for v in shown
+    ]
     fig.legend(handles=handles, loc="outside lower center", ncols=len(handles))
     return fig
 
@@ -554,7 +561,21 @@ class Gallery:
         for comp in self.analysis.competitions:
             for stem, build in figure_builders(comp, s.level, s.test):
                 yield comp.id, stem, build
-        yield "summary", "competitiveness", functools.partial(workshop_plot, self.analysis)
+        for stem, rows in _parts(
+            "competitiveness", len(self.analysis.competitions), workshop_rows(self.analysis)
+        ):
+            yield "summary", stem, functools.partial(workshop_plot, self.analysis, rows=rows)
+
+    def summary_stems(self) -> list[str]:
+        """The stems of the workshop figure: ``competitiveness``, or its parts
+        (``competitiveness-part1``, ...) when the competitions are more than one figure holds
+        (:func:`~compreport.report.figures.workshop.workshop_rows`)."""
+        return [
+            stem
+            for stem, _ in _parts(
+                "competitiveness", len(self.analysis.competitions), workshop_rows(self.analysis)
+            )
+        ]
 
     def stems(self, comp: CompetitionAnalysis) -> list[str]:
         """The stems of one competition's figures, in drawing order."""
@@ -570,8 +591,8 @@ class Gallery:
         progress: bool = False,
     ) -> list[Path]:
         """Draw every figure once: write ``out/<folder>/figures/<stem>.<fmt>`` (the workshop figure
-        as ``out/summary/competitiveness.<fmt>``) for each of ``formats``, and keep its SVG text
-        when ``svg``. Figures are drawn by up to ``jobs`` worker processes
+        as ``out/summary/<stem>.<fmt>``, :meth:`summary_stems`) for each of ``formats``, and keep
+        its SVG text when ``svg``. Figures are drawn by up to ``jobs`` worker processes
         (:func:`compreport.workers.run_tasks`; the files do not depend on it). Returns the paths
         written."""
         from compreport.workers import run_tasks

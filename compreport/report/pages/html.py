@@ -588,9 +588,15 @@ def index_html(
         }
         for c in analysis.competitions
     ]
-    # the workshop figure compares competitions: with one, its charts would have one bar each
+    from markupsafe import Markup
+
+    # the workshop figure compares competitions: with one, its charts would have one bar each; a
+    # figure split into parts shows them one after the other
     workshop_svg = (
-        svg_markup(gallery.svg("summary", "competitiveness"), "w-", for_pdf)
+        Markup("").join(
+            svg_markup(gallery.svg("summary", stem), f"w{i}-", for_pdf) or ""
+            for i, stem in enumerate(gallery.summary_stems())
+        )
         if gallery is not None and len(analysis.competitions) > 1
         else None
     )
