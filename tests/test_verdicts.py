@@ -588,7 +588,8 @@ def test_the_difference_figure_and_the_methods_name_the_rule_behind_verdicts():
     caption = prose.figure_caption("diff", s)
     assert (
         "the colours are the verdicts of the table (rule: Holm correction over all pairs of "
-        "systems): green differs significantly from the best, red ties with it" in caption
+        "systems): green squares differ significantly from the best, red circles tie with it, "
+        "grey triangles are not tested" in caption
     )
     none = prose.figure_caption("diff", Settings(bootstrap=1000, correction="none"))
     assert "rule: uncorrected p-values, with no correction for multiple comparisons" in none

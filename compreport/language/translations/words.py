@@ -221,7 +221,7 @@ ES: dict[str, str] = {
     # figures (diff_plot's legend and caption by the stored verdict)
     "tied with the best": "empatado con el mejor",
     "significantly different from the best": "significativamente distinto del mejor",
-    "Differences from the best with their {level} confidence intervals, not corrected for multiple comparisons (positive: the best is better); the colours are the verdicts of the table (rule: {rule}): green differs significantly from the best, red ties with it.": "Diferencias con el mejor y sus intervalos de confianza al {level}, sin corregir por comparaciones múltiples (positiva: ventaja del mejor); los colores son los veredictos de la tabla (regla: {rule}): verde difiere significativamente del mejor, rojo empata con él.",
+    "Differences from the best with their {level} confidence intervals, not corrected for multiple comparisons (positive: the best is better); the colours are the verdicts of the table (rule: {rule}): green squares differ significantly from the best, red circles tie with it, grey triangles are not tested.": "Diferencias con el mejor y sus intervalos de confianza al {level}, sin corregir por comparaciones múltiples (positiva: ventaja del mejor); los colores son los veredictos de la tabla (regla: {rule}): los cuadrados verdes difieren significativamente del mejor, los círculos rojos empatan con él y los triángulos grises no se comparan.",
     "(systems {first}–{last} of {m})": "(sistemas {first}–{last} de {m})",
     "(competitions {first}–{last} of {k})": "(competiciones {first}–{last} de {k})",
     "position in the leaderboard": "posición en la clasificación",
