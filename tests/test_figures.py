@@ -961,6 +961,21 @@ def media_box(pdf: Path) -> tuple[float, float]:
     return x1 - x0, y1 - y0
 
 
+def word_heights(pdftotext: str, pdf: Path, word: str) -> list[float]:
+    """The heights (pt) of every box of ``word`` in ``pdf``, read with ``pdftotext -bbox``."""
+    import re
+
+    text = subprocess.run(
+        [pdftotext, "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    return [
+        float(y1) - float(y0)
+        for y0, y1 in re.findall(
+            r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">' + word + "<", text
+        )
+    ]
+
+
 def smallest_text_pt(fig) -> float:
     """The smallest font size (pt) of the visible text of a figure, at its natural size."""
     from matplotlib.text import Text
@@ -1165,7 +1180,6 @@ def test_report_pdf_shows_the_figures_at_their_size(tmp_path):
     """In a real report PDF (WeasyPrint) of 48 systems, the CI figures' title text has the height
     it has in the figure's own PDF: the figures are placed at 100 %, not shrunk to a band (word
     boxes of ``pdftotext -bbox``)."""
-    import re
 
     from compreport.report.model import Format
     from compreport.report.pages import pdf as pdf_pages
@@ -1180,19 +1194,10 @@ def test_report_pdf_shows_the_figures_at_their_size(tmp_path):
     gallery.render(tmp_path, ("pdf",), svg=True)
     report = pdf_pages.write_report(analysis, comp, Format(), gallery, tmp_path / "report.pdf")
 
-    def heights(pdf: Path, word: str) -> list[float]:
-        text = subprocess.run(
-            [pdftotext, "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True
-        ).stdout
-        return [
-            float(y1) - float(y0)
-            for y0, y1 in re.findall(
-                r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">' + word + "<", text
-            )
-        ]
-
-    natural = heights(tmp_path / comp.id / "figures" / "ci-macro-f1-part1.pdf", "ordered")
-    placed = heights(report, "ordered")
+    natural = word_heights(
+        pdftotext, tmp_path / comp.id / "figures" / "ci-macro-f1-part1.pdf", "ordered"
+    )
+    placed = word_heights(pdftotext, report, "ordered")
     assert natural and len(placed) >= 4  # two parts of two metrics
     assert min(placed) / natural[0] >= 0.95, (placed, natural)
 
@@ -1202,7 +1207,6 @@ def test_overview_pdf_shows_the_workshop_figure_at_its_size(tmp_path):
     """In a real overview PDF (WeasyPrint) of 40 competitions, the words of the workshop figure's
     three parts have the height they have in the figures' own PDFs: placed at 100 %, not shrunk
     (word boxes of ``pdftotext -bbox``)."""
-    import re
 
     from compreport.report.model import Format
     from compreport.report.pages import pdf as pdf_pages
@@ -1218,19 +1222,10 @@ def test_overview_pdf_shows_the_workshop_figure_at_its_size(tmp_path):
             figures.save(build(), tmp_path / "summary" / stem, ("pdf",))
     overview = pdf_pages.write_overview(analysis, Format(), gallery, tmp_path / "overview.pdf")
 
-    def heights(pdf: Path, word: str) -> list[float]:
-        text = subprocess.run(
-            [pdftotext, "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True
-        ).stdout
-        return [
-            float(y1) - float(y0)
-            for y0, y1 in re.findall(
-                r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">' + word + "<", text
-            )
-        ]
-
     # "unadjusted" is the 8 pt axis label of each part's last panel, nowhere else in the page
-    natural = heights(tmp_path / "summary" / "competitiveness-part1.pdf", "unadjusted")
-    placed = heights(overview, "unadjusted")
+    natural = word_heights(
+        pdftotext, tmp_path / "summary" / "competitiveness-part1.pdf", "unadjusted"
+    )
+    placed = word_heights(pdftotext, overview, "unadjusted")
     assert natural and len(placed) == 3, (natural, placed)
     assert min(placed) / natural[0] >= 0.95, (placed, natural)
