@@ -294,7 +294,7 @@ def floors(json_cpu: float) -> None:
     """Issue 15: what each renderer of the demo costs alone (CPU seconds, one process, ``--jobs 1``,
     latexmk's included), and what the PDF documents cost with every figure replaced by an empty box
     60 mm high: about the floor of WeasyPrint's text and table layout. Compared with the rendering budget
-    the target leaves (3x the json run's CPU, less that run)."""
+    the target leaves (6x the json run's CPU, less that run)."""
     import resource
     import warnings
 
@@ -350,7 +350,7 @@ def floors(json_cpu: float) -> None:
         "renderers alone, CPU s: "
         + ", ".join(f"{k} {v:.1f}" for k, v in spent.items())
         + f" (without any figure: {bare:.1f}); all {sum(spent.values()):.1f}; the target leaves "
-        f"{2 * json_cpu:.1f} s for all rendering ({load()})",
+        f"{5 * json_cpu:.1f} s for all rendering ({load()})",
         flush=True,
     )
 
