@@ -86,12 +86,15 @@ def os_error(exc: BaseException | None) -> OSError | None:
 def _frozen_heap():
     """Keep the collector off the caller's objects while workers fork from it: a worker's garbage
     collection would otherwise write to every object it inherited and copy the page holding it
-    (the analysis, the figures' SVG text), costing memory and system time in each worker."""
+    (the analysis, the figures' SVG text), costing memory and system time in each worker. A
+    program that froze objects itself keeps them frozen (only what this froze is let go)."""
+    frozen_before = gc.get_freeze_count()
     gc.freeze()
     try:
         yield
     finally:
-        gc.unfreeze()
+        if not frozen_before:
+            gc.unfreeze()
 
 
 def _start_worker() -> None:

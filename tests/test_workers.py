@@ -110,3 +110,23 @@ def test_forked_map_closed_early_leaves_no_thread(jobs):
     assert next(results) == 1
     results.close()
     assert not [t for t in threading.enumerate() if isinstance(t, _ExecutorManagerThread)]
+
+
+def test_forking_leaves_the_collector_as_the_caller_had_it():
+    """The heap is frozen only while the workers fork: afterwards nothing of this process stays
+    frozen; a caller that froze objects itself finds them still frozen."""
+    import gc
+
+    from compreport.workers import run_tasks
+
+    assert gc.get_freeze_count() == 0
+    assert run_tasks([(pow, (2, 3)), (pow, (3, 2))], jobs=2) == [8, 9]
+    assert gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        mine = gc.get_freeze_count()
+        assert mine > 0
+        assert run_tasks([(pow, (2, 3)), (pow, (3, 2))], jobs=2) == [8, 9]
+        assert gc.get_freeze_count() > 0.9 * mine  # not let go (a few were freed meanwhile)
+    finally:
+        gc.unfreeze()
