@@ -297,26 +297,6 @@ def test_matrix_shading_and_caption(analysis):
     assert len(cells) == m * (m - 1) // 2  # every pair once, lower triangle
 
 
-def test_wide_matrix_split_in_pdf_blocks(settings):
-    rng = np.random.default_rng(1)
-    n, m = 150, 25
-    gold = rng.integers(0, 2, n)
-    preds = np.array([np.where(rng.random(n) < 0.5 + 0.015 * i, gold, 1 - gold) for i in range(m)])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        ca = analyze_competition(
-            make_competition(gold, preds, cid="wide"), settings, progress=False
-        )
-    ctx = htmlreport.matrix_context(ca, ca.primary, Format(), for_pdf=True)
-    assert not ctx["named"]
-    assert [len(b["columns"]) for b in ctx["blocks"]] == [8, 8, 8]  # portrait pages
-    assert (
-        sum(c is not None for b in ctx["blocks"] for r in b["rows"] for c in r["cells"])
-        == m * (m - 1) // 2
-    )
-    assert len(htmlreport.matrix_context(ca, ca.primary, Format(), for_pdf=False)["blocks"]) == 1
-
-
 def test_team_html_winner_and_alike(analysis):
     comp = analysis.competitions[0]
     ma = comp.primary

@@ -221,8 +221,9 @@ def test_no_near_empty_page(demo, pdfs, tmp_path):
 
 
 def test_pdf_matrix_blocks_fit_a_portrait_page():
-    """The matrix's columns per block follow the width of its cells: 11 at 3 decimals, fewer with
-    more; twin: the web page keeps one block."""
+    """The matrix's columns per block follow the width of its cells: 25 systems in three portrait
+    blocks of 8 at 3 decimals (every pair once, columns by position), fewer columns with more
+    decimals; twin: the web page keeps one block."""
     rng = np.random.default_rng(1)
     n, m = 150, 25
     gold = rng.integers(0, 2, n)
@@ -232,8 +233,14 @@ def test_pdf_matrix_blocks_fit_a_portrait_page():
         ca = analyze_competition(
             make_competition(gold, preds, cid="wide"), Settings(bootstrap=200, refine=False)
         )
-    blocks = htmlreport.matrix_context(ca, ca.primary, Format(), for_pdf=True)["blocks"]
-    assert [len(b["columns"]) for b in blocks] == [8, 8, 8]
+    ctx = htmlreport.matrix_context(ca, ca.primary, Format(), for_pdf=True)
+    blocks = ctx["blocks"]
+    assert not ctx["named"]
+    assert [len(b["columns"]) for b in blocks] == [8, 8, 8]  # portrait pages
+    assert (
+        sum(c is not None for b in blocks for r in b["rows"] for c in r["cells"])
+        == m * (m - 1) // 2
+    )  # every pair once
     wide = htmlreport.matrix_context(ca, ca.primary, Format(diff_decimals=7), for_pdf=True)
     assert [len(b["columns"]) for b in wide["blocks"]] == [6, 6, 6, 6]
     assert len(htmlreport.matrix_context(ca, ca.primary, Format(), for_pdf=False)["blocks"]) == 1

@@ -29,15 +29,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import json_only, json_only_top, run_cli
+from conftest import COMP, GOLD, RUN_A, RUN_B, json_only, json_only_top, run_cli
 
-GOLD = "id\tlabel\n1\ta\n2\tb\n3\ta\n4\tb\n"
-RUN_A = "id\tlabel\n1\ta\n2\tb\n3\ta\n4\ta\n"
-RUN_B = "1\ta\n2\ta\n3\ta\n4\tb\n"
-COMP = (
-    'name = "C1"\nlanguage = "en"\n[data]\ngold = "gold.tsv"\nruns = "runs"\n'
-    '[[metrics]]\nname = "accuracy"\n'
-)
 WIDE = "id,y,A,B\n1,a,a,b\n2,b,b,b\n3,a,a,a\n4,b,a,b\n"
 #: A user metric slow enough to signal a run in the middle of its bootstrap.
 SLOW = "import time\ndef slow(y, p):\n    time.sleep(0.01)\n    return float((y == p).mean())\n"
