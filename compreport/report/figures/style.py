@@ -13,7 +13,7 @@ import inspect
 import io
 import threading
 import types
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import fontTools.subset
 import matplotlib
@@ -150,18 +150,8 @@ def lean_pdf_fonts():
     except ImportError:  # pragma: no cover - another matplotlib layout
         yield
         return
-    with _PATCH_LOCK:
-        if not _PATCH["depth"]:
-            _PATCH["saved"] = _patch(pdf_ps)
-        _PATCH["depth"] += 1
-    try:
+    with _counted_patch(_PATCH, pdf_ps, functools.partial(_lean_attributes, pdf_ps)):
         yield
-    finally:
-        with _PATCH_LOCK:
-            _PATCH["depth"] -= 1
-            if not _PATCH["depth"]:
-                for name, value in _PATCH.pop("saved").items():
-                    setattr(pdf_ps, name, value)
 
 
 #: rcParams a text's measured size depends on besides the renderer, its resolution and the font.
@@ -204,64 +194,80 @@ def shared_text_metrics():
     ]:  # pragma: no cover - another matplotlib
         yield
         return
+    with _counted_patch(
+        _METRICS, mtext, lambda: {"_get_text_metrics_with_cache": _measured_once(original)}
+    ):
+        yield
+
+
+def _measured_once(original):
+    """``original`` (matplotlib's ``_get_text_metrics_with_cache``) behind a cache keyed by the
+    measuring method, its renderer's type and dpi, the text, font, math flag, dpi and the rcParams
+    of :data:`_METRIC_RC` (:func:`shared_text_metrics`)."""
+    cache: dict = {}
+
+    def measured(renderer, text, fontprop, ismath, dpi):
+        # the method that measures (a MixedModeRenderer hands over its current renderer's)
+        method = renderer.get_text_width_height_descent
+        inner = getattr(method, "__self__", renderer)
+        props = fontprop.copy()  # FontProperties hashes by its (mutable) state
+        key = (
+            getattr(method, "__func__", method),
+            type(inner),
+            getattr(inner, "dpi", None),
+            text,
+            props,
+            ismath,
+            dpi,
+            tuple(matplotlib.rcParams.get(k) for k in _METRIC_RC),
+        )
+        if key not in cache:
+            cache[key] = original(renderer, text, props, ismath, dpi)
+        return cache[key]
+
+    return measured
+
+
+@contextlib.contextmanager
+def _counted_patch(state: dict, module, replacements: Callable[[], dict]):
+    """Set attributes of ``module`` to ``replacements()`` (a dict by name) while any block of
+    ``state`` runs in the process: nested blocks and threads share one patch, counted in
+    ``state``; the last block out puts the original attributes back."""
     with _PATCH_LOCK:
-        if not _METRICS["depth"]:
-            cache: dict = {}
-
-            def measured(renderer, text, fontprop, ismath, dpi):
-                # the method that measures (a MixedModeRenderer hands over its current renderer's)
-                method = renderer.get_text_width_height_descent
-                inner = getattr(method, "__self__", renderer)
-                props = fontprop.copy()  # FontProperties hashes by its (mutable) state
-                key = (
-                    getattr(method, "__func__", method),
-                    type(inner),
-                    getattr(inner, "dpi", None),
-                    text,
-                    props,
-                    ismath,
-                    dpi,
-                    tuple(matplotlib.rcParams.get(k) for k in _METRIC_RC),
-                )
-                if key not in cache:
-                    cache[key] = original(renderer, text, props, ismath, dpi)
-                return cache[key]
-
-            _METRICS["saved"] = original
-            mtext._get_text_metrics_with_cache = measured
-        _METRICS["depth"] += 1
+        if not state["depth"]:
+            new = replacements()
+            state["saved"] = {name: getattr(module, name) for name in new}
+            for name, value in new.items():
+                setattr(module, name, value)
+        state["depth"] += 1
     try:
         yield
     finally:
         with _PATCH_LOCK:
-            _METRICS["depth"] -= 1
-            if not _METRICS["depth"]:
-                mtext._get_text_metrics_with_cache = _METRICS.pop("saved")
-
-
-#: How many :func:`shared_text_metrics` blocks are running, and the function they replaced.
-_METRICS: dict = {"depth": 0}
+            state["depth"] -= 1
+            if not state["depth"]:
+                for name, value in state.pop("saved").items():
+                    setattr(module, name, value)
 
 
 _PATCH_LOCK = threading.Lock()
 #: How many :func:`lean_pdf_fonts` blocks are running, and matplotlib's functions they replaced.
 _PATCH: dict = {"depth": 0}
+#: How many :func:`shared_text_metrics` blocks are running, and the function they replaced.
+_METRICS: dict = {"depth": 0}
 
 
-def _patch(pdf_ps) -> dict:
-    """Install the lean subsetting in ``pdf_ps``; return the replaced attributes."""
-    saved = {
-        name: getattr(pdf_ps, name)
-        for name in ("subset", "get_glyphs_subset")
-        if hasattr(pdf_ps, name)
-    }
-    if saved.get("subset") is fontTools.subset:
-        pdf_ps.subset = _LeanSubset("fontTools.subset")
+def _lean_attributes(pdf_ps) -> dict:
+    """The attributes of ``pdf_ps`` that make its subsetting lean (:func:`lean_pdf_fonts`), by
+    name: fontTools' subset module without layout tables, and subsets from a small font copy."""
+    new = {}
+    if getattr(pdf_ps, "subset", None) is fontTools.subset:
+        new["subset"] = _LeanSubset("fontTools.subset")
     if subsets_by_gids(pdf_ps):
-        pdf_ps.get_glyphs_subset = functools.partial(
-            _subset_from_copy, pdf_ps, saved["get_glyphs_subset"]
+        new["get_glyphs_subset"] = functools.partial(
+            _subset_from_copy, pdf_ps, pdf_ps.get_glyphs_subset
         )
-    return saved
+    return new
 
 
 def subsets_by_gids(pdf_ps) -> bool:
