@@ -252,3 +252,21 @@ def layout(tmp: Path, **runs: str) -> None:
     write(tmp, "gold.tsv", GOLD)
     for name, text in ({"sysA": RUN_A, "sysB": RUN_B} | runs).items():
         write(tmp, f"runs/{name}.tsv", text)
+
+
+def write_binary_task(root: Path, runs: dict[str, float], n: int = 200, seed: int = 3) -> Path:
+    """A binary task written to files: ``root/gold.tsv`` (``n`` items) and ``root/runs/<name>.tsv``
+    for each of ``runs``, right with about its accuracy (drawn from ``seed``); returns the gold
+    file."""
+    rng = np.random.default_rng(seed)
+    gold = rng.integers(0, 2, n)
+    (root / "runs").mkdir(parents=True, exist_ok=True)
+    (root / "gold.tsv").write_text(
+        "id\tlabel\n" + "".join(f"{i}\t{g}\n" for i, g in enumerate(gold))
+    )
+    for name, acc in runs.items():
+        pred = np.where(rng.random(n) < acc, gold, 1 - gold)
+        (root / "runs" / f"{name}.tsv").write_text(
+            "id\tlabel\n" + "".join(f"{i}\t{p}\n" for i, p in enumerate(pred))
+        )
+    return root / "gold.tsv"

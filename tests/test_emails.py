@@ -11,7 +11,6 @@ from email import policy
 from email.parser import BytesParser, Parser
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import compreport as cr
@@ -21,7 +20,7 @@ from compreport.report.model import Format
 from compreport.report.naming import competition_dir, team_letters
 from compreport.report.pages import pdf
 from compreport.report.pages.emails import read_recipients, senders, write_emails
-from conftest import run_cli
+from conftest import run_cli, write_binary_task
 
 pytest.importorskip("weasyprint")
 
@@ -32,20 +31,9 @@ RUNS = {"R&D_team.01": 0.97, "R&D_team.02": 0.75, "Beta.01": 0.6, "Gamma.01": 0.
 
 
 def _task(root: Path) -> Path:
-    """A gold file and a runs folder under ``root``; returns the gold file."""
-    rng = np.random.default_rng(3)
-    n = 150
-    gold = rng.integers(0, 2, n)
-    (root / "runs").mkdir(parents=True)
-    (root / "gold.tsv").write_text(
-        "id\tlabel\n" + "".join(f"{i}\t{g}\n" for i, g in enumerate(gold))
-    )
-    for name, acc in RUNS.items():
-        pred = np.where(rng.random(n) < acc, gold, 1 - gold)
-        (root / "runs" / f"{name}.tsv").write_text(
-            "id\tlabel\n" + "".join(f"{i}\t{p}\n" for i, p in enumerate(pred))
-        )
-    return root / "gold.tsv"
+    """A gold file and a runs folder under ``root`` (150 items, :data:`RUNS`); returns the gold
+    file."""
+    return write_binary_task(root, RUNS, n=150)
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,7 @@ import compreport as cr
 from compreport.errors import InputError
 from compreport.report.naming import team_letters
 from compreport.report.pages.emails import read_recipients
+from conftest import write_binary_task
 
 pytest.importorskip("weasyprint")
 
@@ -26,19 +27,8 @@ RUNS = {"Alpha.01": 0.92, "Alpha.02": 0.8, "Beta.01": 0.62}
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
     root = tmp_path_factory.mktemp("letters")
-    rng = np.random.default_rng(1)
-    n = 120
-    gold = rng.integers(0, 2, n)
-    (root / "runs").mkdir()
-    (root / "gold.tsv").write_text(
-        "id\tlabel\n" + "".join(f"{i}\t{g}\n" for i, g in enumerate(gold))
-    )
-    for name, acc in RUNS.items():
-        pred = np.where(rng.random(n) < acc, gold, 1 - gold)
-        (root / "runs" / f"{name}.tsv").write_text(
-            "id\tlabel\n" + "".join(f"{i}\t{p}\n" for i, p in enumerate(pred))
-        )
-    data = cr.load(root / "gold.tsv", runs=root / "runs", metrics="accuracy")
+    gold = write_binary_task(root, RUNS, n=120, seed=1)
+    data = cr.load(gold, runs=root / "runs", metrics="accuracy")
     analysis = cr.analyze(data, bootstrap=199, seed=2)
     (root / "addresses.csv").write_text(
         "team,address,language\n"

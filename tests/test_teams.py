@@ -10,16 +10,14 @@ import shutil
 import subprocess
 from email import policy
 from email.parser import BytesParser
-from pathlib import Path
 
-import numpy as np
 import pytest
 
 import compreport as cr
 from compreport.inputs.runfiles import RunFile, name_runs, stem_teams
 from compreport.report.naming import team_letters
 from compreport.report.pages.team import FOOTNOTE, team_html
-from conftest import run_cli
+from conftest import run_cli, write_binary_task
 
 
 def _text(page: str) -> str:
@@ -82,26 +80,10 @@ def test_a_team_folder_wins_over_the_stem():
     ]
 
 
-def _write_task(root: Path, runs: dict[str, float], n: int = 200, seed: int = 3) -> Path:
-    """``root/gold.tsv`` and ``root/runs/<name>.tsv`` with about the given accuracies."""
-    rng = np.random.default_rng(seed)
-    gold = rng.integers(0, 2, n)
-    (root / "runs").mkdir(parents=True, exist_ok=True)
-    (root / "gold.tsv").write_text(
-        "id\tlabel\n" + "".join(f"{i}\t{g}\n" for i, g in enumerate(gold))
-    )
-    for name, acc in runs.items():
-        pred = np.where(rng.random(n) < acc, gold, 1 - gold)
-        (root / "runs" / f"{name}.tsv").write_text(
-            "id\tlabel\n" + "".join(f"{i}\t{p}\n" for i, p in enumerate(pred))
-        )
-    return root / "gold.tsv"
-
-
 def test_names_file_team_column_overrides_the_rule(tmp_path):
     """``--names`` (``names=``) has the last word: its ``team`` column moves B.run1 to team A;
     the twin without it keeps the teams the rule found."""
-    gold = _write_task(tmp_path, {"A.run1": 0.9, "B.run1": 0.8, "B_run2": 0.7, "GPT-4": 0.6})
+    gold = write_binary_task(tmp_path, {"A.run1": 0.9, "B.run1": 0.8, "B_run2": 0.7, "GPT-4": 0.6})
     data = cr.load(gold, runs=tmp_path / "runs", metrics="accuracy")
     assert data.competitions[0].teams == {
         "A.run1": "A",
@@ -128,7 +110,7 @@ def small(tmp_path_factory):
     baseline."""
     root = tmp_path_factory.mktemp("teams")
     runs = {"A.run1": 0.95, "A_run2": 0.7, "B-run1": 0.8, "solo": 0.6, "majority": 0.5}
-    gold = _write_task(root, runs)
+    gold = write_binary_task(root, runs)
     plain = cr.load(gold, runs=root / "runs", metrics="accuracy")
     (root / "names.csv").write_text("run,baseline\nmajority,yes\n")
     based = cr.load(gold, runs=root / "runs", metrics="accuracy", names=root / "names.csv")
@@ -195,7 +177,7 @@ def test_sixteen_teams_of_three_runs_get_sixteen_letters_and_emails(tmp_path):
     for j, team in enumerate(TEAMS):
         for k in (1, 2, 3):
             runs[STYLES[(j + k) % 4].format(t=team, k=k)] = 0.95 - 0.02 * j - 0.01 * k
-    gold = _write_task(tmp_path, runs, n=300)
+    gold = write_binary_task(tmp_path, runs, n=300)
     (tmp_path / "contacts.csv").write_text(
         "team,address\n" + "".join(f"{t},{t.lower()}@example.org\n" for t in TEAMS)
     )
