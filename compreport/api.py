@@ -391,7 +391,9 @@ def from_frame(
         The item-id column (default: a column called ``id`` if there is one, else the items are
         numbered 1..n).
     name : str, default "competition"
-        The competition's name; its id is the slug of it (``"My task"`` -> ``my-task``).
+        The competition's name; its id is the slug of it (``"My task"`` -> ``my-task``), which
+        also keys its random streams (a DataFrame has no file name to key them), as a spec's
+        ``id`` does.
     metrics : str or list of str, default ("accuracy",)
         Metric names (:func:`list_metrics`), the first ranking the systems; a string may be a
         comma list.

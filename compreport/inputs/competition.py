@@ -78,7 +78,8 @@ class CompetitionInfo:
     Attributes
     ----------
     id : str
-        Folder name under the output directory; also keys the resampling stream.
+        Folder name under the output directory (the resampling streams are keyed by
+        :attr:`Competition.stream_key`, which a display name never changes).
     name : str
         Display name.
     year : int or None
@@ -182,6 +183,16 @@ class Competition(CompetitionInfo):
     missing: dict[str, int] = field(default_factory=dict)
     teams: dict[str, str | None] = field(default_factory=dict)
     clusters: Clusters | None = None
+    #: The stable text the competition's random streams derive from
+    #: (:func:`~compreport.stats.resampler.competition_key`): the spec's ``id``, else the name of
+    #: the spec's folder or of the gold file, never the display name, so a title, a description or
+    #: a language leaves every number equal. None: the ``id``.
+    stream: str | None = None
+
+    @property
+    def stream_key(self) -> str:
+        """The text the random streams derive from: :attr:`stream`, else the ``id``."""
+        return self.id if self.stream is None else self.stream
 
     @property
     def n(self) -> int:

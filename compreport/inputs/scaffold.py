@@ -15,7 +15,8 @@ TEMPLATE = """\
 # Unknown keys are errors (with a suggestion), so typos do not pass silently.
 
 name = "My task 2026: Subtask A (Spanish)"   # shown in tables and reports
-# id = "my-task-a-es"        # folder name under OUT/ (default: derived from name)
+# id = "my-task-a-es"        # folder under OUT/ (default: from name); keys the resamples
+                             # (default: this folder's name; a title never changes a number)
 challenge = "My task"        # the group path (challenge -> task -> language) of the
 year = 2026                  # cross-competition tables; override with `group = [...]`
 task = "Subtask A"

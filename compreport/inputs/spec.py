@@ -409,7 +409,25 @@ def load_competition_spec(
         specs = metric_specs(spec.metrics, opts, base, path)
     comp = load.build(pieces, info, specs, spec.baselines)
     comp.files = opened
+    comp.stream = stream_text(path, (entry.id if entry and entry.id else None) or spec.id)
     return comp, settings_of(spec.bootstrap, path)
+
+
+def stream_text(path: str | Path, given_id: str | None) -> str:
+    """The stable text a competition's random streams derive from (``Competition.stream``): the
+    id the spec or the workshop gives, else the slug of the spec's folder's name (of the spec
+    file's stem when it is not called ``competition.toml``): the id such a spec had when its
+    ``name`` was not given. Never the display name, which a translation or a typo fix changes.
+
+    >>> stream_text("tasks/hateiber/competition.toml", None), stream_text("tasks/es.toml", None)
+    ('hateiber', 'es')
+    >>> stream_text("tasks/hateiber/competition.toml", "hate-es")
+    'hate-es'
+    """
+    if given_id:
+        return given_id
+    path = Path(os.path.abspath(path))
+    return slug(path.parent.name if path.name == "competition.toml" else path.stem)
 
 
 def _wide_only(reading: ReadOptions, where_: Path | str) -> None:
@@ -544,6 +562,7 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
             pieces = _relative(pieces, base, set(opened) - set(absolute))
     comp = load.build(pieces, CompetitionInfo(slug(name), name, group=[name]), specs)
     comp.files = opened
+    comp.stream = slug(default_name(path))  # the id without --name, whatever --name says
     return comp
 
 

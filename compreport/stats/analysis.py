@@ -704,7 +704,7 @@ def _analyze_competition(
                     f"with per-item statistics; {p.name!r} has none "
                     f"(use {option('test', 'bootstrap')})"
                 )
-    key = competition_key(comp.id)
+    key = competition_key(comp.stream_key)
     label = f"competition {comp.id!r}: the bootstrap"
     res = bootstrap.run(
         prepared,
@@ -872,6 +872,7 @@ def _analyze_competition(
         classes=by_class,
         clusters=None if comp.clusters is None else comp.clusters.describe(),
         engine={
+            "stream": comp.stream_key,
             "resampling": res.mode,
             "patterns": res.patterns,
             "statistics": res.engine,

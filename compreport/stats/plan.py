@@ -271,7 +271,7 @@ def _pair(
         else None
     )
     sampler = _PairSampler(p, n, comp.systems.index(best), comp.systems.index(system), patterns)
-    key = competition_key(comp.id)
+    key = competition_key(comp.stream_key)
     cache: dict[int, float] = {}
 
     def pw(size: int) -> float:

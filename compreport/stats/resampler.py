@@ -4,8 +4,10 @@ Replicates come in fixed *blocks* (:func:`~compreport.stats.memory.block_rows`, 
 only); block ``k`` is drawn by its own generator,
 ``default_rng(SeedSequence(seed, spawn_key=(key, stream, k)))``, so the numbers do not depend on
 how many blocks are processed together or on ``jobs`` (:mod:`compreport.stats.resampling`).
-``key`` is derived from the competition id (:func:`competition_key`): adding a competition to a
-workshop does not change another's numbers.
+``key`` is derived from the competition's stable stream text, its spec ``id`` or else its
+folder's or gold file's name (:func:`competition_key`, ``Competition.stream_key``), never its
+display name: adding a competition to a workshop does not change another's numbers, and neither
+does a translated title.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from compreport.stats.multinomial import Multinomial
 
 
 def competition_key(competition_id: str) -> int:
-    """A stable 32-bit stream key for a competition id (its CRC-32).
+    """A stable 32-bit stream key for a competition's stream text (its CRC-32).
 
     Examples
     --------
