@@ -494,8 +494,9 @@ def _refinement(settings: Settings) -> list[str | Cite]:
         ]
     out += [
         tr(
-            "The random streams are keyed by the seed and the competition's id, so a renamed "
-            "competition draws other resamples. "
+            "The random streams are keyed by the seed and a stable key of the competition (its "
+            "id, else its folder's or file's name), never by its displayed name, so a translated "
+            "title draws the same resamples. "
         )
     ]
     return out

@@ -110,7 +110,7 @@ ES: dict[str, str] = {
     ", and so do the significance groups, a compact letter display ": ", igual que los grupos de significación, una representación compacta por letras ",
     ": systems sharing a letter are not significantly different at α = {alpha}. ": ": los sistemas que comparten una letra no son significativamente distintos con α = {alpha}. ",
     "The best system is chosen on the same test set it is compared on.": "El mejor sistema se elige sobre el mismo conjunto de prueba en que se compara.",
-    "The random streams are keyed by the seed and the competition's id, so a renamed competition draws other resamples. ": "Las secuencias aleatorias dependen de la semilla y del identificador de la competición, de modo que una competición renombrada extrae otras réplicas. ",
+    "The random streams are keyed by the seed and a stable key of the competition (its id, else its folder's or file's name), never by its displayed name, so a translated title draws the same resamples. ": "Las secuencias aleatorias dependen de la semilla y de una clave estable de la competición (su identificador, o el nombre de su carpeta o archivo), nunca de su nombre visible, de modo que un título traducido extrae las mismas réplicas. ",
     "Scores carry {level} {ci} confidence intervals ": "Las puntuaciones llevan intervalos de confianza al {level} por el método {ci} ",
     " from {resamples} paired bootstrap resamples {drawn} (seed {seed}); p-values come from {test} ": ", obtenidos de {resamples} réplicas bootstrap pareadas {drawn} (semilla {seed}); los valores p proceden de {test} ",
     "Every verdict on this page uses the ": "Todos los veredictos de esta página usan la ",
