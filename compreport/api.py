@@ -528,7 +528,7 @@ def analyze(
         comparisons with the winner and the competitiveness figures are over participants only).
     refine : bool, optional
         Re-estimate a p-value from more resamples (up to 16 x B) while its verdict is within its
-        Monte-Carlo error of the threshold (default True).
+        Monte-Carlo error of the threshold (default False: such a verdict is undecided).
     jobs : int, default 1
         Worker processes: with several competitions, each is analysed by one of them; with one,
         they draw its blocks of resamples. The numbers do not depend on it.

@@ -23,7 +23,15 @@ from compreport.cli_parser import (
     comma_list,
     printable,
 )
-from compreport.errors import InputError, InputWarning, Note, Terminated, os_reason, suggest
+from compreport.errors import (
+    InputError,
+    InputWarning,
+    Note,
+    Terminated,
+    note,
+    os_reason,
+    suggest,
+)
 from compreport.language import LANGUAGES
 from compreport.report import FORMATS, check_write_options
 from compreport.report.figures import FIGURE_FORMATS
@@ -189,6 +197,9 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
             **given,
         )
         say(f"analysed: {analysis.settings.bootstrap} resamples, {analysis.settings.rule}")
+        for comp in analysis.competitions:
+            if line := _undecided(comp, analysis.settings):
+                note(line)
         report = Report(
             analysis,
             decimals=args.decimals,
@@ -213,6 +224,33 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
         _print_written(out, written)
         _print_leaderboards(report)
     return written
+
+
+def _undecided(comp, settings) -> str | None:
+    """The run's one line on ``comp``'s undecided verdicts (the stored ``verdicts["undecided"]``
+    of each metric): how many, of how many, and the option that would settle them (``--refine
+    on`` when it is off, else a larger ``-B``). None when every verdict is settled."""
+    from compreport.stats.montecarlo import REFINE_FACTOR
+
+    counts = [
+        (ma.name, int(ma.verdicts.get("undecided") or 0), int(ma.verdicts.get("tested") or 0))
+        for ma in comp.metrics
+    ]
+    undecided = sum(k for _, k, _ in counts)
+    if not undecided:
+        return None
+    where = ", ".join(f"{name}: {k:,} of {n:,}" for name, k, n in counts if k)
+    how = (
+        f"--refine on re-estimates their p-values from up to "
+        f"{REFINE_FACTOR * settings.bootstrap:,} resamples"
+        if not settings.refine
+        else "a larger -B may settle them"
+    )
+    return (
+        f"competition {comp.id!r}: {undecided:,} verdict{'s' if undecided > 1 else ''} undecided "
+        f"({where}): p-values within the Monte-Carlo error of alpha = {settings.alpha:g}, "
+        f"reported as neither significant nor tied; {how}"
+    )
 
 
 def _stage_reporter(verbose: bool):

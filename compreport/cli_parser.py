@@ -225,9 +225,10 @@ def _add_stats_options(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--refine",
         metavar="on|off",
-        help="re-estimate p-values from more resamples (up to 16 x B) while a verdict is within "
-        "their Monte-Carlo error of the threshold (default on); off: every p-value from B "
-        "resamples",
+        help="on: re-estimate p-values from more resamples (up to 16 x B) while a verdict is "
+        "within their Monte-Carlo error of the threshold, which can cost 4-13 x the run; off "
+        "(default): every p-value from B resamples, a verdict within that error reported as "
+        "undecided",
     )
     g.add_argument(
         "--jobs",

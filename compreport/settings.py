@@ -257,8 +257,10 @@ class Settings:
     refine : bool
         Re-estimate the p-values of a metric from more resamples (doubling, up to
         :data:`~compreport.stats.montecarlo.REFINE_FACTOR` x B) while some verdict is not settled
-        within their Monte-Carlo error (default True; :mod:`compreport.stats.montecarlo`). False:
-        every p-value from the B resamples.
+        within their Monte-Carlo error (:mod:`compreport.stats.montecarlo`). Default False: every
+        p-value from the B resamples, and a verdict not settled within their Monte-Carlo error is
+        undecided (``Comparison.significant`` None, ``settled`` False): neither significant nor
+        tied, and it separates no groups.
     """
 
     bootstrap: int = 10000
@@ -269,7 +271,7 @@ class Settings:
     family: str = "all-pairs"
     correction: str | None = None
     include_baselines: bool = False
-    refine: bool = True
+    refine: bool = False
 
     def __post_init__(self):
         values = asdict(self)

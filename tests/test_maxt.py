@@ -188,7 +188,7 @@ def test_vs_best_settles_over_the_family_it_corrects():
         list("ABC"),
         obs,
         reps,
-        Settings(bootstrap=1000, family="vs-best"),
+        Settings(bootstrap=1000, family="vs-best", refine=True),
         100,
         state=state,
     )

@@ -53,10 +53,13 @@ def _many(m=48, k=20, n=240, seed=5):
 
 
 @pytest.mark.slow
-def test_refinement_makes_groups_informative_where_fixed_b_cannot():
+def test_holm_at_scale_stays_undecided_where_max_t_decides():
     """48 systems: Holm over 1,128 pairs cannot reject with B = 2,000 (1128/2001 > 0.05): one group.
-    Refinement (on by default) re-estimates the p-values from up to 16 B = 32,000 resamples. The
-    max-T step-down (the default) needs no refinement for it."""
+    Refinement re-estimates the p-values from up to 16 B = 32,000 resamples, where point estimates
+    of Holm's p-values fall below alpha, but none of those verdicts is settled: a p-value of no
+    exceedance in 32,000 has a Monte-Carlo bound near 5e-4, which Holm multiplies by 1,128. They
+    are undecided, so they separate no groups. The max-T step-down (the default) decides most
+    pairs from the 2,000 resamples."""
     comp = _many()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -66,17 +69,21 @@ def test_refinement_makes_groups_informative_where_fixed_b_cannot():
             .primary
         )
         refined = (
-            cr.analyze(comp, bootstrap=2000, seed=1, correction="holm").competitions[0].primary
+            cr.analyze(comp, bootstrap=2000, seed=1, correction="holm", refine=True)
+            .competitions[0]
+            .primary
         )
         maxt = cr.analyze(comp, bootstrap=2000, seed=1, refine=False).competitions[0].primary
     assert maxt.verdicts["can_reject"] is True and len({s.group for s in maxt.scores}) > 10
     assert maxt.verdicts["b_needed"] is None  # stored only when no comparison can reject
-    assert sum(c.significant for c in maxt.pairs) > 500
+    assert sum(c.significant is True for c in maxt.pairs) > 500
     assert fixed.verdicts["can_reject"] is False and {s.group for s in fixed.scores} == {"a"}
     assert fixed.verdicts["b_needed"] == 22560  # 1128 / (B + 1) < 0.05 from B = 22,560
     assert refined.verdicts["resamples"] == 32000 and refined.verdicts["can_reject"] is True
-    assert len({s.group for s in refined.scores}) > 10
-    assert sum(c.significant for c in refined.pairs) > 500
+    assert sum(c.p_holm < 0.05 for c in refined.pairs) > 500  # point estimates below alpha
+    assert refined.verdicts["undecided"] > 500 and not any(c.significant for c in refined.pairs)
+    assert {s.group for s in refined.scores} == {"a"}
+    assert maxt.verdicts["undecided"] < 0.05 * len(maxt.pairs)
     # intervals stay on the first B resamples: identical with and without refinement
     assert [(s.ci_low, s.ci_high) for s in refined.scores] == [
         (s.ci_low, s.ci_high) for s in fixed.scores
@@ -90,7 +97,7 @@ def test_refined_p_values_are_those_of_the_larger_b():
     gold = rng.integers(0, 2, 300)
     preds = [np.where(rng.random(300) < a, gold, 1 - gold) for a in (0.8, 0.74, 0.72, 0.6)]
     comp = make_competition(gold, preds, metrics=["accuracy"], cid="refine")
-    whole = cr.analyze(comp, bootstrap=500, seed=4, correction="holm")
+    whole = cr.analyze(comp, bootstrap=500, seed=4, correction="holm", refine=True)
     refined = whole.competitions[0].primary
     R = refined.verdicts["resamples"]
     assert R > 500
@@ -99,7 +106,7 @@ def test_refined_p_values_are_those_of_the_larger_b():
     assert [c.p_value for c in refined.pairs] == [c.p_value for c in fixed.pairs]
     assert [c.significant for c in refined.pairs] == [c.significant for c in fixed.pairs]
     assert (
-        cr.analyze(comp, bootstrap=500, seed=4, jobs=2, correction="holm").to_json()
+        cr.analyze(comp, bootstrap=500, seed=4, jobs=2, correction="holm", refine=True).to_json()
         == whole.to_json()
     )
     # what shows a p-value beside the first 500 resamples says how many it comes from
@@ -141,7 +148,7 @@ def test_max_t_refinement_counts_only_what_is_unsettled():
     preds = [np.where(rng.random(300) < a, gold, 1 - gold) for a in (0.8, 0.74, 0.72, 0.6)]
     comp = make_competition(gold, preds, metrics=["accuracy"], cid="refine")
     fixed = cr.analyze(comp, bootstrap=500, seed=4, refine=False).competitions[0].primary
-    whole = cr.analyze(comp, bootstrap=500, seed=4)
+    whole = cr.analyze(comp, bootstrap=500, seed=4, refine=True)
     refined = whole.competitions[0].primary
     assert any(c.settled is False for c in fixed.pairs), (
         "the case needs an unsettled verdict at B = 500"
@@ -161,7 +168,7 @@ def test_max_t_refinement_counts_only_what_is_unsettled():
             assert b.p_se < a.p_se or b.p_se == a.p_se == 0
             assert b.p_maxt >= b.p_value
     assert any(a.p_maxt != b.p_maxt for a, b in zip(fixed.pairs, refined.pairs))
-    assert cr.analyze(comp, bootstrap=500, seed=4, jobs=2).to_json() == whole.to_json()
+    assert cr.analyze(comp, bootstrap=500, seed=4, jobs=2, refine=True).to_json() == whole.to_json()
     assert prose.p_resamples(refined, 500) is None  # what shows a raw p-value says B
 
 
@@ -174,18 +181,23 @@ def test_a_tiny_alpha_draws_no_resamples_that_cannot_change_a_verdict():
     preds = [np.where(rng.random(300) < a, gold, 1 - gold) for a in (0.8, 0.74, 0.72, 0.6)]
     comp = make_competition(gold, preds, metrics=["accuracy"], cid="refine")
     with pytest.warns(UserWarning, match="can never reject at alpha = 1e-12"):
-        tiny = cr.analyze(comp, bootstrap=500, seed=4, alpha=1e-12).competitions[0].primary
+        tiny = (
+            cr.analyze(comp, bootstrap=500, seed=4, alpha=1e-12, refine=True)
+            .competitions[0]
+            .primary
+        )
     assert any(c.settled is False for c in tiny.pairs)
     assert tiny.verdicts["resamples"] == 500 and tiny.verdicts["may_settle"] is False
-    assert all(c.significant is False for c in tiny.pairs)
-    usual = cr.analyze(comp, bootstrap=500, seed=4).competitions[0].primary
+    assert all(c.significant is (False if c.settled else None) for c in tiny.pairs)
+    usual = cr.analyze(comp, bootstrap=500, seed=4, refine=True).competitions[0].primary
     assert usual.verdicts["resamples"] > 500
 
 
-def test_borderline_pair_is_reported_with_its_error_and_marked_unsettled(tmp_path):
+def test_borderline_pair_is_reported_with_its_error_and_undecided(tmp_path):
     """Two systems 0.8 points apart on 2,000 items, differing on 60 of them (38 won by A, 22 by B:
     a two-sided p near 0.04): with B = 199 and no refinement the verdict cannot be settled; the
-    p-value carries its Monte-Carlo standard error and every output says unsettled."""
+    p-value carries its Monte-Carlo standard error, the verdict is undecided (neither significant
+    nor tied, separating no groups) and every output says so (issue 36 item 1)."""
     from compreport.report import model
     from compreport.report.pages.team import team_html
 
@@ -207,16 +219,25 @@ def test_borderline_pair_is_reported_with_its_error_and_marked_unsettled(tmp_pat
     ma = analysis.competitions[0].primary
     (pair,) = ma.pairs
     assert pair.settled is False and 0 < pair.p_se < 0.05 and ma.verdicts["resamples"] == 199
+    assert pair.p_adjusted < 0.05 and pair.significant is None and pair.mark == ""
+    assert ma.verdicts["undecided"] == 1
     loser = ma.scores[1]
-    assert loser.settled_vs_best is False
+    assert loser.settled_vs_best is False and loser.undecided
+    assert loser.differs_from_best is None and loser.ties_with_best is None
+    assert ma.scores[0].group == loser.group == "a"  # an undecided pair separates no groups
     row = model.leaderboard(analysis.competitions[0], model.Format()).rows[1]
-    assert "unsettled" in row["marks"].text
+    assert row["marks"].text == "undecided"
+    diff = model.differences_from_best(analysis.competitions[0], ma, model.Format()).rows[0]
+    assert diff["significant"].text == "undecided"
     sheet = team_html(analysis, analysis.competitions[0], loser.system)
-    assert "Unsettled: after 199 resamples" in sheet and "Monte-Carlo SE" in sheet
+    assert "Undecided: after 199 resamples" in sheet and "Monte-Carlo SE" in sheet
+    assert "is undecided: its p-value is within the Monte-Carlo error" in sheet
+    figure = cr.Report(analysis).figure("diff")
+    assert [ln.get_gid() for ln in figure.axes[0].lines if ln.get_gid()] == ["diff-undecided"]
     # LaTeX states the resamples, the largest Monte-Carlo standard error and the unsettled verdict
     caption = cr.Report(analysis).to_latex("diff-best")
     assert f"$p$ from 199 resamples, Monte-Carlo standard error at most {pair.p_se:.4f}" in caption
-    assert "1 verdict unsettled" in caption
+    assert "1 verdict undecided" in caption
 
 
 def test_randomization_p_values_count_rounds_wherever_their_number_is_given():
@@ -233,6 +254,7 @@ def test_randomization_p_values_count_rounds_wherever_their_number_is_given():
         bootstrap=500,
         seed=4,
         test="randomization",
+        refine=True,
     )
     comp = whole.competitions[0]
     R = comp.primary.verdicts["resamples"]
@@ -244,7 +266,7 @@ def test_randomization_p_values_count_rounds_wherever_their_number_is_given():
     assert f"from {R:,} rounds" in sheet and "resamples)" not in sheet
     assert f"$p$ from {num(R)} rounds, Monte-Carlo" in report.to_latex("diff-best")
     assert prose.unsettled_note(whole.settings, R).startswith(
-        f"Unsettled: after {R:,} rounds this verdict"
+        f"Undecided: after {R:,} rounds this verdict"
     )
     methods = "".join(
         s for s in prose.paragraph(whole.settings, whole.competitions) if isinstance(s, str)

@@ -241,6 +241,12 @@ def possible_marks(metric: MetricAnalysis) -> tuple[tuple[float, str], ...]:
     return tuple((t, mark) for t, mark in scheme if rejects(min_p, t))
 
 
+def _verdict_cell(c) -> Cell:
+    """The cell of a comparison's stored verdict: ``undecided`` when it is
+    (:attr:`~compreport.stats.results.Comparison.undecided`), else :func:`_yes_no`."""
+    return Cell(None, tr("undecided")) if c.undecided else _yes_no(c.significant)
+
+
 def _yes_no(v: bool | None) -> Cell:
     """A verdict's cell: ``yes`` or ``no`` in the report's language, an en dash for None."""
     if v is None:
@@ -459,7 +465,7 @@ def differences_from_best(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Fo
             **_p_cells(c, fmt),
             "p_se": Cell(c.p_se, fmt.p(c.p_se)),
             "p_adjusted": Cell(c.p_adjusted, fmt.p(c.p_adjusted)),
-            "significant": _yes_no(c.significant),
+            "significant": _verdict_cell(c),
             "settled": _yes_no(c.settled),
         }
         rows.append(Row(c.b, cells, c.b in comp.baselines))
@@ -488,7 +494,7 @@ def pairwise_p_values(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Format
                 "b": Cell(c.b, c.b),
                 "diff": Cell(c.diff, fmt.diff(c.diff)),
                 **_p_cells(c, fmt),
-                "significant": _yes_no(c.significant),
+                "significant": _verdict_cell(c),
             },
         )
         for c in ma.pairs
@@ -501,7 +507,9 @@ def pair_matrix(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Format) -> T
 
     Columns are the systems but the last (key = system name), rows the systems but the first,
     best first; cell (row r, column c) is ``score(c) − score(r)`` oriented, for c ranked above r;
-    its ``level`` is the mark's (:func:`mark_level`), -2 for a pair that is not tested.
+    its ``level`` is the mark's (:func:`mark_level`), -2 for a pair that is not tested; an
+    undecided pair (:attr:`~compreport.stats.results.Comparison.undecided`) is marked ``?``, at
+    level -1.
     ``extra["position"]`` maps each system to its 1-based position in the ranking.
     """
     order = [s.system for s in ma.scores]
@@ -512,8 +520,8 @@ def pair_matrix(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Format) -> T
         cells[c.b][c.a] = Cell(
             c.diff,
             fmt.diff(c.diff),
-            mark=c.mark,
-            level=-2 if c.significant is None else mark_level(c.mark),
+            mark="?" if c.undecided else c.mark,
+            level=-1 if c.undecided else -2 if c.significant is None else mark_level(c.mark),
         )
     rows = [Row(name, cells[name], name in comp.baselines) for name in order[1:]]
     return Table("pairs", columns, rows, comp, ma, {"position": position})

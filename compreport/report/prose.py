@@ -457,37 +457,54 @@ def _refinement(settings: Settings) -> list[str | Cite]:
         ),
         Cite("gandy2014"),
         ". ",
+        tr(
+            "A verdict that is not settled is reported as undecided, neither a significant "
+            "difference nor a tie, and separates no significance groups; so the error rate the "
+            "correction controls holds for the verdicts reported up to that risk (a family-wise "
+            "error rate of at most α + {risk}). ",
+            risk=decimal(montecarlo.RISK),
+        ),
     ]
-    if settings.refine and settings.correction == "maxt":
+    if not settings.refine:
+        out += [
+            tr(
+                "Every p-value comes from the {resamples} resamples; more resamples, or "
+                "re-estimating the p-values of undecided verdicts from up to {most}, would settle "
+                "most of them. ",
+                resamples=count(settings.bootstrap),
+                most=count(montecarlo.REFINE_FACTOR * settings.bootstrap),
+            )
+        ]
+    elif settings.correction == "maxt":
         out += [
             tr(
                 "While some verdict of a competition is unsettled, twice as many resamples are "
                 "drawn, up to {most}, and counted into the max-T and raw p-values from the first "
                 "unsettled comparison on (each difference keeps the standard error of the first "
                 "{resamples}, and the intervals stay on them); a verdict still unsettled is "
-                "counted as such. ",
+                "undecided. ",
                 most=count(montecarlo.REFINE_FACTOR * settings.bootstrap),
                 resamples=count(settings.bootstrap),
             )
         ]
-    elif settings.refine and settings.test == "randomization":
+    elif settings.test == "randomization":
         out += [
             tr(
                 "While some verdict of a competition is unsettled and more rounds may settle it, "
                 "its p-values are re-estimated from twice as many rounds, up to {most} (intervals "
-                "stay on the first {resamples} resamples); a verdict still unsettled is marked as "
-                "such. ",
+                "stay on the first {resamples} resamples); a verdict still unsettled is "
+                "undecided. ",
                 most=count(montecarlo.REFINE_FACTOR * settings.bootstrap),
                 resamples=count(settings.bootstrap),
             )
         ]
-    elif settings.refine:
+    else:
         out += [
             tr(
                 "While some verdict of a competition is unsettled and more resamples may settle "
                 "it, its p-values are re-estimated from twice as many resamples, up to {most} "
-                "(intervals stay on the first {resamples}); a verdict still unsettled is marked as "
-                "such. ",
+                "(intervals stay on the first {resamples}); a verdict still unsettled is "
+                "undecided. ",
                 most=count(montecarlo.REFINE_FACTOR * settings.bootstrap),
                 resamples=count(settings.bootstrap),
             )
@@ -517,10 +534,11 @@ def p_resamples(ma: MetricAnalysis, bootstrap: int) -> int | None:
 
 def unsettled_note(settings: Settings, resamples: int) -> str:
     """The sentence beside a verdict that is not settled (``Comparison.settled`` False) after
-    ``resamples`` resamples (rounds under the randomization test)."""
+    ``resamples`` resamples (rounds under the randomization test): it is undecided."""
     return tr(
-        "Unsettled: after {draws} this verdict is still within the Monte-Carlo error of its "
-        "p-values, so drawing more could change it.",
+        "Undecided: after {draws} this verdict is still within the Monte-Carlo error of its "
+        "p-values, so it is reported neither as significant nor as a tie; drawing more "
+        "resamples could settle it.",
         draws=draws(settings.test, resamples),
     )
 
@@ -570,9 +588,16 @@ def verdict(
     """One sentence stating a stored verdict, naming its rule.
 
     ``significant`` is the stored :attr:`~compreport.stats.results.Comparison.significant` (or
-    :attr:`~compreport.stats.results.Score.differs_from_best`): True, False or None (not tested).
+    :attr:`~compreport.stats.results.Score.differs_from_best`): True, False or None (not tested),
+    or ``"undecided"`` (:attr:`~compreport.stats.results.Comparison.undecided`).
     """
     at = tr("at α = {alpha} ({rule})", alpha=decimal(settings.alpha), rule=settings.rule)
+    if significant == "undecided":
+        return tr(
+            "This comparison is undecided {at}: its p-value is within the Monte-Carlo error of "
+            "the threshold.",
+            at=at,
+        )
     if significant is None:
         return tr("No test decides this comparison {at}.", at=at)
     subject = subject or tr("The winner")
@@ -624,12 +649,12 @@ def marks(score: Score, baseline: bool = False, missing: int = 0) -> str:
     """The leaderboard's marks of one system, from its stored verdicts, comma-separated.
 
     ``best``; ``tied with best`` (not significantly different from the best under the report's
-    rule); ``unsettled`` (that verdict is within the Monte-Carlo error of its p-values:
-    ``Score.settled_vs_best``); ``baseline``; ``N missing`` (items without a prediction, scored as
-    wrong answers). Empty for none.
+    rule); ``undecided`` (that verdict is within the Monte-Carlo error of its p-values:
+    ``Score.undecided``, neither tied nor different); ``baseline``; ``N missing`` (items without
+    a prediction, scored as wrong answers). Empty for none.
     """
     out = [tr("best")] if score.is_best else [tr("tied with best")] if score.ties_with_best else []
-    out += [tr("unsettled")] if score.settled_vs_best is False else []
+    out += [tr("undecided")] if score.undecided else []
     out += [tr("baseline")] if baseline else []
     out += [tr("{n} missing", n=count(missing))] if missing else []
     return ", ".join(out)

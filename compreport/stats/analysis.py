@@ -104,10 +104,11 @@ def _comparisons(names, a, b, d, corr, decide, alpha, settled) -> list[Compariso
             p_maxt=mt,
             excludes_zero=ex,
             p_adjusted=dec,
-            significant=sig if is_tested else None,
+            # an unsettled verdict is undecided: neither significant nor tied (issue 36 item 1)
+            significant=(sig if st or not k else None) if is_tested else None,
             p_se=se,
             settled=(st if k else None) if is_tested else None,
-            mark=mk,
+            mark=mk if st or not k else "",
         )
         for i, (
             diff,
@@ -343,7 +344,10 @@ def analyze_metric(
     # the comparisons with the best, as stored among the pairs
     vb = {k: v[vb_pairs] for k, v in pr.items()}
     different = np.zeros((m, m), dtype=bool)
-    different[pa, pb] = different[pb, pa] = multitest.rejects(np.nan_to_num(decide, nan=1.0), alpha)
+    # groups from the settled verdicts only: an undecided pair separates no groups
+    different[pa, pb] = different[pb, pa] = multitest.rejects(
+        np.nan_to_num(decide, nan=1.0), alpha
+    ) & (settled != 0)
     # a group letter says what the tests found: a system none of whose pairs is tested (a baseline
     # under vs-best, every system with B = 0, an undefined score) gets none rather than every
     # other's letter
@@ -370,7 +374,9 @@ def analyze_metric(
             int(rank[i]),
             group[i],
             is_best=bool(is_best[i]),
-            differs_from_best=None if is_best[i] else _verdict(vs_best_p[i], alpha),
+            differs_from_best=None
+            if is_best[i] or vs_best_settled[i] == 0
+            else _verdict(vs_best_p[i], alpha),
             p_vs_best=float("nan") if is_best[i] else float(vs_best_p[i]),
             settled_vs_best=None if is_best[i] else _settled(vs_best_settled[i]),
         )
@@ -410,7 +416,11 @@ def analyze_metric(
             int((tested_pairs if settings.family == "vs-best" else in_family).sum()),
             verdict_resamples,
         )
-        | {"may_settle": may_settle, "undefined_replicates": undefined_reps},
+        | {
+            "may_settle": may_settle,
+            "undefined_replicates": undefined_reps,
+            "undecided": int(np.count_nonzero(settled == 0)),
+        },
         replicates=replicates,
         systems=list(systems),
     )

@@ -53,14 +53,15 @@ class Score:
         baseline that does not compete is never best.
     differs_from_best : bool or None
         Significantly different from the best under the report's correction and family. None for
-        a best system, a baseline that does not compete, and a comparison that is not tested
-        (B = 0, an undefined score).
+        a best system, a baseline that does not compete, a comparison that is not tested (B = 0,
+        an undefined score), and an undecided one (``settled_vs_best`` False).
     p_vs_best : float
         The p-value behind ``differs_from_best`` (``Comparison.p_adjusted``; NaN where
         ``differs_from_best`` is None).
     settled_vs_best : bool or None
-        ``differs_from_best`` would be the same for any p-values within the Monte-Carlo error of
-        the family's (see :attr:`Comparison.settled`); None where ``differs_from_best`` is None.
+        The verdict against the best would be the same for any p-values within the Monte-Carlo
+        error of the family's (see :attr:`Comparison.settled`); False: undecided. None for a best
+        system, a baseline that does not compete and a comparison that is not tested.
 
     Examples
     --------
@@ -89,6 +90,12 @@ class Score:
         """Not significantly different from the best: the negation of ``differs_from_best``
         (None where that is None)."""
         return None if self.differs_from_best is None else not self.differs_from_best
+
+    @property
+    def undecided(self) -> bool:
+        """The verdict against the best is within the Monte-Carlo error of its p-values: neither
+        significant nor tied (``settled_vs_best`` False)."""
+        return self.settled_vs_best is False
 
 
 @dataclass
@@ -121,20 +128,22 @@ class Comparison:
         The p-value behind ``significant``: ``settings.correction`` over ``settings.family``
         (raw when the correction is ``none``); NaN when the pair is not tested.
     significant : bool or None
-        ``p_adjusted < alpha``; None when the pair is not tested (pairs without the best under
-        ``vs-best``) or the p-value is undefined.
+        ``p_adjusted < alpha`` when the verdict is settled; None when the pair is not tested
+        (pairs without the best under ``vs-best``), the p-value is undefined, or the verdict is
+        undecided (``settled`` False).
     p_se : float
         Monte-Carlo standard error of ``p_value`` from the resamples behind it (B, or more after
         refinement; under max-T, the pair's own count), :mod:`compreport.stats.montecarlo`. NaN
         without resamples.
     settled : bool or None
-        ``significant`` holds for every p-value of the family within its Monte-Carlo confidence
-        bounds (the MMCTest classification, Gandy & Hahn 2014): False means more resamples could
-        change the verdict. None when ``significant`` is None.
+        The verdict ``p_adjusted < alpha`` holds for every p-value of the family within its
+        Monte-Carlo confidence bounds (the MMCTest classification, Gandy & Hahn 2014). False:
+        undecided, more resamples could change it (``significant`` is then None). None when the
+        pair is not tested.
     mark : str
         Significance mark of ``p_adjusted`` by the thresholds below alpha and alpha itself
         (:func:`compreport.language.vocabulary.marks_at`: ``***``, ``**``, ``*``, ``†``); ``""``
-        when not significant.
+        when not significant or undecided.
     """
 
     a: str
@@ -153,6 +162,12 @@ class Comparison:
     p_se: float = float("nan")
     settled: bool | None = None
     mark: str = ""
+
+    @property
+    def undecided(self) -> bool:
+        """The verdict is within the Monte-Carlo error of the family's p-values (``settled``
+        False): reported as neither significant nor not."""
+        return self.settled is False
 
 
 #: The field names of Score and Comparison, in order.
@@ -202,8 +217,9 @@ class MetricAnalysis:
         shares one group and ties with the best whatever the data); ``b_needed``, when
         ``can_reject`` is False, the smallest B with which some comparison could reach alpha
         (counting refinement's ``REFINE_FACTOR`` x B when it is on), else None; ``may_settle``,
-        whether more resamples may settle a verdict that is unsettled now; and
-        ``undefined_replicates``, the replicates left out because the metric is undefined on them.
+        whether more resamples may settle a verdict that is unsettled now;
+        ``undefined_replicates``, the replicates left out because the metric is undefined on them;
+        and ``undecided``, the verdicts of the family that are not settled (``settled`` False).
     replicates : ndarray (B, m) or None
         Bootstrap replicates, one column per system of ``systems`` (not stored in results.json:
         None when read back).

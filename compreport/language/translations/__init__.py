@@ -12,7 +12,7 @@ resample = réplica (bootstrap; "remuestreo" is the act), "{level} {method} conf
 p-value = valor p, correction = corrección, significance group = grupo de significación, tie =
 empate, item = ítem, test set = conjunto de prueba, competitiveness = competitividad, significant =
 significativo, "cannot be told apart from" = "no se distingue de", higher/lower is better =
-mayor/menor es mejor, tied with best = empata con el mejor, unsettled = no resuelto, "A and B"
+mayor/menor es mejor, tied with best = empata con el mejor, undecided = sin decidir, "A and B"
 (authors) = "A y B". A language named in English is a lowercase noun (Spanish = español).
 Spanish typography: decimal numbers keep the point unless the report asks for a comma; whole
 numbers go through :func:`compreport.language.count`; quotes « » are not used (the English “ ” stay).

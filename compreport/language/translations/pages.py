@@ -83,9 +83,9 @@ ES: dict[str, str] = {
     "Baselines (italics, tagged) are ranked with the systems and count among the m systems.": "Las líneas base (en cursiva y etiquetadas) se clasifican junto con los sistemas y cuentan entre los "
     "m sistemas.",
     "Marks: <em>tied with best</em>, not significantly different from the best under the same rule; "
-    "<em>unsettled</em>, that verdict is within the Monte-Carlo error of its p-values (more resamples could change it).": "Marcas: <em>empata con el mejor</em>, no significativamente diferente del mejor con la misma regla; "
-    "<em>no resuelto</em>, ese veredicto está dentro del error de Monte Carlo de sus valores p (más réplicas "
-    "podrían cambiarlo).",
+    "<em>undecided</em>, that verdict is within the Monte-Carlo error of its p-values, so it is neither a tie nor a difference (more resamples could settle it).": "Marcas: <em>empata con el mejor</em>, no significativamente diferente del mejor con la misma regla; "
+    "<em>sin decidir</em>, ese veredicto está dentro del error de Monte Carlo de sus valores p, así que no es ni un empate ni una diferencia "
+    "(más réplicas podrían decidirlo).",
     "Best system: {system}.": "Mejor sistema: {system}.",
     '<span class="label">Ordered bootstrap confidence intervals</span> of {metric} ({level}, {method}): score on the '
     "full test set (the best in bold), mean and standard deviation (SE) of the bootstrap distribution, interval; "

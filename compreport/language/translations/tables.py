@@ -120,8 +120,8 @@ ES: dict[str, str] = {
     r"diferencia significativa con el mejor, decidida por $p$ ({rule}, {alpha}).",
     " $p$ from {draws}, Monte-Carlo standard error at most {se}": " Valores $p$ a partir de {draws}, con un error estándar de Monte Carlo de {se} como máximo",
     " $p$ from {draws}, Monte-Carlo standard error at most below {se}": " Valores $p$ a partir de {draws}, con un error estándar de Monte Carlo inferior a {se}",
-    "; {n} verdict unsettled (within that error: drawing more could change it)": "; {n} veredicto no resuelto (dentro de ese error: extraer más podría cambiarlo)",
-    "; {n} verdicts unsettled (within that error: drawing more could change them)": "; {n} veredictos no resueltos (dentro de ese error: extraer más podría cambiarlos)",
+    "; {n} verdict undecided (within that error: drawing more could settle it)": "; {n} veredicto sin decidir (dentro de ese error: extraer más podría decidirlo)",
+    "; {n} verdicts undecided (within that error: drawing more could settle them)": "; {n} veredictos sin decidir (dentro de ese error: extraer más podría decidirlos)",
     "No significance mark: without resamples there are no $p$-values": "Ninguna marca de significación: sin réplicas no hay valores $p$",
     "No significance mark can occur: with {draws} the smallest corrected $p$-value is {p} ({rule})": "No puede darse ninguna marca de significación: con {draws} el menor valor $p$ corregido es "
     "{p} ({rule})",

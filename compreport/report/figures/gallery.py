@@ -49,6 +49,7 @@ from compreport.report.figures.style import (
     ROWS_PER_FIGURE,
     TEXT,
     TIED_COLOR,
+    UNDECIDED_COLOR,
     UNDEFINED_COLOR,
     ReportFigure,
     ci_legend_handles,
@@ -155,6 +156,9 @@ VERDICT_LOOK = {
     ),
     False: VerdictLook(TIED_COLOR, "o", "white", N_("tied with the best"), "tied"),
     None: VerdictLook(UNDEFINED_COLOR, "^", UNDEFINED_COLOR, N_("not tested"), "untested"),
+    "undecided": VerdictLook(
+        UNDECIDED_COLOR, "D", UNDECIDED_COLOR, N_("undecided (Monte-Carlo error)"), "undecided"
+    ),
 }
 
 
@@ -183,8 +187,9 @@ def diff_plot(
     correction and family), never by whether its uncorrected interval excludes 0, with the colour
     and marker of :data:`VERDICT_LOOK` in the points and the legend: bluish green ("green", a
     filled square) where it differs significantly from the best, vermillion ("red", an open circle)
-    where it ties with the best, grey (a triangle) where the comparison is not tested or
-    undefined; a vertical line at 0. Differences are oriented so positive means the best is
+    where it ties with the best, reddish purple (a diamond) where the verdict is undecided (within
+    the Monte-Carlo error of its p-values), grey (a triangle) where the comparison is not tested
+    or undefined; a vertical line at 0. Differences are oriented so positive means the best is
     better. The intervals are the LineCollection with gid ``"diff-intervals"`` (segment i =
     ``metric.vs_best[i]``, of ``metric.vs_best[rows]`` for one part). ``rows``: the comparisons of
     one part of a split figure (:func:`~compreport.report.figures.style.row_parts`), on the x-axis
@@ -198,10 +203,18 @@ def diff_plot(
     ax = fig.add_subplot()
     y = np.arange(m)
     verdicts = [
-        True if c.significant is True else False if c.significant is False else None for c in comps
+        "undecided"
+        if c.undecided
+        else True
+        if c.significant is True
+        else False
+        if c.significant is False
+        else None
+        for c in comps
     ]
-    differs, tied, untested = (
-        np.array([v is want for v in verdicts], dtype=bool) for want in (True, False, None)
+    differs, tied, untested, undecided = (
+        np.array([v is want for v in verdicts], dtype=bool)
+        for want in (True, False, None, "undecided")
     )
     colors = [VERDICT_LOOK[v].color for v in verdicts]
     ax.axvline(0, color=OKABE_ITO["black"], linewidth=0.8, zorder=1)
@@ -214,7 +227,8 @@ def diff_plot(
         gid="diff-intervals",
     )
     diff = np.array([c.diff for c in comps], dtype=float)
-    for verdict, sel in ((False, tied), (True, differs), (None, untested)):
+    looks = ((False, tied), (True, differs), ("undecided", undecided), (None, untested))
+    for verdict, sel in looks:
         if sel.any():
             look = VERDICT_LOOK[verdict]
             ax.plot(
@@ -257,7 +271,9 @@ def diff_plot(
         loc="left",
         **TEXT,
     )
-    shown = (False, True, None) if untested.any() else (False, True)
+    shown = (False, True)
+    shown += ("undecided",) if undecided.any() else ()
+    shown += (None,) if untested.any() else ()
     handles = [
         Line2D(
             [],

@@ -16,6 +16,7 @@ from compreport.report.figures.style import (
     MAX_WIDTH_IN,
     OKABE_ITO,
     TEXT,
+    UNDECIDED_COLOR,
     label_width,
     new_figure,
     short_label,
@@ -49,7 +50,9 @@ def pairs_plot(comp: CompetitionAnalysis, metric: MetricAnalysis) -> Figure:
     m = len(order)
     grid = np.full((m, m), np.nan)
     for c in metric.pairs:
-        if c.significant is not None:  # tested: the stored mark's level (-1: not significant)
+        if c.undecided:  # below every level: drawn in the colour of undecided verdicts
+            grid[at[c.a], at[c.b]] = grid[at[c.b], at[c.a]] = -2
+        elif c.significant is not None:  # tested: the stored mark's level (-1: not significant)
             grid[at[c.a], at[c.b]] = grid[at[c.b], at[c.a]] = mark_level(c.mark)
     named = LABELLED_CELL_IN * m + label_width(order) + 1.2 <= MAX_WIDTH_IN
     side = LABELLED_CELL_IN * m if named else min(LABELLED_CELL_IN * m, MAX_SIDE_IN)
@@ -58,7 +61,7 @@ def pairs_plot(comp: CompetitionAnalysis, metric: MetricAnalysis) -> Figure:
         side + 0.5 + 1.8,
     )
     ax = fig.add_subplot()
-    cmap = ListedColormap(PAIR_LEVEL_COLORS).with_extremes(bad="white")
+    cmap = ListedColormap(PAIR_LEVEL_COLORS).with_extremes(bad="white", under=UNDECIDED_COLOR)
     ax.imshow(
         np.ma.masked_invalid(grid),
         cmap=cmap,
@@ -101,7 +104,9 @@ def pairs_plot(comp: CompetitionAnalysis, metric: MetricAnalysis) -> Figure:
         Patch(facecolor=PAIR_LEVEL_COLORS[1 + mark_level(mk)], label=f"{mk} p < {t:g}")
         for t, mk in possible
     ]
-    if any(c.significant is None for c in metric.pairs):
+    if any(c.undecided for c in metric.pairs):
+        handles += [Patch(facecolor=UNDECIDED_COLOR, label=tr("undecided (Monte-Carlo error)"))]
+    if any(c.significant is None and not c.undecided for c in metric.pairs):
         handles += [Patch(facecolor="white", edgecolor="#bbbbbb", label=tr("not tested"))]
     fig.legend(
         handles=handles,

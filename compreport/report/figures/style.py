@@ -49,6 +49,8 @@ TIED_COLOR = OKABE_ITO["vermillion"]
 DIFFERS_COLOR = OKABE_ITO["bluish_green"]
 #: A comparison that is not tested or an interval that is not defined (B = 0): grey.
 UNDEFINED_COLOR = "#999999"
+#: An undecided verdict (within the Monte-Carlo error of its p-values), in every figure.
+UNDECIDED_COLOR = OKABE_ITO["reddish_purple"]
 
 PNG_DPI = 200
 

@@ -746,7 +746,7 @@ class Renderer:
     def _monte_carlo(self, ma: MetricAnalysis, t: model.Table) -> str:
         """The Monte-Carlo error of the table's p-values, for the caption (the per-pair standard
         errors are in results.json and the HTML table): the resamples behind them, the largest
-        standard error, and how many verdicts are unsettled."""
+        standard error, and how many verdicts are undecided."""
         ses = [
             r["p_se"].value
             for r in t.rows
@@ -773,12 +773,12 @@ class Renderer:
             )
         if unsettled == 1:
             text += tr(
-                "; {n} verdict unsettled (within that error: drawing more could change it)",
+                "; {n} verdict undecided (within that error: drawing more could settle it)",
                 n=unsettled,
             )
         elif unsettled:
             text += tr(
-                "; {n} verdicts unsettled (within that error: drawing more could change them)",
+                "; {n} verdicts undecided (within that error: drawing more could settle them)",
                 n=unsettled,
             )
         return text + "."
@@ -802,6 +802,8 @@ class Renderer:
         text = ", ".join(
             f"{mark(m)}~$p < {self.num(f'{t:g}', math=True)}$" for t, m in reversed(marks)
         )
+        if any(c.undecided for c in ma.pairs):
+            text += ", " + tr("{mark}~undecided (within the Monte-Carlo error)", mark=mark("?"))
         return tr("Marks: {marks} ({rule})", marks=text, rule=self._rule())
 
     def pair_matrix(self, comp: CompetitionAnalysis, ma: MetricAnalysis) -> str:

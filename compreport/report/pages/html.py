@@ -351,6 +351,7 @@ def matrix_context(
         "named": len(cols) <= MATRIX_NAMED_COLUMNS,
         "ncols": len(cols),
         "untested": any(cell.level == -2 for r in t.rows for cell in r.cells.values()),
+        "undecided": any(cell.mark == "?" for r in t.rows for cell in r.cells.values()),
     }
 
 

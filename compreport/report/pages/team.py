@@ -37,6 +37,10 @@ PLAIN_VERDICTS = {
         "{system} cannot be told apart from the winner, {other}, at α = {alpha}."
     ),
     ("winner", None): N_("{system} was not tested against the winner, {other}."),
+    ("winner", "undecided"): N_(
+        "Whether {system} differs from the winner, {other}, is undecided: its p-value is within "
+        "the Monte-Carlo error of α = {alpha}."
+    ),
     ("runner-up", True): N_(
         "{system} is significantly better than the runner-up, {other}, at α = {alpha}."
     ),
@@ -44,13 +48,19 @@ PLAIN_VERDICTS = {
         "{system} cannot be told apart from the runner-up, {other}, at α = {alpha}."
     ),
     ("runner-up", None): N_("{system} was not tested against the runner-up, {other}."),
+    ("runner-up", "undecided"): N_(
+        "Whether {system} differs from the runner-up, {other}, is undecided: its p-value is "
+        "within the Monte-Carlo error of α = {alpha}."
+    ),
 }
 
 
-def plain_verdict(settings, significant: bool | None, versus: str, system: str, other: str) -> str:
+def plain_verdict(
+    settings, significant: bool | str | None, versus: str, system: str, other: str
+) -> str:
     """The letter's verdict of ``system`` against ``other`` in plain words, as text, without the
     footnote mark: :data:`PLAIN_VERDICTS` for ``versus`` (``"winner"`` or ``"runner-up"``) and the
-    stored ``significant``, in the current language.
+    stored ``significant`` (``"undecided"`` for an undecided verdict), in the current language.
 
     Examples
     --------
@@ -95,7 +105,7 @@ def _comparison(ma, fmt: model.Format, a: str, b: str, settings) -> dict:
         "p": fmt.p_is(c.p_value),
         "p_se": fmt.p(c.p_se),
         "p_adjusted": fmt.p(c.p_adjusted),
-        "significant": c.significant,
+        "significant": "undecided" if c.undecided else c.significant,
         "draws": prose.draws(settings.test, r)
         if (r := prose.p_resamples(ma, settings.bootstrap))
         else None,
@@ -123,11 +133,13 @@ def team_context(
     else:
         comparison = _comparison(ma, fmt, ma.best, system, s) | {"other": ma.best}
         verdict = prose.verdict(s, comparison["significant"], tr("The winner"), system)
-    alike, untested, differ = [], [], []
+    alike, untested, differ, undecided = [], [], [], []
     for x in ma.scores:
         if x.system != system:
             c, _ = ma.pair(system, x.system)
-            if c.significant is None:
+            if c.undecided:
+                undecided.append(x.system)
+            elif c.significant is None:
                 untested.append(x.system)
             elif not c.significant:
                 alike.append(x.system)
@@ -205,6 +217,7 @@ def team_context(
         "alike": alike,
         "alike_baselines": [a for a in alike if a in comp.baselines],
         "untested": untested,
+        "undecided": undecided,
         "alike_shown": alike_shown,
         "alike_more": len(alike) - len(alike_shown),
         "differ": differ,
