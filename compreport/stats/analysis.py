@@ -314,7 +314,7 @@ def analyze_metric(
             np.maximum(maxt_resamples, 1),
             _same,
             alpha,
-            se=p_maxt_se,
+            se=state["step"].standard_error(binomial=False),
             df=max(state["step"].blocks - 1, 0),
         )
         verdict_resamples = int(maxt_resamples.max()) if in_family.any() else R

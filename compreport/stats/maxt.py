@@ -234,8 +234,10 @@ class StepDown:
         q = np.clip(np.rint(p * (R + 1) - 1), 1, np.maximum(R - 1, 1)) / R
         return q * (1 - q) / R
 
-    def standard_error(self) -> np.ndarray:
-        """Monte-Carlo standard errors of the adjusted p-values (k,); NaN for pairs not tested.
+    def standard_error(self, binomial: bool = True) -> np.ndarray:
+        """Monte-Carlo standard errors of the adjusted p-values (k,); NaN for pairs not tested,
+        and with ``binomial=False`` also where the batches vary no more than the binomial error
+        says (there the binomial rule applies as it is).
 
         ``sqrt(max(V_batch, V_binomial))`` over the first B replicates (module docstring): the
         batch-means variance when the blocks vary more than an exceedance proportion would, else
@@ -256,7 +258,8 @@ class StepDown:
         [0.0112, 0.0005, 0.0005]
         """
         out = np.sqrt(self._binomial() + self.excess)
-        return np.where(self.resamples > 0, out, np.nan)
+        keep = (self.resamples > 0) & (binomial | (self.excess > 0))
+        return np.where(keep, out, np.nan)
 
     def add(self, replicates: np.ndarray, unsettled: np.ndarray | None = None) -> None:
         """Count the replicates (R, m) in.

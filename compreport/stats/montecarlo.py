@@ -27,7 +27,8 @@ the two-sided Student-t quantile with K - 1 degrees of freedom at the same level
 normal approximation with an estimated standard error, not an exact bound: "with probability
 about 1 - RISK" (at 10 blocks and more the t quantile covers the error of the estimated se; the
 normal tail at 4-5 standard errors is an approximation for a count). It is never narrower than
-the binomial rule, which it keeps for small counts, where the normal approximation fails.
+the binomial rule, which it keeps where the blocks vary no more than an exceedance proportion would
+and for small counts, where the normal approximation fails.
 """
 
 from __future__ import annotations
@@ -96,8 +97,8 @@ def settled(
         The significance level.
     se : ndarray, optional
         Estimated Monte-Carlo standard errors of ``p`` (max-T: from batch means); the bounds are
-        widened to ``p -/+ c se`` where that is wider (module docstring). Default: the
-        Clopper-Pearson bounds alone.
+        widened to ``p -/+ c se`` where that is wider (module docstring); NaN entries, and the
+        default None, keep the Clopper-Pearson bounds.
     df : int
         Degrees of freedom of ``se`` (blocks - 1) for the Student-t quantile ``c``; 0: the normal
         quantile.
