@@ -121,3 +121,40 @@ def test_the_batch_means_error_follows_the_blocks():
     assert (batch > q * (1 - q) / 1000).any()  # the blocks are what changes some error
     none = maxt.StepDown(obs, reps, a, b, fam, blocks=0)
     assert none.standard_error() == pytest.approx(np.sqrt(q * (1 - q) / 1000), rel=1e-12)
+
+
+def test_outputs_say_which_p_value_the_error_is_of():
+    """The pairs CSV names the column whose error p_se is, the LaTeX caption says it, the team
+    sheet puts it beside the corrected p-value under max-T; under Holm it stays the raw one's."""
+    from compreport.report import exports
+    from compreport.report.pages.team import team_html
+
+    comp = _close_systems(n=300, m=4)
+    for correction, of, words in (
+        ("maxt", "p_maxt", "(of the max-T adjusted $p$-values, which decide)"),
+        ("holm", "p_raw", "(of the raw $p$-values, before the correction)"),
+    ):
+        analysis = cr.analyze(comp, bootstrap=199, seed=1, refine=False, correction=correction)
+        ca = analysis.competitions[0]
+        frame = exports.pairs_frame(analysis, ca, "accuracy")
+        assert (frame["p_se_of"] == of).all()
+        assert frame["p_se"].tolist() == [c.p_se for c in ca.primary.pairs]
+        if correction == "maxt":
+            assert frame["p_se"].tolist() == pytest.approx(
+                [
+                    # the batch-means error, at least the binomial one of p_maxt
+                    max(se, float(np.sqrt(q * (1 - q) / 199)))
+                    for se, q in zip(
+                        frame["p_se"],
+                        np.clip(np.rint(frame["p_maxt"] * 200 - 1), 1, 198) / 199,
+                    )
+                ]
+            )
+        else:
+            assert frame["p_se"].tolist() == pytest.approx(
+                montecarlo.standard_error(frame["p_raw"].to_numpy(), 199).tolist()
+            )
+        assert words in cr.Report(analysis).to_latex("diff-best")
+        sheet = team_html(analysis, ca, ca.primary.scores[-1].system)
+        text = "corrected (Monte-Carlo SE" if correction == "maxt" else "(raw, Monte-Carlo SE"
+        assert text in sheet

@@ -120,6 +120,8 @@ ES: dict[str, str] = {
     r"diferencia significativa con el mejor, decidida por $p$ ({rule}, {alpha}).",
     " $p$ from {draws}, Monte-Carlo standard error at most {se}": " Valores $p$ a partir de {draws}, con un error estándar de Monte Carlo de {se} como máximo",
     " $p$ from {draws}, Monte-Carlo standard error at most below {se}": " Valores $p$ a partir de {draws}, con un error estándar de Monte Carlo inferior a {se}",
+    " (of the max-T adjusted $p$-values, which decide)": " (de los valores $p$ ajustados por max-T, que deciden)",
+    " (of the raw $p$-values, before the correction)": " (de los valores $p$ sin corregir, antes de la corrección)",
     "; {n} verdict unsettled (within that error: drawing more could change it)": "; {n} veredicto no resuelto (dentro de ese error: extraer más podría cambiarlo)",
     "; {n} verdicts unsettled (within that error: drawing more could change them)": "; {n} veredictos no resueltos (dentro de ese error: extraer más podría cambiarlos)",
     "No significance mark: without resamples there are no $p$-values": "Ninguna marca de significación: sin réplicas no hay valores $p$",
