@@ -12,7 +12,8 @@ true nulls:
   ``(1 + #{b : max_{l >= j} T*_bl >= t_j}) / (B + 1)``, made non-decreasing along the order.
 
 An adjusted p-value is one exceedance proportion over B replicates, so its Monte-Carlo error is
-that of an ordinary p-value near alpha: no per-pair p-value has to reach alpha / k.
+that of one p-value near alpha (somewhat more than binomial: below): no per-pair p-value has
+to reach alpha / k.
 
 :class:`StepDown` keeps the exceedance counts, so that more replicates (refinement) are added to
 them block by block: the studentization ``se_k`` is fixed by the first B replicates, and later
