@@ -45,12 +45,14 @@ def leaderboard_frame(analysis: Analysis, comp: CompetitionAnalysis):
 
 def pairs_frame(analysis: Analysis, comp: CompetitionAnalysis, metric: str):
     """Every pair of ``comp`` under ``metric`` (:meth:`~compreport.stats.results.Analysis.pairs`),
-    with the raw p-value's Monte-Carlo standard error (``p_se``) and whether its verdict is
+    with the Monte-Carlo standard error of the p-value that decides (``p_se``), the column it is
+    the error of (``p_se_of``: ``p_maxt`` under max-T, else ``p_raw``) and whether its verdict is
     settled (``settled``) after ``p_maxt``: the report's pages show only the p-value behind each
     verdict, these files every one."""
     df = analysis.pairs(metric, comp.id)
     ma = comp.metric(metric)
     df["p_se"] = [c.p_se for c in ma.pairs]
+    df["p_se_of"] = "p_maxt" if analysis.settings.correction == "maxt" else "p_raw"
     df["settled"] = [c.settled for c in ma.pairs]
     df.attrs.clear()
     return df

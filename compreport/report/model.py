@@ -433,7 +433,8 @@ def differences_from_best(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: Fo
     """CIs of the differences from the best (paper Table 3), with the stored verdicts.
 
     ``diff`` is oriented: positive means the best is better. ``excludes_zero``, ``significant`` and
-    ``settled`` are the stored verdicts, ``p_se`` the raw p-value's Monte-Carlo standard error,
+    ``settled`` are the stored verdicts, ``p_se`` the Monte-Carlo standard error of the p-value
+    that decides (max-T: the adjusted one; else the raw one),
     ``p_adjusted`` the p-value behind ``significant`` (the report's rule); the p-value columns
     ``none``/``bonferroni``/``holm``/``bh``/``maxt`` are corrected over the report's family
     (``vs-best``: over all pairs, since the best is chosen on the same data).

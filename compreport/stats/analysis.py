@@ -308,8 +308,15 @@ def analyze_metric(
     # it decides.
     correcting = tested_pairs if settings.family == "vs-best" else in_family
     if settings.correction == "maxt":  # an adjusted p-value is itself one exceedance proportion
+        # (over statistics studentized by the same resamples: its error is from batch means)
+        p_maxt_se = state["step"].standard_error()
         every = montecarlo.settled(
-            np.where(correcting, p_maxt, np.nan), np.maximum(maxt_resamples, 1), _same, alpha
+            np.where(correcting, p_maxt, np.nan),
+            np.maximum(maxt_resamples, 1),
+            _same,
+            alpha,
+            se=state["step"].standard_error(binomial=False),
+            df=max(state["step"].blocks - 1, 0),
         )
         verdict_resamples = int(maxt_resamples.max()) if in_family.any() else R
         may_settle = bool(settings.refine and 0 < verdict_resamples < cap and (every == 0).any())
@@ -335,11 +342,11 @@ def analyze_metric(
         may_settle = False
     state["unsettled"] = every == 0  # what refinement must re-estimate, decided pairs or not
     settled = np.where(in_family, every, np.nan)
-    pr["p_se"] = montecarlo.standard_error(
-        pr["p_value"],
-        np.maximum(maxt_resamples, 1)
-        if settings.correction == "maxt" and test == "bootstrap"
-        else R,
+    # the Monte-Carlo error of the p-value that decides: the adjusted one under max-T
+    pr["p_se"] = (
+        np.where(tested_pairs, p_maxt_se, np.nan)
+        if settings.correction == "maxt"
+        else montecarlo.standard_error(pr["p_value"], R)
     )
     # the comparisons with the best, as stored among the pairs
     vb = {k: v[vb_pairs] for k, v in pr.items()}

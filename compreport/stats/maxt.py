@@ -12,12 +12,22 @@ true nulls:
   ``(1 + #{b : max_{l >= j} T*_bl >= t_j}) / (B + 1)``, made non-decreasing along the order.
 
 An adjusted p-value is one exceedance proportion over B replicates, so its Monte-Carlo error is
-that of an ordinary p-value near alpha: no per-pair p-value has to reach alpha / k.
+that of one p-value near alpha (somewhat more than binomial: below): no per-pair p-value has
+to reach alpha / k.
 
 :class:`StepDown` keeps the exceedance counts, so that more replicates (refinement) are added to
 them block by block: the studentization ``se_k`` is fixed by the first B replicates, and later
 blocks are counted only from the first position whose verdict is still unsettled (the pairs before
 it are significant beyond doubt, and their counts stay those of the replicates already seen).
+
+**Monte-Carlo error of an adjusted p-value.** The studentization ``se_k`` and the order come from
+the same B replicates as the counts, so an adjusted p-value varies from seed to seed more than the
+binomial ``sqrt(q (1 - q) / B)`` of one exceedance proportion (1.5-1.9 x at B = 2,000 for pairs
+with p in (0.01, 0.2): ``benchmarks/mcse.py``). :meth:`StepDown.standard_error` estimates it by
+batch means: the first B replicates are cut into K consecutive blocks (:func:`block_count`), the
+whole step-down (studentization, order, counts) is run within each block, and the variance of the
+K block p-values over K estimates the variance of the p-value from all B. No replicate is drawn
+for it; it costs about one more counting pass.
 """
 
 from __future__ import annotations
@@ -28,6 +38,27 @@ import numpy as np
 _TOL = 1e-10
 #: Cells (replicates x pairs) held at once.
 _CELLS = 1 << 22
+#: Batch means (:func:`block_count`): replicates per block when B allows, and the blocks at least
+#: and at most (measured in ``benchmarks/mcse.py``: blocks of 50 estimate the seed-to-seed
+#: standard deviation within a few %, blocks of 20 underestimate it by about 8 %).
+BLOCK, MIN_BLOCKS, MAX_BLOCKS = 50, 10, 100
+#: Fewest replicates a block may hold; with fewer the error is left binomial (no blocks).
+_SMALLEST_BLOCK = 4
+
+
+def block_count(B: int) -> int:
+    """The K blocks the batch-means standard error cuts ``B`` replicates into.
+
+    ``B // BLOCK`` kept between :data:`MIN_BLOCKS` and :data:`MAX_BLOCKS`, and 0 (no batch means:
+    the error is the binomial one) when a block would hold fewer than 4 replicates.
+
+    Examples
+    --------
+    >>> [block_count(B) for B in (30, 199, 2000, 10_000, 100_000)]
+    [0, 10, 40, 100, 100]
+    """
+    k = min(MAX_BLOCKS, max(MIN_BLOCKS, B // BLOCK))
+    return k if B // k >= _SMALLEST_BLOCK else 0
 
 
 def studentized(
@@ -123,6 +154,9 @@ class StepDown:
         A family label per pair (one step-down per label); -1: not tested.
     higher_is_better : bool
         Orientation of the differences.
+    blocks : int, optional
+        Blocks of the batch-means standard error (:meth:`standard_error`); default
+        :func:`block_count` of the replicates' number, 0: none (the binomial error).
 
     Examples
     --------
@@ -146,6 +180,7 @@ class StepDown:
         b: np.ndarray,
         families: np.ndarray,
         higher_is_better: bool = True,
+        blocks: int | None = None,
     ):
         self.sign = 1.0 if higher_is_better else -1.0
         k = len(a)
@@ -154,6 +189,9 @@ class StepDown:
         self.raw_hits = np.zeros(k, dtype=np.int64)
         self.resamples = np.zeros(k, dtype=np.int64)
         self.groups = []
+        # batch means: the variance of the adjusted p-values beyond the binomial one (k,)
+        self.excess = np.zeros(k)
+        self.blocks = 0
         if replicates.shape[0] < 2:
             return
         for fam in np.unique(families[families >= 0]):
@@ -173,6 +211,56 @@ class StepDown:
                 }
             )
         self.add(replicates)
+        B = replicates.shape[0]
+        K = block_count(B) if blocks is None else blocks
+        if K >= 2 and self.groups:
+            cuts = np.linspace(0, B, K + 1).astype(int)
+            within = np.array(
+                [
+                    StepDown(
+                        observed, replicates[lo:hi], a, b, families, higher_is_better, blocks=0
+                    ).adjusted()
+                    for lo, hi in zip(cuts[:-1], cuts[1:])
+                ]
+            )
+            with np.errstate(invalid="ignore"):
+                batch = within.var(axis=0, ddof=1) / K
+            self.excess = np.nan_to_num(np.maximum(batch - self._binomial(), 0.0))
+            self.blocks = K
+
+    def _binomial(self) -> np.ndarray:
+        """The binomial variance of the adjusted p-values, ``q (1 - q) / R`` with ``q = k / R``
+        kept within [1/R, 1 - 1/R] (an exceedance count of 0 or R is not a certainty)."""
+        p, R = self.adjusted(), np.maximum(self.resamples, 1)
+        q = np.clip(np.rint(p * (R + 1) - 1), 1, np.maximum(R - 1, 1)) / R
+        return q * (1 - q) / R
+
+    def standard_error(self, binomial: bool = True) -> np.ndarray:
+        """Monte-Carlo standard errors of the adjusted p-values (k,); NaN for pairs not tested,
+        and with ``binomial=False`` also where the batches vary no more than the binomial error
+        says (there the binomial rule applies as it is).
+
+        ``sqrt(max(V_batch, V_binomial))`` over the first B replicates (module docstring): the
+        batch-means variance when the blocks vary more than an exceedance proportion would, else
+        the binomial one, whose exceedance count is kept within [1, R - 1] so that the error is
+        never 0. After refinement (R > B resamples, the studentization still that of the first
+        B) the binomial part shrinks to ``q (1 - q) / R`` and the excess of the batches stays.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> rng = np.random.default_rng(0)
+        >>> obs = np.array([0.70, 0.69, 0.60])
+        >>> a, b = np.array([0, 0, 1]), np.array([1, 2, 2])
+        >>> sd = StepDown(obs, rng.normal(obs, 0.01, (2000, 3)), a, b, np.zeros(3, dtype=int))
+        >>> sd.blocks, sd.adjusted().round(4).tolist()
+        (40, [0.4913, 0.0005, 0.0005])
+        >>> sd.standard_error().round(4).tolist()    # never 0, even with no exceedance
+        [0.0112, 0.0005, 0.0005]
+        """
+        out = np.sqrt(self._binomial() + self.excess)
+        keep = (self.resamples > 0) & (binomial | (self.excess > 0))
+        return np.where(keep, out, np.nan)
 
     def add(self, replicates: np.ndarray, unsettled: np.ndarray | None = None) -> None:
         """Count the replicates (R, m) in.

@@ -16,6 +16,19 @@ resamples could change it. This is the classification of MMCTest (Gandy & Hahn 2
 Statist. 41:1083-1101); refinement (``Settings.refine``, :func:`worth_refining`) draws more
 resamples for the whole competition while some unsettled verdict may still settle, doubling up
 to :data:`REFINE_FACTOR` x B.
+
+**Max-T adjusted p-values** are exceedance proportions too, but over statistics studentized by
+standard errors estimated from the same B resamples, so they vary from seed to seed more than the
+binomial error says (1.5-1.9 x at B = 2,000: ``benchmarks/mcse.py``), and the Clopper-Pearson
+bounds hold only conditionally on the first B resamples. For them :func:`settled` is given their
+batch-means standard error ``se`` (:meth:`compreport.stats.maxt.StepDown.standard_error`, from K
+blocks of the same resamples) and widens each bound to ``p -/+ c se`` where that is wider, ``c``
+the two-sided Student-t quantile with K - 1 degrees of freedom at the same level. This is a
+normal approximation with an estimated standard error, not an exact bound: "with probability
+about 1 - RISK" (at 10 blocks and more the t quantile covers the error of the estimated se; the
+normal tail at 4-5 standard errors is an approximation for a count). It is never narrower than
+the binomial rule, which it keeps where the blocks vary no more than an exceedance proportion would
+and for small counts, where the normal approximation fails.
 """
 
 from __future__ import annotations
@@ -67,7 +80,9 @@ def p_bounds(p: np.ndarray, B: int, level: float) -> tuple[np.ndarray, np.ndarra
     return np.where(ok, lo, np.nan), np.where(ok, hi, np.nan)
 
 
-def settled(p: np.ndarray, B, decide, alpha: float) -> np.ndarray:
+def settled(
+    p: np.ndarray, B, decide, alpha: float, se: np.ndarray | None = None, df: int = 0
+) -> np.ndarray:
     """Whether the verdict ``decide(p) < alpha`` of each p-value is settled (module docstring).
 
     Parameters
@@ -80,11 +95,26 @@ def settled(p: np.ndarray, B, decide, alpha: float) -> np.ndarray:
         Maps raw p-values to the p-values behind the verdicts (the correction over the family).
     alpha : float
         The significance level.
+    se : ndarray, optional
+        Estimated Monte-Carlo standard errors of ``p`` (max-T: from batch means); the bounds are
+        widened to ``p -/+ c se`` where that is wider (module docstring); NaN entries, and the
+        default None, keep the Clopper-Pearson bounds.
+    df : int
+        Degrees of freedom of ``se`` (blocks - 1) for the Student-t quantile ``c``; 0: the normal
+        quantile.
 
     Returns
     -------
     ndarray of float, shape of ``p``
         1.0 (settled), 0.0 (unsettled), NaN where the verdict is undefined.
+
+    Examples
+    --------
+    >>> p = np.array([61 / 2001])                 # 60 exceedances in 2,000: binomial se 0.0038
+    >>> settled(p, 2000, lambda x: x, 0.05).tolist()
+    [1.0]
+    >>> settled(p, 2000, lambda x: x, 0.05, se=np.array([0.0061]), df=39).tolist()
+    [0.0]
     """
     p = np.asarray(p, dtype=float)
     tested = int(np.isfinite(p).sum())
@@ -92,11 +122,27 @@ def settled(p: np.ndarray, B, decide, alpha: float) -> np.ndarray:
     if np.all(np.asarray(B) < 1) or tested == 0:
         return out
     lo, hi = p_bounds(p, B, RISK / (tested * LOOKS))
+    if se is not None:
+        width = spread(RISK / (tested * LOOKS), df) * np.asarray(se, dtype=float)
+        lo = np.fmin(lo, np.maximum(p - width, 0.0))
+        hi = np.fmax(hi, np.minimum(p + width, 1.0))
     at_est, at_lo, at_hi = decide(p), decide(lo), decide(hi)
     ok = np.isfinite(at_est) & np.isfinite(at_lo) & np.isfinite(at_hi)
     est = rejects(at_est[ok], alpha)
     out[ok] = (rejects(at_lo[ok], alpha) == est) & (rejects(at_hi[ok], alpha) == est)
     return out
+
+
+def spread(level: float, df: int = 0) -> float:
+    """The two-sided quantile at error ``level``: Student's t with ``df`` degrees of freedom, or
+    the normal one when ``df`` is 0.
+
+    >>> round(spread(1e-3 / 5, 0), 2), round(spread(1e-3 / 5, 39), 2)
+    (3.72, 4.1)
+    """
+    from scipy.stats import norm, t
+
+    return float(t.isf(level / 2, df) if df > 0 else norm.isf(level / 2))
 
 
 def may_settle(p: np.ndarray, B: int, cap: int, decide, alpha: float, now: np.ndarray) -> bool:

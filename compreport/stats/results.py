@@ -132,9 +132,12 @@ class Comparison:
         (pairs without the best under ``vs-best``), the p-value is undefined, or the verdict is
         undecided (``settled`` False).
     p_se : float
-        Monte-Carlo standard error of ``p_value`` from the resamples behind it (B, or more after
-        refinement; under max-T, the pair's own count), :mod:`compreport.stats.montecarlo`. NaN
-        without resamples.
+        Monte-Carlo standard error of the p-value that decides: under max-T of ``p_maxt`` (=
+        ``p_adjusted``), estimated by batch means over the resamples behind it
+        (:meth:`compreport.stats.maxt.StepDown.standard_error`; never 0); under the other
+        corrections of ``p_value``, binomial over its R resamples
+        (:mod:`compreport.stats.montecarlo`), from which the corrected p-value is a fixed function
+        of the family's. NaN without resamples.
     settled : bool or None
         The verdict ``p_adjusted < alpha`` holds for every p-value of the family within its
         Monte-Carlo confidence bounds (the MMCTest classification, Gandy & Hahn 2014). False:

@@ -193,6 +193,8 @@ ES: dict[str, str] = {
     "{system} cannot be told apart from the runner-up, {other}, at α = {alpha}.": "{system} no se distingue del segundo clasificado, {other}, con α = {alpha}.",
     "{system} was not tested against the runner-up, {other}.": "{system} no se contrastó con el segundo clasificado, {other}.",
     "{p} corrected": "{p} corregido",
+    "{p} (raw)": "{p} (sin corregir)",
+    "{p} corrected (Monte-Carlo SE {se})": "{p} corregido (error estándar de Monte Carlo {se})",
     "Systems not significantly different from {system} at &alpha; = {alpha}{mark}; they share a significance-group "
     "letter with it.": "Sistemas que no son significativamente diferentes de {system} con &alpha; = {alpha}{mark}; comparten con "
     "él una letra de grupo de significación.",

@@ -122,6 +122,8 @@ ES: dict[str, str] = {
     " $p$ from {draws}, Monte-Carlo standard error at most below {se}": " Valores $p$ a partir de {draws}, con un error estándar de Monte Carlo inferior a {se}",
     "; {n} verdict undecided (within that error: drawing more could settle it)": "; {n} veredicto sin decidir (dentro de ese error: extraer más podría decidirlo)",
     "; {n} verdicts undecided (within that error: drawing more could settle them)": "; {n} veredictos sin decidir (dentro de ese error: extraer más podría decidirlos)",
+    " (of the max-T adjusted $p$-values, which decide)": " (de los valores $p$ ajustados por max-T, que deciden)",
+    " (of the raw $p$-values, before the correction)": " (de los valores $p$ sin corregir, antes de la corrección)",
     "No significance mark: without resamples there are no $p$-values": "Ninguna marca de significación: sin réplicas no hay valores $p$",
     "No significance mark can occur: with {draws} the smallest corrected $p$-value is {p} ({rule})": "No puede darse ninguna marca de significación: con {draws} el menor valor $p$ corregido es "
     "{p} ({rule})",

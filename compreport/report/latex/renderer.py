@@ -746,7 +746,8 @@ class Renderer:
     def _monte_carlo(self, ma: MetricAnalysis, t: model.Table) -> str:
         """The Monte-Carlo error of the table's p-values, for the caption (the per-pair standard
         errors are in results.json and the HTML table): the resamples behind them, the largest
-        standard error, and how many verdicts are undecided."""
+        standard error, which p-value's error it is (``p_se``: the adjusted one under max-T, else
+        the raw one), and how many verdicts are undecided."""
         ses = [
             r["p_se"].value
             for r in t.rows
@@ -771,6 +772,11 @@ class Renderer:
                 draws=behind,
                 se=self.num(f"{10**-d:.{d}f}"),
             )
+        text += (  # which p-value's error it is
+            tr(" (of the max-T adjusted $p$-values, which decide)")
+            if s.correction == "maxt"
+            else tr(" (of the raw $p$-values, before the correction)")
+        )
         if unsettled == 1:
             text += tr(
                 "; {n} verdict undecided (within that error: drawing more could settle it)",

@@ -103,7 +103,7 @@ def _comparison(ma, fmt: model.Format, a: str, b: str, settings) -> dict:
         "diff": fmt.diff(sign * c.diff),
         "ci": f"[{fmt.diff(lo)}, {fmt.diff(hi)}]",
         "p": fmt.p_is(c.p_value),
-        "p_se": fmt.p(c.p_se),
+        "p_se": fmt.p(c.p_se),  # the error of the p-value that decides (module results)
         "p_adjusted": fmt.p(c.p_adjusted),
         "significant": "undecided" if c.undecided else c.significant,
         "draws": prose.draws(settings.test, r)
