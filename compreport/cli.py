@@ -230,8 +230,6 @@ def _undecided(comp, settings) -> str | None:
     """The run's one line on ``comp``'s undecided verdicts (the stored ``verdicts["undecided"]``
     of each metric): how many, of how many, and the option that would settle them (``--refine
     on`` when it is off, else a larger ``-B``). None when every verdict is settled."""
-    from compreport.stats.montecarlo import REFINE_FACTOR
-
     counts = [
         (ma.name, int(ma.verdicts.get("undecided") or 0), int(ma.verdicts.get("tested") or 0))
         for ma in comp.metrics
@@ -241,8 +239,8 @@ def _undecided(comp, settings) -> str | None:
         return None
     where = ", ".join(f"{name}: {k:,} of {n:,}" for name, k, n in counts if k)
     how = (
-        f"--refine on re-estimates their p-values from up to "
-        f"{REFINE_FACTOR * settings.bootstrap:,} resamples"
+        "--refine on re-estimates their p-values from more resamples, a larger -B from more of "
+        "everything"
         if not settings.refine
         else "a larger -B may settle them"
     )

@@ -60,8 +60,9 @@ def cli_results(tmp: Path, *args: str) -> dict:
 
 @pytest.fixture(scope="module")
 def workshop():
-    """The demo workshop through the API (B = 200, BH so that some pairs are significant)."""
-    return cr.analyze(cr.load(str(WORKSHOP)), bootstrap=B, seed=3, correction="bh")
+    """The demo workshop through the API (B = 200, BH and refinement so that some pairs are
+    significant and settled)."""
+    return cr.analyze(cr.load(str(WORKSHOP)), bootstrap=B, seed=3, correction="bh", refine=True)
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +81,9 @@ def absa(absa_csv):
 
 
 def test_workshop_api_equals_cli(workshop, tmp_path):
-    d = cli_results(tmp_path, str(WORKSHOP), "-B", str(B), "--seed", "3", "--correction", "bh")
+    d = cli_results(
+        tmp_path, str(WORKSHOP), "-B", str(B), "--seed", "3", "--correction", "bh", "--refine", "on"
+    )
     mine = workshop.to_dict()
     assert (
         mine["tool"] == d["tool"]

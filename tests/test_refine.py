@@ -83,7 +83,7 @@ def test_holm_at_scale_stays_undecided_where_max_t_decides():
     assert sum(c.p_holm < 0.05 for c in refined.pairs) > 500  # point estimates below alpha
     assert refined.verdicts["undecided"] > 500 and not any(c.significant for c in refined.pairs)
     assert {s.group for s in refined.scores} == {"a"}
-    assert maxt.verdicts["undecided"] < 0.05 * len(maxt.pairs)
+    assert maxt.verdicts["undecided"] < 0.1 * len(maxt.pairs)
     # intervals stay on the first B resamples: identical with and without refinement
     assert [(s.ci_low, s.ci_high) for s in refined.scores] == [
         (s.ci_low, s.ci_high) for s in fixed.scores

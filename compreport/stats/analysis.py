@@ -307,6 +307,8 @@ def analyze_metric(
     # tested pair, since the best's comparisons are corrected over all of them), read on the pairs
     # it decides.
     correcting = tested_pairs if settings.family == "vs-best" else in_family
+    # the risk is divided among the looks refinement may take; without it there is one
+    looks = montecarlo.LOOKS if settings.refine else 1
     if settings.correction == "maxt":  # an adjusted p-value is itself one exceedance proportion
         # (over statistics studentized by the same resamples: its error is from batch means)
         p_maxt_se = state["step"].standard_error()
@@ -317,6 +319,7 @@ def analyze_metric(
             alpha,
             se=state["step"].standard_error(binomial=False),
             df=max(state["step"].blocks - 1, 0),
+            looks=looks,
         )
         verdict_resamples = int(maxt_resamples.max()) if in_family.any() else R
         may_settle = bool(settings.refine and 0 < verdict_resamples < cap and (every == 0).any())
@@ -327,7 +330,7 @@ def analyze_metric(
             return raw if settings.correction == "none" else corrected(raw)[settings.correction]
 
         family_p = np.where(correcting, pr["p_value"], np.nan)
-        every = montecarlo.settled(family_p, R, unmasked, alpha)
+        every = montecarlo.settled(family_p, R, unmasked, alpha, looks=looks)
         verdict_resamples = R
         may_settle = bool(
             settings.refine

@@ -81,7 +81,13 @@ def p_bounds(p: np.ndarray, B: int, level: float) -> tuple[np.ndarray, np.ndarra
 
 
 def settled(
-    p: np.ndarray, B, decide, alpha: float, se: np.ndarray | None = None, df: int = 0
+    p: np.ndarray,
+    B,
+    decide,
+    alpha: float,
+    se: np.ndarray | None = None,
+    df: int = 0,
+    looks: int = LOOKS,
 ) -> np.ndarray:
     """Whether the verdict ``decide(p) < alpha`` of each p-value is settled (module docstring).
 
@@ -102,6 +108,9 @@ def settled(
     df : int
         Degrees of freedom of ``se`` (blocks - 1) for the Student-t quantile ``c``; 0: the normal
         quantile.
+    looks : int
+        How many times the verdicts are classified at most, among which :data:`RISK` is divided:
+        :data:`LOOKS` (default) when refinement may look after each doubling, 1 without it.
 
     Returns
     -------
@@ -121,9 +130,9 @@ def settled(
     out = np.full(p.shape, np.nan)
     if np.all(np.asarray(B) < 1) or tested == 0:
         return out
-    lo, hi = p_bounds(p, B, RISK / (tested * LOOKS))
+    lo, hi = p_bounds(p, B, RISK / (tested * looks))
     if se is not None:
-        width = spread(RISK / (tested * LOOKS), df) * np.asarray(se, dtype=float)
+        width = spread(RISK / (tested * looks), df) * np.asarray(se, dtype=float)
         lo = np.fmin(lo, np.maximum(p - width, 0.0))
         hi = np.fmax(hi, np.minimum(p + width, 1.0))
     at_est, at_lo, at_hi = decide(p), decide(lo), decide(hi)
