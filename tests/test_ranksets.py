@@ -233,3 +233,31 @@ def test_arct_sets_agree_with_the_definition():
     # the winner is 0.106 ahead of the runner-up (n = 444): alone at rank 1
     best = ma.score_of(ma.best)
     assert (best.rank_low, best.rank_high) == (1, 1)
+
+
+def test_reports_show_the_stored_sets():
+    """Leaderboards, the HTML report, the LaTeX leaderboard and the team letter print the stored
+    sets (``2–6``), in English and in Spanish; the renderers decide nothing."""
+    from compreport.language import language
+    from compreport.report.latex import renderer as latex
+    from compreport.report.model import rank_set
+    from compreport.report.pages.team import team_html
+
+    a = cr.analyze(cr.load("examples/workshop/paraphrase"), bootstrap=400, seed=0, refine=False)
+    comp = a.competition()
+    shown = [rank_set(s.rank_low, s.rank_high) for s in comp.primary.scores]
+    assert any("–" in x for x in shown)
+    report = cr.Report(a)
+    md = report.to_markdown("leaderboard")
+    assert md.startswith("| Rank | Rank set | System |")
+    assert [line.split(" | ")[1] for line in md.splitlines()[2:]] == shown
+    page = report.to_html()
+    assert all(f'<td class="num">{x}</td>' in page for x in shown)
+    tex = latex.Renderer(a).leaderboard(comp)
+    assert "Rank set" in tex and all(f"& {x} &" in tex for x in shown)
+    run = comp.primary.scores[3]
+    sentence = f"rank {rank_set(run.rank_low, run.rank_high)} at 95% confidence, jointly for all"
+    assert sentence in team_html(a, comp, run.system)
+    with language("es"):
+        assert "Conjunto de posiciones" in cr.Report(a, lang="es").to_html()
+        assert "con una confianza del 95" in team_html(a, comp, run.system)

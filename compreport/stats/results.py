@@ -672,7 +672,9 @@ class Analysis:
         Returns
         -------
         pandas.DataFrame
-            Columns ``rank``, ``system``, ``baseline``, ``score``, ``ci_low``, ``ci_high``,
+            Columns ``rank``, ``rank_low`` and ``rank_high`` (the rank's simultaneous confidence
+            set, :attr:`Score.rank_low`; None without one), ``system``, ``baseline``, ``score``,
+            ``ci_low``, ``ci_high``,
             ``group`` (significance letters), ``is_best``, ``differs_from_best`` (None for a best
             system or without resamples) and ``p_vs_best`` (the p-value behind it). ``attrs``
             names the ``competition``, the ``metric`` and the ``verdicts`` rule.
