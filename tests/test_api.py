@@ -25,6 +25,8 @@ B = 200
 
 LEADERBOARD = [
     "rank",
+    "rank_low",
+    "rank_high",
     "system",
     "baseline",
     "score",
@@ -302,6 +304,7 @@ def test_leaderboard_and_pairs_agree_with_the_stored_results(workshop):
             s.system in c.baselines
         )
         assert (row.ci_low, row.ci_high) == (s.ci_low, s.ci_high)
+        assert (row.rank_low, row.rank_high) == (s.rank_low, s.rank_high)
     assert lb["baseline"].sum() == len(c.baselines) == 1 and lb["is_best"].iloc[0]
     pr = workshop.pairs(metric="f1", competition="paraphrase")
     assert list(pr.columns) == PAIRS

@@ -216,7 +216,8 @@ def test_too_few_resamples_is_said_first_everywhere(tmp_path, capsys):
         == 0
     )
     out = capsys.readouterr().out
-    assert out.index("  warning: Too few resamples for accuracy") < out.index("  Rank  System")
+    header = out.index("  Rank  Rank set  System")
+    assert out.index("  warning: Too few resamples for accuracy") < header
 
 
 def test_spanish_report_translates_the_markdown_headers_not_the_csv(written, tmp_path):
@@ -224,7 +225,8 @@ def test_spanish_report_translates_the_markdown_headers_not_the_csv(written, tmp
     es = cr.Report(analysis, decimals=3, lang="es")
     es.write(tmp_path / "es", "json")
     md = (tmp_path / "es/tiny/leaderboard.md").read_text(encoding="utf-8")
-    assert md.startswith("| Posición | Sistema |") and md == es.to_markdown("leaderboard")
+    assert md.startswith("| Posición | Conjunto de posiciones | Sistema |")
+    assert md == es.to_markdown("leaderboard")
     for name in ("tiny/leaderboard.csv", "tiny/pairs-accuracy.csv", "summary/summary.csv"):
         assert (tmp_path / "es" / name).read_bytes() == (out / name).read_bytes()
     legend = es.table("legend")

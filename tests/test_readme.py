@@ -107,7 +107,7 @@ def test_example_prints_what_the_page_shows(example, request):
 def test_readme_prose_matches_the_leaderboard(readme):
     """ParaNLP.02 is tied with the best although its interval lies below the best's score."""
     namespace, printed, section, _ = readme
-    rows = _table_rows(printed, "| Rank | System |")
+    rows = _table_rows(printed, "| Rank | Rank set | System |")
     best, second = rows["SiameseTwins.01"], rows["ParaNLP.02"]
     assert best["Marks"] == "best" and second["Marks"] == "tied with best", (best, second)
     high = float(second["CI"].replace("\\", "").strip("[]").split(",")[1])
@@ -116,6 +116,11 @@ def test_readme_prose_matches_the_leaderboard(readme):
     assert 'ParaNLP.02 is "tied with best" although its interval lies entirely below' in prose
     pairs = namespace["analysis"].pairs(competition="paraphrase")
     assert f"hold α = 0.05 for all {len(pairs)} pairs at once" in prose
+    low, high = (x.split("–") for x in (best["Rank set"], second["Rank set"]))
+    assert (
+        f"the winner's true rank is {low[0]} to {low[1]} and ParaNLP.02's {high[0]} to {high[1]}"
+        in prose
+    )
 
 
 def test_api_page_prose_quotes_its_tables(api_page):

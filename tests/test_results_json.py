@@ -102,6 +102,8 @@ def test_metric_entries(report):
         "differs_from_best",
         "p_vs_best",
         "settled_vs_best",
+        "rank_low",
+        "rank_high",
         "ties_with_best",
     }
     verdict = {"excludes_zero", "p_adjusted", "significant", "p_se", "settled", "mark"}

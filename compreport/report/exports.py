@@ -25,12 +25,16 @@ from compreport.stats.results import Analysis, CompetitionAnalysis
 
 
 def leaderboard_frame(analysis: Analysis, comp: CompetitionAnalysis):
-    """One row per system in the primary metric's order: rank, system, team, baseline, missing, the
+    """One row per system in the primary metric's order: rank, rank_set (``2–6``), rank_low,
+    rank_high, system, team, baseline, missing, the
     score of every metric (``score:<metric>``), then the primary metric's CI, group and verdicts
     (:meth:`~compreport.stats.results.Analysis.leaderboard`)."""
     df = analysis.leaderboard(competition=comp.id).copy()
-    df.insert(2, "team", [comp.teams.get(s) for s in df["system"]])
-    df.insert(4, "missing", [int(comp.missing.get(s, 0)) for s in df["system"]])
+    df.insert(
+        1, "rank_set", [model.rank_set(lo, hi) for lo, hi in zip(df["rank_low"], df["rank_high"])]
+    )
+    df.insert(5, "team", [comp.teams.get(s) for s in df["system"]])
+    df.insert(7, "missing", [int(comp.missing.get(s, 0)) for s in df["system"]])
     at = df.columns.get_loc("score")
     scores = {
         f"score:{ma.name}": [{s.system: s.score for s in ma.scores}[x] for x in df["system"]]

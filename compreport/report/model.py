@@ -270,20 +270,42 @@ def many_systems(comp: CompetitionAnalysis) -> bool:
 #: Columns of the exported leaderboard (``leaderboard.md``, the terminal summary), in order;
 #: ``score:*`` stands for one column per metric; ``team`` is shown only when the teams say more
 #: than the run names (:func:`shows_teams`).
-LEADERBOARD_EXPORT = ("rank", "system", "team", "score:*", "ci", "group", "marks")
+LEADERBOARD_EXPORT = ("rank", "rank_set", "system", "team", "score:*", "ci", "group", "marks")
+
+
+def rank_set(low: int | None, high: int | None) -> str:
+    """A rank's confidence set as text: ``2–6`` (en dash), ``1`` when it is one rank, an en dash
+    when there is none (:attr:`~compreport.stats.results.Score.rank_low`).
+
+    Examples
+    --------
+    >>> rank_set(2, 6), rank_set(1, 1), rank_set(None, None)
+    ('2–6', '1', '–')
+    """
+    if _finite(low) is None or _finite(high) is None:  # None, or NaN from a DataFrame
+        return MISSING
+    low, high = int(low), int(high)
+    return str(low) if low == high else f"{low}{MISSING}{high}"
 
 
 def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
-    """Rank, system, ``team`` (the stored ``comp.teams``; an en dash for a baseline), one score per
-    metric (``score:<metric>``; best in bold), the primary metric's CI (``ci_low``, ``ci_high``,
-    and both as ``ci`` text ``[low, high]``), significance group and ``marks``
+    """Rank, ``rank_set`` (the stored simultaneous rank confidence set, :func:`rank_set`), system,
+    ``team`` (the stored ``comp.teams``; an en dash for a baseline), one score per metric
+    (``score:<metric>``; best in bold), the primary metric's CI (``ci_low``, ``ci_high``, and both
+    as ``ci`` text ``[low, high]``), significance group and ``marks``
     (:func:`~compreport.report.prose.marks`); rows in the primary metric's order.
     ``extra["teams"]``: whether the team column says more than the system column
-    (:func:`shows_teams`)."""
+    (:func:`shows_teams`); ``extra["rank_sets"]``: whether there are rank sets to show
+    (:func:`has_rank_sets`)."""
     from compreport.report.prose import marks
 
     primary = comp.primary
-    columns = {"rank": tr("Rank"), "system": tr("System"), "team": tr("Team")}
+    columns = {
+        "rank": tr("Rank"),
+        "rank_set": tr("Rank set"),
+        "system": tr("System"),
+        "team": tr("Team"),
+    }
     columns |= {f"score:{ma.name}": metric_label(ma) for ma in comp.metrics}
     columns |= {
         "ci_low": tr("CI low"),
@@ -298,6 +320,7 @@ def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
         team = None if s.system in comp.baselines else comp.teams.get(s.system)
         cells = {
             "rank": Cell(s.rank, str(s.rank)),
+            "rank_set": Cell(rank_set(s.rank_low, s.rank_high), rank_set(s.rank_low, s.rank_high)),
             "system": Cell(s.system, s.system),
             "team": Cell(team, team or MISSING),
         }
@@ -317,7 +340,20 @@ def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
             "marks": Cell(mark, mark),
         }
         rows.append(Row(s.system, cells, s.system in comp.baselines))
-    return Table("leaderboard", columns, rows, comp, primary, {"teams": shows_teams(comp)})
+    return Table(
+        "leaderboard",
+        columns,
+        rows,
+        comp,
+        primary,
+        {"teams": shows_teams(comp), "rank_sets": has_rank_sets(comp)},
+    )
+
+
+def has_rank_sets(comp: CompetitionAnalysis) -> bool:
+    """Whether the primary metric of ``comp`` stores rank sets (none without resamples, nor in a
+    results.json written before they existed): the rank set columns are shown only then."""
+    return bool(comp.metrics) and any(s.rank_low is not None for s in comp.primary.scores)
 
 
 def shows_teams(comp: CompetitionAnalysis) -> bool:
@@ -340,7 +376,8 @@ def shows_teams(comp: CompetitionAnalysis) -> bool:
 
 def team_ranking(comp: CompetitionAnalysis, fmt: Format) -> Table:
     """The teams' ranking (the stored ``comp.team_ranks``): each team by its best run under the
-    primary metric. Columns ``rank`` (among teams), ``team``, ``best`` (the best run), ``score``
+    primary metric. Columns ``rank`` (among teams), ``rank_set`` (its simultaneous confidence set
+    among the teams, :func:`rank_set`), ``team``, ``best`` (the best run), ``score``
     (its primary score; bold when it is the best), ``group`` and ``marks`` of that run
     (:func:`~compreport.report.prose.marks`), and ``runs`` (how many runs the team has); rows best
     team first. Baselines are in no team."""
@@ -349,6 +386,7 @@ def team_ranking(comp: CompetitionAnalysis, fmt: Format) -> Table:
     scores = {s.system: s for s in comp.primary.scores}
     columns = {
         "rank": tr("Rank"),
+        "rank_set": tr("Rank set"),
         "team": tr("Team"),
         "best": tr("Best run"),
         "score": metric_label(comp.primary),
@@ -362,6 +400,7 @@ def team_ranking(comp: CompetitionAnalysis, fmt: Format) -> Table:
         mark = marks(s, False, comp.missing.get(s.system, 0))
         cells = {
             "rank": Cell(t.rank, str(t.rank)),
+            "rank_set": Cell(rank_set(t.rank_low, t.rank_high), rank_set(t.rank_low, t.rank_high)),
             "team": Cell(t.team, t.team),
             "best": Cell(s.system, s.system),
             "score": Cell(s.score, fmt.score(s.score), bold=s.is_best),
@@ -375,8 +414,12 @@ def team_ranking(comp: CompetitionAnalysis, fmt: Format) -> Table:
 
 def export_keys(t: Table) -> list[str]:
     """The column keys of :data:`LEADERBOARD_EXPORT` in leaderboard ``t``; ``team`` only when
-    ``t.extra["teams"]`` (:func:`shows_teams`)."""
-    shown = [s for s in LEADERBOARD_EXPORT if s != "team" or t.extra.get("teams")]
+    ``t.extra["teams"]`` (:func:`shows_teams`), ``rank_set`` only when ``t.extra["rank_sets"]``."""
+    shown = [
+        s
+        for s in LEADERBOARD_EXPORT
+        if (s != "team" or t.extra.get("teams")) and (s != "rank_set" or t.extra.get("rank_sets"))
+    ]
     return [
         k
         for spec in shown

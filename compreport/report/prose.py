@@ -350,6 +350,15 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
         *_verdict_rule(settings),
         *_groups(settings),
         tr(
+            "Each rank set holds the ranks a system may truly have at {level} confidence, jointly "
+            "for all systems: from 1 + the number of systems found better to m − the number found "
+            "worse, by a one-sided max-T step-down over every ordered pair of systems on the same "
+            "resamples ",
+            level=level(settings),
+        ),
+        Cite("mogstad2024"),
+        ". ",
+        tr(
             "The competitiveness summary counts ties as the paper does, among competitors and "
             "under each correction: with the winner on the winner's comparisons with the other "
             "competitors, as the verdicts read them; between competitors over {family}, which can "

@@ -121,6 +121,20 @@ REFERENCES = {
   year = {2005}
 }""",
     ),
+    "mogstad2024": (
+        "Mogstad et al., 2024",
+        """@article{mogstad2024,
+  author = {Mogstad, Magne and Romano, Joseph P. and Shaikh, Azeem M. and Wilhelm, Daniel},
+  title = {Inference for Ranks with Applications to Mobility across Neighbourhoods and Academic
+           Achievement across Countries},
+  journal = {The Review of Economic Studies},
+  volume = {91},
+  number = {1},
+  pages = {476--518},
+  year = {2024},
+  doi = {10.1093/restud/rdad006}
+}""",
+    ),
     "westfall1993": (
         "Westfall and Young, 1993",
         """@book{westfall1993,

@@ -26,6 +26,7 @@ from compreport.stats import (
     montecarlo,
     multitest,
     ranking,
+    ranksets,
     significance,
 )
 from compreport.stats import resampling as bootstrap
@@ -373,6 +374,10 @@ def analyze_metric(
     top = observed[best]
     is_best = competes & (observed == top) if np.isfinite(top) else np.zeros(m, dtype=bool)
     is_best[best] = True
+    # simultaneous rank sets (Mogstad et al.), once, from the first B replicates (not refined)
+    if "ranks" not in state:
+        state["ranks"] = ranksets.rank_sets(observed, replicates, higher_is_better, alpha)
+    rank_low, rank_high, rank_better = state["ranks"]
     scores = [
         Score(
             systems[i],
@@ -389,6 +394,8 @@ def analyze_metric(
             else _verdict(vs_best_p[i], alpha),
             p_vs_best=float("nan") if is_best[i] else float(vs_best_p[i]),
             settled_vs_best=None if is_best[i] else _settled(vs_best_settled[i]),
+            rank_low=int(rank_low[i]) or None,
+            rank_high=int(rank_high[i]) or None,
         )
         for i in order
     ]
@@ -433,6 +440,7 @@ def analyze_metric(
         },
         replicates=replicates,
         systems=list(systems),
+        rank_better=rank_better,
     )
 
 

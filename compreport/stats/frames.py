@@ -12,6 +12,8 @@ import html
 
 LEADERBOARD = (
     "rank",
+    "rank_low",
+    "rank_high",
     "system",
     "baseline",
     "score",
@@ -49,6 +51,8 @@ def leaderboard(analysis, metric: str | None = None, competition: str | None = N
     rows = [
         (
             s.rank,
+            s.rank_low,
+            s.rank_high,
             s.system,
             s.system in c.baselines,
             s.score,

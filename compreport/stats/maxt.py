@@ -62,7 +62,12 @@ def block_count(B: int) -> int:
 
 
 def studentized(
-    observed: np.ndarray, replicates: np.ndarray, a: np.ndarray, b: np.ndarray, sign: float
+    observed: np.ndarray,
+    replicates: np.ndarray,
+    a: np.ndarray,
+    b: np.ndarray,
+    sign: float,
+    one_sided: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Observed differences of the pairs ``a``, ``b``, their standard errors and t statistics.
 
@@ -76,12 +81,15 @@ def studentized(
         The pairs' system indices.
     sign : float
         1.0, or -1.0 for a lower-is-better metric.
+    one_sided : bool
+        ``t = delta / se`` (signed) instead of ``|delta| / se`` (default False).
 
     Returns
     -------
     delta, se, t : ndarray, shape (k,)
         The oriented differences, their bootstrap standard deviations (ddof=1) and
-        ``t = |delta| / se`` (inf where se = 0 and delta != 0, 0 where both are 0).
+        ``t = |delta| / se`` (inf where se = 0 and delta != 0, 0 where both are 0); one-sided,
+        ``t = delta / se`` (+-inf where se = 0 and delta != 0).
     """
     delta = sign * (observed[a] - observed[b])
     se = np.empty(len(a))
@@ -89,9 +97,10 @@ def studentized(
     for s in range(0, len(a), step):
         d = sign * (replicates[:, a[s : s + step]] - replicates[:, b[s : s + step]])
         se[s : s + step] = d.std(axis=0, ddof=1)
+    size = delta if one_sided else np.abs(delta)
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.where(
-            se > 0, np.abs(delta) / np.where(se > 0, se, 1.0), np.where(delta == 0, 0.0, np.inf)
+            se > 0, size / np.where(se > 0, se, 1.0), np.where(delta == 0, 0.0, np.inf * size)
         )
     return delta, se, t
 
@@ -157,6 +166,11 @@ class StepDown:
     blocks : int, optional
         Blocks of the batch-means standard error (:meth:`standard_error`); default
         :func:`block_count` of the replicates' number, 0: none (the binomial error).
+    one_sided : bool
+        Test ``H_k: theta_a <= theta_b`` (the oriented difference is not positive) instead of
+        ``theta_a = theta_b``: ``t_k = delta_k / se_k`` and ``T*_bk = (d*_bk - delta_k) / se_k``,
+        signed (default False: both in absolute value). A family of ordered pairs, both (a, b)
+        and (b, a), is Mogstad et al.'s step-down for ranks (:mod:`compreport.stats.ranksets`).
 
     Examples
     --------
@@ -181,8 +195,10 @@ class StepDown:
         families: np.ndarray,
         higher_is_better: bool = True,
         blocks: int | None = None,
+        one_sided: bool = False,
     ):
         self.sign = 1.0 if higher_is_better else -1.0
+        self.one_sided = one_sided
         k = len(a)
         self.hits = np.zeros(k, dtype=np.int64)
         # each pair's own exceedances: its two-sided raw p-value
@@ -196,7 +212,7 @@ class StepDown:
             return
         for fam in np.unique(families[families >= 0]):
             idx = np.flatnonzero(families == fam)
-            delta, se, t = studentized(observed, replicates, a[idx], b[idx], self.sign)
+            delta, se, t = studentized(observed, replicates, a[idx], b[idx], self.sign, one_sided)
             order = np.argsort(-t, kind="stable")
             idx, delta, se, t = idx[order], delta[order], se[order], t[order]
             self.groups.append(
@@ -207,7 +223,8 @@ class StepDown:
                     "delta": delta,
                     # 1 / se; 0 for a constant difference, which never exceeds
                     "inverse": np.where(se > 0, 1.0 / np.where(se > 0, se, 1.0), 0.0),
-                    "threshold": t - _TOL * np.maximum(1.0, np.where(np.isfinite(t), t, 1.0)),
+                    "threshold": t
+                    - _TOL * np.maximum(1.0, np.where(np.isfinite(t), np.abs(t), 1.0)),
                 }
             )
         self.add(replicates)
@@ -218,7 +235,14 @@ class StepDown:
             within = np.array(
                 [
                     StepDown(
-                        observed, replicates[lo:hi], a, b, families, higher_is_better, blocks=0
+                        observed,
+                        replicates[lo:hi],
+                        a,
+                        b,
+                        families,
+                        higher_is_better,
+                        blocks=0,
+                        one_sided=one_sided,
                     ).adjusted()
                     for lo, hi in zip(cuts[:-1], cuts[1:])
                 ]
@@ -279,7 +303,7 @@ class StepDown:
                 by_system = np.ascontiguousarray(replicates.T)
             # least significant first, so the running maximum down the rows is the max over l >= j
             aa, bb = g["a"][start:][::-1], g["b"][start:][::-1]
-            # |s (x_a - x_b) - d| = |x_a - x_b - s d|
+            # |s (x_a - x_b) - d| = |x_a - x_b - s d|; one-sided, s (x_a - x_b - s d), signed
             shift = (self.sign * g["delta"][start:][::-1])[:, None]
             inverse, threshold = (
                 g["inverse"][start:][::-1, None],
@@ -293,7 +317,10 @@ class StepDown:
                 star = x[aa]  # (pairs, replicates)
                 star -= x[bb]
                 star -= shift
-                np.abs(star, out=star)
+                if self.one_sided:
+                    star *= self.sign
+                else:
+                    np.abs(star, out=star)
                 star *= inverse
                 raw += np.count_nonzero(star >= threshold, axis=1)
                 np.maximum.accumulate(star, axis=0, out=star)
@@ -303,7 +330,8 @@ class StepDown:
             self.resamples[g["idx"][start:]] += replicates.shape[0]
 
     def raw(self) -> np.ndarray:
-        """Each pair's own two-sided p-value, ``(1 + #{T*_j >= t_j}) / (R_j + 1)``.
+        """Each pair's own p-value, ``(1 + #{T*_j >= t_j}) / (R_j + 1)`` (two-sided, or one-sided
+        with ``one_sided``).
 
         Over the same replicates as its adjusted p-value (the null-shifted bootstrap test); NaN for
         pairs not tested."""

@@ -80,3 +80,52 @@ def rank_teams(
     sign = 1.0 if higher_is_better else -1.0
     key = {t: -np.inf if np.isnan(v) else sign * v for t, v in best.items()}
     return [(t, 1 + sum(key[u] > key[t] for u in runs), r) for t, r in runs.items()]
+
+
+def team_rank_sets(
+    runs: list[list[int]], better: np.ndarray
+) -> list[tuple[int | None, int | None]]:
+    """Confidence sets of the teams' ranks, each team by its best run, from the systems' rejections.
+
+    A team's true score is its best run's true score, and which run is best is read off the same
+    data, so a team's set is not its best observed run's set. It is read off the rejections of
+    the systems' step-down instead (:func:`compreport.stats.ranksets.rank_sets`): team U is found
+    better than team T when some run of U is found better than every run of T (then U's best run
+    beats T's best, whichever it is). Whenever every system-level rejection is right (probability
+    about 1 - alpha), so is every team-level one, so the teams' sets cover the teams' true ranks
+    jointly, with the systems' sets; they may be wider than a construction for teams alone.
+
+    Parameters
+    ----------
+    runs : list of list of int
+        Each team's runs with a defined score, as indices into ``better`` (may be empty).
+    better : ndarray of bool, shape (m, m)
+        ``better[j, k]``: system j is found better than system k.
+
+    Returns
+    -------
+    list of (int, int) or (None, None)
+        ``(rank_low, rank_high)`` among the M teams with a defined run, in the order of ``runs``;
+        ``(None, None)`` for a team without one.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> better = np.zeros((4, 4), dtype=bool)
+    >>> better[0, 2] = better[0, 3] = better[1, 3] = True   # 0 beats 2 and 3, 1 beats 3
+    >>> team_rank_sets([[0, 1], [2, 3], []], better)        # team 1's run 2 is beaten only by 0
+    [(1, 1), (2, 2), (None, None)]
+    >>> team_rank_sets([[0], [1], [2, 3]], better)          # run 1 beats run 3, not run 2
+    [(1, 2), (1, 3), (2, 3)]
+    """
+    live = [i for i, r in enumerate(runs) if r]
+    out: list[tuple[int | None, int | None]] = [(None, None)] * len(runs)
+
+    def beats(u: list[int], t: list[int]) -> bool:
+        return any(bool(better[np.ix_([x], t)].all()) for x in u)
+
+    for i in live:
+        above = sum(beats(runs[j], runs[i]) for j in live if j != i)
+        below = sum(beats(runs[i], runs[j]) for j in live if j != i)
+        out[i] = (1 + above, len(live) - below)
+    return out

@@ -62,6 +62,12 @@ class Score:
         The verdict against the best would be the same for any p-values within the Monte-Carlo
         error of the family's (see :attr:`Comparison.settled`); False: undecided. None for a best
         system, a baseline that does not compete and a comparison that is not tested.
+    rank_low, rank_high : int or None
+        The rank's confidence set ``rank_low..rank_high``, simultaneous at 1 - alpha: with
+        probability about 1 - alpha every system's true rank lies in its set at once (Mogstad et
+        al. 2024; :mod:`compreport.stats.ranksets`). Ranks count every system with a defined
+        score, baselines included, as ``rank`` does; ``rank_low <= rank <= rank_high``. None for
+        an undefined score or without resamples (B < 2).
 
     Examples
     --------
@@ -84,6 +90,8 @@ class Score:
     differs_from_best: bool | None = None
     p_vs_best: float = float("nan")
     settled_vs_best: bool | None = None
+    rank_low: int | None = None
+    rank_high: int | None = None
 
     @property
     def ties_with_best(self) -> bool | None:
@@ -228,6 +236,10 @@ class MetricAnalysis:
         None when read back).
     systems : list of str
         The systems in input order, the columns of ``replicates`` (empty when read back).
+    rank_better : ndarray of bool (m, m) or None
+        ``rank_better[j, k]``: system ``systems[j]`` is found better than ``systems[k]`` by the
+        rank sets' step-down (:func:`compreport.stats.ranksets.rank_sets`), from which the teams'
+        rank sets are read (not stored in results.json: None when read back).
     """
 
     name: str
@@ -243,6 +255,7 @@ class MetricAnalysis:
     verdicts: dict = field(default_factory=dict)
     replicates: np.ndarray | None = field(default=None, repr=False)
     systems: list[str] = field(default_factory=list, repr=False)
+    rank_better: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def runner_up(self) -> str | None:
@@ -374,6 +387,11 @@ class TeamRank:
         1, 2, 2, 4); baselines are in no team and take no rank.
     runs : list of str
         The team's competing runs, best first.
+    rank_low, rank_high : int or None
+        The team rank's confidence set, simultaneous at 1 - alpha with the systems' sets: a
+        team is counted better than another only when one of its runs is found better than
+        every run of the other (:func:`compreport.stats.ranking.team_rank_sets`). None when the
+        team has no defined score or there are no resamples.
 
     Examples
     --------
@@ -384,6 +402,8 @@ class TeamRank:
     team: str
     rank: int
     runs: list[str]
+    rank_low: int | None = None
+    rank_high: int | None = None
 
     @property
     def best_run(self) -> str:
@@ -421,7 +441,8 @@ class CompetitionAnalysis(CompetitionInfo):
         :func:`~compreport.inputs.runfiles.stem_teams`, or names file), or None.
     team_ranks : list of TeamRank
         The teams' ranking under the primary metric, best first
-        (:func:`compreport.stats.ranking.rank_teams`).
+        (:func:`compreport.stats.ranking.rank_teams`), with their rank sets
+        (:func:`compreport.stats.ranking.team_rank_sets`).
     missing : dict
         System -> items without a prediction, scored as wrong answers (``--missing wrong``).
     classes : dict or None
@@ -457,6 +478,15 @@ class CompetitionAnalysis(CompetitionInfo):
                     ma.higher_is_better,
                 )
             ]
+            if ma.rank_better is not None and ma.systems:
+                position = {s: i for i, s in enumerate(ma.systems)}
+                defined = {s.system for s in ma.scores if s.rank_low is not None}
+                bounds = ranking.team_rank_sets(
+                    [[position[r] for r in t.runs if r in defined] for t in self.team_ranks],
+                    ma.rank_better,
+                )
+                for t, (low, high) in zip(self.team_ranks, bounds):
+                    t.rank_low, t.rank_high = low, high
 
     def team_rank(self, system: str) -> TeamRank | None:
         """The :class:`TeamRank` of the team ``system`` runs for (None for a baseline)."""
@@ -497,7 +527,16 @@ class CompetitionAnalysis(CompetitionInfo):
             systems=self.systems,
             baselines=self.baselines,
             teams=self.teams,
-            team_ranks=[{"team": t.team, "rank": t.rank, "runs": t.runs} for t in self.team_ranks],
+            team_ranks=[
+                {
+                    "team": t.team,
+                    "rank": t.rank,
+                    "rank_low": t.rank_low,
+                    "rank_high": t.rank_high,
+                    "runs": t.runs,
+                }
+                for t in self.team_ranks
+            ],
             missing=self.missing,
             metrics=[ma.to_dict() for ma in self.metrics],
             inputs=self.inputs,
@@ -652,7 +691,9 @@ class Analysis:
         Returns
         -------
         pandas.DataFrame
-            Columns ``rank``, ``system``, ``baseline``, ``score``, ``ci_low``, ``ci_high``,
+            Columns ``rank``, ``rank_low`` and ``rank_high`` (the rank's simultaneous confidence
+            set, :attr:`Score.rank_low`; None without one), ``system``, ``baseline``, ``score``,
+            ``ci_low``, ``ci_high``,
             ``group`` (significance letters), ``is_best``, ``differs_from_best`` (None for a best
             system or without resamples) and ``p_vs_best`` (the p-value behind it). ``attrs``
             names the ``competition``, the ``metric`` and the ``verdicts`` rule.

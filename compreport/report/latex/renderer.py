@@ -338,9 +338,16 @@ class Renderer:
             for ma, k in zip(comp.metrics, keys)
         ]
 
-        def fixed_for(names, rows):  # rank, system and group: in every part
+        sets = t.extra["rank_sets"]  # the rank sets' column (none without resamples)
+
+        def fixed_for(names, rows):  # rank, rank set, system and group: in every part
             return [
                 self._col([header("Rank")] + [t.rows[i]["rank"].text for i in rows]),
+                *(
+                    [self._col([header("Rank set")] + [t.rows[i]["rank_set"].text for i in rows])]
+                    if sets
+                    else []
+                ),
                 self._col([header("System")] + [names[i] for i in rows]),
                 self._col([header("Group")] + [groups[i] for i in rows]),
             ]
@@ -376,6 +383,15 @@ class Renderer:
                 rule=self._rule(),
                 alpha=alpha(self.analysis.settings.alpha, self.opt.decimal_comma),
             )
+            + (
+                tr(
+                    " Column Rank set: the ranks a system may truly have, at {level}\\% "
+                    "confidence jointly for all systems.",
+                    level=level(self.analysis.settings, self.opt.decimal_comma),
+                )
+                if sets
+                else ""
+            )
             + key
         )
         # the note under a part with baselines (leaderboard.tex.j2)
@@ -394,6 +410,7 @@ class Renderer:
             rows = [
                 {
                     "rank": t.rows[i]["rank"].text,
+                    "rank_set": escape(t.rows[i]["rank_set"].text) if sets else None,
                     "system": names[i],
                     "baseline": t.rows[i].baseline,
                     "scores": [self.cell(t.rows[i][keys[j]]) for j in cg],

@@ -91,6 +91,25 @@ def _rank_among_runs(me, comp: CompetitionAnalysis, m: int) -> str:
     )
 
 
+def _rank_set(me, settings) -> str | None:
+    """The run's stored rank set as a phrase: ``rank 2–6 at 95% confidence, jointly for all
+    systems``; None without one."""
+    if me.rank_low is None or me.rank_high is None:
+        return None
+    if me.rank_low == me.rank_high:
+        return tr(
+            "rank {low} at {level} confidence, jointly for all systems",
+            low=me.rank_low,
+            level=prose.level(settings),
+        )
+    return tr(
+        "rank {low}–{high} at {level} confidence, jointly for all systems",
+        low=me.rank_low,
+        high=me.rank_high,
+        level=prose.level(settings),
+    )
+
+
 def _comparison(ma, fmt: model.Format, a: str, b: str, settings) -> dict:
     """The stored comparison of ``a`` and ``b`` as display text, oriented ``a`` − ``b`` (a baseline
     may rank above the best, so the pair can be stored the other way round); ``draws``: the
@@ -183,6 +202,7 @@ def team_context(
         "teams_n": len(comp.team_ranks),
         "baseline": baseline,
         "rank_among": _rank_among_runs(me, comp, len(ma.scores)),
+        "rank_set": _rank_set(me, s),
         "plain_verdict": PLAIN_VERDICTS[plain] if plain else None,
         "footnote": FOOTNOTE,
         "alpha": decimal(s.alpha),
