@@ -114,6 +114,47 @@ def ppi_note(summary, ids, esc=str, number=decimal) -> str | None:
     return tr(vocab.PPI_IN_UNITS, names=names)
 
 
+def not_computable_note(summary, ids) -> str | None:
+    """The footnote of the competitiveness columns ``ids`` of ``summary`` (the
+    :func:`~compreport.report.model.summary` table) where a tie count prints "–" because its
+    correction cannot reach alpha with the resamples drawn (the stored
+    ``competitiveness["not_computable"]``,
+    :func:`compreport.stats.competitiveness.not_computable`); None when every count is computable.
+
+    Plain text (each renderer escapes all of it); each competition gets its corrections, the
+    smallest corrected p-value they can reach with the resamples drawn and the B that would do.
+    """
+    items = []
+    for cid in ids:
+        why = summary.extra.get("not_computable", {}).get(cid) or {}
+        records = {k: r for part in why.values() for k, r in part.items()}
+        if not records:
+            continue
+        worst = max(records.values(), key=lambda r: r["b_needed"])
+        items.append(
+            tr(
+                "{name}: {corrections} (smallest corrected p {p} with B = {b}; B = {need} or more "
+                "would do)",
+                name=summary.columns[cid],
+                corrections=", ".join(
+                    vocab.CORRECTIONS[k].label for k in vocab.CORRECTIONS if k in records
+                ),
+                p=decimal(round(worst["min_p"], 4)),
+                b=count(worst["resamples"]),
+                need=count(worst["b_needed"]),
+            )
+        )
+    if not items:
+        return None
+    return tr(
+        "– marks a tie count that cannot be computed with these resamples: no p-value estimated "
+        "from B resamples is below 1/(B + 1), so Bonferroni or Holm over k comparisons cannot give "
+        "one below k/(B + 1), and where that is not below α every comparison would tie whatever "
+        "the data. {items}.",
+        items="; ".join(items),
+    )
+
+
 def _groups(settings: Settings) -> list[str | Cite]:
     """The end of a sentence whose verdicts use the rule: the significance groups too, with their
     citation."""

@@ -225,4 +225,6 @@ ES: dict[str, str] = {
     "(systems {first}–{last} of {m})": "(sistemas {first}–{last} de {m})",
     "(competitions {first}–{last} of {k})": "(competiciones {first}–{last} de {k})",
     "position in the leaderboard": "posición en la clasificación",
+    "{name}: {corrections} (smallest corrected p {p} with B = {b}; B = {need} or more would do)": "{name}: {corrections} (menor p corregido {p} con B = {b}; bastaría B = {need} o más)",
+    "– marks a tie count that cannot be computed with these resamples: no p-value estimated from B resamples is below 1/(B + 1), so Bonferroni or Holm over k comparisons cannot give one below k/(B + 1), and where that is not below α every comparison would tie whatever the data. {items}.": "– marca un recuento de empates que no puede calcularse con estas remuestras: ningún p-valor estimado con B remuestras es menor que 1/(B + 1), así que Bonferroni o Holm sobre k comparaciones no pueden dar uno menor que k/(B + 1), y donde eso no es menor que α todas las comparaciones empatarían fueran cuales fueran los datos. {items}.",
 }

@@ -1117,6 +1117,7 @@ class Renderer:
                 notes = [
                     prose.ties_are_not_verdicts(s, escape),
                     prose.ppi_note(t, sub, escape, self.num),
+                    escape(prose.not_computable_note(t, sub) or ""),
                 ]
             cap += "".join(f" {n}" for n in notes if n)
             parts.append(Part(width(g), tabular, cap, labels[k]))

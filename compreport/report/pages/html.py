@@ -549,6 +549,8 @@ def summary_blocks(analysis: Analysis, fmt: model.Format, *, for_pdf: bool) -> l
                 for i, r in enumerate(t.rows)
             ],
             "ppi_note": _ppi_note(t, [c["id"] for c in cols]),
+            # plain text: the template escapes it
+            "not_computable_note": prose.not_computable_note(t, [c["id"] for c in cols]),
         }
         for cols in blocks
     ]
