@@ -147,3 +147,136 @@ def test_under_maxt_the_tie_counts_are_the_verdicts():
     assert len(among) == c["possible_comparisons"] == 28
     assert c["ties"]["maxt"] == sum(p.significant is False for p in among)
     assert 0 < c["ties"]["maxt"] < 28  # informative: some pairs differ, some tie
+
+
+def _count_ties(p, families, method, alpha=0.05):
+    """Ties (corrected p >= alpha) of raw p-values ``p`` corrected within each label of
+    ``families`` by statsmodels' ``method`` (an implementation independent of compreport's)."""
+    from statsmodels.stats.multitest import multipletests
+
+    p, families = np.asarray(p), np.asarray(families)
+    ties = 0
+    for f in np.unique(families):
+        sel = families == f
+        adj = p[sel] if method == "none" else multipletests(p[sel], method=method)[1]
+        ties += int(np.sum(adj >= alpha))
+    return ties
+
+
+def test_the_paper_switch_counts_ties_by_the_papers_definitions():
+    """Issue 36 item 8, on the demo's paraphrase task (7 runs and a baseline): `paper=True`
+    gives the counts of the paper's definitions computed here from the bootstrap replicates
+    alone: one-sided p = (1 + #{δ* >= 2δ})/(B + 1) (Berg-Kirkpatrick et al. 2012, the paper's
+    Section 4.5), each row of the matrix corrected on its own (its Table 5), the baseline counted
+    (m = 8, 28 comparisons, as PAR-MEX in its Table 11). The defaults count otherwise: m = 7
+    participants, two-sided p-values corrected over all pairs."""
+    import compreport as cr
+
+    inputs = cr.load("examples/workshop/paraphrase")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", InputWarning)
+        paper = cr.analyze(inputs, bootstrap=2_000, paper=True)
+        default = cr.analyze(inputs, bootstrap=2_000, refine=False)
+    s = paper.settings
+    assert (s.test, s.family, s.include_baselines, s.refine, s.paper) == (
+        "berg-kirkpatrick",
+        "per-row",
+        True,
+        False,
+        True,
+    )
+    assert paper.to_dict()["settings"]["paper"] is True
+    ma = paper.competitions[0].primary
+    c = ma.competitiveness
+    # the paper's definitions, from the observed scores and the replicates alone
+    observed = {x.system: x.score for x in ma.scores}
+    column = {name: j for j, name in enumerate(ma.systems)}
+    ranked = sorted(observed, key=lambda x: -observed[x])  # accuracy: higher is better
+    reps = ma.replicates
+    B = reps.shape[0]
+    p, rows = [], []
+    for i, a in enumerate(ranked):
+        for b in ranked[i + 1 :]:
+            delta = observed[a] - observed[b]
+            star = reps[:, column[a]] - reps[:, column[b]]
+            p.append((1 + np.sum(star >= 2 * delta)) / (B + 1))
+            rows.append(i)
+    p, rows = np.array(p), np.array(rows)
+    winner = rows == 0
+    assert (c["m"], c["possible_comparisons"], len(p)) == (8, 28, 28)
+    for k, method in (
+        ("none", "none"),
+        ("bonferroni", "bonferroni"),
+        ("holm", "holm"),
+        ("bh", "fdr_bh"),
+    ):
+        assert c["ties_with_winner"][k] == _count_ties(p[winner], rows[winner], method), k
+        assert c["ties"][k] == _count_ties(p, rows, method), k
+    assert "maxt" not in c["ties"]  # max-T needs the two-sided bootstrap test
+    # the defaults: participants only (m = 7, 21 pairs), other p-values, another family
+    d = default.competitions[0].primary
+    dc = d.competitiveness
+    assert (dc["m"], dc["possible_comparisons"]) == (7, 21)
+    base = set(default.competitions[0].baselines)
+    among = [x for x in d.pairs if x.a not in base and x.b not in base]
+    assert dc["ties"]["holm"] == _count_ties([x.p_value for x in among], [0] * 21, "holm")
+    assert dc["ties_with_winner"]["holm"] == sum(v.p_holm >= 0.05 for v in d.vs_best)
+    assert dc["ties"]["maxt"] == sum(x.significant is False for x in among)
+    # the methods paragraph and the summary's caption say which settings produced the counts
+    from compreport.report import prose
+
+    said = prose.ties_settings(paper.settings)
+    assert said.startswith("The tie counts and m follow the paper's settings (its switch)")
+    assert "not the paper's" in prose.ties_settings(default.settings)
+
+    def caption(a):
+        text = re.sub(r"\s+", " ", Report(a).to_latex("summary"))
+        return text.replace(r"\textquotesingle{}", "'")
+
+    assert "follow the paper's settings (its switch)" in caption(paper)
+    assert "follow this report's settings, not the paper's" in caption(default)
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ({"test": "bootstrap"}, "`test` bootstrap contradicts `paper`"),
+        ({"family": "all-pairs"}, "`family` all-pairs contradicts `paper`"),
+        ({"include_baselines": False}, "`include_baselines` false contradicts `paper`"),
+        ({"correction": "holm"}, "`correction` holm contradicts `paper`"),
+        ({"refine": True}, "`refine` true contradicts `paper`"),
+    ],
+)
+def test_the_paper_switch_refuses_a_contradicting_option(given, said):
+    from compreport.errors import InputError
+    from compreport.settings import make_settings
+
+    with pytest.raises(InputError, match=re.escape(said)):
+        make_settings({"paper": True} | given)
+    # the same values as the paper's are accepted
+    assert make_settings({"paper": True, "test": "berg-kirkpatrick", "alpha": 0.1}).alpha == 0.1
+
+
+def test_the_paper_switch_on_the_command_line(tmp_path):
+    """`--paper` with a contradicting option: one line `error: ...`, exit status 2, before any
+    work; `[bootstrap] paper = true` in a spec sets the same settings."""
+    from conftest import run_cli
+
+    r = run_cli(tmp_path, "report", "x", "--paper", "--test", "bootstrap", "-o", "out")
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines() == [
+        "error: --test bootstrap contradicts --paper, whose test is berg-kirkpatrick; "
+        "drop one of them"
+    ]
+    from compreport.settings import make_settings
+
+    assert make_settings({"paper": True}, "spec") == make_settings(
+        {
+            "test": "berg-kirkpatrick",
+            "family": "per-row",
+            "include_baselines": True,
+            "correction": "bonferroni",
+            "refine": False,
+            "paper": True,
+        }
+    )

@@ -73,6 +73,39 @@ def ties_family(settings: Settings) -> str:
     return tr(vocab.TIES_FAMILIES[settings.ties_family])
 
 
+def counts_as_the_paper(settings: Settings) -> bool:
+    """Whether the tie counts and m of the competitiveness summary follow the paper's definitions
+    (Tables 7-11): its one-sided test, each row of the matrix corrected on its own, baselines
+    counted among the competitors, and every p-value from the B resamples
+    (:data:`compreport.settings.PAPER` but the correction, which the counts do not depend on).
+
+    >>> from compreport.settings import Settings, make_settings
+    >>> counts_as_the_paper(Settings()), counts_as_the_paper(make_settings({"paper": True}))
+    (False, True)
+    """
+    from compreport.settings import PAPER
+
+    return all(getattr(settings, k) == v for k, v in PAPER.items() if k != "correction")
+
+
+def ties_settings(settings: Settings) -> str:
+    """The sentence saying which settings produced the competitiveness summary's tie counts (the
+    methods paragraph, the LaTeX summary's caption, the overview's note): the paper's (set by its
+    switch, or given one by one) or this report's, which give other counts."""
+    if counts_as_the_paper(settings):
+        return tr(
+            "The tie counts and m follow the paper's settings{switch}: one-sided p-values, each "
+            "row of the matrix corrected on its own, baselines counted among the competitors, "
+            "every p-value from the B resamples.",
+            switch=tr(" (its switch)") if settings.paper else "",
+        )
+    return tr(
+        "The tie counts and m follow this report's settings, not the paper's (one-sided p-values, "
+        "each row of the matrix corrected on its own, baselines counted among the competitors, "
+        "no refinement), which give other counts."
+    )
+
+
 def ties_are_not_verdicts(settings: Settings, esc=str) -> str:
     """How the competitiveness ties relate to the reports' verdicts (the overview's note, the LaTeX
     summary's caption; the rule's words through ``esc``): under ``vs-best`` the ties with the winner
@@ -391,12 +424,12 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
         *_verdict_rule(settings),
         *_groups(settings),
         tr(
-            "The competitiveness summary counts ties as the paper does, among competitors and "
-            "under each correction: with the winner on the winner's comparisons with the other "
-            "competitors, as the verdicts read them; between competitors over {family}, which can "
-            "differ from the verdicts. ",
+            "The competitiveness summary counts ties among competitors under each correction: with "
+            "the winner on the winner's comparisons with the other competitors, as the verdicts "
+            "read them; between competitors over {family}, which can differ from the verdicts. ",
             family=ties_family(settings),
         ),
+        ties_settings(settings) + " ",
     ]
     out += _refinement(settings)
     out += _baselines(settings)

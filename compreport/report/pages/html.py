@@ -616,6 +616,7 @@ def index_html(
         provenance=provenance(analysis),
         ties_words=prose.ties_family(analysis.settings),
         not_verdicts=prose.ties_are_not_verdicts(analysis.settings),
+        ties_settings=prose.ties_settings(analysis.settings),
     )
 
 
