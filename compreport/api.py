@@ -489,6 +489,7 @@ def analyze(
     jobs: int = 1,
     progress: bool | None = False,
     scheduler: str | None = None,
+    paper: bool | None = None,
 ) -> Analysis:
     """Run the paired bootstrap and decide every verdict, as ``compreport report`` does.
 
@@ -539,6 +540,13 @@ def analyze(
         (``"tcp://host:8786"``), or ``"local"`` for a cluster of ``jobs`` worker processes on this
         machine. Its tasks are the competitions, or a single competition's blocks of resamples;
         the numbers are those of a run without it.
+    paper : bool, optional
+        The paper's settings at once (Nava-Muñoz et al., Tables 7-11;
+        :data:`compreport.settings.PAPER`): ``test="berg-kirkpatrick"`` (one-sided),
+        ``family="per-row"``, ``include_baselines=True``, ``correction="bonferroni"``,
+        ``refine=False``; another value given for one of them is an :class:`InputError`.
+        Recorded as ``settings.paper`` in results.json (default False, or the specs'
+        ``[bootstrap] paper``).
 
     Returns
     -------
@@ -614,6 +622,7 @@ def analyze(
         "correction": correction,
         "include_baselines": include_baselines,
         "refine": refine,
+        "paper": paper,
     }
     from compreport.stats.analysis import analyze as run
 

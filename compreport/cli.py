@@ -36,7 +36,14 @@ from compreport.language import LANGUAGES
 from compreport.report import FORMATS, check_write_options
 from compreport.report.figures import FIGURE_FORMATS
 from compreport.report.latex.layout import check_label_prefix
-from compreport.settings import NUMERIC, from_text, one_of, validate, whole_number
+from compreport.settings import (
+    NUMERIC,
+    check_paper,
+    from_text,
+    one_of,
+    validate,
+    whole_number,
+)
 
 #: A single competition of this many items or more is bootstrapped by every core unless --jobs says
 #: otherwise (its blocks of replicates drawn by forked workers; the numbers do not depend on it).
@@ -86,7 +93,9 @@ def _cli_settings(args) -> dict:
         value = getattr(args, option)
         if value is not None:
             given[name] = from_text(value, NUMERIC[name]) if name in NUMERIC else value
-    return validate(given, "cli")
+    given = validate(given, "cli")
+    check_paper(given, "cli")  # before any work, in the command line's words
+    return given
 
 
 #: Keyword of :func:`compreport.analyze` for a Settings field, where the two differ.

@@ -29,6 +29,7 @@ SETTING_OPTIONS = {
     "correction": "correction",
     "include_baselines": "include_baselines",
     "refine": "refine",
+    "paper": "paper",
 }
 _DEFAULT = Settings()
 
@@ -221,6 +222,14 @@ def _add_stats_options(p: argparse.ArgumentParser) -> None:
         default=None,
         help="let baselines compete: by default they are compared and grouped, but the winner, the "
         "comparisons with the winner and the competitiveness figures are over participants only",
+    )
+    g.add_argument(
+        "--paper",
+        action="store_true",
+        default=None,
+        help="the paper's settings in one switch (Nava-Muñoz et al., Tables 7-11): --test "
+        "berg-kirkpatrick (one-sided), --family per-row, --include-baselines, --correction "
+        "bonferroni, --refine off; an option that contradicts them is an error",
     )
     g.add_argument(
         "--refine",

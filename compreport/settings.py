@@ -38,6 +38,7 @@ SPELLING = {
         "correction": "`correction`",
         "include_baselines": "`include_baselines`",
         "refine": "`refine`",
+        "paper": "`paper`",
     },
     "cli": {
         "bootstrap": "-B/--bootstrap",
@@ -49,6 +50,7 @@ SPELLING = {
         "correction": "--correction",
         "include_baselines": "--include-baselines",
         "refine": "--refine",
+        "paper": "--paper",
     },
     # compreport.analyze() takes the interval method as ``ci=``
     "analyze": {
@@ -61,6 +63,7 @@ SPELLING = {
         "correction": "`correction`",
         "include_baselines": "`include_baselines`",
         "refine": "`refine`",
+        "paper": "`paper`",
     },
     "spec": {
         "bootstrap": "[bootstrap] resamples",
@@ -72,6 +75,7 @@ SPELLING = {
         "correction": "[bootstrap] correction",
         "include_baselines": "[bootstrap] include_baselines",
         "refine": "[bootstrap] refine",
+        "paper": "[bootstrap] paper",
     },
 }
 #: Allowed values of the settings that take one of a list, in the order messages list them.
@@ -80,6 +84,19 @@ CHOICES = {
     "test": vocab.TESTS,
     "family": vocab.FAMILIES,
     "correction": vocab.CORRECTIONS,
+}
+#: The settings of Nava-Muñoz, Graff and Escalante's Tables 7-11, which ``paper`` sets at once: the
+#: one-sided paired bootstrap of Berg-Kirkpatrick et al. (2012, their Section 4.5), each row of the
+#: matrix corrected on its own (their Table 5), baselines counted among the competitors (their
+#: m), the Bonferroni correction behind the verdicts (the one their worked example applies,
+#: Appendix), and every p-value from the B resamples (no refinement). The tie counts of the
+#: summary are given under every correction whatever ``correction`` is.
+PAPER = {
+    "test": "berg-kirkpatrick",
+    "family": "per-row",
+    "include_baselines": True,
+    "correction": "bonferroni",
+    "refine": False,
 }
 #: Other spellings accepted and replaced by the canonical value.
 ALIASES = {
@@ -214,7 +231,7 @@ def validate(values: dict, source: str = "api") -> dict:
                     f"{where} must be on or off; got {value!r}{suggest(str(value), ['on', 'off'])}"
                 )
             out[name] = value == "on"
-        elif name in ("include_baselines", "refine"):
+        elif name in ("include_baselines", "refine", "paper"):
             if not isinstance(value, bool):
                 raise InputError(f"{where} must be true or false; got {value!r}")
             out[name] = value
@@ -261,6 +278,12 @@ class Settings:
         p-value from the B resamples, and a verdict not settled within their Monte-Carlo error is
         undecided (``Comparison.significant`` None, ``settled`` False): neither significant nor
         tied, and it separates no groups.
+    paper : bool
+        The paper's settings (default False): True requires exactly :data:`PAPER` (test
+        ``berg-kirkpatrick``, family ``per-row``, baselines included, correction ``bonferroni``,
+        no refinement); :func:`make_settings` sets them, and refuses an option that contradicts
+        them. Recorded in results.json so the reports can say which settings produced the
+        competitiveness table.
     """
 
     bootstrap: int = 10000
@@ -272,6 +295,7 @@ class Settings:
     correction: str | None = None
     include_baselines: bool = False
     refine: bool = False
+    paper: bool = False
 
     def __post_init__(self):
         values = asdict(self)
@@ -282,6 +306,8 @@ class Settings:
         for name, value in validate(values).items():
             object.__setattr__(self, name, value)
         check_combination(asdict(self))
+        if self.paper:
+            check_paper(asdict(self))
 
     @property
     def level(self) -> float:
@@ -340,6 +366,36 @@ def check_combination(values: dict, source: str = "api") -> None:
         )
 
 
+def check_paper(values: dict, source: str = "api", paper_source: str | None = None) -> None:
+    """Refuse a setting of ``values`` that contradicts the paper's (:data:`PAPER`) when ``paper``
+    is on: an :class:`InputError`, one line, naming the option as ``source`` spells it and the
+    paper switch as ``paper_source`` does (default ``source``; the spec's when the switch came
+    from ``[bootstrap] paper``).
+
+    >>> check_paper({"paper": True, "test": "bootstrap"}, "cli")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    compreport.errors.InputError: --test bootstrap contradicts --paper, whose test is berg-...
+    """
+    if not values.get("paper"):
+        return
+    words = SPELLING[source]
+    switch = SPELLING[paper_source or source]["paper"]
+    for name, value in PAPER.items():
+        if name in values and values[name] is not None and values[name] != value:
+            given = values[name]
+            if isinstance(given, bool):
+                given = ("on" if given else "off") if source == "cli" else str(given).lower()
+            shown = "" if name == "include_baselines" and source == "cli" else f" {given}"
+            paper = value if not isinstance(value, bool) else str(value).lower()
+            if source == "cli" and name == "refine":
+                paper = "on" if value else "off"
+            raise InputError(
+                f"{words[name]}{shown} contradicts {switch}, whose {name.replace('_', ' ')} is "
+                f"{paper}; drop one of them"
+            )
+
+
 def make_settings(
     values: dict | None = None, source: str = "api", base: Settings | None = None
 ) -> Settings:
@@ -367,6 +423,11 @@ def make_settings(
     given = {k: v for k, v in (values or {}).items() if v is not None}
     checked = validate(given, source)
     start = asdict(base) if base is not None else {}
+    if checked.get("paper", "paper" not in checked and start.get("paper")):
+        # the paper's settings, as if given; an option of this call that contradicts them is an
+        # error (the switch named as given here, or as the specs' [bootstrap] paper)
+        check_paper({"paper": True} | checked, source, None if "paper" in checked else "spec")
+        checked = checked | PAPER | {"paper": True}
     merged = start | checked
     base_default = default_correction(start.get("test", "bootstrap"))
     if "correction" not in checked and (

@@ -159,6 +159,7 @@ def test_metric_entries(report):
         "possible_comparisons",
         "ties_with_winner",
         "ties",
+        "not_computable",
         "win_minus_median",
         "cv",
         "ppi",

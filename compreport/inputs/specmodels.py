@@ -75,7 +75,8 @@ class NamesSpec(_Strict):
 
 class BootstrapSpec(_Strict):
     """``[bootstrap]``: resamples (B), seed, alpha, ci, test, family, correction,
-    include_baselines, refine.
+    include_baselines, refine, paper (the paper's settings at once,
+    :data:`compreport.settings.PAPER`).
 
     Values are checked by :func:`compreport.settings.validate` (see :func:`settings_of`), the one
     validation the API and the CLI use too.
@@ -90,6 +91,7 @@ class BootstrapSpec(_Strict):
     include_baselines: Any = None
     correction: Any = None
     refine: Any = None
+    paper: Any = None
 
 
 #: ``[bootstrap]`` key -> Settings field.
@@ -103,6 +105,7 @@ _SETTING_OF_KEY = {
     "correction": "correction",
     "include_baselines": "include_baselines",
     "refine": "refine",
+    "paper": "paper",
 }
 
 #: Settings field -> ``[bootstrap]`` key, as messages name it.

@@ -64,10 +64,23 @@ def pairs_frame(analysis: Analysis, comp: CompetitionAnalysis, metric: str):
 
 def summary_frame(analysis: Analysis):
     """One row per competition: id, name, primary metric, the winner(s) and their score, then the
-    competitiveness figures (:meth:`~compreport.stats.results.Analysis.competitiveness`)."""
+    competitiveness figures (:meth:`~compreport.stats.results.Analysis.competitiveness`), a tie
+    count its correction cannot compute with the resamples drawn as "–", and
+    ``ties_not_computable`` saying why (:func:`_why`)."""
     import pandas as pd
 
     df = analysis.competitiveness()
+    # a count its correction cannot compute with the resamples drawn prints "–", as in the tables,
+    # and the last column says why (the stored reasons, :func:`prose.not_computable_note`)
+    why = [c.primary.competitiveness.get("not_computable") or {} for c in analysis.competitions]
+    for part in ("ties_with_winner", "ties"):
+        for k in {k for w in why for k in w.get(part, {})}:
+            col = f"{part}_{k}"
+            df[col] = [
+                model.MISSING if k in w.get(part, {}) else v
+                for w, v in zip(why, df[col], strict=True)
+            ]
+    df["ties_not_computable"] = [_why(w) for w in why]
     winners = [[s for s in c.primary.scores if s.is_best] for c in analysis.competitions]
     df.insert(3, "winner", [" | ".join(s.system for s in w) or None for w in winners])
     df.insert(4, "winner_score", [w[0].score if w else None for w in winners])
@@ -81,6 +94,22 @@ def summary_frame(analysis: Analysis):
         ),
     )
     return df
+
+
+def _why(not_computable: dict) -> str | None:
+    """The ``ties_not_computable`` cell of ``summary.csv``: each count printed "–", with the
+    smallest corrected p-value its correction can reach and the B that would do; None for none.
+
+    >>> _why({"ties": {"holm": {"min_p": 0.063, "resamples": 10000, "b_needed": 12600}}})
+    'ties_holm: smallest corrected p 0.063 with B = 10000; B >= 12600 would do'
+    """
+    said = [
+        f"{part}_{k}: smallest corrected p {r['min_p']:.4g} with B = {r['resamples']}; "
+        f"B >= {r['b_needed']} would do"
+        for part, records in not_computable.items()
+        for k, r in records.items()
+    ]
+    return " | ".join(said) or None
 
 
 #: Text columns of the CSV exports that hold participants' names.

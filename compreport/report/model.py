@@ -661,10 +661,16 @@ def group_path(comp: CompetitionAnalysis) -> tuple[str, str, str]:
     )
 
 
+def _tie_count(value) -> str:
+    """A stored tie count as the summary prints it: :data:`MISSING` ("–") where it is None, not
+    computable with the resamples drawn (``competitiveness["not_computable"]``)."""
+    return MISSING if value is None else str(value)
+
+
 def summary_values(ma: MetricAnalysis) -> list:
     """The :data:`SUMMARY_ROWS` values of one metric's competitiveness: tie counts as
     ``a/b/c/d``, and ``/e`` for max-T where the test is the bootstrap's (some comparison carries a
-    max-T p-value)."""
+    max-T p-value); "–" for a count its correction cannot compute with the resamples drawn."""
     c = ma.competitiveness
     tw, t = c["ties_with_winner"], c["ties"]
     maxt = "maxt" in tw and any(v.p_maxt == v.p_maxt for v in ma.vs_best)
@@ -672,10 +678,10 @@ def summary_values(ma: MetricAnalysis) -> list:
     return [
         c["n"],
         c["m"],
-        "/".join(str(tw[k]) for k in shown),
+        "/".join(_tie_count(tw[k]) for k in shown),
         c["possible_comparisons"],
-        f"{t['none']}/{t['bonferroni']}",
-        f"{t['holm']}/{t['bh']}",
+        f"{_tie_count(t['none'])}/{_tie_count(t['bonferroni'])}",
+        f"{_tie_count(t['holm'])}/{_tie_count(t['bh'])}",
         c["win_minus_median"],
         c["cv"],
         c["ppi"],
@@ -685,7 +691,9 @@ def summary_values(ma: MetricAnalysis) -> list:
 def summary(analysis: Analysis, fmt: Format, metric: str | None = None) -> Table:
     """Cross-competition summary (paper Tables 7-11), one column per competition (key = its id).
 
-    ``extra["headings"]`` maps each id to (challenge, task, language, metric); rows are
+    ``extra["headings"]`` maps each id to (challenge, task, language, metric),
+    ``extra["not_computable"]`` each id to its stored ``competitiveness["not_computable"]`` (the
+    counts printed "–", :func:`~compreport.report.prose.not_computable_note`); rows are
     :data:`SUMMARY_ROWS`, labelled in the report's language. ``metric`` picks a metric by name
     (default: each competition's primary metric); a competition without it has no column.
     """
@@ -713,6 +721,9 @@ def summary(analysis: Analysis, fmt: Format, metric: str | None = None) -> Table
             "headings": headings,
             "ideal": {c: ma.ideal for c, (ma, _) in values.items()},
             "ppi_unit": {c: ma.competitiveness.get("ppi_unit") for c, (ma, _) in values.items()},
+            "not_computable": {
+                c: ma.competitiveness.get("not_computable") or {} for c, (ma, _) in values.items()
+            },
         },
     )
 

@@ -73,6 +73,39 @@ def ties_family(settings: Settings) -> str:
     return tr(vocab.TIES_FAMILIES[settings.ties_family])
 
 
+def counts_as_the_paper(settings: Settings) -> bool:
+    """Whether the tie counts and m of the competitiveness summary follow the paper's definitions
+    (Tables 7-11): its one-sided test, each row of the matrix corrected on its own, baselines
+    counted among the competitors, and every p-value from the B resamples
+    (:data:`compreport.settings.PAPER` but the correction, which the counts do not depend on).
+
+    >>> from compreport.settings import Settings, make_settings
+    >>> counts_as_the_paper(Settings()), counts_as_the_paper(make_settings({"paper": True}))
+    (False, True)
+    """
+    from compreport.settings import PAPER
+
+    return all(getattr(settings, k) == v for k, v in PAPER.items() if k != "correction")
+
+
+def ties_settings(settings: Settings) -> str:
+    """The sentence saying which settings produced the competitiveness summary's tie counts (the
+    methods paragraph, the LaTeX summary's caption, the overview's note): the paper's (set by its
+    switch, or given one by one) or this report's, which give other counts."""
+    if counts_as_the_paper(settings):
+        return tr(
+            "The tie counts and m follow the paper's settings{switch}: one-sided p-values, each "
+            "row of the matrix corrected on its own, baselines counted among the competitors, "
+            "every p-value from the B resamples.",
+            switch=tr(" (its switch)") if settings.paper else "",
+        )
+    return tr(
+        "The tie counts and m follow this report's settings, not the paper's (one-sided p-values, "
+        "each row of the matrix corrected on its own, baselines counted among the competitors, "
+        "no refinement), which give other counts."
+    )
+
+
 def ties_are_not_verdicts(settings: Settings, esc=str) -> str:
     """How the competitiveness ties relate to the reports' verdicts (the overview's note, the LaTeX
     summary's caption; the rule's words through ``esc``): under ``vs-best`` the ties with the winner
@@ -112,6 +145,47 @@ def ppi_note(summary, ids, esc=str, number=decimal) -> str | None:
         for cid in units
     )
     return tr(vocab.PPI_IN_UNITS, names=names)
+
+
+def not_computable_note(summary, ids) -> str | None:
+    """The footnote of the competitiveness columns ``ids`` of ``summary`` (the
+    :func:`~compreport.report.model.summary` table) where a tie count prints "–" because its
+    correction cannot reach alpha with the resamples drawn (the stored
+    ``competitiveness["not_computable"]``,
+    :func:`compreport.stats.competitiveness.not_computable`); None when every count is computable.
+
+    Plain text (each renderer escapes all of it); each competition gets its corrections, the
+    smallest corrected p-value they can reach with the resamples drawn and the B that would do.
+    """
+    items = []
+    for cid in ids:
+        why = summary.extra.get("not_computable", {}).get(cid) or {}
+        records = {k: r for part in why.values() for k, r in part.items()}
+        if not records:
+            continue
+        worst = max(records.values(), key=lambda r: r["b_needed"])
+        items.append(
+            tr(
+                "{name}: {corrections} (smallest corrected p {p} with B = {b}; B = {need} or more "
+                "would do)",
+                name=summary.columns[cid],
+                corrections=", ".join(
+                    vocab.CORRECTIONS[k].label for k in vocab.CORRECTIONS if k in records
+                ),
+                p=decimal(round(worst["min_p"], 4)),
+                b=count(worst["resamples"]),
+                need=count(worst["b_needed"]),
+            )
+        )
+    if not items:
+        return None
+    return tr(
+        "– marks a tie count that cannot be computed with these resamples: no p-value estimated "
+        "from B resamples is below 1/(B + 1), so Bonferroni or Holm over k comparisons cannot give "
+        "one below k/(B + 1), and where that is not below α every comparison would tie whatever "
+        "the data. {items}.",
+        items="; ".join(items),
+    )
 
 
 def _groups(settings: Settings) -> list[str | Cite]:
@@ -359,12 +433,12 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
         Cite("mogstad2024"),
         ". ",
         tr(
-            "The competitiveness summary counts ties as the paper does, among competitors and "
-            "under each correction: with the winner on the winner's comparisons with the other "
-            "competitors, as the verdicts read them; between competitors over {family}, which can "
-            "differ from the verdicts. ",
+            "The competitiveness summary counts ties among competitors under each correction: with "
+            "the winner on the winner's comparisons with the other competitors, as the verdicts "
+            "read them; between competitors over {family}, which can differ from the verdicts. ",
             family=ties_family(settings),
         ),
+        ties_settings(settings) + " ",
     ]
     out += _refinement(settings)
     out += _baselines(settings)

@@ -414,6 +414,7 @@ def analyze_metric(
         n,
         ideal,
         higher_is_better,
+        resamples=(R, maxt_resamples),
     )
     return MetricAnalysis(
         name=name,
@@ -499,11 +500,18 @@ def _competitiveness(
     n,
     ideal,
     higher_is_better,
+    resamples=None,
 ) -> dict:
     """The paper's competitiveness summary over the competing systems: ties with the winner from the
     comparisons with the best under each correction over the report's family (as the verdicts),
     ties between competitors corrected over ``settings.ties_family`` among the competing pairs (the
-    max-T p-values over the report's family: a superset, so still controlled)."""
+    max-T p-values over the report's family: a superset, so still controlled, and the verdicts of
+    those pairs).
+
+    ``resamples`` is (R, per-pair max-T resamples): the resamples behind the raw p-values and
+    behind the max-T ones. A count whose correction cannot reach alpha with them (Bonferroni or
+    Holm over k comparisons: k/(R + 1) >= alpha) is stored as None, with its reason
+    (:func:`compreport.stats.competitiveness.not_computable`)."""
     among = competes[pa] & competes[pb]
     p = pr["p_value"][among]
     ties = (
@@ -518,6 +526,9 @@ def _competitiveness(
         with_best.pop("maxt")
     keep = np.flatnonzero(competes)
     position = {int(s): k for k, s in enumerate(keep)}
+    families, most = None, None
+    if resamples is not None:
+        families, most = _families(order, competes, pr["p_value"], ia, among, settings, *resamples)
     return competitiveness.competitiveness(
         observed[keep],
         np.array([position[int(i)] for i in order if competes[i]]),
@@ -527,7 +538,44 @@ def _competitiveness(
         n,
         ideal,
         higher_is_better,
+        families,
+        most,
     ) | {"ties_family": settings.ties_family}
+
+
+def _families(order, competes, raw, ia, among, settings: Settings, R, maxt_resamples):
+    """The largest family each tie count's comparisons are corrected over, per correction, and the
+    most resamples behind their p-values (the inputs of
+    :func:`compreport.stats.competitiveness.not_computable`).
+
+    With the winner: every tested pair (``all-pairs``, ``vs-best``) or the winner's row
+    (``per-row``); between competitors: the tested pairs of competitors (``all-pairs``) or their
+    largest row. The max-T p-values count their own resamples (refined pair by pair); the raw
+    p-values count R, or under max-T the resamples of the step-down's raw p-values."""
+    tested = np.isfinite(raw)
+    row = int(next(k for k, i in enumerate(order) if competes[i]))  # the winner's row
+    winner = int(np.count_nonzero(tested & (ia == row)))
+    if settings.family != "per-row":
+        winner = int(np.count_nonzero(tested))
+    inner = tested[among]
+    if settings.ties_family == "per-row":
+        rows = np.bincount(ia[among][inner]) if inner.any() else np.zeros(1, dtype=int)
+        between = int(rows.max())
+    else:
+        between = int(np.count_nonzero(inner))
+    top_maxt = int(np.max(maxt_resamples[tested])) if tested.any() else 0
+    raw_b = top_maxt if settings.correction == "maxt" and settings.test == "bootstrap" else R
+    keys = ("none", "bonferroni", "holm", "bh")
+    most = {k: int(raw_b) for k in keys}
+    if settings.test == "bootstrap":
+        most["maxt"] = top_maxt
+    return (
+        {
+            "ties_with_winner": {k: winner for k in most},
+            "ties": {k: between for k in most},
+        },
+        most,
+    )
 
 
 def bootstrap_note(comp: Competition, settings: Settings) -> str | None:
@@ -581,6 +629,38 @@ def bootstrap_note(comp: Competition, settings: Settings) -> str | None:
             f"use {option('bootstrap', need)} or more"
         )
     return None
+
+
+def competitiveness_note(cid: str, ma: MetricAnalysis) -> str | None:
+    """The warning that the competitiveness summary of metric ``ma`` (of competition ``cid``)
+    prints "–" for tie counts its corrections cannot compute with the resamples drawn (its stored
+    ``competitiveness["not_computable"]``), with the B that would do; None when every count is
+    computable.
+
+    >>> from types import SimpleNamespace as NS
+    >>> why = {"min_p": 0.063, "resamples": 10000, "comparisons": 630, "b_needed": 12600}
+    >>> nc = {"ties": {"holm": why}}
+    >>> ma = NS(name="accuracy", competitiveness={"not_computable": nc}, verdicts={"alpha": 0.05})
+    >>> print(competitiveness_note("hate", ma))  # doctest: +NORMALIZE_WHITESPACE
+    competition 'hate': the competitiveness summary of 'accuracy' prints \u2013 for the ties under
+    holm: with B = 10,000 no corrected p-value over 630 comparisons can be below 0.063, not
+    below alpha = 0.05, so every comparison would tie whatever the data; use bootstrap=12600 or
+    more
+    """
+    why = (ma.competitiveness or {}).get("not_computable") or {}
+    records = {k: r for part in why.values() for k, r in part.items()}
+    if not records:
+        return None
+    worst = max(records.values(), key=lambda r: (r["b_needed"], r["comparisons"]))
+    corrections = ", ".join(k for k in vocab.CORRECTIONS if k in records)
+    return (
+        f"competition {cid!r}: the competitiveness summary of {ma.name!r} prints \u2013 for the "
+        f"ties under {corrections}: with B = {worst['resamples']:,} no corrected p-value over "
+        f"{worst['comparisons']} comparisons can be below {worst['min_p']:.4g}, not below "
+        f"alpha = {ma.verdicts.get('alpha', 0.05):g}, "
+        f"so every comparison would tie whatever the data; use "
+        f"{option('bootstrap', worst['b_needed'])} or more"
+    )
 
 
 def small_class_note(comp: Competition, p: Prepared, settings: Settings) -> str | None:
@@ -879,6 +959,10 @@ def _analyze_competition(
             )
             warn(note)
             notes.append(note)
+    note = competitiveness_note(comp.id, metrics[0])
+    if note:
+        warn(note)
+        notes.append(note)
     primary = metrics[0]
     by_class = (
         per_class(comp, primary.best, prepared[0].label_fields[0])

@@ -54,13 +54,13 @@ ES: dict[str, str] = {
     "Columns grouped by challenge, task and language as in Nava-Muñoz et al. (Tables 7–11); each language links to "
     "its competition's report. Ties are the paper's counts among competitors: pairs whose corrected p &ge; &alpha; = "
     "{alpha} under each correction, on the winner's comparisons with the other competitors as the report's family "
-    "corrects them (ties with the winner) and over {ties} (ties between competitors). {verdicts} Differences 3 "
+    "corrects them (ties with the winner) and over {ties} (ties between competitors). {verdicts} {which} Differences 3 "
     "decimals; CV and PPI in percent unless noted.": "Columnas agrupadas por reto, tarea e idioma como en Nava-Muñoz et al. (tablas 7–11); cada idioma enlaza con "
     "el informe de su competición. Los empates son los recuentos del artículo entre competidores: pares cuyo p "
     "corregido es &ge; &alpha; = {alpha} con cada corrección, en las comparaciones del ganador con los demás "
     "competidores tal como las corrige la familia del informe (empates con el ganador) y sobre {ties} (empates "
     "entre competidores). "
-    "{verdicts} Diferencias con 3 decimales; CV y PPI en porcentaje salvo que se indique.",
+    "{verdicts} {which} Diferencias con 3 decimales; CV y PPI en porcentaje salvo que se indique.",
     '<span class="label">Competitiveness</span> of each competition\'s ranking metric': '<span class="label">Competitividad</span> de la métrica de ordenación de cada competición',
     "(part {i} of {n})": "(parte {i} de {n})",
     "Resamples draw the {unit}.": "Las réplicas extraen los {unit}.",

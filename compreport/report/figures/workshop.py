@@ -114,7 +114,7 @@ def _panels(analysis: Analysis) -> list[tuple[str, str, list[tuple[float | None,
 
     def ties(c):
         n = cp(c).get("possible_comparisons") or 0
-        if not n:
+        if not n or cp(c)["ties"]["none"] is None:  # none, or not computable with this B
             return None, "n/a"
         share = 100 * cp(c)["ties"]["none"] / n
         return share, tr("{percent}%", percent=f"{share:.0f}")

@@ -1141,7 +1141,9 @@ class Renderer:
             with decimal_comma(self.opt.decimal_comma):  # the rule's numbers with the marker
                 notes = [
                     prose.ties_are_not_verdicts(s, escape),
+                    escape(prose.ties_settings(s)),
                     prose.ppi_note(t, sub, escape, self.num),
+                    escape(prose.not_computable_note(t, sub) or ""),
                 ]
             cap += "".join(f" {n}" for n in notes if n)
             parts.append(Part(width(g), tabular, cap, labels[k]))

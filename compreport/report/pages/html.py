@@ -550,6 +550,8 @@ def summary_blocks(analysis: Analysis, fmt: model.Format, *, for_pdf: bool) -> l
                 for i, r in enumerate(t.rows)
             ],
             "ppi_note": _ppi_note(t, [c["id"] for c in cols]),
+            # plain text: the template escapes it
+            "not_computable_note": prose.not_computable_note(t, [c["id"] for c in cols]),
         }
         for cols in blocks
     ]
@@ -615,6 +617,7 @@ def index_html(
         provenance=provenance(analysis),
         ties_words=prose.ties_family(analysis.settings),
         not_verdicts=prose.ties_are_not_verdicts(analysis.settings),
+        ties_settings=prose.ties_settings(analysis.settings),
     )
 
 
