@@ -1,6 +1,7 @@
 """Size and power of every test and correction, by simulation: the README's table.
 
     python benchmarks/size.py [--sets N] [--quick]      # about 6 minutes on 2 cores
+    python benchmarks/size.py --vs-baseline [--sets N]  # only the baseline family: about 1 minute
 
 Under the null, m systems are equally good: each is right with probability 0.7 on n = 500 binary
 items, their errors correlated through a shared item difficulty (as real runs of one task are).
@@ -17,6 +18,13 @@ every correction is read from the same analysis: the stored p-values of every pa
 Bonferroni, Holm, BH and max-T over all pairs). ``vs-best (m-1)`` is the correction over the m − 1
 comparisons with the best alone, which compreport no longer uses: it shows why; ``per-row`` the
 correction within each row (``--family per-row``), which bounds no family-wise error rate.
+
+The baseline family (``--family vs-baseline``): ten participants and one named baseline, all of
+accuracy 0.70 under the null; the FWER is how often some participant-baseline comparison is called
+significant. Power: the baseline at 0.70 and ten participants 2 to 3 points better (accuracies
+0.72, ..., 0.73, n = 500), or all 5 points better (0.75); the share of the ten participants found
+to beat the baseline, and how often at least one is, under ``vs-baseline`` and under ``all-pairs`` (the answer the default
+family gives to the same question, read from its verdicts), on the same data sets and resamples.
 """
 
 from __future__ import annotations
@@ -58,7 +66,7 @@ def systems(rng: np.random.Generator, n: int, accuracies) -> tuple[np.ndarray, n
     return gold, np.where(right, gold[None, :], 1 - gold[None, :])
 
 
-def competition(gold: np.ndarray, preds: np.ndarray):
+def competition(gold: np.ndarray, preds: np.ndarray, baselines=()):
     import pandas as pd
 
     frame = pd.DataFrame(
@@ -66,7 +74,9 @@ def competition(gold: np.ndarray, preds: np.ndarray):
     )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return from_frame(frame, gold="gold", id="id", metrics=["accuracy"]).competitions[0]
+        return from_frame(
+            frame, gold="gold", id="id", metrics=["accuracy"], baselines=baselines
+        ).competitions[0]
 
 
 def rejections(ma) -> dict[str, bool]:
@@ -125,6 +135,79 @@ def run(m: int, sets: int, accuracies=None, B: int = 2000, measure=rejections) -
     return found
 
 
+#: The baseline family's simulation: ten participants S00-S09 and the baseline S10.
+BASELINE = "S10"
+PARTICIPANTS = 10
+
+
+def baseline_calls(ma) -> dict[str, tuple[float, bool]]:
+    """Per correction, the share of the participants called significantly better than the
+    baseline (the stored verdicts' rule for the report's correction, ``BaselineVerdict.beats``;
+    the same pairs' corrected p-values for the others) and whether any comparison with the
+    baseline is called significant in either direction."""
+    rows = {(c.a, c.b): c for c in ma.pairs if BASELINE in (c.a, c.b)}
+    out = {}
+    for corr in CORRECTIONS:
+        better, anyone = [], False
+        for c in rows.values():
+            sig = bool(multitest.rejects(getattr(c, FIELD[corr]), ALPHA))
+            anyone |= sig
+            better.append(sig and (c.a != BASELINE) == (c.diff > 0))
+        if not all(np.isnan(getattr(c, FIELD[corr])) for c in rows.values()):
+            out[corr] = (float(np.mean(better)), anyone)
+    if ma.verdicts["correction"] in out:  # the stored verdicts agree with the p-values read here
+        stored = float(np.mean([bool(v.beats) for v in ma.vs_baselines]))
+        assert stored == out[ma.verdicts["correction"]][0], (stored, out)
+    return out
+
+
+def run_baseline(sets: int, accuracies, B: int = 2000) -> dict[tuple, list]:
+    """``(family, correction, "share"|"any")`` -> per data set, under ``vs-baseline`` and
+    ``all-pairs`` (bootstrap test, max-T deciding; every correction read from the same analysis)."""
+    rng = np.random.default_rng(2000 + len(accuracies))
+    found: dict[tuple, list] = {}
+    for k in range(sets):
+        comp = competition(*systems(rng, 500, accuracies), baselines=[BASELINE])
+        for family in ("vs-baseline", "all-pairs"):
+            settings = Settings(bootstrap=B, seed=k, refine=False, alpha=ALPHA, family=family)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ma = analyze_competition(comp, settings, progress=False, mode="items").primary
+            for corr, (share_better, anyone) in baseline_calls(ma).items():
+                found.setdefault((family, corr, "share"), []).append(share_better)
+                found.setdefault((family, corr, "any"), []).append(anyone)
+    return found
+
+
+def baseline_tables(sets: int) -> None:
+    """Print the baseline family's FWER (``sets`` null data sets) and power (``2 sets // 3`` data
+    sets at each of two differences)."""
+    null = run_baseline(sets, [0.7] * (PARTICIPANTS + 1))
+    close = run_baseline(2 * sets // 3, list(np.linspace(0.72, 0.73, PARTICIPANTS)) + [0.7])
+    far = run_baseline(2 * sets // 3, [0.75] * PARTICIPANTS + [0.7])
+    print(
+        f"Baseline family: FWER (%) under the null, 10 participants and 1 baseline, all at 0.70, "
+        f"n = 500, B = 2000, alpha = {ALPHA}, {sets} data sets; power (%): share of the ten "
+        f"participants found better than the baseline, and how often some is, with the "
+        f"participants 2-3 points better (0.72-0.73 vs 0.70) or 5 points better (0.75 vs 0.70), "
+        f"{2 * sets // 3} data sets each"
+    )
+    print()
+    print(
+        "| family | correction | FWER | share, +2-3 points | some, +2-3 points | share, +5 points "
+        "| some, +5 points |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for family in ("vs-baseline", "all-pairs"):
+        for corr in CORRECTIONS:
+            if (family, corr, "any") in null:
+                print(
+                    f"| {family} | {corr} | {rate(null[family, corr, 'any'])} | "
+                    f"{share(close[family, corr, 'share'])} | {rate(close[family, corr, 'any'])} | "
+                    f"{share(far[family, corr, 'share'])} | {rate(far[family, corr, 'any'])} |"
+                )
+
+
 def rate(hits: list) -> str:
     r = float(np.mean(hits))
     return f"{100 * r:.1f} ± {100 * np.sqrt(r * (1 - r) / len(hits)):.1f}"
@@ -141,8 +224,18 @@ def main() -> None:
         "--sets", type=int, default=600, help="null data sets at m = 2 (fewer at larger m)"
     )
     ap.add_argument("--quick", action="store_true", help="100 sets at m = 2, fewer elsewhere")
+    ap.add_argument(
+        "--vs-baseline",
+        action="store_true",
+        help="only the baseline family's rows (--sets null data sets, 2/3 as many for power)",
+    )
     args = ap.parse_args()
     base = 100 if args.quick else args.sets
+    if args.vs_baseline:
+        t0 = time.perf_counter()
+        baseline_tables(base)
+        print(f"\n({time.perf_counter() - t0:.0f} s)")
+        return
     plan = [(2, base), (5, base // 2), (10, base // 3), (48, base // 6)]
     t0 = time.perf_counter()
     tables = {m: run(m, sets) for m, sets in plan}
@@ -176,6 +269,8 @@ def main() -> None:
                 f"| {key[0]} | {key[2]} | {rate(power[key])} | {rate(small[key])} | "
                 f"{share(family[key[0], key[2]]) if (key[0], key[2]) in family else '–'} |"
             )
+    print()
+    baseline_tables(base)
     print(f"\n({time.perf_counter() - t0:.0f} s)")
 
 

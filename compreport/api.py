@@ -518,9 +518,11 @@ def analyze(
     test : {"bootstrap", "berg-kirkpatrick", "randomization"}, optional
         Where p-values come from (default ``"bootstrap"``, two-sided; ``"berg-kirkpatrick"`` is
         the one-sided test of Berg-Kirkpatrick et al.).
-    family : {"all-pairs", "per-row", "vs-best"}, optional
+    family : {"all-pairs", "per-row", "vs-best", "vs-baseline"}, optional
         The comparisons one correction is applied over (default ``"all-pairs"``; ``"vs-best"``
-        corrects over all pairs and states the comparisons with the best).
+        corrects over all pairs and states the comparisons with the best; ``"vs-baseline"``
+        corrects over the comparisons of each participant with each named baseline and states
+        only those: every competition needs a baseline).
     correction : {"none", "bonferroni", "holm", "bh", "maxt"}, optional
         The correction behind every verdict (default ``"maxt"`` under the bootstrap test,
         ``"holm"`` under the others).

@@ -207,7 +207,8 @@ def _add_stats_options(p: argparse.ArgumentParser) -> None:
         help=f"correction family of the pairwise comparisons: {', '.join(vocab.FAMILIES)} "
         f"(default {d.family}); vs-best states only the comparisons of the winner with the other "
         f"competitors, corrected over all pairs since the winner is chosen on the same data; "
-        f"per-row bounds no family-wise error rate",
+        f"vs-baseline tests only each participant against each baseline (every competition "
+        f"needs one); per-row bounds no family-wise error rate",
     )
     g.add_argument(
         "--correction",

@@ -101,7 +101,12 @@ PAPER = {
 #: Other spellings accepted and replaced by the canonical value.
 ALIASES = {
     "correction": {"fdr_bh": "bh", "benjamini-hochberg": "bh", "benjamini_hochberg": "bh"},
-    "family": {"all_pairs": "all-pairs", "per_row": "per-row", "vs_best": "vs-best"},
+    "family": {
+        "all_pairs": "all-pairs",
+        "per_row": "per-row",
+        "vs_best": "vs-best",
+        "vs_baseline": "vs-baseline",
+    },
 }
 
 
@@ -259,10 +264,13 @@ class Settings:
         bootstrap (Efron & Tibshirani 1993); the paper's paired bootstrap of Berg-Kirkpatrick
         et al. (2012), one-sided in the direction the data chose (two-sided level 2 alpha); or
         approximate randomization (MUC-6), two-sided.
-    family : {"all-pairs", "per-row", "vs-best"}
+    family : {"all-pairs", "per-row", "vs-best", "vs-baseline"}
         The comparisons one correction is applied over; it governs every verdict of the report.
         ``vs-best`` corrects over all pairs (the best is chosen on the same data) and states only
-        the comparisons with the best; ``per-row`` bounds no family-wise error rate.
+        the comparisons with the best; ``vs-baseline`` corrects over the comparisons of each
+        participant with each of the competition's baselines (named before the data are seen)
+        and states only those, so every competition needs a baseline; ``per-row`` bounds no
+        family-wise error rate.
     correction : {"none", "bonferroni", "holm", "bh", "maxt"}
         The correction behind every verdict (significant or not, groups, ties with the winner).
         Default ``maxt`` (the max-T step-down, :mod:`compreport.stats.maxt`) under the
@@ -317,9 +325,9 @@ class Settings:
     @property
     def ties_family(self) -> str:
         """Family of the competitiveness summary's ties between competitors: every pair is needed,
-        so all pairs under ``vs-best`` (which tests only the comparisons with the best), else
-        ``family``."""
-        return "all-pairs" if self.family == "vs-best" else self.family
+        so all pairs under ``vs-best`` and ``vs-baseline`` (which test only some comparisons),
+        else ``family``."""
+        return "all-pairs" if self.family in ("vs-best", "vs-baseline") else self.family
 
     @property
     def rule(self) -> str:

@@ -24,6 +24,7 @@ OPTIONS = {
     "metric": ("--metric", "metrics", "[{}]"),
     "runs": ("--runs", "runs", "{}"),
     "test": ("--test", "test", "{!r}"),
+    "family": ("--family", "family", "{!r}"),
     "bootstrap": ("-B", "bootstrap", "{}"),
     "refine": ("--refine", "refine", "{}"),
     "force": ("--force", "force", "{}"),

@@ -157,6 +157,12 @@ FAMILIES = _table(
         N_("vs. the best"),
         N_("all pairs of systems, read on the comparisons with the best, other pairs untested"),
     ),
+    Term(
+        "vs-baseline",
+        "vs-baseline",
+        N_("vs. the baselines"),
+        N_("the comparisons of each participant with each baseline, other pairs untested"),
+    ),
 )
 
 #: The families of the competitiveness summary's ties between competitors

@@ -293,7 +293,8 @@ def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
     ``team`` (the stored ``comp.teams``; an en dash for a baseline), one score per metric
     (``score:<metric>``; best in bold), the primary metric's CI (``ci_low``, ``ci_high``, and both
     as ``ci`` text ``[low, high]``), significance group and ``marks``
-    (:func:`~compreport.report.prose.marks`); rows in the primary metric's order.
+    (:func:`~compreport.report.prose.marks`, with ``beats B`` for each baseline B that the stored
+    verdicts say the system beats); rows in the primary metric's order.
     ``extra["teams"]``: whether the team column says more than the system column
     (:func:`shows_teams`); ``extra["rank_sets"]``: whether there are rank sets to show
     (:func:`has_rank_sets`)."""
@@ -331,7 +332,9 @@ def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
             ci = None
         else:
             ci = f"[{fmt.score(s.ci_low)}, {fmt.score(s.ci_high)}]"
-        mark = marks(s, s.system in comp.baselines, comp.missing.get(s.system, 0))
+        mark = marks(
+            s, s.system in comp.baselines, comp.missing.get(s.system, 0), beaten(primary, s)
+        )
         cells |= {
             "ci_low": Cell(s.ci_low, fmt.score(s.ci_low)),
             "ci_high": Cell(s.ci_high, fmt.score(s.ci_high)),
@@ -354,6 +357,14 @@ def has_rank_sets(comp: CompetitionAnalysis) -> bool:
     """Whether the primary metric of ``comp`` stores rank sets (none without resamples, nor in a
     results.json written before they existed): the rank set columns are shown only then."""
     return bool(comp.metrics) and any(s.rank_low is not None for s in comp.primary.scores)
+
+
+def beaten(ma: MetricAnalysis, s) -> tuple[int, int]:
+    """How many baselines the stored :attr:`~compreport.stats.results.MetricAnalysis.vs_baselines`
+    of ``ma`` say the system of :class:`~compreport.stats.results.Score` ``s`` beats, and of how
+    many it was compared with ((0, 0) for a baseline, or without baselines)."""
+    mine = ma.beats_baselines(s.system)
+    return sum(bool(v.beats) for v in mine), len(mine)
 
 
 def shows_teams(comp: CompetitionAnalysis) -> bool:

@@ -15,7 +15,13 @@ from compreport.language import vocabulary as vocab
 from compreport.report.metricnames import metric_label
 from compreport.settings import Settings
 from compreport.stats import montecarlo
-from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalysis, Score
+from compreport.stats.results import (
+    Analysis,
+    BaselineVerdict,
+    CompetitionAnalysis,
+    MetricAnalysis,
+    Score,
+)
 
 
 @dataclass(frozen=True)
@@ -442,6 +448,7 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
     ]
     out += _refinement(settings)
     out += _baselines(settings)
+    out += baseline_family(settings, comps)
     out += [tr("The best system is chosen on the same test set it is compared on.")]
     return out
 
@@ -481,7 +488,16 @@ def _corrections(settings: Settings) -> list[str | Cite]:
             Cite("benjamini1995"),
             tr(" adjustments over {family}. ", family=family),
         ]
-    if settings.family == "vs-best":
+    if settings.family == "vs-baseline":
+        out += [
+            tr(
+                "The baselines are named before the results are seen, so a correction over the "
+                "comparisons of each participant with each baseline alone holds the family-wise "
+                "error rate over them, and spends no power on the other pairs, which are not "
+                "tested. "
+            )
+        ]
+    elif settings.family == "vs-best":
         out += [
             tr(
                 "The best is chosen on the same test set, so the comparisons with it are corrected "
@@ -525,6 +541,102 @@ def _baselines(settings: Settings) -> list[str]:
             "only. "
         )
     ]
+
+
+def baseline_family(settings: Settings, comps=()) -> list[str]:
+    """The methods sentence saying which family the "beats the baseline" verdicts come from (the
+    stored :attr:`~compreport.stats.results.MetricAnalysis.vs_baselines`); ``[]`` when no
+    competition of ``comps`` names a baseline.
+
+    >>> from compreport.settings import Settings
+    >>> from compreport.stats.results import CompetitionAnalysis
+    >>> comp = CompetitionAnalysis("c", "c", n=1, systems=["A", "base"], baselines=["base"],
+    ...                            metrics=[])
+    >>> baseline_family(Settings(), [comp])[0][:60]
+    'A run beats a baseline when the two-sided verdict of their c'
+    """
+    if not any(getattr(c, "baselines", ()) for c in comps):
+        return []
+    if settings.family == "vs-best":
+        return [
+            tr(
+                "Whether a run beats a baseline is not tested: the reports test only the "
+                "comparisons with the best. "
+            )
+        ]
+    return [
+        tr(
+            "A run beats a baseline when the two-sided verdict of their comparison is significant "
+            "and the run scores better; these verdicts come from the family of {family} ({rule}). ",
+            family=vocab.FAMILIES[settings.family].words,
+            rule=settings.rule,
+        )
+    ]
+
+
+def beats_mark_note(settings: Settings) -> str:
+    """What the leaderboard's ``beats <baseline>`` mark means and which family it comes from (the
+    leaderboard's caption, beside the other marks).
+
+    >>> from compreport.settings import Settings
+    >>> beats_mark_note(Settings(family="vs-baseline"))[:40]
+    'Beats baseline: significantly better tha'
+    """
+    if settings.family == "vs-best":
+        return tr(
+            "No run is marked as beating a baseline: only the comparisons with the best are tested."
+        )
+    return tr(
+        "Beats baseline: significantly better than the baseline (than each of them, or than k of "
+        "the N) under the {rule}; the team sheets name them.",
+        rule=settings.rule,
+    )
+
+
+def beats_baseline(settings: Settings, v: BaselineVerdict, subject: str | None = None) -> str:
+    """One sentence stating the stored verdict ``v`` of a run against a baseline, naming the p-value
+    that decided it and the family it comes from (``subject``: how the run is named; default its
+    name).
+
+    >>> from compreport.settings import Settings
+    >>> from compreport.stats.results import BaselineVerdict
+    >>> v = BaselineVerdict("A", "majority", 0.12, 0.0004, True, True, True, "vs-baseline")
+    >>> print(beats_baseline(Settings(family="vs-baseline"), v))
+    A is significantly better than the baseline majority at α = 0.05 (p = 0.0004, max-T step-down
+    correction over the comparisons of each participant with each baseline, other pairs untested).
+    """
+    subject = subject or v.system
+    at = dict(
+        subject=subject,
+        baseline=v.baseline,
+        alpha=decimal(settings.alpha),
+        p=decimal(v.p_value),
+        rule=vocab.correction_over(settings.correction, v.family),
+    )
+    if v.beats is None:
+        return tr(
+            "{subject} was not tested against the baseline {baseline} (family: {family}).",
+            subject=subject,
+            baseline=v.baseline,
+            family=vocab.FAMILIES[v.family].words,
+        )
+    if v.beats:
+        return tr(
+            "{subject} is significantly better than the baseline {baseline} at α = {alpha} "
+            "(p = {p}, {rule}).",
+            **at,
+        )
+    if v.worse:
+        return tr(
+            "{subject} is significantly worse than the baseline {baseline} at α = {alpha} "
+            "(p = {p}, {rule}).",
+            **at,
+        )
+    return tr(
+        "{subject} cannot be told apart from the baseline {baseline} at α = {alpha} "
+        "(p = {p}, {rule}).",
+        **at,
+    )
 
 
 def _refinement(settings: Settings) -> list[str | Cite]:
@@ -728,16 +840,33 @@ def cannot_reject(settings: Settings, ma: MetricAnalysis) -> str | None:
     )
 
 
-def marks(score: Score, baseline: bool = False, missing: int = 0) -> str:
+def marks(score: Score, baseline: bool = False, missing: int = 0, beaten=(0, 0)) -> str:
     """The leaderboard's marks of one system, from its stored verdicts, comma-separated.
 
     ``best``; ``tied with best`` (not significantly different from the best under the report's
     rule); ``undecided`` (that verdict is within the Monte-Carlo error of its p-values:
-    ``Score.undecided``, neither tied nor different); ``baseline``; ``N missing`` (items without
-    a prediction, scored as wrong answers). Empty for none.
+    ``Score.undecided``, neither tied nor different);
+    ``beats baseline`` (``beats all baselines``, ``beats k of N baselines``) from ``beaten``,
+    (k, N): the system beats k of the N baselines by their stored
+    :class:`~compreport.stats.results.BaselineVerdict`;
+    ``baseline``; ``N missing`` (items without a prediction, scored as wrong answers). Empty for
+    none.
+
+    >>> from compreport.stats.results import Score
+    >>> marks(Score("A", 0.8, 0.8, 0.01, 0.78, 0.82, 1, "a", is_best=True), beaten=(1, 2))
+    'best, beats 1 of 2 baselines'
     """
     out = [tr("best")] if score.is_best else [tr("tied with best")] if score.ties_with_best else []
     out += [tr("undecided")] if score.undecided else []
+    k, of = beaten
+    if k:
+        out += [
+            tr("beats baseline")
+            if of == 1
+            else tr("beats all baselines")
+            if k == of
+            else tr("beats {k} of {n} baselines", k=k, n=of)
+        ]
     out += [tr("baseline")] if baseline else []
     out += [tr("{n} missing", n=count(missing))] if missing else []
     return ", ".join(out)
@@ -750,7 +879,8 @@ FIGURE_CAPTIONS = {
         "Differences from the best with their {level} confidence intervals, not corrected for "
         "multiple comparisons (positive: the best is better); the colours are the verdicts of the "
         "table (rule: {rule}): green squares differ significantly from the best, red circles tie "
-        "with it, grey triangles are not tested."
+        "with it, purple diamonds are undecided (within the Monte-Carlo error), grey triangles are "
+        "not tested."
     ),
     "dist": N_(
         "Bootstrap distribution of the difference between the best system and the runner-up; the "

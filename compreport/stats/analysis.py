@@ -44,6 +44,7 @@ from compreport.stats.metrics.ranking import RankingMetric
 from compreport.stats.resampler import competition_key
 from compreport.stats.results import (
     Analysis,
+    BaselineVerdict,
     Comparison,
     CompetitionAnalysis,
     MetricAnalysis,
@@ -271,14 +272,18 @@ def analyze_metric(
     # compared: its comparisons are untested (NaN), outside every family, and it has no group.
     pr["p_value"][~(defined[pa] & defined[pb])] = np.nan
     tested_pairs = np.isfinite(pr["p_value"])
+    # vs-baseline: the family is each participant against each baseline (all pairs otherwise)
+    against = against_baseline(systems, baselines, pa, pb, settings.family)
     if test == "bootstrap":  # the max-T step-down over the family, from the joint replicates
         if "step" not in state:
-            families = np.where(tested_pairs, ia if settings.family == "per-row" else 0, -1)
+            families = np.where(
+                tested_pairs & against, ia if settings.family == "per-row" else 0, -1
+            )
             state["step"] = maxt.StepDown(observed, replicates, pa, pb, families, higher_is_better)
         p_maxt, maxt_resamples = state["step"].adjusted(), state["step"].resamples
         if settings.correction == "maxt":
             # raw p-values over the same replicates as the verdicts' (refined)
-            pr["p_value"] = np.where(tested_pairs, state["step"].raw(), pr["p_value"])
+            pr["p_value"] = np.where(tested_pairs & against, state["step"].raw(), pr["p_value"])
     else:
         p_maxt, maxt_resamples = np.full(len(ia), np.nan), np.zeros(len(ia), dtype=np.int64)
 
@@ -289,14 +294,14 @@ def analyze_metric(
         out = (
             multitest.correct_within(raw, ia)
             if settings.family == "per-row"
-            else multitest.correct(raw)
+            else multitest.correct(np.where(against, raw, np.nan))
         )
         return out | {"maxt": p_maxt}
 
     def deciding(raw: np.ndarray, corr: dict | None = None) -> np.ndarray:
         """The one rule behind every verdict: settings.correction over settings.family."""
         d = raw if settings.correction == "none" else (corr or corrected(raw))[settings.correction]
-        return np.where(with_best, d, np.nan) if settings.family == "vs-best" else d
+        return np.where(with_best if settings.family == "vs-best" else against, d, np.nan)
 
     pr_corr = corrected(pr["p_value"])
     vb_corr = {k: v[vb_pairs] for k, v in pr_corr.items()}
@@ -404,7 +409,7 @@ def analyze_metric(
         order,
         competes,
         vb,
-        vb_corr,
+        _all_pairs(pr["p_value"], vb_pairs) if settings.family == "vs-baseline" else vb_corr,
         pr,
         pr_corr,
         ia,
@@ -416,7 +421,7 @@ def analyze_metric(
         higher_is_better,
         resamples=(R, maxt_resamples),
     )
-    return MetricAnalysis(
+    ma = MetricAnalysis(
         name=name,
         params=params,
         higher_is_better=higher_is_better,
@@ -443,6 +448,100 @@ def analyze_metric(
         systems=list(systems),
         rank_better=rank_better,
     )
+    ma.vs_baselines = baseline_verdicts(ma, baselines, settings.family)
+    return ma
+
+
+def baseline_verdicts(ma: MetricAnalysis, baselines, family: str) -> list[BaselineVerdict]:
+    """Whether each participant of ``ma`` beats each of ``baselines``, read from the stored
+    verdicts of their pairs (:attr:`MetricAnalysis.pairs`) decided under ``family``.
+
+    Participants in rank order, baselines in the order given. ``beats`` is the pair's two-sided
+    verdict read in the participant's favour: significant and the participant better.
+
+    >>> import numpy as np
+    >>> from compreport.settings import Settings
+    >>> obs = np.array([0.80, 0.70, 0.69])
+    >>> reps = np.random.default_rng(0).normal(obs, 0.01, size=(999, 3))
+    >>> ma = analyze_metric("accuracy", {}, True, 1.0, True, ["A", "B", "base"], obs, reps,
+    ...                     Settings(bootstrap=999, family="vs-baseline"), n=500,
+    ...                     baselines=["base"])
+    >>> [(v.system, v.beats, v.family) for v in ma.vs_baselines]
+    [('A', True, 'vs-baseline'), ('B', False, 'vs-baseline')]
+    """
+    named = [b for b in baselines if b in {s.system for s in ma.scores}]
+    out = []
+    for s in ma.scores:
+        if s.system in named:
+            continue
+        for base in named:
+            c, swapped = ma.pair(s.system, base)
+            diff = -c.diff if swapped else c.diff
+            out.append(
+                BaselineVerdict(
+                    s.system,
+                    base,
+                    diff,
+                    c.p_adjusted,
+                    c.significant,
+                    None if c.significant is None else bool(c.significant and diff > 0),
+                    c.settled,
+                    family,
+                )
+            )
+    return out
+
+
+def _all_pairs(raw: np.ndarray, rows: np.ndarray) -> dict[str, np.ndarray]:
+    """Bonferroni, Holm and BH over all the pairs' raw p-values ``raw``, at the pairs ``rows``, with
+    no max-T (NaN): the competitiveness summary's ties with the winner under ``vs-baseline``, whose
+    family leaves the winner's comparisons with other participants out."""
+    return {k: v[rows] for k, v in multitest.correct(raw).items()} | {
+        "maxt": np.full(len(rows), np.nan)
+    }
+
+
+def against_baseline(
+    systems: list[str], baselines, a: np.ndarray, b: np.ndarray, family: str
+) -> np.ndarray:
+    """Which pairs ``a``, ``b`` (index arrays into ``systems``) the family may test: under
+    ``vs-baseline`` those of a participant and a baseline, under any other family every pair.
+
+    >>> import numpy as np
+    >>> against_baseline(["A", "B", "base"], ["base"], np.array([0, 0, 1]), np.array([1, 2, 2]),
+    ...                  "vs-baseline").tolist()
+    [False, True, True]
+    """
+    if family != "vs-baseline":
+        return np.ones(len(a), dtype=bool)
+    base = np.isin(np.asarray(systems, dtype=object), list(baselines))
+    return base[a] != base[b]
+
+
+def check_family(comp: Competition, settings: Settings) -> None:
+    """Refuse ``--family vs-baseline`` for a competition that names no baseline, or whose systems
+    are all baselines (an :class:`InputError` naming the competition and the option), before any
+    resampling; any other family passes.
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"y": list("abab"), "A": list("abaa"), "B": list("abab")})
+    >>> comp = cr.from_frame(df, name="Toy task").competitions[0]
+    >>> check_family(comp, Settings(family="all-pairs"))
+    >>> check_family(comp, Settings(family="vs-baseline"))
+    Traceback (most recent call last):
+        ...
+    compreport.errors.InputError: competition 'toy-task' names no baseline, and ...
+    """
+    if settings.family != "vs-baseline":
+        return
+    given = set(comp.baselines)
+    if not given or all(s in given for s in comp.systems):
+        what = "names no baseline" if not given else "has no participant besides its baselines"
+        raise InputError(
+            f"competition {comp.id!r} {what}, and {option('family', 'vs-baseline')} compares each "
+            f"participant with each baseline: name its baselines (`baselines` in "
+            f"competition.toml, a `baseline` column in the names file) or choose another family"
+        )
 
 
 def _same(p: np.ndarray) -> np.ndarray:
@@ -511,7 +610,10 @@ def _competitiveness(
     ``resamples`` is (R, per-pair max-T resamples): the resamples behind the raw p-values and
     behind the max-T ones. A count whose correction cannot reach alpha with them (Bonferroni or
     Holm over k comparisons: k/(R + 1) >= alpha) is stored as None, with its reason
-    (:func:`compreport.stats.competitiveness.not_computable`)."""
+    (:func:`compreport.stats.competitiveness.not_computable`).
+
+    Under ``vs-baseline`` the winner's comparisons lie outside the family: its ties are corrected
+    over all pairs, with no max-T column."""
     among = competes[pa] & competes[pb]
     p = pr["p_value"][among]
     ties = (
@@ -520,7 +622,8 @@ def _competitiveness(
         else multitest.correct_within(p, ia[among])
     )
     with_best = dict(vb_corr)
-    if settings.test == "bootstrap":  # max-T p-values exist under the bootstrap test only
+    # max-T p-values exist under the bootstrap test only, and not for competitors under vs-baseline
+    if settings.test == "bootstrap" and settings.family != "vs-baseline":
         ties["maxt"] = pr_corr["maxt"][among]
     else:
         with_best.pop("maxt")
@@ -586,7 +689,8 @@ def bootstrap_note(comp: Competition, settings: Settings) -> str | None:
     :data:`~compreport.stats.montecarlo.REFINE_FACTOR` x B resamples (not counted under max-T,
     whose refinement keeps the studentization of the first B). The warning is given when even
     then the correction cannot reject within the family: all pairs (also under ``vs-best``, which
-    is corrected over all pairs), or under ``per-row`` the best's own row of m - 1 comparisons,
+    is corrected over all pairs), the participants x baselines under ``vs-baseline``, or under
+    ``per-row`` the best's own row of m - 1 comparisons,
     so that every system ties with the best whatever the data. Smaller rows may still reject: the
     stored ``verdicts["can_reject"]`` and ``verdicts["b_needed"]`` of each metric count the
     smallest family (:func:`~compreport.stats.multitest.smallest_family`).
@@ -605,6 +709,9 @@ def bootstrap_note(comp: Competition, settings: Settings) -> str | None:
         (``use -B 1320 or more``; :func:`compreport.language.caller.option`).
     """
     size = comp.m - 1 if settings.family == "per-row" else comp.m * (comp.m - 1) // 2
+    if settings.family == "vs-baseline":  # each participant against each baseline
+        given = len(set(comp.baselines) & set(comp.systems))
+        size = (comp.m - given) * given
     most = settings.bootstrap * (
         montecarlo.REFINE_FACTOR if settings.refine and settings.correction != "maxt" else 1
     )
@@ -744,7 +851,8 @@ def analyze_competition(
     Raises
     ------
     InputError
-        For a competition without metrics, a metric given twice or that cannot score the data,
+        For ``--family vs-baseline`` without a baseline (:func:`check_family`), a competition
+        without metrics, a metric given twice or that cannot score the data,
         ``--test randomization`` with a metric that has no per-item statistics, or arrays that
         would not fit in memory.
     """
@@ -760,6 +868,7 @@ def analyze_competition(
 def _analyze_competition(
     comp: Competition, settings: Settings, *, jobs: int, progress: bool | None, mode: str | None
 ) -> CompetitionAnalysis:
+    check_family(comp, settings)
     if not comp.metrics:
         raise InputError(
             f"competition {comp.id!r}: no metric given (pass {option('metric', 'NAME')} or add "
@@ -1031,12 +1140,16 @@ def analyze(
     Raises
     ------
     InputError
-        Before any work when a competition has more pairs of systems than are analysed at once
+        Before any work when ``settings.family`` is ``vs-baseline`` and a competition names no
+        baseline (:func:`check_family`), when a competition has more pairs of systems than are
+        analysed at once
         (:func:`~compreport.stats.memory.check_pairs`) or the replicates of ``settings.bootstrap``
         would not fit in the memory available
         (:func:`~compreport.stats.memory.check_replicates_memory`), and as
         :func:`analyze_competition` raises it.
     """
+    for c in competitions:
+        check_family(c, settings)
     check_pairs([(c.id, c.m) for c in competitions])
     check_replicates_memory([(c.id, c.m, len(c.metrics)) for c in competitions], settings.bootstrap)
     from compreport import distributed

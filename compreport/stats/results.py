@@ -25,7 +25,15 @@ from compreport.settings import Settings
 from compreport.stats import frames, ranking  # tables and notebook HTML; pandas is imported inside
 from compreport.stats.jsonvalues import dataclass_from, json_ready
 
-__all__ = ["Analysis", "Comparison", "CompetitionAnalysis", "MetricAnalysis", "Score", "TeamRank"]
+__all__ = [
+    "Analysis",
+    "BaselineVerdict",
+    "Comparison",
+    "CompetitionAnalysis",
+    "MetricAnalysis",
+    "Score",
+    "TeamRank",
+]
 
 
 @dataclass
@@ -181,6 +189,58 @@ class Comparison:
         return self.settled is False
 
 
+@dataclass
+class BaselineVerdict:
+    """Whether one participant beats one named baseline under one metric, decided once by the
+    analysis from the stored verdict of their pair (:attr:`MetricAnalysis.vs_baselines`).
+
+    Attributes
+    ----------
+    system : str
+        The participant (a system that is not a baseline).
+    baseline : str
+        The baseline (one of the competition's ``baselines``).
+    diff : float
+        ``system - baseline`` in the metric's units, oriented so that positive means the
+        participant is better for any metric (NaN when a score is undefined).
+    p_value : float
+        The p-value that decided: the pair's ``Comparison.p_adjusted`` (the report's correction
+        over the report's family); NaN when the pair is not tested.
+    significant : bool or None
+        The pair's stored verdict (``Comparison.significant``), in either direction: True with a
+        negative ``diff`` means significantly worse than the baseline.
+    beats : bool or None
+        Significantly better than the baseline: ``significant`` and ``diff > 0``. None when the
+        family does not test the pair (``vs-best``, B = 0, an undefined score).
+    settled : bool or None
+        The pair's ``Comparison.settled`` (the verdict survives the Monte-Carlo error).
+    family : str
+        The family the verdict comes from (``settings.family``): ``vs-baseline`` when the
+        correction ran over the participants x baselines comparisons only, else ``all-pairs``,
+        ``per-row`` or ``vs-best``.
+
+    Examples
+    --------
+    >>> v = BaselineVerdict("team.01", "majority", 0.12, 0.003, True, True, True, "vs-baseline")
+    >>> v.beats, v.worse
+    (True, False)
+    """
+
+    system: str
+    baseline: str
+    diff: float
+    p_value: float = float("nan")
+    significant: bool | None = None
+    beats: bool | None = None
+    settled: bool | None = None
+    family: str = "all-pairs"
+
+    @property
+    def worse(self) -> bool | None:
+        """Significantly worse than the baseline (None where ``significant`` is None)."""
+        return None if self.significant is None else bool(self.significant and self.diff < 0)
+
+
 #: The field names of Score and Comparison, in order.
 _FIELDS = {cls: tuple(f.name for f in fields(cls)) for cls in (Score, Comparison)}
 
@@ -234,6 +294,10 @@ class MetricAnalysis:
     replicates : ndarray (B, m) or None
         Bootstrap replicates, one column per system of ``systems`` (not stored in results.json:
         None when read back).
+    vs_baselines : list of BaselineVerdict
+        Whether each participant beats each named baseline, participants in rank order, baselines
+        in the competition's order (empty without baselines); read from :attr:`pairs`, so its
+        family is the report's (``vs-baseline``: those comparisons only).
     systems : list of str
         The systems in input order, the columns of ``replicates`` (empty when read back).
     rank_better : ndarray of bool (m, m) or None
@@ -256,6 +320,12 @@ class MetricAnalysis:
     replicates: np.ndarray | None = field(default=None, repr=False)
     systems: list[str] = field(default_factory=list, repr=False)
     rank_better: np.ndarray | None = field(default=None, repr=False, compare=False)
+    vs_baselines: list[BaselineVerdict] = field(default_factory=list)
+
+    def beats_baselines(self, system: str) -> list[BaselineVerdict]:
+        """The stored :class:`BaselineVerdict` of ``system`` against each baseline (empty for a
+        baseline, or a competition without one)."""
+        return [v for v in self.vs_baselines if v.system == system]
 
     @property
     def runner_up(self) -> str | None:
@@ -350,6 +420,7 @@ class MetricAnalysis:
                 for c in self.vs_best
             ],
             "pairs": [_flat(c) for c in self.pairs],
+            "vs_baselines": [vars(v).copy() for v in self.vs_baselines],
             "competitiveness": self.competitiveness,
         }
 
@@ -371,6 +442,7 @@ class MetricAnalysis:
             pairs=[dataclass_from(Comparison, c) for c in d["pairs"]],
             competitiveness=d["competitiveness"],
             verdicts=d.get("verdicts", {}),
+            vs_baselines=[dataclass_from(BaselineVerdict, v) for v in d.get("vs_baselines", [])],
         )
 
 

@@ -457,6 +457,7 @@ def _body(analysis: Analysis, team: str, parts: list[tuple], fmt: model.Format) 
             )
             if c["verdict"]:
                 lines.append(f"  {c['verdict']}")
+            lines += [f"  {sentence}" for sentence in c["vs_baselines"]]
         lines.append("")
     lines += [
         tr("Best regards,"),

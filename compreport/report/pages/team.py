@@ -251,9 +251,13 @@ def team_context(
             if not s.bootstrap
             else tr("only the comparisons with the winner are tested")
             if s.family == "vs-best"
+            else tr("only the comparisons of participants with baselines are tested")
+            if s.family == "vs-baseline"
             else tr("their scores are undefined")
         ),
         "others": others,
+        # the stored verdicts against each baseline, with the p-value and the family behind them
+        "vs_baselines": [prose.beats_baseline(s, v) for v in ma.beats_baselines(system)],
         "method_sentences": citation_segments(prose.method_sentences(s, comp)),
         "unit": prose.unit(comp),
         "alerts": [a for a in [prose.cannot_reject(s, ma)] if a],
