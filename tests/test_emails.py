@@ -93,7 +93,7 @@ def test_cli_email_has_from_reply_to_x_unsent_and_the_letter(tmp_path):
         *("--reply-to", "task@example.org, chair@example.org"),
     )
     assert res.returncode == 0, res.stderr
-    assert "error" not in res.stderr
+    assert "error:" not in res.stderr
     out = tmp_path / "out"
     assert sorted(p.name for p in (out / "emails").iterdir()) == ["beta.eml", "r-d-team.eml"]
     msg = BytesParser(policy=policy.default).parse((out / "emails/r-d-team.eml").open("rb"))

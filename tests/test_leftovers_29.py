@@ -189,7 +189,7 @@ def _validate(tmp_path, runs: dict[str, str], *extra: str) -> list[str]:
     res = run_cli(
         tmp_path, "validate", "gold.tsv", "--runs", "runs", "--metric", "accuracy", *extra
     )
-    assert res.returncode == 0 and "error" not in res.stderr, res.stderr
+    assert res.returncode == 0 and "error:" not in res.stderr, res.stderr
     return res.stdout.splitlines()
 
 

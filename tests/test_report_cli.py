@@ -51,7 +51,7 @@ def test_report_writes_every_format_and_is_byte_identical(two_competitions, tmp_
             cwd=tmp_path,
         )
         assert res.returncode == 0, res.stderr
-        assert "error" not in res.stderr
+        assert "error:" not in res.stderr
         outs.append(tmp_path / name)
         if name == "a":
             printed = res.stdout.splitlines()

@@ -285,13 +285,13 @@ def test_latex_html_and_markdown_print_the_same_cells(demo):
         _compare(
             lb,
             _latex_rows(report.to_latex("leaderboard", comp.id)),
-            ["rank", None, *scores, "group"],
+            ["rank", "rank_set", None, *scores, "group"],
             (comp.id, "leaderboard", "latex"),
         )
         _compare(
             lb,
             _markdown_rows(report.to_markdown("leaderboard", comp.id)),
-            ["rank", None, *team, *scores, "ci", "group", "marks"],
+            ["rank", "rank_set", None, *team, *scores, "ci", "group", "marks"],
             (comp.id, "leaderboard", "markdown"),
         )
         ci = 3 + len(team)
@@ -302,7 +302,7 @@ def test_latex_html_and_markdown_print_the_same_cells(demo):
         _compare(
             lb,
             html_rows,
-            ["rank", None, *team, scores[0], "group", *scores[1:], "marks"],
+            ["rank", None, *team, scores[0], "group", "rank_set", *scores[1:], "marks"],
             (comp.id, "leaderboard", "html"),
         )
         assert sum(c.bold for r in lb.rows for c in r.cells.values()) >= len(comp.metrics)
@@ -578,9 +578,9 @@ def test_the_summary_says_its_ties_are_not_the_verdicts(twelve, demo):
             "them" in text
         )
         assert (
-            "The ties with the winner in the column of the reports' correction are their verdicts; "
-            "the ties between competitors are not (rule: max-T step-down correction over all pairs "
-            "of systems, baselines included)"
+            "The ties with the winner in the column of the reports' correction are their verdicts "
+            "(an undecided one counted by its estimated p-value); the ties between competitors are "
+            "not (rule: max-T step-down correction over all pairs of systems, baselines included)"
         ) in text
     # under vs-best the text says the ties between competitors are not the verdicts
     vs_best = _analyze(Settings(bootstrap=300, family="vs-best", refine=False))
@@ -610,7 +610,8 @@ def test_the_difference_figure_and_the_methods_name_the_rule_behind_verdicts():
     assert (
         "the colours are the verdicts of the table (rule: Holm correction over all pairs of "
         "systems): green squares differ significantly from the best, red circles tie with it, "
-        "grey triangles are not tested" in caption
+        "purple diamonds are undecided (within the Monte-Carlo error), grey triangles are not "
+        "tested" in caption
     )
     none = prose.figure_caption("diff", Settings(bootstrap=1000, correction="none"))
     assert "rule: uncorrected p-values, with no correction for multiple comparisons" in none
@@ -625,7 +626,12 @@ def test_the_difference_figure_and_the_methods_name_the_rule_behind_verdicts():
     bk = "".join(
         x for x in prose.paragraph(Settings(test="berg-kirkpatrick")) if isinstance(x, str)
     )
-    assert "one-sided, in the direction of the observed difference" in bk and "max-T" not in bk
+    # no verdict is said to come from max-T (it needs the two-sided bootstrap test); only the rank
+    # sets, read off the bootstrap replicates whatever the test, use its one-sided step-down
+    verdicts_said = re.sub(r"Each rank set holds .*?resamples \. ", "", bk)
+    assert "one-sided max-T step-down over every ordered pair" in bk
+    assert "one-sided, in the direction of the observed difference" in bk
+    assert "max-T" not in verdicts_said
     two = "".join(x for x in prose.paragraph(Settings()) if isinstance(x, str))
     assert "two-sided paired bootstrap test" in two and "twice the observed" not in two
 

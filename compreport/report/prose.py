@@ -119,14 +119,15 @@ def ties_are_not_verdicts(settings: Settings, esc=str) -> str:
     if settings.family == "vs-best":
         return tr(
             "Under the reports' rule ({rule}) the ties with the winner in its correction's column "
-            "are their verdicts; the ties between competitors are not, since the reports test only "
-            "the comparisons with the best.",
+            "are their verdicts (an undecided one counted by its estimated p-value); the ties "
+            "between competitors are not, since the reports test only the comparisons with the "
+            "best.",
             rule=esc(settings.rule),
         )
     return tr(
-        "The ties with the winner in the column of the reports' correction are their verdicts; the "
-        "ties between competitors are not (rule: {rule}, baselines included), and can count other "
-        "ties.",
+        "The ties with the winner in the column of the reports' correction are their verdicts (an "
+        "undecided one counted by its estimated p-value); the ties between competitors are not "
+        "(rule: {rule}, baselines included), and can count other ties.",
         rule=esc(settings.rule),
     )
 

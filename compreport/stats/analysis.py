@@ -750,7 +750,7 @@ def competitiveness_note(cid: str, ma: MetricAnalysis) -> str | None:
     >>> ma = NS(name="accuracy", competitiveness={"not_computable": nc}, verdicts={"alpha": 0.05})
     >>> print(competitiveness_note("hate", ma))  # doctest: +NORMALIZE_WHITESPACE
     competition 'hate': the competitiveness summary of 'accuracy' prints \u2013 for the ties under
-    holm: with B = 10,000 no corrected p-value over 630 comparisons can be below 0.063, not
+    holm: with B = 10,000 the smallest corrected p-value over 630 comparisons is 0.063, not
     below alpha = 0.05, so every comparison would tie whatever the data; use bootstrap=12600 or
     more
     """
@@ -762,8 +762,8 @@ def competitiveness_note(cid: str, ma: MetricAnalysis) -> str | None:
     corrections = ", ".join(k for k in vocab.CORRECTIONS if k in records)
     return (
         f"competition {cid!r}: the competitiveness summary of {ma.name!r} prints \u2013 for the "
-        f"ties under {corrections}: with B = {worst['resamples']:,} no corrected p-value over "
-        f"{worst['comparisons']} comparisons can be below {worst['min_p']:.4g}, not below "
+        f"ties under {corrections}: with B = {worst['resamples']:,} the smallest corrected p-value "
+        f"over {worst['comparisons']} comparisons is {worst['min_p']:.4g}, not below "
         f"alpha = {ma.verdicts.get('alpha', 0.05):g}, "
         f"so every comparison would tie whatever the data; use "
         f"{option('bootstrap', worst['b_needed'])} or more"
