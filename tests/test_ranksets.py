@@ -121,10 +121,14 @@ def test_agrees_with_the_definition(seed, higher):
     means = np.sort(rng.uniform(0.4, 0.7, m))
     obs, reps = competition(rng, means, B=int(rng.integers(200, 800)))
     alpha = float(rng.choice([0.05, 0.1, 0.2]))
-    low, high, better = rank_sets(obs, reps, higher, alpha)
+    low, high, better = rank_sets(obs, reps, higher, alpha, settle=False)
     want_low, want_high, want = mogstad(obs, reps, alpha, higher)
     assert (better == want).all()
     assert low.tolist() == want_low.tolist() and high.tolist() == want_high.tolist()
+    # the analysis counts only the settled rejections: fewer, so sets that hold those of the paper
+    low_s, high_s, settled = rank_sets(obs, reps, higher, alpha)
+    assert not (settled & ~want).any()
+    assert (low_s <= want_low).all() and (high_s >= want_high).all()
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -223,16 +227,20 @@ def test_arct_sets_agree_with_the_definition():
         )
     a = cr.analyze(data, bootstrap=1000, seed=1, refine=False)
     ma = a.competition().primary
-    low, high, better = mogstad(
-        np.array([ma.score_of(s).score for s in ma.systems]), ma.replicates, a.settings.alpha
-    )
-    for s in ma.scores:
+    obs = np.array([ma.score_of(s).score for s in ma.systems])
+    low, high, better = mogstad(obs, ma.replicates, a.settings.alpha)
+    mine_low, mine_high, _ = rank_sets(obs, ma.replicates, alpha=a.settings.alpha, settle=False)
+    assert mine_low.tolist() == low.tolist() and mine_high.tolist() == high.tolist()
+    for s in ma.scores:  # the stored sets count the settled rejections only: they hold these
         i = ma.systems.index(s.system)
-        assert (s.rank_low, s.rank_high) == (low[i], high[i])
+        assert s.rank_low <= low[i] and s.rank_high >= high[i]
         assert s.rank_low <= s.rank <= s.rank_high <= 22
-    # the winner is 0.106 ahead of the runner-up (n = 444): alone at rank 1
+    # the winner is 0.106 ahead of the runner-up (n = 444): alone at rank 1 by the paper's
+    # step-down; at B = 1,000 the stored set may also hold rank 2 while that rejection is within
+    # the Monte-Carlo error of alpha
     best = ma.score_of(ma.best)
-    assert (best.rank_low, best.rank_high) == (1, 1)
+    i = ma.systems.index(ma.best)
+    assert (low[i], high[i]) == (1, 1) and best.rank_low == 1 and best.rank_high <= 2
 
 
 def test_reports_show_the_stored_sets():

@@ -41,8 +41,11 @@ joint distribution and keep the correlation of systems scored on the same items.
 
 Units: the sets are ranks (integers in 1..m); ``alpha`` is the family-wise level (default
 0.05, the settings' ``alpha``). Monte-Carlo error: the sets come from the first B replicates and
-are not refined (a rejection whose p-value lies within Monte-Carlo error of alpha may differ
-between seeds).
+are not refined; a rejection counts only when it is settled
+(:func:`compreport.stats.montecarlo.settled`, with the batch-means error of the step-down's
+adjusted p-values, :meth:`StepDown.standard_error`), as every verdict of the analysis: one whose
+adjusted p-value lies within Monte-Carlo error of alpha is undecided and rejects nothing, so a
+set can only be longer for it.
 
 Examples
 --------
@@ -61,6 +64,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from compreport.stats import montecarlo
 from compreport.stats.maxt import StepDown
 
 __all__ = ["rank_sets"]
@@ -72,6 +76,7 @@ def rank_sets(
     higher_is_better: bool = True,
     alpha: float = 0.05,
     ranked: np.ndarray | None = None,
+    settle: bool = True,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Simultaneous 1 - alpha confidence sets ``[rank_low, rank_high]`` of every system's rank.
 
@@ -91,6 +96,9 @@ def rank_sets(
     ranked : ndarray of bool, shape (m,), optional
         The systems ranked among one another (default: those with a finite score). The others get
         no set (0) and count in no one's rank.
+    settle : bool
+        Count a rejection only when it is settled within the Monte-Carlo error (default True, as
+        the analysis does); False: every rejection of the step-down, as the paper defines them.
 
     Returns
     -------
@@ -130,11 +138,26 @@ def rank_sets(
             b,
             np.zeros(len(a), dtype=int),
             higher_is_better,
-            blocks=0,  # the sets need the step-down's verdicts, not their Monte-Carlo error
             one_sided=True,
         )
         sign = 1.0 if higher_is_better else -1.0
-        rejected = (step.adjusted() < alpha) & (sign * (observed[a] - observed[b]) > 0)
+        adjusted = step.adjusted()
+        # a rejection counts only when settled, as every verdict of the analysis: one within the
+        # Monte-Carlo error of alpha leaves both orders possible (the sets stay conservative)
+        rejected = (adjusted < alpha) & (sign * (observed[a] - observed[b]) > 0)
+        if settle:
+            rejected &= (
+                montecarlo.settled(
+                    adjusted,
+                    np.maximum(step.resamples, 1),
+                    lambda p: p,
+                    alpha,
+                    se=step.standard_error(binomial=False),
+                    df=max(step.blocks - 1, 0),
+                    looks=1,
+                )
+                == 1
+            )
         better[a[rejected], b[rejected]] = True
     low[idx] = 1 + better[np.ix_(idx, idx)].sum(axis=0)
     high[idx] = len(idx) - better[np.ix_(idx, idx)].sum(axis=1)
