@@ -9,6 +9,8 @@
                                           # and the default, against --format json; 300 systems
     python benchmarks/run.py --scale      # issue 30: 2,000 runs of 30 items (refused at once), and
                                           # the most systems analysed at once (447), -B 200
+    python benchmarks/run.py --verdicts   # issue 36 item 1: defaults, --refine off and on, and
+                                          # the verdicts refinement would change (13 min, loaded)
     python benchmarks/run.py --dask       # issue 28: --scheduler local against the local pool: a
                                           # workshop of 100 competitions, and 10^6 items
 
@@ -23,10 +25,11 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import re
+import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -57,16 +60,22 @@ def busy_seconds() -> float | None:
 
 
 def process(
-    csv: Path,
+    csv: Path | tuple[str, ...],
     metrics: str,
     B: int = 10000,
     repeat: int = 3,
     extra: tuple = (),
     exit_status: int = 0,
+    keep: Path | None = None,
+    timeout: float | None = None,
 ) -> tuple[float, float, str]:
-    """Median wall seconds, peak RSS (MB, largest of the repeats) of the CLI on ``csv``, and how
-    busy the machine was besides: the load average and the cores used by other processes. The
-    process must exit with ``exit_status`` (2: a refusal)."""
+    """Median wall seconds, peak RSS (MB, largest of the repeats) of the CLI on ``csv`` (a wide CSV
+    read with ``--id id``, or the input arguments themselves), and how busy the machine was
+    besides: the load average and the cores used by other processes. The process must exit with
+    ``exit_status`` (2: a refusal). ``keep``: where to copy the last run's results.json.
+    ``timeout``: seconds after which a run is killed and :class:`subprocess.TimeoutExpired`
+    raised."""
+    inputs = (str(csv), "--id", "id") if isinstance(csv, Path) else csv
     times, peak, others = [], 0.0, []
     for _ in range(repeat):
         with tempfile.TemporaryDirectory() as out:
@@ -75,9 +84,7 @@ def process(
                 "-m",
                 "compreport",
                 "report",
-                str(csv),
-                "--id",
-                "id",
+                *inputs,
                 "--metric",
                 metrics,
                 "-B",
@@ -93,14 +100,23 @@ def process(
             child = subprocess.Popen(
                 cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL if exit_status else None
             )
+            timer = threading.Timer(timeout, child.kill) if timeout else None
+            if timer:
+                timer.start()
             _, status, usage = os.wait4(child.pid, 0)  # this child's own peak, not all children's
             wall, b1 = time.perf_counter() - t, busy_seconds()
+            if timer:
+                timer.cancel()
+                if os.WIFSIGNALED(status) and wall >= timeout:
+                    raise subprocess.TimeoutExpired(cmd, timeout)
             times.append(wall)
             if b0 is not None and b1 is not None:
                 others.append(max(0.0, (b1 - b0 - usage.ru_utime - usage.ru_stime) / wall))
             child.returncode = os.waitstatus_to_exitcode(status)
             if child.returncode != exit_status:
                 raise subprocess.CalledProcessError(child.returncode, cmd)
+            if keep is not None:
+                shutil.copyfile(Path(out) / "o" / "results.json", keep)
         peak = max(peak, usage.ru_maxrss / 1024)
     busy = load() + (f", other processes {np.median(others):.1f} cores" if others else "")
     return float(np.median(times)), peak, busy
@@ -373,83 +389,150 @@ def spread_dataset(
     return path
 
 
+def close_dataset(
+    tmp: Path, n: int = 50_000, m: int = 48, k: int = 20, low: float = 0.15, high: float = 0.40
+) -> Path:
+    """Issue 36's Emoji-like case with close systems: n items of k classes, m systems whose
+    accuracies are spread evenly from ``low`` to ``high``, errors correlated through a shared item
+    difficulty (as :func:`spread_dataset`), each wrong answer a uniformly random wrong class."""
+    from scipy.stats import norm
+
+    rng = np.random.default_rng(36)
+    gold = rng.integers(0, k, n)
+    difficulty = rng.normal(size=n)
+    skill = norm.ppf(np.linspace(low, high, m)) * np.sqrt(2)
+    correct = (skill[:, None] - difficulty[None, :] + rng.normal(size=(m, n))) > 0
+    wrong = (gold[None, :] + rng.integers(1, k, (m, n))) % k
+    path = tmp / f"close-{n}-{m}-{k}.csv"
+    wide_frame(gold, np.where(correct, gold[None, :], wrong)).to_csv(path, index=False)
+    return path
+
+
+#: SemEval-2018 Task 12 (ARCT) as its organizers published it (docs/real-data.md).
+ARCT = Path("/work/shared/reference/semeval2018-task12-arct")
+#: Seconds after which a run of :func:`verdicts` is killed and reported as not finished.
+VERDICTS_CAP = 900
+
+
+def verdict_changes(default: dict, refined: dict) -> list[dict]:
+    """Per metric, how the verdicts (``pairs``) of the default results.json ``default`` differ
+    from those of ``refined`` (``--refine on``). A pair whose ``settled`` is not false is decided
+    (an untested pair is ``null`` both ways)."""
+    rows = []
+    for d, r in zip(
+        default["competitions"][0]["metrics"], refined["competitions"][0]["metrics"], strict=True
+    ):
+        after = {frozenset((c["a"], c["b"])): c for c in r["pairs"]}
+        row = {"metric": d["name"], "pairs": len(d["pairs"]), "flipped": []}
+        row |= dict.fromkeys(("to_sig", "to_not", "still", "unsettled_by_refining"), 0)
+        for c in d["pairs"]:
+            c2 = after[frozenset((c["a"], c["b"]))]
+            decided, decided2 = c["settled"] is not False, c2["settled"] is not False
+            if decided and decided2:
+                if c["significant"] != c2["significant"]:
+                    row["flipped"].append((c["a"], c["b"], c["p_adjusted"], c2["p_adjusted"]))
+            elif decided2:
+                row["to_sig" if c2["significant"] else "to_not"] += 1
+            elif decided:
+                row["unsettled_by_refining"] += 1
+            else:
+                row["still"] += 1
+        row["undecided"] = (d["verdicts"]["undecided"], r["verdicts"]["undecided"])
+        row["groups"] = tuple(len({s["group"] for s in ma["scores"]}) for ma in (d, r))
+        row["resamples"] = r["verdicts"]["resamples"]
+        rows.append(row)
+    return rows
+
+
 def verdicts(tmp: Path, repeat: int) -> None:
-    """Issue 26: the whole process with the defaults (two-sided bootstrap, max-T over all pairs,
-    refinement on), ``--format json``, B = 10,000: time, peak memory, and what the verdicts say."""
+    """Issue 36 item 1: the whole process (``--format json``, B = 10,000) with the defaults,
+    ``--refine off`` and ``--refine on``: time, peak memory, the ratio default / ``--refine off``
+    (target <= 1.5), and the verdicts refinement would have changed. The defaults' results.json
+    must be byte for byte ``--refine off``'s. ``--refine on`` runs once; a run past
+    :data:`VERDICTS_CAP` seconds is reported as not finished."""
     import json
 
     cases = [
-        (
-            "150 systems (n = 500, binary, accuracies 0.41-0.86)",
-            spread_dataset(tmp),
-            "accuracy",
-            30,
-            None,
-        ),
+        ("150 systems (n = 500, binary, acc. 0.41-0.86)", lambda: spread_dataset(tmp), "accuracy"),
         (
             "Emoji-like (n = 50,000, m = 48, 20 classes)",
-            dataset(tmp, "v-emoji", 50_000, 48, 20),
+            lambda: dataset(tmp, "v-emoji", 50_000, 48, 20),
             "macro_f1",
-            30,
-            1536,
+        ),
+        (
+            "Emoji-like, close (n = 50,000, m = 48, 20 classes, acc. 0.15-0.40)",
+            lambda: close_dataset(tmp),
+            "macro_f1",
         ),
         (
             "EXIST-like (n = 4,368, m = 31, binary)",
-            dataset(tmp, "v-exist", 4368, 31, 2),
+            lambda: dataset(tmp, "v-exist", 4368, 31, 2),
             "accuracy,macro_f1",
-            2.5,
-            None,
         ),
     ]
-    print("\nissue 26 (whole process, defaults, --format json, B = 10000):")
-    for name, path, metrics, secs, mb in cases:
-        wall, peak, busy = process(path, metrics, repeat=repeat)
-        with tempfile.TemporaryDirectory() as out:
-            subprocess.run(
-                [
-                    sys.executable,
-                    "-m",
-                    "compreport",
-                    "report",
-                    str(path),
-                    "--id",
-                    "id",
-                    "--metric",
-                    metrics,
-                    "--format",
-                    "json",
-                    "-q",
-                    "-o",
-                    out + "/o",
-                ],
-                check=True,
-                stderr=subprocess.DEVNULL,
-            )
-            comp = json.loads((Path(out) / "o" / "results.json").read_text())["competitions"][0]
-        for ma in comp["metrics"]:
-            scores = ma["scores"]
-            letters = lambda g: set(re.findall(r"[A-Za-z][0-9]*", g))  # noqa: E731  (beyond 52: a1, b1, ...)
-            best = letters(scores[0]["group"])
-            weakest = scores[-50:] if len(scores) >= 100 else []
-            apart = sum(1 for s in weakest if not best & letters(s["group"]))
-            print(
-                f"  {ma['name']}: {ma['verdicts']['resamples']} resamples, "
-                f"{len({s['group'] for s in scores})} distinct groups, "
-                f"{sum(1 for c in ma['pairs'] if c['settled'] is False)} of {len(ma['pairs'])} pairs unsettled, "
-                f"{sum(1 for s in scores if s['ties_with_best'])} tied with the best"
-                + (
-                    f", {apart} of the 50 weakest share no letter with the winner"
-                    if weakest
-                    else ""
+    if ARCT.is_dir():
+        arct = (str(ARCT / "gold" / "truth.txt"), "--runs", str(ARCT / "submissions"))
+        arct += ("--names", str(ARCT / "metadata-public.xml"))
+        cases.append(("SemEval-2018 ARCT (n = 444, 22 systems)", lambda: arct, "accuracy"))
+    else:
+        print(f"(ARCT left out: {ARCT} not found)")
+    print("\nissue 36 (whole process, --format json, B = 10000; defaults, --refine off, on):")
+    table = []
+    for name, make, metrics in cases:
+        inputs, results = make(), {}
+        runs = {}
+        for how, extra, times in (
+            ("default", (), repeat),
+            ("off", ("--refine", "off"), repeat),
+            ("on", ("--refine", "on"), 1),
+        ):
+            keep = tmp / f"results-{how}.json"
+            try:
+                runs[how] = process(
+                    inputs, metrics, repeat=times, extra=extra, keep=keep, timeout=VERDICTS_CAP
                 )
-            )
-        ok = wall <= secs and (mb is None or peak <= mb)
-        print(
-            f"{name}, {metrics}: {wall:.2f} s, peak {peak:.0f} MB ({busy}); target <= {secs} s"
-            + (f", <= {mb} MB" if mb else "")
-            + f": {'met' if ok else 'MISSED'}",
-            flush=True,
+            except subprocess.TimeoutExpired:
+                runs[how] = None
+                print(f"{name}, {how}: not finished in {VERDICTS_CAP} s ({load()})", flush=True)
+                continue
+            results[how] = keep.read_bytes()
+            wall, peak, busy = runs[how]
+            print(f"{name}, {how}: {wall:.2f} s, peak {peak:.0f} MB ({busy})", flush=True)
+        same = results.get("default") == results.get("off") if "off" in results else None
+        ratio = runs["default"][0] / runs["off"][0] if runs["default"] and runs["off"] else None
+        changes = (
+            verdict_changes(json.loads(results["default"]), json.loads(results["on"]))
+            if "default" in results and "on" in results
+            else []
         )
+        for row in changes:
+            for a, b, p, p2 in row["flipped"]:
+                print(f"  FLIPPED {row['metric']}: {a} vs {b}, p {p} -> {p2} (settled both ways)")
+        table.append((name, metrics, runs, ratio, same, changes))
+    print(
+        "\ncase [metrics] | default s | --refine off s | --refine on s | default / off (target "
+        "<= 1.5) | results.json default vs off | per metric: pairs; undecided default -> on; "
+        "settled flips; undecided -> significant / not significant / still undecided; distinct "
+        "groups default -> on; resamples on"
+    )
+    for name, metrics, runs, ratio, same, changes in table:
+        secs = [f"{r[0]:.2f}" if r else "not finished" for r in runs.values()]
+        target = "n/a" if ratio is None else f"{ratio:.2f} {'met' if ratio <= 1.5 else 'MISSED'}"
+        same_text = {True: "identical", False: "DIFFERENT", None: "n/a"}[same]
+        verdict = "; ".join(map(change_text, changes)) or "--refine on not finished"
+        print(f"{name} [{metrics}] | {' | '.join(secs)} | {target} | {same_text} | {verdict}")
+    print(f"({load()})", flush=True)
+
+
+def change_text(c: dict) -> str:
+    """One metric's row of :func:`verdict_changes`, in the order of the table's heading."""
+    lost = c["unsettled_by_refining"]
+    return (
+        f"{c['metric']}: {c['pairs']}; {c['undecided'][0]} -> {c['undecided'][1]}; "
+        f"{len(c['flipped'])}; {c['to_sig']} / {c['to_not']} / {c['still']}"
+        + (f" (and {lost} settled by default, undecided after refining)" if lost else "")
+        + f"; {c['groups'][0]} -> {c['groups'][1]}; {c['resamples']}"
+    )
 
 
 def scale(tmp: Path, repeat: int) -> None:
@@ -597,7 +680,11 @@ def main() -> None:
         action="store_true",
         help="only the cluster bootstrap's engine (issue 12 item 3)",
     )
-    ap.add_argument("--verdicts", action="store_true", help="only the defaults at scale (issue 26)")
+    ap.add_argument(
+        "--verdicts",
+        action="store_true",
+        help="only the defaults against --refine off and on (issue 36 item 1)",
+    )
     ap.add_argument(
         "--scale", action="store_true", help="only 2,000 runs of 30 items and 447 (issue 30)"
     )
