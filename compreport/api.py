@@ -18,7 +18,7 @@ Examples
 1     2       TxertoNLP.01  0.664412     a
 2     3  MultiHizkuntza.01  0.633333     a
 3     4      Iruñea-HLT.01  0.459633     b
-4     5      Iruñea-HLT.02  0.350864     c
+4     5      Iruñea-HLT.02  0.350864     b
 """
 
 from __future__ import annotations
@@ -574,9 +574,9 @@ def analyze(
     Examples
     --------
     >>> data = cr.load("examples/workshop/stance-eu")
-    >>> a = cr.analyze(data, bootstrap=200, seed=1, correction="holm")
+    >>> a = cr.analyze(data, bootstrap=2000, seed=1, correction="holm")
     >>> a
-    <Analysis: 1 competition(s) (stance-eu); B = 200, seed = 1, alpha = 0.05, holm over all-pairs>
+    <Analysis: 1 competition(s) (stance-eu); B = 2000, seed = 1, alpha = 0.05, holm over all-pairs>
     >>> a.pairs()[["system_a", "system_b", "significant"]].head(3)
            system_a           system_b  significant
     0  TxertoNLP.02       TxertoNLP.01        False

@@ -237,8 +237,9 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
 
 def _undecided(comp, settings) -> str | None:
     """The run's one line on ``comp``'s undecided verdicts (the stored ``verdicts["undecided"]``
-    of each metric): how many, of how many, and the option that would settle them (``--refine
-    on`` when it is off, else a larger ``-B``). None when every verdict is settled."""
+    of each metric): how many, of how many, and the option that would settle them (a larger
+    ``-B``; ``--refine on`` when it is off and the correction is not max-T, whose error
+    refinement hardly shrinks). None when every verdict is settled."""
     counts = [
         (ma.name, int(ma.verdicts.get("undecided") or 0), int(ma.verdicts.get("tested") or 0))
         for ma in comp.metrics
@@ -247,11 +248,12 @@ def _undecided(comp, settings) -> str | None:
     if not undecided:
         return None
     where = ", ".join(f"{name}: {k:,} of {n:,}" for name, k, n in counts if k)
+    # under max-T the error of an adjusted p-value comes mostly from the studentization by the
+    # first B resamples, which refinement keeps: only a larger B shrinks it (docs/performance.md)
     how = (
-        "--refine on re-estimates their p-values from more resamples, a larger -B from more of "
-        "everything"
-        if not settings.refine
-        else "a larger -B may settle them"
+        "a larger -B may settle them (their error falls as 1/sqrt(B))"
+        if settings.refine or settings.correction == "maxt"
+        else "--refine on re-estimates their p-values from more resamples, or a larger -B"
     )
     return (
         f"competition {comp.id!r}: {undecided:,} verdict{'s' if undecided > 1 else ''} undecided "

@@ -47,8 +47,8 @@ def tr(text: str, /, **values) -> str:
     given. A text the table lacks is left in English (a test keeps the table complete).
 
     >>> with language("es"):
-    ...     tr("{n} verdicts unsettled", n=2)
-    '2 veredictos no resueltos'
+    ...     tr("{n} verdicts undecided", n=2)
+    '2 veredictos sin decidir'
     """
     if current() != "en":  # the table is imported only for a report that is not in English
         from compreport.language.translations import ES

@@ -158,16 +158,16 @@ class Report:
 
     Examples
     --------
-    >>> a = cr.analyze(cr.load("examples/workshop/stance-eu"), bootstrap=200, seed=0)
+    >>> a = cr.analyze(cr.load("examples/workshop/stance-eu"), bootstrap=2000, seed=0)
     >>> r = cr.Report(a, decimals=3)
-    >>> print(r.to_markdown("leaderboard"))
-    | Rank | System | Team | macro-F1 | accuracy | CI | Group | Marks |
-    |---:|:---|:---|---:|---:|:---|:---|:---|
-    | 1 | TxertoNLP.02 | TxertoNLP | **0.689** | **0.696** | \[0.623, 0.746\] | a | best |
-    | 2 | TxertoNLP.01 | TxertoNLP | 0.664 | **0.696** | \[0.590, 0.720\] | a | tied with best |
-    | 3 | MultiHizkuntza.01 | MultiHizkuntza | 0.633 | 0.654 | \[0.558, 0.691\] | a | tied ...
-    | 4 | Iruñea-HLT.01 | Iruñea-HLT | 0.460 | 0.516 | \[0.388, 0.530\] | b |  |
-    | 5 | Iruñea-HLT.02 | Iruñea-HLT | 0.351 | 0.407 | \[0.282, 0.407\] | c |  |
+    >>> print(r.to_markdown("leaderboard"))  # doctest: +ELLIPSIS
+    | Rank | Rank set | System | Team | macro-F1 | accuracy | CI | Group | Marks |
+    |---:|:---|:---|:---|---:|---:|:---|:---|:---|
+    | 1 | 1–3 | TxertoNLP.02 | TxertoNLP | **0.689** | **0.696** | \[0.625, 0.748\] | a | best |
+    | 2 | 1–3 | TxertoNLP.01 | TxertoNLP | 0.664 | **0.696** | \[0.597, 0.722\] | a | tied ...
+    | 3 | 1–3 | MultiHizkuntza.01 | MultiHizkuntza | 0.633 | 0.654 | \[0.564, 0.693\] | a | ...
+    | 4 | 4 | Iruñea-HLT.01 | Iruñea-HLT | 0.460 | 0.516 | \[0.385, 0.528\] | b |  |
+    | 5 | 5 | Iruñea-HLT.02 | Iruñea-HLT | 0.351 | 0.407 | \[0.278, 0.417\] | c |  |
     >>> [str(path) for path in r.write("out", "json")]
     ['out/results.json', 'out/stance-eu/leaderboard.md', 'out/stance-eu/leaderboard.csv', ...]
     """
