@@ -99,7 +99,8 @@ def test_heat_map_cells_are_the_stored_marks(many):
     levels = {model.mark_level(c.mark) for c in metric.pairs}
     assert len(levels) >= 2  # not a blank map
     for c in metric.pairs:
-        assert grid[at[c.a], at[c.b]] == grid[at[c.b], at[c.a]] == model.mark_level(c.mark)
+        want = -2 if c.undecided else model.mark_level(c.mark)  # undecided: its own colour
+        assert grid[at[c.a], at[c.b]] == grid[at[c.b], at[c.a]] == want
     assert np.isnan(np.diag(grid)).all()
 
 
