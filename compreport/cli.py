@@ -206,7 +206,7 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
             **given,
         )
         say(f"analysed: {analysis.settings.bootstrap} resamples, {analysis.settings.rule}")
-        for comp in analysis.competitions:
+        for comp in analysis.competitions if not args.quiet else ():
             if line := _undecided(comp, analysis.settings):
                 note(line)
         report = Report(

@@ -243,14 +243,17 @@ def test_pair_matrix_marks_follow_corrected_p_values(twelve):
     tex = latex.Renderer(twelve).pair_matrix(comp, ma)
     # the default rule: max-T over all pairs; a mark is p_maxt below a threshold at most alpha (no
     # "†")
+    # "†"); an undecided pair earns none, and "?" in the matrix
     assert all(
-        c.p_adjusted == c.p_maxt and c.mark == multitest.stars(c.p_maxt, 0.05) for c in ma.pairs
+        c.p_adjusted == c.p_maxt
+        and c.mark == ("" if c.undecided else multitest.stars(c.p_maxt, 0.05))
+        for c in ma.pairs
     )
-    n_marked = sum(1 for c in ma.pairs if c.p_maxt < 0.05)
+    n_marked = sum(1 for c in ma.pairs if c.p_maxt < 0.05 and not c.undecided)
     assert (
         0 < n_marked < sum(1 for c in ma.pairs if c.p_maxt < 0.1)
     )  # a pair in [0.05, 0.1) earns no mark
-    marked = re.findall(r"\d\\rlap\{\\textsuperscript\{([^}]*)\}", tex)
+    marked = re.findall(r"\d\\rlap\{\\textsuperscript\{([^}?]*)\}", tex)
     assert len(marked) == n_marked and set(marked) <= {"***", "**", "*"}
     assert "max-{}T step-{}down correction over all pairs" in tex and "\\dag" not in tex
 
@@ -464,8 +467,8 @@ def test_vs_best_family_corrects_over_all_pairs_and_marks_only_the_best(tmp_path
     the comparisons with the best; an untested pair earns no mark even where its all-pairs p-value
     is below alpha."""
     comps = [_competition(5, None, seed=5, cid="vb")]
-    an = _analysis(comps, bootstrap=500, family="vs-best", refine=False)
-    everyone = _analysis(comps, bootstrap=500, refine=False)
+    an = _analysis(comps, bootstrap=2000, family="vs-best", refine=False)
+    everyone = _analysis(comps, bootstrap=2000, refine=False)
     comp, comp_all = an.competitions[0], everyone.competitions[0]
     r, r_all = latex.Renderer(an), latex.Renderer(everyone)
     pv = r.p_values(comp, comp.primary)
@@ -484,15 +487,12 @@ def test_vs_best_family_corrects_over_all_pairs_and_marks_only_the_best(tmp_path
     assert all(c.significant is None and not c.mark for c in untested)
     assert any(c.p_maxt < 0.05 for c in untested)  # would be marked under all-pairs
     matrix = r.pair_matrix(comp, comp.primary)
-    marked = len(re.findall(r"\d\\rlap\{\\textsuperscript\{", matrix))
+    marked = len(re.findall(r"\d\\rlap\{\\textsuperscript\{[^?]", matrix))
     assert marked == sum(1 for c in comp.primary.vs_best if c.significant) >= 1
-    assert (
-        len(
-            re.findall(
-                r"\d\\rlap\{\\textsuperscript\{", r_all.pair_matrix(comp_all, comp_all.primary)
-            )
-        )
-        > marked
+    # every mark, "?" (undecided) included: all-pairs marks pairs that vs-best leaves untested
+    any_mark = r"\d\\rlap\{\\textsuperscript\{"
+    assert len(re.findall(any_mark, r_all.pair_matrix(comp_all, comp_all.primary))) > len(
+        re.findall(any_mark, matrix)
     )
     _compile(tmp_path, pv + "\n" + matrix + "\n" + r.summary(), "ceurart")
 
@@ -679,7 +679,7 @@ def test_legend_sets_x_bar_and_marks_only_those_that_can_occur(twelve):
             set(),
         ),  # 66/201 > 0.05: none
         (_analysis([raw], bootstrap=200, refine=False), {"**", "*"}),  # max-T: 1/201 = 0.005
-        (_analysis([small], bootstrap=200), None),  # refined: its strictest p earns ***
+        (_analysis([small], bootstrap=200, refine=True), None),  # refined: its strictest p: ***
         (twelve, {"***", "**", "*"}),  # max-T, refined from 2,000 to 32,000: 1/32001
     ]
     for an, expected in cases:

@@ -294,7 +294,8 @@ def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
     (``score:<metric>``; best in bold), the primary metric's CI (``ci_low``, ``ci_high``, and both
     as ``ci`` text ``[low, high]``), significance group and ``marks``
     (:func:`~compreport.report.prose.marks`, with ``beats B`` for each baseline B that the stored
-    verdicts say the system beats); rows in the primary metric's order.
+    verdicts say the system beats, under ``vs-baseline``: :func:`shows_beats`); rows in the
+    primary metric's order.
     ``extra["teams"]``: whether the team column says more than the system column
     (:func:`shows_teams`); ``extra["rank_sets"]``: whether there are rank sets to show
     (:func:`has_rank_sets`)."""
@@ -333,7 +334,10 @@ def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
         else:
             ci = f"[{fmt.score(s.ci_low)}, {fmt.score(s.ci_high)}]"
         mark = marks(
-            s, s.system in comp.baselines, comp.missing.get(s.system, 0), beaten(primary, s)
+            s,
+            s.system in comp.baselines,
+            comp.missing.get(s.system, 0),
+            beaten(primary, s) if shows_beats(primary) else (0, 0),
         )
         cells |= {
             "ci_low": Cell(s.ci_low, fmt.score(s.ci_low)),
@@ -357,6 +361,13 @@ def has_rank_sets(comp: CompetitionAnalysis) -> bool:
     """Whether the primary metric of ``comp`` stores rank sets (none without resamples, nor in a
     results.json written before they existed): the rank set columns are shown only then."""
     return bool(comp.metrics) and any(s.rank_low is not None for s in comp.primary.scores)
+
+
+def shows_beats(ma: MetricAnalysis) -> bool:
+    """Whether the leaderboard marks the runs that beat a baseline: under ``vs-baseline``, the
+    family that asks that question. Under the others the team sheets say it, from the same stored
+    verdicts, and the leaderboard's groups show it; a mark on most rows would crowd page 1."""
+    return ma.verdicts.get("family") == "vs-baseline"
 
 
 def beaten(ma: MetricAnalysis, s) -> tuple[int, int]:

@@ -422,7 +422,9 @@ def competition_context(
         "primary": {"name": metric_label(comp.primary), "direction": prose.direction(comp.primary)},
         "has_baselines": any(r.baseline for r in lb.rows),
         # what the leaderboard's "beats <baseline>" mark means, and which family it comes from
-        "beats_note": prose.beats_mark_note(s) if comp.baselines else "",
+        "beats_note": prose.beats_mark_note(s)
+        if comp.baselines and s.family == "vs-baseline"
+        else "",
         "rule": s.rule,
         "many": model.many_systems(comp),
         "other_figures": [f for f in other_figures if f["stem"] != "confusion"],
