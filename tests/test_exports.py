@@ -168,7 +168,7 @@ def test_too_few_resamples_is_said_first_everywhere(tmp_path, capsys):
     data = cr.from_frame(_frame(), id="id", name="Tiny", metrics=["accuracy"], baselines=["base"])
     low = cr.analyze(data, bootstrap=99, seed=3, refine=False, correction="holm")
     assert (
-        cr.analyze(data, bootstrap=99, seed=3, correction="holm")
+        cr.analyze(data, bootstrap=99, seed=3, correction="holm", refine=True)
         .competitions[0]
         .primary.verdicts["can_reject"]
         is True
@@ -225,7 +225,7 @@ def test_spanish_report_translates_the_markdown_headers_not_the_csv(written, tmp
     es = cr.Report(analysis, decimals=3, lang="es")
     es.write(tmp_path / "es", "json")
     md = (tmp_path / "es/tiny/leaderboard.md").read_text(encoding="utf-8")
-    assert md.startswith("| Posición | Conjunto de posiciones | Sistema |")
+    assert md.startswith("| Posición | Posiciones | Sistema |")
     assert md == es.to_markdown("leaderboard")
     for name in ("tiny/leaderboard.csv", "tiny/pairs-accuracy.csv", "summary/summary.csv"):
         assert (tmp_path / "es" / name).read_bytes() == (out / name).read_bytes()

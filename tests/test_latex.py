@@ -838,7 +838,7 @@ def test_spanish_tables_headers_and_captions(twelve, tmp_path):
             r.legend(),
         )
         summary, ci = r.summary(), r.confidence_intervals(comp)
-    assert "Posición & Conjunto de posiciones & Sistema" in board and "Rank" not in board
+    assert "Posición & Posiciones & Sistema" in board and "Rank" not in board
     assert "Clasificación de" in board
     assert (
         "Sistema & {LI} & {Dif.} & {LS}" in vs_best and "\\label{tab:twelve:twelve-diff-" in vs_best

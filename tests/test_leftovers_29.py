@@ -153,9 +153,9 @@ def test_leaderboard_md_has_a_team_column_with_hostile_names_escaped(tmp_path):
     systems = ["base", "A.run1", "A.run2", "B_run1"]
     a = _analysis(systems, {"A.run1": hostile, "A.run2": hostile, "B_run1": "B"}, ["base"])
     rows = _leaderboard_md(a, tmp_path)
-    assert rows[0][:3] == ["Rank", "System", "Team"]
+    assert rows[0][:4] == ["Rank", "Rank set", "System", "Team"]
     assert all(len(r) == len(rows[0]) for r in rows)  # no pipe or newline splits a row
-    teams = {r[1].strip("*"): r[2] for r in rows[1:]}
+    teams = {r[2].strip("*"): r[3] for r in rows[1:]}
     assert teams == {
         "base": "–",
         "A.run1": r"R\|D \`x\`  \*team\*",
@@ -169,7 +169,7 @@ def test_leaderboard_md_has_no_team_column_when_the_runs_are_the_teams(tmp_path)
     systems = ["base", "alpha", "beta"]
     for teams in ({}, {"alpha": "alpha", "beta": "beta"}):
         rows = _leaderboard_md(_analysis(systems, teams, ["base"]), tmp_path / str(len(teams)))
-        assert rows[0][:3] == ["Rank", "System", "accuracy"] and "Team" not in rows[0]
+        assert rows[0][:4] == ["Rank", "Rank set", "System", "accuracy"] and "Team" not in rows[0]
 
 
 # ------------------------------------------------------------ 4. the teams `validate` found
@@ -231,7 +231,16 @@ def test_report_table_teams_is_the_stored_team_ranking(teamed):
     comp = teamed.competitions[0]
     report = Report(teamed)
     t = report.table("teams")
-    assert [k for k in t.columns] == ["rank", "team", "best", "score", "group", "runs", "marks"]
+    assert [k for k in t.columns] == [
+        "rank",
+        "rank_set",
+        "team",
+        "best",
+        "score",
+        "group",
+        "runs",
+        "marks",
+    ]
     scores = {s.system: s for s in comp.primary.scores}
     assert [
         (r["rank"].value, r["team"].value, r["best"].value, r["score"].value, r["runs"].value)
@@ -243,9 +252,9 @@ def test_report_table_teams_is_the_stored_team_ranking(teamed):
     assert t.rows[0]["score"].bold and t.rows[-1]["runs"].text == "2"
     # every format prints the same cells
     md = report.to_markdown("teams").splitlines()
-    assert md[0] == "| Rank | Team | Best run | accuracy | Group | Runs | Marks |"
+    assert md[0] == "| Rank | Rank set | Team | Best run | accuracy | Group | Runs | Marks |"
     for line, r in zip(md[2:], t.rows, strict=True):
-        assert line.split(" | ")[1:3] == [r["team"].text, r["best"].text.replace("_", "\\_")]
+        assert line.split(" | ")[2:4] == [r["team"].text, r["best"].text.replace("_", "\\_")]
     tex = report.to_latex("teams")
     assert "\\label{tab:t:t-teams}" in tex
     body = [x for x in tex.splitlines() if x.count("&") == 5][1:]

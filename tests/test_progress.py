@@ -47,14 +47,14 @@ def _analyze(capsys, comps, **kw):
 
 
 def test_bootstrap_and_refinement_bars_name_their_stage(capsys):
-    analysis, err = _analyze(capsys, [_competition("toy")], progress=True)
+    analysis, err = _analyze(capsys, [_competition("toy")], progress=True, refine=True)
     assert "bootstrap toy: accuracy, macro_f1" in err, err
     # the refinement draws resamples 201-400 of the metrics with a verdict to settle
     assert re.search(r"refinement round 1 toy \(resamples 201-400\): \w", err), err
     assert "replicate/s" in err or "s/replicate" in err, err
     assert not GLITCH.search(err), GLITCH.search(err)
     # the twin: without progress, nothing on stderr, and the same numbers
-    quiet, err = _analyze(capsys, [_competition("toy")], progress=False)
+    quiet, err = _analyze(capsys, [_competition("toy")], progress=False, refine=True)
     assert err == ""
     assert quiet.competitions[0].primary.pairs == analysis.competitions[0].primary.pairs
 

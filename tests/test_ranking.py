@@ -218,8 +218,13 @@ def test_ranking_without_queries_or_with_labels_is_one_error(tmp_path):
 def test_spec_keys_give_the_same_numbers(tmp_path):
     _task(tmp_path, graded=False)
     (tmp_path / "c").mkdir()
+    # the spec's id keys its random streams as the gold file's name does: "gold" is generic, so
+    # the gold file is known by its folder's name
+    from compreport.inputs.slugs import slug
+
     (tmp_path / "c" / "competition.toml").write_text(
-        'name = "gold"\n[data]\ngold = "../gold.tsv"\nruns = "../runs"\nid_col = "cid"\n'
+        f'id = "{slug(tmp_path.name)}"\n[data]\ngold = "../gold.tsv"\nruns = "../runs"\n'
+        'id_col = "cid"\n'
         'label_col = "label"\nquery_col = "qid"\nscore_col = "score"\nmissing = "wrong"\n'
         '[[metrics]]\nname = "mrr"\npos_label = "true"\n',
         encoding="utf-8",

@@ -267,5 +267,5 @@ def test_reports_show_the_stored_sets():
     sentence = f"rank {rank_set(run.rank_low, run.rank_high)} at 95% confidence, jointly for all"
     assert sentence in team_html(a, comp, run.system)
     with language("es"):
-        assert "Conjunto de posiciones" in cr.Report(a, lang="es").to_html()
+        assert "Posiciones" in cr.Report(a, lang="es").to_html()
         assert "con una confianza del 95" in team_html(a, comp, run.system)

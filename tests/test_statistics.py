@@ -388,7 +388,7 @@ def test_too_few_resamples_for_the_corrections_is_warned():
     # proportion
     for settings in (
         Settings(bootstrap=100, refine=False),
-        Settings(bootstrap=1000, correction="bh"),
+        Settings(bootstrap=1000, correction="bh", refine=True),  # refined: 66/16001 < 0.05
     ):
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always", InputWarning)

@@ -6,8 +6,8 @@ from __future__ import annotations
 ES: dict[str, str] = {
     # the table model (model.py): column headers, cells, the competitiveness legend
     "Rank": "Posición",
-    "Rank set": "Conjunto de posiciones",
-    r" Column Rank set: the ranks a system may truly have, at {level}\% confidence jointly for all systems.": r" Columna Conjunto de posiciones: las posiciones que un sistema puede ocupar realmente, con una confianza del {level}\% conjuntamente para todos los sistemas.",
+    "Rank set": "Posiciones",
+    r" Column Rank set: the ranks a system may truly have, at {level}\% confidence jointly for all systems.": r" Columna Posiciones: las posiciones que un sistema puede ocupar realmente, con una confianza del {level}\% conjuntamente para todos los sistemas.",
     "System": "Sistema",
     "CI low": "IC inf.",
     "CI high": "IC sup.",
