@@ -2,6 +2,7 @@
 
     python benchmarks/size.py [--sets N] [--quick]      # about 6 minutes on 2 cores
     python benchmarks/size.py --vs-baseline [--sets N]  # only the baseline family: about 1 minute
+    python benchmarks/size.py --small [--sets N] [-B B]  # small samples and few clusters
 
 Under the null, m systems are equally good: each is right with probability 0.7 on n = 500 binary
 items, their errors correlated through a shared item difficulty (as real runs of one task are).
@@ -25,6 +26,17 @@ significant. Power: the baseline at 0.70 and ten participants 2 to 3 points bett
 0.72, ..., 0.73, n = 500), or all 5 points better (0.75); the share of the ten participants found
 to beat the baseline, and how often at least one is, under ``vs-baseline`` and under ``all-pairs`` (the answer the default
 family gives to the same question, read from its verdicts), on the same data sets and resamples.
+
+``--small`` (issue 36 item 7) measures the defaults (all pairs; max-T under ``--test bootstrap``,
+Holm under ``--test randomization``; refinement off) where the table above is silent, five equal
+systems in every cell: accuracy at n = 50, 100 and 200; macro-F1 over three classes, one of them
+3 % of the items, at n = 50 and 100; Pearson's r with heavy-tailed (Student t, 3 degrees of
+freedom) prediction noise at n = 100; and ``--cluster-col`` with 20, 50 and 100 clusters of 20
+items whose items share a cluster effect and a system-by-cluster effect (each system is better on
+some clusters than on others, so items of a cluster are correlated and the differences too). A
+verdict counts as a rejection only when it is significant and settled (``significant is True``;
+an undecided verdict is no rejection); ``p < alpha`` counts the verdicts the adjusted p-values
+give when undecided ones are read as they fall.
 """
 
 from __future__ import annotations
@@ -52,31 +64,99 @@ FIELD = {
 }
 
 
-def systems(rng: np.random.Generator, n: int, accuracies) -> tuple[np.ndarray, np.ndarray]:
-    """Gold (n,) binary labels and predictions (m, n), system s right with probability accuracies[s],
-    errors correlated through a shared item difficulty."""
+def correct(rng: np.random.Generator, n: int, accuracies) -> np.ndarray:
+    """Whether each system is right on each item (m, n): system s with probability
+    accuracies[s], errors correlated through a shared item difficulty."""
     from scipy.stats import norm
 
-    gold = rng.integers(0, 2, n)
     difficulty = rng.normal(size=n)
     skill = norm.ppf(np.asarray(accuracies)) * np.sqrt(
         2
     )  # P(skill - difficulty + noise > 0) = accuracy
-    right = (skill[:, None] - difficulty[None, :] + rng.normal(size=(len(accuracies), n))) > 0
+    return (skill[:, None] - difficulty[None, :] + rng.normal(size=(len(accuracies), n))) > 0
+
+
+def systems(rng: np.random.Generator, n: int, accuracies) -> tuple[np.ndarray, np.ndarray]:
+    """Gold (n,) binary labels and predictions (m, n), system s right with probability
+    accuracies[s], errors correlated through a shared item difficulty."""
+    gold = rng.integers(0, 2, n)
+    right = correct(rng, n, accuracies)
     return gold, np.where(right, gold[None, :], 1 - gold[None, :])
 
 
-def competition(gold: np.ndarray, preds: np.ndarray, baselines=()):
+def competition(
+    gold: np.ndarray, preds: np.ndarray, metric: str = "accuracy", clusters=None, baselines=()
+):
     import pandas as pd
 
     frame = pd.DataFrame(
         {"id": np.arange(len(gold)), "gold": gold} | {f"S{s:02d}": p for s, p in enumerate(preds)}
     )
+    if clusters is not None:
+        frame["cluster"] = clusters
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return from_frame(
-            frame, gold="gold", id="id", metrics=["accuracy"], baselines=baselines
+            frame,
+            gold="gold",
+            id="id",
+            metrics=[metric],
+            cluster=None if clusters is None else "cluster",
+            baselines=baselines,
         ).competitions[0]
+
+
+SHARES = (0.57, 0.40, 0.03)  # the classes of the macro-F1 cells: one of 3 %
+
+
+def classes(rng: np.random.Generator, n: int, m: int, accuracy: float = 0.7):
+    """Gold (n,) over three classes, the last 3 % of the items (at least one), and predictions
+    (m, n) of m equal systems, right with probability ``accuracy`` through a shared item
+    difficulty; a wrong prediction picks another class in proportion to its share."""
+    small = max(1, round(SHARES[2] * n))
+    big = round(SHARES[0] / (SHARES[0] + SHARES[1]) * (n - small))
+    gold = rng.permutation(np.repeat([0, 1, 2], [big, n - small - big, small]))
+    right = correct(rng, n, [accuracy] * m)
+    preds = np.empty((m, n), dtype=int)
+    for s in range(m):
+        wrong = np.array(SHARES)[None, :].repeat(n, 0)
+        wrong[np.arange(n), gold] = 0
+        wrong /= wrong.sum(1, keepdims=True)
+        other = (rng.random(n)[:, None] > np.cumsum(wrong, 1)).sum(1)
+        preds[s] = np.where(right[s], gold, other)
+    return gold, preds
+
+
+def numeric(rng: np.random.Generator, n: int, m: int):
+    """Gold (n,) standard normal values and predictions (m, n) of m equal systems: gold plus a
+    shared item error N(0, 0.5^2) plus each system's own error, 0.5 x Student t with 3 degrees
+    of freedom (heavy tails: Pearson's r is driven by a few items)."""
+    gold = rng.normal(size=n)
+    shared = 0.5 * rng.normal(size=n)
+    return gold, gold[None, :] + shared[None, :] + 0.5 * rng.standard_t(3, size=(m, n))
+
+
+def clustered(rng: np.random.Generator, groups: int, size: int, m: int, accuracy: float = 0.7):
+    """Gold (G x size,) binary labels, predictions (m, G x size) and the cluster of each item:
+    system s is right on item i of cluster g when skill - d_i - c_g + a_sg + e_si > 0, with the
+    item difficulty d_i ~ N(0, 1), the cluster difficulty c_g ~ N(0, 0.5^2) shared by all, the
+    system's own cluster effect a_sg ~ N(0, 0.5^2) shared by the cluster's items, and noise
+    e_si ~ N(0, 1); skill gives every system the same accuracy."""
+    from scipy.stats import norm
+
+    n = groups * size
+    cluster = np.repeat(np.arange(groups), size)
+    gold = rng.integers(0, 2, n)
+    latent = (
+        -rng.normal(size=n)[None, :]
+        - 0.5 * rng.normal(size=groups)[cluster][None, :]
+        + 0.5 * rng.normal(size=(m, groups))[:, cluster]
+        + rng.normal(size=(m, n))
+    )
+    skill = norm.ppf(accuracy) * np.sqrt(1 + 0.25 + 0.25 + 1)
+    right = skill + latent > 0
+    preds = np.where(right, gold[None, :], 1 - gold[None, :])
+    return gold, preds, np.array([f"c{g}" for g in cluster])
 
 
 def rejections(ma) -> dict[str, bool]:
@@ -218,6 +298,67 @@ def share(values: list) -> str:
     return f"{100 * v.mean():.1f} ± {100 * v.std(ddof=1) / np.sqrt(len(v)):.1f}"
 
 
+#: The --small cells: name, items, and a function of (rng, m) giving (gold, predictions[, clusters])
+#: and the metric.
+SMALL_CELLS = {
+    "accuracy, n = 50": lambda rng, m: (*systems(rng, 50, [0.7] * m), "accuracy"),
+    "accuracy, n = 100": lambda rng, m: (*systems(rng, 100, [0.7] * m), "accuracy"),
+    "accuracy, n = 200": lambda rng, m: (*systems(rng, 200, [0.7] * m), "accuracy"),
+    "macro-F1, 3 % class, n = 50": lambda rng, m: (*classes(rng, 50, m), "macro_f1"),
+    "macro-F1, 3 % class, n = 100": lambda rng, m: (*classes(rng, 100, m), "macro_f1"),
+    "Pearson, t3 noise, n = 100": lambda rng, m: (*numeric(rng, 100, m), "pearson"),
+    "20 clusters of 20": lambda rng, m: (*clustered(rng, 20, 20, m), "accuracy"),
+    "50 clusters of 20": lambda rng, m: (*clustered(rng, 50, 20, m), "accuracy"),
+    "100 clusters of 20": lambda rng, m: (*clustered(rng, 100, 20, m), "accuracy"),
+}
+SMALL_TESTS = ("bootstrap", "randomization")
+
+
+def run_small(cell: str, sets: int, B: int, m: int = 5) -> dict[str, dict[str, list]]:
+    """Per test, whether each null data set of ``cell`` gave a significant (settled) verdict
+    (``sig``), an adjusted p-value below alpha (``p``), and its undecided verdicts (``undecided``),
+    under the defaults but B."""
+    rng = np.random.default_rng(2000 + list(SMALL_CELLS).index(cell))
+    out = {t: {"sig": [], "p": [], "undecided": []} for t in SMALL_TESTS}
+    for k in range(sets):
+        *data, metric = SMALL_CELLS[cell](rng, m)
+        comp = competition(data[0], data[1], metric, data[2] if len(data) > 2 else None)
+        for test in SMALL_TESTS:
+            settings = Settings(bootstrap=B, seed=k, test=test, refine=False, alpha=ALPHA)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ma = analyze_competition(comp, settings, progress=False).primary
+            out[test]["sig"].append(any(c.significant is True for c in ma.pairs))
+            out[test]["p"].append(bool(np.nanmin([c.p_adjusted for c in ma.pairs]) < ALPHA))
+            out[test]["undecided"].append(sum(c.significant is None for c in ma.pairs))
+    return out
+
+
+def main_small(sets: int, B: int, cells: list[str]) -> None:
+    import platform
+
+    print(
+        f"Family-wise error rate (%) under the null, 5 equal systems, all pairs, the default "
+        f"correction of each test (max-T under bootstrap, Holm under randomization), alpha = "
+        f"{ALPHA}, B = {B}, refinement off; {sets} data sets per cell; ± one Monte-Carlo SE; "
+        f"{platform.machine()}, {time.strftime('%Y-%m-%d')}"
+    )
+    print()
+    print("| case | test | FWER (significant) | p < alpha | undecided per set | s |")
+    print("|---|---|---|---|---|---|")
+    for cell in cells:
+        t0 = time.process_time()
+        out = run_small(cell, sets, B)
+        spent = time.process_time() - t0
+        for test in SMALL_TESTS:
+            r = out[test]
+            print(
+                f"| {cell} | {test} | {rate(r['sig'])} | {rate(r['p'])} | "
+                f"{np.mean(r['undecided']):.2f} | {spent:.0f} |",
+                flush=True,
+            )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument(
@@ -229,7 +370,17 @@ def main() -> None:
         action="store_true",
         help="only the baseline family's rows (--sets null data sets, 2/3 as many for power)",
     )
+    ap.add_argument(
+        "--small", action="store_true", help="small samples and few clusters (issue 36 item 7)"
+    )
+    ap.add_argument("-B", type=int, default=2000, help="resamples per analysis (--small)")
+    ap.add_argument(
+        "--cell", action="append", choices=list(SMALL_CELLS), help="--small: only these cells"
+    )
     args = ap.parse_args()
+    if args.small:
+        main_small(args.sets, args.B, args.cell or list(SMALL_CELLS))
+        return
     base = 100 if args.quick else args.sets
     if args.vs_baseline:
         t0 = time.perf_counter()

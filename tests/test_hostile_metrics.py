@@ -93,6 +93,16 @@ RUNS = {
 ACC = "def acc(y, p):\n    return float((y == p).mean())\n"
 
 
+def beyond_small_sample_note(stderr: str) -> str:
+    """``stderr`` without the warning every run of these few items gets (fewer than
+    ``FEW_ITEMS`` under the bootstrap test: issue 36 item 7)."""
+    return "".join(
+        line
+        for line in stderr.splitlines(keepends=True)
+        if "the bootstrap test's verdicts are liberal" not in line
+    )
+
+
 def _layout(tmp: Path, **files: str) -> None:
     """gold.tsv, runs/sysA.tsv and runs/sysB.tsv, a folder elsewhere/, and ``files``."""
     (tmp / "runs").mkdir()
@@ -188,7 +198,9 @@ def test_metric_printing_while_scoring_reaches_neither_stdout_nor_stderr(tmp_pat
     _layout(tmp_path, **{"m.py": f"def acc(y, p):\n{noise}    return float((y == p).mean())\n"})
     res = _report(tmp_path, "m.py:acc", "-q", process=True)
     _good(tmp_path, res)
-    assert res.stdout == "" and res.stderr == "", (res.stdout[:300], res.stderr[:300])
+    # the few items get the small-sample warning (issue 36 item 7), and nothing else
+    stderr = beyond_small_sample_note(res.stderr)
+    assert res.stdout == "" and stderr == "", (res.stdout[:300], stderr[:300])
     shutil.rmtree(tmp_path / "out")
     res = _report(tmp_path, "m.py:acc", process=True)
     _good(tmp_path, res)

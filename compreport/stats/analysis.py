@@ -57,6 +57,7 @@ __all__ = [
     "analyze_metric",
     "bootstrap_note",
     "small_class_note",
+    "small_sample_note",
 ]
 
 
@@ -810,6 +811,59 @@ def small_class_note(comp: Competition, p: Prepared, settings: Settings) -> str 
     )
 
 
+#: With fewer items than this (and no ``--cluster-col``) the bootstrap test's verdicts were measured
+#: liberal, and a competition under ``--test bootstrap`` gets a note naming the measured size
+#: (:func:`small_sample_note`; docs/statistics.md, "Small samples and few clusters").
+FEW_ITEMS = 100
+
+#: The family-wise error rates (%, ± one Monte-Carlo SE) behind :data:`FEW_ITEMS`, at nominal 5 %:
+#: five equal systems, the defaults (max-T over all pairs, B = 10,000), n = 50 items
+#: (``benchmarks/size.py --small``), under the bootstrap test by metric, and under
+#: ``--test randomization`` (Holm) the highest of those metrics.
+SMALL_SAMPLE_SIZE = {"accuracy": (7.9, 1.0), "macro-F1 with a 3 % class": (8.5, 1.4)}
+SMALL_SAMPLE_RANDOMIZATION = (2.2, 0.7)
+SMALL_SAMPLE_N = 50
+
+
+def small_sample_note(comp: Competition, settings: Settings) -> str | None:
+    """The warning that the bootstrap test's verdicts are liberal with few items, or None.
+
+    One rule: under ``--test bootstrap``, with at least two systems, B > 0 and fewer than
+    :data:`FEW_ITEMS` items (clusters, when there are, are the unit instead:
+    :meth:`compreport.inputs.clusters.Clusters.few_note`). The note names the size measured in
+    docs/statistics.md (:data:`SMALL_SAMPLE_SIZE`) and the randomization test, which held the level
+    there (:data:`SMALL_SAMPLE_RANDOMIZATION`).
+
+    >>> from types import SimpleNamespace as NS
+    >>> print(small_sample_note(NS(id="tiny", n=50, m=5, clusters=None), Settings()))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    competition 'tiny': only 50 items; with fewer than 100 the bootstrap test's verdicts are
+    liberal: with n = 50 items its family-wise error rate was measured at 7.9 % (accuracy) to
+    8.5 % (macro-F1 with a 3 % class) for a nominal 5 % (docs/statistics.md); test='randomization'
+    held the level there (at most 2.2 %, conservative) when the systems are exchangeable under the
+    null
+    >>> small_sample_note(NS(id="big", n=1000, m=5, clusters=None), Settings()) is None
+    True
+    """
+    if (
+        settings.test != "bootstrap"
+        or not settings.bootstrap
+        or comp.m < 2
+        or comp.clusters is not None
+        or comp.n >= FEW_ITEMS
+    ):
+        return None
+    (low, (lo, _)), *_, (high, (hi, _)) = sorted(SMALL_SAMPLE_SIZE.items(), key=lambda kv: kv[1])
+    return (
+        f"competition {comp.id!r}: only {comp.n} items; with fewer than {FEW_ITEMS} the bootstrap "
+        f"test's verdicts are liberal: with n = {SMALL_SAMPLE_N} items its family-wise error rate "
+        f"was measured at {lo:g} % ({low}) to {hi:g} % ({high}) for a "
+        f"nominal 5 % (docs/statistics.md); {option('test', 'randomization')} held the level "
+        f"there (at most {SMALL_SAMPLE_RANDOMIZATION[0]:g} %, conservative) when the systems are "
+        f"exchangeable under the null"
+    )
+
+
 def _stage(what: str, metrics: list[str], most: int = 3) -> str:
     """The name of a progress bar: ``what`` and the metrics it draws (the first ``most``)."""
     shown = ", ".join(metrics[:most]) + (f", +{len(metrics) - most}" if len(metrics) > most else "")
@@ -900,6 +954,7 @@ def _analyze_competition(
             )
     for note in (
         bootstrap_note(comp, settings),
+        small_sample_note(comp, settings),
         comp.clusters.few_note(comp.id) if comp.clusters else None,
         *(small_class_note(comp, p, settings) for p in prepared),
     ):
