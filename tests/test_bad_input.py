@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import json_only, json_only_top, run_cli
+from conftest import json_only, json_only_top, run_cli, said
 
 # --------------------------------------------------------------------------- helpers
 
@@ -69,7 +69,7 @@ def report(tmp: Path, *args: str, out: str = "out") -> subprocess.CompletedProce
 
 
 def stderr_lines(res: subprocess.CompletedProcess) -> list[str]:
-    return [line for line in res.stderr.splitlines() if line.strip()]
+    return said(res.stderr)
 
 
 def leftovers(tmp: Path, out: str = "out") -> list[str]:

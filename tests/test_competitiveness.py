@@ -238,7 +238,7 @@ def test_the_paper_switch_counts_ties_by_the_papers_definitions():
 
     said = prose.ties_settings(paper.settings)
     assert said.startswith("The tie counts and m follow the paper's settings (its switch)")
-    assert "not the paper's" in prose.ties_settings(default.settings)
+    assert "this report's settings; the paper's" in prose.ties_settings(default.settings)
 
     def caption(a):
         text = re.sub(r"\s+", " ", Report(a).to_latex("summary"))

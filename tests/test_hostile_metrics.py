@@ -13,7 +13,7 @@ import pytest
 import scipy.stats
 
 from compreport.stats import resampling as bootstrap
-from conftest import make_competition, prepare, run_cli
+from conftest import make_competition, prepare, run_cli, said
 
 # --------------------------------------------------------------------------- Pearson at any scale
 
@@ -140,7 +140,7 @@ def _bad(tmp: Path, res, *needles: str) -> str:
     """Exit 2, one ``error:`` line holding ``needles``, no traceback, nothing written."""
     assert "Traceback" not in res.stderr, res.stderr
     assert res.returncode == 2, (res.returncode, res.stderr)
-    lines = [line for line in res.stderr.splitlines() if line.strip()]
+    lines = said(res.stderr)
     errors = [line for line in lines if line.startswith("error: ")]
     assert len(errors) == 1 and len(lines) == 1, res.stderr
     for needle in needles:

@@ -22,7 +22,7 @@ import pytest
 from compreport.inputs.scaffold import TEMPLATE
 from compreport.output import files
 from compreport.output.staging import mount_point
-from conftest import run_cli
+from conftest import run_cli, said
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = os.environ | {"PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(ROOT)}
@@ -33,7 +33,7 @@ def one_error(res, *parts: str) -> str:
     """The single ``error:`` line of a run that exited with status 2, holding every part."""
     assert res.returncode == 2, (res.stdout, res.stderr)
     assert "Traceback" not in res.stderr, res.stderr
-    lines = [x for x in res.stderr.splitlines() if x.strip()]
+    lines = said(res.stderr)
     assert len(lines) == 1 and lines[0].startswith("error: "), lines
     for part in parts:
         assert part in lines[0], (part, lines[0])

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import COMP, GOLD, RUN_A, RUN_B, json_only, json_only_top, run_cli
+from conftest import COMP, GOLD, RUN_A, RUN_B, json_only, json_only_top, run_cli, said
 
 WIDE = "id,y,A,B\n1,a,a,b\n2,b,b,b\n3,a,a,a\n4,b,a,b\n"
 #: A user metric slow enough to signal a run in the middle of its bootstrap.
@@ -85,7 +85,7 @@ def wide(tmp: Path, *args: str, out: str = "out") -> subprocess.CompletedProcess
 
 
 def lines(res) -> list[str]:
-    return [line for line in res.stderr.splitlines() if line.strip()]
+    return said(res.stderr)
 
 
 def error(res, *needles: str) -> str:
@@ -629,7 +629,7 @@ def test_disk_full_keeps_the_previous_output(tmp_path, monkeypatch, capsys, targ
     capsys.readouterr()
     _full_disk(monkeypatch, target, wrap)
     assert main([*args, "--seed", "5", "--force"]) == 2
-    err = capsys.readouterr().err.splitlines()
+    err = said(capsys.readouterr().err)
     assert err == [
         f"error: out: cannot write the report (No space left on device: {target}); "
         f"the previous output is unchanged"
@@ -665,7 +665,7 @@ def test_disk_full_on_a_tiny_file_system(tmp_path):
     )
     assert "Traceback" not in res.stderr, res.stderr
     assert "rc=2" in res.stdout, (res.stdout, res.stderr)
-    err = [x for x in res.stderr.splitlines() if x.strip()]
+    err = said(res.stderr)
     assert (
         len(err) == 1
         and err[0].startswith("error: disk/out: ")
@@ -719,7 +719,7 @@ def test_signal_during_the_bootstrap_keeps_the_previous_output(tmp_path, sig, st
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == status, err
-    assert [x for x in err.splitlines() if x.strip()] == [line] and out == ""
+    assert said(err) == [line] and out == ""
     assert snapshot(tmp_path / "out") == before and temporaries(tmp_path) == []
 
 
@@ -745,7 +745,7 @@ def test_signal_before_the_run_or_after_it_is_one_line(tmp_path, sig, status, li
         timeout=60,
         env=ENV,
     )
-    assert (res.returncode, res.stderr, res.stdout) == (status, line + "\n", "")
+    assert (res.returncode, said(res.stderr), res.stdout) == (status, [line], "")
     ok(wide(tmp_path))  # after a whole run in this process, the entry's handlers are back
     code = (
         "import os, sys, compreport_entry; compreport_entry.install(); "
@@ -762,7 +762,7 @@ def test_signal_before_the_run_or_after_it_is_one_line(tmp_path, sig, status, li
         timeout=60,
         env=ENV,
     )
-    assert (res.returncode, res.stderr) == (status, line + "\n") and (
+    assert (res.returncode, said(res.stderr)) == (status, [line]) and (
         tmp_path / "o2" / "results.json"
     ).is_file()
 
@@ -792,7 +792,7 @@ def test_sigint_during_rendering_keeps_the_previous_output(tmp_path):
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
-    assert [x for x in err.splitlines() if x.strip()] == ["error: interrupted"]
+    assert said(err) == ["error: interrupted"]
     assert snapshot(tmp_path / "out") == before and temporaries(tmp_path) == []
 
 
@@ -842,7 +842,7 @@ def test_sigterm_while_latexmk_compiles_stops_it_and_keeps_the_previous_output(t
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 143, err
-    assert [x for x in err.splitlines() if x.strip()] == ["error: terminated (SIGTERM)"]
+    assert said(err) == ["error: terminated (SIGTERM)"]
     assert snapshot(tmp_path / "out") == before and temporaries(tmp_path) == []
 
 

@@ -22,6 +22,7 @@ import pytest
 import compreport as cr
 from compreport import cli
 from compreport.errors import InputError, InputWarning
+from conftest import said as without_small_n
 
 GOLD = "id\tlabel\n1\ta\n2\tb\n3\ta\n4\tb\n5\tc\n6\tc\n"
 #: accuracy 5/6, 4/6
@@ -48,7 +49,7 @@ def run(tmp: Path, monkeypatch, capsys, *args: str) -> tuple[int, str, list[str]
         warnings.simplefilter("always")
         status = cli.main(list(args))
     out, err = capsys.readouterr()
-    return status, out, [line for line in err.splitlines() if line.strip()]
+    return status, out, without_small_n(err)
 
 
 @pytest.fixture

@@ -106,9 +106,8 @@ def ties_settings(settings: Settings) -> str:
             switch=tr(" (its switch)") if settings.paper else "",
         )
     return tr(
-        "The tie counts and m follow this report's settings, not the paper's (one-sided p-values, "
-        "each row of the matrix corrected on its own, baselines counted among the competitors, "
-        "no refinement), which give other counts."
+        "Counts and m follow this report's settings; the paper's (one-sided, per row, baselines "
+        "counted) give others."
     )
 
 
