@@ -245,7 +245,7 @@ def test_the_paper_switch_counts_ties_by_the_papers_definitions():
         return text.replace(r"\textquotesingle{}", "'")
 
     assert "follow the paper's settings (its switch)" in caption(paper)
-    assert "follow this report's settings, not the paper's" in caption(default)
+    assert "follow this report's settings; the paper's" in caption(default)
 
 
 @pytest.mark.parametrize(
