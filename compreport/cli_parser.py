@@ -236,7 +236,7 @@ def _add_stats_options(p: argparse.ArgumentParser) -> None:
         "--refine",
         metavar="on|off",
         help="on: re-estimate p-values from more resamples (up to 16 x B) while a verdict is "
-        "within their Monte-Carlo error of the threshold, which can cost 4-13 x the run; off "
+        "within their Monte-Carlo error of the threshold (1.7-9.4 x the run where measured); off "
         "(default): every p-value from B resamples, a verdict within that error reported as "
         "undecided",
     )
