@@ -262,3 +262,19 @@ def test_results_json_round_trip(vsb, tmp_path):
     assert len(ma.beats_baselines("A")) == 2
     assert back.beats_baselines("base1") == []
     assert json.loads(Path(path).read_text())["settings"]["family"] == "vs-baseline"
+
+
+def test_an_undecided_baseline_verdict_is_said_undecided():
+    """A run whose verdict against a baseline is within its Monte-Carlo error is neither said to
+    beat it nor to be untested (the twin: a settled verdict names its result)."""
+    from compreport.report import prose
+    from compreport.settings import Settings
+    from compreport.stats.results import BaselineVerdict
+
+    s = Settings()
+    open_ = BaselineVerdict("A", "majority", 0.02, 0.049, None, None, False, "all-pairs")
+    said = prose.beats_baseline(s, open_)
+    assert said.startswith("Whether A differs from the baseline majority is undecided")
+    assert "not tested" not in said
+    done = BaselineVerdict("A", "majority", 0.02, 0.01, True, True, True, "all-pairs")
+    assert prose.beats_baseline(s, done).startswith("A is significantly better than the baseline")

@@ -613,6 +613,12 @@ def beats_baseline(settings: Settings, v: BaselineVerdict, subject: str | None =
         p=decimal(v.p_value),
         rule=vocab.correction_over(settings.correction, v.family),
     )
+    if v.beats is None and v.settled is False:
+        return tr(
+            "Whether {subject} differs from the baseline {baseline} is undecided at α = {alpha}: "
+            "its p-value ({p}, {rule}) is within its Monte-Carlo error of the threshold.",
+            **at,
+        )
     if v.beats is None:
         return tr(
             "{subject} was not tested against the baseline {baseline} (family: {family}).",
