@@ -294,13 +294,21 @@ def test_non_ascii_local_part_is_written_in_utf8_with_a_note(letters, tmp_path):
         ("a@x.org, b@x.org", "3 cells; expected team, address[, language] (several addresses go"),
         ("a@x.org,en,b@x.org", "4 cells; expected team, address[, language]"),
         ('"Ana, B <ana@x.org>"', "is not an email address"),
+        # issue 41, item 2: one addr-spec per item, a name that reads as an address refused
+        ("alice@example.org)<bob@example.org>", "')' in the name before the <; a name holding"),
+        ('"""alice@example.org"" <bob@example.org>"', "an @ in the name before the <"),
+        ("=?utf-8?q?alice=40example.org?= <bob@example.org>", "an @ in the name before the <"),
+        ("Ana (CEO) <ana@x.org>", "'(' in the name before the <"),
     ],
 )
 def test_malformed_address_is_one_error_naming_the_row(tmp_path, address, words):
     (tmp_path / "a.csv").write_text(f"team,address\nBeta,{address}\n", encoding="utf-8")
-    with pytest.raises(InputError, match=r"a\.csv, row 2: ") as info:
+    with pytest.raises(InputError, match=r"a\.csv, row 2(, column 2)?: ") as info:
         read_recipients(tmp_path / "a.csv")
     assert words in str(info.value), str(info.value)
+    # an address's error names its column; a row's (cells counted) names the row alone
+    assert ("column 2" in str(info.value)) == ("is not an email address" in str(info.value))
+    assert "\n" not in str(info.value)
 
 
 @pytest.mark.parametrize(
@@ -312,6 +320,10 @@ def test_malformed_address_is_one_error_naming_the_row(tmp_path, address, words)
         ("ana+task@münchen.de", "ana+task@xn--mnchen-3ya.de"),
         ("o'brien@x.org", "o'brien@x.org"),
         ("ana@xn--mnchen-3ya.de", "ana@xn--mnchen-3ya.de"),
+        # the twins of issue 41, item 2: a dot in a plain name, an encoded word decoded
+        ("J. Smith <j@x.org>", '"J. Smith" <j@x.org>'),
+        ("=?utf-8?q?Jos=C3=A9?= <j@x.org>", "José <j@x.org>"),
+        ('"""Ana (CEO)"" <ana@x.org>"', '"Ana (CEO)" <ana@x.org>'),
     ],
 )
 def test_well_formed_address_twin_is_read(tmp_path, address, to):
@@ -339,3 +351,124 @@ def test_example_contacts_file_lists_every_team_of_the_example_workshop():
     assert by_team["Iruñea-HLT"].to == "hlt@xn--iruea-qta.example"
     assert by_team["Álvarez-UNED"].addresses[0].display_name == "Álvarez, Lucía"
     assert by_team["Álvarez-UNED"].language == "es"
+
+
+# issue 41, item 2: header injection through RFC 2047 encoded words. CR/LF stripped before
+# encoding came back when the mail library decoded ``=?utf-8?q?...=0D=0A...?=``: a Bcc in a draft.
+
+#: Team names that decode to CR LF and a header: quoted-printable, base64, and one nested twice.
+HOSTILE_TEAMS = [
+    "=?utf-8?q?T=0D=0ABcc:_t@evil.example?=",
+    "=?utf-8?b?Qg0KQmNjOiBiQGV2aWwuZXhhbXBsZQ==?=",  # "B\r\nBcc: b@evil.example"
+    "=?utf-8?q?=3D=3Futf-8=3Fq=3FN=3D0D=3D0ABcc:_n@evil.example=3F=3D?=",
+]
+
+#: The headers an email may hold, each once.
+ALLOWED = {
+    "From",
+    "Reply-To",
+    "To",
+    "Subject",
+    "X-Unsent",
+    "MIME-Version",
+    "Content-Type",
+    "Content-Transfer-Encoding",
+}
+
+
+def _hostile_emails(tmp_path, contacts: str, name: str, email_from=None, reply_to=None):
+    """Emails of a competition whose teams are :data:`HOSTILE_TEAMS` and ``Beta`` (stand-in
+    letters) named ``name``, to the ``contacts`` rows; ``{file name: (raw bytes, parsed
+    message)}``."""
+    runs = {f"{team}.01": 0.9 - 0.1 * i for i, team in enumerate([*HOSTILE_TEAMS, "Beta"])}
+    root = tmp_path / "task"
+    gold = write_binary_task(root, runs, n=120)
+    data = cr.load(gold, runs=root / "runs", metrics="accuracy", name=name)
+    with pytest.warns(Warning):
+        analysis = cr.analyze(data, bootstrap=99, seed=1)
+    comp = analysis.competitions[0]
+    out = tmp_path / "out"
+    for name, _ in team_letters(comp).values():
+        letter = competition_dir(out, comp) / "teams" / name
+        letter.parent.mkdir(parents=True, exist_ok=True)
+        letter.write_bytes(b"%PDF-1.4 stand-in\n")
+    (tmp_path / "contacts.csv").write_text(contacts, encoding="utf-8")
+    sender, reply = senders(email_from, reply_to)
+    recipients = dataclasses.replace(
+        read_recipients(tmp_path / "contacts.csv"), sender=sender, reply_to=reply
+    )
+    written = write_emails(analysis, out, recipients)
+    return {
+        p.name: (p.read_bytes(), BytesParser(policy=policy.default).parsebytes(p.read_bytes()))
+        for p in written
+    }
+
+
+def _only_expected_headers(msg) -> None:
+    keys = list(msg.keys())
+    assert set(keys) <= ALLOWED and len(keys) == len(set(keys)), keys
+    for key, value in msg.items():
+        assert not any(ch in str(value) for ch in "\r\n\t\x00"), (key, str(value))
+
+
+def test_encoded_words_decoding_to_cr_lf_inject_no_header(tmp_path):
+    """Hostile team names (encoded words, nested too), display names in the contacts file,
+    --email-from and --reply-to that decode to CR LF and a header: every .eml parses back with the
+    expected headers only, each once, the addresses as given, and the names shown on one line."""
+    contacts = "".join(
+        f'"{team}","""=?utf-8?q?A{i}=0D=0AX-Evil:_{i}?="" <team{i}@example.org>"\n'
+        for i, team in enumerate(HOSTILE_TEAMS)
+    )
+    emails = _hostile_emails(
+        tmp_path,
+        contacts + "Beta,beta@example.org\n",
+        "=?utf-8?q?C=0AX-C:_1?=",
+        email_from="=?utf-8?q?Org=0D=0AX-Evil=3A_from?= <org@example.org>",
+        reply_to='"=?utf-8?q?R=0D=0ABcc:_r?=" <r@example.org>, s@example.org',
+    )
+    assert len(emails) == 4
+    for raw, msg in emails.values():
+        _only_expected_headers(msg)
+        assert b"\nBcc" not in raw and b"\nX-Evil" not in raw and b"\nX-C:" not in raw
+        assert [a.addr_spec for a in msg["From"].addresses] == ["org@example.org"]
+        assert msg["From"].addresses[0].display_name == "Org X-Evil: from"
+        assert [a.addr_spec for a in msg["Reply-To"].addresses] == [
+            "r@example.org",
+            "s@example.org",
+        ]
+        assert "C X-C: 1" in str(msg["Subject"])
+    for i in range(len(HOSTILE_TEAMS)):
+        (msg,) = [m for _, m in emails.values() if m["To"].addresses[0].username == f"team{i}"]
+        assert msg["To"].addresses[0].display_name == f"A{i} X-Evil: {i}"
+        assert "Bcc: " in str(msg["Subject"])  # the name shown, on one line, not a header
+
+
+def test_plain_names_twin_reads_back_unchanged(tmp_path):
+    """The twin: ordinary names, display names and senders are written and read back as given."""
+    emails = _hostile_emails(
+        tmp_path,
+        "Beta,Ana Pérez <ana@example.org>\n",
+        "Gold task",
+        email_from="Task organizers <task@example.org>",
+        reply_to="chair@example.org",
+    )
+    (_, msg) = emails["beta.eml"]
+    _only_expected_headers(msg)
+    assert msg["To"] == "Ana Pérez <ana@example.org>"
+    assert msg["From"] == "Task organizers <task@example.org>"
+    assert msg["Reply-To"] == "chair@example.org"
+    assert str(msg["Subject"]) == "Gold task: results of Beta"
+
+
+@pytest.mark.parametrize(
+    "email_from, reply_to, words",
+    [
+        ('"=?utf-8?q?A=0D=0ABcc:_x@evil.example?=" <a@example.org>', None, "an @ in the name"),
+        ("=?utf-8?q?A=0D=0ABcc:_x@evil.example?= <a@example.org>", None, "':' in the name"),
+        (None, "bob@example.org)<r@example.org>", "')' in the name before the <"),
+    ],
+)
+def test_sender_naming_another_address_is_refused(email_from, reply_to, words):
+    with pytest.raises(InputError, match=r"^`(email_from|reply_to)`: ") as info:
+        senders(email_from, reply_to)
+    assert words in str(info.value) and "\n" not in str(info.value)

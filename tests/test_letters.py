@@ -141,7 +141,10 @@ def test_hostile_team_name_cannot_inject_headers(report, tmp_path):
     "text, words",
     [
         ("team,address\nAlpha\n", "row 2: expected a team and an address"),
-        ("team,address\nAlpha,not-an-address\n", "row 2: 'not-an-address' is not an email address"),
+        (
+            "team,address\nAlpha,not-an-address\n",
+            "row 2, column 2: 'not-an-address' is not an email address",
+        ),
         ("Alpha,a@x.org\nAlpha,b@x.org\n", "row 2: team 'Alpha' is listed twice (also row 1)"),
         ("team,address\n", "no team and address"),
     ],

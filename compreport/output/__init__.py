@@ -1,4 +1,4 @@
 """Writing the output directory: the contract that guards it (:mod:`.staging`), the manifest of
-what a run wrote (:mod:`.manifest`), and the rule that it never overlaps the inputs
-(:mod:`.overlap`).
+what a run wrote (:mod:`.manifest`), the rule that it never overlaps the inputs
+(:mod:`.overlap`), and the one CSV writer of every export (:mod:`.csvfile`).
 """

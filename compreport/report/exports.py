@@ -8,9 +8,10 @@ and ``summary/summary.csv``.
 columns :data:`~compreport.report.model.LEADERBOARD_EXPORT`), the table the command line prints at
 the end of a run. The CSV files hold the stored values at full precision (Python's shortest
 round-trip repr), one row per system or competition, for spreadsheets and scripts; nothing is
-recomputed. Names come from participants: a name cell starting with ``=``, ``+``, ``-``, ``@``, a
-tab or a carriage return gets a leading ``'`` so a spreadsheet shows it as text instead of running
-it as a formula (OWASP's advice against CSV injection).
+recomputed. Names come from participants: every CSV export goes through
+:func:`compreport.output.csvfile.write_frame`, so a text cell starting with ``=``, ``+``, ``-``,
+``@``, a tab or a carriage return gets a leading ``'`` and a spreadsheet shows it as text instead
+of running it as a formula (OWASP's advice against CSV injection); numbers stay numbers.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 
 from compreport.language import count, tr
 from compreport.output import files
+from compreport.output.csvfile import write_frame
 from compreport.report import markdown, model, prose
 from compreport.report.naming import pairs_file
 from compreport.stats.results import Analysis, CompetitionAnalysis
@@ -112,32 +114,10 @@ def _why(not_computable: dict) -> str | None:
     return " | ".join(said) or None
 
 
-#: Text columns of the CSV exports that hold participants' names.
-_NAMES = ("system", "system_a", "system_b", "team", "winner", "name")
-
-
-def _inert(value):
-    """A name that a spreadsheet will not read as a formula (see the module docstring).
-
-    Examples
-    --------
-    >>> _inert("=cmd|' /C calc'!A0"), _inert("team-1")
-    ("'=cmd|' /C calc'!A0", 'team-1')
-    """
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
-
-
 def _csv(df, path: Path) -> Path:
-    """Write ``df`` to ``path`` as CSV, its name columns made inert; return ``path``."""
-    df = df.copy()
-    for col in _NAMES:
-        if col in df.columns:
-            df[col] = [_inert(v) for v in df[col]]
-    with files.open_new(path, encoding="utf-8", newline="") as fh:
-        df.to_csv(fh, index=False, lineterminator="\n")
-    return path
+    """Write ``df`` to ``path`` as CSV (:func:`compreport.output.csvfile.write_frame`: text cells a
+    spreadsheet would run as formulas made inert, numbers as they are); return ``path``."""
+    return write_frame(df, path)
 
 
 def write_exports(analysis: Analysis, out: Path, fmt: model.Format) -> list[Path]:

@@ -6,13 +6,12 @@ output folder through :func:`compreport.output.staging.claim`, as a report's do.
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 from pathlib import Path
 
 from compreport.inputs.slugs import slug
 from compreport.output import files
+from compreport.output.csvfile import rows_text
 from compreport.stats.plan import PairPlan, Plan
 
 __all__ = ["plan_csv", "plan_table", "write_plan"]
@@ -47,7 +46,9 @@ def _n(x: int | None, n: int) -> str:
 
 
 def plan_csv(plan: Plan) -> str:
-    """plan.csv: one row per pair (columns :data:`_COLUMNS`; ``n_needed`` empty when not reached).
+    """plan.csv: one row per pair (columns :data:`_COLUMNS`; ``n_needed`` empty when not reached),
+    written by :func:`compreport.output.csvfile.rows_text` (a name a spreadsheet would run as a
+    formula gets a leading ``'``; numbers stay numbers).
 
     Examples
     --------
@@ -57,29 +58,27 @@ def plan_csv(plan: Plan) -> str:
     competition,metric,best,system,diff,se,mdd,delta,n,power_now,n_needed,n_normal
     c,accuracy,A,B,0.03,0.011,0.0308,0.03,800,0.82,850,830
     """
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(_COLUMNS)
+    rows = [_COLUMNS]
     for comp in plan.competitions:
         for m in comp["metrics"]:
             for p in m["pairs"]:
-                w.writerow(
+                rows.append(
                     [
                         p.competition,
                         p.metric,
                         p.best,
                         p.system,
-                        repr(p.diff),
-                        repr(p.se),
-                        repr(p.mdd),
-                        repr(p.delta),
+                        p.diff,
+                        p.se,
+                        p.mdd,
+                        p.delta,
                         comp["n"],
-                        repr(p.power_now),
-                        "" if p.n_needed is None else p.n_needed,
-                        "" if p.n_normal is None else p.n_normal,
+                        p.power_now,
+                        p.n_needed,
+                        p.n_normal,
                     ]
                 )
-    return buf.getvalue()
+    return rows_text(rows)
 
 
 def plan_table(plan: Plan) -> str:

@@ -17,6 +17,7 @@ from compreport.inputs.slugs import slug
 from compreport.language import current, decimal_comma, tr
 from compreport.language import vocabulary as vocab
 from compreport.output import files
+from compreport.output.csvfile import write_frame
 from compreport.report import model, prose, references
 from compreport.report.latex.layout import Options
 from compreport.report.latex.renderer import Renderer, preamble
@@ -258,8 +259,7 @@ def _write_latex(
     files.write_text(out / "preamble.tex", preamble(options, analysis.version))
     written.append(out / "preamble.tex")
     df = model.summary_frame(analysis)
-    with files.open_new(summary / "competitiveness.csv", encoding="utf-8", newline="") as fh:
-        df.to_csv(fh, index_label="row", lineterminator="\n")
+    write_frame(df, summary / "competitiveness.csv", index_label="row")
     written.append(summary / "competitiveness.csv")
     files.write_text(
         out / "appendix.tex",

@@ -16,7 +16,12 @@ Addresses (:func:`parse_addresses`) are ``name@domain``, ``Name <name@domain>`` 
 ``"Name, Q" <name@domain>``; a domain with non-ASCII letters is written IDNA-encoded
 (``xn--``); a non-ASCII part before the @ (``josé@example.es``) is written as it is, in UTF-8,
 with every header of that email (SMTPUTF8, RFC 6531/6532), and a note says so; a malformed
-address is an error naming its row. Built with the standard library's :mod:`email` package; no
+address is an error naming its row and column, and an item is one address (a display name holding
+an ``@``, or an unquoted special such as ``)``, is refused). Headers come from
+:class:`~email.headerregistry.Address` objects and text made safe *after* its RFC 2047 encoded
+words are decoded (:func:`header_text`), so a name that decodes to CR LF adds no header; each email
+is parsed back before it is written (:func:`_check_headers`). Built with the standard library's
+:mod:`email` package; no
 ``Date`` or ``Message-ID`` header and a MIME boundary derived from the content, so the same report
 gives byte-identical files.
 """
@@ -63,6 +68,9 @@ class Recipient:
 #: The characters of an unquoted local part besides letters and digits (RFC 5322 ``atext``);
 #: a non-ASCII character is allowed too (RFC 6532).
 _ATEXT = frozenset("!#$%&'*+-/=?^_`{|}~")
+#: The characters an unquoted display name cannot hold (RFC 5322 ``specials`` but the dot, which
+#: names such as ``J. Smith`` carry).
+_SPECIALS = frozenset('()<>[]:;@\\,"')
 #: Characters that IDNA 2003 (Python's ``idna`` codec) maps differently from IDNA 2008 (what
 #: registries use): ß, final sigma, zero-width joiner and non-joiner.
 _DEVIATIONS = frozenset("\u00df\u03c2\u200c\u200d")
@@ -196,6 +204,18 @@ def _mailbox(item: str) -> Address:
         name, spec = match.group(1).strip(), match.group(2).strip()
         if name.startswith('"') and name.endswith('"') and len(name) > 1:
             name = re.sub(r"\\(.)", r"\1", name[1:-1])
+        elif set(name) & _SPECIALS:
+            bad = sorted(set(name) & _SPECIALS)[0]
+            raise ValueError(
+                f"{bad!r} in the name before the <; a name holding one is quoted: "
+                f'"Name" <name@domain>'
+            )
+        name = header_text(name, phrase=True)
+        if "@" in name:
+            raise ValueError(
+                "an @ in the name before the < (a name that reads as another address); give one "
+                "address per item"
+            )
     if spec.count("@") != 1:
         raise ValueError("no @" if "@" not in spec else "more than one @")
     local, domain = spec.split("@")
@@ -241,6 +261,46 @@ def _clean(text: str) -> str:
     'Team Bcc: x@y.org'
     """
     return " ".join("".join(ch if ch.isprintable() else " " for ch in str(text)).split())
+
+
+def _decoded(text: str, phrase: bool) -> str:
+    """``text`` as a mail reader gets it back from a header: RFC 2047 encoded words
+    (``=?utf-8?q?...?=``) decoded, as the standard library decodes them when a header is set, in an
+    unstructured header (``Subject``) or, with ``phrase``, as an address's display name."""
+    plain = str(policy.default.header_factory("Subject", text))
+    if not phrase or plain != text:
+        return plain  # (a name: its words decoded first, as plain text)
+    try:
+        parsed = policy.default.header_factory("To", str(Address(text, "x", "example.org")))
+        (address,) = parsed.addresses
+    except (ValueError, TypeError, IndexError, AttributeError):
+        # a name the parser does not read back (a CR or LF decoded): no encoded word left
+        return text.replace("=?", "= ?")
+    if address.addr_spec != "x@example.org":
+        return text.replace("=?", "= ?")
+    return address.display_name
+
+
+def header_text(text: str, phrase: bool = False) -> str:
+    """``text`` made safe for a header (a ``Subject``, or with ``phrase`` a display name): control
+    characters removed (:func:`_clean`) *after* decoding the RFC 2047 encoded words that the mail
+    library decodes when the header is set or read, repeated until decoding changes nothing, so no
+    CR or LF can come back as a new header (``Bcc:``).
+
+    Examples
+    --------
+    >>> header_text("=?utf-8?q?T=0D=0ABcc:_t@evil.example?=")
+    'T Bcc: t@evil.example'
+    >>> header_text("=?utf-8?q?Jos=C3=A9?=", phrase=True), header_text("Team 1")
+    ('José', 'Team 1')
+    """
+    text = _clean(text)
+    for _ in range(16):
+        clean = _clean(_decoded(text, phrase))
+        if clean == text:
+            return text
+        text = clean
+    return _clean(text.replace("=?", "= ?"))  # nested past any reason: no encoded word left
 
 
 @dataclass(frozen=True)
@@ -345,7 +405,7 @@ def read_recipients(path: str | Path) -> Recipients:
         try:
             addresses = tuple(parse_addresses(to))
         except ValueError as exc:
-            raise InputError(f"{where}: {exc}") from None
+            raise InputError(f"{where}, column 2: {exc}") from None
         _utf8_note(where, addresses)
         if team in seen:
             raise InputError(
@@ -472,6 +532,52 @@ def _body(analysis: Analysis, team: str, parts: list[tuple], fmt: model.Format) 
     return "\n".join(x[: len(x) - len(x.lstrip(" "))] + _clean(x) for x in lines) + "\n"
 
 
+#: The headers of an email, each at most once: anything else read back is an injected header.
+HEADERS = frozenset(
+    (
+        "from",
+        "reply-to",
+        "to",
+        "subject",
+        "x-unsent",
+        "mime-version",
+        "content-type",
+        "content-transfer-encoding",
+    )
+)
+
+
+def _check_headers(data: bytes, msg: EmailMessage, team: str) -> None:
+    """Parse the email ``data`` back as a mail client does and check that it holds only
+    :data:`HEADERS`, each once, no value with a control character, and the addresses and subject
+    of ``msg``: a guard behind :func:`header_text`, so no header can be injected.
+
+    Raises
+    ------
+    RuntimeError
+        The email does not read back as written (a bug: nothing is written).
+    """
+    from email.parser import Parser
+
+    # read as UTF-8, as a client supporting SMTPUTF8 reads it (an ASCII email is the same)
+    back = Parser(policy=policy.default).parsestr(data.decode("utf-8", "surrogateescape"))
+    names = [k.lower() for k in back.keys()]
+    wrong = [k for k in names if k not in HEADERS or names.count(k) > 1]
+    wrong += [k for k, v in back.items() if any(not ch.isprintable() for ch in str(v))]
+    for key in ("from", "reply-to", "to"):
+        if key in names:
+            given = [a.addr_spec for a in msg[key].addresses]
+            if [a.addr_spec for a in back[key].addresses] != given:
+                wrong.append(key)
+    if str(back["subject"]) != str(msg["subject"]):
+        wrong.append("subject")
+    if wrong:
+        raise RuntimeError(
+            f"the email to {team!r} does not read back as written (headers {sorted(set(wrong))}); "
+            f"a bug in compreport, please report it"
+        )
+
+
 def write_emails(
     analysis: Analysis, out: Path, recipients: Recipients, fmt: model.Format | None = None
 ) -> list[Path]:
@@ -535,7 +641,8 @@ def write_emails(
         with language(r.language or current()):
             # the workshop, else every competition the email covers
             event = title or ", ".join(comp.name for comp, _, _ in parts)
-            msg["Subject"] = _clean(tr("{event}: results of {team}", event=event, team=r.team))
+            subject = tr("{event}: results of {team}", event=event, team=r.team)
+            msg["Subject"] = header_text(subject)
             body = _body(analysis, r.team, [(c, runs) for c, runs, _ in parts], fmt)
         msg["X-Unsent"] = "1"  # mail clients open the file as a draft, ready to send
         msg.set_content(body)
@@ -548,8 +655,10 @@ def write_emails(
             )
         # a boundary from the content: the same report gives the same file
         msg.set_boundary(f"==compreport-{digest.hexdigest()[:32]}")
+        data = msg.as_bytes()
+        _check_headers(data, msg, r.team)
         path = out / "emails" / files[r.team]
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_bytes(path, msg.as_bytes())
+        write_bytes(path, data)
         written.append(path)
     return written
