@@ -248,8 +248,9 @@ def load(
         The score column of the run files (ranking metrics); ``[data] score_col``.
     unjudged : bool, optional
         Candidates that runs list and the gold does not (TREC's unjudged documents) become
-        items that are not relevant, in the query the runs give them; without it (default)
-        they are an error. Needs ``cluster_col``; ``[data] unjudged``.
+        items that are not relevant, in the query the runs give them (a query the gold names;
+        the candidates of any other query are left out for every run, as trec_eval does); without
+        it (default) they are an error. Needs ``cluster_col``; ``[data] unjudged``.
     name : str, optional
         The competition's name (titles, captions; its id and folder are made from it) when
         ``path`` is one table or gold file (default: the file's stem, or its folder's name when

@@ -107,7 +107,8 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
         default=None,
         help="candidates that runs list and the gold "
         "does not (unjudged documents) become items that are not relevant, in their query (needs "
-        "--query-col; ranking metrics)",
+        "--query-col; ranking metrics); a query the gold does not name is left out for every "
+        "run, as trec_eval does",
     )
     g.add_argument(
         "--ties",

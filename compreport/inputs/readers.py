@@ -41,7 +41,7 @@ from compreport.inputs.delimited import (
 )
 from compreport.inputs.fastwide import read_wide_fast
 from compreport.inputs.parsed import Parsed, ReadOptions
-from compreport.inputs.querykeys import by_query, gold_keys, run_keyed, unjudged
+from compreport.inputs.querykeys import by_query, gold_keys, judged_only, run_keyed, unjudged
 from compreport.inputs.records import (
     as_number,
     headers,
@@ -58,6 +58,9 @@ from compreport.inputs.runfiles import (
     stem_teams,
 )
 from compreport.language.caller import option
+
+#: Runs the missing-predictions warning names before "and N more runs".
+SHOWN_RUNS = 5
 
 #: Names of a label column that a one-field file's header is not noted for (any other header of such
 #: a file could be a label that occurs once, and is noted).
@@ -370,17 +373,20 @@ def read_runs(
         runs_read.append(
             (r, *(run_keyed(raw_run, header, o, gold, run) if keyed_join else (run, None)))
         )
-    extra, extra_ids, extra_queries = (
-        ([], [], [])
-        if not (keyed_join and o.unjudged)
-        else unjudged([(run, rq) for _, run, rq in runs_read], set(ids))
-    )
+    extra, extra_ids, extra_queries = [], [], []
+    if keyed_join and o.unjudged:  # trec_eval: only the queries the qrels name
+        runs_read, left = judged_only(runs_read, set(queries))
+        if left:
+            note(f"{gold.path}: {left}")
+        extra, extra_ids, extra_queries = unjudged(
+            [(run, rq) for _, run, rq in runs_read], set(ids)
+        )
     keys = ids + extra
     position = {ident: i for i, ident in enumerate(keys)}
     systems, preds, sources, missing = [], [], [], {}
     for r, run, _ in runs_read:
         values, line_of, absent = _join(
-            gold, run, keys, position, len(keys), nf, o.missing, o.extra_lines
+            gold, run, keys, position, len(keys), nf, o.missing, o.extra_lines, judged=len(ids)
         )
         systems.append(r.name)
         preds.append(values)
@@ -420,9 +426,13 @@ def _join(
     nf: int,
     policy: str,
     extra_lines: str = "error",
+    judged: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """A run's values in gold item order: (n, nf) str (``""`` where there is no prediction), the
     line of each item (0 where absent), and the number of items without a prediction.
+
+    Items from ``judged`` on (the unjudged candidates other runs list, ``--unjudged``) are not
+    missing where this run does not list them: it has not retrieved them, as in trec_eval.
 
     A run without ids that has more lines than the gold has items is read on its first ``n`` under
     ``extra_lines="drop"``, with a warning naming it and the count.
@@ -478,6 +488,7 @@ def _join(
             line_of[i] = run.lines[k]
             rows.append(i)
     absent = line_of == 0 if run.ids is not None else np.zeros(n, dtype=bool)
+    absent[n if judged is None else judged :] = False  # an unjudged candidate not retrieved
     if absent.any() and policy == "error":
         raise InputError(
             f"{run.path}: {int(absent.sum())} gold id(s) have no prediction, first: id "
@@ -621,7 +632,9 @@ def build(
             )
     short = {s: k for s, k in comp.missing.items() if k}
     if short:
-        listed = ", ".join(f"{s!r}: {k}" for s, k in short.items())
+        listed = ", ".join(f"{excerpt(s)}: {k}" for s, k in list(short.items())[:SHOWN_RUNS])
+        if len(short) > SHOWN_RUNS:  # a line, not one name per run of a large task
+            listed += f" and {len(short) - SHOWN_RUNS} more runs"
         comp.warnings.append(
             f"competition {comp.id!r}: {sum(short.values())} missing prediction(s) (blank, absent "
             f"or unreadable) scored as wrong answers ({option('missing', 'wrong')}): {listed}"
