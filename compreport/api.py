@@ -164,6 +164,7 @@ def load(
     id_col=None,
     label_col=None,
     comments: bool | None = None,
+    header: bool | None = None,
     zip_member: str | None = None,
     phase: int | None = None,
     submissions: str | None = None,
@@ -213,6 +214,9 @@ def load(
         and ``[data] label_col``.
     comments : bool, optional
         Skip lines starting with ``#`` (default True); ``[data] comments``.
+    header : bool, optional
+        True: the first line of the gold and of every text run is a header; False: an item;
+        None (default): decided per file (docs/inputs.md, "Headers"). ``[data] header``.
     zip_member : str, optional
         The prediction file inside every ``.zip`` run; ``[data] zip_member``.
     phase : int, optional
@@ -312,8 +316,9 @@ def load(
     ):
         if value is not None and not isinstance(value, str):
             raise InputError(f"`{what}` must be a string; got {value!r}")
-    if comments is not None and not isinstance(comments, bool):
-        raise InputError(f"`comments` must be True or False; got {comments!r}")
+    for flag, what in ((comments, "comments"), (header, "header")):
+        if flag is not None and not isinstance(flag, bool):
+            raise InputError(f"`{what}` must be True or False; got {flag!r}")
     if isinstance(exclude, (str, os.PathLike)):
         exclude = [exclude]
     try:
@@ -335,6 +340,7 @@ def load(
         id_col=id_col,
         label_col=label_col,
         comments=comments,
+        header=header,
         zip_member=zip_member,
         phase=phase,
         submissions=submissions,

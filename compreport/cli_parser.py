@@ -121,6 +121,23 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="read lines starting with '#' as data (default: they are comments)",
     )
+    heads = g.add_mutually_exclusive_group()
+    heads.add_argument(
+        "--header",
+        dest="header",
+        action="store_const",
+        const=True,
+        default=None,
+        help="the first line of the gold and of every text run is a header (default: decided "
+        "per file, see docs/inputs.md, Headers)",
+    )
+    heads.add_argument(
+        "--no-header",
+        dest="header",
+        action="store_const",
+        const=False,
+        help="the first line of the gold and of every text run is an item",
+    )
     g.add_argument("--zip-member", metavar="NAME", help="the prediction file inside every .zip run")
     g.add_argument(
         "--phase",

@@ -37,6 +37,10 @@ class ReadOptions:
         One of :data:`~compreport.inputs.delimited.SEPARATORS`.
     comments : bool
         Skip lines whose first character is ``#``.
+    header : bool or None
+        True: the first row of the gold and of every text run is a header (``--header``); False:
+        an item (``--no-header``); None: decided per file by
+        :func:`~compreport.inputs.records.headers`.
     id_col, label_col : int, str, list or None
         The id column and the label column(s) of the gold (and of the runs unless ``runs_id_col``
         / ``runs_label_col``): 1-based positions or header names (JSON: keys); None: found as
@@ -75,6 +79,7 @@ class ReadOptions:
 
     sep: str = "auto"
     comments: bool = True
+    header: bool | None = None
     id_col: int | str | None = None
     label_col: list | None = None
     runs_id_col: int | str | None = None
@@ -150,6 +155,8 @@ class ReadOptions:
             )
         if not isinstance(self.comments, bool):
             raise InputError(f"`comments` must be True or False; got {self.comments!r}")
+        if self.header is not None and not isinstance(self.header, bool):
+            raise InputError(f"`header` must be True, False or None; got {self.header!r}")
         for attr in ("id_col", "runs_id_col", "cluster_col"):
             setattr(
                 self,

@@ -44,6 +44,7 @@ from compreport.inputs.parsed import Parsed, ReadOptions
 from compreport.inputs.querykeys import by_query, gold_keys, judged_only, run_keyed, unjudged
 from compreport.inputs.records import (
     as_number,
+    guessed_headers,
     headers,
     layout,
     names_a_column,
@@ -335,21 +336,20 @@ def read_runs(
     given = [{c for c in [o.id_col, o.cluster_col, *(o.label_col or [])] if isinstance(c, str)}]
     run_id, run_labels = (getattr(o, a) for a in o.column_options("run"))
     given += [{c for c in [run_id, *(run_labels or [])] if isinstance(c, str)}] * len(runs_found)
-    is_header = headers(raw, given)
+    is_header = headers(raw, given, o.header)
+    # first lines read as headers by the guess alone, but those holding a usual column name
+    guessed = [
+        k
+        for k in ([] if o.header is not None else guessed_headers(raw, given, is_header))
+        if not names_a_column([h.lower() for h in raw[k].rows[raw[k].start]], COLUMN_WORDS)
+    ]
     # the cluster column first: a name the gold lacks is named as such, not as a label column to
     # give
     column = None if o.cluster_col is None else gold_cluster_labels(raw[0], is_header[0], o)
-    gold = layout(raw[0], "gold", is_header[0], o, fields)
-    if (
-        gold.ids is None
-        and gold.header
-        and not names_a_column(gold.header, given[0])
-        and not names_a_column([h.lower() for h in gold.header], COLUMN_WORDS)
-    ):
-        note(
-            f"{gold.path}, line {raw[0].lines[raw[0].start]}: {shown_row(gold.header)} is read as "
-            f"a header, not as an item: no other line of the gold or the runs holds that value"
-        )
+    gold = layout(raw[0], "gold", is_header[0], o, fields, guessed=0 in guessed)
+    said = _guessed_note(raw, guessed, len(gold.values))
+    if said:
+        note(said)
     n = len(gold.values)
     for k, vals in enumerate(gold.values):
         for f, v in enumerate(vals):
@@ -414,6 +414,33 @@ def read_runs(
         missing=missing,
         teams={r.name: r.team for r in runs_found},
         marked_baselines=[r.name for r in runs_found if r.baseline],
+    )
+
+
+def _guessed_note(raw: list, guessed: list[int], n: int) -> str | None:
+    """One note for the first lines of ``raw`` read as headers by the guess alone (``guessed``:
+    :func:`~compreport.inputs.records.guessed_headers` but those holding a usual column name,
+    :data:`COLUMN_WORDS`): each is an item fewer than the file has lines, so it is never silent
+    (``n``: the gold's items, counted when its first line is one of them). None: nothing to
+    say."""
+    shown = guessed
+    if not shown:
+        return None
+    first = raw[shown[0]]
+    others = len(shown) - 1
+    also = (
+        f"; so is the first line of {others} other file(s)"
+        + (f" ({raw[shown[1]].path}{', ...' if others > 1 else ''})")
+        if others
+        else ""
+    )
+    return (
+        f"{first.path}, line {first.lines[first.start]}: {shown_row(first.rows[first.start])} is "
+        f"read as a header, not as an item: no field is a number or a value found in another "
+        f"line or file{also}"
+        + (f" (the gold is read as {n} items, not {n + 1})" if shown[0] == 0 else "")
+        + f"; pass {option('no_header')} if the first lines are items, "
+        f"{option('header')} if they are headers"
     )
 
 

@@ -158,15 +158,25 @@ def as_number(text: str) -> float | None:
     return float(text) if _is_number(text) else None
 
 
-def headers(files: list[RawText | Parsed], names: list[set[str]]) -> list[bool]:
+def headers(
+    files: list[RawText | Parsed], names: list[set[str]], given: bool | None = None
+) -> list[bool]:
     """Whether the first row of each text file is a header (False for :class:`Parsed` files);
     ``files[0]`` is the gold, decided first.
 
-    A first row is a header when it holds one of ``names[i]`` (column names given for that file)
-    or ``id`` (in any case); otherwise when none of its fields is a number or a known value: a value
-    found below the first row of any file, an id or value of a JSON file, and, for the runs, any
-    value of the gold's data (so a run's first row holding a gold id is an item).
+    ``given`` (``--header`` / ``--no-header``) decides for every text file. Otherwise a first row
+    is a header when it holds one of ``names[i]`` (column names given for that file) or ``id`` (in
+    any case); else when none of its fields is a number or a known value: a value found below the
+    first row of any file, an id or value of a JSON file, and, for the runs, any value of the
+    gold's data (so a run's first row holding a gold id is an item). A header decided by that last
+    rule is a guess, which the caller notes (:func:`guessed_headers`).
+
+    >>> raw = RawText("g.tsv", "g.tsv", [["abbé", "a bbé"], ["chat", "chat"]], [1, 2], "tab")
+    >>> headers([raw], [set()]), headers([raw], [set()], given=False)
+    ([True], [False])
     """
+    if given is not None:
+        return [isinstance(f, RawText) and given for f in files]
     firsts = [set(f.rows[f.start]) if isinstance(f, RawText) else set() for f in files]
     targets = set().union(*firsts)
     found: set[str] = set()
@@ -190,6 +200,19 @@ def headers(files: list[RawText | Parsed], names: list[set[str]]) -> list[bool]:
     if not out[0]:
         found |= firsts[0]  # the gold's first row is an item: its id and label are known values
     return out + [decide(k) for k in range(1, len(files))]
+
+
+def guessed_headers(
+    files: list[RawText | Parsed], names: list[set[str]], is_header: list[bool]
+) -> list[int]:
+    """The files (indices) whose first row :func:`headers` took for a header by the guess alone:
+    it names no column given for that file, nor ``id``, and ``--header`` was not given (the
+    caller asks only then)."""
+    return [
+        k
+        for k, f in enumerate(files)
+        if is_header[k] and isinstance(f, RawText) and not names_a_column(f.rows[f.start], names[k])
+    ]
 
 
 def names_a_column(row, names: set[str]) -> bool:
@@ -296,8 +319,11 @@ def layout(
     opts: ReadOptions,
     fields: list[str] | None,
     gold: Parsed | None = None,
+    guessed: bool = False,
 ) -> Parsed:
     """The ids and values of a text file (a :class:`Parsed` file is returned as it is).
+    ``guessed``: the header is :func:`headers`' guess (an error about it then offers
+    ``--no-header``, not a data value as a column name).
 
     Columns: ``id_col``/``label_col`` when given (a name needs a header; a headerless run takes the
     gold's positions for it). Otherwise the id is the column called ``id`` (a run: also the gold's
@@ -377,6 +403,13 @@ def layout(
             idx = lowered.index("id")
         elif head and like_gold and gold.header and gold.header[gold.id_index] in head:
             idx = head.index(gold.header[gold.id_index])
+        elif head and role == "gold" and guessed:
+            raise InputError(
+                f"{raw.path}, line {head_line}: the first line ({shown_row(head)}) is read as a "
+                f"header (no field is a number or a value found elsewhere) and has no column "
+                f"called 'id'; pass {option('no_header')} if it is an item, or "
+                f"{option('id_col', 1)} (the id column's position) if it is a header"
+            )
         elif head and role == "gold":
             first = head[0] if excerpt(head[0]) == repr(head[0]) else 1  # short: its name
             raise InputError(

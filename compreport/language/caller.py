@@ -41,6 +41,8 @@ OPTIONS = {
     "score_col": ("--score-col", "score_col", "{!r}"),
     "unjudged": ("--unjudged", "unjudged", "{}"),
     "no_comments": ("--no-comments", "comments", "False"),
+    "header": ("--header", "header", "True"),
+    "no_header": ("--no-header", "header", "False"),
     "zip_member": ("--zip-member", "zip_member", "{!r}"),
     "names": ("--names", "names", "{!r}"),
     "exclude": ("--exclude", "exclude", "[{!r}]"),
