@@ -51,7 +51,8 @@ def cmd(tmp_path, monkeypatch, capsys):
             if status == 0
             else None
         )
-        return status, [x for x in err if not x.startswith("warning:")], comp
+        shown = [x for x in err if not x.startswith("warning:") and "undecided" not in x]
+        return status, shown, comp
 
     return call
 
@@ -164,3 +165,99 @@ def test_header_in_the_spec_and_the_api(tmp_path, cmd):
     assert comp.competitions[0].n == 4
     with pytest.raises(InputError, match=r"`header` must be True or False; got 'no'"):
         cr.load(tmp_path / "gold.tsv", runs=tmp_path / "runs", metrics=["accuracy"], header="no")
+
+
+# ------------------------------------------------------------------------------ missing values
+
+
+def _json_lines(pairs) -> str:
+    return "".join(json.dumps({"id": i, "label": v}, ensure_ascii=False) + "\n" for i, v in pairs)
+
+
+def test_nan_inside_a_json_string_is_a_label(tmp_path, cmd):
+    """A Czech output holding the word "nan": in JSON a string is the label as written."""
+    gold = [("1", "nan"), ("2", "ano"), ("3", "null"), ("4", "NaN")]
+    write(tmp_path, "gold.jsonl", _json_lines(gold))
+    write(tmp_path, "runs/A.jsonl", _json_lines(gold))
+    write(
+        tmp_path,
+        "runs/B.jsonl",
+        _json_lines([("1", "nan"), ("2", "nan"), ("3", "x"), ("4", "NaN")]),
+    )
+    status, err, comp = cmd("gold.jsonl", "--runs", "runs", "--metric", "accuracy")
+    assert status == 0 and err == [], err
+    assert comp["n"] == 4 and scores(comp) == pytest.approx({"A": 1.0, "B": 0.5})
+
+
+def test_json_null_is_missing_and_the_error_says_so(tmp_path, cmd):
+    """Twin: a JSON null (or NaN) is what is missing in JSON; the error says which."""
+    write(tmp_path, "gold.jsonl", _json_lines([("1", "a"), ("2", "b"), ("3", "a")]))
+    write(tmp_path, "runs/A.jsonl", _json_lines([("1", "a"), ("2", None), ("3", "a")]))
+    write(
+        tmp_path,
+        "runs/B.json",
+        '[{"id": "1", "label": "a"}, {"id": "2", "label": NaN}, {"id": "3", "label": "b"}]',
+    )
+    status, err, _ = cmd("gold.jsonl", "--runs", "runs", "--metric", "accuracy")
+    assert status == 2 and err == [
+        "error: runs/A.jsonl, line 2, key 'label': blank or NaN value (JSON null or absent); pass "
+        "--missing wrong to score it as a wrong answer"
+    ], err
+    (tmp_path / "runs/A.jsonl").unlink()
+    status, err, _ = cmd("gold.jsonl", "--runs", "runs", "--metric", "accuracy")
+    assert (
+        status == 2
+        and "runs/B.json, entry 2, key 'label': blank or NaN value ('NaN', read as missing)"
+        in err[0]
+    ), err
+
+
+def test_a_text_cell_read_as_missing_is_shown(tmp_path, cmd):
+    """In a text file `nan`, `null` (any case) and a blank are missing, and the error shows the
+    text; the gold's too."""
+    write(tmp_path, "gold.tsv", "1\ta\n2\tb\n3\ta\n")
+    write(tmp_path, "runs/A.tsv", "1\ta\n2\tNULL\n3\ta\n")
+    status, err, _ = cmd("gold.tsv", "--runs", "runs", "--metric", "accuracy")
+    assert status == 2 and err == [
+        "error: runs/A.tsv, line 2, column 2: blank or NaN value ('NULL', read as missing); pass "
+        "--missing wrong to score it as a wrong answer"
+    ], err
+    write(tmp_path, "gold.tsv", "1\ta\n2\tNaN\n3\ta\n")
+    status, err, _ = cmd("gold.tsv", "--runs", "runs", "--metric", "accuracy")
+    assert status == 2 and err[0].startswith(
+        "error: gold.tsv, line 2, column 2: blank or NaN value ('NaN', read as missing; a gold "
+        "label is needed"
+    ), err
+    # twin: --missing wrong scores the run's NULL as a wrong answer
+    write(tmp_path, "gold.tsv", "1\ta\n2\tb\n3\ta\n")
+    status, _, comp = cmd(
+        "gold.tsv", "--runs", "runs", "--metric", "accuracy", "--missing", "wrong"
+    )
+    assert status == 0 and scores(comp) == pytest.approx({"A": 2 / 3})
+
+
+def test_a_wide_tables_missing_cell_is_shown(tmp_path, cmd):
+    write(tmp_path, "table.tsv", "id\ty\tA\tB\n1\ta\ta\tnull\n2\tb\tb\tb\n3\ta\ta\ta\n")
+    status, err, _ = cmd("table.tsv", "--metric", "accuracy")
+    assert (
+        status == 2
+        and "line 2, column 'B': blank or NaN value ('null', read as missing)" in (err[0])
+    ), err
+
+
+# ---------------------------------------------------------------------------------- whitespace
+
+
+def test_json_labels_keep_their_spaces_text_cells_are_stripped(tmp_path, cmd):
+    """A JSON string is the label as written (spaces too), as the official scorers compare
+    strings; a text file's cells are stripped of surrounding blanks (docs/inputs.md)."""
+    write(tmp_path, "gold.jsonl", _json_lines([("1", "a b"), ("2", "c"), ("3", "d")]))
+    write(tmp_path, "runs/A.jsonl", _json_lines([("1", "a b "), ("2", "c"), ("3", " d")]))
+    status, err, comp = cmd("gold.jsonl", "--runs", "runs", "--metric", "accuracy")
+    assert status == 0 and scores(comp) == pytest.approx({"A": 1 / 3}), err
+    # twin: the same values in TSV files, whose cells are stripped
+    write(tmp_path, "gold.tsv", "1\ta b\n2\tc\n3\td\n")
+    shutil.rmtree(tmp_path / "runs")
+    write(tmp_path, "runs/A.tsv", "1\ta b \n2\tc\n3\t d\n")
+    status, err, comp = cmd("gold.tsv", "--runs", "runs", "--metric", "accuracy", "--sep", "tab")
+    assert status == 0 and scores(comp) == pytest.approx({"A": 1.0}), err

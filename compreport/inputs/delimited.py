@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from compreport.errors import InputError, os_reason
+from compreport.errors import InputError, excerpt, os_reason
 from compreport.language.caller import option
 
 #: Cell values read as "no prediction".
@@ -431,4 +431,8 @@ def check_missing(
     if bad.any():
         i, f = np.argwhere(bad)[0]
         more = f"; pass {option('missing', 'wrong')} to score it as a wrong answer" if hint else ""
-        raise InputError(f"{path}, line {int(lines[i])}, {columns[f]}: blank or NaN value{more}")
+        text = str(values[i, f])
+        said = "blank" if not text.strip() else f"{excerpt(text)}, read as missing"
+        raise InputError(
+            f"{path}, line {int(lines[i])}, {columns[f]}: blank or NaN value ({said}){more}"
+        )

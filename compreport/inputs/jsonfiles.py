@@ -7,9 +7,8 @@ import json
 import math
 
 from compreport.errors import InputError, suggest
-from compreport.inputs.delimited import MISSING
 from compreport.inputs.limits import parser_limits
-from compreport.inputs.parsed import Parsed
+from compreport.inputs.parsed import JSON_NULL, Parsed
 from compreport.language.caller import option
 
 
@@ -27,12 +26,15 @@ def _pairs(pairs):
 
 
 def _json_text(value, where: str, what: str) -> str | None:
-    """A JSON scalar as the text a delimited file would hold; None for null, NaN and the strings
-    a delimited file reads as missing (blank, ``nan``, ``null``). ``where`` and ``what`` name the
-    value in the error for an object or an array.
+    """A JSON scalar as the text a delimited file would hold; None for null, NaN and a blank
+    string. A string is the label as written: ``"nan"``, ``"null"`` and ``" a "`` are labels (a
+    JSON string is delimited, so neither its words nor its spaces are read away). ``where`` and
+    ``what`` name the value in the error for an object or an array.
 
-    >>> _json_text(2.0, "gold.json, line 1", "the label"), _json_text(" NaN ", "", "")
-    ('2', None)
+    >>> _json_text(2.0, "gold.json, line 1", "the label"), _json_text(" nan ", "", "")
+    ('2', ' nan ')
+    >>> _json_text(None, "", ""), _json_text(float("nan"), "", ""), _json_text("  ", "", "")
+    (None, None, None)
     """
     if value is None:
         return None
@@ -45,8 +47,7 @@ def _json_text(value, where: str, what: str) -> str | None:
             return None
         return str(int(value)) if value.is_integer() else repr(value)
     if isinstance(value, str):
-        text = value.strip()
-        return None if text.lower() in MISSING else text
+        return value if value.strip() else None
     kind = {"dict": "object", "list": "array"}.get(type(value).__name__, type(value).__name__)
     raise InputError(f"{where}: {what} is a JSON {kind}, expected a label or a number")
 
@@ -136,7 +137,10 @@ def read_json(
         if nf != 1:
             raise InputError(f"{shown}: a list of labels holds one field; {nf} are expected")
         values = [[_json_text(obj, f"{shown}, {unit} {pos}", "the value")] for pos, obj in entries]
-        return Parsed(shown, file, None, values, lines, ["value"], unit)
+        raw = [[obj] for _, obj in entries]
+        return Parsed(
+            shown, file, None, values, lines, ["value"], unit, missing_text=_missing_text(raw)
+        )
     if not all(objects):
         pos, obj = next(e for e, o in zip(entries, objects, strict=True) if not o)
         raise InputError(
@@ -174,4 +178,21 @@ def read_json(
             )
         ids.append(str(ident).strip())
         values.append([_json_text(obj.get(k), where, f"the value of {k!r}") for k in label_keys])
-    return Parsed(shown, file, ids, values, lines, columns, unit)
+    raw = [[obj.get(k) for k in label_keys] for _, obj in entries]
+    return Parsed(shown, file, ids, values, lines, columns, unit, missing_text=_missing_text(raw))
+
+
+def _missing_text(raw: list[list]) -> dict[tuple[int, int], str]:
+    """What :attr:`Parsed.missing_text` holds for JSON values read as missing: a blank string as
+    ``""``, NaN as ``NaN``, null and an absent key as
+    :data:`~compreport.inputs.parsed.JSON_NULL`."""
+    out = {}
+    for k, row in enumerate(raw):
+        for f, v in enumerate(row):
+            if v is None:
+                out[k, f] = JSON_NULL
+            elif isinstance(v, str) and not v.strip():
+                out[k, f] = ""
+            elif isinstance(v, float) and math.isnan(v):
+                out[k, f] = "NaN"
+    return out

@@ -15,6 +15,8 @@ from compreport.errors import InputError, excerpt, suggest
 from compreport.inputs.delimited import SEPARATORS
 from compreport.language.caller import OPTIONS, current, option
 
+#: :attr:`Parsed.missing_text` of a JSON null or an absent key.
+JSON_NULL = "\x00null"
 #: ``--missing`` values.
 MISSING_POLICIES = ("error", "wrong")
 #: ``--submissions`` values (a Codabench bulk download): every submission, or each owner's last.
@@ -264,6 +266,9 @@ class Parsed:
         0-based columns of the values (text files).
     width : int
         Columns of a complete row (text files).
+    missing_text : dict
+        ``(k, f)`` -> the text of a value read as missing (``NULL``, ``nan``; ``""`` blank), for
+        messages (:meth:`why_missing`).
     """
 
     path: str
@@ -277,6 +282,25 @@ class Parsed:
     id_index: int | None = None
     label_index: list[int] = field(default_factory=list)
     width: int = 0
+    missing_text: dict[tuple[int, int], str] = field(default_factory=dict)
+
+    def why_missing(self, k: int, f: int) -> str:
+        """Why field ``f`` of item ``k`` has no value, for a message: ``blank``, ``'NULL', read
+        as missing``, ``JSON null or absent``, ``absent``.
+
+        >>> p = Parsed("r.tsv", "r.tsv", ["1"], [[None]], [1], ["column 2"])
+        >>> p.missing_text[0, 0] = "NULL"
+        >>> p.why_missing(0, 0)
+        "'NULL', read as missing"
+        """
+        text = self.missing_text.get((k, f))
+        if text is None:
+            return "absent"
+        if text == JSON_NULL:
+            return "JSON null or absent"
+        if not text.strip():
+            return "blank"
+        return f"{excerpt(text)}, read as missing"
 
     def where(self, k: int, f: int | None = None) -> str:
         """``path, line L[, column]`` of item ``k`` (and field ``f``)."""

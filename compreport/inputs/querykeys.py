@@ -154,11 +154,13 @@ def judged_only(runs: list[tuple], judged: set[str]) -> tuple[list[tuple], str |
                 if q not in judged:
                     left[q] = left.get(q, 0) + 1
             per_run.append(f"{run.path}: {len(pairs) - len(keep)}")
+            new = {k: i for i, k in enumerate(keep)}
             run = dataclasses.replace(
                 run,
                 ids=[run.ids[k] for k in keep],
                 values=[run.values[k] for k in keep],
                 lines=[run.lines[k] for k in keep],
+                missing_text={(new[k], f): t for (k, f), t in run.missing_text.items() if k in new},
             )
             pairs = [pairs[k] for k in keep]
         kept.append((found, run, pairs))

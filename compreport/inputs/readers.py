@@ -355,8 +355,8 @@ def read_runs(
         for f, v in enumerate(vals):
             if v is None:
                 raise InputError(
-                    f"{gold.where(k, f)}: blank or NaN value (a gold label is needed for every "
-                    f"item)"
+                    f"{gold.where(k, f)}: blank or NaN value ({gold.why_missing(k, f)}; a gold "
+                    f"label is needed for every item)"
                 )
     queries = None if column is None else column[0]
     keyed_join = queries is not None and by_query(gold, o)  # TREC: ids repeat across queries
@@ -529,7 +529,8 @@ def _join(
                 values[i, f] = v
             elif policy == "error":
                 raise InputError(
-                    f"{run.where(k, f)}: blank or NaN value; pass {option('missing', 'wrong')} to "
+                    f"{run.where(k, f)}: blank or NaN value ({run.why_missing(k, f)}); pass "
+                    f"{option('missing', 'wrong')} to "
                     f"score it as a wrong answer"
                 )
             else:

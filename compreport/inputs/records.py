@@ -370,6 +370,9 @@ def layout(
         values = [
             [None if c.lower() in MISSING else c for c in r] if r else [None] * nf for r in body
         ]
+        missing_text = {
+            (k, f): c for k, r in enumerate(body) for f, c in enumerate(r) if c.lower() in MISSING
+        } | {(k, f): "" for k, r in enumerate(body) if not r for f in range(nf)}
         names = [f"column {h!r}" for h in head] if head else [f"column {j + 1}" for j in range(nf)]
         return Parsed(
             raw.path,
@@ -381,6 +384,7 @@ def layout(
             header=head,
             label_index=list(range(nf)),
             width=nf,
+            missing_text=missing_text,
         )
     like_gold = role == "run" and gold is not None and gold.ids is not None
     # a complete row: the header's width, or the most common one (a short row misses a value, a long
@@ -472,7 +476,7 @@ def layout(
             f"check {opts.named(id_attr)} and {opts.named(label_attr)}"
         )
     width = width0
-    ids, values, item_lines = [], [], []
+    ids, values, item_lines, missing_text = [], [], [], {}
     for row, line in zip(body, lines, strict=True):
         if not row:
             continue
@@ -500,6 +504,11 @@ def layout(
         values.append(
             [None if j >= len(row) or row[j].lower() in MISSING else row[j] for j in cols]
         )
+        missing_text |= {
+            (len(ids) - 1, f): row[j]
+            for f, j in enumerate(cols)
+            if j < len(row) and row[j].lower() in MISSING
+        }
         item_lines.append(line)
     names = [f"column {head[j]!r}" for j in cols] if head else [f"column {j + 1}" for j in cols]
     return Parsed(
@@ -513,4 +522,5 @@ def layout(
         id_index=idx,
         label_index=cols,
         width=width,
+        missing_text=missing_text,
     )
