@@ -261,3 +261,55 @@ def test_json_labels_keep_their_spaces_text_cells_are_stripped(tmp_path, cmd):
     write(tmp_path, "runs/A.tsv", "1\ta b \n2\tc\n3\t d\n")
     status, err, comp = cmd("gold.tsv", "--runs", "runs", "--metric", "accuracy", "--sep", "tab")
     assert status == 0 and scores(comp) == pytest.approx({"A": 1.0}), err
+
+
+# ------------------------------------------------------------ JSON objects aligned by position
+
+
+def _dstc(tmp: Path, runs: dict[str, list[bool]]) -> None:
+    """DSTC9 Track 1's layout: labels.json, a list of objects without ids (``target``, and
+    ``response`` where true), runs the same, aligned by position."""
+    gold = [True, False, True, True]
+    write(
+        tmp,
+        "labels.json",
+        json.dumps([{"target": t} | ({"response": "r"} if t else {}) for t in gold]),
+    )
+    for name, targets in runs.items():
+        write(tmp, f"runs/{name}.json", json.dumps([{"target": t} for t in targets]))
+
+
+def test_json_objects_without_ids_are_aligned_by_position(tmp_path, cmd):
+    _dstc(tmp_path, {"A": [True, False, True, False], "B": [True, True, True, True]})
+    status, err, comp = cmd(
+        "labels.json", "--runs", "runs", "--label-col", "target", "--metric", "accuracy"
+    )
+    assert status == 0 and err == [], err
+    assert comp["n"] == 4 and scores(comp) == pytest.approx({"A": 3 / 4, "B": 3 / 4})
+
+
+def test_json_objects_without_ids_of_another_count_are_an_error(tmp_path, cmd):
+    """Twin: aligned by position, a run must have as many entries as the gold."""
+    _dstc(tmp_path, {"A": [True, False, True, False], "B": [True, True, True]})
+    status, err, _ = cmd(
+        "labels.json", "--runs", "runs", "--label-col", "target", "--metric", "accuracy"
+    )
+    assert status == 2 and len(err) == 1, err
+    assert "runs/B.json: 3 predictions" in err[0] and "has 4 items" in err[0], err
+
+
+def test_a_named_id_key_no_entry_has_is_still_an_error(tmp_path, cmd):
+    """Twin: an id key the options name is never dropped for positions."""
+    _dstc(tmp_path, {"A": [True, False, True, False]})
+    status, err, _ = cmd(
+        "labels.json",
+        "--runs",
+        "runs",
+        "--id-col",
+        "dialog",
+        "--label-col",
+        "target",
+        "--metric",
+        "accuracy",
+    )
+    assert status == 2 and "labels.json: no entry has the key 'dialog'" in err[0], err

@@ -66,7 +66,9 @@ def read_json(
     mapping id to label, or a list of labels) as :class:`Parsed`.
 
     Keys: ``id`` and ``label`` (several fields: the field names) unless ``id_col``/``label_col``
-    name them.
+    name them. Objects of which none has the id key, when no id key is named (``id_col`` None),
+    have no ids: they are aligned with the gold by position, as the DSTC and CodaLab scorers read
+    a list of objects (``ids`` None, as a list of labels).
     """
     nf = len(fields) if fields else 1
     for spec, what in ((id_col, "id_col"), *((c, "label_col") for c in (label_col or []))):
@@ -154,13 +156,26 @@ def read_json(
         if nf == 1 and label_keys[0] not in keys and "label" in keys:
             label_keys = ["label"]
             columns = ["key 'label'"]
+    by_position = id_col is None and id_key not in keys  # DSTC, CodaLab: aligned by position
     for key, what in ((id_key, "id_col"), *((k, "label_col") for k in label_keys)):
-        if key not in keys:
+        if key not in keys and not (by_position and key == id_key):
             others = [k for k in keys if k != id_key and k not in label_keys]
             raise InputError(
                 f"{shown}: no entry has the key {key!r} (keys: {', '.join(map(repr, keys))}); pass "
                 f"{option(what, others[0] if len(others) == 1 else 'KEY')}{suggest(key, keys)}"
             )
+    if by_position:
+        values = [
+            [
+                _json_text(obj.get(k), f"{shown}, {unit} {pos}", f"the value of {k!r}")
+                for k in label_keys
+            ]
+            for pos, obj in entries
+        ]
+        raw = [[obj.get(k) for k in label_keys] for _, obj in entries]
+        return Parsed(
+            shown, file, None, values, lines, columns, unit, missing_text=_missing_text(raw)
+        )
     ids, values = [], []
     for pos, obj in entries:
         where = f"{shown}, {unit} {pos}"
