@@ -165,6 +165,7 @@ def load(
     label_col=None,
     comments: bool | None = None,
     header: bool | None = None,
+    keep_spaces: bool | None = None,
     zip_member: str | None = None,
     phase: int | None = None,
     submissions: str | None = None,
@@ -217,6 +218,9 @@ def load(
     header : bool, optional
         True: the first line of the gold and of every text run is a header; False: an item;
         None (default): decided per file (docs/inputs.md, "Headers"). ``[data] header``.
+    keep_spaces : bool, optional
+        Labels of tab- and comma-separated gold and run files keep their surrounding spaces
+        (default False: every cell is stripped; ids always are). ``[data] keep_spaces``.
     zip_member : str, optional
         The prediction file inside every ``.zip`` run; ``[data] zip_member``.
     phase : int, optional
@@ -316,7 +320,7 @@ def load(
     ):
         if value is not None and not isinstance(value, str):
             raise InputError(f"`{what}` must be a string; got {value!r}")
-    for flag, what in ((comments, "comments"), (header, "header")):
+    for flag, what in ((comments, "comments"), (header, "header"), (keep_spaces, "keep_spaces")):
         if flag is not None and not isinstance(flag, bool):
             raise InputError(f"`{what}` must be True or False; got {flag!r}")
     if isinstance(exclude, (str, os.PathLike)):
@@ -341,6 +345,7 @@ def load(
         label_col=label_col,
         comments=comments,
         header=header,
+        keep_spaces=keep_spaces,
         zip_member=zip_member,
         phase=phase,
         submissions=submissions,

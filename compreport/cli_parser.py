@@ -121,6 +121,13 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="read lines starting with '#' as data (default: they are comments)",
     )
+    g.add_argument(
+        "--keep-spaces",
+        action="store_true",
+        default=None,
+        help="labels of tab- and comma-separated gold and run files keep their surrounding "
+        "spaces (default: every cell is stripped; ids always are)",
+    )
     heads = g.add_mutually_exclusive_group()
     heads.add_argument(
         "--header",

@@ -313,3 +313,29 @@ def test_a_named_id_key_no_entry_has_is_still_an_error(tmp_path, cmd):
         "accuracy",
     )
     assert status == 2 and "labels.json: no entry has the key 'dialog'" in err[0], err
+
+
+def test_keep_spaces_keeps_the_labels_surrounding_spaces(tmp_path, cmd):
+    """--keep-spaces: a tab-separated label is compared as written (a trailing space makes a
+    segmentation wrong, as a scorer comparing raw strings counts it); ids are stripped all the
+    same. Its twin is the stripped reading above."""
+    write(tmp_path, "gold.tsv", "id\tlabel\n1\ta b\n2\tc\n3\td\n")
+    write(tmp_path, "runs/A.tsv", "id\tlabel\n1 \ta b \n2\tc\n 3\t d\n")
+    write(tmp_path, "runs/B.tsv", "1\ta b\n2\tc\n3\td\n")
+    status, err, comp = cmd("gold.tsv", "--runs", "runs", "--metric", "accuracy", "--keep-spaces")
+    assert status == 0, err
+    assert scores(comp) == pytest.approx({"A": 1 / 3, "B": 1.0})
+    status, err, comp = cmd("gold.tsv", "--runs", "runs", "--metric", "accuracy")
+    assert status == 0 and scores(comp) == pytest.approx({"A": 1.0, "B": 1.0}), err
+    # a one-label-per-line run and the spec key
+    write(tmp_path, "gold.tsv", "a b\nc\nd\n")
+    shutil.rmtree(tmp_path / "runs")
+    write(tmp_path, "runs/A.tsv", "a b \nc\nd\n")
+    write(
+        tmp_path,
+        "competition.toml",
+        'id = "seg"\nname = "Seg"\n\n[data]\ngold = "gold.tsv"\nruns = "runs"\nsep = "tab"\n'
+        'header = false\nkeep_spaces = true\n\n[[metrics]]\nname = "accuracy"\n',
+    )
+    status, err, comp = cmd("competition.toml")
+    assert status == 0 and scores(comp) == pytest.approx({"A": 2 / 3}), err

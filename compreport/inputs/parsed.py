@@ -39,6 +39,9 @@ class ReadOptions:
         One of :data:`~compreport.inputs.delimited.SEPARATORS`.
     comments : bool
         Skip lines whose first character is ``#``.
+    keep_spaces : bool
+        Labels of tab- and comma-separated gold and run files keep their surrounding spaces
+        (``--keep-spaces``; ids and headers are stripped all the same).
     header : bool or None
         True: the first row of the gold and of every text run is a header (``--header``); False:
         an item (``--no-header``); None: decided per file by
@@ -82,6 +85,7 @@ class ReadOptions:
     sep: str = "auto"
     comments: bool = True
     header: bool | None = None
+    keep_spaces: bool = False
     id_col: int | str | None = None
     label_col: list | None = None
     runs_id_col: int | str | None = None
@@ -157,6 +161,8 @@ class ReadOptions:
             )
         if not isinstance(self.comments, bool):
             raise InputError(f"`comments` must be True or False; got {self.comments!r}")
+        if not isinstance(self.keep_spaces, bool):
+            raise InputError(f"`keep_spaces` must be True or False; got {self.keep_spaces!r}")
         if self.header is not None and not isinstance(self.header, bool):
             raise InputError(f"`header` must be True, False or None; got {self.header!r}")
         for attr in ("id_col", "runs_id_col", "cluster_col"):
@@ -313,7 +319,9 @@ class RawText:
     """A text gold or run file split into fields
     (:func:`~compreport.inputs.delimited.split_fields`).
 
-    ``rows[i]`` (``[]`` for a blank line) is on line ``lines[i]``; ``sep`` is the separator used.
+    ``rows[i]`` (``[]`` for a blank line) is on line ``lines[i]``, its cells stripped; ``sep`` is
+    the separator used. ``spaced``: the same cells as written (``--keep-spaces``, a tab- or
+    comma-separated file), from which labels are read; None: labels are the stripped cells.
     """
 
     path: str
@@ -321,6 +329,7 @@ class RawText:
     rows: list[list[str]]
     lines: list[int]
     sep: str
+    spaced: list[list[str]] | None = None
 
     @property
     def start(self) -> int:

@@ -137,13 +137,18 @@ def read_file(
     id_col, label_col = (getattr(opts, a) for a in opts.column_options(role))
     if suffix in (".json", ".jsonl"):
         return read_json(shown, path, text, suffix, id_col, label_col, fields, role)
-    rows, lines, sep = split_fields(shown, text, opts.sep, opts.comments, suffix)
+    rows, lines, sep = split_fields(
+        shown, text, opts.sep, opts.comments, suffix, strip=not opts.keep_spaces
+    )
+    spaced = None
+    if opts.keep_spaces:  # labels as written, the rest stripped
+        spaced, rows = rows, [[c.strip() for c in r] for r in rows]
     if not any(rows):
         raise InputError(
             f"{shown}: file holds only comment lines ('#'); pass {option('no_comments', True)} "
             f"if '#' starts data"
         )
-    return RawText(shown, path, rows, lines, sep)
+    return RawText(shown, path, rows, lines, sep, spaced if sep in ("tab", "comma") else None)
 
 
 # --------------------------------------------------------------------------- headers
@@ -350,6 +355,7 @@ def layout(
     head_line = raw.lines[start]
     first = start + 1 if header else 0
     body, lines = raw.rows[first:], raw.lines[first:]
+    spaced = raw.spaced[first:] if raw.spaced is not None else body  # labels as written
     filled = [r for r in body if r]
     if not filled:
         raise InputError(
@@ -368,7 +374,10 @@ def layout(
             last = max(last, min(len(body), len(gold.values)) - 1)
         body, lines = body[: last + 1], lines[: last + 1]
         values = [
-            [None if c.lower() in MISSING else c for c in r] if r else [None] * nf for r in body
+            [None if c.lower() in MISSING else w for c, w in zip(r, s, strict=True)]
+            if r
+            else [None] * nf
+            for r, s in zip(body, spaced, strict=False)
         ]
         missing_text = {
             (k, f): c for k, r in enumerate(body) for f, c in enumerate(r) if c.lower() in MISSING
@@ -477,7 +486,7 @@ def layout(
         )
     width = width0
     ids, values, item_lines, missing_text = [], [], [], {}
-    for row, line in zip(body, lines, strict=True):
+    for row, line, written in zip(body, lines, spaced, strict=True):
         if not row:
             continue
         if len(row) > width or (
@@ -502,7 +511,7 @@ def layout(
             raise InputError(f"{raw.path}, line {line}: empty id (column {idx + 1})")
         ids.append(ident)
         values.append(
-            [None if j >= len(row) or row[j].lower() in MISSING else row[j] for j in cols]
+            [None if j >= len(row) or row[j].lower() in MISSING else written[j] for j in cols]
         )
         missing_text |= {
             (len(ids) - 1, f): row[j]

@@ -38,11 +38,12 @@ class DataSpec(_Strict):
     """``[data]``: either ``table`` (wide layout) or ``gold`` + ``runs``, and how to read them.
 
     ``runs`` is a folder or glob, or a ``[data.runs]`` table. ``id_col``/``label_col`` (position or
-    header name), ``sep``, ``comments``, ``header``, ``zip_member``, ``missing``, ``extra_lines``
-    and ``exclude`` are the command line's ``--id-col``, ``--label-col``, ``--sep``,
-    ``--no-comments``, ``--header``/``--no-header``, ``--zip-member``, ``--missing``,
-    ``--extra-lines`` and ``--exclude``, which override them; ``phase`` and ``submissions`` read a
-    Codabench bulk download as ``runs`` (``--phase``, ``--submissions``).
+    header name), ``sep``, ``comments``, ``header``, ``keep_spaces``, ``zip_member``, ``missing``,
+    ``extra_lines`` and ``exclude`` are the command line's ``--id-col``, ``--label-col``,
+    ``--sep``, ``--no-comments``, ``--header``/``--no-header``, ``--keep-spaces``,
+    ``--zip-member``, ``--missing``, ``--extra-lines`` and ``--exclude``, which override them;
+    ``phase`` and ``submissions`` read a Codabench bulk download as ``runs`` (``--phase``,
+    ``--submissions``).
     """
 
     table: str | None = None
@@ -56,6 +57,7 @@ class DataSpec(_Strict):
     sep: str | None = None
     comments: bool | None = None
     header: bool | None = None
+    keep_spaces: bool | None = None
     zip_member: str | None = None
     phase: int | None = None
     submissions: str | None = None

@@ -43,6 +43,7 @@ OPTIONS = {
     "no_comments": ("--no-comments", "comments", "False"),
     "header": ("--header", "header", "True"),
     "no_header": ("--no-header", "header", "False"),
+    "keep_spaces": ("--keep-spaces", "keep_spaces", "{}"),
     "zip_member": ("--zip-member", "zip_member", "{!r}"),
     "names": ("--names", "names", "{!r}"),
     "exclude": ("--exclude", "exclude", "[{!r}]"),
