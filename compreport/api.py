@@ -164,6 +164,8 @@ def load(
     id_col=None,
     label_col=None,
     comments: bool | None = None,
+    header: bool | None = None,
+    keep_spaces: bool | None = None,
     zip_member: str | None = None,
     phase: int | None = None,
     submissions: str | None = None,
@@ -213,6 +215,12 @@ def load(
         and ``[data] label_col``.
     comments : bool, optional
         Skip lines starting with ``#`` (default True); ``[data] comments``.
+    header : bool, optional
+        True: the first line of the gold and of every text run is a header; False: an item;
+        None (default): decided per file (docs/inputs.md, "Headers"). ``[data] header``.
+    keep_spaces : bool, optional
+        Labels of tab- and comma-separated gold and run files keep their surrounding spaces
+        (default False: every cell is stripped; ids always are). ``[data] keep_spaces``.
     zip_member : str, optional
         The prediction file inside every ``.zip`` run; ``[data] zip_member``.
     phase : int, optional
@@ -248,8 +256,9 @@ def load(
         The score column of the run files (ranking metrics); ``[data] score_col``.
     unjudged : bool, optional
         Candidates that runs list and the gold does not (TREC's unjudged documents) become
-        items that are not relevant, in the query the runs give them; without it (default)
-        they are an error. Needs ``cluster_col``; ``[data] unjudged``.
+        items that are not relevant, in the query the runs give them (a query the gold names;
+        the candidates of any other query are left out for every run, as trec_eval does); without
+        it (default) they are an error. Needs ``cluster_col``; ``[data] unjudged``.
     name : str, optional
         The competition's name (titles, captions; its id and folder are made from it) when
         ``path`` is one table or gold file (default: the file's stem, or its folder's name when
@@ -311,8 +320,9 @@ def load(
     ):
         if value is not None and not isinstance(value, str):
             raise InputError(f"`{what}` must be a string; got {value!r}")
-    if comments is not None and not isinstance(comments, bool):
-        raise InputError(f"`comments` must be True or False; got {comments!r}")
+    for flag, what in ((comments, "comments"), (header, "header"), (keep_spaces, "keep_spaces")):
+        if flag is not None and not isinstance(flag, bool):
+            raise InputError(f"`{what}` must be True or False; got {flag!r}")
     if isinstance(exclude, (str, os.PathLike)):
         exclude = [exclude]
     try:
@@ -334,6 +344,8 @@ def load(
         id_col=id_col,
         label_col=label_col,
         comments=comments,
+        header=header,
+        keep_spaces=keep_spaces,
         zip_member=zip_member,
         phase=phase,
         submissions=submissions,

@@ -69,6 +69,8 @@ def _load(inputs: list[str], args=None, out_dir: Path | None = None):
         id_col=args.id_col,
         label_col=args.label_col,
         comments=False if args.no_comments else None,
+        header=args.header,
+        keep_spaces=args.keep_spaces,
         zip_member=args.zip_member,
         phase=args.phase,
         submissions=args.submissions,

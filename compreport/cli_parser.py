@@ -107,7 +107,8 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
         default=None,
         help="candidates that runs list and the gold "
         "does not (unjudged documents) become items that are not relevant, in their query (needs "
-        "--query-col; ranking metrics)",
+        "--query-col; ranking metrics); a query the gold does not name is left out for every "
+        "run, as trec_eval does",
     )
     g.add_argument(
         "--ties",
@@ -119,6 +120,30 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
         "--no-comments",
         action="store_true",
         help="read lines starting with '#' as data (default: they are comments)",
+    )
+    g.add_argument(
+        "--keep-spaces",
+        action="store_true",
+        default=None,
+        help="labels of tab- and comma-separated gold and run files keep their surrounding "
+        "spaces (default: every cell is stripped; ids always are)",
+    )
+    heads = g.add_mutually_exclusive_group()
+    heads.add_argument(
+        "--header",
+        dest="header",
+        action="store_const",
+        const=True,
+        default=None,
+        help="the first line of the gold and of every text run is a header (default: decided "
+        "per file, see docs/inputs.md, Headers)",
+    )
+    heads.add_argument(
+        "--no-header",
+        dest="header",
+        action="store_const",
+        const=False,
+        help="the first line of the gold and of every text run is an item",
     )
     g.add_argument("--zip-member", metavar="NAME", help="the prediction file inside every .zip run")
     g.add_argument(

@@ -17,7 +17,7 @@ from compreport.errors import InputError
 from compreport.stats import resampling as bootstrap
 from compreport.stats.metrics import get_metric
 from compreport.stats.resampler import Resampler
-from conftest import run_cli
+from conftest import run_cli, said
 
 #: compreport's name -> trec_eval's measure.
 MEASURES = {
@@ -736,3 +736,122 @@ def test_ranking_metrics_alone_read_the_score_column_as_their_one_field(tmp_path
     assert comp["metrics"][0]["params"] == {"pos_label": "true", "ties": "file"}
     for name, lines in scorer_runs.items():
         assert _scores(tmp_path)[name] == pytest.approx(_semeval2016_map(scorer_gold, lines))
+
+
+def _unjudged_case(tmp_path, runs: dict[str, list[str]], *options: str) -> dict:
+    """Issue 41 item 8's minimal case (qrels ``q1 0 d1 1``, run a also listing ``q2 d9``), with a
+    second judged query ``q3`` (the cluster bootstrap needs two): per run and metric, the score
+    compreport gives under ``--unjudged``, and the notes it printed."""
+    (tmp_path / "qrels.txt").write_text("q1 0 d1 1\nq3 0 d3 1\nq3 0 d4 0\n", encoding="utf-8")
+    (tmp_path / "runs").mkdir()
+    for name, lines in runs.items():
+        text = "".join(f"{q} Q0 {d} {k + 1} {s} {name}\n" for k, (q, d, s) in enumerate(lines))
+        (tmp_path / "runs" / f"{name}.txt").write_text(text, encoding="utf-8")
+    res = run_cli(
+        tmp_path,
+        "report",
+        "qrels.txt",
+        "--runs",
+        "runs",
+        "--query-col",
+        "1",
+        "--id-col",
+        "3",
+        "--label-col",
+        "4",
+        "--score-col",
+        "5",
+        "--unjudged",
+        "--metric",
+        "map,mrr",
+        "-B",
+        "20",
+        "--format",
+        "json",
+        "-o",
+        "out",
+        "-q",
+        *options,
+    )
+    assert res.returncode == 0, res.stderr
+    (comp,) = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))[
+        "competitions"
+    ]
+    scores = {(ma["name"], s["system"]): s["score"] for ma in comp["metrics"] for s in ma["scores"]}
+    notes = [x for x in said(res.stderr) if x.startswith("note:")]
+    return {"scores": scores, "notes": notes, "n": comp["n"], "warnings": comp["warnings"]}
+
+
+def _as_trec(runs: dict[str, list[tuple]]) -> tuple[dict, dict]:
+    """:func:`_unjudged_case`'s qrels and ``runs`` in trec_eval's form."""
+    trec = {name: {} for name in runs}
+    for name, lines in runs.items():
+        for q, d, s in lines:
+            trec[name].setdefault(q, {})[d] = float(s)
+    return {"q1": {"d1": 1}, "q3": {"d3": 1, "d4": 0}}, trec
+
+
+def test_unjudged_query_counts_for_no_run_as_in_trec_eval(tmp_path):
+    """A query only run a lists (q2, absent from the qrels) is left out for every run, as trec_eval
+    skips it: both runs score 1.0, not 0.5 (issue 41, item 8), whatever the other runs list; a
+    run that does not list another run's unjudged candidate of a judged query (d5) has not
+    retrieved it, which is not a missing prediction (no --missing needed)."""
+    runs = {
+        "a": [("q1", "d1", 3), ("q2", "d9", 2), ("q3", "d3", 2), ("q3", "d5", 1), ("q3", "d4", 0)],
+        "b": [("q1", "d1", 3), ("q3", "d3", 2), ("q3", "d4", 1)],
+    }
+    got = _unjudged_case(tmp_path, runs)
+    qrels, trec = _as_trec(runs)
+    for name, measure in (("map", "map"), ("mrr", "recip_rank")):
+        expected = _trec_eval(qrels, trec, measure)
+        for system in runs:
+            assert got["scores"][(name, system)] == pytest.approx(
+                np.mean(list(expected[system].values())), abs=1e-12
+            )
+            assert got["scores"][(name, system)] == 1.0
+    assert got["n"] == 4  # d1, d3, d4 judged and d5 (judged query q3); q2's d9 is not an item
+    (line,) = got["notes"]
+    assert line == (
+        "note: qrels.txt: 1 candidate(s) of 1 query no gold line names ('q2') left out of every "
+        "run, as trec_eval skips unjudged queries (runs/a.txt: 1)"
+    ), line
+
+
+def test_a_runs_score_depends_on_that_run_alone(tmp_path):
+    """Good twin: run b scores the same alone as beside run a, whose unjudged query q2 and
+    unjudged candidate d5 of q3 change nothing for b (and no note is printed when no query is
+    left out)."""
+    b = [("q1", "d1", 3), ("q3", "d4", 2), ("q3", "d3", 1)]
+    a = [("q1", "d5", 4), ("q1", "d1", 3), ("q2", "d9", 2), ("q3", "d3", 2), ("q3", "d4", 0)]
+    (tmp_path / "alone").mkdir()
+    (tmp_path / "beside").mkdir()
+    alone = _unjudged_case(tmp_path / "alone", {"b": b})
+    beside = _unjudged_case(tmp_path / "beside", {"a": a, "b": b})
+    assert alone["scores"] == {("map", "b"): 0.75, ("mrr", "b"): 0.75}
+    assert {k: v for k, v in beside["scores"].items() if k[1] == "b"} == alone["scores"]
+    assert beside["scores"][("mrr", "a")] == 0.75  # d5, unjudged, ranked above d1 in q1
+    assert alone["notes"] == [] and len(beside["notes"]) == 1
+
+
+def test_unjudged_note_is_capped(tmp_path):
+    """Many unjudged queries in many runs: one short note, not a line naming each."""
+    runs = {
+        f"r{k}": [("q1", "d1", 3), ("q3", "d3", 2), ("q3", "d4", 1)]
+        + [(f"x{k}_{j}", "d9", 1) for j in range(40)]
+        for k in range(30)
+    }
+    got = _unjudged_case(tmp_path, runs)
+    assert all(v == 1.0 for v in got["scores"].values())
+    (line,) = got["notes"]
+    assert len(line) < 400 and "1200 candidate(s) of 1200 queries" in line, line
+    assert "and 1197 more" in line and "and 27 more runs" in line, line
+
+
+def test_missing_predictions_warning_is_capped(tmp_path):
+    """30 runs that leave out a judged candidate (--missing wrong): the warning names 5 runs and
+    counts the others, on one short line (it was ~3,000 characters under --unjudged)."""
+    runs = {f"r{k:02d}": [("q1", "d1", 3), ("q3", "d3", 2)] for k in range(30)}
+    got = _unjudged_case(tmp_path, runs, "--missing", "wrong")
+    (line,) = [w for w in got["warnings"] if "missing prediction" in w]
+    assert "30 missing prediction(s)" in line and "'r04': 1 and 25 more runs" in line, line
+    assert len(line) < 300, line

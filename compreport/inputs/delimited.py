@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from compreport.errors import InputError, os_reason
+from compreport.errors import InputError, excerpt, os_reason
 from compreport.language.caller import option
 
 #: Cell values read as "no prediction".
@@ -339,14 +339,20 @@ def _auto_separator(path: str, content: list[tuple[int, str]], suffix: str) -> s
 
 
 def split_fields(
-    path: str, text: str, sep: str = "auto", comments: bool = True, suffix: str = ""
+    path: str,
+    text: str,
+    sep: str = "auto",
+    comments: bool = True,
+    suffix: str = "",
+    strip: bool = True,
 ) -> tuple[list[list[str]], list[int], str]:
     """The fields of every line of a gold or run file, with their lines, and the separator used.
 
     Lines whose first character is ``#`` are skipped when ``comments``; a blank line is an empty
     row (a file without ids aligns its rows with the gold by line, so its blank lines count).
     ``sep``: ``tab`` or ``comma`` (read by the ``csv`` module: quotes work), ``whitespace``
-    (runs of blanks), or ``auto`` (:func:`_auto_separator`). Cells are stripped.
+    (runs of blanks), or ``auto`` (:func:`_auto_separator`). Cells are stripped unless ``strip``
+    is False (tab and comma only: a line's end is never part of a cell).
 
     Returns
     -------
@@ -391,7 +397,8 @@ def split_fields(
     reader = csv.reader(feed(), delimiter=_SEP_CHAR[sep])
     try:
         for row in reader:
-            rows.append([] if all(not c.strip() for c in row) else [c.strip() for c in row])
+            blank = all(not c.strip() for c in row)
+            rows.append([] if blank else [c.strip() if strip else c.rstrip("\r\n") for c in row])
             lines.append(at[0])
     except csv.Error as exc:
         raise InputError(f"{path}, line {at[0]}: {exc}") from None
@@ -431,4 +438,8 @@ def check_missing(
     if bad.any():
         i, f = np.argwhere(bad)[0]
         more = f"; pass {option('missing', 'wrong')} to score it as a wrong answer" if hint else ""
-        raise InputError(f"{path}, line {int(lines[i])}, {columns[f]}: blank or NaN value{more}")
+        text = str(values[i, f])
+        said = "blank" if not text.strip() else f"{excerpt(text)}, read as missing"
+        raise InputError(
+            f"{path}, line {int(lines[i])}, {columns[f]}: blank or NaN value ({said}){more}"
+        )

@@ -7,9 +7,8 @@ import json
 import math
 
 from compreport.errors import InputError, suggest
-from compreport.inputs.delimited import MISSING
 from compreport.inputs.limits import parser_limits
-from compreport.inputs.parsed import Parsed
+from compreport.inputs.parsed import JSON_NULL, Parsed
 from compreport.language.caller import option
 
 
@@ -27,12 +26,15 @@ def _pairs(pairs):
 
 
 def _json_text(value, where: str, what: str) -> str | None:
-    """A JSON scalar as the text a delimited file would hold; None for null, NaN and the strings
-    a delimited file reads as missing (blank, ``nan``, ``null``). ``where`` and ``what`` name the
-    value in the error for an object or an array.
+    """A JSON scalar as the text a delimited file would hold; None for null, NaN and a blank
+    string. A string is the label as written: ``"nan"``, ``"null"`` and ``" a "`` are labels (a
+    JSON string is delimited, so neither its words nor its spaces are read away). ``where`` and
+    ``what`` name the value in the error for an object or an array.
 
-    >>> _json_text(2.0, "gold.json, line 1", "the label"), _json_text(" NaN ", "", "")
-    ('2', None)
+    >>> _json_text(2.0, "gold.json, line 1", "the label"), _json_text(" nan ", "", "")
+    ('2', ' nan ')
+    >>> _json_text(None, "", ""), _json_text(float("nan"), "", ""), _json_text("  ", "", "")
+    (None, None, None)
     """
     if value is None:
         return None
@@ -45,8 +47,7 @@ def _json_text(value, where: str, what: str) -> str | None:
             return None
         return str(int(value)) if value.is_integer() else repr(value)
     if isinstance(value, str):
-        text = value.strip()
-        return None if text.lower() in MISSING else text
+        return value if value.strip() else None
     kind = {"dict": "object", "list": "array"}.get(type(value).__name__, type(value).__name__)
     raise InputError(f"{where}: {what} is a JSON {kind}, expected a label or a number")
 
@@ -65,7 +66,9 @@ def read_json(
     mapping id to label, or a list of labels) as :class:`Parsed`.
 
     Keys: ``id`` and ``label`` (several fields: the field names) unless ``id_col``/``label_col``
-    name them.
+    name them. Objects of which none has the id key, when no id key is named (``id_col`` None),
+    have no ids: they are aligned with the gold by position, as the DSTC and CodaLab scorers read
+    a list of objects (``ids`` None, as a list of labels).
     """
     nf = len(fields) if fields else 1
     for spec, what in ((id_col, "id_col"), *((c, "label_col") for c in (label_col or []))):
@@ -136,7 +139,10 @@ def read_json(
         if nf != 1:
             raise InputError(f"{shown}: a list of labels holds one field; {nf} are expected")
         values = [[_json_text(obj, f"{shown}, {unit} {pos}", "the value")] for pos, obj in entries]
-        return Parsed(shown, file, None, values, lines, ["value"], unit)
+        raw = [[obj] for _, obj in entries]
+        return Parsed(
+            shown, file, None, values, lines, ["value"], unit, missing_text=_missing_text(raw)
+        )
     if not all(objects):
         pos, obj = next(e for e, o in zip(entries, objects, strict=True) if not o)
         raise InputError(
@@ -150,13 +156,26 @@ def read_json(
         if nf == 1 and label_keys[0] not in keys and "label" in keys:
             label_keys = ["label"]
             columns = ["key 'label'"]
+    by_position = id_col is None and id_key not in keys  # DSTC, CodaLab: aligned by position
     for key, what in ((id_key, "id_col"), *((k, "label_col") for k in label_keys)):
-        if key not in keys:
+        if key not in keys and not (by_position and key == id_key):
             others = [k for k in keys if k != id_key and k not in label_keys]
             raise InputError(
                 f"{shown}: no entry has the key {key!r} (keys: {', '.join(map(repr, keys))}); pass "
                 f"{option(what, others[0] if len(others) == 1 else 'KEY')}{suggest(key, keys)}"
             )
+    if by_position:
+        values = [
+            [
+                _json_text(obj.get(k), f"{shown}, {unit} {pos}", f"the value of {k!r}")
+                for k in label_keys
+            ]
+            for pos, obj in entries
+        ]
+        raw = [[obj.get(k) for k in label_keys] for _, obj in entries]
+        return Parsed(
+            shown, file, None, values, lines, columns, unit, missing_text=_missing_text(raw)
+        )
     ids, values = [], []
     for pos, obj in entries:
         where = f"{shown}, {unit} {pos}"
@@ -174,4 +193,21 @@ def read_json(
             )
         ids.append(str(ident).strip())
         values.append([_json_text(obj.get(k), where, f"the value of {k!r}") for k in label_keys])
-    return Parsed(shown, file, ids, values, lines, columns, unit)
+    raw = [[obj.get(k) for k in label_keys] for _, obj in entries]
+    return Parsed(shown, file, ids, values, lines, columns, unit, missing_text=_missing_text(raw))
+
+
+def _missing_text(raw: list[list]) -> dict[tuple[int, int], str]:
+    """What :attr:`Parsed.missing_text` holds for JSON values read as missing: a blank string as
+    ``""``, NaN as ``NaN``, null and an absent key as
+    :data:`~compreport.inputs.parsed.JSON_NULL`."""
+    out = {}
+    for k, row in enumerate(raw):
+        for f, v in enumerate(row):
+            if v is None:
+                out[k, f] = JSON_NULL
+            elif isinstance(v, str) and not v.strip():
+                out[k, f] = ""
+            elif isinstance(v, float) and math.isnan(v):
+                out[k, f] = "NaN"
+    return out

@@ -15,6 +15,8 @@ from compreport.errors import InputError, excerpt, suggest
 from compreport.inputs.delimited import SEPARATORS
 from compreport.language.caller import OPTIONS, current, option
 
+#: :attr:`Parsed.missing_text` of a JSON null or an absent key.
+JSON_NULL = "\x00null"
 #: ``--missing`` values.
 MISSING_POLICIES = ("error", "wrong")
 #: ``--submissions`` values (a Codabench bulk download): every submission, or each owner's last.
@@ -37,6 +39,13 @@ class ReadOptions:
         One of :data:`~compreport.inputs.delimited.SEPARATORS`.
     comments : bool
         Skip lines whose first character is ``#``.
+    keep_spaces : bool
+        Labels of tab- and comma-separated gold and run files keep their surrounding spaces
+        (``--keep-spaces``; ids and headers are stripped all the same).
+    header : bool or None
+        True: the first row of the gold and of every text run is a header (``--header``); False:
+        an item (``--no-header``); None: decided per file by
+        :func:`~compreport.inputs.records.headers`.
     id_col, label_col : int, str, list or None
         The id column and the label column(s) of the gold (and of the runs unless ``runs_id_col``
         / ``runs_label_col``): 1-based positions or header names (JSON: keys); None: found as
@@ -75,6 +84,8 @@ class ReadOptions:
 
     sep: str = "auto"
     comments: bool = True
+    header: bool | None = None
+    keep_spaces: bool = False
     id_col: int | str | None = None
     label_col: list | None = None
     runs_id_col: int | str | None = None
@@ -150,6 +161,10 @@ class ReadOptions:
             )
         if not isinstance(self.comments, bool):
             raise InputError(f"`comments` must be True or False; got {self.comments!r}")
+        if not isinstance(self.keep_spaces, bool):
+            raise InputError(f"`keep_spaces` must be True or False; got {self.keep_spaces!r}")
+        if self.header is not None and not isinstance(self.header, bool):
+            raise InputError(f"`header` must be True, False or None; got {self.header!r}")
         for attr in ("id_col", "runs_id_col", "cluster_col"):
             setattr(
                 self,
@@ -257,6 +272,9 @@ class Parsed:
         0-based columns of the values (text files).
     width : int
         Columns of a complete row (text files).
+    missing_text : dict
+        ``(k, f)`` -> the text of a value read as missing (``NULL``, ``nan``; ``""`` blank), for
+        messages (:meth:`why_missing`).
     """
 
     path: str
@@ -270,6 +288,25 @@ class Parsed:
     id_index: int | None = None
     label_index: list[int] = field(default_factory=list)
     width: int = 0
+    missing_text: dict[tuple[int, int], str] = field(default_factory=dict)
+
+    def why_missing(self, k: int, f: int) -> str:
+        """Why field ``f`` of item ``k`` has no value, for a message: ``blank``, ``'NULL', read
+        as missing``, ``JSON null or absent``, ``absent``.
+
+        >>> p = Parsed("r.tsv", "r.tsv", ["1"], [[None]], [1], ["column 2"])
+        >>> p.missing_text[0, 0] = "NULL"
+        >>> p.why_missing(0, 0)
+        "'NULL', read as missing"
+        """
+        text = self.missing_text.get((k, f))
+        if text is None:
+            return "absent"
+        if text == JSON_NULL:
+            return "JSON null or absent"
+        if not text.strip():
+            return "blank"
+        return f"{excerpt(text)}, read as missing"
 
     def where(self, k: int, f: int | None = None) -> str:
         """``path, line L[, column]`` of item ``k`` (and field ``f``)."""
@@ -282,7 +319,9 @@ class RawText:
     """A text gold or run file split into fields
     (:func:`~compreport.inputs.delimited.split_fields`).
 
-    ``rows[i]`` (``[]`` for a blank line) is on line ``lines[i]``; ``sep`` is the separator used.
+    ``rows[i]`` (``[]`` for a blank line) is on line ``lines[i]``, its cells stripped; ``sep`` is
+    the separator used. ``spaced``: the same cells as written (``--keep-spaces``, a tab- or
+    comma-separated file), from which labels are read; None: labels are the stripped cells.
     """
 
     path: str
@@ -290,6 +329,7 @@ class RawText:
     rows: list[list[str]]
     lines: list[int]
     sep: str
+    spaced: list[list[str]] | None = None
 
     @property
     def start(self) -> int:

@@ -4,16 +4,20 @@ With a query column (``--query-col``/``--cluster-col``), the gold + runs layout 
 gold by (query, id) instead of by id when the gold's ids repeat across queries (TREC's document
 numbers do) or when ``--unjudged`` is given; every run then needs the query column too, at the same
 place (:func:`query_column`). With ``--unjudged``, candidates that runs list and the gold does not
-(documents nobody judged) become items that are not relevant, in the query the runs give them, in
-order of first appearance, with a blank gold value (ranking metrics read it as not relevant).
-Without it such a candidate is an error naming the run file and line, as an unknown id always is.
+(documents nobody judged) of a judged query (one the gold names) become items that are not
+relevant, in the query the runs give them, in order of first appearance, with a blank gold value
+(ranking metrics read it as not relevant); a run that does not list one has not retrieved it (it
+is not a missing prediction). The candidates of a query no gold line names are left out for every
+run, as trec_eval skips such queries, with one note (:func:`judged_only`): so each run's score
+depends on that run alone. Without ``--unjudged`` such a candidate is an error naming the run file
+and line, as an unknown id always is.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from compreport.errors import InputError
+from compreport.errors import InputError, excerpt
 from compreport.inputs.delimited import check_unique
 from compreport.inputs.parsed import Parsed, RawText, ReadOptions
 from compreport.inputs.records import cluster_index, layout, shown_row
@@ -121,3 +125,55 @@ def unjudged(
                 ids.append(ident)
                 queries.append(query)
     return keys, ids, queries
+
+
+#: Queries a message names before "and N more".
+SHOWN_QUERIES = 3
+
+
+def judged_only(runs: list[tuple], judged: set[str]) -> tuple[list[tuple], str | None]:
+    """``runs`` (each ``(found, run, pairs)`` as :func:`run_keyed` gives ``run, pairs``) without
+    the candidates of queries ``judged`` does not hold, and a note saying what was left out (None
+    when nothing was): trec_eval scores only the queries its qrels name, so a query only some runs
+    list counts for no run, and no run's score depends on another run's queries.
+
+    >>> from compreport.inputs.parsed import Parsed
+    >>> run = Parsed("a.txt", "a.txt", ["d1 (query q1)", "d9 (query q2)"], [["1"], ["1"]], [1, 2],
+    ...              ["column 5"])
+    >>> ((_, kept, pairs),), said = judged_only([(None, run, [("d1", "q1"), ("d9", "q2")])], {"q1"})
+    >>> kept.ids, pairs
+    (['d1 (query q1)'], [('d1', 'q1')])
+    >>> said.split(" left out")[0]
+    "1 candidate(s) of 1 query no gold line names ('q2')"
+    """
+    kept, left, per_run = [], {}, []
+    for found, run, pairs in runs:
+        keep = [k for k, (_, q) in enumerate(pairs) if q in judged]
+        if len(keep) < len(pairs):
+            for _, q in pairs:
+                if q not in judged:
+                    left[q] = left.get(q, 0) + 1
+            per_run.append(f"{run.path}: {len(pairs) - len(keep)}")
+            new = {k: i for i, k in enumerate(keep)}
+            run = dataclasses.replace(
+                run,
+                ids=[run.ids[k] for k in keep],
+                values=[run.values[k] for k in keep],
+                lines=[run.lines[k] for k in keep],
+                missing_text={(new[k], f): t for (k, f), t in run.missing_text.items() if k in new},
+            )
+            pairs = [pairs[k] for k in keep]
+        kept.append((found, run, pairs))
+    if not left:
+        return kept, None
+    queries = ", ".join(excerpt(q) for q in list(left)[:SHOWN_QUERIES])
+    if len(left) > SHOWN_QUERIES:
+        queries += f" and {len(left) - SHOWN_QUERIES} more"
+    runs_said = "; ".join(per_run[:SHOWN_QUERIES])
+    if len(per_run) > SHOWN_QUERIES:
+        runs_said += f"; and {len(per_run) - SHOWN_QUERIES} more runs"
+    return kept, (
+        f"{sum(left.values())} candidate(s) of {len(left)} "
+        f"{'query' if len(left) == 1 else 'queries'} no gold line names ({queries}) left out of "
+        f"every run, as trec_eval skips unjudged queries ({runs_said})"
+    )

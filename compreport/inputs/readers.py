@@ -41,9 +41,10 @@ from compreport.inputs.delimited import (
 )
 from compreport.inputs.fastwide import read_wide_fast
 from compreport.inputs.parsed import Parsed, ReadOptions
-from compreport.inputs.querykeys import by_query, gold_keys, run_keyed, unjudged
+from compreport.inputs.querykeys import by_query, gold_keys, judged_only, run_keyed, unjudged
 from compreport.inputs.records import (
     as_number,
+    guessed_headers,
     headers,
     layout,
     names_a_column,
@@ -58,6 +59,9 @@ from compreport.inputs.runfiles import (
     stem_teams,
 )
 from compreport.language.caller import option
+
+#: Runs the missing-predictions warning names before "and N more runs".
+SHOWN_RUNS = 5
 
 #: Names of a label column that a one-field file's header is not noted for (any other header of such
 #: a file could be a label that occurs once, and is noted).
@@ -332,28 +336,27 @@ def read_runs(
     given = [{c for c in [o.id_col, o.cluster_col, *(o.label_col or [])] if isinstance(c, str)}]
     run_id, run_labels = (getattr(o, a) for a in o.column_options("run"))
     given += [{c for c in [run_id, *(run_labels or [])] if isinstance(c, str)}] * len(runs_found)
-    is_header = headers(raw, given)
+    is_header = headers(raw, given, o.header)
+    # first lines read as headers by the guess alone, but those holding a usual column name
+    guessed = [
+        k
+        for k in ([] if o.header is not None else guessed_headers(raw, given, is_header))
+        if not names_a_column([h.lower() for h in raw[k].rows[raw[k].start]], COLUMN_WORDS)
+    ]
     # the cluster column first: a name the gold lacks is named as such, not as a label column to
     # give
     column = None if o.cluster_col is None else gold_cluster_labels(raw[0], is_header[0], o)
-    gold = layout(raw[0], "gold", is_header[0], o, fields)
-    if (
-        gold.ids is None
-        and gold.header
-        and not names_a_column(gold.header, given[0])
-        and not names_a_column([h.lower() for h in gold.header], COLUMN_WORDS)
-    ):
-        note(
-            f"{gold.path}, line {raw[0].lines[raw[0].start]}: {shown_row(gold.header)} is read as "
-            f"a header, not as an item: no other line of the gold or the runs holds that value"
-        )
+    gold = layout(raw[0], "gold", is_header[0], o, fields, guessed=0 in guessed)
+    said = _guessed_note(raw, guessed, len(gold.values))
+    if said:
+        note(said)
     n = len(gold.values)
     for k, vals in enumerate(gold.values):
         for f, v in enumerate(vals):
             if v is None:
                 raise InputError(
-                    f"{gold.where(k, f)}: blank or NaN value (a gold label is needed for every "
-                    f"item)"
+                    f"{gold.where(k, f)}: blank or NaN value ({gold.why_missing(k, f)}; a gold "
+                    f"label is needed for every item)"
                 )
     queries = None if column is None else column[0]
     keyed_join = queries is not None and by_query(gold, o)  # TREC: ids repeat across queries
@@ -370,17 +373,20 @@ def read_runs(
         runs_read.append(
             (r, *(run_keyed(raw_run, header, o, gold, run) if keyed_join else (run, None)))
         )
-    extra, extra_ids, extra_queries = (
-        ([], [], [])
-        if not (keyed_join and o.unjudged)
-        else unjudged([(run, rq) for _, run, rq in runs_read], set(ids))
-    )
+    extra, extra_ids, extra_queries = [], [], []
+    if keyed_join and o.unjudged:  # trec_eval: only the queries the qrels name
+        runs_read, left = judged_only(runs_read, set(queries))
+        if left:
+            note(f"{gold.path}: {left}")
+        extra, extra_ids, extra_queries = unjudged(
+            [(run, rq) for _, run, rq in runs_read], set(ids)
+        )
     keys = ids + extra
     position = {ident: i for i, ident in enumerate(keys)}
     systems, preds, sources, missing = [], [], [], {}
     for r, run, _ in runs_read:
         values, line_of, absent = _join(
-            gold, run, keys, position, len(keys), nf, o.missing, o.extra_lines
+            gold, run, keys, position, len(keys), nf, o.missing, o.extra_lines, judged=len(ids)
         )
         systems.append(r.name)
         preds.append(values)
@@ -411,6 +417,33 @@ def read_runs(
     )
 
 
+def _guessed_note(raw: list, guessed: list[int], n: int) -> str | None:
+    """One note for the first lines of ``raw`` read as headers by the guess alone (``guessed``:
+    :func:`~compreport.inputs.records.guessed_headers` but those holding a usual column name,
+    :data:`COLUMN_WORDS`): each is an item fewer than the file has lines, so it is never silent
+    (``n``: the gold's items, counted when its first line is one of them). None: nothing to
+    say."""
+    shown = guessed
+    if not shown:
+        return None
+    first = raw[shown[0]]
+    others = len(shown) - 1
+    also = (
+        f"; so is the first line of {others} other file(s)"
+        + (f" ({raw[shown[1]].path}{', ...' if others > 1 else ''})")
+        if others
+        else ""
+    )
+    return (
+        f"{first.path}, line {first.lines[first.start]}: {shown_row(first.rows[first.start])} is "
+        f"read as a header, not as an item: no field is a number or a value found in another "
+        f"line or file{also}"
+        + (f" (the gold is read as {n} items, not {n + 1})" if shown[0] == 0 else "")
+        + f"; pass {option('no_header')} if the first lines are items, "
+        f"{option('header')} if they are headers"
+    )
+
+
 def _join(
     gold: Parsed,
     run: Parsed,
@@ -420,9 +453,13 @@ def _join(
     nf: int,
     policy: str,
     extra_lines: str = "error",
+    judged: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """A run's values in gold item order: (n, nf) str (``""`` where there is no prediction), the
     line of each item (0 where absent), and the number of items without a prediction.
+
+    Items from ``judged`` on (the unjudged candidates other runs list, ``--unjudged``) are not
+    missing where this run does not list them: it has not retrieved them, as in trec_eval.
 
     A run without ids that has more lines than the gold has items is read on its first ``n`` under
     ``extra_lines="drop"``, with a warning naming it and the count.
@@ -478,6 +515,7 @@ def _join(
             line_of[i] = run.lines[k]
             rows.append(i)
     absent = line_of == 0 if run.ids is not None else np.zeros(n, dtype=bool)
+    absent[n if judged is None else judged :] = False  # an unjudged candidate not retrieved
     if absent.any() and policy == "error":
         raise InputError(
             f"{run.path}: {int(absent.sum())} gold id(s) have no prediction, first: id "
@@ -491,7 +529,8 @@ def _join(
                 values[i, f] = v
             elif policy == "error":
                 raise InputError(
-                    f"{run.where(k, f)}: blank or NaN value; pass {option('missing', 'wrong')} to "
+                    f"{run.where(k, f)}: blank or NaN value ({run.why_missing(k, f)}); pass "
+                    f"{option('missing', 'wrong')} to "
                     f"score it as a wrong answer"
                 )
             else:
@@ -621,7 +660,9 @@ def build(
             )
     short = {s: k for s, k in comp.missing.items() if k}
     if short:
-        listed = ", ".join(f"{s!r}: {k}" for s, k in short.items())
+        listed = ", ".join(f"{excerpt(s)}: {k}" for s, k in list(short.items())[:SHOWN_RUNS])
+        if len(short) > SHOWN_RUNS:  # a line, not one name per run of a large task
+            listed += f" and {len(short) - SHOWN_RUNS} more runs"
         comp.warnings.append(
             f"competition {comp.id!r}: {sum(short.values())} missing prediction(s) (blank, absent "
             f"or unreadable) scored as wrong answers ({option('missing', 'wrong')}): {listed}"

@@ -137,13 +137,18 @@ def read_file(
     id_col, label_col = (getattr(opts, a) for a in opts.column_options(role))
     if suffix in (".json", ".jsonl"):
         return read_json(shown, path, text, suffix, id_col, label_col, fields, role)
-    rows, lines, sep = split_fields(shown, text, opts.sep, opts.comments, suffix)
+    rows, lines, sep = split_fields(
+        shown, text, opts.sep, opts.comments, suffix, strip=not opts.keep_spaces
+    )
+    spaced = None
+    if opts.keep_spaces:  # labels as written, the rest stripped
+        spaced, rows = rows, [[c.strip() for c in r] for r in rows]
     if not any(rows):
         raise InputError(
             f"{shown}: file holds only comment lines ('#'); pass {option('no_comments', True)} "
             f"if '#' starts data"
         )
-    return RawText(shown, path, rows, lines, sep)
+    return RawText(shown, path, rows, lines, sep, spaced if sep in ("tab", "comma") else None)
 
 
 # --------------------------------------------------------------------------- headers
@@ -158,15 +163,25 @@ def as_number(text: str) -> float | None:
     return float(text) if _is_number(text) else None
 
 
-def headers(files: list[RawText | Parsed], names: list[set[str]]) -> list[bool]:
+def headers(
+    files: list[RawText | Parsed], names: list[set[str]], given: bool | None = None
+) -> list[bool]:
     """Whether the first row of each text file is a header (False for :class:`Parsed` files);
     ``files[0]`` is the gold, decided first.
 
-    A first row is a header when it holds one of ``names[i]`` (column names given for that file)
-    or ``id`` (in any case); otherwise when none of its fields is a number or a known value: a value
-    found below the first row of any file, an id or value of a JSON file, and, for the runs, any
-    value of the gold's data (so a run's first row holding a gold id is an item).
+    ``given`` (``--header`` / ``--no-header``) decides for every text file. Otherwise a first row
+    is a header when it holds one of ``names[i]`` (column names given for that file) or ``id`` (in
+    any case); else when none of its fields is a number or a known value: a value found below the
+    first row of any file, an id or value of a JSON file, and, for the runs, any value of the
+    gold's data (so a run's first row holding a gold id is an item). A header decided by that last
+    rule is a guess, which the caller notes (:func:`guessed_headers`).
+
+    >>> raw = RawText("g.tsv", "g.tsv", [["abbé", "a bbé"], ["chat", "chat"]], [1, 2], "tab")
+    >>> headers([raw], [set()]), headers([raw], [set()], given=False)
+    ([True], [False])
     """
+    if given is not None:
+        return [isinstance(f, RawText) and given for f in files]
     firsts = [set(f.rows[f.start]) if isinstance(f, RawText) else set() for f in files]
     targets = set().union(*firsts)
     found: set[str] = set()
@@ -190,6 +205,19 @@ def headers(files: list[RawText | Parsed], names: list[set[str]]) -> list[bool]:
     if not out[0]:
         found |= firsts[0]  # the gold's first row is an item: its id and label are known values
     return out + [decide(k) for k in range(1, len(files))]
+
+
+def guessed_headers(
+    files: list[RawText | Parsed], names: list[set[str]], is_header: list[bool]
+) -> list[int]:
+    """The files (indices) whose first row :func:`headers` took for a header by the guess alone:
+    it names no column given for that file, nor ``id``, and ``--header`` was not given (the
+    caller asks only then)."""
+    return [
+        k
+        for k, f in enumerate(files)
+        if is_header[k] and isinstance(f, RawText) and not names_a_column(f.rows[f.start], names[k])
+    ]
 
 
 def names_a_column(row, names: set[str]) -> bool:
@@ -296,8 +324,11 @@ def layout(
     opts: ReadOptions,
     fields: list[str] | None,
     gold: Parsed | None = None,
+    guessed: bool = False,
 ) -> Parsed:
     """The ids and values of a text file (a :class:`Parsed` file is returned as it is).
+    ``guessed``: the header is :func:`headers`' guess (an error about it then offers
+    ``--no-header``, not a data value as a column name).
 
     Columns: ``id_col``/``label_col`` when given (a name needs a header; a headerless run takes the
     gold's positions for it). Otherwise the id is the column called ``id`` (a run: also the gold's
@@ -324,6 +355,7 @@ def layout(
     head_line = raw.lines[start]
     first = start + 1 if header else 0
     body, lines = raw.rows[first:], raw.lines[first:]
+    spaced = raw.spaced[first:] if raw.spaced is not None else body  # labels as written
     filled = [r for r in body if r]
     if not filled:
         raise InputError(
@@ -342,8 +374,14 @@ def layout(
             last = max(last, min(len(body), len(gold.values)) - 1)
         body, lines = body[: last + 1], lines[: last + 1]
         values = [
-            [None if c.lower() in MISSING else c for c in r] if r else [None] * nf for r in body
+            [None if c.lower() in MISSING else w for c, w in zip(r, s, strict=True)]
+            if r
+            else [None] * nf
+            for r, s in zip(body, spaced, strict=False)
         ]
+        missing_text = {
+            (k, f): c for k, r in enumerate(body) for f, c in enumerate(r) if c.lower() in MISSING
+        } | {(k, f): "" for k, r in enumerate(body) if not r for f in range(nf)}
         names = [f"column {h!r}" for h in head] if head else [f"column {j + 1}" for j in range(nf)]
         return Parsed(
             raw.path,
@@ -355,6 +393,7 @@ def layout(
             header=head,
             label_index=list(range(nf)),
             width=nf,
+            missing_text=missing_text,
         )
     like_gold = role == "run" and gold is not None and gold.ids is not None
     # a complete row: the header's width, or the most common one (a short row misses a value, a long
@@ -377,6 +416,13 @@ def layout(
             idx = lowered.index("id")
         elif head and like_gold and gold.header and gold.header[gold.id_index] in head:
             idx = head.index(gold.header[gold.id_index])
+        elif head and role == "gold" and guessed:
+            raise InputError(
+                f"{raw.path}, line {head_line}: the first line ({shown_row(head)}) is read as a "
+                f"header (no field is a number or a value found elsewhere) and has no column "
+                f"called 'id'; pass {option('no_header')} if it is an item, or "
+                f"{option('id_col', 1)} (the id column's position) if it is a header"
+            )
         elif head and role == "gold":
             first = head[0] if excerpt(head[0]) == repr(head[0]) else 1  # short: its name
             raise InputError(
@@ -439,8 +485,8 @@ def layout(
             f"check {opts.named(id_attr)} and {opts.named(label_attr)}"
         )
     width = width0
-    ids, values, item_lines = [], [], []
-    for row, line in zip(body, lines, strict=True):
+    ids, values, item_lines, missing_text = [], [], [], {}
+    for row, line, written in zip(body, lines, spaced, strict=True):
         if not row:
             continue
         if len(row) > width or (
@@ -465,8 +511,13 @@ def layout(
             raise InputError(f"{raw.path}, line {line}: empty id (column {idx + 1})")
         ids.append(ident)
         values.append(
-            [None if j >= len(row) or row[j].lower() in MISSING else row[j] for j in cols]
+            [None if j >= len(row) or row[j].lower() in MISSING else written[j] for j in cols]
         )
+        missing_text |= {
+            (len(ids) - 1, f): row[j]
+            for f, j in enumerate(cols)
+            if j < len(row) and row[j].lower() in MISSING
+        }
         item_lines.append(line)
     names = [f"column {head[j]!r}" for j in cols] if head else [f"column {j + 1}" for j in cols]
     return Parsed(
@@ -480,4 +531,5 @@ def layout(
         id_index=idx,
         label_index=cols,
         width=width,
+        missing_text=missing_text,
     )

@@ -66,6 +66,8 @@ class Options:
     id_col: int | str | None = None
     label_col: list | str | int | None = None
     comments: bool | None = None
+    header: bool | None = None
+    keep_spaces: bool | None = None
     zip_member: str | None = None
     phase: int | str | None = None
     submissions: str | None = None
@@ -92,6 +94,8 @@ class Options:
         return ReadOptions(
             sep=self.sep or "auto",
             comments=True if self.comments is None else self.comments,
+            header=self.header,
+            keep_spaces=bool(self.keep_spaces),
             id_col=self.id_col,
             label_col=self.label_col,
             zip_member=self.zip_member,
@@ -298,6 +302,8 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
     return ReadOptions(
         sep=opts.sep or d.sep or "auto",
         comments=comments,
+        header=opts.header if opts.header is not None else d.header,
+        keep_spaces=bool(opts.keep_spaces if opts.keep_spaces is not None else d.keep_spaces),
         id_col=id_col,
         label_col=given.label_col if label_given else spec_labels,
         runs_id_col=None if id_given else run_id,

@@ -38,8 +38,9 @@ class DataSpec(_Strict):
     """``[data]``: either ``table`` (wide layout) or ``gold`` + ``runs``, and how to read them.
 
     ``runs`` is a folder or glob, or a ``[data.runs]`` table. ``id_col``/``label_col`` (position or
-    header name), ``sep``, ``comments``, ``zip_member``, ``missing``, ``extra_lines`` and
-    ``exclude`` are the command line's ``--id-col``, ``--label-col``, ``--sep``, ``--no-comments``,
+    header name), ``sep``, ``comments``, ``header``, ``keep_spaces``, ``zip_member``, ``missing``,
+    ``extra_lines`` and ``exclude`` are the command line's ``--id-col``, ``--label-col``,
+    ``--sep``, ``--no-comments``, ``--header``/``--no-header``, ``--keep-spaces``,
     ``--zip-member``, ``--missing``, ``--extra-lines`` and ``--exclude``, which override them;
     ``phase`` and ``submissions`` read a Codabench bulk download as ``runs`` (``--phase``,
     ``--submissions``).
@@ -55,6 +56,8 @@ class DataSpec(_Strict):
     label_col: int | str | list[int | str] | None = None
     sep: str | None = None
     comments: bool | None = None
+    header: bool | None = None
+    keep_spaces: bool | None = None
     zip_member: str | None = None
     phase: int | None = None
     submissions: str | None = None
