@@ -28,10 +28,12 @@ from compreport.inputs.delimited import SEPARATORS, text_name
 from compreport.inputs.parsed import (
     EXTRA_LINES,
     MISSING_POLICIES,
+    SUBMISSIONS,
     TIES,
     ReadOptions,
     columns,
     one_column,
+    phase_id,
 )
 from compreport.inputs.slugs import check_id, slug
 from compreport.inputs.specmodels import (
@@ -222,6 +224,7 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
         ("sep", SEPARATORS),
         ("missing", MISSING_POLICIES),
         ("extra_lines", EXTRA_LINES),
+        ("submissions", SUBMISSIONS),
     ):
         value = getattr(d, key)
         if value is not None and value not in allowed:
@@ -229,6 +232,11 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
                 f"{where(path, ('data', key))}: [data] {key} must be one of {', '.join(allowed)}; "
                 f"got {value!r}{suggest(value, allowed)}"
             )
+    if d.phase is not None:
+        try:
+            phase_id(d.phase, "[data] phase")
+        except InputError as exc:
+            raise InputError(f"{where(path, ('data', 'phase'))}: {exc}") from None
     if d.id_col is not None and d.id_column is not None:
         raise InputError(
             f"{where(path, ('data', 'id_col'))}: [data] names both `id_col` and `id_column`; "
@@ -279,6 +287,8 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
         if d.score_col is not None
         else "[data.runs] label_col",
         "cluster_col": f"[data] {'cluster' if d.query_col is None else 'query_col'}",
+        "phase": f"{where(path, ('data', 'phase'))}: [data] phase",
+        "submissions": f"{where(path, ('data', 'submissions'))}: [data] submissions",
     }
     said = {
         k: v for k, v in said.items() if getattr(opts, k.removeprefix("runs_")) is None
