@@ -275,10 +275,9 @@ def read_table(path: str | Path, sep: str = "auto") -> Table:
     Raises
     ------
     InputError
-        For a missing, unreadable, non-UTF-8 or empty file, or malformed CSV (naming the line).
+        For a missing, unreadable, non-UTF-8 or empty file, or malformed CSV (naming the line;
+        :func:`csv_rows`).
     """
-    import csv
-
     path = text_name(path)
     if os.path.isdir(path):
         raise InputError(f"{path}: is a directory, expected a CSV/TSV file")
@@ -293,17 +292,100 @@ def read_table(path: str | Path, sep: str = "auto") -> Table:
                 lines.append(number)
         return Table(path, rows, lines)
     delim = _SEP_CHAR.get(sep) or delimiter(path, text.split("\n", 1)[0])
-    reader = csv.reader(text.splitlines(keepends=True), delimiter=delim)
     rows, lines = [], []
+    for row, line in csv_rows(path, enumerate(text.splitlines(keepends=True), start=1), delim):
+        if not row or all(not c.strip() for c in row):
+            continue
+        rows.append([c.strip() for c in row])
+        lines.append(line)
+    return Table(path, rows, lines)
+
+
+def _open_quote(text: str, delim: str) -> bool:
+    r"""Whether ``text`` ends inside a quoted field, as the ``csv`` module reads it (a field
+    that starts with ``"``; ``""`` inside it is a quote).
+
+    >>> _open_quote('1\t"oh no\tneu', "\t"), _open_quote('1\t"a ""b"" c"\tneu', "\t")
+    (True, False)
+    >>> _open_quote('1\toh "no\tneu', "\t")  # a quote inside a field is a character
+    False
+    """
+    start, quoted, closing = True, False, False
+    for c in text:
+        if quoted:
+            if c == '"':
+                quoted, closing = False, True
+            continue
+        if closing and c == '"':  # "" inside a quoted field
+            quoted, closing = True, False
+            continue
+        closing = False
+        if c == delim or c in "\r\n":
+            start = True
+        elif start:
+            quoted, start = c == '"', False
+    return quoted
+
+
+def csv_rows(path: str, numbered, delim: str):
+    r"""The rows of the lines ``numbered`` ((line number, text with its end) pairs) split at
+    ``delim`` by the ``csv`` module, each with its (last) line number.
+
+    Quotes are read as CSV quotes where the file is a CSV (``delim`` a comma), where a quoted
+    field may run over several lines. A tab-separated field is never quoted across a line
+    break: a line whose field opens a quote it does not close on that line (a raw tweet,
+    ``"oh no``) is read as it stands, its quote a character, so that no two lines merge into one
+    item; a field quoted and closed on its line (``"a ""b"" c"``, as pandas and R write) reads as
+    in a CSV.
+
+    Raises
+    ------
+    InputError
+        A CSV whose quote opens a field and never closes (the rest of the file would be one
+        field), naming the file and the line where the quote opens; what the ``csv`` module
+        refuses (a NUL), naming the line.
+
+    >>> list(csv_rows("gold.tsv", [(1, '1\t"oh no\tneu\n'), (2, '2\tfine\tpos\n')], "\t"))
+    [(['1', '"oh no', 'neu'], 1), (['2', 'fine', 'pos'], 2)]
+    """
+    import csv
+
+    if delim == "\t":
+        for number, line in numbered:
+            body = line.rstrip("\r\n")
+            if '"' in body and _open_quote(body, delim):
+                yield body.split(delim), number
+                continue
+            try:
+                yield next(csv.reader([line], delimiter=delim), []), number
+            except csv.Error as exc:
+                raise InputError(f"{path}, line {number}: {exc}") from None
+        return
+    numbered = list(numbered)
+    at, first = [0], [None]
+
+    def feed():
+        for i, (_, line) in enumerate(numbered):
+            at[0] = i
+            if first[0] is None:
+                first[0] = i
+            yield line
+
+    reader = csv.reader(feed(), delimiter=delim)
     try:
         for row in reader:
-            if not row or all(not c.strip() for c in row):
-                continue
-            rows.append([c.strip() for c in row])
-            lines.append(reader.line_num)
+            start, first[0] = first[0], None
+            if start is not None and at[0] > start and at[0] == len(numbered) - 1:
+                opened = "".join(line for _, line in numbered[start:])
+                if _open_quote(opened, delim):
+                    raise InputError(
+                        f'{path}, line {numbered[start][0]}: a field opens a quote (") that '
+                        f"never closes, so every line after it would read as part of that field; "
+                        f'close the quote, or double it ("") if it is part of the text'
+                    )
+            yield row, numbered[at[0]][0]
     except csv.Error as exc:
-        raise InputError(f"{path}, line {reader.line_num}: {exc}") from None
-    return Table(path, rows, lines)
+        raise InputError(f"{path}, line {numbered[at[0]][0] if numbered else 1}: {exc}") from None
 
 
 def _auto_separator(path: str, content: list[tuple[int, str]], suffix: str) -> str:
@@ -345,7 +427,8 @@ def split_fields(
 
     Lines whose first character is ``#`` are skipped when ``comments``; a blank line is an empty
     row (a file without ids aligns its rows with the gold by line, so its blank lines count).
-    ``sep``: ``tab`` or ``comma`` (read by the ``csv`` module: quotes work), ``whitespace``
+    ``sep``: ``tab`` or ``comma`` (read by the ``csv`` module: quotes work, across lines in a
+    CSV only: :func:`csv_rows`), ``whitespace``
     (runs of blanks), or ``auto`` (:func:`_auto_separator`). Cells are stripped.
 
     Returns
@@ -361,8 +444,6 @@ def split_fields(
     >>> split_fields("run.txt", "# a comment\\n1\\tpos\\n\\n2\\tneg\\n")
     ([['1', 'pos'], [], ['2', 'neg']], [2, 3, 4], 'tab')
     """
-    import csv
-
     physical = text.splitlines(keepends=True)
     kept = [
         (number, line)
@@ -381,20 +462,9 @@ def split_fields(
             rows.append(line.split())
             lines.append(number)
         return rows, lines, sep
-    at = [0]
-
-    def feed():
-        for number, line in kept:
-            at[0] = number
-            yield line
-
-    reader = csv.reader(feed(), delimiter=_SEP_CHAR[sep])
-    try:
-        for row in reader:
-            rows.append([] if all(not c.strip() for c in row) else [c.strip() for c in row])
-            lines.append(at[0])
-    except csv.Error as exc:
-        raise InputError(f"{path}, line {at[0]}: {exc}") from None
+    for row, line in csv_rows(path, kept, _SEP_CHAR[sep]):
+        rows.append([] if all(not c.strip() for c in row) else [c.strip() for c in row])
+        lines.append(line)
     return rows, lines, sep
 
 
