@@ -293,11 +293,11 @@ def read_table(path: str | Path, sep: str = "auto") -> Table:
         return Table(path, rows, lines)
     delim = _SEP_CHAR.get(sep) or delimiter(path, text.split("\n", 1)[0])
     rows, lines = [], []
-    for row, line in csv_rows(path, enumerate(text.splitlines(keepends=True), start=1), delim):
-        if not row or all(not c.strip() for c in row):
-            continue
-        rows.append([c.strip() for c in row])
-        lines.append(line)
+    numbered = list(enumerate(text.splitlines(keepends=True), start=1))
+    for row, line in zip(*csv_rows(path, numbered, delim), strict=True):
+        if row:
+            rows.append(row)
+            lines.append(line)
     return Table(path, rows, lines)
 
 
@@ -327,9 +327,10 @@ def _open_quote(text: str, delim: str) -> bool:
     return quoted
 
 
-def csv_rows(path: str, numbered, delim: str):
+def csv_rows(path: str, numbered: list[tuple[int, str]], delim: str):
     r"""The rows of the lines ``numbered`` ((line number, text with its end) pairs) split at
-    ``delim`` by the ``csv`` module, each with its (last) line number.
+    ``delim`` by the ``csv`` module, each cell stripped (a row of blank cells: ``[]``), and the
+    (last) line number of each.
 
     Quotes are read as CSV quotes where the file is a CSV (``delim`` a comma), where a quoted
     field may run over several lines. A tab-separated field is never quoted across a line
@@ -338,6 +339,11 @@ def csv_rows(path: str, numbered, delim: str):
     item; a field quoted and closed on its line (``"a ""b"" c"``, as pandas and R write) reads as
     in a CSV.
 
+    Returns
+    -------
+    rows : list of list of str
+    lines : list of int
+
     Raises
     ------
     InputError
@@ -345,47 +351,47 @@ def csv_rows(path: str, numbered, delim: str):
         field), naming the file and the line where the quote opens; what the ``csv`` module
         refuses (a NUL), naming the line.
 
-    >>> list(csv_rows("gold.tsv", [(1, '1\t"oh no\tneu\n'), (2, '2\tfine\tpos\n')], "\t"))
-    [(['1', '"oh no', 'neu'], 1), (['2', 'fine', 'pos'], 2)]
+    >>> csv_rows("gold.tsv", [(1, '1\t"oh no\tneu\n'), (2, '2\tfine\tpos\n')], "\t")
+    ([['1', '"oh no', 'neu'], ['2', 'fine', 'pos']], [1, 2])
     """
     import csv
 
-    if delim == "\t":
-        for number, line in numbered:
-            body = line.rstrip("\r\n")
-            if '"' in body and _open_quote(body, delim):
-                yield body.split(delim), number
-                continue
-            try:
-                yield next(csv.reader([line], delimiter=delim), []), number
-            except csv.Error as exc:
-                raise InputError(f"{path}, line {number}: {exc}") from None
-        return
-    numbered = list(numbered)
-    at, first = [0], [None]
+    at = [0]
+    literal: dict[int, list[str]] = {}
+    tab = delim == "\t"
 
     def feed():
-        for i, (_, line) in enumerate(numbered):
-            at[0] = i
-            if first[0] is None:
-                first[0] = i
-            yield line
+        for i, (number, line) in enumerate(numbered):
+            at[0] = number
+            if tab and '"' in line and _open_quote(line.rstrip("\r\n"), delim):
+                literal[i] = line.rstrip("\r\n").split(delim)
+                yield "\n"  # read as it stands, below
+            else:
+                yield line
 
-    reader = csv.reader(feed(), delimiter=delim)
+    rows: list[list[str]] = []
+    lines: list[int] = []
     try:
-        for row in reader:
-            start, first[0] = first[0], None
-            if start is not None and at[0] > start and at[0] == len(numbered) - 1:
-                opened = "".join(line for _, line in numbered[start:])
-                if _open_quote(opened, delim):
-                    raise InputError(
-                        f'{path}, line {numbered[start][0]}: a field opens a quote (") that '
-                        f"never closes, so every line after it would read as part of that field; "
-                        f'close the quote, or double it ("") if it is part of the text'
-                    )
-            yield row, numbered[at[0]][0]
+        for row in csv.reader(feed(), delimiter=delim):
+            rows.append([] if all(not c.strip() for c in row) else [c.strip() for c in row])
+            lines.append(at[0])
     except csv.Error as exc:
-        raise InputError(f"{path}, line {numbered[at[0]][0] if numbered else 1}: {exc}") from None
+        raise InputError(f"{path}, line {at[0] if numbered else 1}: {exc}") from None
+    for i, row in literal.items():  # a tab-separated file has one row a line
+        rows[i] = [] if all(not c.strip() for c in row) else [c.strip() for c in row]
+    if not tab and lines and lines[-1] == numbered[-1][0]:
+        # the last row: where it starts, and whether a quote there runs to the end of the file
+        before = lines[-2] if len(lines) > 1 else 0
+        start = next(k for k, (number, _) in enumerate(numbered) if number > before)
+        if start < len(numbered) - 1 and _open_quote(
+            "".join(line for _, line in numbered[start:]), delim
+        ):
+            raise InputError(
+                f'{path}, line {numbered[start][0]}: a field opens a quote (") that never '
+                f"closes, so every line after it would read as part of that field; close the "
+                f'quote, or double it ("") if it is part of the text'
+            )
+    return rows, lines
 
 
 def _auto_separator(path: str, content: list[tuple[int, str]], suffix: str) -> str:
@@ -462,9 +468,7 @@ def split_fields(
             rows.append(line.split())
             lines.append(number)
         return rows, lines, sep
-    for row, line in csv_rows(path, kept, _SEP_CHAR[sep]):
-        rows.append([] if all(not c.strip() for c in row) else [c.strip() for c in row])
-        lines.append(line)
+    rows, lines = csv_rows(path, kept, _SEP_CHAR[sep])
     return rows, lines, sep
 
 
