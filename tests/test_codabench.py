@@ -595,3 +595,53 @@ def test_spec_phase_for_runs_that_are_not_a_download(tmp_path):
     # given on the command line, the option is named
     res = run_cli(tmp_path, "report", "competition.toml", "--phase", "3", "-o", "out", "-B", "30")
     bad(tmp_path, res, "--phase 3 reads a Codabench")
+
+
+def _spec_with_resamples(tmp: Path, resamples: int) -> None:
+    bulk(tmp / "bulk_submissions.zip")
+    gold(tmp)
+    (tmp / "competition.toml").write_text(
+        'name = "T"\n[data]\ngold = "gold.tsv"\nruns = "bulk_submissions.zip"\n'
+        f'[bootstrap]\nresamples = {resamples}\n[[metrics]]\nname = "accuracy"\n',
+        encoding="utf-8",
+    )
+
+
+def test_spec_resamples_too_large_named_with_the_spec(tmp_path):
+    """``[bootstrap] resamples`` that would not fit in memory: the error names the spec, its line
+    and the key, where it said ``-B``; given on the command line or to analyze(), the option."""
+    from compreport.stats.memory import available_memory
+
+    if available_memory() is None:
+        pytest.skip("no memory limit to check against here")
+    _spec_with_resamples(tmp_path, 10**10)
+    res = run_cli(tmp_path, "report", "competition.toml", "-o", "out")
+    err = bad(tmp_path, res, "[bootstrap] resamples = 10000000000 (competition.toml, line 6)")
+    assert "-B" not in err and "use a smaller [bootstrap] resamples (competition.toml" in err
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        data = cr.load(str(tmp_path / "competition.toml"))
+        with pytest.raises(InputError, match=r"\[bootstrap\] resamples = 10000000000 \(") as exc:
+            cr.analyze(data)
+        assert str(tmp_path / "competition.toml") in str(exc.value)
+        # the twin: the same value given to analyze() or on the command line is named as such
+        with pytest.raises(InputError, match="bootstrap=10000000000 would need"):
+            cr.analyze(data, bootstrap=10**10)
+    res = run_cli(tmp_path, "report", "competition.toml", "-B", "10000000000", "-o", "out")
+    err = bad(tmp_path, res, "-B 10000000000 would need")
+    assert "[bootstrap]" not in err
+
+
+def test_spec_resamples_too_small_named_with_the_spec(tmp_path):
+    """The warning that B is too small for the correction to reject asks for more resamples
+    where they were given: the spec's key, or -B."""
+    _spec_with_resamples(tmp_path, 30)
+    res = run_cli(tmp_path, "report", "competition.toml", "-o", "out", "--format", "json")
+    good(tmp_path, res)
+    assert "use [bootstrap] resamples = 300 (competition.toml, line 6) or more" in res.stderr
+    shutil.rmtree(tmp_path / "out")
+    res = run_cli(
+        tmp_path, "report", "competition.toml", "-B", "30", "-o", "out", "--format", "json"
+    )
+    good(tmp_path, res)
+    assert "use -B 300 or more" in res.stderr and "[bootstrap] resamples = 300" not in res.stderr

@@ -124,12 +124,15 @@ class Loaded:
         ``name``, ``year``, ``description`` of a ``workshop.toml`` (empty without one).
     specs : list of str
         The ``workshop.toml`` and ``competition.toml`` files read.
+    origins : dict
+        Settings field -> (``[bootstrap] <key>``, the spec and line giving it), for messages.
     """
 
     competitions: list[Competition]
     bootstrap: dict
     workshop: dict = field(default_factory=dict)
     specs: list[str] = field(default_factory=list)
+    origins: dict = field(default_factory=dict)
 
 
 def files_read(competitions: list[Competition], specs=()) -> list[str]:
@@ -674,4 +677,6 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
                 f"set `id` in the spec"
             )
         seen[c.id] = c.name
-    return Loaded(comps, merge_bootstrap(boot_sources), workshop, specs)
+    origins: dict = {}
+    merged = merge_bootstrap(boot_sources, origins)
+    return Loaded(comps, merged, workshop, specs, origins)
