@@ -60,6 +60,9 @@ class Inputs:
         Likewise for ``ties``.
     specs : list of str
         The spec files read (``workshop.toml``, ``competition.toml``).
+    origins : dict
+        Where the specs give each of ``settings``: field -> (``[bootstrap] <key>``,
+        ``spec, line N``), so that a message about a spec's value names the spec and key.
 
     Examples
     --------
@@ -80,6 +83,7 @@ class Inputs:
     labels: list[str] | None = None
     specs: list[str] = field(default_factory=list)
     ties: str | None = None
+    origins: dict = field(default_factory=dict)
 
     @property
     def files(self) -> list[str]:
@@ -370,6 +374,7 @@ def load(
         opts.labels,
         list(loaded.specs),
         opts.ties,
+        dict(loaded.origins),
     )
 
 
@@ -467,6 +472,17 @@ def from_frame(
 
 
 # --------------------------------------------------------------------------- analyze
+
+
+def _spec_words(inputs: Inputs, given: dict):
+    """A context in which messages name a setting the specs gave, and the call did not, as the
+    spec's key with its file and line (``[bootstrap] resamples = 10000000000 (c.toml, line 6)``),
+    not as ``-B``/``bootstrap=``."""
+    from compreport.language.caller import OPTIONS, from_specs
+
+    return from_specs(
+        {k: said for k, said in inputs.origins.items() if k in OPTIONS and given.get(k) is None}
+    )
 
 
 def _as_inputs(data, what: str) -> Inputs:
@@ -641,14 +657,15 @@ def analyze(
     from compreport.stats.analysis import analyze as run
 
     settings = make_settings(given, "analyze", base=make_settings(inputs.settings, "spec"))
-    analysis = run(
-        comps,
-        settings,
-        jobs=int(jobs),
-        progress=progress,
-        workshop=inputs.workshop,
-        scheduler=scheduler,
-    )
+    with _spec_words(inputs, given):
+        analysis = run(
+            comps,
+            settings,
+            jobs=int(jobs),
+            progress=progress,
+            workshop=inputs.workshop,
+            scheduler=scheduler,
+        )
     # Report.write will not write over the files read, nor where runs are read
     analysis.sources = dataclasses.replace(inputs, competitions=comps).files
     analysis.scanned = list(dict.fromkeys(s for c in comps for s in c.scanned))
@@ -707,7 +724,8 @@ def validate(data) -> Analysis:
     done = []
     for comp in inputs.competitions:
         done.append(analyze_competition(comp, scores_only, progress=False))
-        note = bootstrap_note(comp, settings)
+        with _spec_words(inputs, {}):
+            note = bootstrap_note(comp, settings)
         if note:
             warn(note)
     return Analysis(scores_only, done, workshop=dict(inputs.workshop))

@@ -21,15 +21,16 @@ from compreport.cli_parser import (
     SETTING_OPTIONS,
     build_parser,
     comma_list,
-    printable,
 )
 from compreport.errors import (
     InputError,
     InputWarning,
     Note,
     Terminated,
+    capped,
     note,
     os_reason,
+    printable,
     suggest,
 )
 from compreport.language import LANGUAGES
@@ -559,12 +560,14 @@ COMMANDS = {
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """A warning as one line, escaped and cut as messages are (:func:`~compreport.errors.printable`,
+    :func:`~compreport.errors.capped`), whoever raised it."""
     if issubclass(category, Note):
-        print(f"note: {printable(message)}", file=sys.stderr)
+        print(f"note: {printable(capped(str(message)))}", file=sys.stderr)
     elif issubclass(category, InputWarning):
-        print(f"warning: {printable(message)}", file=sys.stderr)
+        print(f"warning: {printable(capped(str(message)))}", file=sys.stderr)
     else:  # e.g. matplotlib's "Glyph 27 (\x1b) missing from font(s)" for a name holding ESC
-        print(f"warning: {category.__name__}: {printable(message)}", file=sys.stderr)
+        print(f"warning: {category.__name__}: {printable(capped(str(message)))}", file=sys.stderr)
 
 
 def _on_sigterm(pid: int):

@@ -8,9 +8,9 @@ argparse error into one such line too (:class:`_Parser`).
 from __future__ import annotations
 
 import argparse
-import unicodedata
 
 from compreport._version import __version__
+from compreport.errors import printable
 from compreport.language import vocabulary as vocab
 from compreport.report import FORMATS
 from compreport.report.figures import FIGURE_FORMATS
@@ -475,33 +475,3 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--force", action="store_true", help="replace an earlier plan in OUT")
     g.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors")
     return parser
-
-
-#: Bidirectional-text controls, which reorder what a terminal shows.
-_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def printable(text) -> str:
-    r"""``text`` safe for the terminal, on one line.
-
-    Control characters (ESC, newlines, ...) and bidirectional controls become escapes (``\x1b``,
-    ``\n``, ``\u202e``), and the undecodable bytes of a file name that is not UTF-8
-    (surrogate-escaped by Python) become ``\xf1``.
-
-    Examples
-    --------
-    >>> print(printable("team\x1b[31m\nB"))
-    team\x1b[31m\nB
-    """
-    text = str(text)
-    if text.isprintable():
-        return text
-    out = []
-    for ch in text:
-        if 0xDC80 <= ord(ch) <= 0xDCFF:
-            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
-        elif ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs"):
-            out.append(ch.encode("unicode_escape").decode("ascii"))
-        else:
-            out.append(ch)
-    return "".join(out)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import unicodedata
 import warnings
 
 #: The longest message an :class:`InputError` carries; a longer one is cut in the middle.
@@ -23,11 +24,8 @@ class InputError(ValueError):
     """
 
     def __init__(self, *args):
-        if len(args) == 1 and isinstance(args[0], str) and len(args[0]) > MAX_MESSAGE:
-            text = args[0]
-            head, tail = MAX_MESSAGE * 3 // 4, MAX_MESSAGE // 5
-            cut = len(text) - head - tail
-            args = (f"{text[:head]} [... {cut:,} characters left out ...] {text[-tail:]}",)
+        if len(args) == 1 and isinstance(args[0], str):
+            args = (capped(args[0]),)
         super().__init__(*args)
 
 
@@ -52,14 +50,31 @@ class Note(InputWarning):
     are not runs, the gold file matched by the runs glob, runs a names file excludes."""
 
 
+def capped(text: str) -> str:
+    """``text`` cut to :data:`MAX_MESSAGE` characters, as every message is: its start and its end,
+    with the number of characters left out between them.
+
+    >>> capped("ok")
+    'ok'
+    >>> len(capped("x" * 5_328)) <= MAX_MESSAGE
+    True
+    """
+    if len(text) <= MAX_MESSAGE:
+        return text
+    head, tail = MAX_MESSAGE * 3 // 4, MAX_MESSAGE // 5
+    cut = len(text) - head - tail
+    return f"{text[:head]} [... {cut:,} characters left out ...] {text[-tail:]}"
+
+
 def warn(message: str) -> None:
-    """Emit an :class:`InputWarning` attributed to the caller's caller."""
-    warnings.warn(message, InputWarning, stacklevel=3)
+    """Emit an :class:`InputWarning` attributed to the caller's caller, cut as :func:`capped`."""
+    warnings.warn(capped(message), InputWarning, stacklevel=3)
 
 
 def note(message: str) -> None:
-    """Emit a :class:`Note` attributed to the caller's caller."""
-    warnings.warn(message, Note, stacklevel=3)
+    """Emit a :class:`Note` attributed to the caller's caller, cut as :func:`capped` (a
+    ``failed.txt`` reason of 5,000 characters)."""
+    warnings.warn(capped(message), Note, stacklevel=3)
 
 
 def os_reason(exc: OSError) -> str:
@@ -97,3 +112,40 @@ def excerpt(value, quote=repr) -> str:
     if len(text) <= MAX_EXCERPT:
         return quote(text)
     return f"{quote(text[:MAX_EXCERPT])}... ({len(text):,} characters)"
+
+
+#: Invisible format characters kept by :func:`printable`: the zero-width joiner and non-joiner
+#: that emoji sequences and Indic, Arabic and Persian spelling need.
+_JOINERS = frozenset("\u200c\u200d")
+
+
+def printable(text) -> str:
+    r"""``text`` safe for the terminal, on one line: how every message is printed, and how a
+    message names what came from a participant (a zip member, a file name) in full.
+
+    Control characters (ESC, newlines, ...), the line and paragraph separators (U+2028, U+2029,
+    which a terminal or an editor shows as a line break), and invisible format characters
+    (bidirectional controls, which reorder what a terminal shows; the zero-width space U+200B;
+    the soft hyphen) become escapes (``\x1b``, ``\n``, ``\u2028``, ``\u202e``), and the
+    undecodable bytes of a file name that is not UTF-8 (surrogate-escaped by Python) become
+    ``\xf1``. The zero-width joiners of emoji and of scripts that need them are kept.
+
+    Examples
+    --------
+    >>> print(printable("team\x1b[31m\nB"))
+    team\x1b[31m\nB
+    >>> print(printable("a\u2028b\u200bc"))
+    a\u2028b\u200bc
+    """
+    text = str(text)
+    if text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        if 0xDC80 <= ord(ch) <= 0xDCFF:
+            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
+        elif ch not in _JOINERS and unicodedata.category(ch) in ("Cc", "Cs", "Cf", "Zl", "Zp"):
+            out.append(ch.encode("unicode_escape").decode("ascii"))
+        else:
+            out.append(ch)
+    return "".join(out)

@@ -271,8 +271,8 @@ def test_several_phases_need_phase(tmp_path):
 def test_phase_for_runs_that_are_not_a_download(tmp_path):
     (tmp_path / "runs").mkdir()
     (tmp_path / "runs" / "A.tsv").write_text(tsv(predictions(0.7, 1)), encoding="utf-8")
-    err = bad(tmp_path, cli(tmp_path, "--runs", "runs", "--phase", "3"), "runs: --phase 3")
-    assert "Codabench bulk download" in err
+    err = bad(tmp_path, cli(tmp_path, "--runs", "runs", "--phase", "3"), "--phase 3 reads")
+    assert "Codabench bulk download" in err and "and runs is not one" in err
     bad(tmp_path, cli(tmp_path, "--runs", "runs", "--submissions", "first"), "--submissions")
     assert good(tmp_path, cli(tmp_path, "--runs", "runs"))["competitions"][0]["systems"] == ["A"]
 
@@ -450,3 +450,198 @@ def test_only_failed_downloads(tmp_path):
     bulk(tmp_path / "bulk_submissions.zip", [])
     err = bad(tmp_path, cli(tmp_path, "--runs", "bulk_submissions.zip"), "no submission")
     assert "failed.txt" in err
+
+
+# --------------------------------------------------------------------------- issue 41, items 6, 9
+
+
+def test_one_id_for_two_owners_is_an_error_naming_both(tmp_path):
+    """Two downloads giving submission 101 to alice and to mallory: before, one owner's run was
+    dropped without a word; now one error names both files and both owners."""
+    members = entries()
+    mallory = (browser_name(server_name(101, "mallory", 7, WHEN, "submission.zip")), members[0][1])
+    bulk(tmp_path / "dl" / "bulk_submissions.zip", members, failed=None)
+    bulk(tmp_path / "dl" / "bulk_submissions (1).zip", [mallory], failed=None)
+    err = bad(tmp_path, cli(tmp_path, "--runs", "dl"), "submission 101", "'alice'", "'mallory'")
+    assert "bulk_submissions.zip:101_alice_PhaseId7" in err
+    assert "bulk_submissions (1).zip:101_mallory_PhaseId7" in err
+    # one id in two phases: the same
+    other = (browser_name(server_name(101, "alice", 8, WHEN, "submission.zip")), members[0][1])
+    bulk(tmp_path / "dl" / "bulk_submissions (1).zip", [other], failed=None)
+    bad(tmp_path, cli(tmp_path, "--runs", "dl", "--phase", "7"), "in phase 8")
+    # the twin: the same submission (same owner, same bytes) in both downloads is read once
+    bulk(tmp_path / "dl" / "bulk_submissions (1).zip", [members[0]], failed=None)
+    comp = good(tmp_path, cli(tmp_path, "--runs", "dl"))["competitions"][0]
+    assert sorted(comp["systems"]) == sorted(NAMES.values())
+
+
+def test_a_run_zip_holding_failed_txt_is_a_run(tmp_path):
+    """A participant's run zip with a ``failed.txt`` beside its predictions is a run, not a
+    Codabench download: given alone or in a folder, it asks for --zip-member, and is read with
+    it."""
+    (tmp_path / "runs").mkdir()
+    data = submission(predictions(0.7, 1), {"failed.txt": "2 items failed to parse\n"})
+    (tmp_path / "runs" / "A.zip").write_bytes(data)
+    for runs in ("runs/A.zip", "runs"):
+        err = bad(tmp_path, cli(tmp_path, "--runs", runs), "runs/A.zip", "--zip-member NAME")
+        assert "2 candidate prediction files" in err and "Codabench" not in err
+        res = cli(tmp_path, "--runs", runs, "--zip-member", "predictions.tsv")
+        comp = good(tmp_path, res)["competitions"][0]
+        assert comp["systems"] == ["A"]
+        assert comp["metrics"][0]["scores"][0]["score"] == pytest.approx(
+            sk.accuracy_score(GOLD, predictions(0.7, 1))
+        )
+    # the twin: a download of which only failed.txt came is still a download
+    bulk(tmp_path / "bulk_submissions.zip", [])
+    bad(tmp_path, cli(tmp_path, "--runs", "bulk_submissions.zip"), "holds no submission")
+
+
+def test_member_names_escaped_in_messages(tmp_path):
+    """A member under a folder named with U+2028 and U+200B: the error is one line, the
+    characters escaped, in the message itself (the API) and on the terminal."""
+    members = entries()
+    members[2] = ("x\u2028y\u200b/" + members[2][0], b"not a zip")
+    bulk(tmp_path / "bulk_submissions.zip", members)
+    err = bad(tmp_path, cli(tmp_path, "--runs", "bulk_submissions.zip"), "not a zip archive")
+    assert "bulk_submissions.zip:x\\u2028y\\u200b/105_alice_PhaseId7" in err
+    assert "\u2028" not in err and "\u200b" not in err
+    with pytest.raises(InputError) as exc:
+        load(tmp_path, tmp_path / "bulk_submissions.zip")
+    assert "x\\u2028y\\u200b/105_alice" in str(exc.value) and "\u2028" not in str(exc.value)
+    # the twin: a folder named in plain (non-ASCII) letters is shown as it is
+    members[2] = ("Iruñea/" + entries()[2][0], b"not a zip")
+    bulk(tmp_path / "bulk_submissions.zip", members)
+    bad(tmp_path, cli(tmp_path, "--runs", "bulk_submissions.zip"), "zip:Iruñea/105_alice")
+
+
+def test_printable_escapes_line_separators_and_invisible_characters():
+    from compreport.errors import printable
+
+    assert printable("a\u2028b\u2029c\u200bd\u00ade") == "a\\u2028b\\u2029c\\u200bd\\xade"
+    assert printable("x\u202ey") == "x\\u202ey"  # bidirectional controls, as before
+    # the twin: letters, emoji sequences and the joiners of scripts that need them stay
+    for kept in ("Iruñea", "👩\u200d🔬", "می\u200cخواهم", "日本語"):
+        assert printable(kept) == kept
+
+
+def test_a_long_failed_reason_is_cut(tmp_path):
+    """A failed.txt reason of 5,000 characters: the note stays under MAX_MESSAGE and still names
+    the submission and its owner."""
+    from compreport.errors import MAX_MESSAGE
+
+    reason = "HTTP 500 " + "A" * 5000
+    failed = [server_name(130, "dave", 7, WHEN, "sub.zip") + f" ({reason})"]
+    res = cli(tmp_path, "--runs", str(bulk(tmp_path / "bulk_submissions.zip", failed=failed)))
+    good(tmp_path, res)
+    (msg,) = [x for x in res.stderr.splitlines() if "failed to download" in x]
+    assert len(msg) <= MAX_MESSAGE + len("note: ")
+    assert "130 by 'dave', HTTP 500 AAA" in msg and "(5,009 characters)" in msg
+    # the twin: a short reason is quoted whole
+    res = cli(tmp_path, "--runs", str(bulk(tmp_path / "bulk_submissions.zip")))
+    good(tmp_path, res)
+    assert "130 by 'dave', HTTP 404" in res.stderr
+
+
+def test_every_note_is_capped():
+    from compreport.errors import MAX_MESSAGE, note
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        note("x" * 100_000)
+        note("short")
+    assert len(str(caught[0].message)) <= MAX_MESSAGE and "characters left out" in str(
+        caught[0].message
+    )
+    assert str(caught[1].message) == "short"
+
+
+@pytest.mark.parametrize(
+    ("line", "needle"),
+    [
+        ("phase = -1", "competition.toml, line 5: [data] phase must be a phase id"),
+        ('submissions = "fist"', "competition.toml, line 5: [data] submissions must be one of"),
+    ],
+)
+def test_spec_phase_and_submissions_named_with_the_spec(tmp_path, line, needle):
+    bulk(tmp_path / "bulk_submissions.zip")
+    gold(tmp_path)
+    spec = (
+        'name = "T"\n[data]\ngold = "gold.tsv"\nruns = "bulk_submissions.zip"\n{}\n'
+        '[[metrics]]\nname = "accuracy"\n'
+    )
+    (tmp_path / "competition.toml").write_text(spec.format(line), encoding="utf-8")
+    res = run_cli(tmp_path, "report", "competition.toml", "-o", "out", "-B", "30")
+    err = bad(tmp_path, res, needle)
+    assert "--phase" not in err and "--submissions" not in err
+    # the twin: a good value reads
+    good_line = "phase = 7" if "phase" in line else 'submissions = "last"'
+    (tmp_path / "competition.toml").write_text(spec.format(good_line), encoding="utf-8")
+    res = run_cli(
+        tmp_path, "report", "competition.toml", "-o", "out", "-B", "30", "--format", "json"
+    )
+    assert good(tmp_path, res)["competitions"][0]["systems"]
+
+
+def test_spec_phase_for_runs_that_are_not_a_download(tmp_path):
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "A.tsv").write_text(tsv(predictions(0.7, 1)), encoding="utf-8")
+    gold(tmp_path)
+    spec = 'name = "T"\n[data]\ngold = "gold.tsv"\nruns = "runs"\nphase = 7\n'
+    (tmp_path / "competition.toml").write_text(
+        spec + '[[metrics]]\nname = "accuracy"\n', encoding="utf-8"
+    )
+    res = run_cli(tmp_path, "report", "competition.toml", "-o", "out", "-B", "30")
+    bad(tmp_path, res, "competition.toml, line 5: [data] phase = 7 reads a Codabench")
+    # given on the command line, the option is named
+    res = run_cli(tmp_path, "report", "competition.toml", "--phase", "3", "-o", "out", "-B", "30")
+    bad(tmp_path, res, "--phase 3 reads a Codabench")
+
+
+def _spec_with_resamples(tmp: Path, resamples: int) -> None:
+    bulk(tmp / "bulk_submissions.zip")
+    gold(tmp)
+    (tmp / "competition.toml").write_text(
+        'name = "T"\n[data]\ngold = "gold.tsv"\nruns = "bulk_submissions.zip"\n'
+        f'[bootstrap]\nresamples = {resamples}\n[[metrics]]\nname = "accuracy"\n',
+        encoding="utf-8",
+    )
+
+
+def test_spec_resamples_too_large_named_with_the_spec(tmp_path):
+    """``[bootstrap] resamples`` that would not fit in memory: the error names the spec, its line
+    and the key, where it said ``-B``; given on the command line or to analyze(), the option."""
+    from compreport.stats.memory import available_memory
+
+    if available_memory() is None:
+        pytest.skip("no memory limit to check against here")
+    _spec_with_resamples(tmp_path, 10**10)
+    res = run_cli(tmp_path, "report", "competition.toml", "-o", "out")
+    err = bad(tmp_path, res, "[bootstrap] resamples = 10000000000 (competition.toml, line 6)")
+    assert "-B" not in err and "use a smaller [bootstrap] resamples (competition.toml" in err
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        data = cr.load(str(tmp_path / "competition.toml"))
+        with pytest.raises(InputError, match=r"\[bootstrap\] resamples = 10000000000 \(") as exc:
+            cr.analyze(data)
+        assert str(tmp_path / "competition.toml") in str(exc.value)
+        # the twin: the same value given to analyze() or on the command line is named as such
+        with pytest.raises(InputError, match="bootstrap=10000000000 would need"):
+            cr.analyze(data, bootstrap=10**10)
+    res = run_cli(tmp_path, "report", "competition.toml", "-B", "10000000000", "-o", "out")
+    err = bad(tmp_path, res, "-B 10000000000 would need")
+    assert "[bootstrap]" not in err
+
+
+def test_spec_resamples_too_small_named_with_the_spec(tmp_path):
+    """The warning that B is too small for the correction to reject asks for more resamples
+    where they were given: the spec's key, or -B."""
+    _spec_with_resamples(tmp_path, 30)
+    res = run_cli(tmp_path, "report", "competition.toml", "-o", "out", "--format", "json")
+    good(tmp_path, res)
+    assert "use [bootstrap] resamples = 300 (competition.toml, line 6) or more" in res.stderr
+    shutil.rmtree(tmp_path / "out")
+    res = run_cli(
+        tmp_path, "report", "competition.toml", "-B", "30", "-o", "out", "--format", "json"
+    )
+    good(tmp_path, res)
+    assert "use -B 300 or more" in res.stderr and "[bootstrap] resamples = 300" not in res.stderr

@@ -372,3 +372,74 @@ def test_unknown_id_without_a_normalization_twin_has_no_note(tmp_path):
     layout(tmp_path, sysB="id\tlabel\nzzz\ta\n2\tb\n3\ta\n4\ta\n")
     error = bad(tmp_path, runs_report(tmp_path), "id 'zzz' is not in the gold file")
     assert "normalization" not in error
+
+
+# --------------------------------------------------------------------------- issue 41, item 6
+
+
+def _tweets(tmp: Path, texts: dict[int, str], sep: str = "\t", suffix: str = "tsv") -> list[str]:
+    """A gold of 20 raw tweets (``id``, ``text``, ``label``; tweet ``i`` is ``texts[i]`` if
+    given) and a run that is right on every even item; the gold labels."""
+    labels = ["pos" if i % 3 else "neg" for i in range(20)]
+    lines = [sep.join(["id", "text", "label"])]
+    lines += [sep.join([f"t{i}", texts.get(i, f"tweet {i}"), labels[i]]) for i in range(20)]
+    (tmp / f"gold.{suffix}").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (tmp / "runs").mkdir(exist_ok=True)
+    run = "".join(
+        f"t{i}\t{lab if i % 2 == 0 else ('neg' if lab == 'pos' else 'pos')}\n"
+        for i, lab in enumerate(labels)
+    )
+    (tmp / "runs" / "A.tsv").write_text("id\tlabel\n" + run, encoding="utf-8")
+    return labels
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        {5: '"oh no'},  # a quote that never closes: lines 7 to the end merged, then an error
+        {5: '"oh no', 12: 'so "good"'},  # closes on line 14: 8 items merged into one
+        {5: '"oh no', 12: 'never"'},  # closes at a line's end: the run blamed for t6..t12
+    ],
+)
+def test_tsv_raw_tweet_quotes_do_not_merge_lines(tmp_path, texts):
+    """A TSV's text column opening a quote it does not close on its line is read as it stands:
+    20 items, the run's accuracy exactly 10/20, where lines merged into one item before."""
+    _tweets(tmp_path, texts)
+    res = runs_report(tmp_path, "--label-col", "label")
+    comp = good(tmp_path, res)["competitions"][0]
+    assert comp["n"] == 20
+    assert comp["metrics"][0]["scores"][0]["score"] == pytest.approx(0.5)
+
+
+def test_tsv_quotes_closed_on_their_line_read_as_before(tmp_path):
+    """The twin: fields quoted and closed on one line (as pandas and R write a TSV) are unquoted
+    as in a CSV, labels included."""
+    labels = _tweets(tmp_path, {3: '"a ""quoted"" tweet"', 4: '"tab\tinside"'})
+    gold = (tmp_path / "gold.tsv").read_text(encoding="utf-8")
+    gold = gold.replace(f"\t{labels[0]}\n", f'\t"{labels[0]}"\n', 1)
+    (tmp_path / "gold.tsv").write_text(gold, encoding="utf-8")
+    comp = good(tmp_path, runs_report(tmp_path, "--label-col", "label"))["competitions"][0]
+    assert comp["n"] == 20
+    assert comp["metrics"][0]["scores"][0]["score"] == pytest.approx(0.5)
+
+
+def test_csv_quote_that_never_closes_names_the_gold_and_its_line(tmp_path):
+    """In a CSV a quote may span lines; one that never closes is an error naming the gold file and
+    the line where it opens (line 7), not the run."""
+    _tweets(tmp_path, {5: '"oh no'}, sep=",", suffix="csv")
+    err = bad(tmp_path, runs_report(tmp_path, "--label-col", "label", gold="gold.csv"))
+    assert err.startswith("error: gold.csv, line 7: a field opens a quote") and "runs" not in err
+    # the twin: a CSV field quoted across two lines is one field, as CSV says
+    _tweets(tmp_path, {5: '"oh\nno"'}, sep=",", suffix="csv")
+    comp = good(tmp_path, runs_report(tmp_path, "--label-col", "label", gold="gold.csv"))
+    assert comp["competitions"][0]["n"] == 20
+
+
+def test_wide_tsv_raw_quote_does_not_merge_rows(tmp_path):
+    """The wide layout reads its TSV by the same rule (read_table)."""
+    texts = ['"oh no' if i == 2 else "x" for i in range(10)]
+    rows = ["id\ttext\ty\tA"] + [f"{i}\t{texts[i]}\t{'a' if i % 2 else 'b'}\ta" for i in range(10)]
+    (tmp_path / "table.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    res = report(tmp_path, "table.tsv", "--metric", "accuracy")
+    comp = good(tmp_path, res)["competitions"][0]
+    assert comp["n"] == 10 and comp["metrics"][0]["scores"][0]["score"] == pytest.approx(0.5)

@@ -23,10 +23,15 @@ highest id of each owner is kept (keeping its ``k``). The submissions' bytes go 
 
 The names come from participants: an archive member that leaves the archive (``../x``, ``/x``),
 a name not in Codabench's form, an owner with control characters, a submission that is not a zip,
-two different submissions under one id, and selected submissions larger than the zip member limit
-are one :class:`~compreport.errors.InputError` each; an owner that would be unsafe as a file name
-(``con``, ``..x``) is one note (the report names files by a safe slug); ``failed.txt`` is one note
-naming the submissions it lists.
+two different submissions under one id, one id given to two owners (or two phases), and selected
+submissions larger than the zip member limit are one :class:`~compreport.errors.InputError` each,
+naming members escaped (:func:`~compreport.errors.printable`: a U+2028 in a name does not break
+the line); an owner that would be unsafe as a file name (``con``, ``..x``) is one note (the report
+names files by a safe slug); ``failed.txt`` is one note naming the submissions it lists, cut as
+every message is (:func:`~compreport.errors.capped`).
+
+A zip is a bulk download by its members' naming alone (:func:`_is_bulk`): a run zip that holds
+a ``failed.txt`` beside its prediction file is a run, read as any other.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ import unicodedata
 import zipfile
 from dataclasses import dataclass
 
-from compreport.errors import InputError, excerpt, note, os_reason
+from compreport.errors import InputError, excerpt, note, os_reason, printable
 from compreport.inputs.delimited import not_a_file, read_bytes, shown, text_name
 from compreport.inputs.records import _ZIP_MEMBER_LIMIT as ZIP_MEMBER_LIMIT
 from compreport.inputs.runfiles import RunFile
@@ -167,23 +172,52 @@ def _ignored(base: str, parts: list[str]) -> bool:
     return base.startswith(".") or "__MACOSX" in parts or base == ""
 
 
+def _is_bulk(archive: zipfile.ZipFile, infos: list[zipfile.ZipInfo]) -> bool:
+    """Whether a zip is a Codabench bulk download, by its members' naming: some member is named as
+    Codabench names a submission, or its only members are ``failed.txt`` files opening with
+    Codabench's line (a download of which nothing could be fetched). A ``failed.txt`` beside other
+    files (a run zip that holds one) does not make a download."""
+    bases = []
+    for info in infos:
+        parts = re.split(r"[/\\]", info.filename)
+        if not _ignored(parts[-1], parts):
+            bases.append(parts[-1])
+    if any(NAMING.fullmatch(b) for b in bases):
+        return True
+    if not bases or any(b != FAILED for b in bases):
+        return False
+    try:
+        return all(
+            archive.open(i)
+            .read(len(_FAILED_HEAD) + 3)
+            .decode("utf-8-sig", "replace")
+            .split("\n", 1)[0]
+            .strip()
+            == _FAILED_HEAD
+            for i in infos
+            if i.filename.replace("\\", "/").split("/")[-1] == FAILED
+        )
+    except (zipfile.BadZipFile, NotImplementedError, OSError, RuntimeError, ValueError):
+        return False
+
+
 def _bulk_members(bulk: str, data: bytes, subs: list, failed: list) -> bool:
     """Add the submissions (and ``failed.txt`` texts) of the bulk zip ``bulk``; False when the
-    zip is not a Codabench bulk download (no member named as Codabench names a submission)."""
+    zip is not a Codabench bulk download (:func:`_is_bulk`). Messages name a member
+    ``<bulk>:<member>``, the member escaped (:func:`~compreport.errors.printable`)."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         infos = [i for i in archive.infolist() if not i.is_dir()]
     except (zipfile.BadZipFile, OSError, ValueError):
         return False
-    bases = [re.split(r"[/\\]", i.filename)[-1] for i in infos]
-    if not any(b == FAILED or NAMING.fullmatch(b) for b in bases):
+    if not _is_bulk(archive, infos):
         return False
     found, odd, failed_texts = [], [], []
     for info in infos:
         folder, base = _member_path(bulk, info.filename)
         if _ignored(base, folder.split("/")):
             continue
-        where = f"{bulk}:{info.filename}"
+        where = f"{shown(bulk)}:{printable(info.filename)}"
         if base == FAILED:
             failed_texts.append((where, info))
             continue
@@ -294,6 +328,15 @@ def _from_folder(runs: str, subs: list, failed: list) -> bool:
     return True
 
 
+def _cut(reason: str, most: int = 80) -> str:
+    """A ``failed.txt`` reason (``HTTP 404``) as a note quotes it: its first ``most`` characters.
+
+    >>> _cut("HTTP 404"), _cut("x" * 5000, 4)
+    ('HTTP 404', 'xxxx... (5,000 characters)')
+    """
+    return reason if len(reason) <= most else f"{reason[:most]}... ({len(reason):,} characters)"
+
+
 def _failed_note(failed: list, phase: int | None, kept: list[Submission], last: bool) -> None:
     """One note per ``failed.txt`` naming the submissions it lists (those of ``phase``, None:
     every phase; and lines not in Codabench's form), and under ``last``, the owners whose newest
@@ -309,7 +352,7 @@ def _failed_note(failed: list, phase: int | None, kept: list[Submission], last: 
             if m is None:
                 named.append(excerpt(line))
             elif phase is None or int(m["phase"]) == phase:
-                reason = f", {m['reason']}" if m["reason"] else ""
+                reason = f", {_cut(m['reason'])}" if m["reason"] else ""
                 named.append(f"{m['id']} by {excerpt(m['owner'])}{reason}")
                 if last and int(m["id"]) > newest.get(m["owner"], 1 << 63):
                     later.append(m["owner"])
@@ -328,12 +371,43 @@ def _failed_note(failed: list, phase: int | None, kept: list[Submission], last: 
             )
 
 
+def _one_per_id(subs: list[Submission]) -> list[Submission]:
+    """``subs`` by submission id, each id once: the same submission found in two downloads is
+    kept once.
+
+    Raises
+    ------
+    InputError
+        When one id names two owners or two phases (Codabench gives every submission its own
+        id, so one of the two names was altered), or two different contents; the message names
+        both files and both owners.
+    """
+    by_id: dict[int, Submission] = {}
+    for s in sorted(subs, key=lambda s: s.id):
+        other = by_id.setdefault(s.id, s)
+        if other is s:
+            continue
+        if (other.owner, other.phase) != (s.owner, s.phase):
+            raise InputError(
+                f"{s.where}: submission {s.id} is owned by {excerpt(s.owner)} in phase "
+                f"{s.phase}, but {other.where} gives the same id to {excerpt(other.owner)} in "
+                f"phase {other.phase}; Codabench gives every submission its own id, so one name "
+                f"was altered: remove or rename the wrong file"
+            )
+        if other.size != s.size or other.read() != s.read():
+            raise InputError(
+                f"{s.where}: submission {s.id} is also {other.where}, with other contents"
+            )
+    return list(by_id.values())
+
+
 def codabench_runs(
     runs: str,
     phase: int | None = None,
     submissions: str | None = None,
     exclude: list[str] | None = None,
     out_dir: str | None = None,
+    named=None,
 ) -> list[RunFile] | None:
     """The runs of a Codabench bulk download, or None when ``runs`` is not one.
 
@@ -350,6 +424,10 @@ def codabench_runs(
     out_dir : str, optional
         The output directory: ``runs`` must not reach it
         (:func:`~compreport.output.overlap.check_runs`).
+    named : callable, optional
+        ``named("phase", 7)``: how messages name the option and its value as the caller gave it
+        (``--phase 7``, ``phase=7``, a spec's ``[data] phase``:
+        :meth:`~compreport.inputs.parsed.ReadOptions.named`); default: as an option.
 
     Returns
     -------
@@ -365,6 +443,7 @@ def codabench_runs(
         runs that are not a Codabench download.
     """
     runs = text_name(runs)
+    named = named or option
     subs: list[Submission] = []
     failed: list[tuple[str, str]] = []
     if os.path.isdir(runs):
@@ -379,12 +458,12 @@ def codabench_runs(
         for value, name in ((phase, "phase"), (submissions, "submissions")):
             if value is not None:
                 raise InputError(
-                    f"{shown(runs)}: {option(name, value)} reads a Codabench bulk download "
-                    f"(bulk_submissions.zip, or the folder it was unzipped into), and this is not "
-                    f"one"
+                    f"{named(name, value)} reads a Codabench bulk download (bulk_submissions.zip, "
+                    f"or the folder it was unzipped into), and {shown(runs)} is not one"
                 )
         return None
     last = submissions == "last"
+    subs = _one_per_id(subs)
     phases: dict[int, int] = {}
     for s in subs:
         phases[s.phase] = phases.get(s.phase, 0) + 1
@@ -398,26 +477,17 @@ def codabench_runs(
         )
     if phase is not None and phase not in phases:
         raise InputError(
-            f"{shown(runs)}: no submission of phase {phase} ({option('phase', phase)}); its "
+            f"{shown(runs)}: no submission of phase {phase} ({named('phase', phase)}); its "
             f"phases: {listed or 'none'}"
         )
     if not subs:
         _failed_note(failed, phase, [], last)
         raise InputError(f"{shown(runs)}: the download holds no submission, only {FAILED}")
     chosen = phase if phase is not None else next(iter(phases))
-    by_id: dict[int, Submission] = {}
-    for s in sorted((s for s in subs if s.phase == chosen), key=lambda s: s.id):
-        if s.id in by_id:
-            other = by_id[s.id]
-            if other.size == s.size and other.read() == s.read():
-                continue  # the same submission in two downloads
-            raise InputError(
-                f"{s.where}: submission {s.id} is also {other.where}, with other contents"
-            )
-        by_id[s.id] = s
     owners: dict[str, list[Submission]] = {}
-    for s in by_id.values():
-        owners.setdefault(s.owner, []).append(s)
+    for s in subs:
+        if s.phase == chosen:
+            owners.setdefault(s.owner, []).append(s)
     kept = [
         (f"{owner}.{k}", s)
         for owner, mine in sorted(owners.items())

@@ -275,10 +275,9 @@ def read_table(path: str | Path, sep: str = "auto") -> Table:
     Raises
     ------
     InputError
-        For a missing, unreadable, non-UTF-8 or empty file, or malformed CSV (naming the line).
+        For a missing, unreadable, non-UTF-8 or empty file, or malformed CSV (naming the line;
+        :func:`csv_rows`).
     """
-    import csv
-
     path = text_name(path)
     if os.path.isdir(path):
         raise InputError(f"{path}: is a directory, expected a CSV/TSV file")
@@ -293,17 +292,111 @@ def read_table(path: str | Path, sep: str = "auto") -> Table:
                 lines.append(number)
         return Table(path, rows, lines)
     delim = _SEP_CHAR.get(sep) or delimiter(path, text.split("\n", 1)[0])
-    reader = csv.reader(text.splitlines(keepends=True), delimiter=delim)
     rows, lines = [], []
-    try:
-        for row in reader:
-            if not row or all(not c.strip() for c in row):
-                continue
-            rows.append([c.strip() for c in row])
-            lines.append(reader.line_num)
-    except csv.Error as exc:
-        raise InputError(f"{path}, line {reader.line_num}: {exc}") from None
+    numbered = list(enumerate(text.splitlines(keepends=True), start=1))
+    for row, line in zip(*csv_rows(path, numbered, delim), strict=True):
+        if row:
+            rows.append(row)
+            lines.append(line)
     return Table(path, rows, lines)
+
+
+def _open_quote(text: str, delim: str) -> bool:
+    r"""Whether ``text`` ends inside a quoted field, as the ``csv`` module reads it (a field
+    that starts with ``"``; ``""`` inside it is a quote).
+
+    >>> _open_quote('1\t"oh no\tneu', "\t"), _open_quote('1\t"a ""b"" c"\tneu', "\t")
+    (True, False)
+    >>> _open_quote('1\toh "no\tneu', "\t")  # a quote inside a field is a character
+    False
+    """
+    start, quoted, closing = True, False, False
+    for c in text:
+        if quoted:
+            if c == '"':
+                quoted, closing = False, True
+            continue
+        if closing and c == '"':  # "" inside a quoted field
+            quoted, closing = True, False
+            continue
+        closing = False
+        if c == delim or c in "\r\n":
+            start = True
+        elif start:
+            quoted, start = c == '"', False
+    return quoted
+
+
+def csv_rows(path: str, numbered: list[tuple[int, str]], delim: str, strip: bool = True):
+    r"""The rows of the lines ``numbered`` ((line number, text with its end) pairs) split at
+    ``delim`` by the ``csv`` module, each cell stripped unless ``strip`` is False (then only the
+    line's end is cut; a row of blank cells: ``[]``), and the (last) line number of each.
+
+    Quotes are read as CSV quotes where the file is a CSV (``delim`` a comma), where a quoted
+    field may run over several lines. A tab-separated field is never quoted across a line
+    break: a line whose field opens a quote it does not close on that line (a raw tweet,
+    ``"oh no``) is read as it stands, its quote a character, so that no two lines merge into one
+    item; a field quoted and closed on its line (``"a ""b"" c"``, as pandas and R write) reads as
+    in a CSV.
+
+    Returns
+    -------
+    rows : list of list of str
+    lines : list of int
+
+    Raises
+    ------
+    InputError
+        A CSV whose quote opens a field and never closes (the rest of the file would be one
+        field), naming the file and the line where the quote opens; what the ``csv`` module
+        refuses (a NUL), naming the line.
+
+    >>> csv_rows("gold.tsv", [(1, '1\t"oh no\tneu\n'), (2, '2\tfine\tpos\n')], "\t")
+    ([['1', '"oh no', 'neu'], ['2', 'fine', 'pos']], [1, 2])
+    """
+    import csv
+
+    at = [0]
+    literal: dict[int, list[str]] = {}
+    tab = delim == "\t"
+
+    def feed():
+        for i, (number, line) in enumerate(numbered):
+            at[0] = number
+            if tab and '"' in line and _open_quote(line.rstrip("\r\n"), delim):
+                literal[i] = line.rstrip("\r\n").split(delim)
+                yield "\n"  # read as it stands, below
+            else:
+                yield line
+
+    def cells(row: list[str]) -> list[str]:
+        if all(not c.strip() for c in row):
+            return []
+        return [c.strip() if strip else c.rstrip("\r\n") for c in row]
+
+    rows: list[list[str]] = []
+    lines: list[int] = []
+    try:
+        for row in csv.reader(feed(), delimiter=delim):
+            rows.append(cells(row))
+            lines.append(at[0])
+    except csv.Error as exc:
+        raise InputError(f"{path}, line {at[0] if numbered else 1}: {exc}") from None
+    for i, row in literal.items():  # a tab-separated file has one row a line
+        rows[i] = cells(row)
+    if not tab and lines and lines[-1] == numbered[-1][0]:
+        # the last row: where it starts, and whether a quote there runs to the end of the file
+        before = lines[-2] if len(lines) > 1 else 0
+        start = next(k for k, (number, _) in enumerate(numbered) if number > before)
+        if start < len(numbered) - 1 and _open_quote(
+            "".join(line for _, line in numbered[start:]), delim
+        ):
+            raise InputError(
+                f'{path}, line {numbered[start][0]}: a field opens a quote (") that never '
+                f"closes, so every line after it would read as part of that field; close the "
+                f'quote, or double it ("") if it is part of the text'
+            )
+    return rows, lines
 
 
 def _auto_separator(path: str, content: list[tuple[int, str]], suffix: str) -> str:
@@ -350,9 +443,10 @@ def split_fields(
 
     Lines whose first character is ``#`` are skipped when ``comments``; a blank line is an empty
     row (a file without ids aligns its rows with the gold by line, so its blank lines count).
-    ``sep``: ``tab`` or ``comma`` (read by the ``csv`` module: quotes work), ``whitespace``
-    (runs of blanks), or ``auto`` (:func:`_auto_separator`). Cells are stripped unless ``strip``
-    is False (tab and comma only: a line's end is never part of a cell).
+    ``sep``: ``tab`` or ``comma`` (read by the ``csv`` module: quotes work, across lines in a
+    CSV only: :func:`csv_rows`), ``whitespace`` (runs of blanks), or ``auto``
+    (:func:`_auto_separator`). Cells are stripped unless ``strip`` is False (tab and comma only: a
+    line's end is never part of a cell).
 
     Returns
     -------
@@ -367,8 +461,6 @@ def split_fields(
     >>> split_fields("run.txt", "# a comment\\n1\\tpos\\n\\n2\\tneg\\n")
     ([['1', 'pos'], [], ['2', 'neg']], [2, 3, 4], 'tab')
     """
-    import csv
-
     physical = text.splitlines(keepends=True)
     kept = [
         (number, line)
@@ -387,21 +479,7 @@ def split_fields(
             rows.append(line.split())
             lines.append(number)
         return rows, lines, sep
-    at = [0]
-
-    def feed():
-        for number, line in kept:
-            at[0] = number
-            yield line
-
-    reader = csv.reader(feed(), delimiter=_SEP_CHAR[sep])
-    try:
-        for row in reader:
-            blank = all(not c.strip() for c in row)
-            rows.append([] if blank else [c.strip() if strip else c.rstrip("\r\n") for c in row])
-            lines.append(at[0])
-    except csv.Error as exc:
-        raise InputError(f"{path}, line {at[0]}: {exc}") from None
+    rows, lines = csv_rows(path, kept, _SEP_CHAR[sep], strip)
     return rows, lines, sep
 
 

@@ -174,13 +174,7 @@ class ReadOptions:
         for attr in ("label_col", "runs_label_col"):
             setattr(self, attr, columns(getattr(self, attr), "label_col", self.named(attr)))
         if self.phase is not None:
-            text = str(self.phase).strip()
-            if isinstance(self.phase, bool) or not re.fullmatch(r"\d{1,18}", text):
-                raise InputError(
-                    f"{option('phase')} must be a phase id (a whole number >= 0); got "
-                    f"{excerpt(self.phase)}"
-                )
-            self.phase = int(text)
+            self.phase = phase_id(self.phase, option("phase"))
         if self.submissions is not None and self.submissions not in SUBMISSIONS:
             raise InputError(
                 f"{option('submissions')} must be one of {', '.join(SUBMISSIONS)}; got "
@@ -194,6 +188,23 @@ class ReadOptions:
                 f"query column with {option('query_col')}"
             )
         return self
+
+
+def phase_id(value, name: str) -> int:
+    """A Codabench phase id given by the user (``--phase``, ``[data] phase``) as an int; ``name``
+    is how the message names the option or key.
+
+    >>> phase_id(" 7 ", "--phase")
+    7
+    >>> phase_id(-1, "[data] phase")
+    Traceback (most recent call last):
+        ...
+    compreport.errors.InputError: [data] phase must be a phase id (a whole number >= 0); got '-1'
+    """
+    text = str(value).strip()
+    if isinstance(value, bool) or not re.fullmatch(r"\d{1,18}", text):
+        raise InputError(f"{name} must be a phase id (a whole number >= 0); got {excerpt(value)}")
+    return int(text)
 
 
 def one_column(value, what: str, label: str | None = None):

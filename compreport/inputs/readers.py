@@ -324,7 +324,7 @@ def read_runs(
     o.check()
     nf = len(fields) if fields else 1
     gold_path = text_name(gold_path)
-    runs_found = codabench_runs(str(runs), o.phase, o.submissions, o.exclude, out_dir)
+    runs_found = codabench_runs(str(runs), o.phase, o.submissions, o.exclude, out_dir, o.named)
     if runs_found is None:
         runs_found = find_runs(str(runs), gold_path, o.exclude, out_dir, o.names)
         name_runs(runs_found)

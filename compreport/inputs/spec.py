@@ -28,10 +28,12 @@ from compreport.inputs.delimited import SEPARATORS, text_name
 from compreport.inputs.parsed import (
     EXTRA_LINES,
     MISSING_POLICIES,
+    SUBMISSIONS,
     TIES,
     ReadOptions,
     columns,
     one_column,
+    phase_id,
 )
 from compreport.inputs.slugs import check_id, slug
 from compreport.inputs.specmodels import (
@@ -126,12 +128,15 @@ class Loaded:
         ``name``, ``year``, ``description`` of a ``workshop.toml`` (empty without one).
     specs : list of str
         The ``workshop.toml`` and ``competition.toml`` files read.
+    origins : dict
+        Settings field -> (``[bootstrap] <key>``, the spec and line giving it), for messages.
     """
 
     competitions: list[Competition]
     bootstrap: dict
     workshop: dict = field(default_factory=dict)
     specs: list[str] = field(default_factory=list)
+    origins: dict = field(default_factory=dict)
 
 
 def files_read(competitions: list[Competition], specs=()) -> list[str]:
@@ -226,6 +231,7 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
         ("sep", SEPARATORS),
         ("missing", MISSING_POLICIES),
         ("extra_lines", EXTRA_LINES),
+        ("submissions", SUBMISSIONS),
     ):
         value = getattr(d, key)
         if value is not None and value not in allowed:
@@ -233,6 +239,11 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
                 f"{where(path, ('data', key))}: [data] {key} must be one of {', '.join(allowed)}; "
                 f"got {value!r}{suggest(value, allowed)}"
             )
+    if d.phase is not None:
+        try:
+            phase_id(d.phase, "[data] phase")
+        except InputError as exc:
+            raise InputError(f"{where(path, ('data', 'phase'))}: {exc}") from None
     if d.id_col is not None and d.id_column is not None:
         raise InputError(
             f"{where(path, ('data', 'id_col'))}: [data] names both `id_col` and `id_column`; "
@@ -283,6 +294,8 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
         if d.score_col is not None
         else "[data.runs] label_col",
         "cluster_col": f"[data] {'cluster' if d.query_col is None else 'query_col'}",
+        "phase": f"{where(path, ('data', 'phase'))}: [data] phase",
+        "submissions": f"{where(path, ('data', 'submissions'))}: [data] submissions",
     }
     said = {
         k: v for k, v in said.items() if getattr(opts, k.removeprefix("runs_")) is None
@@ -670,4 +683,6 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
                 f"set `id` in the spec"
             )
         seen[c.id] = c.name
-    return Loaded(comps, merge_bootstrap(boot_sources), workshop, specs)
+    origins: dict = {}
+    merged = merge_bootstrap(boot_sources, origins)
+    return Loaded(comps, merged, workshop, specs, origins)

@@ -130,7 +130,7 @@ def settings_of(boot: BootstrapSpec, path: Path) -> dict:
     return out
 
 
-def merge_bootstrap(sources: list[tuple[str, dict]]) -> dict:
+def merge_bootstrap(sources: list[tuple[str, dict]], origins: dict | None = None) -> dict:
     """One run's settings from the specs' ``[bootstrap]`` tables: the workshop's win; otherwise
     the competitions must agree on each setting.
 
@@ -139,6 +139,9 @@ def merge_bootstrap(sources: list[tuple[str, dict]]) -> dict:
     sources : list of (str, dict)
         Each spec read and its :func:`settings_of`; the workshop's dict holds ``"workshop": True``,
         which is popped.
+    origins : dict, optional
+        Filled with Settings field -> (``[bootstrap] <key>``, the spec and line that gives it),
+        for messages (:func:`~compreport.language.caller.from_specs`).
 
     Raises
     ------
@@ -161,6 +164,9 @@ def merge_bootstrap(sources: list[tuple[str, dict]]) -> dict:
                 )
             else:
                 merged[k], origin[k] = v, src
+            if origins is not None and origin.get(k) in (src, "workshop"):
+                key = _KEY_OF_SETTING[k]
+                origins[k] = (f"[bootstrap] {key}", where(Path(src), ("bootstrap", key)))
     return merged
 
 

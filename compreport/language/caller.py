@@ -79,8 +79,27 @@ def caller(kind: str) -> contextlib.AbstractContextManager:
     return scoped(_CALLER, kind)
 
 
+#: Options whose value a spec gave (and the caller did not): option id -> (key, where), how
+#: :func:`option` names them (:func:`from_specs`).
+_SPEC_SAID: contextvars.ContextVar[dict | None] = contextvars.ContextVar(
+    "compreport_spec_said", default=None
+)
+
+
+def from_specs(said: dict[str, tuple[str, str]]) -> contextlib.AbstractContextManager:
+    """Inside the block, :func:`option` names each option of ``said`` (id -> (key, where)) as
+    the spec gives it, so that a message about a value a spec set names the spec file and key.
+
+    >>> with from_specs({"bootstrap": ("[bootstrap] resamples", "c.toml, line 6")}):
+    ...     print(option("bootstrap", 10**10))
+    [bootstrap] resamples = 10000000000 (c.toml, line 6)
+    """
+    return scoped(_SPEC_SAID, dict(said))
+
+
 def option(name: str, value=None) -> str:
-    """How the current caller writes option ``name``, with ``value`` when given.
+    """How the current caller writes option ``name``, with ``value`` when given; an option a
+    spec gave (:func:`from_specs`) as the spec's key, with its file and line.
 
     >>> option("pos_label", "LABEL")
     'pos_label=LABEL'
@@ -88,6 +107,10 @@ def option(name: str, value=None) -> str:
     ...     option("pos_label", "LABEL"), option("force", True)
     ('--pos-label LABEL', '--force')
     """
+    spec = (_SPEC_SAID.get() or {}).get(name)
+    if spec is not None:
+        key, where = spec
+        return f"{key} ({where})" if value is None else f"{key} = {value} ({where})"
     cli, api, shape = OPTIONS[name]
     if current() == "cli":  # a switch takes no value; a value a shell would split or drop is quoted
         return cli if value is None or value is True else f"{cli} {shlex.quote(str(value))}"
