@@ -154,12 +154,30 @@ def whole_number(value, where: str, low: int, high: int | None = None) -> int:
     return int(value)
 
 
+#: The smallest alpha that can be honoured: a bootstrap p-value is never below 1/(B + 1), so a
+#: smaller alpha would need more than 10**9 resamples of every system (8 GB of replicates each)
+#: before any comparison could reach it.
+MIN_ALPHA = 1e-9
+
+
 def _alpha(value, where: str) -> float:
-    """``value`` as a float strictly between 0 and 1, else :class:`InputError` naming ``where``."""
+    """``value`` as a float in [:data:`MIN_ALPHA`, 1), else :class:`InputError` naming ``where``.
+
+    >>> _alpha(1e-20, "--alpha")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    compreport.errors.InputError: --alpha 1e-20 cannot be honoured: a p-value from B resamples ...
+    """
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
         raise InputError(f"{where} must be a number between 0 and 1 (exclusive); got {value!r}")
     if not 0 < value < 1:
         raise InputError(f"{where} must be between 0 and 1 (exclusive); got {value}")
+    if value < MIN_ALPHA:
+        raise InputError(
+            f"{where} {value:g} cannot be honoured: a p-value from B resamples is never below "
+            f"1/(B + 1), so alpha below {MIN_ALPHA:g} would need more than 10**9 resamples; "
+            f"use {MIN_ALPHA:g} or more"
+        )
     return float(value)
 
 

@@ -34,6 +34,7 @@ from scipy.stats import norm
 from compreport._version import __version__
 from compreport.errors import InputError
 from compreport.inputs.competition import Competition
+from compreport.settings import validate
 from compreport.stats.metrics import get_metric
 from compreport.stats.metrics.base import Prepared
 from compreport.stats.resampler import competition_key
@@ -52,6 +53,11 @@ MIN_ITEMS = 30
 PRECISION = 0.02
 #: Points of each power curve.
 CURVE_POINTS = 7
+#: Fewest and most resamples behind each power estimate (``draws``). At the most, a power
+#: estimate's standard error is below 0.002 (sqrt(0.25/100,000)); more would only cost time,
+#: which grows with the draws (about 2.5 s per 10,000 for a competition of 5 runs and 300 items,
+#: so 10**8 would run for hours).
+MIN_DRAWS, MAX_DRAWS = 100, 100_000
 
 
 @dataclass
@@ -228,6 +234,20 @@ class _PairSampler:
         return self.sign * d
 
 
+def check_draws(draws, where: str = "`draws`") -> int:
+    """``draws`` as an int between :data:`MIN_DRAWS` and :data:`MAX_DRAWS`, else one
+    :class:`~compreport.errors.InputError` naming ``where`` (``--draws`` on the command line).
+
+    >>> check_draws(10**8, "--draws")
+    Traceback (most recent call last):
+        ...
+    compreport.errors.InputError: --draws must be between 100 and 100000; got 100000000
+    """
+    from compreport.settings import whole_number
+
+    return whole_number(draws, where, MIN_DRAWS, MAX_DRAWS)
+
+
 def _power(d: np.ndarray, delta: float, z: float) -> float:
     """Share of the differences ``d``, shifted to mean ``delta``, beyond ``z`` of their standard
     deviation from 0 (two-sided)."""
@@ -363,15 +383,14 @@ def plan_test_set(
     ('SiameseTwins.01', 'ParaNLP.01', 2.8)
     """
     alpha = analysis.settings.alpha if alpha is None else alpha
-    for name, value in (("power", power), ("alpha", alpha)):
-        if not isinstance(value, (int, float)) or not 0 < value < 1:
-            raise InputError(f"`{name}` must be a number in (0, 1); got {value!r}")
+    if not isinstance(power, (int, float)) or not 0 < power < 1:
+        raise InputError(f"`power` must be a number in (0, 1); got {power!r}")
+    alpha = validate({"alpha": alpha})["alpha"]  # the range every caller's alpha is held to
     if delta is not None and not (
         isinstance(delta, (int, float)) and math.isfinite(delta) and delta > 0
     ):
         raise InputError(f"`delta` must be a positive number (metric units); got {delta!r}")
-    if not isinstance(draws, int) or draws < 100:
-        raise InputError(f"`draws` must be a whole number >= 100; got {draws!r}")
+    check_draws(draws)
     if analysis.settings.bootstrap < 100:
         raise InputError(
             f"planning needs bootstrap replicates; the analysis has B = "
