@@ -576,7 +576,8 @@ def _on_sigterm(pid: int):
             os.kill(os.getpid(), signal.SIGTERM)
             return
         interrupts.request(Terminated)  # raised again at the next checkpoint if this one is lost
-        raise Terminated()
+        if not interrupts.deferring():  # else at the end of the deferred block
+            raise Terminated()
 
     return handler
 
@@ -585,7 +586,8 @@ def _on_sigint(signum, frame):
     """Ctrl-C: ``KeyboardInterrupt``, recorded for the checkpoints
     (:mod:`compreport.interrupts`)."""
     interrupts.request(KeyboardInterrupt)
-    raise KeyboardInterrupt
+    if not interrupts.deferring():  # else at the end of the deferred block
+        raise KeyboardInterrupt
 
 
 def main(argv: list[str] | None = None) -> int:

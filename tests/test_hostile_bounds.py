@@ -6,6 +6,7 @@ real processes with a timeout, so a hang fails the test instead of stalling the 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -123,3 +124,14 @@ def test_plan_largest_draws_is_accepted(tmp_path):
     assert res.returncode == 0, res.stderr
     assert (tmp_path / "out" / "plan.json").is_file()
     assert check_draws(MAX_DRAWS, "--draws") == MAX_DRAWS
+
+
+@pytest.mark.parametrize("source, where", [("spec", "[bootstrap] alpha"), ("cli", "--alpha")])
+def test_every_surface_names_the_alpha_it_refuses(source, where):
+    """The one check (:func:`compreport.settings.validate`) in each caller's words, a spec's
+    ``[bootstrap] alpha`` included; the twin, :data:`MIN_ALPHA` itself, is accepted."""
+    from compreport.settings import validate
+
+    with pytest.raises(InputError, match=rf"^{re.escape(where)} 1e-20 cannot be honoured"):
+        validate({"alpha": 1e-20}, source)
+    assert validate({"alpha": MIN_ALPHA}, source) == {"alpha": MIN_ALPHA}
