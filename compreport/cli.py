@@ -38,6 +38,7 @@ from compreport.report.figures import FIGURE_FORMATS
 from compreport.report.latex.layout import check_label_prefix
 from compreport.settings import (
     NUMERIC,
+    check_draws,
     check_paper,
     from_text,
     one_of,
@@ -501,7 +502,6 @@ def cmd_plan(args) -> int:
     (:func:`compreport.plan`), write OUT/plan.json, plan.csv and the power curves, print the
     table; exit status 0."""
     from compreport.report.planning import plan_table, write_plan
-    from compreport.stats.plan import check_draws
 
     given = {}
     for name in ("bootstrap", "seed", "alpha"):

@@ -154,6 +154,25 @@ def whole_number(value, where: str, low: int, high: int | None = None) -> int:
     return int(value)
 
 
+#: Fewest and most resamples behind each power estimate (``draws``). At the most, a power
+#: estimate's standard error is below 0.002 (sqrt(0.25/100,000)); more would only cost time,
+#: which grows with the draws (about 2.5 s per 10,000 for the demo competition stance-eu, 5 runs,
+#: so 10**8 would run for hours).
+MIN_DRAWS, MAX_DRAWS = 100, 100_000
+
+
+def check_draws(draws, where: str = "`draws`") -> int:
+    """``draws`` as an int between :data:`MIN_DRAWS` and :data:`MAX_DRAWS`, else one
+    :class:`~compreport.errors.InputError` naming ``where`` (``--draws`` on the command line).
+
+    >>> check_draws(10**8, "--draws")
+    Traceback (most recent call last):
+        ...
+    compreport.errors.InputError: --draws must be between 100 and 100000; got 100000000
+    """
+    return whole_number(draws, where, MIN_DRAWS, MAX_DRAWS)
+
+
 #: The smallest alpha that can be honoured: a bootstrap p-value is never below 1/(B + 1), so a
 #: smaller alpha would need more than 10**9 resamples of every system (8 GB of replicates each)
 #: before any comparison could reach it.

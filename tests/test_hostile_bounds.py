@@ -1,6 +1,6 @@
 """Settings that could only hang a run are refused at once (issue 41, item 5): an alpha no B can
 honour (the count of resamples it would need once looped without end), and a ``plan --draws``
-beyond :data:`~compreport.stats.plan.MAX_DRAWS`. Each next to its good twin. The commands run in
+beyond :data:`~compreport.settings.MAX_DRAWS`. Each next to its good twin. The commands run in
 real processes with a timeout, so a hang fails the test instead of stalling the suite."""
 
 from __future__ import annotations
@@ -16,9 +16,8 @@ import pytest
 
 import compreport as cr
 from compreport.errors import InputError
-from compreport.settings import MIN_ALPHA
+from compreport.settings import MAX_DRAWS, MIN_ALPHA
 from compreport.stats.multitest import resamples_needed
-from compreport.stats.plan import MAX_DRAWS
 from conftest import said
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -118,7 +117,7 @@ def test_plan_draws_beyond_the_largest_is_refused_at_once(tmp_path, draws):
 
 def test_plan_largest_draws_is_accepted(tmp_path):
     """The twin: ``--draws`` at the bounds' inside (100) plans; MAX_DRAWS passes the check."""
-    from compreport.stats.plan import check_draws
+    from compreport.settings import check_draws
 
     res, _ = _cli(tmp_path, "plan", str(DEMO), "-o", "out", "--draws", "100", "-B", "200", "-q")
     assert res.returncode == 0, res.stderr

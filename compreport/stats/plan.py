@@ -34,7 +34,7 @@ from scipy.stats import norm
 from compreport._version import __version__
 from compreport.errors import InputError
 from compreport.inputs.competition import Competition
-from compreport.settings import validate
+from compreport.settings import check_draws, validate
 from compreport.stats.metrics import get_metric
 from compreport.stats.metrics.base import Prepared
 from compreport.stats.resampler import competition_key
@@ -53,11 +53,6 @@ MIN_ITEMS = 30
 PRECISION = 0.02
 #: Points of each power curve.
 CURVE_POINTS = 7
-#: Fewest and most resamples behind each power estimate (``draws``). At the most, a power
-#: estimate's standard error is below 0.002 (sqrt(0.25/100,000)); more would only cost time,
-#: which grows with the draws (about 2.5 s per 10,000 for a competition of 5 runs and 300 items,
-#: so 10**8 would run for hours).
-MIN_DRAWS, MAX_DRAWS = 100, 100_000
 
 
 @dataclass
@@ -232,20 +227,6 @@ class _PairSampler:
                 sc = p.evaluate(rng.integers(0, self.n, size))
                 d[r] = sc[self.sel[0]] - sc[self.sel[1]]
         return self.sign * d
-
-
-def check_draws(draws, where: str = "`draws`") -> int:
-    """``draws`` as an int between :data:`MIN_DRAWS` and :data:`MAX_DRAWS`, else one
-    :class:`~compreport.errors.InputError` naming ``where`` (``--draws`` on the command line).
-
-    >>> check_draws(10**8, "--draws")
-    Traceback (most recent call last):
-        ...
-    compreport.errors.InputError: --draws must be between 100 and 100000; got 100000000
-    """
-    from compreport.settings import whole_number
-
-    return whole_number(draws, where, MIN_DRAWS, MAX_DRAWS)
 
 
 def _power(d: np.ndarray, delta: float, z: float) -> float:
