@@ -24,8 +24,9 @@ competitions of a workshop (one task each) or the blocks of replicates of a sing
   A cluster left without workers for :data:`NO_WORKERS_WAIT` seconds is the same error.
 * Every wait on the scheduler has a timeout: one that stops answering while the connection stays
   open (a frozen process, SIGSTOP) is one :class:`~compreport.errors.InputError` within
-  :data:`ANSWER_TIMEOUT` seconds (:data:`SEND_TIMEOUT` while the shared state is being sent), and
-  closing the connection then takes at most :data:`CLOSE_TIMEOUT` seconds more.
+  :data:`ANSWER_TIMEOUT` seconds (:data:`SEND_TIMEOUT` while the shared state is sent or a
+  result fetched), and closing the connection then takes at most :data:`CLOSE_TIMEOUT` seconds
+  more.
 * dask's own log lines (a restarted worker, a closed connection, the CRITICAL lines of a cluster
   stopped by SIGTERM) never reach the terminal: :func:`_quiet` sends them nowhere, in this
   process and in the workers of ``"local"``; what goes wrong is said by the one error of the run.
@@ -54,7 +55,8 @@ POLL = 0.2
 #: Seconds the scheduler has to answer a question (its workers, a run of :func:`version` on
 #: them) before the run gives up: a scheduler that stops answering is an error within them.
 ANSWER_TIMEOUT = 30
-#: Seconds to send the state shared by the tasks to every worker (it may be large).
+#: Seconds to send the state shared by the tasks to every worker, or to fetch a task's result
+#: (either may be large).
 SEND_TIMEOUT = 120
 #: Seconds closing the client and a ``"local"`` cluster may take.
 CLOSE_TIMEOUT = 5
@@ -333,10 +335,12 @@ def _settled(future) -> bool:
     return future.done()
 
 
-def _silent(what: str, finished: int, total: int) -> InputError:
-    """The error of a scheduler that stopped answering (frozen, or its machine gone)."""
+def _silent(what: str, finished: int, total: int, seconds: float | None = None) -> InputError:
+    """The error of a scheduler that stopped answering for ``seconds`` (default
+    :data:`ANSWER_TIMEOUT`): frozen, overloaded, or its machine gone."""
+    seconds = ANSWER_TIMEOUT if seconds is None else seconds
     return InputError(
-        f"the dask scheduler did not answer for {ANSWER_TIMEOUT} s while {what} ({finished} of "
+        f"the dask scheduler did not answer for {seconds} s while {what} ({finished} of "
         f"{total} done): is it stopped or overloaded?"
     )
 
@@ -387,9 +391,12 @@ def cluster_map(
     try:
         try:
             if shared is not None:
-                [shared] = client.scatter(
-                    [shared], broadcast=True, hash=False, timeout=SEND_TIMEOUT
-                )
+                try:
+                    [shared] = client.scatter(
+                        [shared], broadcast=True, hash=False, timeout=SEND_TIMEOUT
+                    )
+                except TimeoutError:
+                    raise _silent(what, 0, len(items), SEND_TIMEOUT) from None
             # spread round-robin over the workers there are now (a loose restriction: a task
             # still runs elsewhere if its worker is lost); left to itself the scheduler may queue
             # every task on one worker of an idle cluster
@@ -410,6 +417,8 @@ def cluster_map(
                 )
                 for item, w in zip(items, itertools.cycle(workers))
             ]
+        except InputError:
+            raise
         except TimeoutError:
             raise _silent(what, 0, len(items)) from None
         except OSError as exc:  # the connection
@@ -453,7 +462,10 @@ def cluster_map(
                 elif time.monotonic() - no_workers_since > NO_WORKERS_WAIT:
                     raise _lost(what, finished, len(items), f"no worker for {NO_WORKERS_WAIT} s")
             try:
-                result, caught = future.result()
+                # fetched from its worker through the scheduler: the result may be large
+                result, caught = future.result(timeout=SEND_TIMEOUT)
+            except TimeoutError:
+                raise _silent(what, finished, len(items), SEND_TIMEOUT) from None
             except KilledWorker as exc:
                 raise _lost(what, finished, len(items), "its process ended") from exc
             except ImportError as exc:  # compreport, or what a metric file imports, missing there
