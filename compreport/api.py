@@ -763,7 +763,8 @@ def plan(
     alpha : float, optional
         Two-sided level of one comparison (default: the specs', else 0.05).
     draws : int, default 1000
-        Resamples behind each power estimate (>= 100).
+        Resamples behind each power estimate, from 100 to 100,000
+        (:data:`~compreport.settings.MAX_DRAWS`); checked before the analysis runs.
     bootstrap, seed : int, optional
         Replicates and seed of the analysis (defaults as :func:`analyze`).
     jobs : int, default 1
@@ -785,8 +786,10 @@ def plan(
     >>> first.system, first.n_needed > 1040   # ParaNLP.01 is too close to tell apart today
     ('ParaNLP.01', True)
     """
+    from compreport.settings import check_draws
     from compreport.stats.plan import plan_test_set
 
+    check_draws(draws)
     inputs = _as_inputs(data, "plan")
     analysis = analyze(
         inputs,

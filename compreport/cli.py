@@ -39,6 +39,7 @@ from compreport.report.figures import FIGURE_FORMATS
 from compreport.report.latex.layout import check_label_prefix
 from compreport.settings import (
     NUMERIC,
+    check_draws,
     check_paper,
     from_text,
     one_of,
@@ -512,7 +513,7 @@ def cmd_plan(args) -> int:
             given[name] = from_text(value, NUMERIC[name])
     given = validate(given, "cli")
     power, delta = from_text(args.power), None if args.delta is None else from_text(args.delta)
-    draws = whole_number(from_text(args.draws, whole=True), "--draws", 100)
+    draws = check_draws(from_text(args.draws, whole=True), "--draws")
     jobs = 1 if args.jobs is None else whole_number(from_text(args.jobs, whole=True), "--jobs", 1)
     if not isinstance(power, float) or not 0 < power < 1:
         raise InputError(f"--power takes a number in (0, 1); got {printable(args.power)!r}")
@@ -580,7 +581,8 @@ def _on_sigterm(pid: int):
             os.kill(os.getpid(), signal.SIGTERM)
             return
         interrupts.request(Terminated)  # raised again at the next checkpoint if this one is lost
-        raise Terminated()
+        if not interrupts.deferring():  # else at the end of the deferred block
+            raise Terminated()
 
     return handler
 
@@ -589,7 +591,8 @@ def _on_sigint(signum, frame):
     """Ctrl-C: ``KeyboardInterrupt``, recorded for the checkpoints
     (:mod:`compreport.interrupts`)."""
     interrupts.request(KeyboardInterrupt)
-    raise KeyboardInterrupt
+    if not interrupts.deferring():  # else at the end of the deferred block
+        raise KeyboardInterrupt
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -212,7 +212,7 @@ def _add_stats_options(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--alpha",
         metavar="A",
-        help=f"significance level in (0, 1); CIs at 1-alpha (default {d.alpha})",
+        help=f"significance level in [1e-9, 1); CIs at 1-alpha (default {d.alpha})",
     )
     g.add_argument(
         "--ci",
@@ -448,7 +448,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument(
         "--alpha",
         metavar="A",
-        help=f"two-sided level of one comparison, in (0, 1) (default {_DEFAULT.alpha})",
+        help=f"two-sided level of one comparison, in [1e-9, 1) (default {_DEFAULT.alpha})",
     )
     g.add_argument(
         "--power", metavar="P", default="0.8", help="power to reach, in (0, 1) (default 0.8)"
@@ -462,7 +462,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--draws",
         metavar="N",
         default="1000",
-        help="resamples behind each power estimate, >= 100 (default 1000)",
+        help="resamples behind each power estimate, 100 to 100000 (default 1000)",
     )
     g.add_argument("--jobs", metavar="N", default=None, help="worker processes of the analysis")
     g.add_argument(

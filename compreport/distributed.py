@@ -22,6 +22,14 @@ competitions of a workshop (one task each) or the blocks of replicates of a sing
   failure); on a cluster of one's own, once its scheduler gives up rerunning the task
   (``distributed.scheduler.allowed-failures``, 3 by default: a rerun gives the same numbers).
   A cluster left without workers for :data:`NO_WORKERS_WAIT` seconds is the same error.
+* Every wait on the scheduler has a timeout: one that stops answering while the connection stays
+  open (a frozen process, SIGSTOP) is one :class:`~compreport.errors.InputError` within
+  :data:`ANSWER_TIMEOUT` seconds (:data:`SEND_TIMEOUT` while the shared state is sent or a
+  result fetched), and closing the connection then takes at most :data:`CLOSE_TIMEOUT` seconds
+  more.
+* dask's own log lines (a restarted worker, a closed connection, the CRITICAL lines of a cluster
+  stopped by SIGTERM) never reach the terminal: :func:`_quiet` sends them nowhere, in this
+  process and in the workers of ``"local"``; what goes wrong is said by the one error of the run.
 """
 
 from __future__ import annotations
@@ -44,6 +52,14 @@ CONNECT_TIMEOUT = 5
 NO_WORKERS_WAIT = 30
 #: Seconds between checks of the interrupts and the cluster while waiting for a task.
 POLL = 0.2
+#: Seconds the scheduler has to answer a question (its workers, a run of :func:`version` on
+#: them) before the run gives up: a scheduler that stops answering is an error within them.
+ANSWER_TIMEOUT = 30
+#: Seconds to send the state shared by the tasks to every worker, or to fetch a task's result
+#: (either may be large).
+SEND_TIMEOUT = 120
+#: Seconds closing the client and a ``"local"`` cluster may take.
+CLOSE_TIMEOUT = 5
 
 #: The client of the :func:`connect` block being run, if any.
 _CLIENT: contextvars.ContextVar[Any] = contextvars.ContextVar("compreport_client", default=None)
@@ -94,11 +110,34 @@ def _dask():
     return distributed
 
 
+#: The loggers whose lines :func:`_quiet` keeps off the terminal, with everything under them.
+QUIET_LOGGERS = ("distributed", "dask", "tornado", "asyncio")
+
+
 def _quiet() -> None:
-    """Keep dask's own log lines (a restarted worker, a closed connection) off stderr: what goes
-    wrong is said by the one error of the run."""
-    for name in ("distributed", "tornado", "asyncio"):
-        logging.getLogger(name).setLevel(logging.CRITICAL)
+    """Keep dask's own log lines (a restarted worker, a closed connection, CRITICAL lines with
+    tracebacks when the cluster is stopped by a signal) off stderr, for the rest of the process:
+    what goes wrong is said by the one error of the run.
+
+    Each of :data:`QUIET_LOGGERS` gets only a :class:`logging.NullHandler` and stops passing
+    records up to the root logger, and every logger under it that exists now (dask's
+    configuration sets levels on some, such as ``distributed.client``) is disabled. A level of
+    CRITICAL would not do: CRITICAL records still pass it.
+
+    >>> _quiet(); logging.getLogger("distributed.nanny").critical("not shown")
+    """
+    for name in QUIET_LOGGERS:
+        top = logging.getLogger(name)
+        for handler in list(top.handlers):
+            top.removeHandler(handler)
+        top.addHandler(logging.NullHandler())
+        top.propagate = False
+        top.setLevel(logging.CRITICAL + 1)
+    for name, logger in list(logging.Logger.manager.loggerDict.items()):
+        if isinstance(logger, logging.Logger) and name.startswith(
+            tuple(f"{top}." for top in QUIET_LOGGERS)
+        ):
+            logger.disabled = True
 
 
 def dask_setup(worker) -> None:  # noqa: ARG001 (dask's preload signature)
@@ -140,46 +179,55 @@ def connect(address: str | None, jobs: int = 1) -> Iterator[Any]:
     import dask
 
     _quiet()
-    cluster = None
+    cluster = client = None
     try:
-        if address == "local":
-            # no task is retried on another worker: a lost worker (out of memory) is one error
-            with dask.config.set(
-                {"distributed.scheduler.allowed-failures": 0, "logging.distributed": "critical"}
-            ):
-                cluster = distributed.LocalCluster(
-                    n_workers=jobs,
-                    threads_per_worker=1,
-                    processes=True,
-                    host="127.0.0.1",
-                    dashboard_address="127.0.0.1:0",  # no dashboard on 8787
-                    silence_logs=logging.CRITICAL,
-                    preload=["compreport.distributed"],
-                )
-            client = distributed.Client(cluster, set_as_default=False)
-        else:
-            _probe(address)
-            client = distributed.Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
-            _check_versions(client, address)
-    except (OSError, ValueError, TypeError) as exc:
-        if cluster is not None:
-            cluster.close()
-        raise InputError(f"cannot reach the dask scheduler at {address!r}: {exc}") from None
-    except RuntimeError as exc:  # a worker process that could not start
-        raise InputError(
-            f"cannot start the local dask cluster: {exc} (a script that calls analyze() with "
-            f"scheduler='local' must do so under `if __name__ == \"__main__\":`)"
-        ) from None
-    token = _CLIENT.set(client)
-    try:
-        yield client
+        try:
+            if address == "local":
+                # no task is retried on another worker: a lost worker (out of memory) is one
+                # error; a signal waits for the cluster to have started (then closed below)
+                with (
+                    dask.config.set(
+                        {
+                            "distributed.scheduler.allowed-failures": 0,
+                            "logging.distributed": "critical",
+                        }
+                    ),
+                    interrupts.deferred(),
+                ):
+                    cluster = distributed.LocalCluster(
+                        n_workers=jobs,
+                        threads_per_worker=1,
+                        processes=True,
+                        host="127.0.0.1",
+                        dashboard_address="127.0.0.1:0",  # no dashboard on 8787
+                        silence_logs=logging.CRITICAL,
+                        preload=["compreport.distributed"],
+                    )
+                _quiet()  # again: the cluster's start configures dask's logging anew
+                client = distributed.Client(cluster, timeout=ANSWER_TIMEOUT, set_as_default=False)
+            else:
+                _probe(address)
+                client = distributed.Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+                _check_versions(client, address)
+        except (OSError, ValueError, TypeError) as exc:
+            raise InputError(f"cannot reach the dask scheduler at {address!r}: {exc}") from None
+        except RuntimeError as exc:  # a worker process that could not start
+            raise InputError(
+                f"cannot start the local dask cluster: {exc} (a script that calls analyze() "
+                f"with scheduler='local' must do so under `if __name__ == \"__main__\":`)"
+            ) from None
+        token = _CLIENT.set(client)
+        try:
+            yield client
+        finally:
+            _CLIENT.reset(token)
     finally:
-        _CLIENT.reset(token)
-        with contextlib.suppress(Exception):
-            client.close()
+        if client is not None:
+            with contextlib.suppress(Exception):
+                client.close(timeout=CLOSE_TIMEOUT)
         if cluster is not None:
             with contextlib.suppress(Exception):
-                cluster.close()
+                cluster.close(timeout=CLOSE_TIMEOUT)
 
 
 def _probe(address: str) -> None:
@@ -221,9 +269,16 @@ def _check_versions(client, address: str) -> None:
     """:class:`~compreport.errors.InputError` unless every worker of ``client`` runs this version
     of compreport (another version could give other numbers)."""
     try:
-        found = client.run(version)
+        found = client.sync(client._run, version, callback_timeout=ANSWER_TIMEOUT)
+    except TimeoutError:
+        with contextlib.suppress(Exception):
+            client.close(timeout=CLOSE_TIMEOUT)
+        raise InputError(
+            f"the dask scheduler at {address!r} did not answer within {ANSWER_TIMEOUT} s "
+            f"(asked for its workers' compreport version)"
+        ) from None
     except Exception as exc:  # a worker that cannot import compreport, or lost meanwhile
-        client.close()
+        client.close(timeout=CLOSE_TIMEOUT)
         raise InputError(
             f"the workers of the dask scheduler at {address!r} cannot run compreport "
             f"({type(exc).__name__}: {exc}); install compreport {version()} with its dask extra "
@@ -231,7 +286,7 @@ def _check_versions(client, address: str) -> None:
         ) from None
     other = {worker: v for worker, v in found.items() if v != version()}
     if other:
-        client.close()
+        client.close(timeout=CLOSE_TIMEOUT)
         worker, v = sorted(other.items())[0]
         raise InputError(
             f"{len(other)} worker(s) of the dask scheduler at {address!r} run compreport {v} "
@@ -280,6 +335,16 @@ def _settled(future) -> bool:
     return future.done()
 
 
+def _silent(what: str, finished: int, total: int, seconds: float | None = None) -> InputError:
+    """The error of a scheduler that stopped answering for ``seconds`` (default
+    :data:`ANSWER_TIMEOUT`): frozen, overloaded, or its machine gone."""
+    seconds = ANSWER_TIMEOUT if seconds is None else seconds
+    return InputError(
+        f"the dask scheduler did not answer for {seconds} s while {what} ({finished} of "
+        f"{total} done): is it stopped or overloaded?"
+    )
+
+
 def _lost(what: str, finished: int, total: int, why: str) -> InputError:
     from compreport.language.caller import option
 
@@ -326,11 +391,19 @@ def cluster_map(
     try:
         try:
             if shared is not None:
-                [shared] = client.scatter([shared], broadcast=True, hash=False)
+                try:
+                    [shared] = client.scatter(
+                        [shared], broadcast=True, hash=False, timeout=SEND_TIMEOUT
+                    )
+                except TimeoutError:
+                    raise _silent(what, 0, len(items), SEND_TIMEOUT) from None
             # spread round-robin over the workers there are now (a loose restriction: a task
             # still runs elsewhere if its worker is lost); left to itself the scheduler may queue
             # every task on one worker of an idle cluster
-            workers = sorted(client.scheduler_info().get("workers", {})) or [None]
+            who = client.sync(
+                client.scheduler.identity, n_workers=-1, callback_timeout=ANSWER_TIMEOUT
+            )
+            workers = sorted((who or {}).get("workers", {})) or [None]
             futures = [
                 client.submit(
                     _run,
@@ -344,7 +417,11 @@ def cluster_map(
                 )
                 for item, w in zip(items, itertools.cycle(workers))
             ]
-        except OSError as exc:  # the connection, timeouts included
+        except InputError:
+            raise
+        except TimeoutError:
+            raise _silent(what, 0, len(items)) from None
+        except OSError as exc:  # the connection
             raise InputError(
                 f"cannot send the work to the dask scheduler while {what}: {exc}"
             ) from None
@@ -364,7 +441,13 @@ def cluster_map(
                     future = failed  # the first failure stops the run at once
                     break
                 try:
-                    workers = client.nthreads() if client.status == "running" else None
+                    workers = (
+                        client.sync(client.scheduler.ncores, callback_timeout=ANSWER_TIMEOUT)
+                        if client.status == "running"
+                        else None
+                    )
+                except TimeoutError:
+                    raise _silent(what, finished, len(items)) from None
                 except OSError:
                     workers = None
                 if workers is None:
@@ -379,7 +462,10 @@ def cluster_map(
                 elif time.monotonic() - no_workers_since > NO_WORKERS_WAIT:
                     raise _lost(what, finished, len(items), f"no worker for {NO_WORKERS_WAIT} s")
             try:
-                result, caught = future.result()
+                # fetched from its worker through the scheduler: the result may be large
+                result, caught = future.result(timeout=SEND_TIMEOUT)
+            except TimeoutError:
+                raise _silent(what, finished, len(items), SEND_TIMEOUT) from None
             except KilledWorker as exc:
                 raise _lost(what, finished, len(items), "its process ended") from exc
             except ImportError as exc:  # compreport, or what a metric file imports, missing there
@@ -397,9 +483,7 @@ def cluster_map(
                 warnings.warn_explicit(message, category, filename, lineno)
             yield result
     finally:
-        if futures:
+        sent = [*futures, *([shared] if isinstance(shared, distributed.Future) else [])]
+        if sent:  # sent to the scheduler without waiting for it: no wait, even if it is frozen
             with contextlib.suppress(Exception):
-                client.cancel(futures)
-        if isinstance(shared, distributed.Future):
-            with contextlib.suppress(Exception):
-                client.cancel([shared])
+                client.cancel(sent)

@@ -11,7 +11,12 @@ stages and competitions, and before the output is swapped in) until the command 
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 _PENDING: list[type[BaseException]] = []
+#: How many :func:`deferred` blocks are running.
+_DEFERRED = [0]
 
 
 def request(exc_type: type[BaseException]) -> None:
@@ -28,3 +33,35 @@ def check() -> None:
 def clear() -> None:
     """Forget the recorded stop (the command line has handled it)."""
     _PENDING.clear()
+
+
+def deferring() -> bool:
+    """Whether a :func:`deferred` block runs: the handlers then only :func:`request`."""
+    return _DEFERRED[0] > 0
+
+
+@contextlib.contextmanager
+def deferred() -> Iterator[None]:
+    """Hold the command line's signals until the block has run, then raise the one recorded.
+
+    For work that a signal must not cut in half, such as starting a local dask cluster: stopped
+    part-way, its worker processes and semaphores are left to the interpreter's exit, which warns
+    about them ("leaked semaphore objects") after the run's error line. The signal is raised when
+    the block ends, where its caller can close what the block made.
+
+    >>> try:
+    ...     with deferred():
+    ...         request(RuntimeError)  # as the handlers record KeyboardInterrupt, Terminated
+    ...         print("the block goes on")
+    ... except RuntimeError:
+    ...     print("raised at its end")
+    the block goes on
+    raised at its end
+    >>> clear()
+    """
+    _DEFERRED[0] += 1
+    try:
+        yield
+    finally:
+        _DEFERRED[0] -= 1
+    check()

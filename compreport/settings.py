@@ -154,12 +154,49 @@ def whole_number(value, where: str, low: int, high: int | None = None) -> int:
     return int(value)
 
 
+#: Fewest and most resamples behind each power estimate (``draws``). At the most, a power
+#: estimate's standard error is below 0.002 (sqrt(0.25/100,000)); more would only cost time,
+#: which grows with the draws (about 2.5 s per 10,000 for the demo competition stance-eu, 5 runs,
+#: so 10**8 would run for hours).
+MIN_DRAWS, MAX_DRAWS = 100, 100_000
+
+
+def check_draws(draws, where: str = "`draws`") -> int:
+    """``draws`` as an int between :data:`MIN_DRAWS` and :data:`MAX_DRAWS`, else one
+    :class:`~compreport.errors.InputError` naming ``where`` (``--draws`` on the command line).
+
+    >>> check_draws(10**8, "--draws")
+    Traceback (most recent call last):
+        ...
+    compreport.errors.InputError: --draws must be between 100 and 100000; got 100000000
+    """
+    return whole_number(draws, where, MIN_DRAWS, MAX_DRAWS)
+
+
+#: The smallest alpha that can be honoured: a bootstrap p-value is never below 1/(B + 1), so a
+#: smaller alpha would need more than 10**9 resamples of every system (8 GB of replicates each)
+#: before any comparison could reach it.
+MIN_ALPHA = 1e-9
+
+
 def _alpha(value, where: str) -> float:
-    """``value`` as a float strictly between 0 and 1, else :class:`InputError` naming ``where``."""
+    """``value`` as a float in [:data:`MIN_ALPHA`, 1), else :class:`InputError` naming ``where``.
+
+    >>> _alpha(1e-20, "--alpha")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    compreport.errors.InputError: --alpha 1e-20 cannot be honoured: a p-value from B resamples ...
+    """
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
         raise InputError(f"{where} must be a number between 0 and 1 (exclusive); got {value!r}")
     if not 0 < value < 1:
         raise InputError(f"{where} must be between 0 and 1 (exclusive); got {value}")
+    if value < MIN_ALPHA:
+        raise InputError(
+            f"{where} {value:g} cannot be honoured: a p-value from B resamples is never below "
+            f"1/(B + 1), so alpha below {MIN_ALPHA:g} would need more than 10**9 resamples; "
+            f"use {MIN_ALPHA:g} or more"
+        )
     return float(value)
 
 

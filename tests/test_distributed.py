@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -324,3 +325,154 @@ def test_every_context_variable_reaches_the_workers():
     carried = {"compreport_lang", "compreport_decimal_comma", "compreport_caller"}
     assert names == carried | {"compreport_client"}
     assert set(crd._carried()) == {"lang", "comma", "caller"}
+
+
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started, from any of its threads (Linux's /proc; [] elsewhere)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        with contextlib.suppress(OSError):
+            found += [int(x) for x in task.read_text(encoding="ascii").split()]
+    return found
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie (which a container's init may never
+    reap)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii")
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+#: Runs the command line with :data:`compreport.distributed.ANSWER_TIMEOUT` at 3 s, so that a test
+#: of a frozen scheduler takes seconds.
+_SHORT_TIMEOUT = (
+    "import sys; import compreport.distributed as d; d.ANSWER_TIMEOUT = 3; "
+    "from compreport.cli import run; sys.argv = ['compreport', *sys.argv[1:]]; run()"
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("freeze", [True, False], ids=["frozen", "left-alone"])
+def test_frozen_scheduler_is_one_error_within_the_answer_timeout(tmp_path, freeze):
+    """A real ``dask scheduler`` process stopped with SIGSTOP while its worker scores resamples
+    (the connection stays open, nothing answers): one error line saying the scheduler did not
+    answer, status 2, within the answer timeout (3 s here) plus the close timeout and a few
+    seconds, OUT not written. The twin, the scheduler left alone, writes the report."""
+    _layout(tmp_path)
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    env = dict(os.environ, PYTHONPATH=str(ROOT), CR_MARK=str(marks))
+    quiet = {
+        "cwd": tmp_path,
+        "env": env,
+        "stdout": subprocess.DEVNULL,
+        "stderr": subprocess.DEVNULL,
+    }
+    where = tmp_path / "scheduler.json"
+    scheduler = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+         "--port", "0", "--no-dashboard", "--scheduler-file", str(where)], **quiet,
+    )  # fmt: skip
+    worker = None
+    try:
+        deadline = time.monotonic() + 120
+        while not where.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.5)  # the file is written whole
+        address = json.loads(where.read_text(encoding="utf-8"))["address"]
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_worker", address, "--no-nanny",
+             "--nthreads", "1", "--no-dashboard"], **quiet,
+        )  # fmt: skip
+        with distributed.Client(address, set_as_default=False, timeout=60) as client:
+            client.wait_for_workers(1, timeout=120)
+        argv = ["report", "gold.tsv", "--runs", "runs", "--metric", "m.py:acc", "-o", "out"]
+        argv += ["--format", "json", "-B", "4000" if freeze else "300", "--scheduler", address]
+        proc = subprocess.Popen(
+            [sys.executable, "-c", _SHORT_TIMEOUT, *argv], cwd=tmp_path, env=env,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        if freeze:
+            while not [p for p in marks.iterdir() if int(p.name) != proc.pid]:
+                assert proc.poll() is None and time.monotonic() < deadline, "nothing was scored"
+                time.sleep(0.05)
+            os.kill(scheduler.pid, signal.SIGSTOP)
+        start = time.monotonic()
+        try:
+            out, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            pytest.fail("compreport still waited for the frozen scheduler after 60 s")
+        took = time.monotonic() - start
+    finally:
+        os.kill(scheduler.pid, signal.SIGCONT)
+        for p in (worker, scheduler):
+            if p is not None:
+                p.terminate()
+                p.wait(timeout=60)
+    res = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    if not freeze:
+        assert _json(tmp_path, "out", res)
+        return
+    _one_error(res, tmp_path, "the dask scheduler did not answer for 3 s", "drawing the resamples")
+    assert took < 3 + crd.CLOSE_TIMEOUT + 10, took
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("when", ["starting", "scoring"])
+def test_sigterm_under_local_is_one_error_line(tmp_path, when):
+    """SIGTERM while ``--scheduler local`` starts its cluster, or while its workers score
+    resamples: status 143 and the one line ``error: terminated (SIGTERM)``, no dask log line, no
+    traceback, no leaked-semaphore warning of an abandoned worker start; the cluster's processes
+    gone. (The twin, the same run left alone, is test_worker_killed_mid_run_is_one_error.)"""
+    _layout(tmp_path)
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    proc = _report_process(tmp_path, marks, 4000)
+    deadline = time.monotonic() + 240
+    started: list[int] = []
+    while time.monotonic() < deadline and proc.poll() is None:
+        scored = [p for p in marks.iterdir() if int(p.name) != proc.pid]
+        started = _children(proc.pid)
+        if (when == "scoring" and scored) or (when == "starting" and started and not scored):
+            break
+        time.sleep(0.02)
+    assert proc.poll() is None, proc.communicate()
+    if when == "starting":
+        assert started, "the cluster's start was not seen"
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 143, err
+    assert err == "error: terminated (SIGTERM)\n", err
+    assert out == ""
+    assert not (tmp_path / "out").exists()
+    deadline = time.monotonic() + 30
+    while [pid for pid in started if _running(pid)] and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [pid for pid in started if _running(pid)]
+
+
+@pytest.mark.parametrize("quieted", [True, False])
+def test_dask_log_lines_never_reach_the_terminal(quieted):
+    """After :func:`compreport.distributed._quiet` (run by every connection), a CRITICAL line of
+    any ``distributed`` logger, including one dask's configuration gave a level of its own
+    (``distributed.client``) or one made later, prints nothing; the twin, without it, prints."""
+    code = (
+        "import logging, distributed\n"
+        + ("from compreport.distributed import _quiet; _quiet()\n" if quieted else "")
+        + "for name in ('distributed.client', 'distributed.nanny', 'distributed.new.one'):\n"
+        "    logging.getLogger(name).critical('CRITICAL from %s', name)\n"
+    )
+    res = subprocess.run(
+        [sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    if quieted:
+        assert res.stderr == ""
+    else:
+        assert res.stderr.count("CRITICAL from") == 3, res.stderr

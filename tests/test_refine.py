@@ -173,18 +173,17 @@ def test_max_t_refinement_counts_only_what_is_unsettled():
 
 
 def test_a_tiny_alpha_draws_no_resamples_that_cannot_change_a_verdict():
-    """At alpha = 1e-12 no corrected p-value can reach alpha even with 16 x B resamples, so
-    refinement draws nothing beyond B although verdicts are unsettled (a p-value of no exceedance
-    has a Monte-Carlo interval reaching 0); its twin at alpha = 0.05 refines (the test above)."""
+    """At alpha = 1e-9 (the smallest allowed) no corrected p-value can reach alpha even with
+    16 x B resamples, so refinement draws nothing beyond B although verdicts are unsettled (a
+    p-value of no exceedance has a Monte-Carlo interval reaching 0); its twin at alpha = 0.05
+    refines (the test above)."""
     rng = np.random.default_rng(4)
     gold = rng.integers(0, 2, 300)
     preds = [np.where(rng.random(300) < a, gold, 1 - gold) for a in (0.8, 0.74, 0.72, 0.6)]
     comp = make_competition(gold, preds, metrics=["accuracy"], cid="refine")
-    with pytest.warns(UserWarning, match="can never reject at alpha = 1e-12"):
+    with pytest.warns(UserWarning, match="can never reject at alpha = 1e-09"):
         tiny = (
-            cr.analyze(comp, bootstrap=500, seed=4, alpha=1e-12, refine=True)
-            .competitions[0]
-            .primary
+            cr.analyze(comp, bootstrap=500, seed=4, alpha=1e-9, refine=True).competitions[0].primary
         )
     assert any(c.settled is False for c in tiny.pairs)
     assert tiny.verdicts["resamples"] == 500 and tiny.verdicts["may_settle"] is False

@@ -127,8 +127,32 @@ def smallest_adjusted_p(tested: int, bootstrap: int, correction: str) -> float:
 
 
 def resamples_needed(tested: int, alpha: float, correction: str) -> int:
-    """The smallest B with which :func:`smallest_adjusted_p` falls below ``alpha``."""
-    b = max(1, int(np.floor((tested if correction in ("bonferroni", "holm") else 1) / alpha)) - 1)
-    while cannot_reject(smallest_adjusted_p(tested, b, correction), alpha):
-        b += 1
-    return b
+    """The smallest B with which :func:`smallest_adjusted_p` falls below ``alpha``.
+
+    In closed form, k/(B + 1) < alpha (k = ``tested`` under Bonferroni and Holm, else 1) from
+    B = floor(k/alpha), then settled as :func:`rejects` computes it by a bisection of at most
+    about 64 steps, so any alpha in (0, 1) is answered at once (a step of one resample at a
+    time never ended for alpha = 1e-20, where B + 1 and B + 2 are the same float).
+
+    >>> resamples_needed(28, 0.05, "holm"), resamples_needed(1, 0.05, "maxt")
+    (560, 20)
+    >>> resamples_needed(1, 1e-20, "none") > 10**19
+    True
+    """
+    k = tested if correction in ("bonferroni", "holm") else 1
+
+    def enough(b: int) -> bool:
+        return not cannot_reject(smallest_adjusted_p(tested, b, correction), alpha)
+
+    if not 0 < alpha < 1 or not k / alpha < 1e307:
+        raise ValueError(f"alpha = {alpha!r} outside (0, 1) or too small to count resamples for")
+    guess = max(1, int(k / alpha))  # within rounding of the answer
+    lo, hi = max(0, guess // 2 - 1), guess  # enough(hi) and not enough(lo), once widened
+    while not enough(hi):
+        lo, hi = hi, 2 * hi
+    if lo >= 1 and enough(lo):
+        lo = 0
+    while hi - lo > 1:  # smallest b in (lo, hi] with enough(b); enough rises with b
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if enough(mid) else (mid, hi)
+    return hi

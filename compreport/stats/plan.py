@@ -34,6 +34,7 @@ from scipy.stats import norm
 from compreport._version import __version__
 from compreport.errors import InputError
 from compreport.inputs.competition import Competition
+from compreport.settings import check_draws, validate
 from compreport.stats.metrics import get_metric
 from compreport.stats.metrics.base import Prepared
 from compreport.stats.resampler import competition_key
@@ -363,15 +364,14 @@ def plan_test_set(
     ('SiameseTwins.01', 'ParaNLP.01', 2.8)
     """
     alpha = analysis.settings.alpha if alpha is None else alpha
-    for name, value in (("power", power), ("alpha", alpha)):
-        if not isinstance(value, (int, float)) or not 0 < value < 1:
-            raise InputError(f"`{name}` must be a number in (0, 1); got {value!r}")
+    if not isinstance(power, (int, float)) or not 0 < power < 1:
+        raise InputError(f"`power` must be a number in (0, 1); got {power!r}")
+    alpha = validate({"alpha": alpha})["alpha"]  # the range every caller's alpha is held to
     if delta is not None and not (
         isinstance(delta, (int, float)) and math.isfinite(delta) and delta > 0
     ):
         raise InputError(f"`delta` must be a positive number (metric units); got {delta!r}")
-    if not isinstance(draws, int) or draws < 100:
-        raise InputError(f"`draws` must be a whole number >= 100; got {draws!r}")
+    check_draws(draws)
     if analysis.settings.bootstrap < 100:
         raise InputError(
             f"planning needs bootstrap replicates; the analysis has B = "
