@@ -296,7 +296,8 @@ def _check_versions(client, address: str) -> None:
 
 
 def _carried() -> dict[str, Any]:
-    """The caller's context that tasks run in: language, decimal comma, who messages speak to."""
+    """The caller's context that tasks run in: language, decimal comma, who messages speak to,
+    and the options a spec gave (named with their spec file in messages)."""
     from compreport import language
     from compreport.language import caller
 
@@ -304,6 +305,7 @@ def _carried() -> dict[str, Any]:
         "lang": language._LANG.get(),
         "comma": language._COMMA.get(),
         "caller": caller._CALLER.get(),
+        "spec_said": caller._SPEC_SAID.get(),
     }
 
 
@@ -319,6 +321,7 @@ def _run(fn: Callable, shared, item, carried: dict[str, Any]):
         language._LANG.set(carried["lang"])
         language._COMMA.set(carried["comma"])
         caller._CALLER.set(carried["caller"])
+        caller._SPEC_SAID.set(carried["spec_said"])
         with threadpool_limits(limits=1, user_api="blas"):
             return fn(item) if shared is None else fn(shared, item)
 
