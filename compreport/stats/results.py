@@ -13,6 +13,7 @@ and :meth:`Analysis.from_dict` reads it back.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
@@ -745,8 +746,60 @@ class Analysis:
 
     @classmethod
     def read(cls, path: str | Path) -> Analysis:
-        """Read a results.json file (:meth:`from_dict`)."""
-        return cls.from_dict(json.loads(Path(path).read_text(encoding="utf-8")))
+        """Read a results.json file (:meth:`from_dict`), refusing what compreport did not write.
+
+        Only a regular file no larger than the input cap is read
+        (:func:`compreport.inputs.delimited.read_bytes`: not ``/dev/zero``, a FIFO or a
+        directory). Its shape (:func:`check_results`) and its competition ids
+        (:func:`compreport.inputs.slugs.check_id`: an id names a folder of the report, so ``..``
+        or ``/etc`` is refused) are checked before anything is built from it.
+
+        Raises
+        ------
+        InputError
+            Naming the file and the key: not UTF-8 or not JSON (with its line), a key missing or
+            of the wrong type, a competition id that cannot name a folder.
+
+        Examples
+        --------
+        >>> a = cr.analyze(cr.load("examples/workshop/paraphrase"), bootstrap=0)
+        >>> _ = cr.Report(a).write("out", "json")
+        >>> Analysis.read("out/results.json").competition().id
+        'paraphrase'
+        >>> Analysis.read("out/paraphrase/leaderboard.md")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        compreport.errors.InputError: out/paraphrase/leaderboard.md: not JSON (line 1: ...
+        """
+        from compreport.inputs.delimited import read_bytes
+        from compreport.inputs.limits import parser_limits
+
+        if not isinstance(path, (str, os.PathLike)) or not isinstance(os.fspath(path), str):
+            raise InputError(
+                f"`path` must be a file's path (str or pathlib.Path); got {type(path).__name__}"
+            )
+        data = read_bytes(path, pipes=False)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{path}: not UTF-8 (byte {exc.start}); not a results.json") from None
+        try:
+            with parser_limits(str(path), text, "JSON"):
+                d = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(
+                f"{path}: not JSON (line {exc.lineno}: {exc.msg}); not a results.json"
+            ) from None
+        check_results(d, path)
+        try:
+            return cls.from_dict(d)
+        except InputError as exc:
+            raise InputError(f"{path}: {exc}") from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise InputError(
+                f"{path}: not a results.json compreport can read ({type(exc).__name__}: "
+                f"{str(exc)[:200]})"
+            ) from None
 
     # ------------------------------------------------------------ tables (compreport.stats.frames)
 
@@ -813,3 +866,94 @@ class Analysis:
             f"<Analysis: {len(ids)} competition(s) ({shown}); B = {s.bootstrap}, seed = {s.seed}, "
             f"alpha = {s.alpha:g}, {s.correction} over {s.family}>"
         )
+
+
+#: The keys results.json must hold, and their types, checked by :func:`check_results`: per
+#: object, ``{key: (types, required)}``; ``None`` among the types allows null.
+_TOP = {
+    "tool": (dict, True),
+    "settings": (dict, True),
+    "workshop": ((dict, type(None)), False),
+    "competitions": (list, True),
+}
+_COMPETITION = {
+    "id": (str, True),
+    "n": (int, True),
+    "systems": (list, True),
+    "baselines": (list, True),
+    "metrics": (list, True),
+    "teams": (dict, False),
+    "team_ranks": (list, False),
+    "inputs": (list, False),
+    "warnings": (list, False),
+    "missing": (dict, False),
+}
+_METRIC = {
+    "name": (str, True),
+    "params": (dict, True),
+    "higher_is_better": (bool, True),
+    "primary": (bool, True),
+    "best": ((str, type(None)), True),
+    "scores": (list, True),
+    "vs_best": (list, True),
+    "pairs": (list, True),
+    "competitiveness": ((dict, type(None)), True),
+}
+
+
+def _keys(d, shape: dict, where: str, path) -> None:
+    """Each key of ``shape`` in the object ``d`` (at ``where``) with a value of its type."""
+    if not isinstance(d, dict):
+        raise InputError(f"{path}: {where or 'the file'} must be a JSON object; not a results.json")
+    for key, (types, required) in shape.items():
+        if key not in d:
+            if required:
+                raise InputError(
+                    f"{path}: no key {where}{'.' if where else ''}{key}; not a results.json"
+                )
+            continue
+        v = d[key]
+        if not isinstance(v, types) or (types is int and isinstance(v, bool)):
+            raise InputError(
+                f"{path}: {where}{'.' if where else ''}{key} is {type(v).__name__} "
+                f"{json.dumps(v)[:60]}; not a results.json"
+            )
+
+
+def check_results(d, path) -> None:
+    """Refuse a results.json object ``d`` (read from ``path``) that compreport did not write: an
+    :class:`InputError` naming ``path`` and the key (``competitions[0].metrics[1].scores``) that
+    is missing or of the wrong type, or the competition id that cannot name a folder of OUT
+    (:func:`compreport.inputs.slugs.check_id`).
+
+    >>> check_results({"tool": {"version": "1"}, "settings": {}, "competitions": [{"id": ".."}]},
+    ...               "r.json")
+    Traceback (most recent call last):
+        ...
+    compreport.errors.InputError: r.json: competitions[0].id: competition id '..' must be ...
+    """
+    from compreport.inputs.slugs import check_id
+
+    _keys(d, _TOP, "", path)
+    if not isinstance(d["tool"].get("version"), str):
+        raise InputError(f"{path}: tool.version must be a string; not a results.json")
+    for i, c in enumerate(d["competitions"]):
+        where = f"competitions[{i}]"
+        if isinstance(c, dict) and "id" in c and isinstance(c["id"], str):
+            check_id(c["id"], f"{path}: {where}.id")  # first: the id names a folder
+        _keys(c, _COMPETITION, where, path)
+        for key in ("systems", "baselines"):
+            bad = [x for x in c[key] if not isinstance(x, str)]
+            if bad:
+                raise InputError(
+                    f"{path}: {where}.{key} holds {json.dumps(bad[0])[:60]}, not a name"
+                )
+        for j, m in enumerate(c["metrics"]):
+            _keys(m, _METRIC, f"{where}.metrics[{j}]", path)
+            for key in ("scores", "vs_best", "pairs"):
+                for k, x in enumerate(m[key]):
+                    if not isinstance(x, dict):
+                        raise InputError(
+                            f"{path}: {where}.metrics[{j}].{key}[{k}] must be a JSON object; "
+                            f"not a results.json"
+                        )
