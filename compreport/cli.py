@@ -501,6 +501,7 @@ def cmd_plan(args) -> int:
     (:func:`compreport.plan`), write OUT/plan.json, plan.csv and the power curves, print the
     table; exit status 0."""
     from compreport.report.planning import plan_table, write_plan
+    from compreport.stats.plan import check_options
 
     given = {}
     for name in ("bootstrap", "seed", "alpha"):
@@ -511,12 +512,7 @@ def cmd_plan(args) -> int:
     power, delta = from_text(args.power), None if args.delta is None else from_text(args.delta)
     draws = whole_number(from_text(args.draws, whole=True), "--draws", 100)
     jobs = 1 if args.jobs is None else whole_number(from_text(args.jobs, whole=True), "--jobs", 1)
-    if not isinstance(power, float) or not 0 < power < 1:
-        raise InputError(f"--power takes a number in (0, 1); got {printable(args.power)!r}")
-    if delta is not None and not (isinstance(delta, float) and 0 < delta < float("inf")):
-        raise InputError(
-            f"--delta takes a positive number in the metric's units; got {printable(args.delta)!r}"
-        )
+    check_options(power, delta, draws)  # as the API checks them, before OUT is claimed
     out = Path(args.output)
     named = [
         *args.inputs,

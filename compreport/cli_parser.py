@@ -431,13 +431,14 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument(
         "--delta",
         metavar="D",
-        help="the difference to detect, in the metric's units (default: each pair's observed one)",
+        help="the difference to detect, in the metric's units, >= 1e-9 (default: each pair's "
+        "observed one)",
     )
     g.add_argument(
         "--draws",
         metavar="N",
         default="1000",
-        help="resamples behind each power estimate, >= 100 (default 1000)",
+        help="resamples behind each power estimate, 100 to 100,000 (default 1000)",
     )
     g.add_argument("--jobs", metavar="N", default=None, help="worker processes of the analysis")
     g.add_argument(

@@ -19,7 +19,9 @@ import pytest
 
 import compreport as cr
 from compreport.errors import InputError
+from compreport.stats.plan import MAX_FACTOR
 from compreport.stats.results import Analysis
+from conftest import run_cli, said
 
 DF = pd.DataFrame(
     {
@@ -179,3 +181,157 @@ def test_report_write_refuses_an_out_that_is_not_a_path(tmp_path, monkeypatch, a
 def test_twin_report_write_takes_str_and_path(tmp_path, analysis):
     assert cr.Report(analysis).write(str(tmp_path / "a"), "json")
     assert cr.Report(analysis).write(tmp_path / "b", "json")
+
+
+# ------------------------------------------------------------ item 4: compreport plan's ranges
+
+WIDE = "id,y,A,B\n" + "".join(
+    f"{i},{'ab'[i % 2]},{'ab'[i % 3 == 0]},{'ab'[i % 2]}\n" for i in range(40)
+)
+
+PLAN = ("plan", "w.csv", "--metric", "accuracy", "-B", "200")
+
+
+def one_error(res, *parts: str) -> str:
+    """The single ``error:`` line of a run that exited with status 2, holding every part."""
+    assert res.returncode == 2, (res.stdout, res.stderr)
+    assert "Traceback" not in res.stderr, res.stderr
+    lines = said(res.stderr)
+    assert len(lines) == 1 and lines[0].startswith("error: "), lines
+    for part in parts:
+        assert part in lines[0], (part, lines[0])
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    "option, value, words",
+    [
+        ("--delta", "1e-300", "below 1e-09"),
+        ("--delta", "1e-20", "below 1e-09"),
+        ("--delta", "5e-324", "below 1e-09"),
+        ("--delta", "inf", "out of range"),
+        ("--draws", str(10**8), "from 100 to 100,000"),
+    ],
+)
+def test_plan_out_of_range_is_one_error_and_writes_nothing(tmp_path, option, value, words):
+    (tmp_path / "w.csv").write_text(WIDE)
+    res = run_cli(
+        tmp_path, "plan", "w.csv", "--metric", "accuracy", "-B", "200", option, value, "-o", "p"
+    )
+    one_error(res, f"{option} {value}", words)
+    assert sorted(os.listdir(tmp_path)) == ["w.csv"]
+
+
+def test_twin_plan_at_the_smallest_delta_keeps_its_curve_in_range(tmp_path):
+    """At ``--delta 1e-9`` no test set reaches the power: the normal approximation is huge and
+    the curve stays within the sizes searched (it was drawn at ~10^17 items, or failed with
+    ``lam value too large``)."""
+    (tmp_path / "w.csv").write_text(WIDE)
+    res = run_cli(
+        tmp_path,
+        "plan",
+        "w.csv",
+        "--metric",
+        "accuracy",
+        "-B",
+        "200",
+        "--draws",
+        "100",
+        "--delta",
+        "1e-9",
+        "-o",
+        "p",
+    )
+    assert res.returncode == 0, res.stderr
+    pairs = json.loads((tmp_path / "p" / "plan.json").read_text())["competitions"][0]["metrics"][0]
+    for pair in pairs["pairs"]:
+        assert pair["n_needed"] is None
+        assert all(size <= MAX_FACTOR * 40 for size, _ in pair["curve"])
+
+
+@pytest.mark.parametrize(
+    "kw, words",
+    [
+        ({"delta": 1e-20}, "delta=1e-20 is below 1e-09"),
+        ({"draws": 10**8}, "draws=100000000 is out of range"),
+        ({"draws": 100.0}, "draws=100.0 is out of range"),
+        ({"power": True}, "power=True is out of range"),
+    ],
+)
+def test_api_plan_checks_its_ranges_before_the_analysis(tmp_path, monkeypatch, kw, words):
+    (tmp_path / "w.csv").write_text(WIDE)
+    monkeypatch.setattr(cr.api, "analyze", lambda *a, **k: pytest.fail("analysed first"))
+    with pytest.raises(InputError, match=words.replace("(", r"\(")):
+        cr.plan(cr.load(str(tmp_path / "w.csv"), metrics=["accuracy"]), **kw)
+
+
+# ------------------------------------------- item 4: text drawn by matplotlib is never mathtext
+
+MATH = r"$\frac{$"
+
+
+def test_pos_label_holding_mathtext_is_drawn_literally(tmp_path):
+    rows = [f"{i},{MATH if i % 2 else 'b'},{MATH if i % 3 else 'b'},{MATH}\n" for i in range(30)]
+    (tmp_path / "w.csv").write_text("id,y,A,B\n" + "".join(rows))
+    res = run_cli(
+        tmp_path,
+        "report",
+        "w.csv",
+        "-B",
+        "200",
+        "--metric",
+        "f1",
+        "--pos-label",
+        MATH,
+        "--format",
+        "html",
+        "-o",
+        "out",
+    )
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert "Traceback" not in res.stderr
+    svg = (tmp_path / "out" / "w" / "figures" / "ci-f1.svg").read_text()
+    assert f"(positive class {MATH})" in svg
+
+
+def test_metric_and_system_names_holding_mathtext_are_drawn_literally(tmp_path, monkeypatch):
+    """A user metric file named ``$\\frac{$.py``, a run named ``$\\frac{$``: every figure is
+    drawn, also one a notebook shows (:meth:`Report.figure`), its text as given."""
+    (tmp_path / f"{MATH}.py").write_text("def acc(y, p):\n    return float((y == p).mean())\n")
+    df = DF.rename(columns={"B": MATH})
+    monkeypatch.chdir(tmp_path)
+    metric = f"{MATH}.py:acc"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a = cr.analyze(
+            cr.from_frame(df, name="toy", gold="gold", id="id", metrics=[metric]),
+            bootstrap=200,
+            seed=0,
+        )
+    report = cr.Report(a)
+    report.write(tmp_path / "out", "html", figure_formats="svg")
+    svgs = "".join(p.read_text() for p in (tmp_path / "out" / "toy" / "figures").glob("*.svg"))
+    assert MATH in svgs
+    import io
+
+    for kind in ("ci", "diff", "dist"):
+        report.figure(kind).savefig(io.BytesIO(), format="png", bbox_inches="tight")
+
+
+def test_twin_a_name_with_one_dollar_was_always_literal(tmp_path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a = cr.analyze(
+            cr.from_frame(DF.rename(columns={"B": "US$ 5"}), name="toy", gold="gold", id="id"),
+            bootstrap=200,
+            seed=0,
+        )
+    cr.Report(a).write(tmp_path / "out", "html", figure_formats="svg")
+    assert "US$ 5" in (tmp_path / "out" / "toy" / "figures" / "ci-accuracy.svg").read_text()
+
+
+def test_plan_curves_draw_system_names_holding_mathtext_literally(tmp_path):
+    (tmp_path / "w.csv").write_text(WIDE.replace(",B\n", f",{MATH}\n", 1))
+    res = run_cli(tmp_path, *PLAN, "--draws", "100", "-o", "p")
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert (tmp_path / "p" / "power-w-accuracy.png").stat().st_size > 0
