@@ -335,3 +335,13 @@ def test_plan_curves_draw_system_names_holding_mathtext_literally(tmp_path):
     res = run_cli(tmp_path, *PLAN, "--draws", "100", "-o", "p")
     assert res.returncode == 0, res.stderr[-2000:]
     assert (tmp_path / "p" / "power-w-accuracy.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize("out", [None, b"p", ""])
+def test_write_plan_refuses_an_out_that_is_not_a_path(tmp_path, monkeypatch, out):
+    from compreport.report.planning import write_plan
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InputError, match="`out_dir` must"):
+        write_plan(None, out)
+    assert os.listdir(tmp_path) == []

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -540,17 +539,11 @@ class Report:
         ['leaderboard.csv', 'leaderboard.md', 'pairs-accuracy.csv', 'pairs-macro-f1.csv',
          'results.json', 'summary.csv']
         """
-        from compreport.output.staging import claim
+        from compreport.output.staging import claim, out_path
         from compreport.report.naming import check_names
         from compreport.workers import check_jobs, default_jobs, show_progress
 
-        if not isinstance(out_dir, (str, os.PathLike)) or not isinstance(os.fspath(out_dir), str):
-            raise InputError(
-                f"`out_dir` must be a folder's path (str or pathlib.Path); got "
-                f"{type(out_dir).__name__} {out_dir!r:.80}"
-            )
-        if not os.fspath(out_dir).strip():
-            raise InputError("`out_dir` must name a folder; got an empty string")
+        out = out_path(out_dir)  # None, bytes, "": one OutputError
         check_names(self.analysis)  # every path made from data, before anything is written
         jobs = check_jobs(default_jobs() if jobs is None else jobs)
         progress = show_progress(progress)
@@ -558,7 +551,6 @@ class Report:
         formats, figure_formats, emails = check_write_options(
             formats, figure_formats, emails, email_from, reply_to
         )
-        out = Path(out_dir)
         # the files the analysis was read from (cr.analyze records them), else what results.json
         # names
         protect = self.analysis.sources or [

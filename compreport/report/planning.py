@@ -191,10 +191,10 @@ def write_plan(plan: Plan, out_dir: str | Path, *, force: bool = False, protect=
     list of Path
         The files written.
     """
-    from compreport.output.staging import claim
+    from compreport.output.staging import claim, out_path
     from compreport.report.figures.gallery import save
 
-    out = Path(out_dir)
+    out = out_path(out_dir)
     with claim(out, force, protect=protect) as target:
         tmp = target.tmp
         written = [tmp / "plan.json", tmp / "plan.csv"]
