@@ -120,7 +120,10 @@ def test_twin_an_untampered_results_json_is_written_into_out(tmp_path, analysis)
         ("| a | b |\n", "not JSON (line 1"),
         ("[1, 2]", "must be a JSON object"),
         ("{}", "no key tool"),
-        ('{"tool": {"version": "1"}, "settings": {}, "competitions": "x"}', "competitions is str"),
+        (
+            '{"tool": {"version": "1"}, "settings": {}, "competitions": "x"}',
+            'competitions must be a JSON array, not "x"',
+        ),
         (
             '{"tool": {"version": "1"}, "settings": {}, "competitions": [{"id": "t", "n": 3}]}',
             "no key competitions[0].systems",
@@ -345,3 +348,31 @@ def test_write_plan_refuses_an_out_that_is_not_a_path(tmp_path, monkeypatch, out
     with pytest.raises(InputError, match="`out_dir` must"):
         write_plan(None, out)
     assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    "where, value, said",
+    [
+        (("metrics", 0, "vs_best", 0, "system"), "nobody", 'vs_best names "nobody", not a system'),
+        (("metrics", 0, "scores", 0, "system"), "A", "scores must hold one score per system"),
+        (("metrics", 0, "scores", 0, "rank"), "1", "scores[0].rank must be a whole number"),
+        (("metrics", 0, "competitiveness", "ties"), {}, "no key competitions[0].metrics[0]."),
+        (("metrics", 0, "verdicts", "marks"), [[0.05]], "marks[0] must be [threshold, mark]"),
+        (("team_ranks", 0, "runs"), "B", "team_ranks[0].runs must be a JSON array"),
+        (("missing",), {"A": "0"}, 'missing["A"] must be a whole number'),
+        (("classes", "confusion"), [[1]], "classes: the confusion matrix"),
+        (("group",), None, "group must be a JSON array"),
+    ],
+)
+def test_a_results_json_of_the_wrong_shape_names_its_key(tmp_path, analysis, where, value, said):
+    """Each value the report reads is checked when the file is read, so a tampered one is one
+    error naming it, never a traceback while the report is written."""
+    d = json.loads(analysis.to_json())
+    cur = d["competitions"][0]
+    for key in where[:-1]:
+        cur = cur[key]
+    cur[where[-1]] = value
+    (tmp_path / "r.json").write_text(json.dumps(d))
+    with pytest.raises(InputError, match=r"r\.json: ") as err:
+        cr.Analysis.read(tmp_path / "r.json")
+    assert said in str(err.value), str(err.value)
