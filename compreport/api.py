@@ -730,11 +730,11 @@ def plan(
         Probability of detecting the difference, in (0, 1).
     delta : float, optional
         The difference to detect, in the metric's units, at least
-        :data:`~compreport.stats.plan.MIN_DELTA` (default: each pair's observed one).
+        :data:`~compreport.settings.MIN_DELTA` (default: each pair's observed one).
     alpha : float, optional
         Two-sided level of one comparison (default: the specs', else 0.05).
     draws : int, default 1000
-        Resamples behind each power estimate, 100 to :data:`~compreport.stats.plan.MAX_DRAWS`.
+        Resamples behind each power estimate, 100 to :data:`~compreport.settings.MAX_DRAWS`.
     bootstrap, seed : int, optional
         Replicates and seed of the analysis (defaults as :func:`analyze`).
     jobs : int, default 1
@@ -756,9 +756,10 @@ def plan(
     >>> first.system, first.n_needed > 1040   # ParaNLP.01 is too close to tell apart today
     ('ParaNLP.01', True)
     """
-    from compreport.stats.plan import check_options, plan_test_set
+    from compreport.settings import check_plan_options
+    from compreport.stats.plan import plan_test_set
 
-    check_options(power, delta, draws)  # before the analysis, as the command line does
+    check_plan_options(power, delta, draws)  # before the analysis, as the command line does
     inputs = _as_inputs(data, "plan")
     analysis = analyze(
         inputs,

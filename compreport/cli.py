@@ -39,6 +39,7 @@ from compreport.report.latex.layout import check_label_prefix
 from compreport.settings import (
     NUMERIC,
     check_paper,
+    check_plan_options,
     from_text,
     one_of,
     validate,
@@ -501,7 +502,6 @@ def cmd_plan(args) -> int:
     (:func:`compreport.plan`), write OUT/plan.json, plan.csv and the power curves, print the
     table; exit status 0."""
     from compreport.report.planning import plan_table, write_plan
-    from compreport.stats.plan import check_options
 
     given = {}
     for name in ("bootstrap", "seed", "alpha"):
@@ -512,7 +512,7 @@ def cmd_plan(args) -> int:
     power, delta = from_text(args.power), None if args.delta is None else from_text(args.delta)
     draws = whole_number(from_text(args.draws, whole=True), "--draws", 100)
     jobs = 1 if args.jobs is None else whole_number(from_text(args.jobs, whole=True), "--jobs", 1)
-    check_options(power, delta, draws)  # as the API checks them, before OUT is claimed
+    check_plan_options(power, delta, draws)  # as the API checks them, before OUT is claimed
     out = Path(args.output)
     named = [
         *args.inputs,

@@ -34,7 +34,7 @@ from scipy.stats import norm
 from compreport._version import __version__
 from compreport.errors import InputError
 from compreport.inputs.competition import Competition
-from compreport.language.caller import option
+from compreport.settings import check_plan_options
 from compreport.stats.metrics import get_metric
 from compreport.stats.metrics.base import Prepared
 from compreport.stats.resampler import competition_key
@@ -53,56 +53,6 @@ MIN_ITEMS = 30
 PRECISION = 0.02
 #: Points of each power curve.
 CURVE_POINTS = 7
-#: Smallest ``delta`` planned for: a difference finer than this is below the rounding of a score
-#: summed over items (float64), and its normal approximation would overflow.
-MIN_DELTA = 1e-9
-#: Most ``draws`` per power estimate: 100,000 already puts the estimate's noise below 0.0013, and
-#: each search draws tens of test sets of up to :data:`MAX_FACTOR` times the items.
-MAX_DRAWS = 100_000
-
-
-def check_options(power, delta, draws) -> None:
-    """Refuse planning options out of range, before any file is read or written: ``power`` in
-    (0, 1), ``delta`` None or a finite number of at least :data:`MIN_DELTA`, ``draws`` a whole
-    number from 100 to :data:`MAX_DRAWS`. The one check of the API (:func:`plan_test_set`) and
-    ``compreport plan``; the :class:`InputError` names the option as the caller writes it
-    (``--delta`` or ``delta=``).
-
-    >>> check_options(0.8, 1e-300, 1000)
-    Traceback (most recent call last):
-        ...
-    compreport.errors.InputError: delta=1e-300 is below 1e-09, the smallest difference planned ...
-    >>> check_options(0.8, None, 10**8)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-        ...
-    compreport.errors.InputError: draws=100000000 is out of range: a whole number from 100 to ...
-    """
-    number = (int, float, np.integer, np.floating)
-    if isinstance(power, bool) or not isinstance(power, number) or not 0 < power < 1:
-        raise InputError(f"{option('power', power)} is out of range: a number in (0, 1)")
-    if delta is not None:
-        if (
-            isinstance(delta, bool)
-            or not isinstance(delta, number)
-            or not math.isfinite(delta)
-            or delta <= 0
-        ):
-            raise InputError(
-                f"{option('delta', delta)} is out of range: a positive number in the metric's units"
-            )
-        if delta < MIN_DELTA:
-            raise InputError(
-                f"{option('delta', delta)} is below {MIN_DELTA:g}, the smallest difference "
-                f"planned for (finer than a score's rounding)"
-            )
-    if (
-        isinstance(draws, bool)
-        or not isinstance(draws, (int, np.integer))
-        or not 100 <= draws <= MAX_DRAWS
-    ):
-        raise InputError(
-            f"{option('draws', draws)} is out of range: a whole number from 100 to {MAX_DRAWS:,}"
-        )
 
 
 @dataclass
@@ -412,7 +362,7 @@ def plan_test_set(
     ('SiameseTwins.01', 'ParaNLP.01', 2.8)
     """
     alpha = analysis.settings.alpha if alpha is None else alpha
-    check_options(power, delta, draws)
+    check_plan_options(power, delta, draws)
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
         raise InputError(f"`alpha` must be a number in (0, 1); got {alpha!r}")
     if analysis.settings.bootstrap < 100:
