@@ -449,7 +449,8 @@ def make_settings(
 
 
 #: Smallest ``delta`` planned for: a difference finer than this is below the rounding of a score
-#: summed over items (float64), and its normal approximation would overflow.
+#: summed over items in float64 (``--delta 1e-300`` overflowed the normal approximation, 1e-20
+#: drew power curves at 10^17 items).
 MIN_DELTA = 1e-9
 #: Most ``draws`` per power estimate: 100,000 already puts the estimate's noise below 0.0013, and
 #: each search draws tens of test sets of up to 1,000 times the items
