@@ -759,7 +759,8 @@ def plan(
     power : float, default 0.8
         Probability of detecting the difference, in (0, 1).
     delta : float, optional
-        The difference to detect, in the metric's units (default: each pair's observed one).
+        The difference to detect, in the metric's units, at least
+        :data:`~compreport.settings.MIN_DELTA` (default: each pair's observed one).
     alpha : float, optional
         Two-sided level of one comparison (default: the specs', else 0.05).
     draws : int, default 1000
@@ -786,10 +787,10 @@ def plan(
     >>> first.system, first.n_needed > 1040   # ParaNLP.01 is too close to tell apart today
     ('ParaNLP.01', True)
     """
-    from compreport.settings import check_draws
+    from compreport.settings import check_plan_options
     from compreport.stats.plan import plan_test_set
 
-    check_draws(draws)
+    check_plan_options(power, delta, draws)  # before the analysis, as the command line does
     inputs = _as_inputs(data, "plan")
     analysis = analyze(
         inputs,

@@ -41,6 +41,7 @@ from compreport.settings import (
     NUMERIC,
     check_draws,
     check_paper,
+    check_plan_options,
     from_text,
     one_of,
     validate,
@@ -515,12 +516,7 @@ def cmd_plan(args) -> int:
     power, delta = from_text(args.power), None if args.delta is None else from_text(args.delta)
     draws = check_draws(from_text(args.draws, whole=True), "--draws")
     jobs = 1 if args.jobs is None else whole_number(from_text(args.jobs, whole=True), "--jobs", 1)
-    if not isinstance(power, float) or not 0 < power < 1:
-        raise InputError(f"--power takes a number in (0, 1); got {printable(args.power)!r}")
-    if delta is not None and not (isinstance(delta, float) and 0 < delta < float("inf")):
-        raise InputError(
-            f"--delta takes a positive number in the metric's units; got {printable(args.delta)!r}"
-        )
+    check_plan_options(power, delta, draws)  # as the API checks them, before OUT is claimed
     out = Path(args.output)
     named = [
         *args.inputs,

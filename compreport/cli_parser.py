@@ -456,7 +456,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument(
         "--delta",
         metavar="D",
-        help="the difference to detect, in the metric's units (default: each pair's observed one)",
+        help="the difference to detect, in the metric's units, >= 1e-9 (default: each pair's "
+        "observed one)",
     )
     g.add_argument(
         "--draws",

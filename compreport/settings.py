@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass
 from compreport.errors import InputError, suggest
 from compreport.language import decimal, tr
 from compreport.language import vocabulary as vocab
+from compreport.language.caller import option
 
 #: How each setting is spelled by each kind of caller.
 SPELLING = {
@@ -482,3 +483,50 @@ def make_settings(
         merged["correction"] = default_correction(merged.get("test", "bootstrap"))
     check_combination(merged, source)
     return Settings(**merged)
+
+
+#: Smallest ``delta`` planned for: a difference finer than this is below the rounding of a score
+#: summed over items in float64 (``--delta 1e-300`` overflowed the normal approximation, 1e-20
+#: drew power curves at 10^17 items).
+MIN_DELTA = 1e-9
+
+
+def check_plan_options(power, delta, draws) -> None:
+    """Refuse planning options out of range, before any file is read or written: ``power`` in
+    (0, 1), ``delta`` None or a finite number of at least :data:`MIN_DELTA`, ``draws`` a whole
+    number from :data:`MIN_DRAWS` to :data:`MAX_DRAWS` (:func:`check_draws`). The one check of the
+    API
+    (:func:`compreport.stats.plan.plan_test_set`, :func:`compreport.plan`) and
+    ``compreport plan``; the :class:`InputError` names the option as the caller writes it
+    (``--delta`` or ``delta=``).
+
+    >>> check_plan_options(0.8, 1e-300, 1000)
+    Traceback (most recent call last):
+        ...
+    compreport.errors.InputError: delta=1e-300 is below 1e-09, the smallest difference planned ...
+    >>> check_plan_options(0.8, None, 10**8)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    compreport.errors.InputError: `draws` must be between 100 and 100000; got 100000000
+    """
+    number = numbers.Real
+    if isinstance(power, bool) or not isinstance(power, number) or not 0 < power < 1:
+        raise InputError(f"{option('power', power)} is out of range: a number in (0, 1)")
+    if delta is not None:
+        if (
+            isinstance(delta, bool)
+            or not isinstance(delta, number)
+            or not math.isfinite(delta)
+            or delta <= 0
+        ):
+            raise InputError(
+                f"{option('delta', delta)} is out of range: a positive number in the metric's units"
+            )
+        if delta < MIN_DELTA:
+            raise InputError(
+                f"{option('delta', delta)} is below {MIN_DELTA:g}, the smallest difference "
+                f"planned for (finer than a score's rounding)"
+            )
+    if isinstance(draws, bool) or not isinstance(draws, numbers.Integral):
+        raise InputError(f"{option('draws', draws)} is not a whole number of draws")
+    check_draws(draws, option("draws"))

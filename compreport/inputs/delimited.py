@@ -139,7 +139,7 @@ def _read_all(fd: int, first: int, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def read_bytes(path: str | Path) -> bytes:
+def read_bytes(path: str | Path, pipes: bool = True) -> bytes:
     """The bytes of ``path``, a regular file (or a link to one) or a pipe or FIFO (``<(...)`` on a
     shell's command line; the FIFOs found in a runs folder are refused before this,
     by :func:`~compreport.inputs.runfiles.find_runs`).
@@ -148,7 +148,8 @@ def read_bytes(path: str | Path) -> bytes:
     reads as empty), and checked before reading: a directory, a device (``/dev/zero``,
     ``/dev/urandom``), or a socket is refused, and so is a file larger than
     :data:`MAX_FILE_BYTES` (a pipe is read up to it). A pipe is read once and kept, so that every
-    later read of it (the fast path, the csv path, the checksum) sees the same bytes.
+    later read of it (the fast path, the csv path, the checksum) sees the same bytes; with
+    ``pipes=False`` a pipe or FIFO is refused too (only a regular file is read).
 
     Raises
     ------
@@ -166,7 +167,7 @@ def read_bytes(path: str | Path) -> bytes:
         st = os.fstat(fd)
         key = (st.st_dev, st.st_ino)
         what = not_a_file(path, st.st_mode)
-        if what is not None and not stat.S_ISFIFO(st.st_mode):
+        if what is not None and (not pipes or not stat.S_ISFIFO(st.st_mode)):
             raise InputError(f"{shown(path)}: {what}")
         if what is not None and key in _STREAMS:
             return _STREAMS[key]

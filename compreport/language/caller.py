@@ -54,6 +54,9 @@ OPTIONS = {
     "phase": ("--phase", "phase", "{}"),
     "submissions": ("--submissions", "submissions", "{!r}"),
     "scheduler": ("--scheduler", "scheduler", "{!r}"),
+    "power": ("--power", "power", "{}"),
+    "delta": ("--delta", "delta", "{}"),
+    "draws": ("--draws", "draws", "{}"),
 }
 
 

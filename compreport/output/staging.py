@@ -546,6 +546,28 @@ class Claim:
                         break
 
 
+def out_path(out_dir) -> Path:
+    """``out_dir`` as a :class:`~pathlib.Path`, refusing what cannot name a folder (``None``,
+    bytes, a number, an empty string) with one :class:`OutputError`: the check of every writer's
+    output argument (:func:`claim`, :meth:`compreport.Report.write`, ``write_plan``).
+
+    >>> out_path("out")
+    PosixPath('out')
+    >>> out_path(b"out")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    compreport.errors.OutputError: `out_dir` must be a folder's path (str or pathlib.Path); got ...
+    """
+    if not isinstance(out_dir, (str, os.PathLike)) or not isinstance(os.fspath(out_dir), str):
+        raise OutputError(
+            f"`out_dir` must be a folder's path (str or pathlib.Path); got "
+            f"{type(out_dir).__name__} {out_dir!r:.80}"
+        )
+    if not os.fspath(out_dir).strip():
+        raise OutputError("`out_dir` must name a folder; got an empty string")
+    return Path(out_dir)
+
+
 @contextmanager
 def claim(out_dir: str | Path, force: bool = False, protect=(), runs=()):
     """Hold the output directory ``out_dir`` for one run (see the module docstring).
@@ -585,7 +607,7 @@ def claim(out_dir: str | Path, force: bool = False, protect=(), runs=()):
     >>> sorted(os.listdir("out"))
     ['.compreport.json', 'results.json']
     """
-    given = Path(out_dir)
+    given = out_path(out_dir)
     key = os.path.realpath(given)
     held = _HELD.get(key)
     if held is not None and held.pid == os.getpid():

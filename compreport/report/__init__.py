@@ -539,16 +539,18 @@ class Report:
         ['leaderboard.csv', 'leaderboard.md', 'pairs-accuracy.csv', 'pairs-macro-f1.csv',
          'results.json', 'summary.csv']
         """
-        from compreport.output.staging import claim
+        from compreport.output.staging import claim, out_path
+        from compreport.report.naming import check_names
         from compreport.workers import check_jobs, default_jobs, show_progress
 
+        out = out_path(out_dir)  # None, bytes, "": one OutputError
+        check_names(self.analysis)  # every path made from data, before anything is written
         jobs = check_jobs(default_jobs() if jobs is None else jobs)
         progress = show_progress(progress)
 
         formats, figure_formats, emails = check_write_options(
             formats, figure_formats, emails, email_from, reply_to
         )
-        out = Path(out_dir)
         # the files the analysis was read from (cr.analyze records them), else what results.json
         # names
         protect = self.analysis.sources or [

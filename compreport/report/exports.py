@@ -22,7 +22,7 @@ from compreport.language import count, tr
 from compreport.output import files
 from compreport.output.csvfile import write_frame
 from compreport.report import markdown, model, prose
-from compreport.report.naming import pairs_file
+from compreport.report.naming import competition_dir, pairs_file
 from compreport.stats.results import Analysis, CompetitionAnalysis
 
 
@@ -125,7 +125,7 @@ def write_exports(analysis: Analysis, out: Path, fmt: model.Format) -> list[Path
     prints them; return the paths written."""
     written = []
     for comp in analysis.competitions:
-        folder = out / comp.id
+        folder = competition_dir(out, comp)
         folder.mkdir(parents=True, exist_ok=True)
         t = model.leaderboard(comp, fmt)
         note = (

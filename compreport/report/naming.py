@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from compreport.errors import InputError
 from compreport.inputs.slugs import ascii_text, check_id, slug
-from compreport.stats.results import CompetitionAnalysis
+from compreport.stats.results import Analysis, CompetitionAnalysis
 
 #: Characters after which a participant's name may wrap (runs of them; spaces wrap anyway).
 NAME_SEPARATORS = "._-/+&@:,;|)]}"
@@ -68,6 +69,40 @@ def competition_dir(out: Path, comp: CompetitionAnalysis) -> Path:
     cid = str(comp.id or "")
     check_id(cid, Path(out))
     return Path(out) / cid
+
+
+def check_names(analysis: Analysis, where: Path | str = "the analysis") -> None:
+    """Refuse, before anything is written, an analysis whose data would name a path outside OUT.
+
+    The one check of every output path made from data: each competition id must name a folder of
+    OUT (:func:`compreport.inputs.slugs.check_id`: no ``..``, separator or absolute path), and
+    no two ids may name the same folder (ids differing only in case share one on macOS and
+    Windows). Team letters, emails, figures and metric files are named by slugs
+    (:func:`letter_files`, :func:`metric_stems`), which cannot leave their folder.
+    :meth:`compreport.report.Report.write` calls it before it creates anything; ``where`` (a
+    file, ``the analysis``) starts the :class:`InputError`.
+
+    Examples
+    --------
+    >>> a = cr.analyze(cr.load("examples/workshop/paraphrase"), bootstrap=0)
+    >>> check_names(a)
+    >>> a.competitions[0].id = "../victim"
+    >>> check_names(a, "results.json")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    compreport.errors.InputError: results.json: competition id '../victim' must be 1-100 ASCII ...
+    """
+    seen: dict[str, str] = {}
+    for comp in analysis.competitions:
+        cid = comp.id
+        if not isinstance(cid, str):
+            raise InputError(f"{where}: competition id {cid!r} must be a string")
+        check_id(cid, where)
+        if cid.lower() in seen:
+            raise InputError(
+                f"{where}: competition ids {seen[cid.lower()]!r} and {cid!r} name the same folder"
+            )
+        seen[cid.lower()] = cid
 
 
 def _unique_files(names: list[str], suffix: str = ".pdf") -> list[str]:

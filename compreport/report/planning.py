@@ -133,7 +133,15 @@ def plan_table(plan: Plan) -> str:
 
 
 def _figure(comp: dict, metric: dict, power: float):
-    from compreport.report.figures.style import new_figure
+    """The power curves of one competition and metric, drawn in compreport's style (names and
+    metric names literally, never as mathtext)."""
+    from compreport.report.figures.style import styled
+
+    return styled(_curves)(comp, metric, power)
+
+
+def _curves(comp: dict, metric: dict, power: float):
+    from compreport.report.figures.style import TEXT, new_figure
 
     pairs: list[PairPlan] = [p for p in metric["pairs"] if p.curve][:CURVES]
     fig = new_figure(6.0, 3.6)
@@ -155,6 +163,7 @@ def _figure(comp: dict, metric: dict, power: float):
         f"{comp['id']}, {metric['name']}: power to tell {metric['best']} from each system "
         f"at the difference δ",
         fontsize=9,
+        **TEXT,
     )
     if pairs:
         ax.legend(fontsize=7, loc="lower right")
@@ -181,10 +190,10 @@ def write_plan(plan: Plan, out_dir: str | Path, *, force: bool = False, protect=
     list of Path
         The files written.
     """
-    from compreport.output.staging import claim
+    from compreport.output.staging import claim, out_path
     from compreport.report.figures.gallery import save
 
-    out = Path(out_dir)
+    out = out_path(out_dir)
     with claim(out, force, protect=protect) as target:
         tmp = target.tmp
         written = [tmp / "plan.json", tmp / "plan.csv"]

@@ -34,7 +34,7 @@ from scipy.stats import norm
 from compreport._version import __version__
 from compreport.errors import InputError
 from compreport.inputs.competition import Competition
-from compreport.settings import check_draws, validate
+from compreport.settings import check_plan_options, validate
 from compreport.stats.metrics import get_metric
 from compreport.stats.metrics.base import Prepared
 from compreport.stats.resampler import competition_key
@@ -75,7 +75,8 @@ class PairPlan:
         Items needed to detect ``delta`` with the power asked, by resampling; None when no test
         set up to :data:`MAX_FACTOR` times the current one reaches it, or ``delta`` is 0.
     n_normal : int or None
-        The normal approximation of ``n_needed`` (None when ``delta`` or ``se`` is 0).
+        The normal approximation of ``n_needed`` (None when ``delta`` or ``se`` is 0, or when it
+        is too large for a float).
     power_now : float
         The power at the current n to detect ``delta``, by resampling.
     curve : list of [int, float]
@@ -266,11 +267,8 @@ def _pair(
     diff = float(diff if ma.higher_is_better else -diff)
     want = abs(diff) if delta is None else float(delta)
     n = comp.n
-    n_normal = (
-        math.ceil(n * ((za + zb) * se / want) ** 2)
-        if want > 0 and se > 0 and np.isfinite(se)
-        else None
-    )
+    normal = n * ((za + zb) * se / want) ** 2 if want > 0 and se > 0 and np.isfinite(se) else None
+    n_normal = math.ceil(normal) if normal is not None and math.isfinite(normal) else None
     sampler = _PairSampler(p, n, comp.systems.index(best), comp.systems.index(system), patterns)
     key = competition_key(comp.stream_key)
     cache: dict[int, float] = {}
@@ -298,7 +296,7 @@ def _pair(
                 mid = (lo + hi) // 2
                 lo, hi = (lo, mid) if pw(mid) >= power else (mid, hi)
             needed = hi
-    around = needed or n_normal or n
+    around = min(needed or n_normal or n, MAX_FACTOR * n)  # the curve stays in the range searched
     grid = np.geomspace(max(MIN_ITEMS, around / 4), min(MAX_FACTOR * n, 4 * around), CURVE_POINTS)
     curve = [[int(s), pw(int(s))] for s in np.unique(grid.round())] if want > 0 else []
     return PairPlan(
@@ -364,14 +362,8 @@ def plan_test_set(
     ('SiameseTwins.01', 'ParaNLP.01', 2.8)
     """
     alpha = analysis.settings.alpha if alpha is None else alpha
-    if not isinstance(power, (int, float)) or not 0 < power < 1:
-        raise InputError(f"`power` must be a number in (0, 1); got {power!r}")
+    check_plan_options(power, delta, draws)
     alpha = validate({"alpha": alpha})["alpha"]  # the range every caller's alpha is held to
-    if delta is not None and not (
-        isinstance(delta, (int, float)) and math.isfinite(delta) and delta > 0
-    ):
-        raise InputError(f"`delta` must be a positive number (metric units); got {delta!r}")
-    check_draws(draws)
     if analysis.settings.bootstrap < 100:
         raise InputError(
             f"planning needs bootstrap replicates; the analysis has B = "

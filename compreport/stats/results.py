@@ -13,6 +13,7 @@ and :meth:`Analysis.from_dict` reads it back.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
@@ -745,8 +746,60 @@ class Analysis:
 
     @classmethod
     def read(cls, path: str | Path) -> Analysis:
-        """Read a results.json file (:meth:`from_dict`)."""
-        return cls.from_dict(json.loads(Path(path).read_text(encoding="utf-8")))
+        """Read a results.json file (:meth:`from_dict`), refusing what compreport did not write.
+
+        Only a regular file no larger than the input cap is read
+        (:func:`compreport.inputs.delimited.read_bytes`: not ``/dev/zero``, a FIFO or a
+        directory). Its shape (:func:`check_results`) and its competition ids
+        (:func:`compreport.inputs.slugs.check_id`: an id names a folder of the report, so ``..``
+        or ``/etc`` is refused) are checked before anything is built from it.
+
+        Raises
+        ------
+        InputError
+            Naming the file and the key: not UTF-8 or not JSON (with its line), a key missing or
+            of the wrong type, a competition id that cannot name a folder.
+
+        Examples
+        --------
+        >>> a = cr.analyze(cr.load("examples/workshop/paraphrase"), bootstrap=0)
+        >>> _ = cr.Report(a).write("out", "json")
+        >>> Analysis.read("out/results.json").competition().id
+        'paraphrase'
+        >>> Analysis.read("out/paraphrase/leaderboard.md")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        compreport.errors.InputError: out/paraphrase/leaderboard.md: not JSON (line 1: ...
+        """
+        from compreport.inputs.delimited import read_bytes
+        from compreport.inputs.limits import parser_limits
+
+        if not isinstance(path, (str, os.PathLike)) or not isinstance(os.fspath(path), str):
+            raise InputError(
+                f"`path` must be a file's path (str or pathlib.Path); got {type(path).__name__}"
+            )
+        data = read_bytes(path, pipes=False)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{path}: not UTF-8 (byte {exc.start}); not a results.json") from None
+        try:
+            with parser_limits(str(path), text, "JSON"):
+                d = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(
+                f"{path}: not JSON (line {exc.lineno}: {exc.msg}); not a results.json"
+            ) from None
+        check_results(d, path)
+        try:
+            return cls.from_dict(d)
+        except InputError as exc:
+            raise InputError(f"{path}: {exc}") from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise InputError(
+                f"{path}: not a results.json compreport can read ({type(exc).__name__}: "
+                f"{str(exc)[:200]})"
+            ) from None
 
     # ------------------------------------------------------------ tables (compreport.stats.frames)
 
@@ -813,3 +866,283 @@ class Analysis:
             f"<Analysis: {len(ids)} competition(s) ({shown}); B = {s.bootstrap}, seed = {s.seed}, "
             f"alpha = {s.alpha:g}, {s.correction} over {s.family}>"
         )
+
+
+class _Of:
+    """A schema node of :func:`check_results`: ``_Of(list, item)`` a JSON array of ``item``,
+    ``_Of(dict, value)`` an object of any keys whose values are ``value``."""
+
+    def __init__(self, kind: type, item):
+        self.kind, self.item = kind, item
+
+
+#: JSON null.
+_NULL = type(None)
+#: A number as results.json writes one (NaN and infinity as null).
+_NUM = (int, float, _NULL)
+#: A whole number or null (ranks).
+_INT = (int, _NULL)
+#: A system name.
+_NAME = str
+#: The shape of results.json, checked by :func:`check_results`: a type (or tuple of types), a
+#: ``{key: (node, required)}`` object, or an :class:`_Of`. Keys not listed are not checked.
+_TIES = {
+    **{k: (_INT, True) for k in ("none", "bonferroni", "holm", "bh")},
+    "maxt": (_INT, False),
+}
+_SCORE = {
+    "system": (_NAME, True),
+    "score": (_NUM, True),
+    "ci_low": (_NUM, False),
+    "ci_high": (_NUM, False),
+    "se": (_NUM, False),
+    "rank": (_INT, True),
+    "rank_low": (_INT, False),
+    "rank_high": (_INT, False),
+    "group": ((str, _NULL), False),
+    "is_best": ((bool, _NULL), False),
+    "boot_mean": (_NUM, False),
+    "differs_from_best": ((bool, _NULL), False),
+    "p_vs_best": (_NUM, False),
+    "settled_vs_best": ((bool, _NULL), False),
+}
+_COMPARISON = {
+    "diff": (_NUM, True),
+    "ci_low": (_NUM, False),
+    "ci_high": (_NUM, False),
+    "p_value": (_NUM, False),
+    "p_bonferroni": (_NUM, False),
+    "p_holm": (_NUM, False),
+    "p_bh": (_NUM, False),
+    "p_maxt": (_NUM, False),
+    "p_adjusted": (_NUM, False),
+    "p_se": (_NUM, False),
+    "excludes_zero": ((bool, _NULL), False),
+    "significant": ((bool, _NULL), False),
+    "settled": ((bool, _NULL), False),
+    "mark": ((str, _NULL), False),
+}
+_VERDICTS = {
+    "alpha": (_NUM, False),
+    "correction": ((str, _NULL), False),
+    "family": ((str, _NULL), False),
+    "tested": (_INT, False),
+    "resamples": (_INT, False),
+    "min_p": (_NUM, False),
+    "marks": (_Of(list, _Of(list, (int, float, str))), False),
+    "can_reject": ((bool, _NULL), False),
+    "b_needed": (_INT, False),
+    "may_settle": ((bool, _NULL), False),
+    "undefined_replicates": (_INT, False),
+    "undecided": (_INT, False),
+}
+_CLASSES = {
+    "system": (_NAME, True),
+    "field": (str, True),
+    "labels": (_Of(list, str), True),
+    "predicted": (_Of(list, str), True),
+    "confusion": (_Of(list, _Of(list, int)), True),
+    "precision": (_Of(list, _NUM), True),
+    "recall": (_Of(list, _NUM), True),
+    "f1": (_Of(list, _NUM), True),
+    "support": (_Of(list, int), True),
+}
+_METRIC = {
+    "name": (str, True),
+    "params": (dict, True),
+    "higher_is_better": (bool, True),
+    "primary": (bool, True),
+    "best": ((str, _NULL), True),
+    "scores": (_Of(list, _SCORE), True),
+    "vs_best": (_Of(list, {"system": (_NAME, True), **_COMPARISON}), True),
+    "pairs": (_Of(list, {"a": (_NAME, True), "b": (_NAME, True), **_COMPARISON}), True),
+    "competitiveness": (
+        (
+            {
+                "n": (int, True),
+                "m": (int, True),
+                "possible_comparisons": (int, True),
+                "ties_with_winner": (_TIES, True),
+                "ties": (_TIES, True),
+                "not_computable": (
+                    {"ties_with_winner": (dict, False), "ties": (dict, False)},
+                    False,
+                ),
+                "win_minus_median": (_NUM, True),
+                "cv": (_NUM, True),
+                "ppi": (_NUM, True),
+                "ppi_unit": ((str, _NULL), False),
+            },
+            _NULL,
+        ),
+        True,
+    ),
+    "verdicts": (_VERDICTS, False),
+    "vs_baselines": (_Of(list, dict), False),
+}
+_COMPETITION = {
+    "id": (str, True),
+    "name": ((str, _NULL), False),
+    "year": (_INT, False),
+    "challenge": ((str, _NULL), False),
+    "task": ((str, _NULL), False),
+    "subtask": ((str, _NULL), False),
+    "language": ((str, _NULL), False),
+    "engine": (dict, False),
+    "n": (int, True),
+    "systems": (_Of(list, _NAME), True),
+    "baselines": (_Of(list, _NAME), True),
+    "metrics": (_Of(list, _METRIC), True),
+    "teams": (_Of(dict, (str, _NULL)), False),
+    "team_ranks": (
+        _Of(
+            list,
+            {
+                "team": (str, True),
+                "rank": (_INT, True),
+                "rank_low": (_INT, False),
+                "rank_high": (_INT, False),
+                "runs": (_Of(list, _NAME), True),
+            },
+        ),
+        False,
+    ),
+    "inputs": (_Of(list, {"path": ((str, _NULL), False)}), False),
+    "warnings": (_Of(list, str), False),
+    "missing": (_Of(dict, int), False),
+    "classes": ((_CLASSES, _NULL), False),
+    "clusters": ((dict, _NULL), False),
+    "group": (_Of(list, str), True),
+}
+_RESULTS = {
+    "tool": ({"version": (str, True)}, True),
+    "settings": (dict, True),
+    "workshop": (({"name": ((str, _NULL), False), "year": (_INT, False)}, _NULL), False),
+    "competitions": (_Of(list, _COMPETITION), True),
+}
+
+
+def _shape(value, node, where: str, path) -> None:
+    """Check ``value`` (at the key path ``where``) against the schema ``node``."""
+
+    def wrong(what: str) -> InputError:
+        shown = json.dumps(value, ensure_ascii=False)
+        shown = shown if len(shown) <= 40 else f"{shown[:40]}..."
+        return InputError(
+            f"{path}: {where or 'the file'} must be {what}, not {shown}; "
+            f"not a results.json compreport wrote"
+        )
+
+    if isinstance(node, tuple) and node and isinstance(node[0], dict):  # an object or null
+        if value is None and _NULL in node:
+            return
+        node = node[0]
+    if isinstance(node, dict):
+        if not isinstance(value, dict):
+            raise wrong("a JSON object")
+        for key, (sub, required) in node.items():
+            at = f"{where}.{key}" if where else key
+            if key not in value:
+                if required:
+                    raise InputError(f"{path}: no key {at}; not a results.json compreport wrote")
+                continue
+            _shape(value[key], sub, at, path)
+    elif isinstance(node, _Of):
+        if not isinstance(value, node.kind):
+            raise wrong("a JSON " + ("array" if node.kind is list else "object"))
+        items = enumerate(value) if node.kind is list else value.items()
+        for k, v in items:
+            _shape(v, node.item, f"{where}[{json.dumps(k, ensure_ascii=False)}]", path)
+    else:
+        types = node if isinstance(node, tuple) else (node,)
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            names = {
+                str: "text",
+                int: "a whole number",
+                float: "a number",
+                bool: "true or false",
+                _NULL: "null",
+                dict: "a JSON object",
+                list: "a JSON array",
+            }
+            raise wrong(" or ".join(dict.fromkeys(names.get(t, t.__name__) for t in types)))
+
+
+def _consistent(c: dict, i: int, path) -> None:
+    """The sizes results.json ties together in competition ``i``: the significance marks are
+    ``[threshold, mark]`` pairs, and the confusion matrix and per-class lists match its labels."""
+    for j, m in enumerate(c["metrics"]):
+        for k, mark in enumerate((m.get("verdicts") or {}).get("marks", [])):
+            if len(mark) != 2 or not isinstance(mark[1], str) or isinstance(mark[0], str):
+                raise InputError(
+                    f"{path}: competitions[{i}].metrics[{j}].verdicts.marks[{k}] must be "
+                    f"[threshold, mark]; not a results.json compreport wrote"
+                )
+    cl = c.get("classes")
+    if cl:
+        k, cols = len(cl["labels"]), len(cl["predicted"])
+        rows_ok = len(cl["confusion"]) == k and all(len(r) == cols for r in cl["confusion"])
+        lists_ok = all(len(cl[key]) == k for key in ("precision", "recall", "f1", "support"))
+        if not rows_ok or not lists_ok or cols < k:
+            raise InputError(
+                f"{path}: competitions[{i}].classes: the confusion matrix and per-class lists do "
+                f"not match labels and predicted; not a results.json compreport wrote"
+            )
+
+
+def check_results(d, path) -> None:
+    """Refuse a results.json object ``d`` (read from ``path``) that compreport did not write: an
+    :class:`InputError` naming ``path`` and the key (``competitions[0].metrics[1].scores[2]``)
+    that is missing or of the wrong type, a name that is not one of the competition's systems,
+    or the competition id that cannot name a folder of OUT
+    (:func:`compreport.inputs.slugs.check_id`), checked first.
+
+    >>> check_results({"tool": {"version": "1"}, "settings": {}, "competitions": [{"id": ".."}]},
+    ...               "r.json")
+    Traceback (most recent call last):
+        ...
+    compreport.errors.InputError: r.json: competitions[0].id: competition id '..' must be ...
+    """
+    from compreport.inputs.slugs import check_id
+
+    comps = d.get("competitions") if isinstance(d, dict) else None
+    for i, c in enumerate(comps if isinstance(comps, list) else []):
+        if isinstance(c, dict) and isinstance(c.get("id"), str):
+            check_id(c["id"], f"{path}: competitions[{i}].id")  # first: the id names a folder
+    _shape(d, _RESULTS, "", path)
+    if not d["competitions"]:
+        raise InputError(f"{path}: competitions is empty; not a results.json compreport wrote")
+    for i, c in enumerate(d["competitions"]):
+        if not c["metrics"]:
+            raise InputError(
+                f"{path}: competitions[{i}].metrics is empty; not a results.json compreport wrote"
+            )
+        systems = set(c["systems"])
+        _consistent(c, i, path)
+        named = [(f"competitions[{i}].baselines", x) for x in c["baselines"]]
+        if c.get("classes"):
+            named.append((f"competitions[{i}].classes.system", c["classes"]["system"]))
+        named += [
+            (f"competitions[{i}].team_ranks", x) for t in c.get("team_ranks", []) for x in t["runs"]
+        ]
+        named += [
+            (f"competitions[{i}].{key}", x) for key in ("teams", "missing") for x in c.get(key, {})
+        ]
+        for j, m in enumerate(c["metrics"]):
+            at = f"competitions[{i}].metrics[{j}]"
+            named += [(f"{at}.scores", s["system"]) for s in m["scores"]]
+            scored = {s["system"] for s in m["scores"]}
+            if scored != systems:
+                raise InputError(
+                    f"{path}: {at}.scores must hold one score per system of "
+                    f"competitions[{i}].systems; not a results.json compreport wrote"
+                )
+            named += [(f"{at}.vs_best", s["system"]) for s in m["vs_best"]]
+            named += [(f"{at}.pairs", x) for p in m["pairs"] for x in (p["a"], p["b"])]
+            named += [(f"{at}.best", m["best"])] if m["best"] is not None else []
+        for where, name in named:
+            if name not in systems:
+                raise InputError(
+                    f"{path}: {where} names {json.dumps(name, ensure_ascii=False)[:40]}, not a "
+                    f"system of competitions[{i}].systems; not a results.json compreport wrote"
+                )

@@ -70,7 +70,7 @@ from compreport.report.figures.style import (
 from compreport.report.figures.workshop import workshop_plot, workshop_rows
 from compreport.report.metricnames import metric_label, metric_title
 from compreport.report.model import Format, many_systems
-from compreport.report.naming import metric_stems
+from compreport.report.naming import check_names, metric_stems
 from compreport.report.prose import direction, draws, p_resamples
 from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 
@@ -613,6 +613,8 @@ class Gallery:
         written."""
         from compreport.workers import run_tasks
 
+        if formats:
+            check_names(self.analysis, out)  # each folder is a competition id: none leaves out
         todo = [
             (folder, stem, build)
             for folder, stem, build in self._builders()

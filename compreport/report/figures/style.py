@@ -95,8 +95,51 @@ METADATA = {
     "png": {"Software": f"compreport {__version__} (matplotlib {matplotlib.__version__})"},
 }
 #: Keyword arguments of the titles and axis labels: names are shown literally, and a long text wraps
-#: at the edge of the figure instead of widening it.
+#: at the edge of the figure instead of widening it (measured literally too: :func:`literal_wrap`).
 TEXT = {"parse_math": False, "wrap": True}
+
+
+def literal_wrap() -> bool:
+    """Make matplotlib measure a wrapped text's words as it draws them: literally when the text
+    does not parse mathtext.
+
+    matplotlib (3.11) wraps a ``wrap=True`` text by measuring each line with mathtext whenever
+    the line holds two ``$``, even under ``parse_math=False``: a metric name, a ``pos_label`` or a
+    team name such as ``$\\frac{$`` then raises a ``ValueError`` at layout time, where the same
+    text drawn without wrapping is shown literally. This replaces
+    ``matplotlib.text.Text._get_rendered_text_width`` (private) by one that measures with the
+    text's own math setting; a text that parses mathtext is measured as before, so only the
+    failing case changes. Done once, when this module is imported (figures are measured in
+    notebooks too, outside compreport's blocks); a matplotlib without that method, or with
+    another signature, is left as it is. Returns whether the method is compreport's.
+
+    >>> literal_wrap()
+    True
+    """
+    import math
+
+    import matplotlib.text as mtext
+
+    original = getattr(mtext.Text, "_get_rendered_text_width", None)
+    if getattr(original, "_compreport", False):
+        return True
+    if original is None or list(inspect.signature(original).parameters) != ["self", "text"]:
+        return False  # pragma: no cover - another matplotlib
+
+    def width(self, text):
+        if self.get_usetex() or self.get_parse_math():
+            return original(self, text)
+        w, _, _ = mtext._get_text_metrics_with_cache(
+            self._renderer, text, self.get_fontproperties(), False, self.get_figure(root=True).dpi
+        )
+        return math.ceil(w)
+
+    width._compreport = True
+    mtext.Text._get_rendered_text_width = width
+    return True
+
+
+literal_wrap()
 
 #: Every figure is drawn at the size it is placed at (the report PDF, the LaTeX appendix, the web
 #: page), so its smallest text (8 pt tick labels and legends) stays at or above 7 pt once placed:
