@@ -1,0 +1,103 @@
+"""The sdist and the wheel are publishable: the licence text in both, the metadata a package index
+shows (classifiers, URLs, authors, keywords), and a long description whose links and images are
+absolute, so that they resolve on the index's page (README's relative links would not)."""
+
+from __future__ import annotations
+
+import email
+import re
+import subprocess
+import sys
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: A Markdown link or image target that is not an absolute http(s) URL: ``](docs/x.md)``.
+RELATIVE_TARGET = re.compile(r"\]\((?!https?://)[^)]*\)")
+
+
+def relative_targets(markdown: str) -> list[str]:
+    """The link and image targets of ``markdown`` that are not absolute URLs.
+
+    >>> relative_targets("[a](docs/a.md) ![b](https://x.org/b.png) [c](CHANGELOG.md#top)")
+    ['](docs/a.md)', '](CHANGELOG.md#top)']
+    """
+    return RELATIVE_TARGET.findall(markdown)
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory) -> Path:
+    """The sdist and the wheel, built from the checkout by ``python -m build`` into a temporary
+    folder (a few seconds: hatchling, in an isolated environment)."""
+    pytest.importorskip("build", reason="`build` is in the test extra: pip install -e '.[test]'")
+    out = tmp_path_factory.mktemp("dist")
+    res = subprocess.run(
+        [sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)],
+        capture_output=True,
+        text=True,
+    )
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    return out
+
+
+def _wheel(dist: Path) -> zipfile.ZipFile:
+    (wheel,) = dist.glob("*.whl")
+    return zipfile.ZipFile(wheel)
+
+
+def _sdist(dist: Path) -> tarfile.TarFile:
+    (sdist,) = dist.glob("*.tar.gz")
+    return tarfile.open(sdist)
+
+
+def _metadata(dist: Path) -> email.message.Message:
+    with _wheel(dist) as whl:
+        (name,) = [n for n in whl.namelist() if n.endswith(".dist-info/METADATA")]
+        return email.message_from_bytes(whl.read(name))
+
+
+def test_both_hold_the_licence(dist):
+    licence = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert licence.startswith("MIT License") and "the compreport authors" in licence
+    with _wheel(dist) as whl:
+        names = [n for n in whl.namelist() if n.endswith(".dist-info/licenses/LICENSE")]
+        assert len(names) == 1, whl.namelist()
+        assert whl.read(names[0]).decode("utf-8") == licence
+    with _sdist(dist) as sdist:
+        (top,) = {n.split("/")[0] for n in sdist.getnames()}
+        member = sdist.extractfile(f"{top}/LICENSE")
+        assert member is not None and member.read().decode("utf-8") == licence
+
+
+def test_metadata_has_what_an_index_shows(dist):
+    meta = _metadata(dist)
+    assert meta["License-Expression"] == "MIT" and meta["License-File"] == "LICENSE"
+    assert meta["Author"] == "the compreport authors"
+    assert "bootstrap" in meta["Keywords"].split(",")
+    classifiers = meta.get_all("Classifier")
+    assert "Programming Language :: Python :: 3.11" in classifiers
+    assert "Intended Audience :: Science/Research" in classifiers
+    urls = dict(u.split(", ", 1) for u in meta.get_all("Project-URL"))
+    assert {"Homepage", "Documentation", "Source", "Issues", "Changelog"} <= set(urls)
+    assert all(u.startswith("https://") for u in urls.values()), urls
+    # the version stays the hand-set one that outputs and their tests carry
+    from compreport._version import __version__
+
+    assert meta["Version"] == __version__
+
+
+def test_long_description_links_are_absolute(dist):
+    meta = _metadata(dist)
+    assert meta["Description-Content-Type"].startswith("text/markdown")
+    description = meta.get_payload()
+    assert "![Page 1 of a competition report" in description  # the hero image is there
+    assert relative_targets(description) == []
+    # the README it is made from: its good twin, a relative link, would be found
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert relative_targets(readme) == []
+    repository = "https://github.com/compreport/compreport/blob/main/"
+    assert relative_targets(readme.replace(repository, ""))
