@@ -1,7 +1,8 @@
 # Two commands set everything up on a fresh Debian machine (as root, or with sudo):
 #   make demo   - venv, system libraries, the package, then `compreport demo -o out/`
 #   make test   - the above plus the test and docs extras and the TeX toolchain, then pytest,
-#                 the docs site built with --strict (into a temporary folder) and ruff
+#                 the docs site built with --strict (into a temporary folder), ruff, and
+#                 `twine check` of the sdist and the wheel (built into a temporary folder)
 #   make docs   - serve the documentation site at http://127.0.0.1:8000
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -39,7 +40,7 @@ define apt_install
 	fi
 endef
 
-.PHONY: demo test docs sysdeps sysdeps-test venv bench clean
+.PHONY: demo test twine-check docs sysdeps sysdeps-test venv bench clean
 
 sysdeps:
 	@command -v dpkg-query >/dev/null || { echo "not a Debian system: install $(APT_RUNTIME) yourself"; exit 0; }
@@ -67,6 +68,14 @@ test: sysdeps-test venv
 	site=$$(mktemp -d) && trap 'rm -rf "$$site"' EXIT && \
 	  NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --quiet --site-dir "$$site"
 	$(PY) -m ruff check compreport tests
+	$(MAKE) --no-print-directory twine-check
+
+# The sdist and the wheel, built into a temporary folder (nothing is left in the checkout), pass the
+# package index's checks: metadata, and a long description that renders.
+twine-check:
+	dist=$$(mktemp -d) && trap 'rm -rf "$$dist"' EXIT && \
+	  $(PY) -m build --outdir "$$dist" . >/dev/null && \
+	  $(PY) -m twine check --strict "$$dist"/*
 
 docs: venv
 	$(PY) -m pip install -q -e '.[docs]'
