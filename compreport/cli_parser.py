@@ -8,6 +8,7 @@ argparse error into one such line too (:class:`_Parser`).
 from __future__ import annotations
 
 import argparse
+import sys
 
 from compreport._version import __version__
 from compreport.errors import printable
@@ -392,6 +393,20 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"error: {printable(message)} ({hint})\n")
 
 
+class _Citation(argparse.Action):
+    """``--citation``: print the BibTeX of compreport and of the works its default methods cite
+    (:func:`compreport.report.references.citation`) and exit, as ``--version`` does."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, **kw):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, **kw)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from compreport.report.references import citation
+
+        parser._print_message(citation(), sys.stdout)  # stdout, as argparse's --version
+        parser.exit(0)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``compreport`` argument parser, one sub-command per entry of
     :data:`compreport.cli.COMMANDS`."""
@@ -399,6 +414,11 @@ def build_parser() -> argparse.ArgumentParser:
         prog="compreport", description="Paired-bootstrap analysis and reports for NLP shared tasks."
     )
     parser.add_argument("--version", action="version", version=f"compreport {__version__}")
+    parser.add_argument(
+        "--citation",
+        action=_Citation,
+        help="print the BibTeX of compreport, its method paper and the methods the defaults use",
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("report", help="analyse competitions and write the report")

@@ -197,6 +197,53 @@ REFERENCES = {
 }
 
 
+#: The tool's own BibTeX key (:func:`tool_bibtex`); the repository URL is a placeholder until the
+#: project has a public home (as in CITATION.cff).
+TOOL_KEY = "compreport"
+TOOL_URL = "https://github.com/compreport/compreport"
+
+
+def tool_bibtex() -> str:
+    """The BibTeX entry of compreport itself, at the running version (CITATION.cff says the same).
+
+    >>> print(tool_bibtex())  # doctest: +ELLIPSIS
+    @software{compreport,
+      author = {{The compreport developers}},
+      title = {compreport: Paired-Bootstrap Analysis and Reports for {NLP} Shared Tasks},
+      version = {...},
+      ...
+    """
+    from compreport._version import __version__
+
+    return f"""@software{{{TOOL_KEY},
+  author = {{{{The compreport developers}}}},
+  title = {{compreport: Paired-Bootstrap Analysis and Reports for {{NLP}} Shared Tasks}},
+  version = {{{__version__}}},
+  url = {{{TOOL_URL}}},
+  license = {{MIT}}
+}}"""
+
+
+def citation() -> str:
+    """What ``compreport --citation`` prints: the BibTeX of the tool, of the method paper
+    (``navamunoz2024``), and of every work the methods paragraph of a report made with the default
+    settings cites (:func:`compreport.report.prose.paragraph`: the bootstrap, the max-T
+    correction of Westfall & Young and Romano & Wolf, the rank sets of Mogstad et al., ...), each
+    entry once, from :data:`REFERENCES`.
+
+    >>> text = citation()
+    >>> [line.split("{")[1].rstrip(",") for line in text.splitlines() if line.startswith("@")][:3]
+    ['compreport', 'navamunoz2024', 'efron1993']
+    >>> "@book{westfall1993," in text and "@article{mogstad2024," in text
+    True
+    """
+    from compreport.report import prose
+    from compreport.settings import Settings
+
+    keys = list(dict.fromkeys(["navamunoz2024", *prose.cited(prose.paragraph(Settings()))]))
+    return tool_bibtex() + "\n\n" + bibtex(keys)
+
+
 def bibtex(keys: list[str]) -> str:
     """BibTeX entries of ``keys``, in order."""
     return "\n\n".join(REFERENCES[k][1] for k in keys) + "\n"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
@@ -641,6 +642,26 @@ class CompetitionAnalysis(CompetitionInfo):
         )
 
 
+def running_versions() -> dict[str, str]:
+    """The versions of Python, numpy, scipy and compreport running now: what results.json records
+    as ``tool.versions``, since the same inputs, settings and seed give the same file byte for
+    byte only under the same versions of these (docs/reproducibility.md).
+
+    >>> sorted(running_versions())
+    ['compreport', 'numpy', 'python', 'scipy']
+    >>> running_versions()["python"] == platform.python_version()
+    True
+    """
+    import scipy
+
+    return {
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "compreport": __version__,
+    }
+
+
 @dataclass
 class Analysis:
     """Settings plus one :class:`CompetitionAnalysis` per competition; serialises to results.json.
@@ -656,6 +677,10 @@ class Analysis:
         In input order.
     version : str
         The compreport version that computed it.
+    versions : dict
+        The versions of ``python``, ``numpy``, ``scipy`` and ``compreport`` that computed it
+        (:func:`running_versions`; results.json's ``tool.versions``); empty when read from a
+        results.json written before they were recorded.
     workshop : dict
         ``name``, ``year``, ``description`` of the workshop (empty for loose competitions).
     sources : list of str
@@ -693,6 +718,7 @@ class Analysis:
     competitions: list[CompetitionAnalysis]
     version: str = __version__
     workshop: dict = field(default_factory=dict)
+    versions: dict = field(default_factory=running_versions)
     sources: list[str] = field(default_factory=list, repr=False, compare=False)
     scanned: list[str] = field(default_factory=list, repr=False, compare=False)
 
@@ -723,7 +749,7 @@ class Analysis:
         """The results.json object: JSON-ready (NaN and inf as None, numpy scalars as Python)."""
         return json_ready(
             {
-                "tool": {"name": "compreport", "version": self.version},
+                "tool": {"name": "compreport", "version": self.version, "versions": self.versions},
                 "settings": self.settings.to_dict(),
                 "workshop": self.workshop,
                 "competitions": [c.to_dict() for c in self.competitions],
@@ -742,6 +768,7 @@ class Analysis:
             [CompetitionAnalysis.from_dict(c) for c in d["competitions"]],
             d["tool"]["version"],
             d.get("workshop") or {},
+            dict(d["tool"].get("versions") or {}),
         )
 
     @classmethod
@@ -1015,7 +1042,7 @@ _COMPETITION = {
     "group": (_Of(list, str), True),
 }
 _RESULTS = {
-    "tool": ({"version": (str, True)}, True),
+    "tool": ({"version": (str, True), "versions": (_Of(dict, str), False)}, True),
     "settings": (dict, True),
     "workshop": (({"name": ((str, _NULL), False), "year": (_INT, False)}, _NULL), False),
     "competitions": (_Of(list, _COMPETITION), True),
