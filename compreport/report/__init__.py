@@ -199,6 +199,21 @@ class Report:
         self.format = self.latex_options.format
         self._gallery = None
 
+    def __repr__(self) -> str:
+        ids = [c.id for c in self.analysis.competitions]
+        shown = ", ".join(ids[:5]) + (", ..." if len(ids) > 5 else "")
+        o = self.latex_options
+        return (
+            f"<Report: {len(ids)} competition(s) ({shown}); formats {', '.join(FORMATS)}; "
+            f"{o.style}, {o.decimals} decimals, lang {self.lang}>"
+        )
+
+    def _repr_html_(self) -> str:
+        """The repr's line, then the analysis's leaderboards (``Analysis._repr_html_``)."""
+        import html
+
+        return f"<p><code>{html.escape(repr(self))}</code></p>\n" + self.analysis._repr_html_()
+
     @property
     def gallery(self):
         """The report's figures (:class:`~compreport.report.figures.gallery.Gallery`), each drawn
