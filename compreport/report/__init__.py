@@ -160,6 +160,8 @@ class Report:
     --------
     >>> a = cr.analyze(cr.load("examples/workshop/stance-eu"), bootstrap=2000, seed=0)
     >>> r = cr.Report(a, decimals=3)
+    >>> r
+    <Report: 1 competition(s) (stance-eu); formats json, latex, html, pdf; ceurart, 3 decimals, ...
     >>> print(r.to_markdown("leaderboard"))  # doctest: +ELLIPSIS
     | Rank | Rank set | System | Team | macro-F1 | accuracy | CI | Group | Marks |
     |---:|:---|:---|:---|---:|---:|:---|:---|:---|
@@ -261,6 +263,8 @@ class Report:
         --------
         >>> a = cr.analyze(cr.load("examples/workshop/stance-eu"), bootstrap=0)
         >>> teams = cr.Report(a).table("teams")
+        >>> teams
+        <Table teams: stance-eu, macro_f1; 3 rows x 8 columns (Rank, Rank set, Team, Best run, ...)>
         >>> for row in teams.rows:
         ...     print(*(row[k].text for k in ("rank", "team", "best", "score", "runs")))
         1 TxertoNLP TxertoNLP.02 0.6887 2
