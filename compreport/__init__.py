@@ -3,14 +3,16 @@
 The Python API::
 
     import compreport as cr
-    data = cr.load("examples/workshop")          # a spec, a workshop directory, a wide CSV/TSV
+    data = cr.load_demo()     # the bundled demo workshop; cr.load("my-task") reads a spec,
+                              # a workshop directory, a wide CSV/TSV
     a = cr.analyze(data, bootstrap=10_000, seed=0)
     a.leaderboard(competition="paraphrase")      # pandas.DataFrame
     r = cr.Report(a)                             # LaTeX, Markdown, HTML, figures, files
     print(r.to_markdown("leaderboard", competition="paraphrase"))
 
 Stages (data flows one way): :mod:`compreport.inputs` reads inputs into
-:class:`~compreport.inputs.competition.Competition` objects (:func:`load`, :func:`from_frame`);
+:class:`~compreport.inputs.competition.Competition` objects (:func:`load`, :func:`from_frame`;
+:func:`load_demo` reads the bundled demo);
 :mod:`compreport.stats` turns predictions into sufficient statistics, resamples them and decides
 every verdict once into an :class:`~compreport.stats.results.Analysis` (:func:`analyze`, or
 :func:`validate` for the scores alone; results.json); :mod:`compreport.report` renders it without
@@ -29,6 +31,7 @@ from compreport.api import (
     from_frame,
     list_metrics,
     load,
+    load_demo,
     plan,
     validate,
 )
@@ -49,6 +52,7 @@ __all__ = [
     "from_frame",
     "list_metrics",
     "load",
+    "load_demo",
     "plan",
     "validate",
 ]

@@ -35,7 +35,16 @@ from compreport.settings import make_settings
 from compreport.stats.results import Analysis
 from compreport.workers import check_jobs
 
-__all__ = ["Inputs", "MetricInfo", "analyze", "from_frame", "list_metrics", "load", "validate"]
+__all__ = [
+    "Inputs",
+    "MetricInfo",
+    "analyze",
+    "from_frame",
+    "list_metrics",
+    "load",
+    "load_demo",
+    "validate",
+]
 
 
 @dataclass
@@ -376,6 +385,52 @@ def load(
         opts.ties,
         dict(loaded.origins),
     )
+
+
+def load_demo(competition: str | None = None) -> Inputs:
+    """The bundled synthetic demo workshop (seven competitions), read as :func:`load` reads it.
+
+    It ships inside the package (:func:`compreport.resources.demo_workshop_dir`), so this works
+    after ``pip install`` without a checkout, as ``sklearn.datasets`` loaders do; its data are
+    simulated (no real participants). ``compreport demo`` reports on the same folder.
+
+    Parameters
+    ----------
+    competition : str, optional
+        One competition's folder (``"paraphrase"``, ``"stance-eu"``, ...): only that one;
+        default every competition of the workshop.
+
+    Returns
+    -------
+    Inputs
+        ``load_demo()`` is ``load(demo_workshop_dir())``, and ``load_demo(c)`` is
+        ``load(demo_workshop_dir() / c)``.
+
+    Raises
+    ------
+    InputError
+        ``competition`` is not one of the demo's.
+
+    Examples
+    --------
+    >>> cr.load_demo()
+    <Inputs: workshop 'IberLEF 2026 (synthetic demo)': 7 competition(s): detox-binary, ...>
+    >>> cr.load_demo("stance-eu")
+    <Inputs: 1 competition(s): stance-eu>
+    """
+    from compreport.errors import suggest
+    from compreport.resources import demo_workshop_dir
+
+    root = demo_workshop_dir()
+    if competition is None:
+        return load(root)
+    known = sorted(p.name for p in root.iterdir() if (p / "competition.toml").is_file())
+    if competition not in known:
+        raise InputError(
+            f"`competition` of load_demo() must be one of {', '.join(known)}; "
+            f"got {competition!r}{suggest(competition, known)}"
+        )
+    return load(root / competition)
 
 
 # --------------------------------------------------------------------------- from_frame

@@ -182,8 +182,9 @@ def forked_map(fn: Callable[[Any], Any], items: Sequence, jobs: int, what: str) 
 
 
 def progress_bar(what: str | None, total: int, unit: str = "it"):
-    """A progress bar on stderr (tqdm) named ``what``, counting ``total`` ``unit``; None when
-    ``what`` is None or there is nothing to count.
+    """A progress bar named ``what``, counting ``total`` ``unit`` (``tqdm.auto``: a widget in a
+    Jupyter notebook with ipywidgets, else text on stderr); None when ``what`` is None or there is
+    nothing to count.
 
     The name says the stage, so that bars which follow one another (a competition's bootstrap,
     then each round of refinement) are told apart. ``unit`` is a word without spaces: tqdm writes
@@ -204,7 +205,11 @@ def progress_bar(what: str | None, total: int, unit: str = "it"):
         return None
     if not unit or unit != unit.strip():
         raise ValueError(f"a progress unit is a word without spaces; got {unit!r}")
-    from tqdm import tqdm
+    with warnings.catch_warnings():
+        # tqdm.auto: a widget in Jupyter; the text bar on stderr elsewhere, and in a notebook
+        # without ipywidgets (whose warning at import is not the user's concern).
+        warnings.simplefilter("ignore")
+        from tqdm.auto import tqdm
 
     return tqdm(total=total, desc=what, unit=unit, file=sys.stderr, leave=False)
 

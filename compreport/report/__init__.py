@@ -160,6 +160,8 @@ class Report:
     --------
     >>> a = cr.analyze(cr.load("examples/workshop/stance-eu"), bootstrap=2000, seed=0)
     >>> r = cr.Report(a, decimals=3)
+    >>> r
+    <Report: 1 competition(s) (stance-eu); formats json, latex, html, pdf; ceurart, 3 decimals, ...
     >>> print(r.to_markdown("leaderboard"))  # doctest: +ELLIPSIS
     | Rank | Rank set | System | Team | macro-F1 | accuracy | CI | Group | Marks |
     |---:|:---|:---|:---|---:|---:|:---|:---|:---|
@@ -198,6 +200,21 @@ class Report:
         )
         self.format = self.latex_options.format
         self._gallery = None
+
+    def __repr__(self) -> str:
+        ids = [c.id for c in self.analysis.competitions]
+        shown = ", ".join(ids[:5]) + (", ..." if len(ids) > 5 else "")
+        o = self.latex_options
+        return (
+            f"<Report: {len(ids)} competition(s) ({shown}); formats {', '.join(FORMATS)}; "
+            f"{o.style}, {o.decimals} decimals, lang {self.lang}>"
+        )
+
+    def _repr_html_(self) -> str:
+        """The repr's line, then the analysis's leaderboards (``Analysis._repr_html_``)."""
+        import html
+
+        return f"<p><code>{html.escape(repr(self))}</code></p>\n" + self.analysis._repr_html_()
 
     @property
     def gallery(self):
@@ -246,6 +263,8 @@ class Report:
         --------
         >>> a = cr.analyze(cr.load("examples/workshop/stance-eu"), bootstrap=0)
         >>> teams = cr.Report(a).table("teams")
+        >>> teams
+        <Table teams: stance-eu, macro_f1; 3 rows x 8 columns (Rank, Rank set, Team, Best run, ...)>
         >>> for row in teams.rows:
         ...     print(*(row[k].text for k in ("rank", "team", "best", "score", "runs")))
         1 TxertoNLP TxertoNLP.02 0.6887 2

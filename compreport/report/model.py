@@ -14,6 +14,7 @@ competitiveness legend (Table 6) and the cross-competition summary (Tables 7-11)
 
 from __future__ import annotations
 
+import html
 import math
 import numbers
 import re
@@ -201,6 +202,89 @@ class Table:
     competition: CompetitionAnalysis | None = None
     metric: MetricAnalysis | None = None
     extra: dict = field(default_factory=dict)
+
+    def _about(self) -> str:
+        """``kind: competition, metric`` (what the table is about), for its reprs."""
+        about = [x.id if hasattr(x, "id") else x.name for x in (self.competition, self.metric) if x]
+        return self.kind + (f": {', '.join(about)}" if about else "")
+
+    def __repr__(self) -> str:
+        names = list(self.columns.values())
+        shown = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
+        return f"<Table {self._about()}; {len(self.rows)} rows x {len(names)} columns ({shown})>"
+
+    def _repr_html_(self) -> str:
+        """The table as escaped HTML: the display texts under the report's format, a missing
+        cell empty."""
+        esc = html.escape
+        head = "".join(f"<th>{esc(label)}</th>" for label in self.columns.values())
+        body = "".join(
+            "<tr>"
+            + "".join(
+                f"<td>{esc(row.cells[k].text) if k in row.cells else ''}</td>" for k in self.columns
+            )
+            + "</tr>"
+            for row in self.rows
+        )
+        return (
+            f"<table><caption>{esc(self._about())}</caption>"
+            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        )
+
+    def to_frame(self, labels: bool = False):
+        """The table as a pandas DataFrame of the stored values (not their display texts).
+
+        The row label (the system, the team, the summary's row) is the index; a column that
+        repeats it is dropped and names the index. Columns are the table's column keys (its
+        header labels with ``labels=True``), in display order. A column of numbers is float
+        (a missing one NaN), a column of yes/no verdicts the nullable ``"boolean"`` dtype
+        (undecided ``<NA>``); text stays text (pandas picks its string dtype).
+
+        Examples
+        --------
+        >>> a = cr.analyze(cr.load("examples/workshop/stance-eu"), bootstrap=200, seed=0)
+        >>> df = cr.Report(a).table("diff-best").to_frame()
+        >>> df[["diff", "significant"]].round(4)
+                             diff  significant
+        system
+        TxertoNLP.01       0.0243        False
+        MultiHizkuntza.01  0.0554         <NA>
+        Iruñea-HLT.01      0.2291         True
+        Iruñea-HLT.02      0.3378         True
+        >>> df.dtypes[["diff", "significant"]].tolist()
+        [dtype('float64'), BooleanDtype]
+        """
+        import pandas as pd
+
+        index = [row.label for row in self.rows]
+        named = next(
+            (
+                k
+                for k in self.columns
+                if self.rows
+                and all(r.cells.get(k, Cell(None, "")).value == r.label for r in self.rows)
+            ),
+            None,
+        )
+        data = {}
+        for key, label in self.columns.items():
+            if key == named:
+                continue
+            values = [row.cells[key].value if key in row.cells else None for row in self.rows]
+            given = [v for v in values if v is not None]
+            if given and all(isinstance(v, bool) for v in given):
+                col = pd.array(values, dtype="boolean")
+            elif given and all(
+                isinstance(v, numbers.Real) and not isinstance(v, bool) for v in given
+            ):
+                col = [math.nan if v is None else float(v) for v in values]
+                col = pd.array(col, dtype="float64")
+            else:
+                col = pd.array(values, dtype=object)
+            data[label if labels else key] = col
+        frame = pd.DataFrame(data, index=pd.Index(index, dtype=object))
+        frame.index.name = (self.columns[named] if labels else named) if named else None
+        return frame
 
 
 #: Shading level of each mark of :data:`~compreport.language.vocabulary.STARS`: 3 for the
