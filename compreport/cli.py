@@ -127,6 +127,7 @@ def _check_options(args) -> None:
     args.latex_style = one_of(args.latex_style, LATEX_STYLES, "--latex-style")
     args.lang = one_of(args.lang, LANGUAGES, "--lang")
     args.label_prefix = check_label_prefix(args.label_prefix, "--label-prefix")
+    formats_given = args.format is not None
     args.format = _formats(args.format)
     args.figure_formats = _choices("--figure-formats", args.figure_formats, FIGURE_FORMATS)
     if getattr(args, "decimal_comma", False) and "latex" not in args.format:
@@ -136,9 +137,15 @@ def _check_options(args) -> None:
             Note,
             stacklevel=2,
         )
-    # Report.write's own checks (--emails needs the pdf format; its file is read), before any work
+    # Report.write's own checks (--emails needs the pdf format; its file is read; PDF needs
+    # Pango: without it the default formats skip pdf with one note), before any work
     args.format, args.figure_formats, args.recipients = check_write_options(
-        args.format, args.figure_formats, args.emails, args.email_from, args.reply_to
+        args.format,
+        args.figure_formats,
+        args.emails,
+        args.email_from,
+        args.reply_to,
+        pdf_optional=not formats_given,
     )
 
 

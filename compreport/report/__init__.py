@@ -7,13 +7,15 @@ cells), words from :mod:`.prose`, verdicts from the stored analysis.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
+import io
 from collections.abc import Sequence
 from pathlib import Path
 
 from compreport import interrupts
-from compreport.errors import InputError, note, suggest
+from compreport.errors import InputError, note, printable, suggest
 from compreport.language import LANGUAGES, language
 from compreport.language.caller import option
 from compreport.output import files
@@ -47,19 +49,63 @@ def _choice(what: str, value: str, allowed: Sequence[str]) -> str:
     return value
 
 
+#: The commands that install WeasyPrint's system libraries (Pango, HarfBuzz), per platform.
+PDF_LIBRARIES = (
+    "Debian: `sudo apt install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0`; "
+    "conda-forge: `conda install -c conda-forge pango`; Homebrew: `brew install pango`"
+)
+
+
+@functools.cache
+def pdf_unavailable() -> str | None:
+    """Why PDF output cannot be written in this Python, with the command that fixes it; None when
+    it can.
+
+    Imports WeasyPrint (once per process), which loads Pango and HarfBuzz: a missing package is an
+    ImportError, a missing library an OSError. Whatever WeasyPrint prints while importing (its
+    banner about missing libraries) goes nowhere: stdout holds the command's own output only.
+
+    Examples
+    --------
+    >>> pdf_unavailable() is None or pdf_unavailable().startswith(("WeasyPrint", "Pango"))
+    True
+    """
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            import weasyprint  # noqa: F401
+    except OSError as exc:  # cffi could not load a library: "cannot load library 'libpango-1.0-0'"
+        reason = printable(str(exc).split(": ")[0])[:200]
+        return f"Pango could not be loaded ({reason}); install it ({PDF_LIBRARIES})"
+    except ImportError as exc:
+        return (
+            f"WeasyPrint is not installed ({printable(str(exc))[:200]}); install it with "
+            "`pip install weasyprint`"
+        )
+    return None
+
+
 def check_write_options(
     formats: str | Sequence[str] = FORMATS,
     figure_formats: str | Sequence[str] = ("pdf", "svg"),
     emails=None,
     email_from: str | None = None,
     reply_to: str | None = None,
+    pdf_optional: bool = False,
 ):
     """Check the options of :meth:`Report.write` that need no analysis, before any work.
+
+    PDF output needs WeasyPrint and its system libraries (Pango): when ``formats`` has pdf and
+    they cannot be loaded (:func:`pdf_unavailable`), pdf is dropped from the formats with one note
+    naming the command that installs them when ``pdf_optional`` (the command line's default
+    formats), and is an :class:`InputError` otherwise.
 
     Parameters
     ----------
     formats, figure_formats, emails, email_from, reply_to
         As for :meth:`Report.write`.
+    pdf_optional : bool
+        Write the other formats when PDF cannot be written (default False: an error). Ignored with
+        ``emails``, which attach the PDF team letters.
 
     Returns
     -------
@@ -73,7 +119,7 @@ def check_write_options(
     ------
     InputError
         An unknown format, emails without the pdf format, a bad addresses file, a malformed
-        ``email_from`` or ``reply_to``.
+        ``email_from`` or ``reply_to``, pdf asked for where it cannot be written.
 
     Examples
     --------
@@ -86,6 +132,11 @@ def check_write_options(
     """
     formats = [_choice("formats", f, FORMATS) for f in _names(formats)]
     figure_formats = [_choice("figure_formats", f, FIGURE_FORMATS) for f in _names(figure_formats)]
+    if "pdf" in formats and (missing := pdf_unavailable()) is not None:
+        if not pdf_optional or emails is not None:
+            raise InputError(f"PDF output: {missing}, or leave pdf out of {option('format')}")
+        note(f"PDF output skipped: {missing}")
+        formats = [f for f in formats if f != "pdf"]
     if emails is None:
         if email_from is not None or reply_to is not None:
             given = option("email_from") if email_from is not None else option("reply_to")
@@ -644,17 +695,10 @@ class Report:
             if "pdf" in formats:
                 from compreport.report.pages.pdf import write_pdf
 
-                try:
-                    written += write_pdf(
-                        self.analysis, tmp, self.format, self.gallery, jobs=jobs, progress=progress
-                    )
-                except (
-                    RuntimeError
-                ) as exc:  # WeasyPrint or its Pango libraries missing: nothing is written
-                    raise InputError(
-                        f"PDF output: {exc} (install them with `make demo`, or leave pdf out of "
-                        f"the formats)"
-                    ) from None
+                # WeasyPrint's libraries were checked by check_write_options, before any work
+                written += write_pdf(
+                    self.analysis, tmp, self.format, self.gallery, jobs=jobs, progress=progress
+                )
             interrupts.check()
             if build is not None:
                 written += build.wait()
@@ -664,4 +708,12 @@ class Report:
         return written
 
 
-__all__ = ["FIGURES", "FORMATS", "TABLES", "Report", "check_write_options"]
+__all__ = [
+    "FIGURES",
+    "FORMATS",
+    "PDF_LIBRARIES",
+    "TABLES",
+    "Report",
+    "check_write_options",
+    "pdf_unavailable",
+]

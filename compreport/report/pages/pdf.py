@@ -45,13 +45,16 @@ _TEAM_DENSITIES = (
 
 
 def _weasyprint():
-    """The weasyprint module; RuntimeError naming what is missing when it cannot be imported."""
-    try:
-        import weasyprint
-    except (ImportError, OSError) as exc:  # OSError: Pango/HarfBuzz libraries missing
-        raise RuntimeError(
-            f"PDF output needs WeasyPrint and its system libraries (Pango): {exc}"
-        ) from exc
+    """The weasyprint module; RuntimeError naming what is missing and how to install it when it
+    cannot be imported (:func:`compreport.report.pdf_unavailable`, which keeps WeasyPrint's
+    import-time prints off stdout)."""
+    from compreport.report import pdf_unavailable
+
+    missing = pdf_unavailable()
+    if missing is not None:
+        raise RuntimeError(f"PDF output: {missing}")
+    import weasyprint
+
     return weasyprint
 
 
