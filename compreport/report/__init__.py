@@ -7,20 +7,19 @@ cells), words from :mod:`.prose`, verdicts from the stored analysis.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
-import io
 from collections.abc import Sequence
 from pathlib import Path
 
 from compreport import interrupts
-from compreport.errors import InputError, note, printable, suggest
+from compreport.errors import InputError, note, suggest
 from compreport.language import LANGUAGES, language
 from compreport.language.caller import option
 from compreport.output import files
 from compreport.report import model
 from compreport.report.figures import FIGURE_FORMATS
+from compreport.report.pdfsupport import PDF_LIBRARIES, pdf_unavailable
 from compreport.stats.results import Analysis
 from compreport.workers import os_error as _os_error
 
@@ -47,41 +46,6 @@ def _choice(what: str, value: str, allowed: Sequence[str]) -> str:
             f"`{what}` must be one of {', '.join(allowed)}; got {value!r}{suggest(value, allowed)}"
         )
     return value
-
-
-#: The commands that install WeasyPrint's system libraries (Pango, HarfBuzz), per platform.
-PDF_LIBRARIES = (
-    "Debian: `sudo apt install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0`; "
-    "conda-forge: `conda install -c conda-forge pango`; Homebrew: `brew install pango`"
-)
-
-
-@functools.cache
-def pdf_unavailable() -> str | None:
-    """Why PDF output cannot be written in this Python, with the command that fixes it; None when
-    it can.
-
-    Imports WeasyPrint (once per process), which loads Pango and HarfBuzz: a missing package is an
-    ImportError, a missing library an OSError. Whatever WeasyPrint prints while importing (its
-    banner about missing libraries) goes nowhere: stdout holds the command's own output only.
-
-    Examples
-    --------
-    >>> pdf_unavailable() is None or pdf_unavailable().startswith(("WeasyPrint", "Pango"))
-    True
-    """
-    try:
-        with contextlib.redirect_stdout(io.StringIO()):
-            import weasyprint  # noqa: F401
-    except OSError as exc:  # cffi could not load a library: "cannot load library 'libpango-1.0-0'"
-        reason = printable(str(exc).split(": ")[0])[:200]
-        return f"Pango could not be loaded ({reason}); install it ({PDF_LIBRARIES})"
-    except ImportError as exc:
-        return (
-            f"WeasyPrint is not installed ({printable(str(exc))[:200]}); install it with "
-            "`pip install weasyprint`"
-        )
-    return None
 
 
 def check_write_options(

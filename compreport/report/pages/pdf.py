@@ -46,9 +46,9 @@ _TEAM_DENSITIES = (
 
 def _weasyprint():
     """The weasyprint module; RuntimeError naming what is missing and how to install it when it
-    cannot be imported (:func:`compreport.report.pdf_unavailable`, which keeps WeasyPrint's
-    import-time prints off stdout)."""
-    from compreport.report import pdf_unavailable
+    cannot be imported (:func:`compreport.report.pdfsupport.pdf_unavailable`, which keeps
+    WeasyPrint's import-time prints off stdout)."""
+    from compreport.report.pdfsupport import pdf_unavailable
 
     missing = pdf_unavailable()
     if missing is not None:
