@@ -119,6 +119,17 @@ def said(stderr: str) -> list[str]:
     return [x for x in stderr.splitlines() if x.strip() and SMALL_SAMPLE_WARNING not in x]
 
 
+def one_error(res, *parts: str) -> str:
+    """The single ``error:`` line of a run that exited with status 2, holding every part."""
+    assert res.returncode == 2, (res.stdout, res.stderr)
+    assert "Traceback" not in res.stderr, res.stderr
+    lines = said(res.stderr)
+    assert len(lines) == 1 and lines[0].startswith("error: "), lines
+    for part in parts:
+        assert part in lines[0], (part, lines[0])
+    return lines[0]
+
+
 def run_cli(cwd, *args: str) -> subprocess.CompletedProcess:
     """``compreport ARGS`` run in this process from ``cwd``, as a CompletedProcess (exit status,
     stdout, stderr text): the same ``main()`` a shell runs, without paying ~1 s of imports per call.

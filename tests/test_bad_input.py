@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import json_only, json_only_top, run_cli, said
+from conftest import json_only, json_only_top, run_cli, said, write
 
 # --------------------------------------------------------------------------- helpers
 
@@ -24,13 +24,6 @@ GOLD_TSV = "id\tlabel\n1\ta\n2\tb\n3\ta\n4\tb\n"
 RUN_A = "id\tlabel\n1\ta\n2\tb\n3\ta\n4\ta\n"  # with a header
 RUN_B = "1\ta\n2\ta\n3\ta\n4\tb\n"  # without a header
 WIDE = "id,y,A,B\n1,a,a,b\n2,b,b,b\n3,a,a,a\n4,b,a,b\n"
-
-
-def write(tmp: Path, name: str, text: str) -> Path:
-    path = tmp / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def runs_layout(tmp: Path, gold: str = GOLD_TSV, **runs: str) -> None:

@@ -22,22 +22,11 @@ import pytest
 from compreport.inputs.scaffold import TEMPLATE
 from compreport.output import files
 from compreport.output.staging import mount_point
-from conftest import run_cli, said
+from conftest import one_error, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = os.environ | {"PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(ROOT)}
 WIDE = "id,y,A,B\n1,a,a,b\n2,b,b,b\n3,a,a,a\n4,b,a,b\n"
-
-
-def one_error(res, *parts: str) -> str:
-    """The single ``error:`` line of a run that exited with status 2, holding every part."""
-    assert res.returncode == 2, (res.stdout, res.stderr)
-    assert "Traceback" not in res.stderr, res.stderr
-    lines = said(res.stderr)
-    assert len(lines) == 1 and lines[0].startswith("error: "), lines
-    for part in parts:
-        assert part in lines[0], (part, lines[0])
-    return lines[0]
 
 
 # ------------------------------------------------------------------ compreport init through a link

@@ -21,7 +21,7 @@ import compreport as cr
 from compreport.errors import InputError
 from compreport.stats.plan import MAX_FACTOR
 from compreport.stats.results import Analysis
-from conftest import run_cli, said
+from conftest import one_error, run_cli
 
 DF = pd.DataFrame(
     {
@@ -193,17 +193,6 @@ WIDE = "id,y,A,B\n" + "".join(
 )
 
 PLAN = ("plan", "w.csv", "--metric", "accuracy", "-B", "200")
-
-
-def one_error(res, *parts: str) -> str:
-    """The single ``error:`` line of a run that exited with status 2, holding every part."""
-    assert res.returncode == 2, (res.stdout, res.stderr)
-    assert "Traceback" not in res.stderr, res.stderr
-    lines = said(res.stderr)
-    assert len(lines) == 1 and lines[0].startswith("error: "), lines
-    for part in parts:
-        assert part in lines[0], (part, lines[0])
-    return lines[0]
 
 
 @pytest.mark.parametrize(

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import COMP, GOLD, RUN_A, RUN_B, json_only, json_only_top, run_cli, said
+from conftest import COMP, GOLD, RUN_A, RUN_B, json_only, json_only_top, run_cli, said, write
 
 WIDE = "id,y,A,B\n1,a,a,b\n2,b,b,b\n3,a,a,a\n4,b,a,b\n"
 #: A user metric slow enough to signal a run in the middle of its bootstrap.
@@ -38,13 +38,6 @@ ENV = os.environ | {
     "PYTHONIOENCODING": "utf-8",
     "PYTHONPATH": str(Path(__file__).resolve().parent.parent),
 }
-
-
-def write(tmp: Path, name: str, text: str) -> Path:
-    path = tmp / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def competition(folder: Path) -> None:

@@ -238,6 +238,14 @@ def test_spec_keys_give_the_same_numbers(tmp_path):
     )
 
 
+#: TREC's own layout: the qrels (``qid 0 docno rel``) and runs (``qid Q0 docno rank score tag``)
+#: of :func:`_trec_task`, read by position.
+TREC_OPTIONS = (
+    "qrels.txt", "--runs", "runs",
+    "--query-col", "1", "--id-col", "3", "--label-col", "4", "--score-col", "5",
+)  # fmt: skip
+
+
 def _trec_task(tmp_path, seed: int = 9):
     """TREC's own layout: qrels ``qid 0 docno rel`` and runs ``qid Q0 docno rank score tag``,
     document numbers repeated across queries, negative grades (junk, spam), runs retrieving
@@ -276,17 +284,7 @@ def test_trec_layout_with_unjudged_documents_equals_trec_eval(tmp_path):
     res = run_cli(
         tmp_path,
         "report",
-        "qrels.txt",
-        "--runs",
-        "runs",
-        "--query-col",
-        "1",
-        "--id-col",
-        "3",
-        "--label-col",
-        "4",
-        "--score-col",
-        "5",
+        *TREC_OPTIONS,
         "--unjudged",
         "--missing",
         "wrong",
@@ -320,17 +318,7 @@ def test_trec_layout_without_unjudged_names_the_unknown_document(tmp_path):
     res = run_cli(
         tmp_path,
         "report",
-        "qrels.txt",
-        "--runs",
-        "runs",
-        "--query-col",
-        "1",
-        "--id-col",
-        "3",
-        "--label-col",
-        "4",
-        "--score-col",
-        "5",
+        *TREC_OPTIONS,
         "--missing",
         "wrong",
         "--metric",
@@ -355,17 +343,7 @@ def test_unjudged_items_take_ranking_metrics_only(tmp_path):
     res = run_cli(
         tmp_path,
         "report",
-        "qrels.txt",
-        "--runs",
-        "runs",
-        "--query-col",
-        "1",
-        "--id-col",
-        "3",
-        "--label-col",
-        "4",
-        "--score-col",
-        "5",
+        *TREC_OPTIONS,
         "--unjudged",
         "--missing",
         "wrong",
@@ -750,17 +728,7 @@ def _unjudged_case(tmp_path, runs: dict[str, list[str]], *options: str) -> dict:
     res = run_cli(
         tmp_path,
         "report",
-        "qrels.txt",
-        "--runs",
-        "runs",
-        "--query-col",
-        "1",
-        "--id-col",
-        "3",
-        "--label-col",
-        "4",
-        "--score-col",
-        "5",
+        *TREC_OPTIONS,
         "--unjudged",
         "--metric",
         "map,mrr",

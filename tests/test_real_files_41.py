@@ -18,19 +18,12 @@ import pytest
 import compreport as cr
 from compreport import cli
 from compreport.errors import InputError
-from conftest import run_cli, said
+from conftest import run_cli, said, write
 
 #: SIGMORPHON 2022-like segmentation: word TAB segments, no header, no number anywhere.
 GOLD = "abbé\ta @@bbé\nchat\tch @@at\nchien\tchi @@en\nmaison\tmai @@son\n"
 RUN_A = "abbé\ta @@bbé\nchat\tch @@at\nchien\tchien\nmaison\tmai @@son\n"
 RUN_B = "abbé\tabbé\nchat\tch @@at\nchien\tchi @@en\nmaison\tmaison\n"
-
-
-def write(tmp: Path, name: str, text: str) -> Path:
-    path = tmp / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 @pytest.fixture
