@@ -268,13 +268,22 @@ def test_an_undecided_baseline_verdict_is_said_undecided():
     """A run whose verdict against a baseline is within its Monte-Carlo error is neither said to
     beat it nor to be untested (the twin: a settled verdict names its result)."""
     from compreport.report import prose
+    from compreport.report.model import Format
     from compreport.settings import Settings
     from compreport.stats.results import BaselineVerdict
 
     s = Settings()
     open_ = BaselineVerdict("A", "majority", 0.02, 0.049, None, None, False, "all-pairs")
-    said = prose.beats_baseline(s, open_)
+    p_is = Format().p_is
+    said = prose.beats_baseline(s, open_, p_is)
     assert said.startswith("Whether A differs from the baseline majority is undecided")
     assert "not tested" not in said
     done = BaselineVerdict("A", "majority", 0.02, 0.01, True, True, True, "all-pairs")
-    assert prose.beats_baseline(s, done).startswith("A is significantly better than the baseline")
+    assert prose.beats_baseline(s, done, p_is).startswith(
+        "A is significantly better than the baseline"
+    )
+    # a p-value below the report's decimals is stated as such, never as a float's repr
+    near = BaselineVerdict("A", "majority", 0.02, 1 / 10001, True, True, True, "all-pairs")
+    assert "(p = 0.0001, " in prose.beats_baseline(s, near, p_is)  # it said 9.999e-05
+    tiny = BaselineVerdict("A", "majority", 0.02, 1e-6, True, True, True, "all-pairs")
+    assert "(p < 0.0001, " in prose.beats_baseline(s, tiny, p_is)

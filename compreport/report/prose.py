@@ -593,15 +593,17 @@ def beats_mark_note(settings: Settings) -> str:
     )
 
 
-def beats_baseline(settings: Settings, v: BaselineVerdict, subject: str | None = None) -> str:
+def beats_baseline(settings: Settings, v: BaselineVerdict, p_is, subject: str | None = None) -> str:
     """One sentence stating the stored verdict ``v`` of a run against a baseline, naming the p-value
-    that decided it and the family it comes from (``subject``: how the run is named; default its
-    name).
+    that decided it as ``p_is`` states it (``p = 0.0004``, ``p < 0.0001``: the report's
+    :meth:`~compreport.report.model.Format.p_is`), and the family it comes from (``subject``: how
+    the run is named; default its name).
 
+    >>> from compreport.report.model import Format
     >>> from compreport.settings import Settings
     >>> from compreport.stats.results import BaselineVerdict
     >>> v = BaselineVerdict("A", "majority", 0.12, 0.0004, True, True, True, "vs-baseline")
-    >>> print(beats_baseline(Settings(family="vs-baseline"), v))
+    >>> print(beats_baseline(Settings(family="vs-baseline"), v, Format().p_is))
     A is significantly better than the baseline majority at α = 0.05 (p = 0.0004, max-T step-down
     correction over the comparisons of each participant with each baseline, other pairs untested).
     """
@@ -610,7 +612,7 @@ def beats_baseline(settings: Settings, v: BaselineVerdict, subject: str | None =
         subject=subject,
         baseline=v.baseline,
         alpha=decimal(settings.alpha),
-        p=decimal(v.p_value),
+        p=p_is(v.p_value),
         rule=vocab.correction_over(settings.correction, v.family),
     )
     if v.beats is None and v.settled is False:
@@ -629,18 +631,17 @@ def beats_baseline(settings: Settings, v: BaselineVerdict, subject: str | None =
     if v.beats:
         return tr(
             "{subject} is significantly better than the baseline {baseline} at α = {alpha} "
-            "(p = {p}, {rule}).",
+            "({p}, {rule}).",
             **at,
         )
     if v.worse:
         return tr(
             "{subject} is significantly worse than the baseline {baseline} at α = {alpha} "
-            "(p = {p}, {rule}).",
+            "({p}, {rule}).",
             **at,
         )
     return tr(
-        "{subject} cannot be told apart from the baseline {baseline} at α = {alpha} "
-        "(p = {p}, {rule}).",
+        "{subject} cannot be told apart from the baseline {baseline} at α = {alpha} ({p}, {rule}).",
         **at,
     )
 

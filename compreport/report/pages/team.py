@@ -257,7 +257,7 @@ def team_context(
         ),
         "others": others,
         # the stored verdicts against each baseline, with the p-value and the family behind them
-        "vs_baselines": [prose.beats_baseline(s, v) for v in ma.beats_baselines(system)],
+        "vs_baselines": [prose.beats_baseline(s, v, fmt.p_is) for v in ma.beats_baselines(system)],
         "method_sentences": citation_segments(prose.method_sentences(s, comp)),
         "unit": prose.unit(comp),
         "alerts": [a for a in [prose.cannot_reject(s, ma)] if a],
