@@ -9,6 +9,7 @@ import math
 from compreport.errors import InputError, suggest
 from compreport.inputs.limits import parser_limits
 from compreport.inputs.parsed import JSON_NULL, Parsed
+from compreport.inputs.structured import json_value_text
 from compreport.language.caller import option
 
 
@@ -27,7 +28,8 @@ def _pairs(pairs):
 
 def _json_text(value, where: str, what: str) -> str | None:
     """A JSON scalar as the text a delimited file would hold; None for null, NaN and a blank
-    string. A string is the label as written: ``"nan"``, ``"null"`` and ``" a "`` are labels (a
+    string. An array of labels is a label set and an object of numbers a soft label, in their
+    canonical texts (:mod:`compreport.inputs.structured`). A string is the label as written: ``"nan"``, ``"null"`` and ``" a "`` are labels (a
     JSON string is delimited, so neither its words nor its spaces are read away). ``where`` and
     ``what`` name the value in the error for an object or an array.
 
@@ -48,8 +50,7 @@ def _json_text(value, where: str, what: str) -> str | None:
         return str(int(value)) if value.is_integer() else repr(value)
     if isinstance(value, str):
         return value if value.strip() else None
-    kind = {"dict": "object", "list": "array"}.get(type(value).__name__, type(value).__name__)
-    raise InputError(f"{where}: {what} is a JSON {kind}, expected a label or a number")
+    return json_value_text(value, where, what)
 
 
 def read_json(
