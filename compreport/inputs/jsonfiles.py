@@ -29,9 +29,10 @@ def _pairs(pairs):
 def _json_text(value, where: str, what: str) -> str | None:
     """A JSON scalar as the text a delimited file would hold; None for null, NaN and a blank
     string. An array of labels is a label set and an object of numbers a soft label, in their
-    canonical texts (:mod:`compreport.inputs.structured`). A string is the label as written: ``"nan"``, ``"null"`` and ``" a "`` are labels (a
-    JSON string is delimited, so neither its words nor its spaces are read away). ``where`` and
-    ``what`` name the value in the error for an object or an array.
+    canonical texts (:mod:`compreport.inputs.structured`). A string is the label as written:
+    ``"nan"``, ``"null"`` and ``" a "`` are labels (a JSON string is delimited, so neither its
+    words nor its spaces are read away). ``where`` and ``what`` name the value in the error for
+    anything else.
 
     >>> _json_text(2.0, "gold.json, line 1", "the label"), _json_text(" nan ", "", "")
     ('2', ' nan ')
