@@ -13,7 +13,8 @@ orientation; undefined ratios (0/0) count as 0, as scikit-learn's ``zero_divisio
 
 Modules: :mod:`.base` (the interface), :mod:`.fields` (reading a field as codes or numbers),
 :mod:`.classification`, :mod:`.numeric` (errors, correlations, ROC AUC), :mod:`.restmex`
-(``measure_s``, ``measure_c``) and :mod:`.user` (``file.py:function``).
+(``measure_s``, ``measure_c``), :mod:`.composite` (weighted means of other measures) and
+:mod:`.user` (``file.py:function``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 from compreport.errors import InputError, suggest
 from compreport.stats.metrics.base import Metric
 from compreport.stats.metrics.classification import ClassificationMetric
+from compreport.stats.metrics.composite import CompositeMetric
 from compreport.stats.metrics.numeric import (
     ErrorMetric,
     PearsonMetric,
@@ -68,6 +70,7 @@ for _m in (
     RocAucMetric(),
     MeasureS(),
     MeasureC(),
+    CompositeMetric(lambda name: _builtin(name), lambda: list(REGISTRY)),
     RankingMetric("map", None),
     RankingMetric("mrr", None),
 ):
@@ -112,3 +115,9 @@ def get_metric(name: str, base: Path | None = None) -> Metric:
         f"unknown metric {name!r}{suggest(name, list(REGISTRY))}; "
         f"`compreport metrics` lists them, or use path/to/file.py:function"
     )
+
+
+def _builtin(name: str) -> Metric | None:
+    """The built-in measure ``name`` names (a registry name or a ranking metric cut at k), or
+    None: a composite's part (:mod:`.composite`)."""
+    return REGISTRY.get(name) or ranking_metric(name)
