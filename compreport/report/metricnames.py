@@ -30,6 +30,8 @@ METRIC_LABELS = {
     "pearson": N_("Pearson's r"),
     "spearman": N_("Spearman's ρ"),
     "roc_auc": "ROC AUC",
+    "qwk": "QWK",
+    "mcc": "MCC",
     "measure_s": "measure_S",
     "measure_c": "measure_C",
     "map": "MAP",

@@ -13,8 +13,8 @@ orientation; undefined ratios (0/0) count as 0, as scikit-learn's ``zero_divisio
 
 Modules: :mod:`.base` (the interface), :mod:`.fields` (reading a field as codes or numbers),
 :mod:`.classification`, :mod:`.numeric` (errors, correlations, ROC AUC), :mod:`.restmex`
-(``measure_s``, ``measure_c``), :mod:`.composite` (weighted means of other measures) and
-:mod:`.user` (``file.py:function``).
+(``measure_s``, ``measure_c``), :mod:`.composite` (weighted means of other measures),
+:mod:`.confusion` (kappa, MCC, log loss...) and :mod:`.user` (``file.py:function``).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from compreport.errors import InputError, suggest
 from compreport.stats.metrics.base import Metric
 from compreport.stats.metrics.classification import ClassificationMetric
 from compreport.stats.metrics.composite import CompositeMetric
+from compreport.stats.metrics.confusion import ConfusionMetric, ProbabilisticMetric
 from compreport.stats.metrics.numeric import (
     ErrorMetric,
     PearsonMetric,
@@ -57,6 +58,18 @@ for _name, _desc in [
     ("macro_recall", "recall averaged over classes (optional `labels` subset)"),
 ]:
     _register(ClassificationMetric(_name, _desc))
+for _name, _desc in [
+    ("kappa", "Cohen's kappa: agreement beyond chance"),
+    ("qwk", "quadratic-weighted kappa (ordinal labels: order from `labels`, or numeric)"),
+    ("mcc", "Matthews correlation coefficient (multiclass)"),
+    ("balanced_accuracy", "recall averaged over the classes of gold"),
+]:
+    _register(ConfusionMetric(_name, _desc))
+for _name, _desc in [
+    ("log_loss", "log loss of predicted probabilities (soft labels, or P(`pos_label`))"),
+    ("brier", "Brier score of predicted probabilities (soft labels, or P(`pos_label`))"),
+]:
+    _register(ProbabilisticMetric(_name, _desc))
 for _name, _desc in [
     ("mae", "mean absolute error (numeric predictions)"),
     ("mse", "mean squared error (numeric predictions)"),
