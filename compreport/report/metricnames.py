@@ -75,6 +75,7 @@ def metric_title(ma: MetricAnalysis) -> str:
     out = metric_label(ma)
     if isinstance(params.get("parts"), list):  # a composite: its formula, in symbols
         return out + " = " + composite_formula(params["parts"], params.get("weights"))
+    params.pop("label", None)  # the name shown (composite, mean, ratio)
     labels = params.pop("labels", None)
     if labels:
         labels = list(labels)

@@ -14,7 +14,8 @@ orientation; undefined ratios (0/0) count as 0, as scikit-learn's ``zero_divisio
 Modules: :mod:`.base` (the interface), :mod:`.fields` (reading a field as codes or numbers),
 :mod:`.classification`, :mod:`.numeric` (errors, correlations, ROC AUC), :mod:`.restmex`
 (``measure_s``, ``measure_c``), :mod:`.composite` (weighted means of other measures),
-:mod:`.confusion` (kappa, MCC, log loss...) and :mod:`.user` (``file.py:function``).
+:mod:`.confusion` (kappa, MCC, log loss...), :mod:`.itemscores` (``mean``, ``ratio`` of a
+scorer's per-item numbers) and :mod:`.user` (``file.py:function``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from compreport.stats.metrics.base import Metric
 from compreport.stats.metrics.classification import ClassificationMetric
 from compreport.stats.metrics.composite import CompositeMetric
 from compreport.stats.metrics.confusion import ConfusionMetric, ProbabilisticMetric
+from compreport.stats.metrics.itemscores import MeanScore, RatioScore
 from compreport.stats.metrics.numeric import (
     ErrorMetric,
     PearsonMetric,
@@ -84,6 +86,8 @@ for _m in (
     MeasureS(),
     MeasureC(),
     CompositeMetric(lambda name: _builtin(name), lambda: list(REGISTRY)),
+    MeanScore(),
+    RatioScore(),
     RankingMetric("map", None),
     RankingMetric("mrr", None),
 ):
