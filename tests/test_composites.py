@@ -304,3 +304,46 @@ def test_parts_disagreeing_in_orientation_are_refused(tmp_path):
         "higher is better: pearson",
         "lower is better: rmse, rmse, rmse",
     )
+
+
+def test_randomization_test_through_a_composite():
+    """``--test randomization`` recombines the parts' statistics that are tied to their system
+    (Pearson's): a composite of one part has that part's p-values, and a composite of two parts
+    scores swapped predictions as the weighted mean of its parts."""
+    n, m = 50, 3
+    gold = np.column_stack([RNG.normal(size=n), RNG.integers(0, 3, n)]).round(3)
+    noisy_x = [gold[:, 0] + RNG.normal(0, 1 + s, n) for s in range(m)]
+    preds = np.stack([np.column_stack([x, RNG.integers(0, 3, n)]) for x in noisy_x]).round(3)
+    comp = make_competition(gold, preds, fields=["x", "c"])
+    alone = prepare(comp, "pearson", field="x")
+    one = prepare(comp, "composite", parts=[{"metric": "pearson", "field": "x"}])
+    two = prepare(
+        comp,
+        "composite",
+        parts=[{"metric": "pearson", "field": "x"}, {"metric": "accuracy", "field": "c"}],
+        weights=[2, 1],
+    )
+    acc = prepare(comp, "accuracy", field="c")
+    assert one.swapped is not None and two.swapped is not None
+    res = bootstrap.run([alone, one, two], n, m, B=300, seed=2, progress=False, randomization=True)
+    a, b = np.array([0, 0, 1]), np.array([1, 2, 2])
+    np.testing.assert_array_equal(res.randomization_p(0, a, b), res.randomization_p(1, a, b))
+    p_two = res.randomization_p(2, a, b)
+    assert ((p_two > 0) & (p_two <= 1)).all()
+    # the swapped scores themselves: sums over a random split of the items
+    moved = RNG.random(n) < 0.5
+    stats = [q.stats(q.columns) for q in (alone, acc, two)]
+    kept = [(s[0][~moved].sum(0), s[1][~moved].sum(0)) for s in stats]
+    gone = [(s[0][moved].sum(0), s[1][moved].sum(0)) for s in stats]
+    systems, sources = np.array([0, 1]), np.array([1, 0])
+    total = [(s[0].sum(0)[None], s[1]) for s in stats]
+    parts = [
+        alone.swapped(total[0][0], kept[0][1][systems][None], gone[0][0][None],
+                      gone[0][1][sources][None], n, systems, sources),
+        acc.finalize(total[1][0], (kept[1][1][systems] + gone[1][1][sources])[None], n, systems),
+    ]  # fmt: skip
+    got = two.swapped(
+        total[2][0], kept[2][1][systems][None], gone[2][0][None], gone[2][1][sources][None], n,
+        systems, sources,
+    )  # fmt: skip
+    np.testing.assert_allclose(got, (2 * parts[0] + parts[1]) / 3, atol=1e-12)
