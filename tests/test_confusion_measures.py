@@ -121,6 +121,11 @@ def test_qwk_order_from_labels_in_the_spec(tmp_path):
         assert got["qwk"][s] == pytest.approx(sk_score("qwk", gold, pred, order), abs=1e-9)
         # the order matters: alphabetical positions give another score
         assert got["qwk"][s] != pytest.approx(sk_score("qwk", gold, pred, sorted(order)), abs=1e-6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        board = cr.analyze(cr.load(tmp_path), bootstrap=50, seed=0).leaderboard(metric="qwk")
+    for s, score in zip(board.system, board.score, strict=True):
+        assert score == pytest.approx(sk_score("qwk", gold, runs[s], order), abs=1e-9)
     spec = tmp_path / "competition.toml"
     spec.write_text(spec.read_text().replace('"medium", ', ""))
     one_error(
