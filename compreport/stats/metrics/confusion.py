@@ -260,50 +260,54 @@ class ProbabilisticMetric(Metric):
         gold = comp.gold[:, f]
         cells = comp.predictions[:, :, f]
         classes = set(np.unique(gold).tolist())
-        dists: dict[str, dict] = {}
-        numeric = False
-        for text in np.unique(cells):
+        texts, inverse = np.unique(cells, return_inverse=True)
+        inverse = inverse.reshape(cells.shape)
+        dists: dict[int, dict] = {}
+        numbers: list[int] = []
+
+        def first(u: int) -> tuple[int, int]:
+            s, i = np.argwhere(inverse == u)[0]
+            return int(s), int(i)
+
+        for u, text in enumerate(texts):
             if text == NO_PREDICTION:
-                s, i = np.argwhere(cells == NO_PREDICTION)[0]
-                raise missing_error(comp, int(s), int(i), f, self.name, "probabilities")
+                raise missing_error(comp, *first(u), f, self.name, "probabilities")
             if text.startswith("{"):
-                s, i = np.argwhere(cells == text)[0]
-                dists[text] = _distribution(text, comp.locate(int(s), int(i), f), self.name)
-                classes.update(dists[text])
+                dists[u] = _distribution(str(text), comp.locate(*first(u), f), self.name)
+                classes.update(dists[u])
             else:
-                numeric = True
+                numbers.append(u)
         labels = sorted(classes)
-        if numeric:
-            pos = self._pos_label(comp, params, labels, f)
+        pos = self._pos_label(comp, params, labels, f) if numbers else 0
         k = len(labels)
         code = {c: j for j, c in enumerate(labels)}
+        table = np.zeros((len(texts), k))  # each distinct text's probabilities
+        for u, dist in dists.items():
+            for c, v in dist.items():
+                table[u, code[c]] = v
+        for u in numbers:
+            try:
+                v = float(texts[u])
+            except ValueError:
+                v = math.nan
+            if not 0 <= v <= 1:
+                raise InputError(
+                    f"{comp.locate(*first(u), f)}: value {str(texts[u])[:60]!r} is not a "
+                    f"probability between 0 and 1 (metric {self.name!r} reads the probability of "
+                    f"`pos_label` {labels[pos]!r}, or a JSON object of probabilities)"
+                )
+            table[u, pos], table[u, 1 - pos] = v, 1 - v
         g = np.array([code[x] for x in gold])
-        losses = np.empty((comp.n, comp.m))
+        rows = np.arange(comp.n)
         eps = np.finfo(np.float64).eps
+        losses = np.empty((comp.n, comp.m))
         for s in range(comp.m):
-            prob = np.zeros((comp.n, k))
-            for i, text in enumerate(cells[s]):
-                if text in dists:
-                    for c, v in dists[text].items():
-                        prob[i, code[c]] = v
-                else:
-                    try:
-                        v = float(text)
-                    except ValueError:
-                        v = math.nan
-                    if not 0 <= v <= 1:
-                        raise InputError(
-                            f"{comp.locate(s, i, f)}: value {text[:60]!r} is not a probability "
-                            f"between 0 and 1 (metric {self.name!r} reads the probability of "
-                            f"`pos_label` {labels[pos]!r}, or a JSON object of probabilities)"
-                        )
-                    prob[i, pos], prob[i, 1 - pos] = v, 1 - v
+            prob = table[inverse[s]]
             if self.name == "log_loss":
-                losses[:, s] = -np.log(np.clip(prob[np.arange(comp.n), g], eps, 1 - eps))
+                losses[:, s] = -np.log(np.clip(prob[rows, g], eps, 1 - eps))
             else:
-                onehot = np.zeros((comp.n, k))
-                onehot[np.arange(comp.n), g] = 1
-                losses[:, s] = ((prob - onehot) ** 2).sum(1) * (0.5 if k <= 2 else 1.0)
+                prob[rows, g] -= 1
+                losses[:, s] = (prob * prob).sum(1) * (0.5 if k <= 2 else 1.0)
 
         def stats(rows):
             return np.zeros((len(rows), 0)), rows[..., None]
