@@ -910,7 +910,7 @@ def list_metrics() -> list[MetricInfo]:
     >>> m.name, m.higher_is_better, m.ideal, m.description
     ('accuracy', True, 1.0, 'fraction of items predicted correctly')
     >>> [m.name for m in metrics if not m.higher_is_better]
-    ['mae', 'mse', 'rmse', 'mape']
+    ['log_loss', 'brier', 'mae', 'mse', 'rmse', 'mape', 'ratio']
     """
     from compreport.stats.metrics import REGISTRY
     from compreport.stats.metrics.ranking import CUT_AT_K, RankingMetric

@@ -30,6 +30,8 @@ METRIC_LABELS = {
     "pearson": N_("Pearson's r"),
     "spearman": N_("Spearman's ρ"),
     "roc_auc": "ROC AUC",
+    "qwk": "QWK",
+    "mcc": "MCC",
     "measure_s": "measure_S",
     "measure_c": "measure_C",
     "map": "MAP",
@@ -71,6 +73,9 @@ def metric_title(ma: MetricAnalysis) -> str:
     ``(key = value)``."""
     params = dict(ma.params or {})
     out = metric_label(ma)
+    if isinstance(params.get("parts"), list):  # a composite: its formula, in symbols
+        return out + " = " + composite_formula(params["parts"], params.get("weights"))
+    params.pop("label", None)  # the name shown (composite, mean, ratio)
     labels = params.pop("labels", None)
     if labels:
         labels = list(labels)
@@ -88,3 +93,33 @@ def metric_title(ma: MetricAnalysis) -> str:
         out += tr(" of {field}", field=" + ".join(map(str, params.pop("fields"))))
     rest = ", ".join(f"{k} = {v}" for k, v in sorted(params.items()))
     return out + (f" ({rest})" if rest else "")
+
+
+def composite_formula(parts: list[dict], weights: list | None) -> str:
+    """A composite's parts as a formula of their titles: ``(macro-F1 of a + macro-F1 of b)/2``,
+    ``(2·F1 of a + 1·F1 of b)/3`` when the weights differ.
+
+    >>> composite_formula([{"metric": "rmse", "field": "a"}, {"metric": "rmse", "field": "b"}],
+    ...                   [1.0, 1.0])
+    '(RMSE of a + RMSE of b)/2'
+    >>> composite_formula([{"metric": "accuracy", "field": "a"}, {"metric": "mae"}], [2, 1])
+    '(2·accuracy of a + 1·MAE)/3'
+    """
+    from types import SimpleNamespace
+
+    weights = list(weights) if weights else [1] * len(parts)
+    titles = [
+        metric_title(
+            SimpleNamespace(name=p["metric"], params={k: v for k, v in p.items() if k != "metric"})
+        )
+        for p in parts
+    ]
+    total = sum(weights)
+    num = lambda w: f"{w:g}"  # noqa: E731
+    if len(set(weights)) == 1:
+        return f"({' + '.join(titles)})/{len(titles)}"
+    return (
+        "("
+        + " + ".join(f"{num(w)}·{t}" for w, t in zip(weights, titles, strict=True))
+        + (f")/{num(total)}")
+    )

@@ -13,7 +13,9 @@ orientation; undefined ratios (0/0) count as 0, as scikit-learn's ``zero_divisio
 
 Modules: :mod:`.base` (the interface), :mod:`.fields` (reading a field as codes or numbers),
 :mod:`.classification`, :mod:`.numeric` (errors, correlations, ROC AUC), :mod:`.restmex`
-(``measure_s``, ``measure_c``) and :mod:`.user` (``file.py:function``).
+(``measure_s``, ``measure_c``), :mod:`.composite` (weighted means of other measures),
+:mod:`.confusion` (kappa, MCC, log loss...), :mod:`.itemscores` (``mean``, ``ratio`` of a
+scorer's per-item numbers) and :mod:`.user` (``file.py:function``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ from pathlib import Path
 from compreport.errors import InputError, suggest
 from compreport.stats.metrics.base import Metric
 from compreport.stats.metrics.classification import ClassificationMetric
+from compreport.stats.metrics.composite import CompositeMetric
+from compreport.stats.metrics.confusion import ConfusionMetric, ProbabilisticMetric
+from compreport.stats.metrics.itemscores import MeanScore, RatioScore
 from compreport.stats.metrics.numeric import (
     ErrorMetric,
     PearsonMetric,
@@ -56,6 +61,18 @@ for _name, _desc in [
 ]:
     _register(ClassificationMetric(_name, _desc))
 for _name, _desc in [
+    ("kappa", "Cohen's kappa: agreement beyond chance"),
+    ("qwk", "quadratic-weighted kappa (ordinal labels: order from `labels`, or numeric)"),
+    ("mcc", "Matthews correlation coefficient (multiclass)"),
+    ("balanced_accuracy", "recall averaged over the classes of gold"),
+]:
+    _register(ConfusionMetric(_name, _desc))
+for _name, _desc in [
+    ("log_loss", "log loss of predicted probabilities (soft labels, or P(`pos_label`))"),
+    ("brier", "Brier score of predicted probabilities (soft labels, or P(`pos_label`))"),
+]:
+    _register(ProbabilisticMetric(_name, _desc))
+for _name, _desc in [
     ("mae", "mean absolute error (numeric predictions)"),
     ("mse", "mean squared error (numeric predictions)"),
     ("rmse", "root mean squared error (numeric predictions)"),
@@ -68,6 +85,9 @@ for _m in (
     RocAucMetric(),
     MeasureS(),
     MeasureC(),
+    CompositeMetric(lambda name: _builtin(name), lambda: list(REGISTRY)),
+    MeanScore(),
+    RatioScore(),
     RankingMetric("map", None),
     RankingMetric("mrr", None),
 ):
@@ -112,3 +132,9 @@ def get_metric(name: str, base: Path | None = None) -> Metric:
         f"unknown metric {name!r}{suggest(name, list(REGISTRY))}; "
         f"`compreport metrics` lists them, or use path/to/file.py:function"
     )
+
+
+def _builtin(name: str) -> Metric | None:
+    """The built-in measure ``name`` names (a registry name or a ranking metric cut at k), or
+    None: a composite's part (:mod:`.composite`)."""
+    return REGISTRY.get(name) or ranking_metric(name)

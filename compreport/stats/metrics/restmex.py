@@ -1,4 +1,5 @@
-"""The REST-MEX 2022 composite measures over several prediction fields: measure_s and measure_c."""
+"""The REST-MEX 2022 composite measures over several prediction fields: measure_s and measure_c,
+each a :func:`~compreport.stats.metrics.composite.combine` of per-field measures."""
 
 from __future__ import annotations
 
@@ -6,21 +7,29 @@ import numpy as np
 
 from compreport.errors import InputError
 from compreport.inputs.competition import Competition
-from compreport.stats.metrics.base import Metric, Prepared, safe_divide
-from compreport.stats.metrics.classification import confusion_stats, f1_per_class, label_mask
-from compreport.stats.metrics.fields import encode, field_index, to_float
+from compreport.stats.metrics.base import Metric, Prepared
+from compreport.stats.metrics.classification import ClassificationMetric
+from compreport.stats.metrics.composite import Part, check_weights, combine
+from compreport.stats.metrics.fields import field_index
+from compreport.stats.metrics.numeric import ErrorMetric
+
+#: The parts of the REST-MEX measures (the registry's own instances are alike).
+MACRO_F1 = ClassificationMetric("macro_f1", "")
+MAE = ErrorMetric("mae", "")
 
 
 class MeasureS(Metric):
     """REST-MEX 2022 sentiment: ``(1/(1 + MAE_polarity) + macroF1_type) / 2`` (thesis A.1).
 
     Predictions have two fields: polarity (1-5, numeric) and attraction type (labels).
-    ``polarity`` and ``type`` name them (default: first and second field).
+    ``polarity`` and ``type`` name them (default: first and second field); ``weights`` (default
+    ``[1, 1]``) weigh the two parts. A :mod:`composite <.composite>` of ``mae`` (scored as
+    ``1/(1 + MAE)``) and ``macro_f1``, resampled jointly.
     """
 
     name = "measure_s"
     description = "REST-MEX 2022 sentiment: (1/(1+MAE polarity) + macro-F1 type)/2 (two fields)"
-    allowed = ("polarity", "type")
+    allowed = ("polarity", "type", "weights")
 
     def prepare(self, comp: Competition, params: dict) -> Prepared:
         """Bind to the polarity (numbers) and type (labels) fields; see :meth:`Metric.prepare`."""
@@ -32,32 +41,16 @@ class MeasureS(Metric):
             )
         fp = field_index(comp, params, "polarity", 0)
         ft = field_index(comp, params, "type", 1)
-        gold, pred = to_float(comp, fp, self.name)
-        enc = encode(comp, ft)
-        m, k = comp.m, enc.k
-        full_mask = label_mask(comp, enc, {})
-        columns = np.column_stack([enc.gold, enc.pred.T, gold, pred.T]).astype(np.float64)
-
-        def stats(rows):
-            gs, conf = confusion_stats(rows[:, : 1 + m], k, m)
-            err = np.abs(rows[:, 2 + m :] - rows[:, [1 + m]])
-            return gs, np.concatenate([conf, err[..., None]], axis=-1)
-
-        def finalize(shared, sys, count, systems=None):
-            gs = shared[..., None, :]
-            mask = full_mask if systems is None else full_mask[systems]
-            f1 = (f1_per_class(sys[..., :k], sys[..., k : 2 * k], gs) * mask).sum(-1) / mask.sum(-1)
-            mae = safe_divide(sys[..., 2 * k], np.asarray(count)[..., None])
-            return (1 / (1 + mae) + f1) / 2
-
-        return self._prepared(
-            params,
-            columns=columns,
-            stats=stats,
-            finalize=finalize,
-            label_fields=[ft],
-            class_scores={ft: None},
-        )
+        w = check_weights(comp, self.name, params.get("weights"), 2)
+        try:
+            mae = MAE.prepare(comp, {"field": comp.fields[fp]})
+        except InputError as exc:
+            raise InputError(str(exc).replace("metric 'mae'", "metric 'measure_s'")) from None
+        f1 = MACRO_F1.prepare(comp, {"field": comp.fields[ft]})
+        # type first: the columns in the order of REST-MEX's first implementation (label codes,
+        # then numbers), so the patterns engine draws the same resamples (a + b == b + a)
+        parts = [Part(f1, w[1]), Part(mae, w[0], lambda x: 1 / (1 + x))]
+        return combine(self.name, params, parts, True, 1.0)
 
     def reference(self, gold, pred, polarity=None, type=None):
         """scikit-learn's MAE and macro-F1 of ``gold``, ``pred``, (n, 2): [polarity, type]."""
@@ -85,48 +78,14 @@ class MeasureC(Metric):
         params = self.check_params(params)
         names = params.get("fields") or list(comp.fields)
         fs = [field_index(comp, {"field": nm}) for nm in names]
-        weights = np.asarray(params.get("weights") or [2**j for j in range(len(fs))], dtype=float)
-        if len(weights) != len(fs):
-            raise InputError(
-                f"competition {comp.id!r}: metric 'measure_c' has {len(fs)} field(s) "
-                f"but {len(weights)} weight(s)"
-            )
-        m = comp.m
-        encs = [encode(comp, f) for f in fs]
-        masks = [label_mask(comp, e, {}) for e in encs]
-        columns = np.column_stack([np.column_stack([e.gold, e.pred.T]) for e in encs]).astype(
-            np.float64
+        weights = check_weights(
+            comp, self.name, params.get("weights") or [2**j for j in range(len(fs))], len(fs)
         )
-        ks = [e.k for e in encs]
-
-        def stats(rows):
-            shared, sys = [], []
-            for j, k in enumerate(ks):
-                gs, conf = confusion_stats(rows[:, j * (m + 1) : (j + 1) * (m + 1)], k, m)
-                shared.append(gs)
-                sys.append(conf)
-            return np.concatenate(shared, -1), np.concatenate(sys, -1)
-
-        def finalize(shared, sys, count, systems=None):
-            total, a, b = 0.0, 0, 0
-            for w, k, mask in zip(weights, ks, masks, strict=True):
-                mask = mask if systems is None else mask[systems]
-                gs = shared[..., None, a : a + k]
-                f1 = (
-                    f1_per_class(sys[..., b : b + k], sys[..., b + k : b + 2 * k], gs) * mask
-                ).sum(-1) / mask.sum(-1)
-                total = total + w * f1
-                a, b = a + k, b + 2 * k
-            return total / weights.sum()
-
-        return self._prepared(
-            params,
-            columns=columns,
-            stats=stats,
-            finalize=finalize,
-            label_fields=fs,
-            class_scores={f: None for f in fs},
-        )
+        parts = [
+            Part(MACRO_F1.prepare(comp, {"field": comp.fields[f]}), w)
+            for f, w in zip(fs, weights, strict=True)
+        ]
+        return combine(self.name, params, parts, True, 1.0)
 
     def reference(self, gold, pred, fields=None, weights=None):
         """Weighted mean of scikit-learn's macro-F1 per field; ``gold``/``pred``: (n, F) arrays."""
