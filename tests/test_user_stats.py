@@ -421,3 +421,37 @@ def test_missing_wrong_passes_empty_predictions(tmp_path):
     assert abs(score - expected) <= 1e-12
     res = report(root, STATS)
     assert res.returncode == 2 and "team0.run1" in said(res.stderr)[0]
+
+
+MUTATING = """\
+import numpy as np
+
+def right(gold, pred):
+    out = np.stack([gold == pred, np.ones(len(gold))], axis=1)
+    gold[:] = pred  # writes into its arguments: the next system must still see the gold
+    return out
+
+def accuracy(sums):
+    sums[0] = sums[0] / sums[1]  # and into the sums
+    sums[1] = -1.0
+    return sums[0]
+
+accuracy.stats = right
+"""
+
+
+@pytest.mark.parametrize("vectorized", [False, True], ids=["rows", "vectorised"])
+def test_metric_writing_into_its_arguments_changes_nothing(tmp_path, vectorized):
+    """A stats function that overwrites the gold it is given, and a score that overwrites the
+    sums: the analysis is the built-in accuracy's (BCa, whose jackknife reuses the full data's
+    sums, and the randomization test, which reuses them too)."""
+    segmentation_task(tmp_path, n=150, m=4)
+    code = MUTATING
+    if vectorized:
+        code = code.replace("sums[0]", "sums[..., 0]").replace("sums[1]", "sums[..., 1]")
+        code += "accuracy.vectorized = True\n"
+    write(tmp_path, "w.py", code)
+    for test in ("bootstrap", "randomization"):
+        res = report(tmp_path, "accuracy,w.py:accuracy", "--ci", "bca", "--test", test, B=200)
+        builtin, user = metrics_of(results(tmp_path, res))
+        assert_same_analysis(builtin, user)

@@ -428,7 +428,8 @@ class UserMetric(Metric):
             for s in range(m):
                 system = comp.systems[s]
                 try:
-                    value = self.stats_func(gold, pred[s], **params)
+                    # copies: a function that writes into its arguments changes nothing here
+                    value = self.stats_func(gold.copy(), pred[s].copy(), **params)
                 except (Exception, SystemExit) as exc:
                     raise InputError(
                         f"{what} failed on system {system!r}: {type(exc).__name__}: {exc}"
@@ -471,7 +472,9 @@ class UserMetric(Metric):
                 ) from None
 
         def finalize(shared_sum, system_sum, count, systems=None):
-            sums = np.asarray(system_sum, dtype=float)
+            # a copy: the engine reuses the full data's sums (jackknife, randomization), and a
+            # function may write into its argument
+            sums = np.array(system_sum, dtype=float)
             idx = np.arange(m) if systems is None else np.asarray(systems)
             names = [systems_all[int(i)] for i in idx]
             width = sums.shape[-2]
@@ -481,7 +484,7 @@ class UserMetric(Metric):
             with _guarded(path, printed, fd_stdout=True) as cwd:
                 if vectorized:
                     try:
-                        got = call(sums, names[0])
+                        got = call(sums.copy(), names[0])
                     finally:
                         cwd.restore()
                     out = _vector_scores(got, sums.shape[:-1], name, names).reshape(-1)
