@@ -457,7 +457,7 @@ def _point_leaderboard(analysis) -> list[str]:
     comp = analysis.competition()
     boards = [analysis.leaderboard(metric=ma.name) for ma in comp.metrics]
     score = [dict(zip(board["system"], board["score"])) for board in boards]
-    header = ["rank", "system", *(ma.name for ma in comp.metrics), ""]
+    header = ["rank", "system", *(ma.label or ma.name for ma in comp.metrics), ""]
     rows = []
     for rank, system, baseline in boards[0][["rank", "system", "baseline"]].itertuples(index=False):
         marks = (["baseline"] if baseline else []) + (

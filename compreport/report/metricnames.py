@@ -45,13 +45,16 @@ LABELS_LISTED = 4
 
 
 def metric_label(ma: MetricAnalysis | str) -> str:
-    """The metric's display name (:data:`METRIC_LABELS`) in the report's language.
+    """The metric's display name (:data:`METRIC_LABELS`) in the report's language; a metric
+    that declares one (:attr:`MetricAnalysis.label`, a user metric's ``display_name``) shows it.
 
     Examples
     --------
     >>> metric_label("macro_f1"), metric_label("ndcg@10"), metric_label("my_metric")
     ('macro-F1', 'nDCG@10', 'my_metric')
     """
+    if not isinstance(ma, str) and getattr(ma, "label", None):
+        return ma.label
     name = ma if isinstance(ma, str) else ma.name
     kind, at, k = name.partition("@")
     if at and kind in CUT_LABELS and k.isdigit():

@@ -797,7 +797,8 @@ def summary_values(ma: MetricAnalysis) -> list:
 def summary(analysis: Analysis, fmt: Format, metric: str | None = None) -> Table:
     """Cross-competition summary (paper Tables 7-11), one column per competition (key = its id).
 
-    ``extra["headings"]`` maps each id to (challenge, task, language, metric),
+    ``extra["headings"]`` maps each id to (challenge, task, language, metric) (the metric's name,
+    or the display name a user metric declares),
     ``extra["not_computable"]`` each id to its stored ``competitiveness["not_computable"]`` (the
     counts printed "–", :func:`~compreport.report.prose.not_computable_note`); rows are
     :data:`SUMMARY_ROWS`, labelled in the report's language. ``metric`` picks a metric by name
@@ -813,7 +814,7 @@ def summary(analysis: Analysis, fmt: Format, metric: str | None = None) -> Table
         if ma is None:
             continue
         columns[comp.id] = comp.name
-        headings[comp.id] = (*group_path(comp), ma.name)
+        headings[comp.id] = (*group_path(comp), ma.label or ma.name)  # label: a user's
         values[comp.id] = (ma, summary_values(ma))
     rows = [
         Row(tr(name), {cid: Cell(v[i], fmt.summary(v[i])) for cid, (_, v) in values.items()})

@@ -162,6 +162,7 @@ def analyze_metric(
     p_replicates: np.ndarray | None = None,
     p_resamples: int | None = None,
     state: dict | None = None,
+    label: str | None = None,
 ) -> MetricAnalysis:
     """Scores, comparisons, verdicts, groups and competitiveness of one metric.
 
@@ -205,6 +206,8 @@ def analyze_metric(
         Kept by the caller between calls for the same metric (refinement): the pairs'
         differences, intervals and raw p-values from ``replicates``, and the max-T counts
         (:class:`~compreport.stats.maxt.StepDown`) to which the caller adds replicates.
+    label : str, optional
+        The name readers see instead of ``name`` (:attr:`MetricAnalysis.label`).
 
     Returns
     -------
@@ -448,6 +451,7 @@ def analyze_metric(
         replicates=replicates,
         systems=list(systems),
         rank_better=rank_better,
+        label=label,
     )
     ma.vs_baselines = baseline_verdicts(ma, baselines, settings.family)
     return ma
@@ -1021,6 +1025,7 @@ def _analyze_competition(
                     p_replicates=None if p_res is res else p_res.replicates[i],
                     p_resamples=resamples,
                     state=states[i],
+                    label=p.label,
                 )
             )
         return out

@@ -10,7 +10,7 @@ Three exact ways to draw the bootstrap distribution are used (``BootstrapResult.
 
 * ``items``: ``rows x n`` item indices drawn uniformly with replacement (the textbook
   bootstrap); required when a metric is evaluated per resample (``spearman``, ``roc_auc``, user
-  metrics), and the indices are shared with those metrics;
+  metrics in the label form), and the indices are shared with those metrics;
 * ``patterns``: when every metric is decomposable, items with identical values in every column
   (gold plus every system's prediction) are one *pattern*, and a resample is a multinomial draw
   of ``n`` items over the patterns (:mod:`compreport.stats.multinomial`). Used when patterns are

@@ -306,6 +306,9 @@ class MetricAnalysis:
         ``rank_better[j, k]``: system ``systems[j]`` is found better than ``systems[k]`` by the
         rank sets' step-down (:func:`compreport.stats.ranksets.rank_sets`), from which the teams'
         rank sets are read (not stored in results.json: None when read back).
+    label : str or None
+        The name readers see instead of :attr:`name` (a user metric's ``display_name``; stored in
+        results.json as ``label`` when set); None: the name's own display form.
     """
 
     name: str
@@ -323,6 +326,7 @@ class MetricAnalysis:
     systems: list[str] = field(default_factory=list, repr=False)
     rank_better: np.ndarray | None = field(default=None, repr=False, compare=False)
     vs_baselines: list[BaselineVerdict] = field(default_factory=list)
+    label: str | None = None
 
     def beats_baselines(self, system: str) -> list[BaselineVerdict]:
         """The stored :class:`BaselineVerdict` of ``system`` against each baseline (empty for a
@@ -410,6 +414,7 @@ class MetricAnalysis:
         """This metric's entry of results.json."""
         return {
             "name": self.name,
+            **({"label": self.label} if self.label is not None else {}),
             "params": self.params,
             "higher_is_better": self.higher_is_better,
             "ideal": self.ideal,
@@ -445,6 +450,7 @@ class MetricAnalysis:
             competitiveness=d["competitiveness"],
             verdicts=d.get("verdicts", {}),
             vs_baselines=[dataclass_from(BaselineVerdict, v) for v in d.get("vs_baselines", [])],
+            label=d.get("label"),
         )
 
 
@@ -976,6 +982,7 @@ _CLASSES = {
 }
 _METRIC = {
     "name": (str, True),
+    "label": ((str, _NULL), False),
     "params": (dict, True),
     "higher_is_better": (bool, True),
     "primary": (bool, True),

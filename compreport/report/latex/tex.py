@@ -308,7 +308,7 @@ def metric_name(ma: MetricAnalysis | str, short: bool = False) -> str:
     """
     name = ma if isinstance(ma, str) else ma.name
     table = SHORT_NAMES if short else METRIC_NAMES
-    base = tr(table[name]) if name in table else escape(metric_label(name))
+    base = tr(table[name]) if name in table else escape(metric_label(ma))
     params = {} if isinstance(ma, str) else ma.params
     if not short and params.get("labels"):
         base += " (" + ", ".join(escape(x) for x in params["labels"]) + ")"

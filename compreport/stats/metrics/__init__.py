@@ -2,11 +2,10 @@
 
 A metric is *prepared* against a :class:`~compreport.inputs.competition.Competition`, which
 validates its parameters and data and returns a :class:`~compreport.stats.metrics.base.Prepared`
-object. Decomposable
-metrics (everything but ``spearman``, ``roc_auc`` and user metrics) turn each test item
-into a row of additive statistics; the metric of any resample is then a function of
-the weighted sum of those rows (``finalize``), so a bootstrap replicate costs a matrix
-product, not a metric call. Non-decomposable metrics provide ``evaluate(idx)``.
+object. Decomposable metrics (everything but ``spearman``, ``roc_auc`` and user metrics in the
+label form) turn each test item into a row of additive statistics; the metric of any resample is
+then a function of the weighted sum of those rows (``finalize``), so a bootstrap replicate costs a
+matrix product, not a metric call. Non-decomposable metrics provide ``evaluate(idx)``.
 
 Conventions: scores are floats in the metric's own units; ``higher_is_better`` gives the
 orientation; undefined ratios (0/0) count as 0, as scikit-learn's ``zero_division=0``.

@@ -63,6 +63,9 @@ class Prepared:
         class's F1, precision or recall, the ranks of ROC AUC's two classes), each with the labels
         concerned (None: every gold class): a class with few items makes them unstable (the
         analysis warns, :func:`compreport.stats.classes.small_classes`).
+    label : str or None
+        The name readers see in captions, tables and results.json's ``label`` instead of
+        :attr:`name` (a user metric's ``display_name``); None: the name's own display form.
 
     Examples
     --------
@@ -97,6 +100,7 @@ class Prepared:
     label_fields: list[int] = field(default_factory=list)
     cells: int | None = None
     class_scores: dict = field(default_factory=dict)
+    label: str | None = None
 
     @property
     def decomposable(self) -> bool:

@@ -1,4 +1,10 @@
-"""User metrics: a Python function named ``path/to/file.py:function``, evaluated per resample.
+"""User metrics: a Python function named ``path/to/file.py:function``.
+
+Two forms. The *label form* ``function(y_true, y_pred, **params) -> float`` is evaluated on every
+resample. The *statistics form* is a function ``score(sums, **params) -> float`` carrying an
+attribute ``score.stats``, a function ``stats(y_true, y_pred, **params) -> (n, k) array`` of
+numeric per-item statistics of one system: the bootstrap sums them with the resampling weights, as
+it sums the built-in metrics' statistics, and scores the (k,) sums (:class:`UserMetric`).
 
 A metric file is executed Python, run with the user's permissions, as a plugin is: only name files
 you trust. What can be contained is: its import and every call run with ``sys.argv`` set to
@@ -31,7 +37,6 @@ from compreport.errors import InputError, os_reason
 from compreport.inputs.competition import Competition
 from compreport.inputs.delimited import text_name
 from compreport.stats.metrics.base import Metric, Prepared
-from compreport.stats.metrics.fields import NO_PREDICTION, missing_error
 
 #: Imported metric files: (resolved path, mtime_ns, size) -> module.
 _MODULES: dict[tuple[str, int, int], ModuleType] = {}
@@ -221,12 +226,50 @@ def check_score(value, name: str, system: str) -> float:
     return out
 
 
-class UserMetric(Metric):
-    """``path/to/file.py:function``: ``function(y_true, y_pred, **params) -> float``.
+def _array_problem(value, n: int) -> tuple[np.ndarray | None, str]:
+    """``value`` as a float (n, k) array (a (n,) array is one statistic, k = 1), or None and what
+    is wrong with it."""
+    try:
+        arr = np.asarray(value)
+    except Exception as exc:  # a ragged list, an object whose __array__ raises
+        return None, f"{_describe(value)}, which is no array ({type(exc).__name__}: {exc})"
+    if arr.dtype.kind not in "biuf":
+        return None, (
+            f"{_describe(value)} of dtype {arr.dtype}; statistics must be numbers (int, float or "
+            f"bool)"
+        )
+    if arr.ndim == 1:
+        arr = arr[:, None]
+    if arr.ndim != 2 or arr.shape[0] != n or arr.shape[1] == 0:
+        return None, (
+            f"an array of shape {np.shape(value)}; it must be (n, k): one row per item "
+            f"(n = {n}) and k >= 1 statistics"
+        )
+    with np.errstate(over="ignore"):
+        out = arr.astype(float)
+    return out, ""
 
-    Values are passed as float arrays when every value is numeric, else as str arrays.
-    The function may carry attributes ``higher_is_better`` (a bool, default True) and ``ideal``
-    (a finite number). The file is executed Python (see the module docstring).
+
+class UserMetric(Metric):
+    r"""``path/to/file.py:function``: a user's metric, in one of two forms.
+
+    *Label form*: ``function(y_true, y_pred, **params) -> float``, called on every resample (the
+    ``items`` bootstrap; no randomization test).
+
+    *Statistics form*: ``function(sums, **params) -> float`` with an attribute
+    ``function.stats``, a function ``stats(y_true, y_pred, **params)`` that returns a numeric
+    (n, k) array, row ``i`` the statistics of item ``i`` (it must depend on that item's gold and
+    prediction only). ``stats`` is called once per system; the bootstrap sums the rows with each
+    resample's weights and ``function`` scores the (k,) sums, one call per system and resample;
+    with ``function.vectorized = True`` it is called once on an array (..., k) and must return
+    (...). The randomization test works with this form.
+
+    In both forms, values are passed as float arrays when every value (gold and every run) is
+    numeric, else as str arrays; a missing prediction (``--missing wrong``) is passed as ``""``
+    (so as str arrays) and the function decides what it is worth. The function may carry the
+    attributes ``higher_is_better`` (a bool, default True), ``ideal`` (a finite number) and
+    ``display_name`` (the name reports show instead of ``path:function``). The file is executed
+    Python (see the module docstring).
 
     Parameters
     ----------
@@ -240,6 +283,37 @@ class UserMetric(Metric):
     InputError
         When the file is missing, fails to import or exits, has no such function, or its
         attributes are not of the right type.
+
+    Examples
+    --------
+    Token accuracy in the statistics form: per item, 1 when right and a 1 that counts it, and the
+    score is the first sum over the second; a resample weights each row by how often it was drawn.
+
+    >>> import tempfile, numpy as np
+    >>> from pathlib import Path
+    >>> from compreport.inputs.competition import Competition, MetricSpec
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "acc.py").write_text(
+    ...     "import numpy as np\n"
+    ...     "def per_item(gold, pred):\n"
+    ...     "    return np.stack([gold == pred, np.ones(len(gold))], axis=1)\n"
+    ...     "def accuracy(sums):\n"
+    ...     "    return sums[0] / sums[1]\n"
+    ...     "accuracy.stats = per_item\n"
+    ...     "accuracy.display_name = 'token accuracy'\n")
+    >>> comp = Competition("demo", "demo", gold=np.array([["a"], ["b"], ["a"]]),
+    ...                    predictions=np.array([[["a"], ["b"], ["b"]], [["a"], ["a"], ["a"]]]),
+    ...                    systems=["s1", "s2"], item_ids=np.array(["1", "2", "3"]),
+    ...                    metrics=[MetricSpec("acc.py:accuracy")])
+    >>> p = UserMetric("acc.py:accuracy", folder).prepare(comp, {})
+    >>> p.decomposable, p.label
+    (True, 'token accuracy')
+    >>> shared, per = p.stats(p.columns)         # (3, 0) and (3, 2, 2): items, systems, k
+    >>> p.finalize(shared.sum(0), per.sum(0), 3).round(3).tolist()
+    [0.667, 0.667]
+    >>> w = np.array([0.0, 1.0, 2.0])            # a resample: item 2 once, item 3 twice
+    >>> p.finalize(w @ shared, np.tensordot(w, per, 1), 3).round(3).tolist()
+    [0.333, 0.667]
     """
 
     allowed = ()
@@ -280,6 +354,32 @@ class UserMetric(Metric):
             )
         self.ideal = None if ideal is None else _finite(ideal)
         self.description = (self.func.__doc__ or "user metric").strip().splitlines()[0]
+        stats = getattr(self.func, "stats", None)
+        if stats is not None and not callable(stats):
+            raise InputError(
+                f"{path}: {func}.stats must be a function stats(y_true, y_pred) returning the "
+                f"(n, k) per-item statistics; got {_describe(stats)}"
+            )
+        self.stats_func = stats
+        self.stats_name = getattr(stats, "__name__", "stats") if stats is not None else None
+        vectorized = getattr(self.func, "vectorized", False)
+        if not isinstance(vectorized, (bool, np.bool_)):
+            raise InputError(
+                f"{path}: {func}.vectorized must be True or False; got {_describe(vectorized)}"
+            )
+        self.vectorized = bool(vectorized)
+        label = getattr(self.func, "display_name", None)
+        if label is not None and (
+            not isinstance(label, str)
+            or not label.strip()
+            or len(label) > 80
+            or any(not ch.isprintable() for ch in label)
+        ):
+            raise InputError(
+                f"{path}: {func}.display_name must be a non-empty line of text of at most 80 "
+                f"printable characters; got {_describe(label)}"
+            )
+        self.label = None if label is None else label.strip()
 
     def check_params(self, params: dict) -> dict:
         """A copy of ``params``: every parameter is passed on to the function."""
@@ -287,17 +387,15 @@ class UserMetric(Metric):
 
     def prepare(self, comp: Competition, params: dict) -> Prepared:
         """Bind to the first field; the function's errors and return values that are not finite real
-        numbers become InputError naming the system."""
+        numbers become InputError naming the system (and, in the statistics form, the item)."""
         params = self.check_params(params)
         gold, pred = comp.gold[:, 0], comp.predictions[:, :, 0]
-        absent = pred == NO_PREDICTION
-        if absent.any():
-            s, i = (int(x) for x in np.argwhere(absent)[0])
-            raise missing_error(comp, s, i, 0, self.name, "the values as given")
         try:
             gold, pred = gold.astype(float), pred.astype(float)
-        except ValueError:
+        except ValueError:  # some value is not a number (a missing prediction is ""): as text
             pass
+        if self.stats_func is not None:
+            return self._prepare_stats(comp, params, gold, pred)
         func, name, path = self.func, self.name, self.name.rpartition(":")[0]
 
         def evaluate(idx):
@@ -317,8 +415,142 @@ class UserMetric(Metric):
                     out[s] = check_score(value, name, comp.systems[s])
             return out
 
-        return self._prepared(params, evaluate=evaluate)
+        return self._prepared(params, evaluate=evaluate, label=self.label)
+
+    def _prepare_stats(self, comp: Competition, params: dict, gold, pred) -> Prepared:
+        """The statistics form: ``stats`` once per system, checked, as the metric's columns;
+        ``finalize`` scores the summed statistics with the function."""
+        name, path, n, m = self.name, self.name.rpartition(":")[0], comp.n, comp.m
+        what = f"user metric {name!r}: its stats function {self.stats_name!r}"
+        blocks = []
+        printed = _Tail()
+        with _guarded(path, printed, fd_stdout=True) as cwd:
+            for s in range(m):
+                system = comp.systems[s]
+                try:
+                    # copies: a function that writes into its arguments changes nothing here
+                    value = self.stats_func(gold.copy(), pred[s].copy(), **params)
+                except (Exception, SystemExit) as exc:
+                    raise InputError(
+                        f"{what} failed on system {system!r}: {type(exc).__name__}: {exc}"
+                        f"{_last_line(printed.getvalue())}"
+                    ) from None
+                finally:
+                    cwd.restore()
+                arr, problem = _array_problem(value, n)
+                if arr is None:
+                    raise InputError(f"{what} returned {problem}, for system {system!r}")
+                bad = ~np.isfinite(arr)
+                if bad.any():
+                    i, j = (int(x) for x in np.argwhere(bad)[0])
+                    raise InputError(
+                        f"{what} returned {arr[i, j]!r} for system {system!r} at item "
+                        f"{str(comp.item_ids[i])!r} (statistic {j}); every statistic must be a "
+                        f"finite number"
+                    )
+                if blocks and arr.shape[1] != blocks[0].shape[1]:
+                    raise InputError(
+                        f"{what} returned {arr.shape[1]} statistics per item for system "
+                        f"{system!r} but {blocks[0].shape[1]} for {comp.systems[0]!r}; every "
+                        f"system must have the same k"
+                    )
+                blocks.append(arr)
+        k = blocks[0].shape[1]
+        columns = np.hstack(blocks)  # (n, m * k): system s in columns s*k .. s*k + k - 1
+        score, vectorized, systems_all = self.func, self.vectorized, comp.systems
+
+        def stats(rows):
+            return np.zeros((len(rows), 0)), rows.reshape(len(rows), m, k)
+
+        def call(sums, system):
+            try:
+                return score(sums, **params)
+            except (Exception, SystemExit) as exc:
+                raise InputError(
+                    f"user metric {name!r} failed on the summed statistics of system "
+                    f"{system!r}: {type(exc).__name__}: {exc}{_last_line(printed.getvalue())}"
+                ) from None
+
+        def finalize(shared_sum, system_sum, count, systems=None):
+            # a copy: the engine reuses the full data's sums (jackknife, randomization), and a
+            # function may write into its argument
+            sums = np.array(system_sum, dtype=float)
+            idx = np.arange(m) if systems is None else np.asarray(systems)
+            names = [systems_all[int(i)] for i in idx]
+            width = sums.shape[-2]
+            flat = sums.reshape(-1, k)
+            out = np.empty(len(flat))
+            printed.text = ""
+            with _guarded(path, printed, fd_stdout=True) as cwd:
+                if vectorized:
+                    try:
+                        got = call(sums.copy(), names[0])
+                    finally:
+                        cwd.restore()
+                    out = _vector_scores(got, sums.shape[:-1], name, names).reshape(-1)
+                    # the first row again, one system at a time: a function that is not really
+                    # vectorised (it reads sums[0] as the first statistic) differs here
+                    for j in range(width):
+                        one = check_score(_scalar(call(flat[j], names[j])), name, names[j])
+                        cwd.restore()
+                        if not math.isclose(one, out[j], rel_tol=1e-9, abs_tol=1e-12):
+                            raise InputError(
+                                f"user metric {name!r} is declared vectorized but gave "
+                                f"{out[j]!r} for system {names[j]!r} on an array of sums and "
+                                f"{one!r} on that system's (k,) sums alone; it must score the "
+                                f"last axis (sums[..., 0] is the first statistic)"
+                            )
+                else:
+                    for j, row in enumerate(flat):
+                        try:
+                            value = call(row, names[j % width])
+                        finally:
+                            cwd.restore()
+                        out[j] = check_score(_scalar(value), name, names[j % width])
+            return out.reshape(sums.shape[:-1])
+
+        return self._prepared(
+            params, columns=columns, stats=stats, finalize=finalize, label=self.label
+        )
 
     def reference(self, gold, pred, **params):
-        """The function itself; see :meth:`Metric.reference`."""
+        """The function itself (in the statistics form, of its summed statistics); see
+        :meth:`Metric.reference`."""
+        if self.stats_func is not None:
+            sums = np.asarray(self.stats_func(gold, pred, **params), dtype=float)
+            sums = sums.reshape(len(sums), -1).sum(axis=0)
+            return check_score(self.func(sums, **params), self.name, "reference")
         return check_score(self.func(gold, pred, **params), self.name, "reference")
+
+
+def _scalar(value):
+    """A 0-d numeric numpy array (what numpy arithmetic on a (k,) row may give) as its scalar;
+    anything else unchanged."""
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf":
+        return value[()]
+    return value
+
+
+def _vector_scores(value, shape: tuple, name: str, systems: list[str]) -> np.ndarray:
+    """The scores ``value`` a vectorised user metric returned for sums of ``shape`` + (k,), as a
+    float array of ``shape``; InputError when it is not numeric, of another shape or not finite."""
+    try:
+        arr = np.asarray(value)
+    except Exception:
+        arr = np.asarray(None)
+    if arr.dtype.kind not in "iuf" or arr.shape != tuple(shape):
+        raise InputError(
+            f"user metric {name!r} is declared vectorized and returned {_describe(value)} of "
+            f"shape {np.shape(value)} for summed statistics of shape {tuple(shape) + ('k',)}; "
+            f"it must return numbers of shape {tuple(shape)}"
+        )
+    with np.errstate(over="ignore"):
+        out = arr.astype(float)
+    bad = ~np.isfinite(out)
+    if bad.any():
+        j = int(np.argmax(bad.reshape(-1)))
+        raise InputError(
+            f"user metric {name!r} returned {out.reshape(-1)[j]!r} for system "
+            f"{systems[j % len(systems)]!r}; it must return a finite number"
+        )
+    return out
