@@ -57,6 +57,8 @@ from compreport.inputs.runfiles import (
     name_columns,
     name_runs,
     stem_teams,
+    suffix_note,
+    suffix_teams,
 )
 from compreport.language.caller import option
 
@@ -658,6 +660,9 @@ def build(
                 f"baseline {b!r} of competition {comp.id!r} is not a system "
                 f"(systems: {', '.join(comp.systems)})"
             )
+    said = suffix_note(suffix_teams(comp.systems, comp.teams, comp.baselines), comp.id)
+    if said:
+        comp.notes.append(said)
     short = {s: k for s, k in comp.missing.items() if k}
     if short:
         listed = ", ".join(f"{excerpt(s)}: {k}" for s, k in list(short.items())[:SHOWN_RUNS])
