@@ -79,6 +79,7 @@ def _load(inputs: list[str], args=None, out_dir: Path | None = None):
         submissions=args.submissions,
         names=args.names,
         exclude=list(args.exclude or []),
+        baselines=list(args.baseline or []),
         missing=args.missing,
         extra_lines=args.extra_lines,
         ties=args.ties,

@@ -558,8 +558,68 @@ def apply_names(
     return kept
 
 
+def mark_baselines(
+    files: list[RunFile], globs: list[str], where: str, said: dict | None = None
+) -> None:
+    """Mark as baselines, in place, the runs of ``files`` that a glob of ``globs`` (``--baseline``,
+    ``[data] baselines``) matches: its system name, its file name, its file stem or its path
+    inside the runs folder (a wide table's system column: its header alone). A glob matches a
+    name also when it equals it (a name holding ``[`` is matched as written). Runs already
+    marked (a names file's ``baseline`` column) stay baselines.
+
+    ``where`` is the runs folder, glob or table the message names; ``said`` maps
+    ``baseline:<glob>`` to how a spec gave the glob (its file, line and key).
+
+    Raises
+    ------
+    InputError
+        A glob that matches no run, named as the caller gave it, with the runs there are.
+
+    Examples
+    --------
+    >>> files = [RunFile("runs/baseline-svm.tsv", "baseline-svm.tsv", "baseline-svm"),
+    ...          RunFile("runs/Nova_1.tsv", "Nova_1.tsv", "Nova_1")]
+    >>> mark_baselines(files, ["baseline*"], "runs")
+    >>> [f.baseline for f in files]
+    [True, False]
+    """
+    for glob in globs:
+        hits = [
+            f
+            for f in files
+            if any(
+                key == glob or fnmatch.fnmatch(key, glob)
+                for key in (
+                    (f.name, f.rel)
+                    if f.column
+                    else (f.name, f.rel, f.stem, os.path.basename(f.path), f.path)
+                )
+            )
+        ]
+        if not hits:
+            shown_runs = [f.name for f in files]
+            spec = (said or {}).get(f"baseline:{glob}")
+            head = (
+                f"{spec} matches no run in {where}"
+                if spec
+                else (f"{where}: {option('baseline', glob)} matches no run")
+            )
+            raise InputError(
+                f"{head}{suggest(glob, shown_runs)} (runs: "
+                f"{', '.join(shown_runs[:10])}{', ...' if len(shown_runs) > 10 else ''})"
+            )
+        for f in hits:
+            f.baseline = True
+
+
 def name_columns(
-    pieces: dict, path: str, names: str | None = None, sep: str = "auto", comments: bool = True
+    pieces: dict,
+    path: str,
+    names: str | None = None,
+    sep: str = "auto",
+    comments: bool = True,
+    baselines: list[str] | None = None,
+    said: dict | None = None,
 ) -> dict:
     """A wide table's pieces (:func:`~compreport.inputs.readers.read_wide`) with the team of each
     system column, and the names file ``names`` applied.
@@ -570,6 +630,8 @@ def name_columns(
     header; ``name`` renames it, ``team`` and ``baseline`` set them (``pieces["teams"]``,
     ``pieces["marked_baselines"]``), ``exclude`` drops the column; the file is recorded in
     ``pieces["inputs"]``. ``path`` is the table; ``sep`` and ``comments`` read the names file.
+    ``baselines`` (globs, ``--baseline``) mark the columns whose header they match
+    (:func:`mark_baselines`; ``said``: how a spec gave them).
 
     Raises
     ------
@@ -587,9 +649,16 @@ def name_columns(
         RunFile(path, s, s, team, column=True)
         for s, team in zip(systems, stem_teams(systems), strict=True)
     ]
-    if names is None:
+    if names is None and not baselines:
         return dict(pieces, teams={c.name: c.team for c in columns})
-    kept = apply_names(names, columns, sep, comments)
+    kept = apply_names(names, columns, sep, comments) if names is not None else columns
+    mark_baselines(kept, list(baselines or []), path, said)
+    if names is None:
+        return dict(
+            pieces,
+            teams={c.name: c.team for c in kept},
+            marked_baselines=[c.name for c in kept if c.baseline],
+        )
     keep = [systems.index(c.rel) for c in kept]
     out = dict(
         pieces,
