@@ -184,6 +184,7 @@ def load(
     submissions: str | None = None,
     names=None,
     exclude=None,
+    baselines=None,
     missing: str | None = None,
     extra_lines: str | None = None,
     ties: str | None = None,
@@ -248,6 +249,12 @@ def load(
         ``exclude``; or XML, one element per run); ``[names] file``.
     exclude : str or list of str, optional
         Globs of run files to leave out, added to ``[data] exclude``.
+    baselines : str or list of str, optional
+        Globs naming the runs that are baselines, added to ``[data] baselines``: a run is one
+        when a glob matches its system name, its file name or its path inside the runs folder (a
+        wide table: its column header); a glob that matches no run is an error. Baselines are
+        compared with every run but belong to no team and, unless ``include_baselines``, are
+        not ranked (:func:`analyze`).
     missing : {"error", "wrong"}, optional
         A blank, absent or unreadable prediction is an error (default) or scored as a wrong
         answer; ``[data] missing``.
@@ -342,6 +349,13 @@ def load(
         exclude = [os.fspath(g) for g in exclude or []]
     except TypeError:
         raise InputError(f"`exclude` must be a glob or a list of globs; got {exclude!r}") from None
+    if isinstance(baselines, str):
+        baselines = [baselines]
+    if not (
+        baselines is None
+        or (isinstance(baselines, (list, tuple)) and all(isinstance(g, str) for g in baselines))
+    ):
+        raise InputError(f"`baselines` must be a glob or a list of globs; got {baselines!r}")
     if name is not None:
         from compreport.inputs.slugs import check_name
 
@@ -364,6 +378,7 @@ def load(
         submissions=submissions,
         names=None if names is None else os.fspath(names),
         exclude=exclude,
+        baselines=list(baselines or []),
         missing=missing,
         extra_lines=extra_lines,
         ties=ties,

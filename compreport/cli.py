@@ -79,6 +79,7 @@ def _load(inputs: list[str], args=None, out_dir: Path | None = None):
         submissions=args.submissions,
         names=args.names,
         exclude=list(args.exclude or []),
+        baselines=list(args.baseline or []),
         missing=args.missing,
         extra_lines=args.extra_lines,
         ties=args.ties,
@@ -423,32 +424,61 @@ def cmd_validate(args) -> int:
             f"ok: {scored.id}: {scored.n} items{clusters}, {m} system{'s' if m != 1 else ''}, "
             f"metrics: {', '.join(names)}"
         )
-        _print("  " + printable(_teams_found(scored)))
+        for line in _teams_found(scored):
+            _print(line)
         for line in _point_leaderboard(analysis):
             _print(line)
     return 0
 
 
-#: ``compreport validate`` names the teams when there are at most this many.
-LISTED_TEAMS = 8
+#: ``compreport validate`` wraps its lists of teams and baselines at this many characters.
+LIST_WIDTH = 100
 
 
-def _teams_found(comp) -> str:
+def _listed(head: str, items: list[str], width: int = LIST_WIDTH) -> list[str]:
+    """``head`` followed by every one of ``items``, comma-separated, in lines of at most
+    ``width`` characters where the items allow (an item is never split), the next lines
+    indented by four spaces.
+
+    >>> _listed("  2 teams:", ["Alpha (2 runs)", "beta"])
+    ['  2 teams: Alpha (2 runs), beta']
+    >>> _listed("  x:", ["aaaa", "bbbb", "cccc"], width=14)
+    ['  x: aaaa,', '    bbbb, cccc']
+    """
+    lines, line = [], head
+    for k, item in enumerate(items):
+        piece = item + ("," if k < len(items) - 1 else "")
+        if line != head and len(line) + 1 + len(piece) > width:
+            lines.append(line)
+            line = "    " + piece
+        else:
+            line += " " + piece
+    return [*lines, line]
+
+
+def _teams_found(comp) -> list[str]:
     """The teams and runs of ``comp`` as ``compreport report`` counts them
     (:func:`~compreport.report.plaintext.teams_line`); when the teams say more than the run names
-    (:func:`~compreport.report.model.shows_teams`) and are at most :data:`LISTED_TEAMS`, the
-    teams follow, best first, each with its number of runs when it has several:
-    ``2 teams, 3 runs: Alpha (2 runs), beta``."""
+    (:func:`~compreport.report.model.shows_teams`), every team follows, best first, each with
+    its number of runs when it has several: ``2 teams, 3 runs: Alpha (2 runs), beta``; then,
+    when there are baselines, a line naming every one. Long lists wrap (:func:`_listed`)."""
     from compreport.report.model import shows_teams
     from compreport.report.plaintext import teams_line
 
-    line = teams_line(comp)
-    if shows_teams(comp) and len(comp.team_ranks) <= LISTED_TEAMS:
-        line += ": " + ", ".join(
-            t.team if len(t.runs) == 1 else f"{t.team} ({len(t.runs)} runs)"
-            for t in comp.team_ranks
+    line = "  " + teams_line(comp)
+    if shows_teams(comp):
+        lines = _listed(
+            line + ":",
+            [
+                printable(t.team if len(t.runs) == 1 else f"{t.team} ({len(t.runs)} runs)")
+                for t in comp.team_ranks
+            ],
         )
-    return line
+    else:
+        lines = [printable(line)]
+    if comp.baselines:
+        lines += _listed("  baselines:", [printable(b) for b in comp.baselines])
+    return lines
 
 
 def _point_leaderboard(analysis) -> list[str]:

@@ -180,6 +180,14 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
         help="leave out run files matching GLOB (repeatable)",
     )
     g.add_argument(
+        "--baseline",
+        action="append",
+        metavar="GLOB",
+        help="runs whose name, file name or path in the runs folder matches GLOB are baselines: "
+        "compared, never ranked among the teams (repeatable; a wide table: its column headers); "
+        "a GLOB that matches no run is an error",
+    )
+    g.add_argument(
         "--missing",
         metavar="POLICY",
         help="a blank, absent or unreadable prediction: error (default) or "

@@ -202,16 +202,19 @@ def test_validate_names_the_teams_it_found(tmp_path):
     assert out[2].split() == ["rank", "system", "accuracy"]
 
 
-def test_validate_counts_teams_of_one_and_many_teams_without_a_list(tmp_path):
-    """Twin: runs that are their own teams get the count only, as do more than LISTED_TEAMS
-    teams; a hostile team name (names file) is printed escaped on its one line."""
-    from compreport.cli import LISTED_TEAMS
-
+def test_validate_counts_teams_of_one_and_lists_many_teams_in_full(tmp_path):
+    """Twin: runs that are their own teams get the count only; more teams than fit a line are
+    all listed, on wrapped lines (issue 40: no cap); a hostile team name (names file) is printed
+    escaped on its one line."""
     out = _validate(tmp_path / "solo", {"A.tsv": RUNS[0], "B.tsv": RUNS[1]})
     assert out[1] == "  2 teams, 2 runs"
-    many = {f"T{i}.run1.tsv": RUNS[i % 2] for i in range(LISTED_TEAMS + 1)}
+    many = {f"Team{i:02d}.run1.tsv": RUNS[i % 2] for i in range(30)}
     out = _validate(tmp_path / "many", many)
-    assert out[1] == f"  {LISTED_TEAMS + 1} teams, {LISTED_TEAMS + 1} runs"
+    assert out[1].startswith("  30 teams, 30 runs: Team")
+    at = next(k for k, x in enumerate(out) if x.split() == ["rank", "system", "accuracy"])
+    listed = " ".join(out[1:at]).split(": ", 1)[1]
+    assert sorted(t.strip() for t in listed.split(",")) == [f"Team{i:02d}" for i in range(30)]
+    assert at > 2 and all(x.startswith("    ") for x in out[2:at])  # wrapped, indented
     (tmp_path / "evil").mkdir()
     (tmp_path / "evil" / "names.tsv").write_text(
         'run\tteam\nA\t"E\x1b[31m\\nvil"\nB\t"E\x1b[31m\\nvil"\n', encoding="utf-8"

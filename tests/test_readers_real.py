@@ -1154,6 +1154,7 @@ def test_validate_prints_warnings_and_the_point_leaderboard(tmp_path, cmd):
     assert out.splitlines() == [
         "ok: gold: 6 items, 2 systems, metrics: accuracy",
         "  1 team, 1 run, 1 baseline",
+        "  baselines: B",  # issue 40: validate names every baseline
         "  rank  system  accuracy",
         "     1  A         0.8333",
         "     2  B         0.6667  baseline, 2 missing",

@@ -40,6 +40,12 @@ def _text(page: str) -> str:
         (["Team03.01", "Team03.02"], ["Team03", "Team03"]),
         # the three styles of one team together
         (["ab.run1", "ab_run2", "ab-run3", "ab.4"], ["ab"] * 4),
+        # a final _N, -N or _A shared by several stems (SIGMORPHON 2022's runs)
+        (["Team_Nova_1", "Team_Nova_2", "Team_Nova_3"], ["Team_Nova"] * 3),
+        (["DeepSPIN-1", "DeepSPIN-2"], ["DeepSPIN"] * 2),
+        (["AUUH_A", "AUUH_B"], ["AUUH"] * 2),
+        (["bert_2", "bert_3"], ["bert"] * 2),
+        (["ab_1", "ab.run2"], ["ab"] * 2),  # with another form of the same TEAM
     ],
 )
 def test_teams_from_run_names(stems, teams):
@@ -49,8 +55,9 @@ def test_teams_from_run_names(stems, teams):
 @pytest.mark.parametrize(
     "stems",
     [
-        ["GPT-4"],  # a dash and a number without "run"
-        ["bert_2", "bert_3"],  # an underscore and a number without "run"
+        ["GPT-4"],  # a dash and a number without "run", alone
+        ["bert_2", "X_1", "AUUH_A"],  # a final _N or _A that no other stem shares
+        ["bert_22a", "bert_AB", "bert__"],  # not digits alone, not one letter
         ["GPT-3.5"],  # a version number: a digit on each side of the dot
         ["v1.2", "llama-3.1"],  # versions of different prefixes
         ["run1", "run_2", ".run3"],  # no TEAM before "run"

@@ -139,6 +139,10 @@ class Competition(CompetitionInfo):
         Where the gold and each system's values came from (for error messages).
     warnings : list of str
         Problems that do not stop the analysis (labels never seen in gold, ...).
+    notes : list of str
+        What the reading decided that a user should know, not a problem (teams read from run
+        names that differ only in a final ``_N``, ``-N`` or ``_A``): given as notes by the
+        analysis and kept with the warnings among the report's notes.
     missing : dict
         System -> number of items without a prediction (blank, absent, unreadable), each held as
         ``""`` in ``predictions`` and scored as a wrong answer (``--missing wrong``); 0 for every
@@ -180,6 +184,7 @@ class Competition(CompetitionInfo):
     gold_source: Source | None = field(default=None, repr=False)
     system_sources: list[Source] = field(default_factory=list, repr=False)
     warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
     missing: dict[str, int] = field(default_factory=dict)
     teams: dict[str, str | None] = field(default_factory=dict)
     clusters: Clusters | None = None

@@ -64,6 +64,10 @@ class ReadOptions:
     exclude : list of str
         Globs of run files to leave out (matched against the path inside the runs folder and the
         name).
+    baselines : list of str
+        Globs of the runs that are baselines (``--baseline``, ``[data] baselines``), matched
+        against each run's system name, file name and path inside the runs folder (a wide
+        table's column header): :func:`~compreport.inputs.runfiles.mark_baselines`.
     names : str or None
         The names file (``run``, ``name``, ``team``, ``baseline``, ``exclude`` columns).
     cluster_col : int, str or None
@@ -94,6 +98,7 @@ class ReadOptions:
     missing: str = "error"
     extra_lines: str = "error"
     exclude: list[str] = field(default_factory=list)
+    baselines: list[str] = field(default_factory=list)
     names: str | None = None
     cluster_col: int | str | None = None
     unjudged: bool = False

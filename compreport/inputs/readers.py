@@ -54,9 +54,12 @@ from compreport.inputs.records import (
 from compreport.inputs.runfiles import (
     apply_names,
     find_runs,
+    mark_baselines,
     name_columns,
     name_runs,
     stem_teams,
+    suffix_note,
+    suffix_teams,
 )
 from compreport.language.caller import option
 
@@ -135,6 +138,8 @@ def read_wide(
     id_said: str | None = None,
     names: str | None = None,
     comments: bool = True,
+    baselines: list[str] | None = None,
+    said: dict | None = None,
 ) -> dict:
     """Read the wide layout: one row per item, a gold column, an optional id column, one column per
     system, its team read from its name (:func:`~compreport.inputs.runfiles.name_columns`).
@@ -169,6 +174,10 @@ def read_wide(
         baselines and exclusions (:func:`~compreport.inputs.runfiles.apply_names`).
     comments : bool
         Whether ``#`` lines of the names file are comments.
+    baselines : list of str, optional
+        Globs (``--baseline``) of the system columns that are baselines, matched against their
+        headers (:func:`~compreport.inputs.runfiles.mark_baselines`; ``said``: how a spec gave
+        them).
 
     Returns
     -------
@@ -193,7 +202,7 @@ def read_wide(
         pieces = _read_wide_csv(path, gold, id_column, sep, missing, cluster_column, id_said)
     if cluster_column is not None:
         pieces = take_column(pieces, cluster_column, str(path))
-    return name_columns(pieces, str(path), names, sep, comments)
+    return name_columns(pieces, str(path), names, sep, comments, baselines, said)
 
 
 def _read_wide_csv(
@@ -330,6 +339,7 @@ def read_runs(
         name_runs(runs_found)
     if o.names:
         runs_found = apply_names(o.names, runs_found, o.sep, o.comments)
+    mark_baselines(runs_found, o.baselines, str(runs), o.said)
     raw = [read_file(gold_path, o, "gold", fields)] + [
         read_file(r.path, o, "run", fields, r.data) for r in runs_found
     ]
@@ -639,6 +649,11 @@ def build(
     baselines : sequence of str, optional
         Systems that are baselines (besides those the names file marks).
 
+    The competition's ``notes`` name the teams read from names that differ only in a final
+    ``_N``, ``-N`` or ``_A`` (:func:`~compreport.inputs.runfiles.suffix_note`) and the systems
+    named like a baseline (``baseline`` in any case) that are not marked as baselines: they
+    compete, and the note says how to mark them.
+
     Raises
     ------
     InputError
@@ -658,6 +673,18 @@ def build(
                 f"baseline {b!r} of competition {comp.id!r} is not a system "
                 f"(systems: {', '.join(comp.systems)})"
             )
+    said = suffix_note(suffix_teams(comp.systems, comp.teams, comp.baselines), comp.id)
+    if said:
+        comp.notes.append(said)
+    unmarked = [s for s in comp.systems if "baseline" in s.lower() and s not in comp.baselines]
+    if unmarked:  # they compete, as given; say how to mark them
+        comp.notes.append(
+            f"competition {comp.id!r}: {', '.join(unmarked[:SHOWN_RUNS])}"
+            f"{f' and {len(unmarked) - SHOWN_RUNS} more' if len(unmarked) > SHOWN_RUNS else ''} "
+            f"named like a baseline but competing as a team's run{'s' if len(unmarked) > 1 else ''}"
+            f"; mark baselines with {option('baseline', 'GLOB')} (a spec's `baselines`, a names "
+            f"file's `baseline` column)"
+        )
     short = {s: k for s, k in comp.missing.items() if k}
     if short:
         listed = ", ".join(f"{excerpt(s)}: {k}" for s, k in list(short.items())[:SHOWN_RUNS])

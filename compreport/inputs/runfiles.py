@@ -251,24 +251,53 @@ def find_runs(
 _RUN_WORD = re.compile(r"(?P<team>.*?[^._\- ])[._\- ]+run[._\- ]?\d+", re.IGNORECASE)
 #: A run number after a dot: ``X.1``, ``X.01``.
 _DOT_NUMBER = re.compile(r"(?P<team>.*[^._\- ])\.(?P<run>\d+)")
+#: A final ``_N``, ``-N`` (digits) or ``_A``, ``-A`` (one letter): ``Team_Nova_1``,
+#: ``DeepSPIN-2``, ``AUUH_B``; a team only when several stems share ``TEAM``.
+_SUFFIX = re.compile(r"(?P<team>.*[^._\- ])[_-](?:\d+|[A-Za-z])")
+
+
+def _stem_forms(stems: list[str]) -> list[tuple[str, bool, bool] | None]:
+    """Each stem's ``(TEAM, strong, suffix)`` (None: no form of :func:`stem_teams` matches):
+    ``strong`` when the form makes a team of a lone stem, ``suffix`` when it is the final
+    ``_N``/``-N``/``_A`` form."""
+    found: list[tuple[str, bool, bool] | None] = []
+    for stem in stems:
+        word = _RUN_WORD.fullmatch(stem)
+        dot = _DOT_NUMBER.fullmatch(stem)
+        suffix = _SUFFIX.fullmatch(stem)
+        if word:
+            found.append((word["team"], True, False))
+        elif dot:
+            version = dot["team"][-1].isdigit() and not dot["run"].startswith("0")
+            found.append((dot["team"], not version, False))
+        elif suffix:
+            found.append((suffix["team"], False, True))
+        else:
+            found.append(None)
+    return found
 
 
 def stem_teams(stems: list[str]) -> list[str | None]:
     """The team of each run named by a file stem in ``stems`` (None: a team of one).
 
-    The one rule: a stem is ``TEAM`` followed by a run number, in one of two forms.
+    The one rule: a stem is ``TEAM`` followed by a run number, in one of three forms.
 
     - ``TEAM`` + separator + ``run`` + number, ``run`` in any case, the separator one or more of
       ``.``, ``_``, ``-`` or a space, and an optional one before the number: ``UPV-ELiRF.run1``,
       ``X_run2``, ``X-RUN-3``, ``X run 4``. The word ``run`` makes it a team even for a lone run.
     - ``TEAM.N`` (a dot and digits): a team unless it reads as a version number, a digit on each
       side of the dot: ``UPV.2``, ``Team03.01`` (zero-padded) and ``X1.1`` with ``X1.2`` (another
-      stem with the same ``TEAM``, in either form) are teams; a lone ``GPT-3.5`` or ``v1.2`` is a
+      stem with the same ``TEAM``, in any form) are teams; a lone ``GPT-3.5`` or ``v1.2`` is a
       system of its own.
+    - ``TEAM`` + ``_`` or ``-`` + digits or one letter, at the end: ``Team_Nova_1``,
+      ``DeepSPIN-2``, ``AUUH_B``. A team only when another stem has the same ``TEAM`` (in any
+      form): ``Team_Nova_1`` to ``_3`` are team ``Team_Nova``, ``bert_2`` with ``bert_3`` team
+      ``bert``; a lone ``X_1``, ``GPT-4`` or ``bert_2`` is a team of one, named as written.
 
-    Any other stem is a team of one: ``bert_2``, ``GPT-4``, ``X_2`` (no ``run``, no dot).
-    ``TEAM`` keeps its case and is never empty. A runs folder per team and the ``team`` column of
-    a names file take precedence over this rule (:func:`name_runs`, :func:`apply_names`).
+    Any other stem is a team of one. ``TEAM`` keeps its case and is never empty. A runs folder per
+    team, the ``team`` column of a names file and a Codabench download's owners take precedence
+    over this rule (:func:`name_runs`, :func:`apply_names`); :func:`suffix_teams` says which teams
+    the third form made.
 
     Examples
     --------
@@ -276,23 +305,59 @@ def stem_teams(stems: list[str]) -> list[str | None]:
     ['UPV-ELiRF', 'X', 'X', 'Team', None, None]
     >>> stem_teams(["UPV.2", "llm3.1", "llm3.2", "Team03.01", "v1.2", "GPT-4", "run1"])
     ['UPV', 'llm3', 'llm3', 'Team03', None, None, None]
+    >>> stem_teams(["Team_Nova_1", "Team_Nova_2", "DeepSPIN-1", "AUUH_A", "AUUH_B", "X_1"])
+    ['Team_Nova', 'Team_Nova', None, 'AUUH', 'AUUH', None]
     """
-    found: list[tuple[str, bool] | None] = []
-    for stem in stems:
-        word = _RUN_WORD.fullmatch(stem)
-        dot = _DOT_NUMBER.fullmatch(stem)
-        if word:
-            found.append((word["team"], True))
-        elif dot:
-            version = dot["team"][-1].isdigit() and not dot["run"].startswith("0")
-            found.append((dot["team"], not version))
-        else:
-            found.append(None)
+    found = _stem_forms(stems)
     shared: dict[str, int] = {}
     for f in found:
         if f is not None:
             shared[f[0]] = shared.get(f[0], 0) + 1
     return [f[0] if f is not None and (f[1] or shared[f[0]] > 1) else None for f in found]
+
+
+def suffix_teams(
+    systems: list[str], teams: dict[str, str | None], baselines=()
+) -> dict[str, list[str]]:
+    """The teams that :func:`stem_teams` formed from names differing only in a final ``_N``,
+    ``-N`` or ``_A``: team -> its runs (in ``systems`` order), for each team of ``teams``
+    (system -> team) with several runs, one of which is in that form with that ``TEAM``.
+    ``baselines`` are left out. A team a folder or a names file gave under another name is not
+    one of them.
+
+    >>> systems = ["Team_Nova_1", "Team_Nova_2", "UPV.run1", "UPV.run2", "X_1"]
+    >>> suffix_teams(systems, dict(zip(systems, stem_teams(systems))))
+    {'Team_Nova': ['Team_Nova_1', 'Team_Nova_2']}
+    """
+    members: dict[str, list[str]] = {}
+    for s in systems:
+        if s not in baselines and teams.get(s) is not None:
+            members.setdefault(teams[s], []).append(s)
+    out = {}
+    for s, f in zip(systems, _stem_forms(systems), strict=True):
+        t = teams.get(s)
+        if f is not None and f[2] and f[0] == t and t not in out and len(members.get(t, [])) > 1:
+            out[t] = members[t]
+    return dict(sorted(out.items(), key=lambda kv: systems.index(kv[1][0])))
+
+
+def suffix_note(groups: dict[str, list[str]], cid: str) -> str | None:
+    """The note that says which teams :func:`suffix_teams` found (None: none), shown on the
+    command line and among the report's notes.
+
+    >>> print(suffix_note({"Nova": ["Nova_1", "Nova_2"]}, "t"))  # doctest: +NORMALIZE_WHITESPACE
+    competition 't': 1 team read from run names that differ only in a final _N, -N or _A:
+    Nova (Nova_1, Nova_2); a names file with a `team` column (names='FILE') says otherwise
+    """
+    if not groups:
+        return None
+    listed = "; ".join(f"{t} ({', '.join(runs)})" for t, runs in groups.items())
+    count = f"{len(groups)} team{'s' if len(groups) > 1 else ''}"
+    return (
+        f"competition {cid!r}: {count} read from run names that differ only in a final _N, -N "
+        f"or _A: {listed}; a names file with a `team` column ({option('names', 'FILE')}) says "
+        f"otherwise"
+    )
 
 
 _TOKEN = re.compile(r"([_\-. ]+)")
@@ -493,8 +558,68 @@ def apply_names(
     return kept
 
 
+def mark_baselines(
+    files: list[RunFile], globs: list[str], where: str, said: dict | None = None
+) -> None:
+    """Mark as baselines, in place, the runs of ``files`` that a glob of ``globs`` (``--baseline``,
+    ``[data] baselines``) matches: its system name, its file name, its file stem or its path
+    inside the runs folder (a wide table's system column: its header alone). A glob matches a
+    name also when it equals it (a name holding ``[`` is matched as written). Runs already
+    marked (a names file's ``baseline`` column) stay baselines.
+
+    ``where`` is the runs folder, glob or table the message names; ``said`` maps
+    ``baseline:<glob>`` to how a spec gave the glob (its file, line and key).
+
+    Raises
+    ------
+    InputError
+        A glob that matches no run, named as the caller gave it, with the runs there are.
+
+    Examples
+    --------
+    >>> files = [RunFile("runs/baseline-svm.tsv", "baseline-svm.tsv", "baseline-svm"),
+    ...          RunFile("runs/Nova_1.tsv", "Nova_1.tsv", "Nova_1")]
+    >>> mark_baselines(files, ["baseline*"], "runs")
+    >>> [f.baseline for f in files]
+    [True, False]
+    """
+    for glob in globs:
+        hits = [
+            f
+            for f in files
+            if any(
+                key == glob or fnmatch.fnmatch(key, glob)
+                for key in (
+                    (f.name, f.rel)
+                    if f.column
+                    else (f.name, f.rel, f.stem, os.path.basename(f.path), f.path)
+                )
+            )
+        ]
+        if not hits:
+            shown_runs = [f.name for f in files]
+            spec = (said or {}).get(f"baseline:{glob}")
+            head = (
+                f"{spec} matches no run in {where}"
+                if spec
+                else (f"{where}: {option('baseline', glob)} matches no run")
+            )
+            raise InputError(
+                f"{head}{suggest(glob, shown_runs)} (runs: "
+                f"{', '.join(shown_runs[:10])}{', ...' if len(shown_runs) > 10 else ''})"
+            )
+        for f in hits:
+            f.baseline = True
+
+
 def name_columns(
-    pieces: dict, path: str, names: str | None = None, sep: str = "auto", comments: bool = True
+    pieces: dict,
+    path: str,
+    names: str | None = None,
+    sep: str = "auto",
+    comments: bool = True,
+    baselines: list[str] | None = None,
+    said: dict | None = None,
 ) -> dict:
     """A wide table's pieces (:func:`~compreport.inputs.readers.read_wide`) with the team of each
     system column, and the names file ``names`` applied.
@@ -505,6 +630,8 @@ def name_columns(
     header; ``name`` renames it, ``team`` and ``baseline`` set them (``pieces["teams"]``,
     ``pieces["marked_baselines"]``), ``exclude`` drops the column; the file is recorded in
     ``pieces["inputs"]``. ``path`` is the table; ``sep`` and ``comments`` read the names file.
+    ``baselines`` (globs, ``--baseline``) mark the columns whose header they match
+    (:func:`mark_baselines`; ``said``: how a spec gave them).
 
     Raises
     ------
@@ -522,9 +649,16 @@ def name_columns(
         RunFile(path, s, s, team, column=True)
         for s, team in zip(systems, stem_teams(systems), strict=True)
     ]
-    if names is None:
+    if names is None and not baselines:
         return dict(pieces, teams={c.name: c.team for c in columns})
-    kept = apply_names(names, columns, sep, comments)
+    kept = apply_names(names, columns, sep, comments) if names is not None else columns
+    mark_baselines(kept, list(baselines or []), path, said)
+    if names is None:
+        return dict(
+            pieces,
+            teams={c.name: c.team for c in kept},
+            marked_baselines=[c.name for c in kept if c.baseline],
+        )
     keep = [systems.index(c.rel) for c in kept]
     out = dict(
         pieces,

@@ -32,6 +32,7 @@ runs = "runs"                # one file (or .zip) per run; subfolders: one per t
 # missing = "error"          # "wrong": a blank or absent prediction is scored as a wrong answer
 # cluster = "question"       # gold column of each item's cluster: clusters are resampled whole
 # exclude = ["*.log"]        # run files to leave out
+# baselines = ["baseline*"]  # runs that are baselines, by glob (--baseline)
 # fields = ["polarity", "type"]   # predictions with several fields (measure_s, measure_c)
 # table = "data.csv"         # ... or a wide table: one row per item, one column per system
 # gold_column = "y"

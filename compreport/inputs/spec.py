@@ -75,6 +75,7 @@ class Options:
     submissions: str | None = None
     names: str | None = None
     exclude: list[str] = field(default_factory=list)
+    baselines: list[str] = field(default_factory=list)
     missing: str | None = None
     extra_lines: str | None = None
     ties: str | None = None
@@ -106,6 +107,7 @@ class Options:
             missing=self.missing or "error",
             extra_lines=self.extra_lines or "error",
             exclude=list(self.exclude),
+            baselines=list(self.baselines),
             names=self.names,
             cluster_col=self.cluster_col,
             runs_label_col=self.score_col,
@@ -300,6 +302,11 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
     said = {
         k: v for k, v in said.items() if getattr(opts, k.removeprefix("runs_")) is None
     } | given.said
+    # a [data] baselines glob that matches no run is named with its spec key and line
+    said |= {
+        f"baseline:{g}": f"{where(path, ('data', 'baselines'))}: [data] baselines {g!r}"
+        for g in d.baselines or []
+    }
     if opts.comments is not None:
         comments = opts.comments
     else:
@@ -327,6 +334,7 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
         missing=opts.missing or d.missing or "error",
         extra_lines=opts.extra_lines or d.extra_lines or "error",
         exclude=[*(d.exclude or []), *opts.exclude],
+        baselines=[*(d.baselines or []), *opts.baselines],
         names=names,
         cluster_col=given.cluster_col if opts.cluster_col is not None else spec_cluster,
         unjudged=opts.unjudged if opts.unjudged is not None else bool(d.unjudged),
@@ -391,6 +399,8 @@ def load_competition_spec(
             id_said=reading.named("id_col", reading.id_col),
             names=reading.names,
             comments=reading.comments,
+            baselines=reading.baselines,
+            said=reading.said,
         )
     elif d.gold and d.runs:
         runs = d.runs.path if isinstance(d.runs, RunsSpec) else d.runs
@@ -563,6 +573,8 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
             id_said=said,
             names=reading.names,
             comments=reading.comments,
+            baselines=reading.baselines,
+            said=reading.said,
         )
     if not opts.metrics:
         raise InputError(

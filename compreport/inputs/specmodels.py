@@ -39,9 +39,10 @@ class DataSpec(_Strict):
 
     ``runs`` is a folder or glob, or a ``[data.runs]`` table. ``id_col``/``label_col`` (position or
     header name), ``sep``, ``comments``, ``header``, ``keep_spaces``, ``zip_member``, ``missing``,
-    ``extra_lines`` and ``exclude`` are the command line's ``--id-col``, ``--label-col``,
-    ``--sep``, ``--no-comments``, ``--header``/``--no-header``, ``--keep-spaces``,
-    ``--zip-member``, ``--missing``, ``--extra-lines`` and ``--exclude``, which override them;
+    ``extra_lines``, ``exclude`` and ``baselines`` are the command line's ``--id-col``,
+    ``--label-col``, ``--sep``, ``--no-comments``, ``--header``/``--no-header``,
+    ``--keep-spaces``, ``--zip-member``, ``--missing``, ``--extra-lines``, ``--exclude`` and
+    ``--baseline``, which override them (globs of ``exclude`` and ``baselines`` add up);
     ``phase`` and ``submissions`` read a Codabench bulk download as ``runs`` (``--phase``,
     ``--submissions``).
     """
@@ -64,6 +65,7 @@ class DataSpec(_Strict):
     missing: str | None = None
     extra_lines: str | None = None
     exclude: list[str] | None = None
+    baselines: list[str] | None = None
     cluster: int | str | None = None
     query_col: int | str | None = None
     score_col: int | str | None = None

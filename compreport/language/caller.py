@@ -47,6 +47,7 @@ OPTIONS = {
     "zip_member": ("--zip-member", "zip_member", "{!r}"),
     "names": ("--names", "names", "{!r}"),
     "exclude": ("--exclude", "exclude", "[{!r}]"),
+    "baseline": ("--baseline", "baselines", "[{!r}]"),
     "missing": ("--missing", "missing", "{!r}"),
     "extra_lines": ("--extra-lines", "extra_lines", "{!r}"),
     "ties": ("--ties", "ties", "{!r}"),

@@ -374,7 +374,8 @@ def rank_set(low: int | None, high: int | None) -> str:
 
 def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
     """Rank, ``rank_set`` (the stored simultaneous rank confidence set, :func:`rank_set`), system,
-    ``team`` (the stored ``comp.teams``; an en dash for a baseline), one score per metric
+    ``team`` (the stored ``comp.teams``; a run without a team, a team of one, by its own name;
+    an en dash for a baseline, which is in no team), one score per metric
     (``score:<metric>``; best in bold), the primary metric's CI (``ci_low``, ``ci_high``, and both
     as ``ci`` text ``[low, high]``), significance group and ``marks``
     (:func:`~compreport.report.prose.marks`, with ``beats B`` for each baseline B that the stored
@@ -403,7 +404,8 @@ def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
     by_metric = {ma.name: {s.system: s for s in ma.scores} for ma in comp.metrics}
     rows = []
     for s in primary.scores:
-        team = None if s.system in comp.baselines else comp.teams.get(s.system)
+        # a run without a team is a team of one, named after it (as the teams' ranking names it)
+        team = None if s.system in comp.baselines else (comp.teams.get(s.system) or s.system)
         cells = {
             "rank": Cell(s.rank, str(s.rank)),
             "rank_set": Cell(rank_set(s.rank_low, s.rank_high), rank_set(s.rank_low, s.rank_high)),

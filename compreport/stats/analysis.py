@@ -13,6 +13,7 @@ import numpy as np
 
 from compreport import interrupts
 from compreport.errors import InputError, warn
+from compreport.errors import note as tell
 from compreport.inputs.competition import Competition
 from compreport.inputs.readers import unseen_label_warnings
 from compreport.language import vocabulary as vocab
@@ -971,6 +972,9 @@ def _analyze_competition(
         )
     for note in notes:
         warn(note)
+    for said in comp.notes:  # what the reading decided: a note, kept among the report's notes
+        tell(said)
+    notes = [*comp.notes, *notes]
     randomization = settings.test == "randomization"
     if randomization:
         for p in prepared:
