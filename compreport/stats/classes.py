@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from compreport.inputs.competition import Competition
-from compreport.stats.metrics.fields import NO_PREDICTION
+from compreport.inputs.structured import read_label_set
+from compreport.stats.metrics.fields import NO_PREDICTION, holds_sets
 
 #: Metrics read from a class-label field: a competition ranked by one gets :func:`per_class`.
 CLASSIFICATION = frozenset(
@@ -106,6 +107,25 @@ def per_class(comp: Competition, system: str, field: int) -> dict:
     }
 
 
+def label_support(gold: np.ndarray) -> dict[str, int]:
+    """Gold items of each class: of each label, when the gold holds label sets (multi-label: an
+    item counts for every label of its set).
+
+    >>> label_support(np.array(["a", "b", "a"]))
+    {'a': 2, 'b': 1}
+    >>> label_support(np.array(['["a","b"]', '["a"]', "[]"]))
+    {'a': 2, 'b': 1}
+    """
+    values, counts = np.unique(gold, return_counts=True)
+    if not holds_sets(values):
+        return dict(zip(values.tolist(), counts.tolist()))
+    support: dict[str, int] = {}
+    for value, count in zip(values.tolist(), counts.tolist()):
+        for lab in read_label_set(value):
+            support[lab] = support.get(lab, 0) + int(count)
+    return dict(sorted(support.items()))
+
+
 def small_classes(
     comp: Competition, class_scores: dict, threshold: int = SMALL_CLASS
 ) -> list[tuple[str, str, int]]:
@@ -129,8 +149,7 @@ def small_classes(
     """
     out = []
     for f, labels in sorted(class_scores.items()):
-        values, counts = np.unique(comp.gold[:, f], return_counts=True)
-        support = dict(zip(values.tolist(), counts.tolist()))
+        support = label_support(comp.gold[:, f])
         wanted = _sorted(support) if labels is None else [lab for lab in labels if lab in support]
         out += [(comp.fields[f], lab, support[lab]) for lab in wanted if support[lab] < threshold]
     return out

@@ -33,7 +33,7 @@ class MeasureS(Metric):
         fp = field_index(comp, params, "polarity", 0)
         ft = field_index(comp, params, "type", 1)
         gold, pred = to_float(comp, fp, self.name)
-        enc = encode(comp, ft)
+        enc = encode(comp, ft, self.name)
         m, k = comp.m, enc.k
         full_mask = label_mask(comp, enc, {})
         columns = np.column_stack([enc.gold, enc.pred.T, gold, pred.T]).astype(np.float64)
@@ -92,7 +92,7 @@ class MeasureC(Metric):
                 f"but {len(weights)} weight(s)"
             )
         m = comp.m
-        encs = [encode(comp, f) for f in fs]
+        encs = [encode(comp, f, self.name) for f in fs]
         masks = [label_mask(comp, e, {}) for e in encs]
         columns = np.column_stack([np.column_stack([e.gold, e.pred.T]) for e in encs]).astype(
             np.float64
