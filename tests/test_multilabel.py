@@ -5,6 +5,7 @@ scikit-learn on the resampled items; bad input."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -205,3 +206,163 @@ def test_randomization_test_runs_on_label_sets(tmp_path):
     comp = json.loads((tmp_path / "out" / "results.json").read_text())["competitions"][0]
     pairs = comp["metrics"][0]["pairs"]
     assert len(pairs) == 3 and all(0 < c["p_value"] <= 1 for c in pairs)
+
+
+def delimited_layout(tmp: Path, sep: str = "|") -> tuple[list, dict]:
+    """(d) a delimited cell: a TSV whose label column holds ``a|b`` (an empty set: ``[]``)."""
+    ids, gold, runs = task()
+
+    def cell(labels):
+        return sep.join(labels) if labels else "[]"
+
+    write(tmp, "gold.tsv", "id\tlabels\n" + "".join(f"{i}\t{cell(g)}\n" for i, g in zip(ids, gold)))
+    for name, sets in runs.items():
+        body = "".join(f"{i}\t{cell(s)}\n" for i, s in zip(ids, sets))
+        write(tmp, f"runs/{name}.tsv", "id\tlabels\n" + body)
+    return gold, runs
+
+
+def test_delimited_cells_through_the_cli_the_api_and_a_spec(tmp_path):
+    gold, runs = delimited_layout(tmp_path)
+    names = ["macro_f1", "micro_f1", "samples_f1", "hamming_loss", "subset_accuracy"]
+    want = expected(gold, runs, names)
+    args = ("gold.tsv", "--runs", "runs", "--multi-label", "|", "--metric", ",".join(names))
+    same(cli_scores(tmp_path, *args), want)
+    api = api_scores(
+        tmp_path / "gold.tsv", runs=tmp_path / "runs", multi_label="|", metrics=",".join(names)
+    )
+    same(api, want)
+    write(
+        tmp_path,
+        "competition.toml",
+        'name = "Sets"\n[data]\ngold = "gold.tsv"\nruns = "runs"\nmulti_label = "|"\n'
+        + "".join(f'[[metrics]]\nname = "{n}"\n' for n in names),
+    )
+    shutil.rmtree(tmp_path / "out")
+    same(cli_scores(tmp_path, "competition.toml"), want)
+
+
+def test_without_the_option_a_delimited_cell_is_one_label(tmp_path):
+    """Read without ``--multi-label``, ``a|b`` is one label: a single-label task, which
+    ``samples_f1`` refuses, naming the option."""
+    delimited_layout(tmp_path)
+    for path in [tmp_path / "gold.tsv", *(tmp_path / "runs").iterdir()]:
+        path.write_text(path.read_text().replace("\t[]\n", "\tnone\n"))  # no JSON array left
+    res = run_cli(
+        tmp_path, "report", "gold.tsv", "--runs", "runs", "--metric", "samples_f1", "-o", "out"
+    )
+    one_error(res, "gold.tsv", "metric 'samples_f1' reads label sets", "--multi-label SEP")
+
+
+def huhu_layout(tmp: Path) -> tuple[list, dict]:
+    """(c) HUHU 2023's layout: a CSV with ``index``, the text, and one 0/1 column per prejudice
+    target; a run: ``index`` and the same 0/1 columns."""
+    ids, gold, runs = task()
+    head = ",".join(LABELS)
+
+    def bits(labels):
+        return ",".join("1" if lab in labels else "0" for lab in LABELS)
+
+    write(
+        tmp,
+        "test_gold.csv",
+        f"index,tweet,{head}\n"
+        + "".join(f'{i},"a tweet, quoted",{bits(g)}\n' for i, g in zip(ids, gold)),
+    )
+    for name, sets in runs.items():
+        sets = [tuple(x for x in s if x in LABELS) for s in sets]  # a column per label only
+        runs[name] = sets
+        write(
+            tmp,
+            f"runs/{name}.csv",
+            f"index,{head}\n" + "".join(f"{i},{bits(s)}\n" for i, s in zip(ids, sets)),
+        )
+    return gold, runs
+
+
+def test_one_column_per_label_as_huhu_publishes(tmp_path):
+    gold, runs = huhu_layout(tmp_path)
+    names = ["macro_f1", "weighted_f1", "samples_f1"]
+    want = expected(gold, runs, names)
+    args = ("test_gold.csv", "--runs", "runs", "--id-col", "index")
+    cols = ("--multi-label", "columns", "--label-col", ",".join(LABELS))
+    same(cli_scores(tmp_path, *args, *cols, "--metric", ",".join(names)), want)
+    api = api_scores(
+        tmp_path / "test_gold.csv",
+        runs=tmp_path / "runs",
+        id_col="index",
+        multi_label="columns",
+        label_col=LABELS,
+        metrics=names,
+    )
+    same(api, want)
+
+
+def test_a_label_column_that_is_not_0_or_1(tmp_path):
+    huhu_layout(tmp_path)
+    text = (tmp_path / "runs" / "TeamB.01.csv").read_text().splitlines()
+    cells = text[3].split(",")
+    cells[2] = "0.7"
+    text[3] = ",".join(cells)
+    write(tmp_path, "runs/TeamB.01.csv", "\n".join(text) + "\n")
+    res = run_cli(
+        tmp_path, "report", "test_gold.csv", "--runs", "runs", "--id-col", "index",
+        "--multi-label", "columns", "--label-col", ",".join(LABELS), "--metric", "macro_f1",
+        "-o", "out",
+    )  # fmt: skip
+    one_error(res, "runs/TeamB.01.csv, line 4", f"column '{LABELS[1]}'", "'0.7' is not 0 or 1")
+
+
+def pyevall_layout(tmp: Path, form: str) -> tuple[list, dict]:
+    """(b) PyEvALL's files: JSON objects ``test_case``, ``id``, ``value``, or a TSV of those
+    columns (``tsv``: with the header; ``bare``: without), values JSON arrays."""
+    ids, gold, runs = task()
+
+    def dump(sets):
+        rows = [{"test_case": "EXIST2023", "id": i, "value": list(s)} for i, s in zip(ids, sets)]
+        if form == "json":
+            return json.dumps(rows)
+        head = "test_case\tid\tvalue\n" if form == "tsv" else ""
+        return head + "".join(
+            f"{r['test_case']}\t{r['id']}\t{json.dumps(r['value'])}\n" for r in rows
+        )
+
+    suffix = "json" if form == "json" else "tsv"
+    write(tmp, f"gold.{suffix}", dump(gold))
+    for name, sets in runs.items():
+        write(tmp, f"runs/{name}.{suffix}", dump(sets))
+    return gold, runs
+
+
+@pytest.mark.parametrize("form", ["json", "tsv", "bare"])
+def test_pyevall_files_with_no_option(tmp_path, form):
+    gold, runs = pyevall_layout(tmp_path, form)
+    names = ["macro_f1", "micro_f1", "samples_f1"]
+    want = expected(gold, runs, names)
+    suffix = "json" if form == "json" else "tsv"
+    same(
+        cli_scores(tmp_path, f"gold.{suffix}", "--runs", "runs", "--metric", ",".join(names)), want
+    )
+    api = api_scores(tmp_path / f"gold.{suffix}", runs=tmp_path / "runs", metrics=names)
+    same(api, want)
+
+
+@pytest.mark.parametrize("form", ["json", "tsv"])
+def test_pyevall_file_of_two_test_cases_is_refused(tmp_path, form):
+    pyevall_layout(tmp_path, form)
+    suffix = "json" if form == "json" else "tsv"
+    gold = tmp_path / f"gold.{suffix}"
+    if form == "json":
+        rows = json.loads(gold.read_text())
+        rows[5]["test_case"] = "EXIST2024"
+        gold.write_text(json.dumps(rows))
+        where = "gold.json, entry 6"
+    else:
+        lines = gold.read_text().splitlines()
+        lines[6] = lines[6].replace("EXIST2023", "EXIST2024")
+        gold.write_text("\n".join(lines) + "\n")
+        where = "gold.tsv, line 7"
+    res = run_cli(
+        tmp_path, "report", f"gold.{suffix}", "--runs", "runs", "--metric", "macro_f1", "-o", "out"
+    )
+    one_error(res, where, "test case 'EXIST2024' after 'EXIST2023'", "2 PyEvALL test cases")

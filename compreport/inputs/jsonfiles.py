@@ -7,6 +7,7 @@ import json
 import math
 
 from compreport.errors import InputError, suggest
+from compreport.inputs.labelsets import pyevall_keys
 from compreport.inputs.limits import parser_limits
 from compreport.inputs.parsed import JSON_NULL, Parsed
 from compreport.inputs.structured import json_value_text
@@ -29,7 +30,8 @@ def _pairs(pairs):
 def _json_text(value, where: str, what: str) -> str | None:
     """A JSON scalar as the text a delimited file would hold; None for null, NaN and a blank
     string. An array of labels is a label set and an object of numbers a soft label, in their
-    canonical texts (:mod:`compreport.inputs.structured`). A string is the label as written: ``"nan"``, ``"null"`` and ``" a "`` are labels (a
+    canonical texts (:mod:`compreport.inputs.structured`). A string is the label as written:
+    ``"nan"``, ``"null"`` and ``" a "`` are labels (a
     JSON string is delimited, so neither its words nor its spaces are read away). ``where`` and
     ``what`` name the value in the error for an object or an array.
 
@@ -151,6 +153,8 @@ def read_json(
             f"objects"
         )
     keys = sorted({k for _, obj in entries for k in obj})
+    if id_col is None and not label_col and nf == 1 and pyevall_keys(shown, entries, keys):
+        label_keys, columns = ["value"], ["key 'value'"]  # PyEvALL's test_case, id, value
     if role == "run":  # a run that lacks a key named for the gold is read with the default keys
         if id_key not in keys and "id" in keys:
             id_key = "id"

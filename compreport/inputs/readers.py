@@ -40,6 +40,7 @@ from compreport.inputs.delimited import (
     text_name,
 )
 from compreport.inputs.fastwide import read_wide_fast
+from compreport.inputs.labelsets import COLUMNS, label_columns, split_cells
 from compreport.inputs.parsed import Parsed, ReadOptions
 from compreport.inputs.querykeys import by_query, gold_keys, judged_only, run_keyed, unjudged
 from compreport.inputs.records import (
@@ -322,6 +323,14 @@ def read_runs(
     if o.id_col is None and id_column is not None:
         o.id_col, o.said = id_column, o.said | {"id_col": "id"}
     o.check()
+    columns_set = o.multi_label == COLUMNS  # one 0/1 column per label, read into one set
+    if columns_set:
+        if fields or not o.label_col or o.runs_label_col:
+            raise InputError(
+                f"{option('multi_label', COLUMNS)} reads one 0/1 column per label: name them "
+                f"with {option('label_col', 'A,B,C')} (and no other fields or score column)"
+            )
+        fields = [str(c) for c in o.label_col]
     nf = len(fields) if fields else 1
     gold_path = text_name(gold_path)
     runs_found = codabench_runs(str(runs), o.phase, o.submissions, o.exclude, out_dir, o.named)
@@ -358,6 +367,7 @@ def read_runs(
                     f"{gold.where(k, f)}: blank or NaN value ({gold.why_missing(k, f)}; a gold "
                     f"label is needed for every item)"
                 )
+    gold = as_label_sets(gold, o)
     queries = None if column is None else column[0]
     keyed_join = queries is not None and by_query(gold, o)  # TREC: ids repeat across queries
     if gold.ids is None:
@@ -370,6 +380,7 @@ def read_runs(
     runs_read = []
     for r, raw_run, header in zip(runs_found, raw[1:], is_header[1:], strict=True):
         run = layout(raw_run, "run", header, o, fields, gold)
+        run = as_label_sets(run, o)
         runs_read.append(
             (r, *(run_keyed(raw_run, header, o, gold, run) if keyed_join else (run, None)))
         )
@@ -381,6 +392,8 @@ def read_runs(
         extra, extra_ids, extra_queries = unjudged(
             [(run, rq) for _, run, rq in runs_read], set(ids)
         )
+    if columns_set:  # the 0/1 columns are one field now
+        fields, nf = None, 1
     keys = ids + extra
     position = {ident: i for i, ident in enumerate(keys)}
     systems, preds, sources, missing = [], [], [], {}
@@ -415,6 +428,17 @@ def read_runs(
         teams={r.name: r.team for r in runs_found},
         marked_baselines=[r.name for r in runs_found if r.baseline],
     )
+
+
+def as_label_sets(parsed, opts: ReadOptions):
+    """``parsed`` with its values read as label sets as ``opts.multi_label`` says (a separator:
+    :func:`~compreport.inputs.labelsets.split_cells`; ``columns``:
+    :func:`~compreport.inputs.labelsets.label_columns`), or as it is."""
+    if opts.multi_label is None:
+        return parsed
+    if opts.multi_label == COLUMNS:
+        return label_columns(parsed, opts.label_col)
+    return split_cells(parsed, opts.multi_label)
 
 
 def _guessed_note(raw: list, guessed: list[int], n: int) -> str | None:

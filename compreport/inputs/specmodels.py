@@ -38,7 +38,8 @@ class DataSpec(_Strict):
     """``[data]``: either ``table`` (wide layout) or ``gold`` + ``runs``, and how to read them.
 
     ``runs`` is a folder or glob, or a ``[data.runs]`` table. ``id_col``/``label_col`` (position or
-    header name), ``sep``, ``comments``, ``header``, ``keep_spaces``, ``zip_member``, ``missing``,
+    header name), ``sep``, ``comments``, ``header``, ``keep_spaces``, ``multi_label``,
+    ``zip_member``, ``missing``,
     ``extra_lines`` and ``exclude`` are the command line's ``--id-col``, ``--label-col``,
     ``--sep``, ``--no-comments``, ``--header``/``--no-header``, ``--keep-spaces``,
     ``--zip-member``, ``--missing``, ``--extra-lines`` and ``--exclude``, which override them;
@@ -58,6 +59,7 @@ class DataSpec(_Strict):
     comments: bool | None = None
     header: bool | None = None
     keep_spaces: bool | None = None
+    multi_label: str | None = None
     zip_member: str | None = None
     phase: int | None = None
     submissions: str | None = None
