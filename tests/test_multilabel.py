@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -366,3 +367,63 @@ def test_pyevall_file_of_two_test_cases_is_refused(tmp_path, form):
         tmp_path, "report", f"gold.{suffix}", "--runs", "runs", "--metric", "macro_f1", "-o", "out"
     )
     one_error(res, where, "test case 'EXIST2024' after 'EXIST2023'", "2 PyEvALL test cases")
+
+
+# --------------------------------------------------------------------------- per label, warnings
+
+
+def test_per_label_scores_and_warnings(tmp_path):
+    """The best system's per-class table holds, for label sets, scikit-learn's per-label scores
+    (``average=None``); the small-class warning counts items per label; a label no gold set holds
+    is named."""
+    gold, runs = json_layout(tmp_path)
+    res = run_cli(
+        tmp_path,
+        "report", "gold.jsonl", "--runs", "runs", "--label-col", "labels", "--metric",
+        "macro_f1", "-B", "50", "-o", "out", "--format", "json",
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    comp = json.loads((tmp_path / "out" / "results.json").read_text())["competitions"][0]
+    classes = comp["classes"]
+    best = runs[classes["system"]]
+    mlb = MultiLabelBinarizer(classes=classes["labels"])
+    y = mlb.fit_transform(gold)
+    with warnings.catch_warnings():  # labels gold lacks are left out, as the table leaves them
+        warnings.simplefilter("ignore", UserWarning)
+        p = mlb.transform(best)
+    for key, fn in (("precision", sk.precision_score), ("recall", sk.recall_score),
+                    ("f1", sk.f1_score)):  # fmt: skip
+        want = fn(y, p, average=None, zero_division=0)
+        assert classes[key] == pytest.approx(want.tolist(), abs=1e-12), key
+    assert classes["support"] == y.sum(0).tolist()
+    assert (
+        np.diag(np.array(classes["confusion"])[:, : len(LABELS)]).tolist()
+        == (y & p).sum(0).tolist()
+    )
+    support = dict(zip(classes["labels"], classes["support"]))
+    small = [lab for lab, k in support.items() if k < 10]
+    assert small, support  # the task has a rare label
+    warning = next(x for x in said(res.stderr) if "fewer than 10 items" in x)
+    for lab in small:
+        assert f"'{lab}' ({support[lab]} item" in warning
+    assert "[" not in warning.split("fewer than")[0]  # labels, not sets
+    unseen = [x for x in said(res.stderr) if "never seen in gold" in x]
+    assert len(unseen) == 1 and "system 'TeamC.01' predicts label 'other'" in unseen[0]
+    n_other = sum("other" in s for s in runs["TeamC.01"])
+    assert f"({n_other} item(s))" in unseen[0]
+
+
+def test_every_report_renders_for_label_sets(tmp_path):
+    """HTML, LaTeX and the figures (the per-label table, the co-occurrence heat map) of a
+    multi-label task."""
+    json_layout(tmp_path)
+    res = run_cli(
+        tmp_path,
+        "report", "gold.jsonl", "--runs", "runs", "--label-col", "labels", "--metric",
+        "macro_f1,hamming_loss", "-B", "50", "-o", "out", "--format", "html,latex",
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    html = next((tmp_path / "out").rglob("*.html"))
+    assert html.stat().st_size > 0
+    text = "".join(p.read_text() for p in (tmp_path / "out").rglob("*.html"))
+    assert "stereotyping" in text and "hamming_loss" in text.replace("Hamming", "hamming_loss")

@@ -59,6 +59,7 @@ from compreport.inputs.runfiles import (
     name_runs,
     stem_teams,
 )
+from compreport.inputs.structured import holds_sets, read_label_set
 from compreport.language.caller import option
 
 #: Runs the missing-predictions warning names before "and N more runs".
@@ -610,6 +611,9 @@ def unseen_label_warnings(comp: Competition, fields: list[int]) -> list[str]:
     out = []
     for f in fields:
         fname = comp.fields[f]
+        if holds_sets(comp.gold[:, f]):
+            out += _unseen_in_sets(comp, f)
+            continue
         gold_labels = set(np.unique(comp.gold[:, f]))
         for s, system in enumerate(comp.systems):
             col = comp.predictions[s, :, f]
@@ -642,6 +646,32 @@ def unseen_label_warnings(comp: Competition, fields: list[int]) -> list[str]:
                     f"{comp.locate(s, int(i), f)}: {what}system {system!r} predicts label {lab!r} "
                     f"({count} item(s)) never seen in gold{hint}"
                 )
+    return out
+
+
+def _unseen_in_sets(comp: Competition, f: int) -> list[str]:
+    """:func:`unseen_label_warnings` of a field of label sets: labels inside predicted sets that
+    no gold set holds."""
+    gold_labels = {x for v in np.unique(comp.gold[:, f]).tolist() for x in read_label_set(v)}
+    what = f"field {comp.fields[f]!r}: " if len(comp.fields) > 1 else ""
+    out = []
+    for s, system in enumerate(comp.systems):
+        values, first, counts = np.unique(
+            comp.predictions[s, :, f], return_index=True, return_counts=True
+        )
+        unseen: dict[str, list[int]] = {}  # label -> [first item, items]
+        for v, i, k in zip(values.tolist(), first.tolist(), counts.tolist(), strict=True):
+            for lab in read_label_set(v) if v else ():
+                if lab not in gold_labels:
+                    at = unseen.setdefault(lab, [i, 0])
+                    at[0], at[1] = min(at[0], i), at[1] + k
+        if unseen:
+            lab, (i, k) = min(unseen.items(), key=lambda e: e[1][0])
+            more = f" (and {len(unseen) - 1} more such labels)" if len(unseen) > 1 else ""
+            out.append(
+                f"{comp.locate(s, int(i), f)}: {what}system {system!r} predicts label {lab!r} "
+                f"({k} item(s)) never seen in gold{more}"
+            )
     return out
 
 

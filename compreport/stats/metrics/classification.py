@@ -6,9 +6,10 @@ import numpy as np
 
 from compreport.errors import InputError
 from compreport.inputs.competition import Competition
+from compreport.inputs.structured import holds_sets
 from compreport.language.caller import option
 from compreport.stats.metrics.base import Metric, Prepared, safe_divide
-from compreport.stats.metrics.fields import Encoded, encode, field_index, holds_sets
+from compreport.stats.metrics.fields import Encoded, encode, field_index
 from compreport.stats.metrics.multilabel import SET_ONLY, prepare_sets
 
 _AVERAGED = {"macro_f1", "micro_f1", "weighted_f1", "macro_precision", "macro_recall"}

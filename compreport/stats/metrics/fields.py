@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 import numpy as np
 
 from compreport.errors import InputError, suggest
 from compreport.inputs.competition import Competition
+from compreport.inputs.structured import is_set_text
 from compreport.language.caller import option
 
 
@@ -45,31 +45,6 @@ def missing_error(comp: Competition, s: int, i: int, f: int, metric: str, what: 
         f"is scored as a wrong answer only by metrics of labels (accuracy, F1, ...); give every "
         f"item a value"
     )
-
-
-def is_set_text(text: str) -> bool:
-    """Whether a stored value is a label set: a JSON array of labels (not of mentions).
-
-    >>> is_set_text('["a","b"]'), is_set_text("[]"), is_set_text("[CLS]"), is_set_text("a")
-    (True, True, False, False)
-    """
-    if not text.startswith("[") or text.startswith("[["):
-        return False
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return False
-    return isinstance(value, list) and all(isinstance(x, str) for x in value)
-
-
-def holds_sets(values: np.ndarray) -> bool:
-    """Whether any of ``values`` (strings, any shape) is a label set (:func:`is_set_text`).
-
-    >>> holds_sets(np.array(["a", '["b"]'])), holds_sets(np.array(["a", "[b"]))
-    (True, False)
-    """
-    starts = np.unique(values[np.char.startswith(values.astype(str), "[")])
-    return any(is_set_text(str(v)) for v in starts)
 
 
 def first_set(comp: Competition, f: int) -> tuple[int | None, int] | None:

@@ -45,9 +45,10 @@ import numpy as np
 
 from compreport.errors import InputError, suggest
 from compreport.inputs.competition import Competition
+from compreport.inputs.structured import is_set_text
 from compreport.language.caller import option
 from compreport.stats.metrics.base import Prepared, safe_divide
-from compreport.stats.metrics.fields import NO_PREDICTION, _codes, is_set_text
+from compreport.stats.metrics.fields import NO_PREDICTION, _codes
 
 #: Metrics that read label sets only (single-label gold is refused).
 SET_ONLY = frozenset({"samples_f1", "hamming_loss", "subset_accuracy"})
@@ -259,6 +260,7 @@ def prepare_sets(metric, comp: Competition, params: dict, f: int) -> Prepared:
         columns=columns,
         stats=stats,
         finalize=finalize,
+        label_fields=[f],
         cells=len(enc.table),
         class_scores=_class_scores(name, f, params),
     )
