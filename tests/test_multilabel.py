@@ -36,12 +36,17 @@ POS = "misogyny"
 BINARY = ["f1", "precision", "recall"]
 
 
-def task(n: int = 80, seed: int = 0) -> tuple[list[str], list[tuple], dict[str, list[tuple]]]:
-    """Ids, gold label sets (some empty) and three runs: two noisy copies of the gold, one that
-    also predicts a label the gold never has (``other``), so the label universes differ."""
+def task(
+    n: int = 80, seed: int = 0, empty: bool = True
+) -> tuple[list[str], list[tuple], dict[str, list[tuple]]]:
+    """Ids, gold label sets (some empty, unless ``empty`` is False) and three runs: two noisy
+    copies of the gold, one that also predicts a label the gold never has (``other``), so the
+    label universes differ."""
     rng = np.random.default_rng(seed)
     ids = [f"t{i:03d}" for i in range(n)]
     gold_bits = rng.random((n, len(LABELS))) < [0.4, 0.3, 0.15, 0.1, 0.05]
+    if not empty:
+        gold_bits[~gold_bits.any(1), 1] = True
     gold = [tuple(lab for lab, b in zip(LABELS, row, strict=True) if b) for row in gold_bits]
     runs = {}
     for name, flip in (("TeamA.01", 0.1), ("TeamB.01", 0.25), ("TeamC.01", 0.2)):
@@ -316,8 +321,9 @@ def test_a_label_column_that_is_not_0_or_1(tmp_path):
 
 def pyevall_layout(tmp: Path, form: str) -> tuple[list, dict]:
     """(b) PyEvALL's files: JSON objects ``test_case``, ``id``, ``value``, or a TSV of those
-    columns (``tsv``: with the header; ``bare``: without), values JSON arrays."""
-    ids, gold, runs = task()
+    columns (``tsv``: with the header; ``bare``: without), values JSON arrays; no gold set is
+    empty, as PyEvALL leaves such items out."""
+    ids, gold, runs = task(empty=False)
 
     def dump(sets):
         rows = [{"test_case": "EXIST2023", "id": i, "value": list(s)} for i, s in zip(ids, sets)]
@@ -427,3 +433,56 @@ def test_every_report_renders_for_label_sets(tmp_path):
     assert html.stat().st_size > 0
     text = "".join(p.read_text() for p in (tmp_path / "out").rglob("*.html"))
     assert "stereotyping" in text and "hamming_loss" in text.replace("Hamming", "hamming_loss")
+
+
+def test_pyevall_scores_the_same_files_alike(tmp_path):
+    """PyEvALL's own multi-label FMeasure, Precision and Recall (averaged over the gold's labels)
+    on its JSON files equal macro_f1, macro_precision and macro_recall (runs predicting only gold
+    labels: compreport also averages over a label only the run predicts, with F1 0)."""
+    from pyevall.evaluation import PyEvALLEvaluation
+    from pyevall.utils.utils import PyEvALLUtils
+
+    gold, runs = pyevall_layout(tmp_path, "json")
+    (tmp_path / "runs" / "TeamC.01.json").unlink()  # it predicts a label the gold lacks
+    del runs["TeamC.01"]
+    assert set().union(*gold) == set(LABELS)
+    names = {"macro_f1": "FMeasure", "macro_precision": "Precision", "macro_recall": "Recall"}
+    ours = cli_scores(tmp_path, "gold.json", "--runs", "runs", "--metric", ",".join(names))
+    params = {PyEvALLUtils.PARAM_REPORT: PyEvALLUtils.PARAM_OPTION_REPORT_EMBEDDED}
+    for system in runs:
+        report = (
+            PyEvALLEvaluation()
+            .evaluate(
+                str(tmp_path / "runs" / f"{system}.json"),
+                str(tmp_path / "gold.json"),
+                list(names.values()),
+                **params,
+            )
+            .report["metrics"]
+        )
+        for name, theirs in names.items():
+            want = report[theirs]["results"]["average_per_test_case"]
+            assert ours[name][system] == pytest.approx(want, abs=1e-9, rel=0), (system, name)
+
+
+@pytest.mark.parametrize("form", ["json", "tsv"])
+def test_an_empty_pyevall_gold_value_is_refused(tmp_path, form):
+    """PyEvALL leaves an item whose gold value is empty out of its scores; compreport says so
+    rather than score it otherwise."""
+    pyevall_layout(tmp_path, form)
+    suffix = "json" if form == "json" else "tsv"
+    gold = tmp_path / f"gold.{suffix}"
+    if form == "json":
+        rows = json.loads(gold.read_text())
+        rows[3]["value"] = []
+        gold.write_text(json.dumps(rows))
+        where = "gold.json, entry 4"
+    else:
+        lines = gold.read_text().splitlines()
+        lines[4] = lines[4].rsplit("\t", 1)[0] + "\t[]"
+        gold.write_text("\n".join(lines) + "\n")
+        where = "gold.tsv, line 5"
+    res = run_cli(
+        tmp_path, "report", f"gold.{suffix}", "--runs", "runs", "--metric", "macro_f1", "-o", "out"
+    )
+    one_error(res, where, "the gold value is empty ([])", "PyEvALL leaves such an item out")

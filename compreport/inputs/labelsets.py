@@ -121,9 +121,12 @@ def label_columns(parsed: Parsed, given: list) -> Parsed:
     )
 
 
-def pyevall_keys(shown: str, entries: list[tuple[int, object]], keys: list[str]) -> bool:
+def pyevall_keys(
+    shown: str, entries: list[tuple[int, object]], keys: list[str], unit: str, role: str
+) -> bool:
     """Whether JSON objects are PyEvALL's (every one has the keys ``test_case``, ``id`` and
-    ``value``); refuses objects of more than one test case.
+    ``value``); refuses objects of more than one test case, and a gold value that is an empty
+    array or object (:func:`_empty_gold`).
 
     Raises
     ------
@@ -134,8 +137,25 @@ def pyevall_keys(shown: str, entries: list[tuple[int, object]], keys: list[str])
         return False
     if not all(isinstance(obj, dict) and set(PYEVALL) <= set(obj) for _, obj in entries):
         return False
-    _one_test_case(shown, [(pos, obj["test_case"]) for pos, obj in entries], "entry")
+    _one_test_case(shown, [(pos, obj["test_case"]) for pos, obj in entries], unit)
+    if role == "gold":
+        _empty_gold(shown, [(pos, obj["value"]) for pos, obj in entries], unit)
     return True
+
+
+def _empty_gold(shown: str, values: list[tuple[int, object]], unit: str) -> None:
+    """Refuse a PyEvALL gold value that is an empty array or object: PyEvALL leaves such an
+    item out of every score (a non-evaluable row), where compreport scores every gold item, so
+    the scores would differ."""
+    for pos, value in values:
+        if value in ([], {}, "[]", "{}"):
+            raise InputError(
+                f"{shown}, {unit} {pos}: the gold value is empty "
+                f"({value if isinstance(value, str) else json.dumps(value)}); PyEvALL "
+                f"leaves such an item out of its scores, compreport scores every gold item: "
+                f"remove the item from the gold (and the runs) to score as PyEvALL does, or give "
+                f"it its labels"
+            )
 
 
 def _one_test_case(shown: str, cases: list[tuple[int, object]], unit: str) -> None:
@@ -171,7 +191,7 @@ def pyevall_value(text: str, where: str) -> str | None:
     return text
 
 
-def pyevall_text(raw: RawText, opts_given: bool) -> Parsed | None:
+def pyevall_text(raw: RawText, opts_given: bool, role: str = "run") -> Parsed | None:
     """A text file in PyEvALL's layout as :class:`Parsed` (ids from column 2, values from column
     3), or None when it is not one: its first row is the header ``test_case id value``, or (no
     column option given, ``opts_given`` False) every row has three cells and the same first cell.
@@ -200,6 +220,8 @@ def pyevall_text(raw: RawText, opts_given: bool) -> Parsed | None:
                 f"(test_case, id, value)"
             )
     _one_test_case(raw.path, [(line, r[0]) for r, line in body], "line")
+    if role == "gold":
+        _empty_gold(raw.path, [(line, r[2].strip()) for r, line in body], "line")
     values = [[pyevall_value(r[2], f"{raw.path}, line {line}")] for r, line in body]
     missing = {(k, 0): r[2] for k, (r, _) in enumerate(body) if values[k][0] is None}
     return Parsed(

@@ -142,8 +142,11 @@ def read_file(
         shown, text, opts.sep, opts.comments, suffix, strip=not opts.keep_spaces
     )
     if sep in ("tab", "comma") and not fields:  # PyEvALL's test_case, id, value
+        given = (opts.id_col, opts.label_col, opts.runs_id_col, opts.runs_label_col)
         pyevall = pyevall_text(
-            RawText(shown, path, rows, lines, sep), id_col is not None or label_col is not None
+            RawText(shown, path, rows, lines, sep),
+            any(c is not None for c in given) or opts.cluster_col is not None,
+            role,
         )
         if pyevall is not None:
             return pyevall
