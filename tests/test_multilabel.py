@@ -486,3 +486,25 @@ def test_an_empty_pyevall_gold_value_is_refused(tmp_path, form):
         tmp_path, "report", f"gold.{suffix}", "--runs", "runs", "--metric", "macro_f1", "-o", "out"
     )
     one_error(res, where, "the gold value is empty ([])", "PyEvALL leaves such an item out")
+
+
+@pytest.mark.parametrize(
+    "name, params", [("roc_auc", {"pos_label": "misogyny"}), ("mae", {}), ("measure_s", {})]
+)
+def test_a_metric_of_one_label_refuses_label_sets(name, params):
+    """The gold's first label set is named, with the metrics that read label sets."""
+    ids, gold, runs = task(n=10)
+    sets = [label_set_text(g) for g in gold]
+    if name == "measure_s":  # two fields: polarity and type
+        comp = make_competition(
+            [[str(i % 5 + 1), s] for i, s in enumerate(sets)],
+            [[[str(i % 5 + 1), s] for i, s in enumerate(sets)]],
+            fields=["polarity", "type"],
+            metrics=[name],
+        )
+    else:
+        comp = make_competition(sets, [[str(0.1 * i) for i in range(10)]], metrics=[name])
+    first = next(i for i, s in enumerate(sets) if s.startswith("["))
+    with pytest.raises(cr.InputError, match="is a label set") as err:
+        get_metric(name).prepare(comp, params)
+    assert f"item '{first}'" in str(err.value) and "samples_f1" in str(err.value)

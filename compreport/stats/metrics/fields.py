@@ -238,6 +238,8 @@ def to_float(comp: Competition, f: int, metric: str) -> tuple[np.ndarray, np.nda
                 ok = np.isfinite(float(v))
             except ValueError:
                 ok = False
+            if not ok and is_set_text(str(v)):
+                raise sets_error(comp, f, metric)
             if not ok:
                 raise InputError(
                     f"{comp.locate(system, i, f)}: value {str(v)!r} is not a finite number "
