@@ -508,3 +508,48 @@ def test_a_metric_of_one_label_refuses_label_sets(name, params):
     with pytest.raises(cr.InputError, match="is a label set") as err:
         get_metric(name).prepare(comp, params)
     assert f"item '{first}'" in str(err.value) and "samples_f1" in str(err.value)
+
+
+def test_hamming_loss_ranks_lower_first(tmp_path):
+    gold, runs = json_layout(tmp_path)
+    res = run_cli(
+        tmp_path,
+        "report", "gold.jsonl", "--runs", "runs", "--label-col", "labels", "--metric",
+        "hamming_loss", "-B", "50", "-o", "out", "--format", "json",
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    metric = json.loads((tmp_path / "out" / "results.json").read_text())["competitions"][0][
+        "metrics"
+    ][0]
+    assert metric["higher_is_better"] is False
+    want = sorted(runs, key=lambda s: sklearn_score("hamming_loss", gold, runs[s]))
+    assert [s["system"] for s in metric["scores"]] == want
+    assert get_metric("hamming_loss").ideal == 0.0
+
+
+def test_missing_predictions_and_plain_labels_in_a_run(tmp_path):
+    """A run mixing label sets and plain labels reads a plain label as a set of one; under
+    ``--missing wrong`` an absent item is the empty set, and never a subset-accuracy hit."""
+    gold, runs = json_layout(tmp_path)
+    ids = [f"t{i:03d}" for i in range(len(gold))]
+    sets = runs["TeamA.01"]
+    rows = []
+    for k, (i, s) in enumerate(zip(ids, sets)):
+        if k in (3, 4):
+            continue  # absent: missing
+        value = s[0] if len(s) == 1 else list(s)  # one label written plainly
+        rows.append({"id": i, "labels": value})
+    write(tmp_path, "runs/TeamA.01.json", json.dumps(rows))
+    assert any(isinstance(r["labels"], str) for r in rows)
+    seen = [s if k not in (3, 4) else () for k, s in enumerate(sets)]
+    names = ["macro_f1", "samples_f1", "hamming_loss", "subset_accuracy"]
+    got = cli_scores(
+        tmp_path, "gold.jsonl", "--runs", "runs", "--label-col", "labels", "--missing", "wrong",
+        "--metric", ",".join(names),
+    )  # fmt: skip
+    for name in names[:3]:
+        assert got[name]["TeamA.01"] == pytest.approx(
+            sklearn_score(name, gold, seen), abs=1e-9, rel=0
+        )
+    hits = sum(g == s for k, (g, s) in enumerate(zip(gold, sets)) if k not in (3, 4))
+    assert got["subset_accuracy"]["TeamA.01"] == pytest.approx(hits / len(gold), abs=1e-12)

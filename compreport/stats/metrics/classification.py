@@ -98,6 +98,8 @@ class ClassificationMetric(Metric):
     def __init__(self, name: str, description: str):
         self.name = name
         self.description = description
+        if name == "hamming_loss":  # an error rate: lower is better
+            self.higher_is_better, self.ideal = False, 0.0
         self.allowed = (
             ("field", "pos_label")
             if name in _BINARY
