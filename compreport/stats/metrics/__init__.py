@@ -44,12 +44,12 @@ def _register(metric: Metric) -> None:
 
 
 for _name, _desc in [
-    ("accuracy", "fraction of items predicted correctly"),
+    ("accuracy", "fraction of items predicted correctly (label sets: the whole set)"),
     ("precision", "precision of the class `pos_label`"),
     ("recall", "recall of the class `pos_label`"),
-    ("f1", "F1 of the class `pos_label` (binary F1)"),
-    ("macro_f1", "F1 averaged over classes (optional `labels` subset)"),
-    ("micro_f1", "F1 from counts pooled over classes (optional `labels` subset)"),
+    ("f1", "F1 of the class `pos_label` (binary F1; label sets: of that label)"),
+    ("macro_f1", "F1 averaged over classes or labels of label sets (optional `labels`)"),
+    ("micro_f1", "F1 from counts pooled over classes or labels (optional `labels`)"),
     ("weighted_f1", "F1 averaged over classes weighted by gold support"),
     ("macro_precision", "precision averaged over classes (optional `labels` subset)"),
     ("macro_recall", "recall averaged over classes (optional `labels` subset)"),
