@@ -553,3 +553,33 @@ def test_missing_predictions_and_plain_labels_in_a_run(tmp_path):
         )
     hits = sum(g == s for k, (g, s) in enumerate(zip(gold, sets)) if k not in (3, 4))
     assert got["subset_accuracy"]["TeamA.01"] == pytest.approx(hits / len(gold), abs=1e-12)
+
+
+@pytest.mark.parametrize("mode", ["items", "patterns"])
+def test_cells_and_dense_engines_agree_on_label_sets(mode):
+    """Few distinct sets over many items: the ``cells`` engine (sums per (gold, predicted) set
+    pair) gives the ``dense`` engine's numbers exactly, bootstrap, jackknife and randomization."""
+    from compreport.stats import resampling
+
+    rng = np.random.default_rng(5)
+    labels = ["x", "y", "z"]
+    n, m = 600, 4
+    gold_bits = rng.random((n, 3)) < 0.4
+    preds = [gold_bits ^ (rng.random((n, 3)) < q) for q in (0.1, 0.2, 0.3, 0.4)]
+
+    def text(bits):
+        return label_set_text(lab for lab, b in zip(labels, bits, strict=True) if b)
+
+    comp = make_competition([text(b) for b in gold_bits], [[text(b) for b in p] for p in preds])
+    comp.predictions[1, :3, 0] = ""  # missing predictions
+    p = [get_metric(name).prepare(comp, {}) for name in MEASURES]
+    p.append(get_metric("f1").prepare(comp, {"pos_label": "y"}))
+    kw = dict(B=300, seed=2, mode=mode, jackknife=True, randomization=True, progress=False)
+    dense = resampling.run(p, n, m, engine="dense", **kw)
+    cells = resampling.run(p, n, m, engine="cells", **kw)
+    assert dense.engine == "dense" and cells.engine == "cells"
+    for i in range(len(p)):
+        np.testing.assert_array_equal(dense.observed[i], cells.observed[i])
+        np.testing.assert_array_equal(dense.replicates[i], cells.replicates[i])
+    a, b = np.array([0, 1]), np.array([2, 3])
+    np.testing.assert_array_equal(dense.randomization_p(0, a, b), cells.randomization_p(0, a, b))

@@ -11,9 +11,10 @@ statistics are a function of its gold code and of each system's code:
   ``recall`` of the label ``pos_label``), summed over items; the averages follow scikit-learn's
   ``average="macro" | "micro" | "weighted"`` on indicator matrices, ``zero_division=0``;
 - per item, the F1 of its two sets (``samples_f1``: their mean, ``average="samples"``; 0 when both
-  are empty), the number of labels on which they differ (``hamming_loss``: divided by the number
-  of labels), whether they are equal (``subset_accuracy``, and ``accuracy`` on sets, as
-  ``accuracy_score`` on indicator matrices).
+  are empty; kept as its numerator in the column of its denominator, so that every sum is of
+  integers and exact), the number of labels on which they differ (``hamming_loss``: divided
+  by the number of labels), whether they are equal (``subset_accuracy``, and ``accuracy`` on
+  sets, as ``accuracy_score`` on indicator matrices).
 
 The labels averaged over are ``labels`` when given (then every label of the gold and of the runs
 must be one of them: they declare the universe), else those in the gold or in that system's
@@ -207,20 +208,27 @@ def prepare_sets(metric, comp: Competition, params: dict, f: int) -> Prepared:
     elif name in ("samples_f1", "hamming_loss"):
         cols = full_mask.any(0)  # labels outside every system's universe are 0 in both sets
         width = full_mask.sum(-1).astype(np.float64)
+        # samples_f1: an item's F1 is 2|G & P| / (|G| + |P|); its numerator is summed in the
+        # column of its denominator d = 0..2L, so that every sum is of integers (exact, the same
+        # in any order: engines and resampling modes agree bit for bit), then divided by d
+        denominators = np.arange(2 * int(cols.sum()) + 1, dtype=np.float64)
 
         def stats(rows):
             g, p, gi, pi = indicators(rows)
             gi, pi = gi[:, cols], pi[:, :, cols]
             if name == "hamming_loss":
                 per = (gi[:, None] != pi).sum(-1)
-            else:
-                per = safe_divide(2 * (gi[:, None] * pi).sum(-1), gi.sum(-1)[:, None] + pi.sum(-1))
-            return np.zeros((len(rows), 0)), per[..., None].astype(np.float64)
+                return np.zeros((len(rows), 0)), per[..., None].astype(np.float64)
+            num = 2 * (gi[:, None] * pi).sum(-1)
+            den = (gi.sum(-1)[:, None] + pi.sum(-1)).astype(np.int64)
+            out = np.zeros(num.shape + (len(denominators),))
+            np.put_along_axis(out, den[..., None], num[..., None], axis=-1)
+            return np.zeros((len(rows), 0)), out
 
         def finalize(shared, sys, count, systems=None):
             count = np.asarray(count)[..., None]
             if name == "samples_f1":
-                return safe_divide(sys[..., 0], count)
+                return safe_divide(safe_divide(sys, denominators).sum(-1), count)
             w = width if systems is None else width[systems]
             return safe_divide(sys[..., 0], count * w)
 
