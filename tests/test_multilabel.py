@@ -583,3 +583,26 @@ def test_cells_and_dense_engines_agree_on_label_sets(mode):
         np.testing.assert_array_equal(dense.replicates[i], cells.replicates[i])
     a, b = np.array([0, 1]), np.array([2, 3])
     np.testing.assert_array_equal(dense.randomization_p(0, a, b), cells.randomization_p(0, a, b))
+
+
+@pytest.mark.parametrize("form", ["json", "tsv"])
+def test_pyevall_values_label_set_or_soft_label(tmp_path, form):
+    """PyEvALL's ``value``: a label, a JSON array (a label set) or a JSON object (a soft label),
+    each held in its canonical text (:mod:`compreport.inputs.structured`)."""
+    from compreport.inputs.structured import soft_text
+
+    values = ["YES", ["b", "a"], {"YES": 0.67, "NO": 0.33}]
+    rows = [{"test_case": "EXIST2023", "id": str(i), "value": v} for i, v in enumerate(values)]
+    if form == "json":
+        text = json.dumps(rows)
+    else:
+        text = "test_case\tid\tvalue\n" + "".join(
+            f"{r['test_case']}\t{r['id']}\t{r['value'] if isinstance(r['value'], str) else json.dumps(r['value'])}\n"  # noqa: E501
+            for r in rows
+        )
+    write(tmp_path, f"gold.{form}", text)
+    write(tmp_path, f"runs/A.{form}", text)
+    comp = cr.load(tmp_path / f"gold.{form}", runs=tmp_path / "runs", metrics="accuracy")
+    held = comp.competitions[0].gold[:, 0].tolist()
+    assert held == ["YES", label_set_text(["a", "b"]), soft_text({"NO": 0.33, "YES": 0.67})]
+    assert comp.competitions[0].predictions[0, :, 0].tolist() == held
