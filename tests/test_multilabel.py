@@ -606,3 +606,18 @@ def test_pyevall_values_label_set_or_soft_label(tmp_path, form):
     held = comp.competitions[0].gold[:, 0].tolist()
     assert held == ["YES", label_set_text(["a", "b"]), soft_text({"NO": 0.33, "YES": 0.67})]
     assert comp.competitions[0].predictions[0, :, 0].tolist() == held
+
+
+def test_headerless_runs_of_0_1_columns_take_the_gold_labels(tmp_path):
+    """Label columns given by position: the gold's header names the labels, and runs without a
+    header (the gold's columns) take them."""
+    gold, runs = huhu_layout(tmp_path)
+    for path in (tmp_path / "runs").iterdir():
+        rows = path.read_text().splitlines()[1:]  # the header dropped, a text column added
+        path.write_text("".join(r.replace(",", ",text,", 1) + "\n" for r in rows))
+    positions = ",".join(str(j) for j in range(3, 3 + len(LABELS)))
+    got = cli_scores(
+        tmp_path, "test_gold.csv", "--runs", "runs", "--id-col", "1", "--multi-label",
+        "columns", "--label-col", positions, "--metric", "macro_f1",
+    )  # fmt: skip
+    same(got, expected(gold, runs, ["macro_f1"]))

@@ -74,10 +74,11 @@ def label_names(parsed: Parsed, given: list) -> list[str]:
     )
 
 
-def label_columns(parsed: Parsed, given: list) -> Parsed:
+def label_columns(parsed: Parsed, given: list, names: list[str] | None = None) -> Parsed:
     """The 0/1 label columns of ``parsed`` (one field each) read into one field, the set of the
     labels whose column holds 1 (``1``, ``1.0``, ``true``; off: ``0``, ``0.0``, ``false``). An
-    item with a blank column is missing.
+    item with a blank column is missing. The labels are ``names`` (a run: the gold's), else
+    :func:`label_names`.
 
     Raises
     ------
@@ -90,7 +91,7 @@ def label_columns(parsed: Parsed, given: list) -> Parsed:
     >>> label_columns(p, ["sexist", "racist"]).values
     [['["sexist"]'], ['[]']]
     """
-    names = label_names(parsed, given)
+    names = names or label_names(parsed, given)
     values, missing = [], {}
     for k, row in enumerate(parsed.values):
         if any(v is None for v in row):

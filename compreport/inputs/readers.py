@@ -40,7 +40,7 @@ from compreport.inputs.delimited import (
     text_name,
 )
 from compreport.inputs.fastwide import read_wide_fast
-from compreport.inputs.labelsets import COLUMNS, label_columns, split_cells
+from compreport.inputs.labelsets import COLUMNS, label_columns, label_names, split_cells
 from compreport.inputs.parsed import Parsed, ReadOptions
 from compreport.inputs.querykeys import by_query, gold_keys, judged_only, run_keyed, unjudged
 from compreport.inputs.records import (
@@ -368,7 +368,8 @@ def read_runs(
                     f"{gold.where(k, f)}: blank or NaN value ({gold.why_missing(k, f)}; a gold "
                     f"label is needed for every item)"
                 )
-    gold = as_label_sets(gold, o)
+    label_set_names = label_names(gold, o.label_col) if columns_set else None
+    gold = as_label_sets(gold, o, label_set_names)
     queries = None if column is None else column[0]
     keyed_join = queries is not None and by_query(gold, o)  # TREC: ids repeat across queries
     if gold.ids is None:
@@ -381,7 +382,7 @@ def read_runs(
     runs_read = []
     for r, raw_run, header in zip(runs_found, raw[1:], is_header[1:], strict=True):
         run = layout(raw_run, "run", header, o, fields, gold)
-        run = as_label_sets(run, o)
+        run = as_label_sets(run, o, label_set_names)
         runs_read.append(
             (r, *(run_keyed(raw_run, header, o, gold, run) if keyed_join else (run, None)))
         )
@@ -431,14 +432,14 @@ def read_runs(
     )
 
 
-def as_label_sets(parsed, opts: ReadOptions):
+def as_label_sets(parsed, opts: ReadOptions, names: list[str] | None = None):
     """``parsed`` with its values read as label sets as ``opts.multi_label`` says (a separator:
     :func:`~compreport.inputs.labelsets.split_cells`; ``columns``:
-    :func:`~compreport.inputs.labelsets.label_columns`), or as it is."""
+    :func:`~compreport.inputs.labelsets.label_columns`, the labels ``names``), or as it is."""
     if opts.multi_label is None:
         return parsed
     if opts.multi_label == COLUMNS:
-        return label_columns(parsed, opts.label_col)
+        return label_columns(parsed, opts.label_col, names)
     return split_cells(parsed, opts.multi_label)
 
 
