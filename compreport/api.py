@@ -179,6 +179,7 @@ def load(
     comments: bool | None = None,
     header: bool | None = None,
     keep_spaces: bool | None = None,
+    multi_label: str | None = None,
     zip_member: str | None = None,
     phase: int | None = None,
     submissions: str | None = None,
@@ -235,6 +236,11 @@ def load(
     keep_spaces : bool, optional
         Labels of tab- and comma-separated gold and run files keep their surrounding spaces
         (default False: every cell is stripped; ids always are). ``[data] keep_spaces``.
+    multi_label : str, optional
+        Label sets per item: a separator splitting each label cell of the gold and the runs into
+        a set (``"|"``: ``a|b``), or ``"columns"``: the ``label_col`` columns are one 0/1 column
+        per label (HUHU's layout), read into one set. ``[data] multi_label``. JSON arrays are
+        label sets without it (docs/tasks/multi-label.md).
     zip_member : str, optional
         The prediction file inside every ``.zip`` run; ``[data] zip_member``.
     phase : int, optional
@@ -333,6 +339,7 @@ def load(
     for value, what in (
         (sep, "sep"),
         (zip_member, "zip_member"),
+        (multi_label, "multi_label"),
         (missing, "missing"),
         (extra_lines, "extra_lines"),
         (ties, "ties"),
@@ -373,6 +380,7 @@ def load(
         comments=comments,
         header=header,
         keep_spaces=keep_spaces,
+        multi_label=multi_label,
         zip_member=zip_member,
         phase=phase,
         submissions=submissions,

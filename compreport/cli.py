@@ -74,6 +74,7 @@ def _load(inputs: list[str], args=None, out_dir: Path | None = None):
         comments=False if args.no_comments else None,
         header=args.header,
         keep_spaces=args.keep_spaces,
+        multi_label=args.multi_label,
         zip_member=args.zip_member,
         phase=args.phase,
         submissions=args.submissions,

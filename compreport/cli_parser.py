@@ -129,6 +129,13 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
         help="labels of tab- and comma-separated gold and run files keep their surrounding "
         "spaces (default: every cell is stripped; ids always are)",
     )
+    g.add_argument(
+        "--multi-label",
+        metavar="SEP",
+        help="label sets per item: SEP splits each label cell into a set ('|': a|b), or "
+        "'columns': the --label-col columns are one 0/1 column per label "
+        "(docs/tasks/multi-label.md)",
+    )
     heads = g.add_mutually_exclusive_group()
     heads.add_argument(
         "--header",

@@ -37,7 +37,14 @@ CLASSIFICATION = [
 AVERAGED = ["macro_f1", "micro_f1", "weighted_f1", "macro_precision", "macro_recall"]
 BINARY = ["precision", "recall", "f1"]
 ERRORS = ["mae", "mse", "rmse", "mape"]
-ALL_BUILTIN = CLASSIFICATION + ERRORS + ["pearson", "spearman", "roc_auc", "measure_s", "measure_c"]
+#: Metrics of label sets only: checked against scikit-learn in test_multilabel.py.
+MULTILABEL = ["samples_f1", "hamming_loss", "subset_accuracy"]
+ALL_BUILTIN = (
+    CLASSIFICATION
+    + ERRORS
+    + MULTILABEL
+    + ["pearson", "spearman", "roc_auc", "measure_s", "measure_c"]
+)
 #: Checked against their references in their own test files (test_composites.py, ...).
 ELSEWHERE = ["composite", "mean", "ratio"]
 ELSEWHERE += ["kappa", "qwk", "mcc", "balanced_accuracy", "log_loss", "brier"]

@@ -457,8 +457,12 @@ def test_json_and_jsonl_runs(tmp_path, cmd):
         ),
         ('{"id": 1, "label": "a"}\n{"id": 2, "label": \n', ("runs/B.jsonl, line 2", "not JSON")),
         (
-            '{"id": 1, "label": ["a"]}\n',
-            ("runs/B.jsonl, line 1", "the value of 'label' is a JSON array"),
+            '{"id": 1, "label": "a"}\n{"id": 2, "label": ["a"]}\n'
+            + "".join(f'{{"id": {i}, "label": "a"}}\n' for i in range(3, 7)),
+            (  # a label set in a run of a single-label task: refused where it stands
+                "runs/B.jsonl, line 2, key 'label'",
+                "system 'B' gives the label set [\"a\"] where the gold holds one label per item",
+            ),
         ),
     ],
 )

@@ -7,6 +7,7 @@ import json
 import math
 
 from compreport.errors import InputError, suggest
+from compreport.inputs.labelsets import pyevall_keys
 from compreport.inputs.limits import parser_limits
 from compreport.inputs.parsed import JSON_NULL, Parsed
 from compreport.inputs.structured import json_value_text
@@ -152,6 +153,13 @@ def read_json(
             f"objects"
         )
     keys = sorted({k for _, obj in entries for k in obj})
+    if (
+        id_col is None
+        and not label_col
+        and nf == 1
+        and pyevall_keys(shown, entries, keys, unit, role)
+    ):
+        label_keys, columns = ["value"], ["key 'value'"]  # PyEvALL's test_case, id, value
     if role == "run":  # a run that lacks a key named for the gold is read with the default keys
         if id_key not in keys and "id" in keys:
             id_key = "id"

@@ -42,6 +42,11 @@ class ReadOptions:
     keep_spaces : bool
         Labels of tab- and comma-separated gold and run files keep their surrounding spaces
         (``--keep-spaces``; ids and headers are stripped all the same).
+    multi_label : str or None
+        Label sets per item (``--multi-label``): a separator splitting each label cell into a
+        set (``"|"``: ``a|b``), or ``"columns"``: the label columns (``label_col``) are one 0/1
+        column per label, read into one set (:mod:`compreport.inputs.labelsets`). None: values
+        as written.
     header : bool or None
         True: the first row of the gold and of every text run is a header (``--header``); False:
         an item (``--no-header``); None: decided per file by
@@ -90,6 +95,7 @@ class ReadOptions:
     comments: bool = True
     header: bool | None = None
     keep_spaces: bool = False
+    multi_label: str | None = None
     id_col: int | str | None = None
     label_col: list | None = None
     runs_id_col: int | str | None = None
@@ -168,6 +174,13 @@ class ReadOptions:
             raise InputError(f"`comments` must be True or False; got {self.comments!r}")
         if not isinstance(self.keep_spaces, bool):
             raise InputError(f"`keep_spaces` must be True or False; got {self.keep_spaces!r}")
+        if self.multi_label is not None and (
+            not isinstance(self.multi_label, str) or not self.multi_label
+        ):
+            raise InputError(
+                f"{option('multi_label')} must be a separator (such as '|') or 'columns'; got "
+                f"{self.multi_label!r}"
+            )
         if self.header is not None and not isinstance(self.header, bool):
             raise InputError(f"`header` must be True, False or None; got {self.header!r}")
         for attr in ("id_col", "runs_id_col", "cluster_col"):

@@ -40,6 +40,7 @@ from compreport.inputs.delimited import (
     text_name,
 )
 from compreport.inputs.fastwide import read_wide_fast
+from compreport.inputs.labelsets import COLUMNS, label_columns, label_names, split_cells
 from compreport.inputs.parsed import Parsed, ReadOptions
 from compreport.inputs.querykeys import by_query, gold_keys, judged_only, run_keyed, unjudged
 from compreport.inputs.records import (
@@ -61,6 +62,7 @@ from compreport.inputs.runfiles import (
     suffix_note,
     suffix_teams,
 )
+from compreport.inputs.structured import holds_sets, read_label_set
 from compreport.language.caller import option
 
 #: Runs the missing-predictions warning names before "and N more runs".
@@ -331,6 +333,14 @@ def read_runs(
     if o.id_col is None and id_column is not None:
         o.id_col, o.said = id_column, o.said | {"id_col": "id"}
     o.check()
+    columns_set = o.multi_label == COLUMNS  # one 0/1 column per label, read into one set
+    if columns_set:
+        if fields or not o.label_col or o.runs_label_col:
+            raise InputError(
+                f"{option('multi_label', COLUMNS)} reads one 0/1 column per label: name them "
+                f"with {option('label_col', 'A,B,C')} (and no other fields or score column)"
+            )
+        fields = [str(c) for c in o.label_col]
     nf = len(fields) if fields else 1
     gold_path = text_name(gold_path)
     runs_found = codabench_runs(str(runs), o.phase, o.submissions, o.exclude, out_dir, o.named)
@@ -368,6 +378,8 @@ def read_runs(
                     f"{gold.where(k, f)}: blank or NaN value ({gold.why_missing(k, f)}; a gold "
                     f"label is needed for every item)"
                 )
+    label_set_names = label_names(gold, o.label_col) if columns_set else None
+    gold = as_label_sets(gold, o, label_set_names)
     queries = None if column is None else column[0]
     keyed_join = queries is not None and by_query(gold, o)  # TREC: ids repeat across queries
     if gold.ids is None:
@@ -380,6 +392,7 @@ def read_runs(
     runs_read = []
     for r, raw_run, header in zip(runs_found, raw[1:], is_header[1:], strict=True):
         run = layout(raw_run, "run", header, o, fields, gold)
+        run = as_label_sets(run, o, label_set_names)
         runs_read.append(
             (r, *(run_keyed(raw_run, header, o, gold, run) if keyed_join else (run, None)))
         )
@@ -391,6 +404,8 @@ def read_runs(
         extra, extra_ids, extra_queries = unjudged(
             [(run, rq) for _, run, rq in runs_read], set(ids)
         )
+    if columns_set:  # the 0/1 columns are one field now
+        fields, nf = None, 1
     keys = ids + extra
     position = {ident: i for i, ident in enumerate(keys)}
     systems, preds, sources, missing = [], [], [], {}
@@ -425,6 +440,17 @@ def read_runs(
         teams={r.name: r.team for r in runs_found},
         marked_baselines=[r.name for r in runs_found if r.baseline],
     )
+
+
+def as_label_sets(parsed, opts: ReadOptions, names: list[str] | None = None):
+    """``parsed`` with its values read as label sets as ``opts.multi_label`` says (a separator:
+    :func:`~compreport.inputs.labelsets.split_cells`; ``columns``:
+    :func:`~compreport.inputs.labelsets.label_columns`, the labels ``names``), or as it is."""
+    if opts.multi_label is None:
+        return parsed
+    if opts.multi_label == COLUMNS:
+        return label_columns(parsed, opts.label_col, names)
+    return split_cells(parsed, opts.multi_label)
 
 
 def _guessed_note(raw: list, guessed: list[int], n: int) -> str | None:
@@ -596,6 +622,9 @@ def unseen_label_warnings(comp: Competition, fields: list[int]) -> list[str]:
     out = []
     for f in fields:
         fname = comp.fields[f]
+        if holds_sets(comp.gold[:, f]):
+            out += _unseen_in_sets(comp, f)
+            continue
         gold_labels = set(np.unique(comp.gold[:, f]))
         for s, system in enumerate(comp.systems):
             col = comp.predictions[s, :, f]
@@ -628,6 +657,32 @@ def unseen_label_warnings(comp: Competition, fields: list[int]) -> list[str]:
                     f"{comp.locate(s, int(i), f)}: {what}system {system!r} predicts label {lab!r} "
                     f"({count} item(s)) never seen in gold{hint}"
                 )
+    return out
+
+
+def _unseen_in_sets(comp: Competition, f: int) -> list[str]:
+    """:func:`unseen_label_warnings` of a field of label sets: labels inside predicted sets that
+    no gold set holds."""
+    gold_labels = {x for v in np.unique(comp.gold[:, f]).tolist() for x in read_label_set(v)}
+    what = f"field {comp.fields[f]!r}: " if len(comp.fields) > 1 else ""
+    out = []
+    for s, system in enumerate(comp.systems):
+        values, first, counts = np.unique(
+            comp.predictions[s, :, f], return_index=True, return_counts=True
+        )
+        unseen: dict[str, list[int]] = {}  # label -> [first item, items]
+        for v, i, k in zip(values.tolist(), first.tolist(), counts.tolist(), strict=True):
+            for lab in read_label_set(v) if v else ():
+                if lab not in gold_labels:
+                    at = unseen.setdefault(lab, [i, 0])
+                    at[0], at[1] = min(at[0], i), at[1] + k
+        if unseen:
+            lab, (i, k) = min(unseen.items(), key=lambda e: e[1][0])
+            more = f" (and {len(unseen) - 1} more such labels)" if len(unseen) > 1 else ""
+            out.append(
+                f"{comp.locate(s, int(i), f)}: {what}system {system!r} predicts label {lab!r} "
+                f"({k} item(s)) never seen in gold{more}"
+            )
     return out
 
 

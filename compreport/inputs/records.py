@@ -32,6 +32,7 @@ from pathlib import Path
 from compreport.errors import InputError, excerpt, suggest
 from compreport.inputs.delimited import MISSING, decode, read_bytes, split_fields, text_name
 from compreport.inputs.jsonfiles import read_json
+from compreport.inputs.labelsets import pyevall_text
 from compreport.inputs.parsed import (
     Parsed,
     RawText,
@@ -140,6 +141,15 @@ def read_file(
     rows, lines, sep = split_fields(
         shown, text, opts.sep, opts.comments, suffix, strip=not opts.keep_spaces
     )
+    if sep in ("tab", "comma") and not fields:  # PyEvALL's test_case, id, value
+        given = (opts.id_col, opts.label_col, opts.runs_id_col, opts.runs_label_col)
+        pyevall = pyevall_text(
+            RawText(shown, path, rows, lines, sep),
+            any(c is not None for c in given) or opts.cluster_col is not None,
+            role,
+        )
+        if pyevall is not None:
+            return pyevall
     spaced = None
     if opts.keep_spaces:  # labels as written, the rest stripped
         spaced, rows = rows, [[c.strip() for c in r] for r in rows]

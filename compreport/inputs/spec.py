@@ -70,6 +70,7 @@ class Options:
     comments: bool | None = None
     header: bool | None = None
     keep_spaces: bool | None = None
+    multi_label: str | None = None
     zip_member: str | None = None
     phase: int | str | None = None
     submissions: str | None = None
@@ -99,6 +100,7 @@ class Options:
             comments=True if self.comments is None else self.comments,
             header=self.header,
             keep_spaces=bool(self.keep_spaces),
+            multi_label=self.multi_label,
             id_col=self.id_col,
             label_col=self.label_col,
             zip_member=self.zip_member,
@@ -324,6 +326,7 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
         comments=comments,
         header=opts.header if opts.header is not None else d.header,
         keep_spaces=bool(opts.keep_spaces if opts.keep_spaces is not None else d.keep_spaces),
+        multi_label=opts.multi_label if opts.multi_label is not None else d.multi_label,
         id_col=id_col,
         label_col=given.label_col if label_given else spec_labels,
         runs_id_col=None if id_given else run_id,
@@ -464,6 +467,7 @@ def _wide_only(reading: ReadOptions, where_: Path | str) -> None:
     for given, name in (
         (reading.label_col, "label_col"),
         (reading.zip_member, "zip_member"),
+        (reading.multi_label, "multi_label"),
         (reading.phase is not None, "phase"),
         (reading.submissions, "submissions"),
         (reading.exclude, "exclude"),

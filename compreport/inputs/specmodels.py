@@ -38,11 +38,12 @@ class DataSpec(_Strict):
     """``[data]``: either ``table`` (wide layout) or ``gold`` + ``runs``, and how to read them.
 
     ``runs`` is a folder or glob, or a ``[data.runs]`` table. ``id_col``/``label_col`` (position or
-    header name), ``sep``, ``comments``, ``header``, ``keep_spaces``, ``zip_member``, ``missing``,
-    ``extra_lines``, ``exclude`` and ``baselines`` are the command line's ``--id-col``,
-    ``--label-col``, ``--sep``, ``--no-comments``, ``--header``/``--no-header``,
-    ``--keep-spaces``, ``--zip-member``, ``--missing``, ``--extra-lines``, ``--exclude`` and
-    ``--baseline``, which override them (globs of ``exclude`` and ``baselines`` add up);
+    header name), ``sep``, ``comments``, ``header``, ``keep_spaces``, ``multi_label``,
+    ``zip_member``, ``missing``, ``extra_lines``, ``exclude`` and ``baselines`` are the command
+    line's ``--id-col``, ``--label-col``, ``--sep``, ``--no-comments``, ``--header``/``--no-header``,
+    ``--keep-spaces``, ``--multi-label``, ``--zip-member``, ``--missing``, ``--extra-lines``,
+    ``--exclude`` and ``--baseline``, which override them (globs of ``exclude`` and ``baselines``
+    add up);
     ``phase`` and ``submissions`` read a Codabench bulk download as ``runs`` (``--phase``,
     ``--submissions``).
     """
@@ -59,6 +60,7 @@ class DataSpec(_Strict):
     comments: bool | None = None
     header: bool | None = None
     keep_spaces: bool | None = None
+    multi_label: str | None = None
     zip_member: str | None = None
     phase: int | None = None
     submissions: str | None = None

@@ -32,9 +32,13 @@ import json
 import math
 from collections.abc import Iterable, Mapping
 
+import numpy as np
+
 from compreport.errors import InputError
 
 __all__ = [
+    "holds_sets",
+    "is_set_text",
     "kind",
     "label_set_text",
     "mentions_text",
@@ -124,6 +128,31 @@ def read_mentions(text: str) -> list[tuple]:
     [(0, 4, 'PER')]
     """
     return [tuple(m) for m in json.loads(text)] if text else []
+
+
+def is_set_text(text: str) -> bool:
+    """Whether a stored value is a label set: a JSON array of labels (not of mentions).
+
+    >>> is_set_text('["a","b"]'), is_set_text("[]"), is_set_text("[CLS]"), is_set_text("a")
+    (True, True, False, False)
+    """
+    if not text.startswith("[") or text.startswith("[["):
+        return False
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(value, list) and all(isinstance(x, str) for x in value)
+
+
+def holds_sets(values: np.ndarray) -> bool:
+    """Whether any of ``values`` (strings, any shape) is a label set (:func:`is_set_text`).
+
+    >>> holds_sets(np.array(["a", '["b"]'])), holds_sets(np.array(["a", "[b"]))
+    (True, False)
+    """
+    starts = np.unique(values[np.char.startswith(values.astype(str), "[")])
+    return any(is_set_text(str(v)) for v in starts)
 
 
 def json_value_text(value, where: str, what: str) -> str | None:

@@ -44,6 +44,7 @@ OPTIONS = {
     "header": ("--header", "header", "True"),
     "no_header": ("--no-header", "header", "False"),
     "keep_spaces": ("--keep-spaces", "keep_spaces", "{}"),
+    "multi_label": ("--multi-label", "multi_label", "{!r}"),
     "zip_member": ("--zip-member", "zip_member", "{!r}"),
     "names": ("--names", "names", "{!r}"),
     "exclude": ("--exclude", "exclude", "[{!r}]"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from compreport.inputs.competition import Competition
+from compreport.inputs.structured import holds_sets, read_label_set
 from compreport.stats.metrics.fields import NO_PREDICTION
 
 #: Metrics read from a class-label field: a competition ranked by one gets :func:`per_class`.
@@ -71,6 +72,8 @@ def per_class(comp: Competition, system: str, field: int) -> dict:
     """
     gold = comp.gold[:, field]
     pred = comp.predictions[comp.systems.index(system), :, field]
+    if holds_sets(gold):
+        return per_label(comp, system, field)
     labels = _sorted(set(gold.tolist()))
     extra = _sorted(set(pred.tolist()) - set(labels) - {NO_PREDICTION})
     columns = labels + extra + ([NONE_LABEL] if (pred == NO_PREDICTION).any() else [])
@@ -106,6 +109,77 @@ def per_class(comp: Competition, system: str, field: int) -> dict:
     }
 
 
+def per_label(comp: Competition, system: str, field: int) -> dict:
+    """:func:`per_class` of a field of label sets (multi-label): per gold label, its precision,
+    recall, F1 and support (gold items holding it), as scikit-learn's ``average=None`` on
+    indicator matrices; ``confusion`` is the label co-occurrence matrix: items whose gold set
+    holds the row's label and whose predicted set holds the column's (the diagonal: true
+    positives), the columns the gold labels then the predicted labels gold lacks. A missing
+    prediction is the empty set.
+
+    >>> from compreport.inputs.competition import Competition, MetricSpec
+    >>> c = Competition("t", "t", gold=np.array([['["a","b"]'], ['["b"]']]),
+    ...                 predictions=np.array([[['["a"]'], ['["b","c"]']]]), systems=["s"],
+    ...                 item_ids=np.array(["1", "2"]), metrics=[MetricSpec("macro_f1")])
+    >>> r = per_label(c, "s", 0)
+    >>> r["labels"], r["predicted"], r["confusion"], r["recall"]
+    (['a', 'b'], ['a', 'b', 'c'], [[1, 0, 0], [1, 1, 1]], [1.0, 0.5])
+    """
+    gold = [read_label_set(v) if v else () for v in comp.gold[:, field].tolist()]
+    col = comp.predictions[comp.systems.index(system), :, field].tolist()
+    pred = [read_label_set(v) if v != NO_PREDICTION else () for v in col]
+    labels = _sorted({x for s in gold for x in s})
+    extra = _sorted({x for s in pred for x in s} - set(labels))
+    columns = labels + extra
+    row = {lab: i for i, lab in enumerate(labels)}
+    at = {lab: j for j, lab in enumerate(columns)}
+    cm = np.zeros((len(labels), len(columns)), dtype=np.int64)
+    predicted = np.zeros(len(labels))
+    for g, p in zip(gold, pred, strict=True):
+        for x in g:
+            for y in p:
+                cm[row[x], at[y]] += 1
+        for y in p:
+            if y in row:
+                predicted[row[y]] += 1
+    support = np.array([sum(lab in g for g in gold) for lab in labels], dtype=float)
+    tp = np.diag(cm[:, : len(labels)]).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        precision = np.where(predicted > 0, tp / predicted, 0.0)
+        recall = np.where(support > 0, tp / support, 0.0)
+        f1 = np.where(precision + recall > 0, 2 * precision * recall / (precision + recall), 0.0)
+    return {
+        "system": system,
+        "field": comp.fields[field],
+        "labels": labels,
+        "predicted": columns,
+        "confusion": cm.tolist(),
+        "precision": precision.tolist(),
+        "recall": recall.tolist(),
+        "f1": f1.tolist(),
+        "support": support.astype(int).tolist(),
+    }
+
+
+def label_support(gold: np.ndarray) -> dict[str, int]:
+    """Gold items of each class: of each label, when the gold holds label sets (multi-label: an
+    item counts for every label of its set).
+
+    >>> label_support(np.array(["a", "b", "a"]))
+    {'a': 2, 'b': 1}
+    >>> label_support(np.array(['["a","b"]', '["a"]', "[]"]))
+    {'a': 2, 'b': 1}
+    """
+    values, counts = np.unique(gold, return_counts=True)
+    if not holds_sets(values):
+        return dict(zip(values.tolist(), counts.tolist()))
+    support: dict[str, int] = {}
+    for value, count in zip(values.tolist(), counts.tolist()):
+        for lab in read_label_set(value):
+            support[lab] = support.get(lab, 0) + int(count)
+    return dict(sorted(support.items()))
+
+
 def small_classes(
     comp: Competition, class_scores: dict, threshold: int = SMALL_CLASS
 ) -> list[tuple[str, str, int]]:
@@ -129,8 +203,7 @@ def small_classes(
     """
     out = []
     for f, labels in sorted(class_scores.items()):
-        values, counts = np.unique(comp.gold[:, f], return_counts=True)
-        support = dict(zip(values.tolist(), counts.tolist()))
+        support = label_support(comp.gold[:, f])
         wanted = _sorted(support) if labels is None else [lab for lab in labels if lab in support]
         out += [(comp.fields[f], lab, support[lab]) for lab in wanted if support[lab] < threshold]
     return out

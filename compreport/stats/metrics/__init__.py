@@ -11,10 +11,10 @@ Conventions: scores are floats in the metric's own units; ``higher_is_better`` g
 orientation; undefined ratios (0/0) count as 0, as scikit-learn's ``zero_division=0``.
 
 Modules: :mod:`.base` (the interface), :mod:`.fields` (reading a field as codes or numbers),
-:mod:`.classification`, :mod:`.numeric` (errors, correlations, ROC AUC), :mod:`.restmex`
-(``measure_s``, ``measure_c``), :mod:`.composite` (weighted means of other measures),
-:mod:`.confusion` (kappa, MCC, log loss...), :mod:`.itemscores` (``mean``, ``ratio`` of a
-scorer's per-item numbers) and :mod:`.user` (``file.py:function``).
+:mod:`.classification`, :mod:`.multilabel` (label sets), :mod:`.numeric` (errors, correlations,
+ROC AUC), :mod:`.restmex` (``measure_s``, ``measure_c``), :mod:`.composite` (weighted means of
+other measures), :mod:`.confusion` (kappa, MCC, log loss...), :mod:`.itemscores` (``mean``,
+``ratio`` of a scorer's per-item numbers) and :mod:`.user` (``file.py:function``).
 """
 
 from __future__ import annotations
@@ -48,15 +48,18 @@ def _register(metric: Metric) -> None:
 
 
 for _name, _desc in [
-    ("accuracy", "fraction of items predicted correctly"),
+    ("accuracy", "fraction of items predicted correctly (label sets: the whole set)"),
     ("precision", "precision of the class `pos_label`"),
     ("recall", "recall of the class `pos_label`"),
-    ("f1", "F1 of the class `pos_label` (binary F1)"),
-    ("macro_f1", "F1 averaged over classes (optional `labels` subset)"),
-    ("micro_f1", "F1 from counts pooled over classes (optional `labels` subset)"),
+    ("f1", "F1 of the class `pos_label` (binary F1; label sets: of that label)"),
+    ("macro_f1", "F1 averaged over classes or labels of label sets (optional `labels`)"),
+    ("micro_f1", "F1 from counts pooled over classes or labels (optional `labels`)"),
     ("weighted_f1", "F1 averaged over classes weighted by gold support"),
     ("macro_precision", "precision averaged over classes (optional `labels` subset)"),
     ("macro_recall", "recall averaged over classes (optional `labels` subset)"),
+    ("samples_f1", "label sets: F1 of each item's predicted and gold sets, averaged over items"),
+    ("hamming_loss", "label sets: fraction of (item, label) pairs predicted wrongly"),
+    ("subset_accuracy", "label sets: fraction of items whose predicted set equals the gold set"),
 ]:
     _register(ClassificationMetric(_name, _desc))
 for _name, _desc in [

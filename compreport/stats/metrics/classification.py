@@ -6,9 +6,11 @@ import numpy as np
 
 from compreport.errors import InputError
 from compreport.inputs.competition import Competition
+from compreport.inputs.structured import holds_sets
 from compreport.language.caller import option
 from compreport.stats.metrics.base import Metric, Prepared, safe_divide
 from compreport.stats.metrics.fields import Encoded, encode, field_index
+from compreport.stats.metrics.multilabel import SET_ONLY, prepare_sets
 
 _AVERAGED = {"macro_f1", "micro_f1", "weighted_f1", "macro_precision", "macro_recall"}
 _BINARY = {"precision", "recall", "f1"}
@@ -96,11 +98,13 @@ class ClassificationMetric(Metric):
     def __init__(self, name: str, description: str):
         self.name = name
         self.description = description
+        if name == "hamming_loss":  # an error rate: lower is better
+            self.higher_is_better, self.ideal = False, 0.0
         self.allowed = (
             ("field", "pos_label")
             if name in _BINARY
             else ("field", "labels")
-            if name in _AVERAGED
+            if name in _AVERAGED or name in SET_ONLY
             else ("field",)
         )
 
@@ -120,7 +124,16 @@ class ClassificationMetric(Metric):
         """Bind to label codes of one field; see :meth:`Metric.prepare`."""
         params = self.check_params(params)
         f = field_index(comp, params)
-        enc = encode(comp, f)
+        if holds_sets(comp.gold[:, f]):
+            return prepare_sets(self, comp, params, f)
+        if self.name in SET_ONLY:
+            where = comp.gold_source.path if comp.gold_source else f"competition {comp.id!r}"
+            raise InputError(
+                f"{where}: metric {self.name!r} reads label sets, and the gold field "
+                f"{comp.fields[f]!r} holds one label per item (give the gold label sets: JSON "
+                f"arrays, or {option('multi_label', 'SEP')} for a delimited cell)"
+            )
+        enc = encode(comp, f, self.name)
         m, k = comp.m, enc.k
         columns = np.column_stack([enc.gold, enc.pred.T]).astype(np.float64)
         name = self.name

@@ -109,7 +109,7 @@ class ConfusionMetric(Metric):
         """Bind to the label codes of one field; see :meth:`Metric.prepare`."""
         params = self.check_params(params)
         f = field_index(comp, params)
-        enc = encode(comp, f)
+        enc = encode(comp, f, self.name)
         m, k = comp.m, enc.k
         columns = np.column_stack([enc.gold, enc.pred.T]).astype(np.float64)
         name = self.name

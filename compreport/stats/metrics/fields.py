@@ -8,6 +8,8 @@ import numpy as np
 
 from compreport.errors import InputError, suggest
 from compreport.inputs.competition import Competition
+from compreport.inputs.structured import is_set_text
+from compreport.language.caller import option
 
 
 def field_index(comp: Competition, params: dict, key: str = "field", default: int = 0) -> int:
@@ -42,6 +44,39 @@ def missing_error(comp: Competition, s: int, i: int, f: int, metric: str, what: 
         f"{str(comp.item_ids[i])!r}, and metric {metric!r} reads {what}: a missing prediction "
         f"is scored as a wrong answer only by metrics of labels (accuracy, F1, ...); give every "
         f"item a value"
+    )
+
+
+def first_set(comp: Competition, f: int) -> tuple[int | None, int] | None:
+    """``(system, item)`` of the first label set of field ``f``: in gold (system None), else in the
+    runs in order; None when there is none."""
+    for s, col in [(None, comp.gold[:, f]), *enumerate(comp.predictions[:, :, f])]:
+        starts = np.flatnonzero(np.char.startswith(col.astype(str), "["))
+        for i in starts:
+            if is_set_text(str(col[i])):
+                return s, int(i)
+    return None
+
+
+def sets_error(comp: Competition, f: int, metric: str) -> InputError | None:
+    """The error of a metric that reads one label per item when field ``f`` holds label sets, or
+    when its gold is single-label and a run gives a set; None when there is no set."""
+    where = first_set(comp, f)
+    if where is None:
+        return None
+    s, i = where
+    value = str((comp.gold if s is None else comp.predictions[s])[i, f])
+    if s is None:
+        return InputError(
+            f"{comp.locate(None, i, f)}: the gold value {value} is a label set (multi-label); "
+            f"metric {metric!r} reads one label per item (on label sets: accuracy, f1, "
+            f"macro_f1, micro_f1, weighted_f1, macro_precision, macro_recall, samples_f1, "
+            f"hamming_loss, subset_accuracy)"
+        )
+    return InputError(
+        f"{comp.locate(s, i, f)}: system {comp.systems[s]!r} gives the label set {value} where "
+        f"the gold holds one label per item; give the run one label per item, or the gold label "
+        f"sets (JSON arrays, or {option('multi_label', 'SEP')} for a delimited cell)"
     )
 
 
@@ -120,17 +155,21 @@ def _codes(
     return labels, gold.astype(np.int64, copy=False).reshape(-1), pred.astype(np.int64, copy=False)
 
 
-def encode(comp: Competition, f: int) -> Encoded:
+def encode(comp: Competition, f: int, metric: str = "") -> Encoded:
     """Code field ``f`` of gold and of every system's predictions with one shared label list.
 
     Raises
     ------
     InputError
         Naming the run file, the count and examples, when a system predicts more distinct labels
-        missing from gold than :func:`unseen_limit` allows.
+        missing from gold than :func:`unseen_limit` allows; naming the first label set (in the
+        gold, else in a run) when the field holds one (:func:`sets_error`, ``metric`` reads one
+        label per item).
     """
     m = comp.m
     labels, gold, pred = _codes(comp.gold[:, f], comp.predictions[:, :, f])
+    if any(str(x).startswith("[") and is_set_text(str(x)) for x in labels):
+        raise sets_error(comp, f, metric or "this metric")
     in_gold = np.zeros(len(labels), dtype=bool)
     in_gold[gold] = True
     missing = 0 if len(labels) and labels[0] == NO_PREDICTION else None  # "" sorts first
@@ -199,6 +238,8 @@ def to_float(comp: Competition, f: int, metric: str) -> tuple[np.ndarray, np.nda
                 ok = np.isfinite(float(v))
             except ValueError:
                 ok = False
+            if not ok and is_set_text(str(v)):
+                raise sets_error(comp, f, metric)
             if not ok:
                 raise InputError(
                     f"{comp.locate(system, i, f)}: value {str(v)!r} is not a finite number "

@@ -6,9 +6,10 @@ import numpy as np
 
 from compreport.errors import InputError
 from compreport.inputs.competition import Competition
+from compreport.inputs.structured import holds_sets
 from compreport.language.caller import option
 from compreport.stats.metrics.base import Metric, Prepared, safe_divide
-from compreport.stats.metrics.fields import field_index, to_float, to_scores
+from compreport.stats.metrics.fields import field_index, sets_error, to_float, to_scores
 
 _EPS = np.finfo(np.float64).eps
 
@@ -251,6 +252,8 @@ class RocAucMetric(Metric):
         params = self.check_params(params)
         f = field_index(comp, params)
         gold_labels = sorted(set(comp.gold[:, f]))
+        if holds_sets(np.asarray(gold_labels, dtype=str)):
+            raise sets_error(comp, f, self.name)
         if len(gold_labels) != 2:
             raise InputError(
                 f"{comp.locate(None, 0, f)}: metric 'roc_auc' needs two gold labels, "
