@@ -10,7 +10,7 @@ from compreport.inputs.competition import Competition
 from compreport.stats.metrics.base import Metric, Prepared
 from compreport.stats.metrics.classification import ClassificationMetric
 from compreport.stats.metrics.composite import Part, check_weights, combine
-from compreport.stats.metrics.fields import field_index
+from compreport.stats.metrics.fields import field_index, sets_error
 from compreport.stats.metrics.numeric import ErrorMetric
 
 #: The parts of the REST-MEX measures (the registry's own instances are alike).
@@ -41,6 +41,8 @@ class MeasureS(Metric):
             )
         fp = field_index(comp, params, "polarity", 0)
         ft = field_index(comp, params, "type", 1)
+        if (err := sets_error(comp, ft, self.name)) is not None:  # one type per review
+            raise err
         w = check_weights(comp, self.name, params.get("weights"), 2)
         try:
             mae = MAE.prepare(comp, {"field": comp.fields[fp]})
@@ -78,6 +80,9 @@ class MeasureC(Metric):
         params = self.check_params(params)
         names = params.get("fields") or list(comp.fields)
         fs = [field_index(comp, {"field": nm}) for nm in names]
+        for f in fs:  # one semaphore colour per horizon
+            if (err := sets_error(comp, f, self.name)) is not None:
+                raise err
         weights = check_weights(
             comp, self.name, params.get("weights") or [2**j for j in range(len(fs))], len(fs)
         )
