@@ -96,7 +96,7 @@ def test_no_text_is_translated_twice():
 def test_tr_and_count():
     assert tr("tied with best") == "tied with best"
     with language("es"):
-        assert tr("tied with best") == "empata con el mejor"
+        assert tr("tied with best") == "empatado con el mejor"
         assert count(10_000) == "10\u00a0000" and count(1_000) == "1000"
     assert count(10_000) == "10,000"
     with pytest.raises(compreport.InputError, match="`lang` must be one of en, es; got 'de'"):
@@ -315,7 +315,7 @@ def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
     found, forbidden = {}, {}
     # the leaderboards printed at the end (after the files written), as leaderboard.md in Spanish
     board = res.stdout.split("\n\n", 1)[1]
-    assert "grupos y marcas: corrección de max-T escalonado" in board and "Posición" in board, board
+    assert "grupos y marcas: corrección max-T descendente" in board and "Posición" in board, board
     if english_words(board, data_words):
         found["stdout"] = sorted(english_words(board, data_words))
     for path in sorted(p for p in out.rglob("*") if p.is_file()):
@@ -405,7 +405,7 @@ def _small_analysis(**settings):
         ),
         (
             dict(family="per-row", correction="maxt"),
-            ["percentil", "bootstrap pareado", "por fila", "max-T escalonado"],
+            ["percentil", "bootstrap pareado", "por fila", "max-T descendente"],
         ),
     ],
 )
@@ -540,7 +540,7 @@ def test_spanish_terms_of_the_method(ci, words):
         )
         facts = tr("{level} percentile intervals", level="95 %")
     assert f"intervalos de confianza al 95\u00a0% {words} (" in text
-    assert "), obtenidos de 10\u00a0000 réplicas bootstrap pareadas de los ítems" in text
+    assert "), obtenidos de 10\u00a0000 réplicas bootstrap pareadas de las instancias" in text
     assert "remuestra" not in text and "intervalos percentil" not in text
     assert "media y error estándar (EE) de la distribución bootstrap" in caption
     assert facts == "intervalos de percentiles al 95 %"

@@ -186,8 +186,8 @@ def diff_plot(
     Each row is coloured by its stored verdict (``Comparison.significant``, the report's
     correction and family), never by whether its uncorrected interval excludes 0, with the colour
     and marker of :data:`VERDICT_LOOK` in the points and the legend: bluish green ("green", a
-    filled square) where it differs significantly from the best, vermillion ("red", an open circle)
-    where it ties with the best, reddish purple (a diamond) where the verdict is undecided (within
+    filled square) where it differs significantly from the best, vermillion ("orange", an open
+    circle) where it ties with the best, reddish purple ("pink", a diamond) where the verdict is undecided (within
     the Monte-Carlo error of its p-values), grey (a triangle) where the comparison is not tested
     or undefined; a vertical line at 0. Differences are oriented so positive means the best is
     better. The intervals are the LineCollection with gid ``"diff-intervals"`` (segment i =

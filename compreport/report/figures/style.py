@@ -43,13 +43,14 @@ OKABE_ITO = {
 #: Participant systems and baselines in the CI plots.
 SYSTEM_COLOR = OKABE_ITO["blue"]
 BASELINE_COLOR = OKABE_ITO["orange"]
-#: Difference plot (paper Fig. 2), by the stored verdict: "red" = tied with the best, "green" =
-#: significantly different from it.
+#: Difference plot (paper Fig. 2), by the stored verdict: vermillion (a caption's "orange", hue
+#: 26°) = tied with the best, bluish green ("green") = significantly different from it.
 TIED_COLOR = OKABE_ITO["vermillion"]
 DIFFERS_COLOR = OKABE_ITO["bluish_green"]
 #: A comparison that is not tested or an interval that is not defined (B = 0): grey.
 UNDEFINED_COLOR = "#999999"
-#: An undecided verdict (within the Monte-Carlo error of its p-values), in every figure.
+#: An undecided verdict (within the Monte-Carlo error of its p-values), in every figure: reddish
+#: purple, a caption's "pink" (hue 327°).
 UNDECIDED_COLOR = OKABE_ITO["reddish_purple"]
 
 PNG_DPI = 200
