@@ -238,6 +238,36 @@ def _near_empty_pages(pdf: Path, data: re.Pattern) -> list[int]:
     return out
 
 
+#: Words a native organizer would send back (issue 40), whole or as a stem: "ejecución" for a run,
+#: "ítem", "clasificación" for the leaderboard (a classification task's word), "max-T escalonado",
+#: "no resuelto", "remuestra", "empata con el mejor" as a mark, and colours the figures do not draw.
+OLD_TERMS = re.compile(
+    r"[Ee]jecuci[oó]n|[Ee]jecuciones|(?<![\w\\])[Íí]tems?\b|[Cc]lasificaci[oó]n|clasificad[oa]|escalonad[oa]"
+    r"|resuelt[oa]|remuestras?\b|empata con el mejor|círculos rojos|rombos morados|la ganadora"
+    r"|quedó primera"
+)
+#: Where (a regular expression on the file's path) each chosen term must be read.
+NEW_TERMS = {
+    r"^index\.html$": ["instancias de prueba"],
+    r"detox-binary/report\.html$": [
+        "Tabla de resultados",
+        "empatado con el mejor",
+        "corrección max-T descendente sobre todos los pares de sistemas",
+        "círculos naranjas sin relleno",
+        "rombos rosas",
+        "Mejor envío",
+    ],
+    r"detox-binary/teams/toxihunters\.pdf$": [
+        "Su envío",
+        "envío 1 de 2",
+        "sistemas: 6 envíos y 2 líneas base",
+    ],
+    r"detox-binary/tables/leaderboard\.tex$": ["Resultados de", "ordenados por"],
+    r"^appendix\.tex$": ["procedimiento max-T descendente", "de las instancias de prueba"],
+    r"emails/.*\.eml$": ["resultados de sus envíos", "página por envío"],
+}
+
+
 needs_tex = pytest.mark.skipif(shutil.which("latexmk") is None, reason="latexmk not installed")
 
 
@@ -312,7 +342,7 @@ def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
         + r")(?!\w)"
     )
     published = _published()
-    found, forbidden = {}, {}
+    found, forbidden, seen = {}, {}, {}
     # the leaderboards printed at the end (after the files written), as leaderboard.md in Spanish
     board = res.stdout.split("\n\n", 1)[1]
     assert "grupos y marcas: corrección max-T descendente" in board and "Posición" in board, board
@@ -354,11 +384,20 @@ def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
             assert "Estimados miembros de " in text, rel
         else:
             continue
+        seen[rel] = re.sub(r"\s+", " ", text)
         words = english_words(text, data_words)  # names and labels are the participants' data
         if words:
             found[rel] = sorted(words)
     assert not found, found
     assert not forbidden, forbidden
+    # the terms a native organizer writes (translations/__init__.py), and none of those replaced
+    old = {rel: sorted(set(OLD_TERMS.findall(text))) for rel, text in seen.items()}
+    assert not {rel: terms for rel, terms in old.items() if terms}, old
+    for where, terms in NEW_TERMS.items():
+        texts = [text for rel, text in seen.items() if re.search(where, rel)]
+        assert texts, where
+        for term in terms:
+            assert any(term in text for text in texts), (where, term)
     # the methods paragraph of the appendix, compiled, with its accents
     appendix = re.sub(r"\s+", " ", _pdf_text(out / "appendix.pdf"))
     assert "réplicas bootstrap pareadas" in appendix and "significación" in appendix

@@ -65,8 +65,9 @@ def N_(text: str) -> str:
 
 def decimal_comma(on: bool) -> contextlib.AbstractContextManager:
     """Write the numbers of sentences rendered inside (:func:`decimal`, :func:`count`) with a
-    decimal comma when ``on``: the LaTeX of ``--decimal-comma``, its methods paragraph and figure
-    captions."""
+    decimal comma when ``on``: everything ``--decimal-comma`` reaches (the LaTeX, its methods
+    paragraph and figure captions; the HTML pages, PDF reports, team letters and e-mails, whose
+    table cells take the comma from :class:`compreport.report.model.Format`)."""
     return scoped(_COMMA, bool(on))
 
 

@@ -187,13 +187,13 @@ def diff_plot(
     correction and family), never by whether its uncorrected interval excludes 0, with the colour
     and marker of :data:`VERDICT_LOOK` in the points and the legend: bluish green ("green", a
     filled square) where it differs significantly from the best, vermillion ("orange", an open
-    circle) where it ties with the best, reddish purple ("pink", a diamond) where the verdict is undecided (within
-    the Monte-Carlo error of its p-values), grey (a triangle) where the comparison is not tested
-    or undefined; a vertical line at 0. Differences are oriented so positive means the best is
-    better. The intervals are the LineCollection with gid ``"diff-intervals"`` (segment i =
-    ``metric.vs_best[i]``, of ``metric.vs_best[rows]`` for one part). ``rows``: the comparisons of
-    one part of a split figure (:func:`~compreport.report.figures.style.row_parts`), on the x-axis
-    of all of them.
+    circle) where it ties with the best, reddish purple ("pink", a diamond) where the verdict is
+    undecided (within the Monte-Carlo error of its p-values), grey (a triangle) where the
+    comparison is not tested or undefined; a vertical line at 0. Differences are oriented so
+    positive means the best is better. The intervals are the LineCollection with gid
+    ``"diff-intervals"`` (segment i = ``metric.vs_best[i]``, of ``metric.vs_best[rows]`` for one
+    part). ``rows``: the comparisons of one part of a split figure
+    (:func:`~compreport.report.figures.style.row_parts`), on the x-axis of all of them.
     """
     every = list(metric.vs_best)
     comps = every[rows] if rows is not None else every
