@@ -316,9 +316,9 @@ def _add_output_options(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--decimal-comma",
         action="store_true",
-        help="numbers with a decimal comma in the LaTeX, HTML and PDF outputs and the e-mails "
-        "(tables, captions, prose, letters; intervals as [0,62; 0,75]); results.json, CSV, "
-        "Markdown and the figures keep the point. Not implied by --lang es",
+        help="numbers with a decimal comma in the LaTeX, HTML, PDF, figures and e-mails "
+        "(tables, captions, prose, letters; intervals as [0,62; 0,75]); results.json, CSV and "
+        "Markdown keep the point. Not implied by --lang es",
     )
     g.add_argument(
         "--lang",

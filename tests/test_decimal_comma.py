@@ -1,6 +1,6 @@
 """``--decimal-comma`` (``Report(decimal_comma=True)``) in everything a reader reads: the HTML
-pages, the PDF reports and team letters, the e-mails; and in no number: results.json, the CSV files
-and Markdown are the same bytes with it or without it."""
+pages, the PDF reports and team letters, the e-mails, the figures; and in no number: results.json,
+the CSV files and Markdown are the same bytes with it or without it."""
 
 from __future__ import annotations
 
@@ -102,13 +102,40 @@ def test_the_page_with_a_comma_is_the_page_with_a_point_and_nothing_else(lang):
     assert re.search(r"\[0,\d{4}; 0,\d{4}\]", comma)  # the leaderboard's intervals
 
 
+def test_figures_take_the_comma_on_their_numbers_not_on_names():
+    """``Report.figure`` under ``decimal_comma``: the numeric axis of the difference figure reads
+    ``0,05``, the names' axis keeps ``Team 42.01``, and the distribution figure's δ(x) and p-value
+    take the comma; without the option, the same ticks with a point."""
+    rng = np.random.default_rng(11)
+    gold = rng.integers(0, 2, 300)
+    runs = [np.where(rng.random(300) < p, gold, 1 - gold) for p in (0.85, 0.75, 0.6)]
+    analysis = cr.analyze(
+        make_competition(gold, runs, systems=["Alfa", "Team 42.01", "Gamma"]), bootstrap=300
+    )
+    for comma in (False, True):
+        report = cr.Report(analysis, lang="es", decimal_comma=comma)
+        fig = report.figure("diff")
+        fig.canvas.draw()
+        ax = fig.axes[0]
+        xs = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+        ys = [t.get_text() for t in ax.get_yticklabels()]
+        assert "Team 42.01" in ys
+        decimals = [x for x in xs if re.search(r"\d[.,]\d", x)]
+        assert decimals and all(("," in x) == comma and ("." in x) != comma for x in decimals), xs
+        title = report.figure("dist").axes[0].get_title(loc="left")
+        delta = re.search(r"δ\(x\) = (\S+),", title).group(1)
+        assert ("," in delta) == comma and ("." in delta) != comma, title
+        assert title.startswith("Alfa − Team 42.01: ")  # names as written
+
+
 @pytest.mark.slow
 def test_letters_and_emails_in_spanish_take_the_comma_and_no_number_changes(
     two_competitions, tmp_path
 ):
-    """``--lang es --decimal-comma`` through the CLI: every number of the team letters (pdftotext)
-    and of the e-mails has a decimal comma, the letters' intervals read ``[0,xxxx; 0,xxxx]``; and
-    results.json, the CSV files and leaderboard.md are the bytes of a run without the option."""
+    """``--lang es --decimal-comma`` through the CLI: every number of the team letters and the
+    figures (pdftotext), of the e-mails and of the HTML page has a decimal comma, the letters'
+    intervals read ``[0,xxxx; 0,xxxx]``; and results.json, the CSV files and leaderboard.md are
+    the bytes of a run without the option."""
     book = tmp_path / "addresses.csv"
     book.write_text(
         "team,address\nToxiHunters,ana@example.org\nTxertoNLP,jo@example.org\n", encoding="utf-8"
@@ -163,3 +190,9 @@ def test_letters_and_emails_in_spanish_take_the_comma_and_no_number_changes(
         assert "α = 0,05" in body and re.search(r"\[0,\d{4}; 0,\d{4}\]", body), body
     page = _text((comma / "detox-binary" / "report.html").read_text(encoding="utf-8"))
     assert not numbers_with_a_point(page), numbers_with_a_point(page)[:5]
+    figures = sorted(comma.glob("*/figures/*.pdf"))
+    assert len(figures) > 5
+    for figure in figures:  # axes, legends, titles and values, as pdftotext reads them
+        text = re.sub(r"\s+", " ", _pdf_text(figure))
+        assert not numbers_with_a_point(text), (figure.name, numbers_with_a_point(text)[:5])
+    assert _COMMA.search(_pdf_text(comma / "detox-binary" / "figures" / "diff-f1.pdf"))

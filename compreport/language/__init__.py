@@ -83,6 +83,22 @@ def decimal(value: float) -> str:
     return text.replace(".", ",") if _COMMA.get() else text
 
 
+def comma() -> bool:
+    """Whether numbers take a decimal comma now (inside :func:`decimal_comma`)."""
+    return _COMMA.get()
+
+
+def marked(text: str) -> str:
+    """A number's text as written with a point (``"0.0038"``, ``f"{x:.4f}"``) with the decimal
+    mark of the context: a comma inside :func:`decimal_comma`. For numbers only, never for names.
+
+    >>> with decimal_comma(True):
+    ...     marked("0.0038")
+    '0,0038'
+    """
+    return text.replace(".", ",") if _COMMA.get() else text
+
+
 def count(n: int) -> str:
     """A whole number for a sentence: ``10,000`` in English; in Spanish, or with a decimal comma
     (:func:`decimal_comma`), ``10 000`` (a no-break space groups numbers of five digits or more,

@@ -161,9 +161,10 @@ class Report:
     decimal_comma : bool, default False
         Numbers with a decimal comma in everything a reader reads: the LaTeX (every number of the
         tables, captions and the appendix's prose), the HTML pages, the PDF reports and team
-        letters, and the e-mails (intervals then read ``[0,625; 0,748]``). Display only:
-        results.json, the CSV files, Markdown, the terminal's leaderboards and the figures keep the
-        point, and no number changes. Not implied by ``lang="es"`` (docs/spanish.md says why).
+        letters, and the e-mails (intervals then read ``[0,625; 0,748]``), and the figures,
+        which every format shares. Display only: results.json, the CSV files, Markdown and the
+        terminal's leaderboards keep the point, and no number changes. Not implied by
+        ``lang="es"`` (docs/spanish.md says why).
     lang : {"en", "es"}, default "en"
         The language of every caption, sentence, heading, figure label, team letter and email
         body (:mod:`compreport.language`); file names, CSV columns and results.json keys stay
@@ -465,6 +466,11 @@ class Report:
             ``dist``, or naming one system twice; a ``dist`` figure of an analysis read back from
             results.json, which holds no bootstrap replicates.
         """
+        with decimal_comma(self.display_format.decimal_comma):  # drawn as the pages draw it
+            return self._figure(kind, competition, metric, a, b)
+
+    def _figure(self, kind: str, competition, metric, a, b):
+        """:meth:`figure`, in the report's language and decimal mark."""
         from compreport.report.figures import gallery as figures
 
         _choice("kind", kind, FIGURES)
@@ -641,9 +647,10 @@ class Report:
         written: list[Path] = write_exports(self.analysis, tmp, self.format)
         pages = bool({"html", "pdf"} & set(formats))
         if {"latex", "html", "pdf"} & set(formats) and figure_formats:
-            written += self.gallery.render(
-                tmp, figure_formats, svg=pages, jobs=jobs, progress=progress
-            )
+            with decimal_comma(self.display_format.decimal_comma):  # every format's figures
+                written += self.gallery.render(
+                    tmp, figure_formats, svg=pages, jobs=jobs, progress=progress
+                )
         build = None
         try:
             interrupts.check()

@@ -80,7 +80,7 @@ ES: dict[str, str] = {
     "valor de cada métrica.",
     "Systems sharing a group letter are not significantly different at &alpha; = {alpha} ({rule}).": "Los sistemas que comparten una letra de grupo no son significativamente diferentes con &alpha; = {alpha} "
     "({rule}).",
-    "Baselines (italics, tagged) are ranked with the systems and count among the m systems.": "Las líneas base (en cursiva y etiquetadas) se clasifican junto con los sistemas y cuentan entre los "
+    "Baselines (italics, tagged) are ranked with the systems and count among the m systems.": "Las líneas base (en cursiva y etiquetadas) figuran en el ranking junto con los sistemas y cuentan entre los "
     "m sistemas.",
     "Marks: <em>tied with best</em>, not significantly different from the best under the same rule; "
     "<em>undecided</em>, that verdict is within the Monte-Carlo error of its p-values, so it is neither a tie nor a difference (more resamples could settle it).": "Marcas: <em>empatado con el mejor</em>, no significativamente diferente del mejor con la misma regla; "

@@ -93,7 +93,7 @@ ES: dict[str, str] = {
     "Undecided: after {draws} this verdict is still within the Monte-Carlo error of its p-values, so it is reported neither as significant nor as a tie; drawing more resamples could settle it.": "Sin decidir: tras {draws}, este veredicto sigue dentro del error de Monte Carlo de sus valores p, así que no se informa ni como significativo ni como empate; extraer más réplicas podría decidirlo.",
     "{n} rounds": "{n} rondas",
     "No resamples were drawn (B = 0), so there are no confidence intervals, p-values, verdicts or significance groups. ": "No se extrajo ninguna réplica (B = 0), así que no hay intervalos de confianza, valores p, veredictos ni grupos de significación. ",
-    "Baselines are ranked with the participants but do not compete: the best system and the competitiveness figures consider participants only. ": "Las líneas base se clasifican con los participantes, pero no compiten: el mejor sistema y las cifras de competitividad solo consideran a los participantes. ",
+    "Baselines are ranked with the participants but do not compete: the best system and the competitiveness figures consider participants only. ": "Las líneas base figuran en el ranking con los participantes, pero no compiten: el mejor sistema y las cifras de competitividad solo consideran a los participantes. ",
     "{n} resamples": "{n} réplicas",
     "at α = {alpha} ({rule})": "con α = {alpha} ({rule})",
     "{subject} cannot be told apart from {other} {at}.": "{subject} no se distingue de {other} {at}.",

@@ -33,7 +33,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from compreport.language import N_, count, tr
+from compreport.language import N_, comma, count, marked, tr
 from compreport.language import vocabulary as vocab
 from compreport.output import files
 from compreport.report.figures import FIGURE_FORMATS
@@ -331,8 +331,8 @@ def distribution_plot(
     )
     lines = (
         (0.0, "0", OKABE_ITO["black"], "-"),
-        (delta, f"δ(x) = {delta:.4f}", OKABE_ITO["blue"], "--"),
-        (2 * delta, f"2δ(x) = {2 * delta:.4f}", OKABE_ITO["vermillion"], ":"),
+        (delta, f"δ(x) = {marked(f'{delta:.4f}')}", OKABE_ITO["blue"], "--"),
+        (2 * delta, f"2δ(x) = {marked(f'{2 * delta:.4f}')}", OKABE_ITO["vermillion"], ":"),
     )
     for x, label, color, style in lines:
         ax.axvline(x, color=color, linestyle=style, linewidth=1.4, label=label, zorder=3)
@@ -368,7 +368,9 @@ def distribution_plot(
     if resamples:  # refined: the p-value is not this histogram's
         which += tr(" (from {draws})", draws=draws(test, resamples))
     ax.set_title(
-        f"{a} − {b}: δ(x) = {delta:.4f}, " + Format().p_is(c.p_value, tr("raw p-value(x)")) + which,
+        f"{a} − {b}: δ(x) = {marked(f'{delta:.4f}')}, "
+        + Format(decimal_comma=comma()).p_is(c.p_value, tr("raw p-value(x)"))
+        + which,
         loc="left",
         **TEXT,
     )
