@@ -592,3 +592,61 @@ def test_english_terms_of_the_method():
         "95% percentile confidence intervals (Efron and Tibshirani, 1993) from 10,000 paired"
         in text
     )
+
+
+#: Hue ranges (degrees of the HSV wheel) and the words that name them, in English and Spanish: an
+#: independent reading of a colour, so a caption names what the figure draws.
+_HUES = (
+    (15, "red", "rojos"),
+    (45, "orange", "naranjas"),
+    (70, "yellow", "amarillos"),
+    (170, "green", "verdes"),
+    (200, "cyan", "cian"),
+    (260, "blue", "azules"),
+    (290, "purple", "morados"),
+    (345, "pink", "rosas"),
+    (360, "red", "rojos"),
+)
+_SHAPES = {
+    "s": ("squares", "cuadrados"),
+    "o": ("circles", "círculos"),
+    "D": ("diamonds", "rombos"),
+    "^": ("triangles", "triángulos"),
+}
+
+
+def _colour_words(hex_colour: str) -> tuple[str, str]:
+    import colorsys
+
+    r, g, b = (int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    hue, saturation, _ = colorsys.rgb_to_hsv(r, g, b)
+    if saturation < 0.1:
+        return "grey", "grises"
+    return next((en, es) for top, en, es in _HUES if hue * 360 < top)
+
+
+def test_the_difference_figure_caption_names_the_colours_it_draws():
+    """Each verdict's marker in the difference figure (its colour and shape, as drawn) is named by
+    the caption in English ("orange circles") and in Spanish ("círculos naranjas"), the colour word
+    read from the colour's hue; no caption names a colour that no marker has."""
+    from compreport.report import prose
+    from compreport.report.figures.gallery import VERDICT_LOOK
+    from compreport.settings import Settings
+
+    english = prose.figure_caption("diff", Settings())
+    with language("es"):
+        spanish = prose.figure_caption("diff", Settings())
+    named_en, named_es = set(), set()
+    for look in VERDICT_LOOK.values():
+        (colour_en, colour_es), (shape_en, shape_es) = (
+            _colour_words(look.color),
+            _SHAPES[look.marker],
+        )
+        assert re.search(rf"\b{colour_en} {shape_en}\b", english), (look, english)
+        assert re.search(rf"\b{shape_es}(?: \w+)? {colour_es}\b", spanish), (look, spanish)
+        named_en.add(colour_en)
+        named_es.add(colour_es)
+    every_en = {en for _, en, _ in _HUES} | {"grey"}
+    every_es = {es for _, _, es in _HUES} | {"grises"}
+    assert set(re.findall(r"\b\w+\b", english)) & every_en == named_en
+    assert set(re.findall(r"\b\w+\b", spanish)) & every_es == named_es
