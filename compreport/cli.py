@@ -132,10 +132,11 @@ def _check_options(args) -> None:
     formats_given = args.format is not None
     args.format = _formats(args.format)
     args.figure_formats = _choices("--figure-formats", args.figure_formats, FIGURE_FORMATS)
-    if getattr(args, "decimal_comma", False) and "latex" not in args.format:
+    if getattr(args, "decimal_comma", False) and not {"latex", "html", "pdf"} & set(args.format):
         warnings.warn(
-            "--decimal-comma applies to the LaTeX output only, and --format has no latex: it "
-            "changes nothing here (HTML, PDF, figures and the exports keep the decimal point)",
+            "--decimal-comma applies to the LaTeX, HTML and PDF outputs and the e-mails, and "
+            "--format has none of them: it changes nothing here (results.json, the CSV files and "
+            "Markdown keep the decimal point)",
             Note,
             stacklevel=2,
         )

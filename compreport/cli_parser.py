@@ -331,8 +331,9 @@ def _add_output_options(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--decimal-comma",
         action="store_true",
-        help="LaTeX numbers with a decimal comma (every number of the tables, captions and the "
-        "appendix's prose; HTML, Markdown and results.json keep the point)",
+        help="numbers with a decimal comma in the LaTeX, HTML, PDF, figures and e-mails "
+        "(tables, captions, prose, letters; intervals as [0,62; 0,75]); results.json, CSV and "
+        "Markdown keep the point. Not implied by --lang es",
     )
     g.add_argument(
         "--lang",

@@ -175,7 +175,7 @@ def test_salutation_capital_and_one_attachment_in_the_singular(letters, tmp_path
     ), body
     assert "R&D_team team" not in body
     assert _body(emails["beta.eml"][1]).startswith(
-        "Estimados miembros de Beta:\n\nEstos son los resultados de sus ejecuciones en gold. "
+        "Estimados miembros de Beta:\n\nEstos son los resultados de sus envíos en gold. "
         "El PDF adjunto tiene"
     )
 
@@ -205,7 +205,7 @@ def test_the_winner_is_told_it_ranked_first_and_the_others_are_not(letters, tmp_
     for name in ("beta.eml", "gamma.eml"):
         body = _body(emails[name][1])
         assert "ranked first" not in body and "Congratulations" not in body
-        assert "quedó primera" not in body and "Enhorabuena" not in body
+        assert "quedó en primer lugar" not in body and "Enhorabuena" not in body
     # a team that won two competitions gets a sentence for each
     with pytest.warns(Note):  # Beta and Gamma have no address here
         both_emails = _emails(both, out, tmp_path / "two", "R&D_team,rd@example.org\n")
@@ -241,7 +241,8 @@ def test_spanish_winner_sentence(letters, tmp_path):
     with pytest.warns(Note):
         emails = _emails(one, out, tmp_path, "R&D_team,rd@example.org,es\n")
     assert (
-        "¡Enhorabuena! Su ejecución R&D_team.01 quedó primera de los 4 sistemas que compiten en "
+        "¡Enhorabuena! Su envío R&D_team.01 quedó en primer lugar entre los 4 sistemas que "
+        "compiten en "
         "gold, con el mejor valor de exactitud." in _body(emails["r-d-team.eml"][1])
     )
 

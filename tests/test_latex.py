@@ -839,7 +839,7 @@ def test_spanish_tables_headers_and_captions(twelve, tmp_path):
         )
         summary, ci = r.summary(), r.confidence_intervals(comp)
     assert "Posición & Posiciones & Sistema" in board and "Rank" not in board
-    assert "Clasificación de" in board
+    assert "Resultados de" in board
     assert (
         "Sistema & {LI} & {Dif.} & {LS}" in vs_best and "\\label{tab:twelve:twelve-diff-" in vs_best
     )

@@ -266,8 +266,8 @@ def test_report_table_teams_is_the_stored_team_ranking(teamed):
         assert cells[0] == r["rank"].text and cells[1] == r["team"].text
         assert cells[5] == r["runs"].text
     es = Report(teamed, lang="es")
-    assert es.table("teams").columns["best"] == "Mejor ejecución"
-    assert "Equipos de t ordenados por su mejor ejecución" in es.to_latex("teams")
+    assert es.table("teams").columns["best"] == "Mejor envío"
+    assert "Equipos de t ordenados por su mejor envío" in es.to_latex("teams")
 
 
 def test_report_table_teams_of_runs_without_teams(tmp_path):

@@ -200,8 +200,9 @@ def test_decimal_comma_without_latex_is_noted(two_competitions, tmp_path):
     )
     assert res.returncode == 0, res.stderr
     assert [x for x in res.stderr.splitlines() if "--decimal-comma" in x] == [
-        "note: --decimal-comma applies to the LaTeX output only, and --format has no latex: it "
-        "changes nothing here (HTML, PDF, figures and the exports keep the decimal point)"
+        "note: --decimal-comma applies to the LaTeX, HTML and PDF outputs and the e-mails, and "
+        "--format has none of them: it changes nothing here (results.json, the CSV files and "
+        "Markdown keep the decimal point)"
     ]
 
 

@@ -96,7 +96,7 @@ def test_no_text_is_translated_twice():
 def test_tr_and_count():
     assert tr("tied with best") == "tied with best"
     with language("es"):
-        assert tr("tied with best") == "empata con el mejor"
+        assert tr("tied with best") == "empatado con el mejor"
         assert count(10_000) == "10\u00a0000" and count(1_000) == "1000"
     assert count(10_000) == "10,000"
     with pytest.raises(compreport.InputError, match="`lang` must be one of en, es; got 'de'"):
@@ -238,6 +238,36 @@ def _near_empty_pages(pdf: Path, data: re.Pattern) -> list[int]:
     return out
 
 
+#: Words a native organizer would send back (issue 40), whole or as a stem: "ejecución" for a run,
+#: "ítem", "clasificación" for the leaderboard (a classification task's word), "max-T escalonado",
+#: "no resuelto", "remuestra", "empata con el mejor" as a mark, and colours the figures do not draw.
+OLD_TERMS = re.compile(
+    r"[Ee]jecuci[oó]n|[Ee]jecuciones|(?<![\w\\])[Íí]tems?\b|[Cc]lasificaci[oó]n|clasificad[oa]|escalonad[oa]"
+    r"|resuelt[oa]|remuestras?\b|empata con el mejor|círculos rojos|rombos morados|la ganadora"
+    r"|quedó primera"
+)
+#: Where (a regular expression on the file's path) each chosen term must be read.
+NEW_TERMS = {
+    r"^index\.html$": ["instancias de prueba"],
+    r"detox-binary/report\.html$": [
+        "Tabla de resultados",
+        "empatado con el mejor",
+        "corrección max-T descendente sobre todos los pares de sistemas",
+        "círculos naranjas sin relleno",
+        "rombos rosas",
+        "Mejor envío",
+    ],
+    r"detox-binary/teams/toxihunters\.pdf$": [
+        "Su envío",
+        "envío 1 de 2",
+        "sistemas: 6 envíos y 2 líneas base",
+    ],
+    r"detox-binary/tables/leaderboard\.tex$": ["Resultados de", "ordenados por"],
+    r"^appendix\.tex$": ["procedimiento max-T descendente", "de las instancias de prueba"],
+    r"emails/.*\.eml$": ["resultados de sus envíos", "página por envío"],
+}
+
+
 needs_tex = pytest.mark.skipif(shutil.which("latexmk") is None, reason="latexmk not installed")
 
 
@@ -312,10 +342,10 @@ def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
         + r")(?!\w)"
     )
     published = _published()
-    found, forbidden = {}, {}
+    found, forbidden, seen = {}, {}, {}
     # the leaderboards printed at the end (after the files written), as leaderboard.md in Spanish
     board = res.stdout.split("\n\n", 1)[1]
-    assert "grupos y marcas: corrección de max-T escalonado" in board and "Posición" in board, board
+    assert "grupos y marcas: corrección max-T descendente" in board and "Posición" in board, board
     if english_words(board, data_words):
         found["stdout"] = sorted(english_words(board, data_words))
     for path in sorted(p for p in out.rglob("*") if p.is_file()):
@@ -354,11 +384,20 @@ def test_spanish_report_has_no_english_sentence(two_competitions, tmp_path):
             assert "Estimados miembros de " in text, rel
         else:
             continue
+        seen[rel] = re.sub(r"\s+", " ", text)
         words = english_words(text, data_words)  # names and labels are the participants' data
         if words:
             found[rel] = sorted(words)
     assert not found, found
     assert not forbidden, forbidden
+    # the terms a native organizer writes (translations/__init__.py), and none of those replaced
+    old = {rel: sorted(set(OLD_TERMS.findall(text))) for rel, text in seen.items()}
+    assert not {rel: terms for rel, terms in old.items() if terms}, old
+    for where, terms in NEW_TERMS.items():
+        texts = [text for rel, text in seen.items() if re.search(where, rel)]
+        assert texts, where
+        for term in terms:
+            assert any(term in text for text in texts), (where, term)
     # the methods paragraph of the appendix, compiled, with its accents
     appendix = re.sub(r"\s+", " ", _pdf_text(out / "appendix.pdf"))
     assert "réplicas bootstrap pareadas" in appendix and "significación" in appendix
@@ -405,7 +444,7 @@ def _small_analysis(**settings):
         ),
         (
             dict(family="per-row", correction="maxt"),
-            ["percentil", "bootstrap pareado", "por fila", "max-T escalonado"],
+            ["percentil", "bootstrap pareado", "por fila", "max-T descendente"],
         ),
     ],
 )
@@ -540,7 +579,7 @@ def test_spanish_terms_of_the_method(ci, words):
         )
         facts = tr("{level} percentile intervals", level="95 %")
     assert f"intervalos de confianza al 95\u00a0% {words} (" in text
-    assert "), obtenidos de 10\u00a0000 réplicas bootstrap pareadas de los ítems" in text
+    assert "), obtenidos de 10\u00a0000 réplicas bootstrap pareadas de las instancias" in text
     assert "remuestra" not in text and "intervalos percentil" not in text
     assert "media y error estándar (EE) de la distribución bootstrap" in caption
     assert facts == "intervalos de percentiles al 95 %"
@@ -553,3 +592,61 @@ def test_english_terms_of_the_method():
         "95% percentile confidence intervals (Efron and Tibshirani, 1993) from 10,000 paired"
         in text
     )
+
+
+#: Hue ranges (degrees of the HSV wheel) and the words that name them, in English and Spanish: an
+#: independent reading of a colour, so a caption names what the figure draws.
+_HUES = (
+    (15, "red", "rojos"),
+    (45, "orange", "naranjas"),
+    (70, "yellow", "amarillos"),
+    (170, "green", "verdes"),
+    (200, "cyan", "cian"),
+    (260, "blue", "azules"),
+    (290, "purple", "morados"),
+    (345, "pink", "rosas"),
+    (360, "red", "rojos"),
+)
+_SHAPES = {
+    "s": ("squares", "cuadrados"),
+    "o": ("circles", "círculos"),
+    "D": ("diamonds", "rombos"),
+    "^": ("triangles", "triángulos"),
+}
+
+
+def _colour_words(hex_colour: str) -> tuple[str, str]:
+    import colorsys
+
+    r, g, b = (int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    hue, saturation, _ = colorsys.rgb_to_hsv(r, g, b)
+    if saturation < 0.1:
+        return "grey", "grises"
+    return next((en, es) for top, en, es in _HUES if hue * 360 < top)
+
+
+def test_the_difference_figure_caption_names_the_colours_it_draws():
+    """Each verdict's marker in the difference figure (its colour and shape, as drawn) is named by
+    the caption in English ("orange circles") and in Spanish ("círculos naranjas"), the colour word
+    read from the colour's hue; no caption names a colour that no marker has."""
+    from compreport.report import prose
+    from compreport.report.figures.gallery import VERDICT_LOOK
+    from compreport.settings import Settings
+
+    english = prose.figure_caption("diff", Settings())
+    with language("es"):
+        spanish = prose.figure_caption("diff", Settings())
+    named_en, named_es = set(), set()
+    for look in VERDICT_LOOK.values():
+        (colour_en, colour_es), (shape_en, shape_es) = (
+            _colour_words(look.color),
+            _SHAPES[look.marker],
+        )
+        assert re.search(rf"\b{colour_en} {shape_en}\b", english), (look, english)
+        assert re.search(rf"\b{shape_es}(?: \w+)? {colour_es}\b", spanish), (look, spanish)
+        named_en.add(colour_en)
+        named_es.add(colour_es)
+    every_en = {en for _, en, _ in _HUES} | {"grey"}
+    every_es = {es for _, _, es in _HUES} | {"grises"}
+    assert set(re.findall(r"\b\w+\b", english)) & every_en == named_en
+    assert set(re.findall(r"\b\w+\b", spanish)) & every_es == named_es

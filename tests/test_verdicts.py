@@ -609,8 +609,8 @@ def test_the_difference_figure_and_the_methods_name_the_rule_behind_verdicts():
     caption = prose.figure_caption("diff", s)
     assert (
         "the colours are the verdicts of the table (rule: Holm correction over all pairs of "
-        "systems): green squares differ significantly from the best, red circles tie with it, "
-        "purple diamonds are undecided (within the Monte-Carlo error), grey triangles are not "
+        "systems): green squares differ significantly from the best, open orange circles tie with "
+        "it, pink diamonds are undecided (within the Monte-Carlo error), grey triangles are not "
         "tested" in caption
     )
     none = prose.figure_caption("diff", Settings(bootstrap=1000, correction="none"))

@@ -65,8 +65,9 @@ def N_(text: str) -> str:
 
 def decimal_comma(on: bool) -> contextlib.AbstractContextManager:
     """Write the numbers of sentences rendered inside (:func:`decimal`, :func:`count`) with a
-    decimal comma when ``on``: the LaTeX of ``--decimal-comma``, its methods paragraph and figure
-    captions."""
+    decimal comma when ``on``: everything ``--decimal-comma`` reaches (the LaTeX, its methods
+    paragraph and figure captions; the HTML pages, PDF reports, team letters and e-mails, whose
+    table cells take the comma from :class:`compreport.report.model.Format`)."""
     return scoped(_COMMA, bool(on))
 
 
@@ -79,6 +80,22 @@ def decimal(value: float) -> str:
     '0,05'
     """
     text = f"{value:g}"
+    return text.replace(".", ",") if _COMMA.get() else text
+
+
+def comma() -> bool:
+    """Whether numbers take a decimal comma now (inside :func:`decimal_comma`)."""
+    return _COMMA.get()
+
+
+def marked(text: str) -> str:
+    """A number's text as written with a point (``"0.0038"``, ``f"{x:.4f}"``) with the decimal
+    mark of the context: a comma inside :func:`decimal_comma`. For numbers only, never for names.
+
+    >>> with decimal_comma(True):
+    ...     marked("0.0038")
+    '0,0038'
+    """
     return text.replace(".", ",") if _COMMA.get() else text
 
 

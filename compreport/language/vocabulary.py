@@ -229,6 +229,8 @@ def correction_over(correction: str, family: str) -> str:
         if family == "vs_best"
         else FAMILIES[family].words
     )
+    if correction == "maxt":  # its own text: Spanish names it with no "de" ("corrección max-T")
+        return tr("max-T step-down correction over {family}", family=over)
     return tr(
         "{correction} correction over {family}",
         correction=CORRECTIONS[correction].label,

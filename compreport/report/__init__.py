@@ -14,7 +14,7 @@ from pathlib import Path
 
 from compreport import interrupts
 from compreport.errors import InputError, note, suggest
-from compreport.language import LANGUAGES, language
+from compreport.language import LANGUAGES, decimal_comma, language
 from compreport.language.caller import option
 from compreport.output import files
 from compreport.report import model
@@ -159,8 +159,12 @@ class Report:
         Prefix of every LaTeX label (``tab:<prefix>:...``), so that several outputs can share one
         paper (default: the workshop's name as a slug, else the first competition's id).
     decimal_comma : bool, default False
-        LaTeX numbers with a decimal comma (every number of the tables, captions and the
-        appendix's prose); HTML, Markdown and results.json keep the point.
+        Numbers with a decimal comma in everything a reader reads: the LaTeX (every number of the
+        tables, captions and the appendix's prose), the HTML pages, the PDF reports and team
+        letters, and the e-mails (intervals then read ``[0,625; 0,748]``), and the figures,
+        which every format shares. Display only: results.json, the CSV files, Markdown and the
+        terminal's leaderboards keep the point, and no number changes. Not implied by
+        ``lang="es"`` (docs/spanish.md says why).
     lang : {"en", "es"}, default "en"
         The language of every caption, sentence, heading, figure label, team letter and email
         body (:mod:`compreport.language`); file names, CSV columns and results.json keys stay
@@ -214,6 +218,8 @@ class Report:
             decimal_comma=decimal_comma,
         )
         self.format = self.latex_options.format
+        #: The pages', letters' and e-mails' numbers: :attr:`format` with the decimal comma.
+        self.display_format = dataclasses.replace(self.format, decimal_comma=decimal_comma)
         self._gallery = None
 
     def __repr__(self) -> str:
@@ -416,11 +422,13 @@ class Report:
         """
         from compreport.report.pages import html
 
-        if competition is None and len(self.analysis.competitions) > 1:
-            return html.index_html(self.analysis, self.format, self.gallery)
-        return html.competition_html(
-            self.analysis, self.analysis.competition(competition), self.format, self.gallery
-        )
+        fmt = self.display_format
+        with decimal_comma(fmt.decimal_comma):
+            if competition is None and len(self.analysis.competitions) > 1:
+                return html.index_html(self.analysis, fmt, self.gallery)
+            return html.competition_html(
+                self.analysis, self.analysis.competition(competition), fmt, self.gallery
+            )
 
     @_worded
     def figure(
@@ -458,6 +466,11 @@ class Report:
             ``dist``, or naming one system twice; a ``dist`` figure of an analysis read back from
             results.json, which holds no bootstrap replicates.
         """
+        with decimal_comma(self.display_format.decimal_comma):  # drawn as the pages draw it
+            return self._figure(kind, competition, metric, a, b)
+
+    def _figure(self, kind: str, competition, metric, a, b):
+        """:meth:`figure`, in the report's language and decimal mark."""
         from compreport.report.figures import gallery as figures
 
         _choice("kind", kind, FIGURES)
@@ -601,7 +614,8 @@ class Report:
                 if emails is not None:
                     from compreport.report.pages.emails import write_emails
 
-                    written += write_emails(self.analysis, tmp, emails, self.format)
+                    with decimal_comma(self.display_format.decimal_comma):
+                        written += write_emails(self.analysis, tmp, emails, self.display_format)
             except InputError:
                 raise
             except Exception as exc:
@@ -633,9 +647,10 @@ class Report:
         written: list[Path] = write_exports(self.analysis, tmp, self.format)
         pages = bool({"html", "pdf"} & set(formats))
         if {"latex", "html", "pdf"} & set(formats) and figure_formats:
-            written += self.gallery.render(
-                tmp, figure_formats, svg=pages, jobs=jobs, progress=progress
-            )
+            with decimal_comma(self.display_format.decimal_comma):  # every format's figures
+                written += self.gallery.render(
+                    tmp, figure_formats, svg=pages, jobs=jobs, progress=progress
+                )
         build = None
         try:
             interrupts.check()
@@ -652,17 +667,20 @@ class Report:
                 # latexmk runs beside the HTML and PDF work; its figures are written above
                 build = start_compile(tmp) if compile_pdf else None
             interrupts.check()
+            fmt = self.display_format  # the pages' numbers, with a decimal comma when asked
             if "html" in formats:
                 from compreport.report.pages.html import write_html
 
-                written += write_html(self.analysis, tmp, self.format, self.gallery)
+                with decimal_comma(fmt.decimal_comma):
+                    written += write_html(self.analysis, tmp, fmt, self.gallery)
             if "pdf" in formats:
                 from compreport.report.pages.pdf import write_pdf
 
                 # WeasyPrint's libraries were checked by check_write_options, before any work
-                written += write_pdf(
-                    self.analysis, tmp, self.format, self.gallery, jobs=jobs, progress=progress
-                )
+                with decimal_comma(fmt.decimal_comma):  # the workers run in this context
+                    written += write_pdf(
+                        self.analysis, tmp, fmt, self.gallery, jobs=jobs, progress=progress
+                    )
             interrupts.check()
             if build is not None:
                 written += build.wait()

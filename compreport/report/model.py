@@ -45,7 +45,10 @@ def _finite(x) -> float | None:
 class Format:
     """The decimals of a report's numbers, and the numbers as text.
 
-    p-values below half a unit of the last decimal print as ``<0.0001`` (never as 0).
+    p-values below half a unit of the last decimal print as ``<0.0001`` (never as 0). With
+    ``decimal_comma`` the numbers take a decimal comma (``0,713``) and an interval's bounds are
+    separated by a semicolon (``[0,625; 0,748]``, :meth:`interval`), as Spanish and most of Europe
+    write them: display only, no number changes (results.json and the CSV keep their point).
 
     Attributes
     ----------
@@ -57,6 +60,9 @@ class Format:
         p-values and their Monte-Carlo standard errors (default 4).
     summary_decimals : int
         The competitiveness summary's values that are not whole numbers (default 3).
+    decimal_comma : bool
+        A decimal comma instead of the point (default False): the pages, letters and e-mails of
+        ``--decimal-comma`` (LaTeX sets its own marker: :func:`compreport.report.latex.tex.num`).
 
     Raises
     ------
@@ -68,23 +74,29 @@ class Format:
     >>> fmt = Format(decimals=3)
     >>> fmt.score(0.71268), fmt.diff(-0.0004), fmt.p(0.00004), fmt.p_is(0.0123)
     ('0.713', '0.000', '<0.0001', 'p = 0.0123')
+    >>> comma = Format(decimals=3, decimal_comma=True)
+    >>> comma.score(0.71268), comma.p_is(0.00004), comma.interval(0.6251, 0.748)
+    ('0,713', 'p < 0,0001', '[0,625; 0,748]')
     """
 
     decimals: int = 4
     diff_decimals: int = 3
     p_decimals: int = 4
     summary_decimals: int = 3
+    decimal_comma: bool = False
 
     def __post_init__(self):
         for name in ("decimals", "diff_decimals", "p_decimals", "summary_decimals"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, numbers.Integral) or not 0 <= v <= 10:
                 raise InputError(f"`{name}` must be a whole number between 0 and 10; got {v!r}")
+        if not isinstance(self.decimal_comma, bool):
+            raise InputError(f"`decimal_comma` must be True or False; got {self.decimal_comma!r}")
 
     @staticmethod
-    def number(x, digits: int) -> str:
-        """``x`` with ``digits`` decimals; an en dash when missing; no negative zero; a string as
-        it is."""
+    def number(x, digits: int, comma: bool = False) -> str:
+        """``x`` with ``digits`` decimals (a decimal comma when ``comma``); an en dash when
+        missing; no negative zero; a string as it is."""
         if isinstance(x, str):
             return x
         f = _finite(x)
@@ -93,16 +105,23 @@ class Format:
         s = f"{f:.{digits}f}"
         if s.startswith("-") and not any(c in "123456789" for c in s):
             s = s[1:]
-        return s
+        return s.replace(".", ",") if comma else s
 
     def score(self, x) -> str:
         """A score or a score's interval bound, with ``decimals`` decimals."""
-        return self.number(x, self.decimals)
+        return self.number(x, self.decimals, self.decimal_comma)
 
     def diff(self, x) -> str:
         """A difference between two systems or its interval bound, with ``diff_decimals``
         decimals."""
-        return self.number(x, self.diff_decimals)
+        return self.number(x, self.diff_decimals, self.decimal_comma)
+
+    def interval(self, low, high, diff: bool = False) -> str:
+        """An interval as a sentence or a cell shows it: ``[0.625, 0.748]``, or ``[0,625; 0,748]``
+        with a decimal comma (a comma between the bounds would read as a decimal mark); its bounds
+        as :meth:`score` writes them, or as :meth:`diff` when ``diff``."""
+        bound = self.diff if diff else self.score
+        return f"[{bound(low)}{'; ' if self.decimal_comma else ', '}{bound(high)}]"
 
     def p(self, x) -> str:
         """A p-value with ``p_decimals`` decimals (``<0.0001`` below half a unit of the last); an
@@ -111,8 +130,10 @@ class Format:
         if f is None:
             return MISSING
         if f < 0.5 * 10**-self.p_decimals:
-            return f"<{10**-self.p_decimals:.{self.p_decimals}f}"
-        return f"{f:.{self.p_decimals}f}"
+            text = f"<{10**-self.p_decimals:.{self.p_decimals}f}"
+        else:
+            text = f"{f:.{self.p_decimals}f}"
+        return text.replace(".", ",") if self.decimal_comma else text
 
     def p_is(self, x, name: str = "p") -> str:
         """``name`` stated with the p-value ``x`` for a sentence: ``p = 0.0123``, or
@@ -125,7 +146,7 @@ class Format:
         ``summary_decimals`` decimals."""
         if isinstance(x, numbers.Integral) and not isinstance(x, bool):
             return str(int(x))
-        return self.number(x, self.summary_decimals)
+        return self.number(x, self.summary_decimals, self.decimal_comma)
 
 
 @dataclass(frozen=True)
@@ -165,7 +186,7 @@ class Cell:
         """The digits after the decimal point of a number's text (``7543`` of ``-0.7543``); ``""``
         for other text. A bold number sets them over the width of regular digits, so its point
         aligns."""
-        mt = re.fullmatch(r"-?\d+\.(\d+)", self.text)
+        mt = re.fullmatch(r"-?\d+[.,](\d+)", self.text)
         return mt.group(1) if mt else ""
 
 
@@ -418,7 +439,7 @@ def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
         if _finite(s.ci_low) is None:
             ci = None
         else:
-            ci = f"[{fmt.score(s.ci_low)}, {fmt.score(s.ci_high)}]"
+            ci = fmt.interval(s.ci_low, s.ci_high)
         mark = marks(
             s,
             s.system in comp.baselines,

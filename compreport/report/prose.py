@@ -885,9 +885,9 @@ FIGURE_CAPTIONS = {
     "diff": N_(
         "Differences from the best with their {level} confidence intervals, not corrected for "
         "multiple comparisons (positive: the best is better); the colours are the verdicts of the "
-        "table (rule: {rule}): green squares differ significantly from the best, red circles tie "
-        "with it, purple diamonds are undecided (within the Monte-Carlo error), grey triangles are "
-        "not tested."
+        "table (rule: {rule}): green squares differ significantly from the best, open orange "
+        "circles tie with it, pink diamonds are undecided (within the Monte-Carlo error), grey "
+        "triangles are not tested."
     ),
     "dist": N_(
         "Bootstrap distribution of the difference between the best system and the runner-up; the "

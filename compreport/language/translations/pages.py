@@ -6,7 +6,7 @@ ES: dict[str, str] = {
     # headings, table of contents, facts lines
     "Workshop overview": "Resumen del taller",
     "Contents": "Índice",
-    "Leaderboard": "Clasificación",
+    "Leaderboard": "Tabla de resultados",
     "Confidence intervals": "Intervalos de confianza",
     "Differences from the best": "Diferencias con el mejor",
     "Pairs of systems": "Pares de sistemas",
@@ -23,16 +23,16 @@ ES: dict[str, str] = {
     "Other metrics": "Otras métricas",
     "ranking metric": "métrica de ordenación",
     "Ranking metric": "Métrica de ordenación",
-    "(ranking)": "(ordena la clasificación)",
+    "(ranking)": "(métrica de ordenación)",
     "metrics: {metrics}": "métricas: {metrics}",
     "{n} competition": "{n} competición",
     "{n} competitions": "{n} competiciones",
     "B = {b} paired bootstrap resamples": "B = {b} réplicas bootstrap pareadas",
     "seed {seed}": "semilla {seed}",
-    "n = {n} test items": "n = {n} ítems de prueba",
-    "n = {n} test items in {unit}, resampled by cluster": "n = {n} ítems de prueba en {unit}, remuestreados por conglomerados",
-    "n = {n} items": "n = {n} ítems",
-    "n = {n} items in {unit}, resampled by cluster": "n = {n} ítems en {unit}, remuestreados por conglomerados",
+    "n = {n} test items": "n = {n} instancias de prueba",
+    "n = {n} test items in {unit}, resampled by cluster": "n = {n} instancias de prueba en {unit}, remuestreadas por conglomerados",
+    "n = {n} items": "n = {n} instancias",
+    "n = {n} items in {unit}, resampled by cluster": "n = {n} instancias en {unit}, remuestreadas por conglomerados",
     "m = {m} systems": "m = {m} sistemas",
     "{k} baseline": "{k} línea base",
     "{k} baselines": "{k} líneas base",
@@ -75,15 +75,15 @@ ES: dict[str, str] = {
     "media es 0).",
     # competition page (competition.html)
     '<span class="label">Leaderboard</span> ranked by {metric} ({direction}). Scores on the full test set with the '
-    "{level} bootstrap confidence interval of {metric}; the best value of each metric in bold.": '<span class="label">Clasificación</span> ordenada por {metric} ({direction}). Puntuaciones sobre el conjunto '
+    "{level} bootstrap confidence interval of {metric}; the best value of each metric in bold.": '<span class="label">Tabla de resultados</span> ordenada por {metric} ({direction}). Puntuaciones sobre el conjunto '
     "de prueba completo, con el intervalo de confianza bootstrap al {level} de {metric}; en negrita, el mejor "
     "valor de cada métrica.",
     "Systems sharing a group letter are not significantly different at &alpha; = {alpha} ({rule}).": "Los sistemas que comparten una letra de grupo no son significativamente diferentes con &alpha; = {alpha} "
     "({rule}).",
-    "Baselines (italics, tagged) are ranked with the systems and count among the m systems.": "Las líneas base (en cursiva y etiquetadas) se clasifican junto con los sistemas y cuentan entre los "
+    "Baselines (italics, tagged) are ranked with the systems and count among the m systems.": "Las líneas base (en cursiva y etiquetadas) figuran en el ranking junto con los sistemas y cuentan entre los "
     "m sistemas.",
     "Marks: <em>tied with best</em>, not significantly different from the best under the same rule; "
-    "<em>undecided</em>, that verdict is within the Monte-Carlo error of its p-values, so it is neither a tie nor a difference (more resamples could settle it).": "Marcas: <em>empata con el mejor</em>, no significativamente diferente del mejor con la misma regla; "
+    "<em>undecided</em>, that verdict is within the Monte-Carlo error of its p-values, so it is neither a tie nor a difference (more resamples could settle it).": "Marcas: <em>empatado con el mejor</em>, no significativamente diferente del mejor con la misma regla; "
     "<em>sin decidir</em>, ese veredicto está dentro del error de Monte Carlo de sus valores p, así que no es ni un empate ni una diferencia "
     "(más réplicas podrían decidirlo).",
     "Best system: {system}.": "Mejor sistema: {system}.",
@@ -91,7 +91,7 @@ ES: dict[str, str] = {
     "full test set (the best in bold), mean and standard deviation (SE) of the bootstrap distribution, interval; "
     "groups as in the leaderboard ({rule}).": '<span class="label">Intervalos de confianza bootstrap ordenados</span> de {metric} ({level}, {method}): '
     "puntuación sobre el conjunto de prueba completo (la mejor, en negrita), media y error estándar (EE) de la "
-    "distribución bootstrap, e intervalo; grupos como en la clasificación ({rule}).",
+    "distribución bootstrap, e intervalo; grupos como en la tabla de resultados ({rule}).",
     '<span class="label">Differences from the best</span> ({best} &minus; system, oriented so that positive means '
     "the best is better) with uncorrected {level} confidence intervals; intervals that exclude 0 in bold. "
     "Significant: the verdict of this report, decided by p (verdict) under the {rule} (&alpha; = {alpha}); the "
@@ -104,26 +104,26 @@ ES: dict[str, str] = {
     "Monte Carlo de cada par están en {link}.",
     '<span class="label">Teams</span> ranked by their best run under {metric}; rank among the {k} teams, the best '
     "run's score, group and marks as in the leaderboard below. Baselines are in no team.": '<span class="label">Equipos</span> '
-    "ordenados por su mejor ejecución según {metric}; posición entre los {k} equipos y puntuación, grupo y marcas "
-    "de la mejor ejecución como en la clasificación que sigue. Las líneas base no pertenecen a ningún equipo.",
+    "ordenados por su mejor envío según {metric}; posición entre los {k} equipos y puntuación, grupo y marcas "
+    "del mejor envío como en la tabla de resultados que sigue. Las líneas base no pertenecen a ningún equipo.",
     "With m = {m} systems the {pairs} pairs are shown as a heat map, shaded by the p-value behind this report's "
     "verdicts ({rule}); every pair with its difference, interval, raw and corrected p-values and verdict is in {link}.": "Con m = {m} sistemas, los {pairs} pares se muestran como un mapa de calor, sombreado según el valor p en que "
     "se basan los veredictos de este informe ({rule}); cada par, con su diferencia, su intervalo, sus valores p "
     "sin corregir y corregidos y su veredicto, está en {link}.",
     "Cell (row, column): difference column &minus; row, oriented so that positive means the column system (ranked "
     "higher) is better, marked and shaded by the p-value behind this report's verdicts ({rule}):": "Celda (fila, columna): diferencia columna &minus; fila, orientada de modo que un valor positivo indica que el "
-    "sistema de la columna (mejor clasificado) es mejor, marcada y sombreada según el valor p en que se basan "
+    "sistema de la columna (mejor posicionado en el ranking) es mejor, marcada y sombreada según el valor p en que se basan "
     "los veredictos de este informe ({rule}):",
     "Columns are numbered by position in the ranking; the number precedes each row's system, and column 1 is "
-    "{system}.": "Las columnas se numeran por su posición en la clasificación; el número precede al sistema de cada fila, y "
+    "{system}.": "Las columnas se numeran por su posición en el ranking; el número precede al sistema de cada fila, y "
     "la columna 1 es {system}.",
     '<span class="label">Pairwise differences of {metric}</span>': '<span class="label">Diferencias por pares de {metric}</span>',
     "(columns {first}–{last})": "(columnas {first}–{last})",
     '<span class="label">Per-class scores</span> of {system}, the best by {metric}, on the full test set ({field}): '
     "precision of the items it labels with the class, recall of the class's gold items, their F<sub>1</sub>, and the "
     "number of gold items (support); 0 where undefined. Point estimates, without intervals.": '<span class="label">Puntuaciones por clase</span> de {system}, el mejor según {metric}, sobre el conjunto '
-    "de prueba completo ({field}): precisión de los ítems que etiqueta con la clase, cobertura de los "
-    "ítems de la clase en la referencia, su F<sub>1</sub> y el número de ítems de la referencia (soporte); 0 "
+    "de prueba completo ({field}): precisión de las instancias que etiqueta con la clase, cobertura de las "
+    "instancias de la clase en la referencia, su F<sub>1</sub> y el número de instancias de la referencia (soporte); 0 "
     "cuando la medida no está definida. Estimaciones puntuales, sin intervalos.",
     "Generated by compreport {version}. Numbers: scores and intervals {decimals} decimals, differences "
     "{diff_decimals}, p-values {p_decimals}; {missing} marks an undefined value.": "Generado por compreport {version}. Números: puntuaciones e intervalos con {decimals} decimales, diferencias "
@@ -146,7 +146,7 @@ ES: dict[str, str] = {
     "Engine: {key}": "Motor: {key}",
     # team sheets (team.html, team.py)
     "team {team}": "equipo {team}",
-    "run {i} of {n}": "ejecución {i} de {n}",
+    "run {i} of {n}": "envío {i} de {n}",
     "{level} CI {ci}": "IC al {level} {ci}",
     "{rank} of {m}": "{rank} de {m}",
     "Significance group": "Grupo de significación",
@@ -154,17 +154,17 @@ ES: dict[str, str] = {
     "Winner": "Ganador",
     "Difference to the winner": "Diferencia con el ganador",
     "Baselines do not compete; scored higher: {baselines}.": "Las líneas base no compiten; puntuaron más alto: {baselines}.",
-    "Gap to the runner-up, {system}: {diff}": "Distancia al segundo clasificado, {system}: {diff}",
+    "Gap to the runner-up, {system}: {diff}": "Distancia al segundo lugar, {system}: {diff}",
     "{level} CI {ci}, not corrected for multiple comparisons; positive means the winner is better": "IC al {level} {ci}, sin corregir por comparaciones múltiples; un valor positivo indica ventaja del ganador",
     "{p} (raw, Monte-Carlo SE {se})": "{p} (sin corregir; error estándar de Monte Carlo {se})",
     "from {draws}": "de {draws}",
     "Every system has the best score.": "Todos los sistemas tienen la mejor puntuación.",
     "There is no other competing system to compare with.": "No hay ningún otro sistema que compita con el que compararlo.",
     "Winner: {best} ({score}). Difference winner &minus; {system}: {diff}": "Ganador: {best} ({score}). Diferencia ganador &minus; {system}: {diff}",
-    "the runner-up": "quien ocupa la segunda posición",
+    "the runner-up": "el sistema en segundo lugar",
     "Cannot be told apart from": "No se distingue de",
     "{k} of the {others} other systems.": "{k} de los otros {others} sistemas.",
-    "The {shown} nearest in rank: {systems}; {more} more in {file}.": "Los {shown} más próximos en la clasificación: {systems}; {more} más en {file}.",
+    "The {shown} nearest in rank: {systems}; {more} more in {file}.": "Los {shown} más próximos en el ranking: {systems}; {more} más en {file}.",
     "Significantly different from it: {systems}.": "Significativamente diferentes de él: {systems}.",
     "None among the systems compared with it.": "Ninguno entre los sistemas comparados con él.",
     "There are no other systems.": "No hay otros sistemas.",
@@ -177,24 +177,24 @@ ES: dict[str, str] = {
     "competition id {id}": "identificador de competición {id}",
     # team letters: ranks among teams and runs, verdicts in plain words, the one footnote
     "Workshop": "Taller",
-    "{team}: rank {rank} of {n} teams, each ranked by its best run": "{team}: posición {rank} de {n} equipos, cada uno según su mejor ejecución",
-    "Rank of the run": "Posición de la ejecución",
+    "{team}: rank {rank} of {n} teams, each ranked by its best run": "{team}: posición {rank} de {n} equipos, cada uno según su mejor envío",
+    "Rank of the run": "Posición del envío",
     "Rank set: the ranks a system may truly have, at {level} confidence jointly for all systems (one-sided max-T step-down over all ordered pairs; Mogstad et al., 2024).": "Posiciones: las posiciones que un sistema puede ocupar realmente, con una confianza del {level} conjuntamente para todos los sistemas (procedimiento max-T descendente unilateral sobre todos los pares ordenados; Mogstad et al., 2024).",
     "rank {low}–{high} at {level} confidence, jointly for all systems": "posición {low}–{high} con una confianza del {level}, conjuntamente para todos los sistemas",
     "rank {low} at {level} confidence, jointly for all systems": "posición {low} con una confianza del {level}, conjuntamente para todos los sistemas",
-    "{rank} of {m} runs": "{rank} de {m} ejecuciones",
-    "{rank} of {m} systems: {runs} runs and 1 baseline": "{rank} de {m} sistemas: {runs} ejecuciones y 1 línea base",
-    "{rank} of {m} systems: {runs} runs and {b} baselines": "{rank} de {m} sistemas: {runs} ejecuciones y {b} líneas base",
-    "Your run {system}": "Su ejecución {system}",
-    "{system} is the winner: the only competing run of this competition.": "{system} es la ganadora: la única ejecución que compite en esta competición.",
-    "{system} is the winner: it ranked first of the {m} competing runs with the best {metric}.": "{system} es la ganadora: quedó primera de las {m} ejecuciones que compiten, con el mejor valor de {metric}.",
-    "{system} is the winner: it ranked first of the {m} competing runs with the best {metric}, tied exactly with {others}.": "{system} es la ganadora: quedó primera de las {m} ejecuciones que compiten, con el mejor valor de {metric}, empatada exactamente con {others}.",
+    "{rank} of {m} runs": "{rank} de {m} envíos",
+    "{rank} of {m} systems: {runs} runs and 1 baseline": "{rank} de {m} sistemas: {runs} envíos y 1 línea base",
+    "{rank} of {m} systems: {runs} runs and {b} baselines": "{rank} de {m} sistemas: {runs} envíos y {b} líneas base",
+    "Your run {system}": "Su envío {system}",
+    "{system} is the winner: the only competing run of this competition.": "{system} es el ganador: el único envío que compite en esta competición.",
+    "{system} is the winner: it ranked first of the {m} competing runs with the best {metric}.": "{system} es el ganador: quedó en primer lugar entre los {m} envíos que compiten, con el mejor valor de {metric}.",
+    "{system} is the winner: it ranked first of the {m} competing runs with the best {metric}, tied exactly with {others}.": "{system} es el ganador: quedó en primer lugar entre los {m} envíos que compiten, con el mejor valor de {metric}, empatado exactamente con {others}.",
     "{system} is significantly worse than the winner, {other}, at α = {alpha}.": "{system} es significativamente peor que el ganador, {other}, con α = {alpha}.",
     "{system} cannot be told apart from the winner, {other}, at α = {alpha}.": "{system} no se distingue del ganador, {other}, con α = {alpha}.",
     "{system} was not tested against the winner, {other}.": "{system} no se contrastó con el ganador, {other}.",
-    "{system} is significantly better than the runner-up, {other}, at α = {alpha}.": "{system} es significativamente mejor que el segundo clasificado, {other}, con α = {alpha}.",
-    "{system} cannot be told apart from the runner-up, {other}, at α = {alpha}.": "{system} no se distingue del segundo clasificado, {other}, con α = {alpha}.",
-    "{system} was not tested against the runner-up, {other}.": "{system} no se contrastó con el segundo clasificado, {other}.",
+    "{system} is significantly better than the runner-up, {other}, at α = {alpha}.": "{system} es significativamente mejor que el sistema en segundo lugar, {other}, con α = {alpha}.",
+    "{system} cannot be told apart from the runner-up, {other}, at α = {alpha}.": "{system} no se distingue del sistema en segundo lugar, {other}, con α = {alpha}.",
+    "{system} was not tested against the runner-up, {other}.": "{system} no se contrastó con el sistema en segundo lugar, {other}.",
     "{p} corrected": "{p} corregido",
     "{p} (raw)": "{p} (sin corregir)",
     "{p} corrected (Monte-Carlo SE {se})": "{p} corregido (error estándar de Monte Carlo {se})",

@@ -23,9 +23,9 @@ ES: dict[str, str] = {
     "p (verdict)": "p (veredicto)",
     "Significant": "Significativo",
     "Team": "Equipo",
-    "Best run": "Mejor ejecución",
-    "Runs": "Ejecuciones",
-    "Settled": "Resuelto",
+    "Best run": "Mejor envío",
+    "Runs": "Envíos",
+    "Settled": "Firme",
     "System A": "Sistema A",
     "System B": "Sistema B",
     "Diff.": "Dif.",
@@ -37,7 +37,7 @@ ES: dict[str, str] = {
     "Name": "Nombre",
     "Description": "Descripción",
     "Test data size": "Tamaño del conjunto de prueba",
-    "Number of participants or runs": "Número de participantes o de ejecuciones",
+    "Number of participants or runs": "Número de participantes o de envíos",
     "Ties w/ win.": "Emp. c/ gan.",
     "Possible ties with the winner, with corrections none / Bonferroni / Holm / BH / max-T (max-T under the bootstrap "
     "test only) over the report's family, on the winner's comparisons with the other competitors": "Posibles empates con el ganador, con las correcciones ninguna / Bonferroni / Holm / BH / max-T (max-T solo "
@@ -52,7 +52,7 @@ ES: dict[str, str] = {
     "Performance difference between the winner and the competitor in the middle of the table": "Diferencia de rendimiento entre el ganador y el competidor situado en la mitad de la tabla",
     "Coefficient of variation of competitors' performance, CV = 100 s/mean (%)": "Coeficiente de variación del rendimiento de los competidores, CV = 100 s/media (en %)",
     "Possible percentage improvement, e.g. for F1: 100 (1 - F1 of the winner)": "Mejora porcentual posible, p. ej., para F1: 100 (1 - F1 del ganador)",
-    "Resampled by cluster: {n} items in {unit}.": "Remuestreo por conglomerados: {n} ítems en {unit}.",
+    "Resampled by cluster: {n} items in {unit}.": "Remuestreo por conglomerados: {n} instancias en {unit}.",
     # LaTeX: headers (templates/latex), caption pieces and the legend's mathematics (latex_words.py)
     "LCI": "LI",  # límite inferior; the captions say so
     "UCI": "LS",
@@ -82,9 +82,9 @@ ES: dict[str, str] = {
     r"Spearman's $\rho$": r"$\rho$ de Spearman",
     "Acc.": "Exact.",
     # LaTeX captions (latex.py, latex_pairwise.py)
-    "Leaderboard of {competition}": "Clasificación de {competition}",
+    "Leaderboard of {competition}": "Resultados de {competition}",
     ", ranked by {metric} ({direction}; best values in bold). Systems sharing a letter in column Group are not "
-    "significantly different ({rule}, {alpha}).": ", ordenada por {metric} ({direction}; los mejores valores, en negrita). Los sistemas que comparten una letra "
+    "significantly different ({rule}, {alpha}).": ", ordenados por {metric} ({direction}; los mejores valores, en negrita). Los sistemas que comparten una letra "
     "en la columna Grupo no difieren significativamente ({rule}, {alpha}).",
     " Systems are numbered by position ({key}).": " Los sistemas se numeran por su posición ({key}).",
     " Systems are numbered by rank ({key}).": " Los sistemas se numeran por su posición ({key}).",
@@ -106,13 +106,13 @@ ES: dict[str, str] = {
     ", the best system of {competition} by {metric}, on the full test set (field {field}): precision of the items it "
     "labels with the class, recall of the class's gold items, their F$_1$, and the class's gold items (support); 0 "
     "where undefined. Point estimates, without intervals.": ", el mejor sistema de {competition} según {metric}, en el conjunto de prueba completo (campo {field}): "
-    "precisión de los ítems que etiqueta con la clase, cobertura de los ítems de la clase en la anotación de "
-    "referencia, su F$_1$ y los ítems de la clase en la anotación de referencia (soporte); 0 donde no está "
+    "precisión de las instancias que etiqueta con la clase, cobertura de las instancias de la clase en la anotación de "
+    "referencia, su F$_1$ y las instancias de la clase en la anotación de referencia (soporte); 0 donde no está "
     "definida. Estimaciones puntuales, sin intervalos.",
-    "Teams of {competition} ranked by their best run": "Equipos de {competition} ordenados por su mejor ejecución",
+    "Teams of {competition} ranked by their best run": "Equipos de {competition} ordenados por su mejor envío",
     " under {metric}: rank among the teams, the team's best run with its score and significance group, and the "
-    "team's number of runs. Baselines are in no team.": " según {metric}: posición entre los equipos, la mejor "
-    "ejecución del equipo con su puntuación y su grupo de significación, y el número de ejecuciones del equipo. "
+    "team's number of runs. Baselines are in no team.": " según {metric}: posición entre los equipos, el mejor "
+    "envío del equipo con su puntuación y su grupo de significación, y el número de envíos del equipo. "
     "Las líneas base no pertenecen a ningún equipo.",
     "Differences of {metric} from the best system of {competition}": "Diferencias en {metric} respecto al mejor sistema de {competition}",
     r", {best} (positive: the best is better), with {level}\% {method} bootstrap confidence intervals (not corrected "
@@ -139,15 +139,15 @@ ES: dict[str, str] = {
     "Estimated $p$-values of the {metric} differences (A $-$ B, positive: A is better) for {competition}": "Valores $p$ estimados de las diferencias en {metric} (A $-$ B; positiva: A es mejor) de {competition}",
     ", without adjustment, with Bonferroni, Holm and Benjamini--Hochberg (BH) adjustments and with the max-$T$ "
     "step-down over {family} ({test}). Verdicts of this report: {rule}, {alpha}.": ", sin ajuste, con los ajustes de Bonferroni, Holm y Benjamini--Hochberg (BH) y con el procedimiento "
-    "escalonado max-$T$ sobre {family} ({test}). Veredictos de este informe: {rule}, {alpha}.",
+    "max-$T$ descendente sobre {family} ({test}). Veredictos de este informe: {rule}, {alpha}.",
     ", without adjustment and with Bonferroni, Holm and Benjamini--Hochberg (BH) adjustments over {family} ({test}"
     "). Verdicts of this report: {rule}, {alpha}.": ", sin ajuste y con los ajustes de Bonferroni, Holm y Benjamini--Hochberg (BH) sobre {family} ("
     "{test}). Veredictos de este informe: {rule}, {alpha}.",
     # the appendix document (appendix.py)
     "Methods": "Métodos",
     "Competitiveness across competitions": "Competitividad entre competiciones",
-    "{n} test items{where}, {m} systems.": "{n} ítems de prueba{where}, {m} sistemas.",
-    " in {unit}, resampled by cluster": " en {unit}, remuestreados por conglomerados",
+    "{n} test items{where}, {m} systems.": "{n} instancias de prueba{where}, {m} sistemas.",
+    " in {unit}, resampled by cluster": " en {unit}, remuestreadas por conglomerados",
     "Figures": "Figuras",
     "Ordered bootstrap confidence intervals of {metric} for {task}": "Intervalos de confianza bootstrap ordenados ({metric}) de {task}",
 }

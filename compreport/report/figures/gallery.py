@@ -33,7 +33,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from compreport.language import N_, count, tr
+from compreport.language import N_, comma, count, marked, tr
 from compreport.language import vocabulary as vocab
 from compreport.output import files
 from compreport.report.figures import FIGURE_FORMATS
@@ -186,14 +186,14 @@ def diff_plot(
     Each row is coloured by its stored verdict (``Comparison.significant``, the report's
     correction and family), never by whether its uncorrected interval excludes 0, with the colour
     and marker of :data:`VERDICT_LOOK` in the points and the legend: bluish green ("green", a
-    filled square) where it differs significantly from the best, vermillion ("red", an open circle)
-    where it ties with the best, reddish purple (a diamond) where the verdict is undecided (within
-    the Monte-Carlo error of its p-values), grey (a triangle) where the comparison is not tested
-    or undefined; a vertical line at 0. Differences are oriented so positive means the best is
-    better. The intervals are the LineCollection with gid ``"diff-intervals"`` (segment i =
-    ``metric.vs_best[i]``, of ``metric.vs_best[rows]`` for one part). ``rows``: the comparisons of
-    one part of a split figure (:func:`~compreport.report.figures.style.row_parts`), on the x-axis
-    of all of them.
+    filled square) where it differs significantly from the best, vermillion ("orange", an open
+    circle) where it ties with the best, reddish purple ("pink", a diamond) where the verdict is
+    undecided (within the Monte-Carlo error of its p-values), grey (a triangle) where the
+    comparison is not tested or undefined; a vertical line at 0. Differences are oriented so
+    positive means the best is better. The intervals are the LineCollection with gid
+    ``"diff-intervals"`` (segment i = ``metric.vs_best[i]``, of ``metric.vs_best[rows]`` for one
+    part). ``rows``: the comparisons of one part of a split figure
+    (:func:`~compreport.report.figures.style.row_parts`), on the x-axis of all of them.
     """
     every = list(metric.vs_best)
     comps = every[rows] if rows is not None else every
@@ -331,8 +331,8 @@ def distribution_plot(
     )
     lines = (
         (0.0, "0", OKABE_ITO["black"], "-"),
-        (delta, f"δ(x) = {delta:.4f}", OKABE_ITO["blue"], "--"),
-        (2 * delta, f"2δ(x) = {2 * delta:.4f}", OKABE_ITO["vermillion"], ":"),
+        (delta, f"δ(x) = {marked(f'{delta:.4f}')}", OKABE_ITO["blue"], "--"),
+        (2 * delta, f"2δ(x) = {marked(f'{2 * delta:.4f}')}", OKABE_ITO["vermillion"], ":"),
     )
     for x, label, color, style in lines:
         ax.axvline(x, color=color, linestyle=style, linewidth=1.4, label=label, zorder=3)
@@ -368,7 +368,9 @@ def distribution_plot(
     if resamples:  # refined: the p-value is not this histogram's
         which += tr(" (from {draws})", draws=draws(test, resamples))
     ax.set_title(
-        f"{a} − {b}: δ(x) = {delta:.4f}, " + Format().p_is(c.p_value, tr("raw p-value(x)")) + which,
+        f"{a} − {b}: δ(x) = {marked(f'{delta:.4f}')}, "
+        + Format(decimal_comma=comma()).p_is(c.p_value, tr("raw p-value(x)"))
+        + which,
         loc="left",
         **TEXT,
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from compreport.language import tr
+from compreport.language import decimal, tr
 from compreport.report.figures.style import (
     MAX_WIDTH_IN,
     OKABE_ITO,
@@ -99,9 +99,11 @@ def pairs_plot(comp: CompetitionAnalysis, metric: MetricAnalysis) -> Figure:
     # only the marks a corrected p-value can earn (as the HTML and LaTeX legends), weakest first
     possible = possible_marks(metric)[::-1]
     alpha = metric.verdicts.get("alpha", 0.05)
-    handles = [Patch(facecolor=PAIR_LEVEL_COLORS[0], edgecolor="#bbbbbb", label=f"p ≥ {alpha:g}")]
+    handles = [
+        Patch(facecolor=PAIR_LEVEL_COLORS[0], edgecolor="#bbbbbb", label=f"p ≥ {decimal(alpha)}")
+    ]
     handles += [
-        Patch(facecolor=PAIR_LEVEL_COLORS[1 + mark_level(mk)], label=f"{mk} p < {t:g}")
+        Patch(facecolor=PAIR_LEVEL_COLORS[1 + mark_level(mk)], label=f"{mk} p < {decimal(t)}")
         for t, mk in possible
     ]
     if any(c.undecided for c in metric.pairs):

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 
 import fontTools.subset
 import matplotlib
+import matplotlib.ticker
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -24,7 +25,7 @@ from matplotlib.font_manager import get_font
 from matplotlib.lines import Line2D
 
 from compreport._version import __version__
-from compreport.language import tr
+from compreport.language import comma, decimal, marked, tr
 from compreport.report.figures.glyphs import font_family
 from compreport.report.metricnames import metric_label
 from compreport.stats.results import MetricAnalysis
@@ -43,13 +44,14 @@ OKABE_ITO = {
 #: Participant systems and baselines in the CI plots.
 SYSTEM_COLOR = OKABE_ITO["blue"]
 BASELINE_COLOR = OKABE_ITO["orange"]
-#: Difference plot (paper Fig. 2), by the stored verdict: "red" = tied with the best, "green" =
-#: significantly different from it.
+#: Difference plot (paper Fig. 2), by the stored verdict: vermillion (a caption's "orange", hue
+#: 26°) = tied with the best, bluish green ("green") = significantly different from it.
 TIED_COLOR = OKABE_ITO["vermillion"]
 DIFFERS_COLOR = OKABE_ITO["bluish_green"]
 #: A comparison that is not tested or an interval that is not defined (B = 0): grey.
 UNDEFINED_COLOR = "#999999"
-#: An undecided verdict (within the Monte-Carlo error of its p-values), in every figure.
+#: An undecided verdict (within the Monte-Carlo error of its p-values), in every figure: reddish
+#: purple, a caption's "pink" (hue 327°).
 UNDECIDED_COLOR = OKABE_ITO["reddish_purple"]
 
 PNG_DPI = 200
@@ -391,14 +393,80 @@ def _subset_from_copy(pdf_ps, original, fontfile, glyphs):
 
 
 def styled(func):
-    """Run ``func`` inside the module's rc_context (no global rcParams change)."""
+    """Run ``func`` inside the module's rc_context (no global rcParams change); inside
+    :func:`compreport.language.decimal_comma`, the numeric tick labels of a figure it returns
+    take a decimal comma (:func:`comma_ticks`)."""
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         with matplotlib.rc_context(RC):
-            return func(*args, **kwargs)
+            fig = func(*args, **kwargs)
+        if isinstance(fig, Figure) and comma():  # a builder's figure (save() returns paths)
+            comma_ticks(fig)
+        return fig
 
     return wrapper
+
+
+class _CommaFormatter(matplotlib.ticker.Formatter):
+    """A tick formatter's labels with a decimal comma: ``inner`` decides the ticks' text (its
+    locations, its offset), this one swaps the mark."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    def set_axis(self, axis):
+        super().set_axis(axis)
+        self.inner.set_axis(axis)
+
+    def set_locs(self, locs):
+        self.inner.set_locs(locs)
+
+    def __call__(self, x, pos=None):
+        return self.inner(x, pos).replace(".", ",")
+
+    def format_ticks(self, values):
+        return [t.replace(".", ",") for t in self.inner.format_ticks(values)]
+
+    def get_offset(self):
+        return self.inner.get_offset().replace(".", ",")
+
+
+#: Tick formatters that write numbers (matplotlib's defaults for linear, log and percent axes).
+_NUMERIC = (
+    matplotlib.ticker.ScalarFormatter,
+    matplotlib.ticker.LogFormatter,
+    matplotlib.ticker.FormatStrFormatter,
+    matplotlib.ticker.StrMethodFormatter,
+    matplotlib.ticker.PercentFormatter,
+)
+
+
+def comma_ticks(fig: Figure) -> None:
+    """Give every numeric axis of ``fig`` a decimal comma (``0,25``): an axis whose formatter
+    writes numbers (:data:`_NUMERIC`); an axis of names (fixed labels: systems, classes; or
+    categories) is left as it is, since ``Team 42.01`` is a name.
+
+    >>> import matplotlib.figure
+    >>> fig = matplotlib.figure.Figure()
+    >>> ax = fig.add_subplot()
+    >>> _ = ax.plot([0, 0.5], [0, 1])
+    >>> _ = ax.set_yticks([0, 1], ["Team 42.01", "B.1"])
+    >>> comma_ticks(fig)
+    >>> ax.xaxis.get_major_formatter().format_ticks([0.1, 0.25])
+    ['0,10', '0,25']
+    >>> ax.yaxis.get_major_formatter().format_ticks([0, 1])
+    ['Team 42.01', 'B.1']
+    """
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            for get, put in (
+                (axis.get_major_formatter, axis.set_major_formatter),
+                (axis.get_minor_formatter, axis.set_minor_formatter),
+            ):
+                inner = get()
+                if isinstance(inner, _NUMERIC):
+                    put(_CommaFormatter(inner))
 
 
 class ReportFigure(Figure):
@@ -439,7 +507,7 @@ def new_figure(width: float, height: float) -> Figure:
 
 def pct(level: float) -> str:
     """A confidence level (0.95) as a percentage (``95%``)."""
-    return tr("{percent}%", percent=f"{100 * level:g}")
+    return tr("{percent}%", percent=decimal(100 * level))
 
 
 def label_width(labels: Sequence[str], limit: int = LABEL_CHARS) -> float:
@@ -615,7 +683,7 @@ def draw_intervals(
                 gid=f"{gid}-offaxis",
             )
             ax.annotate(
-                tr("{value} (off scale)", value=f"{pt[i]:.4g}"),
+                tr("{value} (off scale)", value=marked(f"{pt[i]:.4g}")),
                 (x, y[i]),
                 xytext=(6 if below else -6, 0),
                 textcoords="offset points",

@@ -16,7 +16,7 @@ from matplotlib.font_manager import FontProperties
 from matplotlib.ticker import MaxNLocator
 
 from compreport.inputs.slugs import slug
-from compreport.language import count, tr
+from compreport.language import count, marked, tr
 from compreport.report.figures.style import (
     CHAR_IN,
     MAX_WIDTH_IN,
@@ -124,13 +124,13 @@ def _panels(analysis: Analysis) -> list[tuple[str, str, list[tuple[float | None,
         if v is None:
             return None, "n/a"
         if cp(c).get("ppi_unit") == "percent":
-            return v, f"{v:.1f}"
-        return None, f"{v:.3g} ({metric_label(c.primary)})"
+            return v, marked(f"{v:.1f}")
+        return None, f"{marked(f'{v:.3g}')} ({metric_label(c.primary)})"
 
     def plain(key, fmt):
         def get(c):
             v = cp(c).get(key)
-            return (None, "n/a") if v is None else (v, format(v, fmt))
+            return (None, "n/a") if v is None else (v, marked(format(v, fmt)))
 
         return get
 

@@ -40,7 +40,7 @@ from pathlib import Path
 
 from compreport.errors import InputError, note
 from compreport.inputs.delimited import decode, read_bytes
-from compreport.language import LANGUAGES, count, current, language, tr
+from compreport.language import LANGUAGES, count, current, decimal, language, tr
 from compreport.language.caller import option
 from compreport.output.files import write_bytes
 from compreport.report import model
@@ -495,7 +495,7 @@ def _body(analysis: Analysis, team: str, parts: list[tuple], fmt: model.Format) 
                 level=first["level"],
                 resamples=count(s.bootstrap),
                 rule=s.rule,
-                alpha=f"{s.alpha:g}",
+                alpha=decimal(s.alpha),
             )
         ]
         lines += first["alerts"] + [""]

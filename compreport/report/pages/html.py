@@ -22,7 +22,7 @@ import re
 from functools import cache, lru_cache
 from pathlib import Path
 
-from compreport.language import count, current, tr
+from compreport.language import count, current, decimal, tr
 from compreport.language import vocabulary as vocab
 from compreport.output import files
 from compreport.report import model, prose, references
@@ -119,6 +119,7 @@ def environment():
         lambda ctx, name: breakable(name, ctx.get("for_pdf", False))
     )
     env.filters["count"] = count
+    env.filters["decimal"] = decimal
     env.filters["aligned"] = aligned
     return env
 
@@ -229,7 +230,7 @@ def provenance(analysis: Analysis, comp: CompetitionAnalysis | None = None) -> d
         (tr("compreport version"), analysis.version, False),
         (tr("Seed"), str(s.seed), False),
         (tr("Bootstrap replicates B"), count(s.bootstrap), False),
-        (tr("alpha"), f"{s.alpha:g}", False),
+        (tr("alpha"), decimal(s.alpha), False),
         (tr("Confidence level"), prose.level(s), False),
         _setting(tr("CI method"), vocab.CI_METHODS[s.ci_method]),
         _setting(tr("Test"), vocab.TESTS[s.test]),

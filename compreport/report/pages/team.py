@@ -120,7 +120,7 @@ def _comparison(ma, fmt: model.Format, a: str, b: str, settings) -> dict:
     lo, hi = sorted((sign * c.ci_low, sign * c.ci_high)) if flipped else (c.ci_low, c.ci_high)
     return {
         "diff": fmt.diff(sign * c.diff),
-        "ci": f"[{fmt.diff(lo)}, {fmt.diff(hi)}]",
+        "ci": fmt.interval(lo, hi, diff=True),
         "p": fmt.p_is(c.p_value),
         "p_se": fmt.p(c.p_se),  # the error of the p-value that decides (module results)
         "p_adjusted": fmt.p(c.p_adjusted),
@@ -178,7 +178,7 @@ def team_context(
                 "name": metric_title(om),
                 "direction": prose.direction(om),
                 "score": fmt.score(o.score),
-                "ci": f"[{fmt.score(o.ci_low)}, {fmt.score(o.ci_high)}]",
+                "ci": fmt.interval(o.ci_low, o.ci_high),
                 "rank": o.rank,
                 "m": len(om.scores),
             }
@@ -227,7 +227,7 @@ def team_context(
         ],
         "co_winners": [x.system for x in ma.scores if x.is_best and x.system != system],
         "score": fmt.score(me.score),
-        "ci": f"[{fmt.score(me.ci_low)}, {fmt.score(me.ci_high)}]",
+        "ci": fmt.interval(me.ci_low, me.ci_high),
         "rank": me.rank,
         "group": me.group or model.MISSING,
         "best_score": fmt.score(best.score),
