@@ -40,12 +40,14 @@ ERRORS = ["mae", "mse", "rmse", "mape"]
 ALL_BUILTIN = CLASSIFICATION + ERRORS + ["pearson", "spearman", "roc_auc", "measure_s", "measure_c"]
 #: Ranking metrics: checked against trec_eval in test_ranking.py.
 RANKING = ["map", "mrr"]
+#: Span measures: checked against seqeval and an independent matcher in test_spans.py.
+SPANS = [f"span_{w}{o}" for w in ("f1", "precision", "recall") for o in ("", "_overlap")]
 
 PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def test_every_builtin_metric_is_covered():
-    assert sorted(REGISTRY) == sorted(ALL_BUILTIN + RANKING)
+    assert sorted(REGISTRY) == sorted(ALL_BUILTIN + RANKING + SPANS)
 
 
 # --------------------------------------------------------------------------- direct sklearn/scipy

@@ -25,6 +25,7 @@ from compreport.errors import InputError, os_reason, suggest
 from compreport.inputs import readers as load
 from compreport.inputs.competition import INFO_FIELDS, Competition, CompetitionInfo, MetricSpec
 from compreport.inputs.delimited import SEPARATORS, text_name
+from compreport.inputs.mentions import detect as detect_mentions
 from compreport.inputs.parsed import (
     EXTRA_LINES,
     MISSING_POLICIES,
@@ -623,7 +624,8 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
         path = Path(text_name(raw))
         if not path.exists():
             raise InputError(f"{raw}: no such file or directory")
-        if path.is_dir():
+        brat = bool(opts.runs) and path.is_dir() and detect_mentions(str(path)) == "brat"
+        if path.is_dir() and not brat:
             if (path / "workshop.toml").is_file():
                 path = path / "workshop.toml"
             elif (path / "competition.toml").is_file():
@@ -651,7 +653,7 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
                     comps.append(comp)
                     boot_sources.append((str(sub), boot))
                 continue
-        if is_spec(path):
+        if is_spec(path) and not brat:  # a brat gold folder is a gold, not a folder of specs
             specs.append(str(path))
             if _is_workshop_toml(path):
                 ws: WorkshopSpec = validate_model(WorkshopSpec, read_toml(path), path)

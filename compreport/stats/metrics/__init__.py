@@ -13,7 +13,8 @@ orientation; undefined ratios (0/0) count as 0, as scikit-learn's ``zero_divisio
 
 Modules: :mod:`.base` (the interface), :mod:`.fields` (reading a field as codes or numbers),
 :mod:`.classification`, :mod:`.numeric` (errors, correlations, ROC AUC), :mod:`.restmex`
-(``measure_s``, ``measure_c``) and :mod:`.user` (``file.py:function``).
+(``measure_s``, ``measure_c``), :mod:`.spans` (``span_f1``, its precision and recall) and
+:mod:`.user` (``file.py:function``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from compreport.stats.metrics.numeric import (
 )
 from compreport.stats.metrics.ranking import RankingMetric, ranking_metric
 from compreport.stats.metrics.restmex import MeasureC, MeasureS
+from compreport.stats.metrics.spans import SpanMetric
 from compreport.stats.metrics.user import UserMetric
 
 __all__ = ["REGISTRY", "get_metric"]
@@ -70,6 +72,12 @@ for _m in (
     MeasureC(),
     RankingMetric("map", None),
     RankingMetric("mrr", None),
+    SpanMetric("span_f1", "f1", "span (entity) F1 over documents' mentions (`match`, `average`)"),
+    SpanMetric("span_precision", "precision", "span (entity) precision (`match`, `average`)"),
+    SpanMetric("span_recall", "recall", "span (entity) recall (`match`, `average`)"),
+    SpanMetric("span_f1_overlap", "f1", "span F1, overlapping spans match (MEDDOPLACE)", "overlap"),
+    SpanMetric("span_precision_overlap", "precision", "span precision, overlap match", "overlap"),
+    SpanMetric("span_recall_overlap", "recall", "span recall, overlap match", "overlap"),
 ):
     _register(_m)
 

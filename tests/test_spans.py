@@ -1,0 +1,348 @@
+"""Span and entity measures (``span_f1``, ``span_precision``, ``span_recall``) on files in the
+layouts span tasks publish: CoNLL against seqeval, brat folders and the MEDDOPLACE TSV against an
+independent matcher written here, through the CLI and the API, plus bad input and resamples."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import compreport as cr
+from conftest import engine_on, observed, one_error, prepare, run_cli, write
+
+TYPES = ("LOC", "PER", "ORG")
+
+
+# --- an independent matcher: set arithmetic (strict), MEDDOPLACE's greedy loop (overlap) ------
+
+
+def ref_counts(gold: dict, pred: dict, match: str) -> dict:
+    """Per type: [gold, predicted, true positives] summed over the gold's documents and the run's,
+    from dicts document -> set of (start, end, type)."""
+    out: dict = {}
+    for doc in set(gold) | set(pred):
+        g, p = set(gold.get(doc, ())), set(pred.get(doc, ()))
+        for t in {x[2] for x in g | p}:
+            gt = sorted(x for x in g if x[2] == t)
+            pt = sorted(x for x in p if x[2] == t)
+            if match == "strict":
+                tp = len(set(gt) & set(pt))
+            else:  # each gold, in order, takes the first unmatched overlapping prediction
+                left, tp = list(pt), 0
+                for a in gt:
+                    hit = next(
+                        (b for b in left if b[0] <= a[0] <= b[1] or a[0] <= b[0] <= a[1]), None
+                    )
+                    if hit is not None:
+                        left.remove(hit)
+                        tp += 1
+            c = out.setdefault(t, [0, 0, 0])
+            c[0], c[1], c[2] = c[0] + len(gt), c[1] + len(pt), c[2] + tp
+    return out
+
+
+def prf(tp, ng, np_):
+    p = tp / np_ if np_ else 0.0
+    r = tp / ng if ng else 0.0
+    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+
+
+def ref_score(gold: dict, pred: dict, match="strict", average="micro", which="f1") -> float:
+    counts = ref_counts(gold, pred, match)
+    k = {"precision": 0, "recall": 1, "f1": 2}[which]
+    if average == "micro":
+        ng, np_, tp = (sum(c[j] for c in counts.values()) for j in range(3))
+        return prf(tp, ng, np_)[k]
+    per = [prf(c[2], c[0], c[1])[k] for c in counts.values() if c[0] or c[1]]
+    return sum(per) / len(per) if per else 0.0
+
+
+def random_docs(rng, n_docs: int, per_doc: int) -> dict:
+    docs = {}
+    for d in range(n_docs):
+        ments = set()
+        for _ in range(rng.integers(0, per_doc + 1)):
+            s = int(rng.integers(0, 200))
+            ments.add((s, s + int(rng.integers(1, 12)), TYPES[rng.integers(0, 3)]))
+        docs[f"doc{d:03d}"] = ments
+    return docs
+
+
+def perturb(rng, docs: dict, p_keep=0.6, p_shift=0.25) -> dict:
+    out = {}
+    for doc, ments in docs.items():
+        new = set()
+        for s, e, t in ments:
+            u = rng.random()
+            if u < p_keep:
+                new.add((s, e, t))
+            elif u < p_keep + p_shift:
+                new.add((s + int(rng.integers(-2, 3)) if s > 2 else s, e + 1, t))
+            elif u < p_keep + p_shift + 0.05:
+                new.add((s, e, TYPES[(TYPES.index(t) + 1) % 3]))
+        if rng.random() < 0.5:
+            s = int(rng.integers(0, 200))
+            new.add((s, s + 3, TYPES[rng.integers(0, 3)]))
+        out[doc] = new
+    return out
+
+
+def write_brat(folder, docs: dict, every=True) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for doc, ments in docs.items():
+        if not ments and not every:
+            continue
+        lines = [f"T{k}\t{t} {s} {e}\tx\n" for k, (s, e, t) in enumerate(sorted(ments), 1)]
+        (folder / f"{doc}.ann").write_text("".join(lines), encoding="utf-8")
+
+
+def write_tsv(path, docs: dict) -> None:
+    rows = ["filename\tlabel\tstart_span\tend_span\ttext\n"]
+    for doc, ments in docs.items():
+        rows += [f"{doc}\t{t}\t{s}\t{e}\tsome text\n" for s, e, t in sorted(ments)]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(rows), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def brat_task(tmp_path_factory):
+    rng = np.random.default_rng(7)
+    root = tmp_path_factory.mktemp("brat")
+    gold = random_docs(rng, 40, 6)
+    gold["doc999"] = set()  # no gold mention: a run's mentions there are false positives
+    runs = {
+        "alpha/run1": perturb(rng, gold),
+        "alpha/run2": perturb(rng, gold, 0.3, 0.5),
+        "beta": perturb(rng, gold, 0.8, 0.1),
+    }
+    runs["beta"]["doc999"] = {(0, 5, "LOC")}
+    write_brat(root / "gold", gold)
+    for name, docs in runs.items():
+        write_brat(root / "runs" / name, docs, every=False)
+    return root, gold, runs
+
+
+@pytest.mark.parametrize("match", ["strict", "overlap"])
+@pytest.mark.parametrize("average", ["micro", "macro"])
+@pytest.mark.parametrize("which", ["f1", "precision", "recall"])
+def test_brat_folders_against_the_matcher(brat_task, match, average, which):
+    root, gold, runs = brat_task
+    data = cr.load(root / "gold", runs=str(root / "runs"), metrics="span_f1")
+    comp = data.competitions[0]
+    assert comp.systems == ["alpha run1", "alpha run2", "beta"]
+    assert comp.n == len(gold)
+    got = observed(comp, f"span_{which}", match=match, average=average)
+    want = [
+        ref_score(gold, runs[s], match, average, which)
+        for s in ("alpha/run1", "alpha/run2", "beta")
+    ]
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+
+
+def test_overlap_differs_from_strict(brat_task):
+    root, gold, runs = brat_task
+    comp = cr.load(root / "gold", runs=str(root / "runs"), metrics="span_f1").competitions[0]
+    assert (observed(comp, "span_f1", match="overlap") > observed(comp, "span_f1") + 0.01).all()
+
+
+def test_tsv_through_the_cli_and_a_spec(tmp_path):
+    rng = np.random.default_rng(3)
+    gold = random_docs(rng, 30, 5)
+    runs = {"TeamA.1": perturb(rng, gold), "TeamB.1": perturb(rng, gold, 0.4, 0.4)}
+    write_tsv(tmp_path / "gold.tsv", gold)
+    for name, docs in runs.items():
+        write_tsv(tmp_path / "runs" / f"{name}.tsv", docs)
+    write(
+        tmp_path,
+        "competition.toml",
+        'name = "places"\n[data]\ngold = "gold.tsv"\nruns = "runs"\n'
+        '[[metrics]]\nname = "span_f1"\n[[metrics]]\nname = "span_f1_overlap"\n'
+        '[[metrics]]\nname = "span_recall"\naverage = "macro"\n',
+    )
+    res = run_cli(tmp_path, "report", ".", "-o", "out", "--format", "json", "-B", "200")
+    assert res.returncode == 0, res.stderr
+    doc = json.loads((tmp_path / "out" / "results.json").read_text())
+    metrics = doc["competitions"][0]["metrics"]
+    docs_with_mentions = {d: m for d, m in gold.items() if m}  # a TSV names only these
+    for entry, (match, average, which) in zip(
+        metrics,
+        [("strict", "micro", "f1"), ("overlap", "micro", "f1"), ("strict", "macro", "recall")],
+        strict=True,
+    ):
+        got = {s["system"]: s["score"] for s in entry["scores"]}
+        for name, docs in runs.items():
+            want = ref_score(docs_with_mentions, docs, match, average, which)
+            assert got[name] == pytest.approx(want, abs=1e-12), (entry["name"], name)
+
+
+def test_json_mentions_read_as_the_tsv(tmp_path):
+    rng = np.random.default_rng(5)
+    gold = random_docs(rng, 12, 4)
+    run = perturb(rng, gold)
+    objs = [
+        {"document": d, "start": s, "end": e, "label": t}
+        for d, ms in gold.items()
+        for s, e, t in sorted(ms)
+    ]
+    (tmp_path / "gold.json").write_text(json.dumps(objs))
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "sys.jsonl").write_text(
+        "".join(
+            json.dumps({"filename": d, "start_span": s, "end_span": e, "type": t}) + "\n"
+            for d, ms in run.items()
+            for s, e, t in sorted(ms)
+        )
+    )
+    comp = cr.load(
+        tmp_path / "gold.json", runs=str(tmp_path / "runs"), metrics="span_f1"
+    ).competitions[0]
+    want = ref_score({d: m for d, m in gold.items() if m}, run)
+    assert observed(comp, "span_f1")[0] == pytest.approx(want, abs=1e-12)
+
+
+# --- CoNLL against seqeval ---------------------------------------------------------------------
+
+
+def random_tags(rng, n: int, iobes: bool) -> list[str]:
+    tags, i = [], 0
+    while i < n:
+        if rng.random() < 0.6:
+            tags.append("O")
+            i += 1
+            continue
+        t, length = TYPES[rng.integers(0, 3)], int(min(rng.integers(1, 4), n - i))
+        if iobes:
+            tags += [f"S-{t}"] if length == 1 else [f"B-{t}", *[f"I-{t}"] * (length - 2), f"E-{t}"]
+        else:
+            tags += [f"B-{t}", *[f"I-{t}"] * (length - 1)]
+        i += length
+    return tags
+
+
+def noisy(rng, sents: list[list[str]], iobes: bool) -> list[list[str]]:
+    """A run: some sentences re-drawn (well formed), others kept."""
+    return [s if rng.random() < 0.5 else random_tags(rng, len(s), iobes) for s in sents]
+
+
+def write_conll(path, sents) -> None:
+    lines = ["-DOCSTART- O\n", "\n"]
+    for s in sents:
+        lines += [f"tok{k} X {tag}\n" for k, tag in enumerate(s)] + ["\n"]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+@pytest.mark.parametrize("iobes", [False, True])
+def test_conll_against_seqeval(tmp_path, iobes):
+    from seqeval import metrics as sq
+    from seqeval.scheme import IOB2, IOBES
+
+    rng = np.random.default_rng(11 + iobes)
+    gold = [random_tags(rng, int(rng.integers(1, 25)), iobes) for _ in range(120)]
+    runs = {f"sys{k}": noisy(rng, gold, iobes) for k in range(3)}
+    write_conll(tmp_path / "gold.conll", gold)
+    for name, sents in runs.items():
+        write_conll(tmp_path / "runs" / f"{name}.conll", sents)
+    comp = cr.load(
+        tmp_path / "gold.conll", runs=str(tmp_path / "runs"), metrics="span_f1"
+    ).competitions[0]
+    assert comp.n == len(gold)
+    scheme = IOBES if iobes else IOB2
+    for which, fn in [
+        ("f1", sq.f1_score),
+        ("precision", sq.precision_score),
+        ("recall", sq.recall_score),
+    ]:
+        for average in ("micro", "macro"):
+            got = observed(comp, f"span_{which}", average=average)
+            for s, name in enumerate(comp.systems):
+                strict = fn(gold, runs[name], average=average, mode="strict", scheme=scheme)
+                assert got[s] == pytest.approx(strict, abs=1e-9), (which, average, name)
+                if not iobes:  # well-formed IOB2: conlleval's reading (seqeval's default) agrees
+                    default = fn(gold, runs[name], average=average)
+                    assert got[s] == pytest.approx(default, abs=1e-9)
+
+
+# --- resamples: the bootstrap's sums equal the reference on the drawn documents -----------------
+
+
+@pytest.mark.parametrize("match", ["strict", "overlap"])
+@pytest.mark.parametrize("average", ["micro", "macro"])
+def test_resample_equals_reference_on_drawn_documents(brat_task, match, average):
+    root, gold, runs = brat_task
+    comp = cr.load(root / "gold", runs=str(root / "runs"), metrics="span_f1").competitions[0]
+    p = prepare(comp, "span_f1", match=match, average=average)
+    rng = np.random.default_rng(1)
+    ids = list(comp.item_ids)
+    names = ["alpha/run1", "alpha/run2", "beta"]
+    for _ in range(5):
+        idx = rng.integers(0, comp.n, comp.n)
+        got = engine_on(p, idx)
+        # the reference on the resample: each drawn document a distinct copy
+        g = {f"{j}:{ids[i]}": gold[ids[i]] for j, i in enumerate(idx)}
+        for s, name in enumerate(names):
+            r = {f"{j}:{ids[i]}": runs[name].get(ids[i], set()) for j, i in enumerate(idx)}
+            # macro is over the types of the whole test set, as on the full data
+            assert got[s] == pytest.approx(ref_score(g, r, match, average), abs=1e-12)
+
+
+# --- bad input: one error line naming file and line -------------------------------------------
+
+
+def _brat_case(tmp_path, ann: str, txt: str | None = None):
+    write(tmp_path, "gold/d1.ann", "T1\tLOC 0 4\tMadr\n")
+    write(tmp_path, "runs/r1/d1.ann", ann)
+    if txt is not None:
+        write(tmp_path, "gold/d1.txt", txt)
+        write(tmp_path, "runs/r1/d1.txt", txt)
+    return run_cli(tmp_path, "validate", "gold", "--runs", "runs", "--metric", "span_f1")
+
+
+def test_start_after_end_is_an_error(tmp_path):
+    one_error(_brat_case(tmp_path, "T1\tLOC 9 4\tx\n"), "d1.ann, line 1", "starts after it ends")
+
+
+def test_span_beyond_the_text_is_an_error(tmp_path):
+    res = _brat_case(tmp_path, "T1\tLOC 0 4\tMadr\nT2\tPER 5 40\tx\n", txt="Madrid es")
+    one_error(res, "d1.ann, line 2", "beyond the document's text (9 characters)")
+
+
+def test_tsv_start_after_end(tmp_path):
+    write(tmp_path, "gold.tsv", "filename\tlabel\tstart_span\tend_span\nd1\tLOC\t0\t4\n")
+    write(
+        tmp_path,
+        "runs/a.tsv",
+        "filename\tlabel\tstart_span\tend_span\nd1\tLOC\t0\t4\nd1\tLOC\t8\t2\n",
+    )
+    res = run_cli(tmp_path, "validate", "gold.tsv", "--runs", "runs", "--metric", "span_f1")
+    one_error(res, "a.tsv, line 3", "starts after it ends (8 > 2)")
+
+
+def test_bio_starting_with_i_names_the_schemes(tmp_path):
+    write(tmp_path, "gold.conll", "a B-LOC\nb I-LOC\n\nc O\n")
+    write(tmp_path, "runs/a.conll", "a B-LOC\nb I-LOC\n\nc I-PER\n")
+    res = run_cli(tmp_path, "validate", "gold.conll", "--runs", "runs", "--metric", "span_f1")
+    one_error(res, "a.conll, line 4", "I-PER", "IOB1", "seqeval's default mode", "IOB2")
+
+
+def test_conll_runs_must_have_the_gold_sentences(tmp_path):
+    write(tmp_path, "gold.conll", "a B-LOC\nb I-LOC\n\nc O\n")
+    write(tmp_path, "runs/a.conll", "a B-LOC\n\nc O\n")
+    res = run_cli(tmp_path, "validate", "gold.conll", "--runs", "runs", "--metric", "span_f1")
+    one_error(res, "a.conll, line 1", "sentence 1 has 1 token(s)", "has 2")
+
+
+def test_span_metric_on_labels_is_an_error(tmp_path):
+    write(tmp_path, "gold.tsv", "id\tlabel\n1\ta\n2\tb\n")
+    write(tmp_path, "runs/a.tsv", "id\tlabel\n1\ta\n2\ta\n")
+    res = run_cli(tmp_path, "validate", "gold.tsv", "--runs", "runs", "--metric", "span_f1")
+    one_error(res, "gold.tsv, line 2", "not a mention list")
+
+
+def test_unknown_match_is_an_error(brat_task):
+    root, _, _ = brat_task
+    comp = cr.load(root / "gold", runs=str(root / "runs"), metrics="span_f1").competitions[0]
+    with pytest.raises(cr.InputError, match="match 'lenient' is not one of strict, overlap"):
+        prepare(comp, "span_f1", match="lenient")
