@@ -160,9 +160,13 @@ def detect(path: str, data: bytes | None = None) -> str | None:
     return None
 
 
-def _offset(text: str, where: str, what: str) -> int:
+def _offset(text: str, where, what: str) -> int:
+    """``text`` as an offset; ``where`` (a string, or a function giving it) names it in errors."""
+    if text.isascii() and text.isdigit():
+        return int(text)
     text = text.strip()
-    if not re.fullmatch(r"\d+", text):
+    if not (text.isascii() and text.isdigit()):
+        where = where() if callable(where) else where
         raise InputError(f"{where}: {what} {text!r} is not a non-negative whole number")
     return int(text)
 
@@ -216,23 +220,25 @@ def _read_tsv(path: str, text: str) -> Mentions:
     names = [c.strip().strip('"').lower() for c in lines[head_at].split(sep)]
     col = {c: names.index(c) for c in TSV_COLUMNS}
     need = max(col.values()) + 1
+    i_doc, i_label, i_start, i_end = (col[c] for c in TSV_COLUMNS)
     for k, line in enumerate(lines[head_at + 1 :], head_at + 2):
         if not line.strip():
             continue
-        cells = [c.strip() for c in line.split(sep)]
-        where = f"{shown(path)}, line {k}"
+        cells = line.split(sep)
+        where = lambda k=k: f"{shown(path)}, line {k}"  # noqa: E731 - built only for an error
         if len(cells) < need:
             raise InputError(
-                f"{where}: {len(cells)} column(s); the header names {need} up to "
+                f"{where()}: {len(cells)} column(s); the header names {need} up to "
                 f"{names[need - 1]!r}"
             )
-        doc = cells[col["filename"]].strip('"')
-        start = _offset(cells[col["start_span"]], where, "start_span")
-        end = _offset(cells[col["end_span"]], where, "end_span")
-        _checked(start, end, where)
-        label = cells[col["label"]].strip('"')
+        doc = cells[i_doc].strip().strip('"')
+        start = _offset(cells[i_start], where, "start_span")
+        end = _offset(cells[i_end], where, "end_span")
+        if start > end:
+            _checked(start, end, where())
+        label = cells[i_label].strip().strip('"')
         if not doc or not label:
-            raise InputError(f"{where}: a blank filename or label")
+            raise InputError(f"{where()}: a blank filename or label")
         out.add(doc, (start, end, label), k)
     return out
 

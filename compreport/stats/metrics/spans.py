@@ -71,6 +71,78 @@ def _parse(text: str, where) -> list:
     return value
 
 
+def _parse_all(texts, where) -> list:
+    """The mention lists of ``texts`` (one JSON parse of them all); ``where(i)`` names text ``i``
+    in the error of one that is not a mention list."""
+    try:
+        docs = json.loads("[" + ",".join(t or "[]" for t in texts) + "]")
+        if all(
+            isinstance(d, list)
+            and all(isinstance(x, list) and len(x) in (3, 4) and isinstance(x[2], str) for x in d)
+            for d in docs
+        ):
+            return docs
+    except json.JSONDecodeError:
+        pass
+    for i, t in enumerate(texts):  # name the first one that is not
+        doc = _parse(t, lambda i=i: where(i))
+        if not all(isinstance(x[2], str) for x in doc):
+            _parse("x", lambda i=i: where(i))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def count_all(gold: list, preds: list, match: str) -> tuple[np.ndarray, np.ndarray]:
+    """Every document's counts per type: gold (n, k) and, per system, [predicted, TP for
+    precision, TP for recall] (n, m, 3, k), types sorted by name (k >= 1).
+
+    >>> g, c = count_all([[[0, 4, "A"]]], [[[[0, 4, "A"], [6, 8, "A"]]]], "strict")
+    >>> g.tolist(), c[0, 0].tolist()
+    ([[1.0]], [[2.0], [1.0], [1.0]])
+    """
+    n, m = len(gold), len(preds)
+    names = sorted(
+        {x[2] for doc in gold for x in doc} | {x[2] for r in preds for d in r for x in d}
+    )
+    types = {t: j for j, t in enumerate(names)}
+    k = max(len(types), 1)
+
+    def binned(doc_idx, codes, weights=None):
+        idx = np.asarray(doc_idx, dtype=np.int64) * k + np.asarray(codes, dtype=np.int64)
+        return np.bincount(idx, weights, minlength=n * k).reshape(n, k)
+
+    gi = [i for i, doc in enumerate(gold) for _ in doc]
+    g = binned(gi, [types[x[2]] for doc in gold for x in doc]).astype(float)
+    out = np.zeros((n, m, 3, k))
+    if match == "strict":
+        gsets = [{tuple(x) for x in doc} for doc in gold]
+    else:
+        by_type = [{} for _ in gold]
+        for i, doc in enumerate(gold):
+            for x in doc:
+                by_type[i].setdefault(x[2], []).append(x)
+    for s, run in enumerate(preds):
+        pi = [i for i, doc in enumerate(run) for _ in doc]
+        codes = [types[x[2]] for doc in run for x in doc]
+        out[:, s, 0] = binned(pi, codes)
+        if match == "strict":
+            hit = [tuple(x) in gsets[i] for i, doc in enumerate(run) if gold[i] for x in doc]
+            hi = [i for i, doc in enumerate(run) if gold[i] for _ in doc]
+            hc = [types[x[2]] for i, doc in enumerate(run) if gold[i] for x in doc]
+            out[:, s, 1] = binned(hi, hc, np.asarray(hit, dtype=float))
+        else:
+            for i, doc in enumerate(run):
+                if not doc or not gold[i]:
+                    continue
+                mine: dict = {}
+                for x in doc:
+                    if x[2] in by_type[i]:
+                        mine.setdefault(x[2], []).append(x)
+                for t, ps in mine.items():
+                    out[i, s, 1, types[t]] = _overlap_count(by_type[i][t], ps)
+        out[:, s, 2] = out[:, s, 1]
+    return g, out
+
+
 def _overlap_count(gold: list, pred: list) -> int:
     """Greedy one-to-one overlap matches of one type (both sorted by offsets), as MEDDOPLACE."""
     left = list(pred)
@@ -170,31 +242,13 @@ class SpanMetric(Metric):
         params.update(match=match, average=average)
         f = field_index(comp, params)
         n, m = comp.n, comp.m
-        gold = [
-            _parse(t, lambda i=i: comp.locate(None, i, f)) for i, t in enumerate(comp.gold[:, f])
-        ]
+        gold = _parse_all(comp.gold[:, f], lambda i: comp.locate(None, i, f))
         preds = [
-            [
-                _parse(t, lambda s=s, i=i: comp.locate(s, i, f))
-                for i, t in enumerate(comp.predictions[s, :, f])
-            ]
+            _parse_all(comp.predictions[s, :, f], lambda i, s=s: comp.locate(s, i, f))
             for s in range(m)
         ]
-        names = sorted(
-            {x[2] for doc in gold for x in doc}
-            | {x[2] for run in preds for doc in run for x in doc}
-        )
-        types = {t: j for j, t in enumerate(names)}
-        k = max(len(types), 1)
-        g = np.zeros((n, k))
-        for i, doc in enumerate(gold):
-            for x in doc:
-                g[i, types[x[2]]] += 1
-        sys = np.zeros((n, m, 3, k))
-        for s in range(m):
-            for i in range(n):
-                if preds[s][i] or gold[i]:
-                    sys[i, s] = doc_counts(gold[i], preds[s][i], types, match)
+        g, sys = count_all(gold, preds, match)
+        k = g.shape[1]
         gsum, psum = g.sum(0), sys[:, :, 0].sum(0)
         mask = ((gsum > 0)[None, :] | (psum > 0)).astype(float)  # (m, k)
         columns = np.concatenate([g, sys.reshape(n, m * 3 * k)], axis=1)
