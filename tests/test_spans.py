@@ -33,7 +33,12 @@ def ref_counts(gold: dict, pred: dict, match: str) -> dict:
                 left, tp = list(pt), 0
                 for a in gt:
                     hit = next(
-                        (b for b in left if b[0] <= a[0] <= b[1] or a[0] <= b[0] <= a[1]), None
+                        (
+                            b
+                            for b in left
+                            if (b[0] <= a[0] <= b[1] or a[0] <= b[0] <= a[1]) and a[3:] == b[3:]
+                        ),
+                        None,
                     )
                     if hit is not None:
                         left.remove(hit)
@@ -200,6 +205,80 @@ def test_json_mentions_read_as_the_tsv(tmp_path):
     ).competitions[0]
     want = ref_score({d: m for d, m in gold.items() if m}, run)
     assert observed(comp, "span_f1")[0] == pytest.approx(want, abs=1e-12)
+
+
+# --- entity linking: (mention, code) pairs ----------------------------------------------------
+
+
+def with_codes(rng, docs: dict, p_wrong: float) -> dict:
+    """Each mention given a code (``C0``..``C4``): a share ``p_wrong`` of them shifted by one."""
+    out = {}
+    for doc, ments in docs.items():
+        out[doc] = {(s, e, t, f"C{(s + (rng.random() < p_wrong)) % 5}") for s, e, t in ments}
+    return out
+
+
+@pytest.mark.parametrize("match", ["strict", "overlap"])
+def test_linking_from_a_code_column_and_brat_n_lines(tmp_path, match):
+    rng = np.random.default_rng(9)
+    plain = random_docs(rng, 25, 5)
+    gold = with_codes(rng, plain, 0.0)
+    run_plain = perturb(rng, plain)
+    run = with_codes(rng, run_plain, 0.3)
+    # DisTEMIST-style TSV with a `code` column
+    for path, docs in [
+        (tmp_path / "tsv" / "gold.tsv", gold),
+        (tmp_path / "tsv" / "runs" / "a.tsv", run),
+    ]:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        rows = ["filename\tlabel\tstart_span\tend_span\ttext\tcode\n"]
+        rows += [
+            f"{d}\t{t}\t{a}\t{b}\tx\t{c}\n" for d, ms in docs.items() for a, b, t, c in sorted(ms)
+        ]
+        path.write_text("".join(rows))
+    # brat with N lines
+    for folder, docs in [
+        (tmp_path / "brat" / "gold", gold),
+        (tmp_path / "brat" / "runs" / "a", run),
+    ]:
+        folder.mkdir(parents=True)
+        for d, ms in docs.items():
+            lines = []
+            for k, (a, b, t, c) in enumerate(sorted(ms), 1):
+                lines += [f"T{k}\t{t} {a} {b}\tx\n", f"N{k}\tReference T{k} {c}\tx\n"]
+            (folder / f"{d}.ann").write_text("".join(lines))
+    named = {d: m for d, m in gold.items() if m}
+    for gold_path, runs in [("tsv/gold.tsv", "tsv/runs"), ("brat/gold", "brat/runs")]:
+        comp = cr.load(
+            tmp_path / gold_path, runs=str(tmp_path / runs), metrics="span_f1"
+        ).competitions[0]
+        base = named if gold_path.endswith(".tsv") else gold
+        for which in ("f1", "recall"):
+            linked = observed(comp, f"span_{which}", match=match, codes=True)[0]
+            assert linked == pytest.approx(ref_score(base, run, match, which=which), abs=1e-12)
+            ner = observed(comp, f"span_{which}", match=match)[0]
+            strip = {d: {m[:3] for m in ms} for d, ms in base.items()}
+            assert ner == pytest.approx(ref_score(strip, run_plain, match, which=which), abs=1e-12)
+            assert linked < ner
+
+
+def test_meddoplace_none_is_no_code(tmp_path):
+    head = "filename\tlabel\tstart_span\tend_span\ttext\tsource\tnormalization\n"
+    write(
+        tmp_path,
+        "gold.tsv",
+        head + "d1\tLOC\t0\t4\tx\tGN\t3117735\nd1\tPER\t9\t12\tx\tNone\tNone\n",
+    )
+    write(
+        tmp_path,
+        "runs/a.tsv",
+        head + "d1\tLOC\t0\t4\tx\tGN\t3117735\nd1\tPER\t9\t12\tx\tNone\tNone\n",
+    )
+    comp = cr.load(
+        tmp_path / "gold.tsv", runs=str(tmp_path / "runs"), metrics="span_f1"
+    ).competitions[0]
+    assert comp.gold[0, 0] == '[[0,4,"LOC","3117735"],[9,12,"PER"]]'
+    assert observed(comp, "span_f1", codes=True)[0] == 1.0
 
 
 # --- CoNLL against seqeval ---------------------------------------------------------------------

@@ -7,11 +7,14 @@ Four layouts are read, each recognised with no option (:func:`detect`):
   discontinuous mention (``LOC 10 15;20 25``) is read as one mention from its first fragment's
   start to its last fragment's end. Other lines (``E``, ``R``, ``A``, ``N``, ``#``) are not read.
   When the document's text is beside it (``doc.txt`` next to ``doc.ann``), an offset beyond the
-  text is an error.
+  text is an error. ``N`` lines (``N1<TAB>Reference T1 DB:ID<TAB>name``) give a mention its code
+  (entity linking); a mention with several codes is one mention per code.
 - **the MEDDOPLACE TSV** (also CSV): a header naming ``filename``, ``label``, ``start_span`` and
-  ``end_span`` (other columns, such as ``text``, are not read), one mention per row.
+  ``end_span``, one mention per row; a ``code`` (else ``normalization``) column gives codes
+  (:data:`NO_CODE` cells give none); other columns, such as ``text``, are not read.
 - **JSON**: an array of objects, or JSON lines, each with ``document`` (or ``filename``),
-  ``start`` (or ``start_span``), ``end`` (or ``end_span``) and ``label`` (or ``type``).
+  ``start`` (or ``start_span``), ``end`` (or ``end_span``) and ``label`` (or ``type``), and
+  optionally ``code``.
 - **CoNLL**: one token per line, its tag (IOB2 or IOBES/BILOU) in the last column, sentences
   separated by blank lines (``-DOCSTART-`` lines separate too and are not tokens). Files named
   ``*.conll``, ``*.iob``, ``*.iob2``, ``*.bio``, ``*.bioes``, or starting with ``-DOCSTART-``.
@@ -192,7 +195,12 @@ def _read_brat(folder: str) -> Mentions:
         length = len(decode(txt, read_bytes(txt))) if os.path.isfile(txt) else None
         out.files.append(path)
         out.add(doc, None, 0)
+        spans_of: dict = {}
+        codes: dict = {}
         for k, line in enumerate(decode(path, read_bytes(path)).splitlines(), 1):
+            if line.startswith("N"):
+                _brat_code(line, shown(path), k, codes)
+                continue
             if not line.startswith("T"):
                 continue
             where = f"{shown(path)}, line {k}"
@@ -208,8 +216,36 @@ def _read_brat(folder: str) -> Mentions:
             offs = [(_offset(a, where, "offset"), _offset(b, where, "offset")) for a, b in pieces]
             for a, b in offs:
                 _checked(a, b, where, length)
-            out.docs[doc].append((offs[0][0], offs[-1][1], kind))
+            spans_of[parts[0].strip()] = (offs[0][0], offs[-1][1], kind)
+        for ref, (line, _) in codes.items():
+            if ref not in spans_of:
+                raise InputError(
+                    f"{shown(path)}, line {line}: normalizes {ref}, which no T line is"
+                )
+        for ref, mention in spans_of.items():
+            if ref in codes:
+                out.docs[doc] += [(*mention, c) for c in codes[ref][1]]
+            else:
+                out.docs[doc].append(mention)
     return out
+
+
+def _brat_code(line: str, path: str, k: int, codes: dict) -> None:
+    """Record the code of an ``N`` line (``N1<TAB>Reference T1 DB:ID<TAB>name``) in ``codes``:
+    mention id -> (first line, codes)."""
+    parts = line.split("\t")
+    fields = parts[1].split() if len(parts) > 1 else []
+    if len(fields) != 3:
+        raise InputError(f"{path}, line {k}: an N line is `N1<TAB>Reference T1 DB:ID<TAB>text`")
+    entry = codes.setdefault(fields[1], (k, []))
+    entry[1].append(fields[2])
+
+
+#: Code cells that mean "no code" (pandas reads them as missing, as the MEDDOPLACE scorer does).
+NO_CODE = ("", "None", "NA", "N/A", "nan", "NaN", "null", "NULL")
+#: Header names of a TSV's code column, first found wins (``code``: DisTEMIST, MedProcNER;
+#: ``normalization``: MEDDOPLACE).
+CODE_COLUMNS = ("code", "normalization")
 
 
 def _read_tsv(path: str, text: str) -> Mentions:
@@ -221,6 +257,7 @@ def _read_tsv(path: str, text: str) -> Mentions:
     col = {c: names.index(c) for c in TSV_COLUMNS}
     need = max(col.values()) + 1
     i_doc, i_label, i_start, i_end = (col[c] for c in TSV_COLUMNS)
+    i_code = next((names.index(c) for c in CODE_COLUMNS if c in names), None)
     for k, line in enumerate(lines[head_at + 1 :], head_at + 2):
         if not line.strip():
             continue
@@ -239,7 +276,10 @@ def _read_tsv(path: str, text: str) -> Mentions:
         label = cells[i_label].strip().strip('"')
         if not doc or not label:
             raise InputError(f"{where()}: a blank filename or label")
-        out.add(doc, (start, end, label), k)
+        code = (
+            cells[i_code].strip().strip('"') if i_code is not None and i_code < len(cells) else ""
+        )
+        out.add(doc, (start, end, label, code) if code not in NO_CODE else (start, end, label), k)
     return out
 
 
@@ -279,7 +319,9 @@ def _read_json(path: str, text: str) -> Mentions:
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 raise InputError(f"{where}: {role} {v!r} is not a non-negative whole number")
         _checked(got["start"], got["end"], where)
-        out.add(str(got["document"]), (got["start"], got["end"], str(got["label"])), k)
+        mention = (got["start"], got["end"], str(got["label"]))
+        code = obj.get("code")
+        out.add(str(got["document"]), mention if code in (None, "") else (*mention, str(code)), k)
     return out
 
 

@@ -16,11 +16,14 @@ whole) scores as the same function of its weighted sums:
 with ``match = "overlap"`` by default, so that one report (or ``--metric``) can hold both, as
 MEDDOPLACE reports both.
 
+Entity linking (parameter ``codes = true``; default false, codes ignored): a mention matches
+only a mention with the same code too, so ``span_f1`` with codes is the F1 of (mention, code)
+pairs and ``span_recall`` with codes MEDDOPLACE 2.3's "accuracy" (the recall of gold pairs).
+
 Matching (parameter ``match``):
 
 - ``strict`` (default): a predicted mention is correct when a gold mention has the same start, end
-  and type (and code, when mentions carry one: entity linking). Mentions are sets per document,
-  so TPp = TPr.
+  and type. Mentions are sets per document, so TPp = TPr.
 - ``overlap``: as the MEDDOPLACE scorer (TeMU-BSC/meddoplace_scoring_script,
   ``calculat_fscore_per_entity(strict=False)``): per type, each gold mention in order of its
   offsets takes the first unmatched predicted mention of that type, in order of offsets, that
@@ -91,6 +94,13 @@ def _parse_all(texts, where) -> list:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def _without_codes(docs: list) -> list:
+    """``docs`` with each mention's code dropped (mentions that then repeat are one)."""
+    if not any(len(x) > 3 for doc in docs for x in doc):
+        return docs
+    return [[list(t) for t in dict.fromkeys(tuple(x[:3]) for x in doc)] for doc in docs]
+
+
 def count_all(gold: list, preds: list, match: str) -> tuple[np.ndarray, np.ndarray]:
     """Every document's counts per type: gold (n, k) and, per system, [predicted, TP for
     precision, TP for recall] (n, m, 3, k), types sorted by name (k >= 1).
@@ -149,7 +159,7 @@ def _overlap_count(gold: list, pred: list) -> int:
     tp = 0
     for g in gold:
         for j, p in enumerate(left):
-            if p[0] <= g[0] <= p[1] or g[0] <= p[0] <= g[1]:
+            if (p[0] <= g[0] <= p[1] or g[0] <= p[0] <= g[1]) and p[3:] == g[3:]:
                 tp += 1
                 del left[j]
                 break
@@ -216,7 +226,7 @@ class SpanMetric(Metric):
     ``field`` (the mentions field, default the first).
     """
 
-    allowed = ("field", "match", "average")
+    allowed = ("field", "match", "average", "codes")
 
     def __init__(self, name: str, which: str, description: str = "", match: str = "strict"):
         self.name, self.which, self.description = name, which, description
@@ -239,7 +249,10 @@ class SpanMetric(Metric):
         """Count each document's mentions per type; see :meth:`Metric.prepare`."""
         params = self.check_params(params)
         match, average = self._options(params)
-        params.update(match=match, average=average)
+        codes = params.get("codes", False)
+        if not isinstance(codes, bool):
+            raise InputError(f"metric {self.name!r}: codes {codes!r} is not true or false")
+        params.update(match=match, average=average, codes=codes)
         f = field_index(comp, params)
         n, m = comp.n, comp.m
         gold = _parse_all(comp.gold[:, f], lambda i: comp.locate(None, i, f))
@@ -247,6 +260,8 @@ class SpanMetric(Metric):
             _parse_all(comp.predictions[s, :, f], lambda i, s=s: comp.locate(s, i, f))
             for s in range(m)
         ]
+        if not codes:
+            gold, preds = _without_codes(gold), [_without_codes(r) for r in preds]
         g, sys = count_all(gold, preds, match)
         k = g.shape[1]
         gsum, psum = g.sum(0), sys[:, :, 0].sum(0)
@@ -272,11 +287,13 @@ class SpanMetric(Metric):
 
         return self._prepared(params, columns=columns, stats=stats, finalize=finalize)
 
-    def reference(self, gold, pred, match=None, average="micro", field=None) -> float:
+    def reference(self, gold, pred, match=None, average="micro", field=None, codes=False) -> float:
         """The score computed directly from mention texts (one per document), for the tests."""
         match = match or self.default_match
         gs = [_parse(t, lambda: "gold") for t in gold]
         ps = [_parse(t, lambda: "run") for t in pred]
+        if not codes:
+            gs, ps = _without_codes(gs), _without_codes(ps)
         names = sorted({x[2] for d in gs + ps for x in d})
         types = {t: j for j, t in enumerate(names)}
         k = max(len(types), 1)
