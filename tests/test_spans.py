@@ -60,6 +60,11 @@ def ref_score(gold: dict, pred: dict, match="strict", average="micro", which="f1
     if average == "micro":
         ng, np_, tp = (sum(c[j] for c in counts.values()) for j in range(3))
         return prf(tp, ng, np_)[k]
+    if average == "weighted":
+        total = sum(c[0] for c in counts.values())
+        return (
+            sum(c[0] * prf(c[2], c[0], c[1])[k] for c in counts.values()) / total if total else 0.0
+        )
     per = [prf(c[2], c[0], c[1])[k] for c in counts.values() if c[0] or c[1]]
     return sum(per) / len(per) if per else 0.0
 
@@ -130,7 +135,7 @@ def brat_task(tmp_path_factory):
 
 
 @pytest.mark.parametrize("match", ["strict", "overlap"])
-@pytest.mark.parametrize("average", ["micro", "macro"])
+@pytest.mark.parametrize("average", ["micro", "macro", "weighted"])
 @pytest.mark.parametrize("which", ["f1", "precision", "recall"])
 def test_brat_folders_against_the_matcher(brat_task, match, average, which):
     root, gold, runs = brat_task
@@ -334,7 +339,7 @@ def test_conll_against_seqeval(tmp_path, iobes):
         ("precision", sq.precision_score),
         ("recall", sq.recall_score),
     ]:
-        for average in ("micro", "macro"):
+        for average in ("micro", "macro", "weighted"):
             got = observed(comp, f"span_{which}", average=average)
             for s, name in enumerate(comp.systems):
                 strict = fn(gold, runs[name], average=average, mode="strict", scheme=scheme)
@@ -348,7 +353,7 @@ def test_conll_against_seqeval(tmp_path, iobes):
 
 
 @pytest.mark.parametrize("match", ["strict", "overlap"])
-@pytest.mark.parametrize("average", ["micro", "macro"])
+@pytest.mark.parametrize("average", ["micro", "macro", "weighted"])
 def test_resample_equals_reference_on_drawn_documents(brat_task, match, average):
     root, gold, runs = brat_task
     comp = cr.load(root / "gold", runs=str(root / "runs"), metrics="span_f1").competitions[0]

@@ -10,7 +10,10 @@ whole) scores as the same function of its weighted sums:
 - ``micro``: precision = Σ TPp / Σ predicted, recall = Σ TPr / Σ gold over every type, F1 their
   harmonic mean (0 when both are 0);
 - ``macro``: the mean over types of each type's precision, recall or F1, over the types in the
-  gold or in that system's predictions on the whole test set (as seqeval and scikit-learn do).
+  gold or in that system's predictions on the whole test set (as seqeval and scikit-learn do);
+- ``weighted``: the mean of the types' scores weighted by their gold mentions (GUA-SPA's
+  weighted F1; seqeval's and scikit-learn's ``average="weighted"``), the weights summed over the
+  documents drawn.
 
 ``span_f1_overlap``, ``span_precision_overlap`` and ``span_recall_overlap`` are the same measures
 with ``match = "overlap"`` by default, so that one report (or ``--metric``) can hold both, as
@@ -53,7 +56,7 @@ from compreport.stats.metrics.base import Metric, Prepared, safe_divide
 from compreport.stats.metrics.fields import field_index
 
 MATCHES = ("strict", "overlap")
-AVERAGES = ("micro", "macro")
+AVERAGES = ("micro", "macro", "weighted")
 
 
 def _parse(text: str, where) -> list:
@@ -202,7 +205,8 @@ def doc_counts(gold: list, pred: list, types: dict, match: str) -> np.ndarray:
 
 def span_scores(g, p, tpp, tpr, mask, which: str, average: str):
     """Scores from summed counts (..., k): gold ``g``, predicted ``p``, true positives ``tpp``
-    (precision) and ``tpr`` (recall); ``mask`` (..., k) the types a macro average is over."""
+    (precision) and ``tpr`` (recall); ``mask`` (..., k) the types a macro average is over;
+    ``weighted`` weighs each type's score by its gold mentions (of the resample)."""
     if average == "micro":
         prec = safe_divide(tpp.sum(-1), p.sum(-1))
         rec = safe_divide(tpr.sum(-1), g.sum(-1))
@@ -216,6 +220,9 @@ def span_scores(g, p, tpp, tpr, mask, which: str, average: str):
         score = safe_divide(2 * prec * rec, prec + rec)
     if average == "micro":
         return score
+    if average == "weighted":
+        g = np.broadcast_to(g, score.shape)
+        return safe_divide((score * g).sum(-1), g.sum(-1))
     return safe_divide((score * mask).sum(-1), mask.sum(-1))
 
 
