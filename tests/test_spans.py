@@ -187,6 +187,26 @@ def test_tsv_through_the_cli_and_a_spec(tmp_path):
             assert got[name] == pytest.approx(want, abs=1e-12), (entry["name"], name)
 
 
+def test_zipped_codalab_submission(tmp_path):
+    import zipfile
+
+    rng = np.random.default_rng(4)
+    gold = random_docs(rng, 15, 4)
+    run = perturb(rng, gold)
+    write_tsv(tmp_path / "gold.tsv", gold)
+    write_tsv(tmp_path / "plain" / "pred.tsv", run)
+    (tmp_path / "runs").mkdir()
+    with zipfile.ZipFile(tmp_path / "runs" / "TeamZ.zip", "w") as z:
+        z.write(tmp_path / "plain" / "pred.tsv", "res/pred.tsv")
+        z.writestr("metadata", "description: x\n")
+    comp = cr.load(
+        tmp_path / "gold.tsv", runs=str(tmp_path / "runs"), metrics="span_f1"
+    ).competitions[0]
+    assert comp.systems == ["TeamZ"]
+    want = ref_score({d: m for d, m in gold.items() if m}, run)
+    assert observed(comp, "span_f1")[0] == pytest.approx(want, abs=1e-12)
+
+
 def test_json_mentions_read_as_the_tsv(tmp_path):
     rng = np.random.default_rng(5)
     gold = random_docs(rng, 12, 4)

@@ -47,6 +47,7 @@ import numpy as np
 from compreport.errors import InputError, note
 from compreport.inputs.competition import Source
 from compreport.inputs.delimited import decode, read_bytes, sha256, shown, text_name
+from compreport.inputs.records import zip_member
 from compreport.inputs.runfiles import RunFile, apply_names, find_runs, name_runs
 from compreport.inputs.structured import mentions_text
 
@@ -523,7 +524,7 @@ def read_mention_runs(gold_path: str, runs: str, o, out_dir: str | None = None) 
         if fmt == "brat":
             got = read_mentions_file(r.path, "brat")
         else:
-            got = read_mentions_file(r.path, None, r.data)
+            got = _read_run_file(r, o)
         if gold.tokens is not None:
             _same_sentences(gold, got)
         read.append(got)
@@ -562,6 +563,23 @@ def read_mention_runs(gold_path: str, runs: str, o, out_dir: str | None = None) 
         teams={r.name: r.team for r in found},
         marked_baselines=[r.name for r in found if r.baseline],
     )
+
+
+def _read_run_file(r: RunFile, o) -> Mentions:
+    """A run file's mentions; a ``.zip`` run (a CodaLab submission) is read from its one
+    prediction file (``--zip-member`` names it)."""
+    data = r.data
+    if r.path.lower().endswith(".zip") or (data is not None and data[:2] == b"PK"):
+        name, member = zip_member(
+            r.path, data if data is not None else read_bytes(r.path), o.zip_member
+        )
+        got = read_mentions_file(f"{r.path}:{name}", None, member)
+        got.files = [r.container or r.path]
+        return got
+    got = read_mentions_file(r.path, None, data)
+    if data is not None:
+        got.files = [r.container or r.path]
+    return got
 
 
 def _same_sentences(gold: Mentions, run: Mentions) -> None:
