@@ -151,6 +151,19 @@ def test_brat_folders_against_the_matcher(brat_task, match, average, which):
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
 
 
+def test_brat_background_documents_are_not_scored(tmp_path):
+    write(tmp_path, "gold/d1.ann", "T1\tLOC 0 4\tMadr\n")
+    write(tmp_path, "gold/d2.ann", "")
+    write(tmp_path, "runs/r1/d1.ann", "T1\tLOC 0 4\tMadr\n")
+    write(tmp_path, "runs/r1/d2.ann", "T1\tPER 5 9\tJuan\n")  # a false positive, scored
+    write(tmp_path, "runs/r1/bg7.ann", "T1\tPER 5 9\tJuan\n")  # background: not scored
+    res = run_cli(tmp_path, "validate", "gold", "--runs", "runs", "--metric", "span_precision")
+    assert res.returncode == 0, res.stderr
+    assert "1 document(s) of runs have no .ann file in the gold folder" in res.stderr
+    assert "bg7" in res.stderr
+    assert "2 items" in res.stdout and "0.5000" in res.stdout
+
+
 def test_overlap_differs_from_strict(brat_task):
     root, gold, runs = brat_task
     comp = cr.load(root / "gold", runs=str(root / "runs"), metrics="span_f1").competitions[0]

@@ -2,8 +2,8 @@
 
 Four layouts are read, each recognised with no option (:func:`detect`):
 
-- **brat standoff**: a folder of ``.ann`` files, one per document (its path in the folder without
-  ``.ann`` is the document's id). ``T`` lines give mentions: ``T1<TAB>LOC 10 15<TAB>text``. A
+- **brat standoff**: a folder of ``.ann`` files, one per document (its file name without ``.ann``
+  is the document's id). ``T`` lines give mentions: ``T1<TAB>LOC 10 15<TAB>text``. A
   discontinuous mention (``LOC 10 15;20 25``) is read as one mention from its first fragment's
   start to its last fragment's end. Other lines (``E``, ``R``, ``A``, ``N``, ``#``) are not read.
   When the document's text is beside it (``doc.txt`` next to ``doc.ann``), an offset beyond the
@@ -40,11 +40,11 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 
 import numpy as np
 
-from compreport.errors import InputError, note
+from compreport.errors import InputError, note, os_reason
 from compreport.inputs.competition import Source
 from compreport.inputs.delimited import decode, read_bytes, sha256, shown, text_name
 from compreport.inputs.records import zip_member
@@ -105,9 +105,10 @@ class Mentions:
 
 def _is_brat(path: str) -> bool:
     try:
-        return os.path.isdir(path) and any(
-            name.endswith(".ann") for _, _, names in os.walk(path) for name in names
-        )
+        if not os.path.isdir(path):
+            return False
+        with os.scandir(path) as entries:
+            return any(e.name.endswith(".ann") and e.is_file() for e in entries)
     except OSError:
         return False
 
@@ -186,12 +187,13 @@ def _checked(start: int, end: int, where: str, length: int | None = None) -> Non
 
 def _read_brat(folder: str) -> Mentions:
     out = Mentions(folder)
-    anns = []
-    for root, dirs, names in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__MACOSX")
-        anns += [os.path.join(root, n) for n in names if n.endswith(".ann") and n[0] != "."]
+    try:
+        with os.scandir(folder) as entries:
+            anns = [e.path for e in entries if e.name.endswith(".ann") and e.name[0] != "."]
+    except OSError as exc:
+        raise InputError(f"{shown(folder)}: cannot list the folder ({os_reason(exc)})") from None
     for path in sorted(anns):
-        doc = PurePosixPath(Path(os.path.relpath(path, folder))).as_posix()[: -len(".ann")]
+        doc = os.path.basename(path)[: -len(".ann")]
         txt = path[: -len(".ann")] + ".txt"
         length = len(decode(txt, read_bytes(txt))) if os.path.isfile(txt) else None
         out.files.append(path)
@@ -470,7 +472,7 @@ def _run_folders(runs: str, gold: str, o) -> list[RunFile]:
         if not f.path.endswith(".ann"):
             continue
         folder = os.path.dirname(f.path)
-        if os.path.realpath(folder).startswith(gold_real):
+        if os.path.realpath(folder) == gold_real:
             continue
         rel = PurePosixPath(f.rel).parent.as_posix()
         rel = PurePosixPath(runs).name if rel == "." else rel
@@ -487,8 +489,10 @@ def read_mention_runs(gold_path: str, runs: str, o, out_dir: str | None = None) 
 
     The items are the gold's documents (every ``.ann`` file of a brat gold folder, even one with
     no mention; every document a TSV or JSON gold names; every CoNLL sentence), in the gold's
-    order, then the documents only runs name (sorted, with a note): their mentions are false
-    positives. A document a run does not name has no mention in that run.
+    order. A TSV or JSON gold cannot list a document with no mention, so the documents only runs
+    name follow (sorted, with a note): their mentions are false positives. A brat gold folder
+    lists every document, so a run's other documents are background documents, not scored
+    (with a note). A document a run does not name has no mention in that run.
 
     Parameters
     ----------
@@ -530,7 +534,14 @@ def read_mention_runs(gold_path: str, runs: str, o, out_dir: str | None = None) 
         read.append(got)
     docs = list(gold.docs)
     extra = sorted({d for got in read for d in got.docs} - set(gold.docs))
-    if extra:
+    if extra and fmt == "brat":  # the gold folder lists every document: the rest are background
+        note(
+            f"{gold_path}: {len(extra)} document(s) of runs have no .ann file in the gold folder "
+            f"and are not scored (background documents): "
+            f"{', '.join(extra[:5])}{', ...' if len(extra) > 5 else ''}"
+        )
+        extra = []
+    elif extra:
         note(
             f"{gold_path}: {len(extra)} document(s) named by runs and not by the gold are items "
             f"with no gold mention (their mentions are false positives): "
