@@ -259,7 +259,9 @@ class SpanMetric(Metric):
         codes = params.get("codes", False)
         if not isinstance(codes, bool):
             raise InputError(f"metric {self.name!r}: codes {codes!r} is not true or false")
-        params.update(match=match, average=average, codes=codes)
+        params.update(match=match, average=average)
+        if codes:  # shown with the metric only when asked for (entity linking)
+            params["codes"] = True
         f = field_index(comp, params)
         n, m = comp.n, comp.m
         gold = _parse_all(comp.gold[:, f], lambda i: comp.locate(None, i, f))
