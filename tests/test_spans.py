@@ -8,6 +8,7 @@ import json
 
 import numpy as np
 import pytest
+from seqeval.scheme import IOB2
 
 import compreport as cr
 from conftest import engine_on, observed, one_error, prepare, run_cli, write
@@ -380,6 +381,39 @@ def test_conll_against_seqeval(tmp_path, iobes):
                 if not iobes:  # well-formed IOB2: conlleval's reading (seqeval's default) agrees
                     default = fn(gold, runs[name], average=average)
                     assert got[s] == pytest.approx(default, abs=1e-9)
+
+
+def test_conll_documents_are_the_clusters(tmp_path):
+    from seqeval.metrics import f1_score
+
+    rng = np.random.default_rng(2)
+    docs = [[random_tags(rng, int(rng.integers(1, 15)), False) for _ in range(5)] for _ in range(6)]
+    run = [noisy(rng, d, False) for d in docs]
+
+    def text(blocks):
+        out = []
+        for b in blocks:
+            out += ["-DOCSTART- -X- O O\n", "\n"]
+            for sent in b:
+                out += [f"w{k} {t}\n" for k, t in enumerate(sent)] + ["\n"]
+        return "".join(out)
+
+    write(tmp_path, "gold.conll", text(docs))
+    write(tmp_path, "runs/a.conll", text(run))
+    comp = cr.load(
+        tmp_path / "gold.conll", runs=str(tmp_path / "runs"), metrics="span_f1"
+    ).competitions[0]
+    assert comp.n == 30 and comp.clusters.count == 6
+    assert comp.clusters.codes.tolist() == [d for d in range(6) for _ in range(5)]
+    p = prepare(comp, "span_f1")
+    draw = np.array([2, 0, 1, 0, 0, 1])  # the documents drawn: 3, 1, 2, 1, 1, 2
+    idx = comp.clusters.items(draw)
+    flat_gold = [s for d in docs for s in d]
+    flat_run = [s for d in run for s in d]
+    want = f1_score(
+        [flat_gold[i] for i in idx], [flat_run[i] for i in idx], mode="strict", scheme=IOB2
+    )
+    assert engine_on(p, idx)[0] == pytest.approx(want, abs=1e-9)
 
 
 # --- resamples: the bootstrap's sums equal the reference on the drawn documents -----------------

@@ -18,9 +18,10 @@ Four layouts are read, each recognised with no option (:func:`detect`):
 - **CoNLL**: one token per line, its tag (IOB2 or IOBES/BILOU) in the last column, sentences
   separated by blank lines (``-DOCSTART-`` lines separate too and are not tokens). Files named
   ``*.conll``, ``*.iob``, ``*.iob2``, ``*.bio``, ``*.bioes``, or starting with ``-DOCSTART-``.
-  Each **sentence is a document**, named by its number (``1``, ``2``, ...), and a mention's
+  Each **sentence is an item**, named by its number (``1``, ``2``, ...), and a mention's
   offsets are token indices in it (end exclusive). Runs must have the gold's sentences, with as
-  many tokens each.
+  many tokens each. When ``-DOCSTART-`` lines divide the gold into two or more documents, the
+  documents are the clusters of the cluster bootstrap: each is resampled whole.
 
 Offsets are end-exclusive character offsets (brat's and MEDDOPLACE's). Every document's mentions
 become one canonical mention list (:func:`compreport.inputs.structured.mentions_text`), so the
@@ -45,6 +46,7 @@ from pathlib import PurePosixPath
 import numpy as np
 
 from compreport.errors import InputError, note, os_reason
+from compreport.inputs.clusters import Clusters
 from compreport.inputs.competition import Source
 from compreport.inputs.delimited import decode, read_bytes, sha256, shown, text_name
 from compreport.inputs.records import zip_member
@@ -85,6 +87,8 @@ class Mentions:
         Every file read (for checksums).
     tokens : list of int or None
         CoNLL: the number of tokens of each sentence (runs must match); else None.
+    blocks : list of int or None
+        CoNLL: the ``-DOCSTART-`` block (0, 1, ...) of each sentence; else None.
     """
 
     path: str
@@ -93,6 +97,7 @@ class Mentions:
     unit: str = "line"
     files: list = field(default_factory=list)
     tokens: list | None = None
+    blocks: list | None = None
 
     def add(self, doc: str, mention: tuple | None, line: int) -> None:
         """Record ``mention`` (None: the document only) of ``doc`` found at ``line``."""
@@ -394,14 +399,16 @@ it as the start of an entity. Write B-LOC for an entity's first token
 
 def _read_conll(path: str, text: str) -> Mentions:
     out = Mentions(path)
-    out.tokens = []
+    out.tokens, out.blocks = [], []
     tags: list[str] = []
     lines: list[int] = []
+    block = 0
 
     def flush() -> None:
         if tags:
             doc = str(len(out.tokens) + 1)
             out.tokens.append(len(tags))
+            out.blocks.append(block)
             out.add(doc, None, lines[0])
             out.docs[doc] = tags_to_mentions(tags, path, lines)
             tags.clear()
@@ -411,6 +418,8 @@ def _read_conll(path: str, text: str) -> Mentions:
         cells = line.split()
         if not cells or cells[0] == "-DOCSTART-":
             flush()
+            if cells and out.tokens:  # a new document once the first has sentences
+                block += 1
             continue
         if len(cells) < 2:
             raise InputError(f"{shown(path)}, line {k}: a token line is `TOKEN ... TAG`: no tag")
@@ -555,10 +564,15 @@ def read_mention_runs(gold_path: str, runs: str, o, out_dir: str | None = None) 
         sources.append(
             Source(r.path, np.array([got.lines.get(d, 0) for d in keys]), ["mentions"], got.unit)
         )
+    clusters = None
+    if gold.blocks and len(set(gold.blocks)) > 1:  # CoNLL documents: resampled whole
+        clusters = Clusters.from_labels(
+            [f"document {b + 1}" for b in gold.blocks], "-DOCSTART-"
+        )
     files = list(dict.fromkeys([*gold.files, *([o.names] if o.names else [])]))
     files += list(dict.fromkeys(f for got in read for f in got.files))
     return dict(
-        clusters=None,
+        clusters=clusters,
         scanned=[str(runs)],
         gold=gold_vals.astype(str).reshape(len(keys), 1),
         predictions=np.array(preds, dtype=object).astype(str).reshape(len(found), len(keys), 1),
