@@ -566,9 +566,7 @@ def read_mention_runs(gold_path: str, runs: str, o, out_dir: str | None = None) 
         )
     clusters = None
     if gold.blocks and len(set(gold.blocks)) > 1:  # CoNLL documents: resampled whole
-        clusters = Clusters.from_labels(
-            [f"document {b + 1}" for b in gold.blocks], "-DOCSTART-"
-        )
+        clusters = Clusters.from_labels([f"document {b + 1}" for b in gold.blocks], "-DOCSTART-")
     files = list(dict.fromkeys([*gold.files, *([o.names] if o.names else [])]))
     files += list(dict.fromkeys(f for got in read for f in got.files))
     return dict(
