@@ -221,6 +221,18 @@ def test_zipped_codalab_submission(tmp_path):
     assert observed(comp, "span_f1")[0] == pytest.approx(want, abs=1e-12)
 
 
+def test_csv_with_quoted_commas_and_a_code_after_the_text(tmp_path):
+    head = "filename,label,start_span,end_span,text,code\n"
+    write(tmp_path, "gold.csv", head + 'd1,LOC,0,12,"Madrid, Spain",C1\nd1,PER,20,24,Juan,C2\n')
+    write(tmp_path, "runs/a.csv", head + 'd1,LOC,0,12,"Madrid, Spain",C1\nd1,PER,20,24,"Juan",C9\n')
+    comp = cr.load(
+        tmp_path / "gold.csv", runs=str(tmp_path / "runs"), metrics="span_f1"
+    ).competitions[0]
+    assert comp.gold[0, 0] == '[[0,12,"LOC","C1"],[20,24,"PER","C2"]]'
+    assert observed(comp, "span_f1", codes=True)[0] == pytest.approx(0.5)
+    assert observed(comp, "span_f1")[0] == 1.0
+
+
 def test_json_mentions_read_as_the_tsv(tmp_path):
     rng = np.random.default_rng(5)
     gold = random_docs(rng, 12, 4)

@@ -37,6 +37,7 @@ Examples
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import re
@@ -269,7 +270,8 @@ def _read_tsv(path: str, text: str) -> Mentions:
     for k, line in enumerate(lines[head_at + 1 :], head_at + 2):
         if not line.strip():
             continue
-        cells = line.split(sep)
+        # a CSV's quoted cells may hold commas (the mention's text); a TSV is split on tabs
+        cells = next(csv.reader([line])) if sep == "," and '"' in line else line.split(sep)
         where = lambda k=k: f"{shown(path)}, line {k}"  # noqa: E731 - built only for an error
         if len(cells) < need:
             raise InputError(
