@@ -497,6 +497,15 @@ def test_conll_runs_must_have_the_gold_sentences(tmp_path):
     one_error(res, "a.conll, line 1", "sentence 1 has 1 token(s)", "has 2")
 
 
+def test_column_options_do_not_apply_to_mentions(tmp_path):
+    write(tmp_path, "gold.tsv", "filename\tlabel\tstart_span\tend_span\nd1\tLOC\t0\t4\n")
+    write(tmp_path, "runs/a.tsv", "filename\tlabel\tstart_span\tend_span\nd1\tLOC\t0\t4\n")
+    res = run_cli(
+        tmp_path, "validate", "gold.tsv", "--runs", "runs", "--metric", "span_f1", "--id-col", "2"
+    )
+    one_error(res, "--id-col 2", "gold.tsv holds mentions")
+
+
 def test_span_metric_on_labels_is_an_error(tmp_path):
     write(tmp_path, "gold.tsv", "id\tlabel\n1\ta\n2\tb\n")
     write(tmp_path, "runs/a.tsv", "id\tlabel\n1\ta\n2\ta\n")

@@ -524,6 +524,13 @@ def read_mention_runs(gold_path: str, runs: str, o, out_dir: str | None = None) 
     """
     from compreport.output.overlap import check_runs
 
+    for attr in ("id_col", "label_col", "runs_id_col", "runs_label_col", "cluster_col"):
+        value = getattr(o, attr)
+        if value is not None:
+            raise InputError(
+                f"{o.named(attr, value)} names a column, but {shown(gold_path)} holds mentions "
+                f"(read by their layout, with no column option)"
+            )
     check_runs(str(runs), out_dir)
     fmt = detect(gold_path)
     gold = read_mentions_file(gold_path, fmt)
