@@ -165,6 +165,23 @@ def test_brat_background_documents_are_not_scored(tmp_path):
     assert "2 items" in res.stdout and "0.5000" in res.stdout
 
 
+def test_brat_run_folders_take_names_and_exclude(brat_task, tmp_path):
+    root, gold, runs = brat_task
+    write(tmp_path, "names.tsv", "run\tname\tteam\nalpha/run1\tA-primary\tAlpha\nbeta\tB\tBeta\n")
+    data = cr.load(
+        root / "gold",
+        runs=str(root / "runs"),
+        metrics="span_f1",
+        names=str(tmp_path / "names.tsv"),
+        exclude=["run2"],
+    )
+    comp = data.competitions[0]
+    assert comp.systems == ["A-primary", "B"]
+    assert comp.teams == {"A-primary": "Alpha", "B": "Beta"}
+    want = [ref_score(gold, runs[r]) for r in ("alpha/run1", "beta")]
+    np.testing.assert_allclose(observed(comp, "span_f1"), want, rtol=0, atol=1e-12)
+
+
 def test_overlap_differs_from_strict(brat_task):
     root, gold, runs = brat_task
     comp = cr.load(root / "gold", runs=str(root / "runs"), metrics="span_f1").competitions[0]

@@ -38,6 +38,7 @@ Examples
 from __future__ import annotations
 
 import csv
+import fnmatch
 import json
 import os
 import re
@@ -53,6 +54,7 @@ from compreport.inputs.delimited import decode, read_bytes, sha256, shown, text_
 from compreport.inputs.records import zip_member
 from compreport.inputs.runfiles import RunFile, apply_names, find_runs, name_runs
 from compreport.inputs.structured import mentions_text
+from compreport.language.caller import option
 
 __all__ = ["Mentions", "detect", "read_mention_runs", "read_mentions_file", "tags_to_mentions"]
 
@@ -475,7 +477,9 @@ def read_mentions_file(path: str, fmt: str | None = None, data: bytes | None = N
 
 
 def _run_folders(runs: str, gold: str, o) -> list[RunFile]:
-    """The runs of a brat task: every folder holding ``.ann`` files (under team folders too)."""
+    """The runs of a brat task: every folder holding ``.ann`` files (under team folders too);
+    ``--exclude`` globs are matched against each folder's path in the runs folder and its name
+    (and against the files, as for other runs)."""
     files = find_runs(runs, None, o.exclude, None, o.names)
     gold_real = os.path.realpath(gold)
     folders: dict[str, RunFile] = {}
@@ -488,6 +492,21 @@ def _run_folders(runs: str, gold: str, o) -> list[RunFile]:
         rel = PurePosixPath(f.rel).parent.as_posix()
         rel = PurePosixPath(runs).name if rel == "." else rel
         folders.setdefault(folder, RunFile(folder, rel + ".ann"))
+    left = [
+        k
+        for k, r in folders.items()
+        if any(
+            fnmatch.fnmatch(r.rel[: -len(".ann")], pat) or fnmatch.fnmatch(os.path.basename(k), pat)
+            for pat in o.exclude
+        )
+    ]
+    if left:
+        note(
+            f"{runs}: {len(left)} run folder(s) left out by {option('exclude')}: "
+            f"{', '.join(left[:5])}{', ...' if len(left) > 5 else ''}"
+        )
+    for k in left:
+        del folders[k]
     if not folders:
         raise InputError(f"{runs}: no folder of .ann files (one per run) found")
     found = [folders[k] for k in sorted(folders)]
