@@ -535,3 +535,83 @@ def test_unknown_match_is_an_error(brat_task):
     comp = cr.load(root / "gold", runs=str(root / "runs"), metrics="span_f1").competitions[0]
     with pytest.raises(cr.InputError, match="match 'lenient' is not one of strict, overlap"):
         prepare(comp, "span_f1", match="lenient")
+
+
+# --- the MEDDOPLACE scorer itself, where a checkout is at hand ---------------------------------
+
+
+def _meddoplace_scorer():
+    """``calculat_fscore_per_entity`` of TeMU-BSC/meddoplace_scoring_script (no licence, so not
+    vendored): ``COMPREPORT_MEDDOPLACE_SCORER`` names a checkout. Its module imports geopy and
+    openlocationcode for the geographic subtasks, which this function does not use: stubbed."""
+    import importlib.util
+    import os
+    import sys
+    import types
+    from pathlib import Path
+
+    root = os.environ.get("COMPREPORT_MEDDOPLACE_SCORER")
+    if not root or not (Path(root) / "utils" / "geonorm_utils.py").is_file():
+        pytest.skip("set COMPREPORT_MEDDOPLACE_SCORER to a checkout of meddoplace_scoring_script")
+    stubs = {}
+    for name in (
+        "geopy",
+        "geopy.distance",
+        "openlocationcode",
+        "openlocationcode.openlocationcode",
+    ):
+        if name not in sys.modules:
+            stubs[name] = sys.modules[name] = types.ModuleType(name)
+    sys.modules["geopy.distance"].great_circle = getattr(
+        sys.modules["geopy.distance"], "great_circle", None
+    )
+    sys.modules["openlocationcode"].openlocationcode = sys.modules[
+        "openlocationcode.openlocationcode"
+    ]
+    try:
+        spec = importlib.util.spec_from_file_location(
+            "geonorm_utils", Path(root) / "utils" / "geonorm_utils.py"
+        )
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        for name in stubs:
+            del sys.modules[name]
+    return module.calculat_fscore_per_entity
+
+
+def test_against_the_meddoplace_scorer(tmp_path):
+    """Strict and overlap micro F1 equal the scorer's ``f_score`` and ``overlapping_f_score`` on
+    TSV files where its quirks do not bite: every run predicts every type, in gold documents."""
+    import pandas as pd
+
+    score = _meddoplace_scorer()
+    rng = np.random.default_rng(0)
+    gold = random_docs(rng, 25, 7)
+    gold = {d: m for d, m in gold.items() if m}
+    runs = {f"r{k}": perturb(rng, gold) for k in range(4)}
+    first = next(iter(gold))
+    for docs in runs.values():
+        for d in list(docs):
+            if d not in gold:
+                del docs[d]
+        docs[first] |= {(900 + j, 901 + j, t) for j, t in enumerate(TYPES)}
+    write_tsv(tmp_path / "gold.tsv", gold)
+    for name, docs in runs.items():
+        write_tsv(tmp_path / "runs" / f"{name}.tsv", docs)
+    comp = cr.load(
+        tmp_path / "gold.tsv", runs=str(tmp_path / "runs"), metrics="span_f1"
+    ).competitions[0]
+    strict, overlap = observed(comp, "span_f1"), observed(comp, "span_f1_overlap")
+    cols = ["filename", "start_span", "end_span", "text", "label"]
+
+    def grouped(path):
+        df = pd.read_csv(path, sep="\t")
+        return [df[df.filename == f][cols].values.tolist() for f in sorted(df.filename.unique())]
+
+    for k, name in enumerate(comp.systems):
+        res = score(
+            grouped(tmp_path / "gold.tsv"), grouped(tmp_path / "runs" / f"{name}.tsv"), strict=False
+        )
+        assert strict[k] == pytest.approx(res["f_score"], abs=1e-12)
+        assert overlap[k] == pytest.approx(res["overlapping_f_score"], abs=1e-12)
