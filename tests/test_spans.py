@@ -445,6 +445,47 @@ def test_conll_documents_are_the_clusters(tmp_path):
     assert engine_on(p, idx)[0] == pytest.approx(want, abs=1e-9)
 
 
+def test_iob1_against_seqeval_default_mode(tmp_path):
+    """Tags drawn freely from O, B-X and I-X (so I- often starts a mention): read with
+    ``bio="iob1"`` they score as seqeval's default mode (conlleval's reading)."""
+    from seqeval import metrics as sq
+
+    rng = np.random.default_rng(21)
+    tags = ["O", *(f"{p}-{t}" for p in "BI" for t in TYPES)]
+
+    def sents(k):
+        return [
+            [tags[j] for j in rng.integers(0, len(tags), int(rng.integers(1, 20)))]
+            for _ in range(k)
+        ]
+
+    gold = sents(150)
+    runs = {
+        "a": [
+            s if rng.random() < 0.4 else [tags[j] for j in rng.integers(0, len(tags), len(s))]
+            for s in gold
+        ]
+    }
+    write_conll(tmp_path / "gold.conll", gold)
+    write_conll(tmp_path / "runs" / "a.conll", runs["a"])
+    with pytest.raises(cr.InputError, match="bio='iob1'"):
+        cr.load(tmp_path / "gold.conll", runs=str(tmp_path / "runs"), metrics="span_f1")
+    comp = cr.load(
+        tmp_path / "gold.conll", runs=str(tmp_path / "runs"), metrics="span_f1", bio="iob1"
+    ).competitions[0]
+    for which, fn in [
+        ("f1", sq.f1_score),
+        ("precision", sq.precision_score),
+        ("recall", sq.recall_score),
+    ]:
+        for average in ("micro", "macro", "weighted"):
+            got = observed(comp, f"span_{which}", average=average)[0]
+            assert got == pytest.approx(fn(gold, runs["a"], average=average), abs=1e-9), (
+                which,
+                average,
+            )
+
+
 # --- resamples: the bootstrap's sums equal the reference on the drawn documents -----------------
 
 
@@ -504,7 +545,18 @@ def test_bio_starting_with_i_names_the_schemes(tmp_path):
     write(tmp_path, "gold.conll", "a B-LOC\nb I-LOC\n\nc O\n")
     write(tmp_path, "runs/a.conll", "a B-LOC\nb I-LOC\n\nc I-PER\n")
     res = run_cli(tmp_path, "validate", "gold.conll", "--runs", "runs", "--metric", "span_f1")
-    one_error(res, "a.conll, line 4", "I-PER", "IOB1", "seqeval's default mode", "IOB2")
+    one_error(
+        res, "a.conll, line 4", "I-PER", "IOB1", "seqeval's default mode", "IOB2", "--bio iob1"
+    )
+
+
+def test_bio_scheme_must_be_known(tmp_path):
+    write(tmp_path, "gold.conll", "a B-LOC\n")
+    write(tmp_path, "runs/a.conll", "a B-LOC\n")
+    res = run_cli(
+        tmp_path, "validate", "gold.conll", "--runs", "runs", "--metric", "span_f1", "--bio", "iob3"
+    )
+    one_error(res, "--bio must be one of iob2, iob1", "'iob3'")
 
 
 def test_conll_runs_must_have_the_gold_sentences(tmp_path):

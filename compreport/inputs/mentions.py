@@ -337,21 +337,27 @@ def _read_json(path: str, text: str) -> Mentions:
     return out
 
 
-def tags_to_mentions(tags: list[str], path: str, lines: list[int]) -> list[tuple]:
+def tags_to_mentions(
+    tags: list[str], path: str, lines: list[int], scheme: str = "iob2"
+) -> list[tuple]:
     """The mentions ``(start, end, type)`` (token indices, end exclusive) of one sentence's tags.
 
     IOB2 by default; a sentence with ``E-``/``S-`` (or ``L-``/``U-``) tags is read as IOBES
     (BILOU). A sequence that is not well formed is an error naming the line: an ``I-`` that does
-    not continue an entity of its type (IOB1, as seqeval's default mode and conlleval read it,
-    would start an entity there; IOB2, seqeval's strict mode, refuses it), an ``E-`` that ends
-    nothing, a ``B-`` left open in IOBES.
+    not continue an entity of its type (IOB2, seqeval's strict mode, refuses it; with
+    ``scheme="iob1"`` it starts an entity, as seqeval's default mode and conlleval read it), an
+    ``E-`` that ends nothing, a ``B-`` left open in IOBES.
+
+    >>> tags_to_mentions(["O", "I-LOC", "I-PER"], "s.conll", [1, 2, 3], "iob1")
+    [(1, 2, 'LOC'), (2, 3, 'PER')]
 
     >>> tags_to_mentions(["O", "I-LOC"], "s.conll", [7, 8])
     Traceback (most recent call last):
         ...
     compreport.errors.InputError: s.conll, line 8: I-LOC follows O, so it starts an entity: \
 IOB2 (seqeval's strict mode) refuses this; IOB1 (conlleval, seqeval's default mode) would read \
-it as the start of an entity. Write B-LOC for an entity's first token
+it as the start of an entity. Write B-LOC for an entity's first token, or pass bio='iob1' to \
+read the file as IOB1
     """
     parsed = []
     for tag, line in zip(tags, lines, strict=True):
@@ -367,12 +373,15 @@ it as the start of an entity. Write B-LOC for an entity's first token
     prev = "O"
     for i, ((p, t), line) in enumerate(zip(parsed, lines, strict=True)):
         where = f"{shown(path)}, line {line}"
+        if p == "I" and scheme == "iob1" and not iobes and (open_type != t or open_at is None):
+            p = "B"  # IOB1: an I- that continues nothing starts a mention
         if p in ("I", "E") and (open_type != t or open_at is None):
             if p == "I":
                 raise InputError(
                     f"{where}: I-{t} follows {prev}, so it starts an entity: IOB2 (seqeval's "
                     f"strict mode) refuses this; IOB1 (conlleval, seqeval's default mode) would "
-                    f"read it as the start of an entity. Write B-{t} for an entity's first token"
+                    f"read it as the start of an entity. Write B-{t} for an entity's first "
+                    f"token, or pass {option('bio', 'iob1')} to read the file as IOB1"
                 )
             raise InputError(f"{where}: E-{t} follows {prev}: it ends no {t} entity (IOBES)")
         if p in ("O", "B", "S") and open_at is not None:
@@ -401,7 +410,7 @@ it as the start of an entity. Write B-LOC for an entity's first token
     return out
 
 
-def _read_conll(path: str, text: str) -> Mentions:
+def _read_conll(path: str, text: str, scheme: str = "iob2") -> Mentions:
     out = Mentions(path)
     out.tokens, out.blocks = [], []
     tags: list[str] = []
@@ -414,7 +423,7 @@ def _read_conll(path: str, text: str) -> Mentions:
             out.tokens.append(len(tags))
             out.blocks.append(block)
             out.add(doc, None, lines[0])
-            out.docs[doc] = tags_to_mentions(tags, path, lines)
+            out.docs[doc] = tags_to_mentions(tags, path, lines, scheme)
             tags.clear()
             lines.clear()
 
@@ -433,7 +442,9 @@ def _read_conll(path: str, text: str) -> Mentions:
     return out
 
 
-def read_mentions_file(path: str, fmt: str | None = None, data: bytes | None = None) -> Mentions:
+def read_mentions_file(
+    path: str, fmt: str | None = None, data: bytes | None = None, bio: str = "iob2"
+) -> Mentions:
     """The mentions of a file or brat folder, by document.
 
     Parameters
@@ -444,6 +455,8 @@ def read_mentions_file(path: str, fmt: str | None = None, data: bytes | None = N
         ``brat``, ``tsv``, ``json`` or ``conll``; None: :func:`detect`.
     data : bytes, optional
         The file's bytes when not read from ``path`` (a zip member).
+    bio : str
+        How CoNLL tags are read: ``iob2`` (default) or ``iob1`` (:func:`tags_to_mentions`).
 
     Raises
     ------
@@ -470,8 +483,10 @@ def read_mentions_file(path: str, fmt: str | None = None, data: bytes | None = N
         )
     raw = data if data is not None else read_bytes(path)
     text = decode(path, raw)
-    read = {"tsv": _read_tsv, "json": _read_json, "conll": _read_conll}[fmt]
-    out = read(path, text)
+    if fmt == "conll":
+        out = _read_conll(path, text, bio)
+    else:
+        out = {"tsv": _read_tsv, "json": _read_json}[fmt](path, text)
     out.files.append(path)
     return out
 
@@ -552,7 +567,7 @@ def read_mention_runs(gold_path: str, runs: str, o, out_dir: str | None = None) 
             )
     check_runs(str(runs), out_dir)
     fmt = detect(gold_path)
-    gold = read_mentions_file(gold_path, fmt)
+    gold = read_mentions_file(gold_path, fmt, bio=o.bio)
     if fmt == "brat":
         found = _run_folders(str(runs), gold_path, o)
     else:
@@ -624,10 +639,10 @@ def _read_run_file(r: RunFile, o) -> Mentions:
         name, member = zip_member(
             r.path, data if data is not None else read_bytes(r.path), o.zip_member
         )
-        got = read_mentions_file(f"{r.path}:{name}", None, member)
+        got = read_mentions_file(f"{r.path}:{name}", None, member, o.bio)
         got.files = [r.container or r.path]
         return got
-    got = read_mentions_file(r.path, None, data)
+    got = read_mentions_file(r.path, None, data, o.bio)
     if data is not None:
         got.files = [r.container or r.path]
     return got

@@ -27,6 +27,7 @@ from compreport.inputs.competition import INFO_FIELDS, Competition, CompetitionI
 from compreport.inputs.delimited import SEPARATORS, text_name
 from compreport.inputs.mentions import detect as detect_mentions
 from compreport.inputs.parsed import (
+    BIO_SCHEMES,
     EXTRA_LINES,
     MISSING_POLICIES,
     SUBMISSIONS,
@@ -78,6 +79,7 @@ class Options:
     exclude: list[str] = field(default_factory=list)
     missing: str | None = None
     extra_lines: str | None = None
+    bio: str | None = None
     ties: str | None = None
     cluster_col: int | str | None = None
     score_col: int | str | None = None
@@ -106,6 +108,7 @@ class Options:
             submissions=self.submissions,
             missing=self.missing or "error",
             extra_lines=self.extra_lines or "error",
+            bio=self.bio or "iob2",
             exclude=list(self.exclude),
             names=self.names,
             cluster_col=self.cluster_col,
@@ -232,6 +235,7 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
         ("sep", SEPARATORS),
         ("missing", MISSING_POLICIES),
         ("extra_lines", EXTRA_LINES),
+        ("bio", BIO_SCHEMES),
         ("submissions", SUBMISSIONS),
     ):
         value = getattr(d, key)
@@ -327,6 +331,7 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
         submissions=opts.submissions or d.submissions,
         missing=opts.missing or d.missing or "error",
         extra_lines=opts.extra_lines or d.extra_lines or "error",
+        bio=opts.bio or d.bio or "iob2",
         exclude=[*(d.exclude or []), *opts.exclude],
         names=names,
         cluster_col=given.cluster_col if opts.cluster_col is not None else spec_cluster,

@@ -43,7 +43,7 @@ class DataSpec(_Strict):
     ``--sep``, ``--no-comments``, ``--header``/``--no-header``, ``--keep-spaces``,
     ``--zip-member``, ``--missing``, ``--extra-lines`` and ``--exclude``, which override them;
     ``phase`` and ``submissions`` read a Codabench bulk download as ``runs`` (``--phase``,
-    ``--submissions``).
+    ``--submissions``); ``bio`` (``--bio``) how CoNLL tags are read.
     """
 
     table: str | None = None
@@ -63,6 +63,7 @@ class DataSpec(_Strict):
     submissions: str | None = None
     missing: str | None = None
     extra_lines: str | None = None
+    bio: str | None = None
     exclude: list[str] | None = None
     cluster: int | str | None = None
     query_col: int | str | None = None

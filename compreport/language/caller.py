@@ -49,6 +49,7 @@ OPTIONS = {
     "exclude": ("--exclude", "exclude", "[{!r}]"),
     "missing": ("--missing", "missing", "{!r}"),
     "extra_lines": ("--extra-lines", "extra_lines", "{!r}"),
+    "bio": ("--bio", "bio", "{!r}"),
     "ties": ("--ties", "ties", "{!r}"),
     "name": ("--name", "name", "{!r}"),
     "phase": ("--phase", "phase", "{}"),
