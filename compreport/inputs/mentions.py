@@ -53,7 +53,6 @@ from compreport.inputs.competition import Source
 from compreport.inputs.delimited import decode, read_bytes, sha256, shown, text_name
 from compreport.inputs.records import zip_member
 from compreport.inputs.runfiles import RunFile, apply_names, find_runs, name_runs
-from compreport.inputs.structured import mentions_text
 from compreport.language.caller import option
 
 __all__ = ["Mentions", "detect", "read_mention_runs", "read_mentions_file", "tags_to_mentions"]
@@ -281,8 +280,9 @@ def _read_tsv(path: str, text: str) -> Mentions:
                 f"{names[need - 1]!r}"
             )
         doc = cells[i_doc].strip().strip('"')
-        start = _offset(cells[i_start], where, "start_span")
-        end = _offset(cells[i_end], where, "end_span")
+        a, b = cells[i_start], cells[i_end]
+        start = int(a) if a.isdigit() and a.isascii() else _offset(a, where, "start_span")
+        end = int(b) if b.isdigit() and b.isascii() else _offset(b, where, "end_span")
         if start > end:
             _checked(start, end, where())
         label = cells[i_label].strip().strip('"')
@@ -600,10 +600,10 @@ def read_mention_runs(gold_path: str, runs: str, o, out_dir: str | None = None) 
             f"{', '.join(extra[:5])}{', ...' if len(extra) > 5 else ''}"
         )
     keys = docs + extra
-    gold_vals = np.array([[mentions_text(gold.docs.get(d, []))] for d in keys], dtype=object)
+    gold_vals = np.array([[_canonical(gold.docs.get(d, []))] for d in keys], dtype=object)
     preds, sources = [], []
     for r, got in zip(found, read, strict=True):
-        preds.append([[mentions_text(got.docs.get(d, []))] for d in keys])
+        preds.append([[_canonical(got.docs.get(d, []))] for d in keys])
         sources.append(
             Source(r.path, np.array([got.lines.get(d, 0) for d in keys]), ["mentions"], got.unit)
         )
@@ -646,6 +646,21 @@ def _read_run_file(r: RunFile, o) -> Mentions:
     if data is not None:
         got.files = [r.container or r.path]
     return got
+
+
+def _canonical(mentions: list) -> str:
+    """:func:`~compreport.inputs.structured.mentions_text` of mentions the readers made (offsets
+    already ints, types and codes str), without converting each again.
+
+    >>> from compreport.inputs.structured import mentions_text
+    >>> m = [(5, 9, "LOC"), (0, 4, "PER", "Q1"), (5, 9, "LOC")]
+    >>> _canonical(m) == mentions_text(m)
+    True
+    """
+    if not mentions:
+        return "[]"
+    rows = sorted(set(mentions), key=lambda r: (r[0], r[1], r[2:]))
+    return json.dumps(rows, ensure_ascii=False, separators=(",", ":"))
 
 
 def _same_sentences(gold: Mentions, run: Mentions) -> None:
