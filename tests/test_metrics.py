@@ -42,6 +42,7 @@ ALL_BUILTIN = CLASSIFICATION + ERRORS + ["pearson", "spearman", "roc_auc", "meas
 RANKING = ["map", "mrr"]
 #: Span measures: checked against seqeval and an independent matcher in test_spans.py.
 SPANS = [f"span_{w}{o}" for w in ("f1", "precision", "recall") for o in ("", "_overlap")]
+SPANS += [f"relation_{w}" for w in ("f1", "precision", "recall")]
 
 PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -330,6 +330,106 @@ def test_linking_from_a_code_column_and_brat_n_lines(tmp_path, match):
             assert linked < ner
 
 
+# --- relations: brat R lines -------------------------------------------------------------------
+
+RELS = ("Located_in", "Part_of")
+
+
+def random_relations(rng, docs: dict) -> dict:
+    """Relations between a document's mentions: (head, relation, tail)."""
+    out = {}
+    for d, ments in docs.items():
+        ms = sorted(ments)
+        out[d] = (
+            {
+                (ms[i], RELS[rng.integers(0, 2)], ms[j])
+                for i, j in rng.integers(0, len(ms), (len(ms) // 2, 2)).tolist()
+                if i != j
+            }
+            if len(ms) > 1
+            else set()
+        )
+    return out
+
+
+def write_brat_relations(folder, docs: dict, rels: dict) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for d, ments in docs.items():
+        ids = {m: f"T{k}" for k, m in enumerate(sorted(ments), 1)}
+        lines = [f"{ids[m]}\t{m[2]} {m[0]} {m[1]}\tx\n" for m in sorted(ments)]
+        lines += [
+            f"R{k}\t{r} Arg1:{ids[h]} Arg2:{ids[t]}\n"
+            for k, (h, r, t) in enumerate(sorted(rels[d]), 1)
+        ]
+        (folder / f"{d}.ann").write_text("".join(lines))
+
+
+@pytest.mark.parametrize("average", ["micro", "macro", "weighted"])
+def test_relations_against_set_arithmetic(tmp_path, average):
+    rng = np.random.default_rng(13)
+    gold = random_docs(rng, 30, 8)
+    gold_rels = random_relations(rng, gold)
+    run = {d: set(m) | {(500, 505, "LOC")} for d, m in gold.items()}  # same mentions, one more
+    run_rels = {}
+    for d, rs in gold_rels.items():
+        kept = {x for x in rs if rng.random() < 0.6}
+        flipped = {(h, RELS[1 - RELS.index(r)], t) for h, r, t in rs - kept if rng.random() < 0.5}
+        extra = {((500, 505, "LOC"), "Part_of", h) for h, _, _ in list(rs)[:1]}
+        run_rels[d] = kept | flipped | extra
+    write_brat_relations(tmp_path / "gold", gold, gold_rels)
+    write_brat_relations(tmp_path / "runs" / "a", run, run_rels)
+    comp = cr.load(
+        tmp_path / "gold", runs=str(tmp_path / "runs"), metrics="relation_f1"
+    ).competitions[0]
+    assert comp.fields == ["mentions", "relations"]
+    # the independent reference: relations as sets of (document, head, relation, tail)
+    as_mentions = {  # per relation type: gold's and run's document -> set of (head, relation, tail)
+        rel: (
+            {d: {(h, r, t) for h, r, t in rs if r == rel} for d, rs in gold_rels.items()},
+            {d: {(h, r, t) for h, r, t in rs if r == rel} for d, rs in run_rels.items()},
+        )
+        for rel in RELS
+    }
+    per = {}
+    for rel, (g, p) in as_mentions.items():
+        ng = sum(len(v) for v in g.values())
+        np_ = sum(len(v) for v in p.values())
+        tp = sum(len(g[d] & p.get(d, set())) for d in g)
+        per[rel] = (ng, np_, tp)
+    for which, k in (("precision", 0), ("recall", 1), ("f1", 2)):
+        if average == "micro":
+            want = prf(
+                sum(c[2] for c in per.values()),
+                sum(c[0] for c in per.values()),
+                sum(c[1] for c in per.values()),
+            )[k]
+        elif average == "macro":
+            want = np.mean([prf(c[2], c[0], c[1])[k] for c in per.values()])
+        else:
+            want = sum(c[0] * prf(c[2], c[0], c[1])[k] for c in per.values()) / sum(
+                c[0] for c in per.values()
+            )
+        assert observed(comp, f"relation_{which}", average=average)[0] == pytest.approx(
+            want, abs=1e-12
+        )
+    # the mentions of the same folders still score as spans
+    assert observed(comp, "span_recall")[0] == 1.0
+
+
+def test_relation_to_an_unknown_mention_is_an_error(tmp_path):
+    write(tmp_path, "gold/d1.ann", "T1\tLOC 0 4\tx\nT2\tLOC 6 9\tx\nR1\tPart_of Arg1:T1 Arg2:T2\n")
+    write(tmp_path, "runs/a/d1.ann", "T1\tLOC 0 4\tx\nR1\tPart_of Arg1:T1 Arg2:T7\n")
+    res = run_cli(tmp_path, "validate", "gold", "--runs", "runs", "--metric", "relation_f1")
+    one_error(res, "d1.ann, line 2", "relation argument T7")
+
+
+def test_relation_measure_without_relations_is_an_error(brat_task):
+    root, _, _ = brat_task
+    comp = cr.load(root / "gold", runs=str(root / "runs"), metrics="span_f1").competitions[0]
+    with pytest.raises(cr.InputError, match="reads documents' relations"):
+        prepare(comp, "relation_f1")
+
+
 def test_meddoplace_none_is_no_code(tmp_path):
     head = "filename\tlabel\tstart_span\tend_span\ttext\tsource\tnormalization\n"
     write(

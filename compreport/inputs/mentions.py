@@ -5,10 +5,12 @@ Four layouts are read, each recognised with no option (:func:`detect`):
 - **brat standoff**: a folder of ``.ann`` files, one per document (its file name without ``.ann``
   is the document's id). ``T`` lines give mentions: ``T1<TAB>LOC 10 15<TAB>text``. A
   discontinuous mention (``LOC 10 15;20 25``) is read as one mention from its first fragment's
-  start to its last fragment's end. Other lines (``E``, ``R``, ``A``, ``N``, ``#``) are not read.
-  When the document's text is beside it (``doc.txt`` next to ``doc.ann``), an offset beyond the
-  text is an error. ``N`` lines (``N1<TAB>Reference T1 DB:ID<TAB>name``) give a mention its code
-  (entity linking); a mention with several codes is one mention per code.
+  start to its last fragment's end. When the document's text is beside it (``doc.txt`` next to
+  ``doc.ann``), an offset beyond the text is an error. ``N`` lines
+  (``N1<TAB>Reference T1 DB:ID<TAB>name``) give a mention its code (entity linking); a mention
+  with several codes is one mention per code. ``R`` lines (``R1<TAB>Located_in Arg1:T1
+  Arg2:T2``) are relations, read into a second field, ``relations``, when the gold has any.
+  Other lines (``E``, ``A``, ``#``) are not read.
 - **the MEDDOPLACE TSV** (also CSV): a header naming ``filename``, ``label``, ``start_span`` and
   ``end_span``, one mention per row; a ``code`` (else ``normalization``) column gives codes
   (:data:`NO_CODE` cells give none); other columns, such as ``text``, are not read.
@@ -91,6 +93,9 @@ class Mentions:
         CoNLL: the number of tokens of each sentence (runs must match); else None.
     blocks : list of int or None
         CoNLL: the ``-DOCSTART-`` block (0, 1, ...) of each sentence; else None.
+    relations : dict
+        brat: document id -> its relations (``R`` lines) as 7-tuples (head start, head end,
+        relation, head type, tail start, tail end, tail type).
     """
 
     path: str
@@ -100,6 +105,7 @@ class Mentions:
     files: list = field(default_factory=list)
     tokens: list | None = None
     blocks: list | None = None
+    relations: dict = field(default_factory=dict)
 
     def add(self, doc: str, mention: tuple | None, line: int) -> None:
         """Record ``mention`` (None: the document only) of ``doc`` found at ``line``."""
@@ -207,9 +213,13 @@ def _read_brat(folder: str) -> Mentions:
         out.add(doc, None, 0)
         spans_of: dict = {}
         codes: dict = {}
+        rels: list = []
         for k, line in enumerate(decode(path, read_bytes(path)).splitlines(), 1):
             if line.startswith("N"):
                 _brat_code(line, shown(path), k, codes)
+                continue
+            if line.startswith("R"):
+                rels.append((k, line))
                 continue
             if not line.startswith("T"):
                 continue
@@ -237,7 +247,26 @@ def _read_brat(folder: str) -> Mentions:
                 out.docs[doc] += [(*mention, c) for c in codes[ref][1]]
             else:
                 out.docs[doc].append(mention)
+        out.relations[doc] = [_brat_relation(line, shown(path), k, spans_of) for k, line in rels]
     return out
+
+
+def _brat_relation(line: str, path: str, k: int, spans_of: dict) -> tuple:
+    """The relation of an ``R`` line (``R1<TAB>Located_in Arg1:T1 Arg2:T2``) as
+    ``(head start, head end, relation, head type, tail start, tail end, tail type)``: the head is
+    the first argument as written, the tail the second."""
+    parts = line.split("\t")
+    fields = parts[1].split() if len(parts) > 1 else []
+    if len(fields) != 3 or any(":" not in f for f in fields[1:]):
+        raise InputError(f"{path}, line {k}: an R line is `R1<TAB>TYPE Arg1:T1 Arg2:T2`")
+    args = []
+    for f in fields[1:]:
+        ref = f.partition(":")[2]
+        if ref not in spans_of:
+            raise InputError(f"{path}, line {k}: relation argument {ref}, which no T line is")
+        args.append(spans_of[ref])
+    (hs, he, ht), (ts, te, tt) = args
+    return (hs, he, fields[0], ht, ts, te, tt)
 
 
 def _brat_code(line: str, path: str, k: int, codes: dict) -> None:
@@ -600,12 +629,22 @@ def read_mention_runs(gold_path: str, runs: str, o, out_dir: str | None = None) 
             f"{', '.join(extra[:5])}{', ...' if len(extra) > 5 else ''}"
         )
     keys = docs + extra
-    gold_vals = np.array([[_canonical(gold.docs.get(d, []))] for d in keys], dtype=object)
+    # a brat gold with relations (R lines): a second field, read by the relation measures
+    fields = ["mentions", "relations"] if any(gold.relations.values()) else ["mentions"]
+
+    def values(got: Mentions) -> list:
+        rows = [[_canonical(got.docs.get(d, []))] for d in keys]
+        if len(fields) == 2:
+            for row, d in zip(rows, keys, strict=True):
+                row.append(_canonical(got.relations.get(d, [])))
+        return rows
+
+    gold_vals = np.array(values(gold), dtype=object)
     preds, sources = [], []
     for r, got in zip(found, read, strict=True):
-        preds.append([[_canonical(got.docs.get(d, []))] for d in keys])
+        preds.append(values(got))
         sources.append(
-            Source(r.path, np.array([got.lines.get(d, 0) for d in keys]), ["mentions"], got.unit)
+            Source(r.path, np.array([got.lines.get(d, 0) for d in keys]), fields, got.unit)
         )
     clusters = None
     if gold.blocks and len(set(gold.blocks)) > 1:  # CoNLL documents: resampled whole
@@ -615,13 +654,15 @@ def read_mention_runs(gold_path: str, runs: str, o, out_dir: str | None = None) 
     return dict(
         clusters=clusters,
         scanned=[str(runs)],
-        gold=gold_vals.astype(str).reshape(len(keys), 1),
-        predictions=np.array(preds, dtype=object).astype(str).reshape(len(found), len(keys), 1),
+        gold=gold_vals.astype(str).reshape(len(keys), len(fields)),
+        predictions=np.array(preds, dtype=object)
+        .astype(str)
+        .reshape(len(found), len(keys), len(fields)),
         systems=[r.name for r in found],
         item_ids=np.array(keys),
-        fields=["mentions"],
+        fields=fields,
         gold_source=Source(
-            gold_path, np.array([gold.lines.get(d, 0) for d in keys]), ["mentions"], gold.unit
+            gold_path, np.array([gold.lines.get(d, 0) for d in keys]), fields, gold.unit
         ),
         system_sources=sources,
         inputs=[{"path": p, "sha256": sha256(p)} for p in files],

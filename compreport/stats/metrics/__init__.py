@@ -13,8 +13,8 @@ orientation; undefined ratios (0/0) count as 0, as scikit-learn's ``zero_divisio
 
 Modules: :mod:`.base` (the interface), :mod:`.fields` (reading a field as codes or numbers),
 :mod:`.classification`, :mod:`.numeric` (errors, correlations, ROC AUC), :mod:`.restmex`
-(``measure_s``, ``measure_c``), :mod:`.spans` (``span_f1``, its precision and recall) and
-:mod:`.user` (``file.py:function``).
+(``measure_s``, ``measure_c``), :mod:`.spans` (``span_f1``, ``relation_f1``, their precision and
+recall) and :mod:`.user` (``file.py:function``).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from compreport.stats.metrics.numeric import (
 )
 from compreport.stats.metrics.ranking import RankingMetric, ranking_metric
 from compreport.stats.metrics.restmex import MeasureC, MeasureS
-from compreport.stats.metrics.spans import SpanMetric
+from compreport.stats.metrics.spans import RelationMetric, SpanMetric
 from compreport.stats.metrics.user import UserMetric
 
 __all__ = ["REGISTRY", "get_metric"]
@@ -78,6 +78,9 @@ for _m in (
     SpanMetric("span_f1_overlap", "f1", "span F1, overlapping spans match (MEDDOPLACE)", "overlap"),
     SpanMetric("span_precision_overlap", "precision", "span precision, overlap match", "overlap"),
     SpanMetric("span_recall_overlap", "recall", "span recall, overlap match", "overlap"),
+    RelationMetric("relation_f1", "f1", "relation F1 over documents' brat R lines (`average`)"),
+    RelationMetric("relation_precision", "precision", "relation precision (`average`)"),
+    RelationMetric("relation_recall", "recall", "relation recall (`average`)"),
 ):
     _register(_m)
 

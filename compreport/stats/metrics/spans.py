@@ -59,7 +59,7 @@ MATCHES = ("strict", "overlap")
 AVERAGES = ("micro", "macro", "weighted")
 
 
-def _parse(text: str, where) -> list:
+def _parse(text: str, where, sizes=(3, 4), what="mention list") -> list:
     if text == "" or text == "[]":
         return []
     try:
@@ -67,33 +67,36 @@ def _parse(text: str, where) -> list:
     except json.JSONDecodeError:
         value = None
     if not isinstance(value, list) or not all(
-        isinstance(m, list) and len(m) in (3, 4) for m in value
+        isinstance(m, list) and len(m) in sizes for m in value
     ):
-        raise InputError(
-            f"{where()}: {text[:40]!r} is not a mention list; span measures read documents' "
-            f"mentions (brat .ann folders, a TSV with filename, label, start_span, end_span, "
-            f"JSON mentions or CoNLL files)"
+        read = (
+            "documents' relations (the R lines of brat .ann folders)"
+            if what == "relation list"
+            else "documents' mentions (brat .ann folders, a TSV with filename, label, start_span, "
+            "end_span, JSON mentions or CoNLL files)"
         )
+        raise InputError(f"{where()}: {text[:40]!r} is not a {what}; this measure reads {read}")
     return value
 
 
-def _parse_all(texts, where) -> list:
+def _parse_all(texts, where, sizes=(3, 4), what="mention list") -> list:
     """The mention lists of ``texts`` (one JSON parse of them all); ``where(i)`` names text ``i``
-    in the error of one that is not a mention list."""
+    in the error of one that is not a mention list (its entries of ``sizes`` elements, the third a
+    type)."""
     try:
         docs = json.loads("[" + ",".join(t or "[]" for t in texts) + "]")
         if all(
             isinstance(d, list)
-            and all(isinstance(x, list) and len(x) in (3, 4) and isinstance(x[2], str) for x in d)
+            and all(isinstance(x, list) and len(x) in sizes and isinstance(x[2], str) for x in d)
             for d in docs
         ):
             return docs
     except json.JSONDecodeError:
         pass
     for i, t in enumerate(texts):  # name the first one that is not
-        doc = _parse(t, lambda i=i: where(i))
+        doc = _parse(t, lambda i=i: where(i), sizes, what)
         if not all(isinstance(x[2], str) for x in doc):
-            _parse("x", lambda i=i: where(i))
+            _parse("x", lambda i=i: where(i), sizes, what)
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -263,14 +266,18 @@ class SpanMetric(Metric):
         if codes:  # shown with the metric only when asked for (entity linking)
             params["codes"] = True
         f = field_index(comp, params)
-        n, m = comp.n, comp.m
         gold = _parse_all(comp.gold[:, f], lambda i: comp.locate(None, i, f))
         preds = [
             _parse_all(comp.predictions[s, :, f], lambda i, s=s: comp.locate(s, i, f))
-            for s in range(m)
+            for s in range(comp.m)
         ]
         if not codes:
             gold, preds = _without_codes(gold), [_without_codes(r) for r in preds]
+        return self._bound(params, gold, preds, match, average)
+
+    def _bound(self, params: dict, gold: list, preds: list, match: str, average: str) -> Prepared:
+        """The prepared measure of parsed gold and predictions (one list per document)."""
+        n, m = len(gold), len(preds)
         g, sys = count_all(gold, preds, match)
         k = g.shape[1]
         gsum, psum = g.sum(0), sys[:, :, 0].sum(0)
@@ -311,5 +318,49 @@ class SpanMetric(Metric):
             for x in gd:
                 g[types[x[2]]] += 1
             c += doc_counts(gd, pd, types, match)
+        mask = ((g > 0) | (c[0] > 0)).astype(float)
+        return float(span_scores(g, c[0], c[1], c[2], mask, self.which, average))
+
+
+class RelationMetric(SpanMetric):
+    """Relation precision, recall or F1 over documents' relations (brat ``R`` lines).
+
+    A predicted relation is correct when a gold relation of the same document has the same type
+    and the same head and tail mentions (start, end and type of each: strict). ``average`` is over
+    relation types as for the span measures. The relations are the field ``relations`` (``field``
+    names another).
+
+    >>> gold = ['[[0,4,"Located_in","LOC",9,12,"LOC"]]']
+    >>> RelationMetric("relation_f1", "f1").reference(gold, gold)
+    1.0
+    """
+
+    allowed = ("field", "average")
+
+    def prepare(self, comp: Competition, params: dict) -> Prepared:
+        """Count each document's relations per type; see :meth:`Metric.prepare`."""
+        params = self.check_params(params)
+        _, average = self._options(params)
+        params.update(average=average)
+        if "field" not in params and "relations" not in comp.fields:
+            raise InputError(
+                f"competition {comp.id!r}: metric {self.name!r} reads documents' relations (the "
+                f"R lines of brat .ann folders); this competition has none"
+            )
+        f = field_index(comp, {"field": params.get("field", "relations")})
+        sizes, what = (7,), "relation list"
+        gold = _parse_all(comp.gold[:, f], lambda i: comp.locate(None, i, f), sizes, what)
+        preds = [
+            _parse_all(comp.predictions[s, :, f], lambda i, s=s: comp.locate(s, i, f), sizes, what)
+            for s in range(comp.m)
+        ]
+        return self._bound(params, gold, preds, "strict", average)
+
+    def reference(self, gold, pred, average="micro", field=None) -> float:
+        """The score computed directly from relation texts (one per document), for the tests."""
+        gs = [_parse(t, lambda: "gold", (7,), "relation list") for t in gold]
+        ps = [_parse(t, lambda: "run", (7,), "relation list") for t in pred]
+        g, c = count_all(gs, [ps], "strict")
+        g, c = g.sum(0), c[:, 0].sum(0)
         mask = ((g > 0) | (c[0] > 0)).astype(float)
         return float(span_scores(g, c[0], c[1], c[2], mask, self.which, average))
