@@ -126,14 +126,19 @@ def _is_brat(path: str) -> bool:
         return False
 
 
+def _head(path: str, data: bytes | None, size: int) -> bytes:
+    """The first ``size`` bytes of ``data``, or of the regular file ``path`` (b"" if unreadable)."""
+    if data is not None:
+        return data[:size]
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(size)
+    except OSError:
+        return b""
+
+
 def _first_line(path: str, data: bytes | None) -> str:
-    if data is None:
-        try:
-            with open(path, "rb") as fh:
-                data = fh.read(4096)
-        except OSError:
-            return ""
-    text = data[:4096].decode("utf-8-sig", errors="replace")
+    text = _head(path, data, 4096).decode("utf-8-sig", errors="replace")
     for line in text.splitlines():
         if line.strip():
             return line.strip()
@@ -168,12 +173,9 @@ def detect(path: str, data: bytes | None = None) -> str | None:
         return "conll"
     if _tsv_header(first):
         return "tsv"
-    if low.endswith((".json", ".jsonl")) and first[:1] in "[{":
-        try:
-            sample = (data if data is not None else read_bytes(path))[:65536]
-        except InputError:
-            return None
-        if re.search(r'"(start|start_span)"\s*:', sample.decode("utf-8-sig", "replace")):
+    if low.endswith((".json", ".jsonl")) and first[:1] in ("[", "{"):
+        sample = _head(path, data, 65536).decode("utf-8-sig", "replace")
+        if re.search(r'"(start|start_span)"\s*:', sample):
             return "json"
     return None
 
@@ -199,6 +201,7 @@ def _checked(start: int, end: int, where: str, length: int | None = None) -> Non
 
 
 def _read_brat(folder: str) -> Mentions:
+    """The mentions (``T``, with ``N`` codes) and relations (``R``) of a folder's ``.ann`` files."""
     out = Mentions(folder)
     try:
         with os.scandir(folder) as entries:
