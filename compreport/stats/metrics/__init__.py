@@ -72,7 +72,9 @@ for _m in (
     MeasureC(),
     RankingMetric("map", None),
     RankingMetric("mrr", None),
-    SpanMetric("span_f1", "f1", "span (entity) F1 over documents' mentions (`match`, `average`)"),
+    SpanMetric(
+        "span_f1", "f1", "span (entity) F1 of documents' mentions (`match`, `average`, `codes`)"
+    ),
     SpanMetric("span_precision", "precision", "span (entity) precision (`match`, `average`)"),
     SpanMetric("span_recall", "recall", "span (entity) recall (`match`, `average`)"),
     SpanMetric("span_f1_overlap", "f1", "span F1, overlapping spans match (MEDDOPLACE)", "overlap"),
