@@ -188,6 +188,7 @@ def load(
     baselines=None,
     missing: str | None = None,
     extra_lines: str | None = None,
+    bio: str | None = None,
     ties: str | None = None,
     cluster_col=None,
     score_col=None,
@@ -268,6 +269,9 @@ def load(
         A run without ids that has more lines than the gold has items is an error (default), or
         scored on its first lines, one per gold item, with a warning (``drop``); ``[data]
         extra_lines``.
+    bio : {"iob2", "iob1"}, optional
+        How CoNLL tags are read: an ``I-`` that starts a mention is an error (``iob2``, default)
+        or starts one (``iob1``, as conlleval and seqeval's default mode); ``[data] bio``.
     ties : {"id", "file"}, optional
         How the ranking metrics order candidates of equal score: by decreasing id, as trec_eval
         (default), or in the order of the run file, as the SemEval-2016 Task 3 scorer; the
@@ -342,6 +346,7 @@ def load(
         (multi_label, "multi_label"),
         (missing, "missing"),
         (extra_lines, "extra_lines"),
+        (bio, "bio"),
         (ties, "ties"),
         (name, "name"),
     ):
@@ -389,6 +394,7 @@ def load(
         baselines=list(baselines or []),
         missing=missing,
         extra_lines=extra_lines,
+        bio=bio,
         ties=ties,
         cluster_col=cluster_col,
         score_col=score_col,

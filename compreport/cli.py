@@ -83,6 +83,7 @@ def _load(inputs: list[str], args=None, out_dir: Path | None = None):
         baselines=list(args.baseline or []),
         missing=args.missing,
         extra_lines=args.extra_lines,
+        bio=args.bio,
         ties=args.ties,
         cluster_col=args.cluster_col,
         score_col=args.score_col,

@@ -207,6 +207,12 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
         "drop (scored on its first lines, one per gold item, as official scorers that read "
         "line by line do; a warning names the run and the count)",
     )
+    g.add_argument(
+        "--bio",
+        metavar="SCHEME",
+        help="CoNLL tags: iob2 (default; an I- that starts a mention is an error) or iob1 (it "
+        "starts one, as conlleval and seqeval's default mode read it)",
+    )
 
 
 def _add_stats_options(p: argparse.ArgumentParser) -> None:

@@ -50,12 +50,15 @@ ELSEWHERE = ["composite", "mean", "ratio"]
 ELSEWHERE += ["kappa", "qwk", "mcc", "balanced_accuracy", "log_loss", "brier"]
 #: Ranking metrics: checked against trec_eval in test_ranking.py.
 RANKING = ["map", "mrr"]
+#: Span measures: checked against seqeval and an independent matcher in test_spans.py.
+SPANS = [f"span_{w}{o}" for w in ("f1", "precision", "recall") for o in ("", "_overlap")]
+SPANS += [f"relation_{w}" for w in ("f1", "precision", "recall")]
 
 PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def test_every_builtin_metric_is_covered():
-    assert sorted(REGISTRY) == sorted(ALL_BUILTIN + RANKING + ELSEWHERE)
+    assert sorted(REGISTRY) == sorted(ALL_BUILTIN + RANKING + ELSEWHERE + SPANS)
 
 
 # --------------------------------------------------------------------------- direct sklearn/scipy

@@ -24,6 +24,10 @@ SUBMISSIONS = ("all", "last")
 #: ``--extra-lines`` values: a run without ids longer than the gold is an error, or its lines
 #: beyond the gold's items are dropped.
 EXTRA_LINES = ("error", "drop")
+#: ``--bio`` values: how CoNLL tags are read (:mod:`compreport.inputs.mentions`): IOB2, where an
+#: ``I-`` that starts a mention is an error, or IOB1, where it starts one (conlleval, seqeval's
+#: default mode).
+BIO_SCHEMES = ("iob2", "iob1")
 #: ``--ties`` values: how ranking metrics order candidates of equal score (the first: default).
 TIES = ("id", "file")
 
@@ -63,6 +67,8 @@ class ReadOptions:
     missing : str
         ``error``: a blank, absent or unreadable prediction is an error; ``wrong``: it is scored as
         a wrong answer.
+    bio : str
+        How CoNLL tags are read: ``iob2`` or ``iob1`` (:data:`BIO_SCHEMES`).
     extra_lines : str
         ``error``: a run without ids that has more lines than the gold has items is an error;
         ``drop``: it is scored on its first lines, one per item, with a warning.
@@ -103,6 +109,7 @@ class ReadOptions:
     zip_member: str | None = None
     missing: str = "error"
     extra_lines: str = "error"
+    bio: str = "iob2"
     exclude: list[str] = field(default_factory=list)
     baselines: list[str] = field(default_factory=list)
     names: str | None = None
@@ -169,6 +176,11 @@ class ReadOptions:
             raise InputError(
                 f"{option('extra_lines')} must be one of {', '.join(EXTRA_LINES)}; got "
                 f"{self.extra_lines!r}{suggest(self.extra_lines, EXTRA_LINES)}"
+            )
+        if self.bio not in BIO_SCHEMES:
+            raise InputError(
+                f"{option('bio')} must be one of {', '.join(BIO_SCHEMES)}; got "
+                f"{self.bio!r}{suggest(str(self.bio), BIO_SCHEMES)}"
             )
         if not isinstance(self.comments, bool):
             raise InputError(f"`comments` must be True or False; got {self.comments!r}")

@@ -41,6 +41,8 @@ from compreport.inputs.delimited import (
 )
 from compreport.inputs.fastwide import read_wide_fast
 from compreport.inputs.labelsets import COLUMNS, label_columns, label_names, split_cells
+from compreport.inputs.mentions import detect as detect_mentions
+from compreport.inputs.mentions import read_mention_runs
 from compreport.inputs.parsed import Parsed, ReadOptions
 from compreport.inputs.querykeys import by_query, gold_keys, judged_only, run_keyed, unjudged
 from compreport.inputs.records import (
@@ -343,6 +345,8 @@ def read_runs(
         fields = [str(c) for c in o.label_col]
     nf = len(fields) if fields else 1
     gold_path = text_name(gold_path)
+    if detect_mentions(gold_path):  # spans: documents are the items, mention lists the values
+        return read_mention_runs(gold_path, str(runs), o, out_dir)
     runs_found = codabench_runs(str(runs), o.phase, o.submissions, o.exclude, out_dir, o.named)
     if runs_found is None:
         runs_found = find_runs(str(runs), gold_path, o.exclude, out_dir, o.names)

@@ -25,7 +25,9 @@ from compreport.errors import InputError, os_reason, suggest
 from compreport.inputs import readers as load
 from compreport.inputs.competition import INFO_FIELDS, Competition, CompetitionInfo, MetricSpec
 from compreport.inputs.delimited import SEPARATORS, text_name
+from compreport.inputs.mentions import detect as detect_mentions
 from compreport.inputs.parsed import (
+    BIO_SCHEMES,
     EXTRA_LINES,
     MISSING_POLICIES,
     SUBMISSIONS,
@@ -79,6 +81,7 @@ class Options:
     baselines: list[str] = field(default_factory=list)
     missing: str | None = None
     extra_lines: str | None = None
+    bio: str | None = None
     ties: str | None = None
     cluster_col: int | str | None = None
     score_col: int | str | None = None
@@ -108,6 +111,7 @@ class Options:
             submissions=self.submissions,
             missing=self.missing or "error",
             extra_lines=self.extra_lines or "error",
+            bio=self.bio or "iob2",
             exclude=list(self.exclude),
             baselines=list(self.baselines),
             names=self.names,
@@ -235,6 +239,7 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
         ("sep", SEPARATORS),
         ("missing", MISSING_POLICIES),
         ("extra_lines", EXTRA_LINES),
+        ("bio", BIO_SCHEMES),
         ("submissions", SUBMISSIONS),
     ):
         value = getattr(d, key)
@@ -336,6 +341,7 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
         submissions=opts.submissions or d.submissions,
         missing=opts.missing or d.missing or "error",
         extra_lines=opts.extra_lines or d.extra_lines or "error",
+        bio=opts.bio or d.bio or "iob2",
         exclude=[*(d.exclude or []), *opts.exclude],
         baselines=[*(d.baselines or []), *opts.baselines],
         names=names,
@@ -639,7 +645,8 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
         path = Path(text_name(raw))
         if not path.exists():
             raise InputError(f"{raw}: no such file or directory")
-        if path.is_dir():
+        brat = bool(opts.runs) and path.is_dir() and detect_mentions(str(path)) == "brat"
+        if path.is_dir() and not brat:
             if (path / "workshop.toml").is_file():
                 path = path / "workshop.toml"
             elif (path / "competition.toml").is_file():
@@ -667,7 +674,7 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
                     comps.append(comp)
                     boot_sources.append((str(sub), boot))
                 continue
-        if is_spec(path):
+        if is_spec(path) and not brat:  # a brat gold folder is a gold, not a folder of specs
             specs.append(str(path))
             if _is_workshop_toml(path):
                 ws: WorkshopSpec = validate_model(WorkshopSpec, read_toml(path), path)

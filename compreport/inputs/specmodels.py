@@ -45,7 +45,7 @@ class DataSpec(_Strict):
     ``--exclude`` and ``--baseline``, which override them (globs of ``exclude`` and ``baselines``
     add up);
     ``phase`` and ``submissions`` read a Codabench bulk download as ``runs`` (``--phase``,
-    ``--submissions``).
+    ``--submissions``); ``bio`` (``--bio``) how CoNLL tags are read.
     """
 
     table: str | None = None
@@ -66,6 +66,7 @@ class DataSpec(_Strict):
     submissions: str | None = None
     missing: str | None = None
     extra_lines: str | None = None
+    bio: str | None = None
     exclude: list[str] | None = None
     baselines: list[str] | None = None
     cluster: int | str | None = None

@@ -51,6 +51,7 @@ OPTIONS = {
     "baseline": ("--baseline", "baselines", "[{!r}]"),
     "missing": ("--missing", "missing", "{!r}"),
     "extra_lines": ("--extra-lines", "extra_lines", "{!r}"),
+    "bio": ("--bio", "bio", "{!r}"),
     "ties": ("--ties", "ties", "{!r}"),
     "name": ("--name", "name", "{!r}"),
     "phase": ("--phase", "phase", "{}"),

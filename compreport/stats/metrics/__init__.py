@@ -14,7 +14,8 @@ Modules: :mod:`.base` (the interface), :mod:`.fields` (reading a field as codes 
 :mod:`.classification`, :mod:`.multilabel` (label sets), :mod:`.numeric` (errors, correlations,
 ROC AUC), :mod:`.restmex` (``measure_s``, ``measure_c``), :mod:`.composite` (weighted means of
 other measures), :mod:`.confusion` (kappa, MCC, log loss...), :mod:`.itemscores` (``mean``,
-``ratio`` of a scorer's per-item numbers) and :mod:`.user` (``file.py:function``).
+``ratio`` of a scorer's per-item numbers), :mod:`.spans` (``span_f1``, ``relation_f1``, their
+precision and recall) and :mod:`.user` (``file.py:function``).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from compreport.stats.metrics.numeric import (
 )
 from compreport.stats.metrics.ranking import RankingMetric, ranking_metric
 from compreport.stats.metrics.restmex import MeasureC, MeasureS
+from compreport.stats.metrics.spans import RelationMetric, SpanMetric
 from compreport.stats.metrics.user import UserMetric
 
 __all__ = ["REGISTRY", "get_metric"]
@@ -92,6 +94,17 @@ for _m in (
     RatioScore(),
     RankingMetric("map", None),
     RankingMetric("mrr", None),
+    SpanMetric(
+        "span_f1", "f1", "span (entity) F1 of documents' mentions (`match`, `average`, `codes`)"
+    ),
+    SpanMetric("span_precision", "precision", "span (entity) precision (`match`, `average`)"),
+    SpanMetric("span_recall", "recall", "span (entity) recall (`match`, `average`)"),
+    SpanMetric("span_f1_overlap", "f1", "span F1, overlapping spans match (MEDDOPLACE)", "overlap"),
+    SpanMetric("span_precision_overlap", "precision", "span precision, overlap match", "overlap"),
+    SpanMetric("span_recall_overlap", "recall", "span recall, overlap match", "overlap"),
+    RelationMetric("relation_f1", "f1", "relation F1 over documents' brat R lines (`average`)"),
+    RelationMetric("relation_precision", "precision", "relation precision (`average`)"),
+    RelationMetric("relation_recall", "recall", "relation recall (`average`)"),
 ):
     _register(_m)
 
