@@ -913,12 +913,16 @@ class MetricInfo:
         The best possible score (None: no such score).
     description : str
         What it measures, in one line.
+    reads : str
+        What the gold and the runs must give (``one label per item``, ``a number per item``,
+        ``mentions per document ...``).
     """
 
     name: str
     higher_is_better: bool
     ideal: float | None
     description: str
+    reads: str = "one label per item"
 
 
 def list_metrics() -> list[MetricInfo]:
@@ -930,29 +934,34 @@ def list_metrics() -> list[MetricInfo]:
     Returns
     -------
     list of MetricInfo
-        The registered metrics, then the ranking metrics cut at K.
+        The registered metrics and the ranking metrics cut at K, grouped by what they read
+        (:attr:`MetricInfo.reads`), in the registry's order.
 
     Examples
     --------
     >>> metrics = cr.list_metrics()
     >>> m = metrics[0]
-    >>> m.name, m.higher_is_better, m.ideal, m.description
-    ('accuracy', True, 1.0, 'fraction of items predicted correctly')
+    >>> m.name, m.higher_is_better, m.ideal, m.reads
+    ('accuracy', True, 1.0, 'one label, or a label set, per item')
     >>> [m.name for m in metrics if not m.higher_is_better]
-    ['log_loss', 'brier', 'mae', 'mse', 'rmse', 'mape', 'ratio']
+    ['hamming_loss', 'log_loss', 'brier', 'mae', 'mse', 'rmse', 'mape', 'ratio']
     """
     from compreport.stats.metrics import REGISTRY
     from compreport.stats.metrics.ranking import CUT_AT_K, RankingMetric
 
     known = [
-        MetricInfo(name, m.higher_is_better, m.ideal, m.description) for name, m in REGISTRY.items()
+        MetricInfo(name, m.higher_is_better, m.ideal, m.description, m.reads)
+        for name, m in REGISTRY.items()
     ]
-    return known + [
+    cut = [
         MetricInfo(
             name,
             RankingMetric.higher_is_better,
             RankingMetric.ideal,
             f"{description} (needs {option('query_col')})",
+            RankingMetric.reads,
         )
         for name, description in CUT_AT_K
     ]
+    groups = list(dict.fromkeys(m.reads for m in known))  # in the registry's order
+    return sorted(known + cut, key=lambda m: groups.index(m.reads))

@@ -520,14 +520,22 @@ def _point_leaderboard(analysis) -> list[str]:
 
 
 def cmd_metrics(args) -> int:
-    """``compreport metrics``: one line per metric (orientation, ideal value, description)."""
+    """``compreport metrics``: the metrics grouped by what they read, one line each (orientation,
+    ideal value, description)."""
     metrics = api.list_metrics()
     width = max(len(m.name) for m in metrics)
+    groups: dict[str, list] = {}
     for m in metrics:
-        orient = "higher" if m.higher_is_better else "lower"
-        ideal = "none" if m.ideal is None else f"{m.ideal:g}"
-        _print(f"{m.name:<{width}}  {orient} is better, ideal {ideal}  {m.description}")
-    _print(f"{'FILE.py:FUNC':<{width}}  user metric: FUNC(y_true, y_pred) -> float")
+        groups.setdefault(m.reads, []).append(m)
+    for reads, members in groups.items():
+        _print(f"{reads[0].upper()}{reads[1:]}:")
+        for m in members:
+            orient = "higher" if m.higher_is_better else "lower"
+            ideal = "none" if m.ideal is None else f"{m.ideal:g}"
+            _print(f"  {m.name:<{width}}  {orient} is better, ideal {ideal}  {m.description}")
+    _print("Your own function:")
+    _print(f"  {'FILE.py:FUNC':<{width}}  user metric: FUNC(y_true, y_pred) -> float, or per-item")
+    _print(f"  {'':<{width}}  statistics (docs/metrics.md)")
     return 0
 
 

@@ -160,13 +160,24 @@ def test_validate_scores_as_analyze_and_warns_of_the_specs_b(tmp_path, capsys):
 
 
 def test_list_metrics_is_what_the_cli_lists(capsys):
-    """``list_metrics`` holds every metric ``compreport metrics`` lists, in its order; a metric
-    that needs the query column names it in the caller's words."""
+    """``list_metrics`` holds every metric ``compreport metrics`` lists, in its order, each under
+    the heading of what it reads; a metric that needs the query column names it in the caller's
+    words."""
     metrics = cr.list_metrics()
     assert all(isinstance(m, cr.MetricInfo) for m in metrics)
     assert main(["metrics"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    out = capsys.readouterr().out.splitlines()
+    lines = [line for line in out if line.startswith("  ") and line[2] != " "]
     assert [line.split()[0] for line in lines] == [m.name for m in metrics] + ["FILE.py:FUNC"]
+    headings = [line for line in out if not line.startswith(" ")]
+    assert len(headings) == len({m.reads for m in metrics}) + 1  # + "Your own function:"
+    under = {}
+    for line in out:
+        if not line.startswith(" "):
+            heading = line
+        elif line[2] != " ":
+            under[line.split()[0]] = heading
+    assert all(under[m.name].lower().startswith(m.reads.lower()) for m in metrics)
     cut = [m for m in metrics if m.name.endswith("@K")]
     assert [m.name for m in cut] == ["map@K", "p@K", "ndcg@K"]
     assert all(m.description.endswith("(needs `cluster_col`)") for m in cut)

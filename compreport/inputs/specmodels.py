@@ -40,10 +40,10 @@ class DataSpec(_Strict):
     ``runs`` is a folder or glob, or a ``[data.runs]`` table. ``id_col``/``label_col`` (position or
     header name), ``sep``, ``comments``, ``header``, ``keep_spaces``, ``multi_label``,
     ``zip_member``, ``missing``, ``extra_lines``, ``exclude`` and ``baselines`` are the command
-    line's ``--id-col``, ``--label-col``, ``--sep``, ``--no-comments``, ``--header``/``--no-header``,
-    ``--keep-spaces``, ``--multi-label``, ``--zip-member``, ``--missing``, ``--extra-lines``,
-    ``--exclude`` and ``--baseline``, which override them (globs of ``exclude`` and ``baselines``
-    add up);
+    line's ``--id-col``, ``--label-col``, ``--sep``, ``--no-comments``,
+    ``--header``/``--no-header``, ``--keep-spaces``, ``--multi-label``, ``--zip-member``,
+    ``--missing``, ``--extra-lines``, ``--exclude`` and ``--baseline``, which override them (globs
+    of ``exclude`` and ``baselines`` add up);
     ``phase`` and ``submissions`` read a Codabench bulk download as ``runs`` (``--phase``,
     ``--submissions``); ``bio`` (``--bio``) how CoNLL tags are read.
     """

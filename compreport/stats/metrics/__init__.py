@@ -45,7 +45,17 @@ __all__ = ["REGISTRY", "get_metric"]
 REGISTRY: dict[str, Metric] = {}
 
 
-def _register(metric: Metric) -> None:
+#: What each group of metrics reads (``Metric.reads``), in the order ``compreport metrics`` lists
+#: the groups.
+LABELS_OR_SETS = "one label, or a label set, per item"
+SETS = "a label set per item (multi-label)"
+NUMBERS = "a number per item"
+FIELDS = "several fields per item"
+
+
+def _register(metric: Metric, reads: str | None = None) -> None:
+    if reads is not None:
+        metric.reads = reads
     REGISTRY[metric.name] = metric
 
 
@@ -59,11 +69,14 @@ for _name, _desc in [
     ("weighted_f1", "F1 averaged over classes weighted by gold support"),
     ("macro_precision", "precision averaged over classes (optional `labels` subset)"),
     ("macro_recall", "recall averaged over classes (optional `labels` subset)"),
+]:
+    _register(ClassificationMetric(_name, _desc), LABELS_OR_SETS)
+for _name, _desc in [
     ("samples_f1", "label sets: F1 of each item's predicted and gold sets, averaged over items"),
     ("hamming_loss", "label sets: fraction of (item, label) pairs predicted wrongly"),
     ("subset_accuracy", "label sets: fraction of items whose predicted set equals the gold set"),
 ]:
-    _register(ClassificationMetric(_name, _desc))
+    _register(ClassificationMetric(_name, _desc), SETS)
 for _name, _desc in [
     ("kappa", "Cohen's kappa: agreement beyond chance"),
     ("qwk", "quadratic-weighted kappa (ordinal labels: order from `labels`, or numeric)"),
@@ -75,14 +88,16 @@ for _name, _desc in [
     ("log_loss", "log loss of predicted probabilities (soft labels, or P(`pos_label`))"),
     ("brier", "Brier score of predicted probabilities (soft labels, or P(`pos_label`))"),
 ]:
-    _register(ProbabilisticMetric(_name, _desc))
+    _register(
+        ProbabilisticMetric(_name, _desc), "probabilities per item (a soft label, or P(pos_label))"
+    )
 for _name, _desc in [
     ("mae", "mean absolute error (numeric predictions)"),
     ("mse", "mean squared error (numeric predictions)"),
     ("rmse", "root mean squared error (numeric predictions)"),
     ("mape", "mean absolute percentage error, as a fraction (numeric predictions)"),
 ]:
-    _register(ErrorMetric(_name, _desc))
+    _register(ErrorMetric(_name, _desc), NUMBERS)
 for _m in (
     PearsonMetric(),
     SpearmanMetric(),

@@ -125,6 +125,9 @@ class Metric:
         Parameter names the metric accepts.
     description : str
         One line for ``compreport metrics``.
+    reads : str
+        What the gold and the runs must give, the heading ``compreport metrics`` lists the metric
+        under (default ``one label per item``).
     ranks : bool
         A ranking metric, which reads the runs' scores (``--score-col``).
     """
@@ -134,6 +137,7 @@ class Metric:
     ideal: float | None = 1.0
     allowed: tuple[str, ...] = ("field",)
     description: str = ""
+    reads: str = "one label per item"
     #: Whether it ranks candidates by the runs' scores (``map``, ``mrr``, ...): read from the
     #: runs' score column when label metrics read their label column beside it.
     ranks: bool = False

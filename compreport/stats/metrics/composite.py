@@ -253,6 +253,8 @@ class CompositeMetric(Metric):
     ('acc_fg', [0.875])
     """
 
+    reads = "several fields per item"
+
     name = "composite"
     description = (
         "weighted mean of other measures (`parts`, `weights`), resampled jointly; orientation "

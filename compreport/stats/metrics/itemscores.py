@@ -46,6 +46,8 @@ class MeanScore(Metric):
     ('bertscore', [0.8, 0.75])
     """
 
+    reads = "a scorer's number(s) per item"
+
     name = "mean"
     description = "mean of the runs' per-item scores (BERTScore, similarity...; `higher_is_better`)"
     allowed = ("field", "higher_is_better", "label")
@@ -95,6 +97,8 @@ class RatioScore(Metric):
     >>> p.finalize(*[x.sum(0) for x in p.stats(p.columns)], 2).tolist()
     [0.3]
     """
+
+    reads = "a scorer's number(s) per item"
 
     name = "ratio"
     description = "sum of a per-item numerator over the sum of a denominator (CER, WER)"

@@ -131,6 +131,8 @@ class ErrorMetric(Metric):
 class PearsonMetric(Metric):
     """Pearson correlation of gold and predicted values, from centred sums (NaN when undefined)."""
 
+    reads = "a number per item"
+
     name = "pearson"
     description = "Pearson correlation coefficient (numeric predictions)"
 
@@ -209,6 +211,8 @@ class PearsonMetric(Metric):
 class SpearmanMetric(Metric):
     """Spearman rank correlation (not decomposable: evaluated per resample)."""
 
+    reads = "a number per item"
+
     name = "spearman"
     description = "Spearman rank correlation (numeric predictions)"
 
@@ -240,6 +244,8 @@ class RocAucMetric(Metric):
 
     NaN on a resample that holds one class only.
     """
+
+    reads = "a score per item (binary gold)"
 
     name = "roc_auc"
     description = "area under the ROC curve (systems submit scores; binary gold, `pos_label`)"

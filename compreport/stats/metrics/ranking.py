@@ -98,6 +98,8 @@ def ranking_metric(name: str) -> RankingMetric | None:
 class RankingMetric(Metric):
     """A ranking metric averaged over queries (see the module docstring)."""
 
+    reads = "a score per candidate, candidates grouped in queries"
+
     allowed = ("field", "pos_label", "ties")
     ideal = 1.0
     higher_is_better = True

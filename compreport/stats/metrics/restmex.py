@@ -27,6 +27,8 @@ class MeasureS(Metric):
     ``1/(1 + MAE)``) and ``macro_f1``, resampled jointly.
     """
 
+    reads = "several fields per item"
+
     name = "measure_s"
     description = "REST-MEX 2022 sentiment: (1/(1+MAE polarity) + macro-F1 type)/2 (two fields)"
     allowed = ("polarity", "type", "weights")
@@ -70,6 +72,8 @@ class MeasureC(Metric):
     One field per forecast horizon (default all fields, in order) with weights
     ``[1, 2, 4, 8]`` (thesis A.1: weeks 0, 2, 4, 8).
     """
+
+    reads = "several fields per item"
 
     name = "measure_c"
     description = "REST-MEX 2022 semaphore: (F1_w0 + 2 F1_w2 + 4 F1_w4 + 8 F1_w8)/15 (four fields)"

@@ -236,6 +236,8 @@ class SpanMetric(Metric):
     ``field`` (the mentions field, default the first).
     """
 
+    reads = "mentions per document (brat, MEDDOPLACE TSV, JSON, CoNLL)"
+
     allowed = ("field", "match", "average", "codes")
 
     def __init__(self, name: str, which: str, description: str = "", match: str = "strict"):
@@ -334,6 +336,8 @@ class RelationMetric(SpanMetric):
     >>> RelationMetric("relation_f1", "f1").reference(gold, gold)
     1.0
     """
+
+    reads = "relations per document (brat R lines)"
 
     allowed = ("field", "average")
 
