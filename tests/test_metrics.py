@@ -40,12 +40,14 @@ ERRORS = ["mae", "mse", "rmse", "mape"]
 ALL_BUILTIN = CLASSIFICATION + ERRORS + ["pearson", "spearman", "roc_auc", "measure_s", "measure_c"]
 #: Ranking metrics: checked against trec_eval in test_ranking.py.
 RANKING = ["map", "mrr"]
+#: The ICM family and soft-label measures: checked against PyEvALL in test_icm.py.
+ICM = ["icm", "icm_norm", "icm_soft", "icm_soft_norm", "cross_entropy", "soft_mae"]
 
 PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def test_every_builtin_metric_is_covered():
-    assert sorted(REGISTRY) == sorted(ALL_BUILTIN + RANKING)
+    assert sorted(REGISTRY) == sorted(ALL_BUILTIN + RANKING + ICM)
 
 
 # --------------------------------------------------------------------------- direct sklearn/scipy

@@ -13,7 +13,8 @@ orientation; undefined ratios (0/0) count as 0, as scikit-learn's ``zero_divisio
 
 Modules: :mod:`.base` (the interface), :mod:`.fields` (reading a field as codes or numbers),
 :mod:`.classification`, :mod:`.numeric` (errors, correlations, ROC AUC), :mod:`.restmex`
-(``measure_s``, ``measure_c``) and :mod:`.user` (``file.py:function``).
+(``measure_s``, ``measure_c``), :mod:`.icm` (the ICM family
+and soft labels) and :mod:`.user` (``file.py:function``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 from compreport.errors import InputError, suggest
 from compreport.stats.metrics.base import Metric
 from compreport.stats.metrics.classification import ClassificationMetric
+from compreport.stats.metrics.icm import IcmMetric, IcmSoftMetric, SoftItemMetric
 from compreport.stats.metrics.numeric import (
     ErrorMetric,
     PearsonMetric,
@@ -70,6 +72,12 @@ for _m in (
     MeasureC(),
     RankingMetric("map", None),
     RankingMetric("mrr", None),
+    IcmMetric("icm", "ICM, Information Contrast Model (PyEvALL; flat or `hierarchy`)", False),
+    IcmMetric("icm_norm", "ICM-Norm: ICM normalised by the gold's own ICM, clipped at 0", True),
+    IcmSoftMetric("icm_soft", "ICM-Soft on soft labels (PyEvALL; recomputed per resample)", False),
+    IcmSoftMetric("icm_soft_norm", "ICM-Soft-Norm: ICM-Soft normalised by the gold's own", True),
+    SoftItemMetric("cross_entropy", "cross-entropy of soft labels, in bits (PyEvALL's CE)"),
+    SoftItemMetric("soft_mae", "mean absolute error of soft labels over gold classes (PyEvALL)"),
 ):
     _register(_m)
 
