@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 
 import numpy as np
 import pytest
@@ -123,7 +124,8 @@ def check(tmp_path, gold, preds, names, hierarchy=None, seed=0, **params):
     if hierarchy is not None:
         ours_params["hierarchy"] = hierarchy
     for name in names:
-        p = ours_comp(gold, preds, name, **ours_params)
+        extra = {"reestimate": True} if name.startswith("icm_soft") else {}
+        p = ours_comp(gold, preds, name, **ours_params, **extra)
         full = engine_on(p, np.arange(n))
         boot = engine_on(p, idx)
         for s, pred in enumerate(preds):
@@ -242,6 +244,55 @@ def test_soft_labels_six_classes(tmp_path):
     check(tmp_path, gold, preds, ["icm_soft", "icm_soft_norm", "cross_entropy", "soft_mae"])
 
 
+def icm_soft_items(gold, pred, a1=2.0, a2=2.0, beta=3.0):
+    """Per-item ICM-Soft and ICM-Soft(G, G), written from PyEvALL's definitions (flat): a test's
+    own implementation, checked against pyevall on the full data below."""
+    from statistics import NormalDist
+
+    n = len(gold)
+    classes = list(dict.fromkeys(c for d in gold.values() for c in d))
+    mu = {c: sum(d.get(c, 0.0) for d in gold.values()) / n for c in classes}
+    sd = {c: sum(abs(d.get(c, 0.0) - mu[c]) for d in gold.values()) / n for c in classes}
+
+    def ic(c, v):
+        if c not in mu:
+            return -math.log2(1 / n)
+        if v == 0.0:
+            return 0.0
+        tail = 1 - NormalDist(mu[c], sd[c]).cdf(v)
+        return -math.log2(1 / n) if tail == 0.0 else -math.log2(tail)
+
+    items, selfs = [], []
+    for key, g in gold.items():
+        q = pred.get(key, {})
+        union = {**q, **{c: max(v, q.get(c, v)) for c, v in g.items()}}
+        icg = sum(ic(c, v) for c, v in g.items())
+        items.append(
+            a1 * sum(ic(c, v) for c, v in q.items())
+            + a2 * icg
+            - beta * sum(ic(c, v) for c, v in union.items())
+        )
+        selfs.append((a1 + a2 - beta) * icg)
+    return np.array(items), np.array(selfs)
+
+
+def test_soft_frozen_resample(tmp_path):
+    """By default a resample keeps the full gold's mu and sigma: its ICM-Soft is the mean of the
+    per-item scores of the full data over the drawn items."""
+    rng = np.random.default_rng(13)
+    gold, preds = soft_data(rng, 40, ["DIRECT", "NO", "REPORTED"])
+    idx = rng.integers(0, 40, 40)
+    for s, pred in enumerate(preds):
+        items, selfs = icm_soft_items(gold, pred)
+        assert items.mean() == pytest.approx(theirs(tmp_path, gold, pred, "ICMSoft"), abs=1e-9)
+        p = ours_comp(gold, preds, "icm_soft")
+        assert p.decomposable
+        assert engine_on(p, idx)[s] == pytest.approx(items[idx].mean(), abs=1e-9)
+        p = ours_comp(gold, preds, "icm_soft_norm")
+        norm = (items[idx].mean() + selfs[idx].mean()) / (2 * selfs[idx].mean())
+        assert engine_on(p, idx)[s] == pytest.approx(max(norm, 0.0), abs=1e-9)
+
+
 def test_soft_gold_hard_runs():
     """PyEvALL does not score a hard run against soft gold; a hard label is probability 1 on it
     and 0 on every other gold class, so a hard run scores as the one-hot soft run (a zero weight
@@ -251,8 +302,9 @@ def test_soft_gold_hard_runs():
     onehot = [{k: {c: float(c == v) for c in ("NO", "YES")} for k, v in preds[0].items()}]
     for name in ("icm_soft", "icm_soft_norm", "cross_entropy", "soft_mae"):
         idx = rng.integers(0, 30, 30)
-        a = engine_on(ours_comp(gold, preds, name), idx)
-        b = engine_on(ours_comp(gold, onehot, name), idx)
+        extra = {"reestimate": True} if name.startswith("icm_soft") else {}
+        a = engine_on(ours_comp(gold, preds, name, **extra), idx)
+        b = engine_on(ours_comp(gold, onehot, name, **extra), idx)
         assert a == pytest.approx(b, abs=1e-12)
 
 

@@ -74,7 +74,7 @@ for _m in (
     RankingMetric("mrr", None),
     IcmMetric("icm", "ICM, Information Contrast Model (PyEvALL; flat or `hierarchy`)", False),
     IcmMetric("icm_norm", "ICM-Norm: ICM normalised by the gold's own ICM, clipped at 0", True),
-    IcmSoftMetric("icm_soft", "ICM-Soft on soft labels (PyEvALL; recomputed per resample)", False),
+    IcmSoftMetric("icm_soft", "ICM-Soft on soft labels (PyEvALL; option `reestimate`)", False),
     IcmSoftMetric("icm_soft_norm", "ICM-Soft-Norm: ICM-Soft normalised by the gold's own", True),
     SoftItemMetric("cross_entropy", "cross-entropy of soft labels, in bits (PyEvALL's CE)"),
     SoftItemMetric("soft_mae", "mean absolute error of soft labels over gold classes (PyEvALL)"),

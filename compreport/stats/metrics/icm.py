@@ -22,9 +22,11 @@ read as probability 1 on the label):
 - ``icm_soft``, ``icm_soft_norm``: ICM over (class, weight) sets, the union taking the larger
   weight per class, ``IC(c, v) = −log2(1 − Φ((v − μ_c)/σ_c))`` for ``v > 0`` (0 for ``v = 0``),
   ``μ_c`` the gold mean weight of ``c`` and ``σ_c`` the gold *mean absolute deviation* around it;
-  a tail probability of 0, or a class no gold item names, gets ``−log2(1/N)``. ``μ`` and ``σ`` are
-  re-estimated from every resample's gold, as PyEvALL estimates them from the evaluated gold: the
-  measure is recomputed per resample, vectorised (``evaluate``).
+  a tail probability of 0, or a class no gold item names, gets ``−log2(1/N)``. ICM-Soft does not
+  decompose (μ and σ are nonlinear in the gold): by default a resample keeps the full gold's μ and
+  σ, so the score is the mean of per-item scores (the point score is PyEvALL's; a resample's leaves
+  out the variance of the μ, σ estimate); ``reestimate = true`` recomputes every item's IC from
+  each resample's μ and σ, as PyEvALL scores the resampled files, at about 100 times the cost.
 - ``cross_entropy``: ``mean_i −Σ_c g_ic·log2 p_ic`` over the classes of the gold item that the
   prediction names, after values ≤ 0 become 0.001 and both distributions are renormalised.
 - ``soft_mae``: ``mean_i (1/|C|)·Σ_{c∈C} |g_ic − p_ic|``, ``C`` the classes named in gold (PyEvALL's
@@ -383,9 +385,16 @@ def _info(v: np.ndarray, mu: np.ndarray, sigma: np.ndarray, log_n: float) -> np.
 
 
 class IcmSoftMetric(Metric):
-    """``icm_soft`` and ``icm_soft_norm``: ICM on soft labels, recomputed per resample (PyEvALL)."""
+    """``icm_soft`` and ``icm_soft_norm``: ICM on soft labels (PyEvALL).
 
-    allowed = ("field", "alpha1", "alpha2", "beta", "multi_label")
+    The point score is PyEvALL's. In a resample, μ and σ stay at the full gold's estimate
+    (``reestimate = false``, the default: the mean of per-item scores, additive and as fast as
+    ICM) or are re-estimated from the resample's gold as PyEvALL would on the resampled files
+    (``reestimate = true``: every item's IC recomputed per resample, about 100 times ICM's time;
+    docs/performance.md).
+    """
+
+    allowed = ("field", "alpha1", "alpha2", "beta", "multi_label", "reestimate")
 
     def __init__(self, name: str, description: str, norm: bool):
         self.name = name
@@ -394,54 +403,70 @@ class IcmSoftMetric(Metric):
         self.ideal = 1.0 if norm else None
 
     def prepare(self, comp: Competition, params: dict) -> Prepared:
-        """Dense gold and run weights; the score of a resample from its items
-        (``evaluate``); see :meth:`Metric.prepare`."""
+        """Dense gold and run weights; per-item scores (frozen μ, σ) or the score of a resample
+        from its items (``reestimate``); see :meth:`Metric.prepare`."""
         params = self.check_params(params)
         a1 = _number(params, "alpha1", 2.0, self.name)
         a2 = _number(params, "alpha2", 2.0, self.name)
         beta = _number(params, "beta", 3.0, self.name)
+        reestimate = params.get("reestimate", False)
+        if not isinstance(reestimate, bool):
+            raise InputError(f"metric {self.name!r}: `reestimate` is true or false")
         data = _SoftData(comp, params, self.name)
         n = comp.n
         g, g_has, p, p_has, extra = data.g, data.g_has, data.p, data.p_has, data.extra
         p_ge = p >= g[None]
-        u_has = p_has | g_has[None]
         norm = self.norm
 
-        def evaluate(idx):
-            counts = np.bincount(np.asarray(idx, dtype=np.intp), minlength=n)
-            use = np.flatnonzero(counts)
-            w = counts[use].astype(float)
+        def items(use, w):
+            """Per-item ICM (m, len(use)) and IC of the gold (len(use),) of the items ``use``,
+            μ and σ estimated from them weighted by ``w``."""
             total = w.sum()
             log_n = math.log2(total)
             gu = g[use]
             mu = (w @ gu) / total
             sigma = (w @ np.abs(gu - mu)) / total
             named = (w @ g_has[use]) > 0  # classes some drawn gold item names
-            ic_g = np.where(g_has[use], _info(gu, mu, sigma, log_n), 0.0)
-            pu, phas = p[:, use], p_has[:, use]
-            ic_p_named = _info(pu, mu, sigma, log_n)
-            ic_p = np.where(phas, np.where(named, ic_p_named, log_n), 0.0)
-            # the union holds max(p, g): IC of whichever is larger; classes no drawn gold names
-            # are never in a drawn gold item, so the union holds the prediction's key
-            ic_u = np.where(
-                u_has[:, use],
-                np.where(named, np.where(p_ge[:, use], ic_p_named, ic_g[None]), log_n),
-                0.0,
-            )
+            # a class the drawn gold names: IC(0) = 0, so a key left out is a weight of 0, and
+            # the union's IC is that of the larger weight
+            ic_g = np.where(named, _info(gu, mu, sigma, log_n), 0.0)
+            ic_p = np.where(named, _info(p[:, use], mu, sigma, log_n), 0.0)
+            both = np.where(p_ge[:, use], (a1 - beta) * ic_p, a1 * ic_p - beta * ic_g[None])
             ic_gold = ic_g.sum(-1)
-            item = (
-                a1 * ic_p.sum(-1)
-                + a2 * ic_gold[None]
-                - beta * ic_u.sum(-1)
-                + (a1 - beta) * log_n * extra[:, use]
-            )
-            score = (item @ w) / total
-            if not norm:
-                return score
-            self_score = (a1 + a2 - beta) * (ic_gold @ w) / total
-            return np.maximum(safe_divide(score + self_score, 2 * self_score), 0.0)
+            # a key no drawn gold item names: IC log2 N in the prediction and in the union
+            unnamed = (p_has[:, use] & ~named).sum(-1) + extra[:, use]
+            item = both.sum(-1) + a2 * ic_gold[None] + (a1 - beta) * log_n * unnamed
+            return item, ic_gold
 
-        return self._prepared(params, evaluate=evaluate)
+        def score(item_sum, gold_sum, total):
+            out = item_sum / total
+            if not norm:
+                return out
+            self_score = (a1 + a2 - beta) * gold_sum / total
+            return np.maximum(safe_divide(out + self_score, 2 * self_score), 0.0)
+
+        if reestimate:
+
+            def evaluate(idx):
+                counts = np.bincount(np.asarray(idx, dtype=np.intp), minlength=n)
+                use = np.flatnonzero(counts)
+                w = counts[use].astype(float)
+                item, ic_gold = items(use, w)
+                return score(item @ w, ic_gold @ w, w.sum())
+
+            return self._prepared(params, evaluate=evaluate)
+
+        item, ic_gold = items(np.arange(n), np.ones(n))
+        columns = np.column_stack([ic_gold, item.T])
+
+        def stats(rows):
+            return rows[:, :1], rows[:, 1:, None]
+
+        def finalize(shared, sys, count, systems=None):
+            total = np.asarray(count, dtype=float)[..., None]
+            return score(sys[..., 0], shared[..., :1], total)
+
+        return self._prepared(params, columns=columns, stats=stats, finalize=finalize)
 
     def reference(self, gold, pred, **params) -> float:
         """PyEvALL's own ``ICMSoft``/``ICMSoftNorm`` on the values (the ``pyevall`` package)."""
