@@ -244,6 +244,20 @@ def test_soft_labels_six_classes(tmp_path):
     check(tmp_path, gold, preds, ["icm_soft", "icm_soft_norm", "cross_entropy", "soft_mae"])
 
 
+def test_soft_class_one_gold_item_names(tmp_path):
+    """A class only the first gold item names (weight 0): a resample without that item does not
+    know it, and a run naming it gets log2 N there (seed 1's resample leaves item 0 out, seed 0's
+    draws it)."""
+    rng = np.random.default_rng(14)
+    gold, preds = soft_data(rng, 40, ["NO", "YES"])
+    gold["id0"] = {**gold["id0"], "RARE": 0.0}
+    for key in ("id1", "id2", "id9"):
+        preds[0][key] = {**preds[0][key], "RARE": 0.0}
+    names = ["icm_soft", "icm_soft_norm", "soft_mae"]
+    for seed in (0, 1):
+        check(tmp_path, gold, preds, names, seed=seed)
+
+
 def icm_soft_items(gold, pred, a1=2.0, a2=2.0, beta=3.0):
     """Per-item ICM-Soft and ICM-Soft(G, G), written from PyEvALL's definitions (flat): a test's
     own implementation, checked against pyevall on the full data below."""
