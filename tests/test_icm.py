@@ -442,8 +442,7 @@ def test_cli_bad_soft_run(tmp_path):
         "-o",
         "out",
     )
-    line = one_error(res, "team0.json", "mixes hard labels and soft labels")
-    assert "line" in line or "item" in line
+    one_error(res, "runs/team0.json, entry 2", "mixes hard labels and soft labels")
     assert not (tmp_path / "out").exists()
 
 
@@ -465,3 +464,18 @@ def test_api(tmp_path):
     for s, p in enumerate(preds):
         row = board[board["system"] == f"team{s}"].iloc[0]
         assert row["score"] == pytest.approx(theirs(tmp_path, gold, p, "ICM"), abs=1e-9)
+
+
+def test_cli_label_outside_hierarchy(tmp_path):
+    """A run label the spec's hierarchy does not hold: one error naming the run's file and line."""
+    gold = {"1": ["a"], "2": ["b"], "3": ["a", "b"]}
+    _files(tmp_path, gold, [{"1": ["a"], "2": ["zz"], "3": ["b"]}])
+    write(
+        tmp_path,
+        "competition.toml",
+        '[data]\ngold = "gold.json"\nruns = "runs/*.json"\nid_col = "id"\nlabel_col = "value"\n'
+        '\n[[metrics]]\nname = "icm"\n\n[metrics.hierarchy]\nA = ["a", "b"]\n',
+    )
+    res = run_cli(tmp_path, "report", ".", "-o", "out", "-B", "50")
+    one_error(res, "runs/team0.json, entry 2", "'zz' is not in the metric's `hierarchy`")
+    assert not (tmp_path / "out").exists()
