@@ -223,10 +223,15 @@ class IcmMetric(Metric):
             return labels
 
         def first(mask_codes, code, system=None):
-            pos = np.argwhere(mask_codes == code)[0]
-            if system is None:
-                return lambda: comp.locate(None, int(pos[0]), f)
-            return lambda: comp.locate(int(pos[0]), int(pos[1]), f)
+            """Where the value of code ``code`` first occurs (looked up only for an error)."""
+
+            def where():
+                pos = np.argwhere(mask_codes == code)[0]
+                if system is None:
+                    return comp.locate(None, int(pos[0]), f)
+                return comp.locate(int(pos[0]), int(pos[1]), f)
+
+            return where
 
         gsets = [as_set(t, first(gold_codes, j)) for j, t in enumerate(gold_txt)]
         for j, t in enumerate(gold_txt):
@@ -258,15 +263,19 @@ class IcmMetric(Metric):
         pairs = gold_codes[None, :] * len(psets) + pred_codes
         upairs, pair_idx = np.unique(pairs, return_inverse=True)
         pair_idx = pair_idx.reshape(pairs.shape)
-        wtab = np.zeros((len(upairs), k))
-        for r, code in enumerate(upairs):
-            g, p = gsets[code // len(psets)], psets[code % len(psets)]
-            union = tuple(sorted(set(g) | set(p)))
-            wtab[r] = (
-                a1 * vec(ic.coef(p))
-                + a2 * gtab[code // len(psets), k:]
-                - beta * vec(ic.coef(union))
-            )
+        gi, pi = upairs // len(psets), upairs % len(psets)
+        if paths is None:  # flat: a set's IC is the sum of its classes' (coefficients 0/1)
+            held = np.zeros((len(psets), k))
+            for j, s in enumerate(psets):
+                held[j, [index[c] for c in s]] = 1.0
+            gold_held = gtab[gi, :k]
+            wtab = a1 * held[pi] + a2 * gold_held - beta * np.maximum(held[pi], gold_held)
+        else:
+            pvec = [vec(ic.coef(p)) for p in psets]
+            wtab = np.zeros((len(upairs), k))
+            for r, (g, p) in enumerate(zip(gi, pi, strict=True)):
+                union = tuple(sorted(set(gsets[g]) | set(psets[p])))
+                wtab[r] = a1 * pvec[p] + a2 * gtab[g, k:] - beta * vec(ic.coef(union))
         columns = np.column_stack([gold_codes, pair_idx.T]).astype(np.float64)
         gg = a1 + a2 - beta
         norm = self.norm
