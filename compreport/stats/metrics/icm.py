@@ -26,7 +26,7 @@ read as probability 1 on the label):
   decompose (μ and σ are nonlinear in the gold): by default a resample keeps the full gold's μ and
   σ, so the score is the mean of per-item scores (the point score is PyEvALL's; a resample's leaves
   out the variance of the μ, σ estimate); ``reestimate = true`` recomputes every item's IC from
-  each resample's μ and σ, as PyEvALL scores the resampled files, at about 100 times the cost.
+  each resample's μ and σ, as PyEvALL scores the resampled files, at about 200 times the cost.
 - ``cross_entropy``: ``mean_i −Σ_c g_ic·log2 p_ic`` over the classes of the gold item that the
   prediction names, after values ≤ 0 become 0.001 and both distributions are renormalised.
 - ``soft_mae``: ``mean_i (1/|C|)·Σ_{c∈C} |g_ic − p_ic|``, ``C`` the classes named in gold (PyEvALL's
@@ -417,7 +417,7 @@ class IcmSoftMetric(Metric):
     The point score is PyEvALL's. In a resample, μ and σ stay at the full gold's estimate
     (``reestimate = false``, the default: the mean of per-item scores, additive and as fast as
     ICM) or are re-estimated from the resample's gold as PyEvALL would on the resampled files
-    (``reestimate = true``: every item's IC recomputed per resample, about 100 times ICM's time;
+    (``reestimate = true``: every item's IC recomputed per resample, about 200 times ICM's time;
     docs/performance.md).
     """
 
