@@ -17,6 +17,7 @@ import pytest
 
 from compreport.errors import InputError
 from compreport.inputs.structured import label_set_text, soft_text
+from compreport.stats.metrics import get_metric
 from tests.conftest import engine_on, make_competition, one_error, prepare, run_cli, write
 
 pyevall = pytest.importorskip(
@@ -479,3 +480,24 @@ def test_cli_label_outside_hierarchy(tmp_path):
     res = run_cli(tmp_path, "report", ".", "-o", "out", "-B", "50")
     one_error(res, "runs/team0.json, entry 2", "'zz' is not in the metric's `hierarchy`")
     assert not (tmp_path / "out").exists()
+
+
+def test_reference_methods():
+    """Each metric's ``reference`` (PyEvALL on the stored values) equals the engine's score."""
+    rng = np.random.default_rng(15)
+    hard_gold, hard_preds = hard_data(rng, 30, ["a", "b", "c"], multi=True, m=1)
+    soft_gold, soft_preds = soft_data(rng, 30, ["NO", "YES"], m=1)
+    tree = {"a": [], "b": [], "c": []}
+    for name, gold, preds, params in [
+        ("icm", hard_gold, hard_preds, {"hierarchy": tree}),
+        ("icm_norm", hard_gold, hard_preds, {"hierarchy": tree, "beta": 2.5}),
+        ("icm_soft", soft_gold, soft_preds, {}),
+        ("icm_soft_norm", soft_gold, soft_preds, {}),
+        ("cross_entropy", soft_gold, soft_preds, {}),
+        ("soft_mae", soft_gold, soft_preds, {}),
+    ]:
+        ids = list(gold)
+        g = [as_text(gold[i]) for i in ids]
+        p = [as_text(preds[0][i]) if i in preds[0] else "" for i in ids]
+        ours = engine_on(ours_comp(gold, preds, name, **params), np.arange(len(ids)))[0]
+        assert get_metric(name).reference(g, p, **params) == pytest.approx(ours, abs=1e-9)
