@@ -2,6 +2,7 @@
 
     python benchmarks/icm.py                       # n = 3,000, 6 classes, 20 runs, B = 10,000
     python benchmarks/icm.py -n 3000 -m 20 -k 6 -B 10000 --repeat 3
+    python benchmarks/icm.py --hierarchy           # ICM-Soft with an EXIST-like tree instead
 
 Design: an EXIST-like task. Hard: gold one of k classes, each run right on an item with its own
 accuracy (0.5 to 0.8), otherwise one of the other classes. Soft: gold the votes of 6 annotators
@@ -74,8 +75,15 @@ def competitions(n: int, m: int, k: int, seed: int = 0) -> tuple[Competition, Co
     return hard, softc
 
 
+#: An EXIST-like tree over the benchmark's classes: c0 alone ("NO"), the others under c1 ("YES").
+TREE = None
+
+
 def soft_metric(comp: Competition, name: str, reestimate: bool) -> Prepared:
-    return get_metric(name).prepare(comp, {"reestimate": reestimate})
+    params = {"reestimate": reestimate}
+    if TREE is not None:
+        params["hierarchy"] = TREE
+    return get_metric(name).prepare(comp, params)
 
 
 def timed(prepared: Prepared, n: int, m: int, B: int, repeat: int) -> tuple[float, np.ndarray]:
@@ -94,7 +102,11 @@ def main() -> None:
     ap.add_argument("-k", type=int, default=6)
     ap.add_argument("-B", type=int, default=10_000)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--hierarchy", action="store_true", help="ICM-Soft with an EXIST-like tree")
     a = ap.parse_args()
+    global TREE
+    if a.hierarchy:  # c0 ("NO") alone, c2.. under c1 ("YES"); c1 also a gold class
+        TREE = {"c0": [], "c1": [f"c{j}" for j in range(2, a.k)]}
     hard, soft = competitions(a.n, a.m, a.k)
     print(
         f"n = {a.n:,}, m = {a.m}, k = {a.k}, B = {a.B:,}; {os.cpu_count()} cores, "

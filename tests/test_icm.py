@@ -120,7 +120,11 @@ def check(tmp_path, gold, preds, names, hierarchy=None, seed=0, **params):
     rng = np.random.default_rng(seed)
     n, ids = len(gold), list(gold)
     idx = rng.integers(0, n, n)
-    pe_params = {{"alpha1": "alpha_1", "alpha2": "alpha_2"}.get(k, k): v for k, v in params.items()}
+    pe_params = {
+        {"alpha1": "alpha_1", "alpha2": "alpha_2"}.get(k, k): v
+        for k, v in params.items()
+        if k != "multi_label"
+    }
     ours_params = dict(params)
     if hierarchy is not None:
         ours_params["hierarchy"] = hierarchy
@@ -257,6 +261,51 @@ def test_soft_class_one_gold_item_names(tmp_path):
     names = ["icm_soft", "icm_soft_norm", "soft_mae"]
     for seed in (0, 1):
         check(tmp_path, gold, preds, names, seed=seed)
+
+
+#: EXIST 2024 task 2's tree (source intention): the sexist classes under YES.
+EXIST_TREE = {"YES": ["DIRECT", "JUDGEMENTAL", "REPORTED"], "NO": []}
+
+
+def test_soft_hierarchy_mono_label(tmp_path):
+    """EXIST-like soft gold over NO and YES's children, with the hierarchy."""
+    rng = np.random.default_rng(16)
+    gold, preds = soft_data(rng, 40, ["DIRECT", "JUDGEMENTAL", "NO", "REPORTED"])
+    del preds[1]["id4"]
+    names = ["icm_soft", "icm_soft_norm"]
+    check(tmp_path, gold, preds, names, hierarchy=EXIST_TREE)
+    check(tmp_path, gold, preds, names, hierarchy=EXIST_TREE, seed=1, alpha1=1, beta=2.5)
+
+
+def test_soft_hierarchy_multi_label(tmp_path):
+    """Per-class weights that need not sum to 1, on a three-level tree, weights on inner nodes
+    too (so the DCA recursion meets a class and its ancestor)."""
+    tree = {"A": {"A1": ["a", "b"], "A2": []}, "B": ["c"]}
+    classes = ["A1", "A2", "B", "a", "b", "c"]
+    rng = np.random.default_rng(17)
+    gold, preds = {}, [{} for _ in range(3)]
+    for i in range(40):
+        gold[f"id{i}"] = {c: float(rng.integers(0, 7) / 6) for c in classes}
+        for p in preds:
+            keys = [c for c in classes if rng.random() < 0.8]
+            p[f"id{i}"] = {c: float(rng.random()) for c in keys}
+    names = ["icm_soft", "icm_soft_norm"]
+    check(tmp_path, gold, preds, names, hierarchy=tree, multi_label=True)
+
+
+def test_soft_hierarchy_frozen_is_full_data_items(tmp_path):
+    """Without ``reestimate`` the hierarchical ICM-Soft of a resample is the mean over its items
+    of the full data's per-item scores (checked through a resample holding each item once: the
+    full data, whose score is PyEvALL's, then sums of single items)."""
+    rng = np.random.default_rng(18)
+    gold, preds = soft_data(rng, 30, ["DIRECT", "JUDGEMENTAL", "NO", "REPORTED"])
+    p = ours_comp(gold, preds, "icm_soft", hierarchy=EXIST_TREE)
+    assert p.decomposable
+    want = theirs(tmp_path, gold, preds[0], "ICMSoft", EXIST_TREE)
+    assert engine_on(p, np.arange(30))[0] == pytest.approx(want, abs=1e-9)
+    idx = rng.integers(0, 30, 30)
+    singles = np.array([engine_on(p, np.array([i]))[0] for i in range(30)])
+    assert engine_on(p, idx)[0] == pytest.approx(singles[idx].mean(), abs=1e-9)
 
 
 def icm_soft_items(gold, pred, a1=2.0, a2=2.0, beta=3.0):

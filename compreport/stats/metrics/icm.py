@@ -379,6 +379,125 @@ class _SoftData:
                         self.extra[s, i] += 1
 
 
+def _soft_set_terms(entries: list, paths: dict[str, tuple[str, ...]]) -> list:
+    """PyEvALL's recursive IC of a soft set, kept symbolic: ``(class, weights, ±1)`` terms whose
+    IC sum is the set's IC. ``entries`` are ``(class, weights)`` with ``weights`` an array over
+    the items that share these keys (the recursion depends only on the keys; the weights flow
+    through its min and max). ``IC(L) = IC(L[0]) + IC(L[1:]) − IC(DCA(L[0], L[1:]))``, the DCA of
+    two classes their deepest common ancestor weighted by the smaller weight, merged by the larger.
+    """
+    if not entries:
+        return []
+    (c, v), rest = entries[0], entries[1:]
+    dca: list = []
+    for d, u in rest:
+        pa, pb = paths[c], paths[d]
+        common = [e for e in pa if e in pb]
+        if common:
+            dca = _soft_union(dca, [(common[-1], np.minimum(v, u))])
+    return (
+        [(c, v, 1)]
+        + _soft_set_terms(rest, paths)
+        + [(x, w, -k) for x, w, k in _soft_set_terms(dca, paths)]
+    )
+
+
+def _soft_union(a: list, b: list) -> list:
+    """PyEvALL's ``union_soft``: ``a``'s entries, then ``b``'s, one per class, the larger weight."""
+    out = list(a)
+    for cb, vb in b:
+        for j, (cu, vu) in enumerate(out):
+            if cu == cb:
+                out[j] = (cu, np.maximum(vb, vu))
+                break
+        else:
+            out.append((cb, vb))
+    return out
+
+
+def _merge_terms(terms: list) -> tuple[np.ndarray, ...]:
+    """(class, weight, coefficient, row) arrays of ``terms``, the terms of one row with the same
+    class and weight merged (their coefficients summed; those summing to 0 dropped): the IC
+    of a class and its ancestor's weight often cancel."""
+    if not terms:
+        return np.zeros(0, np.intp), np.zeros(0), np.zeros(0), np.zeros(0, np.intp)
+    cls, val, coef, row = (np.concatenate([t[j] for t in terms]) for j in range(4))
+    order = np.lexsort((val, cls, row))
+    cls, val, coef, row = cls[order], val[order], coef[order].astype(float), row[order]
+    start = np.ones(len(row), dtype=bool)
+    start[1:] = (row[1:] != row[:-1]) | (cls[1:] != cls[:-1]) | (val[1:] != val[:-1])
+    first = np.flatnonzero(start)
+    summed = np.add.reduceat(coef, first)
+    keep = summed != 0
+    return cls[first][keep], val[first][keep], summed[keep], row[first][keep]
+
+
+class _SoftTerms:
+    """ICM-Soft with a hierarchy as IC terms: each (system, item) score is ``Σ coef·IC(class,
+    weight)`` over fixed terms, so a resample only re-evaluates IC with its μ and σ.
+
+    Attributes: ``cls``, ``val``, ``coef``, ``row`` (system·n + item) of the run terms (α1·IC(P)
+    − β·IC(P ∪ G)); ``gcls``, ``gval``, ``gcoef``, ``gitem`` of the gold terms (IC(G)); ``prop``
+    (n, K) the gold weights propagated up by max (PyEvALL estimates μ and σ from them).
+    """
+
+    def __init__(self, comp, data: _SoftData, paths, f: int, name: str, a1: float, beta: float):
+        nodes = list(paths)
+        index = {c: j for j, c in enumerate(nodes)}
+        n = comp.n
+        for s, dicts in [(None, data.gold)] + list(enumerate(data.runs)):
+            for i, d in enumerate(dicts):
+                for c in d:
+                    if c not in index:
+                        raise InputError(
+                            f"{comp.locate(s, i, f)}: class {c!r} is not in the metric's "
+                            f"`hierarchy`"
+                        )
+        prop = np.zeros((n, len(nodes)))
+        for i, d in enumerate(data.gold):
+            for c, v in d.items():
+                prop[i, index[c]] = v
+        for c in reversed(nodes):  # children before parents
+            if len(paths[c]) > 1:
+                parent = index[paths[c][-2]]
+                np.maximum(prop[:, parent], prop[:, index[c]], out=prop[:, parent])
+        self.prop = prop
+        groups: dict = {}
+        for i, d in enumerate(data.gold):
+            groups.setdefault(tuple(d), []).append(i)
+        gterms = []
+        for keys, members in groups.items():
+            entries = [(c, np.array([data.gold[i][c] for i in members])) for c in keys]
+            for c, v, k in _soft_set_terms(entries, paths):
+                gterms.append(
+                    (
+                        np.full(len(members), index[c]),
+                        v,
+                        np.full(len(members), k),
+                        np.asarray(members),
+                    )
+                )
+        pairs: dict = {}
+        for s, run in enumerate(data.runs):
+            for i, d in enumerate(run):
+                pairs.setdefault((tuple(data.gold[i]), tuple(d)), []).append((s, i))
+        terms = []
+        for (gkeys, pkeys), members in pairs.items():
+            ss = np.array([x[0] for x in members])
+            ii = np.array([x[1] for x in members])
+            pent = [(c, np.array([data.runs[s][i][c] for s, i in members])) for c in pkeys]
+            gent = [(c, np.array([data.gold[i][c] for i in ii])) for c in gkeys]
+            union = _soft_union(gent, pent)
+            rows = ss * n + ii
+            for coef, ents in ((a1, pent), (-beta, union)):
+                for c, v, k in _soft_set_terms(ents, paths):
+                    terms.append(
+                        (np.full(len(members), index[c]), v, np.full(len(members), coef * k), rows)
+                    )
+        self.cls, self.val, self.coef, self.row = _merge_terms(terms)
+        self.gcls, self.gval, self.gcoef, self.gitem = _merge_terms(gterms)
+
+
 def _info(v: np.ndarray, mu: np.ndarray, sigma: np.ndarray, log_n: float) -> np.ndarray:
     """PyEvALL's soft IC of weights ``v`` (..., K): ``−log2(1 − Φ((v−μ)/σ))``, 0 where ``v = 0``,
     ``log2 N`` where the tail probability is 0. ``σ = 0`` (a class with one gold weight), where
@@ -421,7 +540,7 @@ class IcmSoftMetric(Metric):
     docs/performance.md).
     """
 
-    allowed = ("field", "alpha1", "alpha2", "beta", "multi_label", "reestimate")
+    allowed = ("field", "alpha1", "alpha2", "beta", "multi_label", "reestimate", "hierarchy")
 
     def __init__(self, name: str, description: str, norm: bool):
         self.name = name
@@ -479,7 +598,34 @@ class IcmSoftMetric(Metric):
             self_score = (a1 + a2 - beta) * gold_sum / total
             return np.maximum(safe_divide(out + self_score, 2 * self_score), 0.0)
 
-        if reestimate:
+        if params.get("hierarchy") is not None:
+            paths = parse_hierarchy(params["hierarchy"], self.name)
+            t = _SoftTerms(comp, data, paths, field_index(comp, params), self.name, a1, beta)
+            m = comp.m
+
+            def items_all(w):
+                """Per-item ICM (m, n) and IC of the gold (n,), μ and σ from the propagated
+                gold weighted by ``w`` (n,)."""
+                total = w.sum()
+                log_n = math.log2(total)
+                mu = (w @ t.prop) / total
+                sigma = (w @ np.abs(t.prop - mu)) / total
+                ic = _info(t.val, mu[t.cls], sigma[t.cls], log_n)
+                item = np.bincount(t.row, weights=t.coef * ic, minlength=m * n).reshape(m, n)
+                gic = _info(t.gval, mu[t.gcls], sigma[t.gcls], log_n)
+                ic_gold = np.bincount(t.gitem, weights=t.gcoef * gic, minlength=n)
+                return item + a2 * ic_gold[None], ic_gold
+
+            if reestimate:
+
+                def evaluate(idx):
+                    w = np.bincount(np.asarray(idx, dtype=np.intp), minlength=n).astype(float)
+                    item, ic_gold = items_all(w)
+                    return score(item @ w, ic_gold @ w, w.sum())
+
+                return self._prepared(params, evaluate=evaluate)
+            item, ic_gold = items_all(np.ones(n))
+        elif reestimate:
 
             def evaluate(idx):
                 counts = np.bincount(np.asarray(idx, dtype=np.intp), minlength=n)
@@ -489,8 +635,8 @@ class IcmSoftMetric(Metric):
                 return score(item @ w, ic_gold @ w, w.sum())
 
             return self._prepared(params, evaluate=evaluate)
-
-        item, ic_gold = items(np.arange(n), np.ones(n))
+        else:
+            item, ic_gold = items(np.arange(n), np.ones(n))
         columns = np.column_stack([ic_gold, item.T])
 
         def stats(rows):
