@@ -22,7 +22,9 @@ read as probability 1 on the label):
 - ``icm_soft``, ``icm_soft_norm``: ICM over (class, weight) sets, the union taking the larger
   weight per class, ``IC(c, v) = −log2(1 − Φ((v − μ_c)/σ_c))`` for ``v > 0`` (0 for ``v = 0``),
   ``μ_c`` the gold mean weight of ``c`` and ``σ_c`` the gold *mean absolute deviation* around it;
-  a tail probability of 0, or a class no gold item names, gets ``−log2(1/N)``. ICM-Soft does not
+  a tail probability of 0, or a class no gold item names, gets ``−log2(1/N)``. With a
+  ``hierarchy``, μ and σ come from the gold weights propagated up the tree by max and a set's IC
+  follows the hard recursion, a common ancestor weighted by the smaller weight. ICM-Soft does not
   decompose (μ and σ are nonlinear in the gold): by default a resample keeps the full gold's μ and
   σ, so the score is the mean of per-item scores (the point score is PyEvALL's; a resample's leaves
   out the variance of the μ, σ estimate); ``reestimate = true`` recomputes every item's IC from
