@@ -392,6 +392,8 @@ def test_bad_soft_values():
     gold["1"] = {"NO": 0.5, "YES": 0.5}
     with pytest.raises(InputError, match="mixes hard labels and soft labels"):
         ours_comp(gold, [{"1": "NO", "2": {"NO": 1.0, "YES": 0.0}}], "cross_entropy")
+    with pytest.raises(InputError, match="class 'NO' has weight -0.5; soft-label weights are"):
+        ours_comp({"1": {"NO": -0.5, "YES": 1.5}, "2": {"NO": 1.0}}, [{"1": "NO"}], "soft_mae")
     with pytest.raises(InputError, match="reads a distribution"):
         ours_comp({"1": "NO", "2": "YES"}, [{"1": "NO", "2": "YES"}], "icm_soft")
 

@@ -329,6 +329,12 @@ def _soft_values(comp: Competition, f: int, system: int | None, name: str, multi
             )
         kinds.add(k)
         d = read_soft(str(text))
+        negative = [c for c, v in d.items() if not v >= 0]
+        if negative:
+            raise InputError(
+                f"{comp.locate(system, i, f)}: class {negative[0]!r} has weight "
+                f"{d[negative[0]]!r}; soft-label weights are 0 or more"
+            )
         if k == "soft" and not multi and abs(sum(d.values()) - 1) > SUM_TOLERANCE:
             raise InputError(
                 f"{comp.locate(system, i, f)}: the weights sum to {sum(d.values()):.6g}, not 1 "
