@@ -28,6 +28,10 @@ from pyevall.evaluation import PyEvALLEvaluation  # noqa: E402
 from pyevall.utils.utils import PyEvALLUtils  # noqa: E402
 
 logging.getLogger("pyevall").setLevel(logging.ERROR)
+#: pyevall 0.2.11 builds its frames in a way pandas 3 deprecates: its warning, not ours.
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:Passing a list to DataFrame.from_dict is deprecated"
+)
 
 #: DIPROMATS 2023 task 3's tree, as PyEvALL's README gives it.
 DIPROMATS = {
