@@ -3,6 +3,8 @@
     python benchmarks/icm.py                       # n = 3,000, 6 classes, 20 runs, B = 10,000
     python benchmarks/icm.py -n 3000 -m 20 -k 6 -B 10000 --repeat 3
     python benchmarks/icm.py --hierarchy           # ICM-Soft with an EXIST-like tree instead
+    python benchmarks/icm.py --multi-label         # ICM on label sets (n = 5,000, 15 labels, 30
+                                                   # runs) against single-label macro-F1
 
 Design: an EXIST-like task. Hard: gold one of k classes, each run right on an item with its own
 accuracy (0.5 to 0.8), otherwise one of the other classes. Soft: gold the votes of 6 annotators
@@ -86,6 +88,65 @@ def soft_metric(comp: Competition, name: str, reestimate: bool) -> Prepared:
     return get_metric(name).prepare(comp, params)
 
 
+def multi_label(n: int = 5000, m: int = 30, k: int = 15, B: int = 10_000, repeat: int = 3):
+    """ICM on label sets (flat and with a two-level tree) against single-label macro-F1 on the same
+    n and m (issue 38's multi-label case): each item's gold holds each label with probability
+    0.12 (at least one), a run keeps the gold set with its own probability or draws another."""
+    from compreport.inputs.structured import label_set_text
+
+    rng = np.random.default_rng(1)
+    labels = [f"L{j:02d}" for j in range(k)]
+
+    def draw():
+        s = [x for x in labels if rng.random() < 0.12]
+        return label_set_text(s or [labels[rng.integers(k)]])
+
+    gold = np.array([draw() for _ in range(n)])
+    keep = np.linspace(0.4, 0.8, m)
+    pred = np.array([[g if rng.random() < q else draw() for g in gold] for q in keep])
+    sets = Competition(
+        "sets",
+        "sets",
+        gold=gold[:, None],
+        predictions=pred[:, :, None],
+        systems=[f"s{j}" for j in range(m)],
+        item_ids=np.arange(n).astype(str),
+        metrics=[MetricSpec("icm")],
+    )
+    single_gold = rng.integers(0, k, n)
+    single_pred = np.where(
+        rng.random((m, n)) < keep[:, None], single_gold, rng.integers(0, k, (m, n))
+    )
+    lab = np.array(labels)
+    single = Competition(
+        "single",
+        "single",
+        gold=lab[single_gold][:, None],
+        predictions=lab[single_pred][:, :, None],
+        systems=[f"s{j}" for j in range(m)],
+        item_ids=np.arange(n).astype(str),
+        metrics=[MetricSpec("macro_f1")],
+    )
+    tree = {"A": labels[:5], "B": labels[5:10], "C": labels[10:]}
+    print(f"n = {n:,}, m = {m}, {k} labels, B = {B:,}; load {os.getloadavg()[0]:.2f}")
+    rows = []
+    for label, comp, name, params in [
+        ("macro_f1, single-label", single, "macro_f1", {}),
+        ("icm, label sets, flat", sets, "icm", {}),
+        ("icm, label sets, two-level tree", sets, "icm", {"hierarchy": tree}),
+    ]:
+        t0 = time.perf_counter()
+        p = get_metric(name).prepare(comp, params)
+        prep = time.perf_counter() - t0
+        t, _ = timed(p, n, m, B, repeat)
+        rows.append(t + prep)
+        print(f"{label:40s} prepare {prep:6.2f} s   bootstrap {t:7.2f} s", flush=True)
+    print(
+        f"icm / macro_f1 (prepare + bootstrap): flat {rows[1] / rows[0]:.1f} x, "
+        f"tree {rows[2] / rows[0]:.1f} x"
+    )
+
+
 def timed(prepared: Prepared, n: int, m: int, B: int, repeat: int) -> tuple[float, np.ndarray]:
     times, res = [], None
     for _ in range(repeat):
@@ -103,7 +164,11 @@ def main() -> None:
     ap.add_argument("-B", type=int, default=10_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--hierarchy", action="store_true", help="ICM-Soft with an EXIST-like tree")
+    ap.add_argument("--multi-label", action="store_true", help="ICM on label sets vs macro-F1")
     a = ap.parse_args()
+    if a.multi_label:
+        multi_label(B=a.B, repeat=a.repeat)
+        return
     global TREE
     if a.hierarchy:  # c0 ("NO") alone, c2.. under c1 ("YES"); c1 also a gold class
         TREE = {"c0": [], "c1": [f"c{j}" for j in range(2, a.k)]}
