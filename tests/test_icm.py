@@ -556,3 +556,12 @@ def test_reference_methods():
         p = [as_text(preds[0][i]) if i in preds[0] else "" for i in ids]
         ours = engine_on(ours_comp(gold, preds, name, **params), np.arange(len(ids)))[0]
         assert get_metric(name).reference(g, p, **params) == pytest.approx(ours, abs=1e-9)
+
+
+def test_icm_norm_of_a_single_class_gold(tmp_path):
+    """A gold of one class has IC 0, so ICM(G, G) = 0: PyEvALL divides by zero, compreport
+    scores 0 (docs/tasks/icm.md)."""
+    gold, pred = {"1": "a", "2": "a", "3": "a"}, {"1": "a", "2": "b", "3": "a"}
+    with pytest.raises(ZeroDivisionError):
+        theirs(tmp_path, gold, pred, "ICMNorm")
+    assert engine_on(ours_comp(gold, [pred], "icm_norm"), np.arange(3)).tolist() == [0.0]
