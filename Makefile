@@ -64,6 +64,9 @@ demo: sysdeps venv
 # The Material theme prints a banner about MkDocs 2 on every build; NO_MKDOCS_2_WARNING silences it.
 test: sysdeps-test venv
 	$(PY) -m pip install -q -e '.[test,docs]'
+	# PyEvALL (the ICM family's reference in tests/test_icm.py) pins numpy==1.26.4 and pandas==2.2.3:
+	# installed without its pins; the test extra brings the dependencies it really imports.
+	$(PY) -m pip install -q --no-deps pyevall==0.2.11
 	$(PY) -m pytest -n auto
 	site=$$(mktemp -d) && trap 'rm -rf "$$site"' EXIT && \
 	  NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --quiet --site-dir "$$site"

@@ -53,12 +53,14 @@ RANKING = ["map", "mrr"]
 #: Span measures: checked against seqeval and an independent matcher in test_spans.py.
 SPANS = [f"span_{w}{o}" for w in ("f1", "precision", "recall") for o in ("", "_overlap")]
 SPANS += [f"relation_{w}" for w in ("f1", "precision", "recall")]
+#: The ICM family and soft-label measures: checked against PyEvALL in test_icm.py.
+ICM = ["icm", "icm_norm", "icm_soft", "icm_soft_norm", "cross_entropy", "soft_mae"]
 
 PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def test_every_builtin_metric_is_covered():
-    assert sorted(REGISTRY) == sorted(ALL_BUILTIN + RANKING + ELSEWHERE + SPANS)
+    assert sorted(REGISTRY) == sorted(ALL_BUILTIN + RANKING + ELSEWHERE + SPANS + ICM)
 
 
 # --------------------------------------------------------------------------- direct sklearn/scipy

@@ -36,6 +36,12 @@ METRIC_LABELS = {
     "measure_c": "measure_C",
     "map": "MAP",
     "mrr": "MRR",
+    "icm": "ICM",
+    "icm_norm": "ICM-Norm",
+    "icm_soft": "ICM-Soft",
+    "icm_soft_norm": "ICM-Soft-Norm",
+    "cross_entropy": "CE",
+    "soft_mae": "MAE-Soft",
 }
 #: The ranking metrics cut at k (:mod:`compreport.stats.metrics.ranking`): ``ndcg@10`` ->
 #: ``nDCG@10``.

@@ -272,6 +272,12 @@ METRIC_NAMES = {
     "roc_auc": "ROC AUC",
     "measure_s": "$\\mathit{measure}_S$",
     "measure_c": "$\\mathit{measure}_C$",
+    "icm": "ICM",
+    "icm_norm": "ICM-Norm",
+    "icm_soft": "ICM-Soft",
+    "icm_soft_norm": "ICM-Soft-Norm",
+    "cross_entropy": "CE",
+    "soft_mae": "MAE-Soft",
 }
 #: The short forms of :data:`METRIC_NAMES`, for column headers.
 SHORT_NAMES = {
@@ -292,6 +298,12 @@ SHORT_NAMES = {
     "roc_auc": "AUC",
     "measure_s": "$\\mathit{m}_S$",
     "measure_c": "$\\mathit{m}_C$",
+    "icm": "ICM",
+    "icm_norm": "ICM-N",
+    "icm_soft": "ICM-S",
+    "icm_soft_norm": "ICM-S-N",
+    "cross_entropy": "CE",
+    "soft_mae": "MAE-S",
 }
 
 

@@ -15,7 +15,8 @@ Modules: :mod:`.base` (the interface), :mod:`.fields` (reading a field as codes 
 ROC AUC), :mod:`.restmex` (``measure_s``, ``measure_c``), :mod:`.composite` (weighted means of
 other measures), :mod:`.confusion` (kappa, MCC, log loss...), :mod:`.itemscores` (``mean``,
 ``ratio`` of a scorer's per-item numbers), :mod:`.spans` (``span_f1``, ``relation_f1``, their
-precision and recall) and :mod:`.user` (``file.py:function``).
+precision and recall), :mod:`.icm` (the ICM family and soft labels) and :mod:`.user`
+(``file.py:function``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from compreport.stats.metrics.classification import ClassificationMetric
 from compreport.stats.metrics.composite import CompositeMetric
 from compreport.stats.metrics.confusion import ConfusionMetric, ProbabilisticMetric
 from compreport.stats.metrics.itemscores import MeanScore, RatioScore
+from compreport.stats.metrics.icm import IcmMetric, IcmSoftMetric, SoftItemMetric
 from compreport.stats.metrics.numeric import (
     ErrorMetric,
     PearsonMetric,
@@ -120,6 +122,12 @@ for _m in (
     RelationMetric("relation_f1", "f1", "relation F1 over documents' brat R lines (`average`)"),
     RelationMetric("relation_precision", "precision", "relation precision (`average`)"),
     RelationMetric("relation_recall", "recall", "relation recall (`average`)"),
+    IcmMetric("icm", "ICM, Information Contrast Model (PyEvALL; flat or `hierarchy`)", False),
+    IcmMetric("icm_norm", "ICM-Norm: ICM normalised by the gold's own ICM, clipped at 0", True),
+    IcmSoftMetric("icm_soft", "ICM-Soft on soft labels (PyEvALL; option `reestimate`)", False),
+    IcmSoftMetric("icm_soft_norm", "ICM-Soft-Norm: ICM-Soft normalised by the gold's own", True),
+    SoftItemMetric("cross_entropy", "cross-entropy of soft labels, in bits (PyEvALL's CE)"),
+    SoftItemMetric("soft_mae", "mean absolute error of soft labels over gold classes (PyEvALL)"),
 ):
     _register(_m)
 
