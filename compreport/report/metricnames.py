@@ -42,12 +42,47 @@ METRIC_LABELS = {
     "icm_soft_norm": "ICM-Soft-Norm",
     "cross_entropy": "CE",
     "soft_mae": "MAE-Soft",
+    "samples_f1": N_("samples-F1"),
+    "hamming_loss": N_("Hamming loss"),
+    "subset_accuracy": N_("subset accuracy"),
+    "kappa": N_("Cohen's κ"),
+    "balanced_accuracy": N_("balanced accuracy"),
+    "log_loss": N_("log loss"),
+    "brier": N_("Brier score"),
+    "span_f1": N_("span F1"),
+    "span_precision": N_("span precision"),
+    "span_recall": N_("span recall"),
+    "span_f1_overlap": N_("span F1 (overlap)"),
+    "span_precision_overlap": N_("span precision (overlap)"),
+    "span_recall_overlap": N_("span recall (overlap)"),
+    "relation_f1": N_("relation F1"),
+    "relation_precision": N_("relation precision"),
+    "relation_recall": N_("relation recall"),
 }
 #: The ranking metrics cut at k (:mod:`compreport.stats.metrics.ranking`): ``ndcg@10`` ->
 #: ``nDCG@10``.
 CUT_LABELS = {"map": "MAP", "p": "P", "ndcg": "nDCG"}
 #: Averaged labels listed by name up to this many; more are counted ("over 20 classes").
 LABELS_LISTED = 4
+
+
+#: The works that define a built-in measure, cited beside it in the methods paragraph (their
+#: entries are in :data:`compreport.report.references.REFERENCES`); measures every reader knows,
+#: such as accuracy or F1, cite nothing.
+MEASURE_REFERENCES = {
+    "icm": ("amigo2022",),
+    "icm_norm": ("amigo2022",),
+    "icm_soft": ("amigo2022",),
+    "icm_soft_norm": ("amigo2022",),
+    "kappa": ("cohen1960",),
+    "qwk": ("cohen1968",),
+    "mcc": ("matthews1975",),
+    **{
+        f"span_{w}{o}": ("tjongkimsang2003",)
+        for w in ("f1", "precision", "recall")
+        for o in ("", "_overlap")
+    },
+}
 
 
 def metric_label(ma: MetricAnalysis | str) -> str:

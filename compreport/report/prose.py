@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from compreport.language import N_, count, decimal, tr
 from compreport.language import vocabulary as vocab
-from compreport.report.metricnames import metric_label
+from compreport.report.metricnames import MEASURE_REFERENCES, metric_label
 from compreport.settings import Settings
 from compreport.stats import montecarlo
 from compreport.stats.results import (
@@ -318,6 +318,30 @@ def clustering(comps, settings: Settings) -> list[str | Cite]:
     ]
 
 
+def measures(comps=()) -> list[str | Cite]:
+    """One sentence naming each measure of ``comps`` that a work defines
+    (:data:`~compreport.report.references.MEASURE_REFERENCES`), each with its citation; nothing
+    when none does.
+
+    >>> from types import SimpleNamespace as NS
+    >>> comps = [NS(metrics=[NS(name="icm", label=None, params={}), NS(name="accuracy")])]
+    >>> [s if isinstance(s, str) else s.key for s in measures(comps)]
+    ['The measures are defined as in: ', 'ICM ', 'amigo2022', '. ']
+    """
+    named: dict[str, tuple[str, ...]] = {}
+    for c in comps:
+        for ma in c.metrics:
+            keys = MEASURE_REFERENCES.get(ma.name)
+            if keys:
+                named.setdefault(metric_label(ma), keys)
+    if not named:
+        return []
+    out: list[str | Cite] = [tr("The measures are defined as in: ")]
+    for i, (label, keys) in enumerate(named.items()):
+        out += [*(["; "] if i else []), f"{label} ", *(Cite(k) for k in keys)]
+    return [*out, ". "]
+
+
 def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
     """The methods paragraph as segments (text and :class:`Cite`), worded from ``settings``, with
     the cluster bootstrap of those of the competitions ``comps`` that use it; the p-values' formula
@@ -325,6 +349,7 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
     ``comps``. Under B = 0 one sentence says that nothing was resampled, tested or decided."""
     if not settings.bootstrap:
         return [
+            *measures(comps),
             no_resampling(),
             *_baselines(settings),
             tr("The best system is chosen on the same test set it is compared on."),
@@ -336,6 +361,7 @@ def paragraph(settings: Settings, comps=()) -> list[str | Cite]:
         for ma in c.metrics
     )
     out: list[str | Cite] = [
+        *measures(comps),
         tr(
             "Scores are reported with {level} {ci} confidence intervals ",
             level=level(settings),

@@ -194,8 +194,63 @@ REFERENCES = {
   note = {Submitted to Pattern Recognition Letters}
 }""",
     ),
+    "amigo2022": (
+        "Amigó and Delgado, 2022",
+        """@inproceedings{amigo2022,
+  author = {Amigó, Enrique and Delgado, Agustín},
+  title = {Evaluating Extreme Hierarchical Multi-label Classification},
+  booktitle = {Proceedings of the 60th Annual Meeting of the Association for Computational Linguistics},
+  pages = {5809--5819},
+  year = {2022}
+}""",  # noqa: E501
+    ),
+    "cohen1960": (
+        "Cohen, 1960",
+        """@article{cohen1960,
+  author = {Cohen, Jacob},
+  title = {A Coefficient of Agreement for Nominal Scales},
+  journal = {Educational and Psychological Measurement},
+  volume = {20},
+  number = {1},
+  pages = {37--46},
+  year = {1960}
+}""",
+    ),
+    "cohen1968": (
+        "Cohen, 1968",
+        """@article{cohen1968,
+  author = {Cohen, Jacob},
+  title = {Weighted Kappa: Nominal Scale Agreement Provision for Scaled Disagreement or Partial Credit},
+  journal = {Psychological Bulletin},
+  volume = {70},
+  number = {4},
+  pages = {213--220},
+  year = {1968}
+}""",  # noqa: E501
+    ),
+    "matthews1975": (
+        "Matthews, 1975",
+        """@article{matthews1975,
+  author = {Matthews, Brian W.},
+  title = {Comparison of the Predicted and Observed Secondary Structure of {T4} Phage Lysozyme},
+  journal = {Biochimica et Biophysica Acta},
+  volume = {405},
+  number = {2},
+  pages = {442--451},
+  year = {1975}
+}""",
+    ),
+    "tjongkimsang2003": (
+        "Tjong Kim Sang and De Meulder, 2003",
+        """@inproceedings{tjongkimsang2003,
+  author = {Tjong Kim Sang, Erik F. and De Meulder, Fien},
+  title = {Introduction to the {CoNLL}-2003 Shared Task: Language-Independent Named Entity Recognition},
+  booktitle = {Proceedings of the Seventh Conference on Natural Language Learning},
+  pages = {142--147},
+  year = {2003}
+}""",  # noqa: E501
+    ),
 }
-
 
 #: The tool's own BibTeX key (:func:`tool_bibtex`); the repository URL is a placeholder until the
 #: project has a public home (as in CITATION.cff).

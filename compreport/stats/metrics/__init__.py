@@ -28,8 +28,8 @@ from compreport.stats.metrics.base import Metric
 from compreport.stats.metrics.classification import ClassificationMetric
 from compreport.stats.metrics.composite import CompositeMetric
 from compreport.stats.metrics.confusion import ConfusionMetric, ProbabilisticMetric
-from compreport.stats.metrics.itemscores import MeanScore, RatioScore
 from compreport.stats.metrics.icm import IcmMetric, IcmSoftMetric, SoftItemMetric
+from compreport.stats.metrics.itemscores import MeanScore, RatioScore
 from compreport.stats.metrics.numeric import (
     ErrorMetric,
     PearsonMetric,
