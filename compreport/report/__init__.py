@@ -158,6 +158,10 @@ class Report:
     label_prefix : str, optional
         Prefix of every LaTeX label (``tab:<prefix>:...``), so that several outputs can share one
         paper (default: the workshop's name as a slug, else the first competition's id).
+    latex_columns : str or sequence of str, default all
+        The optional columns of the LaTeX leaderboard and teams' ranking, among ``rank_set``,
+        ``ci``, ``marks``, ``team`` and ``group`` (a comma list or a sequence; ``"none"``):
+        :data:`compreport.report.latex.layout.OPTIONAL_COLUMNS`.
     decimal_comma : bool, default False
         LaTeX numbers with a decimal comma (every number of the tables, captions and the
         appendix's prose); HTML, Markdown and results.json keep the point.
@@ -198,10 +202,11 @@ class Report:
         p_decimals: int = 4,
         latex_style: str = "ceurart",
         label_prefix: str | None = None,
+        latex_columns=None,
         decimal_comma: bool = False,
         lang: str = "en",
     ):
-        from compreport.report.latex.layout import Options
+        from compreport.report.latex.layout import OPTIONAL_COLUMNS, Options
 
         self.analysis = analysis
         self.lang = _choice("lang", lang, LANGUAGES)
@@ -212,6 +217,7 @@ class Report:
             p_decimals=p_decimals,
             label_prefix=label_prefix,
             decimal_comma=decimal_comma,
+            columns=OPTIONAL_COLUMNS if latex_columns is None else latex_columns,
         )
         self.format = self.latex_options.format
         self._gallery = None

@@ -83,9 +83,14 @@ ES: dict[str, str] = {
     "Acc.": "Exact.",
     # LaTeX captions (latex.py, latex_pairwise.py)
     "Leaderboard of {competition}": "Clasificación de {competition}",
-    ", ranked by {metric} ({direction}; best values in bold). Systems sharing a letter in column Group are not "
-    "significantly different ({rule}, {alpha}).": ", ordenada por {metric} ({direction}; los mejores valores, en negrita). Los sistemas que comparten una letra "
-    "en la columna Grupo no difieren significativamente ({rule}, {alpha}).",
+    ", ranked by {metric} ({direction}; best values in bold).": ", ordenada por {metric} ({direction}; los mejores valores, en negrita).",
+    r" CI: the {level}\% {method} bootstrap confidence interval of {metric}.": r" IC: intervalo de confianza bootstrap al {level}\% de {metric}, por el método {method}.",
+    " Systems sharing a letter in column Group are not significantly different ({rule}, {alpha}).": " Los sistemas que comparten una letra en la columna Grupo no difieren significativamente ({rule}, {alpha}).",
+    " Marks: {marks}": " Marcas: {marks}",
+    "{mark}, not significantly different from the best": "{mark}, sin diferencia significativa con el mejor",
+    "{mark}, a verdict within the Monte-Carlo error of its $p$-values (neither a tie nor a difference)": "{mark}, veredicto dentro del error de Monte Carlo de sus valores $p$ (ni empate ni diferencia)",
+    "{mark}, significantly better than the baseline": "{mark}, significativamente mejor que la línea base",
+    "{mark}, items without a prediction, scored as wrong answers": "{mark}, ítems sin predicción, contados como respuestas erróneas",
     " Systems are numbered by position ({key}).": " Los sistemas se numeran por su posición ({key}).",
     " Systems are numbered by rank ({key}).": " Los sistemas se numeran por su posición ({key}).",
     " {title}: systems are numbered by position ({key}).": " {title}: los sistemas se numeran por su posición ({key}).",
@@ -110,10 +115,14 @@ ES: dict[str, str] = {
     "referencia, su F$_1$ y los ítems de la clase en la anotación de referencia (soporte); 0 donde no está "
     "definida. Estimaciones puntuales, sin intervalos.",
     "Teams of {competition} ranked by their best run": "Equipos de {competition} ordenados por su mejor ejecución",
-    " under {metric}: rank among the teams, the team's best run with its score and significance group, and the "
-    "team's number of runs. Baselines are in no team.": " según {metric}: posición entre los equipos, la mejor "
-    "ejecución del equipo con su puntuación y su grupo de significación, y el número de ejecuciones del equipo. "
-    "Las líneas base no pertenecen a ningún equipo.",
+    " under {metric} ({direction}): rank among the teams, the team's best run and its score, and the team's number "
+    "of runs. Baselines are in no team.": " según {metric} ({direction}): posición entre los equipos, la mejor ejecución "
+    "del equipo y su puntuación, y el número de ejecuciones del equipo. Las líneas base no pertenecen a ningún equipo.",
+    r" CI: the {level}\% {method} bootstrap confidence interval of that score.": r" IC: intervalo de confianza bootstrap al {level}\% de esa puntuación, por el método {method}.",
+    " Group: the run's significance group in the leaderboard; runs sharing a letter are not significantly different "
+    "({rule}, {alpha}).": " Grupo: el grupo de significación de la ejecución en la clasificación; las ejecuciones que "
+    "comparten una letra no difieren significativamente ({rule}, {alpha}).",
+    r" Column Rank set: the ranks a team may truly have, at {level}\% confidence jointly for all teams.": r" Columna Posiciones: las posiciones que un equipo puede ocupar realmente, con una confianza del {level}\% conjuntamente para todos los equipos.",
     "Differences of {metric} from the best system of {competition}": "Diferencias en {metric} respecto al mejor sistema de {competition}",
     r", {best} (positive: the best is better), with {level}\% {method} bootstrap confidence intervals (not corrected "
     r"for multiple comparisons). Sig.: significantly different from the best, "

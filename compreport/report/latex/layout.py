@@ -467,6 +467,40 @@ def check_label_prefix(value: str | None, where: str = "`label_prefix`") -> str 
     return value
 
 
+#: The optional columns of ``leaderboard.tex`` and ``teams.tex`` (``--latex-columns``), in the
+#: order they are left out when they would split a table that fits without them (the group
+#: letters never are): ``rank_set`` (the simultaneous rank confidence set), ``ci`` (the primary
+#: metric's interval, which ``ci.tex`` also gives), ``marks`` (tied with best, undecided...),
+#: ``team``, ``group``.
+OPTIONAL_COLUMNS = ("rank_set", "ci", "marks", "team", "group")
+
+
+def check_columns(value, where: str = "`latex_columns`") -> tuple[str, ...]:
+    """The optional columns ``value`` names, as a tuple in :data:`OPTIONAL_COLUMNS`' terms: a
+    comma-separated string (``"team,ci"``; ``"none"`` or ``""`` for none) or an iterable of names.
+
+    Examples
+    --------
+    >>> check_columns("team, ci")
+    ('team', 'ci')
+    >>> check_columns("none")
+    ()
+    """
+    if isinstance(value, str):
+        value = [] if value.strip().lower() in ("", "none") else value.split(",")
+    try:
+        names = tuple(str(v).strip().replace("-", "_") for v in value)
+    except TypeError:
+        raise InputError(f"{where} must be a list of column names; got {value!r}") from None
+    for name in names:
+        if name not in OPTIONAL_COLUMNS:
+            raise InputError(
+                f"{where} must name columns among {', '.join(OPTIONAL_COLUMNS)} (or none); got "
+                f"{name!r}{suggest(name, OPTIONAL_COLUMNS)}"
+            )
+    return tuple(dict.fromkeys(names))
+
+
 @dataclass(frozen=True)
 class Options:
     """Rendering options of the LaTeX output.
@@ -483,6 +517,11 @@ class Options:
     decimal_comma : bool
         Numbers printed with a decimal comma: every number of the tables, cells and captions, goes
         through :func:`compreport.report.latex.tex.num`, which sets the marker.
+    columns : tuple of str
+        The optional columns of ``leaderboard.tex`` and ``teams.tex``, among
+        :data:`OPTIONAL_COLUMNS` (default: all). Each is shown only when it has something to say
+        (a Team column when the teams say more than the run names, marks when some row has one);
+        one that would split a table that fits without it is left out, and the file says so.
     """
 
     style: str = "ceurart"
@@ -492,6 +531,7 @@ class Options:
     summary_decimals: int = 3
     label_prefix: str | None = None
     decimal_comma: bool = False
+    columns: tuple[str, ...] = ("rank_set", "team", "ci", "group", "marks")
 
     def __post_init__(self):
         if self.style not in STYLES:
@@ -503,6 +543,7 @@ class Options:
         if not isinstance(self.decimal_comma, bool):
             raise InputError(f"`decimal_comma` must be True or False; got {self.decimal_comma!r}")
         _ = self.format  # Format validates the decimals
+        object.__setattr__(self, "columns", check_columns(self.columns))
 
     @property
     def layout(self) -> Style:
