@@ -173,6 +173,12 @@ class Renderer:
         """The label ``tab:<prefix>:<what>`` (unique across outputs with different prefixes)."""
         return f"tab:{self.prefix}:{what}"
 
+    def table_label(self, comp: CompetitionAnalysis, stem: str) -> str:
+        """The label of a table of ``comp`` written to ``tables/<stem>.tex``:
+        ``tab:<prefix>:<competition id>-<stem>``, or ``tab:<prefix>:<stem>`` when the prefix is
+        the competition's id (never the id twice)."""
+        return self.label(stem if self.prefix == comp.id else f"{comp.id}-{stem}")
+
     def cell(self, c: model.Cell, overlap: bool = False) -> str:
         """A model cell as LaTeX with this renderer's decimal marker
         (:func:`~compreport.report.latex.tex.cell`)."""
@@ -216,7 +222,8 @@ class Renderer:
             label=p.label,
             body=p.body,
             below=st.caption_below,
-            measure=f"% tabular {p.width:.2f}pt wide{tall} by the {st.name} model ({where})",
+            measure=f"% tabular {p.width:.2f}pt wide{tall} by the {st.name} model ({where}; "
+            f"{st.font_names})",
         )
 
     def _empty(self, what: str, reason: str) -> str:
@@ -439,7 +446,7 @@ class Renderer:
                 len(t.rows), head + tail, width(cg), note=note if baselines else None
             )
             plan += [(cg, rg, len(plan)) for rg in rows]
-        labels = self._parts(self.label(f"{comp.id}-leaderboard"), len(plan))
+        labels = self._parts(self.table_label(comp, "leaderboard"), len(plan))
         parts = []
         for k, (cg, rg, first) in enumerate(plan):
             rows = [
@@ -530,16 +537,15 @@ class Renderer:
         """The caption's sentence on the Marks column: each kind of mark its rows hold, in words;
         ``rule``: name the rule of the verdicts (when no Group sentence names it)."""
 
-        def em(word):
-            return f"\\emph{{{escape(word)}}}"
+        def em(words):  # in italics word by word, as the caption's height model measures them
+            return " ".join(f"\\textit{{{w}}}" for w in escape(words).split())
 
         words = {
             "tied": tr(
                 "{mark}, not significantly different from the best", mark=em(tr("tied with best"))
             ),
             "undecided": tr(
-                "{mark}, a verdict within the Monte-Carlo error of its $p$-values (neither a tie "
-                "nor a difference)",
+                "{mark}, a verdict within the Monte-Carlo error of its $p$-values",
                 mark=em(tr("undecided")),
             ),
             "beats": tr(
@@ -613,13 +619,13 @@ class Renderer:
             unit = (
                 tr(" (resampling {unit})", unit=escape(prose.unit(comp))) if comp.clusters else ""
             )
-        label = f"{comp.id}-ci-{metric_stems(comp)[ma.name]}" if ma else f"{comp.id}-ci"
+        label = f"ci-{metric_stems(comp)[ma.name]}" if ma else "ci"
         caption = tr(
             "Ordered bootstrap confidence intervals for {competition}{unit}",
             competition=escape(comp.name),
             unit=unit,
         )
-        return self.ci_blocks(blocks, caption=caption, label=self.label(label))
+        return self.ci_blocks(blocks, caption=caption, label=self.table_label(comp, label))
 
     def ci_blocks(
         self,
@@ -840,7 +846,7 @@ class Renderer:
             w,
             head,
             tail,
-            self.label(f"{comp.id}-teams"),
+            self.table_label(comp, "teams"),
             body,
             part_width=lambda rg: st.table_width(widths(rg, shown)),
             comment=self._left_out(left_out, "make the table wider than the column or page"),
@@ -894,7 +900,7 @@ class Renderer:
             w,
             head,
             tail,
-            self.label(f"{comp.id}-classes"),
+            self.table_label(comp, "per-class"),
             body,
         )
 
@@ -984,7 +990,7 @@ class Renderer:
             w,
             head,
             tail,
-            self.label(f"{comp.id}-diff-{metric_stems(comp)[ma.name]}"),
+            self.table_label(comp, f"diff-best-{metric_stems(comp)[ma.name]}"),
             body,
             continued_key,
             lambda rg: st.table_width(
@@ -1140,7 +1146,7 @@ class Renderer:
                 for rg in self._fewest_parts(len(rows), part_caption, w)
             ]
         labels = self._parts(
-            self.label(f"{comp.id}-pairs-{metric_stems(comp)[ma.name]}"), len(plan)
+            self.table_label(comp, f"pairs-{metric_stems(comp)[ma.name]}"), len(plan)
         )
         parts = []
         for k, (g, rows, _) in enumerate(plan):
@@ -1243,7 +1249,7 @@ class Renderer:
             )
             return tr(" Systems are numbered by rank ({key}).", key=self._key(numbered))
 
-        label = self.label(f"{comp.id}-pvalues-{metric_stems(comp)[ma.name]}")
+        label = self.table_label(comp, f"pvalues-{metric_stems(comp)[ma.name]}")
         groups = self._fewest_parts(
             len(t.rows),
             lambda k, rg, n: (
@@ -1297,7 +1303,7 @@ class Renderer:
                     self.style.columnwidth,
                     body,
                     tr("Information summary: the rows of the competitiveness tables."),
-                    self.label("competitiveness-legend"),
+                    self.label("legend"),
                 )
             ]
         )
@@ -1335,8 +1341,12 @@ class Renderer:
             [i] for i in range(len(ids))
         ]
         s = self.analysis.settings
-        legend = self.label("competitiveness-legend")
         labels = self._parts(self.label("competitiveness"), len(id_groups))
+        # the header rows that say something: no Task row when every task is its challenge (a
+        # competition without either: its name twice), no Language row without languages
+        levels = [0, 3]
+        levels[1:1] = [1] * any(h[0] != h[1] for h in heads.values())
+        levels[-1:-1] = [2] * any(h[2] for h in heads.values())
         parts = []
         for k, g in enumerate(id_groups):
             sub = [ids[i] for i in g]
@@ -1354,32 +1364,68 @@ class Renderer:
             tabular = self._render(
                 "summary.tex.j2",
                 header=heading,
+                levels=levels,
                 body=body,
                 ncols=len(sub),
                 colwidth=col_w,
                 sep=2 * st.tabcolsep,
             )
-            cap = tr(
-                "Competitiveness of the competitions{part}; rows as in Table~{ref}. Ties are the "
-                "paper's counts among competitors at {alpha} with the {test}: with the winner on "
-                "the winner's comparisons with the other competitors as the report's family "
-                "corrects them, between competitors over {ties}.",
-                part=part(k + 1, len(id_groups)),
-                ref=f"\\ref{{{legend}}}",
-                alpha=alpha(s.alpha, self.opt.decimal_comma),
-                test=p_test(s.test),
-                ties=escape(prose.ties_family(s)),
-            )
+            cap = self._summary_caption(k, len(id_groups), labels[0])
             with decimal_comma(self.opt.decimal_comma):  # the rule's numbers with the marker
                 notes = [
-                    prose.ties_are_not_verdicts(s, escape),
-                    escape(prose.ties_settings(s)),
+                    escape(prose.ties_settings(s)) if k == 0 else "",
                     prose.ppi_note(t, sub, escape, self.num),
                     escape(prose.not_computable_note(t, sub) or ""),
                 ]
             cap += "".join(f" {n}" for n in notes if n)
             parts.append(Part(width(g), tabular, cap, labels[k]))
         return self._file(parts)
+
+    def _summary_caption(self, k: int, n: int, first: str) -> str:
+        """The caption of part ``k`` of ``n`` of the competitiveness summary, self-contained: the
+        method paper cited by key, every row in words, the test and families behind the ties, and
+        how they relate to the report's verdicts (the legend table, ``legend.tex``, is optional);
+        a later part continues the first (label ``first``), in the same file."""
+        head = tr("Competitiveness of the competitions")
+        if k > 0:
+            return continued(head, first, k + 1, n)
+        s = self.analysis.settings
+        with decimal_comma(self.opt.decimal_comma):  # the rule's numbers with the marker
+            rule = self._rule()
+        rows = tr(
+            "{n}: test items; {m}: competitors; {tw}: ties with the winner, with no correction / "
+            "Bonferroni / Holm / BH / max-$T$; {pc}: $m(m-1)/2$; {nb}, {hb}: ties between "
+            "competitors with those corrections; {wm}: the winner's score minus that of the "
+            "competitor in the middle; CV: coefficient of variation of the scores, in \\%; PPI: "
+            "possible percentage improvement on the winner",
+            n="n",
+            m="m",
+            tw=header("Ties w/ win."),
+            pc=header("Poss. compars."),
+            nb=header("none/Bonf."),
+            hb="Holm/BH",
+            wm=header("|win.-med.|"),
+        )
+        cap = (
+            head
+            + part(1, n)
+            + tr(
+                ", as defined by {cite}. Rows: {rows}. A tie is a pair not significantly "
+                "different at {alpha} with the {test}, corrected over {family} (with the winner) "
+                "or {ties} (between competitors). The {correction} count of ties with the winner "
+                "holds this report's verdicts ({rule}; an undecided one counted by its estimated "
+                "$p$-value); the ties between competitors are not verdicts.",
+                cite="\\cite{navamunoz2024}",
+                rows=rows,
+                alpha=alpha(s.alpha, self.opt.decimal_comma),
+                test=p_test(s.test),
+                family=escape(vocab.FAMILIES[s.family].words),
+                ties=escape(prose.ties_family(s)),
+                correction=escape(tr(vocab.CORRECTIONS[s.correction].label)),
+                rule=rule,
+            )
+        )
+        return cap
 
     # -- files -------------------------------------------------------------------------------------
 
