@@ -36,7 +36,7 @@ from compreport.errors import (
 from compreport.language import LANGUAGES
 from compreport.report import FORMATS, check_write_options
 from compreport.report.figures import FIGURE_FORMATS
-from compreport.report.latex.layout import check_label_prefix
+from compreport.report.latex.layout import check_columns, check_label_prefix
 from compreport.settings import (
     NUMERIC,
     check_draws,
@@ -130,6 +130,8 @@ def _check_options(args) -> None:
     args.latex_style = one_of(args.latex_style, LATEX_STYLES, "--latex-style")
     args.lang = one_of(args.lang, LANGUAGES, "--lang")
     args.label_prefix = check_label_prefix(args.label_prefix, "--label-prefix")
+    if hasattr(args, "latex_columns"):
+        args.latex_columns = check_columns(args.latex_columns, "--latex-columns")
     formats_given = args.format is not None
     args.format = _formats(args.format)
     args.figure_formats = _choices("--figure-formats", args.figure_formats, FIGURE_FORMATS)
@@ -231,6 +233,7 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
             diff_decimals=args.diff_decimals,
             latex_style=args.latex_style,
             label_prefix=args.label_prefix,
+            latex_columns=getattr(args, "latex_columns", None),
             decimal_comma=args.decimal_comma,
             lang=args.lang,
         )

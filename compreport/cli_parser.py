@@ -15,7 +15,7 @@ from compreport.errors import printable
 from compreport.language import vocabulary as vocab
 from compreport.report import FORMATS
 from compreport.report.figures import FIGURE_FORMATS
-from compreport.report.latex.layout import STYLES
+from compreport.report.latex.layout import OPTIONAL_COLUMNS, STYLES
 from compreport.settings import Settings
 
 LATEX_STYLES = tuple(STYLES)  # report.latex.layout is light (no jinja2, fonts read on first use)
@@ -333,6 +333,14 @@ def _add_output_options(p: argparse.ArgumentParser) -> None:
         metavar="PREFIX",
         help="prefix of every LaTeX label (tab:PREFIX:...), so several outputs can share one paper "
         "(default: the workshop name as a slug, else the competition id)",
+    )
+    g.add_argument(
+        "--latex-columns",
+        metavar="LIST",
+        default=",".join(OPTIONAL_COLUMNS),
+        help="optional columns of the LaTeX leaderboard and teams' ranking, comma list of "
+        f"{', '.join(OPTIONAL_COLUMNS)}, or none (default: all; one that would split a table "
+        "is left out, and the file says so)",
     )
     g.add_argument(
         "--decimal-comma",

@@ -371,7 +371,8 @@ def test_snapshots(twelve):
     an = _vaxxstance_basque()
     got = {}
     for style in ("ceurart", "sepln"):
-        r = latex.Renderer(an, layout.Options(style=style))
+        # laid out for both ceurart fonts, whatever fonts this machine has
+        r = latex.Renderer(an, layout.Options(style=style, libertinus=False))
         comp = an.competitions[0]
         got[f"{style}-pvalues.tex"] = r.p_values(comp, comp.primary)
         got[f"{style}-matrix.tex"] = r.pair_matrix(comp, comp.primary)
@@ -596,12 +597,20 @@ def test_summary_splits_evenly():
 def test_label_prefix_makes_labels_unique(twelve):
     from compreport.errors import InputError
 
-    default = latex.Renderer(twelve)  # no workshop: the first competition's id
-    assert "\\label{tab:twelve:twelve-leaderboard}" in default.leaderboard(twelve.competitions[0])
+    # no workshop: the first competition's id, which its labels then do not repeat
+    default = latex.Renderer(twelve)
+    comp = twelve.competitions[0]
+    assert "\\label{tab:twelve:leaderboard}" in default.leaderboard(comp)
+    assert "\\label{tab:twelve:diff-best-macro-f1}" in default.differences_from_best(
+        comp, comp.primary
+    )
     assert "\\label{tab:twelve:competitiveness}" in default.summary()
-    assert "Table~\\ref{tab:twelve:competitiveness-legend}" in default.summary()
+    assert "\\label{tab:twelve:legend}" in default.legend()
+    # a caption never refers to a table the paper may not include (the legend)
+    assert "\\ref{" not in default.summary().replace("\\ref{tab:twelve:competitiveness}", "")
     other = latex.Renderer(twelve, layout.Options(label_prefix="run-2"))
     assert "\\label{tab:run-2:twelve-leaderboard}" in other.leaderboard(twelve.competitions[0])
+    assert "\\label{tab:run-2:twelve-per-class}" in other.per_class(twelve.competitions[0])
     ws = Analysis(
         twelve.settings, twelve.competitions, workshop={"name": "IberLEF 2026 (synthetic demo)"}
     )
@@ -729,6 +738,7 @@ def test_decimal_comma_changes_every_number_and_nothing_else(twelve, tmp_path):
     for a, b in zip(point, comma):  # appendix.tex: its methods prose groups thousands apart (below)
         if a.suffix == ".tex" and a.name != "appendix.tex":
             ta, tb = a.read_text(), b.read_text()
+            tb = re.sub(r"(\[[^\]\n]*\d); ", r"\1, ", tb)  # an interval's bounds: [0,1; 0,2]
             assert (
                 re.sub(
                     r"(\d)(\{,\}|,)(?=\d|\\rlap\{\d)", lambda m: m[1] + m[2].replace(",", "."), tb
@@ -831,7 +841,8 @@ def test_spanish_tables_headers_and_captions(twelve, tmp_path):
     comp = twelve.competitions[0]
     english = latex.Renderer(twelve).leaderboard(comp)
     with language("es"):
-        r = latex.Renderer(twelve, layout.Options(style="sepln"))
+        # the rank set, left out by default in SEPLN's column, asked for alone
+        r = latex.Renderer(twelve, layout.Options(style="sepln", columns=("rank_set", "group")))
         board, vs_best, legend = (
             r.leaderboard(comp),
             r.differences_from_best(comp, comp.primary),
@@ -841,12 +852,12 @@ def test_spanish_tables_headers_and_captions(twelve, tmp_path):
     assert "Posición & Posiciones & Sistema" in board and "Rank" not in board
     assert "Resultados de" in board
     assert (
-        "Sistema & {LI} & {Dif.} & {LS}" in vs_best and "\\label{tab:twelve:twelve-diff-" in vs_best
+        "Sistema & {LI} & {Dif.} & {LS}" in vs_best and "\\label{tab:twelve:diff-best-" in vs_best
     )
     assert r"$\mathit{CV} = 100\,s/\bar{x}$, en \%" in legend and "Nombre & Descripción" in legend
     assert (
         "Emp. c/ gan." in summary
-        and "filas como en la tabla~\\ref{tab:twelve:competitiveness-legend}" in summary
+        and "según la definición de \\cite{navamunoz2024}. Filas: n: tamaño" in summary
     )
     assert "(límites inferior LI y superior LS)" in ci and "réplicas" in ci
     assert re.findall(r"\\label\{[^}]*\}", board) == re.findall(r"\\label\{[^}]*\}", english)

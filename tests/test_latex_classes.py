@@ -259,8 +259,11 @@ def test_every_table_compiles_cleanly_in_the_class(compiled, style):
         len(names) == len(set(names)) == sources.count("\\label{tab:") > 60
     )  # every float of the three outputs
     assert any(x.startswith("tab:iberlef-2026-synthetic-demo:") for x in names)
-    assert any(x.startswith("tab:twelve:twelve-") for x in names)
-    assert any(x.startswith("tab:fortyeight:fortyeight-") for x in names)
+    # the prefix is the competition's id: the labels do not repeat it
+    assert "tab:twelve:leaderboard" in names and "tab:fortyeight:leaderboard" in names
+    assert not any(
+        x.startswith(("tab:twelve:twelve-", "tab:fortyeight:fortyeight-")) for x in names
+    )
     # numbered in page order: the .aux gets a label when its float is shipped out
     numbers = [int(n) for _, n, _ in labels]
     pages = [int(p) for _, _, p in labels]
@@ -285,14 +288,18 @@ def test_every_table_compiles_cleanly_in_the_class(compiled, style):
 def test_width_model_matches_pdflatex(compiled, style):
     """The model never underestimates a tabular by more than half a point, and is calibrated from
     the fonts' metrics, not a safety factor: at most 1 % + 4 pt wider than pdflatex's natural
-    width."""
+    width (2 % + 4 pt for ceurart set in Latin Modern Sans, laid out for Libertinus Sans too)."""
     _, log, _, fonts, model, _ = compiled(style)
     measured = [float(x) for x in re.findall(r"^CRWIDTH ([0-9.]+)pt", log, re.M)]
     assert len(measured) == len(model) > 60
     gaps = [mo - me for mo, me in zip(model, measured)]
     worst = min(range(len(gaps)), key=gaps.__getitem__)
     assert gaps[worst] >= -0.5, (worst, model[worst], measured[worst])
-    assert all(g <= 0.01 * me + 4.0 for g, me in zip(gaps, measured)), max(gaps)
+    # ceurart compiled without Libertinus: the model allows for it too (each glyph the wider of
+    # Libertinus Sans and Latin Modern Sans), so tables of words (the teams' names and marks of
+    # teams.tex, 8.9 pt over 358 pt) are wider in the model than in Latin Modern Sans alone
+    share = 0.02 if style.startswith("ceurart") and not _libertinus() else 0.01
+    assert all(g <= share * me + 4.0 for g, me in zip(gaps, measured)), max(gaps)
     font = (
         "Libertinus Sans"
         if "LibertinusSans" in fonts

@@ -216,7 +216,8 @@ def _published() -> re.Pattern:
     }
     return re.compile(
         "|".join(
-            re.escape(x).replace(r"\ ", r"\s*").replace(r"\-", r"-\s?")
+            # pdflatex prints an apostrophe as a closing quote (Systems’)
+            re.escape(x).replace(r"\ ", r"\s*").replace(r"\-", r"-\s?").replace("'", "['’]")
             for x in sorted(texts, key=len, reverse=True)
         )
     )

@@ -158,6 +158,10 @@ class Report:
     label_prefix : str, optional
         Prefix of every LaTeX label (``tab:<prefix>:...``), so that several outputs can share one
         paper (default: the workshop's name as a slug, else the first competition's id).
+    latex_columns : str or sequence of str, default all
+        The optional columns of the LaTeX leaderboard and teams' ranking, among ``rank_set``,
+        ``ci``, ``marks``, ``team`` and ``group`` (a comma list or a sequence; ``"none"``):
+        :data:`compreport.report.latex.layout.OPTIONAL_COLUMNS`.
     decimal_comma : bool, default False
         Numbers with a decimal comma in everything a reader reads: the LaTeX (every number of the
         tables, captions and the appendix's prose), the HTML pages, the PDF reports and team
@@ -202,10 +206,11 @@ class Report:
         p_decimals: int = 4,
         latex_style: str = "ceurart",
         label_prefix: str | None = None,
+        latex_columns=None,
         decimal_comma: bool = False,
         lang: str = "en",
     ):
-        from compreport.report.latex.layout import Options
+        from compreport.report.latex.layout import OPTIONAL_COLUMNS, Options
 
         self.analysis = analysis
         self.lang = _choice("lang", lang, LANGUAGES)
@@ -216,6 +221,7 @@ class Report:
             p_decimals=p_decimals,
             label_prefix=label_prefix,
             decimal_comma=decimal_comma,
+            columns=OPTIONAL_COLUMNS if latex_columns is None else latex_columns,
         )
         self.format = self.latex_options.format
         #: The pages', letters' and e-mails' numbers: :attr:`format` with the decimal comma.
@@ -331,7 +337,7 @@ class Report:
         % compreport ...
         \begin{table}
         ...
-        Rank & System & {macro-F$_1$} & {Acc.} & Group \\
+        Rank & System & Team & {macro-F$_1$} & {Acc.} & Group \\
         \midrule
         1 & TxertoNLP.02 & ...
         ...

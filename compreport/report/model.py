@@ -503,6 +503,12 @@ def shows_teams(comp: CompetitionAnalysis) -> bool:
     )
 
 
+def has_team_ranking(comp: CompetitionAnalysis) -> bool:
+    """Whether the teams' ranking says more than the leaderboard: some team has several runs
+    (page 1 of the report and ``tables/teams.tex`` show it only then)."""
+    return any(len(t.runs) > 1 for t in comp.team_ranks)
+
+
 def team_ranking(comp: CompetitionAnalysis, fmt: Format) -> Table:
     """The teams' ranking (the stored ``comp.team_ranks``): each team by its best run under the
     primary metric. Columns ``rank`` (among teams), ``rank_set`` (its simultaneous confidence set

@@ -113,9 +113,14 @@ ES: dict[str, str] = {
     "Rel. R": "R rel.",
     # LaTeX captions (latex.py, latex_pairwise.py)
     "Leaderboard of {competition}": "Resultados de {competition}",
-    ", ranked by {metric} ({direction}; best values in bold). Systems sharing a letter in column Group are not "
-    "significantly different ({rule}, {alpha}).": ", ordenados por {metric} ({direction}; los mejores valores, en negrita). Los sistemas que comparten una letra "
-    "en la columna Grupo no difieren significativamente ({rule}, {alpha}).",
+    ", ranked by {metric} ({direction}; best values in bold).": ", ordenados por {metric} ({direction}; los mejores valores, en negrita).",
+    r" CI: the {level}\% {method} bootstrap confidence interval of {metric}.": r" IC: intervalo de confianza bootstrap al {level}\% de {metric}, por el método {method}.",
+    " Systems sharing a letter in column Group are not significantly different ({rule}, {alpha}).": " Los sistemas que comparten una letra en la columna Grupo no difieren significativamente ({rule}, {alpha}).",
+    " Marks: {marks}": " Marcas: {marks}",
+    "{mark}, not significantly different from the best": "{mark}, sin diferencia significativa con el mejor",
+    "{mark}, a verdict within the Monte-Carlo error of its $p$-values": "{mark}, veredicto dentro del error de Monte Carlo de sus valores $p$",
+    "{mark}, significantly better than the baseline": "{mark}, significativamente mejor que la línea base",
+    "{mark}, items without a prediction, scored as wrong answers": "{mark}, instancias sin predicción, contadas como respuestas erróneas",
     " Systems are numbered by position ({key}).": " Los sistemas se numeran por su posición ({key}).",
     " Systems are numbered by rank ({key}).": " Los sistemas se numeran por su posición ({key}).",
     " {title}: systems are numbered by position ({key}).": " {title}: los sistemas se numeran por su posición ({key}).",
@@ -127,11 +132,23 @@ ES: dict[str, str] = {
     "Information summary: the rows of the competitiveness tables.": "Resumen de la información: las filas de las tablas de competitividad.",
     "competitiveness summary": "resumen de competitividad",
     "no competition": "ninguna competición",
-    "Competitiveness of the competitions{part}; rows as in Table~{ref}. Ties are the paper's counts among competitors "
-    "at {alpha} with the {test}: with the winner on the winner's comparisons with the other competitors as the "
-    "report's family corrects them, between competitors over {ties}.": "Competitividad de las competiciones{part}; filas como en la tabla~{ref}. Los empates son los recuentos del "
-    "artículo entre competidores, con {alpha} y la {test}: con el ganador, en las comparaciones del ganador con "
-    "los demás competidores tal como las corrige la familia del informe; entre competidores, sobre {ties}.",
+    "Competitiveness of the competitions": "Competitividad de las competiciones",
+    ", as defined by {cite}. Rows: {rows}. A tie is a pair not significantly different at {alpha} with the {test}, "
+    "corrected over {family} (with the winner) or {ties} (between competitors). The {correction} count of ties "
+    "with the winner holds this report's verdicts ({rule}; an undecided one counted by its estimated $p$-value); "
+    "the ties between competitors are not verdicts.": ", según la definición de {cite}. Filas: {rows}. Un empate es un par "
+    "sin diferencia significativa con {alpha} y la {test}, con corrección sobre {family} (con el ganador) o sobre "
+    "{ties} (entre competidores). El recuento {correction} de empates con el ganador recoge los veredictos de este "
+    "informe ({rule}; uno sin decidir, contado por su valor $p$ estimado); los empates entre competidores no son "
+    "veredictos.",
+    "{n}: test items; {m}: competitors; {tw}: ties with the winner, with no correction / Bonferroni / Holm / BH / "
+    "max-$T$; {pc}: $m(m-1)/2$; {nb}, {hb}: ties between competitors with those corrections; {wm}: the winner's "
+    "score minus that of the competitor in the middle; CV: coefficient of variation of the scores, in \\%; PPI: "
+    "possible percentage improvement on the winner": "{n}: tamaño del conjunto de prueba; {m}: competidores; {tw}: "
+    "empates con el ganador, sin corrección / Bonferroni / Holm / BH / max-$T$; {pc}: $m(m-1)/2$; {nb}, {hb}: "
+    "empates entre competidores con esas correcciones; {wm}: la puntuación del ganador menos la del competidor "
+    "central; CV: coeficiente de variación de las puntuaciones, en \\%; PPI: posible mejora porcentual sobre el "
+    "ganador",
     "Per-class scores of {system}": "Puntuaciones por clase de {system}",
     ", the best system of {competition} by {metric}, on the full test set (field {field}): precision of the items it "
     "labels with the class, recall of the class's gold items, their F$_1$, and the class's gold items (support); 0 "
@@ -140,10 +157,14 @@ ES: dict[str, str] = {
     "referencia, su F$_1$ y las instancias de la clase en la anotación de referencia (soporte); 0 donde no está "
     "definida. Estimaciones puntuales, sin intervalos.",
     "Teams of {competition} ranked by their best run": "Equipos de {competition} ordenados por su mejor envío",
-    " under {metric}: rank among the teams, the team's best run with its score and significance group, and the "
-    "team's number of runs. Baselines are in no team.": " según {metric}: posición entre los equipos, el mejor "
-    "envío del equipo con su puntuación y su grupo de significación, y el número de envíos del equipo. "
-    "Las líneas base no pertenecen a ningún equipo.",
+    " under {metric} ({direction}): rank among the teams, the team's best run and its score, and the team's number "
+    "of runs. Baselines are in no team.": " según {metric} ({direction}): posición entre los equipos, el mejor envío "
+    "del equipo y su puntuación, y el número de envíos del equipo. Las líneas base no pertenecen a ningún equipo.",
+    r" CI: the {level}\% {method} bootstrap confidence interval of that score.": r" IC: intervalo de confianza bootstrap al {level}\% de esa puntuación, por el método {method}.",
+    " Group: the run's significance group in the leaderboard; runs sharing a letter are not significantly different "
+    "({rule}, {alpha}).": " Grupo: el grupo de significación del envío en la tabla de resultados; los envíos que "
+    "comparten una letra no difieren significativamente ({rule}, {alpha}).",
+    r" Column Rank set: the ranks a team may truly have, at {level}\% confidence jointly for all teams.": r" Columna Posiciones: las posiciones que un equipo puede ocupar realmente, con una confianza del {level}\% conjuntamente para todos los equipos.",
     "Differences of {metric} from the best system of {competition}": "Diferencias en {metric} respecto al mejor sistema de {competition}",
     r", {best} (positive: the best is better), with {level}\% {method} bootstrap confidence intervals (not corrected "
     r"for multiple comparisons). Sig.: significantly different from the best, "

@@ -27,9 +27,10 @@ from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalys
 
 
 def cited_keys(settings, comps=()) -> list[str]:
-    """The BibTeX keys the appendix of the competitions ``comps`` cites (its methods paragraph),
-    in order."""
-    return prose.cited(prose.paragraph(settings, comps))
+    """The BibTeX keys the appendix of the competitions ``comps`` cites, in order: its methods
+    paragraph's, then the method paper of the competitiveness summary, whose caption cites it
+    (``navamunoz2024``)."""
+    return list(dict.fromkeys([*prose.cited(prose.paragraph(settings, comps)), "navamunoz2024"]))
 
 
 def methods_latex(settings, comps=()) -> str:
@@ -183,7 +184,7 @@ def appendix(
             doc.append(NoEscape(r"\clearpage"))
     doc.append(barrier)
     keys = cited_keys(analysis.settings, analysis.competitions)
-    if keys:  # none under B = 0: no References
+    if keys:
         # written here, not by BibTeX: plainnat joins authors with "and" in every language
         doc.append(NoEscape(references.thebibliography(keys)))
     return stamp + "\n" + doc.dumps() + "\n"

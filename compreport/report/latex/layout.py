@@ -16,13 +16,42 @@ with a single column or row when an even split avoids it.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
 import re
+import shutil
+import subprocess
 from dataclasses import dataclass
 
 from compreport.errors import InputError, suggest
 from compreport.report.latex.widths import Metrics, font_metrics, tex_width
 from compreport.report.model import Format
+
+#: The families of ``fontmetrics.json`` by name.
+FONT_NAMES = {
+    "libertinus-sans": "Libertinus Sans",
+    "lmss10": "Latin Modern Sans",
+    "lmss8": "Latin Modern Sans",
+    "lmr10": "Latin Modern",
+    "times": "Times",
+}
+
+
+@functools.cache
+def libertinus_installed() -> bool:
+    """Whether this machine's TeX finds ``libertinus.sty`` (Debian: texlive-fonts-extra), which
+    ceurart.cls then loads: ``kpsewhich libertinus.sty``, asked once. False without kpsewhich."""
+    exe = shutil.which("kpsewhich")
+    if exe is None:
+        return False
+    try:
+        found = subprocess.run(
+            [exe, "libertinus.sty"], capture_output=True, text=True, timeout=30
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return bool(found)
 
 
 @dataclass(frozen=True)
@@ -99,6 +128,11 @@ class Style:
     def widest(self) -> float:
         """Widest table (pt): the page in two-column layouts, the column otherwise."""
         return self.textwidth if self.twocolumn else self.columnwidth
+
+    @property
+    def font_names(self) -> str:
+        """The fonts the model measures, in words (``Libertinus Sans and Latin Modern Sans``)."""
+        return " and ".join(dict.fromkeys(FONT_NAMES.get(f, f) for f in self.fonts))
 
     @property
     def metrics(self) -> Metrics:
@@ -467,6 +501,40 @@ def check_label_prefix(value: str | None, where: str = "`label_prefix`") -> str 
     return value
 
 
+#: The optional columns of ``leaderboard.tex`` and ``teams.tex`` (``--latex-columns``), in the
+#: order they are left out when they would split a table that fits without them (the group
+#: letters never are): ``rank_set`` (the simultaneous rank confidence set), ``ci`` (the primary
+#: metric's interval, which ``ci.tex`` also gives), ``marks`` (tied with best, undecided...),
+#: ``team``, ``group``.
+OPTIONAL_COLUMNS = ("rank_set", "ci", "marks", "team", "group")
+
+
+def check_columns(value, where: str = "`latex_columns`") -> tuple[str, ...]:
+    """The optional columns ``value`` names, as a tuple in :data:`OPTIONAL_COLUMNS`' terms: a
+    comma-separated string (``"team,ci"``; ``"none"`` or ``""`` for none) or an iterable of names.
+
+    Examples
+    --------
+    >>> check_columns("team, ci")
+    ('team', 'ci')
+    >>> check_columns("none")
+    ()
+    """
+    if isinstance(value, str):
+        value = [] if value.strip().lower() in ("", "none") else value.split(",")
+    try:
+        names = tuple(str(v).strip().replace("-", "_") for v in value)
+    except TypeError:
+        raise InputError(f"{where} must be a list of column names; got {value!r}") from None
+    for name in names:
+        if name not in OPTIONAL_COLUMNS:
+            raise InputError(
+                f"{where} must name columns among {', '.join(OPTIONAL_COLUMNS)} (or none); got "
+                f"{name!r}{suggest(name, OPTIONAL_COLUMNS)}"
+            )
+    return tuple(dict.fromkeys(names))
+
+
 @dataclass(frozen=True)
 class Options:
     """Rendering options of the LaTeX output.
@@ -483,6 +551,17 @@ class Options:
     decimal_comma : bool
         Numbers printed with a decimal comma: every number of the tables, cells and captions, goes
         through :func:`compreport.report.latex.tex.num`, which sets the marker.
+    libertinus : bool or None
+        For ceurart: lay the tables out for Libertinus Sans alone, the font the class sets when
+        TeX finds ``libertinus.sty`` (True), or for the wider glyph of Libertinus Sans and of Latin
+        Modern Sans, its fallback's, so that they fit whichever the class finds (False); None
+        (default): True exactly when this machine's TeX finds it (:func:`libertinus_installed`),
+        as the appendix compiled here and a paper on a full TeX Live (Overleaf) do.
+    columns : tuple of str
+        The optional columns of ``leaderboard.tex`` and ``teams.tex``, among
+        :data:`OPTIONAL_COLUMNS` (default: all). Each is shown only when it has something to say
+        (a Team column when the teams say more than the run names, marks when some row has one);
+        one that would split a table that fits without it is left out, and the file says so.
     """
 
     style: str = "ceurart"
@@ -492,6 +571,8 @@ class Options:
     summary_decimals: int = 3
     label_prefix: str | None = None
     decimal_comma: bool = False
+    columns: tuple[str, ...] = ("rank_set", "team", "ci", "group", "marks")
+    libertinus: bool | None = None
 
     def __post_init__(self):
         if self.style not in STYLES:
@@ -502,12 +583,21 @@ class Options:
         check_label_prefix(self.label_prefix)
         if not isinstance(self.decimal_comma, bool):
             raise InputError(f"`decimal_comma` must be True or False; got {self.decimal_comma!r}")
+        if self.libertinus not in (None, True, False):
+            raise InputError(f"`libertinus` must be True, False or None; got {self.libertinus!r}")
         _ = self.format  # Format validates the decimals
+        object.__setattr__(self, "columns", check_columns(self.columns))
 
     @property
     def layout(self) -> Style:
-        """The :class:`Style` named by ``style``."""
-        return STYLES[self.style]
+        """The :class:`Style` named by ``style``; ceurart's measured in Libertinus Sans alone when
+        ``libertinus`` (or, by default, this machine's TeX has it)."""
+        st = STYLES[self.style]
+        if "libertinus-sans" in st.fonts and len(st.fonts) > 1:
+            use = libertinus_installed() if self.libertinus is None else self.libertinus
+            if use:
+                st = dataclasses.replace(st, fonts=("libertinus-sans",))
+        return st
 
     @property
     def format(self) -> Format:

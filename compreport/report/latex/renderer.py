@@ -28,7 +28,14 @@ from compreport.language import N_, count, current, decimal_comma, tr
 from compreport.language import vocabulary as vocab
 from compreport.report import model, prose
 from compreport.report.latex import tex
-from compreport.report.latex.layout import Options, Style, spans, split_even, split_rows
+from compreport.report.latex.layout import (
+    OPTIONAL_COLUMNS,
+    Options,
+    Style,
+    spans,
+    split_even,
+    split_rows,
+)
 from compreport.report.latex.tex import escape, mark, metric_name
 from compreport.report.latex.widths import tex_width
 from compreport.report.latex.words import (
@@ -166,6 +173,12 @@ class Renderer:
         """The label ``tab:<prefix>:<what>`` (unique across outputs with different prefixes)."""
         return f"tab:{self.prefix}:{what}"
 
+    def table_label(self, comp: CompetitionAnalysis, stem: str) -> str:
+        """The label of a table of ``comp`` written to ``tables/<stem>.tex``:
+        ``tab:<prefix>:<competition id>-<stem>``, or ``tab:<prefix>:<stem>`` when the prefix is
+        the competition's id (never the id twice)."""
+        return self.label(stem if self.prefix == comp.id else f"{comp.id}-{stem}")
+
     def cell(self, c: model.Cell, overlap: bool = False) -> str:
         """A model cell as LaTeX with this renderer's decimal marker
         (:func:`~compreport.report.latex.tex.cell`)."""
@@ -179,15 +192,16 @@ class Renderer:
     def _render(self, template: str, **kw) -> str:
         return self.env.get_template(template).render(**kw)
 
-    def _file(self, parts: list[Part]) -> str:
-        """The stamp, the packages comment and every part as a float."""
+    def _file(self, parts: list[Part], comment: str = "") -> str:
+        """The stamp, the packages comment, ``comment`` (a ``%`` line, if any) and every part as
+        a float."""
         body = "\n".join(self._float(p) for p in parts)
         packages = ["booktabs"] + (["array"] if ">{" in body or "<{" in body else [])
         needs = (
             "% needs (see preamble.tex): \\usepackage[T1]{fontenc}, "
             f"\\usepackage{{{','.join(packages)}}}"
         )
-        return f"{self.stamp}\n{needs}\n{body}"
+        return f"{self.stamp}\n{needs}\n" + (f"{comment}\n" if comment else "") + body
 
     def _float(self, p: Part) -> str:
         st = self.style
@@ -208,7 +222,8 @@ class Renderer:
             label=p.label,
             body=p.body,
             below=st.caption_below,
-            measure=f"% tabular {p.width:.2f}pt wide{tall} by the {st.name} model ({where})",
+            measure=f"% tabular {p.width:.2f}pt wide{tall} by the {st.name} model ({where}; "
+            f"{st.font_names})",
         )
 
     def _empty(self, what: str, reason: str) -> str:
@@ -298,6 +313,7 @@ class Renderer:
         body: Callable[[list[int]], str],
         continued_key: Callable[[list[int]], str] = lambda rows: "",
         part_width: Callable[[list[int]], float] | None = None,
+        comment: str = "",
     ) -> str:
         """A table split by rows into ``groups``: ``body(rows)`` is a part's tabular; the first
         part's caption is ``head`` + ``tail``, a later part's says it continues (plus
@@ -313,7 +329,7 @@ class Renderer:
             )
             own = self._own_width(part_width(rg), width) if part_width else width
             parts.append(Part(own, body(rg), cap, labels[k]))
-        return self._file(parts)
+        return self._file(parts, comment)
 
     def _own_width(self, own: float, whole: float) -> float:
         """The width (pt) a part of a table split by rows is set at: its own rows' width ``own``,
@@ -324,76 +340,103 @@ class Renderer:
     # -- per competition ---------------------------------------------------------------------------
 
     def leaderboard(self, comp: CompetitionAnalysis) -> str:
-        """Rank, system, every metric (best in bold) and significance group (paper Table 1).
+        """Rank, system, team, every metric (best in bold) with the primary metric's interval,
+        significance group and marks (paper Table 1; the optional columns: ``options.columns``).
 
         Metric columns are split evenly into the fewest floats that fit, rows by height; system
         names become numbers, with a key in the caption, when they leave no room for one metric.
+        An optional column that would split the table into more floats than it needs without
+        them, or move it from a column to the page (``table*``), is left out (in the order of
+        :data:`~compreport.report.latex.layout.OPTIONAL_COLUMNS`), and the file's header comment
+        says so.
         """
         t = model.leaderboard(comp, self.fmt)
         st = self.style
         keys = [f"score:{ma.name}" for ma in comp.metrics]
-        groups = [escape(r["group"].text) for r in t.rows]
+        cells = {
+            "rank": [r["rank"].text for r in t.rows],
+            "rank_set": [escape(r["rank_set"].text) for r in t.rows],
+            "team": [self._text(r["team"]) for r in t.rows],
+            "ci": [self._interval(r["ci_low"], r["ci_high"]) for r in t.rows],
+            "group": [escape(r["group"].text) for r in t.rows],
+            "marks": [escape(r["marks"].text) for r in t.rows],
+        }
+        heads = {
+            "rank": header("Rank"),
+            "rank_set": header("Rank set"),
+            "system": header("System"),
+            "team": header("Team"),
+            "ci": header("CI"),
+            "group": header("Group"),
+            "marks": header("Marks"),
+        }
+        available = {
+            "rank_set": t.extra["rank_sets"],
+            "team": t.extra["teams"],
+            "ci": any(c != "--" for c in cells["ci"]),
+            "group": True,
+            "marks": bool(self._mark_kinds(comp, t)),
+        }
         metric_w = [
             self._num_col([r[k] for r in t.rows], metric_name(ma, True))
             for ma, k in zip(comp.metrics, keys)
         ]
 
-        sets = t.extra["rank_sets"]  # the rank sets' column (none without resamples)
+        def col(key, names, rows):
+            values = names if key == "system" else cells[key]
+            return self._col([heads[key]] + [values[i] for i in rows])
 
-        def fixed_for(names, rows):  # rank, rank set, system and group: in every part
-            return [
-                self._col([header("Rank")] + [t.rows[i]["rank"].text for i in rows]),
-                *(
-                    [self._col([header("Rank set")] + [t.rows[i]["rank_set"].text for i in rows])]
-                    if sets
-                    else []
-                ),
-                self._col([header("System")] + [names[i] for i in rows]),
-                self._col([header("Group")] + [groups[i] for i in rows]),
-            ]
+        def fixed_for(names, rows, shown):  # every column but the metrics': in every part
+            order = ("rank", "rank_set", "system", "team", "group", "marks")
+            return [col(k, names, rows) for k in order if k in ("rank", "system") or k in shown]
 
-        def plan_for(names):  # metric columns split evenly
-            fixed = fixed_for(names, range(len(t.rows)))
+        def units(rows, shown):  # each metric's column, the primary's with its interval
+            out = list(metric_w)
+            if "ci" in shown:
+                out[0] += 2 * st.tabcolsep + col("ci", None, rows)
+            return out
+
+        def plan_for(names, shown):  # metric columns split evenly
+            fixed, w = fixed_for(names, range(len(t.rows)), shown), units(range(len(t.rows)), shown)
             return fixed, split_even(
-                metric_w, lambda g: st.table_width(fixed + [metric_w[i] for i in g]) <= st.widest
+                w, lambda g: st.table_width(fixed + [w[i] for i in g]) <= st.widest
             )
 
         names = [self._name(r.label, r.baseline) for r in t.rows]
-        fixed, col_groups = plan_for(names)
         key = ""
-        if col_groups is None:  # names too long for even one metric: numbers, with a key
+        if plan_for(names, set())[1] is None:  # names too long for even one metric: numbers
             names = [f"{i + 1}." for i in range(len(t.rows))]
-            fixed, col_groups = plan_for(names)
             key = tr(
                 " Systems are numbered by position ({key}).",
                 key=self._key([(i + 1, r.label) for i, r in enumerate(t.rows)]),
             )
+
+        def floats(shown):  # how many floats by columns, and whether a column's or the page's
+            fixed, g = plan_for(names, shown)
+            w = units(range(len(t.rows)), shown)
+            if g is None:
+                return (len(keys) + 1, None)
+            envs = [st.env(st.table_width(fixed + [w[i] for i in x])) for x in g]
+            return (len(g), max(("table", "table*", None).index(e) for e in envs))
+
+        needed = floats(set())
+        shown = {c for c in OPTIONAL_COLUMNS if c in self.opt.columns and available[c]}
+        left_out = []
+        for c in OPTIONAL_COLUMNS[:-1]:  # the group letters are never left out
+            if floats(shown) == needed:
+                break
+            if c in shown:
+                shown.discard(c)
+                left_out.append(c)
+        fixed, col_groups = plan_for(names, shown)
         col_groups = col_groups or [[i] for i in range(len(keys))]
+        w_units = units(range(len(t.rows)), shown)
 
         def width(g):
-            return st.table_width(fixed + [metric_w[i] for i in g])
+            return st.table_width(fixed + [w_units[i] for i in g])
 
         head = tr("Leaderboard of {competition}", competition=escape(comp.name))
-        tail = (
-            tr(
-                ", ranked by {metric} ({direction}; best values in bold). Systems sharing a "
-                "letter in column Group are not significantly different ({rule}, {alpha}).",
-                metric=metric_name(comp.primary),
-                direction=direction(comp.primary),
-                rule=self._rule(),
-                alpha=alpha(self.analysis.settings.alpha, self.opt.decimal_comma),
-            )
-            + (
-                tr(
-                    " Column Rank set: the ranks a system may truly have, at {level}\\% "
-                    "confidence jointly for all systems.",
-                    level=level(self.analysis.settings, self.opt.decimal_comma),
-                )
-                if sets
-                else ""
-            )
-            + key
-        )
+        tail = self._leaderboard_tail(comp, t, shown) + key
         # the note under a part with baselines (leaderboard.tex.j2)
         note = escape(tr("Baselines provided by the organizers are set in italics."))
         baselines = any(r.baseline for r in t.rows)
@@ -403,24 +446,29 @@ class Renderer:
                 len(t.rows), head + tail, width(cg), note=note if baselines else None
             )
             plan += [(cg, rg, len(plan)) for rg in rows]
-        labels = self._parts(self.label(f"{comp.id}-leaderboard"), len(plan))
+        labels = self._parts(self.table_label(comp, "leaderboard"), len(plan))
         parts = []
         for k, (cg, rg, first) in enumerate(plan):
-            sel = [comp.metrics[i] for i in cg]
             rows = [
                 {
-                    "rank": t.rows[i]["rank"].text,
-                    "rank_set": escape(t.rows[i]["rank_set"].text) if sets else None,
+                    "rank": cells["rank"][i],
+                    "rank_set": cells["rank_set"][i],
                     "system": names[i],
+                    "team": cells["team"][i],
                     "baseline": t.rows[i].baseline,
                     "scores": [self.cell(t.rows[i][keys[j]]) for j in cg],
-                    "group": groups[i],
+                    "ci": cells["ci"][i],
+                    "group": cells["group"][i],
+                    "marks": cells["marks"][i],
                 }
                 for i in rg
             ]
             body = self._render(
                 "leaderboard.tex.j2",
-                metrics=sel,
+                metrics=[comp.metrics[j] for j in cg],
+                ci=0 in cg and "ci" in shown,
+                shown=shown,
+                heads=heads,
                 rows=rows,
                 has_baselines=any(r["baseline"] for r in rows),
             )
@@ -429,17 +477,129 @@ class Renderer:
                 if k == first
                 else continued(head, labels[first], k + 1, len(plan)) + key
             )
+            mine = units(rg, shown)
             own = st.table_width(
-                fixed_for(names, rg)
+                fixed_for(names, rg, shown)
                 + [
                     self._num_col(
                         [t.rows[i][keys[j]] for i in rg], metric_name(comp.metrics[j], True)
                     )
+                    + (mine[0] - metric_w[0] if j == 0 else 0.0)
                     for j in cg
                 ]
             )
             parts.append(Part(self._own_width(own, width(cg)), body, caption, labels[k]))
-        return self._file(parts)
+        return self._file(parts, self._left_out(left_out))
+
+    def _text(self, c: model.Cell) -> str:
+        """A text cell (a name, not a number) as LaTeX: ``--`` when missing, else escaped."""
+        return "--" if c.text == model.MISSING else escape(c.text)
+
+    def _interval(self, low: model.Cell, high: model.Cell) -> str:
+        """An interval as LaTeX, ``[0.6250, 0.7480]`` (``[0,6250; 0,7480]`` with the decimal
+        comma), or ``--`` without one."""
+        if low.text == model.MISSING or high.text == model.MISSING:
+            return "--"
+        comma = self.opt.decimal_comma
+        sep = ";" if comma else ","
+        return f"[{tex.cell_text(low, comma)}{sep} {tex.cell_text(high, comma)}]"
+
+    @staticmethod
+    def _left_out(columns: list[str], why: str = "split or widen the table") -> str:
+        """The header comment naming the optional columns left out, and ``why``."""
+        if not columns:
+            return ""
+        return f"% left out, as they would {why}: {', '.join(columns)} (see --latex-columns)"
+
+    @staticmethod
+    def _mark_kinds(comp: CompetitionAnalysis, t: model.Table, by: str | None = None) -> list[str]:
+        """The marks of the table's rows that say more than its bold and italics (``best`` and
+        ``baseline`` do not), as the captions explain them: ``tied``, ``undecided``, ``beats``,
+        ``missing``; in that order. ``by``: the column naming each row's run (default: the row's
+        label)."""
+        scores = {s.system: s for s in comp.primary.scores}
+        kinds = set()
+        for r in t.rows:
+            s = scores.get(r[by].value if by else r.label)
+            if s is None:
+                continue
+            kinds |= {"tied"} if s.ties_with_best and not s.is_best else set()
+            kinds |= {"undecided"} if s.undecided else set()
+            kinds |= {"missing"} if comp.missing.get(s.system, 0) else set()
+        if comp.baselines and model.shows_beats(comp.primary):
+            if any(model.beaten(comp.primary, s)[0] for s in comp.primary.scores):
+                kinds.add("beats")
+        return [k for k in ("tied", "undecided", "beats", "missing") if k in kinds]
+
+    def _marks_caption(
+        self, comp: CompetitionAnalysis, t: model.Table, rule: bool, by: str | None = None
+    ) -> str:
+        """The caption's sentence on the Marks column: each kind of mark its rows hold, in words;
+        ``rule``: name the rule of the verdicts (when no Group sentence names it)."""
+
+        def em(words):  # in italics word by word, as the caption's height model measures them
+            return " ".join(f"\\textit{{{w}}}" for w in escape(words).split())
+
+        words = {
+            "tied": tr(
+                "{mark}, not significantly different from the best", mark=em(tr("tied with best"))
+            ),
+            "undecided": tr(
+                "{mark}, a verdict within the Monte-Carlo error of its $p$-values",
+                mark=em(tr("undecided")),
+            ),
+            "beats": tr(
+                "{mark}, significantly better than the baseline", mark=em(tr("beats baseline"))
+            ),
+            "missing": tr(
+                "{mark}, items without a prediction, scored as wrong answers",
+                mark=em(tr("{n} missing", n="N")),
+            ),
+        }
+        kinds = self._mark_kinds(comp, t, by)
+        if by:  # the teams' table: its marks are those of each team's best run
+            kinds = [k for k in kinds if k != "beats"]
+        if not kinds:
+            return ""
+        text = tr(" Marks: {marks}", marks="; ".join(words[k] for k in kinds))
+        if rule:
+            comma = self.opt.decimal_comma
+            text += f" ({self._rule()}, {alpha(self.analysis.settings.alpha, comma)})"
+        return text + "."
+
+    def _leaderboard_tail(self, comp: CompetitionAnalysis, t: model.Table, shown: set) -> str:
+        """The caption of the leaderboard after its head: the ranking metric, then a sentence
+        for each optional column shown."""
+        s = self.analysis.settings
+        comma = self.opt.decimal_comma
+        text = tr(
+            ", ranked by {metric} ({direction}; best values in bold).",
+            metric=metric_name(comp.primary),
+            direction=direction(comp.primary),
+        )
+        if "ci" in shown:
+            text += tr(
+                " CI: the {level}\\% {method} bootstrap confidence interval of {metric}.",
+                level=level(s, comma),
+                method=ci_method(s.ci_method),
+                metric=metric_name(comp.primary),
+            )
+        if "group" in shown:
+            text += tr(
+                " Systems sharing a letter in column Group are not significantly different "
+                "({rule}, {alpha}).",
+                rule=self._rule(),
+                alpha=alpha(s.alpha, comma),
+            )
+        if "marks" in shown:
+            text += self._marks_caption(comp, t, "group" not in shown)
+        if "rank_set" in shown:
+            text += tr(
+                " Column Rank set: the ranks a system may truly have, at {level}\\% "
+                "confidence jointly for all systems.",
+                level=level(s, comma),
+            )
+        return text
 
     def confidence_intervals(
         self, comp: CompetitionAnalysis, ma: MetricAnalysis | None = None
@@ -459,13 +619,13 @@ class Renderer:
             unit = (
                 tr(" (resampling {unit})", unit=escape(prose.unit(comp))) if comp.clusters else ""
             )
-        label = f"{comp.id}-ci-{metric_stems(comp)[ma.name]}" if ma else f"{comp.id}-ci"
+        label = f"ci-{metric_stems(comp)[ma.name]}" if ma else "ci"
         caption = tr(
             "Ordered bootstrap confidence intervals for {competition}{unit}",
             competition=escape(comp.name),
             unit=unit,
         )
-        return self.ci_blocks(blocks, caption=caption, label=self.label(label))
+        return self.ci_blocks(blocks, caption=caption, label=self.table_label(comp, label))
 
     def ci_blocks(
         self,
@@ -573,32 +733,108 @@ class Renderer:
         return self._file(parts)
 
     def team_ranking(self, comp: CompetitionAnalysis) -> str:
-        """The teams' ranking (the stored ``comp.team_ranks``): rank among the teams, team, its
-        best run, that run's primary score (best in bold) and group, and the team's number of
-        runs; rows split by height."""
+        """The teams' ranking, as page 1 of the report shows it (the stored ``comp.team_ranks``):
+        rank among the teams, team, its best run, that run's primary score (best in bold),
+        interval, group and marks, and the team's number of runs; rows split by height.
+
+        The optional columns are ``options.columns``'; one that would make the table wider than
+        it is without them (wider than the column, or than the page) is left out (in the order of
+        :data:`~compreport.report.latex.layout.OPTIONAL_COLUMNS`; the team's is never), and the
+        file's header comment says so.
+        """
         t = model.team_ranking(comp, self.fmt)
-        keys = ("rank", "team", "best", "group", "runs")
-        cells = {k: [escape(r[k].text) for r in t.rows] for k in keys}
+        st = self.style
+        scores = {s.system: s for s in comp.primary.scores}
+        best = [scores[r["best"].value] for r in t.rows]
+        cells = {k: [escape(r[k].text) for r in t.rows] for k in ("rank", "team", "best", "runs")}
+        cells["rank_set"] = [escape(r["rank_set"].text) for r in t.rows]
+        cells["group"] = [escape(r["group"].text) for r in t.rows]
+        cells["marks"] = [escape(r["marks"].text) for r in t.rows]
+        cells["ci"] = [
+            self._interval(
+                model.Cell(s.ci_low, self.fmt.score(s.ci_low)),
+                model.Cell(s.ci_high, self.fmt.score(s.ci_high)),
+            )
+            for s in best
+        ]
         score = metric_name(comp.primary, True)
-        w = self.style.table_width(
-            [
-                self._col([header(h)] + cells[k])
-                for k, h in (("rank", "Rank"), ("team", "Team"), ("best", "Best run"))
-            ]
-            + [self._num_col([r["score"] for r in t.rows], score)]
-            + [self._col([header(h)] + cells[k]) for k, h in (("group", "Group"), ("runs", "Runs"))]
-        )
+        heads = {
+            "rank": header("Rank"),
+            "rank_set": header("Rank set"),
+            "team": header("Team"),
+            "best": header("Best run"),
+            "ci": header("CI"),
+            "group": header("Group"),
+            "runs": header("Runs"),
+            "marks": header("Marks"),
+        }
+        available = {
+            "rank_set": any(r["rank_set"].text != model.MISSING for r in t.rows),
+            "team": True,
+            "ci": any(c != "--" for c in cells["ci"]),
+            "group": True,
+            "marks": bool(self._mark_kinds(comp, t, by="best")),
+        }
+        order = ("rank", "rank_set", "team", "best", "score", "ci", "group", "runs", "marks")
+
+        def widths(rows, shown):
+            out = []
+            for k in order:
+                if k == "score":
+                    out.append(self._num_col([t.rows[i]["score"] for i in rows], score))
+                elif k in ("rank", "best", "runs") or k in shown:
+                    out.append(self._col([heads[k]] + [cells[k][i] for i in rows]))
+            return out
+
+        everything = range(len(t.rows))
+        shown = {c for c in OPTIONAL_COLUMNS if c in self.opt.columns and available[c]}
+        shown.add("team")
+        left_out = []
+        needed = st.env(st.table_width(widths(everything, set())))
+        for c in OPTIONAL_COLUMNS[:-1]:
+            if st.env(st.table_width(widths(everything, shown))) in (needed, "table"):
+                break
+            if c in shown and c != "team":
+                shown.discard(c)
+                left_out.append(c)
+        w = st.table_width(widths(everything, shown))
+        s = self.analysis.settings
+        comma = self.opt.decimal_comma
         head = tr("Teams of {competition} ranked by their best run", competition=escape(comp.name))
         tail = tr(
-            " under {metric}: rank among the teams, the team's best run with its score and "
-            "significance group, and the team's number of runs. Baselines are in no team.",
+            " under {metric} ({direction}): rank among the teams, the team's best run and its "
+            "score, and the team's number of runs. Baselines are in no team.",
             metric=metric_name(comp.primary),
+            direction=direction(comp.primary),
         )
+        if "ci" in shown:
+            tail += tr(
+                " CI: the {level}\\% {method} bootstrap confidence interval of that score.",
+                level=level(s, comma),
+                method=ci_method(s.ci_method),
+            )
+        if "group" in shown:
+            tail += tr(
+                " Group: the run's significance group in the leaderboard; runs sharing a letter "
+                "are not significantly different ({rule}, {alpha}).",
+                rule=self._rule(),
+                alpha=alpha(s.alpha, comma),
+            )
+        if "marks" in shown:
+            tail += self._marks_caption(comp, t, "group" not in shown, by="best")
+        if "rank_set" in shown:
+            tail += tr(
+                " Column Rank set: the ranks a team may truly have, at {level}\\% confidence "
+                "jointly for all teams.",
+                level=level(s, comma),
+            )
 
         def body(rg):
             return self._render(
                 "teams.tex.j2",
                 metric=score,
+                heads=heads,
+                shown=shown,
                 rows=[
                     {k: cells[k][i] for k in cells} | {"score": self.cell(t.rows[i]["score"])}
                     for i in rg
@@ -610,8 +846,10 @@ class Renderer:
             w,
             head,
             tail,
-            self.label(f"{comp.id}-teams"),
+            self.table_label(comp, "teams"),
             body,
+            part_width=lambda rg: st.table_width(widths(rg, shown)),
+            comment=self._left_out(left_out, "make the table wider than the column or page"),
         )
 
     def per_class(self, comp: CompetitionAnalysis) -> str | None:
@@ -662,7 +900,7 @@ class Renderer:
             w,
             head,
             tail,
-            self.label(f"{comp.id}-classes"),
+            self.table_label(comp, "per-class"),
             body,
         )
 
@@ -752,7 +990,7 @@ class Renderer:
             w,
             head,
             tail,
-            self.label(f"{comp.id}-diff-{metric_stems(comp)[ma.name]}"),
+            self.table_label(comp, f"diff-best-{metric_stems(comp)[ma.name]}"),
             body,
             continued_key,
             lambda rg: st.table_width(
@@ -908,7 +1146,7 @@ class Renderer:
                 for rg in self._fewest_parts(len(rows), part_caption, w)
             ]
         labels = self._parts(
-            self.label(f"{comp.id}-pairs-{metric_stems(comp)[ma.name]}"), len(plan)
+            self.table_label(comp, f"pairs-{metric_stems(comp)[ma.name]}"), len(plan)
         )
         parts = []
         for k, (g, rows, _) in enumerate(plan):
@@ -1011,7 +1249,7 @@ class Renderer:
             )
             return tr(" Systems are numbered by rank ({key}).", key=self._key(numbered))
 
-        label = self.label(f"{comp.id}-pvalues-{metric_stems(comp)[ma.name]}")
+        label = self.table_label(comp, f"pvalues-{metric_stems(comp)[ma.name]}")
         groups = self._fewest_parts(
             len(t.rows),
             lambda k, rg, n: (
@@ -1065,7 +1303,7 @@ class Renderer:
                     self.style.columnwidth,
                     body,
                     tr("Information summary: the rows of the competitiveness tables."),
-                    self.label("competitiveness-legend"),
+                    self.label("legend"),
                 )
             ]
         )
@@ -1103,8 +1341,12 @@ class Renderer:
             [i] for i in range(len(ids))
         ]
         s = self.analysis.settings
-        legend = self.label("competitiveness-legend")
         labels = self._parts(self.label("competitiveness"), len(id_groups))
+        # the header rows that say something: no Task row when every task is its challenge (a
+        # competition without either: its name twice), no Language row without languages
+        levels = [0, 3]
+        levels[1:1] = [1] * any(h[0] != h[1] for h in heads.values())
+        levels[-1:-1] = [2] * any(h[2] for h in heads.values())
         parts = []
         for k, g in enumerate(id_groups):
             sub = [ids[i] for i in g]
@@ -1122,26 +1364,16 @@ class Renderer:
             tabular = self._render(
                 "summary.tex.j2",
                 header=heading,
+                levels=levels,
                 body=body,
                 ncols=len(sub),
                 colwidth=col_w,
                 sep=2 * st.tabcolsep,
             )
-            cap = tr(
-                "Competitiveness of the competitions{part}; rows as in Table~{ref}. Ties are the "
-                "paper's counts among competitors at {alpha} with the {test}: with the winner on "
-                "the winner's comparisons with the other competitors as the report's family "
-                "corrects them, between competitors over {ties}.",
-                part=part(k + 1, len(id_groups)),
-                ref=f"\\ref{{{legend}}}",
-                alpha=alpha(s.alpha, self.opt.decimal_comma),
-                test=p_test(s.test),
-                ties=escape(prose.ties_family(s)),
-            )
+            cap = self._summary_caption(k, len(id_groups), labels[0])
             with decimal_comma(self.opt.decimal_comma):  # the rule's numbers with the marker
                 notes = [
-                    prose.ties_are_not_verdicts(s, escape),
-                    escape(prose.ties_settings(s)),
+                    escape(prose.ties_settings(s)) if k == 0 else "",
                     prose.ppi_note(t, sub, escape, self.num),
                     escape(prose.not_computable_note(t, sub) or ""),
                 ]
@@ -1149,17 +1381,68 @@ class Renderer:
             parts.append(Part(width(g), tabular, cap, labels[k]))
         return self._file(parts)
 
+    def _summary_caption(self, k: int, n: int, first: str) -> str:
+        """The caption of part ``k`` of ``n`` of the competitiveness summary, self-contained: the
+        method paper cited by key, every row in words, the test and families behind the ties, and
+        how they relate to the report's verdicts (the legend table, ``legend.tex``, is optional);
+        a later part continues the first (label ``first``), in the same file."""
+        head = tr("Competitiveness of the competitions")
+        if k > 0:
+            return continued(head, first, k + 1, n)
+        s = self.analysis.settings
+        with decimal_comma(self.opt.decimal_comma):  # the rule's numbers with the marker
+            rule = self._rule()
+        rows = tr(
+            "{n}: test items; {m}: competitors; {tw}: ties with the winner, with no correction / "
+            "Bonferroni / Holm / BH / max-$T$; {pc}: $m(m-1)/2$; {nb}, {hb}: ties between "
+            "competitors with those corrections; {wm}: the winner's score minus that of the "
+            "competitor in the middle; CV: coefficient of variation of the scores, in \\%; PPI: "
+            "possible percentage improvement on the winner",
+            n="n",
+            m="m",
+            tw=header("Ties w/ win."),
+            pc=header("Poss. compars."),
+            nb=header("none/Bonf."),
+            hb="Holm/BH",
+            wm=header("|win.-med.|"),
+        )
+        cap = (
+            head
+            + part(1, n)
+            + tr(
+                ", as defined by {cite}. Rows: {rows}. A tie is a pair not significantly "
+                "different at {alpha} with the {test}, corrected over {family} (with the winner) "
+                "or {ties} (between competitors). The {correction} count of ties with the winner "
+                "holds this report's verdicts ({rule}; an undecided one counted by its estimated "
+                "$p$-value); the ties between competitors are not verdicts.",
+                cite="\\cite{navamunoz2024}",
+                rows=rows,
+                alpha=alpha(s.alpha, self.opt.decimal_comma),
+                test=p_test(s.test),
+                family=escape(vocab.FAMILIES[s.family].words),
+                ties=escape(prose.ties_family(s)),
+                correction=escape(tr(vocab.CORRECTIONS[s.correction].label)),
+                rule=rule,
+            )
+        )
+        return cap
+
     # -- files -------------------------------------------------------------------------------------
 
     def competition_tables(self, comp: CompetitionAnalysis) -> dict[str, str]:
-        """Every table of one competition, by file name (``leaderboard.tex``, ``ci.tex``,
+        """Every table of one competition, by file name (``teams.tex`` when a team has several
+        runs, :func:`~compreport.report.model.has_team_ranking`; ``leaderboard.tex``, ``ci.tex``,
         ``diff-best-<metric>.tex``...).
 
         With many systems (:func:`~compreport.report.model.many_systems`) there is no pair matrix
         or p-value list: the appendix shows the pairs' heat map, and ``pairs-<metric>.csv`` holds
         every pair.
         """
-        out = {"leaderboard.tex": self.leaderboard(comp), "ci.tex": self.confidence_intervals(comp)}
+        out = {"teams.tex": self.team_ranking(comp)} if model.has_team_ranking(comp) else {}
+        out |= {
+            "leaderboard.tex": self.leaderboard(comp),
+            "ci.tex": self.confidence_intervals(comp),
+        }
         stems = metric_stems(comp)
         for ma in comp.metrics:
             if len(comp.systems) > 1:
