@@ -198,20 +198,20 @@ def test_the_winner_is_told_it_ranked_first_and_the_others_are_not(letters, tmp_
     emails = _emails(one, out, tmp_path, rows)
     winner = _body(emails["r-d-team.eml"][1])
     assert (
-        "Congratulations! Your run R&D_team.01 ranked first of the 4 competing systems of gold "
+        "Congratulations! Your run R&D_team.01 ranked first of the 4 competing runs of gold "
         "with the best accuracy." in winner
     ), winner
     assert "R&D_team.02 ranked first" not in winner
     for name in ("beta.eml", "gamma.eml"):
         body = _body(emails[name][1])
         assert "ranked first" not in body and "Congratulations" not in body
-        assert "quedó primera" not in body and "Enhorabuena" not in body
+        assert "quedó primer" not in body and "Enhorabuena" not in body
     # a team that won two competitions gets a sentence for each
     with pytest.warns(Note):  # Beta and Gamma have no address here
         both_emails = _emails(both, out, tmp_path / "two", "R&D_team,rd@example.org\n")
     two = _body(both_emails["r-d-team.eml"][1])
-    assert "competing systems of gold with" in two
-    assert "competing systems of Second task with" in two
+    assert "competing runs of gold with" in two
+    assert "competing runs of Second task with" in two
 
 
 def test_a_winner_tied_exactly_is_told_with_whom(tmp_path):
@@ -231,7 +231,7 @@ def test_a_winner_tied_exactly_is_told_with_whom(tmp_path):
     with pytest.warns(Note):  # the other teams have no address
         emails = _emails(analysis, out, tmp_path / "e", "Tied,t@example.org\n")
     assert (
-        "Congratulations! Your run Tied.01 ranked first of the 5 competing systems of gold with "
+        "Congratulations! Your run Tied.01 ranked first of the 5 competing runs of gold with "
         "the best accuracy, tied exactly with R&D_team.01." in _body(emails["tied.eml"][1])
     )
 
@@ -241,7 +241,7 @@ def test_spanish_winner_sentence(letters, tmp_path):
     with pytest.warns(Note):
         emails = _emails(one, out, tmp_path, "R&D_team,rd@example.org,es\n")
     assert (
-        "¡Enhorabuena! Su ejecución R&D_team.01 quedó primera de los 4 sistemas que compiten en "
+        "¡Enhorabuena! Su envío R&D_team.01 quedó primero de los 4 envíos que compiten en "
         "gold, con el mejor valor de exactitud." in _body(emails["r-d-team.eml"][1])
     )
 
