@@ -429,7 +429,11 @@ def test_encoded_words_decoding_to_cr_lf_inject_no_header(tmp_path):
     assert len(emails) == 4
     for raw, msg in emails.values():
         _only_expected_headers(msg)
-        assert b"\nBcc" not in raw and b"\nX-Evil" not in raw and b"\nX-C:" not in raw
+        # the header block (the body's quoted-printable soft breaks may start a line with any
+        # text of a name the body prints, as the leaderboard excerpt does: no header there)
+        head = raw.split(b"\r\n\r\n", 1)[0]
+        assert b"\nBcc" not in head and b"\nX-Evil" not in head and b"\nX-C:" not in head
+        assert not any(x.startswith(("Bcc", "X-Evil", "X-C:")) for x in _body(msg).split("\n"))
         assert [a.addr_spec for a in msg["From"].addresses] == ["org@example.org"]
         assert msg["From"].addresses[0].display_name == "Org X-Evil: from"
         assert [a.addr_spec for a in msg["Reply-To"].addresses] == [

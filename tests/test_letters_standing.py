@@ -10,6 +10,7 @@ SE and no significance-group letters, and the e-mail body must say what the lett
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -201,7 +202,18 @@ def test_the_9th_teams_email_says_what_its_letter_says(case):
         assert any(want["baseline"] in x for x in sentences)
         assert any(f"better than {want['better']} of the 34 other runs" in x for x in sentences)
         for sentence in sentences:
-            assert sentence.replace("Your run ", "") in page.replace("Your run ", ""), sentence
+            # pdftotext drops the hyphen of a line broken after one ("step-" / "down")
+            said = sentence.replace("Your run ", "").replace("-", "")
+            assert said in page.replace("Your run ", "").replace("-", ""), sentence
+    # the leaderboard excerpt: the winner, the baseline and each run marked, with its stored rank
+    scores = {x["system"]: x for x in comp["metrics"][0]["scores"]}
+    for run in runs:
+        me = scores[run]
+        assert f"  {me['rank']}. {run} (team {ninth}): {me['score']:.4f} [" in body
+        assert re.search(rf"  {me['rank']}\. {re.escape(run)} .*\] <- your run$", body, re.M)
+    assert f"  1. {best['system']} (team {_team_of(comp, best['system'])}): " in body
+    base = scores["baseline-svm"]
+    assert f"  {base['rank']}. baseline-svm (baseline): {base['score']:.4f}" in body
     assert "alpha" not in body and "α = 0.05" in body
     assert "group" not in body.lower() and "Monte-Carlo SE" not in body
     # one count of runs throughout: the rank's 35 runs are the winner's and the counts' runs
@@ -271,6 +283,37 @@ def test_under_vs_baseline_the_letter_states_the_baseline_verdict_only(task):
         f"{run} was not compared with the 34 other runs (only the comparisons of participants "
         "with baselines are tested), so this report gives no count of the runs it beats." in page
     ), page
+
+
+def test_the_letters_leaderboard_excerpt(task):
+    """The excerpt holds the winner, the two rows above and below the run and the baseline, in
+    rank order, with a gap row where rows are left out; the run's row is marked."""
+    analysis = cr.analyze(task, bootstrap=200, seed=1, refine=False)
+    comp, run = _ninth_best_run(analysis)
+    page = team_html(analysis, comp, run)
+    at = page.index('<table class="excerpt">')
+    table = page[at : page.index("</table>", at)]
+    rows = [
+        [
+            html.unescape(re.sub(r"<[^>]+>", "", c)).replace("\u200b", "").strip()
+            for c in re.findall(r"<td[^>]*>(.*?)</td>", r, re.S)
+        ]
+        for r in re.findall(r"<tr[^>]*>.*?</tr>", table.split("<tbody>")[1], re.S)
+    ]
+    order = [x.system for x in comp.primary.scores]
+    k = order.index(run)
+    keep = sorted({0, order.index("baseline-svm"), *range(k - 2, k + 3)})
+    want = []
+    for i, j in enumerate(keep):
+        if i and j > keep[i - 1] + 1 or (not i and j > 0):
+            want.append("…")
+        want.append(order[j])
+    if keep[-1] < len(order) - 1:
+        want.append("…")
+    shown = [r[0] if len(r) == 1 else r[1].removesuffix("baseline") for r in rows]
+    assert shown == want, rows
+    (mine,) = re.findall(r'<tr class="mine">.*?</tr>', table, re.S)
+    assert run in mine.replace("<wbr>", "")
 
 
 def test_negative_numbers_print_a_true_minus_sign(tmp_path):

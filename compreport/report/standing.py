@@ -23,7 +23,7 @@ from compreport.report.naming import team_of
 from compreport.settings import Settings
 from compreport.stats.results import BaselineVerdict, CompetitionAnalysis
 
-__all__ = ["PLAIN", "Standing", "Words", "minus", "ordinal", "standing"]
+__all__ = ["PLAIN", "Row", "Standing", "Words", "excerpt", "minus", "ordinal", "standing"]
 
 
 @dataclass(frozen=True)
@@ -388,3 +388,63 @@ def better_sentences(s: Standing, settings: Settings, score: float, w: Words = P
     elif s.untested:
         out.append(w.say(N_("1 of the other runs was not compared with it ({why})."), why=why))
     return out
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of a leaderboard excerpt: the stored rank, the system, its team (None for a
+    baseline), its score and interval (in the metric's units), and whether it is one of the runs
+    the excerpt is about."""
+
+    rank: int
+    system: str
+    team: str | None
+    score: float
+    ci_low: float
+    ci_high: float
+    mine: bool
+
+
+#: An excerpt shows this many rows above and below each of its runs.
+AROUND = 2
+
+
+def excerpt(comp: CompetitionAnalysis, systems, around: int = AROUND) -> list[Row | None]:
+    """The rows of the primary metric's leaderboard a team reads: the winners, ``around`` rows
+    above and below each of ``systems``, and every baseline, in rank order; None where rows are
+    left out (a gap).
+
+    Raises
+    ------
+    KeyError
+        One of ``systems`` is not a system of ``comp``.
+    """
+    ma = comp.primary
+    order = [x.system for x in ma.scores]
+    mine = set(systems)
+    keep = {k for k, x in enumerate(ma.scores) if x.is_best or x.system in comp.baselines}
+    for system in systems:
+        ma.score_of(system)  # KeyError names the metric and the system
+        k = order.index(system)
+        keep.update(range(max(0, k - around), min(len(order), k + around + 1)))
+    rows: list[Row | None] = []
+    last = -1
+    for k in sorted(keep):
+        if k > last + 1:
+            rows.append(None)
+        x = ma.scores[k]
+        rows.append(
+            Row(
+                x.rank,
+                x.system,
+                None if x.system in comp.baselines else team_of(comp, x.system),
+                x.score,
+                x.ci_low,
+                x.ci_high,
+                x.system in mine,
+            )
+        )
+        last = k
+    if last < len(order) - 1:
+        rows.append(None)
+    return rows

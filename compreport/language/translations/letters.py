@@ -75,6 +75,7 @@ ES: dict[str, str] = {
     ),
     # templates/html/team.html
     "Where your team stands": "Dónde queda su equipo",
+    "Leaderboard excerpt": "Extracto de la clasificación",
     "Systems not significantly different from {system} at &alpha; = {alpha}{mark}.": (
         "Sistemas que no son significativamente diferentes de {system} con &alpha; = {alpha}{mark}."
     ),
@@ -86,6 +87,11 @@ ES: dict[str, str] = {
         "el ganador, y dos sistemas de esta lista pueden diferir significativamente entre sí."
     ),
     # compreport/report/pages/emails.py
+    "{system} (baseline)": "{system} (línea base)",
+    "<- your run": "<- su envío",
+    "Leaderboard excerpt ({metric}, {level} CI):": (
+        "Extracto de la clasificación ({metric}, IC al {level}):"
+    ),
     "Your run {system} ranked first of the {m} competing runs of {competition} with the best "
     "{metric}.": (
         "Su envío {system} quedó primero de los {m} envíos que compiten en {competition}, con el "

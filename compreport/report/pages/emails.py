@@ -47,7 +47,7 @@ from compreport.language.caller import option
 from compreport.output.files import write_bytes
 from compreport.report import model
 from compreport.report.naming import competition_dir, email_files, team_letters
-from compreport.report.pages.team import team_context
+from compreport.report.pages.team import excerpt_rows, team_context
 from compreport.report.standing import run_label
 from compreport.stats.results import Analysis
 
@@ -497,6 +497,27 @@ def _run_lines(analysis: Analysis, comp, system: str, fmt: model.Format) -> list
     return [lines[0]] + [f"  {x}" for x in lines[1:]]
 
 
+def _excerpt_lines(comp, runs: list[str], fmt: model.Format, metric: str, level: str) -> list[str]:
+    """The leaderboard excerpt around the team's runs as plain-text lines, the letter's rows
+    (:func:`compreport.report.pages.team.excerpt_rows`): ``16. R (team T): 0.7094 [0.6894,
+    0.7284]``, ``...`` for rows left out, the team's runs marked."""
+    out = [tr("Leaderboard excerpt ({metric}, {level} CI):", metric=metric, level=level)]
+    for r in excerpt_rows(comp, runs, fmt):
+        if r is None:
+            out.append("  ...")
+            continue
+        who = (
+            tr("{system} (baseline)", system=r["system"])
+            if r["team"] is None
+            else r["system"]
+            if r["team"] == r["system"]
+            else tr("{run} (team {team})", run=r["system"], team=r["team"])
+        )
+        line = f"  {r['rank']}. {who}: {r['score']} {r['ci']}"
+        out.append(line + " " + tr("<- your run") if r["mine"] else line)
+    return out
+
+
 def _body(analysis: Analysis, team: str, parts: list[tuple], fmt: model.Format) -> str:
     """The plain-text body: per competition, where the team stands (the letter's sentences:
     its rank among the teams, the winner), then one paragraph per run."""
@@ -537,6 +558,7 @@ def _body(analysis: Analysis, team: str, parts: list[tuple], fmt: model.Format) 
         ]
         lines += first["alerts"]
         lines += [x for x in (first["team_sentence"], first["winner_sentence"]) if x] + [""]
+        lines += _excerpt_lines(comp, runs, fmt, first["metric"], first["level"]) + [""]
         for system in runs:
             lines += _run_lines(analysis, comp, system, fmt)
         lines.append("")

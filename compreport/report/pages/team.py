@@ -1,5 +1,9 @@
 """The team sheet: one page per run of a team (a team's letter holds the pages of all its runs).
 
+Where the team stands (its rank among the teams, the winner, how many runs the run is
+significantly better and worse than) is read once by :mod:`compreport.report.standing`, whose
+sentences the e-mails print too; the leaderboard excerpt is :func:`excerpt_rows`.
+
 The sheet names the workshop and the competition, the team's rank among the teams
 (``comp.team_ranks``) and the run's among the runs. Every verdict on it is a stored one
 (:mod:`compreport.stats.results`), said in plain words (:data:`PLAIN_VERDICTS`) and marked with
@@ -19,6 +23,7 @@ from compreport.report.standing import (
     PLAIN,
     Words,
     better_sentences,
+    excerpt,
     minus,
     page_label,
     standing,
@@ -143,6 +148,25 @@ def _comparison(ma, fmt: model.Format, a: str, b: str, settings) -> dict:
     }
 
 
+def excerpt_rows(comp: CompetitionAnalysis, systems: list[str], fmt: model.Format) -> list:
+    """The leaderboard excerpt around ``systems`` (:func:`compreport.report.standing.excerpt`)
+    as display text: dicts of ``rank``, ``system``, ``team`` (None for a baseline), ``score``,
+    ``ci`` and ``mine``; None for a gap."""
+    return [
+        None
+        if r is None
+        else {
+            "rank": r.rank,
+            "system": r.system,
+            "team": r.team,
+            "score": minus(fmt.score(r.score)),
+            "ci": minus(f"[{fmt.score(r.ci_low)}, {fmt.score(r.ci_high)}]"),
+            "mine": r.mine,
+        }
+        for r in excerpt(comp, systems)
+    ]
+
+
 def team_context(
     analysis: Analysis,
     comp: CompetitionAnalysis,
@@ -218,6 +242,7 @@ def team_context(
             place, metric_title(ma), minus(fmt.score(best.score)), words
         ),
         "better_sentences": better_sentences(place, s, me.score, words),
+        "excerpt": excerpt_rows(comp, [system], fmt),
         "team": team,
         "runs": runs,
         "workshop": (analysis.workshop or {}).get("name") or "",
