@@ -339,3 +339,35 @@ def test_spanish_letter_words(task):
     assert f"su 2.º mejor envío, página 2 de {len(team.runs)}" in page
     assert f"Su equipo, {team.team}, ocupa el 9.º puesto de los 14 equipos" in page
     assert "Dónde queda su equipo" in page and "no es transitiva" in page
+
+
+def test_teams_and_winners_tied_exactly_are_named(tmp_path):
+    """Two teams whose best runs predict the same labels share the first place: each is told its
+    team ties with the other, and a third team is told both winners."""
+    gold = write_binary_task(tmp_path, {"Ana.01": 0.9, "Ana.02": 0.7, "Beta.01": 0.6}, n=150)
+    runs = tmp_path / "runs"
+    (runs / "Tied.01.tsv").write_bytes((runs / "Ana.01.tsv").read_bytes())
+    analysis = cr.analyze(cr.load(gold, runs=runs, metrics="accuracy"), bootstrap=199, seed=1)
+    comp = analysis.competition()
+    best = comp.primary.score_of("Ana.01")
+    assert best.is_best and comp.primary.score_of("Tied.01").is_best  # the premise
+    score = f"{best.score:.4f}"
+    tied = team_context(analysis, comp, "Tied.01", Format())
+    assert tied["team_sentence"] == (
+        "Your team, Tied, ranks 1st of the 3 teams, each team ranked by its best run, tied "
+        "exactly with Ana."
+    )
+    assert tied["winner_sentence"] == (
+        f"Your team won: your run Tied.01 has the best accuracy, {score}, tied exactly with "
+        "Ana.01 (team Ana)."
+    )
+    beta = team_context(analysis, comp, "Beta.01", Format())
+    assert beta["team_sentence"].startswith("Your team, Beta, ranks 3rd of the 3 teams")
+    assert beta["winner_sentence"] == (
+        f"The winners, tied exactly with the best accuracy, {score}, are Ana.01 (team Ana), "
+        "Tied.01 (team Tied)."
+    )
+    # Ana's 2nd-best run: its page and the winner sentence name the team's winning run
+    second = team_context(analysis, comp, "Ana.02", Format())
+    assert second["page_label"] == "your 2nd-best run, page 2 of 2"
+    assert second["winner_sentence"].startswith("Your team won: your run Ana.01 has the best")
