@@ -220,6 +220,17 @@ def test_the_9th_teams_email_says_what_its_letter_says(case):
     assert "35 runs and 1 baseline" in body and "of the 34 other runs" in body
 
 
+def test_counts_of_runs_agree_when_baselines_compete(task):
+    """With ``include_baselines`` the baseline competes: the winner's sentence still counts the 35
+    runs that the rank's "36 systems: 35 runs and 1 baseline" names, not 36 "competing runs"."""
+    analysis = cr.analyze(task, bootstrap=200, seed=1, refine=False, include_baselines=True)
+    comp = analysis.competition()
+    page = _flat(re.sub(r"<[^>]+>", "", team_html(analysis, comp, comp.primary.best)))
+    assert comp.primary.best not in comp.baselines and comp.primary.competitiveness["m"] == 36
+    assert "it ranked first of the 35 competing runs" in page, page
+    assert "1 of 36 systems: 35 runs and 1 baseline" in page
+
+
 @pytest.mark.slow
 def test_the_winning_team_is_told_it_won_in_spanish(case):
     comp, out, _ = case

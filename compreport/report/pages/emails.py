@@ -439,7 +439,7 @@ def _won(analysis: Analysis, comp, runs: list[str], fmt: model.Format) -> list[s
         c = team_context(analysis, comp, system, fmt)
         if c["competing"] <= 1:
             continue  # the only competing run: nothing was won
-        words = dict(system=system, m=c["competing"], competition=comp.name, metric=c["metric"])
+        words = dict(system=system, m=c["runs_n"], competition=comp.name, metric=c["metric"])
         out.append(
             tr(
                 "Your run {system} ranked first of the {m} competing runs of {competition} with "

@@ -270,6 +270,9 @@ def team_context(
         "best": ma.best,
         # the systems that compete, as the analysis counted them
         "competing": int(ma.competitiveness["m"]),
+        # the runs (baselines apart, competing or not): the count the rank's "35 runs and 1
+        # baseline" and the standing sentences use
+        "runs_n": len(ma.scores) - len(comp.baselines),
         "baselines_above": [
             x.system for x in ma.scores if x.system in comp.baselines and x.rank < me.rank
         ],
