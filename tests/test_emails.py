@@ -198,20 +198,21 @@ def test_the_winner_is_told_it_ranked_first_and_the_others_are_not(letters, tmp_
     emails = _emails(one, out, tmp_path, rows)
     winner = _body(emails["r-d-team.eml"][1])
     assert (
-        "Congratulations! Your run R&D_team.01 ranked first of the 4 competing systems of gold "
+        "Congratulations! Your run R&D_team.01 ranked first of the 4 competing runs of gold "
         "with the best accuracy." in winner
     ), winner
     assert "R&D_team.02 ranked first" not in winner
     for name in ("beta.eml", "gamma.eml"):
         body = _body(emails[name][1])
         assert "ranked first" not in body and "Congratulations" not in body
-        assert "quedó en primer lugar" not in body and "Enhorabuena" not in body
+        assert "quedó primer" not in body and "quedó en primer lugar" not in body
+        assert "Enhorabuena" not in body
     # a team that won two competitions gets a sentence for each
     with pytest.warns(Note):  # Beta and Gamma have no address here
         both_emails = _emails(both, out, tmp_path / "two", "R&D_team,rd@example.org\n")
     two = _body(both_emails["r-d-team.eml"][1])
-    assert "competing systems of gold with" in two
-    assert "competing systems of Second task with" in two
+    assert "competing runs of gold with" in two
+    assert "competing runs of Second task with" in two
 
 
 def test_a_winner_tied_exactly_is_told_with_whom(tmp_path):
@@ -231,7 +232,7 @@ def test_a_winner_tied_exactly_is_told_with_whom(tmp_path):
     with pytest.warns(Note):  # the other teams have no address
         emails = _emails(analysis, out, tmp_path / "e", "Tied,t@example.org\n")
     assert (
-        "Congratulations! Your run Tied.01 ranked first of the 5 competing systems of gold with "
+        "Congratulations! Your run Tied.01 ranked first of the 5 competing runs of gold with "
         "the best accuracy, tied exactly with R&D_team.01." in _body(emails["tied.eml"][1])
     )
 
@@ -241,9 +242,8 @@ def test_spanish_winner_sentence(letters, tmp_path):
     with pytest.warns(Note):
         emails = _emails(one, out, tmp_path, "R&D_team,rd@example.org,es\n")
     assert (
-        "¡Enhorabuena! Su envío R&D_team.01 quedó en primer lugar entre los 4 sistemas que "
-        "compiten en "
-        "gold, con el mejor valor de exactitud." in _body(emails["r-d-team.eml"][1])
+        "¡Enhorabuena! Su envío R&D_team.01 quedó en primer lugar entre los 4 envíos que "
+        "compiten en gold, con el mejor valor de exactitud." in _body(emails["r-d-team.eml"][1])
     )
 
 
@@ -430,7 +430,11 @@ def test_encoded_words_decoding_to_cr_lf_inject_no_header(tmp_path):
     assert len(emails) == 4
     for raw, msg in emails.values():
         _only_expected_headers(msg)
-        assert b"\nBcc" not in raw and b"\nX-Evil" not in raw and b"\nX-C:" not in raw
+        # the header block (the body's quoted-printable soft breaks may start a line with any
+        # text of a name the body prints, as the leaderboard excerpt does: no header there)
+        head = raw.split(b"\r\n\r\n", 1)[0]
+        assert b"\nBcc" not in head and b"\nX-Evil" not in head and b"\nX-C:" not in head
+        assert not any(x.startswith(("Bcc", "X-Evil", "X-C:")) for x in _body(msg).split("\n"))
         assert [a.addr_spec for a in msg["From"].addresses] == ["org@example.org"]
         assert msg["From"].addresses[0].display_name == "Org X-Evil: from"
         assert [a.addr_spec for a in msg["Reply-To"].addresses] == [

@@ -70,8 +70,9 @@ def test_one_letter_per_team_with_a_page_per_run(report):
         ).stdout
         for k in (1, 2)
     ]
-    assert "Alpha.01" in pages[0] and "run 1 of 2" in pages[0]
-    assert "Alpha.02" in pages[1] and "run 2 of 2" in pages[1]
+    # the page's run among the team's, best first: not the run's number in its name
+    assert "Alpha.01" in pages[0] and "your best run, page 1 of 2" in pages[0]
+    assert "Alpha.02" in pages[1] and "your 2nd-best run, page 2 of 2" in pages[1]
 
 
 def test_email_parses_back_with_the_letter_attached(report):
@@ -84,8 +85,11 @@ def test_email_parses_back_with_the_letter_attached(report):
     assert "Bcc" not in msg and msg["Subject"].endswith("results of Alpha")
     body = msg.get_body(preferencelist=("plain",)).get_content()
     scores = {s.system: s for s in comp.primary.scores}
-    for run in ("Alpha.01", "Alpha.02"):
-        assert f"- {run}: rank {scores[run].rank} of 3, accuracy = {scores[run].score:.4f}" in body
+    for run, label in (("Alpha.01", "Your best run"), ("Alpha.02", "Your 2nd-best run")):
+        assert (
+            f"- {label}, {run}: rank {scores[run].rank} of 3 runs; accuracy = "
+            f"{scores[run].score:.4f}" in body
+        ), body
     (attachment,) = list(msg.iter_attachments())
     assert attachment.get_content_type() == "application/pdf"
     letter = out / comp.id / "teams" / team_letters(comp)["Alpha"][0]

@@ -123,8 +123,8 @@ def test_the_batch_means_error_follows_the_blocks():
 
 
 def test_outputs_say_which_p_value_the_error_is_of():
-    """The pairs CSV names the column whose error p_se is, the LaTeX caption says it, the team
-    sheet puts it beside the corrected p-value under max-T; under Holm it stays the raw one's."""
+    """The pairs CSV names the column whose error p_se is, the LaTeX caption says it; the
+    team letter, which a participant reads, shows no Monte-Carlo SE (issue 40)."""
     from compreport.report import exports
     from compreport.report.pages.team import team_html
 
@@ -155,5 +155,4 @@ def test_outputs_say_which_p_value_the_error_is_of():
             )
         assert words in cr.Report(analysis).to_latex("diff-best")
         sheet = team_html(analysis, ca, ca.primary.scores[-1].system)
-        text = "corrected (Monte-Carlo SE" if correction == "maxt" else "(raw, Monte-Carlo SE"
-        assert text in sheet
+        assert "Monte-Carlo SE" not in sheet and "corrected" in sheet

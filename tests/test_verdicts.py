@@ -110,14 +110,16 @@ def test_team_sheets_state_the_stored_verdicts_and_never_contradict(demo, twelve
                     runner = next((x for x in ma.scores if not x.is_best), None)
                     if runner is not None:
                         c, _ = ma.pair(system, runner.system)
-                        said = plain_verdict(s, _stated(c), "runner-up", subject, runner.system)
+                        who = system if c.undecided else subject  # "Whether X differs"
+                        said = plain_verdict(s, _stated(c), "runner-up", who, runner.system)
                         assert said in text
                         assert (runner.system in ctx["alike"]) == (c.significant is False)
                 else:
                     c, _ = ma.pair(ma.best, system)
                     if system not in comp.baselines:  # a participant's verdict against the best
                         assert c.significant == me.differs_from_best
-                    said = plain_verdict(s, _stated(c), "winner", subject, ma.best)
+                    who = system if c.undecided else subject  # "Whether X differs"
+                    said = plain_verdict(s, _stated(c), "winner", who, ma.best)
                     assert said in text
                     assert (
                         plain_verdict(s, not c.significant, "winner", subject, ma.best) not in text
@@ -543,7 +545,7 @@ def test_a_lone_participant_and_per_row_baselines_read_right():
     for c in ma.vs_best:
         assert c.p_adjusted == c.p_maxt  # the row's step-down, baselines included
         sheet = _text(team_html(b, b.competitions[0], c.b).replace("<wbr>", ""))
-        subject = c.b if c.b in b.competitions[0].baselines else f"Your run {c.b}"
+        subject = c.b if c.b in b.competitions[0].baselines or c.undecided else f"Your run {c.b}"
         assert (
             "corrects over only" not in sheet
             and plain_verdict(b.settings, _stated(c), "winner", subject, ma.best) in sheet

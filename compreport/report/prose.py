@@ -772,11 +772,12 @@ def unsettled_note(settings: Settings, resamples: int) -> str:
 
 
 def method_sentences(
-    settings: Settings, comp: CompetitionAnalysis | None = None
+    settings: Settings, comp: CompetitionAnalysis | None = None, groups: bool = True
 ) -> list[str | Cite]:
     """The methods in two sentences (for the team sheets; a third for a competition using the
     cluster bootstrap), as segments with citations; under B = 0 the one sentence saying that
-    nothing was resampled, tested or decided."""
+    nothing was resampled, tested or decided. ``groups``: say that the significance groups use
+    the same rule (the team letters, which show no groups, leave it out)."""
     if not settings.bootstrap:
         return [no_resampling()]
     ci = vocab.CI_METHODS[settings.ci_method]
@@ -800,7 +801,7 @@ def method_sentences(
         else ". ",
         tr("Every verdict on this page uses the "),
         *_verdict_rule(settings),
-        *_groups(settings),
+        *(_groups(settings) if groups else [". "]),
         *clustering(comps, settings),
     ]
 

@@ -146,17 +146,14 @@ ES: dict[str, str] = {
     "Engine: {key}": "Motor: {key}",
     # team sheets (team.html, team.py)
     "team {team}": "equipo {team}",
-    "run {i} of {n}": "envío {i} de {n}",
     "{level} CI {ci}": "IC al {level} {ci}",
     "{rank} of {m}": "{rank} de {m}",
-    "Significance group": "Grupo de significación",
     "Test set": "Conjunto de prueba",
     "Winner": "Ganador",
     "Difference to the winner": "Diferencia con el ganador",
     "Baselines do not compete; scored higher: {baselines}.": "Las líneas base no compiten; puntuaron más alto: {baselines}.",
     "Gap to the runner-up, {system}: {diff}": "Distancia al segundo lugar, {system}: {diff}",
     "{level} CI {ci}, not corrected for multiple comparisons; positive means the winner is better": "IC al {level} {ci}, sin corregir por comparaciones múltiples; un valor positivo indica ventaja del ganador",
-    "{p} (raw, Monte-Carlo SE {se})": "{p} (sin corregir; error estándar de Monte Carlo {se})",
     "from {draws}": "de {draws}",
     "Every system has the best score.": "Todos los sistemas tienen la mejor puntuación.",
     "There is no other competing system to compare with.": "No hay ningún otro sistema que compita con el que compararlo.",
@@ -197,10 +194,6 @@ ES: dict[str, str] = {
     "{system} was not tested against the runner-up, {other}.": "{system} no se contrastó con el sistema en segundo lugar, {other}.",
     "{p} corrected": "{p} corregido",
     "{p} (raw)": "{p} (sin corregir)",
-    "{p} corrected (Monte-Carlo SE {se})": "{p} corregido (error estándar de Monte Carlo {se})",
-    "Systems not significantly different from {system} at &alpha; = {alpha}{mark}; they share a significance-group "
-    "letter with it.": "Sistemas que no son significativamente diferentes de {system} con &alpha; = {alpha}{mark}; comparten con "
-    "él una letra de grupo de significación.",
     "None: every other system is significantly different from it{mark}.": "Ninguno: todos los demás sistemas son significativamente diferentes de él{mark}.",
     "Method:": "Método:",
     "Full size": "A tamaño completo",

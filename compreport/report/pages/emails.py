@@ -6,8 +6,10 @@ header row starting with ``team``; several addresses separated by commas in one 
 language, ``en`` or ``es``, words the subject and body, by default the report's; the attached
 letters are in the report's language). Each email has a ``From`` (``--email-from``) and a
 ``Reply-To`` (``--reply-to``) when given, a ``To``, a ``Subject``, ``X-Unsent: 1`` (mail clients
-open the file as a draft to send), a short plain-text body with the team's results in words (rank,
-score, interval, group and the stored verdict of every run, from the team sheet's context:
+open the file as a draft to send), a short plain-text body with the team's results in words, the
+letter's own sentences (the team's rank among the teams, the winner; every run's rank, score,
+interval, stored verdict against the winner, how many runs it is significantly better than and its
+verdict against each baseline, from the team sheet's context:
 :func:`compreport.report.pages.team.team_context`; a sentence for each run that ranked first), and
 the team's letter of every competition it took part in attached
 (``<competition>/teams/<team>.pdf``).
@@ -45,7 +47,8 @@ from compreport.language.caller import option
 from compreport.output.files import write_bytes
 from compreport.report import model
 from compreport.report.naming import competition_dir, email_files, team_letters
-from compreport.report.pages.team import team_context
+from compreport.report.pages.team import excerpt_rows, team_context
+from compreport.report.standing import run_label
 from compreport.stats.results import Analysis
 
 
@@ -428,26 +431,26 @@ def read_recipients(path: str | Path) -> Recipients:
 
 def _won(analysis: Analysis, comp, runs: list[str], fmt: model.Format) -> list[str]:
     """The winner's sentences: one per run of ``runs`` that ranked first among the competing
-    systems of ``comp`` (the team sheet's stored ``is_best``)."""
+    runs of ``comp`` (the team sheet's stored ``is_best``), counted as the letter counts them."""
     out = []
     for system in runs:
         if not comp.primary.score_of(system).is_best:
             continue
         c = team_context(analysis, comp, system, fmt)
         if c["competing"] <= 1:
-            continue  # the only competing system: nothing was won
-        words = dict(system=system, m=c["competing"], competition=comp.name, metric=c["metric"])
+            continue  # the only competing run: nothing was won
+        words = dict(system=system, m=c["runs_n"], competition=comp.name, metric=c["metric"])
         out.append(
             tr(
-                "Your run {system} ranked first of the {m} competing systems of {competition} "
-                "with the best {metric}, tied exactly with {others}.",
+                "Your run {system} ranked first of the {m} competing runs of {competition} with "
+                "the best {metric}, tied exactly with {others}.",
                 others=", ".join(c["co_winners"]),
                 **words,
             )
             if c["co_winners"]
             else tr(
-                "Your run {system} ranked first of the {m} competing systems of {competition} "
-                "with the best {metric}.",
+                "Your run {system} ranked first of the {m} competing runs of {competition} with "
+                "the best {metric}.",
                 **words,
             )
         )
@@ -461,8 +464,63 @@ def _won(analysis: Analysis, comp, runs: list[str], fmt: model.Format) -> list[s
     return out
 
 
+def _run_lines(analysis: Analysis, comp, system: str, fmt: model.Format) -> list[str]:
+    """One run's lines of the body: its rank, score and interval, then the letter's sentences
+    (its verdict against the winner or the runner-up, how many runs it is significantly better
+    than, its verdict against each baseline), from the letter's own context."""
+    s = analysis.settings
+    c = team_context(analysis, comp, system, fmt)
+    place = c["standing"]
+    lines = [
+        "- "
+        + tr(
+            "{run}: rank {rank}; {metric} = {score} ({level} CI {ci}).",
+            run=run_label(place, system),
+            rank=c["rank_among"],
+            metric=c["metric"],
+            score=c["score"],
+            level=c["level"],
+            ci=c["ci"],
+        )
+    ]
+    if c["plain_verdict"]:
+        undecided = c["comparison"]["significant"] == "undecided"
+        lines.append(
+            tr(
+                c["plain_verdict"],
+                system=system if undecided else tr("Your run {system}", system=system),
+                other=c["comparison"]["other"],
+                alpha=decimal(s.alpha),
+            )
+        )
+    lines += c["better_sentences"] + c["vs_baselines"]
+    return [lines[0]] + [f"  {x}" for x in lines[1:]]
+
+
+def _excerpt_lines(comp, runs: list[str], fmt: model.Format, metric: str, level: str) -> list[str]:
+    """The leaderboard excerpt around the team's runs as plain-text lines, the letter's rows
+    (:func:`compreport.report.pages.team.excerpt_rows`): ``16. R (team T): 0.7094 [0.6894,
+    0.7284]``, ``...`` for rows left out, the team's runs marked."""
+    out = [tr("Leaderboard excerpt ({metric}, {level} CI):", metric=metric, level=level)]
+    for r in excerpt_rows(comp, runs, fmt):
+        if r is None:
+            out.append("  ...")
+            continue
+        who = (
+            tr("{system} (baseline)", system=r["system"])
+            if r["team"] is None
+            else r["system"]
+            if r["team"] == r["system"]
+            else tr("{run} (team {team})", run=r["system"], team=r["team"])
+        )
+        line = f"  {r['rank']}. {who}: {r['score']} {r['ci']}"
+        out.append(line + " " + tr("<- your run") if r["mine"] else line)
+    return out
+
+
 def _body(analysis: Analysis, team: str, parts: list[tuple], fmt: model.Format) -> str:
-    """The plain-text body: per competition, one paragraph per run (the team sheet's words)."""
+    """The plain-text body: per competition, where the team stands (the letter's sentences:
+    its rank among the teams, the winner), then one paragraph per run."""
     s = analysis.settings
     event = (analysis.workshop or {}).get("name") or ", ".join(comp.name for comp, _ in parts)
     lines = [
@@ -487,8 +545,8 @@ def _body(analysis: Analysis, team: str, parts: list[tuple], fmt: model.Format) 
         first = team_context(analysis, comp, runs[0], fmt)
         lines += [
             tr(
-                "{competition} - ranked by {metric} ({direction}); {level} bootstrap intervals "
-                "from {resamples} resamples; verdicts: {rule}, alpha = {alpha}.",
+                "{competition}: ranked by {metric} ({direction}); {level} bootstrap intervals "
+                "from {resamples} resamples; verdicts: {rule}, α = {alpha}.",
                 competition=comp.name,
                 metric=first["metric"],
                 direction=first["direction"],
@@ -498,26 +556,11 @@ def _body(analysis: Analysis, team: str, parts: list[tuple], fmt: model.Format) 
                 alpha=decimal(s.alpha),
             )
         ]
-        lines += first["alerts"] + [""]
+        lines += first["alerts"]
+        lines += [x for x in (first["team_sentence"], first["winner_sentence"]) if x] + [""]
+        lines += _excerpt_lines(comp, runs, fmt, first["metric"], first["level"]) + [""]
         for system in runs:
-            c = team_context(analysis, comp, system, fmt)
-            lines.append(
-                tr(
-                    "- {system}: rank {rank} of {m}, {metric} = {score} ({level} CI {ci}), group "
-                    "{group}.",
-                    system=system,
-                    rank=c["rank"],
-                    m=c["m"],
-                    metric=c["metric"],
-                    score=c["score"],
-                    level=c["level"],
-                    ci=c["ci"],
-                    group=c["group"],
-                )
-            )
-            if c["verdict"]:
-                lines.append(f"  {c['verdict']}")
-            lines += [f"  {sentence}" for sentence in c["vs_baselines"]]
+            lines += _run_lines(analysis, comp, system, fmt)
         lines.append("")
     lines += [
         tr("Best regards,"),

@@ -1,5 +1,9 @@
 """The team sheet: one page per run of a team (a team's letter holds the pages of all its runs).
 
+Where the team stands (its rank among the teams, the winner, how many runs the run is
+significantly better and worse than) is read once by :mod:`compreport.report.standing`, whose
+sentences the e-mails print too; the leaderboard excerpt is :func:`excerpt_rows`.
+
 The sheet names the workshop and the competition, the team's rank among the teams
 (``comp.team_ranks``) and the run's among the runs. Every verdict on it is a stored one
 (:mod:`compreport.stats.results`), said in plain words (:data:`PLAIN_VERDICTS`) and marked with
@@ -10,13 +14,23 @@ the same stored pair verdicts, so they cannot contradict each other.
 
 from __future__ import annotations
 
-import math
-
 from compreport.language import N_, decimal, tr
 from compreport.report import model, prose
 from compreport.report.metricnames import metric_title
 from compreport.report.naming import pairs_file, team_letters, team_of
-from compreport.report.pages.html import citation_segments, render
+from compreport.report.pages.html import breakable, citation_segments, render, template_tr
+from compreport.report.standing import (
+    PLAIN,
+    Words,
+    better_sentences,
+    excerpt,
+    minus,
+    page_label,
+    standing,
+    team_sentence,
+    untested_why,
+    winner_sentence,
+)
 from compreport.stats.results import Analysis, CompetitionAnalysis
 
 #: A team sheet lists at most this many systems that cannot be told apart from the run (the nearest
@@ -119,8 +133,8 @@ def _comparison(ma, fmt: model.Format, a: str, b: str, settings) -> dict:
     sign = -1.0 if flipped else 1.0
     lo, hi = sorted((sign * c.ci_low, sign * c.ci_high)) if flipped else (c.ci_low, c.ci_high)
     return {
-        "diff": fmt.diff(sign * c.diff),
-        "ci": fmt.interval(lo, hi, diff=True),
+        "diff": minus(fmt.diff(sign * c.diff)),
+        "ci": minus(fmt.interval(lo, hi, diff=True)),
         "p": fmt.p_is(c.p_value),
         "p_se": fmt.p(c.p_se),  # the error of the p-value that decides (module results)
         "p_adjusted": fmt.p(c.p_adjusted),
@@ -134,10 +148,35 @@ def _comparison(ma, fmt: model.Format, a: str, b: str, settings) -> dict:
     }
 
 
+def excerpt_rows(comp: CompetitionAnalysis, systems: list[str], fmt: model.Format) -> list:
+    """The leaderboard excerpt around ``systems`` (:func:`compreport.report.standing.excerpt`)
+    as display text: dicts of ``rank``, ``system``, ``team`` (None for a baseline), ``score``,
+    ``ci`` and ``mine``; None for a gap."""
+    return [
+        None
+        if r is None
+        else {
+            "rank": r.rank,
+            "system": r.system,
+            "team": r.team,
+            "score": minus(fmt.score(r.score)),
+            "ci": minus(f"[{fmt.score(r.ci_low)}, {fmt.score(r.ci_high)}]"),
+            "mine": r.mine,
+        }
+        for r in excerpt(comp, systems)
+    ]
+
+
 def team_context(
-    analysis: Analysis, comp: CompetitionAnalysis, system: str, fmt: model.Format
+    analysis: Analysis,
+    comp: CompetitionAnalysis,
+    system: str,
+    fmt: model.Format,
+    words: Words = PLAIN,
 ) -> dict:
-    """Everything the team sheet shows, read from the primary metric's stored results."""
+    """Everything the team sheet shows, read from the primary metric's stored results; the
+    standing sentences (:mod:`compreport.report.standing`) put together by ``words`` (plain text
+    by default, as the e-mails print them)."""
     s = analysis.settings
     ma = comp.primary
     me = ma.score_of(system)  # KeyError names the competition and the system
@@ -177,8 +216,8 @@ def team_context(
             {
                 "name": metric_title(om),
                 "direction": prose.direction(om),
-                "score": fmt.score(o.score),
-                "ci": fmt.interval(o.ci_low, o.ci_high),
+                "score": minus(fmt.score(o.score)),
+                "ci": minus(fmt.interval(o.ci_low, o.ci_high)),
                 "rank": o.rank,
                 "m": len(om.scores),
             }
@@ -194,7 +233,16 @@ def team_context(
         plain = ("runner-up", comparison["significant"])
     else:
         plain = ("winner", comparison["significant"])
+    place = standing(comp, system)
     return {
+        "standing": place,
+        "page_label": page_label(place, words),
+        "team_sentence": team_sentence(place, words),
+        "winner_sentence": winner_sentence(
+            place, metric_title(ma), minus(fmt.score(best.score)), words
+        ),
+        "better_sentences": better_sentences(place, s, me.score, words),
+        "excerpt": excerpt_rows(comp, [system], fmt),
         "team": team,
         "runs": runs,
         "workshop": (analysis.workshop or {}).get("name") or "",
@@ -222,15 +270,18 @@ def team_context(
         "best": ma.best,
         # the systems that compete, as the analysis counted them
         "competing": int(ma.competitiveness["m"]),
+        # the runs (baselines apart, competing or not): the count the rank's "35 runs and 1
+        # baseline" and the standing sentences use
+        "runs_n": len(ma.scores) - len(comp.baselines),
         "baselines_above": [
             x.system for x in ma.scores if x.system in comp.baselines and x.rank < me.rank
         ],
         "co_winners": [x.system for x in ma.scores if x.is_best and x.system != system],
-        "score": fmt.score(me.score),
-        "ci": fmt.interval(me.ci_low, me.ci_high),
+        "score": minus(fmt.score(me.score)),
+        "ci": minus(fmt.interval(me.ci_low, me.ci_high)),
         "rank": me.rank,
         "group": me.group or model.MISSING,
-        "best_score": fmt.score(best.score),
+        "best_score": minus(fmt.score(best.score)),
         "comparison": comparison,
         "verdict": verdict,
         "rule": s.rule,
@@ -244,21 +295,12 @@ def team_context(
         "differ_listed": len(differ) <= ALIKE_LISTED,
         "listed": ALIKE_LISTED,
         "pairs_csv": f"{comp.id}/{pairs_file(comp, ma.name)}",
-        "untested_why": (
-            tr("its score is undefined")
-            if not math.isfinite(me.score)
-            else tr("with B = 0 no resamples were drawn, so no pair is tested")
-            if not s.bootstrap
-            else tr("only the comparisons with the winner are tested")
-            if s.family == "vs-best"
-            else tr("only the comparisons of participants with baselines are tested")
-            if s.family == "vs-baseline"
-            else tr("their scores are undefined")
-        ),
+        "untested_why": untested_why(s, me.score),
         "others": others,
         # the stored verdicts against each baseline, with the p-value and the family behind them
         "vs_baselines": [prose.beats_baseline(s, v, fmt.p_is) for v in ma.beats_baselines(system)],
-        "method_sentences": citation_segments(prose.method_sentences(s, comp)),
+        # no significance groups on a letter: they stay in the organizer's report
+        "method_sentences": citation_segments(prose.method_sentences(s, comp, groups=False)),
         "unit": prose.unit(comp),
         "alerts": [a for a in [prose.cannot_reject(s, ma)] if a],
     }
@@ -277,6 +319,12 @@ def team_html(
     ``for_pdf``: the page :func:`compreport.report.pages.pdf.write_pdf` renders (see
     :mod:`compreport.report.pages.html`).
     """
-    return render(
-        "team.html", **team_context(analysis, comp, system, fmt or model.Format()), for_pdf=for_pdf
+    from markupsafe import Markup
+
+    words = Words(
+        say=template_tr,
+        name=lambda x: Markup('<span class="system">{}</span>').format(breakable(x, for_pdf)),
+        join=Markup(", ").join,
     )
+    context = team_context(analysis, comp, system, fmt or model.Format(), words)
+    return render("team.html", **context, for_pdf=for_pdf)
