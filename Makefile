@@ -1,8 +1,9 @@
 # Two commands set everything up on a fresh Debian machine (as root, or with sudo):
 #   make demo   - venv, system libraries, the package, then `compreport demo -o out/`
 #   make test   - the above plus the test and docs extras and the TeX toolchain, then pytest,
-#                 the docs site built with --strict (into a temporary folder), ruff, and
-#                 `twine check` of the sdist and the wheel (built into a temporary folder)
+#                 the docs site built with --strict (into a temporary folder), ruff, mypy on
+#                 the public API, and `twine check` of the sdist and the wheel (built into a
+#                 temporary folder)
 #   make docs   - serve the documentation site at http://127.0.0.1:8000
 #   make floors - the lowest declared versions of the dependencies in a fresh venv, then
 #                 `compreport demo` and a subset of the tests (.ci/run runs it after `make test`)
@@ -70,6 +71,7 @@ test: sysdeps-test venv
 	site=$$(mktemp -d) && trap 'rm -rf "$$site"' EXIT && \
 	  NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --quiet --site-dir "$$site"
 	$(PY) -m ruff check compreport tests
+	$(PY) -m mypy
 	$(MAKE) --no-print-directory twine-check
 
 # The sdist and the wheel, built into a temporary folder (nothing is left in the checkout), pass the

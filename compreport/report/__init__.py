@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from compreport import interrupts
 from compreport.errors import InputError, note, suggest
@@ -22,6 +24,15 @@ from compreport.report.figures import FIGURE_FORMATS
 from compreport.report.pdfsupport import PDF_LIBRARIES, pdf_unavailable
 from compreport.stats.results import Analysis
 from compreport.workers import os_error as _os_error
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from compreport.report.figures.gallery import Gallery
+    from compreport.report.pages.emails import Recipients
+    from compreport.stats.results import CompetitionAnalysis, MetricAnalysis
+
+_Method = TypeVar("_Method", bound=Callable[..., Any])
 
 #: Table kinds of :meth:`Report.table`, :meth:`Report.to_latex` and :meth:`Report.to_markdown`.
 TABLES = ("leaderboard", "teams", "ci", "diff-best", "pairs", "pvalues", "summary", "legend")
@@ -51,11 +62,11 @@ def _choice(what: str, value: str, allowed: Sequence[str]) -> str:
 def check_write_options(
     formats: str | Sequence[str] = FORMATS,
     figure_formats: str | Sequence[str] = ("pdf", "svg"),
-    emails=None,
+    emails: str | os.PathLike[str] | Recipients | None = None,
     email_from: str | None = None,
     reply_to: str | None = None,
     pdf_optional: bool = False,
-):
+) -> tuple[list[str], list[str], Recipients | None]:
     """Check the options of :meth:`Report.write` that need no analysis, before any work.
 
     PDF output needs WeasyPrint and its system libraries (Pango): when ``formats`` has pdf and
@@ -123,16 +134,16 @@ def check_write_options(
     return formats, figure_formats, emails
 
 
-def _worded(method):
+def _worded(method: _Method) -> _Method:
     """Run a :class:`Report` method in the report's language
     (:func:`compreport.language.language`)."""
 
     @functools.wraps(method)
-    def inner(self, *args, **kwargs):
+    def inner(self: Report, *args: Any, **kwargs: Any) -> Any:
         with language(self.lang):
             return method(self, *args, **kwargs)
 
-    return inner
+    return cast(_Method, inner)
 
 
 class Report:
@@ -214,7 +225,7 @@ class Report:
             decimal_comma=decimal_comma,
         )
         self.format = self.latex_options.format
-        self._gallery = None
+        self._gallery: Gallery | None = None
 
     def __repr__(self) -> str:
         ids = [c.id for c in self.analysis.competitions]
@@ -232,7 +243,7 @@ class Report:
         return f"<p><code>{html.escape(repr(self))}</code></p>\n" + self.analysis._repr_html_()
 
     @property
-    def gallery(self):
+    def gallery(self) -> Gallery:
         """The report's figures (:class:`~compreport.report.figures.gallery.Gallery`), each drawn
         once."""
         if self._gallery is None:
@@ -241,7 +252,9 @@ class Report:
             self._gallery = Gallery(self.analysis)
         return self._gallery
 
-    def _target(self, competition: str | None, metric: str | None):
+    def _target(
+        self, competition: str | None, metric: str | None
+    ) -> tuple[CompetitionAnalysis, MetricAnalysis]:
         comp = self.analysis.competition(competition)
         return comp, comp.metric(metric)
 
@@ -377,7 +390,7 @@ class Report:
         return table(t)
 
     @_worded
-    def to_text(self, competition: str | None = None, escape=str) -> str:
+    def to_text(self, competition: str | None = None, escape: Callable[[str], str] = str) -> str:
         """One competition's leaderboard as aligned plain text, as ``compreport report`` prints it.
 
         A heading (metric, interval, the rule behind groups and marks), the competition's
@@ -431,7 +444,7 @@ class Report:
         *,
         a: str | None = None,
         b: str | None = None,
-    ):
+    ) -> Figure:
         """One figure of the report, as a new matplotlib Figure (an image in a notebook).
 
         Parameters
@@ -500,7 +513,7 @@ class Report:
         force: bool = False,
         figure_formats: str | Sequence[str] = ("pdf", "svg"),
         compile_pdf: bool = True,
-        emails=None,
+        emails: str | os.PathLike[str] | Recipients | None = None,
         email_from: str | None = None,
         reply_to: str | None = None,
         jobs: int | None = None,
@@ -582,26 +595,26 @@ class Report:
         jobs = check_jobs(default_jobs() if jobs is None else jobs)
         progress = show_progress(progress)
 
-        formats, figure_formats, emails = check_write_options(
+        fmts, figure_fmts, recipients = check_write_options(
             formats, figure_formats, emails, email_from, reply_to
         )
         # the files the analysis was read from (cr.analyze records them), else what results.json
         # names
-        protect = self.analysis.sources or [
+        protect: list[str | None] = list(self.analysis.sources) or [
             i.get("path") for c in self.analysis.competitions for i in c.inputs
         ]
-        protect = [*protect, *([emails.source] if emails is not None else [])]
+        protect += [recipients.source] if recipients is not None else []
         with claim(out, force, protect=protect, runs=self.analysis.scanned) as target:
             tmp = target.tmp
             try:
                 files.write_text(tmp / "results.json", self.analysis.to_json())
                 written = [tmp / "results.json"] + self._render(
-                    tmp, formats, tuple(figure_formats), compile_pdf, jobs, progress
+                    tmp, fmts, tuple(figure_fmts), compile_pdf, jobs, progress
                 )
-                if emails is not None:
+                if recipients is not None:
                     from compreport.report.pages.emails import write_emails
 
-                    written += write_emails(self.analysis, tmp, emails, self.format)
+                    written += write_emails(self.analysis, tmp, recipients, self.format)
             except InputError:
                 raise
             except Exception as exc:
@@ -613,8 +626,8 @@ class Report:
             target.commit(
                 {
                     "settings": self.analysis.settings.to_dict(),
-                    "formats": formats,
-                    "figure_formats": figure_formats,
+                    "formats": fmts,
+                    "figure_formats": figure_fmts,
                 }
             )
         return [out / p.relative_to(tmp) for p in written]
