@@ -21,7 +21,11 @@ from compreport.language.caller import option
 from compreport.output import files
 from compreport.report import model
 from compreport.report.figures import FIGURE_FORMATS
-from compreport.report.pdfsupport import PDF_LIBRARIES, pdf_unavailable
+from compreport.report.pdfsupport import (
+    PDF_LIBRARIES,
+    appendix_compiler_missing,
+    pdf_unavailable,
+)
 from compreport.stats.results import Analysis
 from compreport.workers import os_error as _os_error
 
@@ -132,6 +136,28 @@ def check_write_options(
             emails, sender=sender or emails.sender, reply_to=reply or emails.reply_to
         )
     return formats, figure_formats, emails
+
+
+def check_appendix_compile(formats: Sequence[str], compile_pdf: bool) -> bool:
+    """Whether ``appendix.pdf`` will be compiled, asked before any work: ``compile_pdf``, the
+    latex format asked for, and ``latexmk`` and ``pdflatex`` found
+    (:func:`~compreport.report.pdfsupport.appendix_compiler_missing`); when only the tools are
+    missing, one note says so and how to install them, and ``appendix.tex`` is still written.
+
+    Examples
+    --------
+    >>> check_appendix_compile(["json", "html"], compile_pdf=True)
+    False
+    >>> check_appendix_compile(["json", "latex"], compile_pdf=False)
+    False
+    """
+    if not compile_pdf or "latex" not in formats:
+        return False
+    missing = appendix_compiler_missing()
+    if missing is not None:
+        note(f"appendix.pdf skipped: {missing}; appendix.tex is written without compiling it")
+        return False
+    return True
 
 
 def _worded(method: _Method) -> _Method:
@@ -508,7 +534,7 @@ class Report:
     def write(
         self,
         out_dir: str | Path,
-        formats: str | Sequence[str] = FORMATS,
+        formats: str | Sequence[str] | None = None,
         *,
         force: bool = False,
         figure_formats: str | Sequence[str] = ("pdf", "svg"),
@@ -532,15 +558,21 @@ class Report:
         ----------
         out_dir : str or path-like
             The output directory.
-        formats : str or sequence of str, default all of :data:`FORMATS`
+        formats : str or sequence of str, optional
             Any of ``"json"``, ``"latex"``, ``"html"``, ``"pdf"``, or a comma list of them;
-            results.json and the CSV/Markdown exports are always written.
+            results.json and the CSV/Markdown exports are always written. Default: every
+            format of :data:`FORMATS`, except that PDF is skipped with one
+            :class:`~compreport.errors.Note` (naming the command that installs Pango) where
+            WeasyPrint cannot load its libraries, as ``compreport report`` does without
+            ``--format``; ``"pdf"`` named there is an :class:`InputError`, before any work.
         force : bool, default False
             Replace an earlier report in ``out_dir``.
         figure_formats : str or sequence of str, default ("pdf", "svg")
             Figure files to write: any of ``"pdf"``, ``"svg"``, ``"png"``, or a comma list.
         compile_pdf : bool, default True
-            Compile the LaTeX appendix to ``appendix.pdf`` (needs ``latexmk``).
+            Compile the LaTeX appendix to ``appendix.pdf``. It needs ``latexmk`` and
+            ``pdflatex``: without them, one :class:`~compreport.errors.Note` before any work
+            says how to install them, and ``appendix.tex`` is written uncompiled.
         emails : str, path-like or Recipients, optional
             An addresses file (CSV/TSV: ``team, address[, language]``) or what
             :func:`compreport.report.pages.emails.read_recipients` returned: writes
@@ -596,8 +628,14 @@ class Report:
         progress = show_progress(progress)
 
         fmts, figure_fmts, recipients = check_write_options(
-            formats, figure_formats, emails, email_from, reply_to
+            FORMATS if formats is None else formats,
+            figure_formats,
+            emails,
+            email_from,
+            reply_to,
+            pdf_optional=formats is None,
         )
+        compile_pdf = check_appendix_compile(fmts, compile_pdf)
         # the files the analysis was read from (cr.analyze records them), else what results.json
         # names
         protect: list[str | None] = list(self.analysis.sources) or [
@@ -691,6 +729,7 @@ __all__ = [
     "PDF_LIBRARIES",
     "TABLES",
     "Report",
+    "check_appendix_compile",
     "check_write_options",
     "pdf_unavailable",
 ]
