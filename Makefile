@@ -83,8 +83,9 @@ twine-check:
 
 # The floors pyproject.toml declares, tested: a fresh venv in a temporary folder gets every direct
 # dependency at its lowest declared version (constraints from tools/floors.py; pip resolves the
-# others), then `compreport demo` writes every format and the quick tests of FLOORS_TESTS run
-# against the installed package (pytest's script, so the checkout is not on sys.path).
+# others), then the installed `compreport demo` writes every format and the quick tests of
+# FLOORS_TESTS run with those dependencies (on the checkout's code, which the root conftest.py puts
+# first on sys.path: the code that was installed).
 FLOORS_TESTS := tests/test_api.py tests/test_notebook.py tests/test_metrics.py \
 	tests/test_results_json.py tests/test_pdf_missing.py tests/test_bootstrap_engine.py \
 	tests/test_maxt.py tests/test_figures.py tests/test_html_pdf.py tests/test_latex.py \
