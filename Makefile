@@ -1,9 +1,12 @@
 # Two commands set everything up on a fresh Debian machine (as root, or with sudo):
 #   make demo   - venv, system libraries, the package, then `compreport demo -o out/`
 #   make test   - the above plus the test and docs extras and the TeX toolchain, then pytest,
-#                 the docs site built with --strict (into a temporary folder), ruff, and
-#                 `twine check` of the sdist and the wheel (built into a temporary folder)
+#                 the docs site built with --strict (into a temporary folder), ruff, mypy on
+#                 the public API, and `twine check` of the sdist and the wheel (built into a
+#                 temporary folder)
 #   make docs   - serve the documentation site at http://127.0.0.1:8000
+#   make floors - the lowest declared versions of the dependencies in a fresh venv, then
+#                 `compreport demo` and a subset of the tests (.ci/run runs it after `make test`)
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 PYTHON ?= python3
@@ -40,7 +43,7 @@ define apt_install
 	fi
 endef
 
-.PHONY: demo test twine-check docs sysdeps sysdeps-test venv bench clean
+.PHONY: demo test twine-check floors docs sysdeps sysdeps-test venv bench clean
 
 sysdeps:
 	@command -v dpkg-query >/dev/null || { echo "not a Debian system: install $(APT_RUNTIME) yourself"; exit 0; }
@@ -71,6 +74,7 @@ test: sysdeps-test venv
 	site=$$(mktemp -d) && trap 'rm -rf "$$site"' EXIT && \
 	  NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --quiet --site-dir "$$site"
 	$(PY) -m ruff check compreport tests
+	$(PY) -m mypy
 	$(MAKE) --no-print-directory twine-check
 
 # The sdist and the wheel, built into a temporary folder (nothing is left in the checkout), pass the
@@ -79,6 +83,26 @@ twine-check:
 	dist=$$(mktemp -d) && trap 'rm -rf "$$dist"' EXIT && \
 	  $(PY) -m build --outdir "$$dist" . >/dev/null && \
 	  $(PY) -m twine check --strict "$$dist"/*
+
+# The floors pyproject.toml declares, tested: a fresh venv in a temporary folder gets every direct
+# dependency at its lowest declared version (constraints from tools/floors.py; pip resolves the
+# others), then the installed `compreport demo` writes every format and the quick tests of
+# FLOORS_TESTS run with those dependencies (on the checkout's code, which the root conftest.py puts
+# first on sys.path: the code that was installed).
+FLOORS_TESTS := tests/test_api.py tests/test_notebook.py tests/test_metrics.py \
+	tests/test_results_json.py tests/test_pdf_missing.py tests/test_bootstrap_engine.py \
+	tests/test_maxt.py tests/test_figures.py tests/test_html_pdf.py tests/test_latex.py \
+	tests/test_floors.py
+floors: sysdeps
+	tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	  $(PYTHON) tools/floors.py > "$$tmp/constraints.txt" && \
+	  echo "== make floors: $$(grep -v '^#' "$$tmp/constraints.txt" | tr '\n' ' ')" && \
+	  $(PYTHON) -m venv "$$tmp/venv" && \
+	  "$$tmp/venv/bin/python" -m pip install -q --upgrade pip && \
+	  "$$tmp/venv/bin/python" -m pip install -q -c "$$tmp/constraints.txt" . pytest hypothesis && \
+	  "$$tmp/venv/bin/python" -m pip check && \
+	  (cd "$$tmp" && venv/bin/compreport demo -o out -q && test -s out/paraphrase/report.pdf) && \
+	  "$$tmp/venv/bin/pytest" -p no:cacheprovider -m "not slow" $(FLOORS_TESTS)
 
 docs: venv
 	$(PY) -m pip install -q -e '.[docs]'

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, overload
 
 from compreport.distributed import check_scheduler
 from compreport.errors import InputError, warn
@@ -34,6 +36,23 @@ from compreport.language.caller import option
 from compreport.settings import make_settings
 from compreport.stats.results import Analysis
 from compreport.workers import check_jobs
+
+if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
+    import pandas as pd
+
+    from compreport.stats.plan import Plan
+
+# The types of the public functions' arguments (mypy checks them: `make test`).
+#: A file or folder: a string or a path.
+StrPath = str | os.PathLike[str]
+#: Names: one string (a comma list, as on the command line) or a sequence of strings.
+Names = str | Sequence[str]
+#: A label as written in the files (``1`` is read as ``"1"``).
+Label = str | int
+#: A column: a 1-based position or a header name.
+Column = int | str
 
 __all__ = [
     "Inputs",
@@ -111,7 +130,11 @@ class Inputs:
 # --------------------------------------------------------------------------- argument checks
 
 
-def _names(value, what: str) -> list[str] | None:
+@overload
+def _names(value: None, what: str) -> None: ...
+@overload
+def _names(value: Names, what: str) -> list[str]: ...
+def _names(value: Names | None, what: str) -> list[str] | None:
     """``None``, or a list of strings from a string (a comma list, as on the command line) or a
     sequence of strings."""
     if value is None:
@@ -129,12 +152,12 @@ def _names(value, what: str) -> list[str] | None:
     return out
 
 
-def _label(value) -> str | None:
+def _label(value: Label | None) -> str | None:
     """``pos_label`` as the text the loaders compare it with (``1`` -> ``"1"``)."""
     return None if value is None else str(value)
 
 
-def _labels(value) -> list[str] | None:
+def _labels(value: str | Sequence[Label] | None) -> list[str] | None:
     if value is None:
         return None
     if isinstance(value, str):
@@ -165,17 +188,17 @@ def _metric_specs(
 
 
 def load(
-    path,
+    path: StrPath | Sequence[StrPath],
     *,
-    metrics=None,
+    metrics: Names | None = None,
     gold: str | None = None,
     id: str | None = None,
-    runs=None,
-    pos_label=None,
-    labels=None,
+    runs: StrPath | None = None,
+    pos_label: Label | None = None,
+    labels: str | Sequence[Label] | None = None,
     sep: str | None = None,
-    id_col=None,
-    label_col=None,
+    id_col: Column | None = None,
+    label_col: Column | list[Column] | None = None,
     comments: bool | None = None,
     header: bool | None = None,
     keep_spaces: bool | None = None,
@@ -183,18 +206,18 @@ def load(
     zip_member: str | None = None,
     phase: int | None = None,
     submissions: str | None = None,
-    names=None,
-    exclude=None,
-    baselines=None,
+    names: StrPath | None = None,
+    exclude: Names | None = None,
+    baselines: Names | None = None,
     missing: str | None = None,
     extra_lines: str | None = None,
     bio: str | None = None,
     ties: str | None = None,
-    cluster_col=None,
-    score_col=None,
+    cluster_col: Column | None = None,
+    score_col: Column | None = None,
     unjudged: bool | None = None,
     name: str | None = None,
-    out_dir=None,
+    out_dir: StrPath | None = None,
 ) -> Inputs:
     """Read competitions from files, as the command line reads its INPUTs.
 
@@ -466,15 +489,15 @@ def load_demo(competition: str | None = None) -> Inputs:
 
 
 def from_frame(
-    df,
+    df: pd.DataFrame,
     *,
     gold: str = "y",
     id: str | None = None,
     name: str = "competition",
-    metrics=("accuracy",),
-    pos_label=None,
-    labels=None,
-    baselines=(),
+    metrics: Names = ("accuracy",),
+    pos_label: Label | None = None,
+    labels: str | Sequence[Label] | None = None,
+    baselines: Sequence[str] = (),
     cluster: str | None = None,
 ) -> Inputs:
     """One competition from a pandas wide table: one row per item, one column per system.
@@ -558,7 +581,7 @@ def from_frame(
 # --------------------------------------------------------------------------- analyze
 
 
-def _spec_words(inputs: Inputs, given: dict):
+def _spec_words(inputs: Inputs, given: dict[str, Any]) -> AbstractContextManager[Any]:
     """A context in which messages name a setting the specs gave, and the call did not, as the
     spec's key with its file and line (``[bootstrap] resamples = 10000000000 (c.toml, line 6)``),
     not as ``-B``/``bootstrap=``."""
@@ -569,7 +592,7 @@ def _spec_words(inputs: Inputs, given: dict):
     )
 
 
-def _as_inputs(data, what: str) -> Inputs:
+def _as_inputs(data: Inputs | Competition | Sequence[Competition], what: str) -> Inputs:
     """``data`` of :func:`analyze` or :func:`validate` (called ``what``) as :class:`Inputs`."""
     if isinstance(data, Inputs):
         return data
@@ -584,11 +607,11 @@ def _as_inputs(data, what: str) -> Inputs:
 
 
 def analyze(
-    data,
+    data: Inputs | Competition | Sequence[Competition],
     *,
-    metrics=None,
-    pos_label=None,
-    labels=None,
+    metrics: Names | None = None,
+    pos_label: Label | None = None,
+    labels: str | Sequence[Label] | None = None,
     bootstrap: int | None = None,
     seed: int | None = None,
     alpha: float | None = None,
@@ -756,7 +779,7 @@ def analyze(
     return analysis
 
 
-def validate(data) -> Analysis:
+def validate(data: Inputs | Competition | Sequence[Competition]) -> Analysis:
     """Score every system without resampling, as ``compreport validate`` does.
 
     A quick check of the inputs: every system's score under every metric, and the warnings
@@ -816,7 +839,7 @@ def validate(data) -> Analysis:
 
 
 def plan(
-    data,
+    data: Inputs | Competition | Sequence[Competition],
     *,
     power: float = 0.8,
     delta: float | None = None,
@@ -826,7 +849,7 @@ def plan(
     seed: int | None = None,
     jobs: int = 1,
     progress: bool | None = False,
-):
+) -> Plan:
     """Size next year's test set: what the current one can detect, and what a difference needs.
 
     Runs the paired bootstrap (as :func:`analyze`, without refinement), then, for each

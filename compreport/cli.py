@@ -34,7 +34,7 @@ from compreport.errors import (
     suggest,
 )
 from compreport.language import LANGUAGES
-from compreport.report import FORMATS, check_write_options
+from compreport.report import FORMATS, check_appendix_compile, check_write_options
 from compreport.report.figures import FIGURE_FORMATS
 from compreport.report.latex.layout import check_columns, check_label_prefix
 from compreport.settings import (
@@ -153,6 +153,9 @@ def _check_options(args) -> None:
         args.reply_to,
         pdf_optional=not formats_given,
     )
+    # latexmk and pdflatex for appendix.pdf: without them, one note now, and no compile later
+    if hasattr(args, "no_compile"):
+        args.no_compile = not check_appendix_compile(args.format, not args.no_compile)
 
 
 def _choices(option: str, value: str, allowed: tuple[str, ...]) -> list[str]:

@@ -157,7 +157,9 @@ def _parse(text: str) -> _Page:
 
 
 def _squeeze(s: str) -> str:
-    return re.sub(r"\s+", "", s)
+    """The text without blanks, nor the zero-width spaces that mark where names may wrap (which
+    WeasyPrint 63 keeps in the PDF's text and later versions leave out)."""
+    return re.sub(r"[\s\u200b]+", "", s)
 
 
 # -----------------------------------------------------------------------------------------------

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from compreport import interrupts
 from compreport.errors import InputError, note, suggest
@@ -19,9 +21,22 @@ from compreport.language.caller import option
 from compreport.output import files
 from compreport.report import model
 from compreport.report.figures import FIGURE_FORMATS
-from compreport.report.pdfsupport import PDF_LIBRARIES, pdf_unavailable
+from compreport.report.pdfsupport import (
+    PDF_LIBRARIES,
+    appendix_compiler_missing,
+    pdf_unavailable,
+)
 from compreport.stats.results import Analysis
 from compreport.workers import os_error as _os_error
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from compreport.report.figures.gallery import Gallery
+    from compreport.report.pages.emails import Recipients
+    from compreport.stats.results import CompetitionAnalysis, MetricAnalysis
+
+_Method = TypeVar("_Method", bound=Callable[..., Any])
 
 #: Table kinds of :meth:`Report.table`, :meth:`Report.to_latex` and :meth:`Report.to_markdown`.
 TABLES = ("leaderboard", "teams", "ci", "diff-best", "pairs", "pvalues", "summary", "legend")
@@ -51,11 +66,11 @@ def _choice(what: str, value: str, allowed: Sequence[str]) -> str:
 def check_write_options(
     formats: str | Sequence[str] = FORMATS,
     figure_formats: str | Sequence[str] = ("pdf", "svg"),
-    emails=None,
+    emails: str | os.PathLike[str] | Recipients | None = None,
     email_from: str | None = None,
     reply_to: str | None = None,
     pdf_optional: bool = False,
-):
+) -> tuple[list[str], list[str], Recipients | None]:
     """Check the options of :meth:`Report.write` that need no analysis, before any work.
 
     PDF output needs WeasyPrint and its system libraries (Pango): when ``formats`` has pdf and
@@ -123,16 +138,38 @@ def check_write_options(
     return formats, figure_formats, emails
 
 
-def _worded(method):
+def check_appendix_compile(formats: Sequence[str], compile_pdf: bool) -> bool:
+    """Whether ``appendix.pdf`` will be compiled, asked before any work: ``compile_pdf``, the
+    latex format asked for, and ``latexmk`` and ``pdflatex`` found
+    (:func:`~compreport.report.pdfsupport.appendix_compiler_missing`); when only the tools are
+    missing, one note says so and how to install them, and ``appendix.tex`` is still written.
+
+    Examples
+    --------
+    >>> check_appendix_compile(["json", "html"], compile_pdf=True)
+    False
+    >>> check_appendix_compile(["json", "latex"], compile_pdf=False)
+    False
+    """
+    if not compile_pdf or "latex" not in formats:
+        return False
+    missing = appendix_compiler_missing()
+    if missing is not None:
+        note(f"appendix.pdf skipped: {missing}; appendix.tex is written without compiling it")
+        return False
+    return True
+
+
+def _worded(method: _Method) -> _Method:
     """Run a :class:`Report` method in the report's language
     (:func:`compreport.language.language`)."""
 
     @functools.wraps(method)
-    def inner(self, *args, **kwargs):
+    def inner(self: Report, *args: Any, **kwargs: Any) -> Any:
         with language(self.lang):
             return method(self, *args, **kwargs)
 
-    return inner
+    return cast(_Method, inner)
 
 
 class Report:
@@ -226,7 +263,7 @@ class Report:
         self.format = self.latex_options.format
         #: The pages', letters' and e-mails' numbers: :attr:`format` with the decimal comma.
         self.display_format = dataclasses.replace(self.format, decimal_comma=decimal_comma)
-        self._gallery = None
+        self._gallery: Gallery | None = None
 
     def __repr__(self) -> str:
         ids = [c.id for c in self.analysis.competitions]
@@ -244,7 +281,7 @@ class Report:
         return f"<p><code>{html.escape(repr(self))}</code></p>\n" + self.analysis._repr_html_()
 
     @property
-    def gallery(self):
+    def gallery(self) -> Gallery:
         """The report's figures (:class:`~compreport.report.figures.gallery.Gallery`), each drawn
         once."""
         if self._gallery is None:
@@ -253,7 +290,9 @@ class Report:
             self._gallery = Gallery(self.analysis)
         return self._gallery
 
-    def _target(self, competition: str | None, metric: str | None):
+    def _target(
+        self, competition: str | None, metric: str | None
+    ) -> tuple[CompetitionAnalysis, MetricAnalysis]:
         comp = self.analysis.competition(competition)
         return comp, comp.metric(metric)
 
@@ -389,7 +428,7 @@ class Report:
         return table(t)
 
     @_worded
-    def to_text(self, competition: str | None = None, escape=str) -> str:
+    def to_text(self, competition: str | None = None, escape: Callable[[str], str] = str) -> str:
         """One competition's leaderboard as aligned plain text, as ``compreport report`` prints it.
 
         A heading (metric, interval, the rule behind groups and marks), the competition's
@@ -445,7 +484,7 @@ class Report:
         *,
         a: str | None = None,
         b: str | None = None,
-    ):
+    ) -> Figure:
         """One figure of the report, as a new matplotlib Figure (an image in a notebook).
 
         Parameters
@@ -514,12 +553,12 @@ class Report:
     def write(
         self,
         out_dir: str | Path,
-        formats: str | Sequence[str] = FORMATS,
+        formats: str | Sequence[str] | None = None,
         *,
         force: bool = False,
         figure_formats: str | Sequence[str] = ("pdf", "svg"),
         compile_pdf: bool = True,
-        emails=None,
+        emails: str | os.PathLike[str] | Recipients | None = None,
         email_from: str | None = None,
         reply_to: str | None = None,
         jobs: int | None = None,
@@ -538,15 +577,21 @@ class Report:
         ----------
         out_dir : str or path-like
             The output directory.
-        formats : str or sequence of str, default all of :data:`FORMATS`
+        formats : str or sequence of str, optional
             Any of ``"json"``, ``"latex"``, ``"html"``, ``"pdf"``, or a comma list of them;
-            results.json and the CSV/Markdown exports are always written.
+            results.json and the CSV/Markdown exports are always written. Default: every
+            format of :data:`FORMATS`, except that PDF is skipped with one
+            :class:`~compreport.errors.Note` (naming the command that installs Pango) where
+            WeasyPrint cannot load its libraries, as ``compreport report`` does without
+            ``--format``; ``"pdf"`` named there is an :class:`InputError`, before any work.
         force : bool, default False
             Replace an earlier report in ``out_dir``.
         figure_formats : str or sequence of str, default ("pdf", "svg")
             Figure files to write: any of ``"pdf"``, ``"svg"``, ``"png"``, or a comma list.
         compile_pdf : bool, default True
-            Compile the LaTeX appendix to ``appendix.pdf`` (needs ``latexmk``).
+            Compile the LaTeX appendix to ``appendix.pdf``. It needs ``latexmk`` and
+            ``pdflatex``: without them, one :class:`~compreport.errors.Note` before any work
+            says how to install them, and ``appendix.tex`` is written uncompiled.
         emails : str, path-like or Recipients, optional
             An addresses file (CSV/TSV: ``team, address[, language]``) or what
             :func:`compreport.report.pages.emails.read_recipients` returned: writes
@@ -601,27 +646,35 @@ class Report:
         jobs = check_jobs(default_jobs() if jobs is None else jobs)
         progress = show_progress(progress)
 
-        formats, figure_formats, emails = check_write_options(
-            formats, figure_formats, emails, email_from, reply_to
+        fmts, figure_fmts, recipients = check_write_options(
+            FORMATS if formats is None else formats,
+            figure_formats,
+            emails,
+            email_from,
+            reply_to,
+            pdf_optional=formats is None,
         )
+        compile_pdf = check_appendix_compile(fmts, compile_pdf)
         # the files the analysis was read from (cr.analyze records them), else what results.json
         # names
-        protect = self.analysis.sources or [
+        protect: list[str | None] = list(self.analysis.sources) or [
             i.get("path") for c in self.analysis.competitions for i in c.inputs
         ]
-        protect = [*protect, *([emails.source] if emails is not None else [])]
+        protect += [recipients.source] if recipients is not None else []
         with claim(out, force, protect=protect, runs=self.analysis.scanned) as target:
             tmp = target.tmp
             try:
                 files.write_text(tmp / "results.json", self.analysis.to_json())
                 written = [tmp / "results.json"] + self._render(
-                    tmp, formats, tuple(figure_formats), compile_pdf, jobs, progress
+                    tmp, fmts, tuple(figure_fmts), compile_pdf, jobs, progress
                 )
-                if emails is not None:
+                if recipients is not None:
                     from compreport.report.pages.emails import write_emails
 
                     with decimal_comma(self.display_format.decimal_comma):
-                        written += write_emails(self.analysis, tmp, emails, self.display_format)
+                        written += write_emails(
+                            self.analysis, tmp, recipients, self.display_format
+                        )
             except InputError:
                 raise
             except Exception as exc:
@@ -633,8 +686,8 @@ class Report:
             target.commit(
                 {
                     "settings": self.analysis.settings.to_dict(),
-                    "formats": formats,
-                    "figure_formats": figure_formats,
+                    "formats": fmts,
+                    "figure_formats": figure_fmts,
                 }
             )
         return [out / p.relative_to(tmp) for p in written]
@@ -702,6 +755,7 @@ __all__ = [
     "PDF_LIBRARIES",
     "TABLES",
     "Report",
+    "check_appendix_compile",
     "check_write_options",
     "pdf_unavailable",
 ]

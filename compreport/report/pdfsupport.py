@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+import shutil
 
 from compreport.errors import printable
 
@@ -43,3 +44,28 @@ def pdf_unavailable() -> str | None:
             "`pip install weasyprint`"
         )
     return None
+
+
+#: The commands that install latexmk and pdflatex, per platform.
+LATEX_TOOLS = (
+    "Debian: `sudo apt install latexmk texlive-latex-extra`; "
+    "conda-forge: `conda install -c conda-forge texlive-core latexmk`; "
+    "macOS: MacTeX (`brew install --cask mactex`)"
+)
+
+
+def appendix_compiler_missing() -> str | None:
+    """Why ``appendix.pdf`` cannot be compiled here (``latexmk`` or ``pdflatex`` not on the
+    PATH), with the command that installs them; None when it can. Asked before any work, each
+    time (the PATH may change; the look-up takes microseconds).
+
+    Examples
+    --------
+    >>> why = appendix_compiler_missing()
+    >>> why is None or why.startswith(("latexmk", "pdflatex"))
+    True
+    """
+    missing = [tool for tool in ("latexmk", "pdflatex") if shutil.which(tool) is None]
+    if not missing:
+        return None
+    return f"{' and '.join(missing)} not found; install them ({LATEX_TOOLS})"

@@ -33,6 +33,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import os
 import re
 from dataclasses import dataclass
 from email import policy
@@ -369,7 +370,7 @@ def senders(
     return (sender[0] if sender else None), tuple(found.get("reply_to", ()))
 
 
-def read_recipients(path: str | Path) -> Recipients:
+def read_recipients(path: str | os.PathLike[str]) -> Recipients:
     """The rows of an addresses file (see the module docstring).
 
     Raises
