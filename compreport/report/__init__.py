@@ -243,11 +243,11 @@ class Report:
         p_decimals: int = 4,
         latex_style: str = "ceurart",
         label_prefix: str | None = None,
-        latex_columns=None,
+        latex_columns: str | Sequence[str] | None = None,
         decimal_comma: bool = False,
         lang: str = "en",
-    ):
-        from compreport.report.latex.layout import OPTIONAL_COLUMNS, Options
+    ) -> None:
+        from compreport.report.latex.layout import OPTIONAL_COLUMNS, Options, check_columns
 
         self.analysis = analysis
         self.lang = _choice("lang", lang, LANGUAGES)
@@ -258,7 +258,7 @@ class Report:
             p_decimals=p_decimals,
             label_prefix=label_prefix,
             decimal_comma=decimal_comma,
-            columns=OPTIONAL_COLUMNS if latex_columns is None else latex_columns,
+            columns=OPTIONAL_COLUMNS if latex_columns is None else check_columns(latex_columns),
         )
         self.format = self.latex_options.format
         #: The pages', letters' and e-mails' numbers: :attr:`format` with the decimal comma.
@@ -514,7 +514,14 @@ class Report:
         with decimal_comma(self.display_format.decimal_comma):  # drawn as the pages draw it
             return self._figure(kind, competition, metric, a, b)
 
-    def _figure(self, kind: str, competition, metric, a, b):
+    def _figure(
+        self,
+        kind: str,
+        competition: str | None,
+        metric: str | None,
+        a: str | None,
+        b: str | None,
+    ) -> Figure:
         """:meth:`figure`, in the report's language and decimal mark."""
         from compreport.report.figures import gallery as figures
 
@@ -672,9 +679,7 @@ class Report:
                     from compreport.report.pages.emails import write_emails
 
                     with decimal_comma(self.display_format.decimal_comma):
-                        written += write_emails(
-                            self.analysis, tmp, recipients, self.display_format
-                        )
+                        written += write_emails(self.analysis, tmp, recipients, self.display_format)
             except InputError:
                 raise
             except Exception as exc:
