@@ -15,6 +15,7 @@ from compreport.errors import InputError
 from compreport.inputs.competition import CompetitionInfo
 from compreport.inputs.tomlfile import where
 from compreport.language.caller import override
+from compreport.options import SETTINGS
 from compreport.settings import validate
 
 
@@ -40,10 +41,10 @@ class DataSpec(_Strict):
     ``runs`` is a folder or glob, or a ``[data.runs]`` table. ``id_col``/``label_col`` (position or
     header name), ``sep``, ``comments``, ``header``, ``keep_spaces``, ``multi_label``,
     ``zip_member``, ``missing``, ``extra_lines``, ``exclude`` and ``baselines`` are the command
-    line's ``--id-col``, ``--label-col``, ``--sep``, ``--no-comments``, ``--header``/``--no-header``,
-    ``--keep-spaces``, ``--multi-label``, ``--zip-member``, ``--missing``, ``--extra-lines``,
-    ``--exclude`` and ``--baseline``, which override them (globs of ``exclude`` and ``baselines``
-    add up);
+    line's ``--id-col``, ``--label-col``, ``--sep``, ``--no-comments``,
+    ``--header``/``--no-header``, ``--keep-spaces``, ``--multi-label``, ``--zip-member``,
+    ``--missing``, ``--extra-lines``, ``--exclude`` and ``--baseline``, which override them
+    (globs of ``exclude`` and ``baselines`` add up);
     ``phase`` and ``submissions`` read a Codabench bulk download as ``runs`` (``--phase``,
     ``--submissions``).
     """
@@ -80,40 +81,26 @@ class NamesSpec(_Strict):
     file: str
 
 
-class BootstrapSpec(_Strict):
-    """``[bootstrap]``: resamples (B), seed, alpha, ci, test, family, correction,
-    include_baselines, refine, paper (the paper's settings at once,
-    :data:`compreport.settings.PAPER`).
-
-    Values are checked by :func:`compreport.settings.validate` (see :func:`settings_of`), the one
-    validation the API and the CLI use too.
-    """
-
-    resamples: Any = None
-    seed: Any = None
-    alpha: Any = None
-    ci: Any = None
-    test: Any = None
-    family: Any = None
-    include_baselines: Any = None
-    correction: Any = None
-    refine: Any = None
-    paper: Any = None
-
-
-#: ``[bootstrap]`` key -> Settings field.
+#: ``[bootstrap]`` key -> Settings field, from the option schema
+#: (:data:`compreport.options.SETTINGS`).
 _SETTING_OF_KEY = {
-    "resamples": "bootstrap",
-    "seed": "seed",
-    "alpha": "alpha",
-    "ci": "ci_method",
-    "test": "test",
-    "family": "family",
-    "correction": "correction",
-    "include_baselines": "include_baselines",
-    "refine": "refine",
-    "paper": "paper",
+    o.spec.removeprefix("[bootstrap] "): field
+    for field, o in SETTINGS.items()
+    if o.spec and o.spec.startswith("[bootstrap] ")
 }
+
+BootstrapSpec = create_model(
+    "BootstrapSpec",
+    __base__=_Strict,
+    **{key: (Any, None) for key in _SETTING_OF_KEY},
+    __doc__=(
+        "``[bootstrap]``: one key per statistics option of the schema (resamples, seed, alpha, "
+        "ci, test, family, correction, include_baselines, paper, refine; paper: the paper's "
+        "settings at once, :data:`compreport.settings.PAPER`). Values are checked by "
+        ":func:`compreport.settings.validate` (see :func:`settings_of`), the one validation the "
+        "API and the CLI use too."
+    ),
+)
 
 #: Settings field -> ``[bootstrap]`` key, as messages name it.
 _KEY_OF_SETTING = {v: k for k, v in _SETTING_OF_KEY.items()}
