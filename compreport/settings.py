@@ -16,11 +16,11 @@ compreport.errors.InputError: --alpha must be between 0 and 1 (exclusive); got 2
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 import re
 import sys
-import dataclasses
 from dataclasses import asdict, dataclass
 
 from compreport.errors import InputError, suggest
@@ -218,7 +218,8 @@ def validate(values: dict, source: str = "api") -> dict:
                 f"unknown setting {name!r}{suggest(name, words)}; settings: {', '.join(words)}"
             )
         where = words[name]
-        if name in ("bootstrap", "seed"):
+        kind = SETTINGS[name].type  # from the option schema
+        if kind == "int":
             out[name] = whole_number(value, where, 0)
         elif name == "alpha":
             out[name] = _alpha(value, where)
@@ -228,7 +229,7 @@ def validate(values: dict, source: str = "api") -> dict:
                     f"{where} must be on or off; got {value!r}{suggest(str(value), ['on', 'off'])}"
                 )
             out[name] = value == "on"
-        elif name in ("include_baselines", "refine", "paper"):
+        elif kind == "bool":
             if not isinstance(value, bool):
                 raise InputError(f"{where} must be true or false; got {value!r}")
             out[name] = value
