@@ -101,6 +101,12 @@ class Option:
         group.
     doc : str or None
         The row of the docs' options table (Markdown), when shorter than ``help``.
+    spec_also : tuple of str
+        Other spec keys that give the same value (``[data] query_col``).
+    plain : bool
+        A reading option whose value is the caller's, else the spec's ``[data]`` key of the same
+        name, else ``default`` (:func:`compreport.inputs.spec.plain_reading`); ``blank``: empty
+        text counts as not given.
     """
 
     name: str
@@ -123,6 +129,9 @@ class Option:
     required: bool = False
     exclusive: str | None = None
     doc: str | None = None
+    spec_also: tuple[str, ...] = ()
+    plain: bool = False
+    blank: bool = False
 
     def argparse_kwargs(self, fill: dict | None = None) -> dict:
         """The keywords of ``ArgumentParser.add_argument`` for this option."""
@@ -227,6 +236,8 @@ SCHEMA: tuple[Option, ...] = (
         metavar="SEP",
         spec="[data] sep",
         doc="field separator: `auto` (default), `tab`, `comma`, `whitespace`",
+        plain=True,
+        blank=True,
     ),
     _o(
         "id_col",
@@ -261,6 +272,7 @@ SCHEMA: tuple[Option, ...] = (
         metavar="COL",
         dest="cluster_col",
         spec="[data] cluster",
+        spec_also=("[data] query_col",),
         doc="the gold's column naming each item's cluster or query: the cluster bootstrap, and "
         "ranking metrics (`[data] cluster` or `query_col`)",
     ),
@@ -288,6 +300,7 @@ SCHEMA: tuple[Option, ...] = (
         shape="{}",
         doc="candidates runs list and the gold does not become non-relevant items (ranking "
         "metrics)",
+        plain=True,
     ),
     _o(
         "ties",
@@ -307,13 +320,14 @@ SCHEMA: tuple[Option, ...] = (
         READING,
         "read lines starting with '#' as data (default: they are comments)",
         type="bool",
-        default=False,
+        default=True,  # of `comments` (the flag --no-comments sets it False)
         action="store_true",
         cli_default=False,
         api="comments",
         spec="[data] comments",
         shape="False",
         doc="read lines starting with `#` as data (Python: `comments=False`)",
+        plain=True,
     ),
     _o(
         "keep_spaces",
@@ -327,6 +341,7 @@ SCHEMA: tuple[Option, ...] = (
         spec="[data] keep_spaces",
         shape="{}",
         doc="labels of tab- and comma-separated files keep their surrounding spaces",
+        plain=True,
     ),
     _o(
         "multi_label",
@@ -338,6 +353,7 @@ SCHEMA: tuple[Option, ...] = (
         spec="[data] multi_label",
         doc="label sets per item: SEP splits each label cell (`a\\|b`), or `columns`: one 0/1 "
         "column per label ([Multi-label](tasks/multi-label.md))",
+        plain=True,
     ),
     _o(
         "header",
@@ -354,6 +370,7 @@ SCHEMA: tuple[Option, ...] = (
         shape="True",
         doc="the first line of the gold and of every text run is a header (default: decided per "
         "file; Python: `header=True`)",
+        plain=True,
     ),
     _o(
         "no_header",
@@ -369,6 +386,7 @@ SCHEMA: tuple[Option, ...] = (
         spec="[data] header",
         shape="False",
         doc="the first line of the gold and of every text run is an item (Python: `header=False`)",
+        plain=True,
     ),
     _o(
         "zip_member",
@@ -378,6 +396,8 @@ SCHEMA: tuple[Option, ...] = (
         metavar="NAME",
         spec="[data] zip_member",
         doc="the prediction file inside every `.zip` run",
+        plain=True,
+        blank=True,
     ),
     _o(
         "phase",
@@ -391,6 +411,7 @@ SCHEMA: tuple[Option, ...] = (
         shape="{}",
         doc="a Codabench `bulk_submissions.zip` as `--runs`: the phase to read "
         "([Inputs](inputs.md#codabench-bulk-downloads))",
+        plain=True,
     ),
     _o(
         "submissions",
@@ -398,12 +419,14 @@ SCHEMA: tuple[Option, ...] = (
         READING,
         "of a Codabench bulk download: all (default; runs OWNER.1, OWNER.2, ...) or last (the "
         "highest submission id of each owner)",
-        default="all",
+        default=None,  # every submission, as "all"
         choices=SUBMISSIONS,
         metavar="WHICH",
         spec="[data] submissions",
         doc="of a Codabench bulk download: every submission (`all`, default) or each owner's "
         "`last`",
+        plain=True,
+        blank=True,
     ),
     _o(
         "name",
@@ -466,6 +489,8 @@ SCHEMA: tuple[Option, ...] = (
         metavar="POLICY",
         spec="[data] missing",
         doc="a blank, absent or unreadable prediction: `error` (default) or `wrong`",
+        plain=True,
+        blank=True,
     ),
     _o(
         "extra_lines",
@@ -480,6 +505,8 @@ SCHEMA: tuple[Option, ...] = (
         spec="[data] extra_lines",
         doc="a run without ids longer than the gold: `error` (default) or `drop` (score its "
         "first n lines, with a warning)",
+        plain=True,
+        blank=True,
     ),
     # ------------------------------------------------------------------ statistics
     _o(
@@ -1005,6 +1032,32 @@ def load_keywords(args) -> dict:
         elif o.action == "append":
             value = list(value or [])
         out[o.api] = value
+    return out
+
+
+#: The pydantic type of a ``[data]`` key, by the option's type (strict: ``true`` is not 1).
+_SPEC_TYPES: dict[str, Any] = {
+    "str": str | None,
+    "bool": bool | None,
+    "int": int | None,
+    "column": int | str | None,
+    "columns": int | str | list[int | str] | None,
+    "list": list[str] | None,
+}
+
+
+def data_keys() -> dict[str, Any]:
+    """The ``[data]`` keys of a ``competition.toml`` that reading options give, with their
+    pydantic types (:class:`compreport.inputs.specmodels.DataSpec`), in schema order.
+
+    >>> data_keys()["query_col"], data_keys()["comments"]
+    (int | str | None, bool | None)
+    """
+    out: dict[str, Any] = {}
+    for o in group(READING):
+        for key in (o.spec, *o.spec_also):
+            if key and key.startswith("[data] "):
+                out.setdefault(key.removeprefix("[data] "), _SPEC_TYPES[o.type])
     return out
 
 

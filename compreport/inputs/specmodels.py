@@ -15,7 +15,7 @@ from compreport.errors import InputError
 from compreport.inputs.competition import CompetitionInfo
 from compreport.inputs.tomlfile import where
 from compreport.language.caller import override
-from compreport.options import SETTINGS
+from compreport.options import SETTINGS, data_keys
 from compreport.settings import validate
 
 
@@ -35,19 +35,10 @@ class RunsSpec(_Strict):
     label_col: int | str | list[int | str] | None = None
 
 
-class DataSpec(_Strict):
-    """``[data]``: either ``table`` (wide layout) or ``gold`` + ``runs``, and how to read them.
-
-    ``runs`` is a folder or glob, or a ``[data.runs]`` table. ``id_col``/``label_col`` (position or
-    header name), ``sep``, ``comments``, ``header``, ``keep_spaces``, ``multi_label``,
-    ``zip_member``, ``missing``, ``extra_lines``, ``exclude`` and ``baselines`` are the command
-    line's ``--id-col``, ``--label-col``, ``--sep``, ``--no-comments``,
-    ``--header``/``--no-header``, ``--keep-spaces``, ``--multi-label``, ``--zip-member``,
-    ``--missing``, ``--extra-lines``, ``--exclude`` and ``--baseline``, which override them
-    (globs of ``exclude`` and ``baselines`` add up);
-    ``phase`` and ``submissions`` read a Codabench bulk download as ``runs`` (``--phase``,
-    ``--submissions``).
-    """
+class _DataFiles(_Strict):
+    """The keys of ``[data]`` that name the files and columns of a competition: ``table`` (wide
+    layout) or ``gold`` + ``runs`` (a folder or glob, or a ``[data.runs]`` table), the wide
+    table's ``gold_column`` and ``id_column``, and the ``fields`` of multi-field labels."""
 
     table: str | None = None
     gold: str | None = None
@@ -55,24 +46,19 @@ class DataSpec(_Strict):
     gold_column: str = "y"
     id_column: str | None = None
     fields: list[str] | None = None
-    id_col: int | str | None = None
-    label_col: int | str | list[int | str] | None = None
-    sep: str | None = None
-    comments: bool | None = None
-    header: bool | None = None
-    keep_spaces: bool | None = None
-    multi_label: str | None = None
-    zip_member: str | None = None
-    phase: int | None = None
-    submissions: str | None = None
-    missing: str | None = None
-    extra_lines: str | None = None
-    exclude: list[str] | None = None
-    baselines: list[str] | None = None
-    cluster: int | str | None = None
-    query_col: int | str | None = None
-    score_col: int | str | None = None
-    unjudged: bool | None = None
+
+
+DataSpec = create_model(
+    "DataSpec",
+    __base__=_DataFiles,
+    **{k: (t, None) for k, t in data_keys().items() if k not in _DataFiles.model_fields},
+    __doc__=(
+        "``[data]``: the keys of :class:`_DataFiles`, then one key per reading option of the "
+        "schema (:func:`compreport.options.data_keys`: ``sep``, ``id_col``, ``label_col``, "
+        "``cluster``/``query_col``, ...), which the same option given on the command line or to "
+        ":func:`compreport.load` overrides (globs of ``exclude`` and ``baselines`` add up)."
+    ),
+)
 
 
 class NamesSpec(_Strict):
