@@ -107,6 +107,8 @@ class Option:
         A reading option whose value is the caller's, else the spec's ``[data]`` key of the same
         name, else ``default`` (:func:`compreport.inputs.spec.plain_reading`); ``blank``: empty
         text counts as not given.
+    runs_only : bool
+        An option of gold and run files that a wide table refuses.
     """
 
     name: str
@@ -132,6 +134,7 @@ class Option:
     spec_also: tuple[str, ...] = ()
     plain: bool = False
     blank: bool = False
+    runs_only: bool = False
 
     def argparse_kwargs(self, fill: dict | None = None) -> dict:
         """The keywords of ``ArgumentParser.add_argument`` for this option."""
@@ -260,6 +263,7 @@ SCHEMA: tuple[Option, ...] = (
         spec="[data] label_col",
         doc="label column(s): a 1-based position or a header name (JSON: a key); a comma list "
         "for several fields",
+        runs_only=True,
     ),
     _o(
         "cluster_col",
@@ -354,6 +358,7 @@ SCHEMA: tuple[Option, ...] = (
         doc="label sets per item: SEP splits each label cell (`a\\|b`), or `columns`: one 0/1 "
         "column per label ([Multi-label](tasks/multi-label.md))",
         plain=True,
+        runs_only=True,
     ),
     _o(
         "header",
@@ -398,6 +403,7 @@ SCHEMA: tuple[Option, ...] = (
         doc="the prediction file inside every `.zip` run",
         plain=True,
         blank=True,
+        runs_only=True,
     ),
     _o(
         "phase",
@@ -412,6 +418,7 @@ SCHEMA: tuple[Option, ...] = (
         doc="a Codabench `bulk_submissions.zip` as `--runs`: the phase to read "
         "([Inputs](inputs.md#codabench-bulk-downloads))",
         plain=True,
+        runs_only=True,
     ),
     _o(
         "submissions",
@@ -427,6 +434,7 @@ SCHEMA: tuple[Option, ...] = (
         "`last`",
         plain=True,
         blank=True,
+        runs_only=True,
     ),
     _o(
         "name",
@@ -461,6 +469,7 @@ SCHEMA: tuple[Option, ...] = (
         metavar="GLOB",
         spec="[data] exclude",
         shape="[{!r}]",
+        runs_only=True,
     ),
     _o(
         "baseline",

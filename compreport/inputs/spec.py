@@ -449,17 +449,10 @@ def stream_text(path: str | Path, given_id: str | None) -> str:
 
 def _wide_only(reading: ReadOptions, where_: Path | str) -> None:
     """A wide table has a gold column and system columns: the options of run files do not apply."""
-    for given, name in (
-        (reading.label_col, "label_col"),
-        (reading.zip_member, "zip_member"),
-        (reading.multi_label, "multi_label"),
-        (reading.phase is not None, "phase"),
-        (reading.submissions, "submissions"),
-        (reading.exclude, "exclude"),
-    ):
-        if given:
+    for o in options.group(options.READING):
+        if o.runs_only and getattr(reading, o.api) not in (None, "", []):
             raise InputError(
-                f"{where_}: {option(name)} applies to gold and run files ({option('runs')}), not "
+                f"{where_}: {option(o.name)} applies to gold and run files ({option('runs')}), not "
                 f"to a wide table (its gold column is {option('gold')})"
             )
 
