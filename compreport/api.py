@@ -718,6 +718,49 @@ def analyze(
     1  TxertoNLP.02  MultiHizkuntza.01        False
     2  TxertoNLP.02      Iruñea-HLT.01         True
     """
+    given = {
+        "bootstrap": bootstrap,
+        "seed": seed,
+        "alpha": alpha,
+        "ci_method": ci,
+        "test": test,
+        "family": family,
+        "correction": correction,
+        "include_baselines": include_baselines,
+        "refine": refine,
+        "paper": paper,
+    }
+    return run_analysis(
+        data,
+        given,
+        "analyze",
+        metrics=metrics,
+        pos_label=pos_label,
+        labels=labels,
+        jobs=jobs,
+        progress=progress,
+        scheduler=scheduler,
+    )
+
+
+def run_analysis(
+    data,
+    given: dict,
+    source: str,
+    *,
+    checked: bool = False,
+    metrics=None,
+    pos_label=None,
+    labels=None,
+    jobs: int = 1,
+    progress: bool | None = False,
+    scheduler: str | None = None,
+) -> Analysis:
+    """:func:`analyze` with its settings ``given`` by Settings field (None: not given), named in
+    errors as ``source`` spells them (``analyze``; the command line's ``cli``). ``checked``: the
+    caller has validated ``given`` already (:func:`compreport.settings.validate`, the CLI before
+    any work), so the one frozen :class:`~compreport.settings.Settings` of the run is made here
+    without checking the values again (their combination is checked)."""
     inputs = _as_inputs(data, "analyze")
     comps = list(inputs.competitions)
     if metrics is None and (pos_label is not None or labels is not None):
@@ -749,21 +792,11 @@ def analyze(
                 f"give the competitions different names"
             )
         seen[c.id] = c.name
-    given = {
-        "bootstrap": bootstrap,
-        "seed": seed,
-        "alpha": alpha,
-        "ci_method": ci,
-        "test": test,
-        "family": family,
-        "correction": correction,
-        "include_baselines": include_baselines,
-        "refine": refine,
-        "paper": paper,
-    }
     from compreport.stats.analysis import analyze as run
 
-    settings = make_settings(given, "analyze", base=make_settings(inputs.settings, "spec"))
+    # the specs' [bootstrap] values were checked where they were read (specmodels.settings_of)
+    base = make_settings(inputs.settings, "spec", checked=True)
+    settings = make_settings(given, source, base=base, checked=checked)
     with _spec_words(inputs, given):
         analysis = run(
             comps,
@@ -823,7 +856,7 @@ def validate(data: Inputs | Competition | Sequence[Competition]) -> Analysis:
     from compreport.stats.analysis import analyze_competition, bootstrap_note
 
     inputs = _as_inputs(data, "validate")
-    settings = make_settings({}, "analyze", base=make_settings(inputs.settings, "spec"))
+    settings = make_settings(base=make_settings(inputs.settings, "spec", checked=True))
     # the interval method and the test take no part in point scores; theirs need resamples
     scores_only = dataclasses.replace(
         settings, bootstrap=0, ci_method="percentile", test="bootstrap"

@@ -34,6 +34,7 @@ from compreport.errors import (
     suggest,
 )
 from compreport.language import LANGUAGES
+from compreport.options import load_keywords
 from compreport.report import FORMATS, check_appendix_compile, check_write_options
 from compreport.report.figures import FIGURE_FORMATS
 from compreport.report.latex.layout import check_columns, check_label_prefix
@@ -60,37 +61,7 @@ def _load(inputs: list[str], args=None, out_dir: Path | None = None):
 
     if args is None:
         return load(inputs, out_dir=out_dir)
-    return load(
-        inputs,
-        metrics=comma_list(args.metric) or None,
-        gold=args.gold,
-        id=args.id,
-        runs=args.runs,
-        pos_label=args.pos_label,
-        labels=comma_list([args.labels]) if args.labels else None,
-        sep=args.sep,
-        id_col=args.id_col,
-        label_col=args.label_col,
-        comments=False if args.no_comments else None,
-        header=args.header,
-        keep_spaces=args.keep_spaces,
-        multi_label=args.multi_label,
-        zip_member=args.zip_member,
-        phase=args.phase,
-        submissions=args.submissions,
-        names=args.names,
-        exclude=list(args.exclude or []),
-        baselines=list(args.baseline or []),
-        missing=args.missing,
-        extra_lines=args.extra_lines,
-        bio=args.bio,
-        ties=args.ties,
-        cluster_col=args.cluster_col,
-        score_col=args.score_col,
-        unjudged=args.unjudged,
-        name=args.name,
-        out_dir=out_dir,
-    )
+    return load(inputs, **load_keywords(args), out_dir=out_dir)
 
 
 def _cli_settings(args) -> dict:
@@ -104,10 +75,6 @@ def _cli_settings(args) -> dict:
     given = validate(given, "cli")
     check_paper(given, "cli")  # before any work, in the command line's words
     return given
-
-
-#: Keyword of :func:`compreport.analyze` for a Settings field, where the two differ.
-_ANALYZE_KEYWORD = {"ci_method": "ci"}
 
 
 def _check_options(args) -> None:
@@ -183,7 +150,7 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
     """Load (``reading``: the args whose reading options apply, or None), analyse and write,
     through the public API (:func:`compreport.load`, :func:`compreport.analyze`,
     :class:`compreport.Report`)."""
-    from compreport.api import analyze
+    from compreport.api import run_analysis
     from compreport.inputs.spec import metric_file
     from compreport.output.staging import claim
     from compreport.report import Report
@@ -211,7 +178,6 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
             f"read {len(loaded.competitions)} competition(s): "
             + ", ".join(f"{c.id} ({c.n} items, {c.m} systems)" for c in loaded.competitions)
         )
-        given = {_ANALYZE_KEYWORD.get(k, k): v for k, v in args.given.items()}
         # --jobs as given; by default every core for several competitions (one per worker) or
         # for a single one of BIG_N items or more (its blocks of replicates); one process for a
         # smaller one, where forking workers costs more than it saves
@@ -219,12 +185,16 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
 
         several = len(loaded.competitions) > 1 or loaded.competitions[0].n >= BIG_N
         jobs = args.jobs or (default_jobs() if several or args.scheduler == "local" else 1)
-        analysis = analyze(
+        # the statistics options were validated by _check_options, before any work: the run's
+        # one Settings is made from them without checking them again
+        analysis = run_analysis(
             loaded,
+            args.given,
+            "cli",
+            checked=True,
             jobs=jobs,
             progress=False if args.quiet else None,
             scheduler=args.scheduler,
-            **given,
         )
         say(f"analysed: {analysis.settings.bootstrap} resamples, {analysis.settings.rule}")
         for comp in analysis.competitions if not args.quiet else ():

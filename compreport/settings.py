@@ -16,6 +16,7 @@ compreport.errors.InputError: --alpha must be between 0 and 1 (exclusive); got 2
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 import re
@@ -26,66 +27,19 @@ from compreport.errors import InputError, suggest
 from compreport.language import decimal, tr
 from compreport.language import vocabulary as vocab
 from compreport.language.caller import option
+from compreport.options import SETTINGS, default_correction
 
-#: How each setting is spelled by each kind of caller.
+#: How each setting is spelled by each kind of caller, from the option schema
+#: (:data:`compreport.options.SETTINGS`): ``api`` the Settings field, ``analyze`` the keyword of
+#: :func:`compreport.analyze` (``ci`` for ``ci_method``), ``cli`` the flags, ``spec`` the key.
 SPELLING = {
-    "api": {
-        "bootstrap": "`bootstrap`",
-        "seed": "`seed`",
-        "alpha": "`alpha`",
-        "ci_method": "`ci_method`",
-        "test": "`test`",
-        "family": "`family`",
-        "correction": "`correction`",
-        "include_baselines": "`include_baselines`",
-        "refine": "`refine`",
-        "paper": "`paper`",
-    },
-    "cli": {
-        "bootstrap": "-B/--bootstrap",
-        "seed": "--seed",
-        "alpha": "--alpha",
-        "ci_method": "--ci",
-        "test": "--test",
-        "family": "--family",
-        "correction": "--correction",
-        "include_baselines": "--include-baselines",
-        "refine": "--refine",
-        "paper": "--paper",
-    },
-    # compreport.analyze() takes the interval method as ``ci=``
-    "analyze": {
-        "bootstrap": "`bootstrap`",
-        "seed": "`seed`",
-        "alpha": "`alpha`",
-        "ci_method": "`ci`",
-        "test": "`test`",
-        "family": "`family`",
-        "correction": "`correction`",
-        "include_baselines": "`include_baselines`",
-        "refine": "`refine`",
-        "paper": "`paper`",
-    },
-    "spec": {
-        "bootstrap": "[bootstrap] resamples",
-        "seed": "[bootstrap] seed",
-        "alpha": "[bootstrap] alpha",
-        "ci_method": "[bootstrap] ci",
-        "test": "[bootstrap] test",
-        "family": "[bootstrap] family",
-        "correction": "[bootstrap] correction",
-        "include_baselines": "[bootstrap] include_baselines",
-        "refine": "[bootstrap] refine",
-        "paper": "[bootstrap] paper",
-    },
+    "api": {field: f"`{field}`" for field in SETTINGS},
+    "cli": {field: "/".join(o.flags) for field, o in SETTINGS.items()},
+    "analyze": {field: f"`{o.api}`" for field, o in SETTINGS.items()},
+    "spec": {field: o.spec for field, o in SETTINGS.items()},
 }
 #: Allowed values of the settings that take one of a list, in the order messages list them.
-CHOICES = {
-    "ci_method": vocab.CI_METHODS,
-    "test": vocab.TESTS,
-    "family": vocab.FAMILIES,
-    "correction": vocab.CORRECTIONS,
-}
+CHOICES = {field: o.choices for field, o in SETTINGS.items() if o.choices}
 #: The settings of Nava-Muñoz, Graff and Escalante's Tables 7-11, which ``paper`` sets at once: the
 #: one-sided paired bootstrap of Berg-Kirkpatrick et al. (2012, their Section 4.5), each row of the
 #: matrix corrected on its own (their Table 5), baselines counted among the competitors (their
@@ -237,7 +191,7 @@ def from_text(text, whole: bool = False):
 
 #: Settings given as numbers, and whether they are whole (command-line text is parsed by
 #: :func:`from_text`).
-NUMERIC = {"bootstrap": True, "seed": True, "alpha": False}
+NUMERIC = {field: o.type == "int" for field, o in SETTINGS.items() if o.type in ("int", "float")}
 
 
 def validate(values: dict, source: str = "api") -> dict:
@@ -264,7 +218,8 @@ def validate(values: dict, source: str = "api") -> dict:
                 f"unknown setting {name!r}{suggest(name, words)}; settings: {', '.join(words)}"
             )
         where = words[name]
-        if name in ("bootstrap", "seed"):
+        kind = SETTINGS[name].type  # from the option schema
+        if kind == "int":
             out[name] = whole_number(value, where, 0)
         elif name == "alpha":
             out[name] = _alpha(value, where)
@@ -274,7 +229,7 @@ def validate(values: dict, source: str = "api") -> dict:
                     f"{where} must be on or off; got {value!r}{suggest(str(value), ['on', 'off'])}"
                 )
             out[name] = value == "on"
-        elif name in ("include_baselines", "refine", "paper"):
+        elif kind == "bool":
             if not isinstance(value, bool):
                 raise InputError(f"{where} must be true or false; got {value!r}")
             out[name] = value
@@ -332,16 +287,17 @@ class Settings:
         competitiveness table.
     """
 
-    bootstrap: int = 10000
-    seed: int = 0
-    alpha: float = 0.05
-    ci_method: str = "percentile"
-    test: str = "bootstrap"
-    family: str = "all-pairs"
-    correction: str | None = None
-    include_baselines: bool = False
-    refine: bool = False
-    paper: bool = False
+    # the defaults of the option schema (compreport.options), the one place each is decided
+    bootstrap: int = SETTINGS["bootstrap"].default
+    seed: int = SETTINGS["seed"].default
+    alpha: float = SETTINGS["alpha"].default
+    ci_method: str = SETTINGS["ci_method"].default
+    test: str = SETTINGS["test"].default
+    family: str = SETTINGS["family"].default
+    correction: str | None = SETTINGS["correction"].default  # None: default_correction(test)
+    include_baselines: bool = SETTINGS["include_baselines"].default
+    refine: bool = SETTINGS["refine"].default
+    paper: bool = SETTINGS["paper"].default
 
     def __post_init__(self):
         values = asdict(self)
@@ -388,15 +344,25 @@ class Settings:
         return d
 
     @classmethod
+    def trusted(cls, values: dict) -> Settings:
+        """Settings from values already validated (:func:`make_settings`), not checked again:
+        each run checks its settings once, where they enter. Fields not in ``values`` keep their
+        default; a ``correction`` of None is the test's default (:func:`default_correction`).
+
+        >>> Settings.trusted({"test": "randomization"}).correction
+        'holm'
+        """
+        self = object.__new__(cls)
+        for f in dataclasses.fields(cls):
+            object.__setattr__(self, f.name, values.get(f.name, f.default))
+        if self.correction is None:
+            object.__setattr__(self, "correction", default_correction(self.test))
+        return self
+
+    @classmethod
     def from_dict(cls, d: dict) -> Settings:
         """Settings from the ``settings`` object of results.json (extra keys ignored)."""
         return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
-
-
-def default_correction(test: str) -> str:
-    """The correction used when none is given: ``maxt`` under the ``bootstrap`` test, else
-    ``holm``."""
-    return "maxt" if test == "bootstrap" else "holm"
 
 
 def check_combination(values: dict, source: str = "api") -> None:
@@ -443,7 +409,11 @@ def check_paper(values: dict, source: str = "api", paper_source: str | None = No
 
 
 def make_settings(
-    values: dict | None = None, source: str = "api", base: Settings | None = None
+    values: dict | None = None,
+    source: str = "api",
+    base: Settings | None = None,
+    *,
+    checked: bool = False,
 ) -> Settings:
     """Settings from ``values``, validated in the words of ``source``.
 
@@ -459,6 +429,10 @@ def make_settings(
     base : Settings, optional
         The settings ``values`` override (for :func:`compreport.analyze`: the specs'
         ``[bootstrap]``).
+    checked : bool, default False
+        ``values`` were validated already (by :func:`validate`, where they entered: the
+        command line before any work, a spec where it was read): they are not checked again, so
+        a run checks its settings once. Their combination is checked here all the same.
 
     Raises
     ------
@@ -467,22 +441,23 @@ def make_settings(
         (:func:`check_combination`).
     """
     given = {k: v for k, v in (values or {}).items() if v is not None}
-    checked = validate(given, source)
+    if not checked:
+        given = validate(given, source)
     start = asdict(base) if base is not None else {}
-    if checked.get("paper", "paper" not in checked and start.get("paper")):
+    if given.get("paper", "paper" not in given and start.get("paper")):
         # the paper's settings, as if given; an option of this call that contradicts them is an
         # error (the switch named as given here, or as the specs' [bootstrap] paper)
-        check_paper({"paper": True} | checked, source, None if "paper" in checked else "spec")
-        checked = checked | PAPER | {"paper": True}
-    merged = start | checked
+        check_paper({"paper": True} | given, source, None if "paper" in given else "spec")
+        given = given | PAPER | {"paper": True}
+    merged = start | given
     base_default = default_correction(start.get("test", "bootstrap"))
-    if "correction" not in checked and (
+    if "correction" not in given and (
         merged.get("correction") is None
-        or ("test" in checked and merged["correction"] == base_default)
+        or ("test" in given and merged["correction"] == base_default)
     ):
         merged["correction"] = default_correction(merged.get("test", "bootstrap"))
     check_combination(merged, source)
-    return Settings(**merged)
+    return Settings.trusted(merged)
 
 
 #: Smallest ``delta`` planned for: a difference finer than this is below the rounding of a score

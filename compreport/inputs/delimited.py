@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from compreport import options
 from compreport.errors import InputError, excerpt, os_reason
 from compreport.language.caller import option
 
@@ -234,7 +235,7 @@ def delimiter(path: str, first_line: str) -> str:
 
 
 #: ``--sep`` values: ``auto`` decides per file (:func:`split_fields`).
-SEPARATORS = ("auto", "tab", "comma", "whitespace")
+SEPARATORS = options.SEPARATORS
 #: The character of the ``--sep`` values that name one.
 _SEP_CHAR = {"tab": "\t", "comma": ","}
 

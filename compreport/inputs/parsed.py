@@ -11,6 +11,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
+from compreport import options
 from compreport.errors import InputError, excerpt, suggest
 from compreport.inputs.delimited import SEPARATORS
 from compreport.language.caller import OPTIONS, current, option
@@ -18,18 +19,15 @@ from compreport.language.caller import OPTIONS, current, option
 #: :attr:`Parsed.missing_text` of a JSON null or an absent key.
 JSON_NULL = "\x00null"
 #: ``--missing`` values.
-MISSING_POLICIES = ("error", "wrong")
+MISSING_POLICIES = options.MISSING_POLICIES
 #: ``--submissions`` values (a Codabench bulk download): every submission, or each owner's last.
-SUBMISSIONS = ("all", "last")
+SUBMISSIONS = options.SUBMISSIONS
 #: ``--extra-lines`` values: a run without ids longer than the gold is an error, or its lines
 #: beyond the gold's items are dropped.
-EXTRA_LINES = ("error", "drop")
-#: ``--bio`` values: how CoNLL tags are read (:mod:`compreport.inputs.mentions`): IOB2, where an
-#: ``I-`` that starts a mention is an error, or IOB1, where it starts one (conlleval, seqeval's
-#: default mode).
-BIO_SCHEMES = ("iob2", "iob1")
+EXTRA_LINES = options.EXTRA_LINES
+BIO_SCHEMES = options.BIO_SCHEMES
 #: ``--ties`` values: how ranking metrics order candidates of equal score (the first: default).
-TIES = ("id", "file")
+TIES = options.TIES
 
 
 @dataclass

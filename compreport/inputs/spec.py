@@ -16,21 +16,17 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from compreport import options
 from compreport.errors import InputError, os_reason, suggest
 from compreport.inputs import readers as load
 from compreport.inputs.competition import INFO_FIELDS, Competition, CompetitionInfo, MetricSpec
-from compreport.inputs.delimited import SEPARATORS, text_name
+from compreport.inputs.delimited import text_name
 from compreport.inputs.mentions import detect as detect_mentions
 from compreport.inputs.parsed import (
-    BIO_SCHEMES,
-    EXTRA_LINES,
-    MISSING_POLICIES,
-    SUBMISSIONS,
     TIES,
     ReadOptions,
     columns,
@@ -50,76 +46,81 @@ from compreport.inputs.specmodels import (
 from compreport.inputs.tomlfile import is_spec, read_toml, validate_model, where
 from compreport.language.caller import option
 
+#: The plain reading options (:attr:`compreport.options.Option.plain`) by Python keyword: each is
+#: the caller's value, else the spec's ``[data]`` key of the same name, else the schema's default.
+_PLAIN = {o.api: o for o in options.group(options.READING) if o.plain}
 
-@dataclass
-class Options:
-    """What the caller (the command line, :func:`compreport.load`) gave for reading the inputs.
 
-    The fields are :func:`compreport.load`'s parameters of the same names, None (or empty) where
-    not given, which leaves a spec's value or the default. Messages name them in the caller's
-    words (:mod:`compreport.language.caller`).
+def plain_reading(given, data=None) -> dict:
+    """The plain reading options (``sep``, ``comments``, ``header``, ``missing``...): for each,
+    the value ``given`` (:class:`Options`) holds, else the one ``data`` (a spec's ``[data]``) holds,
+    else the schema's default. None is not given, nor is empty text for an option marked
+    ``blank`` (``--sep ""``).
+
+    >>> plain_reading(Options(sep="tab"))["sep"], plain_reading(Options(sep=""))["sep"]
+    ('tab', 'auto')
+    >>> plain_reading(Options())["comments"], plain_reading(Options(comments=False))["comments"]
+    (True, False)
     """
+    out = {}
+    for key, o in _PLAIN.items():
+        out[key] = o.default
+        for value in (getattr(given, key), getattr(data, key, None)):
+            if value is not None and not (o.blank and value == ""):
+                out[key] = value
+                break
+    return out
 
-    gold: str | None = None
-    id: str | None = None
-    runs: str | None = None
-    metrics: list[str] = field(default_factory=list)
-    pos_label: str | None = None
-    labels: list[str] | None = None
-    sep: str | None = None
-    id_col: int | str | None = None
-    label_col: list | str | int | None = None
-    comments: bool | None = None
-    header: bool | None = None
-    keep_spaces: bool | None = None
-    multi_label: str | None = None
-    zip_member: str | None = None
-    phase: int | str | None = None
-    submissions: str | None = None
-    names: str | None = None
-    exclude: list[str] = field(default_factory=list)
-    baselines: list[str] = field(default_factory=list)
-    missing: str | None = None
-    extra_lines: str | None = None
-    bio: str | None = None
-    ties: str | None = None
-    cluster_col: int | str | None = None
-    score_col: int | str | None = None
-    unjudged: bool | None = None
-    name: str | None = None
-    #: The output directory the report goes to (``-o``; None: not known): runs folders and globs,
-    #: given or named by a spec, are refused before they are read when they reach it.
-    out_dir: str | None = None
-    #: How a metric name is looked up, ``(name, folder of a relative user metric) -> Metric``,
-    #: raising InputError for an unknown one: :func:`compreport.stats.metrics.get_metric`, given by
-    #: :func:`compreport.load`. None: metric names are not checked while reading.
-    lookup: Callable[[str, Path | None], Any] | None = None
 
-    def reading(self) -> ReadOptions:
-        """The reading options given here (command line or API), checked; defaults where not
-        given."""
-        return ReadOptions(
-            sep=self.sep or "auto",
-            comments=True if self.comments is None else self.comments,
-            header=self.header,
-            keep_spaces=bool(self.keep_spaces),
-            multi_label=self.multi_label,
-            id_col=self.id_col,
-            label_col=self.label_col,
-            zip_member=self.zip_member,
-            phase=self.phase,
-            submissions=self.submissions,
-            missing=self.missing or "error",
-            extra_lines=self.extra_lines or "error",
-            bio=self.bio or "iob2",
-            exclude=list(self.exclude),
-            baselines=list(self.baselines),
-            names=self.names,
-            cluster_col=self.cluster_col,
-            runs_label_col=self.score_col,
-            unjudged=bool(self.unjudged),
-            said={"runs_label_col": "score_col"} if self.score_col is not None else {},
-        ).check()
+def _reading(self) -> ReadOptions:
+    """The reading options given here (command line or API), checked; defaults where not
+    given."""
+    return ReadOptions(
+        **plain_reading(self),
+        id_col=self.id_col,
+        label_col=self.label_col,
+        exclude=list(self.exclude),
+        baselines=list(self.baselines),
+        names=self.names,
+        cluster_col=self.cluster_col,
+        runs_label_col=self.score_col,
+        said={"runs_label_col": "score_col"} if self.score_col is not None else {},
+    ).check()
+
+
+def _option_fields() -> list[tuple[str, Any, Any]]:
+    """One field per reading option of the schema, named as :func:`compreport.load`'s keyword:
+    None (a repeatable option: an empty list) where not given."""
+    out: dict[str, tuple[str, Any, Any]] = {}
+    for o in options.group(options.READING):
+        default = field(default_factory=list) if o.action == "append" else field(default=None)
+        out.setdefault(o.api, (o.api, Any, default))
+    return list(out.values())
+
+
+Options = dataclasses.make_dataclass(
+    "Options",
+    [
+        *_option_fields(),
+        # The output directory the report goes to (-o; None: not known): runs folders and globs,
+        # given or named by a spec, are refused before they are read when they reach it.
+        ("out_dir", "str | None", field(default=None)),
+        # How a metric name is looked up, (name, folder of a relative user metric) -> Metric,
+        # raising InputError for an unknown one: compreport.stats.metrics.get_metric, given by
+        # compreport.load. None: metric names are not checked while reading.
+        ("lookup", "Callable[[str, Path | None], Any] | None", field(default=None)),
+    ],
+    namespace={
+        "reading": _reading,
+        "__module__": __name__,
+        "__doc__": """What the caller (the command line, :func:`compreport.load`) gave for reading
+    the inputs: one field per reading option of the schema (:data:`compreport.options.SCHEMA`),
+    named as :func:`compreport.load`'s keyword, None (or empty) where not given, which leaves a
+    spec's value or the default; ``out_dir`` (``-o``: runs read there are refused) and ``lookup``
+    (how a metric name is looked up). Messages name the options in the caller's words
+    (:mod:`compreport.language.caller`).""",
+    },
+)
 
 
 @dataclass
@@ -235,13 +236,7 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
     """The reading options of a competition: the spec's ``[data]`` keys, overridden by ``opts``
     (the command line or the API). A bad spec value names the file, the key's line and the key."""
     d, base = spec.data, path.parent
-    for key, allowed in (
-        ("sep", SEPARATORS),
-        ("missing", MISSING_POLICIES),
-        ("extra_lines", EXTRA_LINES),
-        ("bio", BIO_SCHEMES),
-        ("submissions", SUBMISSIONS),
-    ):
+    for key, allowed in ((k, o.choices) for k, o in _PLAIN.items() if o.choices):
         value = getattr(d, key)
         if value is not None and value not in allowed:
             raise InputError(
@@ -314,10 +309,6 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
         f"baseline:{g}": f"{where(path, ('data', 'baselines'))}: [data] baselines {g!r}"
         for g in d.baselines or []
     }
-    if opts.comments is not None:
-        comments = opts.comments
-    else:
-        comments = d.comments if d.comments is not None else True
     if opts.id_col is not None:
         id_col = given.id_col
     else:
@@ -327,26 +318,15 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
     else:  # a label_col given (for the gold and the runs) overrides the spec's runs column
         runs_label_col = None if label_given else run_labels
     return ReadOptions(
-        sep=opts.sep or d.sep or "auto",
-        comments=comments,
-        header=opts.header if opts.header is not None else d.header,
-        keep_spaces=bool(opts.keep_spaces if opts.keep_spaces is not None else d.keep_spaces),
-        multi_label=opts.multi_label if opts.multi_label is not None else d.multi_label,
+        **plain_reading(opts, d),
         id_col=id_col,
         label_col=given.label_col if label_given else spec_labels,
         runs_id_col=None if id_given else run_id,
         runs_label_col=runs_label_col,
-        zip_member=opts.zip_member or d.zip_member,
-        phase=opts.phase if opts.phase is not None else d.phase,
-        submissions=opts.submissions or d.submissions,
-        missing=opts.missing or d.missing or "error",
-        extra_lines=opts.extra_lines or d.extra_lines or "error",
-        bio=opts.bio or d.bio or "iob2",
         exclude=[*(d.exclude or []), *opts.exclude],
         baselines=[*(d.baselines or []), *opts.baselines],
         names=names,
         cluster_col=given.cluster_col if opts.cluster_col is not None else spec_cluster,
-        unjudged=opts.unjudged if opts.unjudged is not None else bool(d.unjudged),
         said=said,
     ).check()
 
@@ -470,17 +450,10 @@ def stream_text(path: str | Path, given_id: str | None) -> str:
 
 def _wide_only(reading: ReadOptions, where_: Path | str) -> None:
     """A wide table has a gold column and system columns: the options of run files do not apply."""
-    for given, name in (
-        (reading.label_col, "label_col"),
-        (reading.zip_member, "zip_member"),
-        (reading.multi_label, "multi_label"),
-        (reading.phase is not None, "phase"),
-        (reading.submissions, "submissions"),
-        (reading.exclude, "exclude"),
-    ):
-        if given:
+    for o in options.group(options.READING):
+        if o.runs_only and getattr(reading, o.api) not in (None, "", []):
             raise InputError(
-                f"{where_}: {option(name)} applies to gold and run files ({option('runs')}), not "
+                f"{where_}: {option(o.name)} applies to gold and run files ({option('runs')}), not "
                 f"to a wide table (its gold column is {option('gold')})"
             )
 

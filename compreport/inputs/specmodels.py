@@ -15,6 +15,7 @@ from compreport.errors import InputError
 from compreport.inputs.competition import CompetitionInfo
 from compreport.inputs.tomlfile import where
 from compreport.language.caller import override
+from compreport.options import SETTINGS, data_keys
 from compreport.settings import validate
 
 
@@ -34,19 +35,10 @@ class RunsSpec(_Strict):
     label_col: int | str | list[int | str] | None = None
 
 
-class DataSpec(_Strict):
-    """``[data]``: either ``table`` (wide layout) or ``gold`` + ``runs``, and how to read them.
-
-    ``runs`` is a folder or glob, or a ``[data.runs]`` table. ``id_col``/``label_col`` (position or
-    header name), ``sep``, ``comments``, ``header``, ``keep_spaces``, ``multi_label``,
-    ``zip_member``, ``missing``, ``extra_lines``, ``exclude`` and ``baselines`` are the command
-    line's ``--id-col``, ``--label-col``, ``--sep``, ``--no-comments``,
-    ``--header``/``--no-header``, ``--keep-spaces``, ``--multi-label``, ``--zip-member``,
-    ``--missing``, ``--extra-lines``, ``--exclude`` and ``--baseline``, which override them (globs
-    of ``exclude`` and ``baselines`` add up);
-    ``phase`` and ``submissions`` read a Codabench bulk download as ``runs`` (``--phase``,
-    ``--submissions``); ``bio`` (``--bio``) how CoNLL tags are read.
-    """
+class _DataFiles(_Strict):
+    """The keys of ``[data]`` that name the files and columns of a competition: ``table`` (wide
+    layout) or ``gold`` + ``runs`` (a folder or glob, or a ``[data.runs]`` table), the wide
+    table's ``gold_column`` and ``id_column``, and the ``fields`` of multi-field labels."""
 
     table: str | None = None
     gold: str | None = None
@@ -54,25 +46,19 @@ class DataSpec(_Strict):
     gold_column: str = "y"
     id_column: str | None = None
     fields: list[str] | None = None
-    id_col: int | str | None = None
-    label_col: int | str | list[int | str] | None = None
-    sep: str | None = None
-    comments: bool | None = None
-    header: bool | None = None
-    keep_spaces: bool | None = None
-    multi_label: str | None = None
-    zip_member: str | None = None
-    phase: int | None = None
-    submissions: str | None = None
-    missing: str | None = None
-    extra_lines: str | None = None
-    bio: str | None = None
-    exclude: list[str] | None = None
-    baselines: list[str] | None = None
-    cluster: int | str | None = None
-    query_col: int | str | None = None
-    score_col: int | str | None = None
-    unjudged: bool | None = None
+
+
+DataSpec = create_model(
+    "DataSpec",
+    __base__=_DataFiles,
+    **{k: (t, None) for k, t in data_keys().items() if k not in _DataFiles.model_fields},
+    __doc__=(
+        "``[data]``: the keys of :class:`_DataFiles`, then one key per reading option of the "
+        "schema (:func:`compreport.options.data_keys`: ``sep``, ``id_col``, ``label_col``, "
+        "``cluster``/``query_col``, ...), which the same option given on the command line or to "
+        ":func:`compreport.load` overrides (globs of ``exclude`` and ``baselines`` add up)."
+    ),
+)
 
 
 class NamesSpec(_Strict):
@@ -81,40 +67,26 @@ class NamesSpec(_Strict):
     file: str
 
 
-class BootstrapSpec(_Strict):
-    """``[bootstrap]``: resamples (B), seed, alpha, ci, test, family, correction,
-    include_baselines, refine, paper (the paper's settings at once,
-    :data:`compreport.settings.PAPER`).
-
-    Values are checked by :func:`compreport.settings.validate` (see :func:`settings_of`), the one
-    validation the API and the CLI use too.
-    """
-
-    resamples: Any = None
-    seed: Any = None
-    alpha: Any = None
-    ci: Any = None
-    test: Any = None
-    family: Any = None
-    include_baselines: Any = None
-    correction: Any = None
-    refine: Any = None
-    paper: Any = None
-
-
-#: ``[bootstrap]`` key -> Settings field.
+#: ``[bootstrap]`` key -> Settings field, from the option schema
+#: (:data:`compreport.options.SETTINGS`).
 _SETTING_OF_KEY = {
-    "resamples": "bootstrap",
-    "seed": "seed",
-    "alpha": "alpha",
-    "ci": "ci_method",
-    "test": "test",
-    "family": "family",
-    "correction": "correction",
-    "include_baselines": "include_baselines",
-    "refine": "refine",
-    "paper": "paper",
+    o.spec.removeprefix("[bootstrap] "): field
+    for field, o in SETTINGS.items()
+    if o.spec and o.spec.startswith("[bootstrap] ")
 }
+
+BootstrapSpec = create_model(
+    "BootstrapSpec",
+    __base__=_Strict,
+    **{key: (Any, None) for key in _SETTING_OF_KEY},
+    __doc__=(
+        "``[bootstrap]``: one key per statistics option of the schema (resamples, seed, alpha, "
+        "ci, test, family, correction, include_baselines, paper, refine; paper: the paper's "
+        "settings at once, :data:`compreport.settings.PAPER`). Values are checked by "
+        ":func:`compreport.settings.validate` (see :func:`settings_of`), the one validation the "
+        "API and the CLI use too."
+    ),
+)
 
 #: Settings field -> ``[bootstrap]`` key, as messages name it.
 _KEY_OF_SETTING = {v: k for k, v in _SETTING_OF_KEY.items()}

@@ -12,55 +12,14 @@ import contextvars
 import shlex
 from collections.abc import Iterator
 
+from compreport.options import words
+
 #: Who is being spoken to: ``"api"`` (Python, the default) or ``"cli"``.
 _CALLER: contextvars.ContextVar[str] = contextvars.ContextVar("compreport_caller", default="api")
 
-#: Option id -> (command-line flag, Python parameter, how a Python value is written).
-OPTIONS = {
-    "pos_label": ("--pos-label", "pos_label", "{}"),
-    "labels": ("--labels", "labels", "{}"),
-    "gold": ("--gold", "gold", "{}"),
-    "id": ("--id", "id", "{}"),
-    "metric": ("--metric", "metrics", "[{}]"),
-    "runs": ("--runs", "runs", "{}"),
-    "test": ("--test", "test", "{!r}"),
-    "family": ("--family", "family", "{!r}"),
-    "bootstrap": ("-B", "bootstrap", "{}"),
-    "refine": ("--refine", "refine", "{}"),
-    "force": ("--force", "force", "{}"),
-    "output": ("-o", "out_dir", "{!r}"),
-    "format": ("--format", "formats", "{!r}"),
-    "emails": ("--emails", "emails", "{!r}"),
-    "email_from": ("--email-from", "email_from", "{!r}"),
-    "reply_to": ("--reply-to", "reply_to", "{!r}"),
-    "sep": ("--sep", "sep", "{!r}"),
-    "id_col": ("--id-col", "id_col", "{!r}"),
-    "label_col": ("--label-col", "label_col", "{!r}"),
-    "cluster_col": ("--cluster-col", "cluster_col", "{!r}"),
-    "query_col": ("--query-col", "cluster_col", "{!r}"),
-    "score_col": ("--score-col", "score_col", "{!r}"),
-    "unjudged": ("--unjudged", "unjudged", "{}"),
-    "no_comments": ("--no-comments", "comments", "False"),
-    "header": ("--header", "header", "True"),
-    "no_header": ("--no-header", "header", "False"),
-    "keep_spaces": ("--keep-spaces", "keep_spaces", "{}"),
-    "multi_label": ("--multi-label", "multi_label", "{!r}"),
-    "zip_member": ("--zip-member", "zip_member", "{!r}"),
-    "names": ("--names", "names", "{!r}"),
-    "exclude": ("--exclude", "exclude", "[{!r}]"),
-    "baseline": ("--baseline", "baselines", "[{!r}]"),
-    "missing": ("--missing", "missing", "{!r}"),
-    "extra_lines": ("--extra-lines", "extra_lines", "{!r}"),
-    "bio": ("--bio", "bio", "{!r}"),
-    "ties": ("--ties", "ties", "{!r}"),
-    "name": ("--name", "name", "{!r}"),
-    "phase": ("--phase", "phase", "{}"),
-    "submissions": ("--submissions", "submissions", "{!r}"),
-    "scheduler": ("--scheduler", "scheduler", "{!r}"),
-    "power": ("--power", "power", "{}"),
-    "delta": ("--delta", "delta", "{}"),
-    "draws": ("--draws", "draws", "{}"),
-}
+#: Option id -> (command-line flag, Python parameter, how a Python value is written), from the one
+#: declaration of every option (:data:`compreport.options.SCHEMA`).
+OPTIONS = words()
 
 
 def current() -> str:

@@ -64,6 +64,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from compreport.options import OPTIONS
 from compreport.stats import montecarlo
 from compreport.stats.maxt import StepDown
 
@@ -74,7 +75,7 @@ def rank_sets(
     observed: np.ndarray,
     replicates: np.ndarray,
     higher_is_better: bool = True,
-    alpha: float = 0.05,
+    alpha: float = OPTIONS["alpha"].default,
     ranked: np.ndarray | None = None,
     settle: bool = True,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from compreport.options import OPTIONS
 from compreport.stats.intervals import interval
 
 #: Relative tolerance when comparing a replicate difference with a threshold (floating-point noise).
@@ -94,10 +95,10 @@ def differences(
     b: np.ndarray,
     higher_is_better: bool,
     alpha: float,
-    ci: str = "percentile",
+    ci: str = OPTIONS["ci"].default,
     jack: tuple[np.ndarray, np.ndarray] | None = None,
     chunk: int = 256,
-    test: str = "bootstrap",
+    test: str = OPTIONS["test"].default,
 ) -> dict[str, np.ndarray]:
     """Oriented differences ``a - b`` of the pairs ``a``, ``b``, their intervals and p-values.
 
@@ -152,7 +153,7 @@ def p_values(
     b: np.ndarray,
     higher_is_better: bool,
     chunk: int = 256,
-    test: str = "bootstrap",
+    test: str = OPTIONS["test"].default,
 ) -> np.ndarray:
     """P-values of the oriented differences ``a - b`` over ``replicates`` (R, m), no intervals.
 

@@ -35,6 +35,7 @@ from matplotlib.lines import Line2D
 
 from compreport.language import N_, comma, count, marked, tr
 from compreport.language import vocabulary as vocab
+from compreport.options import OPTIONS
 from compreport.output import files
 from compreport.report.figures import FIGURE_FORMATS
 from compreport.report.figures.glyphs import held_glyph_warnings, warn_missing_glyphs
@@ -74,6 +75,9 @@ from compreport.report.naming import check_names, metric_stems
 from compreport.report.prose import direction, draws, p_resamples
 from compreport.stats.results import Analysis, CompetitionAnalysis, MetricAnalysis
 
+#: The defaults of a figure drawn without the run's settings: the option schema's.
+_LEVEL, _TEST = 1 - OPTIONS["alpha"].default, OPTIONS["test"].default
+
 
 def _part_note(rows: slice | None, m: int) -> str:
     """``" (systems 26–50 of 150)"``: the rows one part of a split figure shows; ``""`` for a
@@ -90,7 +94,7 @@ def ci_plot(
     comp: CompetitionAnalysis,
     metric: MetricAnalysis,
     *,
-    level: float = 0.95,
+    level: float = _LEVEL,
     rows: slice | None = None,
 ) -> Figure:
     """Ordered bootstrap confidence intervals (paper Fig. 1): one row per system, best at top.
@@ -178,7 +182,7 @@ def diff_plot(
     comp: CompetitionAnalysis,
     metric: MetricAnalysis,
     *,
-    level: float = 0.95,
+    level: float = _LEVEL,
     rows: slice | None = None,
 ) -> Figure:
     """CIs of the differences from the best (paper Fig. 2), one row per other system.
@@ -290,7 +294,7 @@ def diff_plot(
 
 @styled
 def distribution_plot(
-    comp: CompetitionAnalysis, metric: MetricAnalysis, a: str, b: str, test: str = "bootstrap"
+    comp: CompetitionAnalysis, metric: MetricAnalysis, a: str, b: str, test: str = _TEST
 ) -> Figure:
     """Histogram of the bootstrap distribution of the difference ``a - b`` (paper Fig. 3).
 
@@ -400,7 +404,7 @@ def facet_rows(comp: CompetitionAnalysis) -> int:
 
 @styled
 def facet_plot(
-    comp: CompetitionAnalysis, *, level: float = 0.95, rows: slice | None = None
+    comp: CompetitionAnalysis, *, level: float = _LEVEL, rows: slice | None = None
 ) -> Figure | None:
     """One panel of ordered CIs per metric (:data:`FACET_COLUMNS` panels a row), systems in the
     primary metric's order; None for one metric. ``rows``: the systems of one part of a split
@@ -443,7 +447,7 @@ def facet_plot(
 
 
 def figure_builders(
-    comp: CompetitionAnalysis, level: float, test: str = "bootstrap"
+    comp: CompetitionAnalysis, level: float, test: str = _TEST
 ) -> Iterator[tuple[str, Callable[[], Figure]]]:
     """``(stem, build)`` for every figure of one competition, in drawing order; ``build()`` draws
     it (:func:`competition_figures` lists the stems)."""
@@ -488,7 +492,7 @@ def whole_stem(stem: str) -> str:
 
 
 def competition_figures(
-    comp: CompetitionAnalysis, *, level: float = 0.95, test: str = "bootstrap"
+    comp: CompetitionAnalysis, *, level: float = _LEVEL, test: str = _TEST
 ) -> dict[str, Figure]:
     """Every figure of one competition, keyed by file stem.
 

@@ -98,7 +98,7 @@ def pairs_plot(comp: CompetitionAnalysis, metric: MetricAnalysis) -> Figure:
     )
     # only the marks a corrected p-value can earn (as the HTML and LaTeX legends), weakest first
     possible = possible_marks(metric)[::-1]
-    alpha = metric.verdicts.get("alpha", 0.05)
+    alpha = metric.verdicts["alpha"]  # the stored rule: Settings.alpha of the run, no fallback
     handles = [
         Patch(facecolor=PAIR_LEVEL_COLORS[0], edgecolor="#bbbbbb", label=f"p ≥ {decimal(alpha)}")
     ]

@@ -24,6 +24,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
+from compreport import options
 from compreport.errors import InputError, suggest
 from compreport.report.latex.widths import Metrics, font_metrics, tex_width
 from compreport.report.model import Format
@@ -506,7 +507,7 @@ def check_label_prefix(value: str | None, where: str = "`label_prefix`") -> str 
 #: letters never are): ``rank_set`` (the simultaneous rank confidence set), ``ci`` (the primary
 #: metric's interval, which ``ci.tex`` also gives), ``marks`` (tied with best, undecided...),
 #: ``team``, ``group``.
-OPTIONAL_COLUMNS = ("rank_set", "ci", "marks", "team", "group")
+OPTIONAL_COLUMNS = options.LATEX_COLUMNS
 
 
 def check_columns(value, where: str = "`latex_columns`") -> tuple[str, ...]:
