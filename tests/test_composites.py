@@ -279,7 +279,11 @@ F1_PROF = 'metric = "macro_f1", field = "profession"'
     [
         ('"profession"}', '"profesion"}', ["part 2", "'profesion' is not a field", "'profession'"]),
         (F1_PROF, F1_PROF.replace("f1", "f2"), ["part 2", "'macro_f2' cannot be a part"]),
-        (F1_PROF, F1_PROF.replace("macro_f1", "rmse"), ["part 2", "'celebrity' is not a finite"]),
+        (
+            F1_PROF,
+            F1_PROF.replace("macro_f1", "rmse"),
+            ["part 2", "gold.csv, line 2", "is not a finite number"],
+        ),
         ("parts = [", "partz = [", ["unknown parameter 'partz'"]),
     ],
 )

@@ -247,7 +247,6 @@ def test_reports_show_the_stored_sets():
     """Leaderboards, the HTML report, the LaTeX leaderboard and the team letter print the stored
     sets (``2–6``), in English and in Spanish; the renderers decide nothing."""
     from compreport.language import language
-    from compreport.report.latex import renderer as latex
     from compreport.report.model import rank_set
     from compreport.report.pages.team import team_html
 
@@ -261,7 +260,7 @@ def test_reports_show_the_stored_sets():
     assert [line.split(" | ")[1] for line in md.splitlines()[2:]] == shown
     page = report.to_html()
     assert all(f'<td class="num">{x}</td>' in page for x in shown)
-    tex = latex.Renderer(a).leaderboard(comp)
+    tex = cr.Report(a, latex_columns="rank_set,group").to_latex("leaderboard", comp.id)
     assert "Rank set" in tex and all(f"& {x} &" in tex for x in shown)
     run = comp.primary.scores[3]
     sentence = f"rank {rank_set(run.rank_low, run.rank_high)} at 95% confidence, jointly for all"

@@ -111,26 +111,6 @@ def ties_settings(settings: Settings) -> str:
     )
 
 
-def ties_are_not_verdicts(settings: Settings, esc=str) -> str:
-    """How the competitiveness ties relate to the reports' verdicts (the overview's note, the LaTeX
-    summary's caption; the rule's words through ``esc``): under ``vs-best`` the ties with the winner
-    in the rule's correction are the verdicts, and baselines get none; otherwise no tie count is."""
-    if settings.family == "vs-best":
-        return tr(
-            "Under the reports' rule ({rule}) the ties with the winner in its correction's column "
-            "are their verdicts (an undecided one counted by its estimated p-value); the ties "
-            "between competitors are not, since the reports test only the comparisons with the "
-            "best.",
-            rule=esc(settings.rule),
-        )
-    return tr(
-        "The ties with the winner in the column of the reports' correction are their verdicts (an "
-        "undecided one counted by its estimated p-value); the ties between competitors are not "
-        "(rule: {rule}, baselines included), and can count other ties.",
-        rule=esc(settings.rule),
-    )
-
-
 def ppi_note(summary, ids, esc=str, number=decimal) -> str | None:
     """The note on the columns ``ids`` of the competitiveness ``summary`` table whose PPI is in
     their metric's units, not a percentage (:data:`~compreport.language.vocabulary.PPI_IN_UNITS`).

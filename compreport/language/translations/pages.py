@@ -51,16 +51,17 @@ ES: dict[str, str] = {
     "included), the ranking metric and its best system. Each name links to the competition's full report.": '<span class="label">Competiciones</span> con el tamaño de su conjunto de prueba (n), el número de sistemas '
     "(incluidas las líneas base), la métrica de ordenación y su mejor sistema. Cada nombre enlaza con el "
     "informe completo de la competición.",
-    "Columns grouped by challenge, task and language as in Nava-Muñoz et al. (Tables 7–11); each language links to "
-    "its competition's report. Ties are the paper's counts among competitors: pairs whose corrected p &ge; &alpha; = "
-    "{alpha} under each correction, on the winner's comparisons with the other competitors as the report's family "
-    "corrects them (ties with the winner) and over {ties} (ties between competitors). {verdicts} {which} Differences 3 "
-    "decimals; CV and PPI in percent unless noted.": "Columnas agrupadas por reto, tarea e idioma como en Nava-Muñoz et al. (tablas 7–11); cada idioma enlaza con "
-    "el informe de su competición. Los empates son los recuentos del artículo entre competidores: pares cuyo p "
-    "corregido es &ge; &alpha; = {alpha} con cada corrección, en las comparaciones del ganador con los demás "
-    "competidores tal como las corrige la familia del informe (empates con el ganador) y sobre {ties} (empates "
-    "entre competidores). "
-    "{verdicts} {which} Diferencias con 3 decimales; CV y PPI en porcentaje salvo que se indique.",
+    "Columns grouped by challenge, task and language as in Nava-Muñoz et al. (2024, Tables 7–11); each language "
+    "links to its competition's report. A tie is a pair not significantly different at &alpha; = {alpha} with the "
+    "{test}, corrected over {family} (with the winner) or {ties} (between competitors). The {correction} count of "
+    "ties with the winner holds this report's verdicts ({rule}; an undecided one counted by its estimated p-value); "
+    "the ties between competitors are not verdicts. {which} Differences 3 decimals; CV and PPI in percent unless "
+    "noted.": "Columnas agrupadas por reto, tarea e idioma como en Nava-Muñoz et al. (2024, tablas 7–11); cada "
+    "idioma enlaza con el informe de su competición. Un empate es un par sin diferencia significativa con &alpha; = "
+    "{alpha} y la {test}, con corrección sobre {family} (con el ganador) o sobre {ties} (entre competidores). El "
+    "recuento {correction} de empates con el ganador recoge los veredictos de este informe ({rule}; uno sin decidir, "
+    "contado por su valor p estimado); los empates entre competidores no son veredictos. {which} Diferencias con 3 "
+    "decimales; CV y PPI en porcentaje salvo que se indique.",
     '<span class="label">Competitiveness</span> of each competition\'s ranking metric': '<span class="label">Competitividad</span> de la métrica de ordenación de cada competición',
     "(part {i} of {n})": "(parte {i} de {n})",
     "Resamples draw the {unit}.": "Las réplicas extraen los {unit}.",

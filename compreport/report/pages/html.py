@@ -621,7 +621,9 @@ def index_html(
         methods=methods_context(analysis.settings, analysis.competitions),
         provenance=provenance(analysis),
         ties_words=prose.ties_family(analysis.settings),
-        not_verdicts=prose.ties_are_not_verdicts(analysis.settings),
+        ties_test=vocab.test_phrase(analysis.settings.test),
+        ties_family_words=vocab.FAMILIES[analysis.settings.family].words,
+        ties_correction=tr(vocab.CORRECTIONS[analysis.settings.correction].label),
         ties_settings=prose.ties_settings(analysis.settings),
     )
 
