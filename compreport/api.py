@@ -744,14 +744,14 @@ def analyze(
 
 
 def run_analysis(
-    data,
+    data: Inputs | Competition | Sequence[Competition],
     given: dict,
     source: str,
     *,
     checked: bool = False,
-    metrics=None,
-    pos_label=None,
-    labels=None,
+    metrics: Names | None = None,
+    pos_label: Label | None = None,
+    labels: str | Sequence[Label] | None = None,
     jobs: int = 1,
     progress: bool | None = False,
     scheduler: str | None = None,
