@@ -18,7 +18,11 @@ deterministic on its own; byte-identical files are tested with 1 and 2 workers).
   AttributeError while closing the file) comes back as that OSError.
 * Tasks run in the caller's context (:mod:`contextvars`): the report's language, who messages
   speak to.
-* Without ``fork`` (not Linux/macOS) or with ``jobs == 1`` the tasks run in this process, in order.
+* Without a safe ``fork`` or with ``jobs == 1`` the tasks run in this process, in order: ``fork``
+  is used on Linux and the BSDs only. macOS offers it, but a process that has loaded Apple's system
+  frameworks (matplotlib's macOS backend, the Accelerate BLAS) may crash or hang in a forked child,
+  so on macOS (and on Windows, which has no ``fork``) one process does the work; the files are the
+  same, only slower (:func:`can_fork`).
 """
 
 from __future__ import annotations
@@ -44,6 +48,16 @@ from compreport.errors import InputError
 _TASKS: list[tuple[Callable[..., Any], tuple]] = []
 #: The caller's context (the report's language, who messages speak to), in which workers run tasks.
 _CONTEXT: contextvars.Context | None = None
+
+
+def can_fork() -> bool:
+    """Whether worker processes are forked here: ``fork`` exists and the platform is not macOS,
+    where forking a process that loaded Apple's frameworks is unsafe (see the module's notes).
+
+    >>> isinstance(can_fork(), bool)
+    True
+    """
+    return "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin"
 
 
 def default_jobs() -> int:
@@ -162,7 +176,7 @@ def forked_map(fn: Callable[[Any], Any], items: Sequence, jobs: int, what: str) 
     the generator (or an error) stops the workers."""
     items = list(items)
     jobs = min(int(jobs), len(items))
-    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if jobs <= 1 or not can_fork():
         yield from map(fn, items)
         return
     pool = ProcessPoolExecutor(
@@ -248,7 +262,7 @@ def run_tasks(
     jobs = min(int(jobs), len(tasks))
     bar = progress_bar(progress, len(tasks))
     try:
-        if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        if jobs <= 1 or not can_fork():
             results = []
             for fn, args in tasks:
                 interrupts.check()
