@@ -445,6 +445,7 @@ def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
             s.system in comp.baselines,
             comp.missing.get(s.system, 0),
             beaten(primary, s) if shows_beats(primary) else (0, 0),
+            undecided_with(primary, s),
         )
         cells |= {
             "ci_low": Cell(s.ci_low, fmt.score(s.ci_low)),
@@ -462,6 +463,31 @@ def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
         primary,
         {"teams": shows_teams(comp), "rank_sets": has_rank_sets(comp)},
     )
+
+
+def undecided_with(ma: MetricAnalysis, s) -> list[str]:
+    """The systems, in ``ma``'s rank order, whose stored verdict with the system of
+    :class:`~compreport.stats.results.Score` ``s`` is undecided
+    (:attr:`~compreport.stats.results.Comparison.undecided`: within the Monte-Carlo error of its
+    p-values), so that its leaderboard row carries the mark
+    (:func:`~compreport.report.prose.marks`). The best is left out of the row whose own
+    ``undecided`` mark (the verdict against the best, ``Score.undecided``) already says it.
+
+    Examples
+    --------
+    >>> from compreport.stats.results import Comparison, MetricAnalysis, Score
+    >>> scores = [Score(x, 0.9 - i / 10, 0, 0, 0, 0, i + 1, "a") for i, x in enumerate("ABC")]
+    >>> pair = Comparison("B", "C", 0.1, 0.0, 0.2, 0.04, 0.1, 0.1, 0.1, settled=False)
+    >>> ma = MetricAnalysis("acc", {}, True, 1.0, True, "A", scores, [], [pair], {})
+    >>> undecided_with(ma, scores[1]), undecided_with(ma, scores[2]), undecided_with(ma, scores[0])
+    (['C'], ['B'], [])
+    """
+    others = {
+        c.b if c.a == s.system else c.a for c in ma.pairs if c.undecided and s.system in (c.a, c.b)
+    }
+    if s.undecided:
+        others.discard(ma.best)
+    return [x.system for x in ma.scores if x.system in others]
 
 
 def has_rank_sets(comp: CompetitionAnalysis) -> bool:

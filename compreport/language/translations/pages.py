@@ -83,9 +83,10 @@ ES: dict[str, str] = {
     "Baselines (italics, tagged) are ranked with the systems and count among the m systems.": "Las líneas base (en cursiva y etiquetadas) figuran en el ranking junto con los sistemas y cuentan entre los "
     "m sistemas.",
     "Marks: <em>tied with best</em>, not significantly different from the best under the same rule; "
-    "<em>undecided</em>, that verdict is within the Monte-Carlo error of its p-values, so it is neither a tie nor a difference (more resamples could settle it).": "Marcas: <em>empatado con el mejor</em>, no significativamente diferente del mejor con la misma regla; "
+    "<em>undecided</em>, that verdict is within the Monte-Carlo error of its p-values, so it is neither a tie nor a difference (more resamples could settle it); "
+    "<em>undecided vs S</em>, the same of the verdict against system S (marked on both rows).": "Marcas: <em>empatado con el mejor</em>, no significativamente diferente del mejor con la misma regla; "
     "<em>sin decidir</em>, ese veredicto está dentro del error de Monte Carlo de sus valores p, así que no es ni un empate ni una diferencia "
-    "(más réplicas podrían decidirlo).",
+    "(más réplicas podrían decidirlo); <em>sin decidir frente a S</em>, lo mismo del veredicto frente al sistema S (marcado en ambas filas).",
     "Best system: {system}.": "Mejor sistema: {system}.",
     '<span class="label">Ordered bootstrap confidence intervals</span> of {metric} ({level}, {method}): score on the '
     "full test set (the best in bold), mean and standard deviation (SE) of the bootstrap distribution, interval; "

@@ -151,6 +151,8 @@ ES: dict[str, str] = {
     "{subject} is significantly better {at}.": "{subject} es significativamente mejor {at}.",
     "best": "mejor",
     "undecided": "sin decidir",
+    "undecided vs {system}": "sin decidir frente a {system}",
+    "undecided vs {n} systems": "sin decidir frente a {n} sistemas",
     "baseline": "línea base",
     "{n} missing": "{n} sin predicción",
     "the winner": "el ganador",
