@@ -88,6 +88,7 @@ ES: dict[str, str] = {
     "<em>sin decidir</em>, ese veredicto está dentro del error de Monte Carlo de sus valores p, así que no es ni un empate ni una diferencia "
     "(más réplicas podrían decidirlo); <em>sin decidir frente a S</em>, lo mismo del veredicto frente al sistema S (marcado en ambas filas).",
     "Best system: {system}.": "Mejor sistema: {system}.",
+    "Show every column": "Mostrar todas las columnas",
     '<span class="label">Ordered bootstrap confidence intervals</span> of {metric} ({level}, {method}): score on the '
     "full test set (the best in bold), mean and standard deviation (SE) of the bootstrap distribution, interval; "
     "groups as in the leaderboard ({rule}).": '<span class="label">Intervalos de confianza bootstrap ordenados</span> de {metric} ({level}, {method}): '
