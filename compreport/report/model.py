@@ -24,6 +24,7 @@ from compreport.errors import InputError
 from compreport.language import N_, count, tr
 from compreport.language import vocabulary as vocab
 from compreport.report.metricnames import metric_label
+from compreport.stats.letters import ALPHABET
 from compreport.stats.results import Analysis, Comparison, CompetitionAnalysis, MetricAnalysis
 
 #: How a missing or undefined value is shown (an en dash).
@@ -367,6 +368,60 @@ def _yes_no(v: bool | None) -> Cell:
 MANY_SYSTEMS = 25
 
 
+#: A group letter past the 52 of :data:`compreport.stats.letters.ALPHABET`: ``a1``, ``b1``...
+_LETTER = re.compile(r"[A-Za-z][0-9]*")
+
+
+def _letter_index(token: str) -> int:
+    """The position of one group letter in the order :func:`compreport.stats.letters.letters`
+    names them (``a`` 0, ``Z`` 51, ``a1`` 52)."""
+    return ALPHABET.index(token[0]) + len(ALPHABET) * int(token[1:] or 0)
+
+
+def group_text(group: str, ranges: bool) -> str:
+    """A system's significance group as the tables show it: its letters, or with ``ranges`` each
+    run of three or more consecutive letters as ``first–last`` (en dash), the pieces separated by
+    commas; an en dash for none. The letters are the stored ones; only their display changes, so
+    the range says exactly what the letters say. The tables use ranges past
+    :data:`MANY_SYSTEMS` systems (:func:`group_cell`).
+
+    Examples
+    --------
+    >>> group_text("fghij", True), group_text("fghij", False), group_text("", True)
+    ('f–j', 'fghij', '–')
+    >>> group_text("TUVWXYZa1b1c1d1e1f1g1", True), group_text("abdfgh", True)
+    ('T–g1', 'abd,f–h')
+    """
+    if not group:
+        return MISSING
+    tokens = _LETTER.findall(group)
+    if not ranges or "".join(tokens) != group:  # not letters as letters() names them: as stored
+        return group
+    runs: list[list[str]] = []
+    for t in tokens:
+        if runs and _letter_index(t) == _letter_index(runs[-1][-1]) + 1:
+            runs[-1].append(t)
+        else:
+            runs.append([t])
+    pieces: list[str] = []
+    loose = ""  # letters of runs shorter than three, written as they are
+    for run in runs:
+        if len(run) >= 3:
+            pieces += [loose] if loose else []
+            pieces.append(f"{run[0]}{MISSING}{run[-1]}")
+            loose = ""
+        else:
+            loose += "".join(run)
+    return ",".join(pieces + ([loose] if loose else []))
+
+
+def group_cell(comp: CompetitionAnalysis, group: str) -> Cell:
+    """The cell of a stored significance group: value the letters, text :func:`group_text`, with
+    ranges past :data:`MANY_SYSTEMS` systems (:func:`many_systems`), where letter strings grow
+    long (``fghij`` at 36 runs, ``TUVWXYZa1b1c1d1e1f1g1`` at 150)."""
+    return Cell(group, group_text(group, many_systems(comp)))
+
+
 def many_systems(comp: CompetitionAnalysis) -> bool:
     """Whether ``comp`` has more than :data:`MANY_SYSTEMS` systems (baselines included)."""
     return len(comp.systems) > MANY_SYSTEMS
@@ -451,7 +506,7 @@ def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
             "ci_low": Cell(s.ci_low, fmt.score(s.ci_low)),
             "ci_high": Cell(s.ci_high, fmt.score(s.ci_high)),
             "ci": Cell(ci, ci or MISSING),
-            "group": Cell(s.group, s.group or MISSING),
+            "group": group_cell(comp, s.group),
             "marks": Cell(mark, mark),
         }
         rows.append(Row(s.system, cells, s.system in comp.baselines))
@@ -559,7 +614,7 @@ def team_ranking(comp: CompetitionAnalysis, fmt: Format) -> Table:
             "team": Cell(t.team, t.team),
             "best": Cell(s.system, s.system),
             "score": Cell(s.score, fmt.score(s.score), bold=s.is_best),
-            "group": Cell(s.group, s.group or MISSING),
+            "group": group_cell(comp, s.group),
             "runs": Cell(len(t.runs), count(len(t.runs))),
             "marks": Cell(mark, mark),
         }
@@ -607,7 +662,7 @@ def confidence_intervals(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: For
                 "se": Cell(s.se, fmt.score(s.se)),
                 "ci_low": Cell(s.ci_low, fmt.score(s.ci_low)),
                 "ci_high": Cell(s.ci_high, fmt.score(s.ci_high)),
-                "group": Cell(s.group, s.group or MISSING),
+                "group": group_cell(comp, s.group),
             },
             s.system in comp.baselines,
         )

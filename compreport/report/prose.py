@@ -848,8 +848,8 @@ def cannot_reject(settings: Settings, ma: MetricAnalysis) -> str | None:
 
 
 #: A leaderboard row names at most this many systems its undecided verdicts are with; past it, it
-#: counts them (``undecided vs 3 systems``).
-UNDECIDED_NAMED = 2
+#: counts them (``undecided vs 3 systems``), so that the marks leave the names their room.
+UNDECIDED_NAMED = 1
 
 
 def marks(

@@ -89,6 +89,7 @@ ES: dict[str, str] = {
     "(más réplicas podrían decidirlo); <em>sin decidir frente a S</em>, lo mismo del veredicto frente al sistema S (marcado en ambas filas).",
     "Best system: {system}.": "Mejor sistema: {system}.",
     "Show every column": "Mostrar todas las columnas",
+    "A range such as f–j stands for every letter from f to j.": "Un intervalo como f–j representa todas las letras de la f a la j.",
     '<span class="label">Ordered bootstrap confidence intervals</span> of {metric} ({level}, {method}): score on the '
     "full test set (the best in bold), mean and standard deviation (SE) of the bootstrap distribution, interval; "
     "groups as in the leaderboard ({rule}).": '<span class="label">Intervalos de confianza bootstrap ordenados</span> de {metric} ({level}, {method}): '
