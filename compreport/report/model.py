@@ -589,7 +589,8 @@ def team_ranking(comp: CompetitionAnalysis, fmt: Format) -> Table:
     primary metric. Columns ``rank`` (among teams), ``rank_set`` (its simultaneous confidence set
     among the teams, :func:`rank_set`), ``team``, ``best`` (the best run), ``score``
     (its primary score; bold when it is the best), ``group`` and ``marks`` of that run
-    (:func:`~compreport.report.prose.marks`), and ``runs`` (how many runs the team has); rows best
+    (:func:`~compreport.report.prose.marks`, its undecided verdicts counted as in the leaderboard),
+    and ``runs`` (how many runs the team has); rows best
     team first. Baselines are in no team."""
     from compreport.report.prose import marks
 
@@ -607,7 +608,9 @@ def team_ranking(comp: CompetitionAnalysis, fmt: Format) -> Table:
     rows = []
     for t in comp.team_ranks:
         s = scores[t.runs[0]]
-        mark = marks(s, False, comp.missing.get(s.system, 0))
+        mark = marks(
+            s, False, comp.missing.get(s.system, 0), undecided_with=undecided_with(comp.primary, s)
+        )
         cells = {
             "rank": Cell(t.rank, str(t.rank)),
             "rank_set": Cell(rank_set(t.rank_low, t.rank_high), rank_set(t.rank_low, t.rank_high)),

@@ -84,9 +84,9 @@ ES: dict[str, str] = {
     "m sistemas.",
     "Marks: <em>tied with best</em>, not significantly different from the best under the same rule; "
     "<em>undecided</em>, that verdict is within the Monte-Carlo error of its p-values, so it is neither a tie nor a difference (more resamples could settle it); "
-    "<em>undecided vs N others</em>, as many of its verdicts against other systems are undecided (the pair matrix marks them ?).": "Marcas: <em>empatado con el mejor</em>, no significativamente diferente del mejor con la misma regla; "
+    "<em>N undecided</em>, as many of its verdicts against other systems are undecided (the pairwise table or heat map shows which).": "Marcas: <em>empatado con el mejor</em>, no significativamente diferente del mejor con la misma regla; "
     "<em>sin decidir</em>, ese veredicto está dentro del error de Monte Carlo de sus valores p, así que no es ni un empate ni una diferencia "
-    "(más réplicas podrían decidirlo); <em>sin decidir frente a otros N</em>, tantos de sus veredictos frente a otros sistemas están sin decidir (la matriz de pares los marca con ?).",
+    "(más réplicas podrían decidirlo); <em>N sin decidir</em>, tantos de sus veredictos frente a otros sistemas están sin decidir (la tabla de pares o el mapa de calor muestra cuáles).",
     "Best system: {system}.": "Mejor sistema: {system}.",
     "Show every column": "Mostrar todas las columnas",
     "A range such as f–j stands for every letter from f to j.": "Un intervalo como f–j representa todas las letras de la f a la j.",
