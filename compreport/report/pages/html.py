@@ -455,6 +455,15 @@ def competition_context(
         "alerts": alerts(s, comp),
         # the stored flags, counted
         "unsettled": sum(c.settled is False for ma in comp.metrics for c in ma.pairs),
+        # with several metrics, where they are: "accuracy: 2, F1 (positive class 1): 1" (the
+        # leaderboard's marks count the ranking metric's only)
+        "unsettled_where": ", ".join(
+            f"{metric_label(ma)}: {count(k)}"
+            for ma in comp.metrics
+            if (k := sum(c.settled is False for c in ma.pairs))
+        )
+        if len(comp.metrics) > 1
+        else "",
     }
 
 
