@@ -196,7 +196,7 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
             progress=False if args.quiet else None,
             scheduler=args.scheduler,
         )
-        say(f"analysed: {analysis.settings.bootstrap} resamples, {analysis.settings.rule}")
+        say(f"analysed: {_resamples_said(analysis)}, {analysis.settings.rule}")
         for comp in analysis.competitions if not args.quiet else ():
             if line := _undecided(comp, analysis.settings):
                 note(line)
@@ -225,6 +225,20 @@ def _report(inputs: list[str], args, reading) -> list[Path]:
         _print_written(out, written)
         _print_leaderboards(report)
     return written
+
+
+def _resamples_said(analysis) -> str:
+    """The resamples behind the analysis, as ``-v`` says them: B, and the most that refinement
+    drew for some p-values (the stored ``verdicts["resamples"]``) when it drew more, so that a
+    p-value re-estimated from 32,000 resamples is not said to come from 2,000."""
+    b = analysis.settings.bootstrap
+    most = max(
+        (int(ma.verdicts.get("resamples") or 0) for c in analysis.competitions for ma in c.metrics),
+        default=0,
+    )
+    if most > b:
+        return f"{b:,} resamples (some p-values re-estimated from up to {most:,})"
+    return f"{b:,} resamples"
 
 
 def _undecided(comp, settings) -> str | None:

@@ -192,21 +192,35 @@ def test_table_of_contents_and_dark_screens(pages):
 MEASURE = """
 function measure(frame) {
   const w = frame.contentWindow, d = w.document, width = d.documentElement.clientWidth;
-  const heads = [...d.querySelectorAll('table.leaderboard thead th')].map(th => {
-    const r = th.getBoundingClientRect();
-    return {text: th.textContent.trim(), left: r.left, right: r.right};
-  });
+  // the header cells shown (a phone hides some until "Show every column" is ticked)
+  const shown = table => [...d.querySelectorAll(table + ' thead th')]
+    .filter(th => th.getClientRects().length).map(th => {
+      const r = th.getBoundingClientRect();
+      return {text: th.textContent.trim(), left: r.left, right: r.right};
+    });
+  const heads = shown('table.leaderboard'), teams = shown('table.teams');
+  const competitions = shown('table.competitions');
+  // the leaderboard's columns with its "Show every column" box ticked
+  const box = d.getElementById('all-columns-leaderboard');
+  let every = null;
+  if (box) { box.checked = true; every = shown('table.leaderboard').length; box.checked = false; }
   const figs = [...d.querySelectorAll('figure')].map(f => {
     const g = f.querySelector('svg, img'), r = g.getBoundingClientRect();
     const a = f.querySelector('a.full-size');
-    return {id: f.id, width: r.width, box: f.getBoundingClientRect().width,
+    // the figure's natural width in CSS px: its SVG's width attribute (pt), an image's own width
+    const attr = g.getAttribute('width') || '';
+    const natural = g.tagName.toLowerCase() === 'img' ? g.naturalWidth
+      : parseFloat(attr) * (attr.endsWith('pt') ? 4 / 3 : 1);
+    return {id: f.id, width: r.width, box: f.getBoundingClientRect().width, natural: natural,
             link: a ? a.getAttribute('href') : null,
             font: parseFloat(w.getComputedStyle(d.body).fontSize)};
   });
   return {page: frame.dataset.page, width: +frame.getAttribute('width'), viewport: width,
           content: d.body.clientWidth - parseFloat(w.getComputedStyle(d.body).paddingLeft)
                    - parseFloat(w.getComputedStyle(d.body).paddingRight),
-          overflow: d.documentElement.scrollWidth - width, heads: heads, figs: figs};
+          overflow: d.documentElement.scrollWidth - width, heads: heads, figs: figs,
+          teams: teams, competitions: competitions, every: every,
+          all: d.querySelectorAll('table.leaderboard thead th').length};
 }
 window.addEventListener('load', () => document.body.setAttribute(
   'data-check', JSON.stringify([...document.querySelectorAll('iframe')].map(measure))));
@@ -225,8 +239,8 @@ def measure(root, pages, widths=WIDTHS) -> list[dict]:
 
 
 def key_columns(heads: list[dict]) -> dict[str, dict]:
-    """The Rank, System, Score (the primary metric's, first after System and a Team column) and
-    Group header cells of a leaderboard."""
+    """The Rank, System, Score (the primary metric's, first after System and a Team column), Group
+    and Marks header cells of a leaderboard."""
     texts = [h["text"] for h in heads]
     system = texts.index("System")
     score = system + 1 + (texts[system + 1] == "Team")
@@ -235,6 +249,7 @@ def key_columns(heads: list[dict]) -> dict[str, dict]:
         "System": heads[system],
         "Score": heads[score],
         "Group": heads[texts.index("Group")],
+        "Marks": heads[texts.index("Marks")],
     }
 
 
@@ -277,9 +292,10 @@ def task_pages(tmp_path_factory):
 
 
 def test_rank_system_score_and_group_fit_a_phone(task_pages):
-    """At 390 px the leaderboard's Rank, System, Score and Group columns lie within the screen
-    (no sideways scrolling to read who won and who ties) and no name breaks inside a word; at
-    1280 px every column does. (A name with no separator wider than the screen's share still
+    """At 390 px the leaderboard's Rank, System, Score, Group and Marks columns lie within the
+    screen (no sideways scrolling to read who won and who ties) and no name breaks inside a word;
+    at 1280 px every column does. On the phone "Show every column" brings back the others. (A
+    name with no separator wider than the screen's share still
     makes its table scroll: :func:`test_pages_fit_a_phone_and_names_wrap_only_at_separators`.)"""
     root = task_pages
     assert all(r["broken"] == [] for r in layout_checks(root, ["task/report.html"]))
@@ -290,13 +306,77 @@ def test_rank_system_score_and_group_fit_a_phone(task_pages):
             assert 0 <= h["left"] and h["right"] <= r["viewport"] + 0.5, (r["width"], name, h)
         if r["width"] == 1280:
             assert all(h["right"] <= r["viewport"] for h in r["heads"]), r["heads"]
+            assert len(r["heads"]) == r["all"], r  # nothing hidden on a wide screen
+        else:
+            assert len(r["heads"]) < r["all"] == r["every"], r
+        assert r["overflow"] <= 0, r
+
+
+#: Seven teams of two or three runs, as a shared task's pages name them, and a baseline.
+TEAM_RUNS = {
+    f"{team}.run{k}": team
+    for team, runs in [
+        ("Universidad_Politécnica_Valencia", 2),
+        ("LaSTUS-TALN_UPF", 3),
+        ("ITAINNOVA-NLP_team", 2),
+        ("CIC-IPN_México", 2),
+        ("HiTZ-Ixa_EHU", 3),
+        ("SINAI-UJAEN", 2),
+        ("Team 42", 2),
+    ]
+    for k in range(1, runs + 1)
+}
+
+
+@pytest.fixture(scope="module")
+def team_pages(tmp_path_factory):
+    rng = np.random.default_rng(7)
+    n = 400
+    systems = [*TEAM_RUNS, "baseline_majority"]
+    gold = rng.integers(0, 3, n)
+    preds = np.stack(
+        [
+            np.where(rng.random(n) < q, rng.integers(0, 3, n), gold)
+            for q in np.linspace(0.2, 0.6, len(systems))
+        ]
+    )
+    comp = make_competition(gold, preds, systems=systems, metrics=["macro_f1"], cid="teams")
+    comp.baselines = ["baseline_majority"]
+    comp.teams = dict(TEAM_RUNS)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        analysis = analyze([comp], Settings(bootstrap=200, refine=False), progress=False)
+    out = tmp_path_factory.mktemp("teams") / "out"
+    Report(analysis).write(out, "html", figure_formats="svg", jobs=1)
+    return out
+
+
+def test_teams_marks_and_best_system_fit_a_phone(team_pages):
+    """At 390 px the Teams table's Marks column is visible without horizontal scrolling (with its
+    Rank, Team, score and Group), and so is the overview's "Best system"; at 1280 px every column
+    of both is shown."""
+    root = team_pages
+    for r in measure(root, ["teams/report.html", "index.html"]):
+        table = r["teams"] if r["page"] == "teams/report.html" else r["competitions"]
+        texts = [h["text"] for h in table]
+        wanted = (
+            ["Rank", "Team", "Group", "Marks"]
+            if r["page"] == "teams/report.html"
+            else ["Competition", "Metric", "Best system"]
+        )
+        assert set(wanted) <= set(texts), (r["width"], texts)
+        for h in table:
+            assert 0 <= h["left"] and h["right"] <= r["viewport"] + 0.5, (r["width"], h)
+        if r["width"] == 1280 and r["page"] == "teams/report.html":
+            assert {"Best run", "Runs"} <= set(texts), texts
         assert r["overflow"] <= 0, r
 
 
 def test_figures_are_page_wide_readable_on_a_phone_and_open_full_size(pages):
-    """At 1280 px a figure takes the page's width (at most 54rem); at 390 px it keeps a readable
-    width (34rem, scrolling inside its own box, the page itself does not scroll); each links to its
-    SVG file, which exists."""
+    """At 1280 px a figure keeps its natural size (the size it is drawn at, so its text is no larger
+    than the tables'), never stretched to the page's width; at 390 px it keeps a readable width
+    (34rem, scrolling inside its own box, the page itself does not scroll); each links to its SVG
+    file, which exists."""
     root, _ = pages
     results = measure(root, ["long-names/report.html"])
     for r in results:
@@ -304,7 +384,8 @@ def test_figures_are_page_wide_readable_on_a_phone_and_open_full_size(pages):
         for f in r["figs"]:
             assert f["link"] and (root / "long-names" / f["link"]).is_file(), f
             if r["width"] == 1280:
-                assert f["width"] >= min(r["content"], 54 * f["font"]) - 1, (r["content"], f)
+                assert f["natural"] > 0 and f["natural"] < r["content"] - 50, (r["content"], f)
+                assert abs(f["width"] - f["natural"]) <= 1, f
             else:
                 assert f["width"] >= 34 * f["font"] - 1, f
                 assert f["box"] <= r["viewport"], f

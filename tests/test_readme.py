@@ -124,6 +124,33 @@ def test_readme_prose_matches_the_leaderboard(readme):
     )
 
 
+def test_readme_rows_carry_their_undecided_verdicts(readme):
+    """Each undecided pair of the printed leaderboard is marked on both its rows (counted: no row
+    has two), and the prose names the pairs; a row with no undecided verdict carries no such
+    mark."""
+    namespace, printed, section, _ = readme
+    rows = _table_rows(printed, "| Rank | Rank set | System |")
+    (comp,) = [c for c in namespace["analysis"].competitions if c.id == "paraphrase"]
+    undecided = [(c.a, c.b) for c in comp.primary.pairs if c.settled is False]
+    assert len(undecided) == 2  # the README says "Two verdicts"
+    prose = " ".join(section.split("```")[-1].split())
+    assert "Two verdicts are within the Monte-Carlo error of α" in prose
+    want = {name: 0 for name in rows}
+    for a, b in undecided:
+        want[_shown(rows, a)] += 1
+        want[_shown(rows, b)] += 1
+        named = [x.replace("baseline.overlap", "the baseline") for x in (a, b)]
+        assert f"{named[0]} vs {named[1]}" in prose, (a, b)
+    for name, row in rows.items():
+        said = [m for m in row["Marks"].split(", ") if m.endswith(" undecided")]
+        assert said == ([f"{want[name]} undecided"] if want[name] else []), (name, row, want[name])
+
+
+def _shown(rows: dict, system: str) -> str:
+    """The key of ``system``'s row (a baseline is shown in italics)."""
+    return system if system in rows else f"*{system}*"
+
+
 def test_api_page_prose_quotes_its_tables(api_page):
     _, printed, section, _ = api_page
     shown = _blocks(section, "text")[0]

@@ -224,8 +224,9 @@ def test_borderline_pair_is_reported_with_its_error_and_undecided(tmp_path):
     assert loser.settled_vs_best is False and loser.undecided
     assert loser.differs_from_best is None and loser.ties_with_best is None
     assert ma.scores[0].group == loser.group == "a"  # an undecided pair separates no groups
-    row = model.leaderboard(analysis.competitions[0], model.Format()).rows[1]
-    assert row["marks"].text == "undecided"
+    best, row = model.leaderboard(analysis.competitions[0], model.Format()).rows
+    assert row["marks"].text == "undecided"  # against the best: said once on its row
+    assert best["marks"].text == "best, 1 undecided"  # and on the best's row
     diff = model.differences_from_best(analysis.competitions[0], ma, model.Format()).rows[0]
     assert diff["significant"].text == "undecided"
     sheet = team_html(analysis, analysis.competitions[0], loser.system)

@@ -24,6 +24,7 @@ from compreport.errors import InputError
 from compreport.language import N_, count, tr
 from compreport.language import vocabulary as vocab
 from compreport.report.metricnames import metric_label
+from compreport.stats.letters import ALPHABET
 from compreport.stats.results import Analysis, Comparison, CompetitionAnalysis, MetricAnalysis
 
 #: How a missing or undefined value is shown (an en dash).
@@ -367,6 +368,60 @@ def _yes_no(v: bool | None) -> Cell:
 MANY_SYSTEMS = 25
 
 
+#: A group letter past the 52 of :data:`compreport.stats.letters.ALPHABET`: ``a1``, ``b1``...
+_LETTER = re.compile(r"[A-Za-z][0-9]*")
+
+
+def _letter_index(token: str) -> int:
+    """The position of one group letter in the order :func:`compreport.stats.letters.letters`
+    names them (``a`` 0, ``Z`` 51, ``a1`` 52)."""
+    return ALPHABET.index(token[0]) + len(ALPHABET) * int(token[1:] or 0)
+
+
+def group_text(group: str, ranges: bool) -> str:
+    """A system's significance group as the tables show it: its letters, or with ``ranges`` each
+    run of three or more consecutive letters as ``first–last`` (en dash), the pieces separated by
+    commas; an en dash for none. The letters are the stored ones; only their display changes, so
+    the range says exactly what the letters say. The tables use ranges past
+    :data:`MANY_SYSTEMS` systems (:func:`group_cell`).
+
+    Examples
+    --------
+    >>> group_text("fghij", True), group_text("fghij", False), group_text("", True)
+    ('f–j', 'fghij', '–')
+    >>> group_text("TUVWXYZa1b1c1d1e1f1g1", True), group_text("abdfgh", True)
+    ('T–g1', 'abd,f–h')
+    """
+    if not group:
+        return MISSING
+    tokens = _LETTER.findall(group)
+    if not ranges or "".join(tokens) != group:  # not letters as letters() names them: as stored
+        return group
+    runs: list[list[str]] = []
+    for t in tokens:
+        if runs and _letter_index(t) == _letter_index(runs[-1][-1]) + 1:
+            runs[-1].append(t)
+        else:
+            runs.append([t])
+    pieces: list[str] = []
+    loose = ""  # letters of runs shorter than three, written as they are
+    for run in runs:
+        if len(run) >= 3:
+            pieces += [loose] if loose else []
+            pieces.append(f"{run[0]}{MISSING}{run[-1]}")
+            loose = ""
+        else:
+            loose += "".join(run)
+    return ",".join(pieces + ([loose] if loose else []))
+
+
+def group_cell(comp: CompetitionAnalysis, group: str) -> Cell:
+    """The cell of a stored significance group: value the letters, text :func:`group_text`, with
+    ranges past :data:`MANY_SYSTEMS` systems (:func:`many_systems`), where letter strings grow
+    long (``fghij`` at 36 runs, ``TUVWXYZa1b1c1d1e1f1g1`` at 150)."""
+    return Cell(group, group_text(group, many_systems(comp)))
+
+
 def many_systems(comp: CompetitionAnalysis) -> bool:
     """Whether ``comp`` has more than :data:`MANY_SYSTEMS` systems (baselines included)."""
     return len(comp.systems) > MANY_SYSTEMS
@@ -445,12 +500,13 @@ def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
             s.system in comp.baselines,
             comp.missing.get(s.system, 0),
             beaten(primary, s) if shows_beats(primary) else (0, 0),
+            undecided_with(primary, s),
         )
         cells |= {
             "ci_low": Cell(s.ci_low, fmt.score(s.ci_low)),
             "ci_high": Cell(s.ci_high, fmt.score(s.ci_high)),
             "ci": Cell(ci, ci or MISSING),
-            "group": Cell(s.group, s.group or MISSING),
+            "group": group_cell(comp, s.group),
             "marks": Cell(mark, mark),
         }
         rows.append(Row(s.system, cells, s.system in comp.baselines))
@@ -462,6 +518,31 @@ def leaderboard(comp: CompetitionAnalysis, fmt: Format) -> Table:
         primary,
         {"teams": shows_teams(comp), "rank_sets": has_rank_sets(comp)},
     )
+
+
+def undecided_with(ma: MetricAnalysis, s) -> list[str]:
+    """The systems, in ``ma``'s rank order, whose stored verdict with the system of
+    :class:`~compreport.stats.results.Score` ``s`` is undecided
+    (:attr:`~compreport.stats.results.Comparison.undecided`: within the Monte-Carlo error of its
+    p-values), so that its leaderboard row carries the mark
+    (:func:`~compreport.report.prose.marks`). The best is left out of the row whose own
+    ``undecided`` mark (the verdict against the best, ``Score.undecided``) already says it.
+
+    Examples
+    --------
+    >>> from compreport.stats.results import Comparison, MetricAnalysis, Score
+    >>> scores = [Score(x, 0.9 - i / 10, 0, 0, 0, 0, i + 1, "a") for i, x in enumerate("ABC")]
+    >>> pair = Comparison("B", "C", 0.1, 0.0, 0.2, 0.04, 0.1, 0.1, 0.1, settled=False)
+    >>> ma = MetricAnalysis("acc", {}, True, 1.0, True, "A", scores, [], [pair], {})
+    >>> undecided_with(ma, scores[1]), undecided_with(ma, scores[2]), undecided_with(ma, scores[0])
+    (['C'], ['B'], [])
+    """
+    others = {
+        c.b if c.a == s.system else c.a for c in ma.pairs if c.undecided and s.system in (c.a, c.b)
+    }
+    if s.undecided:
+        others.discard(ma.best)
+    return [x.system for x in ma.scores if x.system in others]
 
 
 def has_rank_sets(comp: CompetitionAnalysis) -> bool:
@@ -514,7 +595,8 @@ def team_ranking(comp: CompetitionAnalysis, fmt: Format) -> Table:
     primary metric. Columns ``rank`` (among teams), ``rank_set`` (its simultaneous confidence set
     among the teams, :func:`rank_set`), ``team``, ``best`` (the best run), ``score``
     (its primary score; bold when it is the best), ``group`` and ``marks`` of that run
-    (:func:`~compreport.report.prose.marks`), and ``runs`` (how many runs the team has); rows best
+    (:func:`~compreport.report.prose.marks`, its undecided verdicts counted as in the leaderboard),
+    and ``runs`` (how many runs the team has); rows best
     team first. Baselines are in no team."""
     from compreport.report.prose import marks
 
@@ -532,14 +614,16 @@ def team_ranking(comp: CompetitionAnalysis, fmt: Format) -> Table:
     rows = []
     for t in comp.team_ranks:
         s = scores[t.runs[0]]
-        mark = marks(s, False, comp.missing.get(s.system, 0))
+        mark = marks(
+            s, False, comp.missing.get(s.system, 0), undecided_with=undecided_with(comp.primary, s)
+        )
         cells = {
             "rank": Cell(t.rank, str(t.rank)),
             "rank_set": Cell(rank_set(t.rank_low, t.rank_high), rank_set(t.rank_low, t.rank_high)),
             "team": Cell(t.team, t.team),
             "best": Cell(s.system, s.system),
             "score": Cell(s.score, fmt.score(s.score), bold=s.is_best),
-            "group": Cell(s.group, s.group or MISSING),
+            "group": group_cell(comp, s.group),
             "runs": Cell(len(t.runs), count(len(t.runs))),
             "marks": Cell(mark, mark),
         }
@@ -587,7 +671,7 @@ def confidence_intervals(comp: CompetitionAnalysis, ma: MetricAnalysis, fmt: For
                 "se": Cell(s.se, fmt.score(s.se)),
                 "ci_low": Cell(s.ci_low, fmt.score(s.ci_low)),
                 "ci_high": Cell(s.ci_high, fmt.score(s.ci_high)),
-                "group": Cell(s.group, s.group or MISSING),
+                "group": group_cell(comp, s.group),
             },
             s.system in comp.baselines,
         )

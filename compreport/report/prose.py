@@ -854,12 +854,18 @@ def cannot_reject(settings: Settings, ma: MetricAnalysis) -> str | None:
     )
 
 
-def marks(score: Score, baseline: bool = False, missing: int = 0, beaten=(0, 0)) -> str:
+def marks(
+    score: Score, baseline: bool = False, missing: int = 0, beaten=(0, 0), undecided_with=()
+) -> str:
     """The leaderboard's marks of one system, from its stored verdicts, comma-separated.
 
     ``best``; ``tied with best`` (not significantly different from the best under the report's
     rule); ``undecided`` (that verdict is within the Monte-Carlo error of its p-values:
-    ``Score.undecided``, neither tied nor different);
+    ``Score.undecided``, neither tied nor different); ``N undecided`` for the N systems of
+    ``undecided_with``, the others whose stored verdict with this one is undecided
+    (:attr:`~compreport.stats.results.Comparison.undecided`), counted rather than named so that
+    the marks leave the names beside them their room (the pair matrix marks each such pair
+    ``?``, ``pairs-<metric>.csv`` has ``settled``);
     ``beats baseline`` (``beats all baselines``, ``beats k of N baselines``) from ``beaten``,
     (k, N): the system beats k of the N baselines by their stored
     :class:`~compreport.stats.results.BaselineVerdict`;
@@ -869,9 +875,13 @@ def marks(score: Score, baseline: bool = False, missing: int = 0, beaten=(0, 0))
     >>> from compreport.stats.results import Score
     >>> marks(Score("A", 0.8, 0.8, 0.01, 0.78, 0.82, 1, "a", is_best=True), beaten=(1, 2))
     'best, beats 1 of 2 baselines'
+    >>> marks(Score("B", 0.7, 0.7, 0.01, 0.68, 0.72, 2, "b"), undecided_with=["C"])
+    '1 undecided'
     """
     out = [tr("best")] if score.is_best else [tr("tied with best")] if score.ties_with_best else []
     out += [tr("undecided")] if score.undecided else []
+    if undecided_with:
+        out += [tr("{n} undecided", n=count(len(undecided_with)))]
     k, of = beaten
     if k:
         out += [

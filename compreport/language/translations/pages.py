@@ -84,10 +84,13 @@ ES: dict[str, str] = {
     "Baselines (italics, tagged) are ranked with the systems and count among the m systems.": "Las líneas base (en cursiva y etiquetadas) figuran en el ranking junto con los sistemas y cuentan entre los "
     "m sistemas.",
     "Marks: <em>tied with best</em>, not significantly different from the best under the same rule; "
-    "<em>undecided</em>, that verdict is within the Monte-Carlo error of its p-values, so it is neither a tie nor a difference (more resamples could settle it).": "Marcas: <em>empatado con el mejor</em>, no significativamente diferente del mejor con la misma regla; "
+    "<em>undecided</em>, that verdict is within the Monte-Carlo error of its p-values, so it is neither a tie nor a difference (more resamples could settle it); "
+    "<em>N undecided</em>, as many of its verdicts against other systems are undecided (the pairwise table or heat map shows which).": "Marcas: <em>empatado con el mejor</em>, no significativamente diferente del mejor con la misma regla; "
     "<em>sin decidir</em>, ese veredicto está dentro del error de Monte Carlo de sus valores p, así que no es ni un empate ni una diferencia "
-    "(más réplicas podrían decidirlo).",
+    "(más réplicas podrían decidirlo); <em>N sin decidir</em>, tantos de sus veredictos frente a otros sistemas están sin decidir (la tabla de pares o el mapa de calor muestra cuáles).",
     "Best system: {system}.": "Mejor sistema: {system}.",
+    "Show every column": "Mostrar todas las columnas",
+    "A range such as f–j stands for every letter from f to j.": "Un intervalo como f–j representa todas las letras de la f a la j.",
     '<span class="label">Ordered bootstrap confidence intervals</span> of {metric} ({level}, {method}): score on the '
     "full test set (the best in bold), mean and standard deviation (SE) of the bootstrap distribution, interval; "
     "groups as in the leaderboard ({rule}).": '<span class="label">Intervalos de confianza bootstrap ordenados</span> de {metric} ({level}, {method}): '

@@ -154,6 +154,7 @@ ES: dict[str, str] = {
     "{subject} is significantly better {at}.": "{subject} es significativamente mejor {at}.",
     "best": "mejor",
     "undecided": "sin decidir",
+    "{n} undecided": "{n} sin decidir",
     "baseline": "línea base",
     "{n} missing": "{n} sin predicción",
     "the winner": "el ganador",

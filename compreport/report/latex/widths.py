@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 _FONTFILE = Path(__file__).with_name("fontmetrics.json")
-#: Unicode Latin-1 letters whose T1 slot differs from their code point.
-_T1 = {"ß": 0xFF, "ÿ": 0xB8, "¡": 0xBD, "¿": 0xBE, "«": 0x13, "»": 0x14}
+#: Unicode Latin-1 letters whose T1 slot differs from their code point, and the dashes (an en
+#: dash joins rank sets, 2–6, and the ranges of group letters, f–j; it was measured as an em).
+_T1 = {"ß": 0xFF, "ÿ": 0xB8, "¡": 0xBD, "¿": 0xBE, "«": 0x13, "»": 0x14, "–": 0x15, "—": 0x16}
 
 
 @functools.cache

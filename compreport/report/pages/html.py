@@ -68,6 +68,21 @@ def template_tr(text: str, /, **values):
 HASH_BESIDE = 28
 
 
+def mark_spans(text: str):
+    """A leaderboard's marks (:func:`~compreport.report.prose.marks`, comma-separated) as escaped
+    HTML, each mark in a ``<span class="mark">`` that does not wrap (``undecided vs 3 others``
+    stays one line), so that a row's marks wrap only between marks.
+
+    >>> print(mark_spans("tied with best, 1 undecided"))
+    <span class="mark">tied with best</span>, <span class="mark">1 undecided</span>
+    """
+    from markupsafe import Markup, escape
+
+    return Markup(", ").join(
+        Markup('<span class="mark">{}</span>').format(escape(m)) for m in text.split(", ") if m
+    )
+
+
 def _unbreakable(name) -> int:
     """The length of the longest run of ``name`` that :func:`breakable` cannot wrap (spaces
     wrap)."""
@@ -119,6 +134,7 @@ def environment():
         lambda ctx, name: breakable(name, ctx.get("for_pdf", False))
     )
     env.filters["count"] = count
+    env.filters["marks"] = mark_spans
     env.filters["decimal"] = decimal
     env.filters["aligned"] = aligned
     return env
@@ -439,6 +455,15 @@ def competition_context(
         "alerts": alerts(s, comp),
         # the stored flags, counted
         "unsettled": sum(c.settled is False for ma in comp.metrics for c in ma.pairs),
+        # with several metrics, where they are: "accuracy: 2, F1 (positive class 1): 1" (the
+        # leaderboard's marks count the ranking metric's only)
+        "unsettled_where": ", ".join(
+            f"{metric_label(ma)}: {count(k)}"
+            for ma in comp.metrics
+            if (k := sum(c.settled is False for c in ma.pairs))
+        )
+        if len(comp.metrics) > 1
+        else "",
     }
 
 
