@@ -128,25 +128,29 @@ def test_leaderboard_has_team_interval_and_tied_with_best(teamed):
     out, an = teamed
     comp = an.competitions[0]
     ma = comp.primary
-    r = Renderer(an, Options(columns=("team", "ci", "group", "marks")))
-    tex = r.leaderboard(comp)
+    # the interval and the marks in two renderings: at this B many rows carry "N undecided" marks,
+    # and with both the table would not fit ceurart's column (the interval is then left out)
+    with_ci = Renderer(an, Options(columns=("team", "ci", "group"))).leaderboard(comp)
+    tex = Renderer(an, Options(columns=("team", "group", "marks"))).leaderboard(comp)
+    assert _header(with_ci)[:5] == ["Rank", "System", "Team", "Acc.", "CI"], _header(with_ci)
     head = _header(tex)
-    assert head[:5] == ["Rank", "System", "Team", "Acc.", "CI"] and head[-1] == "Marks", head
-    rows = _rows(tex)
-    assert len(rows) == 35
+    assert head[:3] == ["Rank", "System", "Team"] and head[-1] == "Marks", head
+    rows, ci_rows = _rows(tex), _rows(with_ci)
+    assert len(rows) == len(ci_rows) == 35
     stored = {s.system: s for s in ma.scores}
     best = ma.scores[0].system
     vs_best = {
         (c.b if c.a == best else c.a): c for c in ma.pairs if best in (c.a, c.b)
     }  # every other run's comparison with the best
+    for row in ci_rows:
+        s = stored[row[1]]
+        assert row[2] == row[1].split(".")[0]
+        assert row[4] == f"[{s.ci_low:.4f}, {s.ci_high:.4f}]"
     tied = 0
     for row in rows:
         system = row[1]
-        s = stored[system]
-        assert row[2] == system.split(".")[0]
-        assert row[4] == f"[{s.ci_low:.4f}, {s.ci_high:.4f}]"
         if system == best:
-            assert row[-1] == "best"
+            assert row[-1].startswith("best")
         else:
             c = vs_best[system]
             ties = c.significant is False
@@ -154,7 +158,7 @@ def test_leaderboard_has_team_interval_and_tied_with_best(teamed):
             tied += ties
     assert tied >= 2  # the test sees ties
     assert "\\textit{best}, not significantly different from the best" in tex
-    assert "CI: the 95\\% percentile bootstrap confidence interval of accuracy" in tex
+    assert "CI: the 95\\% percentile bootstrap confidence interval of accuracy" in with_ci
 
 
 def test_optional_columns_that_would_split_are_left_out_and_said(teamed):
