@@ -546,7 +546,7 @@ def test_out_of_memory_is_one_error_line(tmp_path, monkeypatch, capsys):
     def oom(*args, **kwargs):
         raise MemoryError("Unable to allocate 2.24 GiB for an array")
 
-    monkeypatch.setattr(api, "analyze", oom)
+    monkeypatch.setattr(api, "run_analysis", oom)  # what the command line calls
     assert (
         cli_module.main(
             [

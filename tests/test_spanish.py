@@ -260,7 +260,7 @@ NEW_TERMS = {
     ],
     r"detox-binary/teams/toxihunters\.pdf$": [
         "Su envío",
-        "envío 1 de 2",
+        "su mejor envío, página 1 de 2",
         "sistemas: 6 envíos y 2 líneas base",
     ],
     r"detox-binary/tables/leaderboard\.tex$": ["Resultados de", "ordenados por"],

@@ -75,7 +75,7 @@ ES: dict[str, str] = {
     ),
     # templates/html/team.html
     "Where your team stands": "Dónde queda su equipo",
-    "Leaderboard excerpt": "Extracto de la clasificación",
+    "Leaderboard excerpt": "Extracto de la tabla de resultados",
     "Systems not significantly different from {system} at &alpha; = {alpha}{mark}.": (
         "Sistemas que no son significativamente diferentes de {system} con &alpha; = {alpha}{mark}."
     ),
@@ -90,7 +90,7 @@ ES: dict[str, str] = {
     "{system} (baseline)": "{system} (línea base)",
     "<- your run": "<- su envío",
     "Leaderboard excerpt ({metric}, {level} CI):": (
-        "Extracto de la clasificación ({metric}, IC al {level}):"
+        "Extracto de la tabla de resultados ({metric}, IC al {level}):"
     ),
     "Your run {system} ranked first of the {m} competing runs of {competition} with the best "
     "{metric}.": (
@@ -104,7 +104,7 @@ ES: dict[str, str] = {
     ),
     "{competition}: ranked by {metric} ({direction}); {level} bootstrap intervals from "
     "{resamples} resamples; verdicts: {rule}, α = {alpha}.": (
-        "{competition}: clasificación por {metric} ({direction}); intervalos bootstrap al {level} "
+        "{competition}: ranking por {metric} ({direction}); intervalos bootstrap al {level} "
         "a partir de {resamples} réplicas; veredictos: {rule}, α = {alpha}."
     ),
     "{run}: rank {rank}; {metric} = {score} ({level} CI {ci}).": (
