@@ -17,12 +17,13 @@ OUT ?= out
 # WeasyPrint's libraries on bare Debian; the TeX toolchain and poppler for the tests:
 # texlive-fonts-recommended (Times, the ACL style's font), texlive-lang-spanish (babel spanish of the
 # SEPLN template), chromium (tests/test_browser.py lays the HTML out at 1280 and 390 px).
-# texlive-fonts-extra (Libertinus, ceurart's font: 500 MB) is left out: without it ceurart falls
-# back to Latin Modern and tests/test_latex_classes.py says so when it skips.
+# texlive-fonts-extra (Libertinus, ceurart's font; a 500 MB download): the ceurart tables are laid
+# out and compiled in the font the class really uses (tests/test_latex_libertinus.py).
 # fonts-wqy-microhei (5 MB): Chinese, Japanese and Korean team names in the PDFs, which WeasyPrint
 # would otherwise print as empty boxes (fontconfig falls back to it for those characters only).
 APT_RUNTIME := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core fonts-wqy-microhei
-APT_TEST := texlive-latex-extra texlive-science texlive-fonts-recommended texlive-lang-spanish lmodern latexmk \
+APT_TEST := texlive-latex-extra texlive-science texlive-fonts-recommended texlive-fonts-extra \
+	texlive-lang-spanish lmodern latexmk \
 	poppler-utils chromium
 
 # Install the Debian packages given in $(1) that are not installed yet, waiting for another package
