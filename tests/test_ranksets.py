@@ -259,7 +259,7 @@ def test_reports_show_the_stored_sets():
     assert md.startswith("| Rank | Rank set | System |")
     assert [line.split(" | ")[1] for line in md.splitlines()[2:]] == shown
     page = report.to_html()
-    assert all(f'<td class="num">{x}</td>' in page for x in shown)
+    assert all(f'<td class="num narrow-hide">{x}</td>' in page for x in shown)
     tex = cr.Report(a, latex_columns="rank_set,group").to_latex("leaderboard", comp.id)
     assert "Rank set" in tex and all(f"& {x} &" in tex for x in shown)
     run = comp.primary.scores[3]
