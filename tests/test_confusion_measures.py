@@ -236,3 +236,36 @@ def test_bad_probabilities_name_the_file_and_line(tmp_path, cell, parts):
         ),
         *parts,
     )  # fmt: skip
+
+
+def test_one_runs_qwk_does_not_depend_on_another_run():
+    """scikit-learn places a run's labels on the scale of the labels it and the gold use; a label
+    only another run predicts would shift the scale (0.5 became 0.4643 once a run predicted 4), so
+    that case asks for the scale, and with it every run scores as scikit-learn does with
+    ``labels=``."""
+    gold = ["1", "2", "5", "5", "1", "2"]
+    s0, s1 = ["1", "5", "5", "2", "2", "1"], ["1", "4", "5", "5", "1", "2"]
+    alone = engine_on(prepare(make_competition(gold, [s0]), "qwk"), np.arange(6))
+    want = sk.cohen_kappa_score(gold, s0, weights="quadratic")
+    assert alone[0] == pytest.approx(want, abs=1e-12)
+    with pytest.raises(cr.InputError, match="neither the gold nor run 's0' uses the label '4'"):
+        prepare(make_competition(gold, [s0, s1]), "qwk")
+    scale = ["1", "2", "3", "4", "5"]
+    both = engine_on(prepare(make_competition(gold, [s0, s1]), "qwk", labels=scale), np.arange(6))
+    assert both.tolist() == pytest.approx(
+        [sk.cohen_kappa_score(gold, s, labels=scale, weights="quadratic") for s in (s0, s1)],
+        abs=1e-12,
+    )
+
+
+def test_a_runs_extra_class_key_does_not_change_the_others_brier():
+    """Brier is halved for a binary gold (scikit-learn); a run writing a third key with
+    probability 0 leaves every score as it was (it doubled them)."""
+    gold = ["1", "0", "1", "0"]
+    p0 = ['{"0":0.2,"1":0.8}', '{"0":0.7,"1":0.3}', '{"0":0.4,"1":0.6}', '{"0":0.9,"1":0.1}']
+    p1 = [p.replace("}", ',"MAYBE":0.0}') for p in p0]
+    want = sk.brier_score_loss([1, 0, 1, 0], [0.8, 0.3, 0.6, 0.1])
+    alone = engine_on(prepare(make_competition(gold, [p0]), "brier"), np.arange(4))
+    both = engine_on(prepare(make_competition(gold, [p0, p1]), "brier"), np.arange(4))
+    assert alone.tolist() == pytest.approx([want], abs=1e-12)
+    assert both.tolist() == pytest.approx([want, want], abs=1e-12)

@@ -559,9 +559,18 @@ def test_reference_methods():
 
 
 def test_icm_norm_of_a_single_class_gold(tmp_path):
-    """A gold of one class has IC 0, so ICM(G, G) = 0: PyEvALL divides by zero, compreport
-    scores 0 (docs/tasks/icm.md)."""
+    """A gold of one class has IC 0, so ICM(G, G) = 0: PyEvALL divides by zero, compreport's
+    score is undefined, NaN (docs/tasks/icm.md)."""
     gold, pred = {"1": "a", "2": "a", "3": "a"}, {"1": "a", "2": "b", "3": "a"}
     with pytest.raises(ZeroDivisionError):
         theirs(tmp_path, gold, pred, "ICMNorm")
-    assert engine_on(ours_comp(gold, [pred], "icm_norm"), np.arange(3)).tolist() == [0.0]
+    assert np.isnan(engine_on(ours_comp(gold, [pred], "icm_norm"), np.arange(3))).all()
+
+
+def test_icm_norm_is_undefined_when_the_gold_is_one_class():
+    """ICM-Norm divides by the gold's own ICM, 0 when every gold item has one class (PyEvALL
+    raises ZeroDivisionError): NaN, not the worst score 0, on the data and on such a resample."""
+    gold = ["a", "a", "b", "a", "a"]
+    p = prepare(make_competition(gold, [gold, ["b"] * 5]), "icm_norm")
+    assert np.isnan(engine_on(p, np.array([0, 0, 1, 3, 3]))).all()  # the resample's gold: all "a"
+    assert not np.isnan(engine_on(p, np.arange(5))).any()

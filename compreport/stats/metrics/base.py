@@ -195,6 +195,36 @@ class Metric:
         return Prepared(self.name, params, self.higher_is_better, self.ideal, **kw)
 
 
+def present_labels(gold_counts, predicted_counts, drop=None) -> np.ndarray:
+    """Which labels a score averages over when the label set is each system's own: those with a
+    gold count or a predicted count above 0 (scikit-learn's union of ``y_true`` and ``y_pred``),
+    never the code ``drop`` (a missing prediction). Shapes broadcast: (..., k).
+
+    The randomization test needs it: a system holding some of another's predictions averages over
+    the labels that mixture predicts, not over its own (:func:`mixture_swapped`).
+
+    >>> present_labels(np.array([2.0, 0, 0]), np.array([[0.0, 1, 0], [1.0, 0, 0]])).tolist()
+    [[True, True, False], [True, False, False]]
+    """
+    mask = (np.asarray(gold_counts) > 0) | (np.asarray(predicted_counts) > 0)
+    if drop is not None:
+        mask = mask.copy()
+        mask[..., drop] = False
+    return mask
+
+
+def mixture_swapped(finalize: Callable) -> Callable:
+    """A :attr:`Prepared.swapped` for metrics whose label set depends on the system's predictions
+    (macro and micro averages without ``labels``, Hamming loss, span averages): it scores the
+    mixture of kept and received statistics with ``finalize(..., mixed=True)``, which takes the
+    labels from the mixture's own counts instead of the original system's."""
+
+    def swapped(shared, kept, moved_shared, moved, count, systems, sources):
+        return finalize(shared, kept + moved, count, systems, mixed=True)
+
+    return swapped
+
+
 def safe_divide(a, b) -> np.ndarray:
     """``a / b`` elementwise (broadcast), 0 where ``b == 0`` (scikit-learn's ``zero_division=0``).
 

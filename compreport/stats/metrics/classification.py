@@ -8,12 +8,20 @@ from compreport.errors import InputError
 from compreport.inputs.competition import Competition
 from compreport.inputs.structured import holds_sets
 from compreport.language.caller import option
-from compreport.stats.metrics.base import Metric, Prepared, safe_divide
+from compreport.stats.metrics.base import (
+    Metric,
+    Prepared,
+    mixture_swapped,
+    present_labels,
+    safe_divide,
+)
 from compreport.stats.metrics.fields import Encoded, encode, field_index
 from compreport.stats.metrics.multilabel import SET_ONLY, prepare_sets
 
 _AVERAGED = {"macro_f1", "micro_f1", "weighted_f1", "macro_precision", "macro_recall"}
 _BINARY = {"precision", "recall", "f1"}
+#: The averages over a label set (each system's own unless ``labels`` is given).
+_AVERAGED = {"macro_f1", "micro_f1", "weighted_f1", "macro_precision", "macro_recall"}
 
 
 def _onehot(codes: np.ndarray, k: int) -> np.ndarray:
@@ -170,10 +178,12 @@ class ClassificationMetric(Metric):
             def stats(rows):
                 return confusion_stats(rows, k, m)
 
-            def finalize(shared, sys, count, systems=None):
+            def finalize(shared, sys, count, systems=None, mixed=False):
                 gs = shared[..., None, :]
                 tp, pp = sys[..., :k], sys[..., k:]
                 mask = full_mask if systems is None else full_mask[systems]
+                if mixed and not params.get("labels"):  # the mixture's own labels
+                    mask = present_labels(gs, pp, enc.missing)
                 if name == "micro_f1":
                     return safe_divide(2 * (tp * mask).sum(-1), ((pp + gs) * mask).sum(-1))
                 if name == "weighted_f1":
@@ -191,6 +201,7 @@ class ClassificationMetric(Metric):
             columns=columns,
             stats=stats,
             finalize=finalize,
+            swapped=mixture_swapped(finalize) if name in _AVERAGED else None,
             label_fields=[f],
             cells=k,
             class_scores=self._class_scores(f, params),

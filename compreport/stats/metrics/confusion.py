@@ -99,6 +99,21 @@ class ConfusionMetric(Metric):
                     f"{where}: metric 'qwk' needs ordered labels: give their order in "
                     f"{option('labels')} (labels: {', '.join(present[:10])}), or numbers"
                 )
+            # scikit-learn places each system's labels on the scale of the labels it and the gold
+            # use; one scale for every run then holds only when each uses them all, else a label
+            # only one run predicts would move the others' scores: the scale must be given
+            gold_codes = set(np.unique(enc.gold).tolist())
+            for s in range(comp.m):
+                own = gold_codes | set(np.unique(enc.pred[s]).tolist())
+                lacking = [enc.labels[c] for c in range(enc.k) if c not in own]
+                lacking = [x for x in lacking if x != NO_PREDICTION]
+                if lacking:
+                    raise InputError(
+                        f"{where}: metric 'qwk': neither the gold nor run {comp.systems[s]!r} "
+                        f"uses the label {lacking[0]!r}, which another run predicts, so the runs' "
+                        f"ordinal scales differ (scikit-learn's positions); give the scale in "
+                        f"{option('labels')}, e.g. {','.join(order)}"
+                    )
         pos = np.zeros(enc.k)
         for code, label in enumerate(enc.labels):
             if label in order:
@@ -260,6 +275,9 @@ class ProbabilisticMetric(Metric):
         gold = comp.gold[:, f]
         cells = comp.predictions[:, :, f]
         classes = set(np.unique(gold).tolist())
+        # Brier's 1/2 for a binary task (scikit-learn's scale_by_half): the gold's classes decide,
+        # not the keys some run writes (a run's "MAYBE": 0.0 must not double the others' scores)
+        half = 0.5 if len(classes) <= 2 else 1.0
         texts, inverse = np.unique(cells, return_inverse=True)
         inverse = inverse.reshape(cells.shape)
         dists: dict[int, dict] = {}
@@ -307,7 +325,7 @@ class ProbabilisticMetric(Metric):
                 losses[:, s] = -np.log(np.clip(prob[rows, g], eps, 1 - eps))
             else:
                 prob[rows, g] -= 1
-                losses[:, s] = (prob * prob).sum(1) * (0.5 if k <= 2 else 1.0)
+                losses[:, s] = (prob * prob).sum(1) * half
 
         def stats(rows):
             return np.zeros((len(rows), 0)), rows[..., None]

@@ -297,7 +297,11 @@ class IcmMetric(Metric):
             if not norm:
                 return score
             self_score = safe_divide(gg * (shared[..., k:] * info).sum(-1, keepdims=True), n)
-            return np.maximum(safe_divide(score + self_score, 2 * self_score), 0.0)
+            # undefined when the gold's own ICM is 0 (every gold item in one class): NaN, as
+            # kappa's undefined cases (PyEvALL divides by zero there), not the worst score 0
+            with np.errstate(invalid="ignore", divide="ignore"):
+                normed = np.maximum((score + self_score) / (2 * self_score), 0.0)
+            return np.where(self_score == 0, np.nan, normed)
 
         return self._prepared(params, columns=columns, stats=stats, finalize=finalize)
 
@@ -608,7 +612,9 @@ class IcmSoftMetric(Metric):
             if not norm:
                 return out
             self_score = (a1 + a2 - beta) * gold_sum / total
-            return np.maximum(safe_divide(out + self_score, 2 * self_score), 0.0)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                normed = np.maximum((out + self_score) / (2 * self_score), 0.0)
+            return np.where(self_score == 0, np.nan, normed)  # undefined, as for icm_norm
 
         if params.get("hierarchy") is not None:
             paths = parse_hierarchy(params["hierarchy"], self.name)

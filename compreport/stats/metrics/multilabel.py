@@ -48,7 +48,7 @@ from compreport.errors import InputError, suggest
 from compreport.inputs.competition import Competition
 from compreport.inputs.structured import is_set_text
 from compreport.language.caller import option
-from compreport.stats.metrics.base import Prepared, safe_divide
+from compreport.stats.metrics.base import Prepared, mixture_swapped, present_labels, safe_divide
 from compreport.stats.metrics.fields import NO_PREDICTION, _codes
 
 #: Metrics that read label sets only (single-label gold is refused).
@@ -150,15 +150,19 @@ def _declared(params: dict) -> list[str] | None:
     return params["labels"]
 
 
-def averaged_finalize(name: str, k: int, full_mask: np.ndarray):
+def averaged_finalize(name: str, k: int, full_mask: np.ndarray, declared: bool = False):
     """``finalize`` of the averaged metrics from gold counts (..., k) and per system true
     positives then predicted counts (..., m, 2k), averaging over the labels of ``full_mask``
-    (m, k) (each system's row)."""
+    (m, k) (each system's row); with ``mixed=True`` (the randomization test's swapped systems)
+    over the labels of the gold and of the mixture's predictions, unless the labels are
+    ``declared``."""
 
-    def finalize(shared, sys, count, systems=None):
+    def finalize(shared, sys, count, systems=None, mixed=False):
         gs = shared[..., None, :]
         tp, pp = sys[..., :k], sys[..., k:]
         mask = full_mask if systems is None else full_mask[systems]
+        if mixed and not declared:  # the mixture's own labels (the randomization test)
+            mask = present_labels(gs, pp)
         if name == "micro_f1":
             return safe_divide(2 * (tp * mask).sum(-1), ((pp + gs) * mask).sum(-1))
         if name == "weighted_f1":
@@ -216,20 +220,25 @@ def prepare_sets(metric, comp: Competition, params: dict, f: int) -> Prepared:
         def stats(rows):
             g, p, gi, pi = indicators(rows)
             gi, pi = gi[:, cols], pi[:, :, cols]
-            if name == "hamming_loss":
+            if name == "hamming_loss":  # mismatches, then the labels predicted (the randomization
+                # test's mixtures count their own labels: present_labels)
                 per = (gi[:, None] != pi).sum(-1)
-                return np.zeros((len(rows), 0)), per[..., None].astype(np.float64)
+                return gi.astype(np.float64), np.concatenate([per[..., None], pi], -1).astype(
+                    np.float64
+                )
             num = 2 * (gi[:, None] * pi).sum(-1)
             den = (gi.sum(-1)[:, None] + pi.sum(-1)).astype(np.int64)
             out = np.zeros(num.shape + (len(denominators),))
             np.put_along_axis(out, den[..., None], num[..., None], axis=-1)
             return np.zeros((len(rows), 0)), out
 
-        def finalize(shared, sys, count, systems=None):
+        def finalize(shared, sys, count, systems=None, mixed=False):
             count = np.asarray(count)[..., None]
             if name == "samples_f1":
                 return safe_divide(safe_divide(sys, denominators).sum(-1), count)
             w = width if systems is None else width[systems]
+            if mixed and declared is None:
+                w = present_labels(shared[..., None, :], sys[..., 1:]).sum(-1)
             return safe_divide(sys[..., 0], count * w)
 
     elif name in ("precision", "recall", "f1"):
@@ -261,13 +270,22 @@ def prepare_sets(metric, comp: Competition, params: dict, f: int) -> Prepared:
             g, p, gi, pi = indicators(rows)
             return gi, np.concatenate([pi * gi[:, None], pi], axis=-1)
 
-        finalize = averaged_finalize(name, k, full_mask)
+        finalize = averaged_finalize(name, k, full_mask, declared is not None)
 
+    mixes = name in (
+        "hamming_loss",
+        "macro_f1",
+        "micro_f1",
+        "weighted_f1",
+        "macro_precision",
+        "macro_recall",
+    )
     return metric._prepared(
         params,
         columns=columns,
         stats=stats,
         finalize=finalize,
+        swapped=mixture_swapped(finalize) if mixes and declared is None else None,
         label_fields=[f],
         cells=len(enc.table),
         class_scores=_class_scores(name, f, params),

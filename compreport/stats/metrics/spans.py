@@ -52,7 +52,13 @@ import numpy as np
 
 from compreport.errors import InputError
 from compreport.inputs.competition import Competition
-from compreport.stats.metrics.base import Metric, Prepared, safe_divide
+from compreport.stats.metrics.base import (
+    Metric,
+    Prepared,
+    mixture_swapped,
+    present_labels,
+    safe_divide,
+)
 from compreport.stats.metrics.fields import field_index
 
 MATCHES = ("strict", "overlap")
@@ -290,9 +296,11 @@ class SpanMetric(Metric):
         def stats(rows):
             return rows[:, :k], rows[:, k:].reshape(len(rows), m, 3 * k)
 
-        def finalize(shared, per, count, systems=None):
+        def finalize(shared, per, count, systems=None, mixed=False):
             msk = mask if systems is None else mask[systems]
             gs = shared[..., None, :]
+            if mixed:  # the randomization test's mixture: the types it predicts
+                msk = present_labels(gs, per[..., :k]).astype(float)
             return span_scores(
                 gs,
                 per[..., :k],
@@ -303,7 +311,13 @@ class SpanMetric(Metric):
                 average,
             )
 
-        return self._prepared(params, columns=columns, stats=stats, finalize=finalize)
+        return self._prepared(
+            params,
+            columns=columns,
+            stats=stats,
+            finalize=finalize,
+            swapped=mixture_swapped(finalize),
+        )
 
     def reference(self, gold, pred, match=None, average="micro", field=None, codes=False) -> float:
         """The score computed directly from mention texts (one per document), for the tests."""
