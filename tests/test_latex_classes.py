@@ -157,9 +157,10 @@ def _pdflatex(folder: Path, name: str = "paper") -> str:
     return log
 
 
-def _paper(style: str, out: Path) -> str:
-    """A paper in ``style`` with both outputs' tables, text between them."""
-    head = _head(style)
+def _paper(style: str, out: Path, head: list[str] | None = None) -> str:
+    """A paper in ``style`` with both outputs' tables, text between them (``head``: another
+    preamble than the style's, such as the real sepln.sty's)."""
+    head = list(head) if head is not None else _head(style)
     # every tabular's natural width to the log, in input order
     head.append(r"""\makeatletter
 \newsavebox\crbox
@@ -645,3 +646,46 @@ def test_one_column_appendix_sets_tables_where_they_are_input(tmp_path):
     ]
     assert "Alpha" in pages[0] and "Tall table" not in pages[0] and "Omega" not in pages[0], pages
     assert pages[1].index("Tall table") < pages[1].index("Omega"), pages
+
+
+SEPLN_STY = os.environ.get("COMPREPORT_SEPLN_STY")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not SEPLN_STY,
+    reason="set COMPREPORT_SEPLN_STY to the SEPLN template's sepln.sty (no licence: not shipped)",
+)
+def test_sepln_tables_fit_the_real_template(analyses, tmp_path):
+    """Both outputs' tables in a paper set with the journal's own sepln.sty (its 11 pt option:
+    \\normalsize on 12.6 pt lines, 16 x 24.5 cm, columns 1 cm apart): they compile, every float
+    fits the text height and is at most the height model's (docs/latex.md cites the figures)."""
+    import shutil as sh
+
+    sh.copy(SEPLN_STY, tmp_path / "sepln.sty")
+    for name, an in analyses.items():
+        appendix.write_latex(an, tmp_path / name, Options(style="sepln"), compile_pdf=False)
+    head = [
+        r"\documentclass[a4paper,twocolumn,11pt]{article}",
+        r"\usepackage{sepln}",
+        r"\usepackage[spanish]{babel}",
+        r"\input{demo/preamble.tex}",
+        r"\AtBeginDocument{\typeout{CRBASELINE \the\baselineskip}}",
+    ]
+    (tmp_path / "paper.tex").write_text(_paper("sepln", tmp_path, head), encoding="utf-8")
+    log = _pdflatex(tmp_path)
+    assert "CRBASELINE 12.6pt" in log  # the template's normalsize: the model's line height
+    measured = [float(x) for x in re.findall(r"^CRHEIGHT ([0-9.]+)pt", log, re.M)]
+    heights = []
+    for name in OUTPUTS:
+        for f in _table_files(tmp_path / name):
+            for part in _parts(f.read_text()):
+                tall = re.search(r"^% tabular .*, float ([0-9.]+)pt tall", part, re.M)
+                heights.append((f.name, float(tall.group(1)) if tall else None))
+    assert len(measured) == len(heights) > 60
+    textheight = STYLES["sepln"].textheight
+    for (name, model), real in zip(heights, measured, strict=True):
+        assert real <= textheight, (name, real)
+        if model is not None:
+            assert real - 0.5 <= model, (name, model, real)
+    assert "Overfull \\vbox" not in log
