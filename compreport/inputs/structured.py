@@ -43,7 +43,6 @@ __all__ = [
     "label_set_text",
     "mentions_text",
     "read_label_set",
-    "read_mentions",
     "read_soft",
     "soft_text",
 ]
@@ -119,15 +118,6 @@ def read_soft(text: str) -> dict[str, float]:
     if not text.startswith("{"):
         return {text: 1.0}
     return {k: float(v) for k, v in json.loads(text).items()}
-
-
-def read_mentions(text: str) -> list[tuple]:
-    """The mentions of a stored mention list, as tuples ``(start, end, type[, code])``.
-
-    >>> read_mentions('[[0,4,"PER"]]')
-    [(0, 4, 'PER')]
-    """
-    return [tuple(m) for m in json.loads(text)] if text else []
 
 
 def is_set_text(text: str) -> bool:
