@@ -89,24 +89,9 @@ def per_class(comp: Competition, system: str, field: int) -> dict:
         1,
     )
     k = len(labels)
-    tp = np.diag(cm[:, :k]).astype(float)
     predicted = cm[:, :k].sum(axis=0).astype(float)
     support = cm.sum(axis=1).astype(float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        precision = np.where(predicted > 0, tp / predicted, 0.0)
-        recall = np.where(support > 0, tp / support, 0.0)
-        f1 = np.where(precision + recall > 0, 2 * precision * recall / (precision + recall), 0.0)
-    return {
-        "system": system,
-        "field": comp.fields[field],
-        "labels": labels,
-        "predicted": columns,
-        "confusion": cm.tolist(),
-        "precision": precision.tolist(),
-        "recall": recall.tolist(),
-        "f1": f1.tolist(),
-        "support": support.astype(int).tolist(),
-    }
+    return _scored(system, comp.fields[field], labels, columns, cm, predicted, support)
 
 
 def per_label(comp: Competition, system: str, field: int) -> dict:
@@ -143,6 +128,13 @@ def per_label(comp: Competition, system: str, field: int) -> dict:
             if y in row:
                 predicted[row[y]] += 1
     support = np.array([sum(lab in g for g in gold) for lab in labels], dtype=float)
+    return _scored(system, comp.fields[field], labels, columns, cm, predicted, support)
+
+
+def _scored(system, field_name, labels, columns, cm, predicted, support) -> dict:
+    """The dict of :func:`per_class` from the confusion matrix ``cm`` (its diagonal: the true
+    positives of the gold labels, rows), the items predicted as each gold label and each one's
+    gold support; precision, recall and F1 are 0 where undefined (``zero_division=0``)."""
     tp = np.diag(cm[:, : len(labels)]).astype(float)
     with np.errstate(invalid="ignore", divide="ignore"):
         precision = np.where(predicted > 0, tp / predicted, 0.0)
@@ -150,7 +142,7 @@ def per_label(comp: Competition, system: str, field: int) -> dict:
         f1 = np.where(precision + recall > 0, 2 * precision * recall / (precision + recall), 0.0)
     return {
         "system": system,
-        "field": comp.fields[field],
+        "field": field_name,
         "labels": labels,
         "predicted": columns,
         "confusion": cm.tolist(),
