@@ -48,6 +48,15 @@ def _pages(pdf) -> list[str]:
     return [_flat(p) for p in text.split("\f") if p.strip()]
 
 
+def _report(root, formats: str, *extra: str):
+    """``compreport report`` of the 35-run case with ``--baseline 'baseline*'`` into ``out``."""
+    return run_cli(
+        root, "report", "gold.tsv", "--runs", "runs", "--metric", "macro_f1",
+        "--baseline", "baseline*", "-B", str(B), "--seed", "1", "--format", formats,
+        *extra, "-o", "out",
+    )  # fmt: skip
+
+
 @pytest.fixture(scope="module")
 def case(tmp_path_factory):
     """``compreport report gold.tsv --runs runs --baseline 'baseline*' --emails`` on the 35-run
@@ -56,25 +65,7 @@ def case(tmp_path_factory):
         pytest.skip("poppler-utils not installed")
     root = tmp_path_factory.mktemp("standing")
     _task(root)
-    res = run_cli(
-        root,
-        "report",
-        "gold.tsv",
-        "--runs",
-        "runs",
-        "--metric",
-        "macro_f1",
-        "--baseline",
-        "baseline*",
-        "-B",
-        str(B),
-        "--seed",
-        "1",
-        "--format",
-        "json",
-        "-o",
-        "out",
-    )
+    res = _report(root, "json")
     assert res.returncode == 0, res.stderr
     (comp,) = json.loads((root / "out/results.json").read_text(encoding="utf-8"))["competitions"]
     ninth = comp["team_ranks"][8]["team"]
@@ -83,28 +74,7 @@ def case(tmp_path_factory):
         f"team,address,language\n{ninth},t9@example.org\n{winner_team},w@example.org,es\n",
         encoding="utf-8",
     )
-    res = run_cli(
-        root,
-        "report",
-        "gold.tsv",
-        "--runs",
-        "runs",
-        "--metric",
-        "macro_f1",
-        "--baseline",
-        "baseline*",
-        "-B",
-        str(B),
-        "--seed",
-        "1",
-        "--format",
-        "json,pdf",
-        "--emails",
-        "contacts.csv",
-        "-o",
-        "out",
-        "--force",
-    )
+    res = _report(root, "json,pdf", "--emails", "contacts.csv", "--force")
     assert res.returncode == 0, res.stderr
     return comp, root / "out", ninth
 
