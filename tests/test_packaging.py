@@ -5,6 +5,7 @@ absolute, so that they resolve on the index's page (README's relative links woul
 from __future__ import annotations
 
 import email
+import os
 import re
 import subprocess
 import sys
@@ -84,10 +85,57 @@ def test_metadata_has_what_an_index_shows(dist):
     urls = dict(u.split(", ", 1) for u in meta.get_all("Project-URL"))
     assert {"Homepage", "Documentation", "Source", "Issues", "Changelog"} <= set(urls)
     assert all(u.startswith("https://") for u in urls.values()), urls
-    # the version stays the hand-set one that outputs and their tests carry
-    from compreport._version import __version__
 
-    assert meta["Version"] == __version__
+
+def _git(*args: str) -> str | None:
+    """The output of ``git ARGS`` in the checkout, or None without git or outside a repository."""
+    try:
+        res = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
+    except OSError:
+        return None
+    return res.stdout.strip() if res.returncode == 0 else None
+
+
+def test_version_is_the_git_tags(dist):
+    """The version comes from git: at a tag ``vX.Y.Z`` it is ``X.Y.Z``; between tags (or before
+    the first) a development version naming the commit, ``X.Y.Z.devN+g<hash>``. The sdist carries
+    it, so the wheel built from the sdist (which has no ``.git``) has the same one."""
+    version = _metadata(dist)["Version"]
+    with _sdist(dist) as sdist:
+        (top,) = {n.split("/")[0] for n in sdist.getnames()}
+        assert top == f"compreport-{version}"
+    head = _git("rev-parse", "HEAD")
+    if head is None:
+        pytest.skip("not a git checkout: the version is pyproject's fallback-version")
+    tag = _git("describe", "--tags", "--exact-match", "--match", "v[0-9]*")
+    if tag is not None and not _git("status", "--porcelain", "--untracked-files=no"):
+        assert version == tag.removeprefix("v")
+    else:
+        m = re.fullmatch(r"\d+\.\d+\.\d+\.dev\d+\+g([0-9a-f]{7,})(\.d\d{8})?", version)
+        assert m and head.startswith(m[1]), (version, head)
+
+
+def test_installed_wheel_says_its_version(dist, tmp_path):
+    """``compreport.__version__`` of the installed wheel is its metadata's version (read with
+    importlib.metadata): the wheel unpacked into a folder first on ``sys.path``, as pip would
+    install it, imported in a fresh interpreter."""
+    with _wheel(dist) as whl:
+        whl.extractall(tmp_path / "site")
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import compreport; print(compreport.__file__, compreport.__version__)",
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path / "site")},
+        capture_output=True,
+        text=True,
+    )
+    assert res.returncode == 0, res.stderr[-3000:]
+    where, version = res.stdout.split()
+    assert Path(where).is_relative_to(tmp_path / "site")
+    assert version == _metadata(dist)["Version"]
 
 
 def test_long_description_is_the_readme(dist):
