@@ -138,16 +138,22 @@ def test_installed_wheel_says_its_version(dist, tmp_path):
     assert version == _metadata(dist)["Version"]
 
 
-def test_long_description_is_the_readme(dist):
-    """The long description is the README, as Markdown, hero image included. Its links stay
-    relative until the repository's address is known (the URLs in pyproject are placeholders):
-    :func:`relative_targets` lists them, for the day they are made absolute."""
+def test_long_description_is_the_readme_with_absolute_links(dist):
+    """The long description is the README, as Markdown, hero image included, with every link and
+    image made absolute (pyproject.toml, hatch-fancy-pypi-readme): the README's own stay relative,
+    right on GitHub and in a checkout, but would not resolve on a package index's page."""
     meta = _metadata(dist)
     assert meta["Description-Content-Type"].startswith("text/markdown")
-    description = meta.get_payload()
-    assert "![Page 1 of a competition report" in description
+    description = meta.get_payload(decode=True).decode("utf-8")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    # the README's sections, in order (the payload's non-ASCII letters are transfer-encoded)
-    headings = [x for x in readme.splitlines() if x.startswith("## ")]
-    assert [x for x in description.splitlines() if x.startswith("## ")] == headings
     assert "](docs/img/report-page1.png)" in relative_targets(readme)
+    assert relative_targets(description) == []
+    raw = "https://raw.githubusercontent.com/compreport/compreport/main/"
+    assert f"and marks]({raw}docs/img/report-page1.png)" in description  # the hero image
+    # the README itself but for its relative targets, each made absolute: the same text once the
+    # two prefixes are taken off again
+    blob = "https://github.com/compreport/compreport/blob/main/"
+    tree = "https://github.com/compreport/compreport/tree/main/"
+    assert f"]({tree}docs/)" in description  # a folder
+    back = description.replace(f"]({raw}", "](").replace(f"]({blob}", "](")
+    assert back.replace(f"]({tree}", "](") == readme
