@@ -1,10 +1,11 @@
 """Work on a dask.distributed cluster: ``--scheduler ADDRESS``, ``analyze(..., scheduler=...)``.
 
 :func:`connect` opens a client to the scheduler at an address (``tcp://host:8786``), or starts a
-:class:`~distributed.LocalCluster` of worker processes for ``"local"``; while it is open,
-:func:`current` returns the client and the analysis sends its independent work there: the
-competitions of a workshop (one task each) or the blocks of replicates of a single competition.
-:func:`cluster_map` runs such tasks and yields their results in task order.
+:class:`~distributed.LocalCluster` of worker processes for ``"local"``, and yields it as a
+:class:`Cluster`: the :class:`~compreport.workers.Executor` that the analysis is given, as an
+argument, for its independent work: the competitions of a workshop (one task each) or the blocks
+of replicates of a single competition. :meth:`Cluster.map` (:func:`cluster_map`) runs such tasks
+and yields their results in task order.
 
 * The numbers are those of a local run: each competition and each block draws from its own
   seeded stream, whatever process draws it, and every task runs with BLAS on one thread (as
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import dataclasses
 import itertools
 import logging
 import time
@@ -45,6 +47,7 @@ from typing import Any
 
 from compreport import interrupts
 from compreport.errors import InputError
+from compreport.workers import Executor, LocalPool, replay
 
 #: Seconds to wait for the scheduler to answer before giving up.
 CONNECT_TIMEOUT = 5
@@ -60,14 +63,6 @@ ANSWER_TIMEOUT = 30
 SEND_TIMEOUT = 120
 #: Seconds closing the client and a ``"local"`` cluster may take.
 CLOSE_TIMEOUT = 5
-
-#: The client of the :func:`connect` block being run, if any.
-_CLIENT: contextvars.ContextVar[Any] = contextvars.ContextVar("compreport_client", default=None)
-
-
-def current():
-    """The :class:`distributed.Client` of the enclosing :func:`connect`, or None (local work)."""
-    return _CLIENT.get()
 
 
 def check_scheduler(address) -> str | None:
@@ -150,21 +145,21 @@ def dask_setup(worker) -> None:  # noqa: ARG001 (dask's preload signature)
 
 
 @contextlib.contextmanager
-def connect(address: str | None, jobs: int = 1) -> Iterator[Any]:
-    """Send the analysis' tasks to a dask cluster while the block runs.
+def connect(address: str | None, jobs: int = 1) -> Iterator[Executor]:
+    """The executor of the analysis' tasks: a dask cluster's while the block runs, else local.
 
     Parameters
     ----------
     address : str or None
         ``"local"``: a :class:`distributed.LocalCluster` of ``jobs`` worker processes (one thread
         each), closed with the block; else the address of a running scheduler
-        (``tcp://host:8786``); None: nothing (the block runs locally).
+        (``tcp://host:8786``); None: no cluster, a :class:`~compreport.workers.LocalPool`.
     jobs : int
-        Workers of the ``"local"`` cluster.
+        Workers of the ``"local"`` cluster, or of the local pool.
 
     Yields
     ------
-    distributed.Client or None
+    Cluster or LocalPool
 
     Raises
     ------
@@ -173,7 +168,7 @@ def connect(address: str | None, jobs: int = 1) -> Iterator[Any]:
         :data:`CONNECT_TIMEOUT` seconds.
     """
     if address is None:
-        yield None
+        yield LocalPool(jobs)
         return
     distributed = _dask()
     import dask
@@ -216,11 +211,7 @@ def connect(address: str | None, jobs: int = 1) -> Iterator[Any]:
                 f"cannot start the local dask cluster: {exc} (a script that calls analyze() "
                 f"with scheduler='local' must do so under `if __name__ == \"__main__\":`)"
             ) from None
-        token = _CLIENT.set(client)
-        try:
-            yield client
-        finally:
-            _CLIENT.reset(token)
+        yield Cluster(client)
     finally:
         if client is not None:
             with contextlib.suppress(Exception):
@@ -357,11 +348,21 @@ def _lost(what: str, finished: int, total: int, why: str) -> InputError:
     )
 
 
-def cluster_map(
-    fn: Callable, items: Sequence, what: str, shared: Any = None, client=None
-) -> Iterator:
+@dataclasses.dataclass(frozen=True)
+class Cluster:
+    """A dask cluster, reached through its :class:`distributed.Client`, as an
+    :class:`~compreport.workers.Executor` (made by :func:`connect`)."""
+
+    client: Any
+
+    def map(self, fn: Callable, items: Sequence, what: str, shared: Any = None) -> Iterator:
+        """:func:`cluster_map` on this cluster."""
+        return cluster_map(fn, items, what, shared, self.client)
+
+
+def cluster_map(fn: Callable, items: Sequence, what: str, shared: Any, client) -> Iterator:
     """``fn(shared, item)`` (``fn(item)`` without ``shared``) for every item, computed on the
-    cluster of :func:`current` and yielded in order.
+    cluster of ``client`` and yielded in order.
 
     Parameters
     ----------
@@ -371,10 +372,9 @@ def cluster_map(
         One task each, pickled.
     what : str
         The work, named in the error when a worker is lost.
-    shared : object, optional
+    shared : object or None
         Sent once to every worker and passed to every task (the state of a bootstrap run).
-    client : distributed.Client, optional
-        Default: :func:`current`.
+    client : distributed.Client
 
     Raises
     ------
@@ -387,7 +387,6 @@ def cluster_map(
     distributed = _dask()
     from distributed.scheduler import KilledWorker
 
-    client = client or current()
     items = list(items)
     carried = _carried()
     futures: list = []
@@ -482,8 +481,7 @@ def cluster_map(
                     f"the dask scheduler cancelled the work while {what} "
                     f"({finished} of {len(items)} done)"
                 ) from None
-            for message, category, filename, lineno in caught:
-                warnings.warn_explicit(message, category, filename, lineno)
+            replay(caught)
             yield result
     finally:
         sent = [*futures, *([shared] if isinstance(shared, distributed.Future) else [])]
