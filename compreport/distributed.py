@@ -384,107 +384,137 @@ def cluster_map(fn: Callable, items: Sequence, what: str, shared: Any, client) -
         The first exception a task raises; the other tasks are cancelled. Closing the generator
         cancels them too.
     """
-    distributed = _dask()
-    from distributed.scheduler import KilledWorker
-
+    _dask()
     items = list(items)
-    carried = _carried()
-    futures: list = []
+    sent: list = []  # the futures of the tasks and of what they share: cancelled at the end
     try:
-        try:
-            if shared is not None:
-                try:
-                    [shared] = client.scatter(
-                        [shared], broadcast=True, hash=False, timeout=SEND_TIMEOUT
-                    )
-                except TimeoutError:
-                    raise _silent(what, 0, len(items), SEND_TIMEOUT) from None
-            # spread round-robin over the workers there are now (a loose restriction: a task
-            # still runs elsewhere if its worker is lost); left to itself the scheduler may queue
-            # every task on one worker of an idle cluster
-            who = client.sync(
-                client.scheduler.identity, n_workers=-1, callback_timeout=ANSWER_TIMEOUT
-            )
-            workers = sorted((who or {}).get("workers", {})) or [None]
-            futures = [
-                client.submit(
-                    _run,
-                    fn,
-                    shared,
-                    item,
-                    carried,
-                    pure=False,
-                    workers=None if w is None else [w],
-                    allow_other_workers=True,
-                )
-                for item, w in zip(items, itertools.cycle(workers))
-            ]
-        except InputError:
-            raise
-        except TimeoutError:
-            raise _silent(what, 0, len(items)) from None
-        except OSError as exc:  # the connection
-            raise InputError(
-                f"cannot send the work to the dask scheduler while {what}: {exc}"
-            ) from None
-        except Exception as exc:  # what cloudpickle cannot serialize
-            raise InputError(
-                f"cannot send the work to the dask workers while {what}: "
-                f"{type(exc).__name__}: {exc}"
-            ) from None
-        no_workers_since = None
-        for finished, future in enumerate(futures):
-            while True:
-                interrupts.check()
-                if _settled(future):
-                    break
-                failed = next((f for f in futures[finished:] if f.status == "error"), None)
-                if failed is not None:
-                    future = failed  # the first failure stops the run at once
-                    break
-                try:
-                    workers = (
-                        client.sync(client.scheduler.ncores, callback_timeout=ANSWER_TIMEOUT)
-                        if client.status == "running"
-                        else None
-                    )
-                except TimeoutError:
-                    raise _silent(what, finished, len(items)) from None
-                except OSError:
-                    workers = None
-                if workers is None:
-                    raise InputError(
-                        f"the connection to the dask scheduler was lost while {what} "
-                        f"({finished} of {len(items)} done)"
-                    )
-                if workers:
-                    no_workers_since = None
-                elif no_workers_since is None:
-                    no_workers_since = time.monotonic()
-                elif time.monotonic() - no_workers_since > NO_WORKERS_WAIT:
-                    raise _lost(what, finished, len(items), f"no worker for {NO_WORKERS_WAIT} s")
-            try:
-                # fetched from its worker through the scheduler: the result may be large
-                result, caught = future.result(timeout=SEND_TIMEOUT)
-            except TimeoutError:
-                raise _silent(what, finished, len(items), SEND_TIMEOUT) from None
-            except KilledWorker as exc:
-                raise _lost(what, finished, len(items), "its process ended") from exc
-            except ImportError as exc:  # compreport, or what a metric file imports, missing there
-                raise InputError(
-                    f"a dask worker could not run the work while {what}: {exc}; install "
-                    f"compreport {version()} with its dask extra, and what the metric files "
-                    f"import, on every worker"
-                ) from None
-            except distributed.client.FutureCancelledError:
-                raise InputError(
-                    f"the dask scheduler cancelled the work while {what} "
-                    f"({finished} of {len(items)} done)"
-                ) from None
+        futures = _send(client, fn, items, shared, what, sent)
+        watch = _Watch()
+        for finished in range(len(futures)):
+            future = _awaited(client, futures, finished, what, watch)
+            result, caught = _fetched(future, finished, len(items), what)
             replay(caught)
             yield result
     finally:
-        sent = [*futures, *([shared] if isinstance(shared, distributed.Future) else [])]
         if sent:  # sent to the scheduler without waiting for it: no wait, even if it is frozen
             with contextlib.suppress(Exception):
                 client.cancel(sent)
+
+
+def _send(client, fn: Callable, items: list, shared: Any, what: str, sent: list) -> list:
+    """A task of ``fn`` per item, spread round-robin over the cluster's workers, ``shared`` sent
+    once to every worker; their futures, also added to ``sent``. A scheduler that does not take
+    them is one :class:`~compreport.errors.InputError`."""
+    carried = _carried()
+    try:
+        if shared is not None:
+            try:
+                [shared] = client.scatter(
+                    [shared], broadcast=True, hash=False, timeout=SEND_TIMEOUT
+                )
+            except TimeoutError:
+                raise _silent(what, 0, len(items), SEND_TIMEOUT) from None
+            sent.append(shared)
+        # spread round-robin over the workers there are now (a loose restriction: a task still
+        # runs elsewhere if its worker is lost); left to itself the scheduler may queue every
+        # task on one worker of an idle cluster
+        who = client.sync(client.scheduler.identity, n_workers=-1, callback_timeout=ANSWER_TIMEOUT)
+        workers = sorted((who or {}).get("workers", {})) or [None]
+        futures = [
+            client.submit(
+                _run,
+                fn,
+                shared,
+                item,
+                carried,
+                pure=False,
+                workers=None if w is None else [w],
+                allow_other_workers=True,
+            )
+            for item, w in zip(items, itertools.cycle(workers))
+        ]
+    except InputError:
+        raise
+    except TimeoutError:
+        raise _silent(what, 0, len(items)) from None
+    except OSError as exc:  # the connection
+        raise InputError(
+            f"cannot send the work to the dask scheduler while {what}: {exc}"
+        ) from None
+    except Exception as exc:  # what cloudpickle cannot serialize
+        raise InputError(
+            f"cannot send the work to the dask workers while {what}: {type(exc).__name__}: {exc}"
+        ) from None
+    sent.extend(futures)
+    return futures
+
+
+def _awaited(client, futures: list, finished: int, what: str, watch: _Watch):
+    """Task ``finished`` once it has settled, or the first task after it to fail (the first
+    failure stops the run at once); meanwhile the interrupts and the cluster are checked."""
+    future = futures[finished]
+    while True:
+        interrupts.check()
+        if _settled(future):
+            return future
+        failed = next((f for f in futures[finished:] if f.status == "error"), None)
+        if failed is not None:
+            return failed
+        watch.check(client, what, finished, len(futures))
+
+
+@dataclasses.dataclass
+class _Watch:
+    """Whether the cluster can still do the work of one :func:`cluster_map`: its connection is up
+    and it has had a worker within :data:`NO_WORKERS_WAIT` seconds."""
+
+    #: When the cluster was first seen without workers (:func:`time.monotonic`), if it has none.
+    since: float | None = None
+
+    def check(self, client, what: str, finished: int, total: int) -> None:
+        """An :class:`~compreport.errors.InputError` when the cluster cannot do the work."""
+        try:
+            workers = (
+                client.sync(client.scheduler.ncores, callback_timeout=ANSWER_TIMEOUT)
+                if client.status == "running"
+                else None
+            )
+        except TimeoutError:
+            raise _silent(what, finished, total) from None
+        except OSError:
+            workers = None
+        if workers is None:
+            raise InputError(
+                f"the connection to the dask scheduler was lost while {what} "
+                f"({finished} of {total} done)"
+            )
+        if workers:
+            self.since = None
+        elif self.since is None:
+            self.since = time.monotonic()
+        elif time.monotonic() - self.since > NO_WORKERS_WAIT:
+            raise _lost(what, finished, total, f"no worker for {NO_WORKERS_WAIT} s")
+
+
+def _fetched(future, finished: int, total: int, what: str) -> tuple[Any, list]:
+    """The result of a settled task and the warnings it raised, fetched from its worker through
+    the scheduler (it may be large); its failure as the run's error."""
+    from distributed.client import FutureCancelledError
+    from distributed.scheduler import KilledWorker
+
+    try:
+        return future.result(timeout=SEND_TIMEOUT)
+    except TimeoutError:
+        raise _silent(what, finished, total, SEND_TIMEOUT) from None
+    except KilledWorker as exc:
+        raise _lost(what, finished, total, "its process ended") from exc
+    except ImportError as exc:  # compreport, or what a metric file imports, missing there
+        raise InputError(
+            f"a dask worker could not run the work while {what}: {exc}; install "
+            f"compreport {version()} with its dask extra, and what the metric files "
+            f"import, on every worker"
+        ) from None
+    except FutureCancelledError:
+        raise InputError(
+            f"the dask scheduler cancelled the work while {what} ({finished} of {total} done)"
+        ) from None
