@@ -1,10 +1,11 @@
 """Work on a dask.distributed cluster: ``--scheduler ADDRESS``, ``analyze(..., scheduler=...)``.
 
 :func:`connect` opens a client to the scheduler at an address (``tcp://host:8786``), or starts a
-:class:`~distributed.LocalCluster` of worker processes for ``"local"``; while it is open,
-:func:`current` returns the client and the analysis sends its independent work there: the
-competitions of a workshop (one task each) or the blocks of replicates of a single competition.
-:func:`cluster_map` runs such tasks and yields their results in task order.
+:class:`~distributed.LocalCluster` of worker processes for ``"local"``, and yields it as a
+:class:`Cluster`: the :class:`~compreport.workers.Executor` that the analysis is given, as an
+argument, for its independent work: the competitions of a workshop (one task each) or the blocks
+of replicates of a single competition. :meth:`Cluster.map` (:func:`cluster_map`) runs such tasks
+and yields their results in task order.
 
 * The numbers are those of a local run: each competition and each block draws from its own
   seeded stream, whatever process draws it, and every task runs with BLAS on one thread (as
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import dataclasses
 import itertools
 import logging
 import time
@@ -45,6 +47,7 @@ from typing import Any
 
 from compreport import interrupts
 from compreport.errors import InputError
+from compreport.workers import Executor, LocalPool, replay
 
 #: Seconds to wait for the scheduler to answer before giving up.
 CONNECT_TIMEOUT = 5
@@ -60,14 +63,6 @@ ANSWER_TIMEOUT = 30
 SEND_TIMEOUT = 120
 #: Seconds closing the client and a ``"local"`` cluster may take.
 CLOSE_TIMEOUT = 5
-
-#: The client of the :func:`connect` block being run, if any.
-_CLIENT: contextvars.ContextVar[Any] = contextvars.ContextVar("compreport_client", default=None)
-
-
-def current():
-    """The :class:`distributed.Client` of the enclosing :func:`connect`, or None (local work)."""
-    return _CLIENT.get()
 
 
 def check_scheduler(address) -> str | None:
@@ -150,21 +145,21 @@ def dask_setup(worker) -> None:  # noqa: ARG001 (dask's preload signature)
 
 
 @contextlib.contextmanager
-def connect(address: str | None, jobs: int = 1) -> Iterator[Any]:
-    """Send the analysis' tasks to a dask cluster while the block runs.
+def connect(address: str | None, jobs: int = 1) -> Iterator[Executor]:
+    """The executor of the analysis' tasks: a dask cluster's while the block runs, else local.
 
     Parameters
     ----------
     address : str or None
         ``"local"``: a :class:`distributed.LocalCluster` of ``jobs`` worker processes (one thread
         each), closed with the block; else the address of a running scheduler
-        (``tcp://host:8786``); None: nothing (the block runs locally).
+        (``tcp://host:8786``); None: no cluster, a :class:`~compreport.workers.LocalPool`.
     jobs : int
-        Workers of the ``"local"`` cluster.
+        Workers of the ``"local"`` cluster, or of the local pool.
 
     Yields
     ------
-    distributed.Client or None
+    Cluster or LocalPool
 
     Raises
     ------
@@ -173,7 +168,7 @@ def connect(address: str | None, jobs: int = 1) -> Iterator[Any]:
         :data:`CONNECT_TIMEOUT` seconds.
     """
     if address is None:
-        yield None
+        yield LocalPool(jobs)
         return
     distributed = _dask()
     import dask
@@ -216,11 +211,7 @@ def connect(address: str | None, jobs: int = 1) -> Iterator[Any]:
                 f"cannot start the local dask cluster: {exc} (a script that calls analyze() "
                 f"with scheduler='local' must do so under `if __name__ == \"__main__\":`)"
             ) from None
-        token = _CLIENT.set(client)
-        try:
-            yield client
-        finally:
-            _CLIENT.reset(token)
+        yield Cluster(client)
     finally:
         if client is not None:
             with contextlib.suppress(Exception):
@@ -357,11 +348,21 @@ def _lost(what: str, finished: int, total: int, why: str) -> InputError:
     )
 
 
-def cluster_map(
-    fn: Callable, items: Sequence, what: str, shared: Any = None, client=None
-) -> Iterator:
+@dataclasses.dataclass(frozen=True)
+class Cluster:
+    """A dask cluster, reached through its :class:`distributed.Client`, as an
+    :class:`~compreport.workers.Executor` (made by :func:`connect`)."""
+
+    client: Any
+
+    def map(self, fn: Callable, items: Sequence, what: str, shared: Any = None) -> Iterator:
+        """:func:`cluster_map` on this cluster."""
+        return cluster_map(fn, items, what, shared, self.client)
+
+
+def cluster_map(fn: Callable, items: Sequence, what: str, shared: Any, client) -> Iterator:
     """``fn(shared, item)`` (``fn(item)`` without ``shared``) for every item, computed on the
-    cluster of :func:`current` and yielded in order.
+    cluster of ``client`` and yielded in order.
 
     Parameters
     ----------
@@ -371,10 +372,9 @@ def cluster_map(
         One task each, pickled.
     what : str
         The work, named in the error when a worker is lost.
-    shared : object, optional
+    shared : object or None
         Sent once to every worker and passed to every task (the state of a bootstrap run).
-    client : distributed.Client, optional
-        Default: :func:`current`.
+    client : distributed.Client
 
     Raises
     ------
@@ -384,109 +384,137 @@ def cluster_map(
         The first exception a task raises; the other tasks are cancelled. Closing the generator
         cancels them too.
     """
-    distributed = _dask()
-    from distributed.scheduler import KilledWorker
-
-    client = client or current()
+    _dask()
     items = list(items)
-    carried = _carried()
-    futures: list = []
+    sent: list = []  # the futures of the tasks and of what they share: cancelled at the end
     try:
-        try:
-            if shared is not None:
-                try:
-                    [shared] = client.scatter(
-                        [shared], broadcast=True, hash=False, timeout=SEND_TIMEOUT
-                    )
-                except TimeoutError:
-                    raise _silent(what, 0, len(items), SEND_TIMEOUT) from None
-            # spread round-robin over the workers there are now (a loose restriction: a task
-            # still runs elsewhere if its worker is lost); left to itself the scheduler may queue
-            # every task on one worker of an idle cluster
-            who = client.sync(
-                client.scheduler.identity, n_workers=-1, callback_timeout=ANSWER_TIMEOUT
-            )
-            workers = sorted((who or {}).get("workers", {})) or [None]
-            futures = [
-                client.submit(
-                    _run,
-                    fn,
-                    shared,
-                    item,
-                    carried,
-                    pure=False,
-                    workers=None if w is None else [w],
-                    allow_other_workers=True,
-                )
-                for item, w in zip(items, itertools.cycle(workers))
-            ]
-        except InputError:
-            raise
-        except TimeoutError:
-            raise _silent(what, 0, len(items)) from None
-        except OSError as exc:  # the connection
-            raise InputError(
-                f"cannot send the work to the dask scheduler while {what}: {exc}"
-            ) from None
-        except Exception as exc:  # what cloudpickle cannot serialize
-            raise InputError(
-                f"cannot send the work to the dask workers while {what}: "
-                f"{type(exc).__name__}: {exc}"
-            ) from None
-        no_workers_since = None
-        for finished, future in enumerate(futures):
-            while True:
-                interrupts.check()
-                if _settled(future):
-                    break
-                failed = next((f for f in futures[finished:] if f.status == "error"), None)
-                if failed is not None:
-                    future = failed  # the first failure stops the run at once
-                    break
-                try:
-                    workers = (
-                        client.sync(client.scheduler.ncores, callback_timeout=ANSWER_TIMEOUT)
-                        if client.status == "running"
-                        else None
-                    )
-                except TimeoutError:
-                    raise _silent(what, finished, len(items)) from None
-                except OSError:
-                    workers = None
-                if workers is None:
-                    raise InputError(
-                        f"the connection to the dask scheduler was lost while {what} "
-                        f"({finished} of {len(items)} done)"
-                    )
-                if workers:
-                    no_workers_since = None
-                elif no_workers_since is None:
-                    no_workers_since = time.monotonic()
-                elif time.monotonic() - no_workers_since > NO_WORKERS_WAIT:
-                    raise _lost(what, finished, len(items), f"no worker for {NO_WORKERS_WAIT} s")
-            try:
-                # fetched from its worker through the scheduler: the result may be large
-                result, caught = future.result(timeout=SEND_TIMEOUT)
-            except TimeoutError:
-                raise _silent(what, finished, len(items), SEND_TIMEOUT) from None
-            except KilledWorker as exc:
-                raise _lost(what, finished, len(items), "its process ended") from exc
-            except ImportError as exc:  # compreport, or what a metric file imports, missing there
-                raise InputError(
-                    f"a dask worker could not run the work while {what}: {exc}; install "
-                    f"compreport {version()} with its dask extra, and what the metric files "
-                    f"import, on every worker"
-                ) from None
-            except distributed.client.FutureCancelledError:
-                raise InputError(
-                    f"the dask scheduler cancelled the work while {what} "
-                    f"({finished} of {len(items)} done)"
-                ) from None
-            for message, category, filename, lineno in caught:
-                warnings.warn_explicit(message, category, filename, lineno)
+        futures = _send(client, fn, items, shared, what, sent)
+        watch = _Watch()
+        for finished in range(len(futures)):
+            future = _awaited(client, futures, finished, what, watch)
+            result, caught = _fetched(future, finished, len(items), what)
+            replay(caught)
             yield result
     finally:
-        sent = [*futures, *([shared] if isinstance(shared, distributed.Future) else [])]
         if sent:  # sent to the scheduler without waiting for it: no wait, even if it is frozen
             with contextlib.suppress(Exception):
                 client.cancel(sent)
+
+
+def _send(client, fn: Callable, items: list, shared: Any, what: str, sent: list) -> list:
+    """A task of ``fn`` per item, spread round-robin over the cluster's workers, ``shared`` sent
+    once to every worker; their futures, also added to ``sent``. A scheduler that does not take
+    them is one :class:`~compreport.errors.InputError`."""
+    carried = _carried()
+    try:
+        if shared is not None:
+            try:
+                [shared] = client.scatter(
+                    [shared], broadcast=True, hash=False, timeout=SEND_TIMEOUT
+                )
+            except TimeoutError:
+                raise _silent(what, 0, len(items), SEND_TIMEOUT) from None
+            sent.append(shared)
+        # spread round-robin over the workers there are now (a loose restriction: a task still
+        # runs elsewhere if its worker is lost); left to itself the scheduler may queue every
+        # task on one worker of an idle cluster
+        who = client.sync(client.scheduler.identity, n_workers=-1, callback_timeout=ANSWER_TIMEOUT)
+        workers = sorted((who or {}).get("workers", {})) or [None]
+        futures = [
+            client.submit(
+                _run,
+                fn,
+                shared,
+                item,
+                carried,
+                pure=False,
+                workers=None if w is None else [w],
+                allow_other_workers=True,
+            )
+            for item, w in zip(items, itertools.cycle(workers))
+        ]
+    except InputError:
+        raise
+    except TimeoutError:
+        raise _silent(what, 0, len(items)) from None
+    except OSError as exc:  # the connection
+        raise InputError(
+            f"cannot send the work to the dask scheduler while {what}: {exc}"
+        ) from None
+    except Exception as exc:  # what cloudpickle cannot serialize
+        raise InputError(
+            f"cannot send the work to the dask workers while {what}: {type(exc).__name__}: {exc}"
+        ) from None
+    sent.extend(futures)
+    return futures
+
+
+def _awaited(client, futures: list, finished: int, what: str, watch: _Watch):
+    """Task ``finished`` once it has settled, or the first task after it to fail (the first
+    failure stops the run at once); meanwhile the interrupts and the cluster are checked."""
+    future = futures[finished]
+    while True:
+        interrupts.check()
+        if _settled(future):
+            return future
+        failed = next((f for f in futures[finished:] if f.status == "error"), None)
+        if failed is not None:
+            return failed
+        watch.check(client, what, finished, len(futures))
+
+
+@dataclasses.dataclass
+class _Watch:
+    """Whether the cluster can still do the work of one :func:`cluster_map`: its connection is up
+    and it has had a worker within :data:`NO_WORKERS_WAIT` seconds."""
+
+    #: When the cluster was first seen without workers (:func:`time.monotonic`), if it has none.
+    since: float | None = None
+
+    def check(self, client, what: str, finished: int, total: int) -> None:
+        """An :class:`~compreport.errors.InputError` when the cluster cannot do the work."""
+        try:
+            workers = (
+                client.sync(client.scheduler.ncores, callback_timeout=ANSWER_TIMEOUT)
+                if client.status == "running"
+                else None
+            )
+        except TimeoutError:
+            raise _silent(what, finished, total) from None
+        except OSError:
+            workers = None
+        if workers is None:
+            raise InputError(
+                f"the connection to the dask scheduler was lost while {what} "
+                f"({finished} of {total} done)"
+            )
+        if workers:
+            self.since = None
+        elif self.since is None:
+            self.since = time.monotonic()
+        elif time.monotonic() - self.since > NO_WORKERS_WAIT:
+            raise _lost(what, finished, total, f"no worker for {NO_WORKERS_WAIT} s")
+
+
+def _fetched(future, finished: int, total: int, what: str) -> tuple[Any, list]:
+    """The result of a settled task and the warnings it raised, fetched from its worker through
+    the scheduler (it may be large); its failure as the run's error."""
+    from distributed.client import FutureCancelledError
+    from distributed.scheduler import KilledWorker
+
+    try:
+        return future.result(timeout=SEND_TIMEOUT)
+    except TimeoutError:
+        raise _silent(what, finished, total, SEND_TIMEOUT) from None
+    except KilledWorker as exc:
+        raise _lost(what, finished, total, "its process ended") from exc
+    except ImportError as exc:  # compreport, or what a metric file imports, missing there
+        raise InputError(
+            f"a dask worker could not run the work while {what}: {exc}; install "
+            f"compreport {version()} with its dask extra, and what the metric files "
+            f"import, on every worker"
+        ) from None
+    except FutureCancelledError:
+        raise InputError(
+            f"the dask scheduler cancelled the work while {what} ({finished} of {total} done)"
+        ) from None

@@ -1,12 +1,16 @@
-"""Worker processes: independent figures, documents and competitions handled in parallel.
+"""Worker processes: independent figures, documents, competitions and blocks of resamples
+handled in parallel.
 
-:func:`run_tasks` runs a list of ``(function, args)`` tasks in forked worker processes and returns
-their results in task order, so what is written does not depend on ``jobs`` (each task is
-deterministic on its own; byte-identical files are tested with 1 and 2 workers).
+:class:`LocalPool` is the local :class:`Executor`: made once where a run starts (with
+:class:`compreport.distributed.Cluster`, the dask one, it is what
+:func:`compreport.distributed.connect` yields) and passed down as an argument to the code that
+fans out work. Its ``map`` yields the results in item order, so what is written does not depend on
+``jobs`` (each task is deterministic on its own; byte-identical files are tested with 1 and 2
+workers). :func:`run_tasks` runs a list of ``(function, args)`` tasks on one, with a progress bar.
 
-* Tasks cross to the workers by index only: the workers inherit the task list when they are
-  forked, so functions and their arguments (the analysis, a figure builder) need not be picklable;
-  only results and exceptions are pickled back.
+* Tasks cross to the workers by index only: the workers inherit the function, what the tasks
+  share and the items when they are forked, so none of them (the analysis, a figure builder, the
+  state of a bootstrap run) need be picklable; only results and exceptions are pickled back.
 * Warnings raised in a worker (matplotlib's missing-glyph warning for a team name holding a control
   character, say) are recorded there and re-issued in the caller, in task order.
 * Workers ignore Ctrl-C (the caller stops them), so an interrupted run prints one ``error:`` line.
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import dataclasses
 import gc
 import multiprocessing
 import numbers
@@ -39,15 +44,30 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, Protocol
 
 from compreport import interrupts
 from compreport.errors import InputError
 
-#: The tasks of the running :func:`run_tasks`; forked workers inherit it.
-_TASKS: list[tuple[Callable[..., Any], tuple]] = []
-#: The caller's context (the report's language, who messages speak to), in which workers run tasks.
-_CONTEXT: contextvars.Context | None = None
+#: What a forked worker inherits from the :meth:`LocalPool.map` that started it: ``(fn, shared,
+#: items, context)``. Set by the worker's initializer in the worker process only, never in the
+#: caller: it lives as long as that worker, and nothing crosses to a worker but an index.
+_INHERITED: tuple[Callable[..., Any], Any, list, contextvars.Context] | None = None
+
+
+class Executor(Protocol):
+    """What fans out independent work: a :class:`LocalPool` or a dask cluster
+    (:class:`compreport.distributed.Cluster`), made once where the run starts and passed down.
+
+    ``map(fn, items, what, shared)`` yields ``fn(shared, item)`` (``fn(item)`` when ``shared`` is
+    None) for every item, in item order, re-issuing each task's warnings before its result; the
+    first task that fails stops the others. ``what`` names the work in the error for a worker that
+    died or was lost. Closing the generator stops the work still running.
+    """
+
+    def map(
+        self, fn: Callable[..., Any], items: Sequence, what: str, shared: Any = None
+    ) -> Iterator: ...
 
 
 def can_fork() -> bool:
@@ -111,27 +131,44 @@ def _frozen_heap():
             gc.unfreeze()
 
 
-def _start_worker() -> None:
-    """A forked worker's start: Ctrl-C is the caller's to handle; SIGTERM kills it outright. The
-    worker inherits the caller's Python-level SIGTERM handler, which runs only between bytecodes
-    of the main thread: a worker inside a long C call, or blocked where no handler gets to run,
-    would outlive :func:`_stop`'s terminate and the caller would wait for it."""
+def _start_worker(inherited: tuple[Callable[..., Any], Any, list, contextvars.Context]) -> None:
+    """A forked worker's start: keep what it inherited (:data:`_INHERITED`); Ctrl-C is the
+    caller's to handle; SIGTERM kills it outright. The worker inherits the caller's Python-level
+    SIGTERM handler, which runs only between bytecodes of the main thread: a worker inside a long C
+    call, or blocked where no handler gets to run, would outlive :func:`_stop`'s terminate and the
+    caller would wait for it."""
+    global _INHERITED
+    _INHERITED = inherited
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+def _call(fn: Callable[..., Any], shared: Any, item: Any) -> Any:
+    """``fn(shared, item)``, or ``fn(item)`` when ``shared`` is None."""
+    return fn(item) if shared is None else fn(shared, item)
+
+
 def _run_one(i: int) -> tuple[Any, list[tuple[str, type, str, int]]]:
-    fn, args = _TASKS[i]
+    """In a worker: item ``i`` of what it inherited, run in the caller's context; the result and
+    the warnings raised. An OSError raised while the task handled another error comes back as that
+    OSError."""
+    fn, shared, items, context = _INHERITED
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("default")
         try:
-            result = _CONTEXT.run(fn, *args) if _CONTEXT is not None else fn(*args)
+            result = context.run(_call, fn, shared, items[i])
         except Exception as exc:
             cause = os_error(exc)
             if cause is not None and cause is not exc:
                 raise OSError(cause.errno, cause.strerror, cause.filename) from None
             raise
     return result, [(str(w.message), w.category, w.filename, w.lineno) for w in caught]
+
+
+def replay(caught: list[tuple[str, type, str, int]]) -> None:
+    """Re-issue here, in order, the warnings a task recorded where it ran."""
+    for message, category, filename, lineno in caught:
+        warnings.warn_explicit(message, category, filename, lineno)
 
 
 #: Seconds a terminated worker has to end before it is killed (SIGKILL).
@@ -167,32 +204,81 @@ def _died(what: str, finished: int, total: int) -> Exception:
     )
 
 
-def forked_map(fn: Callable[[Any], Any], items: Sequence, jobs: int, what: str) -> Iterator:
-    """``fn(item)`` for every item, yielded in order as they come, computed by up to ``jobs`` forked
-    workers that ignore Ctrl-C (``jobs=1`` or no ``fork``: here, one after another). For work whose
-    results the caller consumes as they arrive (the bootstrap's blocks): ``fn`` and the items are
-    pickled, so ``fn`` is a module-level function reading what it needs from state set before the
-    call. A worker that dies is one :class:`~compreport.errors.InputError` naming ``what``; closing
-    the generator (or an error) stops the workers."""
-    items = list(items)
-    jobs = min(int(jobs), len(items))
-    if jobs <= 1 or not can_fork():
-        yield from map(fn, items)
-        return
+@dataclasses.dataclass(frozen=True)
+class LocalPool:
+    """Up to ``jobs`` worker processes forked from this one, an :class:`Executor`; ``jobs=1`` or
+    no safe ``fork`` (:func:`can_fork`): this process, one item after another.
+
+    The workers inherit ``fn``, ``shared`` and the items when they are forked, so none of them
+    needs to be picklable (a figure builder, the state of a bootstrap run); only results, warnings
+    and exceptions are pickled back. A worker that dies is one
+    :class:`~compreport.errors.InputError` naming ``what``.
+
+    >>> list(LocalPool(2).map(abs, [-2, 3], "absolute values"))
+    [2, 3]
+    >>> list(LocalPool(2).map(pow, [2, 3], "powers of ten", shared=10))
+    [100, 1000]
+    """
+
+    jobs: int = 1
+
+    def map(
+        self, fn: Callable[..., Any], items: Sequence, what: str, shared: Any = None
+    ) -> Iterator:
+        """``fn(shared, item)`` (``fn(item)`` when ``shared`` is None) for every item, in order."""
+        items = list(items)
+        jobs = min(int(self.jobs), len(items))
+        if jobs <= 1 or not can_fork():
+            return _here(fn, shared, items)
+        return _forked(fn, shared, items, jobs, what)
+
+
+def _here(fn: Callable[..., Any], shared: Any, items: list) -> Iterator:
+    """:meth:`LocalPool.map` in this process: each item in turn, after a check of the
+    interrupts."""
+    for item in items:
+        interrupts.check()
+        yield _call(fn, shared, item)
+
+
+def _forked(fn: Callable[..., Any], shared: Any, items: list, jobs: int, what: str) -> Iterator:
+    """:meth:`LocalPool.map` by ``jobs`` forked workers that ignore Ctrl-C: results yielded in
+    item order as soon as they and those before them are in; the first task to fail, whatever its
+    place, stops the run at once; closing the generator (or an error) stops the workers."""
+    # an executor, not multiprocessing.Pool: a worker that dies (killed for memory, a crash)
+    # breaks the executor at once, where Pool would wait for its task forever. The workers
+    # inherit what they run when they fork (initargs are not pickled under fork): the state of a
+    # bootstrap run (its Summer, the patterns) is shared copy-on-write, not copied into each
+    # worker (the million-item case of docs/performance.md, two workers)
     pool = ProcessPoolExecutor(
-        jobs, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker
+        jobs,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=_start_worker,
+        initargs=((fn, shared, items, contextvars.copy_context()),),
     )
-    finished = 0
+    futures: dict = {}
     try:
-        with _frozen_heap():
-            results = pool.map(fn, items)  # the workers fork here
-        for result in results:
-            yield result
-            finished += 1
+        with _frozen_heap():  # the workers fork at the first submit
+            futures = {pool.submit(_run_one, i): i for i in range(len(items))}
+        arrived: dict[int, tuple] = {}
+        following = 0
+        for future in as_completed(futures):
+            arrived[futures[future]] = future.result()
+            interrupts.check()
+            while following in arrived:
+                result, caught = arrived.pop(following)
+                replay(caught)
+                yield result
+                following += 1
     except BrokenProcessPool:
-        raise _died(what, finished, len(items)) from None
+        raise _died(what, sum(_succeeded(f) for f in futures), len(items)) from None
     finally:
         _stop(pool)
+
+
+def _succeeded(future) -> bool:
+    """Whether ``future`` has finished without an error."""
+    return future.done() and not future.cancelled() and future.exception() is None
 
 
 def progress_bar(what: str | None, total: int, unit: str = "it"):
@@ -259,45 +345,23 @@ def run_tasks(
     [8, 9]
     """
     tasks = list(tasks)
-    jobs = min(int(jobs), len(tasks))
     bar = progress_bar(progress, len(tasks))
+    results = LocalPool(jobs).map(_apply, tasks, what)
     try:
-        if jobs <= 1 or not can_fork():
-            results = []
-            for fn, args in tasks:
-                interrupts.check()
-                results.append(fn(*args))
-                if bar is not None:
-                    bar.update()
-            interrupts.check()
-            return results
-        global _TASKS, _CONTEXT
-        _TASKS, _CONTEXT = tasks, contextvars.copy_context()
-        done = [None] * len(tasks)
-        # an executor, not multiprocessing.Pool: a worker that dies (killed for memory, a crash)
-        # breaks the executor at once, where Pool would wait for its task forever
-        pool = ProcessPoolExecutor(
-            jobs, mp_context=multiprocessing.get_context("fork"), initializer=_start_worker
-        )
-        try:
-            with _frozen_heap():  # the workers fork at the first submit
-                futures = {pool.submit(_run_one, i): i for i in range(len(tasks))}
-            for future in as_completed(futures):  # the first failure stops the rest at once
-                done[futures[future]] = future.result()
-                interrupts.check()
-                if bar is not None:
-                    bar.update()
-        except BrokenProcessPool:
-            raise _died(what, sum(x is not None for x in done), len(tasks)) from None
-        finally:
-            _TASKS, _CONTEXT = [], None
-            _stop(pool)
+        done = []
+        for result in results:
+            done.append(result)
+            if bar is not None:
+                bar.update()
+        interrupts.check()
+        return done
     finally:
+        results.close()
         if bar is not None:
             bar.close()
-    results = []
-    for result, caught in done:
-        for message, category, filename, lineno in caught:
-            warnings.warn_explicit(message, category, filename, lineno)
-        results.append(result)
-    return results
+
+
+def _apply(task: tuple[Callable[..., Any], tuple]) -> Any:
+    """``fn(*args)`` for a ``(fn, args)`` task of :func:`run_tasks`."""
+    fn, args = task
+    return fn(*args)

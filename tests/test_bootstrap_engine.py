@@ -18,6 +18,7 @@ from compreport.stats import resampling as bootstrap
 from compreport.stats.memory import block_rows
 from compreport.stats.resampler import Resampler, competition_key
 from compreport.stats.summing import unique_rows
+from compreport.workers import LocalPool
 from conftest import make_competition, prepare
 
 KEY = competition_key("engine-test")
@@ -148,8 +149,10 @@ def test_jobs_do_not_change_generic_results():
     comp, *_ = _mixed_competition(n=30)
     p = [prepare(comp, "spearman", field="score"), prepare(comp, "accuracy", field="label")]
     B = 2 * block_rows(comp.n) + 50  # three blocks: the pool really splits the work
-    one = bootstrap.run(p, comp.n, comp.m, B=B, seed=5, key=KEY, jobs=1, progress=False)
-    two = bootstrap.run(p, comp.n, comp.m, B=B, seed=5, key=KEY, jobs=2, progress=False)
+    one = bootstrap.run(p, comp.n, comp.m, B=B, seed=5, key=KEY, progress=False)
+    two = bootstrap.run(
+        p, comp.n, comp.m, B=B, seed=5, key=KEY, executor=LocalPool(2), progress=False
+    )
     for a, b in zip(one.replicates, two.replicates, strict=True):
         np.testing.assert_array_equal(a, b)
     assert np.isfinite(one.replicates[0]).all() and one.replicates[0].std() > 0
@@ -168,8 +171,8 @@ def test_jobs_do_not_change_decomposable_results(mixed, small_blocks, mode):
         kw["clusters"] = Clusters.from_labels([i // 3 for i in range(comp.n)])
     else:
         kw["mode"] = mode
-    one = bootstrap.run(p, comp.n, comp.m, B=130, jobs=1, **kw)
-    two = bootstrap.run(p, comp.n, comp.m, B=130, jobs=2, **kw)
+    one = bootstrap.run(p, comp.n, comp.m, B=130, **kw)
+    two = bootstrap.run(p, comp.n, comp.m, B=130, executor=LocalPool(2), **kw)
     assert one.mode == mode and one.replicates[0].shape == (100, comp.m)
     for a, b in zip(one.replicates, two.replicates, strict=True):
         np.testing.assert_array_equal(a, b)

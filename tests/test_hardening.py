@@ -707,20 +707,20 @@ def test_a_dying_bootstrap_worker_is_one_error_not_a_hang(monkeypatch):
     from compreport.errors import InputError
     from compreport.stats import resampling
     from compreport.stats.metrics import get_metric
-    from compreport.workers import forked_map
+    from compreport.workers import LocalPool
     from conftest import make_competition
 
-    assert list(forked_map(_square, range(5), 2, "squaring")) == [0, 1, 4, 9, 16]
+    assert list(LocalPool(2).map(_square, range(5), "squaring")) == [0, 1, 4, 9, 16]
     with pytest.raises(InputError, match=r"a worker process died while squaring \(\d of 3 done\)"):
-        list(forked_map(_die, [1, 2, 3], 2, "squaring"))
+        list(LocalPool(2).map(_die, [1, 2, 3], "squaring"))
     rng = np.random.default_rng(0)
     gold = rng.integers(0, 2, 300)
     comp = make_competition(
         gold, [np.where(rng.random(300) < a, gold, 1 - gold) for a in (0.8, 0.7)], metrics=["f1"]
     )
     prep = [get_metric("f1").prepare(comp, {})]
-    monkeypatch.setattr(resampling, "_block", _die)
+    monkeypatch.setattr(resampling, "_block", lambda work, task: _die(task))
     with pytest.raises(
         InputError, match=r"a worker process died while drawing the resamples \(the bootstrap\)"
     ):
-        resampling.run(prep, 300, 2, 2000, 0, jobs=2, mode="items")
+        resampling.run(prep, 300, 2, 2000, 0, executor=LocalPool(2), mode="items")

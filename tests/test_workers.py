@@ -99,14 +99,15 @@ def test_tasks_that_succeed_under_the_same_handler():
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_forked_map_closed_early_leaves_no_thread(jobs):
-    """forked_map closed early (as the bootstrap does after an error) ends its pool's threads."""
+def test_local_pool_map_closed_early_leaves_no_thread(jobs):
+    """LocalPool.map closed early (as the bootstrap does after an error) ends its pool's
+    threads."""
     import threading
     from concurrent.futures.process import _ExecutorManagerThread
 
     from compreport import workers
 
-    results = workers.forked_map(abs, [-1, -2, -3, -4], jobs, "testing")
+    results = workers.LocalPool(jobs).map(abs, [-1, -2, -3, -4], "testing")
     assert next(results) == 1
     results.close()
     assert not [t for t in threading.enumerate() if isinstance(t, _ExecutorManagerThread)]

@@ -51,6 +51,7 @@ from compreport.stats.results import (
     MetricAnalysis,
     Score,
 )
+from compreport.workers import Executor
 
 __all__ = [
     "analyze",
@@ -879,9 +880,9 @@ def analyze_competition(
     comp: Competition,
     settings: Settings,
     *,
-    jobs: int = 1,
     progress: bool | None = None,
     mode: str | None = None,
+    executor: Executor | None = None,
 ) -> CompetitionAnalysis:
     """Prepare the metrics, run the shared paired bootstrap and analyse every metric.
 
@@ -895,13 +896,14 @@ def analyze_competition(
         Gold, predictions and metric specs.
     settings : Settings
         B, seed, alpha, interval method, test, correction, family and refinement.
-    jobs : int
-        Worker processes drawing the blocks of replicates (default 1); the numbers do not depend
-        on it.
     progress : bool or None
         Show a progress bar on stderr; None (default): only when stderr is a terminal.
     mode : {"items", "patterns", None}
         Force a drawing scheme (:func:`compreport.stats.resampling.run`); None (default) chooses.
+    executor : Executor, optional
+        What draws the blocks of replicates (:class:`~compreport.workers.LocalPool` of forked
+        workers, or a dask :class:`~compreport.distributed.Cluster`); default: this process. The
+        numbers do not depend on it.
 
     Returns
     -------
@@ -921,11 +923,16 @@ def analyze_competition(
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(limits=1, user_api="blas"):
-        return _analyze_competition(comp, settings, jobs=jobs, progress=progress, mode=mode)
+        return _analyze_competition(comp, settings, executor=executor, progress=progress, mode=mode)
 
 
 def _analyze_competition(
-    comp: Competition, settings: Settings, *, jobs: int, progress: bool | None, mode: str | None
+    comp: Competition,
+    settings: Settings,
+    *,
+    executor: Executor | None,
+    progress: bool | None,
+    mode: str | None,
 ) -> CompetitionAnalysis:
     check_family(comp, settings)
     if not comp.metrics:
@@ -993,7 +1000,7 @@ def _analyze_competition(
         settings.bootstrap,
         settings.seed,
         key,
-        jobs=jobs,
+        executor=executor,
         progress=progress,
         mode=mode,
         jackknife=settings.ci_method == "bca",
@@ -1071,7 +1078,7 @@ def _analyze_competition(
                 min(2 * total, cap),
                 settings.seed,
                 key,
-                jobs=jobs,
+                executor=executor,
                 progress=progress,
                 mode=mode,
                 randomization=randomization,
@@ -1218,44 +1225,31 @@ def analyze(
     check_replicates_memory([(c.id, c.m, len(c.metrics)) for c in competitions], settings.bootstrap)
     from compreport import distributed
 
-    with distributed.connect(scheduler, jobs) as client:
-        if client is not None and len(competitions) > 1:
-            # several competitions: one task each on the cluster (its own random stream, so the
-            # numbers are those of a run in one process); warnings come back in order
+    # the executor of the run (forked workers or a dask cluster), made once and passed down
+    with distributed.connect(scheduler, jobs) as executor:
+        if len(competitions) > 1 and (scheduler is not None or jobs > 1):
+            # several competitions: one task each (its own random stream, so the numbers are
+            # those of a run in one process); warnings come back in order
             done = list(
                 _progress(
-                    distributed.cluster_map(
+                    executor.map(
                         _one_competition, competitions, "analysing the competitions", settings
                     ),
                     len(competitions),
                     progress,
                 )
             )
-        elif jobs > 1 and len(competitions) > 1 and client is None:
-            # several competitions: each analysed by one of `jobs` worker processes (its own random
-            # stream, so the numbers are those of a run in one process); warnings come back in order
-            import functools
-
-            from compreport.workers import run_tasks, show_progress
-
-            one = functools.partial(analyze_competition, jobs=1, progress=False)
-            done = run_tasks(
-                [(one, (c, settings)) for c in competitions],
-                jobs,
-                "analysing competitions (bootstrap, p-values)" if show_progress(progress) else None,
-                what="analysing the competitions",
-            )
         else:
             done = []
             for c in competitions:
                 interrupts.check()
-                done.append(analyze_competition(c, settings, jobs=jobs, progress=progress))
+                done.append(analyze_competition(c, settings, progress=progress, executor=executor))
     return Analysis(settings, done, workshop=dict(workshop or {}))
 
 
 def _one_competition(settings: Settings, comp: Competition) -> CompetitionAnalysis:
-    """One competition of a workshop analysed by a task of a dask cluster."""
-    return analyze_competition(comp, settings, jobs=1, progress=False)
+    """One competition of a workshop, a task of the executor (a forked worker or a dask cluster)."""
+    return analyze_competition(comp, settings, progress=False)
 
 
 def _progress(results, total: int, progress: bool | None):

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from compreport import distributed, interrupts
+from compreport import interrupts
 from compreport.inputs.clusters import Clusters
 from compreport.language.caller import option
 from compreport.stats.memory import check_memory, memory_parts
@@ -41,7 +41,7 @@ from compreport.stats.metrics.base import Prepared
 from compreport.stats.multinomial import Multinomial
 from compreport.stats.resampler import Resampler
 from compreport.stats.summing import Summer, unique_rows
-from compreport.workers import forked_map, progress_bar, show_progress
+from compreport.workers import Executor, LocalPool, progress_bar, show_progress
 
 
 @dataclass
@@ -177,53 +177,97 @@ def _finalize(
     return p.finalize(shared, per, np.asarray(count, dtype=float))
 
 
-# State of a run for its blocks, in this process or in forked workers (closures are not picklable).
-_WORK: dict = {}
+@dataclass
+class _Sums:
+    """The per-item statistics of the decomposable metrics of a run, one row per distinct pattern
+    of the items (the same values in every column), summed by :class:`Summer`."""
+
+    summer: Summer
+    reps: np.ndarray  # (U, columns): the distinct rows
+    inverse: np.ndarray  # (n,): each item's pattern
+    freq: np.ndarray  # (U,): items of each pattern
+    col_slices: list[slice]  # each metric's columns (zero-width for a generic metric)
+    total: np.ndarray | None = None  # summed over all items (materialize)
+    stats: np.ndarray | None = None  # per pattern, for the jackknife (materialize)
+    by_pattern: object = None  # (U, G) sparse: the patterns' items in each cluster (materialize)
+
+    @property
+    def patterns(self) -> int:
+        return len(self.reps)
+
+    @property
+    def layout(self) -> list:
+        return self.summer.layout
+
+    def materialize(self, prepared: list[Prepared], jackknife: bool, clusters: Clusters | None):
+        """The statistics themselves, once the memory check has passed: their total, the rows
+        the jackknife leaves out, the patterns of each cluster."""
+        # generic metrics have zero-width slices: pattern rows already follow col_slices
+        self.summer.materialize(prepared, self.reps, self.col_slices)
+        self.total = self.summer.total(self.freq)
+        if jackknife:
+            self.stats = self.summer.full_stats(prepared, self.reps, self.col_slices)
+        if clusters is not None:
+            self.by_pattern = clusters.by_pattern(self.inverse, self.patterns).T.tocsr()
 
 
-def _block(task: tuple[int, int]) -> tuple[dict, np.ndarray | None]:
-    """Block ``k`` of the run in :data:`_WORK`, without its first ``skip`` rows: the replicates of
-    every metric (metric index -> (rows, m)) and the randomization rounds' statistics (or None)."""
-    return _block_of(_WORK, task)
+@dataclass(frozen=True)
+class _Work:
+    """What every block of a run needs, sent once to where the blocks are drawn: this process,
+    forked workers or a dask cluster (:func:`_block`)."""
+
+    resampler: Resampler
+    prepared: list[Prepared]
+    clusters: Clusters | None
+    mode: str
+    sampler: Multinomial | None
+    randomization: bool
+    m: int
+    # the decomposable metrics' state (None without one)
+    summer: Summer | None = None
+    layout: list | None = None
+    inverse: np.ndarray | None = None
+    freq: np.ndarray | None = None
+    by_pattern: object = None
+    patterns: int = 0
 
 
-def _block_of(w_: dict, task: tuple[int, int]) -> tuple[dict, np.ndarray | None]:
-    """Block ``k`` of the run whose state is ``w_`` (:data:`_WORK`'s keys), without its first
-    ``skip`` rows (a task of a dask cluster: :func:`compreport.distributed.cluster_map`)."""
+def _block(work: _Work, task: tuple[int, int]) -> tuple[dict, np.ndarray | None]:
+    """Block ``k`` of the run, without its first ``skip`` rows: the replicates of every metric
+    (metric index -> (rows, m)) and the randomization rounds' statistics (or None)."""
     k, skip = task
-    rs: Resampler = w_["resampler"]
-    clusters: Clusters | None = w_["clusters"]
+    rs, clusters = work.resampler, work.clusters
     out: dict = {}
     swaps = None
     # the drawn items (or clusters), shared by the summed statistics and the per-resample metrics
-    draws = None if w_["mode"] == "patterns" else rs.indices(k)[skip:]
-    if w_["decomp"]:
-        n, patterns, summer = rs.n, w_["patterns"], w_["summer"]
+    draws = None if work.mode == "patterns" else rs.indices(k)[skip:]
+    if work.summer is not None:
+        n, patterns, summer = rs.n, work.patterns, work.summer
         dtype = np.float32 if n < 1 << 24 else np.float64  # integer counts, exact in either
         count = n
-        if w_["mode"] == "patterns":
-            w = rs.pattern_counts(k, w_["sampler"])[skip:]
-        elif w_["mode"] == "clusters":
+        if work.mode == "patterns":
+            w = rs.pattern_counts(k, work.sampler)[skip:]
+        elif work.mode == "clusters":
             drawn = clusters.counts(draws)  # (rows, G)
-            w = np.ascontiguousarray((w_["by_pattern"] @ drawn.T).T, dtype=dtype)
+            w = np.ascontiguousarray((work.by_pattern @ drawn.T).T, dtype=dtype)
             count = drawn @ clusters.sizes.astype(float)  # items in each resample
         else:
             # pattern counts of each resample, row by row (one row's counts stay in cache)
             w = np.empty((len(draws), patterns), dtype=dtype)
             for j, row in enumerate(draws):
-                w[j] = np.bincount(w_["inverse"][row], minlength=patterns)
+                w[j] = np.bincount(work.inverse[row], minlength=patterns)
         summed = summer.summed(w)
-        for i, p in enumerate(w_["prepared"]):
+        for i, p in enumerate(work.prepared):
             if p.decomposable:
-                out[i] = _finalize(p, summed, w_["layout"][i], w_["m"], count)
-        if w_["randomization"]:
+                out[i] = _finalize(p, summed, work.layout[i], work.m, count)
+        if work.randomization:
             flips = (
-                (w_["by_pattern"] @ rs.cluster_swaps(k)[skip:].T).T
+                (work.by_pattern @ rs.cluster_swaps(k)[skip:].T).T
                 if clusters is not None
-                else rs.swap_counts(k, w_["freq"])[skip:]
+                else rs.swap_counts(k, work.freq)[skip:]
             )
             swaps = summer.summed(flips)
-    generic = [(i, p) for i, p in enumerate(w_["prepared"]) if not p.decomposable]
+    generic = [(i, p) for i, p in enumerate(work.prepared) if not p.decomposable]
     if generic:
         idx = draws if clusters is None else [clusters.items(row) for row in draws]
         for i, p in generic:
@@ -239,7 +283,7 @@ def run(
     seed: int,
     key: int = 0,
     *,
-    jobs: int = 1,
+    executor: Executor | None = None,
     mode: str | None = None,
     engine: str | None = None,
     progress: bool | None = None,
@@ -263,9 +307,10 @@ def run(
     seed, key : int
         The user's seed and the competition's stream key
         (:class:`~compreport.stats.resampler.Resampler`); ``key`` defaults to 0.
-    jobs : int
-        Worker processes drawing the blocks of replicates (forked; default 1); the results do not
-        depend on it.
+    executor : Executor, optional
+        What draws the blocks of replicates (:class:`~compreport.workers.LocalPool` of forked
+        workers, or a dask :class:`~compreport.distributed.Cluster`); default: this process. The
+        results do not depend on it.
     mode : {"items", "patterns", "clusters", None}
         Force a drawing scheme; ``None`` chooses (see module docstring; ``"clusters"`` when
         ``clusters`` is given, and only then).
@@ -309,30 +354,68 @@ def run(
     if not 0 <= start <= B or (start and jackknife):
         raise ValueError(f"start must be in 0..B and 0 with jackknife; got {start}")
     rs = Resampler(n, B, seed, key, None if clusters is None else clusters.count)
+    sums = _pattern_sums(prepared, m, n, engine)
+    _check_run_memory(prepared, sums, n, m, B, start, jackknife, randomization, label)
+    if sums is not None:
+        sums.materialize(prepared, jackknife, clusters)
+    mode = _drawing_mode(mode, prepared, sums, n, clusters, randomization)
+    work = _work(rs, prepared, sums, clusters, mode, randomization, m)
+    observed = _observed(prepared, sums, m, n)
+    jack = _jackknife(prepared, sums, m, n, clusters) if jackknife else []
+    replicates, swaps = _drawn(work, B, start, executor or LocalPool(), progress, label, stage)
+    return BootstrapResult(
+        observed,
+        replicates,
+        mode,
+        None if sums is None else sums.patterns,
+        jack,
+        list(prepared),
+        [None] * len(prepared) if sums is None else sums.layout,
+        None if sums is None else sums.total,
+        swaps,
+        m,
+        n,
+        "items" if sums is None else sums.summer.engine,
+        None if clusters is None else clusters.count,
+    )
+
+
+def _pattern_sums(prepared: list[Prepared], m: int, n: int, engine: str | None) -> _Sums | None:
+    """The distinct patterns of the decomposable metrics' columns and the :class:`Summer` that
+    will sum them (nothing allocated yet); None without a decomposable metric."""
     decomp = [p for p in prepared if p.decomposable]
-    generic = [p for p in prepared if not p.decomposable]
+    if not decomp:
+        return None
     widths = [p.columns.shape[1] if p.decomposable else 0 for p in prepared]
     edges = np.cumsum([0] + widths)
     col_slices = [slice(int(a), int(b)) for a, b in zip(edges[:-1], edges[1:], strict=True)]
+    reps, inverse, freq = unique_rows(np.hstack([p.columns for p in decomp]))
+    summer = Summer(prepared, reps, col_slices, m, n, engine)
+    return _Sums(summer, reps, inverse, freq, col_slices)
 
-    patterns = None
-    summer = None
-    if decomp:
-        cols = np.hstack([p.columns for p in decomp])
-        reps, inverse, freq = unique_rows(cols)
-        patterns = len(reps)
-        summer = Summer(prepared, reps, col_slices, m, n, engine)
-        width = summer.width
-    else:
-        width = 0
+
+def _check_run_memory(
+    prepared: list[Prepared],
+    sums: _Sums | None,
+    n: int,
+    m: int,
+    B: int,
+    start: int,
+    jackknife: bool,
+    randomization: bool,
+    label: str,
+) -> None:
+    """Refuse a run whose arrays would not fit in memory, before they are allocated, with the
+    remedy of the biggest of them."""
+    summer = None if sums is None else sums.summer
     parts = memory_parts(
         n,
         m,
         B - start,
         len(prepared),
-        len(generic),
-        patterns or 0,
-        width,
+        sum(not p.decomposable for p in prepared),
+        0 if sums is None else sums.patterns,
+        summer.width if summer else 0,
         jackknife,
         randomization,
         dense=summer.dense_width() if summer else 0,
@@ -346,102 +429,134 @@ def run(
         "columns hold classes, or split the systems"
     )
     check_memory(parts, label + (f" with {option('bootstrap', B)}" if B else ""), hint)
-    if decomp:
-        # generic metrics have zero-width slices: pattern rows already follow col_slices
-        summer.materialize(prepared, reps, col_slices)
-        layout = summer.layout
-        total = summer.total(freq)
-        if jackknife:
-            stats = summer.full_stats(prepared, reps, col_slices)
+
+
+def _drawing_mode(
+    mode: str | None,
+    prepared: list[Prepared],
+    sums: _Sums | None,
+    n: int,
+    clusters: Clusters | None,
+    randomization: bool,
+) -> str:
+    """The drawing scheme (see the module docstring): the one asked for, checked against the
+    metrics and the clusters; else clusters when there are some, else patterns when they are few
+    (``5 * patterns < n``) and every metric is decomposable, else items."""
+    generic = any(not p.decomposable for p in prepared)
     if clusters is not None:
         if mode not in (None, "clusters"):
             raise ValueError(
                 f"the cluster bootstrap draws clusters; mode={mode!r} cannot be used with it"
             )
         mode = "clusters"
-        sizes = clusters.sizes.astype(float)
-        by_pattern = clusters.by_pattern(inverse, patterns).T.tocsr() if decomp else None  # (U, G)
     if mode is None:
-        mode = "patterns" if not generic and patterns is not None and 5 * patterns < n else "items"
+        mode = "patterns" if not generic and sums is not None and 5 * sums.patterns < n else "items"
     if mode == "patterns" and generic:
         raise ValueError("mode='patterns' needs every metric to be decomposable")
     if randomization and generic:
         raise ValueError("the randomization test needs decomposable metrics")
-    sampler = Multinomial(freq) if mode == "patterns" else None
+    return mode
 
-    observed: list[np.ndarray] = []
-    for i, p in enumerate(prepared):
-        if p.decomposable:
-            observed.append(_finalize(p, total, layout[i], m, n))
-        else:
-            observed.append(np.asarray(p.evaluate(np.arange(n)), dtype=float))
-    replicates = [np.empty((B - start, m)) for _ in prepared]
-    jack: list = []
-    if jackknife:
-        for i, p in enumerate(prepared):
-            if p.decomposable and clusters is not None:  # leave one cluster out
-                left = np.asarray(by_pattern.T @ stats)
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    jack.append(
-                        (
-                            _finalize(p, total[None, :] - left, layout[i], m, n - sizes),
-                            np.ones(len(sizes)),
-                        )
-                    )
-            elif p.decomposable:
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    jack.append(
-                        (
-                            _finalize(p, total[None, :] - stats, layout[i], m, n - 1),
-                            freq.astype(float),
-                        )
-                    )
-            else:
-                units = clusters.codes if clusters is not None else np.arange(n)
-                vals = np.empty((units.max() + 1, m))
-                for j in range(len(vals)):
-                    vals[j] = p.evaluate(np.flatnonzero(units != j))
-                jack.append((vals, np.ones(len(vals))))
-    swaps = np.empty((B - start, width)) if randomization and decomp else None
 
-    # blocks holding replicates start..B-1, each drawn whole; rows before `start` are dropped
-    blocks = [(k, lo, hi) for k, (lo, hi) in enumerate(rs.blocks()) if hi > start]
-    bar = progress_bar(stage if show_progress(progress) else None, B - start, "replicate")
-
-    # blocks are drawn here, with jobs > 1 by forked workers, or on a dask cluster: each block has
-    # its own stream, so the numbers do not depend on where it was drawn
-    work = dict(
-        resampler=rs,
-        clusters=clusters,
-        decomp=bool(decomp),
-        mode=mode,
-        sampler=sampler,
-        prepared=list(prepared),
-        randomization=swaps is not None,
-        m=m,
-        **(
-            {
-                "patterns": patterns,
-                "summer": summer,
-                "layout": layout,
-                "inverse": inverse,
-                "freq": freq,
-                "by_pattern": by_pattern if clusters is not None else None,
-            }
-            if decomp
-            else {}
-        ),
+def _work(
+    rs: Resampler,
+    prepared: list[Prepared],
+    sums: _Sums | None,
+    clusters: Clusters | None,
+    mode: str,
+    randomization: bool,
+    m: int,
+) -> _Work:
+    """What the blocks of the run share (:class:`_Work`)."""
+    common = dict(resampler=rs, prepared=list(prepared), clusters=clusters, mode=mode, m=m)
+    if sums is None:
+        return _Work(**common, sampler=None, randomization=False)
+    return _Work(
+        **common,
+        sampler=Multinomial(sums.freq) if mode == "patterns" else None,
+        randomization=randomization,
+        summer=sums.summer,
+        layout=sums.layout,
+        inverse=sums.inverse,
+        freq=sums.freq,
+        by_pattern=sums.by_pattern,
+        patterns=sums.patterns,
     )
+
+
+def _observed(prepared: list[Prepared], sums: _Sums | None, m: int, n: int) -> list[np.ndarray]:
+    """Every metric's scores on the full test set."""
+    return [
+        _finalize(p, sums.total, sums.layout[i], m, n)
+        if p.decomposable
+        else np.asarray(p.evaluate(np.arange(n)), dtype=float)
+        for i, p in enumerate(prepared)
+    ]
+
+
+def _jackknife(
+    prepared: list[Prepared], sums: _Sums | None, m: int, n: int, clusters: Clusters | None
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Every metric's leave-one-out scores and their weights (for BCa): one row per cluster, per
+    pattern weighted by its frequency (decomposable metrics), or per item (generic metrics)."""
+    jack = []
+    for i, p in enumerate(prepared):
+        if p.decomposable and clusters is not None:  # leave one cluster out
+            left = np.asarray(sums.by_pattern.T @ sums.stats)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                jack.append(
+                    (
+                        _finalize(
+                            p,
+                            sums.total[None, :] - left,
+                            sums.layout[i],
+                            m,
+                            n - clusters.sizes.astype(float),
+                        ),
+                        np.ones(len(clusters.sizes)),
+                    )
+                )
+        elif p.decomposable:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                jack.append(
+                    (
+                        _finalize(p, sums.total[None, :] - sums.stats, sums.layout[i], m, n - 1),
+                        sums.freq.astype(float),
+                    )
+                )
+        else:
+            units = clusters.codes if clusters is not None else np.arange(n)
+            vals = np.empty((units.max() + 1, m))
+            for j in range(len(vals)):
+                vals[j] = p.evaluate(np.flatnonzero(units != j))
+            jack.append((vals, np.ones(len(vals))))
+    return jack
+
+
+def _drawn(
+    work: _Work,
+    B: int,
+    start: int,
+    executor: Executor,
+    progress: bool | None,
+    label: str,
+    stage: str,
+) -> tuple[list[np.ndarray], np.ndarray | None]:
+    """Replicates ``start`` to ``B - 1`` of every metric, and the randomization rounds'
+    statistics (or None), drawn block by block by ``executor``: each block has its own stream, so
+    the numbers do not depend on where it was drawn."""
+    replicates = [np.empty((B - start, work.m)) for _ in work.prepared]
+    swaps = np.empty((B - start, work.summer.width)) if work.randomization else None
+    # blocks holding replicates start..B-1, each drawn whole; rows before `start` are dropped
+    blocks = [(k, lo, hi) for k, (lo, hi) in enumerate(work.resampler.blocks()) if hi > start]
+    if not blocks:
+        return replicates, swaps
     tasks = [(k, max(start - lo, 0)) for k, lo, _ in blocks]  # skip: rows of a block before `start`
-    what = f"drawing the resamples ({label})"
-    if distributed.current() is not None and tasks:
-        results = distributed.cluster_map(_block_of, tasks, what, shared=work)
-    else:
-        _WORK.update(work)
-        results = forked_map(_block, tasks, jobs, what)
+    bar = progress_bar(stage if show_progress(progress) else None, B - start, "replicate")
+    results = executor.map(_block, tasks, f"drawing the resamples ({label})", shared=work)
     try:
         for (_, lo, hi), (_, skip), (values, rounds) in zip(blocks, tasks, results):
-            # Ctrl-C or SIGTERM recorded: stop between blocks (the pool is terminated below)
+            # Ctrl-C or SIGTERM recorded: stop between blocks (the workers are stopped below)
             interrupts.check()
             out = slice(lo + skip - start, hi - start)
             for i, vals in values.items():
@@ -452,21 +567,6 @@ def run(
                 bar.update(hi - lo - skip)
     finally:
         results.close()  # stops the workers, if any
-        _WORK.clear()
         if bar is not None:
             bar.close()
-    return BootstrapResult(
-        observed,
-        replicates,
-        mode,
-        patterns,
-        jack,
-        list(prepared),
-        layout if decomp else [None] * len(prepared),
-        total if decomp else None,
-        swaps,
-        m,
-        n,
-        summer.engine if summer else "items",
-        None if clusters is None else clusters.count,
-    )
+    return replicates, swaps
