@@ -27,6 +27,7 @@ import dataclasses
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any, overload
 
 from compreport.distributed import check_scheduler
@@ -352,6 +353,7 @@ def load(
     ('paraphrase', 8)
     """
     from compreport.inputs.spec import Options, load_inputs
+    from compreport.output.overlap import check_runs
     from compreport.stats.metrics import get_metric
 
     if isinstance(path, (str, os.PathLike)):
@@ -423,7 +425,7 @@ def load(
         score_col=score_col,
         unjudged=unjudged,
         name=name,
-        out_dir=None if out_dir is None else os.fspath(out_dir),
+        runs_guard=None if out_dir is None else partial(check_runs, out_dir=os.fspath(out_dir)),
         lookup=get_metric,
     )
     loaded = load_inputs(paths, opts)

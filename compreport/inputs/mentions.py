@@ -527,7 +527,7 @@ def _run_folders(runs: str, gold: str, o) -> list[RunFile]:
     """The runs of a brat task: every folder holding ``.ann`` files (under team folders too);
     ``--exclude`` globs are matched against each folder's path in the runs folder and its name
     (and against the files, as for other runs)."""
-    files = find_runs(runs, None, o.exclude, None, o.names)
+    files = find_runs(runs, None, o.exclude, o.names)
     gold_real = os.path.realpath(gold)
     folders: dict[str, RunFile] = {}
     for f in files:
@@ -561,7 +561,7 @@ def _run_folders(runs: str, gold: str, o) -> list[RunFile]:
     return found
 
 
-def read_mention_runs(gold_path: str, runs: str, o, out_dir: str | None = None) -> dict:
+def read_mention_runs(gold_path: str, runs: str, o) -> dict:
     """The pieces of a span competition: documents are the items, mention lists their values.
 
     The items are the gold's documents (every ``.ann`` file of a brat gold folder, even one with
@@ -580,16 +580,12 @@ def read_mention_runs(gold_path: str, runs: str, o, out_dir: str | None = None) 
         gold is brat, else mention files.
     o : ReadOptions
         ``exclude`` and ``names`` are used.
-    out_dir : str, optional
-        The output directory (runs must not lie in it).
 
     Returns
     -------
     dict
         As :func:`compreport.inputs.readers.read_runs`, with one field ``mentions``.
     """
-    from compreport.output.overlap import check_runs
-
     for attr in ("id_col", "label_col", "runs_id_col", "runs_label_col", "cluster_col"):
         value = getattr(o, attr)
         if value is not None:
@@ -597,13 +593,12 @@ def read_mention_runs(gold_path: str, runs: str, o, out_dir: str | None = None) 
                 f"{o.named(attr, value)} names a column, but {shown(gold_path)} holds mentions "
                 f"(read by their layout, with no column option)"
             )
-    check_runs(str(runs), out_dir)
     fmt = detect(gold_path)
     gold = read_mentions_file(gold_path, fmt, bio=o.bio)
     if fmt == "brat":
         found = _run_folders(str(runs), gold_path, o)
     else:
-        found = find_runs(str(runs), gold_path, o.exclude, out_dir, o.names)
+        found = find_runs(str(runs), gold_path, o.exclude, o.names)
         name_runs(found)
     if o.names:
         found = apply_names(o.names, found, o.sep, o.comments)

@@ -301,7 +301,6 @@ def read_runs(
     id_column: str | None = None,
     fields: list[str] | None = None,
     options: ReadOptions | None = None,
-    out_dir: str | None = None,
 ) -> dict:
     """Read the gold file plus run files layout, joined by id (or by line, for files without ids).
 
@@ -320,9 +319,6 @@ def read_runs(
         Field names (several label columns); None: one label column.
     options : ReadOptions, optional
         Separators, comments, columns, zip member, missing predictions, exclusions, names file.
-    out_dir : str, optional
-        The output directory the report goes to: ``runs`` read where it lies are refused before
-        they are read (:func:`~compreport.inputs.runfiles.find_runs`).
 
     Returns
     -------
@@ -346,10 +342,10 @@ def read_runs(
     nf = len(fields) if fields else 1
     gold_path = text_name(gold_path)
     if detect_mentions(gold_path):  # spans: documents are the items, mention lists the values
-        return read_mention_runs(gold_path, str(runs), o, out_dir)
-    runs_found = codabench_runs(str(runs), o.phase, o.submissions, o.exclude, out_dir, o.named)
+        return read_mention_runs(gold_path, str(runs), o)
+    runs_found = codabench_runs(str(runs), o.phase, o.submissions, o.exclude, o.named)
     if runs_found is None:
-        runs_found = find_runs(str(runs), gold_path, o.exclude, out_dir, o.names)
+        runs_found = find_runs(str(runs), gold_path, o.exclude, o.names)
         name_runs(runs_found)
     if o.names:
         runs_found = apply_names(o.names, runs_found, o.sep, o.comments)

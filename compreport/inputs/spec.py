@@ -102,9 +102,10 @@ Options = dataclasses.make_dataclass(
     "Options",
     [
         *_option_fields(),
-        # The output directory the report goes to (-o; None: not known): runs folders and globs,
-        # given or named by a spec, are refused before they are read when they reach it.
-        ("out_dir", "str | None", field(default=None)),
+        # The caller's check of a runs folder or glob (given, or named by a spec), called once
+        # with it before it is read (compreport.load: refuses runs that reach its out_dir);
+        # None: none.
+        ("runs_guard", "Callable[[str], None] | None", field(default=None)),
         # How a metric name is looked up, (name, folder of a relative user metric) -> Metric,
         # raising InputError for an unknown one: compreport.stats.metrics.get_metric, given by
         # compreport.load. None: metric names are not checked while reading.
@@ -116,9 +117,9 @@ Options = dataclasses.make_dataclass(
         "__doc__": """What the caller (the command line, :func:`compreport.load`) gave for reading
     the inputs: one field per reading option of the schema (:data:`compreport.options.SCHEMA`),
     named as :func:`compreport.load`'s keyword, None (or empty) where not given, which leaves a
-    spec's value or the default; ``out_dir`` (``-o``: runs read there are refused) and ``lookup``
-    (how a metric name is looked up). Messages name the options in the caller's words
-    (:mod:`compreport.language.caller`).""",
+    spec's value or the default; ``runs_guard`` (the caller's check of runs before they are read)
+    and ``lookup`` (how a metric name is looked up). Messages name the options in the caller's
+    words (:mod:`compreport.language.caller`).""",
     },
 )
 
@@ -399,10 +400,9 @@ def load_competition_spec(
         )
         pieces = load.read_runs(
             _resolve(base, d.gold),
-            _resolve(base, runs),
+            _guarded(opts, _resolve(base, runs)),
             fields=fields,
             options=reading,
-            out_dir=opts.out_dir,
         )
     else:
         raise InputError(f"{path}: [data] needs `table` (wide layout) or both `gold` and `runs`")
@@ -527,6 +527,13 @@ def scores_beside_labels(
     return both, list(SCORE_AND_LABEL)
 
 
+def _guarded(opts: Options, runs: str) -> str:
+    """``runs``, once the caller's check (``opts.runs_guard``) let it be read."""
+    if opts.runs_guard is not None:
+        opts.runs_guard(str(runs))
+    return runs
+
+
 def _wide_or_runs(path: Path, opts: Options) -> Competition:
     """The competition of an INPUT that is not a spec: a wide table, or with ``opts.runs`` a gold
     file; named ``opts.name`` (default: :func:`default_name`), its metrics ``opts.metrics``."""
@@ -536,8 +543,9 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
         if opts.id is not None and reading.id_col is None:
             reading.id_col, reading.said = opts.id, reading.said | {"id_col": "id"}
         reading, fields = scores_beside_labels(reading, specs, None, opts.score_col is not None)
+        reading = reading.check()
         pieces = load.read_runs(
-            str(path), opts.runs, fields=fields, options=reading.check(), out_dir=opts.out_dir
+            str(path), _guarded(opts, opts.runs), fields=fields, options=reading
         )
     else:
         _wide_only(reading, path)
