@@ -117,6 +117,9 @@ class Option:
         text counts as not given.
     runs_only : bool
         An option of gold and run files that a wide table refuses.
+    reads : str or None
+        The field of :class:`compreport.inputs.parsed.ReadOptions` a reading option sets: what
+        the file readers receive, resolved (``id_column``, ``member``); None: not one of theirs.
     """
 
     name: str
@@ -143,6 +146,7 @@ class Option:
     plain: bool = False
     blank: bool = False
     runs_only: bool = False
+    reads: str | None = None
 
     def argparse_kwargs(self, fill: dict | None = None) -> dict:
         """The keywords of ``ArgumentParser.add_argument`` for this option."""
@@ -249,6 +253,7 @@ SCHEMA: tuple[Option, ...] = (
         doc="field separator: `auto` (default), `tab`, `comma`, `whitespace`",
         plain=True,
         blank=True,
+        reads="sep",
     ),
     _o(
         "id_col",
@@ -259,6 +264,7 @@ SCHEMA: tuple[Option, ...] = (
         metavar="COL",
         spec="[data] id_col",
         doc="id column: a 1-based position or a header name (JSON: a key)",
+        reads="id_column",
     ),
     _o(
         "label_col",
@@ -272,6 +278,7 @@ SCHEMA: tuple[Option, ...] = (
         doc="label column(s): a 1-based position or a header name (JSON: a key); a comma list "
         "for several fields",
         runs_only=True,
+        reads="label_columns",
     ),
     _o(
         "cluster_col",
@@ -287,6 +294,7 @@ SCHEMA: tuple[Option, ...] = (
         spec_also=("[data] query_col",),
         doc="the gold's column naming each item's cluster or query: the cluster bootstrap, and "
         "ranking metrics (`[data] cluster` or `query_col`)",
+        reads="cluster_column",
     ),
     _o(
         "score_col",
@@ -313,6 +321,7 @@ SCHEMA: tuple[Option, ...] = (
         doc="candidates runs list and the gold does not become non-relevant items (ranking "
         "metrics)",
         plain=True,
+        reads="unjudged",
     ),
     _o(
         "ties",
@@ -340,6 +349,7 @@ SCHEMA: tuple[Option, ...] = (
         shape="False",
         doc="read lines starting with `#` as data (Python: `comments=False`)",
         plain=True,
+        reads="comments",
     ),
     _o(
         "keep_spaces",
@@ -354,6 +364,7 @@ SCHEMA: tuple[Option, ...] = (
         shape="{}",
         doc="labels of tab- and comma-separated files keep their surrounding spaces",
         plain=True,
+        reads="keep_spaces",
     ),
     _o(
         "multi_label",
@@ -367,6 +378,7 @@ SCHEMA: tuple[Option, ...] = (
         "column per label ([Multi-label](tasks/multi-label.md))",
         plain=True,
         runs_only=True,
+        reads="multi_label",
     ),
     _o(
         "header",
@@ -384,6 +396,7 @@ SCHEMA: tuple[Option, ...] = (
         doc="the first line of the gold and of every text run is a header (default: decided per "
         "file; Python: `header=True`)",
         plain=True,
+        reads="header",
     ),
     _o(
         "no_header",
@@ -400,6 +413,7 @@ SCHEMA: tuple[Option, ...] = (
         shape="False",
         doc="the first line of the gold and of every text run is an item (Python: `header=False`)",
         plain=True,
+        reads="header",
     ),
     _o(
         "zip_member",
@@ -412,6 +426,7 @@ SCHEMA: tuple[Option, ...] = (
         plain=True,
         blank=True,
         runs_only=True,
+        reads="member",
     ),
     _o(
         "phase",
@@ -427,6 +442,7 @@ SCHEMA: tuple[Option, ...] = (
         "([Inputs](inputs.md#codabench-bulk-downloads))",
         plain=True,
         runs_only=True,
+        reads="phase",
     ),
     _o(
         "submissions",
@@ -443,6 +459,7 @@ SCHEMA: tuple[Option, ...] = (
         plain=True,
         blank=True,
         runs_only=True,
+        reads="submissions",
     ),
     _o(
         "name",
@@ -466,6 +483,7 @@ SCHEMA: tuple[Option, ...] = (
         metavar="FILE",
         spec="[names] file",
         doc="names file: CSV/TSV (`run, name, team, baseline, exclude`) or XML",
+        reads="names",
     ),
     _o(
         "exclude",
@@ -478,6 +496,7 @@ SCHEMA: tuple[Option, ...] = (
         spec="[data] exclude",
         shape="[{!r}]",
         runs_only=True,
+        reads="exclude",
     ),
     _o(
         "baseline",
@@ -494,6 +513,7 @@ SCHEMA: tuple[Option, ...] = (
         shape="[{!r}]",
         doc="runs whose name, file name or path in the runs folder matches GLOB are baselines "
         "(repeatable); a GLOB matching no run is an error ([Inputs](inputs.md#baselines))",
+        reads="baselines",
     ),
     _o(
         "missing",
@@ -508,6 +528,7 @@ SCHEMA: tuple[Option, ...] = (
         doc="a blank, absent or unreadable prediction: `error` (default) or `wrong`",
         plain=True,
         blank=True,
+        reads="missing",
     ),
     _o(
         "extra_lines",
@@ -524,6 +545,7 @@ SCHEMA: tuple[Option, ...] = (
         "first n lines, with a warning)",
         plain=True,
         blank=True,
+        reads="extra",
     ),
     _o(
         "bio",
@@ -538,6 +560,7 @@ SCHEMA: tuple[Option, ...] = (
         doc="how CoNLL tags are read: `iob2` (default) or `iob1` ([Spans](tasks/spans.md))",
         plain=True,
         blank=True,
+        reads="bio",
     ),
     # ------------------------------------------------------------------ statistics
     _o(

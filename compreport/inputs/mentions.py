@@ -53,7 +53,7 @@ from compreport.errors import InputError, note, os_reason
 from compreport.inputs.clusters import Clusters
 from compreport.inputs.competition import Source
 from compreport.inputs.delimited import decode, read_bytes, sha256, shown, text_name
-from compreport.inputs.records import zip_member
+from compreport.inputs.records import zip_prediction
 from compreport.inputs.runfiles import RunFile, apply_names, find_runs, name_runs
 from compreport.language.caller import option
 
@@ -586,7 +586,13 @@ def read_mention_runs(gold_path: str, runs: str, o) -> dict:
     dict
         As :func:`compreport.inputs.readers.read_runs`, with one field ``mentions``.
     """
-    for attr in ("id_col", "label_col", "runs_id_col", "runs_label_col", "cluster_col"):
+    for attr in (
+        "id_column",
+        "label_columns",
+        "runs_id_column",
+        "runs_label_columns",
+        "cluster_column",
+    ):
         value = getattr(o, attr)
         if value is not None:
             raise InputError(
@@ -675,8 +681,8 @@ def _read_run_file(r: RunFile, o) -> Mentions:
     prediction file (``--zip-member`` names it)."""
     data = r.data
     if r.path.lower().endswith(".zip") or (data is not None and data[:2] == b"PK"):
-        name, member = zip_member(
-            r.path, data if data is not None else read_bytes(r.path), o.zip_member
+        name, member = zip_prediction(
+            r.path, data if data is not None else read_bytes(r.path), o.member
         )
         got = read_mentions_file(f"{r.path}:{name}", None, member, o.bio)
         got.files = [r.container or r.path]

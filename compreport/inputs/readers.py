@@ -43,7 +43,7 @@ from compreport.inputs.fastwide import read_wide_fast
 from compreport.inputs.labelsets import COLUMNS, label_columns, label_names, split_cells
 from compreport.inputs.mentions import detect as detect_mentions
 from compreport.inputs.mentions import read_mention_runs
-from compreport.inputs.parsed import Parsed, ReadOptions
+from compreport.inputs.parsed import Parsed, ReadOptions, option_of
 from compreport.inputs.querykeys import by_query, gold_keys, judged_only, run_keyed, unjudged
 from compreport.inputs.records import (
     as_number,
@@ -66,6 +66,10 @@ from compreport.inputs.runfiles import (
 )
 from compreport.inputs.structured import holds_sets, read_label_set
 from compreport.language.caller import option
+
+#: The options (schema keys) that give the id and the label column(s): ``--id-col``,
+#: ``--label-col``.
+_ID, _LABEL = option_of("id_column"), option_of("label_columns")
 
 #: Runs the missing-predictions warning names before "and N more runs".
 SHOWN_RUNS = 5
@@ -171,8 +175,8 @@ def read_wide(
     cluster_column : str or None
         The column naming each item's cluster (not a system; ``pieces["clusters"]``).
     id_said : str, optional
-        How the caller gave ``id_column``, for messages (a spec's ``[data] id_col = 9``); default:
-        as the ``id_col`` option.
+        How the caller gave ``id_column``, for messages (a spec's key and value); default: as
+        the id column option (``--id-col``).
     names : str, optional
         A names file (``--names``) whose ``run`` column names system columns: their names, teams,
         baselines and exclusions (:func:`~compreport.inputs.runfiles.apply_names`).
@@ -238,7 +242,7 @@ def _read_wide_csv(
     if isinstance(id_column, int):
         if id_column > len(header):
             raise InputError(
-                f"{path}: {id_said or option('id_col', id_column)}, but the file has {len(header)} "
+                f"{path}: {id_said or option(_ID, id_column)}, but the file has {len(header)} "
                 f"columns (header: {shown_row(header)})"
             )
         id_column = header[id_column - 1]
@@ -314,7 +318,7 @@ def read_runs(
         one system, named as :func:`~compreport.inputs.runfiles.name_runs` says (or by the names
         file).
     id_column : str, optional
-        Name of the id column (``--id``); ``options.id_col`` wins.
+        Name of the id column (``--id``); ``options.id_column`` wins.
     fields : list of str, optional
         Field names (several label columns); None: one label column.
     options : ReadOptions, optional
@@ -328,17 +332,17 @@ def read_runs(
         team or None) and ``marked_baselines`` (systems the names file marks).
     """
     o = dataclasses.replace(options or ReadOptions())
-    if o.id_col is None and id_column is not None:
-        o.id_col, o.said = id_column, o.said | {"id_col": "id"}
+    if o.id_column is None and id_column is not None:
+        o.id_column, o.said = id_column, o.said | {"id_column": "id"}
     o.check()
     columns_set = o.multi_label == COLUMNS  # one 0/1 column per label, read into one set
     if columns_set:
-        if fields or not o.label_col or o.runs_label_col:
+        if fields or not o.label_columns or o.runs_label_columns:
             raise InputError(
                 f"{option('multi_label', COLUMNS)} reads one 0/1 column per label: name them "
-                f"with {option('label_col', 'A,B,C')} (and no other fields or score column)"
+                f"with {option(_LABEL, 'A,B,C')} (and no other fields or score column)"
             )
-        fields = [str(c) for c in o.label_col]
+        fields = [str(c) for c in o.label_columns]
     nf = len(fields) if fields else 1
     gold_path = text_name(gold_path)
     if detect_mentions(gold_path):  # spans: documents are the items, mention lists the values
@@ -353,7 +357,9 @@ def read_runs(
     raw = [read_file(gold_path, o, "gold", fields)] + [
         read_file(r.path, o, "run", fields, r.data) for r in runs_found
     ]
-    given = [{c for c in [o.id_col, o.cluster_col, *(o.label_col or [])] if isinstance(c, str)}]
+    given = [
+        {c for c in [o.id_column, o.cluster_column, *(o.label_columns or [])] if isinstance(c, str)}
+    ]
     run_id, run_labels = (getattr(o, a) for a in o.column_options("run"))
     given += [{c for c in [run_id, *(run_labels or [])] if isinstance(c, str)}] * len(runs_found)
     is_header = headers(raw, given, o.header)
@@ -365,7 +371,7 @@ def read_runs(
     ]
     # the cluster column first: a name the gold lacks is named as such, not as a label column to
     # give
-    column = None if o.cluster_col is None else gold_cluster_labels(raw[0], is_header[0], o)
+    column = None if o.cluster_column is None else gold_cluster_labels(raw[0], is_header[0], o)
     gold = layout(raw[0], "gold", is_header[0], o, fields, guessed=0 in guessed)
     said = _guessed_note(raw, guessed, len(gold.values))
     if said:
@@ -378,7 +384,7 @@ def read_runs(
                     f"{gold.where(k, f)}: blank or NaN value ({gold.why_missing(k, f)}; a gold "
                     f"label is needed for every item)"
                 )
-    label_set_names = label_names(gold, o.label_col) if columns_set else None
+    label_set_names = label_names(gold, o.label_columns) if columns_set else None
     gold = as_label_sets(gold, o, label_set_names)
     queries = None if column is None else column[0]
     keyed_join = queries is not None and by_query(gold, o)  # TREC: ids repeat across queries
@@ -411,7 +417,7 @@ def read_runs(
     systems, preds, sources, missing = [], [], [], {}
     for r, run, _ in runs_read:
         values, line_of, absent = _join(
-            gold, run, keys, position, len(keys), nf, o.missing, o.extra_lines, judged=len(ids)
+            gold, run, keys, position, len(keys), nf, o.missing, o.extra, judged=len(ids)
         )
         systems.append(r.name)
         preds.append(values)
@@ -449,7 +455,7 @@ def as_label_sets(parsed, opts: ReadOptions, names: list[str] | None = None):
     if opts.multi_label is None:
         return parsed
     if opts.multi_label == COLUMNS:
-        return label_columns(parsed, opts.label_col, names)
+        return label_columns(parsed, opts.label_columns, names)
     return split_cells(parsed, opts.multi_label)
 
 
@@ -488,7 +494,7 @@ def _join(
     n: int,
     nf: int,
     policy: str,
-    extra_lines: str = "error",
+    extra: str = "error",
     judged: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """A run's values in gold item order: (n, nf) str (``""`` where there is no prediction), the
@@ -498,16 +504,16 @@ def _join(
     missing where this run does not list them: it has not retrieved them, as in trec_eval.
 
     A run without ids that has more lines than the gold has items is read on its first ``n`` under
-    ``extra_lines="drop"``, with a warning naming it and the count.
+    ``extra="drop"``, with a warning naming it and the count.
 
     Raises InputError for an id not in the gold (a gold without ids: :func:`_not_numbered`), an id
     given twice, a line count that differs from the gold's (a run without ids; more lines:
-    unless ``extra_lines`` is ``drop``), and, under the ``error`` policy, any missing prediction.
+    unless ``extra`` is ``drop``), and, under the ``error`` policy, any missing prediction.
     """
     values = np.full((n, nf), "", dtype=object)
     line_of = np.zeros(n, dtype=int)
     if run.ids is None:
-        if len(run.values) > n and extra_lines == "drop":
+        if len(run.values) > n and extra == "drop":
             extra = len(run.values) - n
             warn(
                 f"{run.path}: {extra} {run.unit}(s) after the gold's {n} items left out, from "

@@ -12,7 +12,7 @@ other files:
      ``#`` comment lines, separator per file) -> :class:`~compreport.inputs.parsed.RawText`.
 
 2. :func:`headers` decides every text file's header the same way, and :func:`layout` picks the id
-   and label columns (``id_col``/``label_col``: a 1-based position or a header name) ->
+   and label columns (``--id-col``/``--label-col``: a 1-based position or a header name) ->
    :class:`~compreport.inputs.parsed.Parsed`.
 
 A file whose every row holds one field per label (no id) is *aligned by line* with the gold
@@ -37,8 +37,13 @@ from compreport.inputs.parsed import (
     Parsed,
     RawText,
     ReadOptions,
+    option_of,
 )
 from compreport.language.caller import option
+
+#: The options (schema keys) that give the id and the label column(s): ``--id-col``,
+#: ``--label-col``.
+_ID, _LABEL = option_of("id_column"), option_of("label_columns")
 
 #: Largest zip member read (bytes): a prediction file, not an archive bomb.
 _ZIP_MEMBER_LIMIT = 1 << 31
@@ -55,7 +60,7 @@ def _ignored_member(name: str) -> bool:
     return "__MACOSX" in parts or base.startswith(".") or base.lower() == "metadata"
 
 
-def zip_member(path: str, data: bytes, wanted: str | None) -> tuple[str, bytes]:
+def zip_prediction(path: str, data: bytes, wanted: str | None) -> tuple[str, bytes]:
     """The prediction file of a zipped submission: its name and bytes.
 
     The one file of the archive that is not a folder, under ``__MACOSX/``, hidden, or CodaLab's
@@ -129,23 +134,23 @@ def read_file(
         data = read_bytes(path)
     shown, inner = path, path
     if Path(path).suffix.lower() == ".zip" or data[:4] == b"PK\x03\x04":
-        inner, data = zip_member(path, data, opts.zip_member)
+        inner, data = zip_prediction(path, data, opts.member)
         shown = f"{path}:{inner}"
     suffix = Path(inner).suffix.lower()
     text = decode(shown, data)
     if not text.strip():
         raise InputError(f"{shown}: file is empty")
-    id_col, label_col = (getattr(opts, a) for a in opts.column_options(role))
+    id_column, label_columns = (getattr(opts, a) for a in opts.column_options(role))
     if suffix in (".json", ".jsonl"):
-        return read_json(shown, path, text, suffix, id_col, label_col, fields, role)
+        return read_json(shown, path, text, suffix, id_column, label_columns, fields, role)
     rows, lines, sep = split_fields(
         shown, text, opts.sep, opts.comments, suffix, strip=not opts.keep_spaces
     )
     if sep in ("tab", "comma") and not fields:  # PyEvALL's test_case, id, value
-        given = (opts.id_col, opts.label_col, opts.runs_id_col, opts.runs_label_col)
+        given = (opts.id_column, opts.label_columns, opts.runs_id_column, opts.runs_label_columns)
         pyevall = pyevall_text(
             RawText(shown, path, rows, lines, sep),
-            any(c is not None for c in given) or opts.cluster_col is not None,
+            any(c is not None for c in given) or opts.cluster_column is not None,
             role,
         )
         if pyevall is not None:
@@ -259,7 +264,7 @@ def shown_row(row: list[str]) -> str:
 def _name_error(
     raw: RawText, head: list[str] | None, head_line: int, name: str, what: str
 ) -> InputError:
-    """A column named by ``what`` (``id_col``, ``label_col``) that the file does not have."""
+    """A column named by the option ``what`` (``_ID``, ``_LABEL``) that the file does not have."""
     if head is not None:
         return InputError(
             f"{raw.path}, line {head_line}: the header ({shown_row(head)}) has no column {name!r}; "
@@ -268,7 +273,7 @@ def _name_error(
     return InputError(
         f"{raw.path}: the file has no header, so no column can be found by the name {name!r} "
         f"(first line {raw.lines[raw.start]}: {shown_row(raw.rows[raw.start])}); pass its "
-        f"position, e.g. {option(what, 1 if what == 'id_col' else 2)}"
+        f"position, e.g. {option(what, 1 if what == _ID else 2)}"
     )
 
 
@@ -300,14 +305,14 @@ def _within(raw: RawText, head: list[str] | None, width: int, opts: ReadOptions,
 def cluster_index(
     opts: ReadOptions, role: str, head: list[str] | None, width: int, gold: Parsed | None = None
 ) -> int | None:
-    """The 0-based column of the cluster (``opts.cluster_col``) in a gold or run file of ``width``
-    columns, None where it has none.
+    """The 0-based column of the cluster (``opts.cluster_column``) in a gold or run file of
+    ``width`` columns, None where it has none.
 
     The gold: the position given, or the header's column of that name. A run, which may or may not
     carry the cluster: the column its header gives the cluster's name (for a position, the name the
     gold's header has there); a headerless run as wide as the gold: the gold's column.
     """
-    col = opts.cluster_col
+    col = opts.cluster_column
     if col is None or (role == "run" and gold is None):
         return None
     if role == "run":
@@ -340,12 +345,13 @@ def layout(
     ``guessed``: the header is :func:`headers`' guess (an error about it then offers
     ``--no-header``, not a data value as a column name).
 
-    Columns: ``id_col``/``label_col`` when given (a name needs a header; a headerless run takes the
-    gold's positions for it). Otherwise the id is the column called ``id`` (a run: also the gold's
-    id column name or position; a headerless file: the first column), and the label the one other
-    column besides the id and the cluster column (``cluster_col``, where the file has it:
-    :func:`cluster_index`); several fields: the columns named after them (a run as wide as the
-    gold: the gold's). A file with one field per row (per label) has no ids and is aligned by line.
+    Columns: ``opts.id_column``/``opts.label_columns`` when given (a name needs a header; a
+    headerless run takes the gold's positions for it). Otherwise the id is the column called
+    ``id`` (a run: also the gold's id column name or position; a headerless file: the first
+    column), and the label the one other column besides the id and the cluster column
+    (``opts.cluster_column``, where the file has it: :func:`cluster_index`); several fields: the
+    columns named after them (a run as wide as the gold: the gold's). A file with one field per
+    row (per label) has no ids and is aligned by line.
 
     Raises
     ------
@@ -419,7 +425,7 @@ def layout(
         if head is not None and id_spec in head:
             idx = head.index(id_spec)
         elif role == "gold":
-            raise _name_error(raw, head, head_line, id_spec, "id_col")
+            raise _name_error(raw, head, head_line, id_spec, _ID)
     if idx is None:
         lowered = [h.lower() for h in head] if head else []
         if "id" in lowered:
@@ -431,13 +437,13 @@ def layout(
                 f"{raw.path}, line {head_line}: the first line ({shown_row(head)}) is read as a "
                 f"header (no field is a number or a value found elsewhere) and has no column "
                 f"called 'id'; pass {option('no_header')} if it is an item, or "
-                f"{option('id_col', 1)} (the id column's position) if it is a header"
+                f"{option(_ID, 1)} (the id column's position) if it is a header"
             )
         elif head and role == "gold":
             first = head[0] if excerpt(head[0]) == repr(head[0]) else 1  # short: its name
             raise InputError(
                 f"{raw.path}, line {head_line}: the first line is a header ({shown_row(head)}) "
-                f"without a column called 'id'; pass {option('id_col', first)} (the id column's "
+                f"without a column called 'id'; pass {option(_ID, first)} (the id column's "
                 f"name or position)"
             )
         elif like_gold and width0 == gold.width:
@@ -460,7 +466,7 @@ def layout(
             elif head is not None and spec in head:
                 cols.append(head.index(spec))
             elif role == "gold":
-                raise _name_error(raw, head, head_line, spec, "label_col")
+                raise _name_error(raw, head, head_line, spec, _LABEL)
             else:
                 cols = None
                 break
@@ -486,8 +492,8 @@ def layout(
         raise InputError(
             f"{raw.path}: {width0} columns{shown}, expected an id column{besides} and "
             f"{'one label column' if nf == 1 else f'{nf} label columns'}; pass "
-            f"{option('label_col', 'N')} (a position or a header name) to say which holds the "
-            f"label" + ("" if id_spec is not None else f", and {option('id_col', 'N')} for the id")
+            f"{option(_LABEL, 'N')} (a position or a header name) to say which holds the "
+            f"label" + ("" if id_spec is not None else f", and {option(_ID, 'N')} for the id")
         )
     if idx in cols:
         raise InputError(
