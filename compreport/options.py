@@ -117,6 +117,9 @@ class Option:
         text counts as not given.
     runs_only : bool
         An option of gold and run files that a wide table refuses.
+    runs_key : bool
+        A ``[data.runs]`` key of the same name as its ``[data]`` key gives the runs' own value
+        (their id or label column, where it differs from the gold's).
     reads : str or None
         The field of :class:`compreport.inputs.parsed.ReadOptions` a reading option sets: what
         the file readers receive, resolved (``id_column``, ``member``); None: not one of theirs.
@@ -146,6 +149,7 @@ class Option:
     plain: bool = False
     blank: bool = False
     runs_only: bool = False
+    runs_key: bool = False
     reads: str | None = None
 
     def argparse_kwargs(self, fill: dict | None = None) -> dict:
@@ -265,6 +269,7 @@ SCHEMA: tuple[Option, ...] = (
         spec="[data] id_col",
         doc="id column: a 1-based position or a header name (JSON: a key)",
         reads="id_column",
+        runs_key=True,
     ),
     _o(
         "label_col",
@@ -279,6 +284,7 @@ SCHEMA: tuple[Option, ...] = (
         "for several fields",
         runs_only=True,
         reads="label_columns",
+        runs_key=True,
     ),
     _o(
         "cluster_col",
@@ -1127,6 +1133,16 @@ def data_keys() -> dict[str, Any]:
             if key and key.startswith("[data] "):
                 out.setdefault(key.removeprefix("[data] "), _SPEC_TYPES[o.type])
     return out
+
+
+def runs_keys() -> dict[str, Any]:
+    """The keys of a ``[data.runs]`` table besides ``path``, with their pydantic types
+    (:class:`compreport.inputs.specmodels.RunsSpec`): the options marked ``runs_key``."""
+    return {
+        o.spec.removeprefix("[data] "): _SPEC_TYPES[o.type]
+        for o in group(READING)
+        if o.runs_key and o.spec
+    }
 
 
 def markdown_table(group_name: str) -> str:
