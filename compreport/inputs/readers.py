@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import unicodedata
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -55,6 +56,7 @@ from compreport.inputs.records import (
     shown_row,
 )
 from compreport.inputs.runfiles import (
+    RunFile,
     apply_names,
     find_runs,
     mark_baselines,
@@ -331,52 +333,122 @@ def read_runs(
         ``missing`` (system -> items without a prediction, scored as wrong), ``teams`` (system ->
         team or None) and ``marked_baselines`` (systems the names file marks).
     """
-    o = dataclasses.replace(options or ReadOptions())
-    if o.id_column is None and id_column is not None:
-        o.id_column, o.said = id_column, o.said | {"id_column": "id"}
-    o.check()
-    columns_set = o.multi_label == COLUMNS  # one 0/1 column per label, read into one set
-    if columns_set:
-        if fields or not o.label_columns or o.runs_label_columns:
-            raise InputError(
-                f"{option('multi_label', COLUMNS)} reads one 0/1 column per label: name them "
-                f"with {option(_LABEL, 'A,B,C')} (and no other fields or score column)"
-            )
-        fields = [str(c) for c in o.label_columns]
-    nf = len(fields) if fields else 1
+    o = _checked(options, id_column)
+    fields = _label_set_fields(o, fields)
     gold_path = text_name(gold_path)
     if detect_mentions(gold_path):  # spans: documents are the items, mention lists the values
         return read_mention_runs(gold_path, str(runs), o)
-    runs_found = codabench_runs(str(runs), o.phase, o.submissions, o.exclude, o.named)
-    if runs_found is None:
-        runs_found = find_runs(str(runs), gold_path, o.exclude, o.names)
-        name_runs(runs_found)
+    found = _run_files(str(runs), gold_path, o)
+    raw, is_header, guessed = _raw_files(gold_path, found, o, fields)
+    gold = _read_gold(raw, is_header[0], guessed, o, fields)
+    runs_read = [
+        (r, *_read_run(raw_run, header, o, fields, gold))
+        for r, raw_run, header in zip(found, raw[1:], is_header[1:], strict=True)
+    ]
+    runs_read, extra = _unjudged_items(runs_read, gold, o)
+    if o.multi_label == COLUMNS:  # the 0/1 columns are one field now
+        fields = None
+    return _pieces(str(runs), found, runs_read, gold, extra, o, fields)
+
+
+def _checked(options: ReadOptions | None, id_column: str | None) -> ReadOptions:
+    """A checked copy of ``options`` (default: the defaults), the id column ``id_column`` (the
+    ``--id`` option) unless it names its own."""
+    o = dataclasses.replace(options or ReadOptions())
+    if o.id_column is None and id_column is not None:
+        o.id_column, o.said = id_column, o.said | {"id_column": "id"}
+    return o.check()
+
+
+def _label_set_fields(o: ReadOptions, fields: list[str] | None) -> list[str] | None:
+    """The fields read: ``fields``, or under ``--multi-label columns`` the label columns, one 0/1
+    column per label (read into one set), which must be named and alone."""
+    if o.multi_label != COLUMNS:
+        return fields
+    if fields or not o.label_columns or o.runs_label_columns:
+        raise InputError(
+            f"{option('multi_label', COLUMNS)} reads one 0/1 column per label: name them "
+            f"with {option(_LABEL, 'A,B,C')} (and no other fields or score column)"
+        )
+    return [str(c) for c in o.label_columns]
+
+
+def _run_files(runs: str, gold_path: str, o: ReadOptions) -> list[RunFile]:
+    """The runs of ``runs`` (a Codabench bulk download, else a folder or glob of files), named
+    (by the names file too) and marked as baselines."""
+    found = codabench_runs(runs, o.phase, o.submissions, o.exclude, o.named)
+    if found is None:
+        found = find_runs(runs, gold_path, o.exclude, o.names)
+        name_runs(found)
     if o.names:
-        runs_found = apply_names(o.names, runs_found, o.sep, o.comments)
-    mark_baselines(runs_found, o.baselines, str(runs), o.said)
+        found = apply_names(o.names, found, o.sep, o.comments)
+    mark_baselines(found, o.baselines, runs, o.said)
+    return found
+
+
+def _raw_files(
+    gold_path: str, found: list[RunFile], o: ReadOptions, fields: list[str] | None
+) -> tuple[list, list[bool], list[int]]:
+    """Every file read (the gold first), whether the first line of each is a header, and those
+    read as headers by the guess alone but for holding a usual column name."""
     raw = [read_file(gold_path, o, "gold", fields)] + [
-        read_file(r.path, o, "run", fields, r.data) for r in runs_found
+        read_file(r.path, o, "run", fields, r.data) for r in found
     ]
-    given = [
-        {c for c in [o.id_column, o.cluster_column, *(o.label_columns or [])] if isinstance(c, str)}
-    ]
+    gold_names = [o.id_column, o.cluster_column, *(o.label_columns or [])]
+    given = [{c for c in gold_names if isinstance(c, str)}]
     run_id, run_labels = (getattr(o, a) for a in o.column_options("run"))
-    given += [{c for c in [run_id, *(run_labels or [])] if isinstance(c, str)}] * len(runs_found)
+    given += [{c for c in [run_id, *(run_labels or [])] if isinstance(c, str)}] * len(found)
     is_header = headers(raw, given, o.header)
-    # first lines read as headers by the guess alone, but those holding a usual column name
     guessed = [
         k
         for k in ([] if o.header is not None else guessed_headers(raw, given, is_header))
         if not names_a_column([h.lower() for h in raw[k].rows[raw[k].start]], COLUMN_WORDS)
     ]
+    return raw, is_header, guessed
+
+
+@dataclass
+class _Gold:
+    """The gold file read, and what the runs are joined to.
+
+    Attributes
+    ----------
+    parsed : Parsed
+        Its items (label sets where ``--multi-label`` says).
+    column : tuple or None
+        The cluster column (:func:`~compreport.inputs.clustercol.gold_cluster_labels`).
+    label_set_names : list of str or None
+        The labels of the 0/1 columns (``--multi-label columns``).
+    ids : list of str
+        The items' keys: the ids, the (query, id) keys of a ranking gold, or 1..n.
+    keyed_join : bool
+        Runs are joined by (query, id) (TREC: ids repeat across queries).
+    """
+
+    parsed: Parsed
+    column: tuple | None
+    label_set_names: list[str] | None
+    ids: list[str]
+    keyed_join: bool
+
+    @property
+    def queries(self) -> list | None:
+        """Each item's query (cluster), None without a cluster column."""
+        return None if self.column is None else self.column[0]
+
+
+def _read_gold(
+    raw: list, header: bool, guessed: list[int], o: ReadOptions, fields: list[str] | None
+) -> _Gold:
+    """The gold (``raw[0]``) laid out, with a note for first lines read as headers by the guess
+    alone (``guessed``); a blank gold label is an error."""
     # the cluster column first: a name the gold lacks is named as such, not as a label column to
     # give
-    column = None if o.cluster_column is None else gold_cluster_labels(raw[0], is_header[0], o)
-    gold = layout(raw[0], "gold", is_header[0], o, fields, guessed=0 in guessed)
+    column = None if o.cluster_column is None else gold_cluster_labels(raw[0], header, o)
+    gold = layout(raw[0], "gold", header, o, fields, guessed=0 in guessed)
     said = _guessed_note(raw, guessed, len(gold.values))
     if said:
         note(said)
-    n = len(gold.values)
     for k, vals in enumerate(gold.values):
         for f, v in enumerate(vals):
             if v is None:
@@ -384,67 +456,106 @@ def read_runs(
                     f"{gold.where(k, f)}: blank or NaN value ({gold.why_missing(k, f)}; a gold "
                     f"label is needed for every item)"
                 )
-    label_set_names = label_names(gold, o.label_columns) if columns_set else None
+    label_set_names = label_names(gold, o.label_columns) if o.multi_label == COLUMNS else None
     gold = as_label_sets(gold, o, label_set_names)
     queries = None if column is None else column[0]
     keyed_join = queries is not None and by_query(gold, o)  # TREC: ids repeat across queries
     if gold.ids is None:
-        ids = [str(i) for i in range(1, n + 1)]
+        ids = [str(i) for i in range(1, len(gold.values) + 1)]
     elif keyed_join:
         ids = gold_keys(gold, queries)
     else:
         ids = list(gold.ids)
         check_unique(gold.path, gold.ids, gold.lines)
-    runs_read = []
-    for r, raw_run, header in zip(runs_found, raw[1:], is_header[1:], strict=True):
-        run = layout(raw_run, "run", header, o, fields, gold)
-        run = as_label_sets(run, o, label_set_names)
-        runs_read.append(
-            (r, *(run_keyed(raw_run, header, o, gold, run) if keyed_join else (run, None)))
-        )
-    extra, extra_ids, extra_queries = [], [], []
-    if keyed_join and o.unjudged:  # trec_eval: only the queries the qrels name
-        runs_read, left = judged_only(runs_read, set(queries))
-        if left:
-            note(f"{gold.path}: {left}")
-        extra, extra_ids, extra_queries = unjudged(
-            [(run, rq) for _, run, rq in runs_read], set(ids)
-        )
-    if columns_set:  # the 0/1 columns are one field now
-        fields, nf = None, 1
-    keys = ids + extra
+    return _Gold(gold, column, label_set_names, ids, keyed_join)
+
+
+def _read_run(
+    raw_run, header: bool, o: ReadOptions, fields: list[str] | None, gold: _Gold
+) -> tuple[Parsed, list | None]:
+    """A run laid out as the gold is, and each item's query where runs are joined by query."""
+    run = layout(raw_run, "run", header, o, fields, gold.parsed)
+    run = as_label_sets(run, o, gold.label_set_names)
+    if gold.keyed_join:
+        return run_keyed(raw_run, header, o, gold.parsed, run)
+    return run, None
+
+
+def _unjudged_items(runs_read: list, gold: _Gold, o: ReadOptions) -> tuple[list, tuple]:
+    """With ``--unjudged`` (runs joined by query): the runs' candidates of the queries the gold
+    names (trec_eval), and the candidates the gold does not list, as items that are not
+    relevant: ``(keys, ids, queries)`` of those extra items (empty otherwise)."""
+    if not (gold.keyed_join and o.unjudged):
+        return runs_read, ([], [], [])
+    runs_read, left = judged_only(runs_read, set(gold.queries))
+    if left:
+        note(f"{gold.parsed.path}: {left}")
+    extra = unjudged([(run, rq) for _, run, rq in runs_read], set(gold.ids))
+    return runs_read, extra
+
+
+def _joined(runs_read: list, gold: _Gold, keys: list[str], nf: int, o: ReadOptions) -> tuple:
+    """Every run's values in the order of the items ``keys`` (:func:`_join`): the systems, their
+    values, their sources and the items each has no prediction for."""
     position = {ident: i for i, ident in enumerate(keys)}
     systems, preds, sources, missing = [], [], [], {}
     for r, run, _ in runs_read:
         values, line_of, absent = _join(
-            gold, run, keys, position, len(keys), nf, o.missing, o.extra, judged=len(ids)
+            gold.parsed,
+            run,
+            keys,
+            position,
+            len(keys),
+            nf,
+            o.missing,
+            o.extra,
+            judged=len(gold.ids),
         )
         systems.append(r.name)
         preds.append(values)
         sources.append(Source(run.path, line_of, run.columns, run.unit))
         missing[r.name] = absent
-    if keyed_join:  # shown by their plain ids when those are unique
-        plain = [*gold.ids, *extra_ids]
+    return systems, preds, sources, missing
+
+
+def _pieces(
+    runs: str,
+    found: list[RunFile],
+    runs_read: list,
+    gold: _Gold,
+    extra: tuple,
+    o: ReadOptions,
+    fields: list[str] | None,
+) -> dict:
+    """The pieces of the Competition: every run joined to the gold's items (and the unjudged
+    ``extra`` ones), the sources, the input files and their hashes."""
+    nf = len(fields) if fields else 1
+    parsed, ids = gold.parsed, gold.ids
+    extra_keys, extra_ids, extra_queries = extra
+    keys = ids + extra_keys
+    systems, preds, sources, missing = _joined(runs_read, gold, keys, nf, o)
+    if gold.keyed_join:  # shown by their plain ids when those are unique
+        plain = [*parsed.ids, *extra_ids]
         ids = plain if len(set(plain)) == len(plain) else keys
-    files = [gold.file] + ([o.names] if o.names else [])
-    files += list(dict.fromkeys(r.container or r.path for r in runs_found))
-    clusters = None if column is None else gold_clusters(column, extra_queries)
+    files = [parsed.file] + ([o.names] if o.names else [])
+    files += list(dict.fromkeys(r.container or r.path for r in found))
+    n_extra = len(extra_keys)
     return dict(
-        clusters=clusters,
-        scanned=[str(runs)],
-        gold=np.array([*gold.values, *[[""] * nf] * len(extra)], dtype=str).reshape(len(keys), nf),
+        clusters=None if gold.column is None else gold_clusters(gold.column, extra_queries),
+        scanned=[runs],
+        gold=np.array([*parsed.values, *[[""] * nf] * n_extra], dtype=str).reshape(len(keys), nf),
         predictions=np.stack(preds),
         systems=systems,
         item_ids=np.array(ids),
         fields=list(fields) if fields else ["label"],
         gold_source=Source(
-            gold.path, np.asarray([*gold.lines, *[0] * len(extra)]), gold.columns, gold.unit
+            parsed.path, np.asarray([*parsed.lines, *[0] * n_extra]), parsed.columns, parsed.unit
         ),
         system_sources=sources,
         inputs=[{"path": p, "sha256": sha256(p)} for p in files],
         missing=missing,
-        teams={r.name: r.team for r in runs_found},
-        marked_baselines=[r.name for r in runs_found if r.baseline],
+        teams={r.name: r.team for r in found},
+        marked_baselines=[r.name for r in found if r.baseline],
     )
 
 
