@@ -27,6 +27,7 @@ import dataclasses
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any, overload
 
 from compreport.distributed import check_scheduler
@@ -351,81 +352,16 @@ def load(
     >>> data.competitions[0].id, data.competitions[0].m
     ('paraphrase', 8)
     """
-    from compreport.inputs.spec import Options, load_inputs
-    from compreport.stats.metrics import get_metric
+    given = dict(locals())  # every keyword, by name: the schema's reading options and out_dir
+    from compreport.inputs.spec import load_inputs
 
-    if isinstance(path, (str, os.PathLike)):
-        paths = [os.fspath(path)]
-    else:
-        try:
-            paths = [os.fspath(p) for p in path]
-        except TypeError:
-            raise InputError(f"`path` must be a path or a list of paths; got {path!r}") from None
-    if not paths:
-        raise InputError("`path` names no input")
-    for value, what in (
-        (sep, "sep"),
-        (zip_member, "zip_member"),
-        (multi_label, "multi_label"),
-        (missing, "missing"),
-        (extra_lines, "extra_lines"),
-        (bio, "bio"),
-        (ties, "ties"),
-        (name, "name"),
-    ):
-        if value is not None and not isinstance(value, str):
-            raise InputError(f"`{what}` must be a string; got {value!r}")
-    for flag, what in ((comments, "comments"), (header, "header"), (keep_spaces, "keep_spaces")):
-        if flag is not None and not isinstance(flag, bool):
-            raise InputError(f"`{what}` must be True or False; got {flag!r}")
-    if isinstance(exclude, (str, os.PathLike)):
-        exclude = [exclude]
-    try:
-        exclude = [os.fspath(g) for g in exclude or []]
-    except TypeError:
-        raise InputError(f"`exclude` must be a glob or a list of globs; got {exclude!r}") from None
-    if isinstance(baselines, str):
-        baselines = [baselines]
-    if not (
-        baselines is None
-        or (isinstance(baselines, (list, tuple)) and all(isinstance(g, str) for g in baselines))
-    ):
-        raise InputError(f"`baselines` must be a glob or a list of globs; got {baselines!r}")
+    paths = _input_paths(given.pop("path"))
+    _check_keyword_types(given)
     if name is not None:
         from compreport.inputs.slugs import check_name
 
         check_name(name, paths)
-    opts = Options(
-        gold=gold,
-        id=id,
-        runs=None if runs is None else os.fspath(runs),
-        metrics=_names(metrics, "metrics") or [],
-        pos_label=_label(pos_label),
-        labels=_labels(labels),
-        sep=sep,
-        id_col=id_col,
-        label_col=label_col,
-        comments=comments,
-        header=header,
-        keep_spaces=keep_spaces,
-        multi_label=multi_label,
-        zip_member=zip_member,
-        phase=phase,
-        submissions=submissions,
-        names=None if names is None else os.fspath(names),
-        exclude=exclude,
-        baselines=list(baselines or []),
-        missing=missing,
-        extra_lines=extra_lines,
-        bio=bio,
-        ties=ties,
-        cluster_col=cluster_col,
-        score_col=score_col,
-        unjudged=unjudged,
-        name=name,
-        out_dir=None if out_dir is None else os.fspath(out_dir),
-        lookup=get_metric,
-    )
+    opts = _reading_options(given)
     loaded = load_inputs(paths, opts)
     return Inputs(
         loaded.competitions,
@@ -436,6 +372,82 @@ def load(
         list(loaded.specs),
         opts.ties,
         dict(loaded.origins),
+    )
+
+
+def _input_paths(path: StrPath | Sequence[StrPath]) -> list[str]:
+    """The INPUTs of :func:`load`: one path or a non-empty list of them, as text."""
+    if isinstance(path, (str, os.PathLike)):
+        paths = [os.fspath(path)]
+    else:
+        try:
+            paths = [os.fspath(p) for p in path]
+        except TypeError:
+            raise InputError(f"`path` must be a path or a list of paths; got {path!r}") from None
+    if not paths:
+        raise InputError("`path` names no input")
+    return paths
+
+
+#: The keywords of :func:`load` that take text, and those that take True or False, in the order
+#: they are checked.
+_TEXT_KEYWORDS = ("sep", "zip_member", "multi_label", "missing", "extra_lines", "bio", "ties")
+_FLAG_KEYWORDS = ("comments", "header", "keep_spaces")
+
+
+def _check_keyword_types(given: dict[str, Any]) -> None:
+    """Refuse a keyword of :func:`load` (``given``) whose value is not of its kind: text, True or
+    False, globs."""
+    for what in (*_TEXT_KEYWORDS, "name"):
+        value = given[what]
+        if value is not None and not isinstance(value, str):
+            raise InputError(f"`{what}` must be a string; got {value!r}")
+    for what in _FLAG_KEYWORDS:
+        flag = given[what]
+        if flag is not None and not isinstance(flag, bool):
+            raise InputError(f"`{what}` must be True or False; got {flag!r}")
+    given["exclude"] = _exclude_globs(given["exclude"])
+    baselines = given["baselines"]
+    if isinstance(baselines, str):
+        baselines = [baselines]
+    if not (
+        baselines is None
+        or (isinstance(baselines, (list, tuple)) and all(isinstance(g, str) for g in baselines))
+    ):
+        raise InputError(f"`baselines` must be a glob or a list of globs; got {baselines!r}")
+    given["baselines"] = list(baselines or [])
+
+
+def _exclude_globs(exclude: Names | None) -> list[str]:
+    """The ``exclude`` keyword of :func:`load` as a list of globs (path-like ones as text)."""
+    if isinstance(exclude, (str, os.PathLike)):
+        exclude = [exclude]
+    try:
+        return [os.fspath(g) for g in exclude or []]
+    except TypeError:
+        raise InputError(f"`exclude` must be a glob or a list of globs; got {exclude!r}") from None
+
+
+def _reading_options(given: dict[str, Any]) -> Any:
+    """The :class:`compreport.inputs.spec.Options` of :func:`load`'s keywords (``given``, their
+    kinds checked): paths as text, metric names and labels as lists, runs checked against
+    ``out_dir`` before they are read, metric names looked up."""
+    from compreport.inputs.spec import Options
+    from compreport.output.overlap import check_runs
+    from compreport.stats.metrics import get_metric
+
+    out_dir = given.pop("out_dir")
+    values = given | {
+        "runs": None if given["runs"] is None else os.fspath(given["runs"]),
+        "metrics": _names(given["metrics"], "metrics") or [],
+        "pos_label": _label(given["pos_label"]),
+        "labels": _labels(given["labels"]),
+        "names": None if given["names"] is None else os.fspath(given["names"]),
+    }
+    return Options(
+        **values,
+        runs_guard=None if out_dir is None else partial(check_runs, out_dir=os.fspath(out_dir)),
+        lookup=get_metric,
     )
 
 

@@ -532,7 +532,7 @@ def cmd_metrics(args) -> int:
 def cmd_init(args) -> int:
     """``compreport init DIR``: write a commented competition.toml and its folders, printing each
     path."""
-    from compreport.inputs.scaffold import scaffold
+    from compreport.scaffold import scaffold
 
     for path in scaffold(Path(args.directory), args.force):
         _print(printable(path))

@@ -117,6 +117,12 @@ class Option:
         text counts as not given.
     runs_only : bool
         An option of gold and run files that a wide table refuses.
+    runs_key : bool
+        A ``[data.runs]`` key of the same name as its ``[data]`` key gives the runs' own value
+        (their id or label column, where it differs from the gold's).
+    reads : str or None
+        The field of :class:`compreport.inputs.parsed.ReadOptions` a reading option sets: what
+        the file readers receive, resolved (``id_column``, ``member``); None: not one of theirs.
     """
 
     name: str
@@ -143,6 +149,8 @@ class Option:
     plain: bool = False
     blank: bool = False
     runs_only: bool = False
+    runs_key: bool = False
+    reads: str | None = None
 
     def argparse_kwargs(self, fill: dict | None = None) -> dict:
         """The keywords of ``ArgumentParser.add_argument`` for this option."""
@@ -249,6 +257,7 @@ SCHEMA: tuple[Option, ...] = (
         doc="field separator: `auto` (default), `tab`, `comma`, `whitespace`",
         plain=True,
         blank=True,
+        reads="sep",
     ),
     _o(
         "id_col",
@@ -259,6 +268,8 @@ SCHEMA: tuple[Option, ...] = (
         metavar="COL",
         spec="[data] id_col",
         doc="id column: a 1-based position or a header name (JSON: a key)",
+        reads="id_column",
+        runs_key=True,
     ),
     _o(
         "label_col",
@@ -272,6 +283,8 @@ SCHEMA: tuple[Option, ...] = (
         doc="label column(s): a 1-based position or a header name (JSON: a key); a comma list "
         "for several fields",
         runs_only=True,
+        reads="label_columns",
+        runs_key=True,
     ),
     _o(
         "cluster_col",
@@ -287,6 +300,7 @@ SCHEMA: tuple[Option, ...] = (
         spec_also=("[data] query_col",),
         doc="the gold's column naming each item's cluster or query: the cluster bootstrap, and "
         "ranking metrics (`[data] cluster` or `query_col`)",
+        reads="cluster_column",
     ),
     _o(
         "score_col",
@@ -313,6 +327,7 @@ SCHEMA: tuple[Option, ...] = (
         doc="candidates runs list and the gold does not become non-relevant items (ranking "
         "metrics)",
         plain=True,
+        reads="unjudged",
     ),
     _o(
         "ties",
@@ -340,6 +355,7 @@ SCHEMA: tuple[Option, ...] = (
         shape="False",
         doc="read lines starting with `#` as data (Python: `comments=False`)",
         plain=True,
+        reads="comments",
     ),
     _o(
         "keep_spaces",
@@ -354,6 +370,7 @@ SCHEMA: tuple[Option, ...] = (
         shape="{}",
         doc="labels of tab- and comma-separated files keep their surrounding spaces",
         plain=True,
+        reads="keep_spaces",
     ),
     _o(
         "multi_label",
@@ -367,6 +384,7 @@ SCHEMA: tuple[Option, ...] = (
         "column per label ([Multi-label](tasks/multi-label.md))",
         plain=True,
         runs_only=True,
+        reads="multi_label",
     ),
     _o(
         "header",
@@ -384,6 +402,7 @@ SCHEMA: tuple[Option, ...] = (
         doc="the first line of the gold and of every text run is a header (default: decided per "
         "file; Python: `header=True`)",
         plain=True,
+        reads="header",
     ),
     _o(
         "no_header",
@@ -400,6 +419,7 @@ SCHEMA: tuple[Option, ...] = (
         shape="False",
         doc="the first line of the gold and of every text run is an item (Python: `header=False`)",
         plain=True,
+        reads="header",
     ),
     _o(
         "zip_member",
@@ -412,6 +432,7 @@ SCHEMA: tuple[Option, ...] = (
         plain=True,
         blank=True,
         runs_only=True,
+        reads="member",
     ),
     _o(
         "phase",
@@ -427,6 +448,7 @@ SCHEMA: tuple[Option, ...] = (
         "([Inputs](inputs.md#codabench-bulk-downloads))",
         plain=True,
         runs_only=True,
+        reads="phase",
     ),
     _o(
         "submissions",
@@ -443,6 +465,7 @@ SCHEMA: tuple[Option, ...] = (
         plain=True,
         blank=True,
         runs_only=True,
+        reads="submissions",
     ),
     _o(
         "name",
@@ -466,6 +489,7 @@ SCHEMA: tuple[Option, ...] = (
         metavar="FILE",
         spec="[names] file",
         doc="names file: CSV/TSV (`run, name, team, baseline, exclude`) or XML",
+        reads="names",
     ),
     _o(
         "exclude",
@@ -478,6 +502,7 @@ SCHEMA: tuple[Option, ...] = (
         spec="[data] exclude",
         shape="[{!r}]",
         runs_only=True,
+        reads="exclude",
     ),
     _o(
         "baseline",
@@ -494,6 +519,7 @@ SCHEMA: tuple[Option, ...] = (
         shape="[{!r}]",
         doc="runs whose name, file name or path in the runs folder matches GLOB are baselines "
         "(repeatable); a GLOB matching no run is an error ([Inputs](inputs.md#baselines))",
+        reads="baselines",
     ),
     _o(
         "missing",
@@ -508,6 +534,7 @@ SCHEMA: tuple[Option, ...] = (
         doc="a blank, absent or unreadable prediction: `error` (default) or `wrong`",
         plain=True,
         blank=True,
+        reads="missing",
     ),
     _o(
         "extra_lines",
@@ -524,6 +551,7 @@ SCHEMA: tuple[Option, ...] = (
         "first n lines, with a warning)",
         plain=True,
         blank=True,
+        reads="extra",
     ),
     _o(
         "bio",
@@ -538,6 +566,7 @@ SCHEMA: tuple[Option, ...] = (
         doc="how CoNLL tags are read: `iob2` (default) or `iob1` ([Spans](tasks/spans.md))",
         plain=True,
         blank=True,
+        reads="bio",
     ),
     # ------------------------------------------------------------------ statistics
     _o(
@@ -1104,6 +1133,16 @@ def data_keys() -> dict[str, Any]:
             if key and key.startswith("[data] "):
                 out.setdefault(key.removeprefix("[data] "), _SPEC_TYPES[o.type])
     return out
+
+
+def runs_keys() -> dict[str, Any]:
+    """The keys of a ``[data.runs]`` table besides ``path``, with their pydantic types
+    (:class:`compreport.inputs.specmodels.RunsSpec`): the options marked ``runs_key``."""
+    return {
+        o.spec.removeprefix("[data] "): _SPEC_TYPES[o.type]
+        for o in group(READING)
+        if o.runs_key and o.spec
+    }
 
 
 def markdown_table(group_name: str) -> str:

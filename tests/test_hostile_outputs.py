@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from compreport.inputs.scaffold import TEMPLATE
 from compreport.output import files
 from compreport.output.staging import mount_point
+from compreport.scaffold import TEMPLATE
 from conftest import one_error, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent

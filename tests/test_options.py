@@ -223,3 +223,38 @@ def test_the_cli_names_a_bad_combination_in_its_own_words(tmp_path):
     assert res.returncode == 2
     assert "--correction maxt needs --test bootstrap" in res.stderr, res.stderr
     assert not (tmp_path / "o" / "results.json").exists()
+
+
+#: The reading options that steer how gold and run files are read, each named in at most three
+#: product files: the schema, :func:`compreport.load`'s signature and the one module that uses it
+#: (the readers take resolved values: ``ReadOptions.id_column``, not the option).
+READING_OPTIONS = ("cluster_col", "zip_member", "extra_lines", "score_col", "id_col", "label_col")
+
+
+@pytest.mark.parametrize("name", READING_OPTIONS)
+def test_each_reading_option_is_named_in_at_most_three_files(name):
+    """``grep -rlw NAME compreport/ --include=*.py``: at most 3 files, the schema among them."""
+    word = re.compile(rf"\b{name}\b")
+    files = sorted(
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "compreport").rglob("*.py")
+        if word.search(p.read_text(encoding="utf-8"))
+    )
+    assert "compreport/options.py" in files
+    assert len(files) <= 3, files
+
+
+def test_read_options_are_the_schemas_reading_fields():
+    """Every field of ReadOptions but the runs' own columns and ``said`` is an option's
+    ``reads``, with the schema's default."""
+    import dataclasses
+
+    from compreport.inputs.parsed import ReadOptions
+
+    reads = {o.reads: o for o in options.group(options.READING) if o.reads}
+    extra = {"runs_id_column", "runs_label_columns", "said"}
+    fields = {f.name: f for f in dataclasses.fields(ReadOptions)}
+    assert set(fields) == set(reads) | extra
+    made = ReadOptions()
+    for name, o in reads.items():
+        assert getattr(made, name) == ([] if o.type == "list" else o.default), name

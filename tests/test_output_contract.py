@@ -446,6 +446,23 @@ def test_load_refuses_runs_read_where_the_output_directory_lies(tmp_path, monkey
         assert len(cr.load(*args, **kw, out_dir=tmp_path / "out").competitions) == 1
 
 
+def test_load_checks_each_runs_folder_against_the_output_once(tmp_path, monkeypatch):
+    """The run readers know nothing of OUT: cr.load checks each runs folder (given, or a spec's)
+    once, before it is read (it was checked up to three times, inside the readers)."""
+    import compreport as cr
+    from compreport.output import overlap
+
+    competition(tmp_path / "c1")
+    monkeypatch.chdir(tmp_path)
+    checked = []
+    monkeypatch.setattr(overlap, "check_runs", lambda runs, out_dir: checked.append(runs))
+    for args, kw in ((("c1",), {}), (("c1/gold.tsv",), {"runs": "c1/runs", "metrics": "accuracy"})):
+        checked.clear()
+        cr.load(*args, **kw, out_dir=tmp_path / "out")
+        assert len(checked) == 1, checked
+        assert os.path.samefile(checked[0], "c1/runs")
+
+
 def test_dot_is_refused_even_when_it_holds_no_input(tmp_path):
     write(tmp_path, "data/wide.csv", WIDE)
     run_dir = tmp_path / "empty"

@@ -9,9 +9,12 @@ import numpy as np
 
 from compreport.errors import InputError
 from compreport.inputs.clusters import Clusters
-from compreport.inputs.parsed import Parsed, RawText, ReadOptions
+from compreport.inputs.parsed import Parsed, RawText, ReadOptions, option_of
 from compreport.inputs.records import layout
 from compreport.language.caller import option
+
+#: The option that gives the cluster column (``--cluster-col``), as the schema keys it.
+_CLUSTER = option_of("cluster_column")
 
 
 def _checked(labels: list, column: str, blank_at) -> Clusters:
@@ -20,13 +23,13 @@ def _checked(labels: list, column: str, blank_at) -> Clusters:
     for k, v in enumerate(labels):
         if v is None or v == "":
             raise InputError(
-                f"{blank_at(k)}: blank cluster; with {option('cluster_col', column)} every item "
+                f"{blank_at(k)}: blank cluster; with {option(_CLUSTER, column)} every item "
                 f"needs one (its question, document, author, ...)"
             )
     clusters = Clusters.from_labels(labels, column)
     if clusters.count < 2:
         raise InputError(
-            f"{blank_at(0)}: column {column!r} ({option('cluster_col')}) names a single cluster, "
+            f"{blank_at(0)}: column {column!r} ({option(_CLUSTER)}) names a single cluster, "
             f"{clusters.labels[0]!r}, for every item: the cluster bootstrap needs two or more"
         )
     return clusters
@@ -47,16 +50,16 @@ def gold_cluster_labels(raw: RawText | Parsed, header: bool, opts: ReadOptions):
     for a blank) per item, its name, and where item ``k`` is (for errors)."""
     if isinstance(raw, Parsed):
         raise InputError(
-            f"{raw.path}: {option('cluster_col')} reads a column of a delimited gold file (CSV, "
+            f"{raw.path}: {option(_CLUSTER)} reads a column of a delimited gold file (CSV, "
             f"TSV or whitespace-separated); add the cluster to such a file"
         )
-    col = opts.cluster_col
+    col = opts.cluster_column
     names = raw.rows[raw.start] if header else None
     if isinstance(col, str) and (names is None or col not in names):
         has = f"the header ({', '.join(map(repr, names))})" if names else "no header line"
         raise InputError(
             f"{raw.path}, line {raw.lines[raw.start]}: no column {col!r} for "
-            f"{option('cluster_col')}; the file has {has} (give a header name or a 1-based "
+            f"{option(_CLUSTER)}; the file has {has} (give a header name or a 1-based "
             f"position)"
         )
     read = layout(raw, "gold", header, opts.cluster_as_label(), None)
@@ -71,12 +74,12 @@ def take_column(pieces: dict, column: int | str, where: str) -> dict:
     systems = list(pieces["systems"])
     if not isinstance(column, str):
         raise InputError(
-            f"{where}: {option('cluster_col')} names a wide table's column by its header name; "
+            f"{where}: {option(_CLUSTER)} names a wide table's column by its header name; "
             f"got position {column}"
         )
     if column not in systems:
         raise InputError(
-            f"{where}: no column {column!r} for {option('cluster_col')} (columns besides the gold "
+            f"{where}: no column {column!r} for {option(_CLUSTER)} (columns besides the gold "
             f"and id: {', '.join(map(repr, systems))})"
         )
     j = systems.index(column)

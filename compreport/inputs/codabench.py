@@ -49,7 +49,6 @@ from compreport.inputs.delimited import not_a_file, read_bytes, shown, text_name
 from compreport.inputs.records import _ZIP_MEMBER_LIMIT as ZIP_MEMBER_LIMIT
 from compreport.inputs.runfiles import RunFile
 from compreport.language.caller import option
-from compreport.output.overlap import check_runs
 
 #: A submission as Codabench names it in a bulk download (after ``:`` ``/`` ``\\`` -> ``_``).
 NAMING = re.compile(
@@ -406,7 +405,6 @@ def codabench_runs(
     phase: int | None = None,
     submissions: str | None = None,
     exclude: list[str] | None = None,
-    out_dir: str | None = None,
     named=None,
 ) -> list[RunFile] | None:
     """The runs of a Codabench bulk download, or None when ``runs`` is not one.
@@ -421,9 +419,6 @@ def codabench_runs(
         Every submission (default), or the one of highest id of each owner.
     exclude : list of str, optional
         Globs (``--exclude``) matched against each submission's name and its run name.
-    out_dir : str, optional
-        The output directory: ``runs`` must not reach it
-        (:func:`~compreport.output.overlap.check_runs`).
     named : callable, optional
         ``named("phase", 7)``: how messages name the option and its value as the caller gave it
         (``--phase 7``, ``phase=7``, a spec's ``[data] phase``:
@@ -447,10 +442,8 @@ def codabench_runs(
     subs: list[Submission] = []
     failed: list[tuple[str, str]] = []
     if os.path.isdir(runs):
-        check_runs(runs, out_dir)
         found = _from_folder(runs, subs, failed)
     elif os.path.isfile(runs) and runs.lower().endswith(".zip"):
-        check_runs(runs, out_dir)
         found = _bulk_members(runs, read_bytes(runs), subs, failed)
     else:
         found = False

@@ -179,7 +179,7 @@ class Competition(CompetitionInfo):
     #: The input files as they were opened (``inputs`` records them relative to the spec's folder).
     files: list[str] = field(default_factory=list, repr=False)
     #: The runs folders and globs read, as opened: no report may be written where they read
-    #: (:mod:`compreport.output.overlap`).
+    #: (the output stage checks its directory against them).
     scanned: list[str] = field(default_factory=list, repr=False)
     gold_source: Source | None = field(default=None, repr=False)
     system_sources: list[Source] = field(default_factory=list, repr=False)

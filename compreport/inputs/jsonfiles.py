@@ -9,9 +9,13 @@ import math
 from compreport.errors import InputError, suggest
 from compreport.inputs.labelsets import pyevall_keys
 from compreport.inputs.limits import parser_limits
-from compreport.inputs.parsed import JSON_NULL, Parsed
+from compreport.inputs.parsed import JSON_NULL, Parsed, option_of
 from compreport.inputs.structured import json_value_text
 from compreport.language.caller import option
+
+#: The options (schema keys) that give the id and the label column(s): ``--id-col``,
+#: ``--label-col``.
+_ID, _LABEL = option_of("id_column"), option_of("label_columns")
 
 
 class _Duplicate(Exception):
@@ -60,31 +64,32 @@ def read_json(
     file: str,
     text: str,
     suffix: str,
-    id_col,
-    label_col,
+    id_column,
+    label_columns,
     fields: list[str] | None,
     role: str = "gold",
 ) -> Parsed:
     """A ``.jsonl`` file (one object per line) or a ``.json`` file (a list of objects, an object
     mapping id to label, or a list of labels) as :class:`Parsed`.
 
-    Keys: ``id`` and ``label`` (several fields: the field names) unless ``id_col``/``label_col``
-    name them. Objects of which none has the id key, when no id key is named (``id_col`` None),
-    have no ids: they are aligned with the gold by position, as the DSTC and CodaLab scorers read
-    a list of objects (``ids`` None, as a list of labels).
+    Keys: ``id`` and ``label`` (several fields: the field names) unless ``id_column`` /
+    ``label_columns`` name them (``--id-col``, ``--label-col``). Objects of which none has the id
+    key, when no id key is named (``id_column`` None), have no ids: they are aligned with the gold
+    by position, as the DSTC and CodaLab scorers read a list of objects (``ids`` None, as a list
+    of labels).
     """
     nf = len(fields) if fields else 1
-    for spec, what in ((id_col, "id_col"), *((c, "label_col") for c in (label_col or []))):
+    for spec, what in ((id_column, _ID), *((c, _LABEL) for c in (label_columns or []))):
         if isinstance(spec, int):
             raise InputError(
                 f"{shown}: a JSON file names its values by key, not position: pass "
                 f"{option(what, 'KEY')}"
             )
-    id_key = id_col or "id"
-    label_keys = list(label_col) if label_col else (list(fields) if fields else ["label"])
+    id_key = id_column or "id"
+    label_keys = list(label_columns) if label_columns else (list(fields) if fields else ["label"])
     if len(label_keys) != nf:
         raise InputError(
-            f"{shown}: {nf} field(s) but {len(label_keys)} label key(s) ({option('label_col')})"
+            f"{shown}: {nf} field(s) but {len(label_keys)} label key(s) ({option(_LABEL)})"
         )
     entries: list[tuple[int, object]] = []
     unit = "line"
@@ -154,8 +159,8 @@ def read_json(
         )
     keys = sorted({k for _, obj in entries for k in obj})
     if (
-        id_col is None
-        and not label_col
+        id_column is None
+        and not label_columns
         and nf == 1
         and pyevall_keys(shown, entries, keys, unit, role)
     ):
@@ -166,8 +171,8 @@ def read_json(
         if nf == 1 and label_keys[0] not in keys and "label" in keys:
             label_keys = ["label"]
             columns = ["key 'label'"]
-    by_position = id_col is None and id_key not in keys  # DSTC, CodaLab: aligned by position
-    for key, what in ((id_key, "id_col"), *((k, "label_col") for k in label_keys)):
+    by_position = id_column is None and id_key not in keys  # DSTC, CodaLab: aligned by position
+    for key, what in ((id_key, _ID), *((k, _LABEL) for k in label_keys)):
         if key not in keys and not (by_position and key == id_key):
             others = [k for k in keys if k != id_key and k not in label_keys]
             raise InputError(

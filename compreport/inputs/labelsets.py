@@ -27,9 +27,12 @@ import dataclasses
 import json
 
 from compreport.errors import InputError, excerpt
-from compreport.inputs.parsed import JSON_NULL, Parsed, RawText
+from compreport.inputs.parsed import JSON_NULL, Parsed, RawText, option_of
 from compreport.inputs.structured import json_value_text, label_set_text
 from compreport.language.caller import option
+
+#: The option (schema key) that gives the label column(s): ``--label-col``.
+_LABEL = option_of("label_columns")
 
 #: ``--multi-label`` value that reads one 0/1 column per label.
 COLUMNS = "columns"
@@ -70,7 +73,7 @@ def label_names(parsed: Parsed, given: list) -> list[str]:
         return [str(c) for c in given]
     raise InputError(
         f"{parsed.path}: {option('multi_label', COLUMNS)} reads the labels from the names of the "
-        f"0/1 columns: the file needs a header, or {option('label_col')} the columns' names"
+        f"0/1 columns: the file needs a header, or {option(_LABEL)} the columns' names"
     )
 
 

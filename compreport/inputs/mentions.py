@@ -53,7 +53,7 @@ from compreport.errors import InputError, note, os_reason
 from compreport.inputs.clusters import Clusters
 from compreport.inputs.competition import Source
 from compreport.inputs.delimited import decode, read_bytes, sha256, shown, text_name
-from compreport.inputs.records import zip_member
+from compreport.inputs.records import zip_prediction
 from compreport.inputs.runfiles import RunFile, apply_names, find_runs, name_runs
 from compreport.language.caller import option
 
@@ -527,7 +527,7 @@ def _run_folders(runs: str, gold: str, o) -> list[RunFile]:
     """The runs of a brat task: every folder holding ``.ann`` files (under team folders too);
     ``--exclude`` globs are matched against each folder's path in the runs folder and its name
     (and against the files, as for other runs)."""
-    files = find_runs(runs, None, o.exclude, None, o.names)
+    files = find_runs(runs, None, o.exclude, o.names)
     gold_real = os.path.realpath(gold)
     folders: dict[str, RunFile] = {}
     for f in files:
@@ -561,7 +561,7 @@ def _run_folders(runs: str, gold: str, o) -> list[RunFile]:
     return found
 
 
-def read_mention_runs(gold_path: str, runs: str, o, out_dir: str | None = None) -> dict:
+def read_mention_runs(gold_path: str, runs: str, o) -> dict:
     """The pieces of a span competition: documents are the items, mention lists their values.
 
     The items are the gold's documents (every ``.ann`` file of a brat gold folder, even one with
@@ -580,30 +580,31 @@ def read_mention_runs(gold_path: str, runs: str, o, out_dir: str | None = None) 
         gold is brat, else mention files.
     o : ReadOptions
         ``exclude`` and ``names`` are used.
-    out_dir : str, optional
-        The output directory (runs must not lie in it).
 
     Returns
     -------
     dict
         As :func:`compreport.inputs.readers.read_runs`, with one field ``mentions``.
     """
-    from compreport.output.overlap import check_runs
-
-    for attr in ("id_col", "label_col", "runs_id_col", "runs_label_col", "cluster_col"):
+    for attr in (
+        "id_column",
+        "label_columns",
+        "runs_id_column",
+        "runs_label_columns",
+        "cluster_column",
+    ):
         value = getattr(o, attr)
         if value is not None:
             raise InputError(
                 f"{o.named(attr, value)} names a column, but {shown(gold_path)} holds mentions "
                 f"(read by their layout, with no column option)"
             )
-    check_runs(str(runs), out_dir)
     fmt = detect(gold_path)
     gold = read_mentions_file(gold_path, fmt, bio=o.bio)
     if fmt == "brat":
         found = _run_folders(str(runs), gold_path, o)
     else:
-        found = find_runs(str(runs), gold_path, o.exclude, out_dir, o.names)
+        found = find_runs(str(runs), gold_path, o.exclude, o.names)
         name_runs(found)
     if o.names:
         found = apply_names(o.names, found, o.sep, o.comments)
@@ -680,8 +681,8 @@ def _read_run_file(r: RunFile, o) -> Mentions:
     prediction file (``--zip-member`` names it)."""
     data = r.data
     if r.path.lower().endswith(".zip") or (data is not None and data[:2] == b"PK"):
-        name, member = zip_member(
-            r.path, data if data is not None else read_bytes(r.path), o.zip_member
+        name, member = zip_prediction(
+            r.path, data if data is not None else read_bytes(r.path), o.member
         )
         got = read_mentions_file(f"{r.path}:{name}", None, member, o.bio)
         got.files = [r.container or r.path]

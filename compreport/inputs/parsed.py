@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
 
 from compreport import options
 from compreport.errors import InputError, excerpt, suggest
-from compreport.inputs.delimited import SEPARATORS
 from compreport.language.caller import OPTIONS, current, option
 
 #: :attr:`Parsed.missing_text` of a JSON null or an absent key.
@@ -22,113 +24,62 @@ JSON_NULL = "\x00null"
 MISSING_POLICIES = options.MISSING_POLICIES
 #: ``--submissions`` values (a Codabench bulk download): every submission, or each owner's last.
 SUBMISSIONS = options.SUBMISSIONS
-#: ``--extra-lines`` values: a run without ids longer than the gold is an error, or its lines
-#: beyond the gold's items are dropped.
-EXTRA_LINES = options.EXTRA_LINES
 BIO_SCHEMES = options.BIO_SCHEMES
 #: ``--ties`` values: how ranking metrics order candidates of equal score (the first: default).
 TIES = options.TIES
 
 
-@dataclass
-class ReadOptions:
-    """How gold and run files are read (``--sep``, ``--no-comments``, ``--id-col``, ``--label-col``,
-    ``--zip-member``, ``--missing``, ``--exclude``, ``--names`` and their ``[data]`` keys).
+#: The option of the schema that gives each field of :class:`ReadOptions` (``id_column``: the
+#: ``--id-col`` option's key), for messages: :attr:`compreport.options.Option.reads`.
+OPTION_OF: Mapping[str, str] = MappingProxyType(
+    {o.reads: o.name for o in reversed(options.group(options.READING)) if o.reads}
+)
 
-    Attributes
-    ----------
-    sep : str
-        One of :data:`~compreport.inputs.delimited.SEPARATORS`.
-    comments : bool
-        Skip lines whose first character is ``#``.
-    keep_spaces : bool
-        Labels of tab- and comma-separated gold and run files keep their surrounding spaces
-        (``--keep-spaces``; ids and headers are stripped all the same).
-    multi_label : str or None
-        Label sets per item (``--multi-label``): a separator splitting each label cell into a
-        set (``"|"``: ``a|b``), or ``"columns"``: the label columns (``label_col``) are one 0/1
-        column per label, read into one set (:mod:`compreport.inputs.labelsets`). None: values
-        as written.
-    header : bool or None
-        True: the first row of the gold and of every text run is a header (``--header``); False:
-        an item (``--no-header``); None: decided per file by
-        :func:`~compreport.inputs.records.headers`.
-    id_col, label_col : int, str, list or None
-        The id column and the label column(s) of the gold (and of the runs unless ``runs_id_col``
-        / ``runs_label_col``): 1-based positions or header names (JSON: keys); None: found as
-        described in :func:`~compreport.inputs.records.layout`.
-    runs_id_col, runs_label_col : int, str, list or None
-        The runs' own id and label column(s), where they differ from the gold's (``[data.runs]``,
-        ``--score-col``).
-    zip_member : str or None
-        The prediction file inside every ``.zip`` run (its name or path in the archive).
-    missing : str
-        ``error``: a blank, absent or unreadable prediction is an error; ``wrong``: it is scored as
-        a wrong answer.
-    bio : str
-        How CoNLL tags are read: ``iob2`` or ``iob1`` (:data:`BIO_SCHEMES`).
-    extra_lines : str
-        ``error``: a run without ids that has more lines than the gold has items is an error;
-        ``drop``: it is scored on its first lines, one per item, with a warning.
-    exclude : list of str
-        Globs of run files to leave out (matched against the path inside the runs folder and the
-        name).
-    baselines : list of str
-        Globs of the runs that are baselines (``--baseline``, ``[data] baselines``), matched
-        against each run's system name, file name and path inside the runs folder (a wide
-        table's column header): :func:`~compreport.inputs.runfiles.mark_baselines`.
-    names : str or None
-        The names file (``run``, ``name``, ``team``, ``baseline``, ``exclude`` columns).
-    cluster_col : int, str or None
-        The gold's (a wide table's) column of item clusters, for the cluster bootstrap
-        (:mod:`compreport.inputs.clustercol`): a 1-based position or a header name; None: none.
-    unjudged : bool
-        Candidates that runs list and the gold does not become items that are not relevant
-        (:mod:`compreport.inputs.querykeys`); needs ``cluster_col``.
-    phase : int or None
-        The phase of a Codabench bulk download to read (:mod:`compreport.inputs.codabench`).
-    submissions : str or None
-        Of a Codabench bulk download: ``all`` (None: the same) or ``last`` (each owner's last).
-    said : dict
-        How the caller gave a column option that is not its own option (:meth:`named`): attribute
-        -> an option of :data:`~compreport.language.caller.OPTIONS` (``runs_label_col``:
-        ``score_col``; ``id_col``: ``id``) or a spec key (``[data.runs] label_col``).
+
+def option_of(name: str) -> str:
+    """The schema key of the option that gives the :class:`ReadOptions` field ``name`` (a runs'
+    own column: the gold's option).
+
+    >>> option_of("runs_label_columns") == option_of("label_columns")
+    True
+    >>> option_of("sep")
+    'sep'
+
     """
+    return OPTION_OF[name.removeprefix("runs_")]
 
-    sep: str = "auto"
-    comments: bool = True
-    header: bool | None = None
-    keep_spaces: bool = False
-    multi_label: str | None = None
-    id_col: int | str | None = None
-    label_col: list | None = None
-    runs_id_col: int | str | None = None
-    runs_label_col: list | None = None
-    zip_member: str | None = None
-    missing: str = "error"
-    extra_lines: str = "error"
-    bio: str = "iob2"
-    exclude: list[str] = field(default_factory=list)
-    baselines: list[str] = field(default_factory=list)
-    names: str | None = None
-    cluster_col: int | str | None = None
-    unjudged: bool = False
-    phase: int | None = None
-    submissions: str | None = None
-    said: dict[str, str] = field(default_factory=dict)
+
+def _fields() -> list[tuple[str, Any, Any]]:
+    """One field per reading option that the file readers take (:attr:`~compreport.options.
+    Option.reads`), with the schema's default; then the runs' own columns and ``said``."""
+    out: dict[str, tuple[str, Any, Any]] = {}
+    for o in options.group(options.READING):
+        if o.reads:
+            default = field(default_factory=list) if o.type == "list" else field(default=o.default)
+            out.setdefault(o.reads, (o.reads, Any, default))
+    return [
+        *out.values(),
+        ("runs_id_column", "int | str | None", field(default=None)),
+        ("runs_label_columns", "list | None", field(default=None)),
+        ("said", "dict[str, str]", field(default_factory=dict)),
+    ]
+
+
+class _Reading:
+    """The methods of :class:`ReadOptions`."""
 
     def named(self, attr: str, value=None) -> str:
-        """How the caller gave the column option ``attr`` (``id_col``, ``label_col``,
-        ``runs_id_col``, ``runs_label_col``, ``cluster_col``), with ``value`` when given:
-        ``--id-col 3``, ``id_col=3``, ``--score-col 5``, ``[data.runs] label_col = 5``; a list:
-        ``--label-col 2,3``, ``label_col=[2, 3]``.
+        """How the caller gave the column of field ``attr`` (``id_column``, ``label_columns``,
+        ``runs_id_column``, ``runs_label_columns``, ``cluster_column``), with ``value`` when
+        given: ``--id-col 3`` (Python: the keyword, ``=3``), ``--score-col 5``, a spec key and
+        its value; a list: ``--label-col 2,3``.
 
-        >>> ReadOptions(said={"runs_label_col": "[data.runs] label_col"}).named("runs_label_col", 5)
-        '[data.runs] label_col = 5'
-        >>> ReadOptions().named("label_col", [2, 3])
-        'label_col=[2, 3]'
+        >>> ReadOptions(said={"runs_id_column": "[data.runs] key"}).named("runs_id_column", 5)
+        '[data.runs] key = 5'
+        >>> ReadOptions().named("phase", 7)
+        'phase=7'
         """
-        key = self.said.get(attr, attr.removeprefix("runs_"))
+        key = self.said.get(attr, option_of(attr))
         if isinstance(value, list) and key in OPTIONS and current() == "cli":
             value = ",".join(map(str, value))
         if key in OPTIONS:
@@ -136,54 +87,35 @@ class ReadOptions:
         return key if value is None else f"{key} = {value!r}"
 
     def column_options(self, role: str) -> tuple[str, str]:
-        """The attributes giving the id and the label column(s) of a ``gold`` or a ``run`` file (a
-        run's own ``runs_id_col``/``runs_label_col`` where given)."""
+        """The fields giving the id and the label column(s) of a ``gold`` or a ``run`` file (a
+        run's own ``runs_id_column``/``runs_label_columns`` where given)."""
         if role == "gold":
-            return "id_col", "label_col"
+            return "id_column", "label_columns"
         return (
-            "runs_id_col" if self.runs_id_col is not None else "id_col",
-            "runs_label_col" if self.runs_label_col is not None else "label_col",
+            "runs_id_column" if self.runs_id_column is not None else "id_column",
+            "runs_label_columns" if self.runs_label_columns is not None else "label_columns",
         )
 
     def cluster_as_label(self) -> ReadOptions:
         """These options with the cluster (query) column read as the one label column of the gold
         and the runs, and named in messages as the caller gave the cluster column."""
-        word = self.said.get("cluster_col", "cluster_col")
+        word = self.said.get("cluster_column", option_of("cluster_column"))
         return dataclasses.replace(
             self,
-            label_col=[self.cluster_col],
-            runs_label_col=[self.cluster_col],
-            said=self.said | {"label_col": word, "runs_label_col": word},
+            label_columns=[self.cluster_column],
+            runs_label_columns=[self.cluster_column],
+            said=self.said | {"label_columns": word, "runs_label_columns": word},
         )
 
     def check(self) -> ReadOptions:
         """Validated and normalised in place (column lists, positions >= 1); returns self. An
         invalid option is an :class:`~compreport.errors.InputError` naming it as the caller gave
         it."""
-        if self.sep not in SEPARATORS:
-            raise InputError(
-                f"{option('sep')} must be one of {', '.join(SEPARATORS)}; got {self.sep!r}"
-                f"{suggest(self.sep, SEPARATORS)}"
-            )
-        if self.missing not in MISSING_POLICIES:
-            raise InputError(
-                f"{option('missing')} must be one of {', '.join(MISSING_POLICIES)}; got "
-                f"{self.missing!r}{suggest(self.missing, MISSING_POLICIES)}"
-            )
-        if self.extra_lines not in EXTRA_LINES:
-            raise InputError(
-                f"{option('extra_lines')} must be one of {', '.join(EXTRA_LINES)}; got "
-                f"{self.extra_lines!r}{suggest(self.extra_lines, EXTRA_LINES)}"
-            )
-        if self.bio not in BIO_SCHEMES:
-            raise InputError(
-                f"{option('bio')} must be one of {', '.join(BIO_SCHEMES)}; got "
-                f"{self.bio!r}{suggest(str(self.bio), BIO_SCHEMES)}"
-            )
-        if not isinstance(self.comments, bool):
-            raise InputError(f"`comments` must be True or False; got {self.comments!r}")
-        if not isinstance(self.keep_spaces, bool):
-            raise InputError(f"`keep_spaces` must be True or False; got {self.keep_spaces!r}")
+        for name in ("sep", "missing", "extra", "bio"):
+            self._one_of(name)
+        for name in ("comments", "keep_spaces"):
+            if not isinstance(getattr(self, name), bool):
+                raise InputError(f"`{name}` must be True or False; got {getattr(self, name)!r}")
         if self.multi_label is not None and (
             not isinstance(self.multi_label, str) or not self.multi_label
         ):
@@ -193,14 +125,10 @@ class ReadOptions:
             )
         if self.header is not None and not isinstance(self.header, bool):
             raise InputError(f"`header` must be True, False or None; got {self.header!r}")
-        for attr in ("id_col", "runs_id_col", "cluster_col"):
-            setattr(
-                self,
-                attr,
-                one_column(getattr(self, attr), attr.removeprefix("runs_"), self.named(attr)),
-            )
-        for attr in ("label_col", "runs_label_col"):
-            setattr(self, attr, columns(getattr(self, attr), "label_col", self.named(attr)))
+        for name in ("id_column", "runs_id_column", "cluster_column"):
+            setattr(self, name, one_column(getattr(self, name), option_of(name), self.named(name)))
+        for name in ("label_columns", "runs_label_columns"):
+            setattr(self, name, columns(getattr(self, name), option_of(name), self.named(name)))
         if self.phase is not None:
             self.phase = phase_id(self.phase, option("phase"))
         if self.submissions is not None and self.submissions not in SUBMISSIONS:
@@ -210,12 +138,50 @@ class ReadOptions:
             )
         if not isinstance(self.unjudged, bool):
             raise InputError(f"`unjudged` must be True or False; got {self.unjudged!r}")
-        if self.unjudged and self.cluster_col is None:
+        if self.unjudged and self.cluster_column is None:
             raise InputError(
                 f"{option('unjudged')} adds the candidates runs list in their queries: give the "
                 f"query column with {option('query_col')}"
             )
         return self
+
+    def _one_of(self, name: str) -> None:
+        """Refuse a value of field ``name`` that is not one of its option's choices."""
+        key, value = option_of(name), getattr(self, name)
+        allowed = options.OPTIONS[key].choices
+        if value not in allowed:
+            raise InputError(
+                f"{option(key)} must be one of {', '.join(allowed)}; got {value!r}"
+                f"{suggest(str(value), allowed)}"
+            )
+
+
+ReadOptions = dataclasses.make_dataclass(
+    "ReadOptions",
+    _fields(),
+    bases=(_Reading,),
+    namespace={
+        "__module__": __name__,
+        "__doc__": """How gold and run files are read: one field per reading option the file
+    readers take, as :attr:`compreport.options.Option.reads` names it (``sep``, ``comments``,
+    ``header``, ``keep_spaces``, ``multi_label``, ``id_column``, ``label_columns``, ``member``,
+    ``missing``, ``extra``, ``bio``, ``exclude``, ``baselines``, ``names``, ``cluster_column``,
+    ``unjudged``, ``phase``, ``submissions``), with the schema's default, resolved from the
+    command line or the API and a spec (:func:`compreport.inputs.spec.load_competition_spec`);
+    the schema's help says what each does. Besides them:
+
+    ``runs_id_column``, ``runs_label_columns``
+        The runs' own id and label column(s), where they differ from the gold's
+        (``[data.runs]``, ``--score-col``).
+    ``said``
+        How the caller gave a column option that is not its own option (:meth:`named`): field
+        -> an option of :data:`~compreport.language.caller.OPTIONS` (``runs_label_columns``:
+        the score column's; ``id_column``: ``id``) or a spec key and where it is.
+
+    Columns are 1-based positions or header names (JSON: keys) once :meth:`check` ran; None:
+    found as :func:`~compreport.inputs.records.layout` describes.""",
+    },
+)
 
 
 def phase_id(value, name: str) -> int:
@@ -238,10 +204,10 @@ def phase_id(value, name: str) -> int:
 def one_column(value, what: str, label: str | None = None):
     """A column given by the user: None, a position (``2``, ``"2"``) as int >= 1, or a name.
 
-    ``what`` is the option (``id_col``, ``label_col``) named in errors, unless ``label`` (a spec
-    key) is given.
+    ``what`` is the option (a schema key: :func:`option_of`) named in errors, unless ``label`` (a
+    spec key) is given.
 
-    >>> one_column(" 2 ", "id_col"), one_column("label", "label_col")
+    >>> one_column(" 2 ", option_of("id_column")), one_column("label", option_of("label_columns"))
     (2, 'label')
     """
     if value is None:
@@ -267,7 +233,7 @@ def columns(value, what: str, label: str | None = None) -> list | None:
     """Label columns: None, one column, a comma list (``"3,5"``) or a list; see
     :func:`one_column`.
 
-    >>> columns("3,5", "label_col"), columns(["label"], "label_col")
+    >>> columns("3,5", option_of("label_columns")), columns(["label"], "sep")
     ([3, 5], ['label'])
     """
     if value is None:

@@ -47,7 +47,7 @@ def gold_keys(gold: Parsed, queries: list) -> list[str]:
 
 def query_column(raw: RawText | Parsed, opts: ReadOptions, gold: Parsed, run: Parsed) -> int:
     """The 1-based column of ``run`` (read from ``raw``) that holds the query
-    (``opts.cluster_col``).
+    (``opts.cluster_column``).
 
     Where the run has it (:func:`~compreport.inputs.records.cluster_index`): the column its header
     gives the query's name (a position: the name the gold's header has there); a headerless run as
@@ -55,7 +55,7 @@ def query_column(raw: RawText | Parsed, opts: ReadOptions, gold: Parsed, run: Pa
     an error asking for the column (a header naming it, or a position): a headerless run of another
     width says nothing of where a named column is.
     """
-    col, said = opts.cluster_col, opts.named("cluster_col")
+    col, said = opts.cluster_column, opts.named("cluster_column")
     if not isinstance(raw, RawText):
         raise InputError(
             f"{run.path}: a run joined to the gold by (query, id) needs the query ({said}) in a "
@@ -74,7 +74,7 @@ def query_column(raw: RawText | Parsed, opts: ReadOptions, gold: Parsed, run: Pa
             f"query"
         )
     # a named query column is in the gold's header (clustercol.gold_cluster_labels checked it)
-    gold_at = opts.named("cluster_col", gold.header.index(col) + 1)
+    gold_at = opts.named("cluster_column", gold.header.index(col) + 1)
     raise InputError(
         f"{run.path}, {first}: no header, and {run.width} columns where the gold has "
         f"{gold.width}, so the query column {col!r} ({said}) cannot be found by its name; give "
@@ -95,7 +95,7 @@ def run_keyed(
         raw,
         "run",
         header,
-        dataclasses.replace(opts.cluster_as_label(), runs_label_col=[at]),
+        dataclasses.replace(opts.cluster_as_label(), runs_label_columns=[at]),
         None,
         gold,
     )

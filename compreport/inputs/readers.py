@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import unicodedata
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -43,7 +44,7 @@ from compreport.inputs.fastwide import read_wide_fast
 from compreport.inputs.labelsets import COLUMNS, label_columns, label_names, split_cells
 from compreport.inputs.mentions import detect as detect_mentions
 from compreport.inputs.mentions import read_mention_runs
-from compreport.inputs.parsed import Parsed, ReadOptions
+from compreport.inputs.parsed import Parsed, ReadOptions, option_of
 from compreport.inputs.querykeys import by_query, gold_keys, judged_only, run_keyed, unjudged
 from compreport.inputs.records import (
     as_number,
@@ -55,6 +56,7 @@ from compreport.inputs.records import (
     shown_row,
 )
 from compreport.inputs.runfiles import (
+    RunFile,
     apply_names,
     find_runs,
     mark_baselines,
@@ -66,6 +68,10 @@ from compreport.inputs.runfiles import (
 )
 from compreport.inputs.structured import holds_sets, read_label_set
 from compreport.language.caller import option
+
+#: The options (schema keys) that give the id and the label column(s): ``--id-col``,
+#: ``--label-col``.
+_ID, _LABEL = option_of("id_column"), option_of("label_columns")
 
 #: Runs the missing-predictions warning names before "and N more runs".
 SHOWN_RUNS = 5
@@ -171,8 +177,8 @@ def read_wide(
     cluster_column : str or None
         The column naming each item's cluster (not a system; ``pieces["clusters"]``).
     id_said : str, optional
-        How the caller gave ``id_column``, for messages (a spec's ``[data] id_col = 9``); default:
-        as the ``id_col`` option.
+        How the caller gave ``id_column``, for messages (a spec's key and value); default: as
+        the id column option (``--id-col``).
     names : str, optional
         A names file (``--names``) whose ``run`` column names system columns: their names, teams,
         baselines and exclusions (:func:`~compreport.inputs.runfiles.apply_names`).
@@ -238,7 +244,7 @@ def _read_wide_csv(
     if isinstance(id_column, int):
         if id_column > len(header):
             raise InputError(
-                f"{path}: {id_said or option('id_col', id_column)}, but the file has {len(header)} "
+                f"{path}: {id_said or option(_ID, id_column)}, but the file has {len(header)} "
                 f"columns (header: {shown_row(header)})"
             )
         id_column = header[id_column - 1]
@@ -301,7 +307,6 @@ def read_runs(
     id_column: str | None = None,
     fields: list[str] | None = None,
     options: ReadOptions | None = None,
-    out_dir: str | None = None,
 ) -> dict:
     """Read the gold file plus run files layout, joined by id (or by line, for files without ids).
 
@@ -315,14 +320,11 @@ def read_runs(
         one system, named as :func:`~compreport.inputs.runfiles.name_runs` says (or by the names
         file).
     id_column : str, optional
-        Name of the id column (``--id``); ``options.id_col`` wins.
+        Name of the id column (``--id``); ``options.id_column`` wins.
     fields : list of str, optional
         Field names (several label columns); None: one label column.
     options : ReadOptions, optional
         Separators, comments, columns, zip member, missing predictions, exclusions, names file.
-    out_dir : str, optional
-        The output directory the report goes to: ``runs`` read where it lies are refused before
-        they are read (:func:`~compreport.inputs.runfiles.find_runs`).
 
     Returns
     -------
@@ -331,50 +333,122 @@ def read_runs(
         ``missing`` (system -> items without a prediction, scored as wrong), ``teams`` (system ->
         team or None) and ``marked_baselines`` (systems the names file marks).
     """
-    o = dataclasses.replace(options or ReadOptions())
-    if o.id_col is None and id_column is not None:
-        o.id_col, o.said = id_column, o.said | {"id_col": "id"}
-    o.check()
-    columns_set = o.multi_label == COLUMNS  # one 0/1 column per label, read into one set
-    if columns_set:
-        if fields or not o.label_col or o.runs_label_col:
-            raise InputError(
-                f"{option('multi_label', COLUMNS)} reads one 0/1 column per label: name them "
-                f"with {option('label_col', 'A,B,C')} (and no other fields or score column)"
-            )
-        fields = [str(c) for c in o.label_col]
-    nf = len(fields) if fields else 1
+    o = _checked(options, id_column)
+    fields = _label_set_fields(o, fields)
     gold_path = text_name(gold_path)
     if detect_mentions(gold_path):  # spans: documents are the items, mention lists the values
-        return read_mention_runs(gold_path, str(runs), o, out_dir)
-    runs_found = codabench_runs(str(runs), o.phase, o.submissions, o.exclude, out_dir, o.named)
-    if runs_found is None:
-        runs_found = find_runs(str(runs), gold_path, o.exclude, out_dir, o.names)
-        name_runs(runs_found)
-    if o.names:
-        runs_found = apply_names(o.names, runs_found, o.sep, o.comments)
-    mark_baselines(runs_found, o.baselines, str(runs), o.said)
-    raw = [read_file(gold_path, o, "gold", fields)] + [
-        read_file(r.path, o, "run", fields, r.data) for r in runs_found
+        return read_mention_runs(gold_path, str(runs), o)
+    found = _run_files(str(runs), gold_path, o)
+    raw, is_header, guessed = _raw_files(gold_path, found, o, fields)
+    gold = _read_gold(raw, is_header[0], guessed, o, fields)
+    runs_read = [
+        (r, *_read_run(raw_run, header, o, fields, gold))
+        for r, raw_run, header in zip(found, raw[1:], is_header[1:], strict=True)
     ]
-    given = [{c for c in [o.id_col, o.cluster_col, *(o.label_col or [])] if isinstance(c, str)}]
+    runs_read, extra = _unjudged_items(runs_read, gold, o)
+    if o.multi_label == COLUMNS:  # the 0/1 columns are one field now
+        fields = None
+    return _pieces(str(runs), found, runs_read, gold, extra, o, fields)
+
+
+def _checked(options: ReadOptions | None, id_column: str | None) -> ReadOptions:
+    """A checked copy of ``options`` (default: the defaults), the id column ``id_column`` (the
+    ``--id`` option) unless it names its own."""
+    o = dataclasses.replace(options or ReadOptions())
+    if o.id_column is None and id_column is not None:
+        o.id_column, o.said = id_column, o.said | {"id_column": "id"}
+    return o.check()
+
+
+def _label_set_fields(o: ReadOptions, fields: list[str] | None) -> list[str] | None:
+    """The fields read: ``fields``, or under ``--multi-label columns`` the label columns, one 0/1
+    column per label (read into one set), which must be named and alone."""
+    if o.multi_label != COLUMNS:
+        return fields
+    if fields or not o.label_columns or o.runs_label_columns:
+        raise InputError(
+            f"{option('multi_label', COLUMNS)} reads one 0/1 column per label: name them "
+            f"with {option(_LABEL, 'A,B,C')} (and no other fields or score column)"
+        )
+    return [str(c) for c in o.label_columns]
+
+
+def _run_files(runs: str, gold_path: str, o: ReadOptions) -> list[RunFile]:
+    """The runs of ``runs`` (a Codabench bulk download, else a folder or glob of files), named
+    (by the names file too) and marked as baselines."""
+    found = codabench_runs(runs, o.phase, o.submissions, o.exclude, o.named)
+    if found is None:
+        found = find_runs(runs, gold_path, o.exclude, o.names)
+        name_runs(found)
+    if o.names:
+        found = apply_names(o.names, found, o.sep, o.comments)
+    mark_baselines(found, o.baselines, runs, o.said)
+    return found
+
+
+def _raw_files(
+    gold_path: str, found: list[RunFile], o: ReadOptions, fields: list[str] | None
+) -> tuple[list, list[bool], list[int]]:
+    """Every file read (the gold first), whether the first line of each is a header, and those
+    read as headers by the guess alone but for holding a usual column name."""
+    raw = [read_file(gold_path, o, "gold", fields)] + [
+        read_file(r.path, o, "run", fields, r.data) for r in found
+    ]
+    gold_names = [o.id_column, o.cluster_column, *(o.label_columns or [])]
+    given = [{c for c in gold_names if isinstance(c, str)}]
     run_id, run_labels = (getattr(o, a) for a in o.column_options("run"))
-    given += [{c for c in [run_id, *(run_labels or [])] if isinstance(c, str)}] * len(runs_found)
+    given += [{c for c in [run_id, *(run_labels or [])] if isinstance(c, str)}] * len(found)
     is_header = headers(raw, given, o.header)
-    # first lines read as headers by the guess alone, but those holding a usual column name
     guessed = [
         k
         for k in ([] if o.header is not None else guessed_headers(raw, given, is_header))
         if not names_a_column([h.lower() for h in raw[k].rows[raw[k].start]], COLUMN_WORDS)
     ]
+    return raw, is_header, guessed
+
+
+@dataclass
+class _Gold:
+    """The gold file read, and what the runs are joined to.
+
+    Attributes
+    ----------
+    parsed : Parsed
+        Its items (label sets where ``--multi-label`` says).
+    column : tuple or None
+        The cluster column (:func:`~compreport.inputs.clustercol.gold_cluster_labels`).
+    label_set_names : list of str or None
+        The labels of the 0/1 columns (``--multi-label columns``).
+    ids : list of str
+        The items' keys: the ids, the (query, id) keys of a ranking gold, or 1..n.
+    keyed_join : bool
+        Runs are joined by (query, id) (TREC: ids repeat across queries).
+    """
+
+    parsed: Parsed
+    column: tuple | None
+    label_set_names: list[str] | None
+    ids: list[str]
+    keyed_join: bool
+
+    @property
+    def queries(self) -> list | None:
+        """Each item's query (cluster), None without a cluster column."""
+        return None if self.column is None else self.column[0]
+
+
+def _read_gold(
+    raw: list, header: bool, guessed: list[int], o: ReadOptions, fields: list[str] | None
+) -> _Gold:
+    """The gold (``raw[0]``) laid out, with a note for first lines read as headers by the guess
+    alone (``guessed``); a blank gold label is an error."""
     # the cluster column first: a name the gold lacks is named as such, not as a label column to
     # give
-    column = None if o.cluster_col is None else gold_cluster_labels(raw[0], is_header[0], o)
-    gold = layout(raw[0], "gold", is_header[0], o, fields, guessed=0 in guessed)
+    column = None if o.cluster_column is None else gold_cluster_labels(raw[0], header, o)
+    gold = layout(raw[0], "gold", header, o, fields, guessed=0 in guessed)
     said = _guessed_note(raw, guessed, len(gold.values))
     if said:
         note(said)
-    n = len(gold.values)
     for k, vals in enumerate(gold.values):
         for f, v in enumerate(vals):
             if v is None:
@@ -382,67 +456,106 @@ def read_runs(
                     f"{gold.where(k, f)}: blank or NaN value ({gold.why_missing(k, f)}; a gold "
                     f"label is needed for every item)"
                 )
-    label_set_names = label_names(gold, o.label_col) if columns_set else None
+    label_set_names = label_names(gold, o.label_columns) if o.multi_label == COLUMNS else None
     gold = as_label_sets(gold, o, label_set_names)
     queries = None if column is None else column[0]
     keyed_join = queries is not None and by_query(gold, o)  # TREC: ids repeat across queries
     if gold.ids is None:
-        ids = [str(i) for i in range(1, n + 1)]
+        ids = [str(i) for i in range(1, len(gold.values) + 1)]
     elif keyed_join:
         ids = gold_keys(gold, queries)
     else:
         ids = list(gold.ids)
         check_unique(gold.path, gold.ids, gold.lines)
-    runs_read = []
-    for r, raw_run, header in zip(runs_found, raw[1:], is_header[1:], strict=True):
-        run = layout(raw_run, "run", header, o, fields, gold)
-        run = as_label_sets(run, o, label_set_names)
-        runs_read.append(
-            (r, *(run_keyed(raw_run, header, o, gold, run) if keyed_join else (run, None)))
-        )
-    extra, extra_ids, extra_queries = [], [], []
-    if keyed_join and o.unjudged:  # trec_eval: only the queries the qrels name
-        runs_read, left = judged_only(runs_read, set(queries))
-        if left:
-            note(f"{gold.path}: {left}")
-        extra, extra_ids, extra_queries = unjudged(
-            [(run, rq) for _, run, rq in runs_read], set(ids)
-        )
-    if columns_set:  # the 0/1 columns are one field now
-        fields, nf = None, 1
-    keys = ids + extra
+    return _Gold(gold, column, label_set_names, ids, keyed_join)
+
+
+def _read_run(
+    raw_run, header: bool, o: ReadOptions, fields: list[str] | None, gold: _Gold
+) -> tuple[Parsed, list | None]:
+    """A run laid out as the gold is, and each item's query where runs are joined by query."""
+    run = layout(raw_run, "run", header, o, fields, gold.parsed)
+    run = as_label_sets(run, o, gold.label_set_names)
+    if gold.keyed_join:
+        return run_keyed(raw_run, header, o, gold.parsed, run)
+    return run, None
+
+
+def _unjudged_items(runs_read: list, gold: _Gold, o: ReadOptions) -> tuple[list, tuple]:
+    """With ``--unjudged`` (runs joined by query): the runs' candidates of the queries the gold
+    names (trec_eval), and the candidates the gold does not list, as items that are not
+    relevant: ``(keys, ids, queries)`` of those extra items (empty otherwise)."""
+    if not (gold.keyed_join and o.unjudged):
+        return runs_read, ([], [], [])
+    runs_read, left = judged_only(runs_read, set(gold.queries))
+    if left:
+        note(f"{gold.parsed.path}: {left}")
+    extra = unjudged([(run, rq) for _, run, rq in runs_read], set(gold.ids))
+    return runs_read, extra
+
+
+def _joined(runs_read: list, gold: _Gold, keys: list[str], nf: int, o: ReadOptions) -> tuple:
+    """Every run's values in the order of the items ``keys`` (:func:`_join`): the systems, their
+    values, their sources and the items each has no prediction for."""
     position = {ident: i for i, ident in enumerate(keys)}
     systems, preds, sources, missing = [], [], [], {}
     for r, run, _ in runs_read:
         values, line_of, absent = _join(
-            gold, run, keys, position, len(keys), nf, o.missing, o.extra_lines, judged=len(ids)
+            gold.parsed,
+            run,
+            keys,
+            position,
+            len(keys),
+            nf,
+            o.missing,
+            o.extra,
+            judged=len(gold.ids),
         )
         systems.append(r.name)
         preds.append(values)
         sources.append(Source(run.path, line_of, run.columns, run.unit))
         missing[r.name] = absent
-    if keyed_join:  # shown by their plain ids when those are unique
-        plain = [*gold.ids, *extra_ids]
+    return systems, preds, sources, missing
+
+
+def _pieces(
+    runs: str,
+    found: list[RunFile],
+    runs_read: list,
+    gold: _Gold,
+    extra: tuple,
+    o: ReadOptions,
+    fields: list[str] | None,
+) -> dict:
+    """The pieces of the Competition: every run joined to the gold's items (and the unjudged
+    ``extra`` ones), the sources, the input files and their hashes."""
+    nf = len(fields) if fields else 1
+    parsed, ids = gold.parsed, gold.ids
+    extra_keys, extra_ids, extra_queries = extra
+    keys = ids + extra_keys
+    systems, preds, sources, missing = _joined(runs_read, gold, keys, nf, o)
+    if gold.keyed_join:  # shown by their plain ids when those are unique
+        plain = [*parsed.ids, *extra_ids]
         ids = plain if len(set(plain)) == len(plain) else keys
-    files = [gold.file] + ([o.names] if o.names else [])
-    files += list(dict.fromkeys(r.container or r.path for r in runs_found))
-    clusters = None if column is None else gold_clusters(column, extra_queries)
+    files = [parsed.file] + ([o.names] if o.names else [])
+    files += list(dict.fromkeys(r.container or r.path for r in found))
+    n_extra = len(extra_keys)
     return dict(
-        clusters=clusters,
-        scanned=[str(runs)],
-        gold=np.array([*gold.values, *[[""] * nf] * len(extra)], dtype=str).reshape(len(keys), nf),
+        clusters=None if gold.column is None else gold_clusters(gold.column, extra_queries),
+        scanned=[runs],
+        gold=np.array([*parsed.values, *[[""] * nf] * n_extra], dtype=str).reshape(len(keys), nf),
         predictions=np.stack(preds),
         systems=systems,
         item_ids=np.array(ids),
         fields=list(fields) if fields else ["label"],
         gold_source=Source(
-            gold.path, np.asarray([*gold.lines, *[0] * len(extra)]), gold.columns, gold.unit
+            parsed.path, np.asarray([*parsed.lines, *[0] * n_extra]), parsed.columns, parsed.unit
         ),
         system_sources=sources,
         inputs=[{"path": p, "sha256": sha256(p)} for p in files],
         missing=missing,
-        teams={r.name: r.team for r in runs_found},
-        marked_baselines=[r.name for r in runs_found if r.baseline],
+        teams={r.name: r.team for r in found},
+        marked_baselines=[r.name for r in found if r.baseline],
     )
 
 
@@ -453,7 +566,7 @@ def as_label_sets(parsed, opts: ReadOptions, names: list[str] | None = None):
     if opts.multi_label is None:
         return parsed
     if opts.multi_label == COLUMNS:
-        return label_columns(parsed, opts.label_col, names)
+        return label_columns(parsed, opts.label_columns, names)
     return split_cells(parsed, opts.multi_label)
 
 
@@ -492,7 +605,7 @@ def _join(
     n: int,
     nf: int,
     policy: str,
-    extra_lines: str = "error",
+    extra: str = "error",
     judged: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """A run's values in gold item order: (n, nf) str (``""`` where there is no prediction), the
@@ -502,16 +615,16 @@ def _join(
     missing where this run does not list them: it has not retrieved them, as in trec_eval.
 
     A run without ids that has more lines than the gold has items is read on its first ``n`` under
-    ``extra_lines="drop"``, with a warning naming it and the count.
+    ``extra="drop"``, with a warning naming it and the count.
 
     Raises InputError for an id not in the gold (a gold without ids: :func:`_not_numbered`), an id
     given twice, a line count that differs from the gold's (a run without ids; more lines:
-    unless ``extra_lines`` is ``drop``), and, under the ``error`` policy, any missing prediction.
+    unless ``extra`` is ``drop``), and, under the ``error`` policy, any missing prediction.
     """
     values = np.full((n, nf), "", dtype=object)
     line_of = np.zeros(n, dtype=int)
     if run.ids is None:
-        if len(run.values) > n and extra_lines == "drop":
+        if len(run.values) > n and extra == "drop":
             extra = len(run.values) - n
             warn(
                 f"{run.path}: {extra} {run.unit}(s) after the gold's {n} items left out, from "

@@ -12,7 +12,7 @@ other files:
      ``#`` comment lines, separator per file) -> :class:`~compreport.inputs.parsed.RawText`.
 
 2. :func:`headers` decides every text file's header the same way, and :func:`layout` picks the id
-   and label columns (``id_col``/``label_col``: a 1-based position or a header name) ->
+   and label columns (``--id-col``/``--label-col``: a 1-based position or a header name) ->
    :class:`~compreport.inputs.parsed.Parsed`.
 
 A file whose every row holds one field per label (no id) is *aligned by line* with the gold
@@ -27,6 +27,7 @@ import os
 import re
 import zipfile
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 from compreport.errors import InputError, excerpt, suggest
@@ -37,8 +38,13 @@ from compreport.inputs.parsed import (
     Parsed,
     RawText,
     ReadOptions,
+    option_of,
 )
 from compreport.language.caller import option
+
+#: The options (schema keys) that give the id and the label column(s): ``--id-col``,
+#: ``--label-col``.
+_ID, _LABEL = option_of("id_column"), option_of("label_columns")
 
 #: Largest zip member read (bytes): a prediction file, not an archive bomb.
 _ZIP_MEMBER_LIMIT = 1 << 31
@@ -55,7 +61,7 @@ def _ignored_member(name: str) -> bool:
     return "__MACOSX" in parts or base.startswith(".") or base.lower() == "metadata"
 
 
-def zip_member(path: str, data: bytes, wanted: str | None) -> tuple[str, bytes]:
+def zip_prediction(path: str, data: bytes, wanted: str | None) -> tuple[str, bytes]:
     """The prediction file of a zipped submission: its name and bytes.
 
     The one file of the archive that is not a folder, under ``__MACOSX/``, hidden, or CodaLab's
@@ -129,23 +135,23 @@ def read_file(
         data = read_bytes(path)
     shown, inner = path, path
     if Path(path).suffix.lower() == ".zip" or data[:4] == b"PK\x03\x04":
-        inner, data = zip_member(path, data, opts.zip_member)
+        inner, data = zip_prediction(path, data, opts.member)
         shown = f"{path}:{inner}"
     suffix = Path(inner).suffix.lower()
     text = decode(shown, data)
     if not text.strip():
         raise InputError(f"{shown}: file is empty")
-    id_col, label_col = (getattr(opts, a) for a in opts.column_options(role))
+    id_column, label_columns = (getattr(opts, a) for a in opts.column_options(role))
     if suffix in (".json", ".jsonl"):
-        return read_json(shown, path, text, suffix, id_col, label_col, fields, role)
+        return read_json(shown, path, text, suffix, id_column, label_columns, fields, role)
     rows, lines, sep = split_fields(
         shown, text, opts.sep, opts.comments, suffix, strip=not opts.keep_spaces
     )
     if sep in ("tab", "comma") and not fields:  # PyEvALL's test_case, id, value
-        given = (opts.id_col, opts.label_col, opts.runs_id_col, opts.runs_label_col)
+        given = (opts.id_column, opts.label_columns, opts.runs_id_column, opts.runs_label_columns)
         pyevall = pyevall_text(
             RawText(shown, path, rows, lines, sep),
-            any(c is not None for c in given) or opts.cluster_col is not None,
+            any(c is not None for c in given) or opts.cluster_column is not None,
             role,
         )
         if pyevall is not None:
@@ -259,7 +265,7 @@ def shown_row(row: list[str]) -> str:
 def _name_error(
     raw: RawText, head: list[str] | None, head_line: int, name: str, what: str
 ) -> InputError:
-    """A column named by ``what`` (``id_col``, ``label_col``) that the file does not have."""
+    """A column named by the option ``what`` (``_ID``, ``_LABEL``) that the file does not have."""
     if head is not None:
         return InputError(
             f"{raw.path}, line {head_line}: the header ({shown_row(head)}) has no column {name!r}; "
@@ -268,7 +274,7 @@ def _name_error(
     return InputError(
         f"{raw.path}: the file has no header, so no column can be found by the name {name!r} "
         f"(first line {raw.lines[raw.start]}: {shown_row(raw.rows[raw.start])}); pass its "
-        f"position, e.g. {option(what, 1 if what == 'id_col' else 2)}"
+        f"position, e.g. {option(what, 1 if what == _ID else 2)}"
     )
 
 
@@ -300,14 +306,14 @@ def _within(raw: RawText, head: list[str] | None, width: int, opts: ReadOptions,
 def cluster_index(
     opts: ReadOptions, role: str, head: list[str] | None, width: int, gold: Parsed | None = None
 ) -> int | None:
-    """The 0-based column of the cluster (``opts.cluster_col``) in a gold or run file of ``width``
-    columns, None where it has none.
+    """The 0-based column of the cluster (``opts.cluster_column``) in a gold or run file of
+    ``width`` columns, None where it has none.
 
     The gold: the position given, or the header's column of that name. A run, which may or may not
     carry the cluster: the column its header gives the cluster's name (for a position, the name the
     gold's header has there); a headerless run as wide as the gold: the gold's column.
     """
-    col = opts.cluster_col
+    col = opts.cluster_column
     if col is None or (role == "run" and gold is None):
         return None
     if role == "run":
@@ -340,12 +346,13 @@ def layout(
     ``guessed``: the header is :func:`headers`' guess (an error about it then offers
     ``--no-header``, not a data value as a column name).
 
-    Columns: ``id_col``/``label_col`` when given (a name needs a header; a headerless run takes the
-    gold's positions for it). Otherwise the id is the column called ``id`` (a run: also the gold's
-    id column name or position; a headerless file: the first column), and the label the one other
-    column besides the id and the cluster column (``cluster_col``, where the file has it:
-    :func:`cluster_index`); several fields: the columns named after them (a run as wide as the
-    gold: the gold's). A file with one field per row (per label) has no ids and is aligned by line.
+    Columns: ``opts.id_column``/``opts.label_columns`` when given (a name needs a header; a
+    headerless run takes the gold's positions for it). Otherwise the id is the column called
+    ``id`` (a run: also the gold's id column name or position; a headerless file: the first
+    column), and the label the one other column besides the id and the cluster column
+    (``opts.cluster_column``, where the file has it: :func:`cluster_index`); several fields: the
+    columns named after them (a run as wide as the gold: the gold's). A file with one field per
+    row (per label) has no ids and is aligned by line.
 
     Raises
     ------
@@ -358,164 +365,263 @@ def layout(
     if isinstance(raw, Parsed):
         return raw
     nf = len(fields) if fields else 1
-    id_attr, label_attr = opts.column_options(role)
-    id_spec, label_spec = getattr(opts, id_attr), getattr(opts, label_attr)
-    start = raw.start
-    head = raw.rows[start] if header else None
-    head_line = raw.lines[start]
-    first = start + 1 if header else 0
-    body, lines = raw.rows[first:], raw.lines[first:]
-    spaced = raw.spaced[first:] if raw.spaced is not None else body  # labels as written
-    filled = [r for r in body if r]
-    if not filled:
-        raise InputError(
-            f"{raw.path}: no data rows"
-            + (f" after the header on line {head_line} ({shown_row(head)})" if head else "")
-        )
-    widths = {len(r) for r in filled}
-    if widths == {nf} and (head is None or len(head) == nf):
-        if role == "gold":  # a run of one value per line takes none of the gold's columns
-            _within(raw, head, nf, opts, role)
-        # blank lines after the last value end the file; those a run has before the gold's
-        # count is reached are its last items, without a value (a writer that joins its
-        # predictions with line breaks ends with one when the last prediction is empty)
-        last = max(i for i, r in enumerate(body) if r)
-        if role == "run" and gold is not None:
-            last = max(last, min(len(body), len(gold.values)) - 1)
-        body, lines = body[: last + 1], lines[: last + 1]
-        values = [
-            [None if c.lower() in MISSING else w for c, w in zip(r, s, strict=True)]
-            if r
-            else [None] * nf
-            for r, s in zip(body, spaced, strict=False)
-        ]
-        missing_text = {
-            (k, f): c for k, r in enumerate(body) for f, c in enumerate(r) if c.lower() in MISSING
-        } | {(k, f): "" for k, r in enumerate(body) if not r for f in range(nf)}
-        names = [f"column {h!r}" for h in head] if head else [f"column {j + 1}" for j in range(nf)]
-        return Parsed(
-            raw.path,
-            raw.file,
-            None,
-            values,
-            lines,
-            names,
-            header=head,
-            label_index=list(range(nf)),
-            width=nf,
-            missing_text=missing_text,
-        )
-    like_gold = role == "run" and gold is not None and gold.ids is not None
-    # a complete row: the header's width, or the most common one (a short row misses a value, a long
-    # row has a value split at a blank)
-    width0 = len(head) if head else Counter(len(r) for r in filled).most_common(1)[0][0]
-    # the id column; a run that lacks a named column is read as when none is named (its ids are
-    # checked against the gold's)
-    idx = None
-    _within(raw, head, width0, opts, role)
+    table = _Table.of(raw, header)
+    if table.widths == {nf} and (table.head is None or len(table.head) == nf):
+        return _aligned_by_line(raw, table, role, nf, opts, gold)
+    # a complete row: the header's width, or the most common one (a short row misses a value, a
+    # long row has a value split at a blank)
+    width = len(table.head) if table.head else table.common_width
+    _within(raw, table.head, width, opts, role)
+    idx = _id_index(raw, table, role, opts, width, gold, guessed)
+    cols = _label_indices(raw, table, role, opts, width, idx, fields, gold)
+    return _with_ids(raw, table, role, opts, width, idx, cols)
+
+
+@dataclass
+class _Table:
+    """A text file's rows after its header: ``head`` (None: no header) on ``head_line``, ``body``
+    (``[]``: a blank line) on ``lines``, and ``spaced``, the cells as written."""
+
+    head: list[str] | None
+    head_line: int
+    body: list[list[str]]
+    lines: list[int]
+    spaced: list[list[str]]
+
+    @classmethod
+    def of(cls, raw: RawText, header: bool) -> _Table:
+        """The rows of ``raw`` after its header (``header``: its first row is one); no row of
+        data is an error."""
+        start = raw.start
+        head = raw.rows[start] if header else None
+        first = start + 1 if header else 0
+        body = raw.rows[first:]
+        spaced = raw.spaced[first:] if raw.spaced is not None else body  # labels as written
+        table = cls(head, raw.lines[start], body, raw.lines[first:], spaced)
+        if not table.filled:
+            after = f" after the header on line {table.head_line}" if head else ""
+            shown = f" ({shown_row(head)})" if head else ""
+            raise InputError(f"{raw.path}: no data rows{after}{shown}")
+        return table
+
+    @property
+    def filled(self) -> list[list[str]]:
+        """The rows that are not blank."""
+        return [r for r in self.body if r]
+
+    @property
+    def widths(self) -> set[int]:
+        """The widths of the rows that are not blank."""
+        return {len(r) for r in self.filled}
+
+    @property
+    def common_width(self) -> int:
+        """The most common width of a row that is not blank."""
+        return Counter(len(r) for r in self.filled).most_common(1)[0][0]
+
+
+def _aligned_by_line(
+    raw: RawText, table: _Table, role: str, nf: int, opts: ReadOptions, gold: Parsed | None
+) -> Parsed:
+    """A file of one value per field on each line, no ids: aligned with the gold by line."""
+    head, body, lines = table.head, table.body, table.lines
+    if role == "gold":  # a run of one value per line takes none of the gold's columns
+        _within(raw, head, nf, opts, role)
+    # blank lines after the last value end the file; those a run has before the gold's
+    # count is reached are its last items, without a value (a writer that joins its
+    # predictions with line breaks ends with one when the last prediction is empty)
+    last = max(i for i, r in enumerate(body) if r)
+    if role == "run" and gold is not None:
+        last = max(last, min(len(body), len(gold.values)) - 1)
+    body, lines = body[: last + 1], lines[: last + 1]
+    values = [
+        [None if c.lower() in MISSING else w for c, w in zip(r, s, strict=True)]
+        if r
+        else [None] * nf
+        for r, s in zip(body, table.spaced, strict=False)
+    ]
+    missing_text = {
+        (k, f): c for k, r in enumerate(body) for f, c in enumerate(r) if c.lower() in MISSING
+    } | {(k, f): "" for k, r in enumerate(body) if not r for f in range(nf)}
+    names = [f"column {h!r}" for h in head] if head else [f"column {j + 1}" for j in range(nf)]
+    return Parsed(
+        raw.path,
+        raw.file,
+        None,
+        values,
+        lines,
+        names,
+        header=head,
+        label_index=list(range(nf)),
+        width=nf,
+        missing_text=missing_text,
+    )
+
+
+def _like_gold(role: str, gold: Parsed | None) -> bool:
+    """A run whose gold has ids: it may take the gold's column names or positions."""
+    return role == "run" and gold is not None and gold.ids is not None
+
+
+def _id_index(
+    raw: RawText,
+    table: _Table,
+    role: str,
+    opts: ReadOptions,
+    width: int,
+    gold: Parsed | None,
+    guessed: bool,
+) -> int:
+    """The 0-based id column: the one named, else the column called ``id``, else (a run) the
+    gold's, else the first. A run that lacks a named column is read as when none is named (its
+    ids are checked against the gold's); a gold header without it is an error."""
+    head, head_line = table.head, table.head_line
+    id_spec = getattr(opts, opts.column_options(role)[0])
     if isinstance(id_spec, int):
-        idx = id_spec - 1
-    elif isinstance(id_spec, str):
+        return id_spec - 1
+    if isinstance(id_spec, str):
         if head is not None and id_spec in head:
-            idx = head.index(id_spec)
+            return head.index(id_spec)
+        if role == "gold":
+            raise _name_error(raw, head, head_line, id_spec, _ID)
+    lowered = [h.lower() for h in head] if head else []
+    like_gold = _like_gold(role, gold)
+    if "id" in lowered:
+        return lowered.index("id")
+    if head and like_gold and gold.header and gold.header[gold.id_index] in head:
+        return head.index(gold.header[gold.id_index])
+    if head and role == "gold" and guessed:
+        raise InputError(
+            f"{raw.path}, line {head_line}: the first line ({shown_row(head)}) is read as a "
+            f"header (no field is a number or a value found elsewhere) and has no column "
+            f"called 'id'; pass {option('no_header')} if it is an item, or "
+            f"{option(_ID, 1)} (the id column's position) if it is a header"
+        )
+    if head and role == "gold":
+        first = head[0] if excerpt(head[0]) == repr(head[0]) else 1  # short: its name
+        raise InputError(
+            f"{raw.path}, line {head_line}: the first line is a header ({shown_row(head)}) "
+            f"without a column called 'id'; pass {option(_ID, first)} (the id column's "
+            f"name or position)"
+        )
+    if like_gold and width == gold.width:
+        return gold.id_index
+    return 0
+
+
+def _named_labels(
+    raw: RawText, table: _Table, role: str, opts: ReadOptions, nf: int, fields: list[str] | None
+) -> list[int] | None:
+    """The 0-based label columns the options name; None: none named, or a run that lacks one
+    (read as when none is named). A gold without a named column is an error."""
+    label_attr = opts.column_options(role)[1]
+    label_spec = getattr(opts, label_attr)
+    if label_spec is None:
+        return None
+    if len(label_spec) != nf:
+        raise InputError(
+            f"{opts.named(label_attr)} names {len(label_spec)} column(s); the files have {nf} "
+            f"field(s) ({', '.join(fields or ['label'])})"
+        )
+    head, cols = table.head, []
+    for spec in label_spec:
+        if isinstance(spec, int):
+            cols.append(spec - 1)
+        elif head is not None and spec in head:
+            cols.append(head.index(spec))
         elif role == "gold":
-            raise _name_error(raw, head, head_line, id_spec, "id_col")
-    if idx is None:
-        lowered = [h.lower() for h in head] if head else []
-        if "id" in lowered:
-            idx = lowered.index("id")
-        elif head and like_gold and gold.header and gold.header[gold.id_index] in head:
-            idx = head.index(gold.header[gold.id_index])
-        elif head and role == "gold" and guessed:
-            raise InputError(
-                f"{raw.path}, line {head_line}: the first line ({shown_row(head)}) is read as a "
-                f"header (no field is a number or a value found elsewhere) and has no column "
-                f"called 'id'; pass {option('no_header')} if it is an item, or "
-                f"{option('id_col', 1)} (the id column's position) if it is a header"
-            )
-        elif head and role == "gold":
-            first = head[0] if excerpt(head[0]) == repr(head[0]) else 1  # short: its name
-            raise InputError(
-                f"{raw.path}, line {head_line}: the first line is a header ({shown_row(head)}) "
-                f"without a column called 'id'; pass {option('id_col', first)} (the id column's "
-                f"name or position)"
-            )
-        elif like_gold and width0 == gold.width:
-            idx = gold.id_index
+            raise _name_error(raw, head, table.head_line, spec, _LABEL)
         else:
-            idx = 0
-    # the label column(s): named, else the columns besides the id and the cluster column
-    cluster = cluster_index(opts, role, head, width0, gold)
-    cols: list[int] | None = None
-    if label_spec is not None:
-        if len(label_spec) != nf:
-            raise InputError(
-                f"{opts.named(label_attr)} names {len(label_spec)} column(s); the files have {nf} "
-                f"field(s) ({', '.join(fields or ['label'])})"
-            )
-        cols = []
-        for spec in label_spec:
-            if isinstance(spec, int):
-                cols.append(spec - 1)
-            elif head is not None and spec in head:
-                cols.append(head.index(spec))
-            elif role == "gold":
-                raise _name_error(raw, head, head_line, spec, "label_col")
-            else:
-                cols = None
-                break
+            return None
+    return cols
+
+
+def _label_indices(
+    raw: RawText,
+    table: _Table,
+    role: str,
+    opts: ReadOptions,
+    width: int,
+    idx: int,
+    fields: list[str] | None,
+    gold: Parsed | None,
+) -> list[int]:
+    """The 0-based label column(s): named, else the columns named after the fields, else the
+    columns besides the id and the cluster column, else (a run) the gold's; none of them the id
+    column."""
+    nf = len(fields) if fields else 1
+    head, like_gold = table.head, _like_gold(role, gold)
+    cluster = cluster_index(opts, role, head, width, gold)
+    cols = _named_labels(raw, table, role, opts, nf, fields)
     if cols is not None:
         pass
     elif head and fields and all(f in head for f in fields):
         cols = [head.index(f) for f in fields]
-    elif len(others := [j for j in range(width0) if j not in (idx, cluster)]) == nf:
+    elif len(others := [j for j in range(width) if j not in (idx, cluster)]) == nf:
         cols = others
     elif (
         like_gold and head and gold.header and all(gold.header[j] in head for j in gold.label_index)
     ):
         cols = [head.index(gold.header[j]) for j in gold.label_index]
-    elif like_gold and width0 == gold.width:
+    elif like_gold and width == gold.width:
         cols = list(gold.label_index)
     else:
-        shown = f" (header: {shown_row(head)})" if head else ""
-        besides = (
-            ""
-            if cluster is None or cluster == idx
-            else f", the cluster column {head[cluster] if head else cluster + 1!r}"
-        )
-        raise InputError(
-            f"{raw.path}: {width0} columns{shown}, expected an id column{besides} and "
-            f"{'one label column' if nf == 1 else f'{nf} label columns'}; pass "
-            f"{option('label_col', 'N')} (a position or a header name) to say which holds the "
-            f"label" + ("" if id_spec is not None else f", and {option('id_col', 'N')} for the id")
-        )
+        id_given = getattr(opts, opts.column_options(role)[0]) is not None
+        raise _no_label_column(raw, head, width, nf, idx, cluster, id_given)
     if idx in cols:
+        id_attr, label_attr = opts.column_options(role)
         raise InputError(
             f"{raw.path}: the id column and a label column are the same (column {idx + 1}); "
             f"check {opts.named(id_attr)} and {opts.named(label_attr)}"
         )
-    width = width0
+    return cols
+
+
+def _no_label_column(
+    raw: RawText,
+    head: list[str] | None,
+    width: int,
+    nf: int,
+    idx: int,
+    cluster: int | None,
+    id_given: bool,
+) -> InputError:
+    """The error of a file whose label column(s) cannot be told: it says which options to pass."""
+    shown = f" (header: {shown_row(head)})" if head else ""
+    besides = (
+        ""
+        if cluster is None or cluster == idx
+        else f", the cluster column {head[cluster] if head else cluster + 1!r}"
+    )
+    return InputError(
+        f"{raw.path}: {width} columns{shown}, expected an id column{besides} and "
+        f"{'one label column' if nf == 1 else f'{nf} label columns'}; pass "
+        f"{option(_LABEL, 'N')} (a position or a header name) to say which holds the "
+        f"label" + ("" if id_given else f", and {option(_ID, 'N')} for the id")
+    )
+
+
+def _with_ids(
+    raw: RawText,
+    table: _Table,
+    role: str,
+    opts: ReadOptions,
+    width: int,
+    idx: int,
+    cols: list[int],
+) -> Parsed:
+    """The items of a file with ids: each row's id (column ``idx``) and values (``cols``); a row
+    of the wrong width is an error (a run's short row, under ``--missing wrong``, misses its
+    value)."""
+    head = table.head
     ids, values, item_lines, missing_text = [], [], [], {}
-    for row, line, written in zip(body, lines, spaced, strict=True):
+    for row, line, written in zip(table.body, table.lines, table.spaced, strict=True):
         if not row:
             continue
         if len(row) > width or (
             len(row) < width and (role == "gold" or len(row) <= idx or opts.missing == "error")
         ):
-            hint = ""
-            if len(row) > width and raw.sep == "whitespace":
-                hint = (
-                    f"; fields are split at blanks here, so a value holding a space needs "
-                    f"{option('sep', 'tab')}"
-                )
-            elif role == "run" and idx < len(row) < width:
-                hint = (
-                    f"; pass {option('missing', 'wrong')} to score a missing prediction as a "
-                    f"wrong answer"
-                )
-            raise InputError(
-                f"{raw.path}, line {line}: expected {width} columns, found {len(row)}{hint}"
-            )
+            raise _wrong_width(raw, role, row, line, width, idx)
         ident = row[idx]
         if not ident:
             raise InputError(f"{raw.path}, line {line}: empty id (column {idx + 1})")
@@ -543,3 +649,21 @@ def layout(
         width=width,
         missing_text=missing_text,
     )
+
+
+def _wrong_width(
+    raw: RawText, role: str, row: list[str], line: int, width: int, idx: int
+) -> InputError:
+    """The error of a row of the wrong width, with a hint: a value split at blanks, or a run's
+    missing prediction."""
+    hint = ""
+    if len(row) > width and raw.sep == "whitespace":
+        hint = (
+            f"; fields are split at blanks here, so a value holding a space needs "
+            f"{option('sep', 'tab')}"
+        )
+    elif role == "run" and idx < len(row) < width:
+        hint = (
+            f"; pass {option('missing', 'wrong')} to score a missing prediction as a wrong answer"
+        )
+    return InputError(f"{raw.path}, line {line}: expected {width} columns, found {len(row)}{hint}")

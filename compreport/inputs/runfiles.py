@@ -23,6 +23,7 @@ and ``ECNU/subtask_A_contrastive1.txt`` -> ``ECNU primary``, ``ECNU contrastive1
 from __future__ import annotations
 
 import fnmatch
+import glob as _glob
 import os
 import re
 from dataclasses import dataclass, field
@@ -42,7 +43,6 @@ from compreport.inputs.delimited import (
 )
 from compreport.inputs.namesxml import read_xml_names
 from compreport.language.caller import option
-from compreport.output.overlap import check_runs, runs_read
 
 
 @dataclass
@@ -113,11 +113,21 @@ def _same_file(a: str, b: str | None) -> bool:
         return False
 
 
+def runs_read(runs: str) -> list[str] | None:
+    """How :func:`find_runs` reads ``runs``: None for a folder (walked whole); else the paths its
+    glob matches, sorted, or ``[runs]`` when it exists and no match replaces it (a pipe, or a name
+    a glob would read as a pattern: ``runs[v2]``). The check of an output directory reads runs the
+    same way."""
+    if os.path.isdir(runs):
+        return None
+    matches = sorted(_glob.glob(runs, recursive=True))
+    return matches or ([runs] if os.path.lexists(runs) else [])
+
+
 def find_runs(
     runs: str,
     gold: str | None = None,
     exclude: list[str] | None = None,
-    out_dir: str | None = None,
     names: str | None = None,
 ) -> list[RunFile]:
     """The run files of a folder (and its subfolders) or a glob, sorted by path.
@@ -130,9 +140,6 @@ def find_runs(
         The gold file: left out, with a note, when ``runs`` matches it.
     exclude : list of str, optional
         Globs (``--exclude``) matched against each file's path inside the runs folder and its name.
-    out_dir : str, optional
-        The output directory the report goes to (``-o``), as the caller named it: ``runs`` must not
-        be read where it lies (:func:`~compreport.output.overlap.check_runs`).
     names : str, optional
         The names file (``--names``): left out, with a note, when ``runs`` matches it.
 
@@ -140,16 +147,51 @@ def find_runs(
     ------
     InputError
         No run file, a folder that cannot be listed, a dangling symbolic link, a name that is not
-        UTF-8; an :class:`~compreport.errors.OutputError`, before anything is read, when ``runs``
-        reach ``out_dir``.
+        UTF-8.
     """
     runs = text_name(runs)
-    check_runs(runs, out_dir)
-    skipped: list[str] = []
-    found: list[str] = []
-    seen: set[str] = set()
+    listing = _Listing(runs)
+    root = listing.read()
+    files, excluded = _kept(listing.found, root, gold, names, exclude or [])
+    _note_left_out(runs, listing.skipped, excluded)
+    if not files:
+        raise InputError(f"{runs}: no run files found")
+    return files
 
-    def walk(folder: str) -> None:
+
+@dataclass
+class _Listing:
+    """The files found under a runs folder or glob (``runs``), in the order found, and those that
+    are not runs (``skipped``: README, hidden, ``__MACOSX``...)."""
+
+    runs: str
+    found: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    seen: set[str] = field(default_factory=set)
+
+    def read(self) -> str:
+        """List every file of the folder or of what the glob matches (:func:`runs_read`); returns
+        the runs folder, the root of each run's path inside it (a glob: the matches' common
+        folder)."""
+        matches = runs_read(self.runs)
+        if matches is None:
+            self.walk(self.runs)
+            return self.runs
+        for m in matches:
+            if os.path.isdir(m):
+                self.walk(m)
+            else:
+                self.file(m)
+        if len(matches) == 1 and os.path.isdir(matches[0]):
+            return matches[0]
+        parents = [os.path.dirname(f) for f in self.found]
+        if parents and len({os.path.isabs(p) for p in parents}) == 1:
+            return os.path.commonpath(parents)
+        return ""
+
+    def walk(self, folder: str) -> None:
+        """Every file in ``folder`` and its subfolders, by name; hidden ones and ``__MACOSX``
+        skipped."""
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as exc:
@@ -157,64 +199,51 @@ def find_runs(
         for entry in entries:
             full = os.path.join(folder, entry.name)
             if entry.name == "__MACOSX" or entry.name.startswith("."):
-                if os.path.normpath(full) not in seen:
-                    seen.add(os.path.normpath(full))
-                    skipped.append(full + ("/" if entry.is_dir() else ""))
+                if os.path.normpath(full) not in self.seen:
+                    self.seen.add(os.path.normpath(full))
+                    self.skipped.append(full + ("/" if entry.is_dir() else ""))
             elif entry.is_dir():
-                walk(full)
+                self.walk(full)
             else:
-                file(full)
+                self.file(full)
 
-    def file(full: str) -> None:
+    def file(self, full: str) -> None:
+        """One file: found once (a glob such as ``runs/**`` matches a folder and its files),
+        skipped when it is not a run, refused when it is a dangling link or not a file."""
         name = os.path.basename(full)
-        # a glob such as runs/** matches a folder and its files
-        if os.path.normpath(full) in seen:
+        if os.path.normpath(full) in self.seen:
             return
-        seen.add(os.path.normpath(full))
+        self.seen.add(os.path.normpath(full))
         if _not_a_run(name) or "__MACOSX" in Path(full).parts:
-            skipped.append(full)
-        elif os.path.islink(full) and not os.path.exists(full):
+            self.skipped.append(full)
+            return
+        if os.path.islink(full) and not os.path.exists(full):
             raise InputError(
                 f"{shown(full)}: a symbolic link to {shown(os.readlink(full))!r}, which does not "
                 f"exist (a run file that is not there)"
             )
-        else:
-            if full != runs:  # found, not named: a pipe the user named (<(...)) is read
-                try:
-                    what = not_a_file(full, os.stat(full).st_mode)
-                except OSError:
-                    what = None  # read_bytes names the problem
-                if what is not None:
-                    link = (
-                        f" (a symbolic link to {shown(os.readlink(full))!r})"
-                        if os.path.islink(full)
-                        else ""
-                    )
-                    raise InputError(
-                        f"{shown(full)}{link}: {what}; a run in {shown(runs)} must be a file"
-                    )
-            found.append(full)
+        if full != self.runs:  # found, not named: a pipe the user named (<(...)) is read
+            _refuse_not_a_file(full, self.runs)
+        self.found.append(full)
 
-    matches = runs_read(runs)
-    if matches is None:
-        root = runs
-        walk(runs)
-    else:
-        for m in matches:
-            if os.path.isdir(m):
-                walk(m)
-            else:
-                file(m)
-        parents = [os.path.dirname(f) for f in found]
-        root = (
-            os.path.commonpath(parents)
-            if parents and len({os.path.isabs(p) for p in parents}) == 1
-            else ""
-        )
-        if len(matches) == 1 and os.path.isdir(matches[0]):
-            root = matches[0]
-    files = []
-    excluded = []
+
+def _refuse_not_a_file(full: str, runs: str) -> None:
+    """Refuse a run ``full`` found in ``runs`` that is not a regular file (a FIFO, a device)."""
+    try:
+        what = not_a_file(full, os.stat(full).st_mode)
+    except OSError:
+        what = None  # read_bytes names the problem
+    if what is not None:
+        link = f" (a symbolic link to {shown(os.readlink(full))!r})" if os.path.islink(full) else ""
+        raise InputError(f"{shown(full)}{link}: {what}; a run in {shown(runs)} must be a file")
+
+
+def _kept(
+    found: list[str], root: str, gold: str | None, names: str | None, exclude: list[str]
+) -> tuple[list[RunFile], list[str]]:
+    """The runs among the files ``found`` (their paths inside ``root``), and the files
+    ``exclude`` leaves out; the gold and the names file are left out with a note."""
+    files, excluded = [], []
     for f in found:
         text_name(f)
         rel = PurePosixPath(Path(os.path.relpath(f, root) if root else f)).as_posix()
@@ -226,11 +255,17 @@ def find_runs(
             fnmatch.fnmatch(rel, pat)
             or fnmatch.fnmatch(os.path.basename(f), pat)
             or fnmatch.fnmatch(f, pat)
-            for pat in exclude or []
+            for pat in exclude
         ):
             excluded.append(f)
         else:
             files.append(RunFile(f, rel))
+    return files, excluded
+
+
+def _note_left_out(runs: str, skipped: list[str], excluded: list[str]) -> None:
+    """One note for the files of ``runs`` that are not runs, one for those ``--exclude`` left
+    out."""
     if skipped:
         note(
             f"{runs}: {len(skipped)} file(s) that are not runs left out (README, .md, .pdf, "
@@ -242,9 +277,6 @@ def find_runs(
             f"{runs}: {len(excluded)} run file(s) left out by {option('exclude')}: "
             f"{', '.join(excluded[:5])}{', ...' if len(excluded) > 5 else ''}"
         )
-    if not files:
-        raise InputError(f"{runs}: no run files found")
-    return files
 
 
 #: A run number after the word "run" (any case): ``X.run1``, ``X_run2``, ``X-run-3``, ``X run 4``.

@@ -31,6 +31,7 @@ from compreport.inputs.parsed import (
     ReadOptions,
     columns,
     one_column,
+    option_of,
     phase_id,
 )
 from compreport.inputs.slugs import check_id, slug
@@ -64,10 +65,10 @@ def plain_reading(given, data=None) -> dict:
     """
     out = {}
     for key, o in _PLAIN.items():
-        out[key] = o.default
+        out[o.reads] = o.default
         for value in (getattr(given, key), getattr(data, key, None)):
             if value is not None and not (o.blank and value == ""):
-                out[key] = value
+                out[o.reads] = value
                 break
     return out
 
@@ -77,14 +78,14 @@ def _reading(self) -> ReadOptions:
     given."""
     return ReadOptions(
         **plain_reading(self),
-        id_col=self.id_col,
-        label_col=self.label_col,
+        id_column=self.id_col,
+        label_columns=self.label_col,
         exclude=list(self.exclude),
         baselines=list(self.baselines),
         names=self.names,
-        cluster_col=self.cluster_col,
-        runs_label_col=self.score_col,
-        said={"runs_label_col": "score_col"} if self.score_col is not None else {},
+        cluster_column=self.cluster_col,
+        runs_label_columns=self.score_col,
+        said={"runs_label_columns": "score_col"} if self.score_col is not None else {},
     ).check()
 
 
@@ -102,9 +103,10 @@ Options = dataclasses.make_dataclass(
     "Options",
     [
         *_option_fields(),
-        # The output directory the report goes to (-o; None: not known): runs folders and globs,
-        # given or named by a spec, are refused before they are read when they reach it.
-        ("out_dir", "str | None", field(default=None)),
+        # The caller's check of a runs folder or glob (given, or named by a spec), called once
+        # with it before it is read (compreport.load: refuses runs that reach its out_dir);
+        # None: none.
+        ("runs_guard", "Callable[[str], None] | None", field(default=None)),
         # How a metric name is looked up, (name, folder of a relative user metric) -> Metric,
         # raising InputError for an unknown one: compreport.stats.metrics.get_metric, given by
         # compreport.load. None: metric names are not checked while reading.
@@ -116,9 +118,9 @@ Options = dataclasses.make_dataclass(
         "__doc__": """What the caller (the command line, :func:`compreport.load`) gave for reading
     the inputs: one field per reading option of the schema (:data:`compreport.options.SCHEMA`),
     named as :func:`compreport.load`'s keyword, None (or empty) where not given, which leaves a
-    spec's value or the default; ``out_dir`` (``-o``: runs read there are refused) and ``lookup``
-    (how a metric name is looked up). Messages name the options in the caller's words
-    (:mod:`compreport.language.caller`).""",
+    spec's value or the default; ``runs_guard`` (the caller's check of runs before they are read)
+    and ``lookup`` (how a metric name is looked up). Messages name the options in the caller's
+    words (:mod:`compreport.language.caller`).""",
     },
 )
 
@@ -289,20 +291,20 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
     # how messages name a column the spec gives (one the command line or the API gives: as given
     # there)
     said = {
-        "id_col": "id"
+        "id_column": "id"
         if opts.id is not None
         else f"[data] {'id_col' if d.id_col is not None else 'id_column'}",
-        "label_col": "[data] label_col",
-        "runs_id_col": "[data.runs] id_col",
-        "runs_label_col": "[data] score_col"
+        "label_columns": "[data] label_col",
+        "runs_id_column": "[data.runs] id_col",
+        "runs_label_columns": "[data] score_col"
         if d.score_col is not None
         else "[data.runs] label_col",
-        "cluster_col": f"[data] {'cluster' if d.query_col is None else 'query_col'}",
+        "cluster_column": f"[data] {'cluster' if d.query_col is None else 'query_col'}",
         "phase": f"{where(path, ('data', 'phase'))}: [data] phase",
         "submissions": f"{where(path, ('data', 'submissions'))}: [data] submissions",
     }
     said = {
-        k: v for k, v in said.items() if getattr(opts, k.removeprefix("runs_")) is None
+        k: v for k, v in said.items() if getattr(opts, options.OPTIONS[option_of(k)].api) is None
     } | given.said
     # a [data] baselines glob that matches no run is named with its spec key and line
     said |= {
@@ -310,23 +312,23 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
         for g in d.baselines or []
     }
     if opts.id_col is not None:
-        id_col = given.id_col
+        id_col = given.id_column
     else:
         id_col = opts.id if opts.id is not None else spec_id
     if opts.score_col is not None:
-        runs_label_col = given.runs_label_col
+        runs_label_col = given.runs_label_columns
     else:  # a label_col given (for the gold and the runs) overrides the spec's runs column
         runs_label_col = None if label_given else run_labels
     return ReadOptions(
         **plain_reading(opts, d),
-        id_col=id_col,
-        label_col=given.label_col if label_given else spec_labels,
-        runs_id_col=None if id_given else run_id,
-        runs_label_col=runs_label_col,
+        id_column=id_col,
+        label_columns=given.label_columns if label_given else spec_labels,
+        runs_id_column=None if id_given else run_id,
+        runs_label_columns=runs_label_col,
         exclude=[*(d.exclude or []), *opts.exclude],
         baselines=[*(d.baselines or []), *opts.baselines],
         names=names,
-        cluster_col=given.cluster_col if opts.cluster_col is not None else spec_cluster,
+        cluster_column=given.cluster_column if opts.cluster_col is not None else spec_cluster,
         said=said,
     ).check()
 
@@ -381,11 +383,11 @@ def load_competition_spec(
         pieces = load.read_wide(
             _resolve(base, d.table),
             gold=opts.gold or d.gold_column,
-            id_column=reading.id_col,
+            id_column=reading.id_column,
             sep=reading.sep,
             missing=reading.missing,
-            cluster_column=reading.cluster_col,
-            id_said=reading.named("id_col", reading.id_col),
+            cluster_column=reading.cluster_column,
+            id_said=reading.named("id_column", reading.id_column),
             names=reading.names,
             comments=reading.comments,
             baselines=reading.baselines,
@@ -399,10 +401,9 @@ def load_competition_spec(
         )
         pieces = load.read_runs(
             _resolve(base, d.gold),
-            _resolve(base, runs),
+            _guarded(opts, _resolve(base, runs)),
             fields=fields,
             options=reading,
-            out_dir=opts.out_dir,
         )
     else:
         raise InputError(f"{path}: [data] needs `table` (wide layout) or both `gold` and `runs`")
@@ -451,7 +452,7 @@ def stream_text(path: str | Path, given_id: str | None) -> str:
 def _wide_only(reading: ReadOptions, where_: Path | str) -> None:
     """A wide table has a gold column and system columns: the options of run files do not apply."""
     for o in options.group(options.READING):
-        if o.runs_only and getattr(reading, o.api) not in (None, "", []):
+        if o.runs_only and getattr(reading, o.reads) not in (None, "", []):
             raise InputError(
                 f"{where_}: {option(o.name)} applies to gold and run files ({option('runs')}), not "
                 f"to a wide table (its gold column is {option('gold')})"
@@ -513,18 +514,27 @@ def scores_beside_labels(
         not scored
         or kinds != {True, False}
         or fields
-        or reading.label_col is None
-        or len(reading.label_col) != 1
-        or reading.runs_label_col is None
-        or len(reading.runs_label_col) != 1
+        or reading.label_columns is None
+        or len(reading.label_columns) != 1
+        or reading.runs_label_columns is None
+        or len(reading.runs_label_columns) != 1
     ):
         return reading, fields
     for s in specs:
         if getattr(s.metric, "ranks", False) and "field" not in s.params:
             s.params["field"] = SCORE_AND_LABEL[1]
-    label, score = reading.label_col[0], reading.runs_label_col[0]
-    both = dataclasses.replace(reading, label_col=[label, label], runs_label_col=[label, score])
+    label, score = reading.label_columns[0], reading.runs_label_columns[0]
+    both = dataclasses.replace(
+        reading, label_columns=[label, label], runs_label_columns=[label, score]
+    )
     return both, list(SCORE_AND_LABEL)
+
+
+def _guarded(opts: Options, runs: str) -> str:
+    """``runs``, once the caller's check (``opts.runs_guard``) let it be read."""
+    if opts.runs_guard is not None:
+        opts.runs_guard(str(runs))
+    return runs
 
 
 def _wide_or_runs(path: Path, opts: Options) -> Competition:
@@ -533,18 +543,19 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
     reading = opts.reading()
     specs = metric_specs([], opts, None)
     if opts.runs:
-        if opts.id is not None and reading.id_col is None:
-            reading.id_col, reading.said = opts.id, reading.said | {"id_col": "id"}
+        if opts.id is not None and reading.id_column is None:
+            reading.id_column, reading.said = opts.id, reading.said | {"id_column": "id"}
         reading, fields = scores_beside_labels(reading, specs, None, opts.score_col is not None)
+        reading = reading.check()
         pieces = load.read_runs(
-            str(path), opts.runs, fields=fields, options=reading.check(), out_dir=opts.out_dir
+            str(path), _guarded(opts, opts.runs), fields=fields, options=reading
         )
     else:
         _wide_only(reading, path)
         id_column, said = (
             (opts.id, option("id", opts.id))
-            if reading.id_col is None
-            else (reading.id_col, reading.named("id_col", reading.id_col))
+            if reading.id_column is None
+            else (reading.id_column, reading.named("id_column", reading.id_column))
         )
         pieces = load.read_wide(
             str(path),
@@ -552,7 +563,7 @@ def _wide_or_runs(path: Path, opts: Options) -> Competition:
             id_column=id_column,
             sep=reading.sep,
             missing=reading.missing,
-            cluster_column=reading.cluster_col,
+            cluster_column=reading.cluster_column,
             id_said=said,
             names=reading.names,
             comments=reading.comments,

@@ -15,7 +15,7 @@ from compreport.errors import InputError
 from compreport.inputs.competition import CompetitionInfo
 from compreport.inputs.tomlfile import where
 from compreport.language.caller import override
-from compreport.options import SETTINGS, data_keys
+from compreport.options import SETTINGS, data_keys, runs_keys
 from compreport.settings import validate
 
 
@@ -26,13 +26,17 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-class RunsSpec(_Strict):
-    """``[data.runs]``: the runs' ``path`` and, when they differ from the gold's, their ``id_col``
-    and ``label_col``."""
-
-    path: str
-    id_col: int | str | None = None
-    label_col: int | str | list[int | str] | None = None
+RunsSpec = create_model(
+    "RunsSpec",
+    __base__=_Strict,
+    path=(str, ...),
+    **{k: (t, None) for k, t in runs_keys().items()},
+    __doc__=(
+        "``[data.runs]``: the runs' ``path`` and, when they differ from the gold's, their own id "
+        "and label columns, under the ``[data]`` keys of those options "
+        "(:func:`compreport.options.runs_keys`)."
+    ),
+)
 
 
 class _DataFiles(_Strict):
@@ -54,7 +58,7 @@ DataSpec = create_model(
     **{k: (t, None) for k, t in data_keys().items() if k not in _DataFiles.model_fields},
     __doc__=(
         "``[data]``: the keys of :class:`_DataFiles`, then one key per reading option of the "
-        "schema (:func:`compreport.options.data_keys`: ``sep``, ``id_col``, ``label_col``, "
+        "schema (:func:`compreport.options.data_keys`: ``sep``, the columns, "
         "``cluster``/``query_col``, ...), which the same option given on the command line or to "
         ":func:`compreport.load` overrides (globs of ``exclude`` and ``baselines`` add up)."
     ),

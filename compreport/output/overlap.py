@@ -21,6 +21,7 @@ import glob
 import os
 
 from compreport.errors import OutputError
+from compreport.inputs.runfiles import runs_read
 from compreport.language.caller import option
 
 
@@ -42,16 +43,6 @@ def _matches(pattern: list[str], names: list[str]) -> bool:
     if glob.has_magic(head) and hidden:
         return False
     return fnmatch.fnmatchcase(name, head) and _matches(pattern[1:], names[1:])
-
-
-def runs_read(runs: str) -> list[str] | None:
-    """How :func:`~compreport.inputs.runfiles.find_runs` reads ``runs``: None for a folder (walked
-    whole); else the paths its glob matches, sorted, or ``[runs]`` when it exists and no match
-    replaces it (a pipe, or a name a glob would read as a pattern: ``runs[v2]``)."""
-    if os.path.isdir(runs):
-        return None
-    matches = sorted(glob.glob(runs, recursive=True))
-    return matches or ([runs] if os.path.lexists(runs) else [])
 
 
 def reaches(runs: str, out: str) -> bool:

@@ -8,53 +8,10 @@ from pathlib import Path
 
 from compreport.errors import InputError, note, os_reason
 from compreport.output.files import replace_file
+from compreport.resources import templates_dir
 
-#: The commented competition.toml that ``compreport init`` writes.
-TEMPLATE = """\
-# compreport competition spec. Every key is optional unless marked "required".
-# Unknown keys are errors (with a suggestion), so typos do not pass silently.
-
-name = "My task 2026: Subtask A (Spanish)"   # shown in tables and reports
-# id = "my-task-a-es"        # folder under OUT/ (default: from name); keys the resamples
-                             # (default: this folder's name; a title never changes a number)
-challenge = "My task"        # the group path (challenge -> task -> language) of the
-year = 2026                  # cross-competition tables; override with `group = [...]`
-task = "Subtask A"
-language = "Spanish"
-baselines = []               # system names that are baselines, e.g. ["baseline_svm"]
-
-[data]                       # required: one of the two layouts
-gold = "gold.tsv"            # id<TAB>label, header optional; '#' lines are comments
-runs = "runs"                # one file (or .zip) per run; subfolders: one per team
-# id_col = 1                 # id / label column of files with more columns: position or header name
-# label_col = "label"
-# sep = "auto"               # auto (per file), tab, comma, whitespace
-# missing = "error"          # "wrong": a blank or absent prediction is scored as a wrong answer
-# cluster = "question"       # gold column of each item's cluster: clusters are resampled whole
-# exclude = ["*.log"]        # run files to leave out
-# baselines = ["baseline*"]  # runs that are baselines, by glob (--baseline)
-# fields = ["polarity", "type"]   # predictions with several fields (measure_s, measure_c)
-# table = "data.csv"         # ... or a wide table: one row per item, one column per system
-# gold_column = "y"
-# [data.runs]                # instead of runs = "...": runs whose columns differ from the gold's
-# path = "runs"
-# label_col = 5
-
-# [names]                    # run -> name, team, baseline, exclude (CSV/TSV with a header)
-# file = "names.tsv"
-
-[[metrics]]                  # the first metric ranks the systems
-name = "macro_f1"            # `compreport metrics` lists them
-# labels = ["FAVOR", "AGAINST"]   # average over a subset of classes
-# [[metrics]]
-# name = "f1"
-# pos_label = 1
-
-[bootstrap]
-resamples = 10000
-seed = 0
-alpha = 0.05
-"""
+#: The commented competition.toml that ``compreport init`` writes (``templates/``).
+TEMPLATE = (templates_dir() / "competition.toml").read_text(encoding="utf-8")
 
 
 def scaffold(directory: Path, force: bool = False) -> list[Path]:
