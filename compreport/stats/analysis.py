@@ -263,8 +263,6 @@ def analyze_metric(
     verdicts = _settle(state, rule, pr["p_value"], family, correcting, in_family, R, settings)
     settled = np.where(in_family, verdicts.every, np.nan)
     pr["p_se"] = rule.p_se(pr["p_value"], tested, state.get("step"), R)
-    vb = {k: v[field.vb_pairs] for k, v in pr.items()}
-    vb_corr = {k: v[field.vb_pairs] for k, v in pr_corr.items()}
     rank_low, rank_high, rank_better = _rank_sets(
         state, observed, replicates, higher_is_better, rule.alpha
     )
@@ -290,8 +288,8 @@ def analyze_metric(
             systems,
             np.full(len(field.others), field.best),
             field.others,
-            vb,
-            vb_corr,
+            _at(pr, field.vb_pairs),
+            _at(pr_corr, field.vb_pairs),
             decide[field.vb_pairs],
             rule.alpha,
             settled[field.vb_pairs],
@@ -299,20 +297,14 @@ def analyze_metric(
         pairs=_comparisons(systems, field.pa, field.pb, pr, pr_corr, decide, rule.alpha, settled),
         competitiveness=_competitiveness(
             observed,
-            field.order,
-            field.competes,
-            vb,
-            _all_pairs(pr["p_value"], field.vb_pairs) if rule.family == "vs-baseline" else vb_corr,
+            field,
             pr,
             pr_corr,
-            field.ia,
-            field.pa,
-            field.pb,
             rule,
             n,
             ideal,
             higher_is_better,
-            resamples=(R, family.maxt_resamples),
+            (R, family.maxt_resamples),
         ),
         verdicts=rule.stored(int(correcting.sum()), verdicts.resamples)
         | {
@@ -570,6 +562,11 @@ def baseline_verdicts(ma: MetricAnalysis, baselines, family: str) -> list[Baseli
     return out
 
 
+def _at(values: dict[str, np.ndarray], rows: np.ndarray) -> dict[str, np.ndarray]:
+    """Each array of ``values`` at ``rows`` (the comparisons with the best among the pairs)."""
+    return {k: v[rows] for k, v in values.items()}
+
+
 def _all_pairs(raw: np.ndarray, rows: np.ndarray) -> dict[str, np.ndarray]:
     """Bonferroni, Holm and BH over all the pairs' raw p-values ``raw``, at the pairs ``rows``, with
     no max-T (NaN): the competitiveness summary's ties with the winner under ``vs-baseline``, whose
@@ -616,21 +613,7 @@ def _defined_rows(replicates: np.ndarray, defined: np.ndarray) -> tuple[np.ndarr
 
 
 def _competitiveness(
-    observed,
-    order,
-    competes,
-    vb,
-    vb_corr,
-    pr,
-    pr_corr,
-    ia,
-    pa,
-    pb,
-    rule: VerdictRule,
-    n,
-    ideal,
-    higher_is_better,
-    resamples=None,
+    observed, field: _Field, pr, pr_corr, rule: VerdictRule, n, ideal, higher_is_better, resamples
 ) -> dict:
     """The paper's competitiveness summary over the competing systems: ties with the winner from the
     comparisons with the best under each correction over the report's family (as the verdicts),
@@ -645,6 +628,13 @@ def _competitiveness(
 
     Under ``vs-baseline`` the winner's comparisons lie outside the family: its ties are corrected
     over all pairs, with no max-T column."""
+    order, competes, ia, pa, pb = field.order, field.competes, field.ia, field.pa, field.pb
+    vb = _at(pr, field.vb_pairs)
+    vb_corr = (
+        _all_pairs(pr["p_value"], field.vb_pairs)
+        if rule.family == "vs-baseline"
+        else _at(pr_corr, field.vb_pairs)
+    )
     among = competes[pa] & competes[pb]
     p = pr["p_value"][among]
     ties = (
@@ -660,9 +650,7 @@ def _competitiveness(
         with_best.pop("maxt")
     keep = np.flatnonzero(competes)
     position = {int(s): k for k, s in enumerate(keep)}
-    families, most = None, None
-    if resamples is not None:
-        families, most = _families(order, competes, pr["p_value"], ia, among, rule, *resamples)
+    families, most = _families(order, competes, pr["p_value"], ia, among, rule, *resamples)
     return competitiveness.competitiveness(
         observed[keep],
         np.array([position[int(i)] for i in order if competes[i]]),
@@ -739,31 +727,29 @@ def bootstrap_note(comp: Competition, settings: Settings) -> str | None:
         The warning, ending with the B that would do, as the caller names the option
         (``use -B 1320 or more``; :func:`compreport.language.caller.option`).
     """
-    size = comp.m - 1 if settings.family == "per-row" else comp.m * (comp.m - 1) // 2
-    if settings.family == "vs-baseline":  # each participant against each baseline
-        given = len(set(comp.baselines) & set(comp.systems))
-        size = (comp.m - given) * given
+    rule = verdict_rule(settings)
+    size = rule.largest_family(comp.m, len(set(comp.baselines) & set(comp.systems)))
     most = settings.bootstrap * (
-        montecarlo.REFINE_FACTOR if settings.refine and settings.correction != "maxt" else 1
+        montecarlo.REFINE_FACTOR if rule.refine and not rule.stepwise else 1
     )
     if settings.bootstrap and multitest.cannot_reject(
-        multitest.smallest_adjusted_p(size, most, settings.correction), settings.alpha
+        multitest.smallest_adjusted_p(size, most, rule.correction), rule.alpha
     ):
-        need = montecarlo.b_needed(size, settings.alpha, settings.correction, settings.refine)
+        need = montecarlo.b_needed(size, rule.alpha, rule.correction, rule.refine)
         refined = f" (refined up to {most})" if most > settings.bootstrap else ""
         which = (
             f"the comparisons with the best under {settings.rule} (its row: {size} comparisons)"
-            if settings.family == "per-row"
+            if rule.family == "per-row"
             else f"{settings.rule} ({size} comparisons tested)"
         )
         ties = (
             "; every system ties with the best whatever the data"
-            if settings.family == "per-row"
+            if rule.family == "per-row"
             else ""
         )
         return (
             f"competition {comp.id!r}: with B = {settings.bootstrap}{refined} the smallest p-value "
-            f"is 1/(B+1), so {which} can never reject at alpha = {settings.alpha}{ties}; "
+            f"is 1/(B+1), so {which} can never reject at alpha = {rule.alpha}{ties}; "
             f"use {option('bootstrap', need)} or more"
         )
     return None
@@ -954,9 +940,10 @@ def _analyze_competition(
 ) -> CompetitionAnalysis:
     """Prepare, warn, resample, analyse and refine one competition (:func:`analyze_competition`)."""
     check_family(comp, settings)
+    rule = verdict_rule(settings)
     prepared = _prepare_metrics(comp)
     notes = _input_notes(comp, prepared, settings)
-    randomization = _check_randomization(comp, prepared, settings)
+    _check_randomization(comp, prepared, rule)
     key = competition_key(comp.stream_key)
     label = f"competition {comp.id!r}: the bootstrap"
     res = bootstrap.run(
@@ -970,13 +957,23 @@ def _analyze_competition(
         progress=progress,
         mode=mode,
         jackknife=settings.ci_method == "bca",
-        randomization=randomization,
+        randomization=rule.randomization,
         label=label,
         clusters=comp.clusters,
         stage=_stage(f"bootstrap {comp.id}", [p.name for p in prepared]),
     )
     metrics = _refine(
-        comp, prepared, settings, res, notes, key, label, jobs=jobs, progress=progress, mode=mode
+        comp,
+        prepared,
+        settings,
+        rule,
+        res,
+        notes,
+        key,
+        label,
+        jobs=jobs,
+        progress=progress,
+        mode=mode,
     )
     notes += _metric_notes(comp, metrics)
     return _competition_analysis(comp, prepared, metrics, notes, res)
@@ -1040,11 +1037,10 @@ def _input_notes(comp: Competition, prepared: list[Prepared], settings: Settings
     return [*comp.notes, *notes]
 
 
-def _check_randomization(comp: Competition, prepared: list[Prepared], settings: Settings) -> bool:
-    """Whether the p-values come from the randomization test; an :class:`InputError` when they do
-    and a metric has no per-item statistics to swap."""
-    randomization = settings.test == "randomization"
-    if randomization:
+def _check_randomization(comp: Competition, prepared: list[Prepared], rule: VerdictRule) -> None:
+    """Refuse (an :class:`InputError`) the randomization test for a metric without per-item
+    statistics to swap."""
+    if rule.randomization:
         for p in prepared:
             if not p.decomposable:
                 raise InputError(
@@ -1052,7 +1048,6 @@ def _check_randomization(comp: Competition, prepared: list[Prepared], settings: 
                     f"with per-item statistics; {p.name!r} has none "
                     f"(use {option('test', 'bootstrap')})"
                 )
-    return randomization
 
 
 def _analyze_all(
@@ -1060,10 +1055,9 @@ def _analyze_all(
 ) -> list[MetricAnalysis]:
     """Every metric: intervals from ``res``, raw p-values from ``p_res`` (``resamples``), with the
     pairs' numbers and max-T counts of each kept in ``states`` while refining."""
-    randomization = settings.test == "randomization"
     out = []
     for i, p in enumerate(prepared):
-        test_p = (lambda a, b, i=i: p_res.randomization_p(i, a, b)) if randomization else None
+        test_p = (lambda a, b, i=i: p_res.randomization_p(i, a, b)) if rule.randomization else None
         out.append(
             analyze_metric(
                 p.name,
@@ -1090,7 +1084,7 @@ def _analyze_all(
 
 
 def _refine(
-    comp, prepared, settings, res, notes, key, label, *, jobs, progress, mode
+    comp, prepared, settings, rule: VerdictRule, res, notes, key, label, *, jobs, progress, mode
 ) -> list[MetricAnalysis]:
     """Every metric analysed, refined while some verdict is within the Monte-Carlo error of its
     p-values (a note in ``notes`` when more resamples would not fit in memory).
@@ -1099,17 +1093,12 @@ def _refine(
     so only the new resamples are drawn and the first B are the ones of ``res``. Under max-T the
     new resamples are added to the step-down's counts from the first unsettled pair on; under the
     other corrections every raw p-value is re-estimated from all the resamples."""
-    rule = verdict_rule(settings)
     states = [{} for _ in prepared]
     metrics = _analyze_all(comp, prepared, settings, rule, res, res, settings.bootstrap, states)
     total, cap = settings.bootstrap, montecarlo.REFINE_FACTOR * settings.bootstrap
     p_res = res
     rounds = 0
-    while (
-        settings.refine
-        and 0 < total < cap
-        and montecarlo.worth_refining(metrics, cap, settings.alpha)
-    ):
+    while rule.refine and 0 < total < cap and montecarlo.worth_refining(metrics, cap, rule.alpha):
         need = _to_refine(rule, metrics, states)
         if not need:
             break
@@ -1125,7 +1114,7 @@ def _refine(
                 jobs=jobs,
                 progress=progress,
                 mode=mode,
-                randomization=settings.test == "randomization",
+                randomization=rule.randomization,
                 label=label,
                 start=total,
                 clusters=comp.clusters,

@@ -94,6 +94,26 @@ class VerdictRule:
         differences, so under the other tests there are none."""
         return self.test == "bootstrap"
 
+    @property
+    def randomization(self) -> bool:
+        """The p-values come from approximate randomization (rounds of swaps), not from the
+        bootstrap replicates."""
+        return self.test == "randomization"
+
+    def largest_family(self, m: int, baselines: int) -> int:
+        """The comparisons the correction runs over among ``m`` systems, ``baselines`` of them
+        baselines: each participant against each baseline under ``vs-baseline``, the best's row
+        (m - 1) under ``per-row``, else every pair (also under ``vs-best``).
+
+        >>> from compreport.settings import Settings
+        >>> [verdict_rule(Settings(family=f)).largest_family(5, 2) for f in
+        ...  ("all-pairs", "per-row", "vs-best", "vs-baseline")]
+        [10, 4, 10, 6]
+        """
+        if self.family == "vs-baseline":
+            return (m - baselines) * baselines
+        return m - 1 if self.family == "per-row" else m * (m - 1) // 2
+
     def may_test(self, systems, baselines, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Which pairs ``a``, ``b`` (index arrays into ``systems``) the family may test: under
         ``vs-baseline`` those of a participant and a baseline, under any other family every pair.
