@@ -781,7 +781,7 @@ def competitiveness_note(cid: str, ma: MetricAnalysis) -> str | None:
         f"competition {cid!r}: the competitiveness summary of {ma.name!r} prints \u2013 for the "
         f"ties under {corrections}: with B = {worst['resamples']:,} the smallest corrected p-value "
         f"over {worst['comparisons']} comparisons is {worst['min_p']:.4g}, not below "
-        f"alpha = {ma.verdicts.get('alpha', 0.05):g}, "
+        f"alpha = {ma.verdicts['alpha']:g}, "
         f"so every comparison would tie whatever the data; use "
         f"{option('bootstrap', worst['b_needed'])} or more"
     )
