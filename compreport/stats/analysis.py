@@ -53,7 +53,7 @@ from compreport.stats.results import (
     MetricAnalysis,
     Score,
 )
-from compreport.stats.verdict import Family, VerdictRule, verdict_rule
+from compreport.stats.verdict import Family, Settlement, VerdictRule, verdict_rule
 
 __all__ = [
     "analyze",
@@ -65,8 +65,11 @@ __all__ = [
 ]
 
 
-def _comparisons(names, a, b, d, corr, decide, alpha, settled) -> list[Comparison]:
-    """Comparison objects of index pairs ``a``, ``b`` with their p-values and stored verdicts."""
+def _comparisons(names, a, b, pr, decided, alpha, at=slice(None)) -> list[Comparison]:
+    """Comparison objects of index pairs ``a``, ``b`` with their p-values and stored verdicts: the
+    pairs ``at`` of ``pr`` and ``decided`` (all of them by default)."""
+    d, corr = _at(pr, at), _at(decided.corrected, at)
+    decide, settled = decided.decide[at], decided.settled[at]
     excludes = (
         np.isfinite(d["ci_low"])
         & np.isfinite(d["ci_high"])
@@ -251,20 +254,15 @@ def analyze_metric(
     pr = _pair_numbers(
         state, field, observed, replicates, p_replicates, test_p, higher_is_better, settings, jack
     )
-    tested = np.isfinite(pr["p_value"])
     family = _family(
-        state, rule, field, systems, baselines, observed, replicates, tested, higher_is_better
+        state, rule, field, systems, baselines, observed, replicates, pr, higher_is_better
     )
-    pr["p_value"] = rule.raw_p_values(pr["p_value"], state.get("step"), tested & family.testable)
-    pr_corr = rule.correct(pr["p_value"], family)
-    decide = rule.decide(pr["p_value"], pr_corr, family, field.with_best)
-    in_family = np.isfinite(decide)  # the pairs the rule tests
-    correcting = rule.correcting(tested, in_family)
-    verdicts = _settle(state, rule, pr["p_value"], family, correcting, in_family, R, settings)
-    settled = np.where(in_family, verdicts.every, np.nan)
-    pr["p_se"] = rule.p_se(pr["p_value"], tested, state.get("step"), R)
-    rank_low, rank_high, rank_better = _rank_sets(
-        state, observed, replicates, higher_is_better, rule.alpha
+    decided = _decide(state, rule, pr, family, field.with_best, R, settings.bootstrap)
+    *ranks, rank_better = _rank_sets(state, observed, replicates, higher_is_better, rule.alpha)
+    group = _groups(field, decided, rule.alpha)
+    best = np.full(len(field.others), field.best)  # the first system of each comparison with it
+    summary = _competitiveness(
+        observed, field, pr, decided, rule, n, ideal, higher_is_better, (R, family.maxt_resamples)
     )
     ma = MetricAnalysis(
         name=name,
@@ -273,45 +271,13 @@ def analyze_metric(
         ideal=ideal,
         primary=primary,
         best=systems[field.best],
-        scores=_scores(
-            systems,
-            observed,
-            spread,
-            field,
-            _groups(field, decide, settled, in_family, rule.alpha),
-            decide,
-            settled,
-            (rank_low, rank_high),
-            rule.alpha,
-        ),
+        scores=_scores(systems, observed, spread, field, group, decided, ranks, rule.alpha),
         vs_best=_comparisons(
-            systems,
-            np.full(len(field.others), field.best),
-            field.others,
-            _at(pr, field.vb_pairs),
-            _at(pr_corr, field.vb_pairs),
-            decide[field.vb_pairs],
-            rule.alpha,
-            settled[field.vb_pairs],
+            systems, best, field.others, pr, decided, rule.alpha, at=field.vb_pairs
         ),
-        pairs=_comparisons(systems, field.pa, field.pb, pr, pr_corr, decide, rule.alpha, settled),
-        competitiveness=_competitiveness(
-            observed,
-            field,
-            pr,
-            pr_corr,
-            rule,
-            n,
-            ideal,
-            higher_is_better,
-            (R, family.maxt_resamples),
-        ),
-        verdicts=rule.stored(int(correcting.sum()), verdicts.resamples)
-        | {
-            "may_settle": verdicts.may_settle,
-            "undefined_replicates": dropped,
-            "undecided": int(np.count_nonzero(settled == 0)),
-        },
+        pairs=_comparisons(systems, field.pa, field.pb, pr, decided, rule.alpha),
+        competitiveness=summary,
+        verdicts=_verdict_record(rule, decided, dropped),
         replicates=replicates,
         systems=list(systems),
         rank_better=rank_better,
@@ -436,41 +402,70 @@ def _pair_numbers(
 
 
 def _family(
-    state, rule: VerdictRule, field: _Field, systems, baselines, observed, replicates, tested, hib
+    state, rule: VerdictRule, field: _Field, systems, baselines, observed, replicates, pr, hib
 ) -> Family:
-    """The pairs the family may test and, under the bootstrap test, the max-T step-down over the
-    family from the joint replicates (kept in ``state``, where refinement adds to its counts)."""
+    """The pairs tested (a raw p-value in ``pr``), those the family may test and, under the
+    bootstrap test, the max-T step-down over the family from the joint replicates (kept in
+    ``state``, where refinement adds to its counts)."""
+    tested = np.isfinite(pr["p_value"])
     testable = rule.may_test(systems, baselines, field.pa, field.pb)
     if not rule.has_maxt:
         none = np.full(len(field.ia), np.nan), np.zeros(len(field.ia), dtype=np.int64)
-        return Family(field.ia, testable, *none)
+        return Family(field.ia, tested, testable, *none)
     if "step" not in state:
         families = rule.step_families(tested & testable, field.ia)
         state["step"] = maxt.StepDown(observed, replicates, field.pa, field.pb, families, hib)
-    return Family(field.ia, testable, state["step"].adjusted(), state["step"].resamples)
+    return Family(field.ia, tested, testable, state["step"].adjusted(), state["step"].resamples)
 
 
-def _settle(state, rule: VerdictRule, raw, family: Family, correcting, stated, R, settings):
+class _Decided(NamedTuple):
+    """The rule's verdicts of every pair."""
+
+    corrected: dict[str, np.ndarray]  # every correction of the raw p-values, with max-T
+    decide: np.ndarray  # the p-value behind each verdict the rule states, NaN elsewhere
+    in_family: np.ndarray  # the pairs whose verdict the rule states
+    correcting: np.ndarray  # the pairs the correction runs over
+    settlement: Settlement  # whether each verdict is settled, and refinement may settle more
+    settled: np.ndarray  # per pair 1.0 settled, 0.0 undecided, NaN not stated
+
+
+def _decide(state, rule: VerdictRule, pr, family: Family, with_best, R: int, B: int) -> _Decided:
+    """The rule's raw, corrected and deciding p-values of every pair, the verdicts it states and
+    whether each is settled; the raw p-values the correction reads and the Monte-Carlo error of the
+    deciding ones go into ``pr``."""
+    step = state.get("step")
+    pr["p_value"] = rule.raw_p_values(pr["p_value"], step, family.tested & family.testable)
+    corrected = rule.correct(pr["p_value"], family)
+    decide = rule.decide(pr["p_value"], corrected, family, with_best)
+    in_family = np.isfinite(decide)
+    correcting = rule.correcting(family.tested, in_family)
+    settlement = _settle(state, rule, pr["p_value"], family, correcting, in_family, R, B)
+    pr["p_se"] = rule.p_se(pr["p_value"], family.tested, step, R)
+    settled = np.where(in_family, settlement.every, np.nan)
+    return _Decided(corrected, decide, in_family, correcting, settlement, settled)
+
+
+def _settle(state, rule: VerdictRule, raw, family: Family, correcting, stated, R, B) -> Settlement:
     """Whether each verdict survives the Monte-Carlo error of every p-value of the family, and
     whether refinement may settle the others (up to REFINE_FACTOR x B resamples); what refinement
     must re-estimate, decided pairs or not, goes into ``state``."""
-    cap = montecarlo.REFINE_FACTOR * settings.bootstrap
+    cap = montecarlo.REFINE_FACTOR * B
     verdicts = rule.settle(raw, family, correcting, stated, state.get("step"), R, cap)
     may_settle = rule.may_refine(verdicts.may_settle, int(np.count_nonzero(correcting)), cap)
     state["unsettled"] = verdicts.every == 0
     return verdicts._replace(may_settle=may_settle)
 
 
-def _groups(field: _Field, decide, settled, in_family, alpha: float) -> dict[int, str]:
+def _groups(field: _Field, decided: _Decided, alpha: float) -> dict[int, str]:
     """Each system's group letters, from the settled verdicts only (an undecided pair separates no
     groups). A group letter says what the tests found: a system none of whose pairs is tested (a
     baseline under vs-best, every system with B = 0, an undefined score) gets none rather than
     every other's letter."""
-    m, pa, pb = len(field.order), field.pa, field.pb
+    m, pa, pb, in_family = len(field.order), field.pa, field.pb, decided.in_family
     different = np.zeros((m, m), dtype=bool)
     different[pa, pb] = different[pb, pa] = multitest.rejects(
-        np.nan_to_num(decide, nan=1.0), alpha
-    ) & (settled != 0)
+        np.nan_to_num(decided.decide, nan=1.0), alpha
+    ) & (decided.settled != 0)
     tested = np.zeros(m, dtype=bool)
     tested[pa[in_family]] = tested[pb[in_family]] = True
     ranked = field.order[(field.defined & tested)[field.order]]
@@ -486,15 +481,15 @@ def _rank_sets(state, observed, replicates, higher_is_better: bool, alpha: float
 
 
 def _scores(
-    systems, observed, spread: _Spread, field: _Field, group, decide, settled, ranks, alpha
+    systems, observed, spread: _Spread, field: _Field, group, decided: _Decided, ranks, alpha
 ) -> list[Score]:
     """Every system's score in rank order, with its interval, group, rank set and verdict against
     the best (none for the best, and for an unsettled one)."""
     m, others = len(systems), field.others
     vs_best_p = np.full(m, np.nan)
-    vs_best_p[others] = decide[field.vb_pairs]
+    vs_best_p[others] = decided.decide[field.vb_pairs]
     vs_best_settled = np.full(m, np.nan)
-    vs_best_settled[others] = settled[field.vb_pairs]
+    vs_best_settled[others] = decided.settled[field.vb_pairs]
     top = observed[field.best]
     is_best = field.competes & (observed == top) if np.isfinite(top) else np.zeros(m, dtype=bool)
     is_best[field.best] = True
@@ -562,6 +557,18 @@ def baseline_verdicts(ma: MetricAnalysis, baselines, family: str) -> list[Baseli
     return out
 
 
+def _verdict_record(rule: VerdictRule, decided: _Decided, dropped: int) -> dict:
+    """The stored rule of a metric's verdicts (:meth:`VerdictRule.stored`), with whether
+    refinement may settle more, the replicates dropped where the metric is undefined, and the
+    undecided verdicts."""
+    tested = int(decided.correcting.sum())
+    return rule.stored(tested, decided.settlement.resamples) | {
+        "may_settle": decided.settlement.may_settle,
+        "undefined_replicates": dropped,
+        "undecided": int(np.count_nonzero(decided.settled == 0)),
+    }
+
+
 def _at(values: dict[str, np.ndarray], rows: np.ndarray) -> dict[str, np.ndarray]:
     """Each array of ``values`` at ``rows`` (the comparisons with the best among the pairs)."""
     return {k: v[rows] for k, v in values.items()}
@@ -613,7 +620,7 @@ def _defined_rows(replicates: np.ndarray, defined: np.ndarray) -> tuple[np.ndarr
 
 
 def _competitiveness(
-    observed, field: _Field, pr, pr_corr, rule: VerdictRule, n, ideal, higher_is_better, resamples
+    observed, field: _Field, pr, decided: _Decided, rule: VerdictRule, n, ideal, hib, resamples
 ) -> dict:
     """The paper's competitiveness summary over the competing systems: ties with the winner from the
     comparisons with the best under each correction over the report's family (as the verdicts),
@@ -633,7 +640,7 @@ def _competitiveness(
     vb_corr = (
         _all_pairs(pr["p_value"], field.vb_pairs)
         if rule.family == "vs-baseline"
-        else _at(pr_corr, field.vb_pairs)
+        else _at(decided.corrected, field.vb_pairs)
     )
     among = competes[pa] & competes[pb]
     p = pr["p_value"][among]
@@ -645,7 +652,7 @@ def _competitiveness(
     with_best = dict(vb_corr)
     # max-T p-values exist under the bootstrap test only, and not for competitors under vs-baseline
     if rule.has_maxt and rule.family != "vs-baseline":
-        ties["maxt"] = pr_corr["maxt"][among]
+        ties["maxt"] = decided.corrected["maxt"][among]
     else:
         with_best.pop("maxt")
     keep = np.flatnonzero(competes)
@@ -659,7 +666,7 @@ def _competitiveness(
         rule.alpha,
         n,
         ideal,
-        higher_is_better,
+        hib,
         families,
         most,
     ) | {"ties_family": rule.ties_family}

@@ -47,11 +47,13 @@ __all__ = [
 
 class Family(NamedTuple):
     """The pairs of one metric as the family sees them: each pair's ``rows`` (the index of its
-    better system in rank order, a ``per-row`` family), the pairs it may test (``testable``:
+    better system in rank order, a ``per-row`` family), the pairs with a raw p-value (``tested``),
+    the pairs the family may test (``testable``:
     :meth:`VerdictRule.may_test`), and the max-T step-down's adjusted p-values and the resamples
     behind each (NaN and 0 without the bootstrap test)."""
 
     rows: np.ndarray
+    tested: np.ndarray
     testable: np.ndarray
     p_maxt: np.ndarray
     maxt_resamples: np.ndarray
