@@ -1142,17 +1142,24 @@ def _refine(
             notes.append(note)
             break
         total = min(2 * total, cap)
-        if rule.stepwise:
-            for j, i in enumerate(need):
-                rows, _ = _defined_rows(more.replicates[j], np.isfinite(res.observed[i]))
-                states[i]["step"].add(rows, unsettled=states[i]["unsettled"])
-            metrics = _analyze_all(
-                comp, prepared, settings, rule, res, res, settings.bootstrap, states
-            )
-        else:
-            p_res = p_res.joined(more)
-            metrics = _analyze_all(comp, prepared, settings, rule, res, p_res, total, states)
+        p_res, resamples = _take(rule, need, more, res, p_res, states, (total, settings.bootstrap))
+        metrics = _analyze_all(comp, prepared, settings, rule, res, p_res, resamples, states)
     return metrics
+
+
+def _take(rule: VerdictRule, need, more, res, p_res, states, counts):
+    """Where the next analysis reads its raw p-values, and from how many resamples (of
+    ``counts``: all drawn so far, B): under max-T the new resamples ``more`` of the metrics
+    ``need`` go into their step-downs' counts, from the first unsettled pair on, and the raw
+    p-values stay those of the first B (``res``); under the other corrections ``more`` is joined
+    to the resamples so far."""
+    total, B = counts
+    if not rule.stepwise:
+        return p_res.joined(more), total
+    for j, i in enumerate(need):
+        rows, _ = _defined_rows(more.replicates[j], np.isfinite(res.observed[i]))
+        states[i]["step"].add(rows, unsettled=states[i]["unsettled"])
+    return res, B
 
 
 def _to_refine(rule: VerdictRule, metrics: list[MetricAnalysis], states) -> list[int]:
