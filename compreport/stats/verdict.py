@@ -13,7 +13,13 @@ A run decides every verdict under one rule, chosen once from its
   is a :class:`StepDownRule`, the others a :class:`CorrectionRule`: they differ in where the raw
   p-values come from, how a verdict is settled and which resamples stand behind it;
 - the **test** (``bootstrap``, ``berg-kirkpatrick``, ``randomization``): whether max-T p-values
-  exist (:attr:`VerdictRule.has_maxt`, the bootstrap test's only).
+  exist (:attr:`VerdictRule.has_maxt`, the bootstrap test's only) and whether the raw p-values
+  come from rounds of swaps (:attr:`VerdictRule.randomization`). The p-values themselves are
+  :mod:`compreport.stats.significance`'s.
+
+The max-T step-down keeps its own exceedance counts (:class:`compreport.stats.maxt.StepDown`)
+rather than calling a library: refinement adds resamples to them pair by pair, and the
+studentization must stay that of the first B replicates.
 
 >>> from compreport.settings import Settings
 >>> rule = verdict_rule(Settings(test="randomization", family="per-row"))
