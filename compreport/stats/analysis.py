@@ -70,75 +70,43 @@ def _comparisons(names, a, b, pr, decided, alpha, at=slice(None)) -> list[Compar
     pairs ``at`` of ``pr`` and ``decided`` (all of them by default)."""
     d, corr = _at(pr, at), _at(decided.corrected, at)
     decide, settled = decided.decide[at], decided.settled[at]
-    excludes = (
-        np.isfinite(d["ci_low"])
-        & np.isfinite(d["ci_high"])
-        & ((d["ci_low"] > 0) | (d["ci_high"] < 0))
-    )
-    tested = np.isfinite(decide)
-    significant = multitest.rejects(decide, alpha)
-    marks = multitest.stars(decide, alpha)
-    known = np.isfinite(settled)
-    cols = [
-        d["diff"],
-        d["ci_low"],
-        d["ci_high"],
-        d["p_value"],
-        corr["bonferroni"],
-        corr["holm"],
-        corr["bh"],
-        corr["maxt"],
-        decide,
-        d["p_se"],
-    ]
-    rows = zip(
-        *(c.tolist() for c in cols),
-        excludes.tolist(),
-        tested.tolist(),
-        significant.tolist(),
-        known.tolist(),
+    lo, hi = d["ci_low"], d["ci_high"]
+    numbers = {
+        "diff": d["diff"],
+        "ci_low": lo,
+        "ci_high": hi,
+        "p_value": d["p_value"],
+        "p_bonferroni": corr["bonferroni"],
+        "p_holm": corr["holm"],
+        "p_bh": corr["bh"],
+        "p_maxt": corr["maxt"],
+        "p_adjusted": decide,
+        "p_se": d["p_se"],
+        "excludes_zero": np.isfinite(lo) & np.isfinite(hi) & ((lo > 0) | (hi < 0)),
+    }
+    columns = {k: v.tolist() for k, v in numbers.items()}  # Python floats and bools, once
+    verdicts = zip(
+        np.isfinite(decide).tolist(),
+        multitest.rejects(decide, alpha).tolist(),
+        np.isfinite(settled).tolist(),
         (settled == 1).tolist(),
-        marks.tolist(),
+        multitest.stars(decide, alpha).tolist(),
     )
-    return [
-        Comparison(
-            names[a[i]],
-            names[b[i]],
-            diff,
-            lo,
-            hi,
-            p,
-            bonf,
-            holm,
-            bh,
-            p_maxt=mt,
-            excludes_zero=ex,
-            p_adjusted=dec,
-            # an unsettled verdict is undecided: neither significant nor tied (issue 36 item 1)
-            significant=(sig if st or not k else None) if is_tested else None,
-            p_se=se,
-            settled=(st if k else None) if is_tested else None,
-            mark=mk if st or not k else "",
+    out = []
+    for i, (tested, significant, known, settles, mark) in enumerate(verdicts):
+        # an unsettled verdict is undecided: neither significant nor tied (issue 36 item 1)
+        shown = settles or not known
+        out.append(
+            Comparison(
+                names[a[i]],
+                names[b[i]],
+                **{k: v[i] for k, v in columns.items()},
+                significant=(significant if shown else None) if tested else None,
+                settled=(settles if known else None) if tested else None,
+                mark=mark if shown else "",
+            )
         )
-        for i, (
-            diff,
-            lo,
-            hi,
-            p,
-            bonf,
-            holm,
-            bh,
-            mt,
-            dec,
-            se,
-            ex,
-            is_tested,
-            sig,
-            k,
-            st,
-            mk,
-        ) in enumerate(rows)
-    ]
+    return out
 
 
 def _settled(flag: float) -> bool | None:
