@@ -937,7 +937,7 @@ def _analyze_competition(
         clusters=comp.clusters,
         stage=_stage(f"bootstrap {comp.id}", [p.name for p in prepared]),
     )
-    metrics = _refine(
+    metrics = _analyze_metrics(
         comp,
         prepared,
         settings,
@@ -1025,11 +1025,12 @@ def _check_randomization(comp: Competition, prepared: list[Prepared], rule: Verd
                 )
 
 
-def _analyze_all(
+def _analyze_pass(
     comp, prepared, settings, rule: VerdictRule, res, p_res, resamples: int, states
 ) -> list[MetricAnalysis]:
-    """Every metric: intervals from ``res``, raw p-values from ``p_res`` (``resamples``), with the
-    pairs' numbers and max-T counts of each kept in ``states`` while refining."""
+    """One pass over every metric: intervals from ``res``, raw p-values from ``p_res``
+    (``resamples``), with the pairs' numbers and max-T counts of each kept in ``states`` while
+    refining."""
     out = []
     for i, p in enumerate(prepared):
         test_p = (lambda a, b, i=i: p_res.randomization_p(i, a, b)) if rule.randomization else None
@@ -1058,7 +1059,7 @@ def _analyze_all(
     return out
 
 
-def _refine(
+def _analyze_metrics(
     comp, prepared, settings, rule: VerdictRule, res, notes, key, label, *, jobs, progress, mode
 ) -> list[MetricAnalysis]:
     """Every metric analysed, refined while some verdict is within the Monte-Carlo error of its
@@ -1069,7 +1070,7 @@ def _refine(
     new resamples are added to the step-down's counts from the first unsettled pair on; under the
     other corrections every raw p-value is re-estimated from all the resamples."""
     states = [{} for _ in prepared]
-    metrics = _analyze_all(comp, prepared, settings, rule, res, res, settings.bootstrap, states)
+    metrics = _analyze_pass(comp, prepared, settings, rule, res, res, settings.bootstrap, states)
     total, cap = settings.bootstrap, montecarlo.REFINE_FACTOR * settings.bootstrap
     p_res = res
     rounds = 0
@@ -1111,7 +1112,7 @@ def _refine(
             break
         total = min(2 * total, cap)
         p_res, resamples = _take(rule, need, more, res, p_res, states, (total, settings.bootstrap))
-        metrics = _analyze_all(comp, prepared, settings, rule, res, p_res, resamples, states)
+        metrics = _analyze_pass(comp, prepared, settings, rule, res, p_res, resamples, states)
     return metrics
 
 
