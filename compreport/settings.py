@@ -303,7 +303,7 @@ class Settings:
         values = asdict(self)
         if values["correction"] is None:
             values["correction"] = default_correction(
-                values["test"] if isinstance(values["test"], str) else "bootstrap"
+                values["test"] if isinstance(values["test"], str) else SETTINGS["test"].default
             )
         for name, value in validate(values).items():
             object.__setattr__(self, name, value)
@@ -369,7 +369,10 @@ def check_combination(values: dict, source: str = "api") -> None:
     """Refuse settings that cannot go together (an :class:`InputError` in the words of ``source``):
     the max-T step-down resamples the bootstrap's studentized differences, so ``correction``
     ``maxt`` needs ``test`` ``bootstrap``."""
-    if values.get("correction") == "maxt" and values.get("test", "bootstrap") != "bootstrap":
+    if (
+        values.get("correction") == "maxt"
+        and values.get("test", SETTINGS["test"].default) != "bootstrap"
+    ):
         words = SPELLING[source]
         raise InputError(
             f"{words['correction']} maxt needs {words['test']} bootstrap (the max-T step-down "
@@ -450,12 +453,12 @@ def make_settings(
         check_paper({"paper": True} | given, source, None if "paper" in given else "spec")
         given = given | PAPER | {"paper": True}
     merged = start | given
-    base_default = default_correction(start.get("test", "bootstrap"))
+    base_default = default_correction(start.get("test", SETTINGS["test"].default))
     if "correction" not in given and (
         merged.get("correction") is None
         or ("test" in given and merged["correction"] == base_default)
     ):
-        merged["correction"] = default_correction(merged.get("test", "bootstrap"))
+        merged["correction"] = None  # the test's default, which Settings.trusted gives
     check_combination(merged, source)
     return Settings.trusted(merged)
 

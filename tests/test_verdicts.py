@@ -24,7 +24,7 @@ from compreport.report.model import MISSING, Format
 from compreport.report.pages import html
 from compreport.report.pages.team import FOOTNOTE, plain_verdict, team_context, team_html
 from compreport.resources import demo_workshop_dir
-from compreport.settings import Settings
+from compreport.settings import Settings, make_settings
 from compreport.stats.analysis import analyze
 from conftest import make_competition
 
@@ -651,3 +651,42 @@ def test_the_vs_best_rule_reads_without_nested_parentheses():
         "the best, other pairs untested"
     )
     assert "(" not in rule and ")" not in rule
+
+
+@pytest.mark.parametrize(
+    ("given", "kind"),
+    [
+        ({}, "StepDownRule"),
+        ({"test": "randomization"}, "CorrectionRule"),
+        ({"correction": "holm", "refine": True}, "CorrectionRule"),
+    ],
+)
+def test_one_verdict_rule_decides_every_metric_and_refinement_round(monkeypatch, given, kind):
+    """The verdict rule (test x correction x family) is chosen once per competition, from its
+    Settings, and every metric of every refinement round is decided under that one object."""
+    from compreport.stats import analysis
+
+    rules = []
+    real = analysis.analyze_metric
+
+    def spy(*args, rule=None, **kwargs):
+        rules.append(rule)
+        return real(*args, rule=rule, **kwargs)
+
+    monkeypatch.setattr(analysis, "analyze_metric", spy)
+    rng = np.random.default_rng(3)
+    gold = rng.integers(0, 2, 120)
+    preds = [np.where(rng.random(120) < acc, gold, 1 - gold) for acc in (0.8, 0.78, 0.7, 0.69)]
+    comp = make_competition(gold, preds, metrics=["accuracy", "f1"])
+    settings = make_settings({"bootstrap": 400, "refine": True} | given)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        analysis.analyze_competition(comp, settings)
+    assert len(rules) > 2  # two metrics, and at least one refinement round
+    assert len({id(r) for r in rules}) == 1
+    assert type(rules[0]).__name__ == kind
+    assert (rules[0].test, rules[0].correction, rules[0].family) == (
+        settings.test,
+        settings.correction,
+        settings.family,
+    )

@@ -9,6 +9,8 @@ stored in the result objects; renderers read them and decide nothing.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from compreport import interrupts
@@ -51,6 +53,7 @@ from compreport.stats.results import (
     MetricAnalysis,
     Score,
 )
+from compreport.stats.verdict import Family, Settlement, VerdictRule, verdict_rule
 from compreport.workers import Executor
 
 __all__ = [
@@ -63,77 +66,48 @@ __all__ = [
 ]
 
 
-def _comparisons(names, a, b, d, corr, decide, alpha, settled) -> list[Comparison]:
-    """Comparison objects of index pairs ``a``, ``b`` with their p-values and stored verdicts."""
-    excludes = (
-        np.isfinite(d["ci_low"])
-        & np.isfinite(d["ci_high"])
-        & ((d["ci_low"] > 0) | (d["ci_high"] < 0))
-    )
-    tested = np.isfinite(decide)
-    significant = multitest.rejects(decide, alpha)
-    marks = multitest.stars(decide, alpha)
-    known = np.isfinite(settled)
-    cols = [
-        d["diff"],
-        d["ci_low"],
-        d["ci_high"],
-        d["p_value"],
-        corr["bonferroni"],
-        corr["holm"],
-        corr["bh"],
-        corr["maxt"],
-        decide,
-        d["p_se"],
-    ]
-    rows = zip(
-        *(c.tolist() for c in cols),
-        excludes.tolist(),
-        tested.tolist(),
-        significant.tolist(),
-        known.tolist(),
+def _comparisons(names, a, b, pr, decided, alpha, at=slice(None)) -> list[Comparison]:
+    """Comparison objects of index pairs ``a``, ``b`` with their p-values and stored verdicts: the
+    pairs ``at`` of ``pr`` and ``decided`` (all of them by default)."""
+    d, corr = _at(pr, at), _at(decided.corrected, at)
+    decide, settled = decided.decide[at], decided.settled[at]
+    lo, hi = d["ci_low"], d["ci_high"]
+    numbers = {
+        "diff": d["diff"],
+        "ci_low": lo,
+        "ci_high": hi,
+        "p_value": d["p_value"],
+        "p_bonferroni": corr["bonferroni"],
+        "p_holm": corr["holm"],
+        "p_bh": corr["bh"],
+        "p_maxt": corr["maxt"],
+        "p_adjusted": decide,
+        "p_se": d["p_se"],
+        "excludes_zero": np.isfinite(lo) & np.isfinite(hi) & ((lo > 0) | (hi < 0)),
+    }
+    columns = {k: v.tolist() for k, v in numbers.items()}  # Python floats and bools, once
+    verdicts = zip(
+        np.isfinite(decide).tolist(),
+        multitest.rejects(decide, alpha).tolist(),
+        np.isfinite(settled).tolist(),
         (settled == 1).tolist(),
-        marks.tolist(),
+        multitest.stars(decide, alpha).tolist(),
     )
-    return [
-        Comparison(
-            names[a[i]],
-            names[b[i]],
-            diff,
-            lo,
-            hi,
-            p,
-            bonf,
-            holm,
-            bh,
-            p_maxt=mt,
-            excludes_zero=ex,
-            p_adjusted=dec,
-            # an unsettled verdict is undecided: neither significant nor tied (issue 36 item 1)
-            significant=(sig if st or not k else None) if is_tested else None,
-            p_se=se,
-            settled=(st if k else None) if is_tested else None,
-            mark=mk if st or not k else "",
+    out = []
+    for i, (tested, significant, known, settles, mark) in enumerate(verdicts):
+        # an unsettled verdict is undecided: neither significant nor tied (issue 36 item 1)
+        shown = settles or not known
+        out.append(
+            Comparison(
+                names[a[i]],
+                names[b[i]],
+                **{k: v[i] for k, v in columns.items()},
+                significant=(significant if shown else None) if tested else None,
+                settled=(settles if known else None) if tested else None,
+                mark=mark if shown else "",
+            )
         )
-        for i, (
-            diff,
-            lo,
-            hi,
-            p,
-            bonf,
-            holm,
-            bh,
-            mt,
-            dec,
-            se,
-            ex,
-            is_tested,
-            sig,
-            k,
-            st,
-            mk,
-        ) in enumerate(rows)
-    ]
+    return out
 
 
 def _settled(flag: float) -> bool | None:
@@ -165,8 +139,14 @@ def analyze_metric(
     p_resamples: int | None = None,
     state: dict | None = None,
     label: str | None = None,
+    rule: VerdictRule | None = None,
 ) -> MetricAnalysis:
     """Scores, comparisons, verdicts, groups and competitiveness of one metric.
+
+    The steps, in order: who competes and the pairs (:func:`_field`), the defined replicates,
+    intervals, the pairs' differences and raw p-values, the family and its max-T step-down, the
+    rule's corrected p-values and the verdicts they decide, whether each verdict is settled, then
+    groups, rank sets, scores and the competitiveness summary.
 
     Parameters
     ----------
@@ -210,6 +190,9 @@ def analyze_metric(
         (:class:`~compreport.stats.maxt.StepDown`) to which the caller adds replicates.
     label : str, optional
         The name readers see instead of ``name`` (:attr:`MetricAnalysis.label`).
+    rule : VerdictRule, optional
+        The verdict rule of ``settings`` (:func:`~compreport.stats.verdict.verdict_rule`), when
+        the caller chose it already.
 
     Returns
     -------
@@ -229,32 +212,78 @@ def analyze_metric(
     >>> [(c.b, c.significant) for c in ma.vs_best]
     [('B', False), ('C', True)]
     """
-    m, alpha, ci = len(systems), settings.alpha, settings.ci_method
-    order, rank = ranking.order_systems(observed, higher_is_better)
-    defined = np.isfinite(observed)
-    # A replicate where a system with a defined score is undefined (a resample with no positive
-    # item under roc_auc, say) is dropped for the whole metric, and counted: intervals, bootstrap
-    # p-values and the max-T step-down are all over the same defined replicates (randomization
-    # p-values count their rounds, R, whatever the bootstrap replicates).
-    replicates, undefined_reps = _defined_rows(replicates, defined)
+    rule = verdict_rule(settings) if rule is None else rule
+    state = {} if state is None else state
+    field = _field(systems, baselines, observed, higher_is_better, settings.include_baselines)
     R = settings.bootstrap if p_resamples is None else p_resamples
-    if p_replicates is not None:
-        p_replicates, undefined_reps = _defined_rows(p_replicates, defined)
-    if test_p is None:
-        R -= undefined_reps
-    lo, hi = intervals.interval(replicates, observed, ci, alpha, jack)
-    B = replicates.shape[0]
-    mean = replicates.mean(axis=0) if B else np.full(m, np.nan)
-    se = replicates.std(axis=0, ddof=1) if B > 1 else np.full(m, np.nan)
+    replicates, p_replicates, R, dropped = _defined_replicates(
+        replicates, p_replicates, field.defined, R, counted=test_p is None
+    )
+    spread = _spread(observed, replicates, settings.ci_method, rule.alpha, jack)
+    pr = _pair_numbers(
+        state, field, observed, replicates, p_replicates, test_p, higher_is_better, settings, jack
+    )
+    family = _family(
+        state, rule, field, systems, baselines, observed, replicates, pr, higher_is_better
+    )
+    decided = _decide(state, rule, pr, family, field.with_best, R, settings.bootstrap)
+    *ranks, rank_better = _rank_sets(state, observed, replicates, higher_is_better, rule.alpha)
+    group = _groups(field, decided, rule.alpha)
+    best = np.full(len(field.others), field.best)  # the first system of each comparison with it
+    summary = _competitiveness(
+        observed, field, pr, decided, rule, n, ideal, higher_is_better, (R, family.maxt_resamples)
+    )
+    ma = MetricAnalysis(
+        name=name,
+        params=params,
+        higher_is_better=higher_is_better,
+        ideal=ideal,
+        primary=primary,
+        best=systems[field.best],
+        scores=_scores(systems, observed, spread, field, group, decided, ranks, rule.alpha),
+        vs_best=_comparisons(
+            systems, best, field.others, pr, decided, rule.alpha, at=field.vb_pairs
+        ),
+        pairs=_comparisons(systems, field.pa, field.pb, pr, decided, rule.alpha),
+        competitiveness=summary,
+        verdicts=_verdict_record(rule, decided, dropped),
+        replicates=replicates,
+        systems=list(systems),
+        rank_better=rank_better,
+        label=label,
+    )
+    ma.vs_baselines = baseline_verdicts(ma, baselines, rule.family)
+    return ma
+
+
+class _Field(NamedTuple):
+    """Who competes and the pairs of one metric, in rank order."""
+
+    order: np.ndarray  # systems in rank order
+    rank: np.ndarray  # each system's rank
+    defined: np.ndarray  # its score is defined (finite)
+    competes: np.ndarray  # it competes (a participant, or any system when baselines are included)
+    best: int  # the best competitor
+    others: np.ndarray  # the other competitors, in rank order
+    ia: np.ndarray  # each pair's row: the rank position of its better system
+    pa: np.ndarray  # each pair's better system (a above b in rank order)
+    pb: np.ndarray  # its worse system
+    vb_pairs: np.ndarray  # the pairs of the best with each of the others
+    with_best: np.ndarray  # each pair is a comparison with the best
+
+
+def _field(systems, baselines, observed, higher_is_better: bool, include_baselines: bool) -> _Field:
+    """The rank order, who competes, the best competitor and every pair (a above b in rank
+    order), with the comparisons of the best with the other competitors among them."""
+    m = len(systems)
+    order, rank = ranking.order_systems(observed, higher_is_better)
     competes = np.ones(m, dtype=bool)
-    if not settings.include_baselines:
+    if not include_baselines:
         competes[[i for i, s in enumerate(systems) if s in set(baselines)]] = False
     if not competes.any():  # only baselines: they compete with one another
         competes[:] = True
     best = int(next(i for i in order if competes[i]))
     others = np.array([i for i in order if i != best and competes[i]], dtype=int)
-    firsts = np.full(len(others), best)
-    test = settings.test
     ia, ib = np.triu_indices(m, k=1)  # every pair (a above b) in rank order
     pa, pb = order[ia], order[ib]
     pair_of = {(int(a), int(b)): k for k, (a, b) in enumerate(zip(pa, pb))}
@@ -262,10 +291,73 @@ def analyze_metric(
     vb_pairs = np.array([pair_of[best, int(o)] for o in others], dtype=int)
     with_best = np.zeros(len(ia), dtype=bool)
     with_best[vb_pairs] = True
-    state = {} if state is None else state
+    return _Field(
+        order, rank, np.isfinite(observed), competes, best, others, ia, pa, pb, vb_pairs, with_best
+    )
+
+
+def _defined_replicates(replicates, p_replicates, defined, R: int, *, counted: bool):
+    """The replicates (and those of the p-values, when apart) without the rows where a system
+    with a defined score is undefined, the resamples R behind each raw p-value, and the rows
+    dropped.
+
+    A replicate where a system with a defined score is undefined (a resample with no positive item
+    under roc_auc, say) is dropped for the whole metric, and counted: intervals, bootstrap p-values
+    and the max-T step-down are all over the same defined replicates (randomization p-values,
+    not ``counted``, count their rounds, R, whatever the bootstrap replicates)."""
+    replicates, dropped = _defined_rows(replicates, defined)
+    if p_replicates is not None:
+        p_replicates, dropped = _defined_rows(p_replicates, defined)
+    return replicates, p_replicates, R - dropped if counted else R, dropped
+
+
+class _Spread(NamedTuple):
+    """Each system's interval, bootstrap mean and standard error."""
+
+    low: np.ndarray
+    high: np.ndarray
+    mean: np.ndarray
+    se: np.ndarray
+
+
+def _spread(observed, replicates, ci: str, alpha: float, jack) -> _Spread:
+    """The intervals (``ci`` at 1 - alpha), means and standard errors of every system's score;
+    NaN without the replicates they need."""
+    m = len(observed)
+    lo, hi = intervals.interval(replicates, observed, ci, alpha, jack)
+    B = replicates.shape[0]
+    mean = replicates.mean(axis=0) if B else np.full(m, np.nan)
+    se = replicates.std(axis=0, ddof=1) if B > 1 else np.full(m, np.nan)
+    return _Spread(lo, hi, mean, se)
+
+
+def _pair_numbers(
+    state,
+    field: _Field,
+    observed,
+    replicates,
+    p_replicates,
+    test_p,
+    higher_is_better,
+    settings,
+    jack,
+) -> dict[str, np.ndarray]:
+    """Every pair's difference, interval and raw p-value (from ``test_p``, the p-value replicates
+    or the replicates); the differences are kept in ``state`` while refining. A system whose score
+    is undefined (a constant prediction under Pearson, say) is not compared: its comparisons are
+    untested (NaN), outside every family, and it has no group."""
+    pa, pb, test = field.pa, field.pb, settings.test
     if "pairs" not in state:
         state["pairs"] = significance.differences(
-            observed, replicates, pa, pb, higher_is_better, alpha, ci, jack, test=test
+            observed,
+            replicates,
+            pa,
+            pb,
+            higher_is_better,
+            settings.alpha,
+            settings.ci_method,
+            jack,
+            test=test,
         )
     pr = {k: v.copy() for k, v in state["pairs"].items()}
     if test_p is not None:
@@ -274,130 +366,112 @@ def analyze_metric(
         pr["p_value"] = significance.p_values(
             observed, p_replicates, pa, pb, higher_is_better, test=test
         )
-    # A system whose score is undefined (a constant prediction under Pearson, say) is not
-    # compared: its comparisons are untested (NaN), outside every family, and it has no group.
-    pr["p_value"][~(defined[pa] & defined[pb])] = np.nan
-    tested_pairs = np.isfinite(pr["p_value"])
-    # vs-baseline: the family is each participant against each baseline (all pairs otherwise)
-    against = against_baseline(systems, baselines, pa, pb, settings.family)
-    if test == "bootstrap":  # the max-T step-down over the family, from the joint replicates
-        if "step" not in state:
-            families = np.where(
-                tested_pairs & against, ia if settings.family == "per-row" else 0, -1
-            )
-            state["step"] = maxt.StepDown(observed, replicates, pa, pb, families, higher_is_better)
-        p_maxt, maxt_resamples = state["step"].adjusted(), state["step"].resamples
-        if settings.correction == "maxt":
-            # raw p-values over the same replicates as the verdicts' (refined)
-            pr["p_value"] = np.where(tested_pairs & against, state["step"].raw(), pr["p_value"])
-    else:
-        p_maxt, maxt_resamples = np.full(len(ia), np.nan), np.zeros(len(ia), dtype=np.int64)
+    pr["p_value"][~(field.defined[pa] & field.defined[pb])] = np.nan
+    return pr
 
-    def corrected(raw: np.ndarray) -> dict[str, np.ndarray]:
-        """Every correction of the pairs' raw p-values ``raw`` over ``settings.family``
-        (``vs-best``: over all pairs, since the best is chosen on the same data), with the max-T
-        p-values."""
-        out = (
-            multitest.correct_within(raw, ia)
-            if settings.family == "per-row"
-            else multitest.correct(np.where(against, raw, np.nan))
-        )
-        return out | {"maxt": p_maxt}
 
-    def deciding(raw: np.ndarray, corr: dict | None = None) -> np.ndarray:
-        """The one rule behind every verdict: settings.correction over settings.family."""
-        d = raw if settings.correction == "none" else (corr or corrected(raw))[settings.correction]
-        return np.where(with_best if settings.family == "vs-best" else against, d, np.nan)
+def _family(
+    state, rule: VerdictRule, field: _Field, systems, baselines, observed, replicates, pr, hib
+) -> Family:
+    """The pairs tested (a raw p-value in ``pr``), those the family may test and, under the
+    bootstrap test, the max-T step-down over the family from the joint replicates (kept in
+    ``state``, where refinement adds to its counts)."""
+    tested = np.isfinite(pr["p_value"])
+    testable = rule.may_test(systems, baselines, field.pa, field.pb)
+    if not rule.has_maxt:
+        none = np.full(len(field.ia), np.nan), np.zeros(len(field.ia), dtype=np.int64)
+        return Family(field.ia, tested, testable, *none)
+    if "step" not in state:
+        families = rule.step_families(tested & testable, field.ia)
+        state["step"] = maxt.StepDown(observed, replicates, field.pa, field.pb, families, hib)
+    return Family(field.ia, tested, testable, state["step"].adjusted(), state["step"].resamples)
 
-    pr_corr = corrected(pr["p_value"])
-    vb_corr = {k: v[vb_pairs] for k, v in pr_corr.items()}
-    decide = deciding(pr["p_value"], pr_corr)
-    in_family = np.isfinite(decide)  # the pairs the rule tests
-    # whether each verdict survives the Monte-Carlo error of every p-value of the family
-    cap = montecarlo.REFINE_FACTOR * settings.bootstrap
-    # The classification runs over the family the correction runs over (under vs-best: every
-    # tested pair, since the best's comparisons are corrected over all of them), read on the pairs
-    # it decides.
-    correcting = tested_pairs if settings.family == "vs-best" else in_family
-    # the risk is divided among the looks refinement may take; without it there is one
-    looks = montecarlo.LOOKS if settings.refine else 1
-    if settings.correction == "maxt":  # an adjusted p-value is itself one exceedance proportion
-        # (over statistics studentized by the same resamples: its error is from batch means)
-        p_maxt_se = state["step"].standard_error()
-        every = montecarlo.settled(
-            np.where(correcting, p_maxt, np.nan),
-            np.maximum(maxt_resamples, 1),
-            _same,
-            alpha,
-            se=state["step"].standard_error(binomial=False),
-            df=max(state["step"].blocks - 1, 0),
-            looks=looks,
-        )
-        verdict_resamples = int(maxt_resamples.max()) if in_family.any() else R
-        may_settle = bool(settings.refine and 0 < verdict_resamples < cap and (every == 0).any())
-    else:
 
-        def unmasked(raw: np.ndarray) -> np.ndarray:
-            """The correction over the family it runs over, not masked to the pairs it decides."""
-            return raw if settings.correction == "none" else corrected(raw)[settings.correction]
+class _Decided(NamedTuple):
+    """The rule's verdicts of every pair."""
 
-        family_p = np.where(correcting, pr["p_value"], np.nan)
-        every = montecarlo.settled(family_p, R, unmasked, alpha, looks=looks)
-        verdict_resamples = R
-        may_settle = bool(
-            settings.refine
-            and 0 < R < cap
-            and montecarlo.may_settle(family_p, R, cap, unmasked, alpha, every)
-        )
-    # No verdict can change when even cap resamples leave every corrected p-value above alpha
-    # (a tiny alpha): refining would only draw up to the cap for nothing.
-    if may_settle and not montecarlo.could_reject(
-        settings.family, int(np.count_nonzero(correcting)), cap, settings.correction, alpha
-    ):
-        may_settle = False
-    state["unsettled"] = every == 0  # what refinement must re-estimate, decided pairs or not
-    settled = np.where(in_family, every, np.nan)
-    # the Monte-Carlo error of the p-value that decides: the adjusted one under max-T
-    pr["p_se"] = (
-        np.where(tested_pairs, p_maxt_se, np.nan)
-        if settings.correction == "maxt"
-        else montecarlo.standard_error(pr["p_value"], R)
-    )
-    # the comparisons with the best, as stored among the pairs
-    vb = {k: v[vb_pairs] for k, v in pr.items()}
+    corrected: dict[str, np.ndarray]  # every correction of the raw p-values, with max-T
+    decide: np.ndarray  # the p-value behind each verdict the rule states, NaN elsewhere
+    in_family: np.ndarray  # the pairs whose verdict the rule states
+    correcting: np.ndarray  # the pairs the correction runs over
+    settlement: Settlement  # whether each verdict is settled, and refinement may settle more
+    settled: np.ndarray  # per pair 1.0 settled, 0.0 undecided, NaN not stated
+
+
+def _decide(state, rule: VerdictRule, pr, family: Family, with_best, R: int, B: int) -> _Decided:
+    """The rule's raw, corrected and deciding p-values of every pair, the verdicts it states and
+    whether each is settled; the raw p-values the correction reads and the Monte-Carlo error of the
+    deciding ones go into ``pr``."""
+    step = state.get("step")
+    pr["p_value"] = rule.raw_p_values(pr["p_value"], step, family.tested & family.testable)
+    corrected = rule.correct(pr["p_value"], family)
+    decide = rule.decide(pr["p_value"], corrected, family, with_best)
+    in_family = np.isfinite(decide)
+    correcting = rule.correcting(family.tested, in_family)
+    settlement = _settle(state, rule, pr["p_value"], family, correcting, in_family, R, B)
+    pr["p_se"] = rule.p_se(pr["p_value"], family.tested, step, R)
+    settled = np.where(in_family, settlement.every, np.nan)
+    return _Decided(corrected, decide, in_family, correcting, settlement, settled)
+
+
+def _settle(state, rule: VerdictRule, raw, family: Family, correcting, stated, R, B) -> Settlement:
+    """Whether each verdict survives the Monte-Carlo error of every p-value of the family, and
+    whether refinement may settle the others (up to REFINE_FACTOR x B resamples); what refinement
+    must re-estimate, decided pairs or not, goes into ``state``."""
+    cap = montecarlo.REFINE_FACTOR * B
+    verdicts = rule.settle(raw, family, correcting, stated, state.get("step"), R, cap)
+    may_settle = rule.may_refine(verdicts.may_settle, int(np.count_nonzero(correcting)), cap)
+    state["unsettled"] = verdicts.every == 0
+    return verdicts._replace(may_settle=may_settle)
+
+
+def _groups(field: _Field, decided: _Decided, alpha: float) -> dict[int, str]:
+    """Each system's group letters, from the settled verdicts only (an undecided pair separates no
+    groups). A group letter says what the tests found: a system none of whose pairs is tested (a
+    baseline under vs-best, every system with B = 0, an undefined score) gets none rather than
+    every other's letter."""
+    m, pa, pb, in_family = len(field.order), field.pa, field.pb, decided.in_family
     different = np.zeros((m, m), dtype=bool)
-    # groups from the settled verdicts only: an undecided pair separates no groups
     different[pa, pb] = different[pb, pa] = multitest.rejects(
-        np.nan_to_num(decide, nan=1.0), alpha
-    ) & (settled != 0)
-    # a group letter says what the tests found: a system none of whose pairs is tested (a baseline
-    # under vs-best, every system with B = 0, an undefined score) gets none rather than every
-    # other's letter
+        np.nan_to_num(decided.decide, nan=1.0), alpha
+    ) & (decided.settled != 0)
     tested = np.zeros(m, dtype=bool)
     tested[pa[in_family]] = tested[pb[in_family]] = True
-    ranked = order[(defined & tested)[order]]
+    ranked = field.order[(field.defined & tested)[field.order]]
     sub = letters.letters(list(range(len(ranked))), different[np.ix_(ranked, ranked)])
-    group = {int(s): "" for s in range(m)} | {int(s): sub[k] for k, s in enumerate(ranked)}
-    vs_best_p = np.full(m, np.nan)
-    vs_best_p[others] = decide[vb_pairs]
-    vs_best_settled = np.full(m, np.nan)
-    vs_best_settled[others] = settled[vb_pairs]
-    top = observed[best]
-    is_best = competes & (observed == top) if np.isfinite(top) else np.zeros(m, dtype=bool)
-    is_best[best] = True
-    # simultaneous rank sets (Mogstad et al.), once, from the first B replicates (not refined)
+    return {int(s): "" for s in range(m)} | {int(s): sub[k] for k, s in enumerate(ranked)}
+
+
+def _rank_sets(state, observed, replicates, higher_is_better: bool, alpha: float):
+    """Simultaneous rank sets (Mogstad et al.), once, from the first B replicates (not refined)."""
     if "ranks" not in state:
         state["ranks"] = ranksets.rank_sets(observed, replicates, higher_is_better, alpha)
-    rank_low, rank_high, rank_better = state["ranks"]
-    scores = [
+    return state["ranks"]
+
+
+def _scores(
+    systems, observed, spread: _Spread, field: _Field, group, decided: _Decided, ranks, alpha
+) -> list[Score]:
+    """Every system's score in rank order, with its interval, group, rank set and verdict against
+    the best (none for the best, and for an unsettled one)."""
+    m, others = len(systems), field.others
+    vs_best_p = np.full(m, np.nan)
+    vs_best_p[others] = decided.decide[field.vb_pairs]
+    vs_best_settled = np.full(m, np.nan)
+    vs_best_settled[others] = decided.settled[field.vb_pairs]
+    top = observed[field.best]
+    is_best = field.competes & (observed == top) if np.isfinite(top) else np.zeros(m, dtype=bool)
+    is_best[field.best] = True
+    rank_low, rank_high = ranks
+    return [
         Score(
             systems[i],
             float(observed[i]),
-            float(mean[i]),
-            float(se[i]),
-            float(lo[i]),
-            float(hi[i]),
-            int(rank[i]),
+            float(spread.mean[i]),
+            float(spread.se[i]),
+            float(spread.low[i]),
+            float(spread.high[i]),
+            int(field.rank[i]),
             group[i],
             is_best=bool(is_best[i]),
             differs_from_best=None
@@ -408,55 +482,8 @@ def analyze_metric(
             rank_low=int(rank_low[i]) or None,
             rank_high=int(rank_high[i]) or None,
         )
-        for i in order
+        for i in field.order
     ]
-    comp = _competitiveness(
-        observed,
-        order,
-        competes,
-        vb,
-        _all_pairs(pr["p_value"], vb_pairs) if settings.family == "vs-baseline" else vb_corr,
-        pr,
-        pr_corr,
-        ia,
-        pa,
-        pb,
-        settings,
-        n,
-        ideal,
-        higher_is_better,
-        resamples=(R, maxt_resamples),
-    )
-    ma = MetricAnalysis(
-        name=name,
-        params=params,
-        higher_is_better=higher_is_better,
-        ideal=ideal,
-        primary=primary,
-        best=systems[best],
-        scores=scores,
-        vs_best=_comparisons(
-            systems, firsts, others, vb, vb_corr, decide[vb_pairs], alpha, settled[vb_pairs]
-        ),
-        pairs=_comparisons(systems, pa, pb, pr, pr_corr, decide, alpha, settled),
-        competitiveness=comp,
-        verdicts=_rule(
-            settings,
-            int((tested_pairs if settings.family == "vs-best" else in_family).sum()),
-            verdict_resamples,
-        )
-        | {
-            "may_settle": may_settle,
-            "undefined_replicates": undefined_reps,
-            "undecided": int(np.count_nonzero(settled == 0)),
-        },
-        replicates=replicates,
-        systems=list(systems),
-        rank_better=rank_better,
-        label=label,
-    )
-    ma.vs_baselines = baseline_verdicts(ma, baselines, settings.family)
-    return ma
 
 
 def baseline_verdicts(ma: MetricAnalysis, baselines, family: str) -> list[BaselineVerdict]:
@@ -499,6 +526,23 @@ def baseline_verdicts(ma: MetricAnalysis, baselines, family: str) -> list[Baseli
     return out
 
 
+def _verdict_record(rule: VerdictRule, decided: _Decided, dropped: int) -> dict:
+    """The stored rule of a metric's verdicts (:meth:`VerdictRule.stored`), with whether
+    refinement may settle more, the replicates dropped where the metric is undefined, and the
+    undecided verdicts."""
+    tested = int(decided.correcting.sum())
+    return rule.stored(tested, decided.settlement.resamples) | {
+        "may_settle": decided.settlement.may_settle,
+        "undefined_replicates": dropped,
+        "undecided": int(np.count_nonzero(decided.settled == 0)),
+    }
+
+
+def _at(values: dict[str, np.ndarray], rows: np.ndarray) -> dict[str, np.ndarray]:
+    """Each array of ``values`` at ``rows`` (the comparisons with the best among the pairs)."""
+    return {k: v[rows] for k, v in values.items()}
+
+
 def _all_pairs(raw: np.ndarray, rows: np.ndarray) -> dict[str, np.ndarray]:
     """Bonferroni, Holm and BH over all the pairs' raw p-values ``raw``, at the pairs ``rows``, with
     no max-T (NaN): the competitiveness summary's ties with the winner under ``vs-baseline``, whose
@@ -506,23 +550,6 @@ def _all_pairs(raw: np.ndarray, rows: np.ndarray) -> dict[str, np.ndarray]:
     return {k: v[rows] for k, v in multitest.correct(raw).items()} | {
         "maxt": np.full(len(rows), np.nan)
     }
-
-
-def against_baseline(
-    systems: list[str], baselines, a: np.ndarray, b: np.ndarray, family: str
-) -> np.ndarray:
-    """Which pairs ``a``, ``b`` (index arrays into ``systems``) the family may test: under
-    ``vs-baseline`` those of a participant and a baseline, under any other family every pair.
-
-    >>> import numpy as np
-    >>> against_baseline(["A", "B", "base"], ["base"], np.array([0, 0, 1]), np.array([1, 2, 2]),
-    ...                  "vs-baseline").tolist()
-    [False, True, True]
-    """
-    if family != "vs-baseline":
-        return np.ones(len(a), dtype=bool)
-    base = np.isin(np.asarray(systems, dtype=object), list(baselines))
-    return base[a] != base[b]
 
 
 def check_family(comp: Competition, settings: Settings) -> None:
@@ -551,11 +578,6 @@ def check_family(comp: Competition, settings: Settings) -> None:
         )
 
 
-def _same(p: np.ndarray) -> np.ndarray:
-    """The p-values themselves: max-T adjusted p-values decide as they are."""
-    return p
-
-
 def _defined_rows(replicates: np.ndarray, defined: np.ndarray) -> tuple[np.ndarray, int]:
     """``replicates`` (B, m) without the rows where a system of ``defined`` (m,) is undefined (NaN),
     and how many rows were dropped."""
@@ -566,51 +588,12 @@ def _defined_rows(replicates: np.ndarray, defined: np.ndarray) -> tuple[np.ndarr
     return (replicates[ok] if dropped else replicates), dropped
 
 
-def _rule(settings: Settings, tested: int, resamples: int) -> dict:
-    """The stored rule behind a metric's verdicts (:attr:`MetricAnalysis.verdicts`), with the
-    ``tested`` comparisons of its family and the ``resamples`` behind every p-value."""
-    min_p = multitest.smallest_corrected_p(settings.family, tested, resamples, settings.correction)
-    can_reject = None if min_p != min_p else bool(multitest.rejects(min_p, settings.alpha))
-    return {
-        "alpha": settings.alpha,
-        "correction": settings.correction,
-        "family": settings.family,
-        "tested": tested,
-        "resamples": resamples,
-        "min_p": min_p,
-        "marks": [list(m) for m in vocab.marks_at(settings.alpha)],
-        "can_reject": can_reject,
-        "b_needed": montecarlo.b_needed(
-            multitest.smallest_family(settings.family, tested),
-            settings.alpha,
-            settings.correction,
-            settings.refine,
-        )
-        if can_reject is False
-        else None,
-    }
-
-
 def _competitiveness(
-    observed,
-    order,
-    competes,
-    vb,
-    vb_corr,
-    pr,
-    pr_corr,
-    ia,
-    pa,
-    pb,
-    settings: Settings,
-    n,
-    ideal,
-    higher_is_better,
-    resamples=None,
+    observed, field: _Field, pr, decided: _Decided, rule: VerdictRule, n, ideal, hib, resamples
 ) -> dict:
     """The paper's competitiveness summary over the competing systems: ties with the winner from the
     comparisons with the best under each correction over the report's family (as the verdicts),
-    ties between competitors corrected over ``settings.ties_family`` among the competing pairs (the
+    ties between competitors corrected over ``rule.ties_family`` among the competing pairs (the
     max-T p-values over the report's family: a superset, so still controlled, and the verdicts of
     those pairs).
 
@@ -621,39 +604,44 @@ def _competitiveness(
 
     Under ``vs-baseline`` the winner's comparisons lie outside the family: its ties are corrected
     over all pairs, with no max-T column."""
+    order, competes, ia, pa, pb = field.order, field.competes, field.ia, field.pa, field.pb
+    vb = _at(pr, field.vb_pairs)
+    vb_corr = (
+        _all_pairs(pr["p_value"], field.vb_pairs)
+        if rule.family == "vs-baseline"
+        else _at(decided.corrected, field.vb_pairs)
+    )
     among = competes[pa] & competes[pb]
     p = pr["p_value"][among]
     ties = (
         multitest.correct(p)
-        if settings.ties_family == "all-pairs"
+        if rule.ties_family == "all-pairs"
         else multitest.correct_within(p, ia[among])
     )
     with_best = dict(vb_corr)
     # max-T p-values exist under the bootstrap test only, and not for competitors under vs-baseline
-    if settings.test == "bootstrap" and settings.family != "vs-baseline":
-        ties["maxt"] = pr_corr["maxt"][among]
+    if rule.has_maxt and rule.family != "vs-baseline":
+        ties["maxt"] = decided.corrected["maxt"][among]
     else:
         with_best.pop("maxt")
     keep = np.flatnonzero(competes)
     position = {int(s): k for k, s in enumerate(keep)}
-    families, most = None, None
-    if resamples is not None:
-        families, most = _families(order, competes, pr["p_value"], ia, among, settings, *resamples)
+    families, most = _families(order, competes, pr["p_value"], ia, among, rule, *resamples)
     return competitiveness.competitiveness(
         observed[keep],
         np.array([position[int(i)] for i in order if competes[i]]),
         {"none": vb["p_value"], **with_best},
         {"none": p, **ties},
-        settings.alpha,
+        rule.alpha,
         n,
         ideal,
-        higher_is_better,
+        hib,
         families,
         most,
-    ) | {"ties_family": settings.ties_family}
+    ) | {"ties_family": rule.ties_family}
 
 
-def _families(order, competes, raw, ia, among, settings: Settings, R, maxt_resamples):
+def _families(order, competes, raw, ia, among, rule: VerdictRule, R, maxt_resamples):
     """The largest family each tie count's comparisons are corrected over, per correction, and the
     most resamples behind their p-values (the inputs of
     :func:`compreport.stats.competitiveness.not_computable`).
@@ -665,19 +653,19 @@ def _families(order, competes, raw, ia, among, settings: Settings, R, maxt_resam
     tested = np.isfinite(raw)
     row = int(next(k for k, i in enumerate(order) if competes[i]))  # the winner's row
     winner = int(np.count_nonzero(tested & (ia == row)))
-    if settings.family != "per-row":
+    if rule.family != "per-row":
         winner = int(np.count_nonzero(tested))
     inner = tested[among]
-    if settings.ties_family == "per-row":
+    if rule.ties_family == "per-row":
         rows = np.bincount(ia[among][inner]) if inner.any() else np.zeros(1, dtype=int)
         between = int(rows.max())
     else:
         between = int(np.count_nonzero(inner))
     top_maxt = int(np.max(maxt_resamples[tested])) if tested.any() else 0
-    raw_b = top_maxt if settings.correction == "maxt" and settings.test == "bootstrap" else R
+    raw_b = top_maxt if rule.stepwise and rule.has_maxt else R
     keys = ("none", "bonferroni", "holm", "bh")
     most = {k: int(raw_b) for k in keys}
-    if settings.test == "bootstrap":
+    if rule.has_maxt:
         most["maxt"] = top_maxt
     return (
         {
@@ -715,31 +703,29 @@ def bootstrap_note(comp: Competition, settings: Settings) -> str | None:
         The warning, ending with the B that would do, as the caller names the option
         (``use -B 1320 or more``; :func:`compreport.language.caller.option`).
     """
-    size = comp.m - 1 if settings.family == "per-row" else comp.m * (comp.m - 1) // 2
-    if settings.family == "vs-baseline":  # each participant against each baseline
-        given = len(set(comp.baselines) & set(comp.systems))
-        size = (comp.m - given) * given
+    rule = verdict_rule(settings)
+    size = rule.largest_family(comp.m, len(set(comp.baselines) & set(comp.systems)))
     most = settings.bootstrap * (
-        montecarlo.REFINE_FACTOR if settings.refine and settings.correction != "maxt" else 1
+        montecarlo.REFINE_FACTOR if rule.refine and not rule.stepwise else 1
     )
     if settings.bootstrap and multitest.cannot_reject(
-        multitest.smallest_adjusted_p(size, most, settings.correction), settings.alpha
+        multitest.smallest_adjusted_p(size, most, rule.correction), rule.alpha
     ):
-        need = montecarlo.b_needed(size, settings.alpha, settings.correction, settings.refine)
+        need = montecarlo.b_needed(size, rule.alpha, rule.correction, rule.refine)
         refined = f" (refined up to {most})" if most > settings.bootstrap else ""
         which = (
             f"the comparisons with the best under {settings.rule} (its row: {size} comparisons)"
-            if settings.family == "per-row"
+            if rule.family == "per-row"
             else f"{settings.rule} ({size} comparisons tested)"
         )
         ties = (
             "; every system ties with the best whatever the data"
-            if settings.family == "per-row"
+            if rule.family == "per-row"
             else ""
         )
         return (
             f"competition {comp.id!r}: with B = {settings.bootstrap}{refined} the smallest p-value "
-            f"is 1/(B+1), so {which} can never reject at alpha = {settings.alpha}{ties}; "
+            f"is 1/(B+1), so {which} can never reject at alpha = {rule.alpha}{ties}; "
             f"use {option('bootstrap', need)} or more"
         )
     return None
@@ -771,7 +757,7 @@ def competitiveness_note(cid: str, ma: MetricAnalysis) -> str | None:
         f"competition {cid!r}: the competitiveness summary of {ma.name!r} prints \u2013 for the "
         f"ties under {corrections}: with B = {worst['resamples']:,} the smallest corrected p-value "
         f"over {worst['comparisons']} comparisons is {worst['min_p']:.4g}, not below "
-        f"alpha = {ma.verdicts.get('alpha', 0.05):g}, "
+        f"alpha = {ma.verdicts['alpha']:g}, "
         f"so every comparison would tie whatever the data; use "
         f"{option('bootstrap', worst['b_needed'])} or more"
     )
@@ -934,13 +920,56 @@ def _analyze_competition(
     progress: bool | None,
     mode: str | None,
 ) -> CompetitionAnalysis:
+    """Prepare, warn, resample, analyse and refine one competition (:func:`analyze_competition`)."""
     check_family(comp, settings)
+    rule = verdict_rule(settings)
+    prepared = _prepare_metrics(comp)
+    notes = _input_notes(comp, prepared, settings)
+    _check_randomization(comp, prepared, rule)
+    key = competition_key(comp.stream_key)
+    label = f"competition {comp.id!r}: the bootstrap"
+    res = bootstrap.run(
+        prepared,
+        comp.n,
+        comp.m,
+        settings.bootstrap,
+        settings.seed,
+        key,
+        executor=executor,
+        progress=progress,
+        mode=mode,
+        jackknife=settings.ci_method == "bca",
+        randomization=rule.randomization,
+        label=label,
+        clusters=comp.clusters,
+        stage=_stage(f"bootstrap {comp.id}", [p.name for p in prepared]),
+    )
+    metrics = _analyze_metrics(
+        comp,
+        prepared,
+        settings,
+        rule,
+        res,
+        notes,
+        key,
+        label,
+        executor=executor,
+        progress=progress,
+        mode=mode,
+    )
+    notes += _metric_notes(comp, metrics)
+    return _competition_analysis(comp, prepared, metrics, notes, res)
+
+
+def _prepare_metrics(comp: Competition) -> list[Prepared]:
+    """Every metric of ``comp`` prepared for the engine; an :class:`InputError` for a competition
+    without metrics, a metric that cannot score unjudged items, or a metric given twice."""
     if not comp.metrics:
         raise InputError(
             f"competition {comp.id!r}: no metric given (pass {option('metric', 'NAME')} or add "
             f"[[metrics]])"
         )
-    prepared, label_fields = [], set()
+    prepared = []
     # items added by --unjudged have no gold value
     unjudged = int((comp.gold == NO_PREDICTION).any(axis=1).sum())
     for spec in comp.metrics:
@@ -951,12 +980,7 @@ def _analyze_competition(
                 f"no gold value; metric {spec.name!r} needs one for every item (only ranking "
                 f"metrics, which read them as not relevant, can score them)"
             )
-        p = metric.prepare(comp, dict(spec.params))
-        prepared.append(p)
-        label_fields.update(p.label_fields)
-    notes = list(comp.warnings)
-    if label_fields:
-        notes += unseen_label_warnings(comp, sorted(label_fields))
+        prepared.append(metric.prepare(comp, dict(spec.params)))
     names = [p.name for p in prepared]
     for name in names:
         if names.count(name) > 1:
@@ -964,6 +988,17 @@ def _analyze_competition(
                 f"competition {comp.id!r}: metric {name!r} is given twice; results name metrics "
                 f"by name, so give each metric once"
             )
+    return prepared
+
+
+def _input_notes(comp: Competition, prepared: list[Prepared], settings: Settings) -> list[str]:
+    """The notes of the reading and the warnings about the inputs and the resampling, given now
+    (:func:`compreport.errors.warn`, :func:`compreport.errors.note`): the report keeps them all,
+    the reading's notes first."""
+    notes = list(comp.warnings)
+    label_fields = sorted({f for p in prepared for f in p.label_fields})
+    if label_fields:
+        notes += unseen_label_warnings(comp, label_fields)
     for note in (
         bootstrap_note(comp, settings),
         small_sample_note(comp, settings),
@@ -981,9 +1016,13 @@ def _analyze_competition(
         warn(note)
     for said in comp.notes:  # what the reading decided: a note, kept among the report's notes
         tell(said)
-    notes = [*comp.notes, *notes]
-    randomization = settings.test == "randomization"
-    if randomization:
+    return [*comp.notes, *notes]
+
+
+def _check_randomization(comp: Competition, prepared: list[Prepared], rule: VerdictRule) -> None:
+    """Refuse (an :class:`InputError`) the randomization test for a metric without per-item
+    statistics to swap."""
+    if rule.randomization:
         for p in prepared:
             if not p.decomposable:
                 raise InputError(
@@ -991,82 +1030,59 @@ def _analyze_competition(
                     f"with per-item statistics; {p.name!r} has none "
                     f"(use {option('test', 'bootstrap')})"
                 )
-    key = competition_key(comp.stream_key)
-    label = f"competition {comp.id!r}: the bootstrap"
-    res = bootstrap.run(
-        prepared,
-        comp.n,
-        comp.m,
-        settings.bootstrap,
-        settings.seed,
-        key,
-        executor=executor,
-        progress=progress,
-        mode=mode,
-        jackknife=settings.ci_method == "bca",
-        randomization=randomization,
-        label=label,
-        clusters=comp.clusters,
-        stage=_stage(f"bootstrap {comp.id}", [p.name for p in prepared]),
-    )
 
-    # per metric: the pairs' numbers and max-T counts, kept while refining
-    states = [{} for _ in prepared]
 
-    def analyze_all(p_res, resamples: int) -> list[MetricAnalysis]:
-        """Every metric: intervals from ``res``, raw p-values from ``p_res`` (``resamples``)."""
-        out = []
-        for i, p in enumerate(prepared):
-            test_p = (lambda a, b, i=i: p_res.randomization_p(i, a, b)) if randomization else None
-            out.append(
-                analyze_metric(
-                    p.name,
-                    p.params,
-                    p.higher_is_better,
-                    p.ideal,
-                    i == 0,
-                    comp.systems,
-                    res.observed[i],
-                    res.replicates[i],
-                    settings,
-                    comp.n,
-                    res.jackknife[i] if res.jackknife else None,
-                    test_p,
-                    comp.baselines,
-                    p_replicates=None if p_res is res else p_res.replicates[i],
-                    p_resamples=resamples,
-                    state=states[i],
-                    label=p.label,
-                )
+def _analyze_pass(
+    comp, prepared, settings, rule: VerdictRule, res, p_res, resamples: int, states
+) -> list[MetricAnalysis]:
+    """One pass over every metric: intervals from ``res``, raw p-values from ``p_res``
+    (``resamples``), with the pairs' numbers and max-T counts of each kept in ``states`` while
+    refining."""
+    out = []
+    for i, p in enumerate(prepared):
+        test_p = (lambda a, b, i=i: p_res.randomization_p(i, a, b)) if rule.randomization else None
+        out.append(
+            analyze_metric(
+                p.name,
+                p.params,
+                p.higher_is_better,
+                p.ideal,
+                i == 0,
+                comp.systems,
+                res.observed[i],
+                res.replicates[i],
+                settings,
+                comp.n,
+                res.jackknife[i] if res.jackknife else None,
+                test_p,
+                comp.baselines,
+                p_replicates=None if p_res is res else p_res.replicates[i],
+                p_resamples=resamples,
+                state=states[i],
+                label=p.label,
+                rule=rule,
             )
-        return out
+        )
+    return out
 
-    metrics = analyze_all(res, settings.bootstrap)
-    # Refinement: while some verdict is within the Monte-Carlo error of its p-values, draw twice as
-    # many resamples, up to REFINE_FACTOR x B: the seeded streams continue, so only the new
-    # resamples are drawn and the first B are the ones above. Under max-T the new resamples are
-    # added to the step-down's counts from the first unsettled pair on; under the other corrections
-    # every raw p-value is re-estimated from all the resamples.
+
+def _analyze_metrics(
+    comp, prepared, settings, rule: VerdictRule, res, notes, key, label, *, executor, progress, mode
+) -> list[MetricAnalysis]:
+    """Every metric analysed, refined while some verdict is within the Monte-Carlo error of its
+    p-values (a note in ``notes`` when more resamples would not fit in memory).
+
+    Refinement draws twice as many resamples, up to REFINE_FACTOR x B: the seeded streams continue,
+    so only the new resamples are drawn and the first B are the ones of ``res``. Under max-T the
+    new resamples are added to the step-down's counts from the first unsettled pair on; under the
+    other corrections every raw p-value is re-estimated from all the resamples."""
+    states = [{} for _ in prepared]
+    metrics = _analyze_pass(comp, prepared, settings, rule, res, res, settings.bootstrap, states)
     total, cap = settings.bootstrap, montecarlo.REFINE_FACTOR * settings.bootstrap
     p_res = res
-    stepwise = settings.correction == "maxt"
     rounds = 0
-    while (
-        settings.refine
-        and 0 < total < cap
-        and montecarlo.worth_refining(metrics, cap, settings.alpha)
-    ):
-        # under max-T only the metrics with a verdict to settle are drawn (the same item draws serve
-        # any subset of the metrics); the other corrections re-estimate every p-value
-        need = (
-            [
-                i
-                for i, ma in enumerate(metrics)
-                if ma.verdicts.get("may_settle") and "step" in states[i]
-            ]
-            if stepwise
-            else list(range(len(prepared)))
-        )
+    while rule.refine and 0 < total < cap and montecarlo.worth_refining(metrics, cap, rule.alpha):
+        need = _to_refine(rule, metrics, states)
         if not need:
             break
         rounds += 1
@@ -1081,7 +1097,7 @@ def _analyze_competition(
                 executor=executor,
                 progress=progress,
                 mode=mode,
-                randomization=randomization,
+                randomization=rule.randomization,
                 label=label,
                 start=total,
                 clusters=comp.clusters,
@@ -1091,18 +1107,8 @@ def _analyze_competition(
                     [prepared[i].name for i in need],
                 ),
             )
-            if not stepwise:
-                check_memory(
-                    {
-                        "replicates joined": 2
-                        * (
-                            sum(r.nbytes for r in p_res.replicates)
-                            + (0 if p_res.swaps is None else p_res.swaps.nbytes)
-                        )
-                    },
-                    label,
-                    f"use a smaller {option('bootstrap')}, or turn {option('refine')} off",
-                )
+            if not rule.stepwise:
+                _check_joined_memory(p_res, label)
         except InputError as exc:
             # more resamples would not fit in memory: keep what is settled so far
             note = (
@@ -1112,37 +1118,86 @@ def _analyze_competition(
             notes.append(note)
             break
         total = min(2 * total, cap)
-        if stepwise:
-            for j, i in enumerate(need):
-                rows, _ = _defined_rows(more.replicates[j], np.isfinite(res.observed[i]))
-                states[i]["step"].add(rows, unsettled=states[i]["unsettled"])
-            metrics = analyze_all(res, settings.bootstrap)
-        else:
-            p_res = p_res.joined(more)
-            metrics = analyze_all(p_res, total)
+        p_res, resamples = _take(rule, need, more, res, p_res, states, (total, settings.bootstrap))
+        metrics = _analyze_pass(comp, prepared, settings, rule, res, p_res, resamples, states)
+    return metrics
+
+
+def _take(rule: VerdictRule, need, more, res, p_res, states, counts):
+    """Where the next analysis reads its raw p-values, and from how many resamples (of
+    ``counts``: all drawn so far, B): under max-T the new resamples ``more`` of the metrics
+    ``need`` go into their step-downs' counts, from the first unsettled pair on, and the raw
+    p-values stay those of the first B (``res``); under the other corrections ``more`` is joined
+    to the resamples so far."""
+    total, B = counts
+    if not rule.stepwise:
+        return p_res.joined(more), total
+    for j, i in enumerate(need):
+        rows, _ = _defined_rows(more.replicates[j], np.isfinite(res.observed[i]))
+        states[i]["step"].add(rows, unsettled=states[i]["unsettled"])
+    return res, B
+
+
+def _to_refine(rule: VerdictRule, metrics: list[MetricAnalysis], states) -> list[int]:
+    """The metrics to draw more resamples for: under max-T only those with a verdict to settle (the
+    same item draws serve any subset of the metrics); the other corrections re-estimate every
+    p-value."""
+    if not rule.stepwise:
+        return list(range(len(metrics)))
+    return [
+        i for i, ma in enumerate(metrics) if ma.verdicts.get("may_settle") and "step" in states[i]
+    ]
+
+
+def _check_joined_memory(p_res, label: str) -> None:
+    """Refuse (an :class:`InputError`) to join more replicates to those of ``p_res`` when twice
+    theirs would not fit in memory."""
+    check_memory(
+        {
+            "replicates joined": 2
+            * (
+                sum(r.nbytes for r in p_res.replicates)
+                + (0 if p_res.swaps is None else p_res.swaps.nbytes)
+            )
+        },
+        label,
+        f"use a smaller {option('bootstrap')}, or turn {option('refine')} off",
+    )
+
+
+def _metric_notes(comp: Competition, metrics: list[MetricAnalysis]) -> list[str]:
+    """The warnings about the analysed metrics, given now: replicates where a metric is undefined,
+    systems whose score is undefined, and tie counts the competitiveness summary cannot give."""
+    notes = []
     for ma in metrics:
         dropped = int(ma.verdicts.get("undefined_replicates") or 0)
         if dropped:
-            note = (
+            notes.append(
                 f"competition {comp.id!r}: metric {ma.name!r} is undefined on {dropped:,} "
                 f"bootstrap resamples (e.g. a resample without a class it needs); they are left "
                 f"out of its intervals and bootstrap p-values"
             )
-            warn(note)
-            notes.append(note)
+            warn(notes[-1])
         undefined = [s.system for s in ma.scores if not np.isfinite(s.score)]
         if undefined:
-            note = (
+            notes.append(
                 f"competition {comp.id!r}: metric {ma.name!r} is undefined for "
                 f"{', '.join(map(repr, undefined))} (e.g. constant predictions); left out of the "
                 f"comparisons, corrections and groups"
             )
-            warn(note)
-            notes.append(note)
+            warn(notes[-1])
     note = competitiveness_note(comp.id, metrics[0])
     if note:
         warn(note)
         notes.append(note)
+    return notes
+
+
+def _competition_analysis(
+    comp: Competition, prepared: list[Prepared], metrics: list[MetricAnalysis], notes, res
+) -> CompetitionAnalysis:
+    """The result: the metrics, the notes, the best system's per-class scores under a
+    classification metric, and how the engine drew ``res``."""
     primary = metrics[0]
     by_class = (
         per_class(comp, primary.best, prepared[0].label_fields[0])
