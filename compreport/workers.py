@@ -16,8 +16,8 @@ deterministic on its own; byte-identical files are tested with 1 and 2 workers).
   :class:`~compreport.errors.InputError`, not a run that waits forever.
 * An OSError raised while a task handled another error (matplotlib turns a full disk into an
   AttributeError while closing the file) comes back as that OSError.
-* Tasks run in the caller's context (:mod:`contextvars`): the report's language, who messages
-  speak to.
+* Tasks run in the caller's context (:mod:`contextvars`): the report's language. Messages keep
+  their references to options (:func:`compreport.errors.raw`), worded by the caller.
 * Without a safe ``fork`` or with ``jobs == 1`` the tasks run in this process, in order: ``fork``
   is used on Linux and the BSDs only. macOS offers it, but a process that has loaded Apple's system
   frameworks (matplotlib's macOS backend, the Accelerate BLAS) may crash or hang in a forked child,
@@ -42,11 +42,11 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from compreport import interrupts
-from compreport.errors import InputError
+from compreport.errors import InputError, raw
 
 #: The tasks of the running :func:`run_tasks`; forked workers inherit it.
 _TASKS: list[tuple[Callable[..., Any], tuple]] = []
-#: The caller's context (the report's language, who messages speak to), in which workers run tasks.
+#: The caller's context (the report's language), in which workers run tasks.
 _CONTEXT: contextvars.Context | None = None
 
 
@@ -131,7 +131,7 @@ def _run_one(i: int) -> tuple[Any, list[tuple[str, type, str, int]]]:
             if cause is not None and cause is not exc:
                 raise OSError(cause.errno, cause.strerror, cause.filename) from None
             raise
-    return result, [(str(w.message), w.category, w.filename, w.lineno) for w in caught]
+    return result, [(raw(w.message), w.category, w.filename, w.lineno) for w in caught]
 
 
 #: Seconds a terminated worker has to end before it is killed (SIGKILL).

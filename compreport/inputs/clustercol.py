@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from compreport.errors import InputError
+from compreport.errors import InputError, option
 from compreport.inputs.clusters import Clusters
 from compreport.inputs.parsed import Parsed, RawText, ReadOptions
 from compreport.inputs.records import layout
-from compreport.language.caller import option
 
 
 def _checked(labels: list, column: str, blank_at) -> Clusters:

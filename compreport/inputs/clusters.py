@@ -131,7 +131,7 @@ class Clusters:
         clusters, held the level there (at most 2.2 %, conservative) when the systems are
         exchangeable under the null
         """
-        from compreport.language.caller import option
+        from compreport.errors import option
 
         if self.count >= FEW_CLUSTERS:
             return None

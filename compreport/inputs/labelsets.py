@@ -26,10 +26,9 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from compreport.errors import InputError, excerpt
+from compreport.errors import InputError, excerpt, option
 from compreport.inputs.parsed import JSON_NULL, Parsed, RawText
 from compreport.inputs.structured import json_value_text, label_set_text
-from compreport.language.caller import option
 
 #: ``--multi-label`` value that reads one 0/1 column per label.
 COLUMNS = "columns"

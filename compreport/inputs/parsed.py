@@ -12,9 +12,8 @@ import re
 from dataclasses import dataclass, field
 
 from compreport import options
-from compreport.errors import InputError, excerpt, suggest
+from compreport.errors import InputError, excerpt, option, suggest
 from compreport.inputs.delimited import SEPARATORS
-from compreport.language.caller import OPTIONS, current, option
 
 #: :attr:`Parsed.missing_text` of a JSON null or an absent key.
 JSON_NULL = "\x00null"
@@ -91,7 +90,7 @@ class ReadOptions:
         Of a Codabench bulk download: ``all`` (None: the same) or ``last`` (each owner's last).
     said : dict
         How the caller gave a column option that is not its own option (:meth:`named`): attribute
-        -> an option of :data:`~compreport.language.caller.OPTIONS` (``runs_label_col``:
+        -> an option of :func:`compreport.options.words` (``runs_label_col``:
         ``score_col``; ``id_col``: ``id``) or a spec key (``[data.runs] label_col``).
     """
 
@@ -125,13 +124,12 @@ class ReadOptions:
 
         >>> ReadOptions(said={"runs_label_col": "[data.runs] label_col"}).named("runs_label_col", 5)
         '[data.runs] label_col = 5'
-        >>> ReadOptions().named("label_col", [2, 3])
+        >>> from compreport.errors import said
+        >>> said(ReadOptions().named("label_col", [2, 3]))  # in Python words
         'label_col=[2, 3]'
         """
         key = self.said.get(attr, attr.removeprefix("runs_"))
-        if isinstance(value, list) and key in OPTIONS and current() == "cli":
-            value = ",".join(map(str, value))
-        if key in OPTIONS:
+        if key in options.words():  # a list: --label-col 2,3 on the command line
             return option(key, value)
         return key if value is None else f"{key} = {value!r}"
 

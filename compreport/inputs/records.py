@@ -29,7 +29,7 @@ import zipfile
 from collections import Counter
 from pathlib import Path
 
-from compreport.errors import InputError, excerpt, suggest
+from compreport.errors import InputError, excerpt, option, suggest
 from compreport.inputs.delimited import MISSING, decode, read_bytes, split_fields, text_name
 from compreport.inputs.jsonfiles import read_json
 from compreport.inputs.labelsets import pyevall_text
@@ -38,7 +38,6 @@ from compreport.inputs.parsed import (
     RawText,
     ReadOptions,
 )
-from compreport.language.caller import option
 
 #: Largest zip member read (bytes): a prediction file, not an archive bomb.
 _ZIP_MEMBER_LIMIT = 1 << 31

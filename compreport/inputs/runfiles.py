@@ -30,7 +30,7 @@ from pathlib import Path, PurePosixPath
 
 import numpy as np
 
-from compreport.errors import InputError, note, os_reason, suggest
+from compreport.errors import InputError, note, option, os_reason, suggest
 from compreport.inputs.delimited import (
     decode,
     not_a_file,
@@ -41,7 +41,6 @@ from compreport.inputs.delimited import (
     text_name,
 )
 from compreport.inputs.namesxml import read_xml_names
-from compreport.language.caller import option
 from compreport.output.overlap import check_runs, runs_read
 
 

@@ -20,8 +20,7 @@ import fnmatch
 import glob
 import os
 
-from compreport.errors import OutputError
-from compreport.language.caller import option
+from compreport.errors import OutputError, option
 
 
 def _parts(path: str) -> list[str]:

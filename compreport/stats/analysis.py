@@ -12,12 +12,11 @@ from __future__ import annotations
 import numpy as np
 
 from compreport import interrupts
-from compreport.errors import InputError, warn
+from compreport.errors import InputError, option, raw, warn
 from compreport.errors import note as tell
 from compreport.inputs.competition import Competition
 from compreport.inputs.readers import unseen_label_warnings
 from compreport.language import vocabulary as vocab
-from compreport.language.caller import option
 from compreport.settings import Settings
 from compreport.stats import (
     competitiveness,
@@ -712,7 +711,7 @@ def bootstrap_note(comp: Competition, settings: Settings) -> str | None:
     -------
     str or None
         The warning, ending with the B that would do, as the caller names the option
-        (``use -B 1320 or more``; :func:`compreport.language.caller.option`).
+        (``use -B 1320 or more``; :func:`compreport.errors.option`).
     """
     size = comp.m - 1 if settings.family == "per-row" else comp.m * (comp.m - 1) // 2
     if settings.family == "vs-baseline":  # each participant against each baseline
@@ -1099,7 +1098,8 @@ def _analyze_competition(
         except InputError as exc:
             # more resamples would not fit in memory: keep what is settled so far
             note = (
-                f"competition {comp.id!r}: p-values not refined beyond {total:,} resamples ({exc})"
+                f"competition {comp.id!r}: p-values not refined beyond {total:,} resamples "
+                f"({raw(exc)})"
             )
             warn(note)
             notes.append(note)

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from compreport._version import __version__
-from compreport.errors import InputError, suggest
+from compreport.errors import InputError, raw, suggest
 from compreport.inputs.competition import INFO_FIELDS, CompetitionInfo
 from compreport.settings import Settings
 from compreport.stats import frames, ranking  # tables and notebook HTML; pandas is imported inside
@@ -827,7 +827,7 @@ class Analysis:
         try:
             return cls.from_dict(d)
         except InputError as exc:
-            raise InputError(f"{path}: {exc}") from None
+            raise InputError(f"{path}: {raw(exc)}") from None
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             raise InputError(
                 f"{path}: not a results.json compreport can read ({type(exc).__name__}: "
