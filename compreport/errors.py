@@ -1,4 +1,7 @@
-"""Exceptions and warnings shown to users as one line on stderr, and helpers for their messages."""
+"""Exceptions and warnings shown to users as one line on stderr, and helpers for their messages.
+
+A message names an option by reference (:func:`option`), worded where it is shown: ``str()`` in
+Python words, the command line in its own (:mod:`compreport.language.caller`)."""
 
 from __future__ import annotations
 
@@ -39,7 +42,7 @@ class InputError(ValueError):
         return said(raw(self))
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({str(self)!r})"
+        return _worded_repr(self) or super().__repr__()
 
 
 class OutputError(InputError):
@@ -60,7 +63,7 @@ class InputWarning(UserWarning):
         return said(raw(self))
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({str(self)!r})"
+        return _worded_repr(self) or super().__repr__()
 
 
 class Note(InputWarning):
@@ -276,6 +279,13 @@ def raw(message) -> str:
     if isinstance(message, (InputError, InputWarning)):
         return BaseException.__str__(message)
     return str(message)
+
+
+def _worded_repr(exc: InputError | InputWarning) -> str | None:
+    """``InputError('...')`` with the message in Python words, or None when it is no one text."""
+    if len(exc.args) == 1 and isinstance(exc.args[0], str):
+        return f"{type(exc).__name__}({str(exc)!r})"
+    return None
 
 
 def _capped_unless_marked(message: str) -> str:
