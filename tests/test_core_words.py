@@ -139,3 +139,13 @@ def test_a_warning_deep_in_stats_names_the_setting_as_its_caller_gave_it(tmp_pat
     assert "use -B " in err and "[bootstrap] resamples" not in err
     written = (tmp_path / "out" / "results.json").read_text(encoding="utf-8")
     assert "use -B " in written and "\ufdd0" not in written
+
+
+def test_where_a_spec_setting_is_overridden_is_worded_by_the_caller():
+    """Two specs that disagree on a setting (inputs/specmodels.py): override it ``to analyze()`` in
+    Python words, ``on the command line`` in the command line's."""
+    from compreport.inputs.specmodels import merge_bootstrap
+
+    with pytest.raises(InputError, match=r"pass it to analyze\(\) to override$") as err:
+        merge_bootstrap([("a.toml", {"bootstrap": 10}), ("b.toml", {"bootstrap": 20})])
+    assert said(raw(err.value), command_line()).endswith("pass it on the command line to override")
