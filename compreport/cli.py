@@ -31,8 +31,8 @@ from compreport.errors import (
     os_reason,
     printable,
     raw,
-    said,
     suggest,
+    worded,
 )
 from compreport.language import LANGUAGES
 from compreport.language.caller import command_line
@@ -609,9 +609,9 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 
 def _said(message) -> str:
     """An error's or a warning's message as the command line prints it: the options it names in
-    the command line's words (``--pos-label LABEL``), cut (:func:`~compreport.errors.said`) and
+    the command line's words (``--pos-label LABEL``), cut (:func:`~compreport.errors.worded`) and
     escaped for the terminal (:func:`~compreport.errors.printable`)."""
-    return printable(said(raw(message), command_line()))
+    return printable(worded(raw(message), command_line()))
 
 
 def _on_sigterm(pid: int):

@@ -35,11 +35,11 @@ class InputError(ValueError):
 
     def __init__(self, *args):
         if len(args) == 1 and isinstance(args[0], str) and _OPEN not in args[0]:
-            args = (capped(args[0]),)  # one naming an option is cut once worded (:func:`said`)
+            args = (capped(args[0]),)  # one naming an option is cut once worded (:func:`worded`)
         super().__init__(*args)
 
-    def __str__(self) -> str:  # in Python words (:func:`said`)
-        return said(raw(self))
+    def __str__(self) -> str:  # in Python words (:func:`worded`)
+        return worded(raw(self))
 
     def __repr__(self) -> str:
         return _worded_repr(self) or super().__repr__()
@@ -59,8 +59,8 @@ class Terminated(BaseException):
 class InputWarning(UserWarning):
     """Suspicious but usable input (printed as ``warning: <message>``)."""
 
-    def __str__(self) -> str:  # in Python words (:func:`said`)
-        return said(raw(self))
+    def __str__(self) -> str:  # in Python words (:func:`worded`)
+        return worded(raw(self))
 
     def __repr__(self) -> str:
         return _worded_repr(self) or super().__repr__()
@@ -205,11 +205,11 @@ def _python_words() -> dict[str, tuple[str, str | None, str]]:
 def option(name: str, value=None) -> str:
     """A reference to option ``name`` (with ``value`` when given) in a message, worded where the
     message is shown: ``str()`` of an :class:`InputError` or :class:`InputWarning` in Python words,
-    the command line in its own (:func:`said`).
+    the command line in its own (:func:`worded`).
 
-    >>> said(f"pass {option('pos_label', 'LABEL')}")
+    >>> worded(f"pass {option('pos_label', 'LABEL')}")
     'pass pos_label=LABEL'
-    >>> said(option("force", True), {"force": ("--force", "--force", "", "shell")})
+    >>> worded(option("force", True), {"force": ("--force", "--force", "", "shell")})
     '--force'
     """
     cli, api, shape = _python_words()[name]
@@ -228,7 +228,7 @@ def overriding() -> str:
     """A reference to where a call overrides a setting the specs give: ``to analyze()`` in
     Python words, ``on the command line`` in the command line's.
 
-    >>> said(overriding())
+    >>> worded(overriding())
     'to analyze()'
     """
     return _reference([OVERRIDE, "to analyze()", None, None])
@@ -238,7 +238,7 @@ def _reference(fields: list) -> str:
     return f"{_OPEN}{json.dumps(fields, ensure_ascii=True)}{_CLOSE}"
 
 
-def _worded(match: re.Match, wording: Wording, keep: bool) -> str:
+def _word(match: re.Match, wording: Wording, keep: bool) -> str:
     """One reference in the words of ``wording``; in Python words where it has none (kept as a
     reference when ``keep``)."""
     name, python, text, shell = json.loads(match.group(1))
@@ -257,10 +257,10 @@ def spoken(message: str, wording: Wording, *, partial: bool = False) -> str:
     out of :func:`compreport.analyze`, before the caller's)."""
     if _OPEN not in message:
         return message
-    return _REFERENCE.sub(lambda m: _worded(m, wording, partial), message)
+    return _REFERENCE.sub(lambda m: _word(m, wording, partial), message)
 
 
-def said(message: str, wording: Wording | None = None) -> str:
+def worded(message: str, wording: Wording | None = None) -> str:
     """``message`` as shown: its references worded (:func:`spoken`; Python words by default) and
     cut to :data:`MAX_MESSAGE` characters (:func:`capped`)."""
     return capped(spoken(message, wording or {}))

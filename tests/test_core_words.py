@@ -18,7 +18,7 @@ from test_layout import PACKAGE, import_graph
 
 import compreport as cr
 from compreport.cli import main
-from compreport.errors import InputError, InputWarning, option, raw, said, spoken
+from compreport.errors import InputError, InputWarning, option, raw, spoken, worded
 from compreport.language.caller import command_line, from_specs
 
 #: Modules of the core that still import compreport.output: the run readers' check that no run is
@@ -27,7 +27,6 @@ from compreport.language.caller import command_line, from_specs
 OUTPUT_ALLOWED = {
     "compreport.inputs.codabench",
     "compreport.inputs.mentions",
-    "compreport.inputs.competition",
     "compreport.inputs.runfiles",
     "compreport.inputs.scaffold",
 }
@@ -70,14 +69,14 @@ def test_a_reference_is_worded_where_it_is_shown():
     """A reference survives f-strings, joins and pickling; each edge words it its own way, and a
     message too long is cut once worded, never through a reference."""
     text = f"pass {option('pos_label', 'LABEL')} or {option('force', True)} {option('labels')}"
-    assert said(text) == "pass pos_label=LABEL or force=True `labels`"
-    assert said(text, command_line()) == "pass --pos-label LABEL or --force --labels"
-    assert said(option("exclude", "a b"), command_line()) == "--exclude 'a b'"
-    assert said(option("label_col", [2, 3]), command_line()) == "--label-col 2,3"
+    assert worded(text) == "pass pos_label=LABEL or force=True `labels`"
+    assert worded(text, command_line()) == "pass --pos-label LABEL or --force --labels"
+    assert worded(option("exclude", "a b"), command_line()) == "--exclude 'a b'"
+    assert worded(option("label_col", [2, 3]), command_line()) == "--label-col 2,3"
     spec = from_specs({"bootstrap": ("[bootstrap] resamples", "c.toml, line 6")})
     partial = spoken(f"{option('bootstrap', 10)} {option('seed', 1)}", spec, partial=True)
-    assert said(partial) == "[bootstrap] resamples = 10 (c.toml, line 6) seed=1"
-    assert said(partial, command_line()) == "[bootstrap] resamples = 10 (c.toml, line 6) --seed 1"
+    assert worded(partial) == "[bootstrap] resamples = 10 (c.toml, line 6) seed=1"
+    assert worded(partial, command_line()) == "[bootstrap] resamples = 10 (c.toml, line 6) --seed 1"
     err = pickle.loads(pickle.dumps(InputError("x" * 5000 + option("bootstrap", 5))))
     assert raw(err).endswith(option("bootstrap", 5))
     assert len(str(err)) <= 1000 and str(err).endswith("xbootstrap=5")
@@ -148,4 +147,6 @@ def test_where_a_spec_setting_is_overridden_is_worded_by_the_caller():
 
     with pytest.raises(InputError, match=r"pass it to analyze\(\) to override$") as err:
         merge_bootstrap([("a.toml", {"bootstrap": 10}), ("b.toml", {"bootstrap": 20})])
-    assert said(raw(err.value), command_line()).endswith("pass it on the command line to override")
+    assert worded(raw(err.value), command_line()).endswith(
+        "pass it on the command line to override"
+    )

@@ -124,8 +124,8 @@ class ReadOptions:
 
         >>> ReadOptions(said={"runs_label_col": "[data.runs] label_col"}).named("runs_label_col", 5)
         '[data.runs] label_col = 5'
-        >>> from compreport.errors import said
-        >>> said(ReadOptions().named("label_col", [2, 3]))  # in Python words
+        >>> from compreport.errors import worded
+        >>> worded(ReadOptions().named("label_col", [2, 3]))  # in Python words
         'label_col=[2, 3]'
         """
         key = self.said.get(attr, attr.removeprefix("runs_"))

@@ -22,8 +22,8 @@ def command_line() -> Wording:
     """Every option as the command line spells it: its flag, then its value quoted for a shell
     (none for a switch); a setting the specs give is overridden ``on the command line``.
 
-    >>> from compreport.errors import option, said
-    >>> said(f"{option('pos_label', 'LABEL')}, {option('force', True)}", command_line())
+    >>> from compreport.errors import option, worded
+    >>> worded(f"{option('pos_label', 'LABEL')}, {option('force', True)}", command_line())
     '--pos-label LABEL, --force'
     """
     out: dict[str, tuple[str, str, str, str]] = {
