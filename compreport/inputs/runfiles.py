@@ -344,7 +344,8 @@ def suffix_note(groups: dict[str, list[str]], cid: str) -> str | None:
     """The note that says which teams :func:`suffix_teams` found (None: none), shown on the
     command line and among the report's notes.
 
-    >>> print(suffix_note({"Nova": ["Nova_1", "Nova_2"]}, "t"))  # doctest: +NORMALIZE_WHITESPACE
+    >>> from compreport.errors import worded  # the options it names, in Python words
+    >>> print(worded(suffix_note({"Nova": ["Nova_1", "Nova_2"]}, "t")))
     competition 't': 1 team read from run names that differ only in a final _N, -N or _A:
     Nova (Nova_1, Nova_2); a names file with a `team` column (names='FILE') says otherwise
     """
