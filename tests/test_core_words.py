@@ -150,3 +150,22 @@ def test_where_a_spec_setting_is_overridden_is_worded_by_the_caller():
     assert worded(raw(err.value), command_line()).endswith(
         "pass it on the command line to override"
     )
+
+
+def test_an_analysis_the_core_made_alone_writes_python_words():
+    """The core keeps its notes with references (the edge words them for its caller); an analysis
+    made without the API writes them in Python words to results.json, never a reference."""
+    from compreport.settings import Settings
+    from compreport.stats.analysis import analyze_competition
+    from compreport.stats.results import Analysis
+    from conftest import make_competition
+
+    gold = [k % 2 for k in range(40)]
+    runs = [[g if k % q else 1 - g for k, g in enumerate(gold)] for q in (3, 4, 5, 7)]
+    settings = Settings(bootstrap=5, correction="holm", refine=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ca = analyze_competition(make_competition(gold, runs), settings)
+    assert any("\ufdd0" in w for w in ca.warnings)
+    written = Analysis(settings, [ca]).to_json()
+    assert "use bootstrap=" in written and "\ufdd0" not in written.encode().decode("unicode_escape")
