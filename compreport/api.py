@@ -5,7 +5,8 @@ CSV/TSV table, a gold file with runs), :func:`from_frame` reads a pandas wide ta
 :func:`analyze` runs the paired bootstrap under settings checked as the command line checks them,
 and :func:`validate` scores the systems without resampling. Every problem raises
 :class:`~compreport.errors.InputError` (a ``ValueError``) whose message names options the Python
-way (``pos_label=``, not ``--pos-label``: :mod:`compreport.language.caller`).
+way (``pos_label=``, not ``--pos-label``: :func:`compreport.errors.option`); a setting a spec
+gave, as the spec's key with its file and line (:mod:`compreport.language.caller`).
 
 Examples
 --------
@@ -23,24 +24,25 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, overload
 
 from compreport.distributed import check_scheduler
-from compreport.errors import InputError, warn
+from compreport.errors import InputError, InputWarning, Wording, option, raw, spoken, warn
 from compreport.inputs.competition import Competition, CompetitionInfo, MetricSpec
-from compreport.language.caller import option
+from compreport.language.caller import command_line, from_specs
+from compreport.options import words
 from compreport.settings import make_settings
 from compreport.stats.results import Analysis
 from compreport.workers import check_jobs
 
 if TYPE_CHECKING:
-    from contextlib import AbstractContextManager
-
     import pandas as pd
 
     from compreport.stats.plan import Plan
@@ -593,15 +595,47 @@ def from_frame(
 # --------------------------------------------------------------------------- analyze
 
 
-def _spec_words(inputs: Inputs, given: dict[str, Any]) -> AbstractContextManager[Any]:
-    """A context in which messages name a setting the specs gave, and the call did not, as the
-    spec's key with its file and line (``[bootstrap] resamples = 10000000000 (c.toml, line 6)``),
-    not as ``-B``/``bootstrap=``."""
-    from compreport.language.caller import OPTIONS, from_specs
-
+def _spec_words(inputs: Inputs, given: dict[str, Any]) -> Wording:
+    """How messages name a setting the specs gave, and the call did not: as the spec's key with
+    its file and line (``[bootstrap] resamples = 10000000000 (c.toml, line 6)``), not as
+    ``-B``/``bootstrap=``."""
+    known = words()
     return from_specs(
-        {k: said for k, said in inputs.origins.items() if k in OPTIONS and given.get(k) is None}
+        {k: said for k, said in inputs.origins.items() if k in known and given.get(k) is None}
     )
+
+
+@contextlib.contextmanager
+def _spoken_by_specs(wording: Wording) -> Iterator[None]:
+    """Inside, errors and warnings name the settings of ``wording`` as the specs gave them: an
+    error on its way out, a warning re-issued where it was raised, in order, once the block ends;
+    the other options they name are left for the caller to word (``str()``: Python words; the
+    command line: its own)."""
+    if not wording:
+        yield
+        return
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            yield
+    except (InputError, InputWarning) as exc:  # a warning too, where warnings are errors
+        if len(exc.args) == 1 and isinstance(exc.args[0], str):
+            exc.args = (spoken(exc.args[0], wording, partial=True),)
+        raise
+    finally:
+        for w in caught:
+            message = w.message
+            if isinstance(message, InputWarning):
+                message = w.category(spoken(raw(message), wording, partial=True))
+            warnings.warn_explicit(message, w.category, w.filename, w.lineno)
+
+
+def _spoken_analysis(analysis: Analysis, wording: Wording) -> Analysis:
+    """``analysis`` with the warnings it keeps (written to its files) in the words of
+    ``wording`` (Python words for the options it leaves out)."""
+    for comp in analysis.competitions:
+        comp.warnings = [spoken(w, wording) for w in comp.warnings]
+    return analysis
 
 
 def _as_inputs(data: Inputs | Competition | Sequence[Competition], what: str) -> Inputs:
@@ -809,7 +843,8 @@ def run_analysis(
     # the specs' [bootstrap] values were checked where they were read (specmodels.settings_of)
     base = make_settings(inputs.settings, "spec", checked=True)
     settings = make_settings(given, source, base=base, checked=checked)
-    with _spec_words(inputs, given):
+    spec_words = _spec_words(inputs, given)
+    with _spoken_by_specs(spec_words):
         analysis = run(
             comps,
             settings,
@@ -818,6 +853,8 @@ def run_analysis(
             workshop=inputs.workshop,
             scheduler=scheduler,
         )
+    caller_words = command_line() if source == "cli" else {}
+    _spoken_analysis(analysis, {**caller_words, **spec_words})
     # Report.write will not write over the files read, nor where runs are read
     analysis.sources = dataclasses.replace(inputs, competitions=comps).files
     analysis.scanned = list(dict.fromkeys(s for c in comps for s in c.scanned))
@@ -873,14 +910,14 @@ def validate(data: Inputs | Competition | Sequence[Competition]) -> Analysis:
     scores_only = dataclasses.replace(
         settings, bootstrap=0, ci_method="percentile", test="bootstrap"
     )
+    spec_words = _spec_words(inputs, {})
     done = []
     for comp in inputs.competitions:
         done.append(analyze_competition(comp, scores_only, progress=False))
-        with _spec_words(inputs, {}):
-            note = bootstrap_note(comp, settings)
+        note = bootstrap_note(comp, settings)
         if note:
-            warn(note)
-    return Analysis(scores_only, done, workshop=dict(inputs.workshop))
+            warn(spoken(note, spec_words, partial=True))
+    return _spoken_analysis(Analysis(scores_only, done, workshop=dict(inputs.workshop)), spec_words)
 
 
 def plan(
@@ -1015,6 +1052,12 @@ def list_metrics() -> list[MetricInfo]:
     ['hamming_loss', 'log_loss', 'brier', 'mae', 'mse', 'rmse', 'mape', 'ratio',
      'cross_entropy', 'soft_mae']
     """
+    return metric_infos({})
+
+
+def metric_infos(wording: Wording) -> list[MetricInfo]:
+    """:func:`list_metrics`, the options the descriptions name in the words of ``wording``
+    (``compreport metrics``: the command line's)."""
     from compreport.stats.metrics import REGISTRY
     from compreport.stats.metrics.ranking import CUT_AT_K, RankingMetric
 
@@ -1027,7 +1070,7 @@ def list_metrics() -> list[MetricInfo]:
             name,
             RankingMetric.higher_is_better,
             RankingMetric.ideal,
-            f"{description} (needs {option('query_col')})",
+            spoken(f"{description} (needs {option('query_col')})", wording),
             RankingMetric.reads,
         )
         for name, description in CUT_AT_K

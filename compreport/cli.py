@@ -27,13 +27,15 @@ from compreport.errors import (
     InputWarning,
     Note,
     Terminated,
-    capped,
     note,
     os_reason,
     printable,
+    raw,
     suggest,
+    worded,
 )
 from compreport.language import LANGUAGES
+from compreport.language.caller import command_line
 from compreport.options import load_keywords
 from compreport.report import FORMATS, check_appendix_compile, check_write_options
 from compreport.report.figures import FIGURE_FORMATS
@@ -512,7 +514,7 @@ def _point_leaderboard(analysis) -> list[str]:
 def cmd_metrics(args) -> int:
     """``compreport metrics``: the metrics grouped by what they read, one line each (orientation,
     ideal value, description)."""
-    metrics = api.list_metrics()
+    metrics = api.metric_infos(command_line())
     width = max(len(m.name) for m in metrics)
     groups: dict[str, list] = {}
     for m in metrics:
@@ -595,14 +597,21 @@ COMMANDS = {
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
-    """A warning as one line, escaped and cut as messages are (:func:`~compreport.errors.printable`,
-    :func:`~compreport.errors.capped`), whoever raised it."""
+    """A warning as one line, in the command line's words, escaped and cut as messages are
+    (:func:`_said`), whoever raised it."""
     if issubclass(category, Note):
-        print(f"note: {printable(capped(str(message)))}", file=sys.stderr)
+        print(f"note: {_said(message)}", file=sys.stderr)
     elif issubclass(category, InputWarning):
-        print(f"warning: {printable(capped(str(message)))}", file=sys.stderr)
+        print(f"warning: {_said(message)}", file=sys.stderr)
     else:  # e.g. matplotlib's "Glyph 27 (\x1b) missing from font(s)" for a name holding ESC
-        print(f"warning: {category.__name__}: {printable(capped(str(message)))}", file=sys.stderr)
+        print(f"warning: {category.__name__}: {_said(message)}", file=sys.stderr)
+
+
+def _said(message) -> str:
+    """An error's or a warning's message as the command line prints it: the options it names in
+    the command line's words (``--pos-label LABEL``), cut (:func:`~compreport.errors.worded`) and
+    escaped for the terminal (:func:`~compreport.errors.printable`)."""
+    return printable(worded(raw(message), command_line()))
 
 
 def _on_sigterm(pid: int):
@@ -643,8 +652,6 @@ def main(argv: list[str] | None = None) -> int:
         Exit status: 0 on success; 2 for an input, option or output error, or any other OS error
         (one ``error:`` line on stderr); 130 when interrupted (Ctrl-C); 143 on SIGTERM.
     """
-    from compreport.language.caller import caller
-
     _escape_unencodable()
     args = build_parser().parse_args(argv)
     warnings.showwarning = _show_warning
@@ -656,12 +663,11 @@ def main(argv: list[str] | None = None) -> int:
         previous = previous_int = None
     interrupts.clear()
     try:
-        with caller("cli"):  # messages name options as the command line spells them
-            status = COMMANDS[args.command](args)
+        status = COMMANDS[args.command](args)
         _flush_stdout()  # a pipe's reader that has gone is no error (:func:`_print`)
         return status
     except InputError as exc:
-        print(f"error: {printable(exc)}", file=sys.stderr)
+        print(f"error: {_said(exc)}", file=sys.stderr)
         return 2
     except OSError as exc:  # an OS failure no stage turned into an InputError
         where = f"{exc.filename}: " if exc.filename else ""

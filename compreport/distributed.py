@@ -15,8 +15,8 @@ and yields their results in task order.
   version of compreport (checked when connecting) and have what metric files import; the
   metric files themselves travel by value.
 * Warnings raised in a task are recorded there and re-issued here, in task order; tasks run with
-  the caller's language and naming of options (the :mod:`contextvars` of
-  :mod:`compreport.language`).
+  the caller's language and decimal comma (the :mod:`contextvars` of :mod:`compreport.language`);
+  messages keep their references to options, worded by the caller.
 * An unreachable scheduler is one :class:`~compreport.errors.InputError` after
   :data:`CONNECT_TIMEOUT` seconds. A worker lost while it runs a task is one
   :class:`~compreport.errors.InputError`: at once with ``"local"`` (its scheduler allows no
@@ -46,7 +46,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from compreport import interrupts
-from compreport.errors import InputError
+from compreport.errors import InputError, raw
 from compreport.workers import Executor, LocalPool, replay
 
 #: Seconds to wait for the scheduler to answer before giving up.
@@ -82,7 +82,7 @@ def check_scheduler(address) -> str | None:
         or not address.isprintable()
         or any(c.isspace() for c in address)
     ):
-        from compreport.language.caller import option
+        from compreport.errors import option
 
         raise InputError(
             f"{option('scheduler')} must be 'local' or a dask scheduler address such as "
@@ -96,7 +96,7 @@ def _dask():
     try:
         import distributed
     except ImportError:
-        from compreport.language.caller import option
+        from compreport.errors import option
 
         raise InputError(
             f"{option('scheduler')} needs dask.distributed, which is not installed: "
@@ -287,17 +287,11 @@ def _check_versions(client, address: str) -> None:
 
 
 def _carried() -> dict[str, Any]:
-    """The caller's context that tasks run in: language, decimal comma, who messages speak to,
-    and the options a spec gave (named with their spec file in messages)."""
+    """The caller's context that tasks run in: the language and the decimal comma. (Messages
+    name options by reference, worded by the caller: :func:`compreport.errors.option`.)"""
     from compreport import language
-    from compreport.language import caller
 
-    return {
-        "lang": language._LANG.get(),
-        "comma": language._COMMA.get(),
-        "caller": caller._CALLER.get(),
-        "spec_said": caller._SPEC_SAID.get(),
-    }
+    return {"lang": language._LANG.get(), "comma": language._COMMA.get()}
 
 
 def _run(fn: Callable, shared, item, carried: dict[str, Any]):
@@ -306,20 +300,17 @@ def _run(fn: Callable, shared, item, carried: dict[str, Any]):
     from threadpoolctl import threadpool_limits
 
     from compreport import language
-    from compreport.language import caller
 
     def call():
         language._LANG.set(carried["lang"])
         language._COMMA.set(carried["comma"])
-        caller._CALLER.set(carried["caller"])
-        caller._SPEC_SAID.set(carried["spec_said"])
         with threadpool_limits(limits=1, user_api="blas"):
             return fn(item) if shared is None else fn(shared, item)
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("default")
         result = contextvars.Context().run(call)
-    return result, [(str(w.message), w.category, w.filename, w.lineno) for w in caught]
+    return result, [(raw(w.message), w.category, w.filename, w.lineno) for w in caught]
 
 
 def _settled(future) -> bool:
@@ -340,7 +331,7 @@ def _silent(what: str, finished: int, total: int, seconds: float | None = None) 
 
 
 def _lost(what: str, finished: int, total: int, why: str) -> InputError:
-    from compreport.language.caller import option
+    from compreport.errors import option
 
     return InputError(
         f"a dask worker was lost while {what} ({finished} of {total} done): {why}; out of "

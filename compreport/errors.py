@@ -1,10 +1,20 @@
-"""Exceptions and warnings shown to users as one line on stderr, and helpers for their messages."""
+"""Exceptions and warnings shown to users as one line on stderr, and helpers for their messages.
+
+A message names an option by reference (:func:`option`), worded where it is shown: ``str()`` in
+Python words, the command line in its own (:mod:`compreport.language.caller`)."""
 
 from __future__ import annotations
 
 import difflib
+import functools
+import json
+import re
+import shlex
 import unicodedata
 import warnings
+from collections.abc import Mapping
+
+from compreport.options import words
 
 #: The longest message an :class:`InputError` carries; a longer one is cut in the middle.
 MAX_MESSAGE = 1000
@@ -24,9 +34,15 @@ class InputError(ValueError):
     """
 
     def __init__(self, *args):
-        if len(args) == 1 and isinstance(args[0], str):
-            args = (capped(args[0]),)
+        if len(args) == 1 and isinstance(args[0], str) and _OPEN not in args[0]:
+            args = (capped(args[0]),)  # one naming an option is cut once worded (:func:`worded`)
         super().__init__(*args)
+
+    def __str__(self) -> str:  # in Python words (:func:`worded`)
+        return worded(raw(self))
+
+    def __repr__(self) -> str:
+        return _worded_repr(self) or super().__repr__()
 
 
 class OutputError(InputError):
@@ -42,6 +58,12 @@ class Terminated(BaseException):
 
 class InputWarning(UserWarning):
     """Suspicious but usable input (printed as ``warning: <message>``)."""
+
+    def __str__(self) -> str:  # in Python words (:func:`worded`)
+        return worded(raw(self))
+
+    def __repr__(self) -> str:
+        return _worded_repr(self) or super().__repr__()
 
 
 class Note(InputWarning):
@@ -68,13 +90,13 @@ def capped(text: str) -> str:
 
 def warn(message: str) -> None:
     """Emit an :class:`InputWarning` attributed to the caller's caller, cut as :func:`capped`."""
-    warnings.warn(capped(message), InputWarning, stacklevel=3)
+    warnings.warn(_capped_unless_marked(message), InputWarning, stacklevel=3)
 
 
 def note(message: str) -> None:
     """Emit a :class:`Note` attributed to the caller's caller, cut as :func:`capped` (a
     ``failed.txt`` reason of 5,000 characters)."""
-    warnings.warn(capped(message), Note, stacklevel=3)
+    warnings.warn(_capped_unless_marked(message), Note, stacklevel=3)
 
 
 def os_reason(exc: OSError) -> str:
@@ -149,3 +171,123 @@ def printable(text) -> str:
         else:
             out.append(ch)
     return "".join(out)
+
+
+# --------------------------------------------------------------------------- options in messages
+#
+# The core names an option by reference (:func:`option`); the edge words it for whoever called:
+# the command line (``--pos-label LABEL``), Python (``pos_label=LABEL``, the default) or the spec
+# file that gave the value (``[bootstrap] resamples = 10 (c.toml, line 6)``). A reference is text
+# between two noncharacters, so it survives f-strings, joins and pickling to worker processes.
+
+#: What opens and closes a reference to an option in a message (Unicode noncharacters, which no
+#: text exchanged between programs holds; the reference between them is ASCII JSON).
+_OPEN, _CLOSE = "\ufdd0", "\ufdd1"
+_REFERENCE = re.compile("\ufdd0([^\ufdd1]*)\ufdd1")
+
+#: How an edge words the options it knows: option id -> (without a value, before the value, after
+#: the value, and which form of the value: ``"shell"`` for the command line's ``' LABEL'`` after
+#: the flag, quoted for a shell and empty for a switch, ``"text"`` for the value as ``str``).
+#: An option a wording leaves out keeps its Python words.
+Wording = Mapping[str, tuple[str, str, str, str]]
+
+#: The reference to "where a setting the specs give is overridden" (:func:`overriding`).
+OVERRIDE = "(override)"
+
+
+@functools.cache
+def _python_words() -> dict[str, tuple[str, str | None, str]]:
+    """The schema's words of every option (:func:`compreport.options.words`), read once (a cache
+    of a constant)."""
+    return words()
+
+
+def option(name: str, value=None) -> str:
+    """A reference to option ``name`` (with ``value`` when given) in a message, worded where the
+    message is shown: ``str()`` of an :class:`InputError` or :class:`InputWarning` in Python words,
+    the command line in its own (:func:`worded`).
+
+    >>> worded(f"pass {option('pos_label', 'LABEL')}")
+    'pass pos_label=LABEL'
+    >>> worded(option("force", True), {"force": ("--force", "--force", "", "shell")})
+    '--force'
+    """
+    cli, api, shape = _python_words()[name]
+    python = f"`{api}`" if value is None else f"{api}={shape.format(value)}"
+    text = shell = None
+    if value is not None:
+        text = str(value)
+        # a switch takes no value; a list is given comma-separated; a value a shell would split
+        # or drop is quoted
+        shown = ",".join(map(str, value)) if isinstance(value, list) else text
+        shell = "" if value is True else f" {shlex.quote(shown)}"
+    return _reference([name, python, text, shell])
+
+
+def overriding() -> str:
+    """A reference to where a call overrides a setting the specs give: ``to analyze()`` in
+    Python words, ``on the command line`` in the command line's.
+
+    >>> worded(overriding())
+    'to analyze()'
+    """
+    return _reference([OVERRIDE, "to analyze()", None, None])
+
+
+def _reference(fields: list) -> str:
+    return f"{_OPEN}{json.dumps(fields, ensure_ascii=True)}{_CLOSE}"
+
+
+def _word(match: re.Match, wording: Wording, keep: bool) -> str:
+    """One reference in the words of ``wording``; in Python words where it has none (kept as a
+    reference when ``keep``)."""
+    name, python, text, shell = json.loads(match.group(1))
+    words = wording.get(name)
+    if words is None:
+        return match.group(0) if keep else python
+    bare, before, after, form = words
+    if text is None:
+        return bare
+    return f"{before}{shell if form == 'shell' else text}{after}"
+
+
+def spoken(message: str, wording: Wording, *, partial: bool = False) -> str:
+    """``message`` with its references to options in the words of ``wording``: the others in
+    Python words, or kept as references when ``partial`` (a spec's wording applied on the way
+    out of :func:`compreport.analyze`, before the caller's)."""
+    if _OPEN not in message:
+        return message
+    return _REFERENCE.sub(lambda m: _word(m, wording, partial), message)
+
+
+def worded(message: str, wording: Wording | None = None) -> str:
+    """``message`` as shown: its references worded (:func:`spoken`; Python words by default) and
+    cut to :data:`MAX_MESSAGE` characters (:func:`capped`)."""
+    return capped(spoken(message, wording or {}))
+
+
+def raw(message) -> str:
+    """The text of an exception, a warning or a message with its references to options kept, to
+    carry into another message or across processes.
+
+    >>> raw(InputError(f"bad {option('alpha', 2)}")) == f"bad {option('alpha', 2)}"
+    True
+    """
+    if isinstance(message, BaseException) and len(message.args) == 1:
+        if isinstance(message.args[0], str):
+            return message.args[0]
+    if isinstance(message, (InputError, InputWarning)):
+        return BaseException.__str__(message)
+    return str(message)
+
+
+def _worded_repr(exc: InputError | InputWarning) -> str | None:
+    """``InputError('...')`` with the message in Python words, or None when it is no one text."""
+    if len(exc.args) == 1 and isinstance(exc.args[0], str):
+        return f"{type(exc).__name__}({str(exc)!r})"
+    return None
+
+
+def _capped_unless_marked(message: str) -> str:
+    """``message`` cut as :func:`capped`, unless it names an option: then it is cut once worded."""
+    return message if _OPEN in message else capped(message)

@@ -7,7 +7,7 @@ a ``competition.toml`` / ``workshop.toml``. From this table come
 
 - the argparse groups of ``compreport report|demo|validate|plan`` (:mod:`compreport.cli_parser`),
 - how an error names an option for the command line or for Python
-  (:data:`compreport.language.caller.OPTIONS`, :data:`compreport.settings.SPELLING`),
+  (:func:`words`, :data:`compreport.settings.SPELLING`),
 - the ``[bootstrap]`` keys of a spec and the Settings field each sets
   (:mod:`compreport.inputs.specmodels`),
 - the defaults of :class:`compreport.settings.Settings` and of :func:`compreport.load`'s
@@ -74,7 +74,7 @@ class Option:
     ----------
     name : str
         Its id: the argparse destination and how code names it in a message
-        (``language.caller.option(name, value)``).
+        (``errors.option(name, value)``).
     flags : tuple of str
         Command-line flags; the first names the option in messages (``-B``).
     group : str
@@ -1063,7 +1063,7 @@ SETTINGS: dict[str, Option] = {o.setting: o for o in group(STATISTICS) if o.sett
 
 def words() -> dict[str, tuple[str, str | None, str]]:
     """Option id -> (command-line flag, Python keyword, how a Python value is written): how an
-    error names an option (:func:`compreport.language.caller.option`). A second long flag is an
+    error names an option (:func:`compreport.errors.option`). A second long flag is an
     id of its own (``query_col``: ``--query-col``).
 
     >>> words()["query_col"], words()["bootstrap"]

@@ -23,10 +23,9 @@ import re
 import sys
 from dataclasses import asdict, dataclass
 
-from compreport.errors import InputError, suggest
+from compreport.errors import InputError, option, suggest
 from compreport.language import decimal, tr
 from compreport.language import vocabulary as vocab
-from compreport.language.caller import option
 from compreport.options import SETTINGS, default_correction
 
 #: How each setting is spelled by each kind of caller, from the option schema

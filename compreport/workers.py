@@ -20,8 +20,8 @@ workers). :func:`run_tasks` runs a list of ``(function, args)`` tasks on one, wi
   :class:`~compreport.errors.InputError`, not a run that waits forever.
 * An OSError raised while a task handled another error (matplotlib turns a full disk into an
   AttributeError while closing the file) comes back as that OSError.
-* Tasks run in the caller's context (:mod:`contextvars`): the report's language, who messages
-  speak to.
+* Tasks run in the caller's context (:mod:`contextvars`): the report's language. Messages keep
+  their references to options (:func:`compreport.errors.raw`), worded by the caller.
 * Without a safe ``fork`` or with ``jobs == 1`` the tasks run in this process, in order: ``fork``
   is used on Linux and the BSDs only. macOS offers it, but a process that has loaded Apple's system
   frameworks (matplotlib's macOS backend, the Accelerate BLAS) may crash or hang in a forked child,
@@ -47,7 +47,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
 from compreport import interrupts
-from compreport.errors import InputError
+from compreport.errors import InputError, raw
 
 #: What a forked worker inherits from the :meth:`LocalPool.map` that started it: ``(fn, shared,
 #: items, context)``. Set by the worker's initializer in the worker process only, never in the
@@ -162,7 +162,7 @@ def _run_one(i: int) -> tuple[Any, list[tuple[str, type, str, int]]]:
             if cause is not None and cause is not exc:
                 raise OSError(cause.errno, cause.strerror, cause.filename) from None
             raise
-    return result, [(str(w.message), w.category, w.filename, w.lineno) for w in caught]
+    return result, [(raw(w.message), w.category, w.filename, w.lineno) for w in caught]
 
 
 def replay(caught: list[tuple[str, type, str, int]]) -> None:

@@ -16,7 +16,6 @@ import compreport.settings as settings_module
 from compreport import options
 from compreport.inputs.specmodels import BootstrapSpec
 from compreport.language import vocabulary as vocab
-from compreport.language.caller import OPTIONS as CALLER_OPTIONS
 from compreport.settings import SPELLING, Settings
 from tests.conftest import run_cli
 
@@ -108,11 +107,12 @@ def test_choices_are_the_vocabulary_terms():
 
 def test_every_caller_spelling_comes_from_the_schema():
     """Messages name an option by the schema's flag (CLI), keyword (Python) or spec key."""
+    words = options.words()
     for o in options.SCHEMA:
-        flag, api, _ = CALLER_OPTIONS[o.name]
+        flag, api, _ = words[o.name]
         if options.OPTIONS[o.name] is o:
             assert (flag, api) == (o.flags[0], o.api)
-    assert CALLER_OPTIONS["query_col"][:2] == ("--query-col", "cluster_col")
+    assert words["query_col"][:2] == ("--query-col", "cluster_col")
     for field, o in options.SETTINGS.items():
         assert SPELLING["cli"][field] == "/".join(o.flags)
         assert SPELLING["analyze"][field] == f"`{o.api}`"

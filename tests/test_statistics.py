@@ -357,15 +357,14 @@ def test_too_few_resamples_for_the_corrections_is_warned():
         analyze_competition(
             competition(gold, preds), Settings(bootstrap=1000, refine=False, correction="holm")
         )
-    from compreport.language.caller import caller
+    from compreport.errors import raw, worded
+    from compreport.language.caller import command_line
 
-    with (
-        caller("cli"),
-        pytest.warns(InputWarning, match=r"use -B 1320 or more"),
-    ):  # the command line's words
+    with pytest.warns(InputWarning) as caught:  # the command line's words, where it prints
         analyze_competition(
             competition(gold, preds), Settings(bootstrap=1000, refine=False, correction="holm")
         )
+    assert any("use -B 1320 or more" in worded(raw(w.message), command_line()) for w in caught)
     # refinement may draw 16 B: B = 1000 can reject then, B = 50 cannot (800 < 1320)
     with pytest.warns(
         InputWarning, match=r"with B = 50 \(refined up to 800\).*use bootstrap=83 or more"

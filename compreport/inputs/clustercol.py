@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from compreport.errors import InputError
+from compreport.errors import InputError, option
 from compreport.inputs.clusters import Clusters
 from compreport.inputs.parsed import Parsed, RawText, ReadOptions, option_of
 from compreport.inputs.records import layout
-from compreport.language.caller import option
 
 #: The option that gives the cluster column (``--cluster-col``), as the schema keys it.
 _CLUSTER = option_of("cluster_column")

@@ -122,7 +122,8 @@ class Clusters:
         it names the sizes measured below the threshold (:data:`CLUSTER_SIZE`) and the
         randomization test, which held the level there (:data:`CLUSTER_RANDOMIZATION`).
 
-        >>> print(Clusters.from_labels(list(range(20)), "question").few_note("qa"))
+        >>> from compreport.errors import worded  # the options it names, in Python words
+        >>> print(worded(Clusters.from_labels(list(range(20)), "question").few_note("qa")))
         ... # doctest: +NORMALIZE_WHITESPACE
         competition 'qa': only 20 clusters (column 'question'); with fewer than 100 the cluster
         bootstrap's intervals come out too narrow and its tests too liberal (Cameron, Gelbach and
@@ -131,7 +132,7 @@ class Clusters:
         clusters, held the level there (at most 2.2 %, conservative) when the systems are
         exchangeable under the null
         """
-        from compreport.language.caller import option
+        from compreport.errors import option
 
         if self.count >= FEW_CLUSTERS:
             return None

@@ -44,11 +44,10 @@ import unicodedata
 import zipfile
 from dataclasses import dataclass
 
-from compreport.errors import InputError, excerpt, note, os_reason, printable
+from compreport.errors import InputError, excerpt, note, option, os_reason, printable
 from compreport.inputs.delimited import not_a_file, read_bytes, shown, text_name
 from compreport.inputs.records import _ZIP_MEMBER_LIMIT as ZIP_MEMBER_LIMIT
 from compreport.inputs.runfiles import RunFile
-from compreport.language.caller import option
 
 #: A submission as Codabench names it in a bulk download (after ``:`` ``/`` ``\\`` -> ``_``).
 NAMING = re.compile(

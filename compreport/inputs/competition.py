@@ -142,7 +142,9 @@ class Competition(CompetitionInfo):
     notes : list of str
         What the reading decided that a user should know, not a problem (teams read from run
         names that differ only in a final ``_N``, ``-N`` or ``_A``): given as notes by the
-        analysis and kept with the warnings among the report's notes.
+        analysis and kept with the warnings among the report's notes. Both name options by
+        reference (:func:`compreport.errors.option`), worded for the caller when the analysis
+        warns of them and keeps them (:func:`compreport.errors.said` words one for Python).
     missing : dict
         System -> number of items without a prediction (blank, absent, unreadable), each held as
         ``""`` in ``predictions`` and scored as a wrong answer (``--missing wrong``); 0 for every

@@ -17,8 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from compreport import options
-from compreport.errors import InputError, excerpt, os_reason
-from compreport.language.caller import option
+from compreport.errors import InputError, excerpt, option, os_reason
 
 #: Cell values read as "no prediction".
 MISSING = frozenset({"", "nan", "null"})

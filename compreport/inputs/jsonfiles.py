@@ -6,12 +6,11 @@ from __future__ import annotations
 import json
 import math
 
-from compreport.errors import InputError, suggest
+from compreport.errors import InputError, option, suggest
 from compreport.inputs.labelsets import pyevall_keys
 from compreport.inputs.limits import parser_limits
 from compreport.inputs.parsed import JSON_NULL, Parsed, option_of
 from compreport.inputs.structured import json_value_text
-from compreport.language.caller import option
 
 #: The options (schema keys) that give the id and the label column(s): ``--id-col``,
 #: ``--label-col``.

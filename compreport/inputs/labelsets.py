@@ -26,10 +26,9 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from compreport.errors import InputError, excerpt
+from compreport.errors import InputError, excerpt, option
 from compreport.inputs.parsed import JSON_NULL, Parsed, RawText, option_of
 from compreport.inputs.structured import json_value_text, label_set_text
-from compreport.language.caller import option
 
 #: The option (schema key) that gives the label column(s): ``--label-col``.
 _LABEL = option_of("label_columns")

@@ -49,13 +49,12 @@ from pathlib import PurePosixPath
 
 import numpy as np
 
-from compreport.errors import InputError, note, os_reason
+from compreport.errors import InputError, note, option, os_reason
 from compreport.inputs.clusters import Clusters
 from compreport.inputs.competition import Source
 from compreport.inputs.delimited import decode, read_bytes, sha256, shown, text_name
 from compreport.inputs.records import zip_prediction
 from compreport.inputs.runfiles import RunFile, apply_names, find_runs, name_runs
-from compreport.language.caller import option
 
 __all__ = ["Mentions", "detect", "read_mention_runs", "read_mentions_file", "tags_to_mentions"]
 

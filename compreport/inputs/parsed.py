@@ -15,8 +15,7 @@ from types import MappingProxyType
 from typing import Any
 
 from compreport import options
-from compreport.errors import InputError, excerpt, suggest
-from compreport.language.caller import OPTIONS, current, option
+from compreport.errors import InputError, excerpt, option, suggest
 
 #: :attr:`Parsed.missing_text` of a JSON null or an absent key.
 JSON_NULL = "\x00null"
@@ -76,13 +75,12 @@ class _Reading:
 
         >>> ReadOptions(said={"runs_id_column": "[data.runs] key"}).named("runs_id_column", 5)
         '[data.runs] key = 5'
-        >>> ReadOptions().named("phase", 7)
-        'phase=7'
+        >>> from compreport.errors import worded
+        >>> worded(ReadOptions().named("label_columns", [2, 3]))  # in Python words
+        'label_col=[2, 3]'
         """
         key = self.said.get(attr, option_of(attr))
-        if isinstance(value, list) and key in OPTIONS and current() == "cli":
-            value = ",".join(map(str, value))
-        if key in OPTIONS:
+        if key in options.words():  # a list: --label-col 2,3 on the command line
             return option(key, value)
         return key if value is None else f"{key} = {value!r}"
 
@@ -175,7 +173,7 @@ ReadOptions = dataclasses.make_dataclass(
         (``[data.runs]``, ``--score-col``).
     ``said``
         How the caller gave a column option that is not its own option (:meth:`named`): field
-        -> an option of :data:`~compreport.language.caller.OPTIONS` (``runs_label_columns``:
+        -> an option of :func:`compreport.options.words` (``runs_label_columns``:
         the score column's; ``id_column``: ``id``) or a spec key and where it is.
 
     Columns are 1-based positions or header names (JSON: keys) once :meth:`check` ran; None:

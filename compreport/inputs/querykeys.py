@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from compreport.errors import InputError, excerpt
+from compreport.errors import InputError, excerpt, option
 from compreport.inputs.delimited import check_unique
 from compreport.inputs.parsed import Parsed, RawText, ReadOptions
 from compreport.inputs.records import cluster_index, layout, shown_row
-from compreport.language.caller import option
 
 
 def keyed(ident: str, query: str) -> str:

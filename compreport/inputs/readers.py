@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from compreport.errors import InputError, excerpt, note, warn
+from compreport.errors import InputError, excerpt, note, option, warn
 from compreport.inputs.clustercol import gold_cluster_labels, gold_clusters, take_column
 from compreport.inputs.codabench import codabench_runs
 from compreport.inputs.competition import Competition, CompetitionInfo, MetricSpec, Source
@@ -67,7 +67,6 @@ from compreport.inputs.runfiles import (
     suffix_teams,
 )
 from compreport.inputs.structured import holds_sets, read_label_set
-from compreport.language.caller import option
 
 #: The options (schema keys) that give the id and the label column(s): ``--id-col``,
 #: ``--label-col``.

@@ -30,7 +30,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from compreport.errors import InputError, excerpt, suggest
+from compreport.errors import InputError, excerpt, option, suggest
 from compreport.inputs.delimited import MISSING, decode, read_bytes, split_fields, text_name
 from compreport.inputs.jsonfiles import read_json
 from compreport.inputs.labelsets import pyevall_text
@@ -40,7 +40,6 @@ from compreport.inputs.parsed import (
     ReadOptions,
     option_of,
 )
-from compreport.language.caller import option
 
 #: The options (schema keys) that give the id and the label column(s): ``--id-col``,
 #: ``--label-col``.

@@ -31,7 +31,7 @@ from pathlib import Path, PurePosixPath
 
 import numpy as np
 
-from compreport.errors import InputError, note, os_reason, suggest
+from compreport.errors import InputError, note, option, os_reason, suggest
 from compreport.inputs.delimited import (
     decode,
     not_a_file,
@@ -42,7 +42,6 @@ from compreport.inputs.delimited import (
     text_name,
 )
 from compreport.inputs.namesxml import read_xml_names
-from compreport.language.caller import option
 
 
 @dataclass
@@ -377,7 +376,8 @@ def suffix_note(groups: dict[str, list[str]], cid: str) -> str | None:
     """The note that says which teams :func:`suffix_teams` found (None: none), shown on the
     command line and among the report's notes.
 
-    >>> print(suffix_note({"Nova": ["Nova_1", "Nova_2"]}, "t"))  # doctest: +NORMALIZE_WHITESPACE
+    >>> from compreport.errors import worded  # the options it names, in Python words
+    >>> print(worded(suffix_note({"Nova": ["Nova_1", "Nova_2"]}, "t")))
     competition 't': 1 team read from run names that differ only in a final _N, -N or _A:
     Nova (Nova_1, Nova_2); a names file with a `team` column (names='FILE') says otherwise
     """

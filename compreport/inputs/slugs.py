@@ -11,9 +11,8 @@ import re
 import unicodedata
 from pathlib import Path
 
-from compreport.errors import InputError
+from compreport.errors import InputError, option
 from compreport.inputs.tomlfile import is_spec
-from compreport.language.caller import option
 
 #: Latin letters Unicode does not decompose (``Ł`` is not L + a mark), as their languages
 #: transliterate them.

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from compreport import options
-from compreport.errors import InputError, os_reason, suggest
+from compreport.errors import InputError, option, os_reason, suggest
+from compreport.errors import raw as unworded
 from compreport.inputs import readers as load
 from compreport.inputs.competition import INFO_FIELDS, Competition, CompetitionInfo, MetricSpec
 from compreport.inputs.delimited import text_name
@@ -45,7 +46,6 @@ from compreport.inputs.specmodels import (
     settings_of,
 )
 from compreport.inputs.tomlfile import is_spec, read_toml, validate_model, where
-from compreport.language.caller import option
 
 #: The plain reading options (:attr:`compreport.options.Option.plain`) by Python keyword: each is
 #: the caller's value, else the spec's ``[data]`` key of the same name, else the schema's default.
@@ -119,8 +119,8 @@ Options = dataclasses.make_dataclass(
     the inputs: one field per reading option of the schema (:data:`compreport.options.SCHEMA`),
     named as :func:`compreport.load`'s keyword, None (or empty) where not given, which leaves a
     spec's value or the default; ``runs_guard`` (the caller's check of runs before they are read)
-    and ``lookup`` (how a metric name is looked up). Messages name the options in the caller's
-    words (:mod:`compreport.language.caller`).""",
+    and ``lookup`` (how a metric name is looked up). Messages name the options by reference,
+    worded for the caller where they are shown (:func:`compreport.errors.option`).""",
     },
 )
 
@@ -208,10 +208,11 @@ def metric_specs(
         except InputError as exc:
             # Say where the name came from: the --metric option or the spec's [[metrics]] entry.
             if opts.metrics:
-                raise InputError(f"{option('metric')}: {exc}") from None
+                raise InputError(f"{option('metric')}: {unworded(exc)}") from None
             if spec_path is not None:
                 raise InputError(
-                    f"{where(spec_path, ('metrics', i, 'name'))}: [[metrics]] entry {i + 1}: {exc}"
+                    f"{where(spec_path, ('metrics', i, 'name'))}: [[metrics]] entry {i + 1}: "
+                    f"{unworded(exc)}"
                 ) from None
             raise
         if opts.pos_label is not None and "pos_label" in s.metric.allowed:
@@ -249,7 +250,7 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
         try:
             phase_id(d.phase, "[data] phase")
         except InputError as exc:
-            raise InputError(f"{where(path, ('data', 'phase'))}: {exc}") from None
+            raise InputError(f"{where(path, ('data', 'phase'))}: {unworded(exc)}") from None
     if d.id_col is not None and d.id_column is not None:
         raise InputError(
             f"{where(path, ('data', 'id_col'))}: [data] names both `id_col` and `id_column`; "
@@ -279,7 +280,7 @@ def _spec_reading(spec: CompetitionSpec, path: Path, opts: Options) -> ReadOptio
         if d.score_col is not None:
             run_labels = columns(d.score_col, "score_col", "[data] score_col")
     except InputError as exc:
-        raise InputError(f"{path}: {exc}") from None
+        raise InputError(f"{path}: {unworded(exc)}") from None
     given = opts.reading()
     id_given = opts.id_col is not None or opts.id is not None
     label_given = opts.label_col is not None

@@ -11,10 +11,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from compreport.errors import InputError
+from compreport.errors import InputError, overriding, raw
 from compreport.inputs.competition import CompetitionInfo
 from compreport.inputs.tomlfile import where
-from compreport.language.caller import override
 from compreport.options import SETTINGS, data_keys, runs_keys
 from compreport.settings import validate
 
@@ -107,7 +106,7 @@ def settings_of(boot: BootstrapSpec, path: Path) -> dict:
         try:
             out |= validate({_SETTING_OF_KEY[key]: value}, "spec")
         except InputError as exc:
-            raise InputError(f"{where(path, ('bootstrap', key))}: {exc}") from None
+            raise InputError(f"{where(path, ('bootstrap', key))}: {raw(exc)}") from None
     return out
 
 
@@ -122,7 +121,7 @@ def merge_bootstrap(sources: list[tuple[str, dict]], origins: dict | None = None
         which is popped.
     origins : dict, optional
         Filled with Settings field -> (``[bootstrap] <key>``, the spec and line that gives it),
-        for messages (:func:`~compreport.language.caller.from_specs`).
+        for messages (:func:`~compreport.language.caller.from_specs`, at the edge).
 
     Raises
     ------
@@ -141,7 +140,7 @@ def merge_bootstrap(sources: list[tuple[str, dict]], origins: dict | None = None
             elif k in merged and merged[k] != v:
                 raise InputError(
                     f"{src}: [bootstrap] {_KEY_OF_SETTING[k]} = {v} differs from {merged[k]} in "
-                    f"{origin[k]}; one run uses one setting: pass it {override()} to override"
+                    f"{origin[k]}; one run uses one setting: pass it {overriding()} to override"
                 )
             else:
                 merged[k], origin[k] = v, src

@@ -3,8 +3,8 @@
 Every sentence, caption, heading and label of a report goes through :func:`tr` (Python) or
 ``tr(...)`` (the templates) with its English text, which is the key of the translation table
 (:data:`compreport.language.translations.ES`, the one place Spanish lives). The language is a
-context, like :mod:`compreport.language.caller`: :class:`compreport.report.Report` renders inside
-``with language(...)``, and worker processes run their tasks in the context of the caller
+context (the package's one, with the decimal comma): :class:`compreport.report.Report` renders
+inside ``with language(...)``, and worker processes run their tasks in the context of the caller
 (:mod:`compreport.workers`). File names, CSV columns, results.json keys, metric ids, messages and
 errors stay English.
 """
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+from collections.abc import Iterator
 
 from compreport.errors import InputError, suggest
-from compreport.language.caller import scoped
 
 #: The languages a report can be written in (``--lang``, ``Report(lang=)``).
 LANGUAGES = ("en", "es")
@@ -24,6 +24,16 @@ _LANG: contextvars.ContextVar[str] = contextvars.ContextVar("compreport_lang", d
 _COMMA: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "compreport_decimal_comma", default=False
 )
+
+
+@contextlib.contextmanager
+def scoped(var: contextvars.ContextVar, value) -> Iterator[None]:
+    """``var`` set to ``value`` inside the block, and back to what it was after (also on error)."""
+    token = var.set(value)
+    try:
+        yield
+    finally:
+        var.reset(token)
 
 
 def current() -> str:

@@ -20,9 +20,8 @@ import fnmatch
 import glob
 import os
 
-from compreport.errors import OutputError
+from compreport.errors import OutputError, option
 from compreport.inputs.runfiles import runs_read
-from compreport.language.caller import option
 
 
 def _parts(path: str) -> list[str]:

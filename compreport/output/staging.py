@@ -47,8 +47,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from compreport import interrupts
-from compreport.errors import OutputError, note, os_reason
-from compreport.language.caller import option
+from compreport.errors import OutputError, note, option, os_reason
 from compreport.output.files import write_text
 from compreport.output.manifest import (
     LOCK,

@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from compreport import interrupts
-from compreport.errors import InputError, note, suggest
+from compreport.errors import InputError, note, option, suggest
 from compreport.language import LANGUAGES, decimal_comma, language
-from compreport.language.caller import option
 from compreport.output import files
 from compreport.report import model
 from compreport.report.figures import FIGURE_FORMATS

@@ -14,12 +14,11 @@ from typing import NamedTuple
 import numpy as np
 
 from compreport import interrupts
-from compreport.errors import InputError, warn
+from compreport.errors import InputError, option, raw, warn
 from compreport.errors import note as tell
 from compreport.inputs.competition import Competition
 from compreport.inputs.readers import unseen_label_warnings
 from compreport.language import vocabulary as vocab
-from compreport.language.caller import option
 from compreport.settings import Settings
 from compreport.stats import (
     competitiveness,
@@ -701,7 +700,7 @@ def bootstrap_note(comp: Competition, settings: Settings) -> str | None:
     -------
     str or None
         The warning, ending with the B that would do, as the caller names the option
-        (``use -B 1320 or more``; :func:`compreport.language.caller.option`).
+        (``use -B 1320 or more``; :func:`compreport.errors.option`).
     """
     rule = verdict_rule(settings)
     size = rule.largest_family(comp.m, len(set(comp.baselines) & set(comp.systems)))
@@ -741,7 +740,8 @@ def competitiveness_note(cid: str, ma: MetricAnalysis) -> str | None:
     >>> why = {"min_p": 0.063, "resamples": 10000, "comparisons": 630, "b_needed": 12600}
     >>> nc = {"ties": {"holm": why}}
     >>> ma = NS(name="accuracy", competitiveness={"not_computable": nc}, verdicts={"alpha": 0.05})
-    >>> print(competitiveness_note("hate", ma))  # doctest: +NORMALIZE_WHITESPACE
+    >>> from compreport.errors import worded  # the options it names, in Python words
+    >>> print(worded(competitiveness_note("hate", ma)))  # doctest: +NORMALIZE_WHITESPACE
     competition 'hate': the competitiveness summary of 'accuracy' prints \u2013 for the ties under
     holm: with B = 10,000 the smallest corrected p-value over 630 comparisons is 0.063, not
     below alpha = 0.05, so every comparison would tie whatever the data; use bootstrap=12600 or
@@ -827,7 +827,8 @@ def small_sample_note(comp: Competition, settings: Settings) -> str | None:
     there (:data:`SMALL_SAMPLE_RANDOMIZATION`).
 
     >>> from types import SimpleNamespace as NS
-    >>> print(small_sample_note(NS(id="tiny", n=50, m=5, clusters=None), Settings()))
+    >>> from compreport.errors import worded  # the options it names, in Python words
+    >>> print(worded(small_sample_note(NS(id="tiny", n=50, m=5, clusters=None), Settings())))
     ... # doctest: +NORMALIZE_WHITESPACE
     competition 'tiny': only 50 items; with fewer than 100 the bootstrap test's verdicts are
     liberal: with n = 50 items its family-wise error rate was measured at 7.9 % (accuracy) to
@@ -1112,7 +1113,8 @@ def _analyze_metrics(
         except InputError as exc:
             # more resamples would not fit in memory: keep what is settled so far
             note = (
-                f"competition {comp.id!r}: p-values not refined beyond {total:,} resamples ({exc})"
+                f"competition {comp.id!r}: p-values not refined beyond {total:,} resamples "
+                f"({raw(exc)})"
             )
             warn(note)
             notes.append(note)

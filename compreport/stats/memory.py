@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import os
 
-from compreport.errors import InputError
-from compreport.language.caller import option
+from compreport.errors import InputError, option
 
 #: Largest number of index cells (rows * n) drawn at once; bounds memory to ~64 MB per block.
 _BLOCK_CELLS = 1 << 23

@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from compreport import interrupts
+from compreport.errors import option
 from compreport.inputs.clusters import Clusters
-from compreport.language.caller import option
 from compreport.stats.memory import check_memory, memory_parts
 from compreport.stats.metrics.base import Prepared
 from compreport.stats.multinomial import Multinomial

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from compreport._version import __version__
-from compreport.errors import InputError, suggest
+from compreport.errors import InputError, raw, spoken, suggest
 from compreport.inputs.competition import INFO_FIELDS, CompetitionInfo
 from compreport.settings import Settings
 from compreport.stats import frames, ranking  # tables and notebook HTML; pandas is imported inside
@@ -620,7 +620,8 @@ class CompetitionAnalysis(CompetitionInfo):
             missing=self.missing,
             metrics=[ma.to_dict() for ma in self.metrics],
             inputs=self.inputs,
-            warnings=self.warnings,
+            # as the caller worded them (api); an analysis made by the core alone: Python words
+            warnings=[spoken(w, {}) for w in self.warnings],
             engine=self.engine,
             classes=self.classes,
             clusters=self.clusters,
@@ -827,7 +828,7 @@ class Analysis:
         try:
             return cls.from_dict(d)
         except InputError as exc:
-            raise InputError(f"{path}: {exc}") from None
+            raise InputError(f"{path}: {raw(exc)}") from None
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             raise InputError(
                 f"{path}: not a results.json compreport can read ({type(exc).__name__}: "

@@ -20,9 +20,8 @@ import unicodedata
 
 import numpy as np
 
-from compreport.errors import warn
+from compreport.errors import option, warn
 from compreport.language import N_, grouped, tr
-from compreport.language.caller import option
 from compreport.report.metricnames import metric_label, positive
 from compreport.report.model import MISSING, Cell
 from compreport.report.naming import pieces

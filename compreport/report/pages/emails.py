@@ -41,10 +41,9 @@ from email.headerregistry import Address
 from email.message import EmailMessage
 from pathlib import Path
 
-from compreport.errors import InputError, note
+from compreport.errors import InputError, note, option
 from compreport.inputs.delimited import decode, read_bytes
 from compreport.language import LANGUAGES, count, current, decimal, language, tr
-from compreport.language.caller import option
 from compreport.output.files import write_bytes
 from compreport.report import model
 from compreport.report.naming import competition_dir, email_files, team_letters

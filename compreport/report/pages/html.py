@@ -22,6 +22,7 @@ import re
 from functools import cache, lru_cache
 from pathlib import Path
 
+from compreport.errors import spoken
 from compreport.language import count, current, decimal, tr
 from compreport.language import vocabulary as vocab
 from compreport.output import files
@@ -261,7 +262,7 @@ def provenance(analysis: Analysis, comp: CompetitionAnalysis | None = None) -> d
             for i in comp.inputs
         ]
         out["long_names"] = any(_unbreakable(i["name"]) > HASH_BESIDE for i in out["inputs"])
-        out["warnings"] = list(comp.warnings)
+        out["warnings"] = [spoken(w, {}) for w in comp.warnings]  # as results.json words them
         from markupsafe import Markup
 
         out["engine"] = [

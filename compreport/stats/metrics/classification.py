@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from compreport.errors import InputError
+from compreport.errors import InputError, option
 from compreport.inputs.competition import Competition
 from compreport.inputs.structured import holds_sets
-from compreport.language.caller import option
 from compreport.stats.metrics.base import (
     Metric,
     Prepared,

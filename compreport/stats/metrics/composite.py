@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from compreport.errors import InputError, suggest
+from compreport.errors import InputError, raw, suggest
 from compreport.inputs.competition import Competition
 from compreport.stats.metrics.base import Metric, Prepared
 
@@ -300,7 +300,7 @@ class CompositeMetric(Metric):
             try:
                 p = metric.prepare(comp, part_params)
             except InputError as exc:
-                raise InputError(f"{where}, part {j + 1}: {exc}") from None
+                raise InputError(f"{where}, part {j + 1}: {raw(exc)}") from None
             parts.append(Part(p, weights[j]))
             shown.append({"metric": name, **p.params})
         orient = {q.prepared.higher_is_better for q in parts}

@@ -20,9 +20,8 @@ import math
 
 import numpy as np
 
-from compreport.errors import InputError
+from compreport.errors import InputError, option
 from compreport.inputs.competition import Competition
-from compreport.language.caller import option
 from compreport.stats.metrics.base import Metric, Prepared, safe_divide
 from compreport.stats.metrics.classification import confusion_stats
 from compreport.stats.metrics.fields import NO_PREDICTION, encode, field_index, missing_error

@@ -6,10 +6,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from compreport.errors import InputError, suggest
+from compreport.errors import InputError, option, suggest
 from compreport.inputs.competition import Competition
 from compreport.inputs.structured import is_set_text
-from compreport.language.caller import option
 
 
 def field_index(comp: Competition, params: dict, key: str = "field", default: int = 0) -> int:

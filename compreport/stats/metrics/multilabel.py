@@ -44,10 +44,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from compreport.errors import InputError, suggest
+from compreport.errors import InputError, option, suggest
 from compreport.inputs.competition import Competition
 from compreport.inputs.structured import is_set_text
-from compreport.language.caller import option
 from compreport.stats.metrics.base import Prepared, mixture_swapped, present_labels, safe_divide
 from compreport.stats.metrics.fields import NO_PREDICTION, _codes
 

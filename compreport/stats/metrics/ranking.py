@@ -39,10 +39,9 @@ import re
 
 import numpy as np
 
-from compreport.errors import InputError
+from compreport.errors import InputError, option
 from compreport.inputs.competition import Competition
 from compreport.inputs.parsed import TIES
-from compreport.language.caller import option
 from compreport.stats.metrics.base import Metric, Prepared, safe_divide
 from compreport.stats.metrics.fields import NO_PREDICTION, field_index, to_scores
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from compreport.errors import InputError
+from compreport.errors import InputError, raw
 from compreport.inputs.competition import Competition
 from compreport.stats.metrics.base import Metric, Prepared
 from compreport.stats.metrics.classification import ClassificationMetric
@@ -49,7 +49,7 @@ class MeasureS(Metric):
         try:
             mae = MAE.prepare(comp, {"field": comp.fields[fp]})
         except InputError as exc:
-            raise InputError(str(exc).replace("metric 'mae'", "metric 'measure_s'")) from None
+            raise InputError(raw(exc).replace("metric 'mae'", "metric 'measure_s'")) from None
         f1 = MACRO_F1.prepare(comp, {"field": comp.fields[ft]})
         # type first: the columns in the order of REST-MEX's first implementation (label codes,
         # then numbers), so the patterns engine draws the same resamples (a + b == b + a)
