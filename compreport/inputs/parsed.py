@@ -76,8 +76,8 @@ class _Reading:
         >>> ReadOptions(said={"runs_id_column": "[data.runs] key"}).named("runs_id_column", 5)
         '[data.runs] key = 5'
         >>> from compreport.errors import worded
-        >>> worded(ReadOptions().named("label_columns", [2, 3]))  # in Python words
-        'label_col=[2, 3]'
+        >>> worded(ReadOptions().named("phase", 7))  # in Python words
+        'phase=7'
         """
         key = self.said.get(attr, option_of(attr))
         if key in options.words():  # a list: --label-col 2,3 on the command line
