@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import inspect
 import os
 import warnings
 from collections.abc import Iterator, Sequence
@@ -355,14 +356,37 @@ def load(
     ('paraphrase', 8)
     """
     given = dict(locals())  # every keyword, by name: the schema's reading options and out_dir
+    return _in_python_words(_load(given))
+
+
+def load_unworded(path: StrPath | Sequence[StrPath], **keywords: Any) -> Inputs:
+    """:func:`load`, with the competitions' warnings and notes keeping their references to
+    options (:func:`compreport.errors.option`), for a caller that words them itself (the command
+    line: ``--pos-label``, where :func:`load` gives Python's ``pos_label=``)."""
+    bound = inspect.signature(load).bind(path, **keywords)
+    bound.apply_defaults()
+    return _load(dict(bound.arguments))
+
+
+def _in_python_words(inputs: Inputs) -> Inputs:
+    """``inputs`` with the warnings and notes its competitions keep in Python words."""
+    for comp in inputs.competitions:
+        comp.warnings = [spoken(w, {}) for w in comp.warnings]
+        comp.notes = [spoken(n, {}) for n in comp.notes]
+    return inputs
+
+
+def _load(given: dict[str, Any]) -> Inputs:
+    """:func:`load` of the keywords ``given`` (every one, by name), the references to options in
+    its messages left to the caller to word."""
     from compreport.inputs.spec import load_inputs
 
     paths = _input_paths(given.pop("path"))
     _check_keyword_types(given)
-    if name is not None:
+    if given["name"] is not None:
         from compreport.inputs.slugs import check_name
 
-        check_name(name, paths)
+        check_name(given["name"], paths)
     opts = _reading_options(given)
     loaded = load_inputs(paths, opts)
     return Inputs(
@@ -589,7 +613,7 @@ def from_frame(
     comp = build(
         pieces, CompetitionInfo(cid, name, group=[name]), specs, [str(b) for b in baselines]
     )
-    return Inputs([comp], pos_label=pl, labels=labs)
+    return _in_python_words(Inputs([comp], pos_label=pl, labels=labs))
 
 
 # --------------------------------------------------------------------------- analyze

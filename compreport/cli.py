@@ -58,12 +58,13 @@ BIG_N = 100_000
 
 def _load(inputs: list[str], args=None, out_dir: Path | None = None):
     """:func:`compreport.load` of the INPUTs with the reading options of ``args`` (None: the
-    defaults); no runs are read where ``out_dir`` lies."""
-    from compreport.api import load
+    defaults), its notes left for the command line to word; no runs are read where ``out_dir``
+    lies."""
+    from compreport.api import load_unworded
 
     if args is None:
-        return load(inputs, out_dir=out_dir)
-    return load(inputs, **load_keywords(args), out_dir=out_dir)
+        return load_unworded(inputs, out_dir=out_dir)
+    return load_unworded(inputs, **load_keywords(args), out_dir=out_dir)
 
 
 def _cli_settings(args) -> dict:

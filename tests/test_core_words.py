@@ -169,3 +169,22 @@ def test_an_analysis_the_core_made_alone_writes_python_words():
     assert any("\ufdd0" in w for w in ca.warnings)
     written = Analysis(settings, [ca]).to_json()
     assert "use bootstrap=" in written and "\ufdd0" not in written.encode().decode("unicode_escape")
+
+
+def test_loaded_competitions_keep_no_references_to_options(tmp_path):
+    """What ``cr.load()`` returns is read by Python users: its warnings and notes are in Python
+    words, with no reference markers left."""
+    import compreport as cr
+    from compreport.errors import _OPEN
+
+    gold = tmp_path / "gold.tsv"
+    gold.write_text("id\tlabel\n" + "".join(f"i{k}\t{k % 2}\n" for k in range(12)))
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    # a run that names its system like a baseline: a note naming --baseline / baselines=
+    (runs / "baseline.tsv").write_text("id\tlabel\n" + "".join(f"i{k}\t0\n" for k in range(12)))
+    (runs / "team.tsv").write_text("id\tlabel\n" + "".join(f"i{k}\t1\n" for k in range(12)))
+    data = cr.load(gold, runs=runs, metrics="accuracy")
+    said = [*data.competitions[0].warnings, *data.competitions[0].notes]
+    assert said and not any(_OPEN in s for s in said)
+    assert any("mark baselines with baselines=['GLOB']" in s for s in said), said
