@@ -21,16 +21,6 @@ from compreport.cli import main
 from compreport.errors import InputError, InputWarning, option, raw, spoken, worded
 from compreport.language.caller import command_line, from_specs
 
-#: Modules of the core that still import compreport.output: the run readers' check that no run is
-#: read inside OUT, which the READ lane of issue 37 moves to the caller (made once, before reading).
-#: Remove each from this allowance as it stops.
-OUTPUT_ALLOWED = {
-    "compreport.inputs.codabench",
-    "compreport.inputs.mentions",
-    "compreport.inputs.runfiles",
-    "compreport.inputs.scaffold",
-}
-
 
 def _core(graph: dict[str, set[str]]) -> dict[str, set[str]]:
     return {
@@ -39,8 +29,8 @@ def _core(graph: dict[str, set[str]]) -> dict[str, set[str]]:
 
 
 def test_no_core_module_imports_the_caller_words_or_the_output():
-    """No module under inputs/ or stats/ imports compreport.language.caller (the edge's words) or,
-    beyond the allowance above, compreport.output (lazy imports included)."""
+    """No module under inputs/ or stats/ imports compreport.language.caller (the edge's words) or
+    compreport.output (the output directory is the caller's to check; lazy imports included)."""
     core = _core(import_graph())
     assert core, "no core modules found"
     words = sorted(m for m, t in core.items() if "compreport.language.caller" in t)
@@ -48,7 +38,7 @@ def test_no_core_module_imports_the_caller_words_or_the_output():
     out = sorted(
         m for m, t in core.items() if any(x.split(".")[:2] == ["compreport", "output"] for x in t)
     )
-    assert set(out) <= OUTPUT_ALLOWED, f"core modules importing compreport.output: {out}"
+    assert out == [], f"core modules importing compreport.output: {out}"
 
 
 def test_no_context_variable_carries_the_caller():
