@@ -76,7 +76,11 @@ def text_name(path: str | Path) -> str:
     return text
 
 
-#: Contents of the pipes and FIFOs read, which can be read only once: (device, inode) -> bytes.
+#: Cache: the contents of the pipes and FIFOs read, which can be read only once, so that every
+#: later read of one (the fast path, the csv path, the checksum) sees the same bytes:
+#: (device, inode) -> bytes, keyed by the stream's identity and never read as a setting. As big
+#: as the pipes given (a few on a command line), each capped at :data:`MAX_FILE_BYTES`; a
+#: regular file is never kept.
 _STREAMS: dict[tuple[int, int], bytes] = {}
 
 #: The largest input file read, in bytes (2 GiB; a gold or run file of a million items is about

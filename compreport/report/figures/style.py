@@ -350,8 +350,11 @@ COMMON_CHARS = [
     0x2265,
     *range(0xFB00, 0xFB05),
 ]
-#: Per process and font face: a subset of the font file (bytes) holding :data:`COMMON_CHARS` and
-#: every glyph asked for so far, and the map from the file's glyph ids to the copy's.
+#: Cache: per process and font face (keyed by the font file's path and face index), a subset of
+#: the font file (bytes) holding :data:`COMMON_CHARS` and every glyph asked for so far, and the
+#: map from the file's glyph ids to the copy's. Only speed depends on it: the subset of the copy
+#: is the subset of the file, byte for byte. One entry per font face drawn (a few), each a few
+#: hundred kB at most.
 FONT_COPIES: dict[tuple[str, int], tuple[bytes, dict[int, int]]] = {}
 
 

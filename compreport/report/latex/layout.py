@@ -39,6 +39,8 @@ FONT_NAMES = {
 }
 
 
+#: Cache: whether this machine's TeX has libertinus.sty, asked once per process (a subprocess);
+#: no argument, one entry.
 @functools.cache
 def libertinus_installed() -> bool:
     """Whether this machine's TeX finds ``libertinus.sty`` (Debian: texlive-fonts-extra), which

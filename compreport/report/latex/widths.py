@@ -21,6 +21,7 @@ _FONTFILE = Path(__file__).with_name("fontmetrics.json")
 _T1 = {"ß": 0xFF, "ÿ": 0xB8, "¡": 0xBD, "¿": 0xBE, "«": 0x13, "»": 0x14, "–": 0x15, "—": 0x16}
 
 
+#: Cache: the shipped fontmetrics.json, parsed once per process; no argument, one entry.
 @functools.cache
 def _fontdata() -> dict:
     return json.loads(_FONTFILE.read_text(encoding="utf-8"))
@@ -77,6 +78,8 @@ class Metrics:
         return w
 
 
+#: Cache: keyed by its arguments (families, size), a pure function of the shipped font data;
+#: one entry per LaTeX style and type size used (a handful).
 @functools.cache
 def font_metrics(families: tuple[str, ...], size: float) -> Metrics:
     """The :class:`Metrics` of ``families`` (keys of ``fontmetrics.json``) at ``size`` pt, each
