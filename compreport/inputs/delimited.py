@@ -13,6 +13,7 @@ import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 
 import numpy as np
 
@@ -240,7 +241,7 @@ def delimiter(path: str, first_line: str) -> str:
 #: ``--sep`` values: ``auto`` decides per file (:func:`split_fields`).
 SEPARATORS = options.SEPARATORS
 #: The character of the ``--sep`` values that name one.
-_SEP_CHAR = {"tab": "\t", "comma": ","}
+_SEP_CHAR = MappingProxyType({"tab": "\t", "comma": ","})
 
 
 def decode(path: str, data: bytes) -> str:

@@ -59,15 +59,17 @@ def slug(text: str) -> str:
 
 
 #: Names OUT uses, which no competition id may take.
-RESERVED_IDS = {
-    "summary",
-    "index.html",
-    "overview.pdf",
-    "results.json",
-    "appendix.tex",
-    "appendix.pdf",
-    "references.bib",
-}
+RESERVED_IDS = frozenset(
+    {
+        "summary",
+        "index.html",
+        "overview.pdf",
+        "results.json",
+        "appendix.tex",
+        "appendix.pdf",
+        "references.bib",
+    }
+)
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 
