@@ -4,7 +4,8 @@ The source of compreport is read with :mod:`ast` for what a module keeps between
 
 * a module-level name bound to a mutable container (a ``dict``, ``list`` or ``set`` display or
   comprehension, or a call of ``dict``, ``list``, ``set``, ``defaultdict``, ``OrderedDict``,
-  ``Counter``, ``deque``, ``bytearray`` or ``ContextVar``);
+  ``Counter``, ``deque``, ``bytearray``, ``ContextVar`` or ``str.maketrans``, which makes a
+  dict);
 * a class attribute bound to one without an annotation (an annotated one is a dataclass or
   pydantic field, which those libraries copy per instance or refuse);
 * a function wrapped in ``functools.cache`` or ``functools.lru_cache``;
@@ -33,6 +34,7 @@ MUTABLE_CALLS = {
     "deque",
     "bytearray",
     "ContextVar",
+    "maketrans",
 }
 MUTABLE_NODES = (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)
 CACHES = {"cache", "lru_cache"}

@@ -10,31 +10,34 @@ from __future__ import annotations
 import re
 import unicodedata
 from pathlib import Path
+from types import MappingProxyType
 
 from compreport.errors import InputError, option
 from compreport.inputs.tomlfile import is_spec
 
 #: Latin letters Unicode does not decompose (``Ł`` is not L + a mark), as their languages
 #: transliterate them.
-_LATIN = str.maketrans(
-    {
-        "Ł": "L",
-        "ł": "l",
-        "Ø": "O",
-        "ø": "o",
-        "Đ": "D",
-        "đ": "d",
-        "Ħ": "H",
-        "ħ": "h",
-        "ß": "ss",
-        "Æ": "AE",
-        "æ": "ae",
-        "Œ": "OE",
-        "œ": "oe",
-        "Þ": "Th",
-        "þ": "th",
-        "ı": "i",
-    }
+_LATIN = MappingProxyType(
+    str.maketrans(
+        {
+            "Ł": "L",
+            "ł": "l",
+            "Ø": "O",
+            "ø": "o",
+            "Đ": "D",
+            "đ": "d",
+            "Ħ": "H",
+            "ħ": "h",
+            "ß": "ss",
+            "Æ": "AE",
+            "æ": "ae",
+            "Œ": "OE",
+            "œ": "oe",
+            "Þ": "Th",
+            "þ": "th",
+            "ı": "i",
+        }
+    )
 )
 
 

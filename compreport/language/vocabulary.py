@@ -7,6 +7,7 @@ place. Settings are validated against the same tables (:mod:`compreport.settings
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -53,9 +54,9 @@ class Term:
         return tr(self.english_words)
 
 
-def _table(*terms: Term) -> dict[str, Term]:
-    """``terms`` by id."""
-    return {t.id: t for t in terms}
+def _table(*terms: Term) -> Mapping[str, Term]:
+    """``terms`` by id, a read-only mapping."""
+    return MappingProxyType({t.id: t for t in terms})
 
 
 #: Corrections for multiple comparisons, in the order tables show them (``none`` first). ``maxt``,
