@@ -14,6 +14,7 @@ import signal
 import sys
 import warnings
 from pathlib import Path
+from types import MappingProxyType
 
 from compreport import api, interrupts
 from compreport.cli_parser import (
@@ -587,14 +588,16 @@ def cmd_plan(args) -> int:
     return 0
 
 
-COMMANDS = {
-    "report": cmd_report,
-    "demo": cmd_demo,
-    "validate": cmd_validate,
-    "init": cmd_init,
-    "metrics": cmd_metrics,
-    "plan": cmd_plan,
-}
+COMMANDS = MappingProxyType(
+    {
+        "report": cmd_report,
+        "demo": cmd_demo,
+        "validate": cmd_validate,
+        "init": cmd_init,
+        "metrics": cmd_metrics,
+        "plan": cmd_plan,
+    }
+)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):

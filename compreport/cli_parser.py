@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from types import MappingProxyType
 
 from compreport import options
 from compreport._version import __version__
@@ -19,13 +20,17 @@ from compreport.report.latex.layout import STYLES
 
 LATEX_STYLES = tuple(STYLES)  # report.latex.layout is light (no jinja2, fonts read on first use)
 #: Settings field -> attribute of the parsed arguments.
-SETTING_OPTIONS = {field: o.dest or o.name for field, o in options.SETTINGS.items()}
+SETTING_OPTIONS = MappingProxyType(
+    {field: o.dest or o.name for field, o in options.SETTINGS.items()}
+)
 #: The help texts' fields that name values known to the report package.
-_FILL = {
-    "formats": ", ".join(FORMATS),
-    "styles": "; ".join(f"{k}: {v.title}" for k, v in STYLES.items()),
-    "figure_formats": ", ".join(FIGURE_FORMATS),
-}
+_FILL = MappingProxyType(
+    {
+        "formats": ", ".join(FORMATS),
+        "styles": "; ".join(f"{k}: {v.title}" for k, v in STYLES.items()),
+        "figure_formats": ", ".join(FIGURE_FORMATS),
+    }
+)
 
 
 def comma_list(values: list[str] | None) -> list[str]:

@@ -195,6 +195,7 @@ Wording = Mapping[str, tuple[str, str, str, str]]
 OVERRIDE = "(override)"
 
 
+#: Cache: the schema's words of the options, a constant made on first use; no argument, one entry.
 @functools.cache
 def _python_words() -> dict[str, tuple[str, str | None, str]]:
     """The schema's words of every option (:func:`compreport.options.words`), read once (a cache

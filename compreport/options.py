@@ -27,7 +27,9 @@ This module imports nothing of compreport: every other layer may read it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 #: Option groups: the ``--help`` section each is listed in.
@@ -1051,14 +1053,22 @@ def group(name: str) -> tuple[Option, ...]:
     return tuple(o for o in SCHEMA if o.group == name)
 
 
+def _by_name(schema: tuple[Option, ...]) -> dict[str, Option]:
+    """Each option of ``schema`` by name, in order: of an option of several groups, its first
+    entry."""
+    out: dict[str, Option] = {}
+    for o in schema:
+        out.setdefault(o.name, o)
+    return out
+
+
 #: Each option by name (an option of several groups: its first entry, not the planning one).
-OPTIONS: dict[str, Option] = {}
-for _opt in SCHEMA:
-    OPTIONS.setdefault(_opt.name, _opt)
-del _opt
+OPTIONS: Mapping[str, Option] = MappingProxyType(_by_name(SCHEMA))
 
 #: The statistics options by :class:`~compreport.settings.Settings` field.
-SETTINGS: dict[str, Option] = {o.setting: o for o in group(STATISTICS) if o.setting}
+SETTINGS: Mapping[str, Option] = MappingProxyType(
+    {o.setting: o for o in group(STATISTICS) if o.setting}
+)
 
 
 def words() -> dict[str, tuple[str, str | None, str]]:
@@ -1110,14 +1120,16 @@ def load_keywords(args) -> dict:
 
 
 #: The pydantic type of a ``[data]`` key, by the option's type (strict: ``true`` is not 1).
-_SPEC_TYPES: dict[str, Any] = {
-    "str": str | None,
-    "bool": bool | None,
-    "int": int | None,
-    "column": int | str | None,
-    "columns": int | str | list[int | str] | None,
-    "list": list[str] | None,
-}
+_SPEC_TYPES: Mapping[str, Any] = MappingProxyType(
+    {
+        "str": str | None,
+        "bool": bool | None,
+        "int": int | None,
+        "column": int | str | None,
+        "columns": int | str | list[int | str] | None,
+        "list": list[str] | None,
+    }
+)
 
 
 def data_keys() -> dict[str, Any]:

@@ -22,6 +22,7 @@ import numbers
 import re
 import sys
 from dataclasses import asdict, dataclass
+from types import MappingProxyType
 
 from compreport.errors import InputError, option, suggest
 from compreport.language import decimal, tr
@@ -31,37 +32,43 @@ from compreport.options import SETTINGS, default_correction
 #: How each setting is spelled by each kind of caller, from the option schema
 #: (:data:`compreport.options.SETTINGS`): ``api`` the Settings field, ``analyze`` the keyword of
 #: :func:`compreport.analyze` (``ci`` for ``ci_method``), ``cli`` the flags, ``spec`` the key.
-SPELLING = {
-    "api": {field: f"`{field}`" for field in SETTINGS},
-    "cli": {field: "/".join(o.flags) for field, o in SETTINGS.items()},
-    "analyze": {field: f"`{o.api}`" for field, o in SETTINGS.items()},
-    "spec": {field: o.spec for field, o in SETTINGS.items()},
-}
+SPELLING = MappingProxyType(
+    {
+        "api": {field: f"`{field}`" for field in SETTINGS},
+        "cli": {field: "/".join(o.flags) for field, o in SETTINGS.items()},
+        "analyze": {field: f"`{o.api}`" for field, o in SETTINGS.items()},
+        "spec": {field: o.spec for field, o in SETTINGS.items()},
+    }
+)
 #: Allowed values of the settings that take one of a list, in the order messages list them.
-CHOICES = {field: o.choices for field, o in SETTINGS.items() if o.choices}
+CHOICES = MappingProxyType({field: o.choices for field, o in SETTINGS.items() if o.choices})
 #: The settings of Nava-Muñoz, Graff and Escalante's Tables 7-11, which ``paper`` sets at once: the
 #: one-sided paired bootstrap of Berg-Kirkpatrick et al. (2012, their Section 4.5), each row of the
 #: matrix corrected on its own (their Table 5), baselines counted among the competitors (their
 #: m), the Bonferroni correction behind the verdicts (the one their worked example applies,
 #: Appendix), and every p-value from the B resamples (no refinement). The tie counts of the
 #: summary are given under every correction whatever ``correction`` is.
-PAPER = {
-    "test": "berg-kirkpatrick",
-    "family": "per-row",
-    "include_baselines": True,
-    "correction": "bonferroni",
-    "refine": False,
-}
+PAPER = MappingProxyType(
+    {
+        "test": "berg-kirkpatrick",
+        "family": "per-row",
+        "include_baselines": True,
+        "correction": "bonferroni",
+        "refine": False,
+    }
+)
 #: Other spellings accepted and replaced by the canonical value.
-ALIASES = {
-    "correction": {"fdr_bh": "bh", "benjamini-hochberg": "bh", "benjamini_hochberg": "bh"},
-    "family": {
-        "all_pairs": "all-pairs",
-        "per_row": "per-row",
-        "vs_best": "vs-best",
-        "vs_baseline": "vs-baseline",
-    },
-}
+ALIASES = MappingProxyType(
+    {
+        "correction": {"fdr_bh": "bh", "benjamini-hochberg": "bh", "benjamini_hochberg": "bh"},
+        "family": {
+            "all_pairs": "all-pairs",
+            "per_row": "per-row",
+            "vs_best": "vs-best",
+            "vs_baseline": "vs-baseline",
+        },
+    }
+)
 
 
 def _as_whole(value) -> str:
@@ -190,7 +197,9 @@ def from_text(text, whole: bool = False):
 
 #: Settings given as numbers, and whether they are whole (command-line text is parsed by
 #: :func:`from_text`).
-NUMERIC = {field: o.type == "int" for field, o in SETTINGS.items() if o.type in ("int", "float")}
+NUMERIC = MappingProxyType(
+    {field: o.type == "int" for field, o in SETTINGS.items() if o.type in ("int", "float")}
+)
 
 
 def validate(values: dict, source: str = "api") -> dict:

@@ -11,6 +11,7 @@ import warnings
 import xml.etree.ElementTree as ET
 from dataclasses import replace
 from pathlib import Path
+from types import MappingProxyType
 
 import numpy as np
 import pytest
@@ -792,7 +793,9 @@ def test_characters_no_font_has_are_one_warning_not_one_per_glyph(tmp_path, monk
     names): a report says it once, naming the characters and the names that hold them."""
     from compreport.report.figures import style as figstyle
 
-    monkeypatch.setitem(figstyle.RC, "font.family", ["DejaVu Sans"])
+    monkeypatch.setattr(
+        figstyle, "RC", MappingProxyType({**figstyle.RC, "font.family": ["DejaVu Sans"]})
+    )
     rng = np.random.default_rng(3)
     gold = rng.integers(0, 2, 100)
     names = ["深度.01", "学习.01", "Plain.01"]

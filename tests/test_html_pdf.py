@@ -8,6 +8,7 @@ import subprocess
 import warnings
 from html.parser import HTMLParser
 from pathlib import Path
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -366,10 +367,11 @@ def pdf_dir(pdf_analysis, gallery, tmp_path_factory):
     from compreport.report.pages import pdf as pdfreport
 
     out = tmp_path_factory.mktemp("pdf")
-    written = pdfreport.write_pdf(pdf_analysis, out, gallery=gallery)
+    with mock.patch.object(pdfreport, "_refuse", wraps=pdfreport._refuse) as refuse:
+        written = pdfreport.write_pdf(pdf_analysis, out, gallery=gallery)
     assert written[0] == out / "overview.pdf"
     assert all(p.is_file() for p in written)
-    assert pdfreport.REFUSED == []  # nothing was fetched, nothing even tried
+    assert not refuse.called  # nothing was fetched, nothing even tried
     return out
 
 
@@ -551,14 +553,15 @@ def test_fetcher_refuses_network(tmp_path):
     weasyprint = pytest.importorskip("weasyprint")
     from compreport.report.pages import pdf as pdfreport
 
-    before = len(pdfreport.REFUSED)
+    refused: list[str] = []
     html = (
         '<html><body><p>x</p><img src="http://127.0.0.1:9/x.png">'
         '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">'
         '<link rel="stylesheet" href="https://127.0.0.1:9/a.css"></body></html>'
     )
-    weasyprint.HTML(string=html, url_fetcher=pdfreport.url_fetcher()).write_pdf(tmp_path / "x.pdf")
-    refused = pdfreport.REFUSED[before:]
+    weasyprint.HTML(string=html, url_fetcher=pdfreport.url_fetcher(refused)).write_pdf(
+        tmp_path / "x.pdf"
+    )
     assert refused and all(not u.startswith("data:") for u in refused)
     assert any(u.startswith("http://127.0.0.1:9") for u in refused)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
 
@@ -27,7 +28,7 @@ FEW_CLUSTERS = 100
 #: by number of clusters (five equal systems, max-T over all pairs, B = 10,000, clusters of 20
 #: items sharing a system-by-cluster effect; ``benchmarks/size.py --small``), and that of
 #: ``--test randomization`` (Holm; it swaps whole clusters): the highest at those counts.
-CLUSTER_SIZE = {20: (8.5, 1.4), 50: (7.1, 0.9)}
+CLUSTER_SIZE = MappingProxyType({20: (8.5, 1.4), 50: (7.1, 0.9)})
 CLUSTER_RANDOMIZATION = (2.2, 0.5)
 
 

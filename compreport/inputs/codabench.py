@@ -69,14 +69,16 @@ _FAILED_HEAD = "The following submissions failed to download:"
 #: How a browser names a bulk download (a second one: ``bulk_submissions (1).zip``).
 _BULK_GLOB = "bulk_submissions*.zip"
 #: Windows device names, which no file may be called.
-_DEVICES = {
-    "con",
-    "prn",
-    "aux",
-    "nul",
-    *(f"com{i}" for i in range(10)),
-    *(f"lpt{i}" for i in range(10)),
-}
+_DEVICES = frozenset(
+    {
+        "con",
+        "prn",
+        "aux",
+        "nul",
+        *(f"com{i}" for i in range(10)),
+        *(f"lpt{i}" for i in range(10)),
+    }
+)
 
 
 @dataclass

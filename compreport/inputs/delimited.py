@@ -13,6 +13,7 @@ import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 
 import numpy as np
 
@@ -76,7 +77,11 @@ def text_name(path: str | Path) -> str:
     return text
 
 
-#: Contents of the pipes and FIFOs read, which can be read only once: (device, inode) -> bytes.
+#: Cache: the contents of the pipes and FIFOs read, which can be read only once, so that every
+#: later read of one (the fast path, the csv path, the checksum) sees the same bytes:
+#: (device, inode) -> bytes, keyed by the stream's identity and never read as a setting. As big
+#: as the pipes given (a few on a command line), each capped at :data:`MAX_FILE_BYTES`; a
+#: regular file is never kept.
 _STREAMS: dict[tuple[int, int], bytes] = {}
 
 #: The largest input file read, in bytes (2 GiB; a gold or run file of a million items is about
@@ -236,7 +241,7 @@ def delimiter(path: str, first_line: str) -> str:
 #: ``--sep`` values: ``auto`` decides per file (:func:`split_fields`).
 SEPARATORS = options.SEPARATORS
 #: The character of the ``--sep`` values that name one.
-_SEP_CHAR = {"tab": "\t", "comma": ","}
+_SEP_CHAR = MappingProxyType({"tab": "\t", "comma": ","})
 
 
 def decode(path: str, data: bytes) -> str:

@@ -46,6 +46,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
+from types import MappingProxyType
 
 import numpy as np
 
@@ -63,12 +64,14 @@ TSV_COLUMNS = ("filename", "label", "start_span", "end_span")
 #: File name endings read as CoNLL token files.
 CONLL_SUFFIXES = (".conll", ".iob", ".iob2", ".bio", ".bioes")
 #: JSON keys of a mention object: each role and the keys accepted for it, first found wins.
-JSON_KEYS = {
-    "document": ("document", "filename", "doc_id", "doc"),
-    "start": ("start", "start_span"),
-    "end": ("end", "end_span"),
-    "label": ("label", "type"),
-}
+JSON_KEYS = MappingProxyType(
+    {
+        "document": ("document", "filename", "doc_id", "doc"),
+        "start": ("start", "start_span"),
+        "end": ("end", "end_span"),
+        "label": ("label", "type"),
+    }
+)
 _TAG = re.compile(r"^(?:O|([BIESLU])-(.+))$")
 
 

@@ -29,7 +29,7 @@ TEAM = ("team", "username")
 #: Attributes that mark a run as left out, first present wins.
 EXCLUDE = ("exclude", "withdrawn")
 #: The columns of the table it returns.
-HEAD = ["run", "name", "team", "baseline", "exclude"]
+HEAD = ("run", "name", "team", "baseline", "exclude")
 
 
 def _first(attrs: dict[str, str], keys: tuple[str, ...], *, non_empty: bool = False) -> str:

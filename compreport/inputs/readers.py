@@ -77,23 +77,25 @@ SHOWN_RUNS = 5
 
 #: Names of a label column that a one-field file's header is not noted for (any other header of such
 #: a file could be a label that occurs once, and is noted).
-COLUMN_WORDS = {
-    "label",
-    "labels",
-    "prediction",
-    "predictions",
-    "pred",
-    "class",
-    "gold",
-    "target",
-    "y",
-    "answer",
-    "output",
-    "category",
-    "tag",
-    "value",
-    "score",
-}
+COLUMN_WORDS = frozenset(
+    {
+        "label",
+        "labels",
+        "prediction",
+        "predictions",
+        "pred",
+        "class",
+        "gold",
+        "target",
+        "y",
+        "answer",
+        "output",
+        "category",
+        "tag",
+        "value",
+        "score",
+    }
+)
 
 
 def shown_id(ident) -> str:

@@ -457,8 +457,8 @@ def name_runs(files: list[RunFile]) -> None:
 #: The columns of a names file.
 _NAME_COLUMNS = ("run", "name", "team", "baseline", "exclude")
 #: How a names file writes true and false (in any case; blank is false).
-_TRUE = {"true", "yes", "y", "1", "x"}
-_FALSE = {"false", "no", "n", "0", ""}
+_TRUE = frozenset({"true", "yes", "y", "1", "x"})
+_FALSE = frozenset({"false", "no", "n", "0", ""})
 
 
 def apply_names(

@@ -10,31 +10,34 @@ from __future__ import annotations
 import re
 import unicodedata
 from pathlib import Path
+from types import MappingProxyType
 
 from compreport.errors import InputError, option
 from compreport.inputs.tomlfile import is_spec
 
 #: Latin letters Unicode does not decompose (``Ł`` is not L + a mark), as their languages
 #: transliterate them.
-_LATIN = str.maketrans(
-    {
-        "Ł": "L",
-        "ł": "l",
-        "Ø": "O",
-        "ø": "o",
-        "Đ": "D",
-        "đ": "d",
-        "Ħ": "H",
-        "ħ": "h",
-        "ß": "ss",
-        "Æ": "AE",
-        "æ": "ae",
-        "Œ": "OE",
-        "œ": "oe",
-        "Þ": "Th",
-        "þ": "th",
-        "ı": "i",
-    }
+_LATIN = MappingProxyType(
+    str.maketrans(
+        {
+            "Ł": "L",
+            "ł": "l",
+            "Ø": "O",
+            "ø": "o",
+            "Đ": "D",
+            "đ": "d",
+            "Ħ": "H",
+            "ħ": "h",
+            "ß": "ss",
+            "Æ": "AE",
+            "æ": "ae",
+            "Œ": "OE",
+            "œ": "oe",
+            "Þ": "Th",
+            "þ": "th",
+            "ı": "i",
+        }
+    )
 )
 
 
@@ -59,15 +62,17 @@ def slug(text: str) -> str:
 
 
 #: Names OUT uses, which no competition id may take.
-RESERVED_IDS = {
-    "summary",
-    "index.html",
-    "overview.pdf",
-    "results.json",
-    "appendix.tex",
-    "appendix.pdf",
-    "references.bib",
-}
+RESERVED_IDS = frozenset(
+    {
+        "summary",
+        "index.html",
+        "overview.pdf",
+        "results.json",
+        "appendix.tex",
+        "appendix.pdf",
+        "references.bib",
+    }
+)
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 

@@ -18,6 +18,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from compreport import options
@@ -49,7 +50,7 @@ from compreport.inputs.tomlfile import is_spec, read_toml, validate_model, where
 
 #: The plain reading options (:attr:`compreport.options.Option.plain`) by Python keyword: each is
 #: the caller's value, else the spec's ``[data]`` key of the same name, else the schema's default.
-_PLAIN = {o.api: o for o in options.group(options.READING) if o.plain}
+_PLAIN = MappingProxyType({o.api: o for o in options.group(options.READING) if o.plain})
 
 
 def plain_reading(given, data=None) -> dict:
@@ -494,7 +495,7 @@ def default_name(path: str | Path) -> str:
 
 
 #: The fields of runs read for ranking and label metrics at once (:func:`scores_beside_labels`).
-SCORE_AND_LABEL = ["label", "score"]
+SCORE_AND_LABEL = ("label", "score")
 
 
 def scores_beside_labels(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import typing
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
@@ -72,11 +73,13 @@ class NamesSpec(_Strict):
 
 #: ``[bootstrap]`` key -> Settings field, from the option schema
 #: (:data:`compreport.options.SETTINGS`).
-_SETTING_OF_KEY = {
-    o.spec.removeprefix("[bootstrap] "): field
-    for field, o in SETTINGS.items()
-    if o.spec and o.spec.startswith("[bootstrap] ")
-}
+_SETTING_OF_KEY = MappingProxyType(
+    {
+        o.spec.removeprefix("[bootstrap] "): field
+        for field, o in SETTINGS.items()
+        if o.spec and o.spec.startswith("[bootstrap] ")
+    }
+)
 
 BootstrapSpec = create_model(
     "BootstrapSpec",
@@ -92,7 +95,7 @@ BootstrapSpec = create_model(
 )
 
 #: Settings field -> ``[bootstrap]`` key, as messages name it.
-_KEY_OF_SETTING = {v: k for k, v in _SETTING_OF_KEY.items()}
+_KEY_OF_SETTING = MappingProxyType({v: k for k, v in _SETTING_OF_KEY.items()})
 
 
 def settings_of(boot: BootstrapSpec, path: Path) -> dict:

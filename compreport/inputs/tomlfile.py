@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -183,15 +184,17 @@ def _shown(value) -> str:
 
 
 #: Pydantic's type errors in words, for a value that matches none of a union's types.
-_KINDS = {
-    "int_type": "a whole number",
-    "string_type": "a string",
-    "bool_type": "true or false",
-    "float_type": "a number",
-    "list_type": "a list",
-    "model_type": "a table",
-    "dict_type": "a table",
-}
+_KINDS = MappingProxyType(
+    {
+        "int_type": "a whole number",
+        "string_type": "a string",
+        "bool_type": "true or false",
+        "float_type": "a number",
+        "list_type": "a list",
+        "model_type": "a table",
+        "dict_type": "a table",
+    }
+)
 
 
 def _value_at(data, loc: tuple):
@@ -221,4 +224,4 @@ def _data_loc(loc: tuple, data) -> tuple:
 
 
 #: Union members pydantic names in an error's location.
-_TAGS = {"int", "str", "bool", "float", "list", "dict"}
+_TAGS = frozenset({"int", "str", "bool", "float", "list", "dict"})

@@ -17,6 +17,8 @@ from compreport.errors import OVERRIDE, Wording
 from compreport.options import words
 
 
+#: Cache: the command line's words of the options, a constant made on first use; no argument,
+#: one entry.
 @functools.cache
 def command_line() -> Wording:
     """Every option as the command line spells it: its flag, then its value quoted for a shell

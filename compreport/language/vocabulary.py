@@ -7,7 +7,9 @@ place. Settings are validated against the same tables (:mod:`compreport.settings
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from compreport.language import N_, tr
 
@@ -52,9 +54,9 @@ class Term:
         return tr(self.english_words)
 
 
-def _table(*terms: Term) -> dict[str, Term]:
-    """``terms`` by id."""
-    return {t.id: t for t in terms}
+def _table(*terms: Term) -> Mapping[str, Term]:
+    """``terms`` by id, a read-only mapping."""
+    return MappingProxyType({t.id: t for t in terms})
 
 
 #: Corrections for multiple comparisons, in the order tables show them (``none`` first). ``maxt``,
@@ -68,13 +70,15 @@ CORRECTIONS = _table(
     Term("maxt", "maxt", N_("max-T step-down"), N_("the max-T step-down procedure"), "romano2005"),
 )
 #: Comparison field holding each correction's p-value.
-P_FIELD = {
-    "none": "p_value",
-    "bonferroni": "p_bonferroni",
-    "holm": "p_holm",
-    "bh": "p_bh",
-    "maxt": "p_maxt",
-}
+P_FIELD = MappingProxyType(
+    {
+        "none": "p_value",
+        "bonferroni": "p_bonferroni",
+        "holm": "p_holm",
+        "bh": "p_bh",
+        "maxt": "p_maxt",
+    }
+)
 
 #: Confidence-interval methods.
 CI_METHODS = _table(
@@ -112,25 +116,31 @@ TESTS = _table(
 
 #: How a facts line names the intervals of each CI method, with and without the level (``95% BCa
 #: intervals``, ``BCa intervals``).
-INTERVAL_PHRASES = {
-    "percentile": (N_("{level} percentile intervals"), N_("percentile intervals")),
-    "bca": (N_("{level} BCa intervals"), N_("BCa intervals")),
-    "normal": (N_("{level} normal intervals"), N_("normal intervals")),
-}
+INTERVAL_PHRASES = MappingProxyType(
+    {
+        "percentile": (N_("{level} percentile intervals"), N_("percentile intervals")),
+        "bca": (N_("{level} BCa intervals"), N_("BCa intervals")),
+        "normal": (N_("{level} normal intervals"), N_("normal intervals")),
+    }
+)
 
 #: How each test's alternative reads (the team sheets' methods sentence; the appendix says more).
-TEST_SIDES = {
-    "bootstrap": N_("two-sided"),
-    "berg-kirkpatrick": N_("one-sided, in the direction of the observed difference"),
-    "randomization": N_("two-sided"),
-}
+TEST_SIDES = MappingProxyType(
+    {
+        "bootstrap": N_("two-sided"),
+        "berg-kirkpatrick": N_("one-sided, in the direction of the observed difference"),
+        "randomization": N_("two-sided"),
+    }
+)
 
 #: A test named in passing (``(bootstrap test)`` in a caption, a title, a provenance line).
-TEST_PHRASES = {
-    "bootstrap": N_("bootstrap test"),
-    "berg-kirkpatrick": N_("one-sided bootstrap test"),
-    "randomization": N_("randomization test"),
-}
+TEST_PHRASES = MappingProxyType(
+    {
+        "bootstrap": N_("bootstrap test"),
+        "berg-kirkpatrick": N_("one-sided bootstrap test"),
+        "randomization": N_("randomization test"),
+    }
+)
 
 
 def test_phrase(test: str) -> str:
@@ -168,10 +178,12 @@ FAMILIES = _table(
 #: The families of the competitiveness summary's ties between competitors
 #: (:attr:`~compreport.settings.Settings.ties_family`): the paper's counts are among the competing
 #: systems only (baselines compete only when asked).
-TIES_FAMILIES = {
-    "all-pairs": N_("all pairs of competitors"),
-    "per-row": N_("each row (each competitor against those ranked below it)"),
-}
+TIES_FAMILIES = MappingProxyType(
+    {
+        "all-pairs": N_("all pairs of competitors"),
+        "per-row": N_("each row (each competitor against those ranked below it)"),
+    }
+)
 
 #: PPI measured in a metric's units (its ideal is not 1 with higher better: an error, say), for the
 #: competitions ``names`` (``RateTrip 2026 (MAE, ideal 0)``): the note beside every summary table.
@@ -240,27 +252,29 @@ def correction_over(correction: str, family: str) -> str:
 
 #: Languages a competition's ``language`` (or the last level of its ``group``) may name in English,
 #: by the lowercase name: a report shows them in its own language (:func:`language_name`).
-LANGUAGE_NAMES = {
-    n.lower(): n
-    for n in (
-        N_("Arabic"),
-        N_("Basque"),
-        N_("Catalan"),
-        N_("Chinese"),
-        N_("Dutch"),
-        N_("English"),
-        N_("French"),
-        N_("Galician"),
-        N_("German"),
-        N_("Hindi"),
-        N_("Italian"),
-        N_("Japanese"),
-        N_("Multilingual"),
-        N_("Portuguese"),
-        N_("Russian"),
-        N_("Spanish"),
-    )
-}
+LANGUAGE_NAMES = MappingProxyType(
+    {
+        n.lower(): n
+        for n in (
+            N_("Arabic"),
+            N_("Basque"),
+            N_("Catalan"),
+            N_("Chinese"),
+            N_("Dutch"),
+            N_("English"),
+            N_("French"),
+            N_("Galician"),
+            N_("German"),
+            N_("Hindi"),
+            N_("Italian"),
+            N_("Japanese"),
+            N_("Multilingual"),
+            N_("Portuguese"),
+            N_("Russian"),
+            N_("Spanish"),
+        )
+    }
+)
 
 
 def language_name(value: str) -> str:

@@ -7,6 +7,8 @@ results.json keep the metric ids; the LaTeX tables typeset the same names
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from compreport.language import N_, tr
 from compreport.stats.results import MetricAnalysis
 
@@ -14,54 +16,56 @@ from compreport.stats.results import MetricAnalysis
 #: figures); the LaTeX tables typeset the same names
 #: (:data:`compreport.report.latex.tex.METRIC_NAMES`). Any other metric (a user's) shows its own
 #: name. Files and results.json keep the metric ids.
-METRIC_LABELS = {
-    "accuracy": N_("accuracy"),
-    "f1": "F1",
-    "macro_f1": "macro-F1",
-    "micro_f1": "micro-F1",
-    "weighted_f1": N_("weighted F1"),
-    "precision": N_("precision"),
-    "recall": N_("recall"),
-    "macro_precision": N_("macro-precision"),
-    "macro_recall": N_("macro-recall"),
-    "mae": "MAE",
-    "mse": "MSE",
-    "rmse": "RMSE",
-    "pearson": N_("Pearson's r"),
-    "spearman": N_("Spearman's ρ"),
-    "roc_auc": "ROC AUC",
-    "qwk": "QWK",
-    "mcc": "MCC",
-    "measure_s": "measure_S",
-    "measure_c": "measure_C",
-    "map": "MAP",
-    "mrr": "MRR",
-    "icm": "ICM",
-    "icm_norm": "ICM-Norm",
-    "icm_soft": "ICM-Soft",
-    "icm_soft_norm": "ICM-Soft-Norm",
-    "cross_entropy": "CE",
-    "soft_mae": "MAE-Soft",
-    "samples_f1": N_("samples-F1"),
-    "hamming_loss": N_("Hamming loss"),
-    "subset_accuracy": N_("subset accuracy"),
-    "kappa": N_("Cohen's κ"),
-    "balanced_accuracy": N_("balanced accuracy"),
-    "log_loss": N_("log loss"),
-    "brier": N_("Brier score"),
-    "span_f1": N_("span F1"),
-    "span_precision": N_("span precision"),
-    "span_recall": N_("span recall"),
-    "span_f1_overlap": N_("span F1 (overlap)"),
-    "span_precision_overlap": N_("span precision (overlap)"),
-    "span_recall_overlap": N_("span recall (overlap)"),
-    "relation_f1": N_("relation F1"),
-    "relation_precision": N_("relation precision"),
-    "relation_recall": N_("relation recall"),
-}
+METRIC_LABELS = MappingProxyType(
+    {
+        "accuracy": N_("accuracy"),
+        "f1": "F1",
+        "macro_f1": "macro-F1",
+        "micro_f1": "micro-F1",
+        "weighted_f1": N_("weighted F1"),
+        "precision": N_("precision"),
+        "recall": N_("recall"),
+        "macro_precision": N_("macro-precision"),
+        "macro_recall": N_("macro-recall"),
+        "mae": "MAE",
+        "mse": "MSE",
+        "rmse": "RMSE",
+        "pearson": N_("Pearson's r"),
+        "spearman": N_("Spearman's ρ"),
+        "roc_auc": "ROC AUC",
+        "qwk": "QWK",
+        "mcc": "MCC",
+        "measure_s": "measure_S",
+        "measure_c": "measure_C",
+        "map": "MAP",
+        "mrr": "MRR",
+        "icm": "ICM",
+        "icm_norm": "ICM-Norm",
+        "icm_soft": "ICM-Soft",
+        "icm_soft_norm": "ICM-Soft-Norm",
+        "cross_entropy": "CE",
+        "soft_mae": "MAE-Soft",
+        "samples_f1": N_("samples-F1"),
+        "hamming_loss": N_("Hamming loss"),
+        "subset_accuracy": N_("subset accuracy"),
+        "kappa": N_("Cohen's κ"),
+        "balanced_accuracy": N_("balanced accuracy"),
+        "log_loss": N_("log loss"),
+        "brier": N_("Brier score"),
+        "span_f1": N_("span F1"),
+        "span_precision": N_("span precision"),
+        "span_recall": N_("span recall"),
+        "span_f1_overlap": N_("span F1 (overlap)"),
+        "span_precision_overlap": N_("span precision (overlap)"),
+        "span_recall_overlap": N_("span recall (overlap)"),
+        "relation_f1": N_("relation F1"),
+        "relation_precision": N_("relation precision"),
+        "relation_recall": N_("relation recall"),
+    }
+)
 #: The ranking metrics cut at k (:mod:`compreport.stats.metrics.ranking`): ``ndcg@10`` ->
 #: ``nDCG@10``.
-CUT_LABELS = {"map": "MAP", "p": "P", "ndcg": "nDCG"}
+CUT_LABELS = MappingProxyType({"map": "MAP", "p": "P", "ndcg": "nDCG"})
 #: Averaged labels listed by name up to this many; more are counted ("over 20 classes").
 LABELS_LISTED = 4
 
@@ -69,20 +73,22 @@ LABELS_LISTED = 4
 #: The works that define a built-in measure, cited beside it in the methods paragraph (their
 #: entries are in :data:`compreport.report.references.REFERENCES`); measures every reader knows,
 #: such as accuracy or F1, cite nothing.
-MEASURE_REFERENCES = {
-    "icm": ("amigo2022",),
-    "icm_norm": ("amigo2022",),
-    "icm_soft": ("amigo2022",),
-    "icm_soft_norm": ("amigo2022",),
-    "kappa": ("cohen1960",),
-    "qwk": ("cohen1968",),
-    "mcc": ("matthews1975",),
-    **{
-        f"span_{w}{o}": ("tjongkimsang2003",)
-        for w in ("f1", "precision", "recall")
-        for o in ("", "_overlap")
-    },
-}
+MEASURE_REFERENCES = MappingProxyType(
+    {
+        "icm": ("amigo2022",),
+        "icm_norm": ("amigo2022",),
+        "icm_soft": ("amigo2022",),
+        "icm_soft_norm": ("amigo2022",),
+        "kappa": ("cohen1960",),
+        "qwk": ("cohen1968",),
+        "mcc": ("matthews1975",),
+        **{
+            f"span_{w}{o}": ("tjongkimsang2003",)
+            for w in ("f1", "precision", "recall")
+            for o in ("", "_overlap")
+        },
+    }
+)
 
 
 def metric_label(ma: MetricAnalysis | str) -> str:

@@ -19,6 +19,7 @@ import math
 import numbers
 import re
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from compreport.errors import InputError
 from compreport.language import N_, count, tr
@@ -311,7 +312,9 @@ class Table:
 
 #: Shading level of each mark of :data:`~compreport.language.vocabulary.STARS`: 3 for the
 #: strictest, down to 0.
-_STAR_LEVEL = {mark: len(vocab.STARS) - 1 - i for i, (_, mark) in enumerate(vocab.STARS)}
+_STAR_LEVEL = MappingProxyType(
+    {mark: len(vocab.STARS) - 1 - i for i, (_, mark) in enumerate(vocab.STARS)}
+)
 
 
 def mark_level(mark: str) -> int:

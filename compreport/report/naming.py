@@ -20,14 +20,16 @@ from compreport.stats.results import Analysis, CompetitionAnalysis
 #: Characters after which a participant's name may wrap (runs of them; spaces wrap anyway).
 NAME_SEPARATORS = "._-/+&@:,;|)]}"
 #: Windows device names: not usable as file names there, whatever the extension.
-_RESERVED = {
-    "con",
-    "prn",
-    "aux",
-    "nul",
-    *(f"com{i}" for i in range(1, 10)),
-    *(f"lpt{i}" for i in range(1, 10)),
-}
+_RESERVED = frozenset(
+    {
+        "con",
+        "prn",
+        "aux",
+        "nul",
+        *(f"com{i}" for i in range(1, 10)),
+        *(f"lpt{i}" for i in range(1, 10)),
+    }
+)
 
 
 def metric_stems(comp: CompetitionAnalysis) -> dict[str, str]:

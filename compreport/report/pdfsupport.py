@@ -18,6 +18,8 @@ PDF_LIBRARIES = (
 )
 
 
+#: Cache: whether WeasyPrint imports in this process (an import is made once anyway); no
+#: argument, one entry.
 @functools.cache
 def pdf_unavailable() -> str | None:
     """Why PDF output cannot be written in this Python, with the command that fixes it; None when

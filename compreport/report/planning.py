@@ -19,7 +19,7 @@ __all__ = ["plan_csv", "plan_table", "write_plan"]
 #: Pairs drawn in one power-curve figure (the closest to the best first).
 CURVES = 6
 
-_COLUMNS = [
+_COLUMNS = (
     "competition",
     "metric",
     "best",
@@ -32,7 +32,7 @@ _COLUMNS = [
     "power_now",
     "n_needed",
     "n_normal",
-]
+)
 
 
 def _num(x: float | None, digits: int = 4) -> str:

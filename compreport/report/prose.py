@@ -9,6 +9,7 @@ escapes it for its format and renders citations its own way (LaTeX ``\\citep{key
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from compreport.language import N_, count, decimal, tr
 from compreport.language import vocabulary as vocab
@@ -204,40 +205,46 @@ def unit(comp: CompetitionAnalysis) -> str:
 
 #: What the resamples draw: the test items, their clusters (every competition resampled by
 #: cluster), or either (some are): keys of :func:`grouping`.
-DRAWN = {
-    "items": N_("of the test items"),
-    "clusters": N_("of the clusters of test items"),
-    "mixed": N_("of the test items or, where they form clusters, of the clusters"),
-}
+DRAWN = MappingProxyType(
+    {
+        "items": N_("of the test items"),
+        "clusters": N_("of the clusters of test items"),
+        "mixed": N_("of the test items or, where they form clusters, of the clusters"),
+    }
+)
 
 #: What a randomization round swaps, by :func:`grouping` (the one place that says it).
-SWAPPED = {
-    "items": N_("swapping each item's two predictions with probability 1/2 "),
-    "clusters": N_(
-        "swapping the two predictions of all the items of each cluster together, with probability "
-        "1/2 "
-    ),
-    "mixed": N_(
-        "swapping with probability 1/2 the two predictions of each item or, where items form "
-        "clusters, those of all the items of each cluster together "
-    ),
-}
+SWAPPED = MappingProxyType(
+    {
+        "items": N_("swapping each item's two predictions with probability 1/2 "),
+        "clusters": N_(
+            "swapping the two predictions of all the items of each cluster together, with "
+            "probability 1/2 "
+        ),
+        "mixed": N_(
+            "swapping with probability 1/2 the two predictions of each item or, where items form "
+            "clusters, those of all the items of each cluster together "
+        ),
+    }
+)
 
 #: The end of the cluster-bootstrap sentence, by (test, BCa intervals): what resamples clusters
 #: (not the randomization test's p-values: :data:`SWAPPED` says what its rounds swap) and what the
 #: jackknife leaves out.
-CLUSTERED = {
-    ("bootstrap", False): N_(": intervals, differences and p-values all resample clusters. "),
-    ("bootstrap", True): N_(
-        ": intervals, differences and p-values all resample clusters, and the "
-        "jackknife of BCa leaves out one cluster at a time. "
-    ),
-    ("randomization", False): N_(": intervals and differences resample clusters. "),
-    ("randomization", True): N_(
-        ": intervals and differences resample clusters, and the jackknife of BCa "
-        "leaves out one cluster at a time. "
-    ),
-}
+CLUSTERED = MappingProxyType(
+    {
+        ("bootstrap", False): N_(": intervals, differences and p-values all resample clusters. "),
+        ("bootstrap", True): N_(
+            ": intervals, differences and p-values all resample clusters, and the "
+            "jackknife of BCa leaves out one cluster at a time. "
+        ),
+        ("randomization", False): N_(": intervals and differences resample clusters. "),
+        ("randomization", True): N_(
+            ": intervals and differences resample clusters, and the jackknife of BCa "
+            "leaves out one cluster at a time. "
+        ),
+    }
+)
 
 
 def grouping(comps) -> str:
@@ -897,39 +904,44 @@ def marks(
 
 
 #: Figure captions by kind (``dist-randomization``: the distribution under the randomization test).
-FIGURE_CAPTIONS = {
-    "ci": N_("Scores with their {level} bootstrap confidence intervals, best first."),
-    "diff": N_(
-        "Differences from the best with their {level} confidence intervals, not corrected for "
-        "multiple comparisons (positive: the best is better); the colours are the verdicts of the "
-        "table (rule: {rule}): green squares differ significantly from the best, open orange "
-        "circles tie with it, pink diamonds are undecided (within the Monte-Carlo error), grey "
-        "triangles are not tested."
-    ),
-    "dist": N_(
-        "Bootstrap distribution of the difference between the best system and the runner-up; the "
-        "two-sided p-value counts the replicates at least as far from the observed difference as "
-        "the observed difference is from 0."
-    ),
-    "dist-berg-kirkpatrick": N_(
-        "Bootstrap distribution of the difference between the best system and the "
-        "runner-up; the one-sided p-value counts the replicates at or beyond twice the "
-        "observed difference."
-    ),
-    "dist-randomization": N_(
-        "Bootstrap distribution of the difference between the best system and the "
-        "runner-up; the p-value in the title is the approximate randomization test's."
-    ),
-    "facets": N_("All metrics side by side."),
-    "confusion": N_(
-        "Confusion matrix of the best system on the full test set: rows are gold classes, columns "
-        "predicted labels, each row shaded by its share of the gold class."
-    ),
-    "pairs": N_(
-        "Every pair of systems, in rank order, shaded by the significance mark of its corrected "
-        "p-value (the rule of this report's verdicts); white: a pair the family does not test."
-    ),
-}
+FIGURE_CAPTIONS = MappingProxyType(
+    {
+        "ci": N_("Scores with their {level} bootstrap confidence intervals, best first."),
+        "diff": N_(
+            "Differences from the best with their {level} confidence intervals, not corrected for "
+            "multiple comparisons (positive: the best is better); the colours are the verdicts of "
+            "the "
+            "table (rule: {rule}): green squares differ significantly from the best, open orange "
+            "circles tie with it, pink diamonds are undecided (within the Monte-Carlo error), grey "
+            "triangles are not tested."
+        ),
+        "dist": N_(
+            "Bootstrap distribution of the difference between the best system and the runner-up; "
+            "the "
+            "two-sided p-value counts the replicates at least as far from the observed difference "
+            "as the observed difference is from 0."
+        ),
+        "dist-berg-kirkpatrick": N_(
+            "Bootstrap distribution of the difference between the best system and the "
+            "runner-up; the one-sided p-value counts the replicates at or beyond twice the "
+            "observed difference."
+        ),
+        "dist-randomization": N_(
+            "Bootstrap distribution of the difference between the best system and the "
+            "runner-up; the p-value in the title is the approximate randomization test's."
+        ),
+        "facets": N_("All metrics side by side."),
+        "confusion": N_(
+            "Confusion matrix of the best system on the full test set: rows are gold classes, "
+            "columns predicted labels, each row shaded by its share of the gold class."
+        ),
+        "pairs": N_(
+            "Every pair of systems, in rank order, shaded by the significance mark of its "
+            "corrected "
+            "p-value (the rule of this report's verdicts); white: a pair the family does not test."
+        ),
+    }
+)
 
 
 def figure_caption(kind: str, settings: Settings) -> str:

@@ -3,26 +3,28 @@
 from __future__ import annotations
 
 import re
+from types import MappingProxyType
 
 from compreport.language import tr
 
 #: BibTeX key -> (short author-year citation, BibTeX entry). ``references.bib`` holds the entries
 #: as they stand here, byte for byte, so an entry with a line over 100 columns keeps it (E501 is
 #: silenced at the end of that entry).
-REFERENCES = {
-    "efron1993": (
-        "Efron and Tibshirani, 1993",
-        """@book{efron1993,
+REFERENCES = MappingProxyType(
+    {
+        "efron1993": (
+            "Efron and Tibshirani, 1993",
+            """@book{efron1993,
   author = {Efron, Bradley and Tibshirani, Robert J.},
   title = {An Introduction to the Bootstrap},
   publisher = {Chapman and Hall},
   address = {New York},
   year = {1993}
 }""",
-    ),
-    "efron1987": (
-        "Efron, 1987",
-        """@article{efron1987,
+        ),
+        "efron1987": (
+            "Efron, 1987",
+            """@article{efron1987,
   author = {Efron, Bradley},
   title = {Better Bootstrap Confidence Intervals},
   journal = {Journal of the American Statistical Association},
@@ -31,10 +33,10 @@ REFERENCES = {
   pages = {171--185},
   year = {1987}
 }""",
-    ),
-    "bergkirkpatrick2012": (
-        "Berg-Kirkpatrick et al., 2012",
-        """@inproceedings{bergkirkpatrick2012,
+        ),
+        "bergkirkpatrick2012": (
+            "Berg-Kirkpatrick et al., 2012",
+            """@inproceedings{bergkirkpatrick2012,
   author = {Berg-Kirkpatrick, Taylor and Burkett, David and Klein, Dan},
   title = {An Empirical Investigation of Statistical Significance in {NLP}},
   booktitle = {Proceedings of the 2012 Joint Conference on Empirical Methods in Natural Language Processing
@@ -42,30 +44,30 @@ REFERENCES = {
   pages = {995--1005},
   year = {2012}
 }""",  # noqa: E501
-    ),
-    "noreen1989": (
-        "Noreen, 1989",
-        """@book{noreen1989,
+        ),
+        "noreen1989": (
+            "Noreen, 1989",
+            """@book{noreen1989,
   author = {Noreen, Eric W.},
   title = {Computer-Intensive Methods for Testing Hypotheses: An Introduction},
   publisher = {Wiley},
   address = {New York},
   year = {1989}
 }""",
-    ),
-    "chinchor1992": (
-        "Chinchor, 1992",
-        """@inproceedings{chinchor1992,
+        ),
+        "chinchor1992": (
+            "Chinchor, 1992",
+            """@inproceedings{chinchor1992,
   author = {Chinchor, Nancy},
   title = {The Statistical Significance of the {MUC-4} Results},
   booktitle = {Fourth Message Understanding Conference ({MUC-4})},
   pages = {30--50},
   year = {1992}
 }""",
-    ),
-    "phipson2010": (
-        "Phipson and Smyth, 2010",
-        """@article{phipson2010,
+        ),
+        "phipson2010": (
+            "Phipson and Smyth, 2010",
+            """@article{phipson2010,
   author = {Phipson, Belinda and Smyth, Gordon K.},
   title = {Permutation {P}-values Should Never Be Zero: Calculating Exact {P}-values When Permutations
            Are Randomly Drawn},
@@ -74,20 +76,20 @@ REFERENCES = {
   number = {1},
   year = {2010}
 }""",  # noqa: E501
-    ),
-    "davison1997": (
-        "Davison and Hinkley, 1997",
-        """@book{davison1997,
+        ),
+        "davison1997": (
+            "Davison and Hinkley, 1997",
+            """@book{davison1997,
   author = {Davison, Anthony C. and Hinkley, David V.},
   title = {Bootstrap Methods and their Application},
   publisher = {Cambridge University Press},
   address = {Cambridge},
   year = {1997}
 }""",
-    ),
-    "gandy2014": (
-        "Gandy and Hahn, 2014",
-        """@article{gandy2014,
+        ),
+        "gandy2014": (
+            "Gandy and Hahn, 2014",
+            """@article{gandy2014,
   author = {Gandy, Axel and Hahn, Georg},
   title = {{MMCTest} -- A Safe Algorithm for Implementing Multiple {M}onte {C}arlo Tests},
   journal = {Scandinavian Journal of Statistics},
@@ -96,10 +98,10 @@ REFERENCES = {
   pages = {1083--1101},
   year = {2014}
 }""",
-    ),
-    "holm1979": (
-        "Holm, 1979",
-        """@article{holm1979,
+        ),
+        "holm1979": (
+            "Holm, 1979",
+            """@article{holm1979,
   author = {Holm, Sture},
   title = {A Simple Sequentially Rejective Multiple Test Procedure},
   journal = {Scandinavian Journal of Statistics},
@@ -108,10 +110,10 @@ REFERENCES = {
   pages = {65--70},
   year = {1979}
 }""",
-    ),
-    "romano2005": (
-        "Romano and Wolf, 2005",
-        """@article{romano2005,
+        ),
+        "romano2005": (
+            "Romano and Wolf, 2005",
+            """@article{romano2005,
   author = {Romano, Joseph P. and Wolf, Michael},
   title = {Exact and Approximate Stepdown Methods for Multiple Hypothesis Testing},
   journal = {Journal of the American Statistical Association},
@@ -120,10 +122,10 @@ REFERENCES = {
   pages = {94--108},
   year = {2005}
 }""",
-    ),
-    "mogstad2024": (
-        "Mogstad et al., 2024",
-        """@article{mogstad2024,
+        ),
+        "mogstad2024": (
+            "Mogstad et al., 2024",
+            """@article{mogstad2024,
   author = {Mogstad, Magne and Romano, Joseph P. and Shaikh, Azeem M. and Wilhelm, Daniel},
   title = {Inference for Ranks with Applications to Mobility across Neighbourhoods and Academic
            Achievement across Countries},
@@ -134,20 +136,20 @@ REFERENCES = {
   year = {2024},
   doi = {10.1093/restud/rdad006}
 }""",
-    ),
-    "westfall1993": (
-        "Westfall and Young, 1993",
-        """@book{westfall1993,
+        ),
+        "westfall1993": (
+            "Westfall and Young, 1993",
+            """@book{westfall1993,
   author = {Westfall, Peter H. and Young, S. Stanley},
   title = {Resampling-Based Multiple Testing: Examples and Methods for p-Value Adjustment},
   publisher = {Wiley},
   address = {New York},
   year = {1993}
 }""",
-    ),
-    "benjamini1995": (
-        "Benjamini and Hochberg, 1995",
-        """@article{benjamini1995,
+        ),
+        "benjamini1995": (
+            "Benjamini and Hochberg, 1995",
+            """@article{benjamini1995,
   author = {Benjamini, Yoav and Hochberg, Yosef},
   title = {Controlling the False Discovery Rate: A Practical and Powerful Approach to Multiple Testing},
   journal = {Journal of the Royal Statistical Society. Series B},
@@ -156,10 +158,10 @@ REFERENCES = {
   pages = {289--300},
   year = {1995}
 }""",  # noqa: E501
-    ),
-    "dunn1961": (
-        "Dunn, 1961",
-        """@article{dunn1961,
+        ),
+        "dunn1961": (
+            "Dunn, 1961",
+            """@article{dunn1961,
   author = {Dunn, Olive Jean},
   title = {Multiple Comparisons Among Means},
   journal = {Journal of the American Statistical Association},
@@ -168,10 +170,10 @@ REFERENCES = {
   pages = {52--64},
   year = {1961}
 }""",
-    ),
-    "piepho2004": (
-        "Piepho, 2004",
-        """@article{piepho2004,
+        ),
+        "piepho2004": (
+            "Piepho, 2004",
+            """@article{piepho2004,
   author = {Piepho, Hans-Peter},
   title = {An Algorithm for a Letter-Based Representation of All-Pairwise Comparisons},
   journal = {Journal of Computational and Graphical Statistics},
@@ -180,10 +182,10 @@ REFERENCES = {
   pages = {456--466},
   year = {2004}
 }""",
-    ),
-    "navamunoz2024": (
-        "Nava-Muñoz et al., 2024",
-        """@misc{navamunoz2024,
+        ),
+        "navamunoz2024": (
+            "Nava-Muñoz et al., 2024",
+            """@misc{navamunoz2024,
   author = {Nava-Muñoz, Sergio and Graff, Mario and Escalante, Hugo Jair},
   title = {Analysis of Systems' Performance in Natural Language Processing Competitions},
   year = {2024},
@@ -193,20 +195,20 @@ REFERENCES = {
   howpublished = {arXiv preprint arXiv:2403.04693},
   note = {Submitted to Pattern Recognition Letters}
 }""",
-    ),
-    "amigo2022": (
-        "Amigó and Delgado, 2022",
-        """@inproceedings{amigo2022,
+        ),
+        "amigo2022": (
+            "Amigó and Delgado, 2022",
+            """@inproceedings{amigo2022,
   author = {Amigó, Enrique and Delgado, Agustín},
   title = {Evaluating Extreme Hierarchical Multi-label Classification},
   booktitle = {Proceedings of the 60th Annual Meeting of the Association for Computational Linguistics},
   pages = {5809--5819},
   year = {2022}
 }""",  # noqa: E501
-    ),
-    "cohen1960": (
-        "Cohen, 1960",
-        """@article{cohen1960,
+        ),
+        "cohen1960": (
+            "Cohen, 1960",
+            """@article{cohen1960,
   author = {Cohen, Jacob},
   title = {A Coefficient of Agreement for Nominal Scales},
   journal = {Educational and Psychological Measurement},
@@ -215,10 +217,10 @@ REFERENCES = {
   pages = {37--46},
   year = {1960}
 }""",
-    ),
-    "cohen1968": (
-        "Cohen, 1968",
-        """@article{cohen1968,
+        ),
+        "cohen1968": (
+            "Cohen, 1968",
+            """@article{cohen1968,
   author = {Cohen, Jacob},
   title = {Weighted Kappa: Nominal Scale Agreement Provision for Scaled Disagreement or Partial Credit},
   journal = {Psychological Bulletin},
@@ -227,10 +229,10 @@ REFERENCES = {
   pages = {213--220},
   year = {1968}
 }""",  # noqa: E501
-    ),
-    "matthews1975": (
-        "Matthews, 1975",
-        """@article{matthews1975,
+        ),
+        "matthews1975": (
+            "Matthews, 1975",
+            """@article{matthews1975,
   author = {Matthews, Brian W.},
   title = {Comparison of the Predicted and Observed Secondary Structure of {T4} Phage Lysozyme},
   journal = {Biochimica et Biophysica Acta},
@@ -239,18 +241,19 @@ REFERENCES = {
   pages = {442--451},
   year = {1975}
 }""",
-    ),
-    "tjongkimsang2003": (
-        "Tjong Kim Sang and De Meulder, 2003",
-        """@inproceedings{tjongkimsang2003,
+        ),
+        "tjongkimsang2003": (
+            "Tjong Kim Sang and De Meulder, 2003",
+            """@inproceedings{tjongkimsang2003,
   author = {Tjong Kim Sang, Erik F. and De Meulder, Fien},
   title = {Introduction to the {CoNLL}-2003 Shared Task: Language-Independent Named Entity Recognition},
   booktitle = {Proceedings of the Seventh Conference on Natural Language Learning},
   pages = {142--147},
   year = {2003}
 }""",  # noqa: E501
-    ),
-}
+        ),
+    }
+)
 
 #: The tool's own BibTeX key (:func:`tool_bibtex`); the repository URL is a placeholder until the
 #: project has a public home (as in CITATION.cff).

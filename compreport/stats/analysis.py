@@ -9,6 +9,7 @@ stored in the result objects; renderers read them and decide nothing.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import NamedTuple
 
 import numpy as np
@@ -812,7 +813,9 @@ FEW_ITEMS = 100
 #: five equal systems, the defaults (max-T over all pairs, B = 10,000), n = 50 items
 #: (``benchmarks/size.py --small``), under the bootstrap test by metric, and under
 #: ``--test randomization`` (Holm) the highest of those metrics.
-SMALL_SAMPLE_SIZE = {"accuracy": (7.9, 1.0), "macro-F1 with a 3 % class": (8.5, 1.4)}
+SMALL_SAMPLE_SIZE = MappingProxyType(
+    {"accuracy": (7.9, 1.0), "macro-F1 with a 3 % class": (8.5, 1.4)}
+)
 SMALL_SAMPLE_RANDOMIZATION = (2.2, 0.7)
 SMALL_SAMPLE_N = 50
 

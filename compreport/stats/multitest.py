@@ -9,12 +9,16 @@ statsmodels costs about 0.8 s of every run's start-up.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import numpy as np
 
 from compreport.language.vocabulary import marks_at
 
 #: statsmodels ``multipletests`` method of each correction that adjusts raw p-values.
-MULTIPLETESTS_METHOD = {"bonferroni": "bonferroni", "holm": "holm", "bh": "fdr_bh"}
+MULTIPLETESTS_METHOD = MappingProxyType(
+    {"bonferroni": "bonferroni", "holm": "holm", "bh": "fdr_bh"}
+)
 
 #: Relative slack of :func:`rejects`. A corrected p-value is a whole number times (c + 1)/(B + 1)
 #: (over a whole number, for BH) computed in floating point: Holm over 28 pairs at its floor with

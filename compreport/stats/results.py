@@ -15,8 +15,10 @@ from __future__ import annotations
 import json
 import os
 import platform
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from types import MappingProxyType
 
 import numpy as np
 
@@ -244,7 +246,7 @@ class BaselineVerdict:
 
 
 #: The field names of Score and Comparison, in order.
-_FIELDS = {cls: tuple(f.name for f in fields(cls)) for cls in (Score, Comparison)}
+_FIELDS = MappingProxyType({cls: tuple(f.name for f in fields(cls)) for cls in (Score, Comparison)})
 
 
 def _flat(obj) -> dict:
@@ -920,141 +922,157 @@ _INT = (int, _NULL)
 _NAME = str
 #: The shape of results.json, checked by :func:`check_results`: a type (or tuple of types), a
 #: ``{key: (node, required)}`` object, or an :class:`_Of`. Keys not listed are not checked.
-_TIES = {
-    **{k: (_INT, True) for k in ("none", "bonferroni", "holm", "bh")},
-    "maxt": (_INT, False),
-}
-_SCORE = {
-    "system": (_NAME, True),
-    "score": (_NUM, True),
-    "ci_low": (_NUM, False),
-    "ci_high": (_NUM, False),
-    "se": (_NUM, False),
-    "rank": (_INT, True),
-    "rank_low": (_INT, False),
-    "rank_high": (_INT, False),
-    "group": ((str, _NULL), False),
-    "is_best": ((bool, _NULL), False),
-    "boot_mean": (_NUM, False),
-    "differs_from_best": ((bool, _NULL), False),
-    "p_vs_best": (_NUM, False),
-    "settled_vs_best": ((bool, _NULL), False),
-}
-_COMPARISON = {
-    "diff": (_NUM, True),
-    "ci_low": (_NUM, False),
-    "ci_high": (_NUM, False),
-    "p_value": (_NUM, False),
-    "p_bonferroni": (_NUM, False),
-    "p_holm": (_NUM, False),
-    "p_bh": (_NUM, False),
-    "p_maxt": (_NUM, False),
-    "p_adjusted": (_NUM, False),
-    "p_se": (_NUM, False),
-    "excludes_zero": ((bool, _NULL), False),
-    "significant": ((bool, _NULL), False),
-    "settled": ((bool, _NULL), False),
-    "mark": ((str, _NULL), False),
-}
-_VERDICTS = {
-    "alpha": (_NUM, False),
-    "correction": ((str, _NULL), False),
-    "family": ((str, _NULL), False),
-    "tested": (_INT, False),
-    "resamples": (_INT, False),
-    "min_p": (_NUM, False),
-    "marks": (_Of(list, _Of(list, (int, float, str))), False),
-    "can_reject": ((bool, _NULL), False),
-    "b_needed": (_INT, False),
-    "may_settle": ((bool, _NULL), False),
-    "undefined_replicates": (_INT, False),
-    "undecided": (_INT, False),
-}
-_CLASSES = {
-    "system": (_NAME, True),
-    "field": (str, True),
-    "labels": (_Of(list, str), True),
-    "predicted": (_Of(list, str), True),
-    "confusion": (_Of(list, _Of(list, int)), True),
-    "precision": (_Of(list, _NUM), True),
-    "recall": (_Of(list, _NUM), True),
-    "f1": (_Of(list, _NUM), True),
-    "support": (_Of(list, int), True),
-}
-_METRIC = {
-    "name": (str, True),
-    "label": ((str, _NULL), False),
-    "params": (dict, True),
-    "higher_is_better": (bool, True),
-    "primary": (bool, True),
-    "best": ((str, _NULL), True),
-    "scores": (_Of(list, _SCORE), True),
-    "vs_best": (_Of(list, {"system": (_NAME, True), **_COMPARISON}), True),
-    "pairs": (_Of(list, {"a": (_NAME, True), "b": (_NAME, True), **_COMPARISON}), True),
-    "competitiveness": (
-        (
-            {
-                "n": (int, True),
-                "m": (int, True),
-                "possible_comparisons": (int, True),
-                "ties_with_winner": (_TIES, True),
-                "ties": (_TIES, True),
-                "not_computable": (
-                    {"ties_with_winner": (dict, False), "ties": (dict, False)},
-                    False,
-                ),
-                "win_minus_median": (_NUM, True),
-                "cv": (_NUM, True),
-                "ppi": (_NUM, True),
-                "ppi_unit": ((str, _NULL), False),
-            },
-            _NULL,
+_TIES = MappingProxyType(
+    {
+        **{k: (_INT, True) for k in ("none", "bonferroni", "holm", "bh")},
+        "maxt": (_INT, False),
+    }
+)
+_SCORE = MappingProxyType(
+    {
+        "system": (_NAME, True),
+        "score": (_NUM, True),
+        "ci_low": (_NUM, False),
+        "ci_high": (_NUM, False),
+        "se": (_NUM, False),
+        "rank": (_INT, True),
+        "rank_low": (_INT, False),
+        "rank_high": (_INT, False),
+        "group": ((str, _NULL), False),
+        "is_best": ((bool, _NULL), False),
+        "boot_mean": (_NUM, False),
+        "differs_from_best": ((bool, _NULL), False),
+        "p_vs_best": (_NUM, False),
+        "settled_vs_best": ((bool, _NULL), False),
+    }
+)
+_COMPARISON = MappingProxyType(
+    {
+        "diff": (_NUM, True),
+        "ci_low": (_NUM, False),
+        "ci_high": (_NUM, False),
+        "p_value": (_NUM, False),
+        "p_bonferroni": (_NUM, False),
+        "p_holm": (_NUM, False),
+        "p_bh": (_NUM, False),
+        "p_maxt": (_NUM, False),
+        "p_adjusted": (_NUM, False),
+        "p_se": (_NUM, False),
+        "excludes_zero": ((bool, _NULL), False),
+        "significant": ((bool, _NULL), False),
+        "settled": ((bool, _NULL), False),
+        "mark": ((str, _NULL), False),
+    }
+)
+_VERDICTS = MappingProxyType(
+    {
+        "alpha": (_NUM, False),
+        "correction": ((str, _NULL), False),
+        "family": ((str, _NULL), False),
+        "tested": (_INT, False),
+        "resamples": (_INT, False),
+        "min_p": (_NUM, False),
+        "marks": (_Of(list, _Of(list, (int, float, str))), False),
+        "can_reject": ((bool, _NULL), False),
+        "b_needed": (_INT, False),
+        "may_settle": ((bool, _NULL), False),
+        "undefined_replicates": (_INT, False),
+        "undecided": (_INT, False),
+    }
+)
+_CLASSES = MappingProxyType(
+    {
+        "system": (_NAME, True),
+        "field": (str, True),
+        "labels": (_Of(list, str), True),
+        "predicted": (_Of(list, str), True),
+        "confusion": (_Of(list, _Of(list, int)), True),
+        "precision": (_Of(list, _NUM), True),
+        "recall": (_Of(list, _NUM), True),
+        "f1": (_Of(list, _NUM), True),
+        "support": (_Of(list, int), True),
+    }
+)
+_METRIC = MappingProxyType(
+    {
+        "name": (str, True),
+        "label": ((str, _NULL), False),
+        "params": (dict, True),
+        "higher_is_better": (bool, True),
+        "primary": (bool, True),
+        "best": ((str, _NULL), True),
+        "scores": (_Of(list, _SCORE), True),
+        "vs_best": (_Of(list, {"system": (_NAME, True), **_COMPARISON}), True),
+        "pairs": (_Of(list, {"a": (_NAME, True), "b": (_NAME, True), **_COMPARISON}), True),
+        "competitiveness": (
+            (
+                {
+                    "n": (int, True),
+                    "m": (int, True),
+                    "possible_comparisons": (int, True),
+                    "ties_with_winner": (_TIES, True),
+                    "ties": (_TIES, True),
+                    "not_computable": (
+                        {"ties_with_winner": (dict, False), "ties": (dict, False)},
+                        False,
+                    ),
+                    "win_minus_median": (_NUM, True),
+                    "cv": (_NUM, True),
+                    "ppi": (_NUM, True),
+                    "ppi_unit": ((str, _NULL), False),
+                },
+                _NULL,
+            ),
+            True,
         ),
-        True,
-    ),
-    "verdicts": (_VERDICTS, False),
-    "vs_baselines": (_Of(list, dict), False),
-}
-_COMPETITION = {
-    "id": (str, True),
-    "name": ((str, _NULL), False),
-    "year": (_INT, False),
-    "challenge": ((str, _NULL), False),
-    "task": ((str, _NULL), False),
-    "subtask": ((str, _NULL), False),
-    "language": ((str, _NULL), False),
-    "engine": (dict, False),
-    "n": (int, True),
-    "systems": (_Of(list, _NAME), True),
-    "baselines": (_Of(list, _NAME), True),
-    "metrics": (_Of(list, _METRIC), True),
-    "teams": (_Of(dict, (str, _NULL)), False),
-    "team_ranks": (
-        _Of(
-            list,
-            {
-                "team": (str, True),
-                "rank": (_INT, True),
-                "rank_low": (_INT, False),
-                "rank_high": (_INT, False),
-                "runs": (_Of(list, _NAME), True),
-            },
+        "verdicts": (_VERDICTS, False),
+        "vs_baselines": (_Of(list, dict), False),
+    }
+)
+_COMPETITION = MappingProxyType(
+    {
+        "id": (str, True),
+        "name": ((str, _NULL), False),
+        "year": (_INT, False),
+        "challenge": ((str, _NULL), False),
+        "task": ((str, _NULL), False),
+        "subtask": ((str, _NULL), False),
+        "language": ((str, _NULL), False),
+        "engine": (dict, False),
+        "n": (int, True),
+        "systems": (_Of(list, _NAME), True),
+        "baselines": (_Of(list, _NAME), True),
+        "metrics": (_Of(list, _METRIC), True),
+        "teams": (_Of(dict, (str, _NULL)), False),
+        "team_ranks": (
+            _Of(
+                list,
+                {
+                    "team": (str, True),
+                    "rank": (_INT, True),
+                    "rank_low": (_INT, False),
+                    "rank_high": (_INT, False),
+                    "runs": (_Of(list, _NAME), True),
+                },
+            ),
+            False,
         ),
-        False,
-    ),
-    "inputs": (_Of(list, {"path": ((str, _NULL), False)}), False),
-    "warnings": (_Of(list, str), False),
-    "missing": (_Of(dict, int), False),
-    "classes": ((_CLASSES, _NULL), False),
-    "clusters": ((dict, _NULL), False),
-    "group": (_Of(list, str), True),
-}
-_RESULTS = {
-    "tool": ({"version": (str, True), "versions": (_Of(dict, str), False)}, True),
-    "settings": (dict, True),
-    "workshop": (({"name": ((str, _NULL), False), "year": (_INT, False)}, _NULL), False),
-    "competitions": (_Of(list, _COMPETITION), True),
-}
+        "inputs": (_Of(list, {"path": ((str, _NULL), False)}), False),
+        "warnings": (_Of(list, str), False),
+        "missing": (_Of(dict, int), False),
+        "classes": ((_CLASSES, _NULL), False),
+        "clusters": ((dict, _NULL), False),
+        "group": (_Of(list, str), True),
+    }
+)
+_RESULTS = MappingProxyType(
+    {
+        "tool": ({"version": (str, True), "versions": (_Of(dict, str), False)}, True),
+        "settings": (dict, True),
+        "workshop": (({"name": ((str, _NULL), False), "year": (_INT, False)}, _NULL), False),
+        "competitions": (_Of(list, _COMPETITION), True),
+    }
+)
 
 
 def _shape(value, node, where: str, path) -> None:
@@ -1068,11 +1086,11 @@ def _shape(value, node, where: str, path) -> None:
             f"not a results.json compreport wrote"
         )
 
-    if isinstance(node, tuple) and node and isinstance(node[0], dict):  # an object or null
+    if isinstance(node, tuple) and node and isinstance(node[0], Mapping):  # an object or null
         if value is None and _NULL in node:
             return
         node = node[0]
-    if isinstance(node, dict):
+    if isinstance(node, Mapping):
         if not isinstance(value, dict):
             raise wrong("a JSON object")
         for key, (sub, required) in node.items():

@@ -14,6 +14,8 @@ lower-is-better metrics. Two bootstrap tests are offered (``Settings.test``):
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import numpy as np
 
 from compreport.options import OPTIONS
@@ -85,7 +87,9 @@ def berg_kirkpatrick_p_value(diff_reps: np.ndarray, delta: np.ndarray) -> np.nda
 
 
 #: The p-value function of each bootstrap test (``Settings.test``).
-P_VALUE = {"bootstrap": bootstrap_p_value, "berg-kirkpatrick": berg_kirkpatrick_p_value}
+P_VALUE = MappingProxyType(
+    {"bootstrap": bootstrap_p_value, "berg-kirkpatrick": berg_kirkpatrick_p_value}
+)
 
 
 def differences(

@@ -31,7 +31,10 @@ separated by a semicolon (``[0,625; 0,748]``); whole numbers go through
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 from compreport.language.translations import letters, pages, tables, words
 
 #: English text -> Spanish: the three parts, one per kind of output (no text in two of them: a test).
-ES: dict[str, str] = {**words.ES, **pages.ES, **tables.ES, **letters.ES}
+ES: Mapping[str, str] = MappingProxyType({**words.ES, **pages.ES, **tables.ES, **letters.ES})

@@ -26,6 +26,7 @@ import io
 import re
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from types import MappingProxyType
 from typing import NamedTuple
 
 import matplotlib
@@ -154,16 +155,22 @@ class VerdictLook(NamedTuple):
 #: The look of each stored verdict (``Comparison.significant``) in the difference figure, its
 #: points and its legend alike: a colour of the Okabe-Ito palette AND a marker shape and fill of
 #: its own, so that a grey-scale print tells the verdicts apart.
-VERDICT_LOOK = {
-    True: VerdictLook(
-        DIFFERS_COLOR, "s", DIFFERS_COLOR, N_("significantly different from the best"), "differs"
-    ),
-    False: VerdictLook(TIED_COLOR, "o", "white", N_("tied with the best"), "tied"),
-    None: VerdictLook(UNDEFINED_COLOR, "^", UNDEFINED_COLOR, N_("not tested"), "untested"),
-    "undecided": VerdictLook(
-        UNDECIDED_COLOR, "D", UNDECIDED_COLOR, N_("undecided (Monte-Carlo error)"), "undecided"
-    ),
-}
+VERDICT_LOOK = MappingProxyType(
+    {
+        True: VerdictLook(
+            DIFFERS_COLOR,
+            "s",
+            DIFFERS_COLOR,
+            N_("significantly different from the best"),
+            "differs",
+        ),
+        False: VerdictLook(TIED_COLOR, "o", "white", N_("tied with the best"), "tied"),
+        None: VerdictLook(UNDEFINED_COLOR, "^", UNDEFINED_COLOR, N_("not tested"), "untested"),
+        "undecided": VerdictLook(
+            UNDECIDED_COLOR, "D", UNDECIDED_COLOR, N_("undecided (Monte-Carlo error)"), "undecided"
+        ),
+    }
+)
 
 
 def _verdict_marker(look: VerdictLook) -> dict:

@@ -14,6 +14,7 @@ import io
 import threading
 import types
 from collections.abc import Callable, Sequence
+from types import MappingProxyType
 
 import fontTools.subset
 import matplotlib
@@ -31,16 +32,18 @@ from compreport.report.metricnames import metric_label
 from compreport.stats.results import MetricAnalysis
 
 #: Okabe & Ito (2008) colour-blind-safe palette.
-OKABE_ITO = {
-    "black": "#000000",
-    "orange": "#E69F00",
-    "sky_blue": "#56B4E9",
-    "bluish_green": "#009E73",
-    "yellow": "#F0E442",
-    "blue": "#0072B2",
-    "vermillion": "#D55E00",
-    "reddish_purple": "#CC79A7",
-}
+OKABE_ITO = MappingProxyType(
+    {
+        "black": "#000000",
+        "orange": "#E69F00",
+        "sky_blue": "#56B4E9",
+        "bluish_green": "#009E73",
+        "yellow": "#F0E442",
+        "blue": "#0072B2",
+        "vermillion": "#D55E00",
+        "reddish_purple": "#CC79A7",
+    }
+)
 #: Participant systems and baselines in the CI plots.
 SYSTEM_COLOR = OKABE_ITO["blue"]
 BASELINE_COLOR = OKABE_ITO["orange"]
@@ -57,48 +60,52 @@ UNDECIDED_COLOR = OKABE_ITO["reddish_purple"]
 PNG_DPI = 200
 
 #: The matplotlib settings every figure is built and saved under (:func:`styled`).
-RC = {
-    "font.family": font_family(),
-    "font.size": 9,
-    "axes.titlesize": 10,
-    "axes.labelsize": 9,
-    "xtick.labelsize": 8,
-    "ytick.labelsize": 8,
-    "legend.fontsize": 8,
-    "figure.titlesize": 10,
-    "text.usetex": False,
-    "text.parse_math": False,
-    "axes.unicode_minus": True,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "axes.axisbelow": True,
-    "grid.color": "#d9d9d9",
-    "grid.linewidth": 0.6,
-    "legend.frameon": False,
-    "pdf.fonttype": 42,
-    "ps.fonttype": 42,
-    "svg.fonttype": "none",
-    "svg.hashsalt": "compreport",
-    "savefig.dpi": PNG_DPI,
-    "figure.dpi": 100,
-}
+RC = MappingProxyType(
+    {
+        "font.family": font_family(),
+        "font.size": 9,
+        "axes.titlesize": 10,
+        "axes.labelsize": 9,
+        "xtick.labelsize": 8,
+        "ytick.labelsize": 8,
+        "legend.fontsize": 8,
+        "figure.titlesize": 10,
+        "text.usetex": False,
+        "text.parse_math": False,
+        "axes.unicode_minus": True,
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+        "axes.axisbelow": True,
+        "grid.color": "#d9d9d9",
+        "grid.linewidth": 0.6,
+        "legend.frameon": False,
+        "pdf.fonttype": 42,
+        "ps.fonttype": 42,
+        "svg.fonttype": "none",
+        "svg.hashsalt": "compreport",
+        "savefig.dpi": PNG_DPI,
+        "figure.dpi": 100,
+    }
+)
 #: The metadata of each file format: no dates, so files are byte-reproducible.
-METADATA = {
-    "pdf": {
-        "CreationDate": None,
-        "ModDate": None,
-        "Producer": f"compreport {__version__}",
-        "Creator": f"compreport {__version__} (matplotlib {matplotlib.__version__})",
-    },
-    "svg": {
-        "Date": None,
-        "Creator": f"compreport {__version__} (matplotlib {matplotlib.__version__})",
-    },
-    "png": {"Software": f"compreport {__version__} (matplotlib {matplotlib.__version__})"},
-}
+METADATA = MappingProxyType(
+    {
+        "pdf": {
+            "CreationDate": None,
+            "ModDate": None,
+            "Producer": f"compreport {__version__}",
+            "Creator": f"compreport {__version__} (matplotlib {matplotlib.__version__})",
+        },
+        "svg": {
+            "Date": None,
+            "Creator": f"compreport {__version__} (matplotlib {matplotlib.__version__})",
+        },
+        "png": {"Software": f"compreport {__version__} (matplotlib {matplotlib.__version__})"},
+    }
+)
 #: Keyword arguments of the titles and axis labels: names are shown literally, and a long text wraps
 #: at the edge of the figure instead of widening it (measured literally too: :func:`literal_wrap`).
-TEXT = {"parse_math": False, "wrap": True}
+TEXT = MappingProxyType({"parse_math": False, "wrap": True})
 
 
 def literal_wrap() -> bool:
@@ -340,7 +347,7 @@ def subsets_by_gids(pdf_ps) -> bool:
 #: Characters a font copy holds from the start (:func:`_subset_from_copy`), so that few figures
 #: need a larger copy: Latin-1, general punctuation, Greek small letters, minus, ≤ ≥ and the
 #: f-ligatures that text shaping puts in words.
-COMMON_CHARS = [
+COMMON_CHARS = (
     *range(0x20, 0x7F),
     *range(0xA0, 0x100),
     *range(0x2010, 0x2028),
@@ -349,9 +356,12 @@ COMMON_CHARS = [
     0x2264,
     0x2265,
     *range(0xFB00, 0xFB05),
-]
-#: Per process and font face: a subset of the font file (bytes) holding :data:`COMMON_CHARS` and
-#: every glyph asked for so far, and the map from the file's glyph ids to the copy's.
+)
+#: Cache: per process and font face (keyed by the font file's path and face index), a subset of
+#: the font file (bytes) holding :data:`COMMON_CHARS` and every glyph asked for so far, and the
+#: map from the file's glyph ids to the copy's. Only speed depends on it: the subset of the copy
+#: is the subset of the file, byte for byte. One entry per font face drawn (a few), each a few
+#: hundred kB at most.
 FONT_COPIES: dict[tuple[str, int], tuple[bytes, dict[int, int]]] = {}
 
 

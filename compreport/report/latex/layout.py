@@ -23,6 +23,7 @@ import re
 import shutil
 import subprocess
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from compreport import options
 from compreport.errors import InputError, suggest
@@ -30,15 +31,19 @@ from compreport.report.latex.widths import Metrics, font_metrics, tex_width
 from compreport.report.model import Format
 
 #: The families of ``fontmetrics.json`` by name.
-FONT_NAMES = {
-    "libertinus-sans": "Libertinus Sans",
-    "lmss10": "Latin Modern Sans",
-    "lmss8": "Latin Modern Sans",
-    "lmr10": "Latin Modern",
-    "times": "Times",
-}
+FONT_NAMES = MappingProxyType(
+    {
+        "libertinus-sans": "Libertinus Sans",
+        "lmss10": "Latin Modern Sans",
+        "lmss8": "Latin Modern Sans",
+        "lmr10": "Latin Modern",
+        "times": "Times",
+    }
+)
 
 
+#: Cache: whether this machine's TeX has libertinus.sty, asked once per process (a subprocess);
+#: no argument, one entry.
 @functools.cache
 def libertinus_installed() -> bool:
     """Whether this machine's TeX finds ``libertinus.sty`` (Debian: texlive-fonts-extra), which
@@ -273,17 +278,19 @@ def _ceur_document(fontsize: str, twocolumn: bool) -> tuple[str, ...]:
     )
 
 
-_CEUR = dict(
-    textwidth=418.25555,
-    textheight=595.80026,
-    caption_below=False,
-    caption_skip=10.0,
-    label_line=True,
-    preamble=(
-        r"\usepackage[T1]{fontenc}",
-        r"\IfFileExists{libertinus.sty}{}{\usepackage{lmodern}}% ceurart sets Libertinus "
-        r"(texlive-fonts-extra); without it, Latin Modern rather than Type 3 bitmap fonts",
-    ),
+_CEUR = MappingProxyType(
+    dict(
+        textwidth=418.25555,
+        textheight=595.80026,
+        caption_below=False,
+        caption_skip=10.0,
+        label_line=True,
+        preamble=(
+            r"\usepackage[T1]{fontenc}",
+            r"\IfFileExists{libertinus.sty}{}{\usepackage{lmodern}}% ceurart sets Libertinus "
+            r"(texlive-fonts-extra); without it, Latin Modern rather than Type 3 bitmap fonts",
+        ),
+    )
 )
 _CEUR_SOURCE = (
     "ceurart.cls v0.4.8, measured with pdflatex (TeX Live 2022): tables are \\sffamily\\small, "
@@ -292,101 +299,103 @@ _CEUR_SOURCE = (
 
 #: The styles of ``--latex-style``. ceurart measured with pdflatex on the real class
 #: (tests/data/ceurart); SEPLN and ACL from their templates' measured widths, fonts and captions.
-STYLES = {
-    "ceurart": Style(
-        "ceurart",
-        "CEUR-WS ceurart.cls, one column (IberLEF working notes)",
-        size=10.0,
-        baselineskip=12.0,
-        caption_size=10.0,
-        caption_baselineskip=12.0,
-        columnwidth=418.25555,
-        twocolumn=False,
-        source=_CEUR_SOURCE + "; 11 pt class, tables at 10 pt",
-        document=_ceur_document("11pt", False),
-        fonts=("libertinus-sans", "lmss10"),
-        **_CEUR,
-    ),
-    "ceurart-2col": Style(
-        "ceurart-2col",
-        "CEUR-WS ceurart.cls, two columns",
-        size=8.21255,
-        baselineskip=9.85503,
-        caption_size=8.21255,
-        caption_baselineskip=9.85503,
-        columnwidth=204.12778,
-        twocolumn=True,
-        source=_CEUR_SOURCE + "; 9 pt class, tables at 8.2 pt",
-        document=_ceur_document("9pt", True),
-        fonts=("libertinus-sans", "lmss8"),
-        **_CEUR
-        | {
-            "preamble": (
-                *_CEUR["preamble"],
-                r"\ifcsname c@dblbotnumber\endcsname\setcounter{dblbotnumber}{0}\fi% page-wide "
-                r"tables on top, as LaTeX sets them: at a page's foot (stfloats, which ceurart "
-                r"loads) one would come after the column tables that follow it",
-            )
-        },
-    ),
-    "sepln": Style(
-        "sepln",
-        "SEPLN journal Procesamiento del Lenguaje Natural, two columns",
-        fonts=("lmr10",),
-        size=10.95,
-        baselineskip=12.6,
-        caption_size=10.95,
-        caption_baselineskip=12.6,
-        textwidth=455.24,
-        columnwidth=213.40,
-        textheight=697.09,
-        twocolumn=True,
-        caption_below=True,
-        caption_skip=10.0,
-        label_line=False,
-        preamble=(
-            r"\usepackage[T1]{fontenc}",
-            r"\usepackage{lmodern}% Computer Modern shapes as Type 1 fonts",
+STYLES = MappingProxyType(
+    {
+        "ceurart": Style(
+            "ceurart",
+            "CEUR-WS ceurart.cls, one column (IberLEF working notes)",
+            size=10.0,
+            baselineskip=12.0,
+            caption_size=10.0,
+            caption_baselineskip=12.0,
+            columnwidth=418.25555,
+            twocolumn=False,
+            source=_CEUR_SOURCE + "; 11 pt class, tables at 10 pt",
+            document=_ceur_document("11pt", False),
+            fonts=("libertinus-sans", "lmss10"),
+            **_CEUR,
         ),
-        source="sepln.sty template: 11 pt Computer Modern on 12.6 pt lines (its \\normalsize), "
-        "babel spanish, columns 213.40 pt, text 16 cm (455.24 pt) by 24.5 cm (697.09 pt)",
-        document=(
-            r"\documentclass[a4paper,11pt,twocolumn]{article}",
-            r"\usepackage[a4paper,textwidth=455.24pt,textheight=697.09pt,columnsep=28.44pt]"
-            r"{geometry}",
-            r"\makeatletter\renewcommand\normalsize{\@setfontsize\normalsize\@xipt{12.6}}"
-            r"\makeatother\normalsize",
+        "ceurart-2col": Style(
+            "ceurart-2col",
+            "CEUR-WS ceurart.cls, two columns",
+            size=8.21255,
+            baselineskip=9.85503,
+            caption_size=8.21255,
+            caption_baselineskip=9.85503,
+            columnwidth=204.12778,
+            twocolumn=True,
+            source=_CEUR_SOURCE + "; 9 pt class, tables at 8.2 pt",
+            document=_ceur_document("9pt", True),
+            fonts=("libertinus-sans", "lmss8"),
+            **_CEUR
+            | {
+                "preamble": (
+                    *_CEUR["preamble"],
+                    r"\ifcsname c@dblbotnumber\endcsname\setcounter{dblbotnumber}{0}\fi% page-wide "
+                    r"tables on top, as LaTeX sets them: at a page's foot (stfloats, which ceurart "
+                    r"loads) one would come after the column tables that follow it",
+                )
+            },
         ),
-        babel="spanish",
-    ),
-    "acl": Style(
-        "acl",
-        "ACL/SemEval acl.sty, two columns",
-        fonts=("times",),
-        size=10.95,
-        baselineskip=13.6,
-        caption_size=10.0,
-        caption_baselineskip=12.0,
-        textwidth=455.24411,
-        columnwidth=219.08614,
-        textheight=704.60031,
-        twocolumn=True,
-        caption_below=True,
-        caption_skip=10.0,
-        label_line=False,
-        preamble=(r"\usepackage[T1]{fontenc}", r"\usepackage{times}% the ACL template's font"),
-        source=(
-            "acl.sty: 11 pt Times, A4 with 2.5 cm margins, columns 219.09 pt, captions below at "
-            "10 pt"
+        "sepln": Style(
+            "sepln",
+            "SEPLN journal Procesamiento del Lenguaje Natural, two columns",
+            fonts=("lmr10",),
+            size=10.95,
+            baselineskip=12.6,
+            caption_size=10.95,
+            caption_baselineskip=12.6,
+            textwidth=455.24,
+            columnwidth=213.40,
+            textheight=697.09,
+            twocolumn=True,
+            caption_below=True,
+            caption_skip=10.0,
+            label_line=False,
+            preamble=(
+                r"\usepackage[T1]{fontenc}",
+                r"\usepackage{lmodern}% Computer Modern shapes as Type 1 fonts",
+            ),
+            source="sepln.sty template: 11 pt Computer Modern on 12.6 pt lines (its \\normalsize), "
+            "babel spanish, columns 213.40 pt, text 16 cm (455.24 pt) by 24.5 cm (697.09 pt)",
+            document=(
+                r"\documentclass[a4paper,11pt,twocolumn]{article}",
+                r"\usepackage[a4paper,textwidth=455.24pt,textheight=697.09pt,columnsep=28.44pt]"
+                r"{geometry}",
+                r"\makeatletter\renewcommand\normalsize{\@setfontsize\normalsize\@xipt{12.6}}"
+                r"\makeatother\normalsize",
+            ),
+            babel="spanish",
         ),
-        document=(
-            r"\documentclass[11pt,twocolumn]{article}",
-            r"\usepackage[a4paper,margin=2.5cm,heightrounded=true]{geometry}\setlength\columnsep{0.6cm}",
-            r"\usepackage{caption}\DeclareCaptionFont{10pt}{\fontsize{10pt}{12pt}\selectfont}"
-            r"\captionsetup{font=10pt}",
+        "acl": Style(
+            "acl",
+            "ACL/SemEval acl.sty, two columns",
+            fonts=("times",),
+            size=10.95,
+            baselineskip=13.6,
+            caption_size=10.0,
+            caption_baselineskip=12.0,
+            textwidth=455.24411,
+            columnwidth=219.08614,
+            textheight=704.60031,
+            twocolumn=True,
+            caption_below=True,
+            caption_skip=10.0,
+            label_line=False,
+            preamble=(r"\usepackage[T1]{fontenc}", r"\usepackage{times}% the ACL template's font"),
+            source=(
+                "acl.sty: 11 pt Times, A4 with 2.5 cm margins, columns 219.09 pt, captions below "
+                "at 10 pt"
+            ),
+            document=(
+                r"\documentclass[11pt,twocolumn]{article}",
+                r"\usepackage[a4paper,margin=2.5cm,heightrounded=true]{geometry}\setlength\columnsep{0.6cm}",
+                r"\usepackage{caption}\DeclareCaptionFont{10pt}{\fontsize{10pt}{12pt}\selectfont}"
+                r"\captionsetup{font=10pt}",
+            ),
         ),
-    ),
-}
+    }
+)
 
 
 # -- splitting ----------------------------------------------------------------------------------

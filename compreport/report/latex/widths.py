@@ -14,13 +14,17 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 
 _FONTFILE = Path(__file__).with_name("fontmetrics.json")
 #: Unicode Latin-1 letters whose T1 slot differs from their code point, and the dashes (an en
 #: dash joins rank sets, 2–6, and the ranges of group letters, f–j; it was measured as an em).
-_T1 = {"ß": 0xFF, "ÿ": 0xB8, "¡": 0xBD, "¿": 0xBE, "«": 0x13, "»": 0x14, "–": 0x15, "—": 0x16}
+_T1 = MappingProxyType(
+    {"ß": 0xFF, "ÿ": 0xB8, "¡": 0xBD, "¿": 0xBE, "«": 0x13, "»": 0x14, "–": 0x15, "—": 0x16}
+)
 
 
+#: Cache: the shipped fontmetrics.json, parsed once per process; no argument, one entry.
 @functools.cache
 def _fontdata() -> dict:
     return json.loads(_FONTFILE.read_text(encoding="utf-8"))
@@ -77,6 +81,8 @@ class Metrics:
         return w
 
 
+#: Cache: keyed by its arguments (families, size), a pure function of the shipped font data;
+#: one entry per LaTeX style and type size used (a handful).
 @functools.cache
 def font_metrics(families: tuple[str, ...], size: float) -> Metrics:
     """The :class:`Metrics` of ``families`` (keys of ``fontmetrics.json``) at ``size`` pt, each
@@ -102,37 +108,43 @@ SCRIPT = 8 / 10.95
 #: TeX's \scriptspace, added after every sub- or superscript (\textsuperscript is one).
 SCRIPTSPACE = 0.5
 #: Glyphs of the LaTeX commands this package writes (escape(), templates).
-_SYMBOLS = {
-    "textbackslash": "\\",
-    "textless": "<",
-    "textgreater": ">",
-    "textbar": "|",
-    "textquotedbl": '"',
-    "textquotesingle": "'",
-    "textasciigrave": "`",
-    "textasciitilde": "~",
-    "textasciicircum": "^",
-    "textunderscore": "_",
-    "dag": "*",
-    "textendash": "–",
-    "textemdash": "—",
-}
+_SYMBOLS = MappingProxyType(
+    {
+        "textbackslash": "\\",
+        "textless": "<",
+        "textgreater": ">",
+        "textbar": "|",
+        "textquotedbl": '"',
+        "textquotesingle": "'",
+        "textasciigrave": "`",
+        "textasciitilde": "~",
+        "textasciicircum": "^",
+        "textunderscore": "_",
+        "dag": "*",
+        "textendash": "–",
+        "textemdash": "—",
+    }
+)
 #: Symbols outside the T1 text font, measured as a glyph of the same width (the TS1 minus is "+").
-_AS = {"textminus": "+", "minus": "+", "textdegree": "o"}
+_AS = MappingProxyType({"textminus": "+", "minus": "+", "textdegree": "o"})
 #: Computer Modern math italic code points of the Greek letters our captions and headers use.
-_GREEK = {"alpha": 0o13, "beta": 0o14, "delta": 0o16, "theta": 0o22, "rho": 0o32, "sigma": 0o33}
+_GREEK = MappingProxyType(
+    {"alpha": 0o13, "beta": 0o14, "delta": 0o16, "theta": 0o22, "rho": 0o32, "sigma": 0o33}
+)
 #: Commands taking one argument: argument's (shape, in math?) — None keeps the current one.
-_WRAP = {
-    "textbf": ("b", False),
-    "textit": ("i", False),
-    "mathit": ("i", False),
-    "textsuperscript": (None, False),
-    "text": (None, False),
-    "mathrm": ("r", None),
-    "bar": (None, None),
-    "phantom": (None, None),
-    "textmd": ("r", False),
-}
+_WRAP = MappingProxyType(
+    {
+        "textbf": ("b", False),
+        "textit": ("i", False),
+        "mathit": ("i", False),
+        "textsuperscript": (None, False),
+        "text": (None, False),
+        "mathrm": ("r", None),
+        "bar": (None, None),
+        "phantom": (None, None),
+        "textmd": ("r", False),
+    }
+)
 _TOKEN = re.compile(r"\\([A-Za-z]+)\s*|\\(.)|(.)", re.S)
 
 

@@ -11,27 +11,33 @@ its own; user strings are escaped before they go in. The width model measures th
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from compreport.language import N_, tr
 from compreport.language import vocabulary as vocab
 from compreport.report.latex.tex import escape, num
 
 #: LaTeX of the legend rows whose description has mathematics (the others are escaped as written
 #: in :data:`compreport.report.model.LEGEND`); ``str.format`` templates (``{f1}``: F$_1$).
-LEGEND_TEX = {
-    "Ties w/ win.": N_(
-        r"Possible ties with the winner, with corrections none / Bonferroni / Holm / BH / max-$T$ "
-        r"(max-$T$ under the bootstrap test only) over the report's family, on the winner's "
-        r"comparisons with the other competitors"
-    ),
-    "Poss. compars.": N_(r"Total possible comparisons, $m(m-1)/2$"),
-    "CV": N_(
-        r"Coefficient of variation of competitors' performance, "
-        r"$\mathit{{CV}} = 100\,s/\bar{{x}}$, in \%"
-    ),
-    "PPI": N_(
-        r"Possible percentage improvement, e.g.\ for {f1}: $100\,(1 - \mbox{{{f1} of the winner}})$"
-    ),
-}
+LEGEND_TEX = MappingProxyType(
+    {
+        "Ties w/ win.": N_(
+            r"Possible ties with the winner, with corrections none / Bonferroni / Holm / BH / "
+            r"max-$T$ "
+            r"(max-$T$ under the bootstrap test only) over the report's family, on the winner's "
+            r"comparisons with the other competitors"
+        ),
+        "Poss. compars.": N_(r"Total possible comparisons, $m(m-1)/2$"),
+        "CV": N_(
+            r"Coefficient of variation of competitors' performance, "
+            r"$\mathit{{CV}} = 100\,s/\bar{{x}}$, in \%"
+        ),
+        "PPI": N_(
+            r"Possible percentage improvement, e.g.\ for {f1}: $100\,(1 - \mbox{{{f1} of the "
+            r"winner}})$"
+        ),
+    }
+)
 
 
 def legend_tex(name: str, description: str) -> str:

@@ -111,6 +111,8 @@ def breakable(name, for_pdf: bool = False) -> str:
     )
 
 
+#: Cache: the Jinja environment over the shipped templates, made once per process (Jinja caches
+#: the compiled templates in it); no argument, one entry.
 @lru_cache(maxsize=1)
 def environment():
     """The one Jinja environment of the HTML renderer (autoescape on, strict undefined)."""
@@ -190,6 +192,7 @@ def render(template: str, **context) -> str:
     return glue_relations(environment().get_template(template).render(**context))
 
 
+#: Cache: keyed by the stylesheet's name, the text of a shipped file; two entries.
 @cache
 def stylesheet(name: str) -> str:
     """The text of one stylesheet of ``templates/html`` (``report.css``, ``team.css``)."""

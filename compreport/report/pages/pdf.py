@@ -6,7 +6,7 @@ only here, and only when PDF output is asked for. The pages are rendered ``for_p
 their ``<style>``, whose stylesheets each process parses once (:class:`PdfRenderer`).
 
 * Nothing is fetched: the URL fetcher refuses every URL that is not a ``data:`` URL (the pages
-  reference none anyway; the refusals are recorded in :data:`REFUSED` for the tests).
+  reference none anyway; :func:`url_fetcher` can be given a list to record the refusals in).
 * Reproducible: no creation/modification dates, no file identifier, so the same inputs give
   byte-identical PDFs.
 * Team letters: ``<id>/teams/<team>.pdf`` for every team with a run that is not a baseline, one
@@ -26,9 +26,6 @@ from compreport.report.naming import competition_dir, team_letters
 from compreport.report.pages import html
 from compreport.report.pages.team import team_html
 from compreport.stats.results import Analysis
-
-#: URLs the fetcher refused during this process (should stay empty: our pages reference nothing).
-REFUSED: list[str] = []
 
 #: Type sizes tried in turn until a team sheet fits on one page (None: the template's own).
 _TEAM_DENSITIES = (
@@ -58,14 +55,17 @@ def _weasyprint():
     return weasyprint
 
 
-def _refuse(url: str) -> None:
-    """Record ``url`` in :data:`REFUSED` and refuse it (ValueError)."""
-    REFUSED.append(url)
+def _refuse(url: str, refused: list[str] | None) -> None:
+    """Record ``url`` in ``refused`` (unless None) and refuse it (ValueError)."""
+    if refused is not None:
+        refused.append(url)
     raise ValueError(f"compreport does not fetch external resources: {url[:80]!r}")
 
 
-def url_fetcher():
-    """A WeasyPrint URL fetcher that serves ``data:`` URLs only and refuses everything else."""
+def url_fetcher(refused: list[str] | None = None):
+    """A WeasyPrint URL fetcher that serves ``data:`` URLs only and refuses everything else,
+    appending each URL it refuses to ``refused`` when one is given (the tests': our pages
+    reference nothing, so it stays empty)."""
     weasyprint = _weasyprint()
     urls = weasyprint.urls
     if hasattr(urls, "URLFetcher"):  # WeasyPrint >= 68: fetchers are URLFetcher instances
@@ -73,14 +73,14 @@ def url_fetcher():
         class DataOnlyFetcher(urls.URLFetcher):
             def fetch(self, url, headers=None):
                 if not url.lower().startswith("data:"):
-                    _refuse(url)
+                    _refuse(url, refused)
                 return super().fetch(url, headers)
 
         return DataOnlyFetcher(allowed_protocols={"data"})
 
     def fetch(url, *args, **kwargs):  # older WeasyPrint: a plain function
         if not url.lower().startswith("data:"):
-            _refuse(url)
+            _refuse(url, refused)
         return weasyprint.default_url_fetcher(url, *args, **kwargs)
 
     return fetch
@@ -198,7 +198,8 @@ def write_pdf(
     return run_tasks(tasks + letters, jobs, "PDF documents" if progress else None)
 
 
-#: The WeasyPrint set-up of this process, by process id (a forked worker makes its own).
+#: Cache: the WeasyPrint set-up of this process (fetcher, fonts, parsed stylesheets), by process
+#: id so that a forked worker makes its own; it holds no setting of a run. One entry.
 _RENDERERS: dict[int, PdfRenderer] = {}
 
 

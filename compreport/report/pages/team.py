@@ -14,6 +14,8 @@ the same stored pair verdicts, so they cannot contradict each other.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from compreport.language import N_, decimal, tr
 from compreport.report import model, prose
 from compreport.report.metricnames import metric_title
@@ -43,30 +45,32 @@ FOOTNOTE = "\u00b9"
 #: The letter's verdicts in plain words, by whom the run is compared with and the stored verdict
 #: (True: significant, False: not, None: not tested); ``{system}`` is the run, ``{other}`` the
 #: winner or the runner-up. The rule that decided is in the footnote.
-PLAIN_VERDICTS = {
-    ("winner", True): N_(
-        "{system} is significantly worse than the winner, {other}, at α = {alpha}."
-    ),
-    ("winner", False): N_(
-        "{system} cannot be told apart from the winner, {other}, at α = {alpha}."
-    ),
-    ("winner", None): N_("{system} was not tested against the winner, {other}."),
-    ("winner", "undecided"): N_(
-        "Whether {system} differs from the winner, {other}, is undecided: its p-value is within "
-        "the Monte-Carlo error of α = {alpha}."
-    ),
-    ("runner-up", True): N_(
-        "{system} is significantly better than the runner-up, {other}, at α = {alpha}."
-    ),
-    ("runner-up", False): N_(
-        "{system} cannot be told apart from the runner-up, {other}, at α = {alpha}."
-    ),
-    ("runner-up", None): N_("{system} was not tested against the runner-up, {other}."),
-    ("runner-up", "undecided"): N_(
-        "Whether {system} differs from the runner-up, {other}, is undecided: its p-value is "
-        "within the Monte-Carlo error of α = {alpha}."
-    ),
-}
+PLAIN_VERDICTS = MappingProxyType(
+    {
+        ("winner", True): N_(
+            "{system} is significantly worse than the winner, {other}, at α = {alpha}."
+        ),
+        ("winner", False): N_(
+            "{system} cannot be told apart from the winner, {other}, at α = {alpha}."
+        ),
+        ("winner", None): N_("{system} was not tested against the winner, {other}."),
+        ("winner", "undecided"): N_(
+            "Whether {system} differs from the winner, {other}, is undecided: its p-value is "
+            "within the Monte-Carlo error of α = {alpha}."
+        ),
+        ("runner-up", True): N_(
+            "{system} is significantly better than the runner-up, {other}, at α = {alpha}."
+        ),
+        ("runner-up", False): N_(
+            "{system} cannot be told apart from the runner-up, {other}, at α = {alpha}."
+        ),
+        ("runner-up", None): N_("{system} was not tested against the runner-up, {other}."),
+        ("runner-up", "undecided"): N_(
+            "Whether {system} differs from the runner-up, {other}, is undecided: its p-value is "
+            "within the Monte-Carlo error of α = {alpha}."
+        ),
+    }
+)
 
 
 def plain_verdict(

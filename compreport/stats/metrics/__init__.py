@@ -21,7 +21,9 @@ precision and recall), :mod:`.icm` (the ICM family and soft labels) and :mod:`.u
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 
 from compreport.errors import InputError, suggest
 from compreport.stats.metrics.base import Metric
@@ -43,10 +45,6 @@ from compreport.stats.metrics.user import UserMetric
 
 __all__ = ["REGISTRY", "get_metric"]
 
-#: Built-in metrics by name.
-REGISTRY: dict[str, Metric] = {}
-
-
 #: What each group of metrics reads (``Metric.reads``), in the order ``compreport metrics`` lists
 #: the groups.
 LABELS_OR_SETS = "one label, or a label set, per item"
@@ -55,81 +53,107 @@ NUMBERS = "a number per item"
 FIELDS = "several fields per item"
 
 
-def _register(metric: Metric, reads: str | None = None) -> None:
+def _register(metrics: dict[str, Metric], metric: Metric, reads: str | None = None) -> None:
+    """Add ``metric`` to ``metrics`` under its name, told what it reads."""
     if reads is not None:
         metric.reads = reads
-    REGISTRY[metric.name] = metric
+    metrics[metric.name] = metric
 
 
-for _name, _desc in [
-    ("accuracy", "fraction of items predicted correctly (label sets: the whole set)"),
-    ("precision", "precision of the class `pos_label`"),
-    ("recall", "recall of the class `pos_label`"),
-    ("f1", "F1 of the class `pos_label` (binary F1; label sets: of that label)"),
-    ("macro_f1", "F1 averaged over classes or labels of label sets (optional `labels`)"),
-    ("micro_f1", "F1 from counts pooled over classes or labels (optional `labels`)"),
-    ("weighted_f1", "F1 averaged over classes weighted by gold support"),
-    ("macro_precision", "precision averaged over classes (optional `labels` subset)"),
-    ("macro_recall", "recall averaged over classes (optional `labels` subset)"),
-]:
-    _register(ClassificationMetric(_name, _desc), LABELS_OR_SETS)
-for _name, _desc in [
-    ("samples_f1", "label sets: F1 of each item's predicted and gold sets, averaged over items"),
-    ("hamming_loss", "label sets: fraction of (item, label) pairs predicted wrongly"),
-    ("subset_accuracy", "label sets: fraction of items whose predicted set equals the gold set"),
-]:
-    _register(ClassificationMetric(_name, _desc), SETS)
-for _name, _desc in [
-    ("kappa", "Cohen's kappa: agreement beyond chance"),
-    ("qwk", "quadratic-weighted kappa (ordinal labels: order from `labels`, or numeric)"),
-    ("mcc", "Matthews correlation coefficient (multiclass)"),
-    ("balanced_accuracy", "recall averaged over the classes of gold"),
-]:
-    _register(ConfusionMetric(_name, _desc))
-for _name, _desc in [
-    ("log_loss", "log loss of predicted probabilities (soft labels, or P(`pos_label`))"),
-    ("brier", "Brier score of predicted probabilities (soft labels, or P(`pos_label`))"),
-]:
-    _register(
-        ProbabilisticMetric(_name, _desc), "probabilities per item (a soft label, or P(pos_label))"
-    )
-for _name, _desc in [
-    ("mae", "mean absolute error (numeric predictions)"),
-    ("mse", "mean squared error (numeric predictions)"),
-    ("rmse", "root mean squared error (numeric predictions)"),
-    ("mape", "mean absolute percentage error, as a fraction (numeric predictions)"),
-]:
-    _register(ErrorMetric(_name, _desc), NUMBERS)
-for _m in (
-    PearsonMetric(),
-    SpearmanMetric(),
-    RocAucMetric(),
-    MeasureS(),
-    MeasureC(),
-    CompositeMetric(lambda name: _builtin(name), lambda: list(REGISTRY)),
-    MeanScore(),
-    RatioScore(),
-    RankingMetric("map", None),
-    RankingMetric("mrr", None),
-    SpanMetric(
-        "span_f1", "f1", "span (entity) F1 of documents' mentions (`match`, `average`, `codes`)"
-    ),
-    SpanMetric("span_precision", "precision", "span (entity) precision (`match`, `average`)"),
-    SpanMetric("span_recall", "recall", "span (entity) recall (`match`, `average`)"),
-    SpanMetric("span_f1_overlap", "f1", "span F1, overlapping spans match (MEDDOPLACE)", "overlap"),
-    SpanMetric("span_precision_overlap", "precision", "span precision, overlap match", "overlap"),
-    SpanMetric("span_recall_overlap", "recall", "span recall, overlap match", "overlap"),
-    RelationMetric("relation_f1", "f1", "relation F1 over documents' brat R lines (`average`)"),
-    RelationMetric("relation_precision", "precision", "relation precision (`average`)"),
-    RelationMetric("relation_recall", "recall", "relation recall (`average`)"),
-    IcmMetric("icm", "ICM, Information Contrast Model (PyEvALL; flat or `hierarchy`)", False),
-    IcmMetric("icm_norm", "ICM-Norm: ICM normalised by the gold's own ICM, clipped at 0", True),
-    IcmSoftMetric("icm_soft", "ICM-Soft on soft labels (PyEvALL; option `reestimate`)", False),
-    IcmSoftMetric("icm_soft_norm", "ICM-Soft-Norm: ICM-Soft normalised by the gold's own", True),
-    SoftItemMetric("cross_entropy", "cross-entropy of soft labels, in bits (PyEvALL's CE)"),
-    SoftItemMetric("soft_mae", "mean absolute error of soft labels over gold classes (PyEvALL)"),
-):
-    _register(_m)
+def _built_in() -> dict[str, Metric]:
+    """Every built-in metric by name."""
+    metrics: dict[str, Metric] = {}
+    for name, desc in [
+        ("accuracy", "fraction of items predicted correctly (label sets: the whole set)"),
+        ("precision", "precision of the class `pos_label`"),
+        ("recall", "recall of the class `pos_label`"),
+        ("f1", "F1 of the class `pos_label` (binary F1; label sets: of that label)"),
+        ("macro_f1", "F1 averaged over classes or labels of label sets (optional `labels`)"),
+        ("micro_f1", "F1 from counts pooled over classes or labels (optional `labels`)"),
+        ("weighted_f1", "F1 averaged over classes weighted by gold support"),
+        ("macro_precision", "precision averaged over classes (optional `labels` subset)"),
+        ("macro_recall", "recall averaged over classes (optional `labels` subset)"),
+    ]:
+        _register(metrics, ClassificationMetric(name, desc), LABELS_OR_SETS)
+    for name, desc in [
+        (
+            "samples_f1",
+            "label sets: F1 of each item's predicted and gold sets, averaged over items",
+        ),
+        ("hamming_loss", "label sets: fraction of (item, label) pairs predicted wrongly"),
+        (
+            "subset_accuracy",
+            "label sets: fraction of items whose predicted set equals the gold set",
+        ),
+    ]:
+        _register(metrics, ClassificationMetric(name, desc), SETS)
+    for name, desc in [
+        ("kappa", "Cohen's kappa: agreement beyond chance"),
+        ("qwk", "quadratic-weighted kappa (ordinal labels: order from `labels`, or numeric)"),
+        ("mcc", "Matthews correlation coefficient (multiclass)"),
+        ("balanced_accuracy", "recall averaged over the classes of gold"),
+    ]:
+        _register(metrics, ConfusionMetric(name, desc))
+    for name, desc in [
+        ("log_loss", "log loss of predicted probabilities (soft labels, or P(`pos_label`))"),
+        ("brier", "Brier score of predicted probabilities (soft labels, or P(`pos_label`))"),
+    ]:
+        _register(
+            metrics,
+            ProbabilisticMetric(name, desc),
+            "probabilities per item (a soft label, or P(pos_label))",
+        )
+    for name, desc in [
+        ("mae", "mean absolute error (numeric predictions)"),
+        ("mse", "mean squared error (numeric predictions)"),
+        ("rmse", "root mean squared error (numeric predictions)"),
+        ("mape", "mean absolute percentage error, as a fraction (numeric predictions)"),
+    ]:
+        _register(metrics, ErrorMetric(name, desc), NUMBERS)
+    for m in (
+        PearsonMetric(),
+        SpearmanMetric(),
+        RocAucMetric(),
+        MeasureS(),
+        MeasureC(),
+        CompositeMetric(lambda name: _builtin(name), lambda: list(REGISTRY)),
+        MeanScore(),
+        RatioScore(),
+        RankingMetric("map", None),
+        RankingMetric("mrr", None),
+        SpanMetric(
+            "span_f1", "f1", "span (entity) F1 of documents' mentions (`match`, `average`, `codes`)"
+        ),
+        SpanMetric("span_precision", "precision", "span (entity) precision (`match`, `average`)"),
+        SpanMetric("span_recall", "recall", "span (entity) recall (`match`, `average`)"),
+        SpanMetric(
+            "span_f1_overlap", "f1", "span F1, overlapping spans match (MEDDOPLACE)", "overlap"
+        ),
+        SpanMetric(
+            "span_precision_overlap", "precision", "span precision, overlap match", "overlap"
+        ),
+        SpanMetric("span_recall_overlap", "recall", "span recall, overlap match", "overlap"),
+        RelationMetric("relation_f1", "f1", "relation F1 over documents' brat R lines (`average`)"),
+        RelationMetric("relation_precision", "precision", "relation precision (`average`)"),
+        RelationMetric("relation_recall", "recall", "relation recall (`average`)"),
+        IcmMetric("icm", "ICM, Information Contrast Model (PyEvALL; flat or `hierarchy`)", False),
+        IcmMetric("icm_norm", "ICM-Norm: ICM normalised by the gold's own ICM, clipped at 0", True),
+        IcmSoftMetric("icm_soft", "ICM-Soft on soft labels (PyEvALL; option `reestimate`)", False),
+        IcmSoftMetric(
+            "icm_soft_norm", "ICM-Soft-Norm: ICM-Soft normalised by the gold's own", True
+        ),
+        SoftItemMetric("cross_entropy", "cross-entropy of soft labels, in bits (PyEvALL's CE)"),
+        SoftItemMetric(
+            "soft_mae", "mean absolute error of soft labels over gold classes (PyEvALL)"
+        ),
+    ):
+        _register(metrics, m)
+    return metrics
+
+
+#: Built-in metrics by name (fixed at import: a user's metric is a ``file.py:function`` name,
+#: loaded by :func:`get_metric`, and is not registered here).
+REGISTRY: Mapping[str, Metric] = MappingProxyType(_built_in())
 
 
 def get_metric(name: str, base: Path | None = None) -> Metric:

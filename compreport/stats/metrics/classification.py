@@ -17,10 +17,10 @@ from compreport.stats.metrics.base import (
 from compreport.stats.metrics.fields import Encoded, encode, field_index
 from compreport.stats.metrics.multilabel import SET_ONLY, prepare_sets
 
-_AVERAGED = {"macro_f1", "micro_f1", "weighted_f1", "macro_precision", "macro_recall"}
-_BINARY = {"precision", "recall", "f1"}
+#: The metrics of one class, ``pos_label``.
+_BINARY = frozenset({"precision", "recall", "f1"})
 #: The averages over a label set (each system's own unless ``labels`` is given).
-_AVERAGED = {"macro_f1", "micro_f1", "weighted_f1", "macro_precision", "macro_recall"}
+_AVERAGED = frozenset({"macro_f1", "micro_f1", "weighted_f1", "macro_precision", "macro_recall"})
 
 
 def _onehot(codes: np.ndarray, k: int) -> np.ndarray:

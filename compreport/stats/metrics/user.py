@@ -38,7 +38,9 @@ from compreport.inputs.competition import Competition
 from compreport.inputs.delimited import text_name
 from compreport.stats.metrics.base import Metric, Prepared
 
-#: Imported metric files: (resolved path, mtime_ns, size) -> module.
+#: Cache: imported metric files, keyed by (resolved path, mtime_ns, size) so that a changed file
+#: is imported again; a file is imported once per process, as Python imports a module. One entry
+#: per metric file (and version of it) used.
 _MODULES: dict[tuple[str, int, int], ModuleType] = {}
 
 
