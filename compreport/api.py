@@ -632,26 +632,28 @@ def _spec_words(inputs: Inputs, given: dict[str, Any]) -> Wording:
 @contextlib.contextmanager
 def _spoken_by_specs(wording: Wording) -> Iterator[None]:
     """Inside, errors and warnings name the settings of ``wording`` as the specs gave them: an
-    error on its way out, a warning re-issued where it was raised, in order, once the block ends;
-    the other options they name are left for the caller to word (``str()``: Python words; the
-    command line: its own)."""
+    error on its way out, a warning as it is shown (when and where it is raised, under the
+    caller's filters); the other options they name are left for the caller to word (``str()``:
+    Python words; the command line: its own)."""
     if not wording:
         yield
         return
-    caught: list[warnings.WarningMessage] = []
+    shown = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if isinstance(message, InputWarning):
+            message = category(spoken(raw(message), wording, partial=True))
+        shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
     try:
-        with warnings.catch_warnings(record=True) as caught:
-            yield
+        yield
     except (InputError, InputWarning) as exc:  # a warning too, where warnings are errors
         if len(exc.args) == 1 and isinstance(exc.args[0], str):
             exc.args = (spoken(exc.args[0], wording, partial=True),)
         raise
     finally:
-        for w in caught:
-            message = w.message
-            if isinstance(message, InputWarning):
-                message = w.category(spoken(raw(message), wording, partial=True))
-            warnings.warn_explicit(message, w.category, w.filename, w.lineno)
+        warnings.showwarning = shown
 
 
 def _spoken_analysis(analysis: Analysis, wording: Wording) -> Analysis:

@@ -183,7 +183,9 @@ def printable(text) -> str:
 #: What opens and closes a reference to an option in a message (Unicode noncharacters, which no
 #: text exchanged between programs holds; the reference between them is ASCII JSON).
 _OPEN, _CLOSE = "\ufdd0", "\ufdd1"
-_REFERENCE = re.compile("\ufdd0([^\ufdd1]*)\ufdd1")
+# a reference holds no other marker: a stray U+FDD0 in a participant's file name before a real
+# reference does not swallow it
+_REFERENCE = re.compile("\ufdd0([^\ufdd0\ufdd1]*)\ufdd1")
 
 #: How an edge words the options it knows: option id -> (without a value, before the value, after
 #: the value, and which form of the value: ``"shell"`` for the command line's ``' LABEL'`` after
@@ -239,10 +241,34 @@ def _reference(fields: list) -> str:
     return f"{_OPEN}{json.dumps(fields, ensure_ascii=True)}{_CLOSE}"
 
 
+def _fields(text: str) -> list | None:
+    """The four fields of a reference written by :func:`_reference`, or None for text between the
+    two markers that no reference wrote (a file or zip member named with U+FDD0 ... U+FDD1).
+
+    >>> _fields('["alpha", "alpha=2", "2", " 2"]'), _fields("junk"), _fields('[1, 2]')
+    (['alpha', 'alpha=2', '2', ' 2'], None, None)
+    """
+    try:
+        fields = json.loads(text)
+    except ValueError:
+        return None
+    if (
+        isinstance(fields, list)
+        and len(fields) == 4
+        and all(isinstance(f, str) for f in fields[:2])
+        and all(f is None or isinstance(f, str) for f in fields[2:])
+    ):
+        return fields
+    return None
+
+
 def _word(match: re.Match, wording: Wording, keep: bool) -> str:
     """One reference in the words of ``wording``; in Python words where it has none (kept as a
     reference when ``keep``)."""
-    name, python, text, shell = json.loads(match.group(1))
+    fields = _fields(match.group(1))
+    if fields is None:  # not one of ours: text a participant wrote (a file name), shown as it is
+        return match.group(0)
+    name, python, text, shell = fields
     words = wording.get(name)
     if words is None:
         return match.group(0) if keep else python

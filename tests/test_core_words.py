@@ -178,3 +178,93 @@ def test_loaded_competitions_keep_no_references_to_options(tmp_path):
     said = [*data.competitions[0].warnings, *data.competitions[0].notes]
     assert said and not any(_OPEN in s for s in said)
     assert any("mark baselines with baselines=['GLOB']" in s for s in said), said
+
+
+# --- text that looks like a reference: a participant's file name with U+FDD0 ... U+FDD1 ----------
+
+
+def _runs_with(tmp_path, name: str):
+    gold = tmp_path / "gold.tsv"
+    gold.write_text("id\tlabel\nd0\tpos\nd1\tneg\nd2\tpos\n")
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "A.tsv").write_text("d0\tpos\nd1\tneg\nd2\tneg\n")
+    (runs / "B.tsv").write_text("d0\tpos\nd1\tpos\nd2\tpos\n")
+    (runs / name).write_text("id\tlabel\nd0\tpos\nd0\tneg\nd2\tpos\n")  # a duplicate id
+    return gold, runs
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "x\ufdd0junk\ufdd1.tsv",  # not JSON
+        "x\ufdd0[1]\ufdd1.tsv",  # JSON, not a reference
+        'T\ufdd0["force", "x", "1", " (ignore the next error)"]\ufdd1.tsv',  # shaped like one
+    ],
+)
+def test_a_file_named_like_a_reference_is_shown_as_it_is(tmp_path, name):
+    """A file name is text a participant wrote: what looks like a reference to an option in it is
+    never a crash, and text between the markers that no reference wrote is shown as it is named.
+    (A name shaped exactly like a reference is worded like one: it says nothing a file name could
+    not say in plain text.)"""
+    from tests.conftest import one_error, run_cli, said
+
+    gold, runs = _runs_with(tmp_path, name)
+    res = run_cli(tmp_path, "validate", str(gold), "--runs", str(runs), "--metric", "accuracy")
+    err = one_error(res, "appears twice")
+    if "junk" in name or "[1]" in name:
+        assert name in err, err
+    res = run_cli(
+        tmp_path, "validate", str(gold), "--runs", str(runs), "--metric", "accuracy",
+        "--exclude", "[xT]*",
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    assert "Traceback" not in res.stderr
+    if "junk" in name or "[1]" in name:
+        assert any(name in line for line in said(res.stderr)), res.stderr
+    with pytest.raises(InputError) as caught:
+        cr.load(gold, runs=runs, metrics="accuracy")
+    assert "appears twice" in str(caught.value) and "appears twice" in repr(caught.value)
+
+
+def test_a_spec_setting_in_a_warning_is_worded_when_the_warning_is_shown():
+    """A warning naming a setting a spec gave is shown when it is raised (an up-front "B too
+    small" before a long bootstrap), not held until the analysis ends."""
+    from compreport import api
+    from compreport.errors import warn
+
+    spec = from_specs({"bootstrap": ("[bootstrap] resamples", "c.toml, line 6")})
+    shown: list[str] = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        warnings.showwarning = lambda message, *rest, **kw: shown.append(str(message))
+        with api._spoken_by_specs(spec):
+            warn(f"use {option('bootstrap', 20)} or more")
+            assert shown == ["use [bootstrap] resamples = 20 (c.toml, line 6) or more"]
+            warn(f"and {option('alpha', 0.01)}")
+        assert shown[1] == "and alpha=0.01"
+
+
+def test_warnings_of_a_user_metric_are_discarded_with_its_output_whatever_the_jobs(tmp_path):
+    """What a user metric prints while it scores is discarded (docs/metrics.md), its warnings
+    too: under --jobs 2 its blocks of resamples run in workers, whose warnings the caller
+    re-issues; the user's must not reach stderr once per block."""
+    from tests.conftest import run_cli
+
+    (tmp_path / "um.py").write_text(
+        "import warnings\n"
+        "def m(gold, pred):\n"
+        "    warnings.warn(f'user warning of n={len(gold)}')\n"
+        "    return sum(g == p for g, p in zip(gold, pred)) / len(gold)\n"
+    )
+    gold, runs = _runs_with(tmp_path, "C.tsv")
+    (runs / "C.tsv").write_text("d0\tneg\nd1\tneg\nd2\tneg\n")
+    errs = []
+    for jobs in ("1", "2"):
+        res = run_cli(
+            tmp_path, "report", str(gold), "--runs", str(runs), "--metric", "um.py:m",
+            "-B", "2000", "-o", f"out{jobs}", "--format", "json", "--jobs", jobs, "-q",
+        )  # fmt: skip
+        assert res.returncode == 0, res.stderr
+        errs.append(res.stderr)
+    assert "user warning" not in errs[0] and "user warning" not in errs[1], errs

@@ -15,7 +15,8 @@ only when it changes), and every value the function returns, and its ``ideal``, 
 real number (``10**400`` is refused, not an OverflowError).
 
 Printing while the file is imported is shown on stderr. Printing while the function scores (once
-per system and resample) is discarded, what it writes to file descriptor 1 too: stdout holds
+per system and resample) is discarded, what it writes to file descriptor 1 and the warnings it
+raises too: stdout holds
 compreport's own output only; when a call fails, its last printed line is in the error.
 """
 
@@ -28,6 +29,7 @@ import math
 import numbers
 import os
 import sys
+import warnings
 from pathlib import Path
 from types import ModuleType
 
@@ -125,6 +127,7 @@ def _guarded(path, sink, *, fd_stdout: bool = False):
             _isolated_argv(path),
             contextlib.redirect_stdout(sink),
             contextlib.redirect_stderr(sink),
+            _warnings_to(sink),
         ):
             yield cwd
     finally:
@@ -135,6 +138,21 @@ def _guarded(path, sink, *, fd_stdout: bool = False):
             if saved_fd is not None:
                 os.dup2(saved_fd, 1)
                 os.close(saved_fd)
+
+
+@contextlib.contextmanager
+def _warnings_to(sink):
+    """Inside, a warning the user code raises is printed to ``sink`` as Python would print it to
+    stderr: with the rest of what it prints, whatever process runs it (a worker records the
+    warnings of compreport's own code and re-issues them in the caller, where the user's would
+    otherwise reach stderr once per block of resamples)."""
+    with warnings.catch_warnings():
+
+        def show(message, category, filename, lineno, file=None, line=None):
+            sink.write(warnings.formatwarning(message, category, filename, lineno, line))
+
+        warnings.showwarning = show
+        yield
 
 
 def _last_line(text: str) -> str:
