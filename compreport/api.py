@@ -35,7 +35,16 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, overload
 
 from compreport.distributed import check_scheduler
-from compreport.errors import InputError, InputWarning, Wording, option, raw, spoken, warn
+from compreport.errors import (
+    InputError,
+    InputWarning,
+    Wording,
+    option,
+    raw,
+    reword,
+    spoken,
+    warn,
+)
 from compreport.inputs.competition import Competition, CompetitionInfo, MetricSpec
 from compreport.language.caller import command_line, from_specs
 from compreport.options import words
@@ -650,7 +659,7 @@ def _spoken_by_specs(wording: Wording) -> Iterator[None]:
         yield
     except (InputError, InputWarning) as exc:  # a warning too, where warnings are errors
         if len(exc.args) == 1 and isinstance(exc.args[0], str):
-            exc.args = (spoken(exc.args[0], wording, partial=True),)
+            reword(exc, wording)
         raise
     finally:
         warnings.showwarning = shown

@@ -36,13 +36,30 @@ class InputError(ValueError):
     def __init__(self, *args):
         if len(args) == 1 and isinstance(args[0], str) and _OPEN not in args[0]:
             args = (capped(args[0]),)  # one naming an option is cut once worded (:func:`worded`)
-        super().__init__(*args)
+        super().__init__(*_kept(self, args))
 
     def __str__(self) -> str:  # in Python words (:func:`worded`)
         return worded(raw(self))
 
     def __repr__(self) -> str:
         return _worded_repr(self) or super().__repr__()
+
+
+def _kept(exc: BaseException, args: tuple) -> tuple:
+    """The ``args`` of ``exc``: a message naming options by reference (:func:`option`) is kept in
+    ``exc._raw`` (:func:`raw`, for the edges to word) and given in Python words as ``args[0]``,
+    as any exception's text; pickling (workers, dask) carries both."""
+    exc._raw = None  # type: ignore[attr-defined]
+    if len(args) == 1 and isinstance(args[0], str) and _OPEN in args[0]:
+        exc._raw = args[0]  # type: ignore[attr-defined]
+        return (worded(args[0]),)
+    return args
+
+
+def reword(exc: InputError | InputWarning, wording: Wording) -> None:
+    """Name the options of ``wording`` in ``exc``'s message in its words, the others kept as
+    references (a spec's wording on the way out of :func:`compreport.analyze`)."""
+    exc.args = _kept(exc, (spoken(raw(exc), wording, partial=True),))
 
 
 class OutputError(InputError):
@@ -58,6 +75,9 @@ class Terminated(BaseException):
 
 class InputWarning(UserWarning):
     """Suspicious but usable input (printed as ``warning: <message>``)."""
+
+    def __init__(self, *args):
+        super().__init__(*_kept(self, args))
 
     def __str__(self) -> str:  # in Python words (:func:`worded`)
         return worded(raw(self))
@@ -300,6 +320,9 @@ def raw(message) -> str:
     >>> raw(InputError(f"bad {option('alpha', 2)}")) == f"bad {option('alpha', 2)}"
     True
     """
+    kept = getattr(message, "_raw", None)
+    if kept is not None:
+        return kept
     if isinstance(message, BaseException) and len(message.args) == 1:
         if isinstance(message.args[0], str):
             return message.args[0]

@@ -268,3 +268,20 @@ def test_warnings_of_a_user_metric_are_discarded_with_its_output_whatever_the_jo
         assert res.returncode == 0, res.stderr
         errs.append(res.stderr)
     assert "user warning" not in errs[0] and "user warning" not in errs[1], errs
+
+
+def test_an_error_holds_python_words_in_args_and_its_references_across_processes():
+    """``exc.args[0]`` is the message in Python words, as any exception's text; the references
+    stay with the error (:func:`raw`), through pickling to and from worker processes, so the
+    command line still words them as flags."""
+    for cls in (InputError, InputWarning):
+        exc = cls(f"use {option('bootstrap', 20)} or more")
+        assert exc.args == ("use bootstrap=20 or more",)
+        back = pickle.loads(pickle.dumps(exc))
+        assert back.args == exc.args
+        assert worded(raw(back), command_line()) == "use -B 20 or more"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.warn(f"with {option('alpha', 0.1)}", InputWarning)
+    assert caught[0].message.args == ("with alpha=0.1",)
+    assert worded(raw(caught[0].message), command_line()) == "with --alpha 0.1"
