@@ -20,6 +20,9 @@ from compreport.options import words
 MAX_MESSAGE = 1000
 #: The most characters of a value from an input file quoted in a message (:func:`excerpt`).
 MAX_EXCERPT = 24
+#: The longest text between the markers that is read as a reference to an option (:func:`option`
+#: writes them; a list of globs stays far below).
+MAX_REFERENCE = 10_000
 
 
 class InputError(ValueError):
@@ -59,7 +62,8 @@ def _kept(exc: BaseException, args: tuple) -> tuple:
 def reword(exc: InputError | InputWarning, wording: Wording) -> None:
     """Name the options of ``wording`` in ``exc``'s message in its words, the others kept as
     references (a spec's wording on the way out of :func:`compreport.analyze`)."""
-    exc.args = _kept(exc, (spoken(raw(exc), wording, partial=True),))
+    text = spoken(raw(exc), wording, partial=True)
+    exc.args = _kept(exc, (text if _OPEN in text else capped(text),))
 
 
 class OutputError(InputError):
@@ -268,9 +272,13 @@ def _fields(text: str) -> list | None:
     >>> _fields('["alpha", "alpha=2", "2", " 2"]'), _fields("junk"), _fields('[1, 2]')
     (['alpha', 'alpha=2', '2', ' 2'], None, None)
     """
+    # a reference is ASCII JSON (written with ensure_ascii) opening with '["': anything else is a
+    # participant's text, never parsed (10,000 brackets in a zip member's name would recurse)
+    if not (text.startswith('["') and text.isascii() and len(text) <= MAX_REFERENCE):
+        return None
     try:
         fields = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if (
         isinstance(fields, list)

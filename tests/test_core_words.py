@@ -282,6 +282,40 @@ def test_an_error_holds_python_words_in_args_and_its_references_across_processes
         assert worded(raw(back), command_line()) == "use -B 20 or more"
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        warnings.warn(f"with {option('alpha', 0.1)}", InputWarning)
+        warnings.warn(f"with {option('alpha', 0.1)}", InputWarning, stacklevel=2)
     assert caught[0].message.args == ("with alpha=0.1",)
     assert worded(raw(caught[0].message), command_line()) == "with --alpha 0.1"
+
+
+def test_deeply_nested_text_between_the_markers_is_no_crash():
+    """A zip member's name may be 64 KB: brackets between the markers are not parsed as JSON."""
+    name = "runs/x.zip:\ufdd0" + "[" * 5000 + "\ufdd1"
+    text = str(InputError(f"{name}: cannot be read"))  # RecursionError in json before
+    assert text.startswith("runs/x.zip:\ufdd0[[[") and text.endswith("[\ufdd1: cannot be read")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.warn(f"{name}: note", InputWarning, stacklevel=2)
+    assert str(caught[0].message).endswith("[\ufdd1: note")
+
+
+def test_a_warning_of_a_user_metric_at_import_is_shown_as_compreport_shows_warnings(tmp_path):
+    """Only what a user metric prints while it scores is discarded: a warning at import is one
+    ``warning:`` line, escaped as every message is (no raw terminal escape, no forged line)."""
+    from tests.conftest import run_cli, said
+
+    (tmp_path / "m.py").write_text(
+        "import warnings\n"
+        "warnings.warn('at \\x1b[2J import\\nerror: forged')\n"
+        "def acc(gold, pred):\n"
+        "    return sum(g == p for g, p in zip(gold, pred)) / len(gold)\n"
+    )
+    gold, runs = _runs_with(tmp_path, "C.tsv")
+    (runs / "C.tsv").write_text("d0\tneg\nd1\tneg\nd2\tneg\n")
+    res = run_cli(
+        tmp_path, "report", str(gold), "--runs", str(runs), "--metric", "m.py:acc",
+        "-B", "20", "-o", "out", "--format", "json",
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    assert "\x1b" not in res.stderr
+    lines = [x for x in said(res.stderr) if "forged" in x]
+    assert len(lines) == 1 and lines[0].startswith("warning: "), res.stderr

@@ -688,7 +688,7 @@ def load_inputs(inputs: list[str], opts: Options) -> Loaded:
     for c in comps:
         if c.id in seen:
             raise InputError(
-                f"competition id {c.id!r} is used twice ({seen[c.id]} and {c.name!r}); "
+                f"competition id {c.id!r} is used twice ({seen[c.id]!r} and {c.name!r}); "
                 f"set `id` in the spec"
             )
         seen[c.id] = c.name

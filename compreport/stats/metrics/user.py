@@ -127,7 +127,7 @@ def _guarded(path, sink, *, fd_stdout: bool = False):
             _isolated_argv(path),
             contextlib.redirect_stdout(sink),
             contextlib.redirect_stderr(sink),
-            _warnings_to(sink),
+            _warnings_to(sink) if fd_stdout else contextlib.nullcontext(),
         ):
             yield cwd
     finally:
@@ -142,10 +142,11 @@ def _guarded(path, sink, *, fd_stdout: bool = False):
 
 @contextlib.contextmanager
 def _warnings_to(sink):
-    """Inside, a warning the user code raises is printed to ``sink`` as Python would print it to
-    stderr: with the rest of what it prints, whatever process runs it (a worker records the
-    warnings of compreport's own code and re-issues them in the caller, where the user's would
-    otherwise reach stderr once per block of resamples)."""
+    """Inside (a scoring call), a warning the user code raises is printed to ``sink`` as Python
+    would print it to stderr: with the rest of what it prints, whatever process runs it (a
+    worker records the warnings of compreport's own code and re-issues them in the caller, where
+    the user's would otherwise reach stderr once per block of resamples). Warnings raised while
+    the file is imported are compreport's to show, one line each."""
     with warnings.catch_warnings():
 
         def show(message, category, filename, lineno, file=None, line=None):
