@@ -649,7 +649,14 @@ def _spoken_by_specs(wording: Wording) -> Iterator[None]:
         return
     shown = warnings.showwarning
 
-    def show(message, category, filename, lineno, file=None, line=None):
+    def show(
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: Any = None,
+        line: str | None = None,
+    ) -> None:
         if isinstance(message, InputWarning):
             message = category(spoken(raw(message), wording, partial=True))
         shown(message, category, filename, lineno, file, line)
