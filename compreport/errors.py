@@ -37,8 +37,6 @@ class InputError(ValueError):
     """
 
     def __init__(self, *args):
-        if len(args) == 1 and isinstance(args[0], str) and _OPEN not in args[0]:
-            args = (capped(args[0]),)  # one naming an option is cut once worded (:func:`worded`)
         super().__init__(*_kept(self, args))
 
     def __str__(self) -> str:  # in Python words (:func:`worded`)
@@ -51,9 +49,12 @@ class InputError(ValueError):
 def _kept(exc: BaseException, args: tuple) -> tuple:
     """The ``args`` of ``exc``: a message naming options by reference (:func:`option`) is kept in
     ``exc._raw`` (:func:`raw`, for the edges to word) and given in Python words as ``args[0]``,
-    as any exception's text; pickling (workers, dask) carries both."""
+    as any exception's text; pickling (workers, dask) carries both. A message is cut as
+    :func:`capped`, one naming options once worded."""
     exc._raw = None  # type: ignore[attr-defined]
-    if len(args) == 1 and isinstance(args[0], str) and _OPEN in args[0]:
+    if len(args) == 1 and isinstance(args[0], str):
+        if _OPEN not in args[0]:
+            return (capped(args[0]),)
         exc._raw = args[0]  # type: ignore[attr-defined]
         return (worded(args[0]),)
     return args
@@ -62,8 +63,7 @@ def _kept(exc: BaseException, args: tuple) -> tuple:
 def reword(exc: InputError | InputWarning, wording: Wording) -> None:
     """Name the options of ``wording`` in ``exc``'s message in its words, the others kept as
     references (a spec's wording on the way out of :func:`compreport.analyze`)."""
-    text = spoken(raw(exc), wording, partial=True)
-    exc.args = _kept(exc, (text if _OPEN in text else capped(text),))
+    exc.args = _kept(exc, (spoken(raw(exc), wording, partial=True),))
 
 
 class OutputError(InputError):
@@ -114,13 +114,13 @@ def capped(text: str) -> str:
 
 def warn(message: str) -> None:
     """Emit an :class:`InputWarning` attributed to the caller's caller, cut as :func:`capped`."""
-    warnings.warn(_capped_unless_marked(message), InputWarning, stacklevel=3)
+    warnings.warn(message, InputWarning, stacklevel=3)  # cut by InputWarning
 
 
 def note(message: str) -> None:
     """Emit a :class:`Note` attributed to the caller's caller, cut as :func:`capped` (a
     ``failed.txt`` reason of 5,000 characters)."""
-    warnings.warn(_capped_unless_marked(message), Note, stacklevel=3)
+    warnings.warn(message, Note, stacklevel=3)  # cut by Note
 
 
 def os_reason(exc: OSError) -> str:
@@ -344,8 +344,3 @@ def _worded_repr(exc: InputError | InputWarning) -> str | None:
     if len(exc.args) == 1 and isinstance(exc.args[0], str):
         return f"{type(exc).__name__}({str(exc)!r})"
     return None
-
-
-def _capped_unless_marked(message: str) -> str:
-    """``message`` cut as :func:`capped`, unless it names an option: then it is cut once worded."""
-    return message if _OPEN in message else capped(message)

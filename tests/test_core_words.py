@@ -183,15 +183,28 @@ def test_loaded_competitions_keep_no_references_to_options(tmp_path):
 # --- text that looks like a reference: a participant's file name with U+FDD0 ... U+FDD1 ----------
 
 
-def _runs_with(tmp_path, name: str):
+#: A run whose header is followed by a duplicate id (d0).
+DUPLICATE_ID = "id\tlabel\nd0\tpos\nd0\tneg\nd2\tpos\n"
+
+
+def _runs_with(tmp_path, name: str, text: str = DUPLICATE_ID):
+    """A gold of three items and three runs: A, B and ``name`` holding ``text``."""
     gold = tmp_path / "gold.tsv"
     gold.write_text("id\tlabel\nd0\tpos\nd1\tneg\nd2\tpos\n")
     runs = tmp_path / "runs"
     runs.mkdir()
     (runs / "A.tsv").write_text("d0\tpos\nd1\tneg\nd2\tneg\n")
     (runs / "B.tsv").write_text("d0\tpos\nd1\tpos\nd2\tpos\n")
-    (runs / name).write_text("id\tlabel\nd0\tpos\nd0\tneg\nd2\tpos\n")  # a duplicate id
+    (runs / name).write_text(text)
     return gold, runs
+
+
+def _user_metric_report(tmp_path, source: str, metric: str) -> list[str]:
+    """The arguments of ``compreport report`` (JSON only) of three runs scored by the metric file
+    ``source`` (``metric``: ``file.py:function``), written in ``tmp_path``."""
+    (tmp_path / metric.split(":")[0]).write_text(source)
+    gold, runs = _runs_with(tmp_path, "C.tsv", "d0\tneg\nd1\tneg\nd2\tneg\n")
+    return ["report", str(gold), "--runs", str(runs), "--metric", metric, "--format", "json"]
 
 
 @pytest.mark.parametrize(
@@ -249,22 +262,18 @@ def test_warnings_of_a_user_metric_are_discarded_with_its_output_whatever_the_jo
     """What a user metric prints while it scores is discarded (docs/metrics.md), its warnings
     too: under --jobs 2 its blocks of resamples run in workers, whose warnings the caller
     re-issues; the user's must not reach stderr once per block."""
-    from tests.conftest import run_cli
-
-    (tmp_path / "um.py").write_text(
+    source = (
         "import warnings\n"
         "def m(gold, pred):\n"
         "    warnings.warn(f'user warning of n={len(gold)}')\n"
         "    return sum(g == p for g, p in zip(gold, pred)) / len(gold)\n"
     )
-    gold, runs = _runs_with(tmp_path, "C.tsv")
-    (runs / "C.tsv").write_text("d0\tneg\nd1\tneg\nd2\tneg\n")
+    from tests.conftest import run_cli
+
+    report = _user_metric_report(tmp_path, source, "um.py:m")
     errs = []
     for jobs in ("1", "2"):
-        res = run_cli(
-            tmp_path, "report", str(gold), "--runs", str(runs), "--metric", "um.py:m",
-            "-B", "2000", "-o", f"out{jobs}", "--format", "json", "--jobs", jobs, "-q",
-        )  # fmt: skip
+        res = run_cli(tmp_path, *report, "-B", "2000", "-o", f"out{jobs}", "--jobs", jobs, "-q")
         assert res.returncode == 0, res.stderr
         errs.append(res.stderr)
     assert "user warning" not in errs[0] and "user warning" not in errs[1], errs
@@ -303,18 +312,15 @@ def test_a_warning_of_a_user_metric_at_import_is_shown_as_compreport_shows_warni
     ``warning:`` line, escaped as every message is (no raw terminal escape, no forged line)."""
     from tests.conftest import run_cli, said
 
-    (tmp_path / "m.py").write_text(
+    source = (
         "import warnings\n"
         "warnings.warn('at \\x1b[2J import\\nerror: forged')\n"
         "def acc(gold, pred):\n"
         "    return sum(g == p for g, p in zip(gold, pred)) / len(gold)\n"
     )
-    gold, runs = _runs_with(tmp_path, "C.tsv")
-    (runs / "C.tsv").write_text("d0\tneg\nd1\tneg\nd2\tneg\n")
     res = run_cli(
-        tmp_path, "report", str(gold), "--runs", str(runs), "--metric", "m.py:acc",
-        "-B", "20", "-o", "out", "--format", "json",
-    )  # fmt: skip
+        tmp_path, *_user_metric_report(tmp_path, source, "m.py:acc"), "-B", "20", "-o", "out"
+    )
     assert res.returncode == 0, res.stderr
     assert "\x1b" not in res.stderr
     lines = [x for x in said(res.stderr) if "forged" in x]
